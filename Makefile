@@ -1,0 +1,42 @@
+# The two commands of the README:  `make run`  and  `make test`.
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint bench worker
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+## run: the platform on http://127.0.0.1:8000 — SQLite, Celery in-process, demo league loaded
+run: $(VENV)/.installed
+	DEBUG=1 $(PY) manage.py migrate --noinput
+	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+## test: services up, lint, migrations, the whole pytest suite against PostgreSQL + Redis
+test: $(VENV)/.installed-dev
+	bash tests/ensure_services.sh
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/pytest
+
+## bench: the benchmarks of bench/, printing their figures
+bench: $(VENV)/.installed-dev
+	$(PY) bench/engine.py
+
+## worker: a Celery worker for production-like runs (needs CELERY_BROKER_URL)
+worker: $(VENV)/.installed
+	$(VENV)/bin/celery -A config worker -l info

@@ -1,0 +1,22 @@
+"""The Celery application: configured from Django settings (``CELERY_`` namespace), with
+tasks autodiscovered in every installed app's ``tasks.py``.
+
+Start a worker with ``celery -A config worker -l info``; without ``CELERY_BROKER_URL`` every
+task runs in-process (eager), so the embedded default needs no services.
+"""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+
+app = Celery("maedn")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+@app.task(name="maedn.ping")
+def ping(value: str = "ping") -> dict:
+    """A trivial round trip: proves that a worker consumed the broker and stored a result."""
+    return {"pong": value, "pid": os.getpid()}

@@ -1,0 +1,24 @@
+"""Test-suite settings: PostgreSQL on 127.0.0.1 (override with DATABASE_URL), a fixed
+non-secret key, fast hashing and in-process (eager) Celery.
+
+Tests that need the real broker and a real worker use the ``celery_worker`` fixture
+(tests/conftest.py): it starts ``celery worker`` in a subprocess with
+``TEST_CELERY_WORKER=1`` (so that process uses ``TEST_CELERY_BROKER_URL``, Redis by default,
+and the test database) and switches this process's Celery app to the same broker.
+"""
+
+import os
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maedn")
+os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-used-anywhere-else")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+TEST_CELERY_BROKER_URL = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
+os.environ["CELERY_BROKER_URL"] = (
+    TEST_CELERY_BROKER_URL if os.environ.get("TEST_CELERY_WORKER") == "1" else ""
+)
+
+from .base import *  # noqa: E402,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+SECURE_SSL_REDIRECT = False
+STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405

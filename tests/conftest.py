@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+import pytest
+
+from tests.celery_worker import WorkerProcess, use_real_broker
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    """A real Celery worker (subprocess) consuming the Redis test broker, and this process's
+    Celery app switched to that broker. Tests using it see committed data only, hence the
+    transactional database."""
+    with use_real_broker() as app:
+        app.control.purge()
+        worker = WorkerProcess()
+        try:
+            worker.wait_ready()
+            yield worker
+        finally:
+            worker.stop()

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Make sure the services the test suite talks to are up on 127.0.0.1: PostgreSQL, Redis,
+# RabbitMQ; and that Debian's Chromium is installed for the browser tests. Starts what is
+# installed but down (the machine's own start commands); fails loudly when one is missing.
+set -euo pipefail
+
+say() { printf '[services] %s\n' "$*"; }
+die() { printf '[services] ERROR: %s\n' "$*" >&2; exit 1; }
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_port() {  # name port seconds
+  local i
+  for ((i = 0; i < $3 * 5; i++)); do
+    port_open "$2" && return 0
+    sleep 0.2
+  done
+  die "$1 did not come up on 127.0.0.1:$2 within $3 s"
+}
+
+# --- PostgreSQL -------------------------------------------------------------------------
+if port_open 5432; then
+  say "PostgreSQL is up on 127.0.0.1:5432"
+else
+  command -v pg_ctlcluster >/dev/null || die "PostgreSQL is not installed (Debian package postgresql); the tests need it on 127.0.0.1:5432 with trust auth for user postgres"
+  say "starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start
+  wait_port PostgreSQL 5432 60
+fi
+
+# --- Redis ------------------------------------------------------------------------------
+if port_open 6379; then
+  say "Redis is up on 127.0.0.1:6379"
+else
+  command -v redis-server >/dev/null || die "Redis is not installed (Debian package redis-server); the tests need it on 127.0.0.1:6379"
+  say "starting Redis"
+  mkdir -p /var/lib/redis /var/log/redis
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+    --dir /var/lib/redis --logfile /var/log/redis/ci.log
+  wait_port Redis 6379 30
+fi
+
+# --- RabbitMQ ---------------------------------------------------------------------------
+if port_open 5672; then
+  say "RabbitMQ is up on 127.0.0.1:5672"
+else
+  command -v rabbitmq-server >/dev/null || die "RabbitMQ is not installed (Debian package rabbitmq-server); the tests need it on 127.0.0.1:5672"
+  say "starting RabbitMQ"
+  rabbitmq-server -detached
+  wait_port RabbitMQ 5672 120
+fi
+
+# --- Chromium for the browser tests (Debian's, never a downloaded build) -----------------
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  command -v apt-get >/dev/null || die "Chromium is missing and apt-get is not available: install Debian's chromium and chromium-driver"
+  say "installing Debian's chromium and chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+[ -x /usr/bin/chromium ] || die "/usr/bin/chromium is missing after installation"
+say "Chromium: $(/usr/bin/chromium --version 2>/dev/null | head -1)"

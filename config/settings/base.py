@@ -208,3 +208,12 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# Periodic catch-up: leagues whose standings snapshot is behind their results are
+# recomputed (run `celery -A config beat` next to the workers in production).
+CELERY_BEAT_SCHEDULE = {
+    "standings-catch-up": {
+        "task": "tournaments.standings_catch_up",
+        "schedule": float(os.environ.get("STANDINGS_CATCH_UP_SECONDS", "60")),
+    },
+}

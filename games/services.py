@@ -1,0 +1,107 @@
+"""Validating and storing game logs. ``games`` knows logs and replays, not leagues."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from games import engine
+from games.models import GameLog
+
+MAX_LOG_BYTES = 2 * 1024 * 1024
+
+
+class LogRejected(Exception):
+    """The engine (or the format) refused a log. ``event`` is the first offending event's
+    0-based index, or None when the log as a whole is malformed."""
+
+    def __init__(self, message: str, event: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.event = event
+
+
+@dataclass(frozen=True)
+class CheckedLog:
+    """A log the engine accepted: its exact text, hash, parsed JSON and the verdict."""
+
+    text: str
+    sha256: str
+    data: dict[str, Any]
+    verdict: dict[str, Any]
+
+    @property
+    def game_time(self) -> float | None:
+        times = [
+            e["t"]
+            for e in self.data.get("events", [])
+            if isinstance(e, dict)
+            and isinstance(e.get("t"), int | float)
+            and not isinstance(e.get("t"), bool)
+        ]
+        return float(max(times)) if times else None
+
+
+def log_text(content: str | bytes) -> str:
+    """The upload as text: UTF-8 (a BOM is tolerated), within the size limit."""
+    raw = content.encode("utf-8") if isinstance(content, str) else content
+    if len(raw) > MAX_LOG_BYTES:
+        raise LogRejected(
+            f"the log is {len(raw):,} bytes; the limit is {MAX_LOG_BYTES:,} bytes (2 MB)"
+        )
+    if not raw.strip():
+        raise LogRejected("the upload is empty: paste or upload a maedn-log/1 JSON file")
+    try:
+        return raw.decode("utf-8-sig") if isinstance(content, bytes) else content
+    except UnicodeDecodeError as exc:
+        raise LogRejected(f"the log is not UTF-8 text (byte {exc.start} is invalid)") from None
+
+
+def game_log_check(content: str | bytes) -> CheckedLog:
+    """Validate a log with the engine. Raises ``LogRejected`` with the engine's message."""
+    text = log_text(content)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise LogRejected(f"the log is not valid JSON: {exc}") from None
+    verdict = engine.validate(data)
+    if not verdict.get("valid"):
+        raise LogRejected(verdict.get("error", "the log is invalid"), verdict.get("event"))
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return CheckedLog(text=text, sha256=sha, data=data, verdict=verdict)
+
+
+def game_log_store(checked: CheckedLog, *, user=None) -> tuple[GameLog, bool]:
+    """Store an accepted log, or find the identical one stored before (same SHA-256).
+    Returns ``(log, created)``. Call inside the caller's transaction."""
+    existing = GameLog.objects.filter(sha256=checked.sha256).first()
+    if existing is not None:
+        return existing, False
+    v = checked.verdict
+    data = checked.data
+    try:
+        with transaction.atomic():
+            log = GameLog.objects.create(
+                sha256=checked.sha256,
+                content=checked.text,
+                size=len(checked.text.encode("utf-8")),
+                board=data.get("board", 4),
+                rules=data["rules"],
+                players=data.get("players") or {},
+                first=data["first"],
+                complete=bool(v.get("complete")),
+                events=v.get("events", 0),
+                placings=v.get("placings") or [],
+                winner=v.get("winner") or "",
+                pawns_home=v.get("pawns_home") or {},
+                captures=v.get("captures") or {},
+                game_time=checked.game_time,
+                uploaded_by=user if getattr(user, "is_authenticated", False) else None,
+            )
+    except IntegrityError:  # the same log stored concurrently
+        return GameLog.objects.get(sha256=checked.sha256), False
+    return log, True

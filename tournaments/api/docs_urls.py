@@ -1,0 +1,61 @@
+"""The OpenAPI 3 schema and its browsable documentation, served without any CDN (the
+Swagger UI and Redoc files come from the ``drf-spectacular-sidecar`` package).
+
+Mount at /api/ (config/urls.py): ``path("api/", include("tournaments.api.docs_urls"))``
+→ /api/schema/ (YAML; ``?format=json`` for JSON), /api/docs/ (Swagger UI), /api/redoc/.
+"""
+
+from django.templatetags.static import static
+from django.urls import path
+from drf_spectacular.plumbing import _load_enum_name_overrides
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerView,
+)
+
+from tournaments.api.schema import SCHEMA_SETTINGS
+
+
+def _sidecar(filepath: str) -> str:
+    return static(f"drf_spectacular_sidecar/{filepath}")
+
+
+class SchemaView(SpectacularAPIView):
+    custom_settings = SCHEMA_SETTINGS
+
+    @extend_schema(exclude=True)
+    def get(self, request, *args, **kwargs):
+        _load_enum_name_overrides.cache_clear()  # cached per language, not per settings
+        try:
+            return super().get(request, *args, **kwargs)
+        finally:
+            _load_enum_name_overrides.cache_clear()
+
+
+class SwaggerView(SpectacularSwaggerView):
+    url_name = "api-schema"
+
+    @staticmethod
+    def _swagger_ui_resource(filename: str) -> str:
+        return _sidecar(f"swagger-ui-dist/{filename}")
+
+    @staticmethod
+    def _swagger_ui_favicon() -> str:
+        return _sidecar("swagger-ui-dist/favicon-32x32.png")
+
+
+class RedocView(SpectacularRedocView):
+    url_name = "api-schema"
+
+    @staticmethod
+    def _redoc_standalone() -> str:
+        return _sidecar("redoc/bundles/redoc.standalone.js")
+
+
+urlpatterns = [
+    path("schema/", SchemaView.as_view(), name="api-schema"),
+    path("docs/", SwaggerView.as_view(), name="api-docs"),
+    path("redoc/", RedocView.as_view(), name="api-redoc"),
+]

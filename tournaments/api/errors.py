@@ -1,0 +1,111 @@
+"""One error format for the whole API.
+
+Every error response has the body::
+
+    {"error": {"code": "invalid", "message": "a league needs a name", "field": "name"}}
+
+``code`` is a short machine-readable word (``invalid``, ``not_allowed``,
+``not_authenticated``, ``not_found``, ``throttled``, ``method_not_allowed``, …),
+``message`` a sentence for people, ``field`` the input field at fault (or null). A rejected
+game log adds ``event`` (the 0-based index of the first offending event); a request that
+fails input validation adds ``fields`` (every field's messages).
+
+Service errors map to HTTP statuses here: ``ServiceError`` → 400, ``NotAllowed`` → 403.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from tournaments.services.errors import NotAllowed, ServiceError
+
+
+def error_body(
+    code: str,
+    message: str,
+    field: str | None = None,
+    *,
+    event: int | None = None,
+    fields: Any = None,
+) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message, "field": field}
+    if event is not None:
+        error["event"] = event
+    if fields is not None:
+        error["fields"] = fields
+    return {"error": error}
+
+
+def _first_message(detail: Any, path: str = "") -> tuple[str | None, str]:
+    """The first leaf message of a (nested) DRF validation detail, and its field path."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            if key in ("non_field_errors", "detail"):
+                return _first_message(value, path)
+            return _first_message(value, f"{path}.{key}" if path else str(key))
+        return path or None, "invalid input"
+    if isinstance(detail, list):
+        for index, value in enumerate(detail):
+            if isinstance(value, dict | list):
+                return _first_message(value, f"{path}[{index}]")
+            return path or None, str(value)
+        return path or None, "invalid input"
+    return path or None, str(detail)
+
+
+def _plain(detail: Any) -> Any:
+    if isinstance(detail, dict):
+        return {str(k): _plain(v) for k, v in detail.items()}
+    if isinstance(detail, list):
+        return [_plain(v) for v in detail]
+    return str(detail)
+
+
+def _code(exc: exceptions.APIException) -> str:
+    codes = exc.get_codes()
+    if isinstance(codes, str):
+        return codes
+    return exc.default_code
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF ``EXCEPTION_HANDLER``: service errors and DRF errors in the one format."""
+    if isinstance(exc, NotAllowed):
+        return Response(
+            error_body("not_allowed", exc.message, exc.field, event=exc.event),
+            status=status.HTTP_403_FORBIDDEN,
+        )
+    if isinstance(exc, ServiceError):
+        return Response(
+            error_body("invalid", exc.message, exc.field, event=exc.event),
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, Http404):
+        message = str(exc) if exc.args and str(exc) else "not found"
+        return Response(error_body("not_found", message), status=status.HTTP_404_NOT_FOUND)
+    if isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+
+    response = drf_exception_handler(exc, context)  # sets WWW-Authenticate, Retry-After
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        field, message = _first_message(exc.detail)
+        response.data = error_body(
+            "invalid", f"{field}: {message}" if field else message, field, fields=_plain(exc.detail)
+        )
+        return response
+    if isinstance(exc, exceptions.APIException):
+        code = _code(exc)
+        if isinstance(exc, exceptions.PermissionDenied):
+            code = "not_allowed"
+        detail = exc.detail
+        message = str(detail) if not isinstance(detail, dict | list) else _first_message(detail)[1]
+        response.data = error_body(code, message)
+    return response

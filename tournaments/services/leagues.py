@@ -1,0 +1,250 @@
+"""Creating leagues, registering players and managing a league's life cycle."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from games.engine.board import DEFAULT_COLOURS
+from games.engine.rules import RulesError, RuleSet
+from tournaments.algorithms import colours as colour_rules
+from tournaments.algorithms.errors import AlgorithmError
+from tournaments.formats import get_format
+from tournaments.models import Entry, Fixture, League, Player, Result
+from tournaments.permissions import require_organizer
+from tournaments.services.errors import ServiceError
+
+Status = League.Status
+
+#: Which status may follow which (draft → registration → running → playoffs → finished).
+TRANSITIONS = {
+    Status.DRAFT: {Status.REGISTRATION, Status.RUNNING},
+    Status.REGISTRATION: {Status.DRAFT, Status.RUNNING},
+    Status.RUNNING: {Status.PLAYOFFS, Status.FINISHED},
+    Status.PLAYOFFS: {Status.FINISHED},
+    Status.FINISHED: set(),
+}
+
+
+def _unique_slug(model, text: str) -> str:
+    base = slugify(text)[:90] or "item"
+    slug, n = base, 2
+    while model.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def player_create(*, name: str, user=None, preferred_colours=None) -> Player:
+    name = (name or "").strip()
+    if not name:
+        raise ServiceError("a player needs a name", field="name")
+    if Player.objects.filter(name__iexact=name).exists():
+        raise ServiceError(f"there is already a player called {name}", field="name")
+    try:
+        with transaction.atomic():
+            return Player.objects.create(
+                name=name,
+                user=user,
+                slug=_unique_slug(Player, name),
+                preferred_colours=list(preferred_colours or []),
+            )
+    except IntegrityError:
+        raise ServiceError(f"there is already a player called {name}", field="name") from None
+
+
+def validate_rules(preset: str, overrides: dict | None) -> RuleSet:
+    spec = {"preset": preset, **(overrides or {})}
+    try:
+        return RuleSet.from_spec(spec)
+    except RulesError as exc:
+        raise ServiceError(str(exc), field="rules") from None
+
+
+def validate_precedence(precedence: list[str]) -> list[str]:
+    from tournaments.algorithms.standings import METRICS
+
+    unknown = [name for name in precedence if name not in METRICS]
+    if unknown:
+        raise ServiceError(
+            f"unknown tie-break metric(s) {', '.join(unknown)}; the metrics are "
+            f"{', '.join(METRICS)}",
+            field="precedence",
+        )
+    if len(set(precedence)) != len(precedence):
+        raise ServiceError("a tie-break metric is listed twice", field="precedence")
+    return list(precedence)
+
+
+def validate_playoffs(config: dict | None) -> dict:
+    config = dict(config or {})
+    kind = config.get("kind", "none")
+    if kind in ("none", None):
+        return {}
+    if kind == "xleague":
+        return {"kind": "xleague"}
+    if kind == "bracket":
+        seeds = config.get("seeds")
+        if not isinstance(seeds, int) or not 2 <= seeds <= 64:
+            raise ServiceError("a playoff bracket needs 2 to 64 seeds", field="playoffs")
+        first_to = config.get("first_to", 1)
+        if isinstance(first_to, int):
+            first_to = [first_to]
+        if not all(isinstance(n, int) and 1 <= n <= 9 for n in first_to):
+            raise ServiceError("series lengths ('first to N') must be 1 to 9", field="playoffs")
+        return {
+            "kind": "bracket",
+            "seeds": seeds,
+            "first_to": first_to,
+            "head_start": bool(config.get("head_start", True)),
+        }
+    raise ServiceError(
+        f"unknown playoff kind {kind!r}; use none, xleague or bracket", field="playoffs"
+    )
+
+
+def league_create(
+    *,
+    owner,
+    name: str,
+    format: str,
+    board: int | None = None,
+    rules_preset: str | None = None,
+    rules_overrides: dict | None = None,
+    drr_count: int = 1,
+    playoffs: dict | None = None,
+    precedence: list[str] | None = None,
+    points_scheme: list[int] | None = None,
+    confirmation_required: bool = True,
+    is_public: bool = True,
+    slug: str | None = None,
+) -> League:
+    """Create a league in the draft state, owned (and organized) by ``owner``."""
+    if not getattr(owner, "is_authenticated", False):
+        raise ServiceError("log in to create a league")
+    name = (name or "").strip()
+    if not name:
+        raise ServiceError("a league needs a name", field="name")
+    try:
+        fmt = get_format(format)
+    except ValueError as exc:
+        raise ServiceError(str(exc), field="format") from None
+    board = board or fmt.board
+    if board not in DEFAULT_COLOURS:
+        raise ServiceError(f"board must be 4 or 6, not {board!r}", field="board")
+    if fmt.layout == "side-by-side" and board != fmt.board:
+        raise ServiceError(
+            f"{fmt.label} is played on board {fmt.board}, not board {board}", field="board"
+        )
+    preset = rules_preset or fmt.preset
+    validate_rules(preset, rules_overrides)
+    if not isinstance(drr_count, int) or not 1 <= drr_count <= 20:
+        raise ServiceError("the number of DRRs must be 1 to 20", field="drr_count")
+    precedence = validate_precedence(list(precedence or fmt.default_precedence))
+    if points_scheme is not None and (
+        not isinstance(points_scheme, list)
+        or not all(isinstance(p, int) and p >= 0 for p in points_scheme)
+    ):
+        raise ServiceError("points must be a list of whole numbers", field="points_scheme")
+    if slug and League.objects.filter(slug=slug).exists():
+        raise ServiceError(f"the address {slug!r} is taken", field="slug")
+    with transaction.atomic():
+        return League.objects.create(
+            name=name,
+            slug=slug or _unique_slug(League, name),
+            owner=owner,
+            format=fmt.code,
+            board=board,
+            rules_preset=preset,
+            rules_overrides=dict(rules_overrides or {}),
+            drr_count=drr_count,
+            playoffs=validate_playoffs(playoffs),
+            precedence=precedence,
+            points_scheme=list(points_scheme or []),
+            confirmation_required=confirmation_required,
+            is_public=is_public,
+        )
+
+
+def league_add_organizer(*, league: League, user, by) -> None:
+    require_organizer(by, league)
+    league.organizers.add(user)
+
+
+def league_set_status(*, league: League, status: str, by) -> League:
+    require_organizer(by, league)
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if status not in TRANSITIONS.get(league.status, set()):
+            raise ServiceError(
+                f"a league that is {league.status} cannot become {status}", field="status"
+            )
+        league.status = status
+        league.save(update_fields=["status"])
+        return league
+
+
+def _check_pair(league: League, colours: list[str] | None) -> list[str]:
+    """A preferred allied pair (or single colour) valid for the league's format and board."""
+    if not colours:
+        return []
+    fmt = get_format(league.format)
+    try:
+        unit = colour_rules.normalise(list(colours), DEFAULT_COLOURS[league.board], fmt.layout)
+    except AlgorithmError as exc:
+        raise ServiceError(f"preferred colours: {exc}", field="preferred_colours") from None
+    return list(unit)
+
+
+def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> Entry:
+    """Register a player. Only before the schedule exists (draft or registration)."""
+    require_organizer(by, league)
+    if league.status not in (Status.DRAFT, Status.REGISTRATION):
+        raise ServiceError(f"{league.name} is {league.status}; entries are closed")
+    if league.cycles.exists():
+        raise ServiceError("the schedule has been generated; entries are closed")
+    colours = _check_pair(league, preferred_colours or player.preferred_colours)
+    try:
+        with transaction.atomic():
+            return Entry.objects.create(league=league, player=player, preferred_colours=colours)
+    except IntegrityError:
+        raise ServiceError(f"{player.name} is already entered in {league.name}") from None
+
+
+def entry_remove(*, entry: Entry, by) -> None:
+    require_organizer(by, entry.league)
+    if entry.seats.exists():
+        raise ServiceError(
+            f"{entry.player.name} already has scheduled games; withdraw them instead"
+        )
+    entry.delete()
+
+
+def entry_withdraw(*, entry: Entry, by, reason: str = "withdrew") -> int:
+    """A player withdraws: every game of theirs without a counted result is forfeited.
+    Returns the number of forfeited games."""
+    from tournaments.services.results import forfeit_record
+
+    require_organizer(by, entry.league)
+    if entry.withdrawn_at:
+        raise ServiceError(f"{entry.player.name} has already withdrawn")
+    with transaction.atomic():
+        entry.withdrawn_at = timezone.now()
+        entry.save(update_fields=["withdrawn_at"])
+        open_games = (
+            Fixture.objects.filter(seats__entry=entry)
+            .exclude(
+                status__in=[
+                    Fixture.Status.CONFIRMED,
+                    Fixture.Status.FORFEITED,
+                    Fixture.Status.CANCELLED,
+                ]
+            )
+            .exclude(results__state=Result.State.CONFIRMED)
+            .distinct()
+        )
+        count = 0
+        for fixture in open_games:
+            forfeit_record(fixture=fixture, user=by, loser=entry, reason=reason)
+            count += 1
+        return count

@@ -1,0 +1,456 @@
+"""Submitting, confirming, disputing and correcting results.
+
+The walk of a game log: ``game_log_submit`` → ``games`` validates it with the engine →
+``fixture_log_mismatches`` checks it against the schedule → the derived result is saved in
+the same transaction as the stored log → on commit the league's standings are recomputed
+by a Celery task (``tournaments.tasks.recompute_standings``).
+
+Concurrency: every write locks the fixture row (``SELECT … FOR UPDATE``) and the database
+allows one confirmed and one open result per fixture, so two racing submissions or
+confirmations end with exactly one counted result.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.services import CheckedLog, LogRejected, game_log_check, game_log_store
+from tournaments.formats import get_format
+from tournaments.models import Entry, Fixture, League, RejectedSubmission, Result
+from tournaments.permissions import is_organizer, seat_of
+from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
+
+logger = logging.getLogger(__name__)
+
+OPEN = Result.OPEN_STATES
+CLOSED_FIXTURE = (Fixture.Status.CANCELLED,)
+
+
+# --- deriving a result from a validated log ------------------------------------------------
+
+
+def result_fields_from_log(fixture: Fixture, checked: CheckedLog) -> dict[str, Any]:
+    """Winner, placings, counted pawns, completed colours, captures and game time of the
+    fixture's players, derived from the engine's verdict on the log."""
+    league = fixture.league
+    fmt = get_format(league.format)
+    to_league = log_colour_names(checked.data, league.board)
+    v = checked.verdict
+    seats = list(fixture.seats.all())
+    owner = {colour: seat.entry_id for seat in seats for colour in seat.colours}
+    home = {to_league.get(c, c): n for c, n in (v.get("pawns_home") or {}).items()}
+    caps = {to_league.get(c, c): n for c, n in (v.get("captures") or {}).items()}
+    colour_places = [owner[to_league.get(c, c)] for c in v.get("placings") or []]
+    finished = [to_league.get(c, c) for c in v.get("placings") or []]
+
+    counted, completed, captures, both_finished = {}, {}, {}, []
+    for seat in seats:
+        pawns = [home.get(c, 0) for c in seat.colours]
+        counted[seat.entry_id] = sum(pawns) if fmt.counted_pawns == "both-colours" else max(pawns)
+        completed[seat.entry_id] = sum(1 for c in seat.colours if c in finished)
+        captures[seat.entry_id] = sum(caps.get(c, 0) for c in seat.colours)
+    done: dict[int, int] = {}
+    for colour in finished:
+        entry = owner[colour]
+        done[entry] = done.get(entry, 0) + 1
+        seat_colours = next(s.colours for s in seats if s.entry_id == entry)
+        if done[entry] == len(seat_colours):
+            both_finished.append(entry)
+
+    winner = None
+    if v.get("winner"):
+        holders = [s for s in seats if s.entry.player.name.casefold() == v["winner"].casefold()]
+        if not holders:  # the log names players differently: find them by colour
+            winner_colours = _log_player_colours(checked.data, v["winner"], to_league)
+            holders = [s for s in seats if set(s.colours) == winner_colours]
+        winner = holders[0].entry_id if holders else None
+    placings = _player_placings(seats, winner, colour_places, counted, both_finished)
+    return {
+        "winner_id": winner,
+        "placings": placings,
+        "colour_places": colour_places,
+        "both_finished": both_finished,
+        "counted_pawns": {str(k): n for k, n in counted.items()},
+        "completed_colours": {str(k): n for k, n in completed.items()},
+        "captures": {str(k): n for k, n in captures.items()},
+        "game_time": checked.game_time,
+    }
+
+
+def _log_player_colours(data: dict, name: str, to_league: dict[str, str]) -> set[str]:
+    colours = (data.get("players") or {}).get(name) or [name]
+    return {to_league.get(c, c) for c in colours}
+
+
+def _player_placings(seats, winner, colour_places, counted, both_finished) -> list[int]:
+    """Players in finishing order: the winner, then those who finished all their colours,
+    then by the order their first colour was placed, then by counted pawns."""
+    order: list[int] = []
+    for entry in [winner, *both_finished, *colour_places]:
+        if entry is not None and entry not in order:
+            order.append(entry)
+    rest = sorted(
+        (s for s in seats if s.entry_id not in order),
+        key=lambda s: (-counted[s.entry_id], s.position),
+    )
+    return order + [s.entry_id for s in rest]
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _locked_fixture(fixture_id: int) -> Fixture:
+    try:
+        return (
+            Fixture.objects.select_for_update(of=("self",))
+            .select_related("league")
+            .get(pk=fixture_id)
+        )
+    except Fixture.DoesNotExist:
+        raise ServiceError(f"there is no game with id {fixture_id}") from None
+
+
+def _counts_changed(league: League) -> None:
+    """A counting result changed: bump the league's revision and, once the transaction has
+    committed, ask a worker to recompute the standings."""
+    League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + 1)
+    league_id = league.pk
+    transaction.on_commit(lambda: enqueue_standings(league_id))
+
+
+def enqueue_standings(league_id: int) -> None:
+    """Send the recompute task. A broker outage must not fail a submission: the periodic
+    catch-up task finds leagues whose snapshot is behind and recomputes them."""
+    from tournaments.tasks import recompute_standings
+
+    try:
+        recompute_standings.delay(league_id)
+    except Exception:  # broker down: the catch-up task will pick it up
+        logger.warning("could not enqueue standings for league %s; catch-up will", league_id)
+
+
+def _record_rejection(fixture: Fixture, user, message: str, event=None, checked=None, raw=b""):
+    with transaction.atomic():
+        RejectedSubmission.objects.create(
+            fixture=fixture,
+            submitted_by=user if getattr(user, "is_authenticated", False) else None,
+            sha256=checked.sha256 if checked else "",
+            size=len(raw),
+            event=event,
+            error=message[:5000],
+        )
+
+
+def _require_at_board_or_organizer(user, fixture: Fixture) -> bool:
+    """True for an organizer; a seated player passes; anyone else is refused."""
+    if is_organizer(user, fixture.league):
+        return True
+    if seat_of(user, fixture) is None:
+        raise NotAllowed("only the players at this game's board or its organizers may do this")
+    return False
+
+
+def _require_open_fixture(fixture: Fixture) -> None:
+    if fixture.status in CLOSED_FIXTURE:
+        raise ServiceError("this game was cancelled; no result can be submitted")
+    if fixture.seats.count() == 0:
+        raise ServiceError("this game has no players yet")
+
+
+# --- submitting ------------------------------------------------------------------------------
+
+
+def game_log_submit(*, fixture: Fixture, content: str | bytes, user) -> Result:
+    """A player at the board (or an organizer) submits the game's log.
+
+    Raises ``ServiceError`` naming what is wrong (the log breaks a rule, or it is not this
+    game's log); a rejected log changes nothing but is kept as a ``RejectedSubmission``.
+    Re-submitting an identical log returns the existing result.
+    """
+    organizer = _require_at_board_or_organizer(user, fixture)
+    _require_open_fixture(fixture)
+    raw = content.encode("utf-8") if isinstance(content, str) else content
+    try:
+        checked = game_log_check(content)
+    except LogRejected as exc:
+        _record_rejection(fixture, user, exc.message, exc.event, raw=raw)
+        where = f" (event {exc.event})" if exc.event is not None else ""
+        raise ServiceError(f"the log was rejected{where}: {exc.message}", event=exc.event) from None
+    problems = fixture_log_mismatches(fixture, checked.data)
+    if not checked.verdict.get("complete") and fixture.league.format != "open":
+        problems.append(
+            "the log ends before the game is decided; upload the complete log of the game"
+        )
+    if problems:
+        message = "this log does not belong to this game: " + "; ".join(problems)
+        _record_rejection(fixture, user, message, checked=checked, raw=raw)
+        raise ServiceError(message)
+
+    with transaction.atomic():
+        fixture = _locked_fixture(fixture.pk)
+        same = fixture.results.filter(game_log__sha256=checked.sha256).exclude(
+            state__in=[Result.State.SUPERSEDED, Result.State.VOIDED, Result.State.REJECTED]
+        )
+        if existing := same.first():
+            return existing  # an identical re-upload: recognised, not duplicated
+        if fixture.results.filter(state=Result.State.CONFIRMED).exists() and not organizer:
+            raise ServiceError(
+                "this game already has a confirmed result; ask an organizer to correct it"
+            )
+        if fixture.results.filter(state__in=OPEN).exists() and not organizer:
+            raise ServiceError(
+                "a result for this game is already awaiting confirmation; confirm or dispute "
+                "it instead"
+            )
+        log, _ = game_log_store(checked, user=user)
+        fields = result_fields_from_log(fixture, checked)
+        counts_now = organizer or not fixture.league.confirmation_required
+        return _new_version(
+            fixture,
+            user,
+            source=Result.Source.LOG,
+            confirmed=counts_now,
+            game_log=log,
+            verified=True,
+            **fields,
+        )
+
+
+def result_report(
+    *,
+    fixture: Fixture,
+    user,
+    winner: Entry,
+    counted_pawns: dict[int, int] | None = None,
+    reason: str = "",
+) -> Result:
+    """An over-the-board game without a log: a player reports the winner (and counted
+    pawns). The result is unverified and waits for the opponent or an organizer."""
+    organizer = _require_at_board_or_organizer(user, fixture)
+    _require_open_fixture(fixture)
+    fields = _manual_fields(fixture, winner, counted_pawns)
+    with transaction.atomic():
+        fixture = _locked_fixture(fixture.pk)
+        if fixture.results.filter(state__in=OPEN).exists() and not organizer:
+            raise ServiceError("a result for this game is already awaiting confirmation")
+        if fixture.results.filter(state=Result.State.CONFIRMED).exists() and not organizer:
+            raise ServiceError("this game already has a confirmed result")
+        return _new_version(
+            fixture,
+            user,
+            source=Result.Source.REPORT,
+            confirmed=organizer,
+            verified=False,
+            reason=reason,
+            **fields,
+        )
+
+
+def result_enter(
+    *, fixture: Fixture, user, winner: Entry, counted_pawns=None, reason: str
+) -> Result:
+    """An organizer enters or corrects a result by hand; it counts at once."""
+    _require_organizer_of(user, fixture)
+    if not reason.strip():
+        raise ServiceError("say why the result is entered or corrected", field="reason")
+    fields = _manual_fields(fixture, winner, counted_pawns)
+    with transaction.atomic():
+        fixture = _locked_fixture(fixture.pk)
+        return _new_version(
+            fixture,
+            user,
+            source=Result.Source.ORGANIZER,
+            confirmed=True,
+            verified=False,
+            reason=reason,
+            **fields,
+        )
+
+
+def forfeit_record(*, fixture: Fixture, user, loser: Entry, reason: str) -> Result:
+    """An organizer records a forfeit: the other player(s) win, nothing else counts."""
+    _require_organizer_of(user, fixture)
+    seats = list(fixture.seats.all())
+    if loser.pk not in {s.entry_id for s in seats}:
+        raise ServiceError(f"{loser.player.name} is not at this game's board", field="loser")
+    others = [s.entry_id for s in seats if s.entry_id != loser.pk]
+    with transaction.atomic():
+        fixture = _locked_fixture(fixture.pk)
+        return _new_version(
+            fixture,
+            user,
+            source=Result.Source.FORFEIT,
+            confirmed=True,
+            verified=False,
+            reason=reason or "forfeit",
+            winner_id=others[0] if len(others) == 1 else None,
+            placings=[*others, loser.pk],
+            forfeit_loser=loser,
+            status=Fixture.Status.FORFEITED,
+        )
+
+
+def _require_organizer_of(user, fixture: Fixture) -> None:
+    if not is_organizer(user, fixture.league):
+        raise NotAllowed(f"only the organizers of {fixture.league.name} may do this")
+
+
+def _manual_fields(fixture: Fixture, winner: Entry, counted_pawns) -> dict[str, Any]:
+    seats = list(fixture.seats.all())
+    ids = [s.entry_id for s in seats]
+    if winner is None or winner.pk not in ids:
+        raise ServiceError("the winner must be one of the players at this game", field="winner")
+    fmt = get_format(fixture.league.format)
+    most = 4 * fmt.colours_per_player if fmt.counted_pawns == "both-colours" else 4
+    counted = {}
+    for entry_id in ids:
+        value = (counted_pawns or {}).get(entry_id, most if entry_id == winner.pk else 0)
+        if not isinstance(value, int) or not 0 <= value <= most:
+            raise ServiceError(
+                f"counted pawns must be whole numbers from 0 to {most}", field="counted_pawns"
+            )
+        counted[str(entry_id)] = value
+    if counted[str(winner.pk)] != most:
+        raise ServiceError(f"the winner's counted pawns must be {most}", field="counted_pawns")
+    others = sorted((i for i in ids if i != winner.pk), key=lambda i: -counted[str(i)])
+    return {"winner_id": winner.pk, "placings": [winner.pk, *others], "counted_pawns": counted}
+
+
+def _new_version(fixture: Fixture, user, *, confirmed: bool, status=None, **fields) -> Result:
+    """Store a new result version. When it counts at once the previous confirmed version
+    is superseded; an open version of someone else is superseded too."""
+    now = timezone.now()
+    if confirmed:
+        fixture.results.filter(state__in=[Result.State.CONFIRMED, *OPEN]).update(
+            state=Result.State.SUPERSEDED
+        )
+    else:
+        fixture.results.filter(state__in=OPEN).update(state=Result.State.SUPERSEDED)
+    try:
+        with transaction.atomic():
+            result = Result.objects.create(
+                fixture=fixture,
+                state=Result.State.CONFIRMED if confirmed else Result.State.PENDING,
+                submitted_by=user if getattr(user, "is_authenticated", False) else None,
+                decided_by=user if confirmed and getattr(user, "is_authenticated", False) else None,
+                decided_at=now if confirmed else None,
+                **fields,
+            )
+    except IntegrityError:
+        raise ServiceError("another result for this game was stored at the same moment") from None
+    fixture.status = status or (Fixture.Status.CONFIRMED if confirmed else Fixture.Status.SUBMITTED)
+    fixture.save(update_fields=["status", "updated_at"])
+    if confirmed:
+        _counts_changed(fixture.league)
+    return result
+
+
+# --- confirming and disputing ---------------------------------------------------------------
+
+
+def _locked_result(result_id: int) -> tuple[Result, Fixture]:
+    try:
+        fixture_id = Result.objects.values_list("fixture_id", flat=True).get(pk=result_id)
+    except Result.DoesNotExist:
+        raise ServiceError(f"there is no result with id {result_id}") from None
+    fixture = _locked_fixture(fixture_id)
+    return Result.objects.select_related("fixture").get(pk=result_id), fixture
+
+
+def result_confirm(*, result: Result, user) -> Result:
+    """The opponent (or an organizer) confirms a pending result; it counts from now on."""
+    with transaction.atomic():
+        result, fixture = _locked_result(result.pk)
+        organizer = is_organizer(user, fixture.league)
+        seat = seat_of(user, fixture)
+        if not organizer:
+            if seat is None:
+                raise NotAllowed("only the opponent or an organizer may confirm this result")
+            if result.submitted_by_id == user.pk:
+                raise NotAllowed("you submitted this result; your opponent must confirm it")
+        if result.state == Result.State.CONFIRMED:
+            return result  # confirmed already (e.g. a double click): nothing to do
+        if result.state == Result.State.DISPUTED and not organizer:
+            raise ServiceError("this result is disputed; an organizer resolves it")
+        if result.state != Result.State.PENDING:
+            raise ServiceError(f"this result is {result.get_state_display()}, not pending")
+        return _decide(result, fixture, user, Result.State.CONFIRMED, "")
+
+
+def result_dispute(*, result: Result, user, reason: str) -> Result:
+    """The opponent disputes a pending result; an organizer will resolve it."""
+    if not reason or not reason.strip():
+        raise ServiceError("say what is wrong with this result", field="reason")
+    with transaction.atomic():
+        result, fixture = _locked_result(result.pk)
+        if seat_of(user, fixture) is None and not is_organizer(user, fixture.league):
+            raise NotAllowed("only the players at this game's board may dispute its result")
+        if result.state != Result.State.PENDING:
+            raise ServiceError(f"only a pending result can be disputed; this one is {result.state}")
+        result.state = Result.State.DISPUTED
+        result.decision_note = reason.strip()
+        result.save(update_fields=["state", "decision_note"])
+        fixture.status = Fixture.Status.DISPUTED
+        fixture.save(update_fields=["status", "updated_at"])
+        return result
+
+
+def result_resolve(*, result: Result, user, accept: bool, note: str) -> Result:
+    """An organizer resolves a dispute (or decides a pending result): accept or reject."""
+    with transaction.atomic():
+        result, fixture = _locked_result(result.pk)
+        _require_organizer_of(user, fixture)
+        if result.state not in OPEN:
+            raise ServiceError(f"this result is {result.get_state_display()}; nothing to resolve")
+        state = Result.State.CONFIRMED if accept else Result.State.REJECTED
+        return _decide(result, fixture, user, state, note)
+
+
+def result_void(*, fixture: Fixture, user, reason: str) -> None:
+    """An organizer voids the counted result: the game is open again."""
+    _require_organizer_of(user, fixture)
+    if not reason.strip():
+        raise ServiceError("say why the result is voided", field="reason")
+    with transaction.atomic():
+        fixture = _locked_fixture(fixture.pk)
+        changed = fixture.results.filter(state__in=[Result.State.CONFIRMED, *OPEN]).update(
+            state=Result.State.VOIDED,
+            decision_note=reason,
+            decided_by=user,
+            decided_at=timezone.now(),
+        )
+        if not changed:
+            raise ServiceError("this game has no result to void")
+        fixture.status = Fixture.Status.SCHEDULED
+        fixture.save(update_fields=["status", "updated_at"])
+        _counts_changed(fixture.league)
+
+
+def _decide(result: Result, fixture: Fixture, user, state: str, note: str) -> Result:
+    if state == Result.State.CONFIRMED:
+        fixture.results.filter(state=Result.State.CONFIRMED).update(state=Result.State.SUPERSEDED)
+    result.state = state
+    result.decided_by = user
+    result.decided_at = timezone.now()
+    if note:
+        result.decision_note = note
+    result.save(update_fields=["state", "decided_by", "decided_at", "decision_note"])
+    if state == Result.State.CONFIRMED:
+        fixture.status = (
+            Fixture.Status.FORFEITED
+            if result.source == Result.Source.FORFEIT
+            else Fixture.Status.CONFIRMED
+        )
+        _counts_changed(fixture.league)
+    elif fixture.results.filter(state=Result.State.CONFIRMED).exists():
+        fixture.status = Fixture.Status.CONFIRMED  # an earlier version still counts
+    else:
+        fixture.status = Fixture.Status.SCHEDULED
+    fixture.save(update_fields=["status", "updated_at"])
+    return result

@@ -1,0 +1,199 @@
+"""Seeding a DRR by die roll and generating its schedule: who plays whom in which round,
+in which at-board order, with which colours, and which colour starts."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+
+from games.engine.board import DEFAULT_COLOURS
+from tournaments.algorithms import round_robin
+from tournaments.algorithms.colours import assign_colours
+from tournaments.algorithms.errors import AlgorithmError
+from tournaments.algorithms.seeding import seed_by_die_roll
+from tournaments.algorithms.starting_colour import decide_starting_colour
+from tournaments.formats import get_format
+from tournaments.models import Cycle, CycleSeed, Entry, Fixture, League, Seat
+from tournaments.permissions import require_organizer
+from tournaments.services.errors import ServiceError
+from tournaments.services.results import enqueue_standings
+
+
+def _active_entries(league: League) -> list[Entry]:
+    return list(
+        league.entries.filter(withdrawn_at__isnull=True).select_related("player").order_by("pk")
+    )
+
+
+def triple_threat_rounds(players: int) -> int:
+    """Rounds of a triple-threat cycle *(platform rule)*: three players play six games
+    (each first mentioned twice, like a DRR); more players play 2·(n−1)/2 rounds, so
+    each meets about as many boards as in a DRR."""
+    return 6 if players == 3 else max(2, players - 1)
+
+
+def cycle_create(
+    *,
+    league: League,
+    by,
+    rolls: list[dict] | None = None,
+    seed: int | None = None,
+    late_order: list[int] | None = None,
+) -> Cycle:
+    """Seed the league's next DRR by die roll and generate its schedule.
+
+    ``rolls`` are the organizer's recorded rolls, round by round (``[{player name: roll},
+    …]``, re-rolls of ties following); without them the platform rolls, reproducibly from
+    ``seed`` (stored). ``late_order`` reorders G4–G6 of a three-player DRR.
+    """
+    require_organizer(by, league)
+    fmt = get_format(league.format)
+    if fmt.code == "open":
+        raise ServiceError(
+            "open tournaments draw their tables each round; DRR schedules are for leagues"
+        )
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.status not in (
+            League.Status.DRAFT,
+            League.Status.REGISTRATION,
+            League.Status.RUNNING,
+        ):
+            raise ServiceError(f"{league.name} is {league.status}; no more DRRs can start")
+        number = league.cycles.count() + 1
+        if number > league.drr_count:
+            raise ServiceError(
+                f"{league.name} plays {league.drr_count} DRR(s); all have been generated"
+            )
+        entries = _active_entries(league)
+        if len(entries) < 2:
+            raise ServiceError(
+                f"a DRR needs at least two players; {league.name} has {len(entries)}"
+            )
+        if fmt.players_per_game == 3 and len(entries) < 3:
+            raise ServiceError(f"{fmt.label} needs at least three players")
+        by_name = {e.player.name: e.pk for e in entries}
+        try:
+            recorded = (
+                [{by_name[name]: roll for name, roll in round_.items()} for round_ in rolls]
+                if rolls
+                else None
+            )
+        except KeyError as exc:
+            raise ServiceError(
+                f"{exc.args[0]!r} is not a player of {league.name}", field="rolls"
+            ) from None
+        except (AttributeError, TypeError):
+            raise ServiceError(
+                "rolls must be a list of {player: roll} rounds", field="rolls"
+            ) from None
+        if seed is None and recorded is None:
+            seed = secrets.randbelow(2**31)
+        try:
+            order = seed_by_die_roll([e.pk for e in entries], seed=seed, recorded_rolls=recorded)
+            if fmt.players_per_game == 3:
+                schedule = round_robin.triple_threat_schedule(
+                    len(entries), rounds=triple_threat_rounds(len(entries))
+                )
+            else:
+                schedule = round_robin.double_round_robin(len(entries), late_order=late_order)
+        except AlgorithmError as exc:
+            raise ServiceError(str(exc)) from None
+        cycle = Cycle.objects.create(
+            league=league,
+            number=number,
+            seed=None if recorded else seed,
+            rolls=[
+                {
+                    "round": r.number,
+                    "places": list(r.places),
+                    "rolls": {str(p): v for p, v in zip(r.players, r.rolls, strict=True)},
+                }
+                for r in order.history
+            ],
+            late_order=list(late_order or []),
+        )
+        CycleSeed.objects.bulk_create(
+            CycleSeed(cycle=cycle, entry_id=entry_id, number=n)
+            for entry_id, n in order.seed_numbers.items()
+        )
+        entry_by_seed = {n: entry_id for entry_id, n in order.seed_numbers.items()}
+        _create_fixtures(league, cycle, schedule, entry_by_seed, {e.pk: e for e in entries})
+        if league.status in (League.Status.DRAFT, League.Status.REGISTRATION):
+            league.status = League.Status.RUNNING
+            league.save(update_fields=["status"])
+        transaction.on_commit(lambda: enqueue_standings(league.pk))
+        return cycle
+
+
+def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
+    fmt = get_format(league.format)
+    board_colours = DEFAULT_COLOURS[league.board]
+    preferences = {pk: (e.preferred_colours or None) for pk, e in entries.items()}
+    game_number = 0
+    seats: list[Seat] = []
+    for rnd in schedule.rounds:
+        for game in rnd.games:
+            game_number += 1
+            at_board = [entry_by_seed[s] for s in game]
+            try:
+                assignment = assign_colours(
+                    at_board, preferences, board_colours, fmt.layout, league.clash_policy
+                )
+                rule = "drr" if fmt.layout == "side-by-side" else "die-roll"
+                start = decide_starting_colour(
+                    rule,
+                    assignment=assignment,
+                    board_colours=board_colours,
+                    at_board=at_board,
+                    seed=f"{cycle.seed}-{cycle.number}-{game_number}",
+                )
+            except AlgorithmError as exc:
+                raise ServiceError(str(exc)) from None
+            fixture = Fixture.objects.create(
+                league=league,
+                cycle=cycle,
+                round=rnd.number,
+                number=game_number,
+                label=rnd.label if len(rnd.games) == 1 else f"G{game_number}",
+                starting_colour=start.colour,
+            )
+            seats.extend(
+                Seat(
+                    fixture=fixture,
+                    entry_id=entry_id,
+                    position=position,
+                    colours=list(assignment[entry_id]),
+                )
+                for position, entry_id in enumerate(at_board)
+            )
+    Seat.objects.bulk_create(seats)
+
+
+def cycle_reorder_late_games(*, cycle: Cycle, by, late_order: list[int]) -> Cycle:
+    """Three players: the organizer reorders G4–G6 (none of them may have a result)."""
+    require_organizer(by, cycle.league)
+    if cycle.seeds.count() != 3:
+        raise ServiceError("G4–G6 can be reordered only in a three-player DRR")
+    try:
+        schedule = round_robin.three_player_drr(late_order)
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc), field="late_order") from None
+    with transaction.atomic():
+        fixtures = {
+            f.label: f
+            for f in cycle.fixtures.select_for_update().filter(label__in=["G4", "G5", "G6"])
+        }
+        if any(
+            f.status != Fixture.Status.SCHEDULED or f.results.exists() for f in fixtures.values()
+        ):
+            raise ServiceError("G4–G6 can be reordered only before any of them has a result")
+        for rnd in schedule.rounds:
+            if rnd.label in fixtures:
+                f = fixtures[rnd.label]
+                f.round = f.number = rnd.number
+                f.save(update_fields=["round", "number", "updated_at"])
+        cycle.late_order = list(late_order)
+        cycle.save(update_fields=["late_order"])
+        return cycle

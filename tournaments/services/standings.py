@@ -1,0 +1,188 @@
+"""Recomputing a league's standings snapshot from its counted results.
+
+Called by the Celery task ``tournaments.tasks.recompute_standings``. The pure ranking is
+``tournaments.algorithms.standings.compute_standings``; this module loads the inputs in a
+fixed number of queries, and replaces the snapshot in one transaction while holding the
+league's row lock, so two runs for one league never interleave and a run killed midway
+leaves the previous snapshot intact (the next run fixes it).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.utils import timezone
+
+from tournaments.algorithms.standings import GameOutcome, compute_standings
+from tournaments.models import (
+    Cycle,
+    Fixture,
+    League,
+    Result,
+    Seat,
+    StandingsRow,
+    StandingsSnapshot,
+)
+
+STAGE = "league"
+DECIDED = (Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED, Fixture.Status.CANCELLED)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # WonLost and friends
+        return {"text": f"{value[0]}–{value[1]}", **value._asdict()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def outcomes_for(league: League) -> list[GameOutcome]:
+    """Every counted result of the league's regular stage, as ``GameOutcome`` records
+    (two queries, whatever the number of games)."""
+    results = list(
+        Result.objects.filter(
+            fixture__league=league, fixture__series__isnull=True, state=Result.State.CONFIRMED
+        ).values(
+            "fixture_id",
+            "winner_id",
+            "placings",
+            "colour_places",
+            "both_finished",
+            "counted_pawns",
+            "completed_colours",
+            "game_time",
+            "forfeit_loser_id",
+        )
+    )
+    seats: dict[int, list[int]] = defaultdict(list)
+    for fixture_id, entry_id in (
+        Seat.objects.filter(fixture__league=league, fixture__series__isnull=True)
+        .order_by("fixture_id", "position")
+        .values_list("fixture_id", "entry_id")
+    ):
+        seats[fixture_id].append(entry_id)
+    outcomes = []
+    for r in results:
+        players = tuple(seats[r["fixture_id"]])
+        winner = r["winner_id"]
+        placings = tuple(r["placings"])
+        if winner is not None and placings and placings[0] != winner:
+            placings = (winner, *[p for p in placings if p != winner])
+        outcomes.append(
+            GameOutcome(
+                game_id=r["fixture_id"],
+                players=players,
+                winner=winner,
+                player_placings=placings,
+                colour_places=tuple(r["colour_places"]),
+                both_finished_order=tuple(r["both_finished"]),
+                counted_pawns={int(k): v for k, v in r["counted_pawns"].items()},
+                completed_colours={int(k): v for k, v in r["completed_colours"].items()},
+                game_time=r["game_time"],
+                forfeit_loser=r["forfeit_loser_id"],
+            )
+        )
+    return outcomes
+
+
+def standings_recompute(league_id: int) -> dict:
+    """Replace the league's snapshot if its results changed since the last one.
+
+    Idempotent: the same results give the same snapshot, and a snapshot already at the
+    league's results revision is left alone.
+    """
+    with transaction.atomic():
+        league = League.objects.select_for_update().filter(pk=league_id).first()
+        if league is None:
+            return {"league": league_id, "status": "gone"}
+        snapshot = StandingsSnapshot.objects.filter(league=league, stage=STAGE).first()
+        if snapshot is not None and snapshot.results_revision == league.results_revision:
+            return {
+                "league": league_id,
+                "status": "up to date",
+                "revision": league.results_revision,
+            }
+        entries = list(league.entries.order_by("pk").values_list("pk", flat=True))
+        outcomes = outcomes_for(league)
+        table = compute_standings(entries, outcomes, league.precedence, die_rolls=die_rolls(league))
+        counts = Fixture.objects.filter(league=league, series__isnull=True).aggregate(
+            total=_count(), decided=_count(Q(status__in=DECIDED))
+        )
+        fields = dict(
+            results_revision=league.results_revision,
+            provisional=counts["decided"] < counts["total"]
+            or counts["total"] == 0
+            or league.cycles.count() < league.drr_count,
+            games_played=len(outcomes),
+            games_total=counts["total"],
+            precedence=list(league.precedence),
+        )
+        if snapshot is None:
+            snapshot = StandingsSnapshot.objects.create(league=league, stage=STAGE, **fields)
+        else:
+            StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
+                computed_at=timezone.now(), **fields
+            )
+            snapshot.rows.all().delete()
+        StandingsRow.objects.bulk_create(
+            StandingsRow(
+                snapshot=snapshot,
+                entry_id=row.entry,
+                rank=row.rank,
+                position=position,
+                played=row.values.get("games_played", 0),
+                wins=row.values.get("wins", 0),
+                losses=row.values.get("losses", 0),
+                points=_points(row.values, league.precedence),
+                metrics={k: _jsonable(v) for k, v in row.values.items()},
+                separated_by=row.separated_by or "",
+            )
+            for position, row in enumerate(table, start=1)
+        )
+        return {
+            "league": league_id,
+            "status": "recomputed",
+            "revision": league.results_revision,
+            "games": len(outcomes),
+        }
+
+
+def _points(values: dict, precedence: list[str]) -> float:
+    for key in ("gp_points", "gp_plus_points", "placement_points"):
+        if key in precedence:
+            return float(values.get(key) or 0)
+    return float(values.get("wins", 0))
+
+
+def _count(condition: Q | None = None) -> Count:
+    return Count("pk", filter=condition)
+
+
+def die_rolls(league: League) -> dict[int, int]:
+    """The recorded die roll that breaks a final tie *(platform rule)*: the roll of the
+    latest DRR's seeding (the first round each player rolled in)."""
+    cycle = Cycle.objects.filter(league=league).order_by("-number").first()
+    if cycle is None:
+        return {}
+    rolls: dict[int, int] = {}
+    for round_ in cycle.rolls:
+        for player, roll in round_.get("rolls", {}).items():
+            rolls.setdefault(int(player), roll)
+    return rolls
+
+
+def leagues_with_stale_standings() -> list[int]:
+    """Leagues whose snapshot is missing or behind their results revision."""
+    current = StandingsSnapshot.objects.filter(league=OuterRef("pk"), stage=STAGE)
+    return list(
+        League.objects.annotate(snap=Subquery(current.values("results_revision")[:1]))
+        .filter(Q(snap__isnull=True, fixtures__isnull=False) | Q(snap__lt=F("results_revision")))
+        .distinct()
+        .values_list("pk", flat=True)
+    )

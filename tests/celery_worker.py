@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
+from kombu import pools
 from django.db import connection
 
 from config.celery_app import app as celery_app
@@ -51,9 +52,7 @@ def use_real_broker():
 
 
 def _reset_app_connections() -> None:
-    pool = celery_app.__dict__.get("_pool")
-    if pool is not None:
-        pool.force_close_all()
+    pools.reset()  # kombu's process-wide producer pools, keyed by broker connection
     celery_app._pool = None
     celery_app.amqp._producer_pool = None
     celery_app._local.__dict__.pop("backend", None)

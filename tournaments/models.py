@@ -223,7 +223,7 @@ class Fixture(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["league", "cycle__number", "series__round", "series__slot", "number"]
+        ordering = ["league_id", "cycle_id", "series_id", "round", "number"]
         indexes = [models.Index(fields=["league", "status"])]
 
     def __str__(self) -> str:

@@ -217,3 +217,9 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(os.environ.get("STANDINGS_CATCH_UP_SECONDS", "60")),
     },
 }
+
+# Redis: a message taken by a worker that died unacknowledged is delivered again after this
+# many seconds (the catch-up task usually repairs the standings long before).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "600"))
+}

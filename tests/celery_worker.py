@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
-from kombu import pools
 from django.db import connection
+from kombu import pools
 
 from config.celery_app import app as celery_app
 

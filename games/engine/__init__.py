@@ -1,0 +1,74 @@
+"""Rules engine for Mensch ärgere Dich nicht (MÄDN) — pure Python, no Django.
+
+The contract is ``shared/spec/rules.md`` and ``shared/spec/game-log.md``; the
+design follows python-chess: a game state with ``legal_moves``/``push``, variants
+as option sets, and a log reader that reports the first illegal event.
+
+    >>> from games.engine import validate, simulate_game, Game
+    >>> log = simulate_game(rules="league", seed=7)
+    >>> validate(log)["valid"]
+    True
+    >>> game = Game.new("classic", first="red")
+    >>> [str(m) for m in game.legal_moves(3)]
+    ['0→3']
+
+Modules: ``board`` (boards, coordinates, allied colours, count points),
+``rules`` (RuleSet, presets, options, explain), ``moves`` (Move), ``game``
+(Setup, Game, Outcome), ``log`` (reading logs), ``validate`` (validate, replay,
+outcome), ``bots``, ``simulate``, ``cli`` (``python -m games.engine``).
+"""
+
+from .board import (
+    BOARDS,
+    YARD,
+    Board,
+    count_points,
+    get_board,
+    rearguard,
+    track_field,
+    vanguard,
+)
+from .bots import Bot, HeuristicBot, RandomBot, make_bot
+from .game import Game, IllegalMove, Outcome, Setup, SetupError
+from .log import MAX_EVENTS, MAX_LOG_BYTES, InvalidLog, read_log
+from .moves import Move
+from .rules import OPTIONS, PRESETS, RulesError, RuleSet, explain
+from .simulate import play, simulate_game
+from .validate import Step, final_game, outcome, replay, validate
+
+__all__ = [
+    "BOARDS",
+    "MAX_EVENTS",
+    "MAX_LOG_BYTES",
+    "OPTIONS",
+    "PRESETS",
+    "YARD",
+    "Board",
+    "Bot",
+    "Game",
+    "HeuristicBot",
+    "IllegalMove",
+    "InvalidLog",
+    "Move",
+    "Outcome",
+    "RandomBot",
+    "RuleSet",
+    "RulesError",
+    "Setup",
+    "SetupError",
+    "Step",
+    "count_points",
+    "explain",
+    "final_game",
+    "get_board",
+    "make_bot",
+    "outcome",
+    "play",
+    "read_log",
+    "rearguard",
+    "replay",
+    "simulate_game",
+    "track_field",
+    "validate",
+    "vanguard",
+]

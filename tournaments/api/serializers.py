@@ -254,18 +254,37 @@ class CycleSerializer(serializers.ModelSerializer):
 
 
 class CycleCreateSerializer(serializers.Serializer):
-    rolls = serializers.JSONField(
+    rolls = serializers.ListField(
+        child=serializers.DictField(child=serializers.IntegerField()),
         required=False,
         allow_null=True,
-        help_text="recorded seeding rolls, round by round: [{player slug: die, …}, …]; "
-        "omit to let the platform draw them",
+        max_length=100,
+        help_text="the seeding rolls recorded at the table, round by round: "
+        '[{"alice": 5, "bob": 5, "carol": 2}, {"alice": 6, "bob": 1}] (player names; '
+        "re-rolls of ties follow the first round); omit to let the platform roll",
     )
     seed = serializers.IntegerField(
         required=False,
         allow_null=True,
         min_value=0,
         max_value=2**62,
-        help_text="random seed for drawn rolls (reproducible)",
+        help_text="random seed for the platform's rolls (stored, reproducible)",
+    )
+    late_order = serializers.ListField(
+        child=serializers.IntegerField(min_value=4, max_value=6),
+        required=False,
+        min_length=3,
+        max_length=3,
+        help_text="three players: the order of G4–G6, e.g. [6, 4, 5]",
+    )
+
+
+class LateOrderSerializer(serializers.Serializer):
+    late_order = serializers.ListField(
+        child=serializers.IntegerField(min_value=4, max_value=6),
+        min_length=3,
+        max_length=3,
+        help_text="the order of G4–G6, e.g. [6, 4, 5]",
     )
 
 

@@ -44,6 +44,11 @@ urlpatterns = [
         views.CycleDetailView.as_view(),
         name="cycle-detail",
     ),
+    path(
+        "leagues/<slug:slug>/cycles/<int:number>/late-order/",
+        views.CycleLateOrderView.as_view(),
+        name="cycle-late-order",
+    ),
     path("leagues/<slug:slug>/series/", views.SeriesListView.as_view(), name="series-list"),
     path("leagues/<slug:slug>/standings/", views.StandingsView.as_view(), name="standings"),
     # exports

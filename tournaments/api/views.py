@@ -40,6 +40,7 @@ from tournaments.api.parsers import (
     RawLog,
     check_declared_size,
 )
+from tournaments.api.schema import ApiAutoSchema
 from tournaments.models import (
     Cycle,
     CycleSeed,
@@ -56,6 +57,7 @@ from tournaments.models import (
 from tournaments.permissions import is_organizer, seat_of
 from tournaments.services import leagues as league_services
 from tournaments.services import results as result_services
+from tournaments.services import schedule as schedule_services
 from tournaments.services.errors import NotAllowed, ServiceError
 
 JSON_BODY_LIMIT = 256 * 1024
@@ -98,8 +100,8 @@ def json_strict_constant(name: str):
 
 
 class ApiView(GenericAPIView):
-    """Base of every v1 view: session + token authentication, one error format, JSON."""
-
+    # Base of every v1 view: session + token authentication, one error format, JSON.
+    schema = ApiAutoSchema()
     authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticatedOrReadOnly]
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer]
@@ -129,8 +131,7 @@ class ApiView(GenericAPIView):
 
 
 class DownloadView(ApiView):
-    """A view that answers with a file (CSV, iCalendar, JSON): errors are JSON whatever the
-    client accepts."""
+    # Answers with a file (CSV, iCalendar, JSON); errors are JSON whatever the client accepts.
 
     renderer_classes = [JSONRenderer]
 
@@ -179,7 +180,7 @@ def _result_queryset(user) -> QuerySet[Result]:
 
 
 class AuthTokenView(ApiView):
-    """Tokens for bots and scripts."""
+    # Tokens for bots and scripts.
 
     permission_classes = [AllowAny]
     throttle_classes = LOGIN_THROTTLES
@@ -440,29 +441,23 @@ class CycleListView(CycleView):
     @extend_schema(
         summary="Seed and schedule the next DRR (organizers)",
         description="Seeding by die roll: send the rolls recorded at the table, or none to let "
-        "the platform draw them (reproducibly, from `seed`).",
+        "the platform roll (reproducibly, from `seed`). Creates every game of the DRR with its "
+        "seats, colours and starting colour; a draft or registration league starts running.",
         request=s.CycleCreateSerializer,
         responses={201: s.CycleSerializer, **WRITE_ERRORS},
     )
     def post(self, request, slug: str):
         league = self.visible_league(slug)
         data = self.input(s.CycleCreateSerializer, request)
-        schedule = _schedule_services()
-        cycle = schedule.cycle_create(
-            league=league, by=request.user, rolls=data.get("rolls"), seed=data.get("seed")
+        cycle = schedule_services.cycle_create(
+            league=league,
+            by=request.user,
+            rolls=data.get("rolls"),
+            seed=data.get("seed"),
+            late_order=data.get("late_order"),
         )
         cycle = self._cycles(league).get(pk=cycle.pk)
         return Response(s.CycleSerializer(cycle).data, status=status.HTTP_201_CREATED)
-
-
-def _schedule_services():
-    try:
-        from tournaments.services import schedule
-    except ImportError:
-        raise exceptions.APIException(
-            "scheduling is not available on this server yet", code="unavailable"
-        ) from None
-    return schedule
 
 
 class CycleDetailView(CycleView):
@@ -473,6 +468,24 @@ class CycleDetailView(CycleView):
         if cycle is None:
             raise Http404(f"{league.name} has no DRR {number}")
         return Response(s.CycleSerializer(cycle).data)
+
+
+class CycleLateOrderView(CycleView):
+    @extend_schema(
+        summary="Three players: reorder G4–G6 of a DRR before they are played (organizers)",
+        request=s.LateOrderSerializer,
+        responses={200: s.CycleSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, slug: str, number: int):
+        league = self.visible_league(slug)
+        cycle = self._cycles(league).filter(number=number).first()
+        if cycle is None:
+            raise Http404(f"{league.name} has no DRR {number}")
+        data = self.input(s.LateOrderSerializer, request)
+        schedule_services.cycle_reorder_late_games(
+            cycle=cycle, by=request.user, late_order=data["late_order"]
+        )
+        return Response(s.CycleSerializer(self._cycles(league).get(pk=cycle.pk)).data)
 
 
 class SeriesListView(ApiView):

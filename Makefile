@@ -23,6 +23,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 ## run: the platform on http://127.0.0.1:8000 — SQLite, Celery in-process, demo league loaded
 run: $(VENV)/.installed
 	DEBUG=1 $(PY) manage.py migrate --noinput
+	DEBUG=1 $(PY) manage.py demo --if-empty
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 ## test: services up, lint, migrations, the whole pytest suite against PostgreSQL + Redis

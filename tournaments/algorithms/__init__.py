@@ -1,0 +1,21 @@
+"""Tournament algorithms as plain Python: no Django, no database.
+
+Small modules named after their concept (in the spirit of Tabbycat's ``draw`` and
+``standings`` packages); everything is pure functions and frozen dataclasses.
+Players and entries are opaque hashable ids; colours are strings; a board is a tuple
+of colours in clockwise seat order (see :mod:`tournaments.algorithms.boards`).
+
+Modules:
+
+- :mod:`~tournaments.algorithms.boards` — default boards (4 and 6 colours).
+- :mod:`~tournaments.algorithms.errors` — the exceptions (all ``ValueError``).
+- :mod:`~tournaments.algorithms.round_robin` — DRR and triple-threat schedules.
+- :mod:`~tournaments.algorithms.seeding` — seeding by die roll, roll-offs.
+- :mod:`~tournaments.algorithms.colours` — allied pairs, rearguard/vanguard,
+  colour assignment.
+- :mod:`~tournaments.algorithms.starting_colour` — which colour starts a game.
+- :mod:`~tournaments.algorithms.brackets` — playoff brackets and series.
+- :mod:`~tournaments.algorithms.standings` — metrics, precedence, ranked tables.
+
+See ``docs/tournaments.md`` for the regulations and the platform rules.
+"""

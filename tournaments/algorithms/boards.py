@@ -1,0 +1,38 @@
+"""Default boards: colours in clockwise seat order (``rules.md`` §1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tournaments.algorithms.errors import ColourError
+
+Colour = str
+BoardColours = tuple[Colour, ...]
+
+BOARD_4: BoardColours = ("red", "black", "yellow", "green")
+BOARD_6: BoardColours = ("red", "black", "yellow", "green", "blue", "white")
+
+DEFAULT_BOARDS: dict[int, BoardColours] = {4: BOARD_4, 6: BOARD_6}
+
+
+def default_colours(board: int) -> BoardColours:
+    """The default colours of board ``4`` or ``6``, clockwise."""
+    try:
+        return DEFAULT_BOARDS[board]
+    except KeyError:
+        raise ColourError(f"unknown board {board!r}: the boards are 4 and 6") from None
+
+
+def check_board(board_colours: Sequence[Colour]) -> BoardColours:
+    """Validate a board's colour tuple (at least two distinct, non-empty strings)."""
+    colours = tuple(board_colours)
+    if isinstance(board_colours, str):
+        raise ColourError("board colours must be a sequence of colour names, not one string")
+    if len(colours) < 2:
+        raise ColourError(f"a board needs at least two colours, got {len(colours)}")
+    for colour in colours:
+        if not isinstance(colour, str) or not colour:
+            raise ColourError(f"board colours must be non-empty strings, got {colour!r}")
+    if len(set(colours)) != len(colours):
+        raise ColourError(f"board colours must be distinct, got {colours!r}")
+    return colours

@@ -1,0 +1,408 @@
+"""Playoff brackets and series (``tournament.md``, "Playoffs").
+
+- :func:`build_bracket` — a single-elimination bracket of ``K`` seeds (2 ≤ K ≤ 64)
+  with standard seeding: in the first round of a full bracket of size ``P`` (the next
+  power of two) seed ``s`` meets ``P + 1 − s``; the matches are laid out so that, if
+  the higher seed always wins, every round pairs the best remaining with the worst
+  remaining (8 seeds: 1-8, 4-5, 3-6, 2-7; then 1-4, 2-3; then 1-2). Seeds
+  ``K + 1 … P`` are empty, so the top ``P − K`` seeds have a first-round bye.
+- :func:`xleague_playoffs` — #2 v #3 Qualifying Series (first to 3), its winner v #1
+  Final Series (first to 4): the 3-seed bracket.
+- :func:`head_start` — the 1–0 head start of the higher seed.
+- :func:`series_state` — score, decided?, winner of a series from its game winners.
+- :meth:`Bracket.progress` — who plays where, given the series winners so far.
+
+Seeds are the playoff seed numbers ``1 … K`` (1 is best); matches are identified by
+``(round, position)``: ``round`` from 1, ``position`` the 0-based index in the full
+bracket of that round (round 1 has ``P / 2`` positions, some of them byes and then not
+listed). The winner of ``(r, p)`` goes to ``(r + 1, p // 2)``, on the top side if ``p``
+is even.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+from tournaments.algorithms.errors import BracketError
+
+PlayerId = Hashable
+MatchKey = tuple[int, int]
+Side = Literal["top", "bottom"]
+Record = tuple[int, int]
+"""A won–lost record: ``(wins, losses)``."""
+
+T = TypeVar("T")
+
+MIN_SEEDS = 2
+MAX_SEEDS = 64
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One side of a match: a seed entering here, or the winner of an earlier match."""
+
+    seed: int | None = None
+    winner_of: MatchKey | None = None
+
+    def __str__(self) -> str:
+        if self.seed is not None:
+            return f"#{self.seed}"
+        assert self.winner_of is not None
+        return f"winner of R{self.winner_of[0]}·{self.winner_of[1] + 1}"
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    """A series: ``top`` v ``bottom``, first to ``first_to`` wins."""
+
+    round: int
+    position: int
+    top: Slot
+    bottom: Slot
+    first_to: int
+    head_start: bool
+    name: str
+
+    @property
+    def key(self) -> MatchKey:
+        return (self.round, self.position)
+
+
+@dataclass(frozen=True)
+class BracketRound:
+    number: int
+    name: str
+    first_to: int
+    head_start: bool
+    matches: tuple[BracketMatch, ...]
+
+
+@dataclass(frozen=True)
+class BracketProgress:
+    """The state of a bracket given the series winners so far.
+
+    ``participants[key]`` is ``(top, bottom)`` — seed numbers, ``None`` while unknown.
+    ``champion`` is the winner of the final once decided.
+    """
+
+    participants: Mapping[MatchKey, tuple[int | None, int | None]]
+    winners: Mapping[MatchKey, int]
+    champion: int | None
+
+    def pending(self) -> tuple[MatchKey, ...]:
+        """Matches whose two players are known but which have no winner yet."""
+        return tuple(
+            key
+            for key, (top, bottom) in self.participants.items()
+            if top is not None and bottom is not None and key not in self.winners
+        )
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """A single-elimination bracket of ``seeds`` players in a bracket of ``size``."""
+
+    seeds: int
+    size: int
+    rounds: tuple[BracketRound, ...]
+    byes: tuple[int, ...]
+
+    @property
+    def matches(self) -> tuple[BracketMatch, ...]:
+        return tuple(match for rnd in self.rounds for match in rnd.matches)
+
+    @property
+    def final(self) -> BracketMatch:
+        return self.rounds[-1].matches[0]
+
+    def match(self, round_number: int, position: int) -> BracketMatch:
+        for match in self.matches:
+            if match.key == (round_number, position):
+                return match
+        raise BracketError(f"there is no match at round {round_number}, position {position}")
+
+    def next_slot(self, round_number: int, position: int) -> tuple[int, int, Side] | None:
+        """Where the winner of ``(round, position)`` goes: ``(round, position, side)``,
+        or ``None`` after the final."""
+        self.match(round_number, position)
+        if round_number == len(self.rounds):
+            return None
+        return (round_number + 1, position // 2, "top" if position % 2 == 0 else "bottom")
+
+    def progress(self, winners: Mapping[MatchKey, int]) -> BracketProgress:
+        """Fill the bracket with the series ``winners`` (``(round, position) → seed``).
+
+        Raises :class:`BracketError` for a winner of an unknown match, of a match whose
+        players are not known yet, or who is not one of its two players.
+        """
+        known = {match.key for match in self.matches}
+        for key in winners:
+            if key not in known:
+                raise BracketError(f"there is no match at round {key[0]}, position {key[1]}")
+        participants: dict[MatchKey, tuple[int | None, int | None]] = {}
+
+        def resolve(slot: Slot) -> int | None:
+            if slot.seed is not None:
+                return slot.seed
+            assert slot.winner_of is not None
+            return winners.get(slot.winner_of)
+
+        for match in self.matches:  # rounds in order, so earlier winners are known
+            top, bottom = resolve(match.top), resolve(match.bottom)
+            participants[match.key] = (top, bottom)
+            if match.key in winners:
+                winner = winners[match.key]
+                if top is None or bottom is None:
+                    raise BracketError(
+                        f"{match.name} (round {match.round}, position {match.position}) "
+                        "cannot have a winner before both its players are known"
+                    )
+                if winner not in (top, bottom):
+                    raise BracketError(
+                        f"#{winner} did not play {match.name} (round {match.round}, "
+                        f"position {match.position}): it is #{top} v #{bottom}"
+                    )
+        return BracketProgress(
+            participants=participants,
+            winners=dict(winners),
+            champion=winners.get(self.final.key),
+        )
+
+
+def bracket_order(size: int) -> tuple[int, ...]:
+    """Seeds in bracket order for a power-of-two ``size``; consecutive pairs meet.
+
+    8 → (1, 8, 5, 4, 3, 6, 7, 2): matches 1-8, 4-5, 3-6, 2-7.
+    """
+    if size < 2 or size & (size - 1):
+        raise BracketError(f"a full bracket has a power-of-two size ≥ 2, got {size}")
+    order = [1, 2]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        expanded: list[int] = []
+        for index, seed in enumerate(order):
+            pair = (seed, total - seed)
+            expanded.extend(pair if index % 2 == 0 else reversed(pair))
+        order = expanded
+    return tuple(order)
+
+
+def default_round_names(rounds: int) -> tuple[str, ...]:
+    names = []
+    for number in range(1, rounds + 1):
+        left = 2 ** (rounds - number + 1)  # players in a full round
+        names.append(
+            {2: "Final", 4: "Semi-finals", 8: "Quarter-finals"}.get(left, f"Round of {left}")
+        )
+    return tuple(names)
+
+
+def _per_round(value: T | Sequence[T], rounds: int, what: str) -> tuple[T, ...]:
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        values = tuple(value)
+        if len(values) != rounds:
+            raise BracketError(
+                f"{what}: expected one value per round ({rounds}), got {len(values)}"
+            )
+        return values
+    return (value,) * rounds  # type: ignore[return-value]
+
+
+def build_bracket(
+    seeds: int,
+    *,
+    first_to: int | Sequence[int] = 1,
+    head_start: bool | Sequence[bool] = False,
+    names: Sequence[str] | None = None,
+) -> Bracket:
+    """A standard-seeded single-elimination bracket for ``seeds`` players.
+
+    ``first_to`` (series length) and ``head_start`` (whether the head-start rule
+    applies) are one value for all rounds or one per round, first round first.
+    ``names`` names the rounds (default: "Final", "Semi-finals", "Quarter-finals",
+    "Round of N").
+    """
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not MIN_SEEDS <= seeds <= MAX_SEEDS:
+        raise BracketError(
+            f"a bracket needs between {MIN_SEEDS} and {MAX_SEEDS} seeds, got {seeds!r}"
+        )
+    size = 1
+    while size < seeds:
+        size *= 2
+    count = size.bit_length() - 1
+    lengths = _per_round(first_to, count, "first_to")
+    starts = _per_round(head_start, count, "head_start")
+    labels = tuple(names) if names is not None else default_round_names(count)
+    if len(labels) != count:
+        raise BracketError(f"names: expected one name per round ({count}), got {len(labels)}")
+    for number, (length, start) in enumerate(zip(lengths, starts, strict=True), start=1):
+        if isinstance(length, bool) or not isinstance(length, int) or length < 1:
+            raise BracketError(
+                f"round {number}: first_to must be a positive integer, got {length!r}"
+            )
+        if not isinstance(start, bool):
+            raise BracketError(f"round {number}: head_start must be True or False, got {start!r}")
+        if start and length < 2:
+            raise BracketError(
+                f"round {number}: a 1–0 head start would decide a first-to-1 series before "
+                "it starts; disable the head start or lengthen the series"
+            )
+
+    order = bracket_order(size)
+    byes = tuple(
+        sorted(min(a, b) for a, b in zip(order[::2], order[1::2], strict=True) if max(a, b) > seeds)
+    )
+    rounds: list[BracketRound] = []
+    # slot of each position of the current round's field: a seed or a winner
+    field: list[Slot | None] = [Slot(seed=s) if s <= seeds else None for s in order]
+    for number in range(1, count + 1):
+        matches = []
+        next_field: list[Slot | None] = []
+        for position in range(len(field) // 2):
+            top, bottom = field[2 * position], field[2 * position + 1]
+            if top is None or bottom is None:  # a bye: the present side advances
+                next_field.append(top if bottom is None else bottom)
+                continue
+            if top.seed is not None and bottom.seed is not None and bottom.seed < top.seed:
+                top, bottom = bottom, top  # the higher seed on top
+            matches.append(
+                BracketMatch(
+                    round=number,
+                    position=position,
+                    top=top,
+                    bottom=bottom,
+                    first_to=lengths[number - 1],
+                    head_start=starts[number - 1],
+                    name=labels[number - 1],
+                )
+            )
+            next_field.append(Slot(winner_of=(number, position)))
+        rounds.append(
+            BracketRound(
+                number=number,
+                name=labels[number - 1],
+                first_to=lengths[number - 1],
+                head_start=starts[number - 1],
+                matches=tuple(matches),
+            )
+        )
+        field = next_field
+    return Bracket(seeds=seeds, size=size, rounds=tuple(rounds), byes=byes)
+
+
+def xleague_playoffs() -> Bracket:
+    """XLeague: #2 v #3 Qualifying Series (first to 3), winner v #1 Final Series
+    (first to 4); the higher seed's head start applies in both."""
+    return build_bracket(
+        3, first_to=(3, 4), head_start=True, names=("Qualifying Series", "Final Series")
+    )
+
+
+def head_start(
+    higher_record: Record | None = None,
+    lower_record: Record | None = None,
+    *,
+    enabled: bool = True,
+) -> int:
+    """The higher seed's head start in a series: 1 or 0.
+
+    1 if the rule is ``enabled``, unless both players had the same won–lost record
+    (same wins and same losses) and were separated only by tie-breaks. Without records
+    (``None``) the head start applies.
+    """
+    if not enabled:
+        return 0
+    same = higher_record is not None and lower_record is not None
+    if same and tuple(higher_record) == tuple(lower_record):  # type: ignore[arg-type]
+        return 0
+    return 1
+
+
+@dataclass(frozen=True)
+class SeriesState:
+    """A series between ``higher`` (the higher seed) and ``lower``.
+
+    ``higher_score`` includes the head start. ``games_played`` counts games actually
+    played; ``max_games_left`` is how many more games may be needed at most.
+    """
+
+    higher: PlayerId
+    lower: PlayerId
+    first_to: int
+    head_start: int
+    higher_score: int
+    lower_score: int
+    games_played: int
+    winner: PlayerId | None
+
+    @property
+    def decided(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def loser(self) -> PlayerId | None:
+        if self.winner is None:
+            return None
+        return self.lower if self.winner == self.higher else self.higher
+
+    @property
+    def score(self) -> str:
+        """ "3–1": the higher seed's score first (head start included)."""
+        return f"{self.higher_score}–{self.lower_score}"
+
+    @property
+    def max_games_left(self) -> int:
+        if self.decided:
+            return 0
+        return (self.first_to - self.higher_score) + (self.first_to - self.lower_score) - 1
+
+
+def series_state(
+    game_winners: Sequence[PlayerId],
+    *,
+    higher: PlayerId,
+    lower: PlayerId,
+    first_to: int,
+    head_start: int = 0,
+) -> SeriesState:
+    """Score a series from its game winners in order (``higher`` is the higher seed).
+
+    Raises :class:`BracketError` for a winner who is not in the series, games recorded
+    after the series was decided, or an impossible configuration.
+    """
+    if higher == lower:
+        raise BracketError("a series needs two different players")
+    if isinstance(first_to, bool) or not isinstance(first_to, int) or first_to < 1:
+        raise BracketError(f"first_to must be a positive integer, got {first_to!r}")
+    if isinstance(head_start, bool) or not isinstance(head_start, int):
+        raise BracketError(f"head_start must be a whole number, got {head_start!r}")
+    if not 0 <= head_start < first_to:
+        raise BracketError(
+            f"a head start of {head_start} is impossible in a first-to-{first_to} series"
+        )
+    scores = {higher: head_start, lower: 0}
+    winner: PlayerId | None = None
+    for number, game_winner in enumerate(game_winners, start=1):
+        if winner is not None:
+            raise BracketError(
+                f"game {number} was recorded after the series was decided ({winner!r} won)"
+            )
+        if game_winner not in scores:
+            raise BracketError(
+                f"game {number} was won by {game_winner!r}, who is not in this series"
+            )
+        scores[game_winner] += 1
+        if scores[game_winner] == first_to:
+            winner = game_winner
+    return SeriesState(
+        higher=higher,
+        lower=lower,
+        first_to=first_to,
+        head_start=head_start,
+        higher_score=scores[higher],
+        lower_score=scores[lower],
+        games_played=len(game_winners),
+        winner=winner,
+    )

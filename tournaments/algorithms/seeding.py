@@ -1,0 +1,261 @@
+"""Seeding by die roll, and roll-offs in general (``tournament.md``, "League").
+
+Before each DRR every player rolls a die; the highest roll is #1. Tied players
+re-roll among themselves only, as often as needed, and the re-roll decides only their
+places among themselves. The same machinery decides the default starting colour
+(:mod:`.starting_colour`), where only the first place matters.
+
+The dice come either from ``random.Random(seed)`` (reproducible: store the seed) or
+from rolls the organizer recorded at the table; either way the result carries the full
+history, round by round, to be shown to users.
+
+Recorded rolls are a sequence of roll rounds, each a mapping ``player → die value``.
+The first round holds every player; each further round holds exactly the players of
+one tie that is still open (ties may be recorded in any order; a tie that is tied
+again needs another round by the same players).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from tournaments.algorithms.errors import SeedingError
+
+PlayerId = Hashable
+
+DIE_FACES = range(1, 7)
+
+
+@dataclass(frozen=True)
+class RollRound:
+    """One round of rolls: ``players[i]`` rolled ``rolls[i]``.
+
+    ``places`` is the range of places (1-based, inclusive) the round decides: the first
+    round decides ``(1, n)``; a re-roll of a tie for second and third place ``(2, 3)``.
+    """
+
+    number: int
+    players: tuple[PlayerId, ...]
+    rolls: tuple[int, ...]
+    places: tuple[int, int]
+
+    @property
+    def is_reroll(self) -> bool:
+        return self.number > 1
+
+    def as_dict(self) -> dict[PlayerId, int]:
+        return dict(zip(self.players, self.rolls, strict=True))
+
+
+@dataclass(frozen=True)
+class DieRollOrder:
+    """The outcome of a roll-off.
+
+    ``order`` is best first. ``decided`` is how many leading places are decided by the
+    dice (all of them for a seeding; at least 1 for a starting-colour roll-off, where
+    the players below first place may still be tied and are then listed in input
+    order). ``history`` holds every roll round in the order it was rolled.
+    """
+
+    order: tuple[PlayerId, ...]
+    history: tuple[RollRound, ...]
+    decided: int
+
+    @property
+    def winner(self) -> PlayerId:
+        """The first place (#1, or the starting colour)."""
+        return self.order[0]
+
+    @property
+    def seed_numbers(self) -> dict[PlayerId, int]:
+        """``player → seed number`` (1 = best)."""
+        return {player: index for index, player in enumerate(self.order, start=1)}
+
+    def seed_of(self, player: PlayerId) -> int:
+        return self.order.index(player) + 1
+
+
+def _check_players(players: Iterable[PlayerId]) -> tuple[PlayerId, ...]:
+    if isinstance(players, str | bytes):
+        raise SeedingError("players must be a sequence of ids, not a single string")
+    group = tuple(players)
+    if not group:
+        raise SeedingError("at least one player is needed to roll for an order")
+    seen: set[PlayerId] = set()
+    for player in group:
+        if player in seen:
+            raise SeedingError(f"player {player!r} is listed twice")
+        seen.add(player)
+    return group
+
+
+def _check_roll(value: object, player: PlayerId, round_number: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in DIE_FACES:
+        raise SeedingError(
+            f"roll round {round_number}: {player!r} rolled {value!r}; "
+            "a die roll must be a whole number from 1 to 6"
+        )
+    return value
+
+
+def _describe(players: Iterable[PlayerId]) -> str:
+    return ", ".join(repr(p) for p in players)
+
+
+def _places(first: int, size: int) -> str:
+    return f"place {first}" if size == 1 else f"places {first}–{first + size - 1}"
+
+
+def roll_off(
+    players: Iterable[PlayerId],
+    *,
+    seed: int | str | None = None,
+    rng: random.Random | None = None,
+    recorded_rolls: Sequence[Mapping[PlayerId, int]] | None = None,
+    places: int | None = None,
+) -> DieRollOrder:
+    """Order ``players`` by die rolls, highest first, re-rolling ties among the tied.
+
+    Give at most one source of dice: ``seed`` (``random.Random(seed)``), ``rng``, or
+    ``recorded_rolls``. With none, a fresh unseeded ``random.Random()`` is used (still
+    shown through the history, but not reproducible).
+
+    ``places`` is how many leading places must be decided (default: all). A tie that
+    lies entirely below those places is not re-rolled.
+
+    Raises :class:`SeedingError` for duplicate players, rolls outside 1–6, recorded
+    rounds by the wrong players, rounds that are not needed, and recorded rolls that
+    stop while a tie is still open.
+    """
+    group = _check_players(players)
+    if sum(source is not None for source in (seed, rng, recorded_rolls)) > 1:
+        raise SeedingError("give only one of seed, rng and recorded_rolls")
+    if places is None:
+        places = len(group)
+    if isinstance(places, bool) or not isinstance(places, int) or places < 1:
+        raise SeedingError(f"places must be a positive integer, got {places!r}")
+    places = min(places, len(group))
+
+    recorded: list[dict[PlayerId, int]] | None = None
+    if recorded_rolls is not None:
+        if isinstance(recorded_rolls, Mapping):
+            raise SeedingError(
+                "recorded rolls must be a list of roll rounds (each a mapping player → roll)"
+            )
+        recorded = []
+        for number, round_rolls in enumerate(recorded_rolls, start=1):
+            if not isinstance(round_rolls, Mapping):
+                raise SeedingError(
+                    f"roll round {number} must map each player to a roll, got {round_rolls!r}"
+                )
+            recorded.append({p: _check_roll(v, p, number) for p, v in round_rolls.items()})
+    elif rng is None:
+        rng = random.Random(seed)
+
+    # ``ranking`` is a list of blocks (tuples of players), best first; a block of more
+    # than one player is a tie. ``open_ties`` are blocks that must still be rolled.
+    ranking: list[tuple[PlayerId, ...]] = [group]
+    history: list[RollRound] = []
+
+    def first_place(block: tuple[PlayerId, ...]) -> int:
+        place = 1
+        for other in ranking:
+            if other is block:
+                return place
+            place += len(other)
+        raise AssertionError("block not in ranking")  # pragma: no cover
+
+    def open_ties() -> list[tuple[PlayerId, ...]]:
+        return [block for block in ranking if len(block) > 1 and first_place(block) <= places]
+
+    def roll(block: tuple[PlayerId, ...]) -> dict[PlayerId, int]:
+        assert rng is not None
+        return {p: rng.randint(1, 6) for p in block}
+
+    def apply(block: tuple[PlayerId, ...], rolls: Mapping[PlayerId, int]) -> None:
+        start = first_place(block)
+        history.append(
+            RollRound(
+                number=len(history) + 1,
+                players=block,
+                rolls=tuple(rolls[p] for p in block),
+                places=(start, start + len(block) - 1),
+            )
+        )
+        values = sorted(set(rolls.values()), reverse=True)
+        split = [tuple(p for p in block if rolls[p] == v) for v in values]
+        index = next(i for i, other in enumerate(ranking) if other is block)
+        ranking[index : index + 1] = split
+
+    if recorded is None:
+        while pending := open_ties():
+            block = pending[0]  # the best-placed open tie first
+            apply(block, roll(block))
+    else:
+        for number, rolls in enumerate(recorded, start=1):
+            pending = open_ties()
+            if not pending:
+                raise SeedingError(
+                    f"roll round {number} ({_describe(rolls)}) is not needed: "
+                    "the order is already decided"
+                )
+            match = next((b for b in pending if set(b) == set(rolls)), None)
+            if match is None:
+                unknown = [p for p in rolls if p not in group]
+                if unknown:
+                    raise SeedingError(
+                        f"roll round {number}: {_describe(unknown)} "
+                        f"{'is' if len(unknown) == 1 else 'are'} not taking part"
+                    )
+                partial = next((b for b in pending if set(rolls) < set(b)), None)
+                if partial is not None:
+                    missing = [p for p in partial if p not in rolls]
+                    raise SeedingError(
+                        f"roll round {number} is incomplete: no roll for {_describe(missing)} "
+                        f"(rolling for {_places(first_place(partial), len(partial))})"
+                    )
+                needed = "; ".join(
+                    f"{_describe(b)} for {_places(first_place(b), len(b))}" for b in pending
+                )
+                raise SeedingError(
+                    f"roll round {number} is by {_describe(rolls) or 'nobody'}, but the "
+                    f"rolls still needed are by: {needed}"
+                )
+            apply(match, rolls)
+        pending = open_ties()
+        if pending:
+            needed = "; ".join(
+                f"{_describe(b)} are tied for {_places(first_place(b), len(b))}" for b in pending
+            )
+            missing = (
+                "rolls are missing: every player must roll"
+                if not history
+                else (f"the recorded rolls leave a tie unresolved: {needed}; record their re-roll")
+            )
+            raise SeedingError(missing)
+
+    decided = 0
+    for block in ranking:
+        if len(block) > 1:
+            break
+        decided += 1
+    order = tuple(p for block in ranking for p in block)
+    return DieRollOrder(order=order, history=tuple(history), decided=decided)
+
+
+def seed_by_die_roll(
+    players: Iterable[PlayerId],
+    *,
+    seed: int | str | None = None,
+    rng: random.Random | None = None,
+    recorded_rolls: Sequence[Mapping[PlayerId, int]] | None = None,
+) -> DieRollOrder:
+    """Seed a DRR: every player rolls, highest is #1, ties re-rolled among the tied.
+
+    ``result.order[0]`` is #1; ``result.seed_numbers`` maps players to seed numbers;
+    ``result.history`` is every roll round. See :func:`roll_off` for the sources of
+    dice and the errors.
+    """
+    return roll_off(players, seed=seed, rng=rng, recorded_rolls=recorded_rolls)

@@ -1,0 +1,672 @@
+"""Standings: results → a ranked table (``tournament.md``, "Standings", "Grand Prix").
+
+Modelled on Tabbycat's standings: small **metrics** (each with a key, a label and a
+direction), applied in a configurable **precedence**. The first metric orders everyone;
+each later metric only orders entries still tied on all earlier ones. A metric that is
+*group-dependent* (head-to-head) is computed inside each tied group only.
+
+Input: entry ids and :class:`GameOutcome` records. Output: :class:`StandingsRow` s,
+best first, with every metric value and the metric that separated each row from the
+next one (for a "how ties are broken" note).
+
+Metric keys (:data:`METRICS`): ``games_played``, ``wins``, ``losses``, ``won_lost``,
+``win_percentage``, ``head_to_head``, ``counted_pawns_difference``,
+``completed_colours``, ``game_time``, ``die_roll``, ``gp_points``, ``gp_plus_points``,
+``placement_points``. Configurable metrics (:class:`PlacementPoints`,
+:class:`GrandPrixPoints`) and custom :class:`Metric` subclasses can be placed in a
+precedence directly instead of a key.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any, ClassVar, NamedTuple
+
+from tournaments.algorithms.errors import StandingsError
+
+EntryId = Hashable
+
+#: Default league precedence *(platform rule, configurable per league)*.
+LEAGUE_PRECEDENCE: tuple[str, ...] = (
+    "won_lost",
+    "head_to_head",
+    "counted_pawns_difference",
+    "completed_colours",
+    "game_time",
+    "die_roll",
+)
+#: Grand Prix: points only; a tie at the top is settled by extra games, not tie-breaks.
+GP_PRECEDENCE: tuple[str, ...] = ("gp_points",)
+GP_PLUS_PRECEDENCE: tuple[str, ...] = ("gp_plus_points",)
+#: Open tournaments *(platform rule)*: placement points, then games won, then a die roll.
+OPEN_PRECEDENCE: tuple[str, ...] = ("placement_points", "wins", "die_roll")
+#: Shown in every row in addition to the precedence metrics.
+DEFAULT_SHOW: tuple[str, ...] = ("games_played", "wins", "losses")
+
+GP_PLACE_POINTS: tuple[int, ...] = (10, 6, 4, 3, 2, 1)
+GP_BONUS: tuple[int, ...] = (2,)
+GP_PLUS_BONUS: tuple[int, ...] = (4, 2, 1)
+
+
+# --------------------------------------------------------------------------------------
+# Input
+
+
+def _frozen_mapping(value: Mapping[Any, Any] | None) -> Mapping[Any, Any]:
+    return MappingProxyType(dict(value or {}))
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """The result of one game, as the standings need it.
+
+    - ``players`` — the entries at the board, in at-board order (at least two).
+    - ``winner`` — the winning entry, or ``None`` (no winner: e.g. an unfinished game).
+    - ``player_placings`` — entries in finishing order; may be partial (2T: just the
+      winner). If given with a winner, it starts with the winner.
+    - ``colour_places`` — for GP points: the entry owning the colour at each finishing
+      place (an entry appears once per colour it holds).
+    - ``both_finished_order`` — entries in the order they finished both colours (GP
+      bonus).
+    - ``counted_pawns`` — ``entry → counted pawns`` (2T: pawns home of the best colour;
+      2T+: of both colours); empty if not recorded, else for every player.
+    - ``completed_colours`` — ``entry → colours finished`` (2T+); missing entries count 0.
+    - ``game_time`` — the game's duration in seconds, ``None`` if unknown.
+    - ``forfeit_loser`` — the entry that forfeited (the game was not played). A forfeit
+      counts for wins, losses and head-to-head; the pawn, colour and time metrics
+      ignore it *(platform rule)*.
+
+    Sequences are stored as tuples and mappings as read-only copies.
+    """
+
+    game_id: Hashable
+    players: tuple[EntryId, ...]
+    winner: EntryId | None = None
+    player_placings: tuple[EntryId, ...] = ()
+    colour_places: tuple[EntryId, ...] = ()
+    both_finished_order: tuple[EntryId, ...] = ()
+    counted_pawns: Mapping[EntryId, int] = field(default_factory=dict, hash=False)
+    completed_colours: Mapping[EntryId, int] = field(default_factory=dict, hash=False)
+    game_time: float | None = None
+    forfeit_loser: EntryId | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("players", "player_placings", "colour_places", "both_finished_order"):
+            value = getattr(self, name)
+            if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+                raise StandingsError(
+                    f"game {self.game_id!r}: {name} must be a sequence of entries, got {value!r}"
+                )
+            object.__setattr__(self, name, tuple(value))
+        for name in ("counted_pawns", "completed_colours"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, Mapping):
+                raise StandingsError(
+                    f"game {self.game_id!r}: {name} must map entries to numbers, got {value!r}"
+                )
+            object.__setattr__(self, name, _frozen_mapping(value))
+
+    @property
+    def forfeited(self) -> bool:
+        return self.forfeit_loser is not None
+
+    def validate(self, entries: frozenset[EntryId] | None = None) -> None:
+        """Raise :class:`StandingsError` if the record is inconsistent."""
+        gid = f"game {self.game_id!r}"
+        players = self.players
+        if len(players) < 2:
+            raise StandingsError(f"{gid}: a game needs at least two players, got {players!r}")
+        if len(set(players)) != len(players):
+            raise StandingsError(f"{gid}: a player is listed twice: {players!r}")
+        if entries is not None:
+            for player in players:
+                if player not in entries:
+                    raise StandingsError(f"{gid}: {player!r} is not an entry of this table")
+        at_board = set(players)
+
+        def check_members(name: str, values: Iterable[EntryId], unique: bool) -> None:
+            seen: set[EntryId] = set()
+            for value in values:
+                if value not in at_board:
+                    raise StandingsError(f"{gid}: {name} names {value!r}, who did not play")
+                if unique and value in seen:
+                    raise StandingsError(f"{gid}: {name} names {value!r} twice")
+                seen.add(value)
+
+        if self.winner is not None and self.winner not in at_board:
+            raise StandingsError(f"{gid}: the winner {self.winner!r} did not play")
+        if self.forfeit_loser is not None:
+            if self.forfeit_loser not in at_board:
+                raise StandingsError(f"{gid}: {self.forfeit_loser!r} forfeited but did not play")
+            if self.forfeit_loser == self.winner:
+                raise StandingsError(f"{gid}: the winner cannot be the player who forfeited")
+        check_members("player_placings", self.player_placings, unique=True)
+        placings = self.player_placings
+        if self.winner is not None and placings and placings[0] != self.winner:
+            raise StandingsError(
+                f"{gid}: the placings start with {self.player_placings[0]!r} "
+                f"but the winner is {self.winner!r}"
+            )
+        check_members("colour_places", self.colour_places, unique=False)
+        check_members("both_finished_order", self.both_finished_order, unique=True)
+        for name, mapping in (
+            ("counted_pawns", self.counted_pawns),
+            ("completed_colours", self.completed_colours),
+        ):
+            check_members(name, mapping, unique=True)
+            for player, value in mapping.items():
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise StandingsError(
+                        f"{gid}: {name} of {player!r} must be a whole number ≥ 0, got {value!r}"
+                    )
+        if self.counted_pawns and set(self.counted_pawns) != at_board:
+            missing = [p for p in players if p not in self.counted_pawns]
+            raise StandingsError(f"{gid}: counted pawns are missing for {missing!r}")
+        if self.game_time is not None:
+            time = self.game_time
+            if (
+                isinstance(time, bool)
+                or not isinstance(time, int | float)
+                or not math.isfinite(time)
+                or time < 0
+            ):
+                raise StandingsError(f"{gid}: game_time must be seconds ≥ 0, got {time!r}")
+
+
+@dataclass(frozen=True)
+class StandingsContext:
+    """Everything a metric may look at."""
+
+    entries: tuple[EntryId, ...]
+    outcomes: tuple[GameOutcome, ...]
+    die_rolls: Mapping[EntryId, Any] = field(default_factory=dict, hash=False)
+
+    def games_of(self, entry: EntryId) -> tuple[GameOutcome, ...]:
+        return tuple(game for game in self.outcomes if entry in game.players)
+
+
+# --------------------------------------------------------------------------------------
+# Metrics
+
+
+class WonLost(NamedTuple):
+    """A won–lost record; ``str()`` gives "3–1"."""
+
+    wins: int
+    losses: int
+
+    @property
+    def decided(self) -> int:
+        return self.wins + self.losses
+
+    @property
+    def percentage(self) -> float:
+        """Wins per decided game, 0.0 without decided games."""
+        return self.wins / self.decided if self.decided else 0.0
+
+    def __str__(self) -> str:
+        return f"{self.wins}–{self.losses}"
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A standings metric.
+
+    Subclasses implement :meth:`evaluate` (``entry → value`` for the given entries; the
+    value ``None`` means *unknown*: a metric with an unknown value for any member of a
+    tied group does not separate that group). ``higher_is_better`` gives the direction;
+    :meth:`rank_key` turns a value into something where larger is better.
+    ``group_dependent`` metrics are evaluated per tied group (head-to-head);
+    ``reapply`` re-applies such a metric to a smaller group it produced before moving on.
+    """
+
+    key: str = ""
+    label: str = ""
+    higher_is_better: bool = True
+    group_dependent: ClassVar[bool] = False
+    reapply: ClassVar[bool] = False
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        raise NotImplementedError
+
+    def rank_key(self, value: Any) -> Any:
+        return value if self.higher_is_better else -value
+
+
+def _count(ctx: StandingsContext, group: Sequence[EntryId], test: Callable[..., bool]) -> dict:
+    return {e: sum(1 for g in ctx.outcomes if e in g.players and test(g, e)) for e in group}
+
+
+@dataclass(frozen=True)
+class GamesPlayed(Metric):
+    key: str = "games_played"
+    label: str = "Games"
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        return _count(ctx, group, lambda g, e: True)
+
+
+@dataclass(frozen=True)
+class Wins(Metric):
+    key: str = "wins"
+    label: str = "Won"
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        return _count(ctx, group, lambda g, e: g.winner == e)
+
+
+@dataclass(frozen=True)
+class Losses(Metric):
+    """Games with a winner that the entry played and did not win. Fewer is better."""
+
+    key: str = "losses"
+    label: str = "Lost"
+    higher_is_better: bool = False
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        return _count(ctx, group, lambda g, e: g.winner is not None and g.winner != e)
+
+
+@dataclass(frozen=True)
+class WonLostRecord(Metric):
+    """The won–lost record (a :class:`WonLost`), ranked by win percentage, then wins.
+
+    With equal numbers of games (a DRR) this is simply the number of wins.
+    """
+
+    key: str = "won_lost"
+    label: str = "W–L"
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        wins = Wins().evaluate(ctx, group)
+        losses = Losses().evaluate(ctx, group)
+        return {e: WonLost(wins[e], losses[e]) for e in group}
+
+    def rank_key(self, value: Any) -> Any:
+        record = WonLost(*value)
+        pct = Fraction(record.wins, record.decided) if record.decided else Fraction(0)
+        return (pct, record.wins, -record.losses)
+
+
+@dataclass(frozen=True)
+class WinPercentage(Metric):
+    """Wins per decided game (0.0 without any)."""
+
+    key: str = "win_percentage"
+    label: str = "Win %"
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        records = WonLostRecord().evaluate(ctx, group)
+        return {e: records[e].percentage for e in group}
+
+    def rank_key(self, value: Any) -> Any:
+        return Fraction(value)
+
+
+def _beats(game: GameOutcome, a: EntryId, b: EntryId) -> bool:
+    """Did ``a`` finish ahead of ``b`` in ``game``? (winner first, then placings;
+    a placed player is ahead of an unplaced one)."""
+    if game.winner is not None and (game.winner == a or game.winner == b):
+        return game.winner == a
+    placings = game.player_placings
+    if a in placings:
+        return b not in placings or placings.index(a) < placings.index(b)
+    return False
+
+
+@dataclass(frozen=True)
+class HeadToHead(Metric):
+    """Head-to-head among the tied players only (like Tabbycat's who-beat-whom).
+
+    For every game in which two or more members of the tied group played, each pair of
+    members scores +1 for the one who finished ahead (the winner; else the better
+    placing) and −1 for the other. The value is the sum. Re-applied *(platform rule)*:
+    when it splits a group and a smaller group is still tied, head-to-head is computed
+    again among that smaller group before the next metric.
+    """
+
+    key: str = "head_to_head"
+    label: str = "H2H"
+    group_dependent: ClassVar[bool] = True
+    reapply: ClassVar[bool] = True
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        members = set(group)
+        score = dict.fromkeys(group, 0)
+        for game in ctx.outcomes:
+            present = [p for p in game.players if p in members]
+            for i, a in enumerate(present):
+                for b in present[i + 1 :]:
+                    if _beats(game, a, b):
+                        score[a] += 1
+                        score[b] -= 1
+                    elif _beats(game, b, a):
+                        score[b] += 1
+                        score[a] -= 1
+        return score
+
+
+@dataclass(frozen=True)
+class CountedPawnsDifference(Metric):
+    """Σ over games of (own counted pawns − each opponent's), summed over opponents.
+
+    With two players that is own − opponent's; with three it is 2·own − the two others.
+    Games without counted pawns, and forfeits, add nothing.
+    """
+
+    key: str = "counted_pawns_difference"
+    label: str = "Pawns ±"
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        totals = dict.fromkeys(group, 0)
+        for game in ctx.outcomes:
+            if game.forfeited or not game.counted_pawns:
+                continue
+            pawns = game.counted_pawns
+            for e in group:
+                if e in pawns:
+                    totals[e] += sum(pawns[e] - pawns[o] for o in game.players if o != e)
+        return totals
+
+
+@dataclass(frozen=True)
+class CompletedColours(Metric):
+    """Colours finished, summed over games (2T+); forfeits add nothing."""
+
+    key: str = "completed_colours"
+    label: str = "Colours"
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        return {
+            e: sum(
+                g.completed_colours.get(e, 0)
+                for g in ctx.outcomes
+                if e in g.players and not g.forfeited
+            )
+            for e in group
+        }
+
+
+@dataclass(frozen=True)
+class GameTime(Metric):
+    """Total time of the entry's games in seconds; less is better.
+
+    *(platform rule)* Forfeits are left out. If any other game of the entry has no
+    recorded time, the total is unknown (``None``), and game time then separates no
+    tied group containing that entry: the tie goes on to the next metric.
+    """
+
+    key: str = "game_time"
+    label: str = "Time"
+    higher_is_better: bool = False
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        result: dict[EntryId, Any] = {}
+        for e in group:
+            times = [g.game_time for g in ctx.outcomes if e in g.players and not g.forfeited]
+            known = [float(t) for t in times if t is not None]
+            # fsum: exact, so the total does not depend on the order of the games
+            result[e] = None if len(known) < len(times) else math.fsum(known)
+        return result
+
+
+@dataclass(frozen=True)
+class DieRoll(Metric):
+    """The organizer's recorded die roll (``die_rolls`` input), higher is better.
+
+    A roll may be an int or a sequence of ints (the first roll, then re-rolls of a tie),
+    compared roll by roll. An entry without a roll is unknown (``None``): the roll then
+    separates no tied group containing it.
+    """
+
+    key: str = "die_roll"
+    label: str = "Roll"
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        return {e: ctx.die_rolls.get(e) for e in group}
+
+    def rank_key(self, value: Any) -> Any:
+        return (value,) if isinstance(value, int) else tuple(value)
+
+
+@dataclass(frozen=True)
+class GrandPrixPoints(Metric):
+    """Grand Prix points: ``place_points`` per colour place (10/6/4/3/2/1), plus
+    ``bonus[i]`` to the (i+1)-th player to finish both colours (GP: 2 to the first;
+    GP+: 4/2/1 to the first/second/third, see :data:`GP_PLUS`)."""
+
+    key: str = "gp_points"
+    label: str = "GP points"
+    place_points: tuple[int, ...] = GP_PLACE_POINTS
+    bonus: tuple[int, ...] = GP_BONUS
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        points = dict.fromkeys(group, 0)
+        for game in ctx.outcomes:
+            for place, owner in enumerate(game.colour_places[: len(self.place_points)]):
+                if owner in points:
+                    points[owner] += self.place_points[place]
+            for rank, owner in enumerate(game.both_finished_order[: len(self.bonus)]):
+                if owner in points:
+                    points[owner] += self.bonus[rank]
+        return points
+
+
+@dataclass(frozen=True)
+class PlacementPoints(Metric):
+    """Open tournaments: ``scheme[i]`` points for finishing (i+1)-th in a game
+    (default 5/3/1/0; e.g. ``PlacementPoints(scheme=(5, 3, 2, 1))``). Unplaced
+    players, and places beyond the scheme, score 0."""
+
+    key: str = "placement_points"
+    label: str = "Points"
+    scheme: tuple[int, ...] = (5, 3, 1, 0)
+
+    def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        points = dict.fromkeys(group, 0)
+        for game in ctx.outcomes:
+            for place, entry in enumerate(game.player_placings[: len(self.scheme)]):
+                if entry in points:
+                    points[entry] += self.scheme[place]
+        return points
+
+
+GP_PLUS = GrandPrixPoints(key="gp_plus_points", label="GP+ points", bonus=GP_PLUS_BONUS)
+
+#: The built-in metrics by key.
+METRICS: Mapping[str, Metric] = MappingProxyType(
+    {
+        metric.key: metric
+        for metric in (
+            GamesPlayed(),
+            Wins(),
+            Losses(),
+            WonLostRecord(),
+            WinPercentage(),
+            HeadToHead(),
+            CountedPawnsDifference(),
+            CompletedColours(),
+            GameTime(),
+            DieRoll(),
+            GrandPrixPoints(),
+            GP_PLUS,
+            PlacementPoints(),
+        )
+    }
+)
+
+
+def resolve_metrics(precedence: Iterable[str | Metric]) -> tuple[Metric, ...]:
+    """Metric keys (or :class:`Metric` instances) → metrics, validated.
+
+    Raises :class:`StandingsError` for an unknown key or a metric listed twice.
+    """
+    if isinstance(precedence, str):
+        raise StandingsError("precedence must be a list of metric keys, not one string")
+    metrics: list[Metric] = []
+    for item in precedence:
+        if isinstance(item, Metric):
+            metric = item
+        elif isinstance(item, str) and item in METRICS:
+            metric = METRICS[item]
+        else:
+            raise StandingsError(
+                f"unknown standings metric {item!r}; the metrics are {', '.join(METRICS)}"
+            )
+        if not metric.key:
+            raise StandingsError(f"metric {metric!r} has no key")
+        if any(m.key == metric.key for m in metrics):
+            raise StandingsError(f"metric {metric.key!r} is listed twice in the precedence")
+        metrics.append(metric)
+    return tuple(metrics)
+
+
+# --------------------------------------------------------------------------------------
+# Ranking
+
+
+@dataclass(frozen=True)
+class StandingsRow:
+    """One row of the table.
+
+    - ``rank`` — 1-based; entries tied on every metric share it (1, 2, 2, 4).
+    - ``values`` — ``metric key → value`` for the precedence and the shown metrics.
+      Group-dependent metrics (``head_to_head``) hold the value from the last tied
+      group the entry was compared in, ``None`` if it was never tied there.
+    - ``separated_by`` — the key of the metric that ranks this row above the next row;
+      ``None`` for the last row and for a row tied with the next one.
+    - ``tied`` — whether the entry shares its rank.
+    """
+
+    entry: EntryId
+    rank: int
+    values: Mapping[str, Any] = field(hash=False)
+    separated_by: str | None
+    tied: bool
+
+
+def compute_standings(
+    entries: Iterable[EntryId],
+    outcomes: Iterable[GameOutcome],
+    precedence: Iterable[str | Metric] = LEAGUE_PRECEDENCE,
+    *,
+    die_rolls: Mapping[EntryId, Any] | None = None,
+    show: Iterable[str | Metric] = DEFAULT_SHOW,
+) -> tuple[StandingsRow, ...]:
+    """Rank ``entries`` from ``outcomes`` by the ``precedence`` of metrics.
+
+    ``die_rolls`` feeds the ``die_roll`` metric. ``show`` adds metrics whose values
+    appear in the rows without affecting the order.
+
+    The order is deterministic: tied entries keep the order of ``entries``.
+    Raises :class:`StandingsError` for invalid outcomes (see
+    :meth:`GameOutcome.validate`), duplicate entries or game ids, and unknown or
+    duplicate metrics in the precedence.
+    """
+    if isinstance(entries, str | bytes):
+        raise StandingsError("entries must be a sequence of ids, not a single string")
+    ids = tuple(entries)
+    if len(set(ids)) != len(ids):
+        raise StandingsError(f"an entry is listed twice: {ids!r}")
+    games = tuple(outcomes)
+    entry_set = frozenset(ids)
+    seen_games: set[Hashable] = set()
+    for game in games:
+        if not isinstance(game, GameOutcome):
+            raise StandingsError(f"expected GameOutcome records, got {game!r}")
+        if game.game_id in seen_games:
+            raise StandingsError(f"game {game.game_id!r} is listed twice")
+        seen_games.add(game.game_id)
+        game.validate(entry_set)
+    for entry, roll in (die_rolls or {}).items():
+        rolls = (roll,) if isinstance(roll, int) else roll
+        valid = isinstance(rolls, Sequence) and all(
+            isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= 6 for r in rolls
+        )
+        if not valid or not rolls or isinstance(roll, bool):
+            raise StandingsError(
+                f"die roll of {entry!r} must be 1–6 (or a list of re-rolls), got {roll!r}"
+            )
+    metrics = resolve_metrics(precedence)
+    shown = tuple(m for m in resolve_metrics(show) if m.key not in {p.key for p in metrics})
+    ctx = StandingsContext(entries=ids, outcomes=games, die_rolls=dict(die_rolls or {}))
+
+    values: dict[str, dict[EntryId, Any]] = {}
+    for metric in (*metrics, *shown):
+        if metric.group_dependent:
+            values[metric.key] = dict.fromkeys(ids)
+        else:
+            values[metric.key] = metric.evaluate(ctx, ids)
+
+    def rank_group(group: list[EntryId], level: int) -> tuple[list[list[EntryId]], list[str]]:
+        """Blocks (tied entries), best first, and the metric key between blocks."""
+        if len(group) == 1 or level == len(metrics):
+            return [group], []
+        metric = metrics[level]
+        if metric.group_dependent:
+            group_values = metric.evaluate(ctx, group)
+            values[metric.key].update(group_values)
+        else:
+            group_values = {e: values[metric.key][e] for e in group}
+        if any(v is None for v in group_values.values()):
+            return rank_group(group, level + 1)
+        keys = {e: metric.rank_key(group_values[e]) for e in group}
+        distinct = sorted(set(keys.values()), reverse=True)
+        if len(distinct) == 1:
+            return rank_group(group, level + 1)
+        blocks: list[list[EntryId]] = []
+        between: list[str] = []
+        for index, key in enumerate(distinct):
+            part = [e for e in group if keys[e] == key]
+            next_level = level if metric.reapply else level + 1
+            part_blocks, part_between = rank_group(part, next_level)
+            if index:
+                between.append(metric.key)
+            blocks.extend(part_blocks)
+            between.extend(part_between)
+        return blocks, between
+
+    blocks, between = rank_group(list(ids), 0) if ids else ([], [])
+    rows: list[StandingsRow] = []
+    position = 1
+    for index, block in enumerate(blocks):
+        for offset, entry in enumerate(block):
+            last_in_block = offset == len(block) - 1
+            separated = between[index] if last_in_block and index < len(between) else None
+            rows.append(
+                StandingsRow(
+                    entry=entry,
+                    rank=position,
+                    values=MappingProxyType({key: values[key][entry] for key in values}),
+                    separated_by=separated,
+                    tied=len(block) > 1,
+                )
+            )
+        position += len(block)
+    return tuple(rows)
+
+
+def top_is_tied(rows: Sequence[StandingsRow]) -> bool:
+    """Whether first place is shared (Grand Prix: play extra games)."""
+    return len(rows) > 1 and rows[1].rank == 1
+
+
+def leader_is_certain(
+    points: Mapping[EntryId, int], games_left: int, max_points_per_game: int
+) -> bool:
+    """Grand Prix: can nobody reach the leader's points any more?
+
+    True if the leader is ahead of everyone by more than ``games_left ×
+    max_points_per_game`` (a tie would mean extra games, so catching up to a tie
+    counts as reachable). Then the games left can be cancelled.
+    """
+    if games_left < 0 or max_points_per_game < 0:
+        raise StandingsError("games_left and max_points_per_game must be ≥ 0")
+    if len(points) < 2:
+        return True
+    ranked = sorted(points.values(), reverse=True)
+    return ranked[0] - ranked[1] > games_left * max_points_per_game

@@ -1,0 +1,253 @@
+"""Which colour starts a game (``tournament.md``, "Starting colour"; basic rules §2).
+
+Rules, by the names an organizer's setting uses (:data:`RULES`):
+
+- ``"die-roll"`` — the default: the colours in play roll, highest starts, ties re-rolled.
+- ``"drr"`` — double-threat league, DRR game: the rearguard colour of the at-board's
+  first mentioned player.
+- ``"playoff"`` — playoff game: the rearguard colour of the higher-seeded player.
+- ``"triple-threat"`` — from game 2 on the colour that clinched victory in the previous
+  3T/3T+ game; after a GP game, the first colour finished by the winner of that game.
+  Game 1 is decided by a die roll *(platform rule)*.
+- ``"challengers"`` — game 1: the rearguard colour of the player who finished
+  "game 0" first; from game 2 on the colour that clinched victory in the previous game
+  (after a GP game: the first colour finished by its winner, as for triple threat).
+
+:func:`decide_starting_colour` applies a rule and explains the decision; the small
+functions below it are the rules one by one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tournaments.algorithms.boards import BOARD_4, Colour
+from tournaments.algorithms.colours import colours_in_play, owner_of, rearguard
+from tournaments.algorithms.errors import ColourError, StartingColourError
+from tournaments.algorithms.seeding import DieRollOrder, roll_off
+
+PlayerId = Hashable
+Rule = Literal["die-roll", "drr", "playoff", "triple-threat", "challengers"]
+End = Literal["first-colour", "both-colours", "all-places"]
+
+RULES: tuple[str, ...] = ("die-roll", "drr", "playoff", "triple-threat", "challengers")
+ENDS: tuple[str, ...] = ("first-colour", "both-colours", "all-places")
+
+
+@dataclass(frozen=True)
+class PreviousGame:
+    """What the next game's start depends on: the previous game's result.
+
+    ``placings`` are colours in finishing order (``rules.md`` §6; for ``all-places`` the
+    last colour appended). ``assignment`` is who held which colours; ``end`` the rule the
+    game ended by: ``"first-colour"`` (2T/3T), ``"both-colours"`` (2T+/3T+),
+    ``"all-places"`` (GP).
+    """
+
+    placings: tuple[Colour, ...]
+    assignment: Mapping[PlayerId, tuple[Colour, ...]]
+    end: End | str = "first-colour"
+
+
+@dataclass(frozen=True)
+class StartingColour:
+    """A decided starting colour, with the reason in words and any die rolls."""
+
+    colour: Colour
+    reason: str
+    rolls: DieRollOrder | None = field(default=None, compare=False)
+
+
+def _rearguard_of(
+    player: PlayerId,
+    assignment: Mapping[PlayerId, Iterable[Colour]],
+    board_colours: Sequence[Colour],
+) -> Colour:
+    if player not in assignment:
+        raise StartingColourError(f"player {player!r} holds no colours at this board")
+    colours = tuple(assignment[player])
+    if len(colours) != 2:
+        raise StartingColourError(
+            f"player {player!r} holds {len(colours)} colour(s); the rule needs an allied pair"
+        )
+    try:
+        return rearguard(colours, board_colours)
+    except ColourError as error:
+        raise StartingColourError(
+            f"player {player!r} holds {' + '.join(colours)}, which has no rearguard: {error}"
+        ) from None
+
+
+def drr_starting_colour(
+    at_board: Sequence[PlayerId],
+    assignment: Mapping[PlayerId, Iterable[Colour]],
+    board_colours: Sequence[Colour] = BOARD_4,
+) -> Colour:
+    """DRR game: the rearguard of the at-board's first mentioned player (``at_board[0]``)."""
+    if not at_board:
+        raise StartingColourError("the game has no players")
+    return _rearguard_of(at_board[0], assignment, board_colours)
+
+
+def playoff_starting_colour(
+    higher_seed: PlayerId,
+    assignment: Mapping[PlayerId, Iterable[Colour]],
+    board_colours: Sequence[Colour] = BOARD_4,
+) -> Colour:
+    """Playoff game: the rearguard of the higher-seeded player."""
+    return _rearguard_of(higher_seed, assignment, board_colours)
+
+
+def _check_placings(previous: PreviousGame) -> tuple[Colour, ...]:
+    if previous.end not in ENDS:
+        raise StartingColourError(
+            f"unknown end rule {previous.end!r}; use one of {', '.join(ENDS)}"
+        )
+    placings = tuple(previous.placings)
+    if not placings:
+        raise StartingColourError("the previous game has no finished colour")
+    if len(set(placings)) != len(placings):
+        raise StartingColourError(f"a colour is placed twice: {placings!r}")
+    for colour in placings:
+        try:
+            owner_of(colour, previous.assignment)
+        except ColourError:
+            raise StartingColourError(
+                f"{colour!r} finished in the previous game but nobody held it"
+            ) from None
+    return placings
+
+
+def clinching_colour(previous: PreviousGame) -> Colour:
+    """The colour that clinched victory in ``previous``.
+
+    ``first-colour``: the first finished colour. ``both-colours``: the winner's colour
+    that finished last (completing their set). ``all-places`` (GP): the first colour
+    finished by the winner (the first player to finish all their colours), which is what
+    the triple-threat rule asks for after a GP game.
+    """
+    placings = _check_placings(previous)
+    if previous.end == "first-colour":
+        return placings[0]
+    done: dict[PlayerId, int] = {}
+    for index, colour in enumerate(placings):
+        player = owner_of(colour, previous.assignment)
+        done[player] = done.get(player, 0) + 1
+        if done[player] == len(tuple(previous.assignment[player])):
+            if previous.end == "both-colours":
+                return colour
+            return next(c for c in placings[: index + 1] if c in previous.assignment[player])
+    raise StartingColourError(
+        "the previous game has no winner yet: no player finished all their colours"
+    )
+
+
+def die_roll_starting_colour(
+    colours: Iterable[Colour],
+    *,
+    seed: int | str | None = None,
+    rng: random.Random | None = None,
+    recorded_rolls: Sequence[Mapping[Colour, int]] | None = None,
+) -> DieRollOrder:
+    """Default rule: the colours in play roll, the highest starts (``.winner``).
+
+    Only a tie for the highest roll is re-rolled; see :func:`.seeding.roll_off`.
+    """
+    return roll_off(list(colours), seed=seed, rng=rng, recorded_rolls=recorded_rolls, places=1)
+
+
+def decide_starting_colour(
+    rule: Rule | str,
+    *,
+    assignment: Mapping[PlayerId, Iterable[Colour]],
+    board_colours: Sequence[Colour] = BOARD_4,
+    at_board: Sequence[PlayerId] | None = None,
+    game_number: int = 1,
+    higher_seed: PlayerId | None = None,
+    previous: PreviousGame | None = None,
+    game0_first_finisher: PlayerId | None = None,
+    seed: int | str | None = None,
+    rng: random.Random | None = None,
+    recorded_rolls: Sequence[Mapping[Colour, int]] | None = None,
+) -> StartingColour:
+    """Apply a starting-colour ``rule`` (:data:`RULES`) to one game.
+
+    ``assignment`` is the game's ``player → colours`` (see :func:`.colours.assign_colours`);
+    ``at_board`` the players in at-board order (default: the assignment's order).
+    What each rule needs: ``"drr"`` — ``at_board``; ``"playoff"`` — ``higher_seed``;
+    ``"triple-threat"`` — ``previous`` from game 2 on, dice for game 1;
+    ``"challengers"`` — ``game0_first_finisher`` for game 1, ``previous`` later;
+    ``"die-roll"`` — one of ``seed``/``rng``/``recorded_rolls`` (or none: unseeded).
+
+    The decided colour is always one in play in this game; otherwise
+    :class:`StartingColourError` (e.g. the previous game's clinching colour is unused).
+    """
+    try:
+        in_play = colours_in_play(assignment, board_colours)
+    except ColourError as error:
+        raise StartingColourError(str(error)) from None
+    if not in_play:
+        raise StartingColourError("no colours are in play")
+    players = tuple(assignment) if at_board is None else tuple(at_board)
+    if isinstance(game_number, bool) or not isinstance(game_number, int) or game_number < 1:
+        raise StartingColourError(f"game numbers start at 1, got {game_number!r}")
+
+    def by_dice(why: str) -> StartingColour:
+        rolls = die_roll_starting_colour(in_play, seed=seed, rng=rng, recorded_rolls=recorded_rolls)
+        return StartingColour(rolls.winner, why, rolls)
+
+    def from_previous() -> StartingColour:
+        if previous is None:
+            raise StartingColourError(
+                f"game {game_number}: the previous game's result is needed to decide who starts"
+            )
+        colour = clinching_colour(previous)
+        if previous.end == "all-places":
+            why = "first colour finished by the winner of the previous (GP) game"
+        else:
+            why = "colour that clinched victory in the previous game"
+        return StartingColour(colour, why)
+
+    if rule == "die-roll":
+        result = by_dice("highest die roll")
+    elif rule == "drr":
+        result = StartingColour(
+            drr_starting_colour(players, assignment, board_colours),
+            f"rearguard of the first mentioned player {players[0]!r}",
+        )
+    elif rule == "playoff":
+        if higher_seed is None:
+            raise StartingColourError("a playoff game needs the higher-seeded player")
+        result = StartingColour(
+            playoff_starting_colour(higher_seed, assignment, board_colours),
+            f"rearguard of the higher seed {higher_seed!r}",
+        )
+    elif rule == "triple-threat":
+        if game_number == 1:
+            result = by_dice("game 1 of a triple-threat tournament: highest die roll")
+        else:
+            result = from_previous()
+    elif rule == "challengers":
+        if game_number == 1:
+            if game0_first_finisher is None:
+                raise StartingColourError(
+                    "Challengers game 1 needs the player who finished game 0 first"
+                )
+            result = StartingColour(
+                _rearguard_of(game0_first_finisher, assignment, board_colours),
+                f"rearguard of {game0_first_finisher!r}, who finished game 0 first",
+            )
+        else:
+            result = from_previous()
+    else:
+        raise StartingColourError(
+            f"unknown starting-colour rule {rule!r}; use one of {', '.join(RULES)}"
+        )
+    if result.colour not in in_play:
+        raise StartingColourError(
+            f"{result.colour!r} ({result.reason}) is not in play in this game"
+        )
+    return result

@@ -25,6 +25,7 @@ from tournaments.models import Entry, Fixture, League, RejectedSubmission, Resul
 from tournaments.permissions import is_organizer, seat_of
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
+from tournaments.services.playoffs import series_progress
 
 logger = logging.getLogger(__name__)
 
@@ -116,9 +117,12 @@ def _locked_fixture(fixture_id: int) -> Fixture:
         raise ServiceError(f"there is no game with id {fixture_id}") from None
 
 
-def _counts_changed(league: League) -> None:
+def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
     """A counting result changed: bump the league's revision and, once the transaction has
-    committed, ask a worker to recompute the standings."""
+    committed, ask a worker to recompute the standings. A playoff game moves its series on
+    (next game, or the winner into the next series) in this same transaction."""
+    if fixture is not None and fixture.series_id:
+        series_progress(fixture.series_id)
     League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + 1)
     league_id = league.pk
     transaction.on_commit(lambda: enqueue_standings(league_id))
@@ -347,7 +351,7 @@ def _new_version(fixture: Fixture, user, *, confirmed: bool, status=None, **fiel
     fixture.status = status or (Fixture.Status.CONFIRMED if confirmed else Fixture.Status.SUBMITTED)
     fixture.save(update_fields=["status", "updated_at"])
     if confirmed:
-        _counts_changed(fixture.league)
+        _counts_changed(fixture.league, fixture)
     return result
 
 
@@ -447,7 +451,8 @@ def _decide(result: Result, fixture: Fixture, user, state: str, note: str) -> Re
             if result.source == Result.Source.FORFEIT
             else Fixture.Status.CONFIRMED
         )
-        _counts_changed(fixture.league)
+        fixture.save(update_fields=["status", "updated_at"])
+        _counts_changed(fixture.league, fixture)
     elif fixture.results.filter(state=Result.State.CONFIRMED).exists():
         fixture.status = Fixture.Status.CONFIRMED  # an earlier version still counts
     else:

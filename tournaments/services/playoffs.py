@@ -1,0 +1,211 @@
+"""Playoffs: series generated from the final standings, and series that advance by
+themselves as their games' results come in.
+
+XLeague: #2 v #3 Qualifying Series (first to 3), its winner v #1 in the Final Series (first
+to 4); the higher seed leads 1–0 unless both had the same won–lost record and were
+separated only by tie-breaks. General brackets of K seeds with standard seeding and byes.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games.engine.board import DEFAULT_COLOURS
+from tournaments.algorithms import brackets
+from tournaments.algorithms.colours import assign_colours
+from tournaments.algorithms.errors import AlgorithmError
+from tournaments.algorithms.starting_colour import playoff_starting_colour
+from tournaments.formats import get_format
+from tournaments.models import Fixture, League, Result, Seat, Series, StandingsSnapshot
+from tournaments.permissions import require_organizer
+from tournaments.services.errors import ServiceError
+from tournaments.services.standings import standings_recompute
+
+
+def _bracket_for(league: League) -> brackets.Bracket:
+    config = league.playoffs or {}
+    try:
+        if config.get("kind") == "xleague":
+            return brackets.xleague_playoffs()
+        if config.get("kind") == "bracket":
+            return brackets.build_bracket(
+                config["seeds"],
+                first_to=tuple(config.get("first_to", [1]))
+                if len(config.get("first_to", [1])) > 1
+                else config.get("first_to", [1])[0],
+                head_start=bool(config.get("head_start", True)),
+            )
+    except AlgorithmError as exc:
+        raise ServiceError(f"playoff configuration: {exc}") from None
+    raise ServiceError(f"{league.name} has no playoffs configured")
+
+
+def playoffs_generate(*, league: League, by) -> list[Series]:
+    """Seed the playoffs from the settled standings and schedule the first games."""
+    require_organizer(by, league)
+    bracket = _bracket_for(league)
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.series.exists():
+            raise ServiceError("the playoffs have been generated already")
+        standings_recompute(league.pk)  # no-op when the snapshot is current
+        snapshot = StandingsSnapshot.objects.get(league=league, stage="league")
+        if snapshot.provisional:
+            left = snapshot.games_total - snapshot.games_played
+            raise ServiceError(
+                f"the standings are provisional ({max(left, 0)} game(s) or DRRs remain); "
+                "playoffs are seeded from the final table"
+            )
+        rows = list(snapshot.rows.order_by("position"))
+        if len(rows) < bracket.seeds:
+            raise ServiceError(
+                f"the playoffs need {bracket.seeds} players; the table has {len(rows)}"
+            )
+        by_seed = {n: row for n, row in enumerate(rows[: bracket.seeds], start=1)}
+        created: dict[tuple[int, int], Series] = {}
+        for match in reversed(bracket.matches):  # later rounds first, to link next_series
+            nxt = bracket.next_slot(match.round, match.position)
+            series = Series.objects.create(
+                league=league,
+                round=match.round,
+                slot=match.position,
+                name=match.name,
+                first_to=match.first_to,
+                head_start_rule=match.head_start,
+                next_series=created[(nxt[0], nxt[1])] if nxt else None,
+                next_position="",
+            )
+            created[match.key] = series
+            for slot in (match.top, match.bottom):
+                if slot.seed is not None:
+                    _place(series, by_seed[slot.seed].entry_id, slot.seed)
+        league.status = League.Status.PLAYOFFS
+        league.save(update_fields=["status"])
+        for series in created.values():
+            series.refresh_from_db()
+            _schedule_next_game(series, records=_records(snapshot))
+        return sorted(created.values(), key=lambda s: (s.round, s.slot))
+
+
+def _records(snapshot: StandingsSnapshot) -> dict[int, tuple[int, int]]:
+    return {r.entry_id: (r.wins, r.losses) for r in snapshot.rows.all()}
+
+
+def _place(series: Series, entry_id: int, seed: int) -> None:
+    """Put a player into a series; the better seed is the higher one."""
+    if series.higher_id is None:
+        series.higher_id, series.higher_seed = entry_id, seed
+    elif series.higher_seed > seed:
+        series.lower_id, series.lower_seed = series.higher_id, series.higher_seed
+        series.higher_id, series.higher_seed = entry_id, seed
+    else:
+        series.lower_id, series.lower_seed = entry_id, seed
+    series.save()
+
+
+def _schedule_next_game(series: Series, records=None) -> Fixture | None:
+    """When both players are known: fix the head start (first game) and schedule the next
+    game unless one is already open."""
+    if series.higher_id is None or series.lower_id is None or series.winner_id:
+        return None
+    if series.fixtures.exclude(
+        status__in=[Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED, Fixture.Status.CANCELLED]
+    ).exists():
+        return None
+    if not series.fixtures.exists():
+        if records is None:
+            snapshot = StandingsSnapshot.objects.get(league_id=series.league_id, stage="league")
+            records = _records(snapshot)
+        series.head_start = bool(
+            brackets.head_start(
+                records.get(series.higher_id),
+                records.get(series.lower_id),
+                enabled=series.head_start_rule,
+            )
+        )
+        series.status = Series.Status.PLAYING
+        series.save(update_fields=["head_start", "status"])
+    league = series.league
+    fmt = get_format(league.format)
+    board_colours = DEFAULT_COLOURS[league.board]
+    entries = {e.pk: e for e in league.entries.filter(pk__in=[series.higher_id, series.lower_id])}
+    at_board = [series.higher_id, series.lower_id]
+    preferences = {pk: (e.preferred_colours or None) for pk, e in entries.items()}
+    try:
+        assignment = assign_colours(at_board, preferences, board_colours, fmt.layout)
+        start = playoff_starting_colour(series.higher_id, assignment, board_colours)
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc)) from None
+    number = series.fixtures.count() + 1
+    fixture = Fixture.objects.create(
+        league=league,
+        series=series,
+        round=series.round,
+        number=number,
+        label=f"{series.name} G{number}",
+        starting_colour=start,
+    )
+    Seat.objects.bulk_create(
+        Seat(fixture=fixture, entry_id=pk, position=i, colours=list(assignment[pk]))
+        for i, pk in enumerate(at_board)
+    )
+    return fixture
+
+
+def series_progress(series_id: int) -> Series:
+    """Score a series from its confirmed games; when decided, place the winner in the next
+    series (and schedule its games); otherwise schedule the next game. Runs inside the
+    transaction that confirmed a result."""
+    series = Series.objects.select_for_update().get(pk=series_id)
+    winners = list(
+        Result.objects.filter(fixture__series=series, state=Result.State.CONFIRMED)
+        .order_by("fixture__number")
+        .values_list("winner_id", flat=True)
+    )
+    try:
+        state = brackets.series_state(
+            [w for w in winners if w is not None],
+            higher=series.higher_id,
+            lower=series.lower_id,
+            first_to=series.first_to,
+            head_start=int(series.head_start),
+        )
+    except AlgorithmError as exc:
+        raise ServiceError(f"{series.name}: {exc}") from None
+    if state.decided and not series.winner_id:
+        series.winner_id = state.winner
+        series.status = Series.Status.DECIDED
+        series.save(update_fields=["winner", "status"])
+        series.fixtures.filter(status=Fixture.Status.SCHEDULED).update(
+            status=Fixture.Status.CANCELLED
+        )
+        if series.next_series_id:
+            nxt = Series.objects.select_for_update().get(pk=series.next_series_id)
+            seed = series.higher_seed if state.winner == series.higher_id else series.lower_seed
+            _place(nxt, state.winner, seed)
+            _schedule_next_game(nxt)
+        else:
+            League.objects.filter(pk=series.league_id).update(status=League.Status.FINISHED)
+    elif not state.decided:
+        _schedule_next_game(series)
+    return series
+
+
+def series_score(series: Series) -> brackets.SeriesState | None:
+    """The series' current score (head start included), for pages and the API."""
+    if series.higher_id is None or series.lower_id is None:
+        return None
+    winners = [
+        r.winner_id
+        for r in Result.objects.filter(
+            fixture__series=series, state=Result.State.CONFIRMED
+        ).order_by("fixture__number")
+        if r.winner_id
+    ]
+    return brackets.series_state(
+        winners,
+        higher=series.higher_id,
+        lower=series.lower_id,
+        first_to=series.first_to,
+        head_start=int(series.head_start),
+    )

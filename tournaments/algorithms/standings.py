@@ -185,8 +185,16 @@ class StandingsContext:
     outcomes: tuple[GameOutcome, ...]
     die_rolls: Mapping[EntryId, Any] = field(default_factory=dict, hash=False)
 
+    def __post_init__(self) -> None:
+        index: dict[EntryId, list[GameOutcome]] = {}
+        for game in self.outcomes:
+            for player in game.players:
+                index.setdefault(player, []).append(game)
+        object.__setattr__(self, "_games", {e: tuple(gs) for e, gs in index.items()})
+
     def games_of(self, entry: EntryId) -> tuple[GameOutcome, ...]:
-        return tuple(game for game in self.outcomes if entry in game.players)
+        """The entry's games, in input order (indexed once: metrics ask per entry)."""
+        return self._games.get(entry, ())  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------------------
@@ -238,7 +246,7 @@ class Metric:
 
 
 def _count(ctx: StandingsContext, group: Sequence[EntryId], test: Callable[..., bool]) -> dict:
-    return {e: sum(1 for g in ctx.outcomes if e in g.players and test(g, e)) for e in group}
+    return {e: sum(1 for g in ctx.games_of(e) if test(g, e)) for e in group}
 
 
 @dataclass(frozen=True)
@@ -382,11 +390,7 @@ class CompletedColours(Metric):
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
         return {
-            e: sum(
-                g.completed_colours.get(e, 0)
-                for g in ctx.outcomes
-                if e in g.players and not g.forfeited
-            )
+            e: sum(g.completed_colours.get(e, 0) for g in ctx.games_of(e) if not g.forfeited)
             for e in group
         }
 
@@ -407,7 +411,7 @@ class GameTime(Metric):
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
         result: dict[EntryId, Any] = {}
         for e in group:
-            times = [g.game_time for g in ctx.outcomes if e in g.players and not g.forfeited]
+            times = [g.game_time for g in ctx.games_of(e) if not g.forfeited]
             known = [float(t) for t in times if t is not None]
             # fsum: exact, so the total does not depend on the order of the games
             result[e] = None if len(known) < len(times) else math.fsum(known)

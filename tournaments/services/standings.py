@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models.functions import JSONObject
 from django.utils import timezone
 
 from tournaments.algorithms.standings import GameOutcome, compute_standings
@@ -45,21 +46,26 @@ def _jsonable(value: Any) -> Any:
 def outcomes_for(league: League) -> list[GameOutcome]:
     """Every counted result of the league's regular stage, as ``GameOutcome`` records
     (two queries, whatever the number of games)."""
-    results = list(
-        Result.objects.filter(
+    # One JSON object per row, built by the database: decoding 10,000 small objects is
+    # several times cheaper than decoding five JSON columns per row.
+    results = [
+        row
+        for (row,) in Result.objects.filter(
             fixture__league=league, fixture__series__isnull=True, state=Result.State.CONFIRMED
-        ).values(
-            "fixture_id",
-            "winner_id",
-            "placings",
-            "colour_places",
-            "both_finished",
-            "counted_pawns",
-            "completed_colours",
-            "game_time",
-            "forfeit_loser_id",
+        ).values_list(
+            JSONObject(
+                fixture_id="fixture_id",
+                winner_id="winner_id",
+                placings="placings",
+                colour_places="colour_places",
+                both_finished="both_finished",
+                counted_pawns="counted_pawns",
+                completed_colours="completed_colours",
+                game_time="game_time",
+                forfeit_loser_id="forfeit_loser_id",
+            )
         )
-    )
+    ]
     seats: dict[int, list[int]] = defaultdict(list)
     for fixture_id, entry_id in (
         Seat.objects.filter(fixture__league=league, fixture__series__isnull=True)
@@ -116,9 +122,7 @@ def standings_recompute(league_id: int) -> dict:
         )
         fields = dict(
             results_revision=league.results_revision,
-            provisional=counts["decided"] < counts["total"]
-            or counts["total"] == 0
-            or league.cycles.count() < league.drr_count,
+            provisional=_provisional(league, counts),
             games_played=len(outcomes),
             games_total=counts["total"],
             precedence=list(league.precedence),
@@ -151,6 +155,12 @@ def standings_recompute(league_id: int) -> dict:
             "revision": league.results_revision,
             "games": len(outcomes),
         }
+
+
+def _provisional(league: League, counts: dict) -> bool:
+    """Provisional while games or DRRs remain; settled when the stage is over."""
+    cycles_missing = league.cycles.count() < league.drr_count  # always one query
+    return cycles_missing or counts["total"] == 0 or counts["decided"] < counts["total"]
 
 
 def _points(values: dict, precedence: list[str]) -> float:

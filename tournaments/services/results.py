@@ -19,6 +19,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from games import engine
+from games.engine.board import count_points
 from games.services import CheckedLog, LogRejected, game_log_check, game_log_store
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League, RejectedSubmission, Result
@@ -72,7 +74,12 @@ def result_fields_from_log(fixture: Fixture, checked: CheckedLog) -> dict[str, A
             holders = [s for s in seats if set(s.colours) == winner_colours]
         winner = holders[0].entry_id if holders else None
     placings = _player_placings(seats, winner, colour_places, counted, both_finished)
+    points: dict[str, int] = {}
+    if not v.get("complete"):  # a time-limited open game: placed by count points
+        placings, points = _placings_by_count_points(checked, seats, to_league, colour_places)
+        winner = placings[0] if placings else None
     return {
+        "count_points": points,
         "winner_id": winner,
         "placings": placings,
         "colour_places": colour_places,
@@ -82,6 +89,23 @@ def result_fields_from_log(fixture: Fixture, checked: CheckedLog) -> dict[str, A
         "captures": {str(k): n for k, n in captures.items()},
         "game_time": checked.game_time,
     }
+
+
+def _placings_by_count_points(checked: CheckedLog, seats, to_league, colour_places):
+    """tournament.md: a pawn on its start field counts 10, each further field +1, a pawn in
+    the house 75, in the yard 0; higher places higher. Colours that finished keep their
+    places first. A remaining tie keeps the at-board order: the organizer records the
+    deciding die roll by correcting the result."""
+    positions = engine.outcome(checked.data).positions
+    board = checked.data.get("board", 4)
+    by_colour = {to_league.get(c, c): count_points(p, board) for c, p in positions.items() if p}
+    per_entry = {s.entry_id: sum(by_colour.get(c, 0) for c in s.colours) for s in seats}
+    finished = list(dict.fromkeys(colour_places))
+    rest = sorted(
+        (s for s in seats if s.entry_id not in finished),
+        key=lambda s: (-per_entry[s.entry_id], s.position),
+    )
+    return finished + [s.entry_id for s in rest], {str(k): n for k, n in per_entry.items()}
 
 
 def _log_player_colours(data: dict, name: str, to_league: dict[str, str]) -> set[str]:

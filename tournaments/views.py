@@ -12,6 +12,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date, quote_etag
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -149,8 +150,6 @@ def _standings_etag(stamp: selectors.StandingsStamp) -> str:
 def standings_fragment(request, slug: str):
     """The standings table alone, for live refresh. Answers 304 Not Modified when the
     snapshot has not changed since the ETag / Last-Modified the poller sends: one query."""
-    from django.utils.cache import get_conditional_response, patch_vary_headers
-
     stamp = selectors.standings_stamp(slug)
     if stamp is None:
         raise Http404("no such league")

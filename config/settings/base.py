@@ -132,6 +132,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -185,6 +186,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Leagues, schedules, game logs and standings for Mensch ärgere Dich nicht.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "ENUM_NAME_OVERRIDES": {
+        "LeagueStatusEnum": "tournaments.models.League.Status",
+        "FixtureStatusEnum": "tournaments.models.Fixture.Status",
+        "SeriesStatusEnum": "tournaments.models.Series.Status",
+        "ResultStateEnum": "tournaments.models.Result.State",
+    },
 }
 
 # --- Production hardening (DEBUG off) ------------------------------------------------------

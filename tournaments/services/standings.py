@@ -9,6 +9,7 @@ leaves the previous snapshot intact (the next run fixes it).
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from fractions import Fraction
 from typing import Any
@@ -66,6 +67,8 @@ def outcomes_for(league: League) -> list[GameOutcome]:
             )
         )
     ]
+    if results and isinstance(results[0]["placings"], str):  # SQLite nests JSON as text
+        results = [{k: _decoded(v) for k, v in row.items()} for row in results]
     seats: dict[int, list[int]] = defaultdict(list)
     for fixture_id, entry_id in (
         Seat.objects.filter(fixture__league=league, fixture__series__isnull=True)
@@ -95,6 +98,10 @@ def outcomes_for(league: League) -> list[GameOutcome]:
             )
         )
     return outcomes
+
+
+def _decoded(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
 
 
 def standings_recompute(league_id: int) -> dict:

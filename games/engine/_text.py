@@ -1,0 +1,29 @@
+"""Small helpers for error messages that must never fail, whatever the input."""
+
+from __future__ import annotations
+
+
+def describe(value: object, limit: int = 60) -> str:
+    """A short, safe rendering of any (JSON-like) value for an error message.
+
+    Containers are named, not printed (they may be huge or deeply nested);
+    huge ints are not converted to text (that can raise in Python ≥ 3.11).
+    """
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int):
+        return str(value) if -(10**30) < value < 10**30 else "a huge number"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        text = value if len(value) <= limit else value[: limit - 3] + "..."
+        return '"' + text + '"'
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, (list, tuple)):
+        return "an empty list" if not value else f"a list of {len(value)}"
+    return f"a {type(value).__name__}"

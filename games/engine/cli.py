@@ -1,0 +1,173 @@
+"""Command line: ``python -m games.engine validate|simulate|explain``.
+
+python -m games.engine validate LOG.json [LOG.json ...]
+    one JSON line per file (the result object of game-log.md plus "file");
+    exit 0 if all are valid, 1 if any is invalid, 2 if a file can't be read
+    or is not JSON at all.
+python -m games.engine simulate --rules PRESET [--board 4|6] [--players SPEC]
+    [--games N] [--seed S] [--out DIR] [--bots random,heuristic,...] [--first COLOUR]
+    plays games with computer players, writes their logs to DIR and prints a
+    summary. SPEC is "alice=green+red,bob=black+yellow"; --bots assigns bots
+    to the players in order (players of SPEC first, then the remaining colours
+    clockwise), the last one to everyone left.
+python -m games.engine explain PRESET
+    the preset's options in words (PRESET may also be a JSON rules object).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any, TextIO
+
+from .game import colours_in_play
+from .log import MAX_LOG_BYTES, InvalidLog, load_json
+from .rules import PRESETS, RulesError, RuleSet, explain
+from .simulate import simulate_game
+from .validate import validate
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args, out)
+    except (RulesError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine", description="MÄDN rules engine: validate, simulate, explain"
+    )
+    sub = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    p = sub.add_parser("validate", help="validate maedn-log/1 game logs")
+    p.add_argument("logs", nargs="+", metavar="LOG.json")
+    p.set_defaults(run=_validate)
+
+    p = sub.add_parser("simulate", help="play games with computer players")
+    p.add_argument("--rules", default="league", help="preset name or JSON rules object")
+    p.add_argument("--board", type=int, choices=(4, 6), default=4)
+    p.add_argument("--players", default=None, help='e.g. "alice=green+red,bob=black+yellow"')
+    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--seed", type=int, default=None, help="game i uses seed S+i")
+    p.add_argument("--out", type=Path, default=None, help="directory for the logs")
+    p.add_argument("--bots", default="random", help="e.g. heuristic,random")
+    p.add_argument("--first", default=None, help="colour that starts (default: drawn)")
+    p.set_defaults(run=_simulate)
+
+    p = sub.add_parser("explain", help="describe a preset's options in words")
+    p.add_argument("preset", help=f"one of {', '.join(PRESETS)} (or a JSON rules object)")
+    p.set_defaults(run=_explain)
+    return parser
+
+
+def _emit(out: TextIO, obj: dict[str, Any]) -> None:
+    line = json.dumps(obj, ensure_ascii=False)
+    try:
+        print(line, file=out)
+    except UnicodeEncodeError:
+        print(json.dumps(obj), file=out)
+
+
+def _validate(args: argparse.Namespace, out: TextIO) -> int:
+    status = 0
+    for name in args.logs:
+        try:
+            data = Path(name).read_bytes()
+        except OSError as exc:
+            _emit(out, {"file": name, "valid": False, "error": f"can't read the file: {exc}"})
+            status = 2
+            continue
+        if len(data) <= MAX_LOG_BYTES:
+            try:
+                log: object = load_json(data)
+            except InvalidLog as exc:
+                _emit(out, {"file": name, **exc.result()})
+                status = 2
+                continue
+        else:
+            log = data  # validate() reports the size limit
+        result = validate(log)
+        _emit(out, {"file": name, **result})
+        if not result["valid"] and status == 0:
+            status = 1
+    return status
+
+
+def _rules_arg(text: str) -> Any:
+    return json.loads(text) if text.lstrip().startswith("{") else text
+
+
+def _parse_players(spec: str | None) -> dict[str, list[str]] | None:
+    if not spec:
+        return None
+    players: dict[str, list[str]] = {}
+    for part in spec.split(","):
+        name, sep, colours = part.partition("=")
+        if not sep or not name.strip() or not colours.strip():
+            raise ValueError(f'bad --players entry {part!r}: write "name=colour+colour"')
+        players[name.strip()] = [c.strip() for c in colours.split("+")]
+    return players
+
+
+def _simulate(args: argparse.Namespace, out: TextIO) -> int:
+    rules = RuleSet.from_spec(_rules_arg(args.rules))
+    players = _parse_players(args.players)
+    bot_names = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+    base = args.seed
+    wins_by_bot: Counter[str] = Counter()
+    wins_by_player: Counter[str] = Counter()
+    rolls = 0
+    incomplete = 0
+    for i in range(args.games):
+        seed = None if base is None else base + i
+        bots = _assign_bots(rules, args.board, players, bot_names)
+        log = simulate_game(
+            rules=rules, board=args.board, players=players, first=args.first, bots=bots, seed=seed
+        )
+        result = validate(log)
+        rolls += len(log["events"])
+        winner = result.get("winner")
+        if winner is None:
+            incomplete += 1
+        else:
+            wins_by_player[winner] += 1
+            wins_by_bot[log["meta"]["bots"][winner]] += 1
+        if args.out:
+            path = args.out / f"game-{i + 1:05d}.json"
+            path.write_text(json.dumps(log, ensure_ascii=False) + "\n", encoding="utf-8")
+    games = args.games
+    print(f"games: {games}  rules: {rules.preset}  board: {args.board}", file=out)
+    print(f"mean rolls: {rolls / games:.1f}" if games else "mean rolls: -", file=out)
+    for label, wins in (("wins per bot", wins_by_bot), ("wins per player", wins_by_player)):
+        parts = [f"{k} {v} ({100 * v / games:.1f}%)" for k, v in wins.most_common()]
+        print(f"{label}: {', '.join(parts) or '-'}", file=out)
+    if incomplete:
+        print(f"incomplete: {incomplete}", file=out)
+    if args.out:
+        print(f"logs written to {args.out}", file=out)
+    return 0
+
+
+def _assign_bots(
+    rules: RuleSet, board: int, players: dict[str, list[str]] | None, bot_names: list[str]
+) -> dict[str, str]:
+    order = list(players or {})
+    held = {c for cs in (players or {}).values() for c in cs}
+    order += [c for c in colours_in_play(board, rules) if c not in held]
+    return {p: bot_names[min(i, len(bot_names) - 1)] for i, p in enumerate(order)}
+
+
+def _explain(args: argparse.Namespace, out: TextIO) -> int:
+    for line in explain(RuleSet.from_spec(_rules_arg(args.preset))):
+        print(line, file=out)
+    return 0

@@ -1,0 +1,298 @@
+"""Rule sets: the options of rules.md §2, the presets, and their description in words.
+
+A :class:`RuleSet` is a frozen set of option values plus the name of the preset it
+was derived from. Variants are nothing but option values, like python-chess's
+variant classes are nothing but a few overridden rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ._text import describe
+
+
+class RulesError(ValueError):
+    """An unknown preset or option, or a value an option does not take."""
+
+
+CaptureRule = bool | Literal["huff"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of rules.md §2: its name, the values it takes and what it means.
+
+    ``values`` is the tuple of allowed values; ``None`` for ``neutral``, which takes
+    a colour name (any non-empty string; checked against the board when a game is
+    set up) or ``None``.
+    """
+
+    name: str
+    values: tuple[Any, ...] | None
+    description: str
+
+    def check(self, value: object) -> None:
+        """Raise :class:`RulesError` unless ``value`` is allowed for this option."""
+        if self.values is None:  # neutral
+            if value is None or (isinstance(value, str) and value):
+                return
+            raise RulesError(f"option {self.name} must be a colour name or null, not {value!r}")
+        # bool is an int subclass and 1 == True: compare types too.
+        if any(value == v and type(value) is type(v) for v in self.values):
+            return
+        allowed = " / ".join(_show(v) for v in self.values)
+        raise RulesError(f"option {self.name} must be {allowed}, not {_show(value)}")
+
+
+def _show(value: object) -> str:
+    return describe(value)
+
+
+OPTIONS: dict[str, Option] = {
+    o.name: o
+    for o in (
+        Option(
+            "setup",
+            ("yard", "one-out"),
+            "all four pawns start in the yard, or one on field A and three in the yard",
+        ),
+        Option(
+            "compulsory_entry",
+            (False, True),
+            "on a 6, a yard pawn must be brought onto A when that is possible",
+        ),
+        Option(
+            "clear_start",
+            (False, True),
+            "while the yard is not empty, an own pawn on A must move off it when it can",
+        ),
+        Option(
+            "three_tries",
+            (False, True),
+            "a colour that cannot move rolls up to three times for a 6",
+        ),
+        Option("jump_in_goal", (False, True), "pawns may jump over pawns inside the house"),
+        Option(
+            "barriers",
+            (False, True),
+            "two pawns of one colour on one track field form a barrier",
+        ),
+        Option(
+            "compulsory_capture",
+            (False, True, "huff"),
+            "true: capturing is compulsory; huff: a pawn that could have captured goes back "
+            "to its yard",
+        ),
+        Option(
+            "capture_backwards",
+            (False, True),
+            "a track pawn may move backwards by the roll if that captures",
+        ),
+        Option(
+            "end",
+            ("first-colour", "both-colours", "all-places"),
+            "when the game ends",
+        ),
+        Option("neutral", None, "a colour with no player (3-player Schmidt variant)"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The values of every option of rules.md §2, and the preset they came from."""
+
+    preset: str = "league"
+    setup: Literal["yard", "one-out"] = "yard"
+    compulsory_entry: bool = True
+    clear_start: bool = True
+    three_tries: bool = True
+    jump_in_goal: bool = False
+    barriers: bool = False
+    compulsory_capture: CaptureRule = False
+    capture_backwards: bool = False
+    end: Literal["first-colour", "both-colours", "all-places"] = "first-colour"
+    neutral: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.preset not in PRESET_OPTIONS:
+            raise RulesError(_unknown_preset(self.preset))
+        for name, option in OPTIONS.items():
+            option.check(getattr(self, name))
+
+    @property
+    def huff(self) -> bool:
+        """Whether the Schmidt huff penalty applies (``compulsory_capture == "huff"``)."""
+        return self.compulsory_capture == "huff"
+
+    @classmethod
+    def from_spec(cls, spec: object) -> RuleSet:
+        """A rule set from a log's ``rules``: a preset name or ``{"preset": NAME, OPTION: VALUE}``.
+
+        Raises :class:`RulesError` (a ``ValueError``) on an unknown preset or option
+        or a value the option does not take.
+        """
+        if isinstance(spec, RuleSet):
+            return spec
+        if isinstance(spec, str):
+            return cls.preset_named(spec)
+        if not isinstance(spec, Mapping):
+            raise RulesError(
+                f"rules must be a preset name or an object with a preset, not {_show(spec)}"
+            )
+        if "preset" not in spec:
+            raise RulesError('a rules object needs a "preset" (e.g. {"preset": "league"})')
+        preset = spec["preset"]
+        if not isinstance(preset, str):
+            raise RulesError(f"preset must be a preset name, not {_show(preset)}")
+        overrides = {k: v for k, v in spec.items() if k != "preset"}
+        return cls.preset_named(preset).with_options(**overrides)
+
+    @classmethod
+    def preset_named(cls, name: str) -> RuleSet:
+        if name not in PRESET_OPTIONS:
+            raise RulesError(_unknown_preset(name))
+        return cls(preset=name, **PRESET_OPTIONS[name])
+
+    def with_options(self, **overrides: object) -> RuleSet:
+        """A copy with some options changed (validated like :meth:`from_spec`)."""
+        for name, value in overrides.items():
+            if name not in OPTIONS:
+                raise RulesError(
+                    f"unknown rules option {_show(name)} (options: {', '.join(OPTIONS)})"
+                )
+            OPTIONS[name].check(value)
+        return dataclasses.replace(self, **overrides)  # type: ignore[arg-type]
+
+    def options(self) -> dict[str, Any]:
+        """Option name → value, for every option."""
+        return {name: getattr(self, name) for name in OPTIONS}
+
+    def overrides(self) -> dict[str, Any]:
+        """The options that differ from the preset's values."""
+        base = PRESET_OPTIONS[self.preset]
+        return {k: v for k, v in self.options().items() if base[k] != v}
+
+    def to_spec(self) -> str | dict[str, Any]:
+        """The shortest ``rules`` value of a log that gives this rule set."""
+        extra = self.overrides()
+        return {"preset": self.preset, **extra} if extra else self.preset
+
+
+def _unknown_preset(name: object) -> str:
+    return f"unknown rules preset {_show(name)} (presets: {', '.join(PRESET_OPTIONS)})"
+
+
+_LEAGUE: dict[str, Any] = {
+    "setup": "yard",
+    "compulsory_entry": True,
+    "clear_start": True,
+    "three_tries": True,
+    "jump_in_goal": False,
+    "barriers": False,
+    "compulsory_capture": False,
+    "capture_backwards": False,
+    "end": "first-colour",
+    "neutral": None,
+}
+
+PRESET_OPTIONS: dict[str, dict[str, Any]] = {
+    "league": _LEAGUE,
+    "league-2t+": _LEAGUE | {"end": "both-colours"},
+    "league-3t+": _LEAGUE | {"end": "both-colours"},
+    "league-gp": _LEAGUE | {"end": "all-places"},
+    "classic": _LEAGUE
+    | {"setup": "one-out", "three_tries": False, "jump_in_goal": True, "end": "all-places"},
+    "online": _LEAGUE | {"compulsory_entry": False, "clear_start": False, "jump_in_goal": True},
+}
+
+PRESET_TITLES: dict[str, str] = {
+    "league": "XMädn basic rules (league, 2T, 3T)",
+    "league-2t+": "XMädn double-threat plus (2T+): a player must finish both colours",
+    "league-3t+": "XMädn triple-threat plus (3T+): a player must finish both colours",
+    "league-gp": "XMädn Grand Prix: play on until every place is decided",
+    "classic": "Schmidt base game",
+    "online": "online rules (computer players fill empty seats)",
+}
+
+PRESETS: dict[str, RuleSet] = {name: RuleSet.preset_named(name) for name in PRESET_OPTIONS}
+
+
+def explain(ruleset: RuleSet | str | Mapping[str, Any]) -> list[str]:
+    """Sentences describing a rule set in words, one per option (for rules pages and the CLI)."""
+    r = RuleSet.from_spec(ruleset)
+    lines = [f"Preset {r.preset}: {PRESET_TITLES[r.preset]}."]
+    if r.overrides():
+        changed = ", ".join(f"{k} = {_show(v)}" for k, v in r.overrides().items())
+        lines.append(f"Changed from the preset: {changed}.")
+    lines.append(
+        "All four pawns start in the yard."
+        if r.setup == "yard"
+        else "Each colour starts with one pawn on its start field A and three in the yard."
+    )
+    lines.append(
+        "A pawn leaves the yard only with a 6; on a 6 a yard pawn must be brought onto A "
+        "whenever that is possible."
+        if r.compulsory_entry
+        else "A pawn leaves the yard only with a 6, but bringing one out is never compulsory."
+    )
+    lines.append(
+        "While a colour still has pawns in its yard, its pawn on field A must move off it "
+        "first whenever it can."
+        if r.clear_start
+        else "A pawn on its own start field A need not make way for the yard."
+    )
+    lines.append(
+        "A colour that cannot move (no pawn on the track, house pawns unable to move) rolls "
+        "up to three times for a 6."
+        if r.three_tries
+        else "Every colour rolls once per turn, even when it cannot move."
+    )
+    lines.append("A 6 always earns another roll.")
+    lines.append(
+        "Pawns may jump over other pawns inside the house."
+        if r.jump_in_goal
+        else "Pawns may not jump over pawns inside the house."
+    )
+    lines.append(
+        "Two pawns of one colour on one track field form a barrier that no pawn may pass, "
+        "land on or capture — not even the builder's own."
+        if r.barriers
+        else "There are no barriers: two pawns of one colour never share a field."
+    )
+    if r.compulsory_capture is True:
+        lines.append("Capturing is compulsory: when a capture is possible, a capture must be made.")
+    elif r.compulsory_capture == "huff":
+        lines.append(
+            "Capturing is not compulsory, but a pawn that could have captured and did not "
+            "(when no capture was made) is huffed: it goes back to its yard."
+        )
+    else:
+        lines.append("Capturing is never compulsory.")
+    lines.append(
+        "A track pawn may also move backwards by the roll to capture, but never onto or "
+        "over its own start field A."
+        if r.capture_backwards
+        else "Pawns only move forwards."
+    )
+    lines.append(
+        {
+            "first-colour": "The game ends when the first colour has all four pawns home; "
+            "its player wins.",
+            "both-colours": "The game ends when a player has finished all of their colours; "
+            "that player wins. Colours that finish earlier stop taking turns.",
+            "all-places": "Play goes on until every colour but one has finished; the finishing "
+            "order gives the placings, and the first player to finish all their colours wins.",
+        }[r.end]
+    )
+    if r.neutral:
+        lines.append(
+            f"{r.neutral} is a neutral colour: it has no player and takes no turns; any colour "
+            f"on turn may move a {r.neutral} pawn instead of its own, and a colour is finished "
+            f"only when its own and all {r.neutral} pawns are home."
+        )
+    return lines

@@ -1,0 +1,262 @@
+/* The replay viewer: steps through a game log event by event on the server-drawn SVG board.
+   Data: the board layout (inline JSON) and the replay steps (fetched JSON, or inline) made by
+   games/replay.py from the rules engine's replay. Each step lists only the colours whose
+   pawns changed; the viewer rebuilds every position once, so jumping anywhere is instant.
+   Operable by buttons, a slider and the keyboard (← → Home End Space C). */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("replay-viewer");
+  if (!root) return;
+  var SVG = "http://www.w3.org/2000/svg";
+  var layout = JSON.parse(document.getElementById(root.dataset.layout).textContent);
+  var $ = function (sel) { return root.querySelector(sel); };
+  var ui = {
+    pawns: $("[data-pawns]"), marks: $("[data-marks]"), pips: $("[data-pips]"),
+    dieTitle: $("[data-die-title]"), count: $("[data-count]"), tries: $("[data-try]"),
+    text: $("[data-text]"), slider: $("[data-slider]"), legend: $("[data-legend]"),
+    speed: $("[data-speed]"), play: $('[data-act="play"]')
+  };
+  var t = root.dataset;
+  var data, states, tallies, index = 0, timer = null;
+
+  function el(name, attrs, text) {
+    var node = document.createElementNS(SVG, name);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function fmt(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (_, k) { return values[k]; });
+  }
+
+  /* every position, and per position the pawns home and captures made so far */
+  function prepare() {
+    var T = data.track_length;
+    var current = data.start.map(function (p) { return p.slice(); });
+    var caps = data.seats.map(function () { return 0; });
+    states = [current];
+    tallies = [{ caps: caps.slice() }];
+    data.steps.forEach(function (step) {
+      current = current.slice();
+      Object.keys(step.pawns).forEach(function (seat) { current[+seat] = step.pawns[seat]; });
+      if (step.move && step.move.captures !== null) caps[step.seat] += 1;
+      states.push(current);
+      tallies.push({ caps: caps.slice() });
+    });
+    tallies.forEach(function (tally, k) {
+      tally.home = states[k].map(function (pawns) {
+        return pawns.filter(function (p) { return p >= T; }).length;
+      });
+    });
+  }
+
+  function point(seat, pos, yardSlot) {
+    var s = layout.seats[seat];
+    return pos < 0 ? s.yard[yardSlot % 4] : s.spots[pos];
+  }
+
+  function drawPawn(seat, at, moved, stacked) {
+    var s = data.seats[seat];
+    var dx = stacked ? 5 : 0;
+    var g = el("g", {
+      "class": "pawn" + (moved ? " moved" : ""),
+      transform: "translate(" + (at[0] + dx) + " " + (at[1] - dx) + ")",
+      "data-seat": seat
+    });
+    g.appendChild(el("path", { "class": "pawn-shape fill-" + s.css, d: layout.seats[seat].path }));
+    g.appendChild(el("text", { "class": "pawn-letter ink-" + s.css, y: 0.5 }, s.symbol));
+    ui.pawns.appendChild(g);
+  }
+
+  function drawPawns(k) {
+    var step = k > 0 ? data.steps[k - 1] : null;
+    var move = step && step.move;
+    var movedDone = false;
+    ui.pawns.textContent = "";
+    ui.marks.textContent = "";
+    var seen = {};
+    states[k].forEach(function (pawns, seat) {
+      if (!data.seats[seat].used) return;
+      var yardSlot = 0;
+      pawns.forEach(function (pos) {
+        var at = point(seat, pos, pos < 0 ? yardSlot++ : 0);
+        var key = at[0] + "," + at[1];
+        var moved = !movedDone && move && move.seat === seat && move.to === pos;
+        if (moved) movedDone = true;
+        drawPawn(seat, at, moved, seen[key]);
+        seen[key] = true;
+      });
+    });
+    if (!move) return;
+    var from = move.from < 0 ? layout.seats[move.seat].yard[0] : layout.seats[move.seat].spots[move.from];
+    var to = layout.seats[move.seat].spots[move.to];
+    ui.marks.appendChild(el("line", {
+      "class": "trail", x1: from[0], y1: from[1], x2: to[0], y2: to[1]
+    }));
+    var r = layout.r + 5;
+    if (move.captures !== null) {
+      ui.marks.appendChild(el("circle", { "class": "capture-mark", cx: to[0], cy: to[1], r: r }));
+    }
+    if (move.huff !== null && move.huff >= 0) {
+      var h = layout.seats[step.seat].spots[move.huff];
+      ui.marks.appendChild(el("circle", { "class": "huff-mark", cx: h[0], cy: h[1], r: r }));
+    }
+  }
+
+  var PIPS = {
+    1: [[30, 30]], 2: [[17, 17], [43, 43]], 3: [[17, 17], [30, 30], [43, 43]],
+    4: [[17, 17], [43, 17], [17, 43], [43, 43]],
+    5: [[17, 17], [43, 17], [30, 30], [17, 43], [43, 43]],
+    6: [[17, 15], [43, 15], [17, 30], [43, 30], [17, 45], [43, 45]]
+  };
+
+  function drawDie(value) {
+    ui.pips.textContent = "";
+    (PIPS[value] || []).forEach(function (p) {
+      ui.pips.appendChild(el("circle", { cx: p[0], cy: p[1], r: 5.5 }));
+    });
+    ui.dieTitle.textContent = value ? String(value) : "–";
+  }
+
+  function drawLegend(k) {
+    var turn = k === 0 ? (data.steps.length ? data.steps[0].seat : null) : data.steps[k - 1].turn;
+    ui.legend.textContent = "";
+    data.seats.forEach(function (s) {
+      var tr = document.createElement("tr");
+      if (s.seat === turn) tr.className = "on-turn";
+      var th = document.createElement("th");
+      th.scope = "row";
+      var svg = el("svg", { viewBox: "-10 -10 20 20", width: "20", height: "20", "aria-hidden": "true" });
+      svg.appendChild(el("path", {
+        "class": "pawn-shape fill-" + s.css,
+        d: layout.seats[s.seat].path,
+        transform: "scale(" + (9 / (layout.r * 0.78)).toFixed(3) + ")",
+        "vector-effect": "non-scaling-stroke"
+      }));
+      svg.appendChild(el("text", { "class": "pawn-letter ink-" + s.css, y: 0.5 }, s.symbol));
+      th.appendChild(svg);
+      th.appendChild(document.createTextNode(" " + s.label));
+      tr.appendChild(th);
+      var player = !s.used ? t.i18nUnused : s.neutral ? t.i18nNeutral : s.player || t.i18nOwn;
+      [player, s.used ? tallies[k].home[s.seat] : "–", s.used ? tallies[k].caps[s.seat] : "–"]
+        .forEach(function (value, i) {
+          var td = document.createElement("td");
+          if (i) td.className = "num";
+          td.textContent = value;
+          tr.appendChild(td);
+        });
+      ui.legend.appendChild(tr);
+    });
+  }
+
+  function show(k) {
+    index = Math.max(0, Math.min(data.steps.length, k));
+    var step = index > 0 ? data.steps[index - 1] : null;
+    drawPawns(index);
+    drawDie(step ? step.die : 0);
+    drawLegend(index);
+    ui.count.textContent = fmt(t.i18nEvent, { n: index, total: data.steps.length });
+    ui.tries.textContent = "";
+    ui.text.textContent = step ? step.text : t.i18nStart;
+    ui.slider.value = index;
+    ui.slider.setAttribute("aria-valuetext", ui.count.textContent);
+    root.querySelector('[data-act="first"]').disabled = index === 0;
+    root.querySelector('[data-act="prev"]').disabled = index === 0;
+    root.querySelector('[data-act="next"]').disabled = index === data.steps.length;
+    root.querySelector('[data-act="last"]').disabled = index === data.steps.length;
+    root.dataset.index = index;
+    if (index === data.steps.length) stop();
+  }
+
+  function play() {
+    if (index >= data.steps.length) show(0);
+    ui.play.setAttribute("aria-pressed", "true");
+    ui.play.textContent = "⏸ " + t.i18nPause;
+    ui.text.setAttribute("aria-live", "off");
+    tick();
+  }
+
+  function tick() {
+    clearTimeout(timer);
+    timer = setTimeout(function () {
+      show(index + 1);
+      if (index < data.steps.length) tick();
+    }, +ui.speed.value);
+  }
+
+  function stop() {
+    clearTimeout(timer);
+    timer = null;
+    ui.play.setAttribute("aria-pressed", "false");
+    ui.play.textContent = "▶ " + t.i18nPlay;
+    ui.text.setAttribute("aria-live", "polite");
+  }
+
+  function toggle() { if (timer) stop(); else play(); }
+
+  function nextCapture() {
+    for (var k = index; k < data.steps.length; k++) {
+      var m = data.steps[k].move;
+      if (m && (m.captures !== null || m.huff !== null)) return show(k + 1);
+    }
+    show(data.steps.length);
+  }
+
+  var actions = {
+    first: function () { stop(); show(0); },
+    prev: function () { stop(); show(index - 1); },
+    next: function () { stop(); show(index + 1); },
+    last: function () { stop(); show(data.steps.length); },
+    play: toggle
+  };
+
+  function start(replay) {
+    data = replay;
+    prepare();
+    data.seats.forEach(function (s) {
+      var label = root.querySelector('[data-seat-label="' + s.seat + '"]');
+      if (!label) return;
+      label.textContent = s.player ? s.label + " · " + s.player : s.label;
+      if (!s.used) label.classList.add("unused");
+    });
+    ui.slider.max = data.steps.length;
+    ui.slider.disabled = false;
+    root.querySelectorAll("[data-act]").forEach(function (b) { b.disabled = false; });
+    Object.keys(actions).forEach(function (name) {
+      root.querySelector('[data-act="' + name + '"]').addEventListener("click", actions[name]);
+    });
+    ui.slider.addEventListener("input", function () { stop(); show(+ui.slider.value); });
+    ui.speed.addEventListener("change", function () { if (timer) tick(); });
+    root.addEventListener("keydown", function (e) {
+      var tag = e.target.tagName;
+      if (tag === "SELECT" || tag === "TEXTAREA" || (tag === "INPUT" && e.target !== ui.slider)) return;
+      if (e.target === ui.slider && /^(Arrow|Home|End|Page)/.test(e.key)) return; /* the slider steps itself */
+      var handled = true;
+      if (e.key === "ArrowRight" || e.key === "ArrowDown") actions.next();
+      else if (e.key === "ArrowLeft" || e.key === "ArrowUp") actions.prev();
+      else if (e.key === "Home") actions.first();
+      else if (e.key === "End") actions.last();
+      else if (e.key === "PageDown") { stop(); show(index + 10); }
+      else if (e.key === "PageUp") { stop(); show(index - 10); }
+      else if ((e.key === " " || e.key === "k") && tag !== "BUTTON") toggle();
+      else if (e.key === "c" || e.key === "C") { stop(); nextCapture(); }
+      else handled = false;
+      if (handled) e.preventDefault();
+    });
+    root.classList.add("ready");
+    var fromHash = /[#&]event=(\d+)/.exec(window.location.hash);
+    show(fromHash ? +fromHash[1] : 0);
+  }
+
+  function fail() { ui.count.textContent = t.i18nError; }
+
+  if (t.replayUrl) {
+    fetch(t.replayUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(start, fail);
+  } else {
+    start(JSON.parse(document.getElementById(t.replayData).textContent));
+  }
+})();

@@ -1,0 +1,285 @@
+"""Template filters and tags of the public pages: labels in the active language, colour
+chips that do not rely on colour alone, durations, metric values, admin links.
+
+``{% load maedn %}``
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import template
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from games.replay import SHAPES, SYMBOLS, colour_label, shape_path
+from tournaments.formats import FORMATS
+
+register = template.Library()
+
+STATUS_LABELS = {
+    # leagues
+    "draft": pgettext_lazy("status", "draft"),
+    "registration": pgettext_lazy("status", "registration open"),
+    "running": pgettext_lazy("status", "running"),
+    "playoffs": pgettext_lazy("status", "playoffs"),
+    "finished": pgettext_lazy("status", "finished"),
+    # fixtures
+    "scheduled": pgettext_lazy("status", "scheduled"),
+    "submitted": pgettext_lazy("status", "awaiting confirmation"),
+    "confirmed": pgettext_lazy("status", "confirmed"),
+    "disputed": pgettext_lazy("status", "disputed"),
+    "forfeited": pgettext_lazy("status", "forfeited"),
+    "cancelled": pgettext_lazy("status", "cancelled"),
+    # results
+    "pending": pgettext_lazy("status", "awaiting confirmation"),
+    "superseded": pgettext_lazy("status", "superseded"),
+    "rejected": pgettext_lazy("status", "rejected by the organizer"),
+    "voided": pgettext_lazy("status", "voided"),
+    # series
+    "waiting": pgettext_lazy("status", "waiting for players"),
+    "playing": pgettext_lazy("status", "playing"),
+    "decided": pgettext_lazy("status", "decided"),
+}
+
+SOURCE_LABELS = {
+    "log": _("validated game log"),
+    "report": _("reported by hand (unverified)"),
+    "organizer": _("entered by an organizer"),
+    "forfeit": _("forfeit"),
+}
+
+FORMAT_LABELS = {
+    "2T": _("Double threat (2T)"),
+    "2T+": _("Double threat XL (2T+)"),
+    "3T": _("Triple threat (3T)"),
+    "3T+": _("Triple threat XL (3T+)"),
+    "GP": _("Grand Prix (GP)"),
+    "GP+": _("Grand Prix plus (GP+)"),
+    "open": _("Open tournament"),
+}
+
+#: column heading, and the words of the "how ties are broken" note
+METRICS = {
+    "won_lost": (_("W–L"), _("the won–lost record (more wins first)")),
+    "wins": (_("Won"), _("more games won")),
+    "head_to_head": (_("H2H"), _("the head-to-head record among the tied players")),
+    "counted_pawns_difference": (_("Pawn diff."), _("the counted-pawns difference")),
+    "counted_pawns_diff": (_("Pawn diff."), _("the counted-pawns difference")),
+    "win_percentage": (_("Win %"), _("the share of games won")),
+    "games_played": (_("Played"), _("more games played")),
+    "counted_pawns": (_("Pawns"), _("more counted pawns")),
+    "completed_colours": (_("Colours done"), _("more completed colours")),
+    "game_time": (_("Game time"), _("less total game time")),
+    "die_roll": (_("Die roll"), _("a die roll recorded by the organizer")),
+    "gp_points": (_("GP points"), _("more Grand Prix points")),
+    "gp_plus_points": (_("GP+ points"), _("more Grand Prix plus points")),
+    "placement_points": (_("Points"), _("more placement points")),
+    "points": (_("Points"), _("more points")),
+}
+
+
+@register.filter
+def status_label(value: str) -> str:
+    return STATUS_LABELS.get(value, value)
+
+
+@register.filter
+def source_label(value: str) -> str:
+    return SOURCE_LABELS.get(value, value)
+
+
+@register.filter
+def format_label(code: str) -> str:
+    if code in FORMAT_LABELS:
+        return FORMAT_LABELS[code]
+    fmt = FORMATS.get(code)
+    return fmt.label if fmt else code
+
+
+@register.filter
+def colour_name(value: str) -> str:
+    return colour_label(value)
+
+
+def _humanize(key: str) -> str:
+    return key.replace("_", " ").capitalize()
+
+
+@register.filter
+def metric_label(key: str) -> str:
+    return METRICS[key][0] if key in METRICS else _humanize(key)
+
+
+@register.filter
+def metric_rule(key: str) -> str:
+    return METRICS[key][1] if key in METRICS else _humanize(key)
+
+
+@register.filter
+def metric_value(metrics: dict | None, key: str) -> str:
+    """A metric of a standings row, readable: numbers as numbers, pairs as "3–1", game
+    times as durations, anything else compact."""
+    if not metrics or key not in metrics:
+        return "–"
+    return _show_metric(metrics[key], key)
+
+
+def _show_metric(value: Any, key: str = "") -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if key == "game_time" and isinstance(value, int | float):
+        return duration(value)
+    if key == "win_percentage" and isinstance(value, int | float):
+        return percent(value)
+    if isinstance(value, float):
+        return f"{value:g}" if value != int(value) else str(int(value))
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list | tuple):
+        if len(value) == 2 and all(isinstance(v, int | float) for v in value):
+            return f"{_show_metric(value[0])}–{_show_metric(value[1])}"
+        return ", ".join(_show_metric(v) for v in value)
+    if isinstance(value, dict):
+        if "text" in value:
+            return str(value["text"])
+        if {"wins", "losses"} <= set(value):
+            return f"{value['wins']}–{value['losses']}"
+        if {"won", "lost"} <= set(value):
+            return f"{value['won']}–{value['lost']}"
+        if "value" in value:
+            return _show_metric(value["value"], key)
+        return ", ".join(f"{k} {_show_metric(v)}" for k, v in value.items())
+    return str(value)
+
+
+@register.filter
+def duration(seconds: float | int | None) -> str:
+    if seconds is None or seconds == "":
+        return "–"
+    total = round(float(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}:{minutes:02d}:{secs:02d}"
+    return f"{minutes}:{secs:02d}"
+
+
+@register.filter
+def get_item(mapping: dict | None, key: Any) -> Any:
+    """``mapping[key]`` trying the key as given and as a string (JSON keys are strings)."""
+    if not mapping:
+        return None
+    if key in mapping:
+        return mapping[key]
+    return mapping.get(str(key))
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f} %"
+
+
+@register.filter
+def one_decimal(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f}"
+
+
+def _chip(colour: str) -> str:
+    known = colour in SYMBOLS
+    css = colour if known else "other"
+    return format_html(
+        '<span class="chip"><svg viewBox="-10 -10 20 20" aria-hidden="true" focusable="false">'
+        '<path class="pawn-shape fill-{css}" d="{path}"/>'
+        '<text class="pawn-letter ink-{css}" y="1">{symbol}</text></svg>'
+        '<span class="chip-name">{label}</span></span>',
+        css=css,
+        path=shape_path(SHAPES[list(SYMBOLS).index(colour)] if known else "circle", 9),
+        symbol=SYMBOLS.get(colour, colour[:1].upper()),
+        label=colour_label(colour),
+    )
+
+
+@register.simple_tag
+def colour_chip(colour: str) -> str:
+    """A colour shown by swatch, shape, letter and name (readable without colour vision)."""
+    return _chip(colour)
+
+
+@register.simple_tag
+def colour_chips(colours) -> str:
+    """Chips for a list of colours, joined by "+" (an allied pair)."""
+    return format_html_join(
+        mark_safe('<span class="plus" aria-hidden="true">+</span>'),
+        "{}",
+        ((_chip(c),) for c in colours or []),
+    )
+
+
+@register.simple_tag
+def admin_change_url(obj) -> str:
+    """The admin page of ``obj``, or "" when its model has none."""
+    meta = obj._meta
+    try:
+        return reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
+    except NoReverseMatch:
+        return ""
+
+
+@register.simple_tag
+def url_or_empty(name: str) -> str:
+    """``reverse(name)``, or "" where no such URL is configured (yet)."""
+    try:
+        return reverse(name)
+    except NoReverseMatch:
+        return ""
+
+
+@register.simple_tag
+def games_count(n: int) -> str:
+    return ngettext("%(n)s game", "%(n)s games", n) % {"n": n}
+
+
+@register.filter
+def rules_sentences(spec) -> list[str]:
+    """The engine's description of a rule set, one sentence each, in the active language."""
+    from games.engine.rules import RuleSet, explain
+
+    from .rules_text import translate_sentence
+
+    return [translate_sentence(s) for s in explain(RuleSet.from_spec(spec))]
+
+
+@register.filter
+def first_sentence_rest(sentences: list[str]) -> list[str]:
+    return sentences[1:]
+
+
+_SLUG = re.compile(r"[^a-z0-9-]")
+
+
+@register.filter
+def css_token(value: str) -> str:
+    return _SLUG.sub("-", str(value).lower())
+
+
+@register.simple_tag
+def login_url() -> str:
+    from django.conf import settings
+    from django.shortcuts import resolve_url
+
+    return resolve_url(settings.LOGIN_URL)
+
+
+@register.filter
+def place_in(entry_id: int, placings: list | None) -> int | None:
+    """1-based place of ``entry_id`` in a result's ``placings``, or None."""
+    if not placings or entry_id not in placings:
+        return None
+    return placings.index(entry_id) + 1

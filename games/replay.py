@@ -107,6 +107,8 @@ def _cross_layout() -> dict[str, Any]:
         )
     return {
         "size": 4,
+        "x0": 0,
+        "y0": 0,
         "width": 12 * CELL,
         "height": 12 * CELL,
         "r": 15,

@@ -184,6 +184,18 @@ def _require_at_board_or_organizer(user, fixture: Fixture) -> bool:
     return False
 
 
+def _require_no_result_yet(fixture: Fixture) -> None:
+    """Players submit once: a counted or awaiting result is for organizers to change."""
+    if fixture.results.filter(state=Result.State.CONFIRMED).exists():
+        raise ServiceError(
+            "this game already has a confirmed result; ask an organizer to correct it"
+        )
+    if fixture.results.filter(state__in=OPEN).exists():
+        raise ServiceError(
+            "a result for this game is already awaiting confirmation; confirm or dispute it instead"
+        )
+
+
 def _require_open_fixture(fixture: Fixture) -> None:
     if fixture.status in CLOSED_FIXTURE:
         raise ServiceError("this game was cancelled; no result can be submitted")
@@ -227,15 +239,8 @@ def game_log_submit(*, fixture: Fixture, content: str | bytes, user) -> Result:
         )
         if existing := same.first():
             return existing  # an identical re-upload: recognised, not duplicated
-        if fixture.results.filter(state=Result.State.CONFIRMED).exists() and not organizer:
-            raise ServiceError(
-                "this game already has a confirmed result; ask an organizer to correct it"
-            )
-        if fixture.results.filter(state__in=OPEN).exists() and not organizer:
-            raise ServiceError(
-                "a result for this game is already awaiting confirmation; confirm or dispute "
-                "it instead"
-            )
+        if not organizer:
+            _require_no_result_yet(fixture)
         log, _ = game_log_store(checked, user=user)
         fields = result_fields_from_log(fixture, checked)
         counts_now = organizer or not fixture.league.confirmation_required
@@ -265,10 +270,8 @@ def result_report(
     fields = _manual_fields(fixture, winner, counted_pawns)
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
-        if fixture.results.filter(state__in=OPEN).exists() and not organizer:
-            raise ServiceError("a result for this game is already awaiting confirmation")
-        if fixture.results.filter(state=Result.State.CONFIRMED).exists() and not organizer:
-            raise ServiceError("this game already has a confirmed result")
+        if not organizer:
+            _require_no_result_yet(fixture)
         return _new_version(
             fixture,
             user,

@@ -61,6 +61,20 @@ def log_text(content: str | bytes) -> str:
         raise LogRejected(f"the log is not UTF-8 text (byte {exc.start} is invalid)") from None
 
 
+def _require_storable(text: str, data: Any) -> None:
+    """No name or value may contain NUL or an unpaired surrogate: a database cannot store
+    them, and no real log needs them."""
+    if "\x00" in text or "\\u0000" in text.lower():
+        raise LogRejected("the log contains a NUL character (\\u0000), which no value may hold")
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise LogRejected(
+            "the log contains an unpaired surrogate escape (\\ud800–\\udfff), which is not "
+            "valid text"
+        ) from None
+
+
 def game_log_check(content: str | bytes) -> CheckedLog:
     """Validate a log with the engine. Raises ``LogRejected`` with the engine's message."""
     text = log_text(content)
@@ -68,6 +82,7 @@ def game_log_check(content: str | bytes) -> CheckedLog:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise LogRejected(f"the log is not valid JSON: {exc}") from None
+    _require_storable(text, data)
     verdict = engine.validate(data)
     if not verdict.get("valid"):
         raise LogRejected(verdict.get("error", "the log is invalid"), verdict.get("event"))

@@ -93,7 +93,9 @@ def test_debug_off_starts_with_secret_key_and_hosts():
 
 
 def test_check_deploy_passes_with_production_settings():
-    env = {key: value for key, value in os.environ.items() if key not in {"DEBUG", "DATABASE_URL"}}
+    # DJANGO_ALLOW_ASYNC_UNSAFE is set by the browser tests' runner, never in production
+    skip = {"DEBUG", "DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {key: value for key, value in os.environ.items() if key not in skip}
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings.base",
         SECRET_KEY="a-long-random-production-secret-" + "k3y9" * 10,

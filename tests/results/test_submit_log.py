@@ -142,3 +142,20 @@ def test_without_confirmation_a_players_valid_log_counts_at_once(table):
         fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
     )
     assert result.state == Result.State.CONFIRMED
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["meta"].update(note="a\u0000b"), "NUL character"),
+        (lambda d: d["players"].__setitem__("\u0000erin", d["players"].pop("erin")), "NUL"),
+        (lambda d: d["meta"].update(note="\ud800"), "unpaired surrogate"),
+    ],
+)
+def test_unstorable_characters_are_refused_and_the_attempt_is_recorded(table, change, message):
+    data = example(LOG)
+    change(data)
+    with pytest.raises(ServiceError, match=message):
+        game_log_submit(fixture=table["fixture"], content=json.dumps(data), user=table["erin"])
+    assert RejectedSubmission.objects.count() == 1
+    assert not GameLog.objects.exists()

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms.errors import ColourError
 
 Colour = str
 BoardColours = tuple[Colour, ...]
 
-BOARD_4: BoardColours = ("red", "black", "yellow", "green")
-BOARD_6: BoardColours = ("red", "black", "yellow", "green", "blue", "white")
-
-DEFAULT_BOARDS: dict[int, BoardColours] = {4: BOARD_4, 6: BOARD_6}
+#: The engine's boards are the one source of the colour names (engine ← tournaments).
+DEFAULT_BOARDS: dict[int, BoardColours] = dict(DEFAULT_COLOURS)
+BOARD_4: BoardColours = DEFAULT_BOARDS[4]
+BOARD_6: BoardColours = DEFAULT_BOARDS[6]
 
 
 def default_colours(board: int) -> BoardColours:

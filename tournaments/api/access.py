@@ -1,37 +1,24 @@
-"""Read-side access: which leagues, fixtures, results and players a user may see.
+"""Read-side access: which leagues, fixtures, results and entries a user may see, and who
+may create players.
 
-The single-object rule is ``tournaments.permissions.can_view``; these are the same rule as
-querysets, so that lists never show, and look-ups never find, a private league's data to
-an outsider (they answer 404, not 403). ``tests/api/test_access.py`` checks that both
-agree for every role.
+The single-object rule is ``tournaments.permissions.can_view``; ``visible_leagues``
+(``tournaments.selectors``) is the same rule as a query, and everything here derives from
+it, so that lists never show, and look-ups never find, a private league's data to an
+outsider (they answer 404, not 403). ``tests/api/test_errors.py`` checks that the query
+and ``can_view`` agree for every role.
 """
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from tournaments.models import Entry, Fixture, League, Player, Result, Series
+from tournaments.selectors import visible_leagues
 from tournaments.services.errors import NotAllowed, ServiceError
 
 
 def _authenticated(user) -> bool:
     return bool(getattr(user, "is_authenticated", False))
-
-
-def visible_leagues(user) -> QuerySet[League]:
-    """Public leagues, plus the private ones the user organizes or is entered in (staff:
-    all)."""
-    leagues = League.objects.all()
-    if _authenticated(user) and user.is_staff:
-        return leagues
-    rule = Q(is_public=True)
-    if _authenticated(user):
-        rule |= (
-            Q(owner=user)
-            | Q(pk__in=League.organizers.through.objects.filter(user=user).values("league_id"))
-            | Q(pk__in=Entry.objects.filter(player__user=user).values("league_id"))
-        )
-    return leagues.filter(rule)
 
 
 def visible_fixtures(user) -> QuerySet[Fixture]:

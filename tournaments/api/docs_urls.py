@@ -1,8 +1,9 @@
 """The OpenAPI 3 schema and its browsable documentation, served without any CDN (the
-Swagger UI and Redoc files come from the ``drf-spectacular-sidecar`` package).
+Swagger UI files come from the ``drf-spectacular-sidecar`` package; drf-spectacular's Redoc
+page is left out: its template loads web fonts from Google).
 
 Mount at /api/ (config/urls.py): ``path("api/", include("tournaments.api.docs_urls"))``
-→ /api/schema/ (YAML; ``?format=json`` for JSON), /api/docs/ (Swagger UI), /api/redoc/.
+→ /api/schema/ (YAML; ``?format=json`` for JSON), /api/docs/ (Swagger UI).
 """
 
 from django.templatetags.static import static
@@ -11,7 +12,6 @@ from drf_spectacular.plumbing import _load_enum_name_overrides
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import (
     SpectacularAPIView,
-    SpectacularRedocView,
     SpectacularSwaggerView,
 )
 
@@ -46,16 +46,7 @@ class SwaggerView(SpectacularSwaggerView):
         return _sidecar("swagger-ui-dist/favicon-32x32.png")
 
 
-class RedocView(SpectacularRedocView):
-    url_name = "api-schema"
-
-    @staticmethod
-    def _redoc_standalone() -> str:
-        return _sidecar("redoc/bundles/redoc.standalone.js")
-
-
 urlpatterns = [
     path("schema/", SchemaView.as_view(), name="api-schema"),
     path("docs/", SwaggerView.as_view(), name="api-docs"),
-    path("redoc/", RedocView.as_view(), name="api-redoc"),
 ]

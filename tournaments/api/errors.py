@@ -26,6 +26,12 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from tournaments.services.errors import NotAllowed, ServiceError
 
 
+def _text(message: str) -> str:
+    """A message that can be encoded as UTF-8 (an unpaired surrogate echoed from the input
+    would break the response)."""
+    return message.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def error_body(
     code: str,
     message: str,
@@ -34,7 +40,7 @@ def error_body(
     event: int | None = None,
     fields: Any = None,
 ) -> dict[str, Any]:
-    error: dict[str, Any] = {"code": code, "message": message, "field": field}
+    error: dict[str, Any] = {"code": code, "message": _text(message), "field": field}
     if event is not None:
         error["event"] = event
     if fields is not None:
@@ -48,6 +54,8 @@ def _first_message(detail: Any, path: str = "") -> tuple[str | None, str]:
         for key, value in detail.items():
             if key in ("non_field_errors", "detail"):
                 return _first_message(value, path)
+            if isinstance(key, int):  # a list's errors, by index
+                return _first_message(value, f"{path}[{key}]")
             return _first_message(value, f"{path}.{key}" if path else str(key))
         return path or None, "invalid input"
     if isinstance(detail, list):

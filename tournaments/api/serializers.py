@@ -24,6 +24,7 @@ from tournaments.models import (
     StandingsRow,
     StandingsSnapshot,
 )
+from tournaments.services.playoffs import series_score
 
 REASON_MAX = 2000
 
@@ -165,7 +166,7 @@ class LeagueSerializer(serializers.ModelSerializer):
         return league.owner.get_username()
 
     def get_organizers(self, league: League) -> list[str]:
-        return [user.get_username() for user in league.organizers.all()]
+        return sorted(user.get_username() for user in league.organizers.all())
 
 
 class LeagueCreateSerializer(serializers.Serializer):
@@ -476,11 +477,22 @@ class GameLogInfoSerializer(serializers.ModelSerializer):
 # --- playoffs and standings ------------------------------------------------------------------
 
 
+class SeriesScoreSerializer(serializers.Serializer):
+    higher = serializers.IntegerField(
+        help_text="games won by the higher seed (head start included)"
+    )
+    lower = serializers.IntegerField(help_text="games won by the lower seed")
+    head_start = serializers.IntegerField()
+    games_played = serializers.IntegerField()
+    winner = serializers.IntegerField(allow_null=True, help_text="entry id, once decided")
+
+
 class SeriesSerializer(serializers.ModelSerializer):
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     higher_player = serializers.SerializerMethodField()
     lower_player = serializers.SerializerMethodField()
     fixtures = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    score = serializers.SerializerMethodField()
 
     class Meta:
         model = Series
@@ -503,8 +515,23 @@ class SeriesSerializer(serializers.ModelSerializer):
             "next_series",
             "next_position",
             "status",
+            "score",
             "fixtures",
         ]
+
+    @extend_schema_field(SeriesScoreSerializer(allow_null=True))
+    def get_score(self, series: Series) -> dict[str, Any] | None:
+        """The score so far; null until both players are known."""
+        state = series_score(series)
+        if state is None:
+            return None
+        return {
+            "higher": state.higher_score,
+            "lower": state.lower_score,
+            "head_start": state.head_start,
+            "games_played": state.games_played,
+            "winner": state.winner,
+        }
 
     @extend_schema_field(PlayerRefSerializer(allow_null=True))
     def get_higher_player(self, series: Series) -> dict[str, Any] | None:

@@ -1,6 +1,6 @@
 """API v1 routes, mounted at /api/v1/ by config/urls.py."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from tournaments.api import views
 
@@ -49,6 +49,7 @@ urlpatterns = [
         views.CycleLateOrderView.as_view(),
         name="cycle-late-order",
     ),
+    path("leagues/<slug:slug>/playoffs/", views.PlayoffsView.as_view(), name="playoffs"),
     path("leagues/<slug:slug>/series/", views.SeriesListView.as_view(), name="series-list"),
     path("leagues/<slug:slug>/standings/", views.StandingsView.as_view(), name="standings"),
     # exports
@@ -88,4 +89,6 @@ urlpatterns = [
     path("results/<int:pk>/confirm/", views.ResultConfirmView.as_view(), name="result-confirm"),
     path("results/<int:pk>/dispute/", views.ResultDisputeView.as_view(), name="result-dispute"),
     path("results/<int:pk>/resolve/", views.ResultResolveView.as_view(), name="result-resolve"),
+    # Anything else under /api/v1/: a JSON 404 in the API's error format (not the site's page).
+    re_path(r"^", views.endpoint_not_found, name="not-found"),
 ]

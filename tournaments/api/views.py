@@ -9,13 +9,15 @@ from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model
 from django.db.models import Prefetch, QuerySet
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.views.decorators.csrf import csrf_exempt
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, parsers, status
 from rest_framework.generics import GenericAPIView
+from rest_framework.metadata import SimpleMetadata
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
@@ -32,13 +34,15 @@ from tournaments.api.auth import (
     SubmissionThrottle,
     token_auth_available,
 )
-from tournaments.api.errors import api_exception_handler
+from tournaments.api.errors import api_exception_handler, error_body
 from tournaments.api.filters import EntryFilter, FixtureFilter, LeagueFilter, PlayerFilter
 from tournaments.api.parsers import (
     PayloadTooLarge,
     RawJSONLogParser,
     RawLog,
     check_declared_size,
+    find_unstorable,
+    refuse_unstorable,
 )
 from tournaments.api.schema import ApiAutoSchema
 from tournaments.models import (
@@ -56,6 +60,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import is_organizer, seat_of
 from tournaments.services import leagues as league_services
+from tournaments.services import playoffs as playoff_services
 from tournaments.services import results as result_services
 from tournaments.services import schedule as schedule_services
 from tournaments.services.errors import NotAllowed, ServiceError
@@ -68,8 +73,15 @@ def _errors(*codes: int) -> dict[int, OpenApiResponse]:
 
 
 READ_ERRORS = _errors(404)
+LIST_ERRORS = _errors(400, 404)  # 400: a bad filter value; 404: no such page (or league)
 WRITE_ERRORS = _errors(400, 401, 403, 404)
 SUBMIT_ERRORS = _errors(400, 401, 403, 404, 429)
+
+
+class TokenAuthUnavailable(exceptions.APIException):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "unavailable"
+    default_detail = "token authentication is not enabled on this server"
 
 
 class Pagination(PageNumberPagination):
@@ -88,20 +100,31 @@ class JSONParser(parsers.JSONParser):
                 f"the request body is larger than {JSON_BODY_LIMIT:,} bytes"
             )
         try:
-            return json.loads(raw.decode("utf-8"), parse_constant=json_strict_constant)
+            data = json.loads(raw.decode("utf-8"), parse_constant=json_strict_constant)
         except RecursionError:
             raise exceptions.ParseError("JSON parse error - nested too deeply") from None
         except ValueError as exc:
             raise exceptions.ParseError(f"JSON parse error - {exc}") from None
+        refuse_unstorable(data)
+        return data
 
 
 def json_strict_constant(name: str):
     raise ValueError(f"{name} is not valid JSON")
 
 
+class Metadata(SimpleMetadata):
+    """OPTIONS answers: name, renderers and parsers. Input descriptions are in the OpenAPI
+    schema (/api/schema/), not here."""
+
+    def determine_actions(self, request, view):
+        return {}
+
+
 class ApiView(GenericAPIView):
     # Base of every v1 view: session + token authentication, one error format, JSON.
     schema = ApiAutoSchema()
+    metadata_class = Metadata
     authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticatedOrReadOnly]
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer]
@@ -139,10 +162,16 @@ class DownloadView(ApiView):
         return (JSONRenderer(), JSONRenderer.media_type)
 
 
-def _download(content: str, content_type: str, filename: str, *, inline: bool = False):
+@csrf_exempt  # it changes nothing; a 404 beats a CSRF failure page
+def endpoint_not_found(request, *args, **kwargs) -> JsonResponse:
+    return JsonResponse(
+        error_body("not_found", f"there is no API endpoint {request.path}"), status=404
+    )
+
+
+def _download(content: str, content_type: str, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
-    disposition = "inline" if inline else "attachment"
-    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
@@ -187,9 +216,7 @@ class AuthTokenView(ApiView):
 
     def _token_model(self):
         if not token_auth_available():
-            raise exceptions.APIException(
-                "token authentication is not enabled on this server", code="unavailable"
-            )
+            raise TokenAuthUnavailable()
         from rest_framework.authtoken.models import Token
 
         return Token
@@ -249,7 +276,9 @@ class PlayerListView(ApiView):
     filterset_class = PlayerFilter
     queryset = Player.objects.all()
 
-    @extend_schema(summary="List players", responses=s.PlayerSerializer(many=True))
+    @extend_schema(
+        summary="List players", responses={200: s.PlayerSerializer(many=True), **LIST_ERRORS}
+    )
     def get(self, request):
         return self.paginated(Player.objects.order_by("name", "pk"), s.PlayerSerializer)
 
@@ -298,7 +327,10 @@ class LeagueListView(ApiView):
     filterset_class = LeagueFilter
     queryset = League.objects.all()
 
-    @extend_schema(summary="List the leagues you may see", responses=s.LeagueSerializer(many=True))
+    @extend_schema(
+        summary="List the leagues you may see",
+        responses={200: s.LeagueSerializer(many=True), **LIST_ERRORS},
+    )
     def get(self, request):
         return self.paginated(_league_queryset(request.user), s.LeagueSerializer)
 
@@ -361,7 +393,9 @@ class EntryListView(ApiView):
     filterset_class = EntryFilter
     queryset = Entry.objects.all()
 
-    @extend_schema(summary="A league's entries", responses=s.EntrySerializer(many=True))
+    @extend_schema(
+        summary="A league's entries", responses={200: s.EntrySerializer(many=True), **LIST_ERRORS}
+    )
     def get(self, request, slug: str):
         league = self.visible_league(slug)
         entries = league.entries.select_related("player", "league").order_by("player__name", "pk")
@@ -432,7 +466,8 @@ class CycleView(ApiView):
 
 class CycleListView(CycleView):
     @extend_schema(
-        summary="A league's DRRs with their seeding", responses=s.CycleSerializer(many=True)
+        summary="A league's DRRs with their seeding",
+        responses={200: s.CycleSerializer(many=True), **LIST_ERRORS},
     )
     def get(self, request, slug: str):
         league = self.visible_league(slug)
@@ -491,7 +526,10 @@ class CycleLateOrderView(CycleView):
 class SeriesListView(ApiView):
     queryset = Series.objects.none()
 
-    @extend_schema(summary="A league's playoff series", responses=s.SeriesSerializer(many=True))
+    @extend_schema(
+        summary="A league's playoff series",
+        responses={200: s.SeriesSerializer(many=True), **LIST_ERRORS},
+    )
     def get(self, request, slug: str):
         league = self.visible_league(slug)
         series = (
@@ -500,6 +538,28 @@ class SeriesListView(ApiView):
             .order_by("round", "slot")
         )
         return self.paginated(series, s.SeriesSerializer)
+
+
+class PlayoffsView(LeagueView):
+    @extend_schema(
+        summary="Generate the playoffs from the final standings (organizers)",
+        description="Seeds the league's playoff series (its `playoffs` setting: XLeague or a "
+        "bracket) from the settled table, applies the head-start rule and schedules the first "
+        "games; the league moves to playoffs. Series then advance by themselves as results "
+        "are confirmed.",
+        request=None,
+        responses={201: s.SeriesSerializer(many=True), **WRITE_ERRORS},
+    )
+    def post(self, request, slug: str):
+        league = self.visible_league(slug)
+        series = playoff_services.playoffs_generate(league=league, by=request.user)
+        series = (
+            Series.objects.filter(pk__in=[item.pk for item in series])
+            .select_related("league", "higher__player", "lower__player")
+            .prefetch_related("fixtures")
+            .order_by("round", "slot")
+        )
+        return Response(s.SeriesSerializer(series, many=True).data, status=status.HTTP_201_CREATED)
 
 
 class SeriesDetailView(ApiView):
@@ -592,7 +652,10 @@ class FixtureListView(ApiView):
     filterset_class = FixtureFilter
     queryset = Fixture.objects.all()
 
-    @extend_schema(summary="Games (fixtures) you may see", responses=s.FixtureSerializer(many=True))
+    @extend_schema(
+        summary="Games (fixtures) you may see",
+        responses={200: s.FixtureSerializer(many=True), **LIST_ERRORS},
+    )
     def get(self, request):
         return self.paginated(_fixture_queryset(request.user), s.FixtureSerializer)
 
@@ -676,8 +739,14 @@ class FixtureLogView(FixtureView):
     )
     def post(self, request, pk: int):
         fixture = self.get_fixture(pk)
+        if (
+            not is_organizer(request.user, fixture.league)
+            and seat_of(request.user, fixture) is None
+        ):
+            raise NotAllowed("only the players at this game's board or its organizers may do this")
         check_declared_size(request)
         content = self._upload(request)
+        _refuse_unstorable_log(content)
         before = set(fixture.results.values_list("pk", flat=True))
         result = result_services.game_log_submit(
             fixture=fixture, content=content, user=request.user
@@ -698,6 +767,18 @@ class FixtureLogView(FixtureView):
             return upload.read()
         text = data.get("log") if hasattr(data, "get") else None
         return text.encode("utf-8") if isinstance(text, str) else b""
+
+
+def _refuse_unstorable_log(content: bytes) -> None:
+    """A log with a NUL character or an unpaired surrogate in a string cannot be stored (nor
+    its rejection recorded) in PostgreSQL: refuse it here. Anything that does not parse is
+    left to the service, which says what is wrong."""
+    try:
+        data = json.loads(content.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        return
+    if problem := find_unstorable(data):
+        raise ServiceError(f"the log cannot be stored: {problem}; remove it and upload again")
 
 
 class FixtureReportView(FixtureView):
@@ -788,7 +869,7 @@ class FixtureVoidView(FixtureView):
 class FixtureResultsView(FixtureView):
     @extend_schema(
         summary="Every result version of a game, newest first",
-        responses={200: s.ResultSerializer(many=True), **READ_ERRORS},
+        responses={200: s.ResultSerializer(many=True), **LIST_ERRORS},
     )
     def get(self, request, pk: int):
         fixture = self.get_fixture(pk)
@@ -801,7 +882,7 @@ class FixtureRejectionsView(FixtureView):
 
     @extend_schema(
         summary="Rejected submissions of a game (players at the board, organizers)",
-        responses={200: s.RejectedSubmissionSerializer(many=True), **_errors(401, 403, 404)},
+        responses={200: s.RejectedSubmissionSerializer(many=True), **_errors(400, 401, 403, 404)},
     )
     def get(self, request, pk: int):
         fixture = self.get_fixture(pk)

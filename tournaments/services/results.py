@@ -171,8 +171,14 @@ def _record_rejection(fixture: Fixture, user, message: str, event=None, checked=
             sha256=checked.sha256 if checked else "",
             size=len(raw),
             event=event,
-            error=message[:5000],
+            error=_storable(message)[:5000],
         )
+
+
+def _storable(text: str) -> str:
+    """PostgreSQL text cannot hold NUL or unpaired surrogates, which a bad log may carry
+    into the error message: escape them so the rejection is still recorded."""
+    return text.replace("\x00", "\\x00").encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _require_at_board_or_organizer(user, fixture: Fixture) -> bool:

@@ -1,0 +1,250 @@
+"""Exports: standings as CSV, schedules as iCalendar (RFC 5545), a league as a JSON archive.
+
+Pure builders over already-authorised querysets; the HTTP endpoints are in
+``tournaments/api/views.py`` (``/api/v1/leagues/{slug}/standings.csv`` and friends).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from tournaments.models import (
+    CycleSeed,
+    Fixture,
+    League,
+    Player,
+    Result,
+    Seat,
+    StandingsRow,
+    StandingsSnapshot,
+)
+from tournaments.selectors import metric_columns
+
+ARCHIVE_FORMAT = "maedn-league-archive/1"
+GAME_DURATION = timedelta(hours=1)  # what a calendar shows; games have no fixed length
+PRODID = "-//MAEDN League//Schedule//EN"
+
+# --- CSV -------------------------------------------------------------------------------------
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell; text that a spreadsheet would run as a formula is quoted with '."""
+    if value is None:
+        return ""
+    if isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, dict | list):
+        value = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    text = str(value)
+    return f"'{text}" if text.startswith(_FORMULA_START) else text
+
+
+def _metric(value: Any) -> Any:
+    """A metric as the table shows it: structured values carry their own text (won–lost
+    "3–1")."""
+    if isinstance(value, dict) and isinstance(value.get("text"), str):
+        return value["text"]
+    return value
+
+
+def standings_csv(snapshot: StandingsSnapshot | None) -> str:
+    """The snapshot's table: one row per entry in table order, the tie-break metrics as
+    columns (the columns of the standings page: precedence order, then any others)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    rows: list[StandingsRow] = []
+    metric_keys: list[str] = []
+    if snapshot is not None:
+        rows = list(snapshot.rows.select_related("entry__player").order_by("position"))
+        metric_keys = metric_columns(snapshot)
+    writer.writerow(
+        ["rank", "player", "played", "wins", "losses", "points", *metric_keys, "separated_by"]
+    )
+    for row in rows:
+        metrics = row.metrics or {}
+        writer.writerow(
+            [
+                _cell(v)
+                for v in (
+                    row.rank,
+                    row.entry.player.name,
+                    row.played,
+                    row.wins,
+                    row.losses,
+                    row.points,
+                    *(_metric(metrics.get(key)) for key in metric_keys),
+                    row.separated_by,
+                )
+            ]
+        )
+    return out.getvalue()
+
+
+# --- iCalendar -------------------------------------------------------------------------------
+
+
+def _ics_text(value: str) -> str:
+    return (
+        value.replace("\\", "\\\\")
+        .replace(";", "\\;")
+        .replace(",", "\\,")
+        .replace("\r\n", "\\n")
+        .replace("\n", "\\n")
+        .replace("\r", "\\n")
+    )
+
+
+def _fold(line: str) -> list[str]:
+    """RFC 5545 §3.1: lines of at most 75 octets, continued with a leading space; never
+    split inside a UTF-8 character."""
+    parts: list[str] = []
+    current, size, limit = "", 0, 75
+    for char in line:
+        width = len(char.encode("utf-8"))
+        if size + width > limit:
+            parts.append(current)
+            current, size, limit = " ", 1, 75
+        current += char
+        size += width
+    parts.append(current)
+    return parts
+
+
+def _ics_time(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _fixture_event(fixture: Fixture, stamp: datetime) -> list[str]:
+    seats = list(fixture.seats.all())
+    names = " vs ".join(seat.entry.player.name for seat in seats)
+    label = fixture.label or f"Game {fixture.number}"
+    where = f"DRR {fixture.cycle.number}" if fixture.cycle_id else ""
+    if fixture.series_id:
+        where = fixture.series.name
+    details = [
+        f"{fixture.league.name}{f', {where}' if where else ''}, round {fixture.round}",
+        *(f"{seat.entry.player.name}: {'+'.join(seat.colours)}" for seat in seats),
+        f"starting colour: {fixture.starting_colour}",
+        f"status: {fixture.status}",
+    ]
+    start = fixture.scheduled_at or stamp
+    lines = [
+        "BEGIN:VEVENT",
+        f"UID:fixture-{fixture.pk}@maedn-league",
+        f"DTSTAMP:{_ics_time(stamp)}",
+        f"LAST-MODIFIED:{_ics_time(fixture.updated_at)}",
+        f"DTSTART:{_ics_time(start)}",
+        f"DTEND:{_ics_time(start + GAME_DURATION)}",
+        f"SUMMARY:{_ics_text(f'{label}: {names} ({fixture.league.name})')}",
+        f"DESCRIPTION:{_ics_text(chr(10).join(details))}",
+        f"STATUS:{'CANCELLED' if fixture.status == Fixture.Status.CANCELLED else 'CONFIRMED'}",
+        "END:VEVENT",
+    ]
+    return lines
+
+
+def schedule_fixtures(fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
+    """The fixtures a calendar shows (those with a time), with what the events need."""
+    return (
+        fixtures.filter(scheduled_at__isnull=False)
+        .select_related("league", "cycle", "series")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("entry__player")))
+        .order_by("scheduled_at", "pk")
+    )
+
+
+def schedule_ics(name: str, fixtures: Iterable[Fixture]) -> str:
+    """An iCalendar file with one event per scheduled game (games without a time are
+    left out)."""
+    stamp = timezone.now()
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        f"PRODID:{PRODID}",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        f"X-WR-CALNAME:{_ics_text(name)}",
+    ]
+    for fixture in fixtures:
+        if fixture.scheduled_at is not None:
+            lines.extend(_fixture_event(fixture, stamp))
+    lines.append("END:VCALENDAR")
+    return "".join(f"{part}\r\n" for line in lines for part in _fold(line))
+
+
+def league_schedule_ics(league: League) -> str:
+    return schedule_ics(league.name, schedule_fixtures(league.fixtures.all()))
+
+
+def player_schedule_ics(player: Player, fixtures: QuerySet[Fixture]) -> str:
+    """``fixtures``: the games the requester may see; only the player's are kept."""
+    mine = fixtures.filter(seats__entry__player=player).distinct()
+    return schedule_ics(f"{player.name}: games", schedule_fixtures(mine))
+
+
+# --- JSON archive ----------------------------------------------------------------------------
+
+
+def league_archive(league: League) -> dict[str, Any]:
+    """The whole league as one JSON document: settings, players and entries, DRRs with
+    their seeding, playoff series, every game with its seats and every result version,
+    the standings snapshots, and each game log's exact text (by SHA-256)."""
+    from tournaments.api import serializers as s
+
+    fixtures = (
+        league.fixtures.select_related("league", "cycle")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("entry__player")),
+            Prefetch(
+                "results",
+                queryset=Result.objects.select_related(
+                    "game_log", "submitted_by", "decided_by"
+                ).order_by("created_at", "pk"),
+            ),
+        )
+        .order_by("pk")
+    )
+    fixture_data, logs = [], {}
+    for fixture in fixtures:
+        item = dict(s.FixtureSerializer(fixture).data)
+        item["results"] = s.ResultSerializer(fixture.results.all(), many=True).data
+        fixture_data.append(item)
+        for result in fixture.results.all():
+            if result.game_log_id and result.game_log.sha256 not in logs:
+                logs[result.game_log.sha256] = result.game_log
+    entries = league.entries.select_related("player", "league").order_by("pk")
+    cycles = league.cycles.select_related("league").prefetch_related(
+        Prefetch("seeds", queryset=CycleSeed.objects.select_related("entry__player"))
+    )
+    series = league.series.select_related("league", "higher__player", "lower__player")
+    snapshots = league.snapshots.prefetch_related(
+        Prefetch("rows", queryset=StandingsRow.objects.select_related("entry__player"))
+    )
+    return {
+        "format": ARCHIVE_FORMAT,
+        "exported_at": timezone.now().isoformat(),
+        "league": s.LeagueSerializer(league).data,
+        "entries": s.EntrySerializer(entries, many=True).data,
+        "players": s.PlayerRefSerializer([entry.player for entry in entries], many=True).data,
+        "cycles": s.CycleSerializer(cycles.order_by("number"), many=True).data,
+        "series": s.SeriesSerializer(series, many=True).data,
+        "fixtures": fixture_data,
+        "standings": s.StandingsSnapshotSerializer(snapshots, many=True).data,
+        "game_logs": [
+            {
+                **s.GameLogInfoSerializer(log).data,
+                "content": log.content,
+            }
+            for log in logs.values()
+        ],
+    }

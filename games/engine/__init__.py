@@ -29,10 +29,11 @@ from .board import (
     vanguard,
 )
 from .bots import Bot, HeuristicBot, RandomBot, make_bot
-from .game import Game, IllegalMove, Outcome, Setup, SetupError
+from .game import Game, IllegalMove, Outcome
 from .log import MAX_EVENTS, MAX_LOG_BYTES, InvalidLog, read_log
 from .moves import Move
 from .rules import OPTIONS, PRESETS, RulesError, RuleSet, explain
+from .setup import Setup, SetupError
 from .simulate import play, simulate_game
 from .validate import Step, final_game, outcome, replay, validate
 

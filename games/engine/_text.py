@@ -21,9 +21,17 @@ def describe(value: object, limit: int = 60) -> str:
         return repr(value)
     if isinstance(value, str):
         text = value if len(value) <= limit else value[: limit - 3] + "..."
-        return '"' + text + '"'
+        return '"' + "".join(_safe(ch) for ch in text) + '"'
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, (list, tuple)):
         return "an empty list" if not value else f"a list of {len(value)}"
     return f"a {type(value).__name__}"
+
+
+def _safe(ch: str) -> str:
+    """Control characters and lone surrogates escaped (they can't be stored or printed)."""
+    code = ord(ch)
+    if ch.isprintable() and not 0xD800 <= code <= 0xDFFF:
+        return ch
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"

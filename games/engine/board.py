@@ -62,7 +62,10 @@ BOARDS: dict[int, Board] = {
     4: Board(4, ("red", "black", "yellow", "green"), 40, 10),
     6: Board(6, ("red", "black", "yellow", "green", "blue", "white"), 48, 8),
 }
+DEFAULT_COLOURS: dict[int, tuple[str, ...]] = {size: b.colours for size, b in BOARDS.items()}
+"""Board size → default colour names in clockwise seat order."""
 DEFAULT_COLOURS = {size: board.colours for size, board in BOARDS.items()}
+"""Board size → its default colour names, clockwise (used by the platform)."""
 
 
 def get_board(size: int | Board) -> Board:
@@ -89,17 +92,6 @@ def parse_position(value: object, board: Board) -> int:
 def position_name(pos: int) -> int | str:
     """The log's spelling of an internal position: ``"B"`` for the yard, else the number."""
     return YARD_NAME if pos < 0 else pos
-
-
-def field_label(pos: int, board: Board) -> str:
-    """Words for a position: ``"the yard"``, ``"field A"``, ``"field 17"``, ``"house field b"``."""
-    if pos < 0:
-        return "the yard"
-    if pos == 0:
-        return "field A"
-    if pos >= board.track_length:
-        return f"house field {HOUSE_LETTERS[pos - board.track_length]}"
-    return f"field {pos}"
 
 
 def track_field(board: int | Board, seat: int, pos: int | str) -> int | None:

@@ -47,23 +47,50 @@ class RandomBot(Bot):
 
 
 class HeuristicBot(Bot):
-    """Greedy one-move look-ahead with a hand-tuned score (see docs/engine.md)."""
+    """One-move look-ahead: play each legal move on a copy and score the position.
+
+    The score (from the bot's point of view, all its allied colours together):
+
+    * every own pawn is worth its progress, valued convexly — ``T·(p/T)²`` on the
+      track, so a step near the house counts more than a step near the start and
+      the bot runs its leading pawn home instead of spreading out —, plus a fixed
+      amount for being out of the yard and more for being in the house (deeper
+      is better);
+    * a track pawn loses part of its worth by the chance that it is captured
+      before the next turn: enemy pawns 1–6 (and 7–12) fields behind it, and
+      enemy yards whose start field it stands on or just after (an enemy that is
+      stuck rolls three times, so its 6 is likely);
+    * enemy progress counts against the bot (so captures pay, more for advanced
+      victims; captures of an ally cost);
+    * with three tries, leaving house pawns unpacked while the track is empty and
+      pawns wait in the yard costs the extra tries.
+    """
 
     name = "heuristic"
 
-    ENTRY_VALUE = 12.0  # what a pawn out of the yard is worth beyond its progress
-    HOUSE_BONUS = 18.0  # a pawn in the house can never be captured
-    ALLY_CAPTURE = -1.0  # capturing an ally costs what it would cost an enemy
-    THREAT = 0.6  # per enemy pawn within reach 1–6 ahead of the moved pawn
-    START_CLEAR = 3.0  # moving off our own field A while pawns wait in the yard
-    NEUTRAL_FACTOR = 0.35  # a neutral pawn's progress counts this much for us
+    ENTRY = 10.0  # worth of a pawn out of the yard
+    HOUSE = 10.0  # extra worth of a pawn in the house (it can't be captured)
+    DEPTH = 2.0  # per house field further in
+    POWER = 2.0  # convexity of track progress
+    RISK = 0.5  # weight of the capture risk
+    ENEMY = 0.4  # weight of enemy progress
+    UNPACKED = 20.0  # losing three tries by an unpacked house
+    HIT = 1.0 / 6.0  # chance that an enemy pawn in reach hits
+    STUCK_SIX = 1.0 - (5.0 / 6.0) ** 3  # chance of a 6 in three tries
 
     def choose(self, game, seat, die, moves, rng):
         allies = _allies(game, seat)
-        best = None
+        best = moves[0]
         best_score = -1e18
         for m in moves:
-            score = self.score(game, seat, allies, m)
+            g = game.copy()
+            huff = None
+            if g._huffing and g._huff_due(seat, moves, m):
+                huff = self.choose_huff(g, seat, sorted(g._huff_targets(seat, moves, m)), rng)
+            g._apply(seat, m)
+            if huff is not None:
+                g._send_home(seat, huff)
+            score = self.evaluate(g, allies)
             if score > best_score:
                 best, best_score = m, score
         return best
@@ -72,42 +99,34 @@ class HeuristicBot(Bot):
         # lose as little as possible: the yard (nothing), else the least advanced pawn
         return min(targets, key=lambda p: -1 if p < 0 else p)
 
-    def score(self, game: Game, seat: int, allies: frozenset[int], m: RawMove) -> float:
-        s, frm, to, cap = m
-        T = game.T
-        own = s == seat
-        factor = 1.0 if own else self.NEUTRAL_FACTOR
-        v_from = self._value(frm, T)
-        v_to = self._value(to, T)
-        score = (v_to - v_from) * factor
-        if own:
-            # exposure: escaping a threatened field, stepping into reach of enemies
-            if 0 <= frm < T:
-                score += _risk(game, s, frm, allies, ignore=None) * v_from
-            if to < T:
-                score -= _risk(game, s, to, allies, ignore=cap) * v_to
-                score += self.THREAT * _threats(game, s, to, allies)
-            if frm == 0 and game.yard[s]:
-                score += self.START_CLEAR
-        if cap >= 0:
-            victim = self._value(game._rel[cap][game._abs[s][to]], T)
-            if cap in allies:
-                score += self.ALLY_CAPTURE * victim
-            elif cap == seat:
-                score -= victim  # a neutral pawn capturing our own pawn
+    def evaluate(self, g: Game, allies: frozenset[int]) -> float:
+        """Score of the position for the player holding ``allies``."""
+        T = g.T
+        total = 0.0
+        for s, pw in enumerate(g.pawns):
+            if not pw or (s == g.neutral and s not in allies):
+                continue
+            mine = s in allies
+            value = 0.0
+            on_track = False
+            for p in pw:
+                if p < 0:
+                    continue
+                if p >= T:
+                    value += self.ENTRY + T + self.HOUSE + (p - T) * self.DEPTH
+                    continue
+                on_track = True
+                worth = self.ENTRY + T * (p / T) ** self.POWER
+                if mine:
+                    worth -= self.RISK * _risk(g, s, p, allies, self) * worth
+                value += worth
+            if mine:
+                if g.yard[s] and g._three and not on_track and not g._stuck(s):
+                    value -= self.UNPACKED
+                total += value
             else:
-                score += victim
-        if game._huffing and cap < 0 and own is not None:
-            # a skipped capture costs a pawn; prefer capturing
-            score -= 2.0
-        return score + 0.001 * to
-
-    def _value(self, pos: int, T: int) -> float:
-        if pos < 0:
-            return 0.0
-        if pos >= T:
-            return self.ENTRY_VALUE + T + self.HOUSE_BONUS + (pos - T) * 0.5
-        return self.ENTRY_VALUE + pos
+                total -= self.ENEMY * value
+        return total
 
 
 def _allies(game: Game, seat: int) -> frozenset[int]:
@@ -117,36 +136,31 @@ def _allies(game: Game, seat: int) -> frozenset[int]:
     return frozenset((seat,))
 
 
-def _risk(game: Game, s: int, pos: int, allies: frozenset[int], ignore: int | None) -> float:
-    """Rough chance that a pawn of seat ``s`` on relative track ``pos`` is captured soon."""
+def _risk(game: Game, s: int, pos: int, allies: frozenset[int], bot: HeuristicBot) -> float:
+    """Rough chance that the pawn of seat ``s`` on relative track field ``pos`` is captured
+    before its next turn."""
     T = game.T
     a = game._abs[s][pos]
-    hits = 0
-    for e in range(len(game.pawns)):
-        if e in allies or not game.pawns[e]:
+    miss = 1.0
+    hit = bot.HIT
+    for e, pw in enumerate(game.pawns):
+        if e in allies or not pw or game.finished[e]:
             continue
         r = game._rel[e][a]
-        for q in game.pawns[e]:
-            if 0 <= q < T and 1 <= r - q <= 6:
-                hits += 1
-        if r == 0 and game.yard[e]:
-            hits += 1
-        if e == ignore:
-            hits = max(0, hits - 1)
-    return 1.0 - (5.0 / 6.0) ** hits if hits else 0.0
-
-
-def _threats(game: Game, s: int, pos: int, allies: frozenset[int]) -> int:
-    """Enemy track pawns 1–6 fields ahead of relative ``pos`` (targets for next turn)."""
-    T = game.T
-    count = 0
-    for d in range(1, 7):
-        if pos + d >= T:
-            break
-        o = game.track[game._abs[s][pos + d]]
-        if o >= 0 and o not in allies:
-            count += 1
-    return count
+        for q in pw:
+            if 0 <= q < T:
+                d = r - q
+                if 1 <= d <= 6:
+                    miss *= 1.0 - hit
+                elif 7 <= d <= 12:
+                    miss *= 1.0 - hit / 6.0
+        if game.yard[e]:
+            six = bot.STUCK_SIX if game._three and game._stuck(e) else 1.0 / 6.0
+            if r == 0:
+                miss *= 1.0 - six
+            elif r <= 6 and game.track[game._abs[e][0]] < 0:
+                miss *= 1.0 - six / 6.0
+    return 1.0 - miss
 
 
 BOTS: Mapping[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}

@@ -23,9 +23,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
-from .game import colours_in_play
 from .log import MAX_LOG_BYTES, InvalidLog, load_json
 from .rules import PRESETS, RulesError, RuleSet, explain
+from .setup import colours_in_play
 from .simulate import simulate_game
 from .validate import validate
 

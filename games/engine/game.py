@@ -14,12 +14,12 @@ made for callers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from . import messages
 from ._text import describe
 from .board import (
-    HOUSE_LETTERS,
     PAWNS_PER_COLOUR,
     YARD,
     YARD_NAME,
@@ -30,187 +30,14 @@ from .board import (
 )
 from .moves import Move, RawMove
 from .rules import RuleSet
-
-
-class SetupError(ValueError):
-    """A game that can't be set up (unknown colour, player holding the neutral colour, …)."""
+from .setup import Setup, SetupError, colours_in_play
 
 
 class IllegalMove(ValueError):
     """An event the rules do not allow; the message says why in a player's words."""
 
-
-# --- the fixed part ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Setup:
-    """Board, rules and seating of one game (the log's header)."""
-
-    board: Board
-    rules: RuleSet
-    colours: tuple[str, ...]
-    unused: frozenset[int]
-    neutral: int | None
-    players: dict[str, tuple[int, ...]]
-    """player name → seats, for every player (colours without one are their own player)"""
-    first: int
-    named_players: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    """the log's ``players`` as given"""
-
-    @classmethod
-    def create(
-        cls,
-        *,
-        board: int | Board = 4,
-        rules: RuleSet | str | Mapping[str, Any] = "league",
-        colours: Sequence[str] | None = None,
-        players: Mapping[str, Sequence[str]] | None = None,
-        unused: Iterable[str] | None = None,
-        first: str | None = None,
-    ) -> Setup:
-        """Check and build a setup. Raises :class:`SetupError` / ``RulesError`` (ValueErrors)."""
-        b = get_board(board)
-        ruleset = RuleSet.from_spec(rules)
-        names = _colour_names(b, colours)
-        seat_of = {name: i for i, name in enumerate(names)}
-
-        def seat(name: object, what: str) -> int:
-            if isinstance(name, str) and name in seat_of:
-                return seat_of[name]
-            raise SetupError(f"{what}: unknown colour {_q(name)} (colours: {', '.join(names)})")
-
-        if unused is None:
-            unused = ()
-        if isinstance(unused, str) or not isinstance(unused, Iterable):
-            raise SetupError(f"unused must be a list of colours, not {_q(unused)}")
-        unused_seats = frozenset(seat(u, "unused") for u in unused)
-        if unused_seats and ruleset.preset == "online":
-            raise SetupError(
-                "the online rules never leave a colour unused (a computer plays it), "
-                f"but the log lists {', '.join(names[s] for s in sorted(unused_seats))} as unused"
-            )
-
-        neutral = None
-        if ruleset.neutral is not None:
-            neutral = seat(ruleset.neutral, "neutral")
-            if neutral in unused_seats:
-                raise SetupError(f"the neutral colour {ruleset.neutral} can't also be unused")
-
-        in_play = [s for s in range(b.seats) if s not in unused_seats and s != neutral]
-        if len(in_play) < 2:
-            raise SetupError(
-                f"a game needs at least two colours in play, this one has {len(in_play)}"
-            )
-
-        if players is None:
-            players = {}
-        if not isinstance(players, Mapping):
-            raise SetupError(f"players must be an object player → colours, not {_q(players)}")
-        holder: dict[int, str] = {}
-        named: dict[str, tuple[str, ...]] = {}
-        for player, held in players.items():
-            if not isinstance(player, str) or not player:
-                raise SetupError(f"a player's name must be a non-empty string, not {_q(player)}")
-            if isinstance(held, str) or not isinstance(held, Sequence) or not held:
-                raise SetupError(
-                    f"player {player} must hold a list of one or more colours, not {_q(held)}"
-                )
-            for name in held:
-                s = seat(name, f"player {player}")
-                if s == neutral:
-                    raise SetupError(
-                        f"player {player} holds {name}, but {name} is the neutral colour, "
-                        "which has no player"
-                    )
-                if s in unused_seats:
-                    raise SetupError(f"player {player} holds {name}, which is unused")
-                if s in holder and holder[s] != player:
-                    raise SetupError(f"{name} is held by both {holder[s]} and {player}")
-                holder[s] = player
-            named[player] = tuple(dict.fromkeys(held))
-        all_players: dict[str, list[int]] = {p: [] for p in named}
-        for s in in_play:
-            if s in holder:
-                all_players[holder[s]].append(s)
-            elif names[s] in named:
-                raise SetupError(
-                    f"the player named {names[s]} clashes with the colour {names[s]}, "
-                    "which has no player and so is its own player"
-                )
-            else:
-                all_players[names[s]] = [s]
-
-        if first is None:
-            raise SetupError("the log does not say which colour moves first")
-        f = seat(first, "first")
-        if f in unused_seats:
-            raise SetupError(f"first colour {first} is unused")
-        if f == neutral:
-            raise SetupError(f"first colour {first} is the neutral colour, which takes no turns")
-
-        return cls(
-            board=b,
-            rules=ruleset,
-            colours=names,
-            unused=unused_seats,
-            neutral=neutral,
-            players={p: tuple(seats) for p, seats in all_players.items()},
-            first=f,
-            named_players=named,
-        )
-
-    @property
-    def in_play(self) -> tuple[int, ...]:
-        """Seats that take turns (not unused, not neutral), clockwise."""
-        return tuple(
-            s for s in range(self.board.seats) if s not in self.unused and s != self.neutral
-        )
-
-    @property
-    def used(self) -> tuple[int, ...]:
-        """Seats with pawns on the board (in play or neutral)."""
-        return tuple(s for s in range(self.board.seats) if s not in self.unused)
-
-    def seat(self, colour: str) -> int:
-        try:
-            return self.colours.index(colour)
-        except ValueError:
-            raise SetupError(f"unknown colour {_q(colour)}") from None
-
-    def player_of(self, seat: int) -> str | None:
-        for player, seats in self.players.items():
-            if seat in seats:
-                return player
-        return None
-
-
-def colours_in_play(
-    board: int | Board,
-    rules: RuleSet | str | Mapping[str, Any],
-    colours: Sequence[str] | None = None,
-    unused: Iterable[str] | None = None,
-) -> list[str]:
-    """Names of the colours that take turns (not unused, not neutral), clockwise."""
-    names = _colour_names(get_board(board), colours)
-    skip = set(unused or ()) | {RuleSet.from_spec(rules).neutral}
-    return [c for c in names if c not in skip] or list(names)
-
-
-def _colour_names(b: Board, colours: Sequence[str] | None) -> tuple[str, ...]:
-    if colours is None:
-        return b.colours
-    if isinstance(colours, str) or not isinstance(colours, Sequence):
-        raise SetupError(f"colours must be a list of {b.seats} names, not {_q(colours)}")
-    names = tuple(colours)
-    if len(names) != b.seats:
-        raise SetupError(f"board {b.size} has {b.seats} colours, but colours lists {len(names)}")
-    for name in names:
-        if not isinstance(name, str) or not name:
-            raise SetupError(f"a colour name must be a non-empty string, not {_q(name)}")
-    if len(set(names)) != len(names):
-        raise SetupError(f"colour names must differ: {list(names)!r}")
-    return names
+    index: int | None = None
+    """position of the event in the sequence given to :meth:`Game.push_events`"""
 
 
 def _q(value: object) -> str:
@@ -275,6 +102,7 @@ class Game:
         "_jump",
         "_rel",
         "_three",
+        "_variants",
         "events",
         "finished",
         "home",
@@ -318,6 +146,7 @@ class Game:
         self._capture = r.compulsory_capture is True
         self._huffing = r.huff
         self._back = r.capture_backwards
+        self._variants = r.barriers or r.capture_backwards
         self._end = r.end
         self.neutral = -1 if setup.neutral is None else setup.neutral
         used = setup.used
@@ -566,9 +395,7 @@ class Game:
         raw = self._find(legal, move)
         if raw is None or not self._huff_due(self.turn_seat, legal, raw):
             return []
-        g = self.copy()
-        g._apply(self.turn_seat, raw)
-        return [position_name(p) for p in sorted(g._huff_targets(self.turn_seat, legal, raw))]
+        return [position_name(p) for p in sorted(self._huff_targets(self.turn_seat, legal, raw))]
 
     def _find(self, legal: list[RawMove], move: Move) -> RawMove | None:
         """The legal move tuple matching a :class:`Move` (or ``None``)."""
@@ -580,7 +407,47 @@ class Game:
         return None
 
     def _candidates(self, c: int, n: int) -> list[RawMove]:
-        """Moves before the filters of rules.md §3 (entry, forward, backward)."""
+        """Moves before the filters of rules.md §3 (entry, forward, backward).
+
+        This is the hot path of validation and simulation. Without barriers and
+        backward captures a track field holds at most one pawn, so the occupant
+        (``-1`` for none) is directly the captured seat; the variants take
+        :meth:`_candidates_variants`.
+        """
+        if self._variants:
+            return self._candidates_variants(c, n)
+        T = self.T
+        last = T + 3
+        track = self.track
+        jump = self._jump
+        out: list[RawMove] = []
+        for s in self.movers[c]:
+            pw = self.pawns[s]
+            absm = self._abs[s]
+            yard_done = False
+            for p in pw:
+                if p < 0:
+                    if n == 6 and not yard_done:
+                        yard_done = True
+                        o = track[absm[0]]
+                        if o != s:
+                            out.append((s, -1, 0, o))
+                    continue
+                t = p + n
+                if t < T:
+                    o = track[absm[t]]
+                    if o != s:
+                        out.append((s, p, t, o))
+                elif t <= last and t not in pw:
+                    if not jump:
+                        lo = p + 1 if p >= T else T
+                        if any(lo <= q < t for q in pw):
+                            continue
+                    out.append((s, p, t, -1))
+        return out
+
+    def _candidates_variants(self, c: int, n: int) -> list[RawMove]:
+        """:meth:`_candidates` with barriers and/or backward captures."""
         T = self.T
         last = T + 3
         track = self.track
@@ -592,44 +459,32 @@ class Game:
         for s in self.movers[c]:
             pw = self.pawns[s]
             absm = self._abs[s]
-            yard_done = False
             seen: list[int] = []
             for p in pw:
-                if p < 0:
-                    if n != 6 or yard_done:
-                        continue
-                    yard_done = True
-                    a = absm[0]
-                    o = track[a]
-                    if o < 0:
-                        out.append((s, -1, 0, -1))
-                    elif o != s and tcount[a] == 1:
-                        out.append((s, -1, 0, o))
+                if p in seen:  # a barrier's two pawns, or the yard: one move each
                     continue
-                if barriers:
-                    if p in seen:
-                        continue
-                    seen.append(p)
+                seen.append(p)
+                if p < 0:
+                    if n == 6:
+                        a = absm[0]
+                        o = track[a]
+                        if o != s and (o < 0 or tcount[a] == 1):
+                            out.append((s, -1, 0, o))
+                    continue
                 t = p + n
                 if p < T:
                     if t < T:
                         a = absm[t]
+                        o = track[a]
                         if not barriers:
-                            o = track[a]
-                            if o < 0:
-                                out.append((s, p, t, -1))
-                            elif o != s:
+                            if o != s:
                                 out.append((s, p, t, o))
-                        elif self._clear_path(absm, p + 1, t):
-                            o = track[a]
-                            if o < 0 or (o == s and tcount[a] == 1):
-                                out.append((s, p, t, -1))
-                            elif o != s and tcount[a] == 1:
-                                out.append((s, p, t, o))
+                        elif self._clear_path(absm, p + 1, t) and (o < 0 or tcount[a] == 1):
+                            out.append((s, p, t, -1 if o == s else o))
                     elif (
                         t <= last
                         and t not in pw
-                        and (jump or not any(h in pw for h in range(T, t)))
+                        and (jump or not any(T <= q < t for q in pw))
                         and (not barriers or self._clear_path(absm, p + 1, T))
                     ):
                         out.append((s, p, t, -1))
@@ -644,11 +499,7 @@ class Game:
                             and (not barriers or self._clear_path(absm, t + 1, p))
                         ):
                             out.append((s, p, t, o))
-                elif (
-                    t <= last
-                    and t not in pw
-                    and (jump or not any(h in pw for h in range(p + 1, t)))
-                ):
+                elif t <= last and t not in pw and (jump or not any(p < q < t for q in pw)):
                     out.append((s, p, t, -1))
         return out
 
@@ -660,7 +511,7 @@ class Game:
     def _legal(self, c: int, n: int) -> list[RawMove]:
         """Legal moves of seat ``c`` with roll ``n``: candidates, then the filters of §3."""
         moves = self._candidates(c, n)
-        if not moves:
+        if len(moves) < 2:  # each filter keeps at least one move
             return moves
         if self._entry and n == 6:
             for m in moves:
@@ -677,21 +528,21 @@ class Game:
         return moves
 
     def _stuck(self, c: int) -> bool:
-        T = self.T
-        last = T + 3
-        jump = self._jump
+        """rules.md §4: no pawn ``c`` may move is on the track, and no house pawn can move.
+
+        A house pawn can move (for some roll) exactly when the house is not packed:
+        its ``k`` pawns do not fill the last ``k`` fields. With or without jumping.
+        """
+        yard = self.yard
+        home = self.home
         for s in self.movers[c]:
-            pw = self.pawns[s]
-            for p in pw:
-                if p < 0:
-                    continue
-                if p < T:
-                    return False
-                if p < last:
-                    if jump:
-                        if any(q not in pw for q in range(p + 1, last + 1)):
-                            return False
-                    elif p + 1 not in pw:
+            k = home[s]
+            if yard[s] + k != PAWNS_PER_COLOUR:
+                return False  # a pawn on the track
+            if k:
+                lowest = self.T + PAWNS_PER_COLOUR - k
+                for p in self.pawns[s]:
+                    if 0 <= p < lowest:
                         return False
         return True
 
@@ -731,12 +582,23 @@ class Game:
         return m[3] < 0 and any(x[3] >= 0 and x[0] == c for x in legal)
 
     def _huff_targets(self, c: int, legal: list[RawMove], m: RawMove) -> set[int]:
-        """Positions (after ``m`` was applied) of ``c``'s pawns that could have captured."""
+        """Where ``c``'s pawns that could have captured stand once ``m`` is made.
+
+        Called before ``m`` is applied. The moved pawn is named by its target;
+        the others by where they stand (``-1``: a yard pawn that could have
+        entered capturing).
+        """
         capable = {x[1] for x in legal if x[0] == c and x[3] >= 0}
+        own_move = m[0] == c
         pw = self.pawns[c]
-        out = {f for f in capable if (self.yard[c] if f < 0 else f in pw)}
-        if m[0] == c and m[1] in capable:
-            out.add(m[2])
+        out = set()
+        for f in capable:
+            left = self.yard[c] if f < 0 else pw.count(f)
+            if own_move and m[1] == f:
+                left -= 1
+                out.add(m[2])
+            if left > 0:
+                out.add(f)
         return out
 
     def _send_home(self, c: int, h: int) -> None:
@@ -782,7 +644,7 @@ class Game:
         players = self.setup.players
         if self._end == "first-colour":
             self.over = True
-            self.winner = self._player(placings[0])
+            self.winner = self.setup.player_of(placings[0])
             return
         if self._end == "all-places":
             left = [s for s in self.setup.in_play if not self.finished[s]]
@@ -791,7 +653,7 @@ class Game:
                 self.over = True
         done: dict[str, int] = {}
         for s in placings:
-            player = self._player(s)
+            player = self.setup.player_of(s)
             done[player] = done.get(player, 0) + 1
             if done[player] == len(players[player]):
                 if self._end == "both-colours":
@@ -799,12 +661,6 @@ class Game:
                 if self.over:
                     self.winner = player
                 return
-
-    def _player(self, seat: int) -> str:
-        for player, seats in self.setup.players.items():
-            if seat in seats:
-                return player
-        raise AssertionError(f"seat {seat} has no player")  # pragma: no cover
 
     def _open(self, s: int) -> None:
         """A new roll opportunity for seat ``s`` (rules.md §4 step 1)."""
@@ -822,27 +678,20 @@ class Game:
             if n == 6:
                 self._open(c)
                 return
-            self.tries -= 1
-            if self.tries > 0:
+            if self.tries > 1:
+                self.tries -= 1
                 return
-        k = len(self.names)
         finished = self.finished
         in_play = self.in_play
+        k = len(in_play)
         s = c
         for _ in range(k):
             s = (s + 1) % k
             if in_play[s] and not finished[s]:
-                break
-        self._open(s)
-
-    def _roll(self, c: int, n: int, m: RawMove | None, huff: int | None = None) -> None:
-        """Record an already-checked roll: the move, the huff, finishing, the next turn."""
-        if m is not None:
-            self._apply(c, m)
-            if huff is not None:
-                self._send_home(c, huff)
-            self._after_move(c)
-        self._advance(c, n)
+                self._open(s)
+                return
+        self.over = True  # nobody left to roll: only reachable from a hand-built position
+        self.turn_seat = -1
 
     # --- public moves ------------------------------------------------------------------
 
@@ -857,11 +706,11 @@ class Game:
         played, with its huff.
         """
         if self.over:
-            raise IllegalMove(self._after_end_message())
+            raise IllegalMove(messages.after_end(self))
         event: dict[str, Any] = {"colour": self.turn, "die": die}
         if move is not None:
             event["move"] = [move.from_, move.to]
-            if move.pawn_colour != move.colour:
+            if move.pawn_colour != self.turn:
                 event["pawn_colour"] = move.pawn_colour
         if huff is not None:
             event["huff"] = huff
@@ -875,32 +724,121 @@ class Game:
         g.push(die, move, huff)
         return g
 
+    def push_events(self, events: Iterable[object]) -> None:
+        """Check and record a sequence of log events (the validator's loop).
+
+        Raises :class:`IllegalMove` with ``.index`` set to the offending
+        position in ``events``. Every event goes through :meth:`push_event`
+        (the full checks, and the explanation of any defect) unless the inlined
+        fast path below can *prove* it legal: a well-formed roll of the colour
+        on turn that allows no move and records none, or — under rules without
+        barriers, backward moves, compulsory capture or huffing — that moves
+        one of the roller's own pawns by the roll onto a field it may take,
+        past no filter of rules.md §3. The fast path only ever accepts; the
+        differential tests hold it to :meth:`_legal`.
+        """
+        slow = self.push_event
+        i = -1
+        try:
+            if self._huffing:
+                for i, ev in enumerate(events):  # noqa: B007 - i is reported
+                    slow(ev)
+                return
+            plain = not (self._variants or self._capture)
+            entry_rule = self._entry
+            clear_rule = self._clear
+            jump = self._jump
+            T = self.T
+            last = T + 3
+            seat_of = self.seat_of
+            candidates = self._candidates
+            apply = self._apply
+            advance = self._advance
+            after_move = self._after_move
+            home = self.home
+            yard = self.yard
+            track = self.track
+            pawns = self.pawns
+            neutral = self.neutral
+            for i, ev in enumerate(events):  # noqa: B007 - i is reported
+                if type(ev) is not dict or self.over:
+                    slow(ev)
+                    continue
+                c = self.turn_seat
+                name = ev.get("colour")
+                n = ev.get("die")
+                if not (
+                    type(name) is str
+                    and seat_of.get(name) == c
+                    and type(n) is int
+                    and 0 < n < 7
+                    and ev.get("huff") is None
+                ):
+                    slow(ev)
+                    continue
+                mv = ev.get("move")
+                if mv is None:
+                    if candidates(c, n):
+                        slow(ev)  # a move was possible: explain
+                    else:
+                        advance(c, n)
+                    continue
+                m = None
+                if plain and type(mv) is list and len(mv) == 2 and ev.get("pawn_colour") is None:
+                    f, to = mv
+                    if type(to) is not int:
+                        pass
+                    elif type(f) is not int:
+                        if f == YARD_NAME and n == 6 and to == 0 and yard[c]:
+                            o = track[self.start[c]]
+                            if o != c:
+                                m = (c, YARD, 0, o)
+                    elif to == f + n and f in pawns[c]:
+                        pw = pawns[c]
+                        absm = self._abs[c]
+                        on_a = track[absm[0]] == c
+                        if yard[c] and (
+                            (entry_rule and n == 6 and not on_a)  # must enter instead
+                            or (clear_rule and on_a and f != 0 and track[absm[n]] != c)
+                        ):
+                            pass  # a filter of §3 rules this move out
+                        elif to < T:
+                            o = track[absm[to]]
+                            if o != c:
+                                m = (c, f, to, o)
+                        elif (
+                            to <= last
+                            and to not in pw
+                            and (jump or not any((f < q < to and q >= T) for q in pw))
+                        ):
+                            m = (c, f, to, -1)
+                if m is None:
+                    slow(ev)
+                    continue
+                apply(c, m)
+                if home[c] == PAWNS_PER_COLOUR or neutral >= 0:
+                    after_move(c)
+                advance(c, n)
+        except IllegalMove as exc:
+            exc.index = i
+            raise
+
     def push_event(self, ev: object) -> tuple[RawMove, int | None] | None:
         """Check and record one log event. Returns ``(move, huff)`` or ``None`` for no move.
 
-        Raises :class:`IllegalMove` explaining what is wrong.
+        Raises :class:`IllegalMove` explaining what is wrong. This is the
+        validator's hot path: well-formed events take the short way, anything
+        else is explained by :meth:`_event_defect`.
         """
-        if type(ev) is not dict:
-            raise IllegalMove(
-                f'an event must be an object like {{"colour": "red", "die": 4}}, not {_q(ev)}'
-            )
-        if self.over:
-            raise IllegalMove(self._after_end_message())
+        if type(ev) is not dict or self.over:
+            raise IllegalMove(self._event_defect(ev))
+        c = self.turn_seat
         name = ev.get("colour")
-        c = self.seat_of.get(name, -1) if type(name) is str else -1
-        if c < 0:
-            if "colour" not in ev:
-                raise IllegalMove('the event has no "colour"')
-            raise IllegalMove(
-                f"unknown colour {_q(name)} (this game's colours: {', '.join(self.names)})"
-            )
         n = ev.get("die")
-        if type(n) is not int or not 1 <= n <= 6:
-            if "die" not in ev:
-                raise IllegalMove(f'{name}\'s event has no "die"')
-            raise IllegalMove(f"{name} rolled {_q(n)}, but a die shows a whole number from 1 to 6")
-        if c != self.turn_seat:
-            raise IllegalMove(self._not_on_turn_message(c))
+        if type(name) is not str or self.seat_of.get(name) != c or type(n) is not int:
+            raise IllegalMove(self._event_defect(ev))
+        if not 0 < n < 7:
+            raise IllegalMove(self._event_defect(ev))
         mv = ev.get("move")
         h = ev.get("huff")
         huff = None
@@ -916,7 +854,7 @@ class Game:
             if legal:
                 raise IllegalMove(
                     f"{name} rolled {n} and made no move, but a move was possible "
-                    f"({self._list(legal, c)})"
+                    f"({messages.move_list(self, legal, c)})"
                 )
             if huff is not None:
                 raise IllegalMove(
@@ -924,63 +862,71 @@ class Game:
                 )
             self._advance(c, n)
             return None
-        s, frm, to = self._parse_move(ev, mv, c)
-        for m in legal:
-            if m[2] == to and m[1] == frm and m[0] == s:
-                break
-        else:
-            raise IllegalMove(self._illegal_message(c, n, s, frm, to, legal))
+        m = self._match(ev, mv, c, legal)
+        if m is None:
+            s, frm, to = self._parse_move(ev, mv, c)
+            raise IllegalMove(messages.illegal_move(self, c, n, s, frm, to, legal))
         if self._huffing:
             return self._push_huffed(c, n, m, huff, legal)
         self._apply(c, m)
-        self._after_move(c)
+        if self.home[c] == PAWNS_PER_COLOUR or self.neutral >= 0:
+            self._after_move(c)
         self._advance(c, n)
         return m, None
+
+    def _match(self, ev: dict[str, Any], mv: object, c: int, legal: list[RawMove]):
+        """The legal move recorded as ``mv`` (with the event's pawn_colour), or ``None``."""
+        if type(mv) is not list or len(mv) != 2:  # type: ignore[arg-type]
+            return None
+        f, to = mv  # type: ignore[misc]
+        if type(to) is not int:
+            return None
+        frm = f if type(f) is int else (YARD if f == YARD_NAME else None)
+        pc = ev.get("pawn_colour")
+        s = c if pc is None else (self.seat_of.get(pc) if type(pc) is str else None)
+        for m in legal:
+            if m[2] == to and m[1] == frm and m[0] == s:
+                return m
+        return None
+
+    def _event_defect(self, ev: object) -> str:
+        """Why an event is not even a roll of the colour on turn (shape, colour, die, turn)."""
+        if type(ev) is not dict:
+            return f'an event must be an object like {{"colour": "red", "die": 4}}, not {_q(ev)}'
+        if self.over:
+            return messages.after_end(self)
+        name = ev.get("colour")
+        c = self.seat_of.get(name, -1) if type(name) is str else -1
+        if c < 0:
+            if "colour" not in ev:
+                return 'the event has no "colour"'
+            return f"unknown colour {_q(name)} (this game's colours: {', '.join(self.names)})"
+        n = ev.get("die")
+        if type(n) is not int or not 1 <= n <= 6:
+            if "die" not in ev:
+                return f'{name}\'s event has no "die"'
+            return f"{name} rolled {_q(n)}, but a die shows a whole number from 1 to 6"
+        return messages.not_on_turn(self, c)
 
     def _push_huffed(
         self, c: int, n: int, m: RawMove, huff: int | None, legal: list[RawMove]
     ) -> tuple[RawMove, int | None]:
-        name = self.names[c]
+        """Record a legal move under the huff rule, checking the event's ``huff``."""
         if not self._huff_due(c, legal, m):
             if huff is not None:
-                why = (
-                    "the move captured"
-                    if m[3] >= 0
-                    else f"no pawn of {name} could have captured with this roll"
-                )
-                raise IllegalMove(
-                    f"{name} rolled {n} and moved {self._show(m, c)} with a huff of "
-                    f"{position_name(huff)}, but {why}, so nobody is huffed"
-                )
-            self._roll(c, n, m)
-            return m, None
-        before = self.copy()
+                raise IllegalMove(messages.huff_not_due(self, c, n, m, huff))
+            huff_pos = None
+        else:
+            targets = self._huff_targets(c, legal, m)
+            if huff is None or huff not in targets:
+                raise IllegalMove(messages.huff_wrong(self, c, n, m, huff, legal, targets))
+            huff_pos = huff
         self._apply(c, m)
-        targets = self._huff_targets(c, legal, m)
-        if huff is None or huff not in targets:
-            capture = ", ".join(self._show(x, c) for x in legal if x[0] == c and x[3] >= 0)
-            shown = " or ".join(str(position_name(p)) for p in sorted(targets))
-            self._restore(before)
-            if huff is None:
-                raise IllegalMove(
-                    f"{name} rolled {n} and moved {self._show(m, c)} without capturing, although "
-                    f"it could have captured ({capture}); the huff is missing: the pawn that "
-                    f"could have captured goes back to the yard (huff {shown})"
-                )
-            raise IllegalMove(
-                f"{name} rolled {n} and moved {self._show(m, c)} with a huff of "
-                f"{position_name(huff)}, but no pawn there could have captured ({capture}); "
-                f"the huff must name {shown}"
-            )
-        if huff >= 0:
-            self._send_home(c, huff)
+        if huff_pos is not None:
+            self._send_home(c, huff_pos)
         self._after_move(c)
         self._advance(c, n)
-        return m, huff
-
-    def _restore(self, other: Game) -> None:
-        for name in Game.__slots__:
-            setattr(self, name, getattr(other, name))
+        return m, huff_pos
 
     def _parse_pos(self, value: object, what: str) -> int:
         if value == YARD_NAME and type(value) is str:
@@ -1020,161 +966,9 @@ class Game:
             )
         return s, frm, to
 
-    # --- messages --------------------------------------------------------------------
-
-    def _show(self, m: RawMove, c: int) -> str:
-        text = f"{position_name(m[1])}→{m[2]}"
-        return text if m[0] == c else f"{self.names[m[0]]} {text}"
-
-    def _list(self, moves: list[RawMove], c: int) -> str:
-        ordered = sorted(moves, key=lambda m: (m[0] != c, m[0], m[1], m[2]))
-        return ", ".join(self._show(m, c) for m in ordered)
-
-    def _after_end_message(self) -> str:
-        won = f"; {self.winner} won" if self.winner else ""
-        return f"the game was already over{won}, so no more rolls may follow"
-
-    def _not_on_turn_message(self, c: int) -> str:
-        name = self.names[c]
-        turn = self.names[self.turn_seat]
-        if c == self.neutral:
-            return f"{name} is the neutral colour and never takes a turn; it is {turn}'s turn"
-        if not self.in_play[c]:
-            return f"{name} is not used in this game; it is {turn}'s turn"
-        if self.finished[c]:
-            return f"{name} has finished and takes no more turns; it is {turn}'s turn"
-        if self.prev is not None:
-            ps, pd, pmax = self.prev
-            if ps == c:
-                if pmax == 3 and pd != 6:
-                    return f"{name} had already used its three tries for a 6; it is {turn}'s turn"
-                return f"{name} rolled {pd}, which ended its turn; it is {turn}'s turn"
-            if ps == self.turn_seat:
-                if pd == 6:
-                    return f"{turn} rolled a 6 and rolls again, not {name}"
-                return (
-                    f"{turn} could not move and still has {self.tries} of its three tries "
-                    f"for a 6, so {turn} rolls again, not {name}"
-                )
-        return f"it is {turn}'s turn, not {name}'s"
-
-    def _illegal_message(
-        self, c: int, n: int, s: int, frm: int, to: int, legal: list[RawMove]
-    ) -> str:
-        name = self.names[c]
-        pawn = f" with a {self.names[s]} pawn" if s != c else ""
-        head = f"{name} rolled {n} and moved {position_name(frm)}→{to}{pawn}"
-        reason = self._why(c, n, s, frm, to)
-        if not legal:
-            return (
-                f"{head}, but {reason}; {name} had no legal move with that roll, "
-                "so the roll is recorded without a move"
-            )
-        return f"{head}, but {reason} (allowed: {self._list(legal, c)})"
-
-    def _why(self, c: int, n: int, s: int, frm: int, to: int) -> str:
-        """Why moving seat ``s``'s pawn ``frm → to`` is not legal for ``c`` rolling ``n``."""
-        T = self.T
-        pname = self.names[s]
-        pw = self.pawns[s]
-        absm = self._abs[s]
-        if frm < 0:
-            if not self.yard[s]:
-                return f"{pname} has no pawn in the yard"
-            if to != 0:
-                return "a pawn leaving the yard goes onto field A (B→0)"
-            if n != 6:
-                return "a pawn leaves the yard only with a 6"
-            o = self.track[absm[0]]
-            if o == s:
-                return f"{pname}'s own pawn stands on field A"
-            if o >= 0 and self.tcount[absm[0]] >= 2:
-                return f"{self.names[o]}'s barrier blocks field A"
-            return self._filtered(c, n, s, frm, to)
-        if frm not in pw:
-            return f"{pname} has no pawn on {self._field(frm)}"
-        if to == frm + n:
-            if frm < T:
-                for q in range(frm + 1, min(to, T)):
-                    if self.tcount[absm[q]] >= 2:
-                        owner = self.names[self.track[absm[q]]]
-                        return f"the barrier of {owner} on field {q} blocks the way"
-            if to < T:
-                a = absm[to]
-                o = self.track[a]
-                if o == s:
-                    if not self._barriers:
-                        return f"{pname}'s own pawn stands on field {to}"
-                    if self.tcount[a] >= 2:
-                        return f"two {pname} pawns already stand on field {to}"
-                elif o >= 0 and self.tcount[a] >= 2:
-                    return f"{self.names[o]}'s barrier on field {to} can't be captured or landed on"
-            else:
-                if to in pw:
-                    return f"{pname}'s own pawn stands on {self._field(to)} ({to})"
-                if not self._jump:
-                    for h in range(max(frm + 1, T), to):
-                        if h in pw:
-                            return (
-                                "pawns may not jump over pawns in the house "
-                                f"({pname}'s pawn on {self._field(h)} ({h}))"
-                            )
-            return self._filtered(c, n, s, frm, to)
-        if to == frm - n:
-            if not self._back:
-                return "pawns move forwards only"
-            if frm >= T:
-                return "pawns in the house never move backwards"
-            if to < 1:
-                return "a backward move may not reach or pass its own field A"
-            a = absm[to]
-            o = self.track[a]
-            if o < 0 or o == s:
-                return f"a backward move must capture, and field {to} holds no pawn to capture"
-            if self.tcount[a] >= 2:
-                return f"{self.names[o]}'s barrier on field {to} can't be captured"
-            for q in range(to + 1, frm):
-                if self.tcount[absm[q]] >= 2:
-                    return f"the barrier on field {q} blocks the way"
-            return self._filtered(c, n, s, frm, to)
-        if frm + n > T + 3:
-            return f"a roll of {n} would take the pawn on {frm} past the end of the house"
-        if to < frm and not self._back:
-            return f"pawns move forwards only: a roll of {n} takes {frm} to {frm + n}"
-        return f"a roll of {n} moves a pawn {_fields(n)} ({frm}→{frm + n}), not {_fields(to - frm)}"
-
-    def _filtered(self, c: int, n: int, s: int, frm: int, to: int) -> str:
-        """Which filter of rules.md §3 ruled out a move that is possible on the board."""
-        name = self.names[c]
-        moves = self._candidates(c, n)
-        if self._entry and n == 6 and any(m[1] < 0 and m[0] == c for m in moves):
-            return f"with a 6, {name} must bring a pawn out of the yard onto field A (B→0)"
-        if self._clear and self.yard[c] and self.track[self.start[c]] == c:
-            sel = [m for m in moves if m[1] == 0 and m[0] == c]
-            if sel and not (s == c and frm == 0):
-                return f"while {name} has pawns in the yard its pawn on field A must move off first"
-            if sel:
-                moves = sel
-        if self._capture and any(m[3] >= 0 for m in moves):
-            return "a capture was possible, and capturing is compulsory"
-        return "the rules do not allow that move"  # pragma: no cover - defensive
-
-    def _field(self, pos: int) -> str:
-        if pos < 0:
-            return "the yard"
-        if pos >= self.T:
-            return f"house field {HOUSE_LETTERS[pos - self.T]}"
-        if pos == 0:
-            return "field A (0)"
-        return f"field {pos}"
-
     def __repr__(self) -> str:
         state = "over" if self.over else f"turn={self.turn!r}"
         return f"<Game {self.rules.preset} board {self.board.size} {state} {self.positions()}>"
-
-
-def _fields(k: int) -> str:
-    return "1 field" if abs(k) == 1 else f"{abs(k)} fields"
 
 
 def _check_die(die: object) -> None:

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._text import describe
-from .game import Setup, SetupError
 from .rules import RulesError
+from .setup import Setup, SetupError
 
 FORMAT = "maedn-log/1"
 MAX_LOG_BYTES = 2 * 1024 * 1024
@@ -59,6 +59,10 @@ def load_json(data: str | bytes | bytearray) -> Any:
             f"the log is {size:,} bytes; logs larger than {MAX_LOG_BYTES:,} bytes (2 MB) "
             "are not accepted"
         )
+    if isinstance(data, str):
+        data = data.removeprefix("\ufeff")  # a byte order mark is tolerated (RFC 8259)
+    elif data[:3] == b"\xef\xbb\xbf":
+        data = data[3:]
     try:
         return json.loads(data, parse_int=_parse_int)
     except RecursionError:

@@ -7,7 +7,7 @@ by the hundred thousand. :class:`Move` is the readable form handed to callers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .board import YARD_NAME
@@ -54,9 +54,6 @@ class Move:
     def as_list(self) -> list[int | str]:
         """The ``[FROM, TO]`` pair written in a log."""
         return [self.from_, self.to]
-
-    def with_huff(self, huff: int | str | None) -> Move:
-        return replace(self, huff=huff)
 
     def event(self, die: int) -> dict[str, Any]:
         """The log event recording this move made with ``die``."""

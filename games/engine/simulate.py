@@ -1,5 +1,6 @@
 """Playing whole games with bots, producing valid ``maedn-log/1`` logs.
 
+    >>> from games.engine import simulate_game, validate
     >>> log = simulate_game(rules="league", board=4,
     ...                     players={"alice": ["green", "red"], "bob": ["black", "yellow"]},
     ...                     first="green", bots={"alice": "heuristic", "bob": "random"}, seed=1)
@@ -15,11 +16,12 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .board import position_name
-from .bots import Bot, make_bot
-from .game import Game, Setup, colours_in_play
+from .board import PAWNS_PER_COLOUR, position_name
+from .bots import Bot, RandomBot, make_bot
+from .game import Game
 from .log import FORMAT, MAX_EVENTS
 from .rules import RuleSet
+from .setup import Setup, colours_in_play
 
 BotSpec = str | Bot
 
@@ -44,7 +46,9 @@ def simulate_game(
     everyone or a mapping player name → bot (``"random"``, ``"heuristic"`` or a
     :class:`~games.engine.bots.Bot`), default ``"random"``; ``first`` defaults to a
     colour drawn with the seeded generator. The log is complete unless it would
-    need more than ``max_events`` rolls (never seen in practice).
+    need more than ``max_events`` rolls: with presets that never happens; random
+    players under extreme variants (board 6, all places, backward captures) can
+    get there, and the log is then valid but incomplete.
     """
     rng = random.Random(seed)
     setup = _setup(rules, board, players, first, colours, unused, rng)
@@ -126,9 +130,14 @@ def play(
     """
     dice = rng.random
     legal = game._legal
+    apply = game._apply
     advance = game._advance
+    after_move = game._after_move
     huffing = game._huffing
+    home = game.home
+    neutral = game.neutral
     names = game.names
+    pick_at_random = [type(bot) is RandomBot for bot in bots]  # inlined below
     while not game.over and game.events < max_events:
         c = game.turn_seat
         n = int(dice() * 6) + 1
@@ -138,17 +147,26 @@ def play(
             if record is not None:
                 record.append({"colour": names[c], "die": n})
             continue
-        m = moves[0] if len(moves) == 1 else bots[c].choose(game, c, n, moves, rng)
+        k = len(moves)
+        if k == 1:
+            m = moves[0]
+        elif pick_at_random[c]:
+            m = moves[int(dice() * k)]  # what RandomBot.choose does
+        else:
+            m = bots[c].choose(game, c, n, moves, rng)
         huff = None
         if huffing and game._huff_due(c, moves, m):
-            game._apply(c, m)
             targets = sorted(game._huff_targets(c, moves, m))
             huff = targets[0] if len(targets) == 1 else bots[c].choose_huff(game, c, targets, rng)
+            game._apply(c, m)
             game._send_home(c, huff)
             game._after_move(c)
             advance(c, n)
         else:
-            game._roll(c, n, m)
+            apply(c, m)
+            if home[c] == PAWNS_PER_COLOUR or neutral >= 0:
+                after_move(c)
+            advance(c, n)
         if record is not None:
             event: dict[str, Any] = {
                 "colour": names[c],

@@ -46,15 +46,10 @@ def final_game(log: object) -> Game:
 def _play(log: object) -> Game:
     setup, events = read_log(log)
     game = Game(setup)
-    push = game.push_event
-    i = 0
     try:
-        for i, event in enumerate(events):  # noqa: B007 - i is the offending index
-            push(event)
+        game.push_events(events)
     except IllegalMove as exc:
-        raise InvalidLog(str(exc), i) from None
-    except RecursionError:  # pragma: no cover - defensive; events are flat
-        raise InvalidLog("the event is nested too deeply", i) from None
+        raise InvalidLog(str(exc), exc.index) from None
     return game
 
 

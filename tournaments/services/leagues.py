@@ -8,6 +8,7 @@ from django.utils.text import slugify
 
 from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import RulesError, RuleSet
+from tournaments.algorithms import brackets
 from tournaments.algorithms import colours as colour_rules
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
@@ -85,18 +86,32 @@ def validate_playoffs(config: dict | None) -> dict:
         return {"kind": "xleague"}
     if kind == "bracket":
         seeds = config.get("seeds")
-        if not isinstance(seeds, int) or not 2 <= seeds <= 64:
+        if isinstance(seeds, bool) or not isinstance(seeds, int) or not 2 <= seeds <= 64:
             raise ServiceError("a playoff bracket needs 2 to 64 seeds", field="playoffs")
         first_to = config.get("first_to", 1)
-        if isinstance(first_to, int):
-            first_to = [first_to]
-        if not all(isinstance(n, int) and 1 <= n <= 9 for n in first_to):
-            raise ServiceError("series lengths ('first to N') must be 1 to 9", field="playoffs")
+        first_to = [first_to] if isinstance(first_to, int) else first_to
+        if not isinstance(first_to, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 9 for n in first_to
+        ):
+            raise ServiceError(
+                "first_to is a series length ('first to N', 1 to 9) or one per round",
+                field="playoffs",
+            )
+        # the 1–0 head start needs series longer than one game (platform default)
+        head_start = config.get("head_start", all(n >= 2 for n in first_to))
+        try:
+            brackets.build_bracket(
+                seeds,
+                first_to=first_to[0] if len(first_to) == 1 else tuple(first_to),
+                head_start=bool(head_start),
+            )
+        except AlgorithmError as exc:
+            raise ServiceError(f"playoffs: {exc}", field="playoffs") from None
         return {
             "kind": "bracket",
             "seeds": seeds,
             "first_to": first_to,
-            "head_start": bool(config.get("head_start", True)),
+            "head_start": bool(head_start),
         }
     raise ServiceError(
         f"unknown playoff kind {kind!r}; use none, xleague or bracket", field="playoffs"
@@ -231,7 +246,7 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "withdrew") -> int:
     with transaction.atomic():
         entry.withdrawn_at = timezone.now()
         entry.save(update_fields=["withdrawn_at"])
-        open_games = (
+        open_ids = (
             Fixture.objects.filter(seats__entry=entry)
             .exclude(
                 status__in=[
@@ -241,7 +256,12 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "withdrew") -> int:
                 ]
             )
             .exclude(results__state=Result.State.CONFIRMED)
-            .distinct()
+            .values_list("pk", flat=True)
+        )
+        # Lock every game first, in id order, then forfeit: the same order as an upload
+        # (game, then league), so a concurrent upload waits instead of deadlocking.
+        open_games = list(
+            Fixture.objects.select_for_update().filter(pk__in=list(open_ids)).order_by("pk")
         )
         count = 0
         for fixture in open_games:

@@ -56,7 +56,7 @@ def playoffs_generate(*, league: League, by) -> list[Series]:
                 f"the standings are provisional ({max(left, 0)} game(s) or DRRs remain); "
                 "playoffs are seeded from the final table"
             )
-        rows = list(snapshot.rows.order_by("position"))
+        rows = list(snapshot.rows.filter(entry__withdrawn_at__isnull=True).order_by("position"))
         if len(rows) < bracket.seeds:
             raise ServiceError(
                 f"the playoffs need {bracket.seeds} players; the table has {len(rows)}"
@@ -172,6 +172,8 @@ def series_progress(series_id: int) -> Series:
         )
     except AlgorithmError as exc:
         raise ServiceError(f"{series.name}: {exc}") from None
+    if series.winner_id and state.winner != series.winner_id:
+        _reopen(series)  # a void or correction changed who won this series
     if state.decided and not series.winner_id:
         series.winner_id = state.winner
         series.status = Series.Status.DECIDED
@@ -189,6 +191,30 @@ def series_progress(series_id: int) -> Series:
     elif not state.decided:
         _schedule_next_game(series)
     return series
+
+
+def _reopen(series: Series) -> None:
+    """Undo a decided series: take its winner out of the next series (whose games must not
+    have started) and play on. Raises ServiceError when that is no longer possible."""
+    loser_gone = series.winner_id
+    if series.next_series_id:
+        nxt = Series.objects.select_for_update().get(pk=series.next_series_id)
+        if Result.objects.filter(fixture__series=nxt).exists():
+            raise ServiceError(
+                f"{nxt.name} has results already; void them before changing who won {series.name}"
+            )
+        Fixture.objects.filter(series=nxt).delete()  # only unplayed, scheduled games
+        if nxt.higher_id == loser_gone:
+            nxt.higher_id, nxt.higher_seed = nxt.lower_id, nxt.lower_seed
+        nxt.lower_id, nxt.lower_seed = None, None
+        nxt.status, nxt.head_start = Series.Status.WAITING, True
+        nxt.save()
+    else:
+        League.objects.filter(pk=series.league_id).update(status=League.Status.PLAYOFFS)
+    series.fixtures.filter(status=Fixture.Status.CANCELLED).delete()
+    series.winner_id = None
+    series.status = Series.Status.PLAYING
+    series.save(update_fields=["winner", "status"])
 
 
 def series_score(series: Series) -> brackets.SeriesState | None:

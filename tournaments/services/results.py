@@ -67,11 +67,9 @@ def result_fields_from_log(fixture: Fixture, checked: CheckedLog) -> dict[str, A
             both_finished.append(entry)
 
     winner = None
-    if v.get("winner"):
-        holders = [s for s in seats if s.entry.player.name.casefold() == v["winner"].casefold()]
-        if not holders:  # the log names players differently: find them by colour
-            winner_colours = _log_player_colours(checked.data, v["winner"], to_league)
-            holders = [s for s in seats if set(s.colours) == winner_colours]
+    if v.get("winner"):  # the engine names the winning player as the log does: match colours
+        winner_colours = _log_player_colours(checked.data, v["winner"], to_league)
+        holders = [s for s in seats if set(s.colours) == winner_colours]
         winner = holders[0].entry_id if holders else None
     placings = _player_placings(seats, winner, colour_places, counted, both_finished)
     points: dict[str, int] = {}
@@ -182,12 +180,29 @@ def _storable(text: str) -> str:
 
 
 def _require_at_board_or_organizer(user, fixture: Fixture) -> bool:
-    """True for an organizer; a seated player passes; anyone else is refused."""
+    """True for an organizer who is not playing this game; a seated player (organizer or
+    not) passes as a player; anyone else is refused."""
+    if seat_of(user, fixture) is not None:
+        return False  # an organizer playing this game acts as a player in it
     if is_organizer(user, fixture.league):
         return True
-    if seat_of(user, fixture) is None:
-        raise NotAllowed("only the players at this game's board or its organizers may do this")
-    return False
+    raise NotAllowed("only the players at this game's board or its organizers may do this")
+
+
+def _require_log_unused_elsewhere(fixture: Fixture, sha256: str) -> None:
+    """A game log records one game: the same log cannot be another game's result."""
+    other = (
+        Result.objects.filter(game_log__sha256=sha256)
+        .exclude(fixture=fixture)
+        .exclude(state__in=[Result.State.SUPERSEDED, Result.State.VOIDED, Result.State.REJECTED])
+        .select_related("fixture")
+        .first()
+    )
+    if other is not None:
+        raise ServiceError(
+            f"this log is already the result of game {other.fixture.label or other.fixture_id} "
+            f"(id {other.fixture_id}); every game needs its own log"
+        )
 
 
 def _require_no_result_yet(fixture: Fixture) -> None:
@@ -229,6 +244,10 @@ def game_log_submit(*, fixture: Fixture, content: str | bytes, user) -> Result:
         where = f" (event {exc.event})" if exc.event is not None else ""
         raise ServiceError(f"the log was rejected{where}: {exc.message}", event=exc.event) from None
     problems = fixture_log_mismatches(fixture, checked.data)
+    try:
+        _require_log_unused_elsewhere(fixture, checked.sha256)
+    except ServiceError as exc:
+        problems.append(exc.message)
     if not checked.verdict.get("complete") and fixture.league.format != "open":
         problems.append(
             "the log ends before the game is decided; upload the complete log of the game"
@@ -240,11 +259,15 @@ def game_log_submit(*, fixture: Fixture, content: str | bytes, user) -> Result:
 
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
+        _require_open_fixture(fixture)
         same = fixture.results.filter(game_log__sha256=checked.sha256).exclude(
             state__in=[Result.State.SUPERSEDED, Result.State.VOIDED, Result.State.REJECTED]
         )
-        if existing := same.first():
-            return existing  # an identical re-upload: recognised, not duplicated
+        if existing := same.first():  # an identical re-upload: recognised, not duplicated
+            if organizer and existing.state == Result.State.PENDING:
+                return _decide(existing, fixture, user, Result.State.CONFIRMED, "")
+            return existing
+        _require_log_unused_elsewhere(fixture, checked.sha256)
         if not organizer:
             _require_no_result_yet(fixture)
         log, _ = game_log_store(checked, user=user)
@@ -276,6 +299,7 @@ def result_report(
     fields = _manual_fields(fixture, winner, counted_pawns)
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
+        _require_open_fixture(fixture)
         if not organizer:
             _require_no_result_yet(fixture)
         return _new_version(
@@ -299,6 +323,7 @@ def result_enter(
     fields = _manual_fields(fixture, winner, counted_pawns)
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
+        _require_open_fixture(fixture)
         return _new_version(
             fixture,
             user,
@@ -319,6 +344,7 @@ def forfeit_record(*, fixture: Fixture, user, loser: Entry, reason: str) -> Resu
     others = [s.entry_id for s in seats if s.entry_id != loser.pk]
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
+        _require_open_fixture(fixture)
         return _new_version(
             fixture,
             user,
@@ -334,8 +360,11 @@ def forfeit_record(*, fixture: Fixture, user, loser: Entry, reason: str) -> Resu
 
 
 def _require_organizer_of(user, fixture: Fixture) -> None:
+    """An organizer of the league who is not playing this game (no one decides their own)."""
     if not is_organizer(user, fixture.league):
         raise NotAllowed(f"only the organizers of {fixture.league.name} may do this")
+    if seat_of(user, fixture) is not None:
+        raise NotAllowed("you play in this game: another organizer must decide its result")
 
 
 def _manual_fields(fixture: Fixture, winner: Entry, counted_pawns) -> dict[str, Any]:
@@ -355,6 +384,11 @@ def _manual_fields(fixture: Fixture, winner: Entry, counted_pawns) -> dict[str, 
         counted[str(entry_id)] = value
     if counted[str(winner.pk)] != most:
         raise ServiceError(f"the winner's counted pawns must be {most}", field="counted_pawns")
+    if any(n == most for e, n in counted.items() if e != str(winner.pk)):
+        raise ServiceError(
+            f"only the winner has {most} counted pawns; the others have 0 to {most - 1}",
+            field="counted_pawns",
+        )
     others = sorted((i for i in ids if i != winner.pk), key=lambda i: -counted[str(i)])
     return {"winner_id": winner.pk, "placings": [winner.pk, *others], "counted_pawns": counted}
 
@@ -404,13 +438,12 @@ def result_confirm(*, result: Result, user) -> Result:
     """The opponent (or an organizer) confirms a pending result; it counts from now on."""
     with transaction.atomic():
         result, fixture = _locked_result(result.pk)
-        organizer = is_organizer(user, fixture.league)
         seat = seat_of(user, fixture)
-        if not organizer:
-            if seat is None:
-                raise NotAllowed("only the opponent or an organizer may confirm this result")
-            if result.submitted_by_id == user.pk:
-                raise NotAllowed("you submitted this result; your opponent must confirm it")
+        organizer = seat is None and is_organizer(user, fixture.league)
+        if not organizer and seat is None:
+            raise NotAllowed("only the opponent or an organizer may confirm this result")
+        if result.submitted_by_id == user.pk:
+            raise NotAllowed("you submitted this result; your opponent must confirm it")
         if result.state == Result.State.CONFIRMED:
             return result  # confirmed already (e.g. a double click): nothing to do
         if result.state == Result.State.DISPUTED and not organizer:
@@ -466,7 +499,7 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
             raise ServiceError("this game has no result to void")
         fixture.status = Fixture.Status.SCHEDULED
         fixture.save(update_fields=["status", "updated_at"])
-        _counts_changed(fixture.league)
+        _counts_changed(fixture.league, fixture)
 
 
 def _decide(result: Result, fixture: Fixture, user, state: str, note: str) -> Result:

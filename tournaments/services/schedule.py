@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
+from django.db.models import F
 
 from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import round_robin
@@ -123,6 +124,8 @@ def cycle_create(
         if league.status in (League.Status.DRAFT, League.Status.REGISTRATION):
             league.status = League.Status.RUNNING
             league.save(update_fields=["status"])
+        # new games change the table's totals (provisional, games left): recompute it
+        League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + 1)
         transaction.on_commit(lambda: enqueue_standings(league.pk))
         return cycle
 

@@ -1,0 +1,210 @@
+"""Error messages a player understands: what was rolled, what was recorded, what the rules
+allowed instead.
+
+Engine-internal helpers of :class:`~games.engine.game.Game` (they read its state);
+positions are written as in the log (``B``, ``0 … T+3``), relative to the moving
+pawn's colour.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .board import HOUSE_LETTERS, position_name
+from .moves import RawMove
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def show_move(game: Game, m: RawMove, c: int) -> str:
+    text = f"{position_name(m[1])}→{m[2]}"
+    return text if m[0] == c else f"{game.names[m[0]]} {text}"
+
+
+def move_list(game: Game, moves: list[RawMove], c: int) -> str:
+    ordered = sorted(moves, key=lambda m: (m[0] != c, m[0], m[1], m[2]))
+    return ", ".join(show_move(game, m, c) for m in ordered)
+
+
+def after_end(game: Game) -> str:
+    won = f"; {game.winner} won" if game.winner else ""
+    return f"the game was already over{won}, so no more rolls may follow"
+
+
+def not_on_turn(game: Game, c: int) -> str:
+    name = game.names[c]
+    turn = game.names[game.turn_seat]
+    if c == game.neutral:
+        return f"{name} is the neutral colour and never takes a turn; it is {turn}'s turn"
+    if not game.in_play[c]:
+        return f"{name} is not used in this game; it is {turn}'s turn"
+    if game.finished[c]:
+        return f"{name} has finished and takes no more turns; it is {turn}'s turn"
+    if game.prev is not None:
+        ps, pd, pmax = game.prev
+        if ps == c:
+            if pmax == 3 and pd != 6:
+                return f"{name} had already used its three tries for a 6; it is {turn}'s turn"
+            return f"{name} rolled {pd}, which ended its turn; it is {turn}'s turn"
+        if ps == game.turn_seat:
+            if pd == 6:
+                return f"{turn} rolled a 6 and rolls again, not {name}"
+            return (
+                f"{turn} could not move and still has {game.tries} of its three tries "
+                f"for a 6, so {turn} rolls again, not {name}"
+            )
+    return f"it is {turn}'s turn, not {name}'s"
+
+
+def illegal_move(
+    game: Game, c: int, n: int, s: int, frm: int, to: int, legal: list[RawMove]
+) -> str:
+    name = game.names[c]
+    pawn = f" with a {game.names[s]} pawn" if s != c else ""
+    head = f"{name} rolled {n} and moved {position_name(frm)}→{to}{pawn}"
+    reason = why_illegal(game, c, n, s, frm, to)
+    if not legal:
+        return (
+            f"{head}, but {reason}; {name} had no legal move with that roll, "
+            "so the roll is recorded without a move"
+        )
+    return f"{head}, but {reason} (allowed: {move_list(game, legal, c)})"
+
+
+def why_illegal(game: Game, c: int, n: int, s: int, frm: int, to: int) -> str:
+    """Why moving seat ``s``'s pawn ``frm → to`` is not legal for ``c`` rolling ``n``."""
+    T = game.T
+    pname = game.names[s]
+    pw = game.pawns[s]
+    absm = game._abs[s]
+    if frm < 0:
+        if not game.yard[s]:
+            return f"{pname} has no pawn in the yard"
+        if to != 0:
+            return "a pawn leaving the yard goes onto field A (B→0)"
+        if n != 6:
+            return "a pawn leaves the yard only with a 6"
+        o = game.track[absm[0]]
+        if o == s:
+            return f"{pname}'s own pawn stands on field A"
+        if o >= 0 and game.tcount[absm[0]] >= 2:
+            return f"{game.names[o]}'s barrier blocks field A"
+        return filtered_out(game, c, n, s, frm, to)
+    if frm not in pw:
+        return f"{pname} has no pawn on {field_words(game, frm)}"
+    if to == frm + n:
+        if frm < T:
+            for q in range(frm + 1, min(to, T)):
+                if game.tcount[absm[q]] >= 2:
+                    owner = game.names[game.track[absm[q]]]
+                    return f"the barrier of {owner} on field {q} blocks the way"
+        if to < T:
+            a = absm[to]
+            o = game.track[a]
+            if o == s:
+                if not game._barriers:
+                    return f"{pname}'s own pawn stands on field {to}"
+                if game.tcount[a] >= 2:
+                    return f"two {pname} pawns already stand on field {to}"
+            elif o >= 0 and game.tcount[a] >= 2:
+                return f"{game.names[o]}'s barrier on field {to} can't be captured or landed on"
+        else:
+            if to in pw:
+                return f"{pname}'s own pawn stands on {field_words(game, to)} ({to})"
+            if not game._jump:
+                for h in range(max(frm + 1, T), to):
+                    if h in pw:
+                        return (
+                            "pawns may not jump over pawns in the house "
+                            f"({pname}'s pawn on {field_words(game, h)} ({h}))"
+                        )
+        return filtered_out(game, c, n, s, frm, to)
+    if to == frm - n:
+        if not game._back:
+            return "pawns move forwards only"
+        if frm >= T:
+            return "pawns in the house never move backwards"
+        if to < 1:
+            return "a backward move may not reach or pass its own field A"
+        a = absm[to]
+        o = game.track[a]
+        if o < 0 or o == s:
+            return f"a backward move must capture, and field {to} holds no pawn to capture"
+        if game.tcount[a] >= 2:
+            return f"{game.names[o]}'s barrier on field {to} can't be captured"
+        for q in range(to + 1, frm):
+            if game.tcount[absm[q]] >= 2:
+                return f"the barrier on field {q} blocks the way"
+        return filtered_out(game, c, n, s, frm, to)
+    if frm + n > T + 3:
+        return f"a roll of {n} would take the pawn on {frm} past the end of the house"
+    if to < frm and not game._back:
+        return f"pawns move forwards only: a roll of {n} takes {frm} to {frm + n}"
+    return f"a roll of {n} moves a pawn {fields(n)} ({frm}→{frm + n}), not {fields(to - frm)}"
+
+
+def filtered_out(game: Game, c: int, n: int, s: int, frm: int, to: int) -> str:
+    """Which filter of rules.md §3 ruled out a move that is possible on the board."""
+    name = game.names[c]
+    moves = game._candidates(c, n)
+    if game._entry and n == 6 and any(m[1] < 0 and m[0] == c for m in moves):
+        return f"with a 6, {name} must bring a pawn out of the yard onto field A (B→0)"
+    if game._clear and game.yard[c] and game.track[game.start[c]] == c:
+        sel = [m for m in moves if m[1] == 0 and m[0] == c]
+        if sel and not (s == c and frm == 0):
+            return f"while {name} has pawns in the yard its pawn on field A must move off first"
+        if sel:
+            moves = sel
+    if game._capture and any(m[3] >= 0 for m in moves):
+        return "a capture was possible, and capturing is compulsory"
+    return "the rules do not allow that move"  # pragma: no cover - defensive
+
+
+def field_words(game: Game, pos: int) -> str:
+    if pos < 0:
+        return "the yard"
+    if pos >= game.T:
+        return f"house field {HOUSE_LETTERS[pos - game.T]}"
+    if pos == 0:
+        return "field A (0)"
+    return f"field {pos}"
+
+
+def huff_not_due(game: Game, c: int, n: int, m: RawMove, huff: int) -> str:
+    name = game.names[c]
+    why = "the move captured" if m[3] >= 0 else f"no pawn of {name} could have captured"
+    return (
+        f"{name} rolled {n} and moved {show_move(game, m, c)} with a huff of "
+        f"{position_name(huff)}, but {why}, so nobody is huffed"
+    )
+
+
+def huff_wrong(
+    game: Game,
+    c: int,
+    n: int,
+    m: RawMove,
+    huff: int | None,
+    legal: list[RawMove],
+    targets: set[int],
+) -> str:
+    """A huff missing, or naming a pawn that could not have captured."""
+    name = game.names[c]
+    capture = ", ".join(show_move(game, x, c) for x in legal if x[0] == c and x[3] >= 0)
+    shown = " or ".join(str(position_name(p)) for p in sorted(targets))
+    moved = f"{name} rolled {n} and moved {show_move(game, m, c)}"
+    if huff is None:
+        return (
+            f"{moved} without capturing, although it could have captured ({capture}); "
+            f"the huff is missing: the pawn that could have captured goes back to the yard "
+            f"(huff {shown})"
+        )
+    return (
+        f"{moved} with a huff of {position_name(huff)}, but no pawn there could have "
+        f"captured ({capture}); the huff must name {shown}"
+    )
+
+
+def fields(k: int) -> str:
+    return "1 field" if abs(k) == 1 else f"{abs(k)} fields"

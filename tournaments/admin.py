@@ -18,6 +18,7 @@ from tournaments.models import (
     StandingsSnapshot,
 )
 from tournaments.services.errors import ServiceError
+from tournaments.services.playoffs import playoffs_generate
 from tournaments.services.results import enqueue_standings
 from tournaments.services.schedule import cycle_create
 
@@ -44,7 +45,7 @@ class LeagueAdmin(admin.ModelAdmin):
     filter_horizontal = ["organizers"]
     readonly_fields = ["results_revision", "created_at"]
     inlines = [EntryInline]
-    actions = ["generate_next_drr", "recompute_standings"]
+    actions = ["generate_next_drr", "generate_playoffs", "recompute_standings"]
 
     @admin.action(description="Seed the next DRR by die roll and generate its schedule")
     def generate_next_drr(self, request, queryset):
@@ -55,6 +56,17 @@ class LeagueAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{league.name}: {exc.message}", messages.ERROR)
             else:
                 self.message_user(request, f"{league.name}: DRR {cycle.number} scheduled")
+
+    @admin.action(description="Generate the playoffs from the final table")
+    def generate_playoffs(self, request, queryset):
+        for league in queryset:
+            try:
+                series = playoffs_generate(league=league, by=request.user)
+            except ServiceError as exc:
+                self.message_user(request, f"{league.name}: {exc.message}", messages.ERROR)
+            else:
+                names = ", ".join(s.name for s in series)
+                self.message_user(request, f"{league.name}: playoffs generated ({names})")
 
     @admin.action(description="Recompute the standings now")
     def recompute_standings(self, request, queryset):

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date, quote_etag
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -132,11 +135,29 @@ def league_standings(request, slug: str):
         {
             "league": league,
             "tab": "standings",
-            "snapshots": selectors.standings_tables(league),
+            "tables_html": _standings_tables_html(request, league, stamp),
             "etag": _standings_etag(stamp),
             "poll_seconds": STANDINGS_POLL_SECONDS,
         },
     )
+
+
+def _standings_tables_html(request, league, stamp: selectors.StandingsStamp) -> str:
+    """The rendered table(s), cached per snapshot and language: a snapshot never changes
+    once written, so its HTML is reused until the next recompute (whose stamp differs)."""
+    key = f"standings-html:{stamp.etag}:{get_language()}"
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string(
+            "tournaments/_standings_tables.html",
+            {"league": league, "snapshots": selectors.standings_tables(league)},
+            request=request,
+        )
+        cache.set(key, str(html), STANDINGS_CACHE_SECONDS)
+    return mark_safe(html)  # our own template's output (autoescaped when rendered)
+
+
+STANDINGS_CACHE_SECONDS = 3600
 
 
 STANDINGS_POLL_SECONDS = 15
@@ -160,11 +181,7 @@ def standings_fragment(request, slug: str):
     response = get_conditional_response(request, etag=etag, last_modified=last_modified)
     if response is None:
         league = selectors.league_get(slug)
-        response = render(
-            request,
-            "tournaments/_standings_tables.html",
-            {"league": league, "snapshots": selectors.standings_tables(league)},
-        )
+        response = HttpResponse(_standings_tables_html(request, league, stamp))
     response["ETag"] = etag
     if last_modified:
         response["Last-Modified"] = http_date(last_modified)

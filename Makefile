@@ -34,9 +34,12 @@ test: $(VENV)/.installed-dev
 	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/pytest
 
-## bench: the benchmarks of bench/, printing their figures
+## bench: the benchmarks of bench/, printing their figures (PostgreSQL + Redis for the last two)
 bench: $(VENV)/.installed-dev
+	bash tests/ensure_services.sh
 	$(PY) bench/engine.py
+	$(PY) bench/standings.py
+	$(PY) bench/pages.py
 
 ## worker: a Celery worker for production-like runs (needs CELERY_BROKER_URL)
 worker: $(VENV)/.installed

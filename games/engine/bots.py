@@ -55,11 +55,15 @@ class HeuristicBot(Bot):
       track, so a step near the house counts more than a step near the start and
       the bot runs its leading pawn home instead of spreading out —, plus a fixed
       amount for being out of the yard and more for being in the house (deeper
-      is better);
-    * a track pawn loses part of its worth by the chance that it is captured
-      before the next turn: enemy pawns 1–6 (and 7–12) fields behind it, and
-      enemy yards whose start field it stands on or just after (an enemy that is
-      stuck rolls three times, so its 6 is likely);
+      is clearly better: without jumping in the house a pawn at its front blocks
+      the others);
+    * a track pawn loses its worth times the chance that it is captured before
+      the next turn: enemy pawns 1–6 fields behind it (1/10 each — the enemy may
+      well move another pawn) and 7–12 behind (1/36), and enemy yards whose start
+      field it stands on or just after (entering captures; an enemy that is stuck
+      rolls three times, so its 6 is likely);
+    * a track pawn gains a little for every enemy track pawn 1–6 fields ahead of
+      it (the chance of capturing it next turn, weighted by the victim's worth);
     * enemy progress counts against the bot (so captures pay, more for advanced
       victims; captures of an ally cost);
     * with three tries, leaving house pawns unpacked while the track is empty and
@@ -70,12 +74,14 @@ class HeuristicBot(Bot):
 
     ENTRY = 10.0  # worth of a pawn out of the yard
     HOUSE = 10.0  # extra worth of a pawn in the house (it can't be captured)
-    DEPTH = 2.0  # per house field further in
+    DEPTH = 5.0  # per house field further in
     POWER = 2.0  # convexity of track progress
-    RISK = 0.5  # weight of the capture risk
-    ENEMY = 0.4  # weight of enemy progress
+    RISK = 1.0  # weight of the capture risk
+    ENEMY = 0.5  # weight of enemy progress
+    THREAT = 0.5  # weight of the chance to capture an enemy pawn next turn
     UNPACKED = 20.0  # losing three tries by an unpacked house
-    HIT = 1.0 / 6.0  # chance that an enemy pawn in reach hits
+    HIT = 0.1  # chance that an enemy pawn 1-6 fields behind hits
+    HIT_FAR = 1.0 / 36.0  # ... 7-12 fields behind (a 6, then the rest)
     STUCK_SIX = 1.0 - (5.0 / 6.0) ** 3  # chance of a 6 in three tries
 
     def choose(self, game, seat, die, moves, rng):
@@ -102,13 +108,23 @@ class HeuristicBot(Bot):
     def evaluate(self, g: Game, allies: frozenset[int]) -> float:
         """Score of the position for the player holding ``allies``."""
         T = g.T
+        track = g.track
+        neutral = g.neutral
         total = 0.0
         for s, pw in enumerate(g.pawns):
-            if not pw or (s == g.neutral and s not in allies):
+            if not pw or (s == neutral and s not in allies):
                 continue
-            mine = s in allies
             value = 0.0
+            if s not in allies:
+                for p in pw:
+                    if p >= T:
+                        value += self.ENTRY + T + self.HOUSE
+                    elif p >= 0:
+                        value += self.ENTRY + T * (p / T) ** self.POWER
+                total -= self.ENEMY * value
+                continue
             on_track = False
+            absm = g._abs[s]
             for p in pw:
                 if p < 0:
                     continue
@@ -117,15 +133,16 @@ class HeuristicBot(Bot):
                     continue
                 on_track = True
                 worth = self.ENTRY + T * (p / T) ** self.POWER
-                if mine:
-                    worth -= self.RISK * _risk(g, s, p, allies, self) * worth
-                value += worth
-            if mine:
-                if g.yard[s] and g._three and not on_track and not g._stuck(s):
-                    value -= self.UNPACKED
-                total += value
-            else:
-                total -= self.ENEMY * value
+                value += worth * (1.0 - self.RISK * _risk(g, s, p, allies, self))
+                for t in range(p + 1, min(p + 7, T)):  # enemy pawns within reach
+                    a = absm[t]
+                    e = track[a]
+                    if e >= 0 and e != neutral and e not in allies:
+                        q = g._rel[e][a] / T
+                        value += self.THREAT * (self.ENTRY + T * q * q) / 6.0
+            if g.yard[s] and g._three and not on_track and not g._stuck(s):
+                value -= self.UNPACKED
+            total += value
         return total
 
 
@@ -143,6 +160,7 @@ def _risk(game: Game, s: int, pos: int, allies: frozenset[int], bot: HeuristicBo
     a = game._abs[s][pos]
     miss = 1.0
     hit = bot.HIT
+    hit_far = bot.HIT_FAR
     for e, pw in enumerate(game.pawns):
         if e in allies or not pw or game.finished[e]:
             continue
@@ -153,7 +171,7 @@ def _risk(game: Game, s: int, pos: int, allies: frozenset[int], bot: HeuristicBo
                 if 1 <= d <= 6:
                     miss *= 1.0 - hit
                 elif 7 <= d <= 12:
-                    miss *= 1.0 - hit / 6.0
+                    miss *= 1.0 - hit_far
         if game.yard[e]:
             six = bot.STUCK_SIX if game._three and game._stuck(e) else 1.0 / 6.0
             if r == 0:

@@ -191,6 +191,11 @@ class StandingsContext:
             for player in game.players:
                 index.setdefault(player, []).append(game)
         object.__setattr__(self, "_games", {e: tuple(gs) for e, gs in index.items()})
+        object.__setattr__(self, "_order", {id(g): i for i, g in enumerate(self.outcomes)})
+
+    def order_of(self, game: GameOutcome) -> int:
+        """The game's position in the input (for a deterministic order)."""
+        return self._order[id(game)]  # type: ignore[attr-defined]
 
     def games_of(self, entry: EntryId) -> tuple[GameOutcome, ...]:
         """The entry's games, in input order (indexed once: metrics ask per entry)."""
@@ -345,7 +350,11 @@ class HeadToHead(Metric):
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
         members = set(group)
         score = dict.fromkeys(group, 0)
-        for game in ctx.outcomes:
+        games: dict[int, GameOutcome] = {}  # the members' games only, each once, in order
+        for member in group:
+            for game in ctx.games_of(member):
+                games.setdefault(id(game), game)
+        for game in sorted(games.values(), key=ctx.order_of):
             present = [p for p in game.players if p in members]
             for i, a in enumerate(present):
                 for b in present[i + 1 :]:
@@ -375,8 +384,8 @@ class CountedPawnsDifference(Metric):
             if game.forfeited or not game.counted_pawns:
                 continue
             pawns = game.counted_pawns
-            for e in group:
-                if e in pawns:
+            for e in game.players:
+                if e in totals and e in pawns:
                     totals[e] += sum(pawns[e] - pawns[o] for o in game.players if o != e)
         return totals
 

@@ -14,9 +14,8 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
-from django.db.models.functions import JSONObject
 from django.utils import timezone
 
 from tournaments.algorithms.standings import GameOutcome, compute_standings
@@ -44,31 +43,45 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+RESULT_FIELDS = (
+    "fixture_id",
+    "winner_id",
+    "placings",
+    "colour_places",
+    "both_finished",
+    "counted_pawns",
+    "completed_colours",
+    "game_time",
+    "forfeit_loser_id",
+)
+
+
+def _counted_results(league: League) -> list[dict[str, Any]]:
+    """The league's confirmed regular-stage results as plain dicts, in one query.
+
+    On PostgreSQL the database aggregates them into one JSON text, decoded at once: for
+    10,000 games that is several times cheaper than decoding five JSON columns per row
+    (bench/standings.py). Elsewhere (the embedded SQLite default) the ORM reads them.
+    """
+    counted = Result.objects.filter(
+        fixture__league=league, fixture__series__isnull=True, state=Result.State.CONFIRMED
+    )
+    if connection.vendor == "postgresql":
+        sql, params = counted.values(*RESULT_FIELDS).query.sql_with_params()
+        columns = ", ".join(f"q.{name}" for name in RESULT_FIELDS)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT json_agg(json_build_array({columns}))::text FROM ({sql}) AS q", params
+            )
+            text = cursor.fetchone()[0]
+        return [dict(zip(RESULT_FIELDS, row, strict=True)) for row in json.loads(text or "[]")]
+    return list(counted.values(*RESULT_FIELDS))
+
+
 def outcomes_for(league: League) -> list[GameOutcome]:
     """Every counted result of the league's regular stage, as ``GameOutcome`` records
     (two queries, whatever the number of games)."""
-    # One JSON object per row, built by the database: decoding 10,000 small objects is
-    # several times cheaper than decoding five JSON columns per row.
-    results = [
-        row
-        for (row,) in Result.objects.filter(
-            fixture__league=league, fixture__series__isnull=True, state=Result.State.CONFIRMED
-        ).values_list(
-            JSONObject(
-                fixture_id="fixture_id",
-                winner_id="winner_id",
-                placings="placings",
-                colour_places="colour_places",
-                both_finished="both_finished",
-                counted_pawns="counted_pawns",
-                completed_colours="completed_colours",
-                game_time="game_time",
-                forfeit_loser_id="forfeit_loser_id",
-            )
-        )
-    ]
-    if results and isinstance(results[0]["placings"], str):  # SQLite nests JSON as text
-        results = [{k: _decoded(v) for k, v in row.items()} for row in results]
+    results = _counted_results(league)
     seats: dict[int, list[int]] = defaultdict(list)
     for fixture_id, entry_id in (
         Seat.objects.filter(fixture__league=league, fixture__series__isnull=True)
@@ -98,10 +111,6 @@ def outcomes_for(league: League) -> list[GameOutcome]:
             )
         )
     return outcomes
-
-
-def _decoded(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str) else value
 
 
 def standings_recompute(league_id: int) -> dict:

@@ -1,12 +1,16 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from config.health import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Switching the language changes nothing but a cookie, so it needs no CSRF token; that
+    # keeps anonymous pages free of per-visitor tokens, so they can be cached whole.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("accounts/", include("tournaments.accounts_urls")),
     path("api/", include("tournaments.api.docs_urls")),
     path("api/v1/", include("tournaments.api.urls")),

@@ -18,3 +18,13 @@ def celery_worker(transactional_db):
             yield worker
         finally:
             worker.stop()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Pages cache rendered HTML per snapshot: every test starts with an empty cache."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from games.engine.board import DEFAULT_COLOURS
@@ -195,7 +196,27 @@ class StandingsStamp:
         return f"{self.league_id}-{self.snapshots}-{self.revision or 0}-{at:.6f}"
 
 
+STAMP_SQL = """
+SELECT l.id, l.is_public, COUNT(s.id), MAX(s.results_revision),
+       EXTRACT(EPOCH FROM MAX(s.computed_at))
+FROM tournaments_league l LEFT JOIN tournaments_standingssnapshot s ON s.league_id = l.id
+WHERE l.slug = %s GROUP BY l.id, l.is_public
+"""
+
+
 def standings_stamp(slug: str) -> StandingsStamp | None:
+    """Asked on every standings visit and poll, so on PostgreSQL it is one prepared-looking
+    SQL statement rather than an ORM query compiled each time (a third of a cached page's
+    cost)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(STAMP_SQL, [slug])
+            found = cursor.fetchone()
+        if found is None:
+            return None
+        league_id, is_public, count, revision, epoch = found
+        at = datetime.fromtimestamp(float(epoch), tz=UTC) if epoch is not None else None
+        return StandingsStamp(league_id, is_public, count, revision, at)
     row = (
         League.objects.filter(slug=slug)
         .annotate(

@@ -7,6 +7,7 @@ permissions through ``tournaments.permissions``. A private league is a 404 for o
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
@@ -127,9 +128,14 @@ def league_schedule(request, slug: str):
 
 @require_GET
 def league_standings(request, slug: str):
-    league = _league_or_404(request, slug)
     stamp = selectors.standings_stamp(slug)
-    return render(
+    page_key = _shared_page_key(request, stamp)
+    if page_key and (page := cache.get(page_key)) is not None:
+        response = HttpResponse(page)  # the same bytes for every visitor until a recompute
+        patch_vary_headers(response, ("Cookie", "Accept-Language"))
+        return response
+    league = _league_or_404(request, slug)
+    response = render(
         request,
         "tournaments/standings.html",
         {
@@ -140,6 +146,20 @@ def league_standings(request, slug: str):
             "poll_seconds": STANDINGS_POLL_SECONDS,
         },
     )
+    if page_key:
+        cache.set(page_key, response.content, STANDINGS_CACHE_SECONDS)
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response
+
+
+def _shared_page_key(request, stamp: selectors.StandingsStamp | None) -> str | None:
+    """A cache key when the page is the same for every visitor: a public league, a visitor
+    without a session or pending messages (no personal header, no CSRF token, no flash)."""
+    if stamp is None or not stamp.is_public or request.user.is_authenticated:
+        return None
+    if request.COOKIES.get(settings.SESSION_COOKIE_NAME) or request.COOKIES.get("messages"):
+        return None
+    return f"standings-page:{stamp.etag}:{get_language()}:{request.get_full_path()}"
 
 
 def _standings_tables_html(request, league, stamp: selectors.StandingsStamp) -> str:

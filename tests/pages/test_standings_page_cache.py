@@ -1,0 +1,37 @@
+"""Anonymous visitors of a public league share one cached standings page per snapshot:
+one query per visit, and a new snapshot shows at once."""
+
+import pytest
+from django.urls import reverse
+
+from tournaments.models import StandingsRow
+from tournaments.services.standings import standings_recompute
+
+pytestmark = pytest.mark.django_db
+URL = reverse("tournaments:standings", args=["spring"])
+
+
+def test_a_repeat_visit_costs_one_query(client, league, snapshot, django_assert_num_queries):
+    first = client.get(URL)
+    assert first.status_code == 200
+    with django_assert_num_queries(1):  # the snapshot stamp, nothing else
+        again = client.get(URL)
+    assert again.content == first.content
+    assert "Cookie" in again["Vary"]
+
+
+def test_a_new_snapshot_replaces_the_cached_page(client, league, snapshot):
+    before = client.get(URL).content.decode()
+    StandingsRow.objects.filter(snapshot=snapshot).delete()
+    league.results_revision = snapshot.results_revision + 1
+    league.save(update_fields=["results_revision"])
+    standings_recompute(league.pk)  # a real recompute: new stamp
+    after = client.get(URL).content.decode()
+    assert after != before
+
+
+def test_logged_in_visitors_get_their_own_page(client, league, snapshot, erin_user):
+    client.get(URL)  # fills the shared cache
+    client.force_login(erin_user)
+    html = client.get(URL).content.decode()
+    assert erin_user.username in html or "Log out" in html

@@ -10,9 +10,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games import engine
+from games.engine.log import MAX_LOG_BYTES
 from games.models import GameLog
-
-MAX_LOG_BYTES = 2 * 1024 * 1024
 
 
 class LogRejected(Exception):

@@ -179,9 +179,6 @@ class Series(models.Model):
     next_series = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="feeders"
     )
-    next_position = models.CharField(
-        max_length=6, blank=True, choices=[("higher", "higher"), ("lower", "lower")]
-    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
 
     class Meta:

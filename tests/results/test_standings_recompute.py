@@ -55,3 +55,30 @@ def test_recompute_is_idempotent_and_replaces_the_snapshot_whole():
     assert list(StandingsRow.objects.values_list("entry_id", "rank", "wins", "metrics")) == rows
     assert StandingsSnapshot.objects.filter(league=league).count() == 1
     assert sum(r[2] for r in rows) == 10
+
+
+@pytest.mark.django_db
+def test_an_open_tournament_scores_with_its_own_placement_points():
+    from tests.factories import make_fixture, make_league, make_player
+    from tournaments.models import Result
+
+    owner = make_user()
+    league = make_league(owner, format="open", points_scheme=[5, 3, 2, 1])
+    players = [make_player(n) for n in ("Ria", "Sam", "Tom", "Uli")]
+    fixture = make_fixture(
+        league,
+        [(p, [c]) for p, c in zip(players, ("red", "black", "yellow", "green"), strict=True)],
+        "red",
+    )
+    order = [s.entry_id for s in fixture.seats.order_by("position")]
+    Result.objects.create(
+        fixture=fixture,
+        source="organizer",
+        state="confirmed",
+        winner_id=order[0],
+        placings=order,
+    )
+    League.objects.filter(pk=league.pk).update(results_revision=1)
+    standings_recompute(league.pk)
+    points = dict(StandingsRow.objects.values_list("entry_id", "points"))
+    assert [points[e] for e in order] == [5, 3, 2, 1]  # the default scheme would give 0 last

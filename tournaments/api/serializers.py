@@ -513,7 +513,6 @@ class SeriesSerializer(serializers.ModelSerializer):
             "head_start_rule",
             "winner",
             "next_series",
-            "next_position",
             "status",
             "score",
             "fixtures",

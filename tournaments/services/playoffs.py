@@ -73,7 +73,6 @@ def playoffs_generate(*, league: League, by) -> list[Series]:
                 first_to=match.first_to,
                 head_start_rule=match.head_start,
                 next_series=created[(nxt[0], nxt[1])] if nxt else None,
-                next_position="",
             )
             created[match.key] = series
             for slot in (match.top, match.bottom):

@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from tournaments.algorithms.standings import GameOutcome, compute_standings
+from tournaments.algorithms.standings import GameOutcome, PlacementPoints, compute_standings
 from tournaments.models import (
     Cycle,
     Fixture,
@@ -132,7 +132,9 @@ def standings_recompute(league_id: int) -> dict:
             }
         entries = list(league.entries.order_by("pk").values_list("pk", flat=True))
         outcomes = outcomes_for(league)
-        table = compute_standings(entries, outcomes, league.precedence, die_rolls=die_rolls(league))
+        table = compute_standings(
+            entries, outcomes, league_metrics(league), die_rolls=die_rolls(league)
+        )
         counts = Fixture.objects.filter(league=league, series__isnull=True).aggregate(
             total=_count(), decided=_count(Q(status__in=DECIDED))
         )
@@ -177,6 +179,17 @@ def _provisional(league: League, counts: dict) -> bool:
     """Provisional while games or DRRs remain; settled when the stage is over."""
     cycles_missing = league.cycles.count() < league.drr_count  # always one query
     return cycles_missing or counts["total"] == 0 or counts["decided"] < counts["total"]
+
+
+def league_metrics(league: League) -> list:
+    """The league's precedence as metrics; an open tournament's own placement-points
+    scheme (League.points_scheme, e.g. 5/3/2/1) replaces the default 5/3/1/0."""
+    return [
+        PlacementPoints(scheme=tuple(league.points_scheme))
+        if key == "placement_points" and league.points_scheme
+        else key
+        for key in league.precedence
+    ]
 
 
 def _points(values: dict, precedence: list[str]) -> float:

@@ -60,7 +60,8 @@ def setup_django(broker: str | None) -> None:
 def make_league(players: int, name: str):
     from django.contrib.auth import get_user_model
 
-    from tournaments.services.leagues import entry_add, league_create, player_create
+    from tournaments.services.leagues import entry_add, league_create
+    from tournaments.services.players import player_create
 
     User = get_user_model()
     owner, _ = User.objects.get_or_create(username=f"bench-{name}")

@@ -11,8 +11,8 @@ urlpatterns = [
     # Switching the language changes nothing but a cookie, so it needs no CSRF token; that
     # keeps anonymous pages free of per-visitor tokens, so they can be cached whole.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
-    path("accounts/", include("tournaments.accounts_urls")),
+    path("accounts/", include("accounts.urls")),
     path("api/", include("tournaments.api.docs_urls")),
     path("api/v1/", include("tournaments.api.urls")),
-    path("", include("tournaments.urls")),
+    path("", include("tournaments.web.urls")),
 ]

@@ -1,5 +1,8 @@
-"""The Django admin: organizers' back office. Writes that have rules go through services
-(actions below), so the admin cannot bypass what the API and forms enforce."""
+"""The Django admin, for staff. Seeding, playoffs and standings recomputes go through the
+services (the actions below); the plain change forms do not: league status, precedence,
+preferred colours and series winners are freely editable here and skip the services'
+checks. Results cannot be corrected, voided or forfeited here (the API can). Issue #12
+replaces this with service-backed forms and read-only fields."""
 
 from django.contrib import admin, messages
 
@@ -19,8 +22,8 @@ from tournaments.models import (
 )
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoffs_generate
-from tournaments.services.results import enqueue_standings
 from tournaments.services.schedule import cycle_create
+from tournaments.services.standings import standings_enqueue
 
 
 @admin.register(Player)
@@ -71,7 +74,7 @@ class LeagueAdmin(admin.ModelAdmin):
     @admin.action(description="Recompute the standings now")
     def recompute_standings(self, request, queryset):
         for league in queryset:
-            enqueue_standings(league.pk)
+            standings_enqueue(league.pk)
         self.message_user(request, f"standings recompute requested for {queryset.count()}")
 
 

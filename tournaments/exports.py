@@ -1,7 +1,8 @@
-"""Exports: standings as CSV, schedules as iCalendar (RFC 5545), a league as a JSON archive.
+"""File exports: standings as CSV and schedules as iCalendar (RFC 5545).
 
 Pure builders over already-authorised querysets; the HTTP endpoints are in
-``tournaments/api/views.py`` (``/api/v1/leagues/{slug}/standings.csv`` and friends).
+``tournaments/api/exports.py`` (``/api/v1/leagues/{slug}/standings.csv`` and friends), which
+also builds the JSON archive from the API's serializers.
 """
 
 from __future__ import annotations
@@ -17,18 +18,15 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from tournaments.models import (
-    CycleSeed,
     Fixture,
     League,
     Player,
-    Result,
     Seat,
     StandingsRow,
     StandingsSnapshot,
 )
-from tournaments.selectors import metric_columns
+from tournaments.selectors.standings import metric_columns
 
-ARCHIVE_FORMAT = "maedn-league-archive/1"
 GAME_DURATION = timedelta(hours=1)  # what a calendar shows; games have no fixed length
 PRODID = "-//MAEDN League//Schedule//EN"
 
@@ -190,61 +188,3 @@ def player_schedule_ics(player: Player, fixtures: QuerySet[Fixture]) -> str:
     """``fixtures``: the games the requester may see; only the player's are kept."""
     mine = fixtures.filter(seats__entry__player=player).distinct()
     return schedule_ics(f"{player.name}: games", schedule_fixtures(mine))
-
-
-# --- JSON archive ----------------------------------------------------------------------------
-
-
-def league_archive(league: League) -> dict[str, Any]:
-    """The whole league as one JSON document: settings, players and entries, DRRs with
-    their seeding, playoff series, every game with its seats and every result version,
-    the standings snapshots, and each game log's exact text (by SHA-256)."""
-    from tournaments.api import serializers as s
-
-    fixtures = (
-        league.fixtures.select_related("league", "cycle")
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("entry__player")),
-            Prefetch(
-                "results",
-                queryset=Result.objects.select_related(
-                    "game_log", "submitted_by", "decided_by"
-                ).order_by("created_at", "pk"),
-            ),
-        )
-        .order_by("pk")
-    )
-    fixture_data, logs = [], {}
-    for fixture in fixtures:
-        item = dict(s.FixtureSerializer(fixture).data)
-        item["results"] = s.ResultSerializer(fixture.results.all(), many=True).data
-        fixture_data.append(item)
-        for result in fixture.results.all():
-            if result.game_log_id and result.game_log.sha256 not in logs:
-                logs[result.game_log.sha256] = result.game_log
-    entries = league.entries.select_related("player", "league").order_by("pk")
-    cycles = league.cycles.select_related("league").prefetch_related(
-        Prefetch("seeds", queryset=CycleSeed.objects.select_related("entry__player"))
-    )
-    series = league.series.select_related("league", "higher__player", "lower__player")
-    snapshots = league.snapshots.prefetch_related(
-        Prefetch("rows", queryset=StandingsRow.objects.select_related("entry__player"))
-    )
-    return {
-        "format": ARCHIVE_FORMAT,
-        "exported_at": timezone.now().isoformat(),
-        "league": s.LeagueSerializer(league).data,
-        "entries": s.EntrySerializer(entries, many=True).data,
-        "players": s.PlayerRefSerializer([entry.player for entry in entries], many=True).data,
-        "cycles": s.CycleSerializer(cycles.order_by("number"), many=True).data,
-        "series": s.SeriesSerializer(series, many=True).data,
-        "fixtures": fixture_data,
-        "standings": s.StandingsSnapshotSerializer(snapshots, many=True).data,
-        "game_logs": [
-            {
-                **s.GameLogInfoSerializer(log).data,
-                "content": log.content,
-            }
-            for log in logs.values()
-        ],
-    }

@@ -1,40 +1,205 @@
-"""Who may do what. One place for the rules, used by services, views and the API."""
+"""Who may do what, as data: one answer used by the pages, the API and the services alike.
+
+``result_actions(user, fixture)`` says which result actions a user has on a game and, for
+each refused one, why (``Refusal``): the page shows only the buttons that would work, the
+API and the services refuse with the same message. Nothing here writes or raises; the
+services turn a refusal into an error (``tournaments.services.guards``).
+"""
 
 from __future__ import annotations
 
-from tournaments.models import Fixture, League, Seat
-from tournaments.services.errors import NotAllowed
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from tournaments.models import Fixture, League, Result, Seat
+
+#: result actions on a game
+SUBMIT = "submit"  # upload a log or report an over-the-board result
+CONFIRM = "confirm"  # confirm a pending result (the opponent, an organizer)
+DISPUTE = "dispute"  # dispute a pending result
+RESOLVE = "resolve"  # decide an open result (organizers not playing in the game)
+ENTER = "enter"  # enter or correct the result by hand (organizers not playing)
+FORFEIT = "forfeit"  # record a forfeit (organizers not playing)
+VOID = "void"  # void the result (organizers not playing)
+SEE_REJECTIONS = "see_rejections"  # see the rejected uploads (players at the board, organizers)
+
+RESULT_ACTIONS = (SUBMIT, CONFIRM, DISPUTE, RESOLVE, ENTER, FORFEIT, VOID, SEE_REJECTIONS)
+
+#: a game that takes no result
+CLOSED_FIXTURE = (Fixture.Status.CANCELLED,)
+
+
+def _authenticated(user) -> bool:
+    return bool(getattr(user, "is_authenticated", False))
 
 
 def is_organizer(user, league: League) -> bool:
-    if not getattr(user, "is_authenticated", False):
+    if not _authenticated(user):
         return False
     if user.is_staff or league.owner_id == user.pk:
         return True
     return league.organizers.filter(pk=user.pk).exists()
 
 
-def require_organizer(user, league: League) -> None:
-    if not is_organizer(user, league):
-        raise NotAllowed(f"only the organizers of {league.name} may do this")
+def organizes_any_league(user) -> bool:
+    """Staff, or the owner or co-organizer of at least one league."""
+    if not _authenticated(user):
+        return False
+    if user.is_staff:
+        return True
+    return (
+        League.objects.filter(owner=user).exists()
+        or League.organizers.through.objects.filter(user=user).exists()
+    )
 
 
 def can_view(user, league: League) -> bool:
+    """Public leagues, and private ones the user organizes or plays in. The same rule as a
+    query is ``tournaments.selectors.visibility.visible_leagues``."""
     return (
         league.is_public
         or is_organizer(user, league)
-        or (
-            getattr(user, "is_authenticated", False)
-            and league.entries.filter(player__user=user).exists()
-        )
+        or (_authenticated(user) and league.entries.filter(player__user=user).exists())
     )
 
 
 def seat_of(user, fixture: Fixture) -> Seat | None:
     """The seat the user holds at this fixture's board, if any."""
-    if not getattr(user, "is_authenticated", False):
+    if not _authenticated(user):
         return None
     for seat in fixture.seats.all():
         if seat.entry.player.user_id == user.pk:
             return seat
+    return None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an action is refused: ``forbidden`` when it is not this user's to do (HTTP 403),
+    otherwise the game's state does not allow it now (HTTP 400)."""
+
+    message: str
+    forbidden: bool = False
+
+
+@dataclass(frozen=True)
+class ResultActions:
+    """The answer of :func:`result_actions`: allowed actions, and a refusal for the rest."""
+
+    refusals: dict[str, Refusal] = field(default_factory=dict)
+    organizer: bool = False
+    seat: Seat | None = None
+
+    def allows(self, action: str) -> bool:
+        return action not in self.refusals
+
+    def refusal(self, action: str) -> Refusal | None:
+        return self.refusals.get(action)
+
+    @property
+    def allowed(self) -> frozenset[str]:
+        return frozenset(a for a in RESULT_ACTIONS if a not in self.refusals)
+
+
+def result_actions(
+    user,
+    fixture: Fixture,
+    *,
+    result: Result | None = None,
+    results: Iterable[Result] | None = None,
+) -> ResultActions:
+    """Which result actions ``user`` has on ``fixture``.
+
+    ``result`` is the version that confirm, dispute and resolve act on (default: the open
+    one, if any); ``results`` are the fixture's versions when the caller has them already
+    (else they are read). An organizer who plays in the game acts as a player in it: no one
+    decides their own game.
+    """
+    league = fixture.league
+    seat = seat_of(user, fixture)
+    organizer = is_organizer(user, league)
+    plays = seat is not None
+    decides = organizer and not plays
+    versions = list(results) if results is not None else list(fixture.results.all())
+    counted = any(r.state == Result.State.CONFIRMED for r in versions)
+    open_result = next((r for r in versions if r.state in Result.OPEN_STATES), None)
+    target = result if result is not None else open_result
+    refusals: dict[str, Refusal] = {}
+
+    # submit: players at the board, or organizers; players only while nothing is recorded
+    if not (plays or organizer):
+        refusals[SUBMIT] = Refusal(
+            "only the players at this game's board or its organizers may do this", True
+        )
+    elif refusal := fixture_closed(fixture):
+        refusals[SUBMIT] = refusal
+    elif not decides and counted:
+        refusals[SUBMIT] = Refusal(
+            "this game already has a confirmed result; ask an organizer to correct it"
+        )
+    elif not decides and open_result is not None:
+        refusals[SUBMIT] = Refusal(
+            "a result for this game is already awaiting confirmation; confirm or dispute it instead"
+        )
+
+    # organizers' decisions: enter, forfeit, void, resolve
+    decider = _decider_refusal(organizer, plays, league)
+    for action in (ENTER, FORFEIT):
+        if refusal := decider or fixture_closed(fixture):
+            refusals[action] = refusal
+    if decider:
+        refusals[VOID] = decider
+    elif not counted and open_result is None:
+        refusals[VOID] = Refusal("this game has no result to void")
+    if decider:
+        refusals[RESOLVE] = decider
+    elif target is None or target.state not in Result.OPEN_STATES:
+        state = target.get_state_display() if target is not None else "missing"
+        refusals[RESOLVE] = Refusal(f"this result is {state}; nothing to resolve")
+
+    # confirm: the opponent, or an organizer not playing; never the submitter
+    if not (plays or decides):
+        refusals[CONFIRM] = Refusal(
+            "only the opponent or an organizer may confirm this result", True
+        )
+    elif target is not None and target.submitted_by_id == getattr(user, "pk", None):
+        refusals[CONFIRM] = Refusal(
+            "you submitted this result; your opponent must confirm it", True
+        )
+    elif target is None:
+        refusals[CONFIRM] = Refusal("this game has no result awaiting confirmation")
+    elif target.state == Result.State.DISPUTED and not decides:
+        refusals[CONFIRM] = Refusal("this result is disputed; an organizer resolves it")
+    elif target.state != Result.State.PENDING:
+        refusals[CONFIRM] = Refusal(f"this result is {target.get_state_display()}, not pending")
+
+    # dispute: the players at the board (and organizers)
+    if not (plays or organizer):
+        refusals[DISPUTE] = Refusal(
+            "only the players at this game's board may dispute its result", True
+        )
+    elif target is None or target.state != Result.State.PENDING:
+        state = target.state if target is not None else "missing"
+        refusals[DISPUTE] = Refusal(f"only a pending result can be disputed; this one is {state}")
+
+    if not (plays or organizer):
+        refusals[SEE_REJECTIONS] = Refusal(
+            "only the players at this game's board and its organizers see this", True
+        )
+    return ResultActions(refusals=refusals, organizer=organizer, seat=seat)
+
+
+def fixture_closed(fixture: Fixture) -> Refusal | None:
+    if fixture.status in CLOSED_FIXTURE:
+        return Refusal("this game was cancelled; no result can be submitted")
+    if not fixture.seats.all():
+        return Refusal("this game has no players yet")
+    return None
+
+
+def _decider_refusal(organizer: bool, plays: bool, league: League) -> Refusal | None:
+    if not organizer:
+        return Refusal(f"only the organizers of {league.name} may do this", True)
+    if plays:
+        return Refusal("you play in this game: another organizer must decide its result", True)
     return None

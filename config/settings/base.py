@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "tournaments",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -104,6 +105,10 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # the page helpers live with the pages (tournaments/web/), not at the app's root
+            "libraries": {
+                "maedn": "tournaments.web.templatetags.maedn",
+            },
         },
     },
 ]

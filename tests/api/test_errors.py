@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from rest_framework.test import APIClient
+from tournaments.selectors.visibility import visible_leagues
 
 from tests.api.conftest import ROLES, error_of
-from tournaments.api.access import visible_leagues
 from tournaments.api.errors import _first_message
 from tournaments.models import League
 from tournaments.permissions import can_view

@@ -11,11 +11,8 @@ from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
 from django.db import close_old_connections
 from drf_spectacular.plumbing import _load_enum_name_overrides
-from drf_spectacular.settings import patched_settings
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
-
-from tournaments.api.schema import SCHEMA_SETTINGS
 
 schemathesis = pytest.importorskip(
     "schemathesis", reason="the dev dependency schemathesis is not installed"
@@ -45,8 +42,7 @@ def _load_schema():
 
     _load_enum_name_overrides.cache_clear()
     try:
-        with patched_settings(SCHEMA_SETTINGS):
-            generated = SchemaGenerator(urlconf="tests.api.urls").get_schema(public=True)
+        generated = SchemaGenerator(urlconf="tests.api.urls").get_schema(public=True)
     finally:
         _load_enum_name_overrides.cache_clear()
     loaded = schemathesis.openapi.from_dict(json.loads(OpenApiJsonRenderer().render(generated)))

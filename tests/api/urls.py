@@ -12,7 +12,7 @@ def _mounted(prefix: str) -> bool:
 
 
 urlpatterns = [
-    *([] if _mounted("accounts/") else [path("accounts/", include("tournaments.accounts_urls"))]),
+    *([] if _mounted("accounts/") else [path("accounts/", include("accounts.urls"))]),
     *([] if _mounted("api/") else [path("api/", include("tournaments.api.docs_urls"))]),
     *site_urlpatterns,
 ]

@@ -80,7 +80,7 @@ def pawn_positions(page) -> list[str]:
 
 
 def test_standings_refresh_live_without_reload(browser_page, data, monkeypatch):
-    monkeypatch.setattr("tournaments.views.STANDINGS_POLL_SECONDS", 2)
+    monkeypatch.setattr("tournaments.web.leagues.STANDINGS_POLL_SECONDS", 2)
     page = browser_page
     page.goto("/leagues/spring/standings/")
     rows = page.locator("#standings tbody tr")

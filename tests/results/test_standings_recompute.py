@@ -8,7 +8,8 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_user
 from tournaments.models import Fixture, League, StandingsRow, StandingsSnapshot
-from tournaments.services.leagues import entry_add, league_create, player_create
+from tournaments.services.leagues import entry_add, league_create
+from tournaments.services.players import player_create
 from tournaments.services.results import result_enter
 from tournaments.services.schedule import cycle_create
 from tournaments.services.standings import leagues_with_stale_standings, standings_recompute

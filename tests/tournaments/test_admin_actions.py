@@ -4,7 +4,8 @@ import pytest
 
 from tests.factories import make_user
 from tournaments.models import Cycle, League, Series
-from tournaments.services.leagues import entry_add, league_create, player_create
+from tournaments.services.leagues import entry_add, league_create
+from tournaments.services.players import player_create
 
 
 @pytest.fixture

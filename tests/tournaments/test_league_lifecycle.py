@@ -12,8 +12,8 @@ from tournaments.services.leagues import (
     league_add_organizer,
     league_create,
     league_set_status,
-    player_create,
 )
+from tournaments.services.players import player_create
 from tournaments.services.results import result_enter
 from tournaments.services.schedule import cycle_create
 

@@ -6,9 +6,11 @@ import pytest
 from games.engine.board import rearguard
 from tests.factories import make_user
 from tournaments.models import Fixture, League, Series
+from tournaments.selectors.playoffs import series_score
 from tournaments.services.errors import ServiceError
-from tournaments.services.leagues import entry_add, league_create, player_create
-from tournaments.services.playoffs import playoffs_generate, series_score
+from tournaments.services.leagues import entry_add, league_create
+from tournaments.services.players import player_create
+from tournaments.services.playoffs import playoffs_generate
 from tournaments.services.results import result_enter
 from tournaments.services.schedule import cycle_create
 from tournaments.services.standings import standings_recompute

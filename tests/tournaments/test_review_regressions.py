@@ -7,9 +7,11 @@ import pytest
 
 from tests.factories import example, make_fixture, make_league, make_user
 from tournaments.models import Entry, Fixture, Result, Series
+from tournaments.selectors.playoffs import series_score
 from tournaments.services.errors import NotAllowed, ServiceError
-from tournaments.services.leagues import entry_add, entry_withdraw, league_create, player_create
-from tournaments.services.playoffs import playoffs_generate, series_score
+from tournaments.services.leagues import entry_add, entry_withdraw, league_create
+from tournaments.services.players import player_create
+from tournaments.services.playoffs import playoffs_generate
 from tournaments.services.results import (
     game_log_submit,
     result_confirm,

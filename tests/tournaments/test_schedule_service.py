@@ -9,7 +9,8 @@ from games.engine.board import rearguard
 from tests.factories import make_user
 from tournaments.models import Cycle, Fixture, League, Seat
 from tournaments.services.errors import NotAllowed, ServiceError
-from tournaments.services.leagues import entry_add, league_create, player_create
+from tournaments.services.leagues import entry_add, league_create
+from tournaments.services.players import player_create
 from tournaments.services.schedule import cycle_create, cycle_reorder_late_games
 
 BOARD4 = ("red", "black", "yellow", "green")

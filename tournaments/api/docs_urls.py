@@ -15,16 +15,12 @@ from drf_spectacular.views import (
     SpectacularSwaggerView,
 )
 
-from tournaments.api.schema import SCHEMA_SETTINGS
-
 
 def _sidecar(filepath: str) -> str:
     return static(f"drf_spectacular_sidecar/{filepath}")
 
 
 class SchemaView(SpectacularAPIView):
-    custom_settings = SCHEMA_SETTINGS
-
     @extend_schema(exclude=True)
     def get(self, request, *args, **kwargs):
         _load_enum_name_overrides.cache_clear()  # cached per language, not per settings

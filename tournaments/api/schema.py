@@ -1,12 +1,10 @@
-"""OpenAPI settings of API v1 (drf-spectacular).
+"""The OpenAPI schema class of API v1 (drf-spectacular): operations tagged by resource.
 
-``SCHEMA_SETTINGS`` is applied to the served schema (``docs_urls.py``) and belongs in
-``SPECTACULAR_SETTINGS`` too, so that ``manage.py spectacular`` produces the same schema.
+Every schema setting, the enum names included, is in ``SPECTACULAR_SETTINGS``
+(config/settings/base.py) only, so the served schema and ``manage.py spectacular`` agree.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
 
@@ -19,13 +17,3 @@ class ApiAutoSchema(AutoSchema):
         if len(parts) >= 3 and parts[:2] == ["api", "v1"]:
             return [parts[2]]
         return super().get_tags()
-
-
-SCHEMA_SETTINGS: dict[str, Any] = {
-    # Three models have a "status" field with different choices: name their enums.
-    "ENUM_NAME_OVERRIDES": {
-        "LeagueStatusEnum": "tournaments.models.League.Status",
-        "FixtureStatusEnum": "tournaments.models.Fixture.Status",
-        "SeriesStatusEnum": "tournaments.models.Series.Status",
-    },
-}

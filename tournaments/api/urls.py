@@ -2,93 +2,109 @@
 
 from django.urls import path, re_path
 
-from tournaments.api import views
+from tournaments.api import (
+    accounts,
+    base,
+    cycles,
+    entries,
+    exports,
+    fixtures,
+    leagues,
+    players,
+    playoffs,
+    results,
+    standings,
+)
 
 app_name = "api"
 
 urlpatterns = [
     # accounts
-    path("auth/token/", views.AuthTokenView.as_view(), name="auth-token"),
-    path("me/", views.MeView.as_view(), name="me"),
+    path("auth/token/", accounts.AuthTokenView.as_view(), name="auth-token"),
+    path("me/", accounts.MeView.as_view(), name="me"),
     # players
-    path("players/", views.PlayerListView.as_view(), name="player-list"),
-    path("players/<slug:slug>/", views.PlayerDetailView.as_view(), name="player-detail"),
+    path("players/", players.PlayerListView.as_view(), name="player-list"),
+    path("players/<slug:slug>/", players.PlayerDetailView.as_view(), name="player-detail"),
     path(
         "players/<slug:slug>/schedule.ics",
-        views.PlayerScheduleView.as_view(),
+        exports.PlayerScheduleView.as_view(),
         name="player-schedule",
     ),
     # leagues
-    path("leagues/", views.LeagueListView.as_view(), name="league-list"),
-    path("leagues/<slug:slug>/", views.LeagueDetailView.as_view(), name="league-detail"),
-    path("leagues/<slug:slug>/status/", views.LeagueStatusView.as_view(), name="league-status"),
+    path("leagues/", leagues.LeagueListView.as_view(), name="league-list"),
+    path("leagues/<slug:slug>/", leagues.LeagueDetailView.as_view(), name="league-detail"),
+    path("leagues/<slug:slug>/status/", leagues.LeagueStatusView.as_view(), name="league-status"),
     path(
         "leagues/<slug:slug>/organizers/",
-        views.LeagueOrganizerView.as_view(),
+        leagues.LeagueOrganizerView.as_view(),
         name="league-organizers",
     ),
-    path("leagues/<slug:slug>/entries/", views.EntryListView.as_view(), name="entry-list"),
+    path("leagues/<slug:slug>/entries/", entries.EntryListView.as_view(), name="entry-list"),
     path(
         "leagues/<slug:slug>/entries/<int:entry_id>/",
-        views.EntryDetailView.as_view(),
+        entries.EntryDetailView.as_view(),
         name="entry-detail",
     ),
     path(
         "leagues/<slug:slug>/entries/<int:entry_id>/withdraw/",
-        views.EntryWithdrawView.as_view(),
+        entries.EntryWithdrawView.as_view(),
         name="entry-withdraw",
     ),
-    path("leagues/<slug:slug>/cycles/", views.CycleListView.as_view(), name="cycle-list"),
+    path("leagues/<slug:slug>/cycles/", cycles.CycleListView.as_view(), name="cycle-list"),
     path(
         "leagues/<slug:slug>/cycles/<int:number>/",
-        views.CycleDetailView.as_view(),
+        cycles.CycleDetailView.as_view(),
         name="cycle-detail",
     ),
     path(
         "leagues/<slug:slug>/cycles/<int:number>/late-order/",
-        views.CycleLateOrderView.as_view(),
+        cycles.CycleLateOrderView.as_view(),
         name="cycle-late-order",
     ),
-    path("leagues/<slug:slug>/playoffs/", views.PlayoffsView.as_view(), name="playoffs"),
-    path("leagues/<slug:slug>/series/", views.SeriesListView.as_view(), name="series-list"),
-    path("leagues/<slug:slug>/standings/", views.StandingsView.as_view(), name="standings"),
+    path("leagues/<slug:slug>/playoffs/", playoffs.PlayoffsView.as_view(), name="playoffs"),
+    path("leagues/<slug:slug>/series/", playoffs.SeriesListView.as_view(), name="series-list"),
+    path("leagues/<slug:slug>/standings/", standings.StandingsView.as_view(), name="standings"),
     # exports
     path(
         "leagues/<slug:slug>/standings.csv",
-        views.StandingsCsvView.as_view(),
+        exports.StandingsCsvView.as_view(),
         name="standings-csv",
     ),
     path(
         "leagues/<slug:slug>/schedule.ics",
-        views.LeagueScheduleView.as_view(),
+        exports.LeagueScheduleView.as_view(),
         name="league-schedule",
     ),
     path(
         "leagues/<slug:slug>/archive.json",
-        views.LeagueArchiveView.as_view(),
+        exports.LeagueArchiveView.as_view(),
         name="league-archive",
     ),
     # playoffs
-    path("series/<int:pk>/", views.SeriesDetailView.as_view(), name="series-detail"),
+    path("series/<int:pk>/", playoffs.SeriesDetailView.as_view(), name="series-detail"),
     # games and results
-    path("fixtures/", views.FixtureListView.as_view(), name="fixture-list"),
-    path("fixtures/<int:pk>/", views.FixtureDetailView.as_view(), name="fixture-detail"),
-    path("fixtures/<int:pk>/log/", views.FixtureLogView.as_view(), name="fixture-log"),
-    path("fixtures/<int:pk>/report/", views.FixtureReportView.as_view(), name="fixture-report"),
-    path("fixtures/<int:pk>/result/", views.FixtureResultView.as_view(), name="fixture-result"),
-    path("fixtures/<int:pk>/forfeit/", views.FixtureForfeitView.as_view(), name="fixture-forfeit"),
-    path("fixtures/<int:pk>/void/", views.FixtureVoidView.as_view(), name="fixture-void"),
-    path("fixtures/<int:pk>/results/", views.FixtureResultsView.as_view(), name="fixture-results"),
+    path("fixtures/", fixtures.FixtureListView.as_view(), name="fixture-list"),
+    path("fixtures/<int:pk>/", fixtures.FixtureDetailView.as_view(), name="fixture-detail"),
+    path("fixtures/<int:pk>/log/", fixtures.FixtureLogView.as_view(), name="fixture-log"),
+    path("fixtures/<int:pk>/report/", fixtures.FixtureReportView.as_view(), name="fixture-report"),
+    path("fixtures/<int:pk>/result/", fixtures.FixtureResultView.as_view(), name="fixture-result"),
+    path(
+        "fixtures/<int:pk>/forfeit/", fixtures.FixtureForfeitView.as_view(), name="fixture-forfeit"
+    ),
+    path("fixtures/<int:pk>/void/", fixtures.FixtureVoidView.as_view(), name="fixture-void"),
+    path(
+        "fixtures/<int:pk>/results/", fixtures.FixtureResultsView.as_view(), name="fixture-results"
+    ),
     path(
         "fixtures/<int:pk>/rejections/",
-        views.FixtureRejectionsView.as_view(),
+        fixtures.FixtureRejectionsView.as_view(),
         name="fixture-rejections",
     ),
-    path("results/<int:pk>/", views.ResultDetailView.as_view(), name="result-detail"),
-    path("results/<int:pk>/log/", views.ResultLogView.as_view(), name="result-log"),
-    path("results/<int:pk>/confirm/", views.ResultConfirmView.as_view(), name="result-confirm"),
-    path("results/<int:pk>/dispute/", views.ResultDisputeView.as_view(), name="result-dispute"),
-    path("results/<int:pk>/resolve/", views.ResultResolveView.as_view(), name="result-resolve"),
+    path("results/<int:pk>/", results.ResultDetailView.as_view(), name="result-detail"),
+    path("results/<int:pk>/log/", results.ResultLogView.as_view(), name="result-log"),
+    path("results/<int:pk>/confirm/", results.ResultConfirmView.as_view(), name="result-confirm"),
+    path("results/<int:pk>/dispute/", results.ResultDisputeView.as_view(), name="result-dispute"),
+    path("results/<int:pk>/resolve/", results.ResultResolveView.as_view(), name="result-resolve"),
     # Anything else under /api/v1/: a JSON 404 in the API's error format (not the site's page).
-    re_path(r"^", views.endpoint_not_found, name="not-found"),
+    re_path(r"^", base.endpoint_not_found, name="not-found"),
 ]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.text import slugify
 
 from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import RulesError, RuleSet
@@ -13,8 +12,9 @@ from tournaments.algorithms import colours as colour_rules
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League, Player, Result
-from tournaments.permissions import require_organizer
 from tournaments.services.errors import ServiceError
+from tournaments.services.guards import require_organizer
+from tournaments.services.players import unique_slug
 
 Status = League.Status
 
@@ -26,32 +26,6 @@ TRANSITIONS = {
     Status.PLAYOFFS: {Status.FINISHED},
     Status.FINISHED: set(),
 }
-
-
-def _unique_slug(model, text: str) -> str:
-    base = slugify(text)[:90] or "item"
-    slug, n = base, 2
-    while model.objects.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
-
-
-def player_create(*, name: str, user=None, preferred_colours=None) -> Player:
-    name = (name or "").strip()
-    if not name:
-        raise ServiceError("a player needs a name", field="name")
-    if Player.objects.filter(name__iexact=name).exists():
-        raise ServiceError(f"there is already a player called {name}", field="name")
-    try:
-        with transaction.atomic():
-            return Player.objects.create(
-                name=name,
-                user=user,
-                slug=_unique_slug(Player, name),
-                preferred_colours=list(preferred_colours or []),
-            )
-    except IntegrityError:
-        raise ServiceError(f"there is already a player called {name}", field="name") from None
 
 
 def validate_rules(preset: str, overrides: dict | None) -> RuleSet:
@@ -163,22 +137,27 @@ def league_create(
         raise ServiceError("points must be a list of whole numbers", field="points_scheme")
     if slug and League.objects.filter(slug=slug).exists():
         raise ServiceError(f"the address {slug!r} is taken", field="slug")
-    with transaction.atomic():
-        return League.objects.create(
-            name=name,
-            slug=slug or _unique_slug(League, name),
-            owner=owner,
-            format=fmt.code,
-            board=board,
-            rules_preset=preset,
-            rules_overrides=dict(rules_overrides or {}),
-            drr_count=drr_count,
-            playoffs=validate_playoffs(playoffs),
-            precedence=precedence,
-            points_scheme=list(points_scheme or []),
-            confirmation_required=confirmation_required,
-            is_public=is_public,
-        )
+    try:
+        with transaction.atomic():
+            return League.objects.create(
+                name=name,
+                slug=slug or unique_slug(League, name),
+                owner=owner,
+                format=fmt.code,
+                board=board,
+                rules_preset=preset,
+                rules_overrides=dict(rules_overrides or {}),
+                drr_count=drr_count,
+                playoffs=validate_playoffs(playoffs),
+                precedence=precedence,
+                points_scheme=list(points_scheme or []),
+                confirmation_required=confirmation_required,
+                is_public=is_public,
+            )
+    except IntegrityError:
+        raise ServiceError(
+            f"the address {slug or name!r} was taken a moment ago; choose another", field="slug"
+        ) from None
 
 
 def league_add_organizer(*, league: League, user, by) -> None:

@@ -17,8 +17,8 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.starting_colour import playoff_starting_colour
 from tournaments.formats import get_format
 from tournaments.models import Fixture, League, Result, Seat, Series, StandingsSnapshot
-from tournaments.permissions import require_organizer
 from tournaments.services.errors import ServiceError
+from tournaments.services.guards import require_organizer
 from tournaments.services.standings import standings_recompute
 
 
@@ -214,23 +214,3 @@ def _reopen(series: Series) -> None:
     series.winner_id = None
     series.status = Series.Status.PLAYING
     series.save(update_fields=["winner", "status"])
-
-
-def series_score(series: Series) -> brackets.SeriesState | None:
-    """The series' current score (head start included), for pages and the API."""
-    if series.higher_id is None or series.lower_id is None:
-        return None
-    winners = [
-        r.winner_id
-        for r in Result.objects.filter(
-            fixture__series=series, state=Result.State.CONFIRMED
-        ).order_by("fixture__number")
-        if r.winner_id
-    ]
-    return brackets.series_state(
-        winners,
-        higher=series.higher_id,
-        lower=series.lower_id,
-        first_to=series.first_to,
-        head_start=int(series.head_start),
-    )

@@ -2,8 +2,10 @@
 
 The walk of a game log: ``game_log_submit`` → ``games`` validates it with the engine →
 ``fixture_log_mismatches`` checks it against the schedule → the derived result is saved in
-the same transaction as the stored log → on commit the league's standings are recomputed
-by a Celery task (``tournaments.tasks.recompute_standings``).
+the same transaction as the stored log → ``standings_invalidate`` bumps the league's
+revision, and on commit a Celery task recomputes the standings
+(``tournaments/services/standings.py``). Who may do what is ``tournaments.permissions.
+result_actions``, the same answer the pages and the API show.
 
 Concurrency: every write locks the fixture row (``SELECT … FOR UPDATE``) and the database
 allows one confirmed and one open result per fixture, so two racing submissions or
@@ -12,11 +14,9 @@ confirmations end with exactly one counted result.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from games import engine
@@ -24,15 +24,24 @@ from games.engine.board import count_points
 from games.services import CheckedLog, LogRejected, game_log_check, game_log_store
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League, RejectedSubmission, Result
-from tournaments.permissions import is_organizer, seat_of
-from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.permissions import (
+    CONFIRM,
+    DISPUTE,
+    ENTER,
+    FORFEIT,
+    RESOLVE,
+    SUBMIT,
+    VOID,
+    fixture_closed,
+    result_actions,
+)
+from tournaments.services.errors import ServiceError
+from tournaments.services.guards import require_action
 from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
 from tournaments.services.playoffs import series_progress
-
-logger = logging.getLogger(__name__)
+from tournaments.services.standings import standings_invalidate
 
 OPEN = Result.OPEN_STATES
-CLOSED_FIXTURE = (Fixture.Status.CANCELLED,)
 
 
 # --- deriving a result from a validated log ------------------------------------------------
@@ -140,25 +149,12 @@ def _locked_fixture(fixture_id: int) -> Fixture:
 
 
 def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
-    """A counting result changed: bump the league's revision and, once the transaction has
-    committed, ask a worker to recompute the standings. A playoff game moves its series on
-    (next game, or the winner into the next series) in this same transaction."""
+    """A counting result changed: a playoff game moves its series on (next game, or the
+    winner into the next series) in this same transaction, and the standings are
+    invalidated (recomputed once the transaction has committed)."""
     if fixture is not None and fixture.series_id:
         series_progress(fixture.series_id)
-    League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + 1)
-    league_id = league.pk
-    transaction.on_commit(lambda: enqueue_standings(league_id))
-
-
-def enqueue_standings(league_id: int) -> None:
-    """Send the recompute task. A broker outage must not fail a submission: the periodic
-    catch-up task finds leagues whose snapshot is behind and recomputes them."""
-    from tournaments.tasks import recompute_standings
-
-    try:
-        recompute_standings.delay(league_id)
-    except Exception:  # broker down: the catch-up task will pick it up
-        logger.warning("could not enqueue standings for league %s; catch-up will", league_id)
+    standings_invalidate(league)
 
 
 def _record_rejection(fixture: Fixture, user, message: str, event=None, checked=None, raw=b""):
@@ -179,14 +175,20 @@ def _storable(text: str) -> str:
     return text.replace("\x00", "\\x00").encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _require_at_board_or_organizer(user, fixture: Fixture) -> bool:
-    """True for an organizer who is not playing this game; a seated player (organizer or
-    not) passes as a player; anyone else is refused."""
-    if seat_of(user, fixture) is not None:
-        return False  # an organizer playing this game acts as a player in it
-    if is_organizer(user, fixture.league):
-        return True
-    raise NotAllowed("only the players at this game's board or its organizers may do this")
+def _submitter_decides(user, fixture: Fixture) -> bool:
+    """Refuse a user who may not submit for this game at all, or a game that takes no
+    result; True for an organizer who is not playing it (their submission counts at once,
+    and replaces what is there). The rest of the rule is checked under the fixture's lock."""
+    actions = result_actions(user, fixture)
+    require_action(actions, SUBMIT, who_only=True)
+    if refusal := fixture_closed(fixture):
+        raise ServiceError(refusal.message)
+    return actions.organizer and actions.seat is None
+
+
+def _require_decider(user, fixture: Fixture, action: str) -> None:
+    """Only an organizer who is not playing this game (no one decides their own)."""
+    require_action(result_actions(user, fixture), action, who_only=True)
 
 
 def _require_log_unused_elsewhere(fixture: Fixture, sha256: str) -> None:
@@ -205,25 +207,6 @@ def _require_log_unused_elsewhere(fixture: Fixture, sha256: str) -> None:
         )
 
 
-def _require_no_result_yet(fixture: Fixture) -> None:
-    """Players submit once: a counted or awaiting result is for organizers to change."""
-    if fixture.results.filter(state=Result.State.CONFIRMED).exists():
-        raise ServiceError(
-            "this game already has a confirmed result; ask an organizer to correct it"
-        )
-    if fixture.results.filter(state__in=OPEN).exists():
-        raise ServiceError(
-            "a result for this game is already awaiting confirmation; confirm or dispute it instead"
-        )
-
-
-def _require_open_fixture(fixture: Fixture) -> None:
-    if fixture.status in CLOSED_FIXTURE:
-        raise ServiceError("this game was cancelled; no result can be submitted")
-    if fixture.seats.count() == 0:
-        raise ServiceError("this game has no players yet")
-
-
 # --- submitting ------------------------------------------------------------------------------
 
 
@@ -234,8 +217,7 @@ def game_log_submit(*, fixture: Fixture, content: str | bytes, user) -> Result:
     game's log); a rejected log changes nothing but is kept as a ``RejectedSubmission``.
     Re-submitting an identical log returns the existing result.
     """
-    organizer = _require_at_board_or_organizer(user, fixture)
-    _require_open_fixture(fixture)
+    organizer = _submitter_decides(user, fixture)
     raw = content.encode("utf-8") if isinstance(content, str) else content
     try:
         checked = game_log_check(content)
@@ -259,7 +241,8 @@ def game_log_submit(*, fixture: Fixture, content: str | bytes, user) -> Result:
 
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
-        _require_open_fixture(fixture)
+        if refusal := fixture_closed(fixture):
+            raise ServiceError(refusal.message)
         same = fixture.results.filter(game_log__sha256=checked.sha256).exclude(
             state__in=[Result.State.SUPERSEDED, Result.State.VOIDED, Result.State.REJECTED]
         )
@@ -268,8 +251,7 @@ def game_log_submit(*, fixture: Fixture, content: str | bytes, user) -> Result:
                 return _decide(existing, fixture, user, Result.State.CONFIRMED, "")
             return existing
         _require_log_unused_elsewhere(fixture, checked.sha256)
-        if not organizer:
-            _require_no_result_yet(fixture)
+        require_action(result_actions(user, fixture), SUBMIT)
         log, _ = game_log_store(checked, user=user)
         fields = result_fields_from_log(fixture, checked)
         counts_now = organizer or not fixture.league.confirmation_required
@@ -294,14 +276,11 @@ def result_report(
 ) -> Result:
     """An over-the-board game without a log: a player reports the winner (and counted
     pawns). The result is unverified and waits for the opponent or an organizer."""
-    organizer = _require_at_board_or_organizer(user, fixture)
-    _require_open_fixture(fixture)
+    organizer = _submitter_decides(user, fixture)
     fields = _manual_fields(fixture, winner, counted_pawns)
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
-        _require_open_fixture(fixture)
-        if not organizer:
-            _require_no_result_yet(fixture)
+        require_action(result_actions(user, fixture), SUBMIT)
         return _new_version(
             fixture,
             user,
@@ -317,13 +296,13 @@ def result_enter(
     *, fixture: Fixture, user, winner: Entry, counted_pawns=None, reason: str
 ) -> Result:
     """An organizer enters or corrects a result by hand; it counts at once."""
-    _require_organizer_of(user, fixture)
+    _require_decider(user, fixture, ENTER)
     if not reason.strip():
         raise ServiceError("say why the result is entered or corrected", field="reason")
     fields = _manual_fields(fixture, winner, counted_pawns)
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
-        _require_open_fixture(fixture)
+        require_action(result_actions(user, fixture), ENTER)
         return _new_version(
             fixture,
             user,
@@ -337,14 +316,14 @@ def result_enter(
 
 def forfeit_record(*, fixture: Fixture, user, loser: Entry, reason: str) -> Result:
     """An organizer records a forfeit: the other player(s) win, nothing else counts."""
-    _require_organizer_of(user, fixture)
+    _require_decider(user, fixture, FORFEIT)
     seats = list(fixture.seats.all())
     if loser.pk not in {s.entry_id for s in seats}:
         raise ServiceError(f"{loser.player.name} is not at this game's board", field="loser")
     others = [s.entry_id for s in seats if s.entry_id != loser.pk]
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
-        _require_open_fixture(fixture)
+        require_action(result_actions(user, fixture), FORFEIT)
         return _new_version(
             fixture,
             user,
@@ -357,14 +336,6 @@ def forfeit_record(*, fixture: Fixture, user, loser: Entry, reason: str) -> Resu
             forfeit_loser=loser,
             status=Fixture.Status.FORFEITED,
         )
-
-
-def _require_organizer_of(user, fixture: Fixture) -> None:
-    """An organizer of the league who is not playing this game (no one decides their own)."""
-    if not is_organizer(user, fixture.league):
-        raise NotAllowed(f"only the organizers of {fixture.league.name} may do this")
-    if seat_of(user, fixture) is not None:
-        raise NotAllowed("you play in this game: another organizer must decide its result")
 
 
 def _manual_fields(fixture: Fixture, winner: Entry, counted_pawns) -> dict[str, Any]:
@@ -438,18 +409,11 @@ def result_confirm(*, result: Result, user) -> Result:
     """The opponent (or an organizer) confirms a pending result; it counts from now on."""
     with transaction.atomic():
         result, fixture = _locked_result(result.pk)
-        seat = seat_of(user, fixture)
-        organizer = seat is None and is_organizer(user, fixture.league)
-        if not organizer and seat is None:
-            raise NotAllowed("only the opponent or an organizer may confirm this result")
-        if result.submitted_by_id == user.pk:
-            raise NotAllowed("you submitted this result; your opponent must confirm it")
+        actions = result_actions(user, fixture, result=result)
+        require_action(actions, CONFIRM, who_only=True)
         if result.state == Result.State.CONFIRMED:
             return result  # confirmed already (e.g. a double click): nothing to do
-        if result.state == Result.State.DISPUTED and not organizer:
-            raise ServiceError("this result is disputed; an organizer resolves it")
-        if result.state != Result.State.PENDING:
-            raise ServiceError(f"this result is {result.get_state_display()}, not pending")
+        require_action(actions, CONFIRM)
         return _decide(result, fixture, user, Result.State.CONFIRMED, "")
 
 
@@ -459,10 +423,7 @@ def result_dispute(*, result: Result, user, reason: str) -> Result:
         raise ServiceError("say what is wrong with this result", field="reason")
     with transaction.atomic():
         result, fixture = _locked_result(result.pk)
-        if seat_of(user, fixture) is None and not is_organizer(user, fixture.league):
-            raise NotAllowed("only the players at this game's board may dispute its result")
-        if result.state != Result.State.PENDING:
-            raise ServiceError(f"only a pending result can be disputed; this one is {result.state}")
+        require_action(result_actions(user, fixture, result=result), DISPUTE)
         result.state = Result.State.DISPUTED
         result.decision_note = reason.strip()
         result.save(update_fields=["state", "decision_note"])
@@ -475,16 +436,14 @@ def result_resolve(*, result: Result, user, accept: bool, note: str) -> Result:
     """An organizer resolves a dispute (or decides a pending result): accept or reject."""
     with transaction.atomic():
         result, fixture = _locked_result(result.pk)
-        _require_organizer_of(user, fixture)
-        if result.state not in OPEN:
-            raise ServiceError(f"this result is {result.get_state_display()}; nothing to resolve")
+        require_action(result_actions(user, fixture, result=result), RESOLVE)
         state = Result.State.CONFIRMED if accept else Result.State.REJECTED
         return _decide(result, fixture, user, state, note)
 
 
 def result_void(*, fixture: Fixture, user, reason: str) -> None:
     """An organizer voids the counted result: the game is open again."""
-    _require_organizer_of(user, fixture)
+    _require_decider(user, fixture, VOID)
     if not reason.strip():
         raise ServiceError("say why the result is voided", field="reason")
     with transaction.atomic():
@@ -517,11 +476,11 @@ def _decide(result: Result, fixture: Fixture, user, state: str, note: str) -> Re
             if result.source == Result.Source.FORFEIT
             else Fixture.Status.CONFIRMED
         )
-        fixture.save(update_fields=["status", "updated_at"])
-        _counts_changed(fixture.league, fixture)
     elif fixture.results.filter(state=Result.State.CONFIRMED).exists():
         fixture.status = Fixture.Status.CONFIRMED  # an earlier version still counts
     else:
         fixture.status = Fixture.Status.SCHEDULED
     fixture.save(update_fields=["status", "updated_at"])
+    if state == Result.State.CONFIRMED:
+        _counts_changed(fixture.league, fixture)
     return result

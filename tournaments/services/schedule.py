@@ -6,7 +6,6 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
-from django.db.models import F
 
 from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import round_robin
@@ -16,9 +15,9 @@ from tournaments.algorithms.seeding import seed_by_die_roll
 from tournaments.algorithms.starting_colour import decide_starting_colour
 from tournaments.formats import get_format
 from tournaments.models import Cycle, CycleSeed, Entry, Fixture, League, Seat
-from tournaments.permissions import require_organizer
 from tournaments.services.errors import ServiceError
-from tournaments.services.results import enqueue_standings
+from tournaments.services.guards import require_organizer
+from tournaments.services.standings import standings_invalidate
 
 
 def _active_entries(league: League) -> list[Entry]:
@@ -125,8 +124,7 @@ def cycle_create(
             league.status = League.Status.RUNNING
             league.save(update_fields=["status"])
         # new games change the table's totals (provisional, games left): recompute it
-        League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + 1)
-        transaction.on_commit(lambda: enqueue_standings(league.pk))
+        standings_invalidate(league)
         return cycle
 
 

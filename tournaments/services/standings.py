@@ -1,6 +1,8 @@
-"""Recomputing a league's standings snapshot from its counted results.
+"""Invalidating and recomputing a league's standings snapshot from its counted results.
 
-Called by the Celery task ``tournaments.tasks.recompute_standings``. The pure ranking is
+``standings_invalidate`` is the one way a service says "a counting result changed": it bumps
+the league's revision and, on commit, queues the Celery task
+``tournaments.recompute_standings``, which calls ``standings_recompute``. The pure ranking is
 ``tournaments.algorithms.standings.compute_standings``; this module loads the inputs in a
 fixed number of queries, and replaces the snapshot in one transaction while holding the
 league's row lock, so two runs for one league never interleave and a run killed midway
@@ -10,10 +12,12 @@ leaves the previous snapshot intact (the next run fixes it).
 from __future__ import annotations
 
 import json
+import logging
 from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
+from celery import current_app
 from django.db import connection, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
@@ -28,6 +32,12 @@ from tournaments.models import (
     StandingsRow,
     StandingsSnapshot,
 )
+
+logger = logging.getLogger(__name__)
+
+#: the Celery task that recomputes one league (``tournaments/tasks.py``), named rather than
+#: imported: tasks call services, never the other way round
+RECOMPUTE_TASK = "tournaments.recompute_standings"
 
 STAGE = "league"
 DECIDED = (Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED, Fixture.Status.CANCELLED)
@@ -111,6 +121,23 @@ def outcomes_for(league: League) -> list[GameOutcome]:
             )
         )
     return outcomes
+
+
+def standings_invalidate(league: League) -> None:
+    """A counting result (or the schedule) of ``league`` changed: bump its revision now and,
+    once the transaction has committed, ask a worker to recompute the standings."""
+    League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + 1)
+    league_id = league.pk
+    transaction.on_commit(lambda: standings_enqueue(league_id))
+
+
+def standings_enqueue(league_id: int) -> None:
+    """Send the recompute task. A broker outage must not fail a submission: the periodic
+    catch-up task finds leagues whose snapshot is behind and recomputes them."""
+    try:
+        current_app.signature(RECOMPUTE_TASK, args=(league_id,)).apply_async()
+    except Exception:  # broker down: the catch-up task will pick it up
+        logger.warning("could not enqueue standings for league %s; catch-up will", league_id)
 
 
 def standings_recompute(league_id: int) -> dict:

@@ -6,7 +6,7 @@ views, the admin and base.html find them) plus ``signup`` and ``api_token``."""
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from tournaments import accounts
+from accounts import views as accounts
 
 urlpatterns = [
     path("signup/", accounts.signup, name="signup"),

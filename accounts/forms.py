@@ -1,0 +1,25 @@
+"""Forms of the account pages: sign-up."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("E-mail"), help_text=_("for resetting your password"), required=True
+    )
+    player_name = forms.CharField(
+        label=_("Player name"),
+        max_length=100,
+        required=False,
+        help_text=_("the name shown in leagues and game logs (default: your user name)"),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+    def clean_player_name(self) -> str:
+        return (self.cleaned_data.get("player_name") or "").strip()

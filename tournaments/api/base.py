@@ -1,0 +1,200 @@
+"""The base of API v1: the view class every endpoint derives from (authentication, one error
+format, JSON with a size limit, pagination), file downloads, the schema's error responses
+and the JSON field types shared by serializers."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import Http404, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema_field,
+)
+from rest_framework import exceptions, parsers, serializers
+from rest_framework.generics import GenericAPIView
+from rest_framework.metadata import SimpleMetadata
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.api.auth import (
+    AUTHENTICATION_CLASSES,
+)
+from tournaments.api.errors import api_exception_handler, error_body
+from tournaments.api.parsers import (
+    refuse_unstorable,
+)
+from tournaments.api.schema import ApiAutoSchema
+from tournaments.models import (
+    League,
+)
+from tournaments.selectors.visibility import (
+    visible_leagues,
+)
+
+REASON_MAX = 2000
+
+
+@extend_schema_field({"type": "array", "items": {"type": "string"}})
+class StringListField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"type": "array", "items": {"type": "integer"}})
+class IntegerListField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"type": "object", "additionalProperties": {"type": "integer"}})
+class IntegerMapField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"type": "object", "additionalProperties": {"type": "number"}})
+class NumberMapField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class ObjectField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"oneOf": [{"type": "string"}, {"type": "object"}]})
+class RulesField(serializers.JSONField):
+    pass
+
+
+def _username(user) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="machine-readable: invalid, not_allowed, not_found, …")
+    message = serializers.CharField(help_text="what is wrong, in words")
+    field = serializers.CharField(allow_null=True, help_text="the input field at fault, if any")
+    event = serializers.IntegerField(
+        required=False, help_text="a rejected game log: the first offending event (0-based)"
+    )
+    fields = ObjectField(required=False, help_text="input validation: every field's messages")
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+class ReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=REASON_MAX)
+
+
+JSON_BODY_LIMIT = 256 * 1024
+
+
+def _errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {code: OpenApiResponse(ErrorSerializer) for code in codes}
+
+
+READ_ERRORS = _errors(404)
+
+LIST_ERRORS = _errors(400, 404)  # 400: a bad filter value; 404: no such page (or league)
+
+WRITE_ERRORS = _errors(400, 401, 403, 404)
+
+SUBMIT_ERRORS = _errors(400, 401, 403, 404, 429)
+
+
+class Pagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser with a size limit, and too-deeply-nested input as a 400."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        raw = stream.read(JSON_BODY_LIMIT + 1) if stream is not None else b""
+        if len(raw) > JSON_BODY_LIMIT:
+            raise exceptions.ParseError(
+                f"the request body is larger than {JSON_BODY_LIMIT:,} bytes"
+            )
+        try:
+            data = json.loads(raw.decode("utf-8"), parse_constant=json_strict_constant)
+        except RecursionError:
+            raise exceptions.ParseError("JSON parse error - nested too deeply") from None
+        except ValueError as exc:
+            raise exceptions.ParseError(f"JSON parse error - {exc}") from None
+        refuse_unstorable(data)
+        return data
+
+
+def json_strict_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+class Metadata(SimpleMetadata):
+    """OPTIONS answers: name, renderers and parsers. Input descriptions are in the OpenAPI
+    schema (/api/schema/), not here."""
+
+    def determine_actions(self, request, view):
+        return {}
+
+
+class ApiView(GenericAPIView):
+    # Base of every v1 view: session + token authentication, one error format, JSON.
+    schema = ApiAutoSchema()
+    metadata_class = Metadata
+    authentication_classes = AUTHENTICATION_CLASSES
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer]
+    parser_classes = [JSONParser]
+    pagination_class = Pagination
+    filter_backends = [DjangoFilterBackend]
+    throttle_classes: list = []
+
+    def get_exception_handler(self):
+        return api_exception_handler
+
+    def input(self, serializer_class, request: Request) -> dict[str, Any]:
+        serializer = serializer_class(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def visible_league(self, slug: str) -> League:
+        league = visible_leagues(self.request.user).filter(slug=slug).first()
+        if league is None:
+            raise Http404(f"there is no league {slug!r}")
+        return league
+
+    def paginated(self, queryset, serializer_class) -> Response:
+        queryset = self.filter_queryset(queryset)
+        page = self.paginate_queryset(queryset)
+        return self.get_paginated_response(serializer_class(page, many=True).data)
+
+
+class DownloadView(ApiView):
+    # Answers with a file (CSV, iCalendar, JSON); errors are JSON whatever the client accepts.
+
+    renderer_classes = [JSONRenderer]
+
+    def perform_content_negotiation(self, request, force=False):
+        return (JSONRenderer(), JSONRenderer.media_type)
+
+
+@csrf_exempt  # it changes nothing; a 404 beats a CSRF failure page
+def endpoint_not_found(request, *args, **kwargs) -> JsonResponse:
+    return JsonResponse(
+        error_body("not_found", f"there is no API endpoint {request.path}"), status=404
+    )
+
+
+def _download(content: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -1,0 +1,390 @@
+"""Games (fixtures): list, detail, the log (download and upload), reports, organizers' results,
+forfeits, voids, versions and rejected uploads."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    extend_schema,
+    extend_schema_field,
+)
+from rest_framework import parsers, serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+
+from accounts.throttles import SubmissionThrottle
+from games.services import MAX_LOG_BYTES
+from tournaments.api.base import (
+    LIST_ERRORS,
+    READ_ERRORS,
+    REASON_MAX,
+    SUBMIT_ERRORS,
+    WRITE_ERRORS,
+    ApiView,
+    ReasonSerializer,
+    StringListField,
+    _errors,
+)
+from tournaments.api.filters import FixtureFilter
+from tournaments.api.parsers import (
+    PayloadTooLarge,
+    RawJSONLogParser,
+    RawLog,
+    check_declared_size,
+    find_unstorable,
+)
+from tournaments.api.players import PlayerRefSerializer
+from tournaments.api.results import (
+    RejectedSubmissionSerializer,
+    ResultSerializer,
+    _log_response,
+    _result_queryset,
+)
+from tournaments.models import (
+    Entry,
+    Fixture,
+    Result,
+    Seat,
+)
+from tournaments.permissions import SEE_REJECTIONS, SUBMIT, result_actions
+from tournaments.selectors.visibility import visible_fixtures
+from tournaments.services import results as result_services
+from tournaments.services.errors import ServiceError
+from tournaments.services.guards import require_action
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    player = serializers.SerializerMethodField()
+    colours = StringListField()
+
+    class Meta:
+        model = Seat
+        fields = ["position", "entry", "player", "colours"]
+
+    @extend_schema_field(PlayerRefSerializer)
+    def get_player(self, seat: Seat) -> dict[str, Any]:
+        return PlayerRefSerializer(seat.entry.player).data
+
+
+class FixtureSerializer(serializers.ModelSerializer):
+    league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    cycle = serializers.SerializerMethodField()
+    seats = SeatSerializer(many=True, read_only=True)
+    counted_result = serializers.SerializerMethodField()
+    open_result = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Fixture
+        fields = [
+            "id",
+            "league",
+            "cycle",
+            "series",
+            "round",
+            "number",
+            "label",
+            "starting_colour",
+            "scheduled_at",
+            "status",
+            "updated_at",
+            "seats",
+            "counted_result",
+            "open_result",
+        ]
+
+    def get_cycle(self, fixture: Fixture) -> int | None:
+        """The DRR number."""
+        return fixture.cycle.number if fixture.cycle_id else None
+
+    def _result(self, fixture: Fixture, states) -> dict[str, Any] | None:
+        for result in fixture.results.all():
+            if result.state in states:
+                return ResultSerializer(result).data
+        return None
+
+    @extend_schema_field(ResultSerializer(allow_null=True))
+    def get_counted_result(self, fixture: Fixture) -> dict[str, Any] | None:
+        return self._result(fixture, (Result.State.CONFIRMED,))
+
+    @extend_schema_field(ResultSerializer(allow_null=True))
+    def get_open_result(self, fixture: Fixture) -> dict[str, Any] | None:
+        """A result awaiting confirmation, or disputed."""
+        return self._result(fixture, Result.OPEN_STATES)
+
+
+class LogUploadSerializer(serializers.Serializer):
+    """multipart/form-data: the log as a file (or pasted as text in ``log``)."""
+
+    file = serializers.FileField(required=False)
+    log = serializers.CharField(required=False)
+
+
+class ReportSerializer(serializers.Serializer):
+    winner = serializers.IntegerField(help_text="the winner's entry id (see the fixture's seats)")
+    counted_pawns = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=8),
+        required=False,
+        help_text="entry id → counted pawns",
+    )
+    reason = serializers.CharField(max_length=REASON_MAX, required=False, allow_blank=True)
+
+
+class ResultEnterSerializer(ReportSerializer):
+    reason = serializers.CharField(max_length=REASON_MAX, help_text="why it is entered")
+
+
+class ForfeitSerializer(serializers.Serializer):
+    loser = serializers.IntegerField(help_text="the forfeiting entry's id")
+    reason = serializers.CharField(max_length=REASON_MAX, required=False, allow_blank=True)
+
+
+def _fixture_queryset(user) -> QuerySet[Fixture]:
+    return (
+        visible_fixtures(user)
+        .select_related("league", "cycle")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("entry__player")),
+            Prefetch(
+                "results",
+                queryset=Result.objects.filter(
+                    state__in=[Result.State.CONFIRMED, *Result.OPEN_STATES]
+                ).select_related("game_log", "submitted_by", "decided_by"),
+            ),
+        )
+        .order_by("league_id", "cycle__number", "round", "number", "pk")
+    )
+
+
+class FixtureListView(ApiView):
+    filterset_class = FixtureFilter
+    queryset = Fixture.objects.all()
+
+    @extend_schema(
+        summary="Games (fixtures) you may see",
+        responses={200: FixtureSerializer(many=True), **LIST_ERRORS},
+    )
+    def get(self, request):
+        return self.paginated(_fixture_queryset(request.user), FixtureSerializer)
+
+
+class FixtureView(ApiView):
+    queryset = Fixture.objects.none()
+
+    def get_fixture(self, pk: int) -> Fixture:
+        fixture = _fixture_queryset(self.request.user).filter(pk=pk).first()
+        if fixture is None:
+            raise Http404(f"there is no game {pk}")
+        return fixture
+
+    def entry_of(self, fixture: Fixture, entry_id: int, field: str) -> Entry:
+        entry = Entry.objects.filter(pk=entry_id, league_id=fixture.league_id).first()
+        if entry is None:
+            raise ServiceError(
+                f"entry {entry_id} is not one of the players at this game", field=field
+            )
+        return entry
+
+    def created(self, result: Result) -> Response:
+        result = _result_queryset(self.request.user).get(pk=result.pk)
+        return Response(ResultSerializer(result).data, status=status.HTTP_201_CREATED)
+
+
+class FixtureDetailView(FixtureView):
+    @extend_schema(summary="A game", responses={200: FixtureSerializer, **READ_ERRORS})
+    def get(self, request, pk: int):
+        return Response(FixtureSerializer(self.get_fixture(pk)).data)
+
+
+class FixtureLogView(FixtureView):
+    parser_classes = [RawJSONLogParser, parsers.MultiPartParser]
+    throttle_classes = [SubmissionThrottle]
+
+    def perform_content_negotiation(self, request, force=False):
+        return (JSONRenderer(), JSONRenderer.media_type)
+
+    @extend_schema(
+        summary="The game's log (the counted result's, else the one awaiting confirmation)",
+        description="The `maedn-log/1` JSON exactly as it was uploaded.",
+        responses={(200, "application/json"): OpenApiTypes.OBJECT, **READ_ERRORS},
+    )
+    def get(self, request, pk: int):
+        fixture = self.get_fixture(pk)
+        results = sorted(
+            (r for r in fixture.results.all() if r.game_log_id),
+            key=lambda r: (r.state != Result.State.CONFIRMED, r.created_at),
+        )
+        return _log_response(results[0] if results else None)
+
+    @extend_schema(
+        summary="Submit the game's log (players at the board, organizers)",
+        description="Send the `maedn-log/1` JSON as the request body (`application/json`), or "
+        "as a file in the field `file` of a `multipart/form-data` form. The log is validated "
+        "by the engine and checked against the game (players, colours, starting colour, "
+        "board, rules). 201: a new result (pending until the opponent confirms, unless the "
+        "league needs no confirmation or you organize it); 200: this very log was submitted "
+        "before; 400: the log was rejected, `error.event` names the first offending event.",
+        request={
+            "application/json": OpenApiTypes.OBJECT,
+            "multipart/form-data": LogUploadSerializer,
+        },
+        responses={
+            201: ResultSerializer,
+            200: ResultSerializer,
+            **SUBMIT_ERRORS,
+            **_errors(413),
+        },
+    )
+    def post(self, request, pk: int):
+        fixture = self.get_fixture(pk)
+        require_action(result_actions(request.user, fixture), SUBMIT, who_only=True)
+        check_declared_size(request)
+        content = self._upload(request)
+        _refuse_unstorable_log(content)
+        before = set(fixture.results.values_list("pk", flat=True))
+        result = result_services.game_log_submit(
+            fixture=fixture, content=content, user=request.user
+        )
+        response = self.created(result)
+        if result.pk in before:
+            response.status_code = status.HTTP_200_OK
+        return response
+
+    def _upload(self, request) -> bytes:
+        data = request.data
+        if isinstance(data, RawLog):
+            return data.content
+        upload = request.FILES.get("file")
+        if upload is not None:
+            if upload.size > MAX_LOG_BYTES:
+                raise PayloadTooLarge()
+            return upload.read()
+        text = data.get("log") if hasattr(data, "get") else None
+        return text.encode("utf-8") if isinstance(text, str) else b""
+
+
+def _refuse_unstorable_log(content: bytes) -> None:
+    """A log with a NUL character or an unpaired surrogate in a string cannot be stored (nor
+    its rejection recorded) in PostgreSQL: refuse it here. Anything that does not parse is
+    left to the service, which says what is wrong."""
+    try:
+        data = json.loads(content.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        return
+    if problem := find_unstorable(data):
+        raise ServiceError(f"the log cannot be stored: {problem}; remove it and upload again")
+
+
+class FixtureReportView(FixtureView):
+    throttle_classes = [SubmissionThrottle]
+
+    @extend_schema(
+        summary="Report an over-the-board result without a log (players at the board)",
+        request=ReportSerializer,
+        responses={201: ResultSerializer, **SUBMIT_ERRORS},
+    )
+    def post(self, request, pk: int):
+        fixture = self.get_fixture(pk)
+        data = self.input(ReportSerializer, request)
+        result = result_services.result_report(
+            fixture=fixture,
+            user=request.user,
+            winner=self.entry_of(fixture, data["winner"], "winner"),
+            counted_pawns=_counted_pawns(data.get("counted_pawns")),
+            reason=data.get("reason", ""),
+        )
+        return self.created(result)
+
+
+def _counted_pawns(raw: dict[str, int] | None) -> dict[int, int] | None:
+    if raw is None:
+        return None
+    counted = {}
+    for key, value in raw.items():
+        if not str(key).isdigit():
+            raise ServiceError(
+                f"counted_pawns maps entry ids to pawns; {key!r} is not an entry id",
+                field="counted_pawns",
+            )
+        counted[int(key)] = value
+    return counted
+
+
+class FixtureResultView(FixtureView):
+    @extend_schema(
+        summary="Enter or correct the result by hand (organizers); it counts at once",
+        request=ResultEnterSerializer,
+        responses={201: ResultSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, pk: int):
+        fixture = self.get_fixture(pk)
+        data = self.input(ResultEnterSerializer, request)
+        result = result_services.result_enter(
+            fixture=fixture,
+            user=request.user,
+            winner=self.entry_of(fixture, data["winner"], "winner"),
+            counted_pawns=_counted_pawns(data.get("counted_pawns")),
+            reason=data["reason"],
+        )
+        return self.created(result)
+
+
+class FixtureForfeitView(FixtureView):
+    @extend_schema(
+        summary="Record a forfeit (organizers)",
+        request=ForfeitSerializer,
+        responses={201: ResultSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, pk: int):
+        fixture = self.get_fixture(pk)
+        data = self.input(ForfeitSerializer, request)
+        result = result_services.forfeit_record(
+            fixture=fixture,
+            user=request.user,
+            loser=self.entry_of(fixture, data["loser"], "loser"),
+            reason=data.get("reason", ""),
+        )
+        return self.created(result)
+
+
+class FixtureVoidView(FixtureView):
+    @extend_schema(
+        summary="Void the game's result: the game is open again (organizers)",
+        request=ReasonSerializer,
+        responses={200: FixtureSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, pk: int):
+        fixture = self.get_fixture(pk)
+        data = self.input(ReasonSerializer, request)
+        result_services.result_void(fixture=fixture, user=request.user, reason=data["reason"])
+        return Response(FixtureSerializer(self.get_fixture(pk)).data)
+
+
+class FixtureResultsView(FixtureView):
+    @extend_schema(
+        summary="Every result version of a game, newest first",
+        responses={200: ResultSerializer(many=True), **LIST_ERRORS},
+    )
+    def get(self, request, pk: int):
+        fixture = self.get_fixture(pk)
+        results = _result_queryset(request.user).filter(fixture=fixture).order_by("-created_at")
+        return self.paginated(results, ResultSerializer)
+
+
+class FixtureRejectionsView(FixtureView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Rejected submissions of a game (players at the board, organizers)",
+        responses={200: RejectedSubmissionSerializer(many=True), **_errors(400, 401, 403, 404)},
+    )
+    def get(self, request, pk: int):
+        fixture = self.get_fixture(pk)
+        require_action(result_actions(request.user, fixture), SEE_REJECTIONS)
+        rejections = fixture.rejections.select_related("submitted_by").order_by("-created_at")
+        return self.paginated(rejections, RejectedSubmissionSerializer)

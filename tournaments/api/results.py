@@ -1,0 +1,224 @@
+"""Result versions: detail, the log, confirm, dispute, resolve."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from django.http import Http404, HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    extend_schema,
+)
+from rest_framework import serializers
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+
+from accounts.throttles import SubmissionThrottle
+from games.models import GameLog
+from tournaments.api.base import (
+    READ_ERRORS,
+    REASON_MAX,
+    SUBMIT_ERRORS,
+    WRITE_ERRORS,
+    ApiView,
+    IntegerListField,
+    IntegerMapField,
+    NumberMapField,
+    ObjectField,
+    ReasonSerializer,
+    RulesField,
+    StringListField,
+    _username,
+)
+from tournaments.models import (
+    RejectedSubmission,
+    Result,
+)
+from tournaments.selectors.visibility import (
+    visible_results,
+)
+from tournaments.services import results as result_services
+
+
+class ResultSerializer(serializers.ModelSerializer):
+    submitted_by = serializers.SerializerMethodField()
+    decided_by = serializers.SerializerMethodField()
+    game_log = serializers.SerializerMethodField()
+    placings = IntegerListField()
+    colour_places = IntegerListField()
+    both_finished = IntegerListField()
+    counted_pawns = IntegerMapField()
+    completed_colours = IntegerMapField()
+    captures = IntegerMapField()
+    count_points = NumberMapField()
+
+    class Meta:
+        model = Result
+        fields = [
+            "id",
+            "fixture",
+            "source",
+            "state",
+            "winner",
+            "placings",
+            "colour_places",
+            "both_finished",
+            "counted_pawns",
+            "completed_colours",
+            "captures",
+            "count_points",
+            "game_time",
+            "forfeit_loser",
+            "verified",
+            "submitted_by",
+            "reason",
+            "created_at",
+            "decided_by",
+            "decided_at",
+            "decision_note",
+            "game_log",
+        ]
+
+    def get_submitted_by(self, result: Result) -> str | None:
+        return _username(result.submitted_by)
+
+    def get_decided_by(self, result: Result) -> str | None:
+        return _username(result.decided_by)
+
+    def get_game_log(self, result: Result) -> str | None:
+        """The SHA-256 of the result's game log (download: /results/{id}/log/)."""
+        return result.game_log.sha256 if result.game_log_id else None
+
+
+class RejectedSubmissionSerializer(serializers.ModelSerializer):
+    submitted_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RejectedSubmission
+        fields = ["id", "fixture", "submitted_by", "created_at", "sha256", "size", "event", "error"]
+
+    def get_submitted_by(self, rejection: RejectedSubmission) -> str | None:
+        return _username(rejection.submitted_by)
+
+
+class GameLogInfoSerializer(serializers.ModelSerializer):
+    rules = RulesField()
+    players = ObjectField()
+    placings = StringListField()
+    pawns_home = IntegerMapField()
+    captures = IntegerMapField()
+
+    class Meta:
+        model = GameLog
+        fields = [
+            "sha256",
+            "size",
+            "board",
+            "rules",
+            "players",
+            "first",
+            "complete",
+            "events",
+            "placings",
+            "winner",
+            "pawns_home",
+            "captures",
+            "game_time",
+            "uploaded_at",
+        ]
+
+
+def _result_queryset(user) -> QuerySet[Result]:
+    return visible_results(user).select_related("game_log", "submitted_by", "decided_by")
+
+
+def _log_response(result: Result | None) -> HttpResponse:
+    if result is None or result.game_log is None:
+        raise Http404("this game has no game log")
+    log = result.game_log
+    response = HttpResponse(log.content, content_type="application/json")
+    response["Content-Disposition"] = f'inline; filename="game-{result.fixture_id}.json"'
+    response["ETag"] = f'"{log.sha256}"'
+    return response
+
+
+class ResolveSerializer(serializers.Serializer):
+    accept = serializers.BooleanField(help_text="true: the result counts; false: rejected")
+    note = serializers.CharField(max_length=REASON_MAX, required=False, allow_blank=True)
+
+
+class ResultView(ApiView):
+    queryset = Result.objects.none()
+
+    def get_result(self, pk: int) -> Result:
+        result = _result_queryset(self.request.user).filter(pk=pk).first()
+        if result is None:
+            raise Http404(f"there is no result {pk}")
+        return result
+
+    def answer(self, result: Result) -> Response:
+        return Response(ResultSerializer(self.get_result(result.pk)).data)
+
+
+class ResultDetailView(ResultView):
+    @extend_schema(summary="A result version", responses={200: ResultSerializer, **READ_ERRORS})
+    def get(self, request, pk: int):
+        return Response(ResultSerializer(self.get_result(pk)).data)
+
+
+class ResultLogView(ResultView):
+    renderer_classes = [JSONRenderer]
+
+    def perform_content_negotiation(self, request, force=False):
+        return (JSONRenderer(), JSONRenderer.media_type)
+
+    @extend_schema(
+        summary="The result's game log, exactly as uploaded",
+        responses={(200, "application/json"): OpenApiTypes.OBJECT, **READ_ERRORS},
+    )
+    def get(self, request, pk: int):
+        return _log_response(self.get_result(pk))
+
+
+class ResultConfirmView(ResultView):
+    throttle_classes = [SubmissionThrottle]
+
+    @extend_schema(
+        summary="Confirm a pending result (the opponent, organizers)",
+        request=None,
+        responses={200: ResultSerializer, **SUBMIT_ERRORS},
+    )
+    def post(self, request, pk: int):
+        result = result_services.result_confirm(result=self.get_result(pk), user=request.user)
+        return self.answer(result)
+
+
+class ResultDisputeView(ResultView):
+    throttle_classes = [SubmissionThrottle]
+
+    @extend_schema(
+        summary="Dispute a pending result (players at the board)",
+        request=ReasonSerializer,
+        responses={200: ResultSerializer, **SUBMIT_ERRORS},
+    )
+    def post(self, request, pk: int):
+        result = self.get_result(pk)
+        data = self.input(ReasonSerializer, request)
+        result = result_services.result_dispute(
+            result=result, user=request.user, reason=data["reason"]
+        )
+        return self.answer(result)
+
+
+class ResultResolveView(ResultView):
+    @extend_schema(
+        summary="Resolve a disputed or pending result: accept or reject (organizers)",
+        request=ResolveSerializer,
+        responses={200: ResultSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, pk: int):
+        result = self.get_result(pk)
+        data = self.input(ResolveSerializer, request)
+        result = result_services.result_resolve(
+            result=result, user=request.user, accept=data["accept"], note=data.get("note", "")
+        )
+        return self.answer(result)

@@ -1,0 +1,81 @@
+"""Read queries about games: one game with its result versions, rejected uploads and
+logs, the seats' players, and the newest results of public leagues."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+
+from games.engine.board import DEFAULT_COLOURS
+from games.models import GameLog
+from tournaments.models import (
+    Fixture,
+    RejectedSubmission,
+    Result,
+    Seat,
+)
+from tournaments.selectors.prefetch import seats_prefetch
+
+
+def latest_results(limit: int = 10) -> list[Result]:
+    """The newest confirmed results of public leagues."""
+    return list(
+        Result.objects.filter(state=Result.State.CONFIRMED, fixture__league__is_public=True)
+        .select_related("fixture__league", "winner__player", "game_log")
+        .defer("game_log__content")
+        .prefetch_related(Prefetch("fixture__seats", Seat.objects.select_related("entry__player")))
+        .order_by("-decided_at", "-created_at")[:limit]
+    )
+
+
+def fixture_get(pk: int) -> Fixture:
+    """A game with its league, seats and every result version (raises ``DoesNotExist``)."""
+    return (
+        Fixture.objects.select_related("league__owner", "cycle", "series")
+        .prefetch_related(
+            seats_prefetch(),
+            Prefetch(
+                "results",
+                queryset=Result.objects.select_related(
+                    "winner__player",
+                    "submitted_by",
+                    "decided_by",
+                    "forfeit_loser__player",
+                    "game_log",
+                )
+                .defer("game_log__content")
+                .order_by("-created_at", "-id"),
+                to_attr="all_results",
+            ),
+        )
+        .get(pk=pk)
+    )
+
+
+def current_result(fixture: Fixture) -> Result | None:
+    """The version that counts, else the one awaiting a decision, else None."""
+    results = fixture.all_results
+    for state in (Result.State.CONFIRMED, Result.State.PENDING, Result.State.DISPUTED):
+        for result in results:
+            if result.state == state:
+                return result
+    return None
+
+
+def fixture_rejections(fixture: Fixture, limit: int = 10) -> list[RejectedSubmission]:
+    return list(fixture.rejections.select_related("submitted_by")[:limit])
+
+
+def fixture_log(fixture: Fixture, log_id: int) -> GameLog:
+    """A log submitted for this game (any version); raises ``GameLog.DoesNotExist``."""
+    return GameLog.objects.filter(pk=log_id, results__fixture=fixture).distinct().get()
+
+
+def seat_players(fixture: Fixture) -> dict[int, str]:
+    """Board seat number → the name of the player holding that colour in this game."""
+    colours = list(DEFAULT_COLOURS[fixture.league.board])
+    out = {}
+    for seat in fixture.seats.all():
+        for colour in seat.colours:
+            if colour in colours:
+                out[colours.index(colour)] = seat.entry.player.name
+    return out

@@ -1,0 +1,92 @@
+"""Playoff series by round with their scores (a head start included): one ``series_score``
+for the pages and the API."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet
+
+from tournaments.algorithms import brackets
+from tournaments.models import Fixture, League, Result, Series
+from tournaments.selectors.prefetch import confirmed_prefetch, seats_prefetch
+
+
+def series_with_games(series: QuerySet[Series]) -> QuerySet[Series]:
+    """Series with their players and games (seats and counted results) in three queries."""
+    return series.select_related(
+        "higher__player", "lower__player", "winner__player"
+    ).prefetch_related(
+        Prefetch(
+            "fixtures",
+            queryset=Fixture.objects.prefetch_related(
+                seats_prefetch(), confirmed_prefetch()
+            ).order_by("number"),
+        )
+    )
+
+
+def series_score(
+    series: Series, games: Iterable[Fixture] | None = None
+) -> brackets.SeriesState | None:
+    """The series' current score (head start included); ``None`` until both players are
+    known. ``games`` are its fixtures with ``confirmed_results`` prefetched
+    (``series_with_games``); without them the counted results are read (one query)."""
+    if series.higher_id is None or series.lower_id is None:
+        return None
+    if games is None:
+        winners = [
+            r.winner_id
+            for r in Result.objects.filter(
+                fixture__series=series, state=Result.State.CONFIRMED
+            ).order_by("fixture__number")
+            if r.winner_id
+        ]
+    else:
+        winners = [
+            r.winner_id
+            for game in sorted(games, key=lambda g: g.number)
+            for r in game.confirmed_results
+            if r.winner_id
+        ]
+    return brackets.series_state(
+        winners,
+        higher=series.higher_id,
+        lower=series.lower_id,
+        first_to=series.first_to,
+        head_start=int(series.head_start),
+    )
+
+
+@dataclass
+class SeriesView:
+    series: Series
+    state: brackets.SeriesState | None
+    games: list[Fixture]
+
+    @property
+    def head_start(self) -> bool:
+        return bool(
+            self.series.head_start and self.series.head_start_rule and self.series.higher_id
+        )
+
+    @property
+    def higher_score(self) -> int:
+        if self.state is not None:
+            return self.state.higher_score
+        return 1 if self.head_start else 0
+
+    @property
+    def lower_score(self) -> int:
+        return self.state.lower_score if self.state is not None else 0
+
+
+def playoffs(league: League) -> list[tuple[int, list[SeriesView]]]:
+    """Playoff series by round, with scores (the higher seed's 1–0 head start included)."""
+    rounds: dict[int, list[SeriesView]] = defaultdict(list)
+    for s in series_with_games(league.series.all()):
+        games = list(s.fixtures.all())
+        rounds[s.round].append(SeriesView(series=s, state=series_score(s, games), games=games))
+    return sorted(rounds.items())

@@ -1,0 +1,61 @@
+"""A league's schedule: DRRs (or stages) → rounds → games, optionally one player's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tournaments.models import (
+    Fixture,
+    League,
+    Player,
+)
+from tournaments.selectors.prefetch import confirmed_prefetch, seats_prefetch
+
+
+@dataclass
+class ScheduleRound:
+    number: int
+    fixtures: list[Fixture] = field(default_factory=list)
+
+
+@dataclass
+class ScheduleBlock:
+    """One DRR (``cycle``) or one playoff series, with its games by round."""
+
+    title_kind: str  # "cycle" | "series" | "other"
+    number: int | None
+    name: str
+    rounds: list[ScheduleRound] = field(default_factory=list)
+    obj: Any = None
+
+
+def schedule(league: League, player: Player | None = None) -> list[ScheduleBlock]:
+    """The league's games by DRR and round (then playoff series), each with its seats and
+    confirmed result. With ``player``, only that player's games."""
+    fixtures = (
+        league.fixtures.select_related("cycle", "series")
+        .prefetch_related(seats_prefetch(), confirmed_prefetch())
+        .order_by("cycle__number", "series__round", "series__slot", "round", "number", "id")
+    )
+    if player is not None:
+        fixtures = fixtures.filter(seats__entry__player=player)
+    blocks: dict[tuple, ScheduleBlock] = {}
+    for fixture in fixtures:
+        if fixture.cycle_id:
+            key = (0, fixture.cycle.number, 0)
+            block = blocks.get(key) or ScheduleBlock(
+                "cycle", fixture.cycle.number, "", obj=fixture.cycle
+            )
+        elif fixture.series_id:
+            s = fixture.series
+            key = (1, s.round, s.slot)
+            block = blocks.get(key) or ScheduleBlock("series", s.round, s.name, obj=s)
+        else:
+            key = (2, 0, 0)
+            block = blocks.get(key) or ScheduleBlock("other", None, "")
+        blocks[key] = block
+        if not block.rounds or block.rounds[-1].number != fixture.round:
+            block.rounds.append(ScheduleRound(fixture.round))
+        block.rounds[-1].fixtures.append(fixture)
+    return [blocks[k] for k in sorted(blocks)]

@@ -1,0 +1,25 @@
+"""The checks a service makes before it writes: answers of ``tournaments.permissions``
+turned into ``NotAllowed`` (not this user's to do) or ``ServiceError`` (not now)."""
+
+from __future__ import annotations
+
+from tournaments.models import League
+from tournaments.permissions import ResultActions, is_organizer
+from tournaments.services.errors import NotAllowed, ServiceError
+
+
+def require_organizer(user, league: League) -> None:
+    if not is_organizer(user, league):
+        raise NotAllowed(f"only the organizers of {league.name} may do this")
+
+
+def require_action(actions: ResultActions, action: str, *, who_only: bool = False) -> None:
+    """Refuse ``action`` as ``actions`` says; with ``who_only`` only a refusal of the user
+    (the game's state is checked again later, under the fixture's lock)."""
+    refusal = actions.refusal(action)
+    if refusal is None:
+        return
+    if refusal.forbidden:
+        raise NotAllowed(refusal.message)
+    if not who_only:
+        raise ServiceError(refusal.message)

@@ -1,0 +1,189 @@
+"""A game's page: its result and history, the replay, and the forms to upload a log,
+confirm, dispute or resolve (shown only to those whose action would be accepted:
+``tournaments.permissions.result_actions``)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games import views as game_views
+from games.models import GameLog
+from games.replay import board_layout
+from tournaments.models import Fixture, Result
+from tournaments.permissions import (
+    CONFIRM,
+    DISPUTE,
+    RESOLVE,
+    SEE_REJECTIONS,
+    SUBMIT,
+    result_actions,
+)
+from tournaments.selectors import games as game_selectors
+from tournaments.services import results as result_services
+from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.web.forms import DisputeForm, LogUploadForm, ResolveForm
+from tournaments.web.lookups import fixture_or_404
+
+
+def _result_of(fixture: Fixture, result_id: int) -> Result:
+    for result in fixture.all_results:
+        if result.pk == result_id:
+            return result
+    raise Http404("no such result")
+
+
+def _game_context(request, fixture: Fixture, **forms) -> dict:
+    result = game_selectors.current_result(fixture)
+    actions = result_actions(request.user, fixture, results=fixture.all_results)
+    return {
+        "league": fixture.league,
+        "fixture": fixture,
+        "seats": list(fixture.seats.all()),
+        "entry_names": {s.entry_id: s.entry.player.name for s in fixture.seats.all()},
+        "result": result,
+        "history": fixture.all_results,
+        "rejections": (
+            game_selectors.fixture_rejections(fixture) if actions.allows(SEE_REJECTIONS) else []
+        ),
+        "is_organizer": actions.organizer,
+        "seat": actions.seat,
+        "can_submit": actions.allows(SUBMIT),
+        "can_confirm": actions.allows(CONFIRM),
+        "can_dispute": actions.allows(DISPUTE),
+        "can_resolve": actions.allows(RESOLVE),
+        "upload_form": forms.get("upload_form") or LogUploadForm(),
+        "dispute_form": forms.get("dispute_form") or DisputeForm(),
+        "resolve_form": forms.get("resolve_form") or ResolveForm(),
+        "form_error": forms.get("form_error"),
+        "layout": board_layout(result.game_log.board) if result and result.game_log else None,
+    }
+
+
+@require_GET
+def game_detail(request, pk: int):
+    fixture = fixture_or_404(request, pk)
+    return render(request, "tournaments/game.html", _game_context(request, fixture))
+
+
+def _service_error(request, fixture: Fixture, exc: ServiceError, **forms):
+    context = _game_context(request, fixture, form_error=exc.message, **forms)
+    status = 403 if isinstance(exc, NotAllowed) else 400
+    return render(request, "tournaments/game.html", context, status=status)
+
+
+def _login_first(request, fixture: Fixture):
+    return redirect_to_login(reverse("tournaments:game", args=[fixture.pk]))
+
+
+@require_POST
+def game_submit(request, pk: int):
+    """Upload a log (file or pasted text) for this game."""
+    fixture = fixture_or_404(request, pk)
+    if not request.user.is_authenticated:
+        return _login_first(request, fixture)
+    form = LogUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        context = _game_context(request, fixture, upload_form=form)
+        return render(request, "tournaments/game.html", context, status=400)
+    try:
+        result = result_services.game_log_submit(
+            fixture=fixture, content=form.cleaned_data["log"], user=request.user
+        )
+    except ServiceError as exc:
+        return _service_error(request, fixture, exc, upload_form=form)
+    if result.state == Result.State.CONFIRMED:
+        messages.success(request, _("The log was accepted and the result counts."))
+    else:
+        messages.success(
+            request, _("The log was accepted. The result counts once your opponent confirms it.")
+        )
+    return redirect("tournaments:game", pk=fixture.pk)
+
+
+@require_POST
+def result_confirm(request, pk: int, result_id: int):
+    fixture = fixture_or_404(request, pk)
+    if not request.user.is_authenticated:
+        return _login_first(request, fixture)
+    result = _result_of(fixture, result_id)
+    try:
+        result_services.result_confirm(result=result, user=request.user)
+    except ServiceError as exc:
+        return _service_error(request, fixture, exc)
+    messages.success(request, _("You confirmed the result; it counts now."))
+    return redirect("tournaments:game", pk=fixture.pk)
+
+
+@require_POST
+def result_dispute(request, pk: int, result_id: int):
+    fixture = fixture_or_404(request, pk)
+    if not request.user.is_authenticated:
+        return _login_first(request, fixture)
+    result = _result_of(fixture, result_id)
+    form = DisputeForm(request.POST)
+    if not form.is_valid():
+        context = _game_context(request, fixture, dispute_form=form)
+        return render(request, "tournaments/game.html", context, status=400)
+    try:
+        result_services.result_dispute(
+            result=result, user=request.user, reason=form.cleaned_data["reason"]
+        )
+    except ServiceError as exc:
+        return _service_error(request, fixture, exc, dispute_form=form)
+    messages.success(request, _("You disputed the result; an organizer will decide."))
+    return redirect("tournaments:game", pk=fixture.pk)
+
+
+@require_POST
+def result_resolve(request, pk: int, result_id: int):
+    fixture = fixture_or_404(request, pk)
+    if not request.user.is_authenticated:
+        return _login_first(request, fixture)
+    result = _result_of(fixture, result_id)
+    form = ResolveForm(request.POST)
+    if not form.is_valid():
+        context = _game_context(request, fixture, resolve_form=form)
+        return render(request, "tournaments/game.html", context, status=400)
+    try:
+        result_services.result_resolve(
+            result=result,
+            user=request.user,
+            accept=form.cleaned_data["accept"],
+            note=form.cleaned_data["note"],
+        )
+    except ServiceError as exc:
+        return _service_error(request, fixture, exc, resolve_form=form)
+    messages.success(request, _("The result is decided."))
+    return redirect("tournaments:game", pk=fixture.pk)
+
+
+def _game_log_or_404(request, pk: int, log_id: int) -> tuple[Fixture, GameLog]:
+    fixture = fixture_or_404(request, pk)
+    try:
+        return fixture, game_selectors.fixture_log(fixture, log_id)
+    except GameLog.DoesNotExist:
+        raise Http404("no such log") from None
+
+
+@require_GET
+def game_log_raw(request, pk: int, log_id: int) -> HttpResponse:
+    """The log exactly as uploaded (application/json)."""
+    _fixture, log = _game_log_or_404(request, pk, log_id)
+    return game_views.log_response(request, log, filename=f"game-{pk}-{log.sha256[:10]}.json")
+
+
+@require_GET
+def game_replay(request, pk: int, log_id: int) -> HttpResponse:
+    """The replay viewer's data for a log of this game (JSON)."""
+    fixture, log = _game_log_or_404(request, pk, log_id)
+    return game_views.replay_response(
+        request,
+        log,
+        players=game_selectors.seat_players(fixture),
+    )

@@ -1,0 +1,33 @@
+"""The home page (running leagues, newest results) and the rules page (the presets and
+their options)."""
+
+from __future__ import annotations
+
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games.engine.rules import OPTIONS, PRESET_OPTIONS, PRESET_TITLES
+from tournaments.selectors import games as game_selectors
+from tournaments.selectors import leagues as league_selectors
+
+
+@require_GET
+def home(request):
+    return render(
+        request,
+        "tournaments/home.html",
+        {"leagues": league_selectors.home_leagues(), "results": game_selectors.latest_results()},
+    )
+
+
+@require_GET
+def rules(request):
+    presets = [
+        {"name": name, "title": PRESET_TITLES.get(name, name), "options": options}
+        for name, options in PRESET_OPTIONS.items()
+    ]
+    return render(
+        request,
+        "tournaments/rules.html",
+        {"presets": presets, "options": list(OPTIONS.values())},
+    )

@@ -1,0 +1,151 @@
+"""A league's pages: overview, schedule, standings (cached whole for anonymous visitors,
+with a live-refresh fragment answering 304 when nothing changed) and playoffs."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.http import http_date, quote_etag
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET
+
+from tournaments.permissions import is_organizer
+from tournaments.selectors import leagues as league_selectors
+from tournaments.selectors import playoffs as playoff_selectors
+from tournaments.selectors import schedule as schedule_selectors
+from tournaments.selectors import standings as standings_selectors
+from tournaments.web.lookups import league_or_404
+
+
+@require_GET
+def league_detail(request, slug: str):
+    league = league_or_404(request, slug)
+    return render(
+        request,
+        "tournaments/league.html",
+        {
+            "league": league,
+            "overview": league_selectors.league_overview(league),
+            "tab": "league",
+            "is_organizer": is_organizer(request.user, league),
+        },
+    )
+
+
+@require_GET
+def league_schedule(request, slug: str):
+    league = league_or_404(request, slug)
+    players = league_selectors.entry_players(league)
+    wanted = request.GET.get("player", "")
+    player = next((p for p in players if p.slug == wanted), None)
+    return render(
+        request,
+        "tournaments/schedule.html",
+        {
+            "league": league,
+            "tab": "schedule",
+            "players": players,
+            "player": player,
+            "unknown_player": bool(wanted) and player is None,
+            "blocks": schedule_selectors.schedule(league, player) if not wanted or player else [],
+        },
+    )
+
+
+@require_GET
+def league_standings(request, slug: str):
+    stamp = standings_selectors.standings_stamp(slug)
+    page_key = _shared_page_key(request, stamp)
+    if page_key and (page := cache.get(page_key)) is not None:
+        response = HttpResponse(page)  # the same bytes for every visitor until a recompute
+        patch_vary_headers(response, ("Cookie", "Accept-Language"))
+        return response
+    league = league_or_404(request, slug)
+    response = render(
+        request,
+        "tournaments/standings.html",
+        {
+            "league": league,
+            "tab": "standings",
+            "tables_html": _standings_tables_html(request, league, stamp),
+            "etag": _standings_etag(stamp),
+            "poll_seconds": STANDINGS_POLL_SECONDS,
+        },
+    )
+    if page_key:
+        cache.set(page_key, response.content, STANDINGS_CACHE_SECONDS)
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response
+
+
+def _shared_page_key(request, stamp: standings_selectors.StandingsStamp | None) -> str | None:
+    """A cache key when the page is the same for every visitor: a public league, a visitor
+    without a session or pending messages (no personal header, no CSRF token, no flash)."""
+    if stamp is None or not stamp.is_public or request.user.is_authenticated:
+        return None
+    if request.COOKIES.get(settings.SESSION_COOKIE_NAME) or request.COOKIES.get("messages"):
+        return None
+    return f"standings-page:{stamp.etag}:{get_language()}:{request.get_full_path()}"
+
+
+def _standings_tables_html(request, league, stamp: standings_selectors.StandingsStamp) -> str:
+    """The rendered table(s), cached per snapshot and language: a snapshot never changes
+    once written, so its HTML is reused until the next recompute (whose stamp differs)."""
+    key = f"standings-html:{stamp.etag}:{get_language()}"
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string(
+            "tournaments/_standings_tables.html",
+            {"league": league, "snapshots": standings_selectors.standings_tables(league)},
+            request=request,
+        )
+        cache.set(key, str(html), STANDINGS_CACHE_SECONDS)
+    return mark_safe(html)  # our own template's output (autoescaped when rendered)
+
+
+STANDINGS_CACHE_SECONDS = 3600
+
+
+STANDINGS_POLL_SECONDS = 15
+
+
+def _standings_etag(stamp: standings_selectors.StandingsStamp) -> str:
+    return quote_etag(f"{stamp.etag}-{get_language()}")
+
+
+@require_GET
+def standings_fragment(request, slug: str):
+    """The standings table alone, for live refresh. Answers 304 Not Modified when the
+    snapshot has not changed since the ETag / Last-Modified the poller sends: one query."""
+    stamp = standings_selectors.standings_stamp(slug)
+    if stamp is None:
+        raise Http404("no such league")
+    if not stamp.is_public:
+        league_or_404(request, slug)
+    etag = _standings_etag(stamp)
+    last_modified = int(stamp.computed_at.timestamp()) if stamp.computed_at else None
+    response = get_conditional_response(request, etag=etag, last_modified=last_modified)
+    if response is None:
+        league = league_selectors.league_get(slug)
+        response = HttpResponse(_standings_tables_html(request, league, stamp))
+    response["ETag"] = etag
+    if last_modified:
+        response["Last-Modified"] = http_date(last_modified)
+    response["Cache-Control"] = "no-cache" if stamp.is_public else "private, no-cache"
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response
+
+
+@require_GET
+def league_playoffs(request, slug: str):
+    league = league_or_404(request, slug)
+    return render(
+        request,
+        "tournaments/playoffs.html",
+        {"league": league, "tab": "playoffs", "rounds": playoff_selectors.playoffs(league)},
+    )

@@ -1,0 +1,31 @@
+"""Look-ups shared by the pages: a league or a game the visitor may see, else 404 (a private
+league does not exist for outsiders)."""
+
+from __future__ import annotations
+
+from django.http import Http404
+
+from tournaments.models import Fixture, League
+from tournaments.permissions import can_view
+from tournaments.selectors import games as game_selectors
+from tournaments.selectors import leagues as league_selectors
+
+
+def league_or_404(request, slug: str) -> League:
+    try:
+        league = league_selectors.league_get(slug)
+    except League.DoesNotExist:
+        raise Http404("no such league") from None
+    if not can_view(request.user, league):
+        raise Http404("no such league")  # a private league does not exist for outsiders
+    return league
+
+
+def fixture_or_404(request, pk: int) -> Fixture:
+    try:
+        fixture = game_selectors.fixture_get(pk)
+    except Fixture.DoesNotExist:
+        raise Http404("no such game") from None
+    if not can_view(request.user, fixture.league):
+        raise Http404("no such game")
+    return fixture

@@ -1,0 +1,42 @@
+"""The site's page routes (namespace ``tournaments``), mounted at / by config/urls.py."""
+
+from django.urls import include, path
+
+from tournaments.web import games, home, leagues, players
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("rules/", home.rules, name="rules"),
+    path("leagues/<slug:slug>/", leagues.league_detail, name="league"),
+    path("leagues/<slug:slug>/schedule/", leagues.league_schedule, name="schedule"),
+    path("leagues/<slug:slug>/standings/", leagues.league_standings, name="standings"),
+    path(
+        "leagues/<slug:slug>/standings/table/",
+        leagues.standings_fragment,
+        name="standings-fragment",
+    ),
+    path("leagues/<slug:slug>/playoffs/", leagues.league_playoffs, name="playoffs"),
+    path("games/<int:pk>/", games.game_detail, name="game"),
+    path("games/<int:pk>/submit/", games.game_submit, name="game-submit"),
+    path(
+        "games/<int:pk>/results/<int:result_id>/confirm/",
+        games.result_confirm,
+        name="result-confirm",
+    ),
+    path(
+        "games/<int:pk>/results/<int:result_id>/dispute/",
+        games.result_dispute,
+        name="result-dispute",
+    ),
+    path(
+        "games/<int:pk>/results/<int:result_id>/resolve/",
+        games.result_resolve,
+        name="result-resolve",
+    ),
+    path("games/<int:pk>/logs/<int:log_id>.json", games.game_log_raw, name="game-log"),
+    path("games/<int:pk>/logs/<int:log_id>/replay.json", games.game_replay, name="game-replay"),
+    path("players/<slug:slug>/", players.player_detail, name="player"),
+    path("replay/", include("games.urls")),
+]

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 from rest_framework.test import APIClient
-from tournaments.selectors.visibility import visible_leagues
 
 from tests.api.conftest import ROLES, error_of
 from tournaments.api.errors import _first_message
 from tournaments.models import League
 from tournaments.permissions import can_view
+from tournaments.selectors.visibility import visible_leagues
 
 
 def test_malformed_json_is_a_parse_error(world):

@@ -1,20 +1,29 @@
-"""Throttles: one policy for the site's forms and the API, with default rates that
-``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` may override per scope (a rate of ``None``
-switches a scope off):
+"""Throttles: one policy for the site's forms and the API.
+
+Default rates, which ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (environment variables
+``THROTTLE_<SCOPE>``) may override per scope (a rate of ``None`` switches a scope off):
 
 | scope | what | key | default |
 |---|---|---|---|
-| ``submissions`` | result writes by players (logs, reports, confirm, dispute) | user | 30/min |
-| ``login`` | log-in attempts (token endpoint and log-in form) | client address | 20/min |
-| ``login_account`` | log-in attempts for one user name | user name | 10/min |
+| ``submissions`` | result writes, page or API (upload, report, confirm, dispute) | user | 30/min |
+| ``login`` | log-in attempts (site, admin, token endpoint) | client address | 20/min |
+| ``login_account`` | log-in attempts for one user name from one address | name + address | 10/min |
+| ``password_reset`` | password-reset requests | client address | 10/hour |
+| ``password_reset_email`` | password-reset mails to one address | e-mail address | 3/hour |
+| ``replay`` | replays of pasted logs (``/replay/``) | user, else address | 20/min |
 
-Counters live in Django's default cache: use a shared cache (Redis) in production, or each
-web process counts on its own. The classes work on DRF requests and plain Django requests.
+The client address is ``REMOTE_ADDR``, or the ``X-Forwarded-For`` entry added by the last
+of ``NUM_PROXIES`` trusted proxies (0 unless configured: a client cannot pick its own
+address). Log-in is limited per user name *and address*: someone guessing from elsewhere
+cannot lock the owner out, and a refused owner is offered a password reset. Counters live
+in Django's default cache, which production shares between processes (``CACHE_URL``).
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from rest_framework.settings import api_settings
@@ -24,13 +33,32 @@ DEFAULT_RATES: dict[str, str | None] = {
     "submissions": "30/min",
     "login": "20/min",
     "login_account": "10/min",
+    "password_reset": "10/hour",
+    "password_reset_email": "3/hour",
+    "replay": "20/min",
 }
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _posted(request: Any, field: str) -> str:
+    data = getattr(request, "data", None)
+    if data is None:
+        data = request.POST
+    try:
+        value = data.get(field, "")
+    except AttributeError:
+        return ""
+    return value.strip().casefold()[:254] if isinstance(value, str) else ""
+
+
 class _ScopedThrottle(SimpleRateThrottle):
-    """A throttle whose rate comes from the settings at request time, else the default."""
+    """A throttle whose rate comes from the settings at request time, else the default.
+    Safe methods are not counted. Works on DRF and plain Django requests."""
 
     scope = ""
 
@@ -40,59 +68,122 @@ class _ScopedThrottle(SimpleRateThrottle):
             return rates[self.scope]
         return DEFAULT_RATES[self.scope]
 
-
-class SubmissionThrottle(_ScopedThrottle):
-    """Result writes per user (safe methods are not counted)."""
-
-    scope = "submissions"
-
     def allow_request(self, request, view) -> bool:
         if request.method in SAFE_METHODS:
             return True
         return super().allow_request(request, view)
 
-    def get_cache_key(self, request, view) -> str:
-        user = getattr(request, "user", None)
-        ident = user.pk if getattr(user, "is_authenticated", False) else self.get_ident(request)
+    def key(self, ident: str) -> str:
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
+class SubmissionThrottle(_ScopedThrottle):
+    """Result writes per user (per address for the anonymous, who are refused anyway)."""
+
+    scope = "submissions"
+
+    def get_cache_key(self, request, view) -> str:
+        user = getattr(request, "user", None)
+        if getattr(user, "is_authenticated", False):
+            return self.key(f"user-{user.pk}")
+        return self.key(self.get_ident(request))
+
+
 class LoginThrottle(_ScopedThrottle):
-    """Log-in attempts per client address. Works on DRF and plain Django requests."""
+    """Log-in attempts per client address."""
 
     scope = "login"
 
-    def allow_request(self, request, view) -> bool:
-        if request.method in SAFE_METHODS:
-            return True
-        return super().allow_request(request, view)
-
     def get_cache_key(self, request, view) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return self.key(self.get_ident(request))
 
 
-def _posted_username(request: Any) -> str:
-    data = getattr(request, "data", None)
-    if data is None:
-        data = request.POST
-    try:
-        value = data.get("username", "")
-    except AttributeError:
-        return ""
-    return value.strip().casefold()[:150] if isinstance(value, str) else ""
-
-
-class LoginAccountThrottle(LoginThrottle):
-    """Log-in attempts per user name, whichever address they come from."""
+class LoginAccountThrottle(_ScopedThrottle):
+    """Log-in attempts for one user name from one client address."""
 
     scope = "login_account"
 
     def get_cache_key(self, request, view) -> str | None:
-        username = _posted_username(request)
+        username = _posted(request, "username")
         if not username:
             return None
-        digest = hashlib.sha256(username.encode("utf-8")).hexdigest()[:32]
-        return self.cache_format % {"scope": self.scope, "ident": digest}
+        return self.key(_digest(f"{username}\n{self.get_ident(request)}"))
+
+
+class PasswordResetThrottle(_ScopedThrottle):
+    """Password-reset requests per client address."""
+
+    scope = "password_reset"
+
+    def get_cache_key(self, request, view) -> str:
+        return self.key(self.get_ident(request))
+
+
+class PasswordResetEmailThrottle(_ScopedThrottle):
+    """Password-reset mails to one e-mail address, whoever asks."""
+
+    scope = "password_reset_email"
+
+    def get_cache_key(self, request, view) -> str | None:
+        email = _posted(request, "email")
+        return self.key(_digest(email)) if email else None
+
+
+class ReplayThrottle(_ScopedThrottle):
+    """Replays of pasted logs per user, else per client address."""
+
+    scope = "replay"
+
+    def get_cache_key(self, request, view) -> str:
+        user = getattr(request, "user", None)
+        if getattr(user, "is_authenticated", False):
+            return self.key(f"user-{user.pk}")
+        return self.key(self.get_ident(request))
 
 
 LOGIN_THROTTLES = [LoginThrottle, LoginAccountThrottle]
+PASSWORD_RESET_THROTTLES = [PasswordResetThrottle, PasswordResetEmailThrottle]
+
+
+def refused_for(request, throttles: Iterable[type[_ScopedThrottle]], view=None) -> int | None:
+    """Check (and count) ``request`` against each throttle: ``None`` when it may go on,
+    else the seconds to wait. Every throttle counts the request, so a refusal by one does
+    not let the others forget it."""
+    checked = [throttle() for throttle in throttles]
+    refused = [t for t in checked if not t.allow_request(request, view)]
+    if not refused:
+        return None
+    return max(1, math.ceil(max(t.wait() or 0 for t in refused)))
+
+
+def too_many_requests(request, retry_after: int, *, offer_reset: bool = False):
+    """The page a refused request gets (HTTP 429), in the reader's language."""
+    from django.shortcuts import render
+
+    context = {"retry_after": retry_after, "offer_reset": offer_reset}
+    return render(request, "registration/throttled.html", context, status=429)
+
+
+def throttled_view(
+    throttles: Iterable[type[_ScopedThrottle]],
+    respond: Callable[[Any, int], Any] = too_many_requests,
+) -> Callable:
+    """Decorate a page view: a request past a rate gets ``respond(request, retry_after)``
+    (with ``Retry-After``) instead of the view."""
+    throttles = list(throttles)
+
+    def decorate(view_func):
+        def wrapper(request, *args, **kwargs):
+            wait = refused_for(request, throttles)
+            if wait is not None:
+                response = respond(request, wait)
+                response["Retry-After"] = str(wait)
+                return response
+            return view_func(request, *args, **kwargs)
+
+        wrapper.__name__ = getattr(view_func, "__name__", "view")
+        wrapper.__doc__ = view_func.__doc__
+        wrapper.__wrapped__ = view_func
+        return wrapper
+
+    return decorate

@@ -18,7 +18,7 @@ urlpatterns = [
     ),
     path(
         "password/change/",
-        auth_views.PasswordChangeView.as_view(
+        accounts.TokenRevokingPasswordChangeView.as_view(
             template_name="registration/password_change_form.html",
             success_url=reverse_lazy("password_change_done"),
         ),
@@ -33,7 +33,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/",
-        auth_views.PasswordResetView.as_view(
+        accounts.ThrottledPasswordResetView.as_view(
             template_name="registration/password_reset_form.html",
             email_template_name="registration/password_reset_email.txt",
             subject_template_name="registration/password_reset_subject.txt",
@@ -50,7 +50,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
+        accounts.TokenRevokingPasswordResetConfirmView.as_view(
             template_name="registration/password_reset_confirm.html",
             success_url=reverse_lazy("password_reset_complete"),
         ),

@@ -5,10 +5,10 @@ Django's own views (``accounts/urls.py``, templates in templates/registration/).
 
 from __future__ import annotations
 
-import math
-
 from django.conf import settings
+from django.contrib import admin
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
@@ -17,8 +17,14 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.forms import SignupForm
 from accounts.services import account_signup
-from accounts.throttles import LOGIN_THROTTLES
-from accounts.tokens import api_token_get, api_token_rotate, token_auth_available
+from accounts.throttles import (
+    LOGIN_THROTTLES,
+    PASSWORD_RESET_THROTTLES,
+    refused_for,
+    throttled_view,
+    too_many_requests,
+)
+from accounts.tokens import api_token_get, api_token_revoke, api_token_rotate, token_auth_available
 from tournaments.services.errors import ServiceError
 
 
@@ -50,19 +56,21 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+def _throttled_page(request: HttpRequest, retry_after: int) -> HttpResponse:
+    return too_many_requests(request, retry_after, offer_reset=True)
+
+
 class ThrottledLoginView(LoginView):
-    """Django's log-in view, refusing further attempts (HTTP 429) from one address or for
-    one user name past the ``login`` / ``login_account`` rates."""
+    """Django's log-in view, refusing further attempts (HTTP 429) from one address, or for
+    one user name from one address, past the ``login`` / ``login_account`` rates."""
 
     template_name = "registration/login.html"
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):
-        throttles = [throttle() for throttle in LOGIN_THROTTLES]
-        refused = [t for t in throttles if not t.allow_request(request, self)]
-        if refused:
+        retry_after = refused_for(request, LOGIN_THROTTLES, self)
+        if retry_after is not None:
             # The form is shown again unvalidated: validating it would try the password.
-            retry_after = math.ceil(max(t.wait() or 0 for t in refused))
             context = self.get_context_data(
                 form=self.get_form(), throttled=True, retry_after=retry_after
             )
@@ -70,6 +78,43 @@ class ThrottledLoginView(LoginView):
             response["Retry-After"] = str(retry_after)
             return response
         return super().post(request, *args, **kwargs)
+
+
+#: the admin's log-in form under the same limits as the site's
+admin_login = throttled_view(LOGIN_THROTTLES, _throttled_page)(admin.site.login)
+
+
+class ThrottledPasswordResetView(auth_views.PasswordResetView):
+    """Django's password-reset form, at most ``password_reset`` requests per address and
+    ``password_reset_email`` mails per e-mail address."""
+
+    def post(self, request, *args, **kwargs):
+        retry_after = refused_for(request, PASSWORD_RESET_THROTTLES, self)
+        if retry_after is not None:
+            response = _throttled_page(request, retry_after)
+            response["Retry-After"] = str(retry_after)
+            return response
+        return super().post(request, *args, **kwargs)
+
+
+class TokenRevokingPasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Setting a new password through a reset link also revokes the account's API token:
+    whoever knew the old password may have taken the token too."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        api_token_revoke(form.user)
+        return response
+
+
+class TokenRevokingPasswordChangeView(auth_views.PasswordChangeView):
+    """Changing the password revokes the account's API token (make a new one on the token
+    page)."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        api_token_revoke(form.user)
+        return response
 
 
 @login_required

@@ -3,10 +3,12 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from accounts.views import admin_login
 from config.health import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("admin/login/", admin_login, name="admin-login-throttled"),
     path("admin/", admin.site.urls),
     # Switching the language changes nothing but a cookie, so it needs no CSRF token; that
     # keeps anonymous pages free of per-visitor tokens, so they can be cached whole.

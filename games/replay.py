@@ -296,9 +296,12 @@ def _cached(kind: str, text: str, build) -> Any:
     return value
 
 
-def replay_steps(text: str) -> dict[str, Any]:
-    """The language-free replay of a log (cached by its hash). Raises the engine's
-    ``InvalidLog`` for a log that is not valid."""
+def replay_steps(text: str, *, cache: bool = True) -> dict[str, Any]:
+    """The language-free replay of a log (cached by its hash unless ``cache`` is off: a
+    pasted log nobody else will ask for). Raises the engine's ``InvalidLog`` for a log that
+    is not valid."""
+    if not cache:
+        return _build(text)
     return _cached("steps", text, lambda: _build(text))
 
 
@@ -351,6 +354,7 @@ def replay_data(
     *,
     players: Mapping[int, str] | None = None,
     colour_names: Sequence[str] | None = None,
+    cache: bool = True,
 ) -> dict[str, Any]:
     """Everything the replay viewer needs, JSON-ready, sentences in the active language.
 
@@ -359,7 +363,7 @@ def replay_data(
     colours, so a log that renamed them still shows in the league's words).
     Raises the engine's ``InvalidLog`` for a log that is not valid.
     """
-    data = replay_steps(text)
+    data = replay_steps(text, cache=cache)
     size = data["board"]
     defaults = DEFAULT_COLOURS[size]
     labels = [colour_label(c) for c in (colour_names or defaults)]
@@ -397,8 +401,11 @@ def replay_data(
     }
 
 
-def replay_json(text: str, **kwargs: Any) -> str:
-    """:func:`replay_data` as JSON text, cached per log, language and names."""
+def replay_json(text: str, *, cache: bool = True, **kwargs: Any) -> str:
+    """:func:`replay_data` as JSON text, cached per log, language and names (unless
+    ``cache`` is off)."""
+    if not cache:
+        return json.dumps(replay_data(text, cache=False, **kwargs), separators=(",", ":"))
     extra = json.dumps(
         [get_language(), sorted((kwargs.get("players") or {}).items()), kwargs.get("colour_names")]
     )

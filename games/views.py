@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import quote_etag
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from games.engine import InvalidLog
 from games.models import GameLog
@@ -46,23 +48,39 @@ def replay_response(request, log: GameLog, *, players=None, colour_names=None) -
     return response
 
 
+def anonymous_replay_limit() -> int:
+    """The largest log (bytes) a visitor who is not logged in may replay on ``/replay/``:
+    bounds what one anonymous request costs (``REPLAY_ANONYMOUS_MAX_BYTES``)."""
+    return int(getattr(settings, "REPLAY_ANONYMOUS_MAX_BYTES", 256 * 1024))
+
+
 def replay_any(request):
-    """Paste (or upload) any maedn-log/1 log and watch it; nothing is stored."""
+    """Paste (or upload) any maedn-log/1 log and watch it; nothing is stored, nothing is
+    cached (the page is this visitor's alone). Throttled per visitor where it is mounted
+    (``tournaments/web/urls.py``)."""
     text = ""
     error = None
     data = None
     if request.method == "POST":
         upload = request.FILES.get("file")
         text = request.POST.get("content", "")
-        raw = upload.read() if upload else text
-        try:
-            checked = game_log_check(raw)
-        except LogRejected as exc:
-            where = f" (event {exc.event})" if exc.event is not None else ""
-            error = f"{exc.message}{where}"
+        limit = None if request.user.is_authenticated else anonymous_replay_limit()
+        size = upload.size if upload else len(text.encode("utf-8", "replace"))
+        if limit is not None and size > limit:
+            error = _("Logs larger than %(limit)s KB can be replayed after logging in.") % {
+                "limit": f"{limit // 1024:,}"
+            }
+            text = ""  # not echoed back either: that is what costs
         else:
-            text = checked.text
-            data = json.loads(replay_json(checked.text))
+            raw = upload.read() if upload else text
+            try:
+                checked = game_log_check(raw)
+            except LogRejected as exc:
+                where = f" (event {exc.event})" if exc.event is not None else ""
+                error = f"{exc.message}{where}"
+            else:
+                text = checked.text
+                data = json.loads(replay_json(checked.text, cache=False))
     status = 400 if error else 200
     context = {
         "text": text,

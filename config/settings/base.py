@@ -208,8 +208,14 @@ REST_FRAMEWORK = {
         "submissions": os.environ.get("THROTTLE_SUBMISSIONS", "30/min"),
         "login": os.environ.get("THROTTLE_LOGIN", "20/min"),
         "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/min"),
+        "password_reset": os.environ.get("THROTTLE_PASSWORD_RESET", "10/hour"),
+        "password_reset_email": os.environ.get("THROTTLE_PASSWORD_RESET_EMAIL", "3/hour"),
+        "replay": os.environ.get("THROTTLE_REPLAY", "20/min"),
     },
-    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
+    # How many reverse proxies in front of the site append to X-Forwarded-For. 0: the
+    # client address is REMOTE_ADDR and the header is ignored (a client cannot choose its
+    # own address to escape the throttles).
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0") or 0),
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",

@@ -35,3 +35,16 @@ def test_logged_in_visitors_get_their_own_page(client, league, snapshot, erin_us
     client.force_login(erin_user)
     html = client.get(URL).content.decode()
     assert erin_user.username in html or "Log out" in html
+
+
+def test_query_strings_share_the_one_cached_page(client, league, snapshot):
+    """?utm=… variants are the same page: one cache entry, not one per variant."""
+    from django.core.cache import cache
+
+    assert hasattr(cache, "_cache"), "the test settings use the local-memory cache"
+    client.get(URL)
+    keys_before = set(cache._cache)
+    for n in range(5):
+        assert client.get(f"{URL}?utm_source=x{n}").status_code == 200
+    assert set(cache._cache) == keys_before
+    assert len([k for k in cache._cache if "standings-page" in k]) == 1

@@ -67,3 +67,22 @@ def test_concurrent_confirmations_count_once(table):
     assert not unexpected
     assert Result.objects.filter(state=Result.State.CONFIRMED).count() == 1
     assert League.objects.get(pk=table["league"].pk).results_revision == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_identical_concurrent_uploads_create_exactly_once(table):
+    """Many copies of one upload at once: one creates the result, every other one is told
+    the log is there already (the API answers 201 once, 200 for the rest)."""
+    from tournaments.services.results import game_log_upload
+
+    text = example_text(LOG)
+    outcomes = run_concurrently(
+        *[
+            (lambda: game_log_upload(fixture=table["fixture"], content=text, user=table["erin"]))
+            for _ in range(8)
+        ]
+    )
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert sorted(o.created for o in outcomes) == [False] * 7 + [True]
+    assert len({o.result.pk for o in outcomes}) == 1
+    assert Result.objects.count() == 1

@@ -37,6 +37,7 @@ from tournaments.models import (
 from tournaments.selectors.visibility import (
     visible_leagues,
 )
+from tournaments.services.errors import ServiceError
 
 REASON_MAX = 2000
 
@@ -146,6 +147,23 @@ class Metadata(SimpleMetadata):
         return {}
 
 
+def refuse_unusable_query(params) -> None:
+    """A query parameter no database can compare (a NUL character, an unpaired surrogate)
+    is the client's error: 400 naming the parameter, never a 500 from the database."""
+    for name, values in params.lists():
+        for value in values:
+            if "\x00" in value or "\x00" in name:
+                raise ServiceError(
+                    f"the query parameter {name!r} contains a NUL character", field=name
+                )
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ServiceError(
+                    f"the query parameter {name!r} is not valid text", field=name
+                ) from None
+
+
 class ApiView(GenericAPIView):
     # Base of every v1 view: session + token authentication, one error format, JSON.
     schema = ApiAutoSchema()
@@ -160,6 +178,10 @@ class ApiView(GenericAPIView):
 
     def get_exception_handler(self):
         return api_exception_handler
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        refuse_unusable_query(request.query_params)
 
     def input(self, serializer_class, request: Request) -> dict[str, Any]:
         serializer = serializer_class(data=request.data)

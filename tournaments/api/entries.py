@@ -84,7 +84,9 @@ class EntryListView(ApiView):
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
-class EntryDetailView(ApiView):
+class EntryLookup:
+    """Finds an entry of a league the user may see (404 otherwise)."""
+
     def get_entry(self, slug: str, entry_id: int) -> Entry:
         league = self.visible_league(slug)
         entry = league.entries.select_related("player", "league").filter(pk=entry_id).first()
@@ -92,6 +94,8 @@ class EntryDetailView(ApiView):
             raise Http404(f"{league.name} has no entry {entry_id}")
         return entry
 
+
+class EntryDetailView(EntryLookup, ApiView):
     @extend_schema(summary="An entry", responses={200: EntrySerializer, **READ_ERRORS})
     def get(self, request, slug: str, entry_id: int):
         return Response(EntrySerializer(self.get_entry(slug, entry_id)).data)
@@ -105,7 +109,8 @@ class EntryDetailView(ApiView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class EntryWithdrawView(EntryDetailView):
+class EntryWithdrawView(EntryLookup, ApiView):
+    # POST only: the withdrawal (the entry itself is GET/DELETE on entry-detail)
     @extend_schema(
         summary="Withdraw a player: their open games are forfeited (organizers)",
         request=EntryWithdrawSerializer,

@@ -2,11 +2,44 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import django_filters
+from django import forms
 from django.db.models import Q
+from django_filters.fields import IsoDateTimeField
 
 from tournaments.formats import FORMAT_CHOICES
 from tournaments.models import Entry, Fixture, League, Player
+
+
+class UTCDateTimeField(IsoDateTimeField):
+    """An ISO 8601 moment, turned into UTC here: an offset the database cannot store
+    (PostgreSQL allows ±15:59) or a moment past year 9999 in UTC is a clear 400."""
+
+    def clean(self, value):
+        moment = super().clean(value)
+        if moment is None:
+            return None
+        try:
+            return moment.astimezone(UTC)
+        except (OverflowError, ValueError):
+            raise forms.ValidationError("a moment between the years 1 and 9999") from None
+
+
+class UTCDateTimeFilter(django_filters.IsoDateTimeFilter):
+    field_class = UTCDateTimeField
+
+
+class IdFilter(django_filters.NumberFilter):
+    """A whole number that fits the database's integers (else a clear 400, not a 500)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("max_value", 2**31 - 1)
+        super().__init__(*args, **kwargs)
 
 
 class LeagueFilter(django_filters.FilterSet):
@@ -52,14 +85,14 @@ class PlayerFilter(django_filters.FilterSet):
 class FixtureFilter(django_filters.FilterSet):
     league = django_filters.CharFilter(field_name="league__slug", label="league slug")
     status = django_filters.ChoiceFilter(choices=Fixture.Status.choices)
-    cycle = django_filters.NumberFilter(field_name="cycle__number", label="DRR number")
-    round = django_filters.NumberFilter()
-    series = django_filters.NumberFilter(field_name="series_id", label="playoff series id")
+    cycle = IdFilter(field_name="cycle__number", label="DRR number")
+    round = IdFilter()
+    series = IdFilter(field_name="series_id", label="playoff series id")
     player = django_filters.CharFilter(
         field_name="seats__entry__player__slug", distinct=True, label="player slug"
     )
-    scheduled_after = django_filters.IsoDateTimeFilter(field_name="scheduled_at", lookup_expr="gte")
-    scheduled_before = django_filters.IsoDateTimeFilter(field_name="scheduled_at", lookup_expr="lt")
+    scheduled_after = UTCDateTimeFilter(field_name="scheduled_at", lookup_expr="gte")
+    scheduled_before = UTCDateTimeFilter(field_name="scheduled_at", lookup_expr="lt")
 
     class Meta:
         model = Fixture

@@ -246,12 +246,11 @@ class FixtureLogView(FixtureView):
         check_declared_size(request)
         content = self._upload(request)
         _refuse_unstorable_log(content)
-        before = set(fixture.results.values_list("pk", flat=True))
-        result = result_services.game_log_submit(
+        upload = result_services.game_log_upload(
             fixture=fixture, content=content, user=request.user
         )
-        response = self.created(result)
-        if result.pk in before:
+        response = self.created(upload.result)
+        if not upload.created:  # this very log was submitted before: nothing new
             response.status_code = status.HTTP_200_OK
         return response
 
@@ -306,7 +305,7 @@ def _counted_pawns(raw: dict[str, int] | None) -> dict[int, int] | None:
         return None
     counted = {}
     for key, value in raw.items():
-        if not str(key).isdigit():
+        if not (isinstance(key, str) and key.isascii() and key.isdecimal()):
             raise ServiceError(
                 f"counted_pawns maps entry ids to pawns; {key!r} is not an entry id",
                 field="counted_pawns",

@@ -14,6 +14,7 @@ confirmations end with exactly one counted result.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -211,11 +212,26 @@ def _require_log_unused_elsewhere(fixture: Fixture, sha256: str) -> None:
 
 
 def game_log_submit(*, fixture: Fixture, content: str | bytes, user) -> Result:
+    """A player at the board (or an organizer) submits the game's log; the result version
+    it made, or the one an identical earlier upload made (see ``game_log_upload``)."""
+    return game_log_upload(fixture=fixture, content=content, user=user).result
+
+
+@dataclass(frozen=True)
+class Upload:
+    result: Result
+    created: bool
+    """False when this very log was submitted before (the result is that submission's)"""
+
+
+def game_log_upload(*, fixture: Fixture, content: str | bytes, user) -> Upload:
     """A player at the board (or an organizer) submits the game's log.
 
     Raises ``ServiceError`` naming what is wrong (the log breaks a rule, or it is not this
     game's log); a rejected log changes nothing but is kept as a ``RejectedSubmission``.
-    Re-submitting an identical log returns the existing result.
+    Re-submitting an identical log returns the existing result with ``created`` False:
+    of many identical concurrent uploads exactly one creates the result (the fixture's row
+    lock orders them).
     """
     organizer = _submitter_decides(user, fixture)
     raw = content.encode("utf-8") if isinstance(content, str) else content
@@ -248,14 +264,14 @@ def game_log_submit(*, fixture: Fixture, content: str | bytes, user) -> Result:
         )
         if existing := same.first():  # an identical re-upload: recognised, not duplicated
             if organizer and existing.state == Result.State.PENDING:
-                return _decide(existing, fixture, user, Result.State.CONFIRMED, "")
-            return existing
+                existing = _decide(existing, fixture, user, Result.State.CONFIRMED, "")
+            return Upload(existing, created=False)
         _require_log_unused_elsewhere(fixture, checked.sha256)
         require_action(result_actions(user, fixture), SUBMIT)
         log, _ = game_log_store(checked, user=user)
         fields = result_fields_from_log(fixture, checked)
         counts_now = organizer or not fixture.league.confirmation_required
-        return _new_version(
+        result = _new_version(
             fixture,
             user,
             source=Result.Source.LOG,
@@ -264,6 +280,7 @@ def game_log_submit(*, fixture: Fixture, content: str | bytes, user) -> Result:
             verified=True,
             **fields,
         )
+        return Upload(result, created=True)
 
 
 def result_report(

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.throttles import SubmissionThrottle, throttled_view
 from games import views as game_views
 from games.models import GameLog
 from games.replay import board_layout
@@ -82,6 +83,7 @@ def _login_first(request, fixture: Fixture):
 
 
 @require_POST
+@throttled_view([SubmissionThrottle])
 def game_submit(request, pk: int):
     """Upload a log (file or pasted text) for this game."""
     fixture = fixture_or_404(request, pk)
@@ -107,6 +109,7 @@ def game_submit(request, pk: int):
 
 
 @require_POST
+@throttled_view([SubmissionThrottle])
 def result_confirm(request, pk: int, result_id: int):
     fixture = fixture_or_404(request, pk)
     if not request.user.is_authenticated:
@@ -121,6 +124,7 @@ def result_confirm(request, pk: int, result_id: int):
 
 
 @require_POST
+@throttled_view([SubmissionThrottle])
 def result_dispute(request, pk: int, result_id: int):
     fixture = fixture_or_404(request, pk)
     if not request.user.is_authenticated:
@@ -141,6 +145,7 @@ def result_dispute(request, pk: int, result_id: int):
 
 
 @require_POST
+@throttled_view([SubmissionThrottle])
 def result_resolve(request, pk: int, result_id: int):
     fixture = fixture_or_404(request, pk)
     if not request.user.is_authenticated:

@@ -90,7 +90,9 @@ def _shared_page_key(request, stamp: standings_selectors.StandingsStamp | None) 
         return None
     if request.COOKIES.get(settings.SESSION_COOKIE_NAME) or request.COOKIES.get("messages"):
         return None
-    return f"standings-page:{stamp.etag}:{get_language()}:{request.get_full_path()}"
+    # keyed by what changes the page: the snapshot, the language and the path; a query
+    # string (?utm=…) changes nothing, so it must not multiply the keys
+    return f"standings-page:{stamp.etag}:{get_language()}:{request.path}"
 
 
 def _standings_tables_html(request, league, stamp: standings_selectors.StandingsStamp) -> str:

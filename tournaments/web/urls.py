@@ -2,6 +2,8 @@
 
 from django.urls import include, path
 
+from accounts.throttles import ReplayThrottle, throttled_view
+from games import views as game_views
 from tournaments.web import games, home, leagues, players
 
 app_name = "tournaments"
@@ -38,5 +40,14 @@ urlpatterns = [
     path("games/<int:pk>/logs/<int:log_id>.json", games.game_log_raw, name="game-log"),
     path("games/<int:pk>/logs/<int:log_id>/replay.json", games.game_replay, name="game-replay"),
     path("players/<slug:slug>/", players.player_detail, name="player"),
-    path("replay/", include("games.urls")),
+    # games' own page (namespace games), throttled per visitor here where pages meet accounts
+    path(
+        "replay/",
+        include(
+            (
+                [path("", throttled_view([ReplayThrottle])(game_views.replay_any), name="replay")],
+                "games",
+            )
+        ),
+    ),
 ]

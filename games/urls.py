@@ -1,9 +1,0 @@
-from django.urls import path
-
-from games import views
-
-app_name = "games"
-
-urlpatterns = [
-    path("", views.replay_any, name="replay"),
-]

@@ -28,6 +28,7 @@ from tournaments.algorithms.open_draw import (
     lottery_round,
     place_unfinished_game,
     preliminary_ranking,
+    seat_final_table,
 )
 from tournaments.algorithms.standings import GameOutcome, TieBreakRoll
 
@@ -324,3 +325,32 @@ def test_final_table_refuses_a_tie_across_the_cut() -> None:
     assert final_table(rolled) == ("E", "D", "C", "B")
     with pytest.raises(DrawError, match="needs 4 players"):
         final_table(rows[:3])
+
+
+def test_final_table_seated_in_ranking_order_with_least_played_colours() -> None:
+    # four preliminary rounds at one table gave everyone every colour once; in a fifth
+    # round with A having played red twice, A does not get red at the final
+    history: list[RoundDraw] = []
+    for _ in range(4):
+        history.append(draw_round(list("ABCD"), history, seed=3))
+    history.append(
+        RoundDraw(
+            5,
+            (
+                Table(
+                    1,
+                    (Seat("A", "red"), Seat("B", "black"), Seat("C", "yellow"), Seat("D", "green")),
+                ),
+            ),
+        )
+    )
+    final = seat_final_table(["D", "A", "C", "B"], history, seed=3)
+    (table,) = final.tables
+    assert table.players == ("D", "A", "C", "B")
+    # everybody now has one colour played twice: each gets one of the other three
+    colours = dict(zip(table.players, table.colours, strict=True))
+    assert colours["A"] != "red" and colours["B"] != "black"
+    assert colours["C"] != "yellow" and colours["D"] != "green"
+    assert sorted(colours.values()) == sorted(BOARD_4)
+    with pytest.raises(DrawError, match="seats 2–4 players, got 5"):
+        seat_final_table(list("ABCDE"), seed=1)

@@ -239,16 +239,20 @@ def _seat_table(
     history: DrawHistory,
     board: tuple[Colour, ...],
     rng: random.Random,
+    keep_order: bool = False,
 ) -> Table:
     members = list(members)
-    rng.shuffle(members)  # equal costs: the lottery decides
-    positions = list(range(len(members)))
-    position_cost = {
-        (i, s): history.positions.get(p, Counter())[s]
-        for i, p in enumerate(members)
-        for s in positions
-    }
-    order = _best_permutation(members, position_cost, positions)
+    if keep_order:
+        order: tuple[object, ...] = tuple(range(len(members)))
+    else:
+        rng.shuffle(members)  # equal costs: the lottery decides
+        positions = list(range(len(members)))
+        position_cost = {
+            (i, s): history.positions.get(p, Counter())[s]
+            for i, p in enumerate(members)
+            for s in positions
+        }
+        order = _best_permutation(members, position_cost, positions)
     colours = list(board)
     rng.shuffle(colours)
     colour_cost = {
@@ -554,3 +558,25 @@ def final_ranking(
             f"the final table's placings must name exactly the finalists {list(finalists)!r}"
         )
     return (*placed, *(r.entry for r in rows[size:]))
+
+
+def seat_final_table(
+    finalists: Sequence[PlayerId],
+    history: Iterable[RoundDraw] = (),
+    *,
+    seed: int | str,
+    board_colours: Sequence[Colour] = BOARD_4,
+) -> RoundDraw:
+    """The final table as a round of its own: the finalists in ranking order (best
+    first, *platform rule*), colours drawn like every round (least played so far,
+    equal choices by the seeded lot)."""
+    group = _check_players(finalists)
+    board = check_board(board_colours)
+    if not 2 <= len(group) <= len(board):
+        raise DrawError(
+            f"a final table on a board of {len(board)} colours seats 2–{len(board)} players, "
+            f"got {len(group)}"
+        )
+    past = DrawHistory.of(history)
+    rng = random.Random(f"open-final:{seed}:{past.rounds + 1}")
+    return RoundDraw(past.rounds + 1, (_seat_table(1, group, past, board, rng, keep_order=True),))

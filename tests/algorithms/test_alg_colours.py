@@ -10,7 +10,8 @@ from tournaments.algorithms.boards import BOARD_4, BOARD_6, default_colours
 from tournaments.algorithms.colours import (
     allied_units,
     assign_colours,
-    colours_in_play,
+    assigned_colours,
+    kept_preferences,
     normalise,
     opposite_pairs,
     owner_of,
@@ -56,29 +57,36 @@ def test_opposite_pairs() -> None:
     ],
 )
 def test_rearguard_vanguard_board_4(pair: tuple[str, str], rear: str, van: str) -> None:
-    assert rearguard(pair) == rear
-    assert vanguard(pair) == van
-    assert rearguard(pair, BOARD_4) == rear
+    # the engine's functions, one signature everywhere: (board colours, pair)
+    assert rearguard(BOARD_4, pair) == rear
+    assert vanguard(BOARD_4, pair) == van
+
+
+def test_rearguard_is_the_engines() -> None:
+    from games.engine import board
+
+    assert rearguard is board.rearguard
+    assert vanguard is board.vanguard
 
 
 def test_rearguard_board_6() -> None:
-    assert rearguard(("white", "red"), BOARD_6) == "white"
-    assert rearguard(("blue", "green"), BOARD_6) == "green"
-    assert vanguard(("blue", "green"), BOARD_6) == "blue"
+    assert rearguard(BOARD_6, ("white", "red")) == "white"
+    assert rearguard(BOARD_6, ("blue", "green")) == "green"
+    assert vanguard(BOARD_6, ("blue", "green")) == "blue"
 
 
 @pytest.mark.parametrize(
     ("pair", "message"),
     [
-        (("red", "yellow"), "not a pair of neighbouring colours"),
-        (("red", "purple"), "not a colour of this board"),
-        (("red",), "not a pair"),
-        (("red", "red"), "not a pair"),
+        (("red", "yellow"), "do not sit side by side"),
+        (("red", "purple"), "are not both among the colours"),
+        (("red",), "two different colours"),
+        (("red", "red"), "two different colours"),
     ],
 )
 def test_rearguard_errors(pair: tuple[str, ...], message: str) -> None:
-    with pytest.raises(ColourError, match=message):
-        rearguard(pair)
+    with pytest.raises(ValueError, match=message):
+        rearguard(BOARD_4, pair)
 
 
 def test_normalise() -> None:
@@ -178,14 +186,15 @@ def test_assign_colours_errors(
         assign_colours(players, prefs, board, layout=layout, policy=policy)
 
 
-def test_owner_and_colours_in_play() -> None:
+def test_owner_and_assigned_colours() -> None:
     assignment = {"A": ("green", "red"), "B": ("black", "yellow")}
     assert owner_of("red", assignment) == "A"
-    assert colours_in_play(assignment, BOARD_4) == BOARD_4
+    assert assigned_colours(assignment, BOARD_4) == BOARD_4
+    assert assigned_colours({"A": ("yellow", "white")}, BOARD_6) == ("yellow", "white")
     with pytest.raises(ColourError, match="nobody holds"):
         owner_of("blue", assignment)
     with pytest.raises(ColourError, match="held by both"):
-        colours_in_play({"A": ("red", "black"), "B": ("black", "yellow")}, BOARD_4)
+        assigned_colours({"A": ("red", "black"), "B": ("black", "yellow")}, BOARD_4)
 
 
 @st.composite
@@ -230,3 +239,107 @@ def test_colours_never_clash(
             wanted = set(normalise(pref, board, layout))  # type: ignore[arg-type]
             # displaced only because of a clash with earlier players or to seat the rest
             assert wanted & set(earlier) or later_needed > 0
+
+
+# --------------------------------------------------------------------------------------
+# The clash rule (issue 13, point 1): only a real clash moves anyone.
+
+SIX = BOARD_6
+RB, BY, YG, GBL, BLW, WR = side_by_side_pairs(SIX)
+
+
+def test_player_without_preference_does_not_take_a_later_players_pair() -> None:
+    # board 4: A has no preference, B asked for red+black. Nothing clashes, so B keeps
+    # it and A takes the other pair (A used to take red+black, the first free pair).
+    result = assign_colours(["A", "B"], {"B": ("red", "black")}, BOARD_4)
+    assert result == {"A": ("yellow", "green"), "B": ("red", "black")}
+    # board 6, two players without a preference before C's black+yellow: C keeps it;
+    # A and B take the other two pairs of C's partition, first clockwise first
+    result = assign_colours(["A", "B", "C"], {"C": ("black", "yellow")}, SIX)
+    assert result == {"A": GBL, "B": WR, "C": BY}
+
+
+def test_board_6_clash_does_not_ripple() -> None:
+    # A keeps red+black; B wanted red+black too (a real clash) and is moved; C's
+    # yellow+green is still free and C keeps it, so B takes the remaining pair.
+    prefs = {"A": ("red", "black"), "B": ("red", "black"), "C": ("yellow", "green")}
+    assert assign_colours(["A", "B", "C"], prefs, SIX) == {"A": RB, "B": BLW, "C": YG}
+    # the same with B clashing on one colour only
+    prefs = {"A": ("red", "black"), "B": ("black", "yellow"), "C": ("blue", "white")}
+    assert assign_colours(["A", "B", "C"], prefs, SIX) == {"A": RB, "B": YG, "C": BLW}
+
+
+def test_remaining_pair_when_several_remain() -> None:
+    # two players on board 6 side by side: B clashes on black; four pairs are free
+    # (yellow+green, green+blue, blue+white; white+red shares red with A). B takes the
+    # one sharing most colours with black+yellow: yellow+green.
+    prefs = {"A": ("red", "black"), "B": ("black", "yellow")}
+    assert assign_colours(["A", "B"], prefs, SIX)["B"] == YG
+    # GP on board 6, two players, same preference: black+blue and yellow+white remain,
+    # neither shares a colour: the first clockwise from the board's first colour
+    prefs = {"A": ("red", "green"), "B": ("green", "red")}
+    assert assign_colours(["A", "B"], prefs, SIX, "opposite")["B"] == ("black", "blue")
+    # three GP players: C's black+blue is free, so C keeps it and B takes yellow+white
+    prefs = {"A": ("red", "green"), "B": ("red", "green"), "C": ("black", "blue")}
+    assert assign_colours(["A", "B", "C"], prefs, SIX, "opposite") == {
+        "A": ("red", "green"),
+        "B": ("yellow", "white"),
+        "C": ("black", "blue"),
+    }
+
+
+def test_a_pair_that_leaves_no_pair_for_a_later_player_is_a_clash() -> None:
+    # board 6, three players: with red+black kept, green+blue would leave yellow and
+    # white, which are not neighbours. B is moved; C, without a preference, takes what
+    # B leaves. B's pair: yellow+green and blue+white each share one colour → clockwise.
+    prefs = {"A": ("red", "black"), "B": ("green", "blue")}
+    assert assign_colours(["A", "B", "C"], prefs, SIX) == {"A": RB, "B": YG, "C": BLW}
+    # and when C asked for yellow+green, C keeps it and B takes blue+white
+    prefs["C"] = ("yellow", "green")
+    assert assign_colours(["A", "B", "C"], prefs, SIX) == {"A": RB, "B": BLW, "C": YG}
+    # the first preference decides even when the first mentioned player has none
+    prefs = {"B": ("green", "blue"), "C": ("red", "black")}
+    assert assign_colours(["A", "B", "C"], prefs, SIX) == {"A": WR, "B": GBL, "C": BY}
+
+
+def test_kept_preferences() -> None:
+    wanted = {"A": RB, "B": RB, "C": YG, "D": None}
+    assert kept_preferences(["A", "B", "C"], wanted, side_by_side_pairs(SIX)) == {"A", "C"}
+
+
+def _valid_assignments(units, count):  # type: ignore[no-untyped-def]
+    """Every way to give ``count`` players disjoint units, by brute force."""
+    if count == 0:
+        yield ()
+        return
+    for rest in _valid_assignments(units, count - 1):
+        used = {c for unit in rest for c in unit}
+        for unit in units:
+            if used.isdisjoint(unit):
+                yield (*rest, unit)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seatings())
+def test_nobody_who_could_keep_their_pair_is_moved(
+    seating: tuple[tuple[str, ...], str, list[int], dict[int, object]],
+) -> None:
+    board, layout, players, prefs = seating
+    result = assign_colours(players, prefs, board, layout=layout)  # type: ignore[arg-type]
+    units = allied_units(board, layout)
+    wanted = {p: None if prefs[p] is None else normalise(prefs[p], board, layout) for p in players}  # type: ignore[arg-type]
+    kept = [p for p in players if wanted[p] is not None and result[p] == wanted[p]]
+    every = list(_valid_assignments(units, len(players)))
+    for index, player in enumerate(players):
+        if wanted[player] is None or player in kept:
+            continue
+        earlier_kept = [p for p in kept if players.index(p) < index]
+        # no seating of everybody lets the earlier keepers and this player all keep
+        assert not any(
+            all(seat[players.index(p)] == wanted[p] for p in [*earlier_kept, player])
+            for seat in every
+        ), (player, result)
+    # without any real clash, everybody with a preference keeps it
+    wishes = [p for p in players if wanted[p] is not None]
+    if any(all(seat[players.index(p)] == wanted[p] for p in wishes) for seat in every):
+        assert set(kept) == set(wishes)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,12 +13,19 @@ from tournaments.algorithms.colours import assign_colours, side_by_side_pairs
 from tournaments.algorithms.errors import SeedingError, StartingColourError
 from tournaments.algorithms.round_robin import double_round_robin, triple_threat_schedule
 from tournaments.algorithms.starting_colour import (
+    FORMAT_ENDS,
     PreviousGame,
+    StartPlan,
     clinching_colour,
     decide_starting_colour,
+    dependent_games,
     die_roll_starting_colour,
     drr_starting_colour,
+    first_finisher,
+    plan_challengers,
+    plan_triple_threat,
     playoff_starting_colour,
+    resolve_start,
 )
 
 TWO = {"A": ("green", "red"), "B": ("black", "yellow")}
@@ -204,3 +213,113 @@ def test_triple_threat_series_follows_clinching_colour(
             # simulate a 3T result: some colour finishes first
             finisher = data.draw(st.sampled_from([c for u in assignment.values() for c in u]))
             previous[board] = PreviousGame((finisher,), assignment, "first-colour")
+
+
+# --------------------------------------------------------------------------------------
+# Events whose starts depend on earlier games (issue 13, points 2 and 9)
+
+THREE_3T = {"A": ("red", "black"), "B": ("yellow", "green"), "C": ("blue", "white")}
+THREE_GP = {"A": ("red", "green"), "B": ("black", "blue"), "C": ("yellow", "white")}
+
+
+def test_mixed_triple_threat_event() -> None:
+    # "from game 2 on, the colour that clinched victory in the previous 3T/3T+ game
+    # starts; after a GP game, the first colour finished by a winner of that game"
+    plan = plan_triple_threat(["3T", "3T+", "GP", "3T"])
+    assert [p.label for p in plan] == [
+        "die roll",
+        "decided by game 1",
+        "decided by game 2",
+        "decided by game 3",
+    ]
+    # game 1 (3T): green is the first colour home, so green clinched it
+    g1 = PreviousGame(("green",), THREE_3T, FORMAT_ENDS["3T"])
+    assert resolve_start(plan[1], g1, THREE_3T, BOARD_6).colour == "green"
+    # game 2 (3T+): B completes yellow+green with green (4th place) and wins
+    g2 = PreviousGame(("yellow", "red", "blue", "green"), THREE_3T, FORMAT_ENDS["3T+"])
+    start3 = resolve_start(plan[2], g2, THREE_GP, BOARD_6)
+    assert start3.colour == "green"
+    assert "game 2" in start3.reason
+    # game 3 (GP): B is first to finish both (blue 1st, black 3rd): blue starts game 4
+    g3 = PreviousGame(
+        ("blue", "yellow", "black", "red", "white", "green"), THREE_GP, FORMAT_ENDS["GP"]
+    )
+    start4 = resolve_start(plan[3], g3, THREE_3T, BOARD_6)
+    assert start4.colour == "blue"
+    assert "GP" in start4.reason
+
+
+def test_challengers_event() -> None:
+    plan = plan_challengers(["2T", "2T", "2T+"])
+    assert plan[0] == StartPlan(0, "die-roll")
+    assert plan[1] == StartPlan(1, "first-finisher-rearguard", 0)
+    # game 0: B (black+yellow) gets yellow home first
+    g0_colours = {"A": ("green", "red"), "B": ("black", "yellow")}
+    g0 = PreviousGame(("yellow",), g0_colours, "first-colour")
+    assert first_finisher(g0) == "B"
+    # in game 1 B holds yellow+green: their rearguard, yellow, starts
+    g1_colours = {"A": ("red", "black"), "B": ("yellow", "green")}
+    start1 = resolve_start(plan[1], g0, g1_colours, BOARD_4)
+    assert start1.colour == "yellow"
+    assert "finished game 0 first" in start1.reason
+    # game 1 (2T): red finished first: red starts game 2
+    g1 = PreviousGame(("red",), g1_colours, "first-colour")
+    assert resolve_start(plan[2], g1, g0_colours, BOARD_4).colour == "red"
+    # the first finisher of a 2T+ game is the first to finish both colours
+    plus = PreviousGame(("red", "yellow", "green", "black"), g1_colours, "both-colours")
+    assert first_finisher(plus) == "B"
+
+
+def test_dependent_games() -> None:
+    plan = plan_triple_threat(["3T"] * 4)
+    assert dependent_games(plan, 2) == (3,)
+    assert dependent_games(plan, 4) == ()
+    assert dependent_games(plan_challengers(["2T", "2T", "2T"]), 0) == (1,)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: plan_triple_threat([]), "at least one game"),
+        (lambda: plan_triple_threat(["3T", "4T"]), "game 1: unknown format '4T'"),
+        (lambda: plan_triple_threat("3T"), "not one string"),
+        (lambda: plan_challengers(["2T"]), "game 0 and at least game 1"),
+        (lambda: plan_challengers(["2T", "GP"]), "no rearguard"),
+        (
+            lambda: resolve_start(StartPlan(1, "die-roll"), PreviousGame(("red",), TWO), TWO),
+            "started by die roll",
+        ),
+        (
+            lambda: resolve_start(
+                StartPlan(2, "clinching-colour", 1),
+                PreviousGame(("white",), THREE_3T),
+                {"A": ("red", "black"), "B": ("yellow", "green")},
+                BOARD_6,
+            ),
+            "not in play",
+        ),
+        (
+            lambda: resolve_start(
+                StartPlan(2, "clinching-colour", 1),
+                PreviousGame(("yellow", "red"), THREE_3T, "both-colours"),
+                THREE_3T,
+                BOARD_6,
+            ),
+            "no winner yet",
+        ),
+    ],
+)
+def test_event_errors(call, message: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(StartingColourError, match=message):
+        call()
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.sampled_from(sorted(FORMAT_ENDS)), min_size=1, max_size=12))
+def test_every_later_game_depends_on_the_one_before(formats: list[str]) -> None:
+    plan = plan_triple_threat(formats)
+    assert [p.game for p in plan] == list(range(1, len(formats) + 1))
+    assert plan[0].depends_on is None
+    for previous, game in itertools.pairwise(plan):
+        assert game.depends_on == previous.game
+        assert dependent_games(plan, previous.game) == (game.game,)

@@ -13,9 +13,15 @@ Modules:
 - :mod:`~tournaments.algorithms.seeding` — seeding by die roll, roll-offs.
 - :mod:`~tournaments.algorithms.colours` — allied pairs, rearguard/vanguard,
   colour assignment.
-- :mod:`~tournaments.algorithms.starting_colour` — which colour starts a game.
+- :mod:`~tournaments.algorithms.starting_colour` — which colour starts a game, and
+  start plans of events ("decided by game N").
 - :mod:`~tournaments.algorithms.brackets` — playoff brackets and series.
-- :mod:`~tournaments.algorithms.standings` — metrics, precedence, ranked tables.
+- :mod:`~tournaments.algorithms.standings` — metrics, precedence, ranked tables,
+  die-roll tie-breaks.
+- :mod:`~tournaments.algorithms.open_draw` — open tournaments: table draws, count-point
+  placings, the final table.
+- :mod:`~tournaments.algorithms.grand_prix` — Grand Prix seating, points, when it is
+  decided.
 
 See ``docs/tournaments.md`` for the regulations and the platform rules.
 """

@@ -406,3 +406,76 @@ def series_state(
         games_played=len(game_winners),
         winner=winner,
     )
+
+
+@dataclass(frozen=True)
+class PlayoffRounds:
+    """A bracket's per-round settings, one value per round, first round first."""
+
+    seeds: int
+    first_to: tuple[int, ...]
+    head_start: tuple[bool, ...]
+
+    def build(self, names: Sequence[str] | None = None) -> Bracket:
+        """The bracket with these settings."""
+        return build_bracket(
+            self.seeds, first_to=self.first_to, head_start=self.head_start, names=names
+        )
+
+
+def rounds_for(seeds: int) -> int:
+    """How many rounds a bracket of ``seeds`` has (2 → 1, 3–4 → 2, 5–8 → 3, …)."""
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not MIN_SEEDS <= seeds <= MAX_SEEDS:
+        raise BracketError(
+            f"a bracket needs between {MIN_SEEDS} and {MAX_SEEDS} seeds, got {seeds!r}"
+        )
+    return (seeds - 1).bit_length()
+
+
+def _spread(value: object, count: int, what: str) -> tuple[object, ...]:
+    """One value, or a list of one value (every round), or one value per round."""
+    if isinstance(value, list | tuple):
+        values = tuple(value)
+        if len(values) == 1:
+            return values * count
+        if len(values) != count:
+            raise BracketError(
+                f"{what}: give one value for every round or one per round ({count}), "
+                f"got {len(values)}"
+            )
+        return values
+    return (value,) * count
+
+
+def playoff_rounds(
+    seeds: int,
+    first_to: int | Sequence[int] = 1,
+    head_start: bool | Sequence[bool] | None = None,
+) -> PlayoffRounds:
+    """Normalise and validate a bracket's per-round settings.
+
+    ``first_to`` and ``head_start`` are each one value for every round, a list of one
+    value, or a list with one value per round, first round first (e.g.
+    ``head_start=[False, True]``: no head start in the semi-finals, the head-start rule
+    in the final). ``head_start=None`` *(platform default)* applies the rule in every
+    round longer than first-to-1. Returns full per-round tuples; raises
+    :class:`BracketError` naming the round for a wrong count, a value that is not a
+    whole number 1–9 / ``true``/``false``, or a head start in a first-to-1 round.
+    """
+    count = rounds_for(seeds)
+    lengths = _spread(first_to, count, "first_to")
+    for number, length in enumerate(lengths, start=1):
+        if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 9:
+            raise BracketError(
+                f"round {number}: first_to is a series length 'first to N' (1 to 9), got {length!r}"
+            )
+    if head_start is None:
+        starts: tuple[object, ...] = tuple(length >= 2 for length in lengths)  # type: ignore[operator]
+    else:
+        starts = _spread(head_start, count, "head_start")
+    for number, start in enumerate(starts, start=1):
+        if not isinstance(start, bool):
+            raise BracketError(f"round {number}: head_start must be true or false, got {start!r}")
+    result = PlayoffRounds(seeds, tuple(lengths), tuple(starts))  # type: ignore[arg-type]
+    result.build()  # the bracket's own checks (a head start in a first-to-1 series)
+    return result

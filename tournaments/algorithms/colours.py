@@ -11,6 +11,9 @@ A board is a tuple of colours in clockwise seat order (:mod:`.boards`).
 
 Pairs are returned in a canonical order: ``(rearguard, vanguard)`` for side-by-side
 pairs, the colour nearer the board's first seat first for opposite pairs.
+
+``rearguard(board_colours, pair)`` and ``vanguard(board_colours, pair)`` are the
+engine's (:mod:`games.engine.board`), re-exported here: one name, one meaning.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Literal
 
+from games.engine.board import rearguard, vanguard
 from tournaments.algorithms.boards import BOARD_4, Colour, check_board
 from tournaments.algorithms.errors import ColourError
 
@@ -26,6 +30,21 @@ Layout = Literal["side-by-side", "opposite", "single"]
 Policy = Literal["first-mentioned-keeps"]
 Unit = tuple[Colour, ...]
 """What a player holds: a pair of allied colours, or one colour (``single``)."""
+
+__all__ = [
+    "LAYOUTS",
+    "POLICIES",
+    "allied_units",
+    "assign_colours",
+    "assigned_colours",
+    "kept_preferences",
+    "normalise",
+    "opposite_pairs",
+    "owner_of",
+    "rearguard",
+    "side_by_side_pairs",
+    "vanguard",
+]
 
 LAYOUTS: tuple[str, ...] = ("side-by-side", "opposite", "single")
 POLICIES: tuple[str, ...] = ("first-mentioned-keeps",)
@@ -97,20 +116,6 @@ def normalise(
     raise ColourError(f"{' + '.join(given)} is not {what} on this board")
 
 
-def rearguard(pair: Iterable[Colour], board_colours: Sequence[Colour] = BOARD_4) -> Colour:
-    """The colour of a side-by-side pair whose next seat clockwise is its ally.
-
-    ``rearguard(("green", "red"))`` → ``"green"``; ``rearguard(("black", "red"))`` →
-    ``"red"``. Opposite (GP) pairs have no rearguard: :class:`ColourError`.
-    """
-    return normalise(pair, board_colours, "side-by-side")[0]
-
-
-def vanguard(pair: Iterable[Colour], board_colours: Sequence[Colour] = BOARD_4) -> Colour:
-    """The ally of the rearguard: ``vanguard(("green", "red"))`` → ``"red"``."""
-    return normalise(pair, board_colours, "side-by-side")[1]
-
-
 def _seatable(units: Sequence[Unit], taken: frozenset[Colour], players: int) -> bool:
     """Can ``players`` more players each get a unit disjoint from ``taken`` and each other?"""
     if players == 0:
@@ -119,6 +124,40 @@ def _seatable(units: Sequence[Unit], taken: frozenset[Colour], players: int) -> 
         if taken.isdisjoint(unit) and _seatable(units[index + 1 :], taken | set(unit), players - 1):
             return True
     return False
+
+
+def _compatible(kept: Sequence[Unit], units: Sequence[Unit], others: int) -> bool:
+    """Can the players in ``kept`` all hold their units while ``others`` more are seated?"""
+    taken: set[Colour] = set()
+    for unit in kept:
+        if not taken.isdisjoint(unit):
+            return False
+        taken |= set(unit)
+    return _seatable(units, frozenset(taken), others)
+
+
+def kept_preferences(
+    seated: Sequence[PlayerId],
+    wanted: Mapping[PlayerId, Unit | None],
+    units: Sequence[Unit],
+) -> frozenset[PlayerId]:
+    """Who keeps their preferred unit under ``"first-mentioned-keeps"``.
+
+    Players with a preference are taken in at-board order; each keeps it if it can be
+    held together with the preferences kept before them while everybody is seated.
+    So a preference is lost only to an earlier player's kept preference (a real clash)
+    or because with it the board could not seat everybody; never to a player without a
+    preference, and never to a player who was moved themselves.
+    """
+    kept: list[PlayerId] = []
+    for player in seated:
+        preference = wanted.get(player)
+        if preference is None:
+            continue
+        trial = [*kept, player]
+        if _compatible([wanted[p] for p in trial], units, len(seated) - len(trial)):  # type: ignore[misc]
+            kept.append(player)
+    return frozenset(kept)
 
 
 def assign_colours(
@@ -135,14 +174,24 @@ def assign_colours(
     players without a preference, and preferences of players not at the board, are
     fine (the latter are ignored).
 
-    Policy ``"first-mentioned-keeps"`` *(platform rule)*: players are served in at-board
-    order. A player keeps their preference if it is still free **and** the players
-    after them can still be seated; otherwise they take the free unit that keeps the
-    rest seatable, sharing the most colours with their preference, the first such
-    unit clockwise from the board's first colour on a tie. The first mentioned player
-    therefore always keeps their preference. Consequences: two players on board 4 side
-    by side hold complementary pairs; three on board 6 side by side hold the partition
-    fixed by the first player's pair.
+    Policy ``"first-mentioned-keeps"`` *(platform rule)*, in three steps:
+
+    1. **Who keeps** (:func:`kept_preferences`): in at-board order, a player keeps
+       their preference unless an earlier player *keeps* a unit sharing a colour with
+       it, or keeping it would leave the board unable to seat everybody. Players
+       without a preference never take a unit away from anybody.
+    2. **Moved players** (their preference clashed), in at-board order, take "the
+       remaining pair": of the units still free that no keeper holds and that leave
+       the rest seatable, the one sharing the most colours with their preference; on
+       a tie the first in the board's clockwise order from its first colour.
+    3. **Players without a preference**, in at-board order, take the first such unit
+       clockwise.
+
+    So the first mentioned player with a preference always keeps it, and a clash
+    moves only the player who clashed: later players whose preference is still free
+    keep theirs (no ripple). Two players on board 4 side by side hold complementary
+    pairs; three on board 6 side by side hold the partition fixed by the first
+    preference kept.
 
     Returns ``player → unit`` in at-board order (units canonical, see module doc).
     Raises :class:`ColourError` for unknown colours, preferences that are not a unit
@@ -174,24 +223,23 @@ def assign_colours(
         except ColourError as error:
             raise ColourError(f"preference of player {player!r}: {error}") from None
 
-    taken: frozenset[Colour] = frozenset()
-    result: dict[PlayerId, Unit] = {}
-    for index, player in enumerate(seated):
-        remaining = len(seated) - index - 1
+    keepers = kept_preferences(seated, wanted, units)
+    result: dict[PlayerId, Unit] = {p: wanted[p] for p in seated if p in keepers}  # type: ignore[misc]
+    taken = frozenset(c for unit in result.values() for c in unit)
+    moved = [p for p in seated if p not in keepers and wanted[p] is not None]
+    free_choice = [p for p in seated if wanted[p] is None]
+    for player in (*moved, *free_choice):
+        remaining = len(seated) - len(result) - 1
         options = [
             unit
             for unit in units
             if taken.isdisjoint(unit) and _seatable(units, taken | set(unit), remaining)
         ]
-        preference = wanted[player]
-        if preference is not None and preference in options:
-            chosen = preference
-        else:
-            liked = set(preference or ())
-            chosen = min(options, key=lambda unit: -len(liked.intersection(unit)))
+        liked = set(wanted[player] or ())
+        chosen = min(options, key=lambda unit: -len(liked.intersection(unit)))
         result[player] = chosen
         taken = taken | set(chosen)
-    return result
+    return {player: result[player] for player in seated}
 
 
 def owner_of(colour: Colour, assignment: Mapping[PlayerId, Iterable[Colour]]) -> PlayerId:
@@ -202,10 +250,15 @@ def owner_of(colour: Colour, assignment: Mapping[PlayerId, Iterable[Colour]]) ->
     raise ColourError(f"nobody holds {colour!r}")
 
 
-def colours_in_play(
+def assigned_colours(
     assignment: Mapping[PlayerId, Iterable[Colour]], board_colours: Sequence[Colour]
 ) -> tuple[Colour, ...]:
-    """The assigned colours in clockwise seat order (validating that none clash)."""
+    """The colours somebody holds in ``assignment``, in clockwise seat order.
+
+    Validates that every colour is on the board and none is held twice. (Not the
+    engine's ``colours_in_play``, which names the colours that take turns in a game
+    under a rule set.)
+    """
     board = check_board(board_colours)
     held: dict[Colour, PlayerId] = {}
     for player, colours in assignment.items():

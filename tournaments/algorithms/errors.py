@@ -33,3 +33,11 @@ class BracketError(AlgorithmError):
 
 class StandingsError(AlgorithmError):
     """Standings input (results, precedence, metrics) is invalid."""
+
+
+class DrawError(AlgorithmError):
+    """An open-tournament table draw or final table cannot be made as requested."""
+
+
+class GrandPrixError(AlgorithmError):
+    """A Grand Prix seating or table state is impossible."""

@@ -259,3 +259,55 @@ def seed_by_die_roll(
     dice and the errors.
     """
     return roll_off(players, seed=seed, rng=rng, recorded_rolls=recorded_rolls)
+
+
+def _rounds_of(
+    rounds: Iterable[RollRound | Mapping[PlayerId, int]],
+) -> list[Mapping[PlayerId, int]]:
+    if isinstance(rounds, DieRollOrder):
+        rounds = rounds.history
+    if isinstance(rounds, Mapping | str | bytes):
+        raise SeedingError("roll rounds must be a list of rounds (each a mapping player → roll)")
+    result: list[Mapping[PlayerId, int]] = []
+    for number, item in enumerate(rounds, start=1):
+        rolls = item.as_dict() if isinstance(item, RollRound) else item
+        if not isinstance(rolls, Mapping):
+            raise SeedingError(f"roll round {number} must map each player to a roll, got {item!r}")
+        result.append({p: _check_roll(v, p, number) for p, v in rolls.items()})
+    return result
+
+
+def roll_sequences(
+    rounds: DieRollOrder | Iterable[RollRound | Mapping[PlayerId, int]],
+) -> dict[PlayerId, tuple[int, ...]]:
+    """Every roll each player made, re-rolls included, in the order they were rolled.
+
+    ``rounds`` is a roll-off's history (a :class:`DieRollOrder`, its ``history``, or
+    the recorded rounds ``player → roll``). Within one roll-off, comparing two
+    players' sequences roll by roll (higher first) gives exactly the order the dice
+    decided: two tied players always re-rolled in the same round. Players the dice
+    left tied (below the places that mattered) have equal sequences.
+    """
+    sequences: dict[PlayerId, list[int]] = {}
+    for rolls in _rounds_of(rounds):
+        for player, value in rolls.items():
+            sequences.setdefault(player, []).append(value)
+    return {player: tuple(values) for player, values in sequences.items()}
+
+
+def check_roll_off(
+    rounds: Iterable[RollRound | Mapping[PlayerId, int]],
+    players: Iterable[PlayerId] | None = None,
+) -> DieRollOrder:
+    """Validate a recorded, complete roll-off and return its order.
+
+    ``players`` default to the first round's players. The rounds must follow the
+    rules of :func:`roll_off` (first round by everybody, then one round per open tie
+    by exactly the tied players) and decide every place; otherwise
+    :class:`SeedingError` names what is wrong.
+    """
+    recorded = _rounds_of(rounds)
+    if not recorded:
+        raise SeedingError("a roll-off needs at least one round of rolls")
+    group = tuple(recorded[0]) if players is None else tuple(players)
+    return roll_off(group, recorded_rolls=recorded)

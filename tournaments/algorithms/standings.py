@@ -26,7 +26,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
-from tournaments.algorithms.errors import StandingsError
+from tournaments.algorithms.errors import SeedingError, StandingsError
+from tournaments.algorithms.seeding import check_roll_off, roll_sequences
 
 EntryId = Hashable
 
@@ -184,6 +185,7 @@ class StandingsContext:
     entries: tuple[EntryId, ...]
     outcomes: tuple[GameOutcome, ...]
     die_rolls: Mapping[EntryId, Any] = field(default_factory=dict, hash=False)
+    roll_offs: tuple[Mapping[EntryId, tuple[int, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         index: dict[EntryId, list[GameOutcome]] = {}
@@ -427,23 +429,94 @@ class GameTime(Metric):
         return result
 
 
+def _roll_key(value: Any) -> tuple[int, ...]:
+    return (value,) if isinstance(value, int) else tuple(value)
+
+
 @dataclass(frozen=True)
 class DieRoll(Metric):
-    """The organizer's recorded die roll (``die_rolls`` input), higher is better.
+    """A recorded die roll among the tied entries, higher is better (group-dependent).
 
-    A roll may be an int or a sequence of ints (the first roll, then re-rolls of a tie),
-    compared roll by roll. An entry without a roll is unknown (``None``): the roll then
-    separates no tied group containing it.
+    For a tied group the rolls come from the **latest roll-off that every member of
+    the group took part in** (``roll_offs`` input: e.g. the seeding of the latest DRR,
+    then any dedicated tie-break rolls, oldest first). Each member's value is every
+    roll they made in it, re-rolls included, compared roll by roll: exactly the order
+    that roll-off decided. Without such a roll-off the ``die_rolls`` input is used (an
+    int or a sequence of rolls per entry). A member without a roll is unknown
+    (``None``): the roll then separates nothing and the group stays tied.
     """
 
     key: str = "die_roll"
     label: str = "Roll"
+    group_dependent: ClassVar[bool] = True
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
+        for sequences in reversed(ctx.roll_offs):
+            if all(e in sequences for e in group):
+                return {e: sequences[e] for e in group}
         return {e: ctx.die_rolls.get(e) for e in group}
 
     def rank_key(self, value: Any) -> Any:
-        return (value,) if isinstance(value, int) else tuple(value)
+        return _roll_key(value)
+
+
+@dataclass(frozen=True)
+class TieBreakRoll:
+    """A roll-off recorded by an organizer to break a tie: who rolled what, when.
+
+    ``rounds`` are the roll rounds (``player → roll``; first by every player, then
+    re-rolls of ties by the tied players, as in :func:`.seeding.roll_off`);
+    ``recorded_at`` is when it was rolled (shown, not interpreted).
+    """
+
+    rounds: tuple[Mapping[EntryId, int], ...]
+    recorded_at: Any = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.rounds, Mapping):
+            raise StandingsError("a tie-break roll is a list of roll rounds, not one mapping")
+        if not self.rounds:
+            raise StandingsError("a tie-break roll needs at least one round of rolls")
+        object.__setattr__(self, "rounds", tuple(_frozen_mapping(r) for r in self.rounds))
+
+
+def roll_off_sequences(
+    roll_off: TieBreakRoll | Iterable[Mapping[EntryId, int]],
+) -> dict[EntryId, tuple[int, ...]]:
+    """Validate a recorded roll-off (complete, by the rules of a roll-off) and give each
+    player's rolls in order, re-rolls included. :class:`StandingsError` if invalid.
+
+    No rounds at all (a seeding of one player) gives no rolls."""
+    rounds = roll_off.rounds if isinstance(roll_off, TieBreakRoll) else tuple(roll_off)
+    if not rounds:
+        return {}
+    try:
+        order = check_roll_off(rounds)
+    except SeedingError as error:
+        raise StandingsError(f"die roll: {error}") from None
+    return roll_sequences(order)
+
+
+def order_by_rolls(
+    players: Iterable[EntryId],
+    roll_offs: Sequence[TieBreakRoll | Iterable[Mapping[EntryId, int]]],
+) -> tuple[tuple[EntryId, ...], ...]:
+    """Order tied ``players`` by the latest roll-off they all took part in.
+
+    Returns blocks best first: the players the dice separated each in their own block,
+    the others (equal rolls, or no roll-off containing all of them) sharing one block
+    in the given order. ``roll_offs`` oldest first.
+    """
+    group = tuple(players)
+    sequences = [roll_off_sequences(r) for r in roll_offs]
+    chosen = next((s for s in reversed(sequences) if all(p in s for p in group)), None)
+    if chosen is None:
+        return (group,) if group else ()
+    keys = {p: chosen[p] for p in group}
+    return tuple(
+        tuple(p for p in group if keys[p] == key)
+        for key in sorted(set(keys.values()), reverse=True)
+    )
 
 
 @dataclass(frozen=True)
@@ -568,11 +641,14 @@ def compute_standings(
     precedence: Iterable[str | Metric] = LEAGUE_PRECEDENCE,
     *,
     die_rolls: Mapping[EntryId, Any] | None = None,
+    roll_offs: Sequence[TieBreakRoll | Iterable[Mapping[EntryId, int]]] = (),
     show: Iterable[str | Metric] = DEFAULT_SHOW,
 ) -> tuple[StandingsRow, ...]:
     """Rank ``entries`` from ``outcomes`` by the ``precedence`` of metrics.
 
-    ``die_rolls`` feeds the ``die_roll`` metric. ``show`` adds metrics whose values
+    ``roll_offs`` (oldest first: e.g. the latest DRR's seeding rolls, then dedicated
+    :class:`TieBreakRoll` s) and ``die_rolls`` feed the ``die_roll`` metric
+    (:class:`DieRoll`). ``show`` adds metrics whose values
     appear in the rows without affecting the order.
 
     The order is deterministic: tied entries keep the order of ``entries``.
@@ -606,7 +682,12 @@ def compute_standings(
             )
     metrics = resolve_metrics(precedence)
     shown = tuple(m for m in resolve_metrics(show) if m.key not in {p.key for p in metrics})
-    ctx = StandingsContext(entries=ids, outcomes=games, die_rolls=dict(die_rolls or {}))
+    if isinstance(roll_offs, Mapping | TieBreakRoll):
+        raise StandingsError("roll_offs must be a list of roll-offs")
+    sequences = tuple(roll_off_sequences(r) for r in roll_offs)
+    ctx = StandingsContext(
+        entries=ids, outcomes=games, die_rolls=dict(die_rolls or {}), roll_offs=sequences
+    )
 
     values: dict[str, dict[EntryId, Any]] = {}
     for metric in (*metrics, *shown):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from tournaments.algorithms.boards import BOARD_4, Colour
-from tournaments.algorithms.colours import colours_in_play, owner_of, rearguard
+from tournaments.algorithms.colours import assigned_colours, owner_of, rearguard
 from tournaments.algorithms.errors import ColourError, StartingColourError
 from tournaments.algorithms.seeding import DieRollOrder, roll_off
 
@@ -74,8 +74,8 @@ def _rearguard_of(
             f"player {player!r} holds {len(colours)} colour(s); the rule needs an allied pair"
         )
     try:
-        return rearguard(colours, board_colours)
-    except ColourError as error:
+        return rearguard(tuple(board_colours), colours)
+    except ValueError as error:
         raise StartingColourError(
             f"player {player!r} holds {' + '.join(colours)}, which has no rearguard: {error}"
         ) from None
@@ -186,7 +186,7 @@ def decide_starting_colour(
     :class:`StartingColourError` (e.g. the previous game's clinching colour is unused).
     """
     try:
-        in_play = colours_in_play(assignment, board_colours)
+        in_play = assigned_colours(assignment, board_colours)
     except ColourError as error:
         raise StartingColourError(str(error)) from None
     if not in_play:
@@ -251,3 +251,151 @@ def decide_starting_colour(
             f"{result.colour!r} ({result.reason}) is not in play in this game"
         )
     return result
+
+
+# --------------------------------------------------------------------------------------
+# Events: a sequence of games whose starts depend on earlier results
+
+#: How a game of each format ends, as :class:`PreviousGame` ``end`` needs it.
+FORMAT_ENDS: Mapping[str, str] = {
+    "2T": "first-colour",
+    "3T": "first-colour",
+    "2T+": "both-colours",
+    "3T+": "both-colours",
+    "GP": "all-places",
+    "GP+": "all-places",
+}
+
+Basis = Literal["die-roll", "clinching-colour", "first-finisher-rearguard"]
+
+
+@dataclass(frozen=True)
+class StartPlan:
+    """How one game of an event gets its starting colour.
+
+    - ``basis="die-roll"`` — decided at the table (or by the platform's dice) when the
+      game is scheduled; ``depends_on`` is ``None``.
+    - ``basis="clinching-colour"`` — the colour that clinched the game ``depends_on``
+      (:func:`clinching_colour`; after a GP game the first colour finished by its
+      winner).
+    - ``basis="first-finisher-rearguard"`` — Challengers game 1: the rearguard, in this
+      game, of the player who finished game ``depends_on`` (game 0) first.
+
+    Until the earlier game's result counts the start shows :attr:`label`
+    ("decided by game N"); then :func:`resolve_start` gives the colour.
+    """
+
+    game: int
+    basis: Basis
+    depends_on: int | None = None
+
+    @property
+    def label(self) -> str:
+        if self.depends_on is None:
+            return "die roll"
+        return f"decided by game {self.depends_on}"
+
+
+def _check_formats(formats: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(formats, str):
+        raise StartingColourError("formats must be a list of game formats, not one string")
+    checked = tuple(formats)
+    for number, fmt in enumerate(checked):
+        if fmt not in FORMAT_ENDS:
+            raise StartingColourError(
+                f"game {number}: unknown format {fmt!r}; use one of {', '.join(FORMAT_ENDS)}"
+            )
+    return checked
+
+
+def plan_triple_threat(formats: Sequence[str]) -> tuple[StartPlan, ...]:
+    """Starting-colour plan of a triple-threat event: ``formats[i]`` is game ``i + 1``.
+
+    Games may mix 3T, 3T+ and GP (and their 2T cousins). Game 1 is started by die roll
+    *(platform rule)*; every later game by the colour that clinched the game before it
+    (after a GP game: the first colour finished by its winner).
+    """
+    checked = _check_formats(formats)
+    if not checked:
+        raise StartingColourError("an event needs at least one game")
+    return tuple(
+        StartPlan(1, "die-roll") if n == 1 else StartPlan(n, "clinching-colour", n - 1)
+        for n in range(1, len(checked) + 1)
+    )
+
+
+def plan_challengers(formats: Sequence[str]) -> tuple[StartPlan, ...]:
+    """Starting-colour plan of a double-threat Challengers event.
+
+    ``formats[0]`` is "game 0", ``formats[i]`` game ``i``. Game 0 is started by die roll
+    *(platform rule)*; game 1 by the rearguard of the player who finished game 0 first;
+    from game 2 on by the colour that clinched the previous game. Game 1 needs allied
+    side-by-side pairs (2T/2T+/3T/3T+), otherwise there is no rearguard.
+    """
+    checked = _check_formats(formats)
+    if len(checked) < 2:
+        raise StartingColourError("a Challengers event needs game 0 and at least game 1")
+    if FORMAT_ENDS[checked[1]] == "all-places":
+        raise StartingColourError(
+            f"Challengers game 1 is started by a rearguard, but {checked[1]} pairs sit "
+            "opposite and have no rearguard"
+        )
+    plan = [StartPlan(0, "die-roll"), StartPlan(1, "first-finisher-rearguard", 0)]
+    plan += [StartPlan(n, "clinching-colour", n - 1) for n in range(2, len(checked))]
+    return tuple(plan)
+
+
+def dependent_games(plan: Sequence[StartPlan], game: int) -> tuple[int, ...]:
+    """The games whose starting colour is decided by ``game``'s result.
+
+    When that result is corrected or voided these starts change; a service refuses the
+    change if one of them already has a result.
+    """
+    return tuple(p.game for p in plan if p.depends_on == game)
+
+
+def first_finisher(previous: PreviousGame) -> PlayerId:
+    """The player who finished ``previous`` first: the owner of its clinching colour.
+
+    In a 2T/3T game the owner of the first colour home; in 2T+/3T+ and GP the first
+    player to finish all their colours (the winner).
+    """
+    return owner_of(clinching_colour(previous), previous.assignment)
+
+
+def resolve_start(
+    plan: StartPlan,
+    previous: PreviousGame,
+    assignment: Mapping[PlayerId, Iterable[Colour]],
+    board_colours: Sequence[Colour] = BOARD_4,
+) -> StartingColour:
+    """The starting colour of ``plan.game`` once game ``plan.depends_on`` counts.
+
+    ``previous`` is that game's result; ``assignment`` this game's colours. Raises
+    :class:`StartingColourError` for a die-roll plan (nothing to resolve), an
+    unfinished earlier game, or a colour that is not in play in this game.
+    """
+    if plan.depends_on is None:
+        raise StartingColourError(f"game {plan.game} is started by die roll, not by a result")
+    try:
+        in_play = assigned_colours(assignment, board_colours)
+    except ColourError as error:
+        raise StartingColourError(str(error)) from None
+    if plan.basis == "first-finisher-rearguard":
+        player = first_finisher(previous)
+        colour = _rearguard_of(player, assignment, board_colours)
+        reason = f"rearguard of {player!r}, who finished game {plan.depends_on} first"
+    elif plan.basis == "clinching-colour":
+        colour = clinching_colour(previous)
+        if previous.end == "all-places":
+            reason = f"first colour finished by the winner of game {plan.depends_on} (GP)"
+        else:
+            reason = f"colour that clinched victory in game {plan.depends_on}"
+    else:
+        raise StartingColourError(f"unknown start basis {plan.basis!r}")
+    if colour not in in_play:
+        raise StartingColourError(
+            f"game {plan.game}: {colour!r} ({reason}) is not in play in this game; "
+            "the organizer sets the start"
+        )
+    return StartingColour(colour, reason)

@@ -16,6 +16,9 @@ Modules:
 - :mod:`~tournaments.algorithms.starting_colour` — which colour starts a game.
 - :mod:`~tournaments.algorithms.brackets` — playoff brackets and series.
 - :mod:`~tournaments.algorithms.standings` — metrics, precedence, ranked tables.
+- :mod:`~tournaments.algorithms.ratings` — player ratings (openskill Plackett–Luce),
+  replays, win predictions and their calibration.
+- :mod:`~tournaments.algorithms.world_rankings` — the 3T World Rankings.
 
 See ``docs/tournaments.md`` for the regulations and the platform rules.
 """

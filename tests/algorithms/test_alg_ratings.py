@@ -48,6 +48,12 @@ def test_allied_colours_count_per_player_in_at_board_order():
     assert places == (("p1", 3), ("p2", 1), ("p3", 2))
 
 
+def test_result_fields_can_be_passed_as_stored():
+    # [winner, *both_finished, *colour_places]: repeats and a missing winner are dropped.
+    places = finishing_places(["a", "b", "c"], [None, "c", "a", "c", "a"])
+    assert places == (("a", 2), ("b", 3), ("c", 1))
+
+
 def test_equal_counted_pawns_are_a_tie_not_the_at_board_order():
     places = finishing_places(["p1", "p2", "p3"], ["p3"], {"p1": 2, "p2": 2, "p3": 4})
     assert places == (("p1", 2), ("p2", 2), ("p3", 1))

@@ -208,7 +208,8 @@ def finishing_places(
     - ``players`` — everyone at the board, in at-board order (the order of the output).
     - ``finished`` — the players the game itself placed, best first: the winner, then those
       who finished all their colours, then in the order their first colour was placed
-      (``Result``: ``winner``, ``both_finished``, ``colour_places``, duplicates dropped).
+      (``Result``: ``[winner, *both_finished, *colour_places]``; repeats and ``None`` are
+      dropped).
     - ``scores`` — for the other players, higher is better: counted pawns of a complete
       game, count points of a time-limited one. Equal scores are a **tie**: the platform's
       tie-breaks (at-board order, a die roll) say nothing about skill. Without scores the
@@ -227,7 +228,7 @@ def finishing_places(
         raise RatingError("a rated game needs at least two players")
     if len(set(board)) != len(board):
         raise RatingError(f"players at the board are repeated: {board!r}")
-    done = list(dict.fromkeys(finished))
+    done = [p for p in dict.fromkeys(finished) if p is not None]
     unknown = [p for p in done if p not in board]
     if unknown:
         raise RatingError(f"finished players not at the board: {unknown!r}")

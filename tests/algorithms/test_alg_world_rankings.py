@@ -170,6 +170,38 @@ def test_then_majors_won():
     ]
 
 
+def test_majors_won_come_before_tournaments_won():
+    ranking = world_ranking(
+        [
+            # M: one major, level 2, no game won: 14. N: two level-1 tournaments: 7 + 7.
+            tourney("major", 2, ("M", 1, 0), day=on(1), major=True),
+            tourney("a", 1, ("N", 1, 0), day=on(2)),
+            tourney("b", 1, ("N", 1, 0), day=on(3)),
+        ]
+    )
+    assert [(r.player, r.points, r.majors_won, r.tournaments_won) for r in ranking.rows] == [
+        ("M", 14, 1, 1),
+        ("N", 14, 0, 2),
+    ]
+    assert ranking.rows[0].separated_by == "majors_won"
+
+
+def test_world_championships_won_come_before_majors_won():
+    ranking = world_ranking(
+        [
+            # A: a level-4 world championship: 28. B: two level-2 majors: 14 + 14.
+            tourney("wc", 4, ("A", 1, 0), day=on(1), wc=True),
+            tourney("m1", 2, ("B", 1, 0), day=on(2), major=True),
+            tourney("m2", 2, ("B", 1, 0), day=on(3), major=True),
+        ]
+    )
+    assert [(r.player, r.world_championships_won, r.majors_won) for r in ranking.rows] == [
+        ("A", 1, 0),
+        ("B", 0, 2),
+    ]
+    assert ranking.rows[0].separated_by == "world_championships_won"
+
+
 def test_a_world_championship_is_not_a_major_unless_flagged():
     ranking = world_ranking(
         [

@@ -22,6 +22,9 @@ Modules:
   placings, the final table.
 - :mod:`~tournaments.algorithms.grand_prix` — Grand Prix seating, points, when it is
   decided.
+- :mod:`~tournaments.algorithms.ratings` — player ratings (openskill Plackett–Luce),
+  replays, win predictions and their calibration.
+- :mod:`~tournaments.algorithms.world_rankings` — the 3T World Rankings.
 
 See ``docs/tournaments.md`` for the regulations and the platform rules.
 """

@@ -1,0 +1,656 @@
+"""Player ratings from finishing orders (openskill Plackett–Luce), replays, predictions and
+calibration, as plain database-free Python.
+
+Every player at the board is a "team" of one: a game of allied colours counts per player,
+not per colour. A game is a :class:`RatedGame`: players with their finishing place
+(1 = first, equal places = a tie). :func:`finishing_places` turns a platform result into
+those places (or ``None`` for a game that is not rated, such as a forfeit).
+
+- :func:`rate_game` / :func:`apply_game` — one game: new ratings and each player's delta.
+- :func:`ratings_replay` — an ordered list of games from scratch; gives exactly the figures
+  of applying the games one at a time (it is the same fold).
+- :class:`RatingBook` and :func:`book_apply` — idempotent application: a game id already
+  applied is skipped.
+- :func:`display_rating`, :func:`is_provisional` — the number shown next to a name.
+- :func:`predict_win` — win probabilities of a scheduled game from current ratings.
+- :func:`calibration_report` — Brier score, log loss and reliability bins of win
+  forecasts against the uniform baseline.
+
+See ``docs/ratings.md`` for the decisions (forfeits, ties, count points, one global rating).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from types import MappingProxyType
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from tournaments.algorithms.errors import AlgorithmError
+
+PlayerId = Hashable
+GameId = Hashable
+
+#: Count points of a player who finished (four pawns in the house, 4 × 75): players with
+#: these points finished for real, so their recorded order is never turned into a tie.
+FINISHED_COUNT_POINTS = 300
+
+
+class RatingError(AlgorithmError):
+    """A game, a rating or a forecast cannot be rated or scored as given."""
+
+
+# --------------------------------------------------------------------------------------
+# Settings and ratings
+
+
+@dataclass(frozen=True)
+class RatingSettings:
+    """The model's constants (openskill's defaults) and how a rating is displayed.
+
+    - ``mu``, ``sigma`` — a new player's rating.
+    - ``beta`` — the performance noise of one game (larger: luck matters more).
+    - ``tau`` — added to sigma before every game, so ratings keep moving.
+    - ``display_offset``, ``display_scale``, ``display_z`` — the displayed rating is
+      ``round(display_offset + display_scale × (mu − display_z × sigma))``.
+    - ``provisional_sigma`` — a rating with a larger sigma is shown as provisional.
+    """
+
+    mu: float = 25.0
+    sigma: float = 25.0 / 3.0
+    beta: float = 25.0 / 6.0
+    tau: float = 25.0 / 300.0
+    display_offset: float = 1000.0
+    display_scale: float = 40.0
+    display_z: float = 3.0
+    provisional_sigma: float = 6.0
+
+    def __post_init__(self) -> None:
+        for name in ("sigma", "beta", "display_scale"):
+            value = getattr(self, name)
+            if not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
+                raise RatingError(f"rating setting {name} must be a positive number, not {value!r}")
+        for name in ("mu", "tau", "display_offset", "display_z", "provisional_sigma"):
+            value = getattr(self, name)
+            if not (isinstance(value, int | float) and math.isfinite(value)):
+                raise RatingError(f"rating setting {name} must be a finite number, not {value!r}")
+        if self.tau < 0:
+            raise RatingError(f"rating setting tau must not be negative, not {self.tau!r}")
+
+
+DEFAULT_SETTINGS = RatingSettings()
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's skill belief: mean ``mu`` and uncertainty ``sigma``."""
+
+    mu: float
+    sigma: float
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.mu, int | float) and math.isfinite(self.mu)):
+            raise RatingError(f"a rating's mu must be a finite number, not {self.mu!r}")
+        if not (isinstance(self.sigma, int | float) and math.isfinite(self.sigma)):
+            raise RatingError(f"a rating's sigma must be a finite number, not {self.sigma!r}")
+        if self.sigma <= 0:
+            raise RatingError(f"a rating's sigma must be positive, not {self.sigma!r}")
+
+
+def initial_rating(settings: RatingSettings = DEFAULT_SETTINGS) -> Rating:
+    """The rating of a player who has not played a rated game."""
+    return Rating(settings.mu, settings.sigma)
+
+
+def ordinal(rating: Rating, settings: RatingSettings = DEFAULT_SETTINGS) -> float:
+    """The conservative skill estimate ``mu − z·sigma`` (openskill's ordinal)."""
+    return rating.mu - settings.display_z * rating.sigma
+
+
+def display_rating(rating: Rating, settings: RatingSettings = DEFAULT_SETTINGS) -> int:
+    """The whole number shown next to a name: the ordinal, scaled and offset.
+
+    A new player shows ``display_offset`` (1000); the number rises as the player's results
+    are good and as the uncertainty shrinks.
+    """
+    return round(settings.display_offset + settings.display_scale * ordinal(rating, settings))
+
+
+def is_provisional(rating: Rating, settings: RatingSettings = DEFAULT_SETTINGS) -> bool:
+    """True while the rating is too uncertain to be compared (shown with a "?")."""
+    return rating.sigma > settings.provisional_sigma
+
+
+@lru_cache(maxsize=32)
+def _model(settings: RatingSettings) -> PlackettLuce:
+    return PlackettLuce(mu=settings.mu, sigma=settings.sigma, beta=settings.beta, tau=settings.tau)
+
+
+# --------------------------------------------------------------------------------------
+# Games
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A game to rate: each player with a finishing place.
+
+    ``places`` is a tuple of ``(player, place)`` pairs in a fixed order (use the at-board
+    order; a replay must build the game the same way to get the same floating-point
+    figures). Place 1 is first; equal places are a tie; the numbers need not be dense.
+    """
+
+    game_id: GameId
+    places: tuple[tuple[PlayerId, int], ...]
+
+    def __post_init__(self) -> None:
+        places = tuple(tuple(pair) for pair in self.places)
+        object.__setattr__(self, "places", places)
+        if len(places) < 2:
+            raise RatingError(f"game {self.game_id!r}: a rated game needs at least two players")
+        seen: set[PlayerId] = set()
+        for pair in places:
+            if len(pair) != 2:
+                raise RatingError(f"game {self.game_id!r}: each place must be (player, place)")
+            player, place = pair
+            if player in seen:
+                raise RatingError(f"game {self.game_id!r}: player {player!r} appears twice")
+            seen.add(player)
+            if isinstance(place, bool) or not isinstance(place, int) or place < 1:
+                raise RatingError(
+                    f"game {self.game_id!r}: place of {player!r} must be a whole number ≥ 1, "
+                    f"not {place!r}"
+                )
+
+    @classmethod
+    def from_order(cls, game_id: GameId, order: Sequence[PlayerId]) -> RatedGame:
+        """A game without ties: ``order`` is the players from first to last."""
+        return cls(game_id, tuple((player, i) for i, player in enumerate(order, start=1)))
+
+    @classmethod
+    def from_groups(cls, game_id: GameId, groups: Sequence[Collection[PlayerId]]) -> RatedGame:
+        """A game with ties: ``groups`` from first to last, the players of a group tied."""
+        places: list[tuple[PlayerId, int]] = []
+        for i, group in enumerate(groups, start=1):
+            if not group:
+                raise RatingError(f"game {game_id!r}: place group {i} is empty")
+            places.extend((player, i) for player in group)
+        return cls(game_id, tuple(places))
+
+    @property
+    def players(self) -> tuple[PlayerId, ...]:
+        return tuple(player for player, _ in self.places)
+
+    @property
+    def winners(self) -> frozenset[PlayerId]:
+        """The players in first place (more than one if the first place is shared)."""
+        best = min(place for _, place in self.places)
+        return frozenset(player for player, place in self.places if place == best)
+
+    def place_of(self, player: PlayerId) -> int:
+        """The player's place in competition ranking (1, 2, 2, 4) among the players."""
+        own = dict(self.places)[player]
+        return 1 + sum(1 for _, place in self.places if place < own)
+
+
+def finishing_places(
+    players: Sequence[PlayerId],
+    finished: Sequence[PlayerId] = (),
+    scores: Mapping[PlayerId, float] | None = None,
+    *,
+    forfeit: bool = False,
+    finished_score: float | None = None,
+) -> tuple[tuple[PlayerId, int], ...] | None:
+    """A platform result as rating places, or ``None`` when the game is not rated.
+
+    - ``players`` — everyone at the board, in at-board order (the order of the output).
+    - ``finished`` — the players the game itself placed, best first: the winner, then those
+      who finished all their colours, then in the order their first colour was placed
+      (``Result``: ``[winner, *both_finished, *colour_places]``; repeats and ``None`` are
+      dropped).
+    - ``scores`` — for the other players, higher is better: counted pawns of a complete
+      game, count points of a time-limited one. Equal scores are a **tie**: the platform's
+      tie-breaks (at-board order, a die roll) say nothing about skill. Without scores the
+      other players are tied for the place after the finished ones.
+    - ``forfeit`` — the game was not played: not rated, ``None``.
+    - ``finished_score`` — a score that means "finished everything" (e.g.
+      :data:`FINISHED_COUNT_POINTS`); players with it who are not in ``finished`` are an
+      error, since the order they finished in would be lost.
+
+    A result with no information (nobody finished, no scores) is ``None`` as well.
+    """
+    if forfeit:
+        return None
+    board = list(players)
+    if len(board) < 2:
+        raise RatingError("a rated game needs at least two players")
+    if len(set(board)) != len(board):
+        raise RatingError(f"players at the board are repeated: {board!r}")
+    done = [p for p in dict.fromkeys(finished) if p is not None]
+    unknown = [p for p in done if p not in board]
+    if unknown:
+        raise RatingError(f"finished players not at the board: {unknown!r}")
+    rest = [p for p in board if p not in done]
+    score = dict(scores or {})
+    stray = [p for p in score if p not in board]
+    if stray:
+        raise RatingError(f"scores given for players not at the board: {stray!r}")
+    missing = [p for p in rest if p not in score]
+    if score and missing:
+        raise RatingError(f"scores missing for players not finished: {missing!r}")
+    for p, s in score.items():
+        if isinstance(s, bool) or not isinstance(s, int | float) or not math.isfinite(s):
+            raise RatingError(f"score of {p!r} must be a finite number, not {s!r}")
+    if finished_score is not None:
+        complete = [p for p in rest if score.get(p) == finished_score]
+        if complete:
+            raise RatingError(
+                f"players {complete!r} finished (score {finished_score}) but are not in the "
+                "finishing order"
+            )
+    if not done and (not score or len({score[p] for p in rest}) == 1):
+        return None  # nobody finished and nothing separates the players: no information
+
+    place: dict[PlayerId, int] = {p: i for i, p in enumerate(done, start=1)}
+    if rest:
+        if score:
+            distinct = sorted({score[p] for p in rest}, reverse=True)
+            for p in rest:
+                place[p] = len(done) + 1 + distinct.index(score[p])
+        else:
+            for p in rest:
+                place[p] = len(done) + 1
+    return tuple((p, place[p]) for p in board)
+
+
+# --------------------------------------------------------------------------------------
+# One game
+
+
+@dataclass(frozen=True)
+class PlayerChange:
+    """One player's rating change in one game."""
+
+    player: PlayerId
+    place: int
+    before: Rating
+    after: Rating
+    win_probability: float
+
+    @property
+    def mu_delta(self) -> float:
+        return self.after.mu - self.before.mu
+
+    @property
+    def sigma_delta(self) -> float:
+        return self.after.sigma - self.before.sigma
+
+    def display_delta(self, settings: RatingSettings = DEFAULT_SETTINGS) -> int:
+        """Change of the displayed rating (the difference of the two rounded numbers)."""
+        return display_rating(self.after, settings) - display_rating(self.before, settings)
+
+
+@dataclass(frozen=True)
+class GameUpdate:
+    """The rating changes of one game, in the game's player order.
+
+    ``win_probability`` of each change is the forecast made from the ratings *before* the
+    game (for history pages and calibration).
+    """
+
+    game_id: GameId
+    changes: tuple[PlayerChange, ...]
+
+    @property
+    def after(self) -> Mapping[PlayerId, Rating]:
+        return MappingProxyType({c.player: c.after for c in self.changes})
+
+    @property
+    def before(self) -> Mapping[PlayerId, Rating]:
+        return MappingProxyType({c.player: c.before for c in self.changes})
+
+    def change(self, player: PlayerId) -> PlayerChange:
+        for c in self.changes:
+            if c.player == player:
+                return c
+        raise RatingError(f"player {player!r} did not play game {self.game_id!r}")
+
+
+def _os(rating: Rating) -> PlackettLuceRating:
+    return PlackettLuceRating(rating.mu, rating.sigma)
+
+
+def _current(
+    ratings: Mapping[PlayerId, Rating], player: PlayerId, settings: RatingSettings
+) -> Rating:
+    rating = ratings.get(player)
+    if rating is None:
+        return initial_rating(settings)
+    if not isinstance(rating, Rating):
+        raise RatingError(f"rating of {player!r} must be a Rating, not {rating!r}")
+    return rating
+
+
+def rate_game(
+    ratings: Mapping[PlayerId, Rating],
+    game: RatedGame,
+    settings: RatingSettings = DEFAULT_SETTINGS,
+) -> GameUpdate:
+    """The rating changes of one game; ``ratings`` is not changed.
+
+    Players missing from ``ratings`` start at :func:`initial_rating`.
+    """
+    if not isinstance(game, RatedGame):
+        raise RatingError(f"expected a RatedGame, not {game!r}")
+    model = _model(settings)
+    players = game.players
+    before = [_current(ratings, p, settings) for p in players]
+    teams = [[_os(r)] for r in before]
+    forecast = model.predict_win([[_os(r)] for r in before])
+    ranks = [float(place) for _, place in game.places]
+    result = model.rate(teams, ranks=ranks)
+    changes = tuple(
+        PlayerChange(
+            player=p,
+            place=game.place_of(p),
+            before=b,
+            after=Rating(float(team[0].mu), float(team[0].sigma)),
+            win_probability=float(w),
+        )
+        for p, b, team, w in zip(players, before, result, forecast, strict=True)
+    )
+    return GameUpdate(game.game_id, changes)
+
+
+def apply_game(
+    ratings: Mapping[PlayerId, Rating],
+    game: RatedGame,
+    settings: RatingSettings = DEFAULT_SETTINGS,
+) -> tuple[dict[PlayerId, Rating], GameUpdate]:
+    """A copy of ``ratings`` with one game applied, and that game's changes."""
+    update = rate_game(ratings, game, settings)
+    new = dict(ratings)
+    new.update(update.after)
+    return new, update
+
+
+# --------------------------------------------------------------------------------------
+# Many games
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The result of :func:`ratings_replay`.
+
+    - ``ratings`` — every player's final rating.
+    - ``history`` — one :class:`GameUpdate` per rated game, in order.
+    - ``games_played`` — rated games per player.
+    - ``skipped`` — ids of games skipped because the same id came earlier.
+    """
+
+    ratings: Mapping[PlayerId, Rating]
+    history: tuple[GameUpdate, ...]
+    games_played: Mapping[PlayerId, int]
+    skipped: tuple[GameId, ...] = ()
+
+    def player_history(self, player: PlayerId) -> tuple[tuple[GameId, PlayerChange], ...]:
+        """The player's changes, game by game (for a rating chart)."""
+        return tuple((u.game_id, c) for u in self.history for c in u.changes if c.player == player)
+
+
+def ratings_replay(
+    games: Iterable[RatedGame],
+    settings: RatingSettings = DEFAULT_SETTINGS,
+    initial: Mapping[PlayerId, Rating] | None = None,
+) -> Replay:
+    """Rate ``games`` in the given order, from ``initial`` (default: nobody rated yet).
+
+    The same fold as calling :func:`apply_game` once per game, so a full recompute equals
+    the incremental updates exactly. A repeated game id is skipped (and listed).
+    """
+    ratings: dict[PlayerId, Rating] = dict(initial or {})
+    for player in ratings:
+        _current(ratings, player, settings)
+    played: dict[PlayerId, int] = {}
+    seen: set[GameId] = set()
+    history: list[GameUpdate] = []
+    skipped: list[GameId] = []
+    for game in games:
+        if not isinstance(game, RatedGame):
+            raise RatingError(f"expected a RatedGame, not {game!r}")
+        if game.game_id in seen:
+            skipped.append(game.game_id)
+            continue
+        seen.add(game.game_id)
+        update = rate_game(ratings, game, settings)
+        ratings.update(update.after)
+        for p in game.players:
+            played[p] = played.get(p, 0) + 1
+        history.append(update)
+    return Replay(
+        MappingProxyType(ratings), tuple(history), MappingProxyType(played), tuple(skipped)
+    )
+
+
+@dataclass(frozen=True)
+class RatingBook:
+    """Ratings together with the ids of the games already applied (idempotence)."""
+
+    ratings: Mapping[PlayerId, Rating] = field(default_factory=dict)
+    applied: frozenset[GameId] = frozenset()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ratings", MappingProxyType(dict(self.ratings)))
+        object.__setattr__(self, "applied", frozenset(self.applied))
+
+    def rating(self, player: PlayerId, settings: RatingSettings = DEFAULT_SETTINGS) -> Rating:
+        return _current(self.ratings, player, settings)
+
+    def is_applied(self, game_id: GameId) -> bool:
+        return game_id in self.applied
+
+
+def book_apply(
+    book: RatingBook, game: RatedGame, settings: RatingSettings = DEFAULT_SETTINGS
+) -> tuple[RatingBook, GameUpdate | None]:
+    """Apply a game once: a game id already in ``book.applied`` returns the book unchanged
+    and ``None``."""
+    if book.is_applied(game.game_id):
+        return book, None
+    ratings, update = apply_game(book.ratings, game, settings)
+    return RatingBook(ratings, book.applied | {game.game_id}), update
+
+
+def pending_games(games: Iterable[RatedGame], applied: Collection[GameId]) -> list[RatedGame]:
+    """The games whose ids are not yet applied, in order (each id once)."""
+    out: list[RatedGame] = []
+    seen = set(applied)
+    for game in games:
+        if game.game_id not in seen:
+            seen.add(game.game_id)
+            out.append(game)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Predictions and calibration
+
+
+def predict_win(
+    ratings: Mapping[PlayerId, Rating],
+    players: Sequence[PlayerId],
+    settings: RatingSettings = DEFAULT_SETTINGS,
+) -> dict[PlayerId, float]:
+    """Each player's probability of winning a game between ``players`` (sums to 1).
+
+    openskill's ``predict_win``; unrated players count with the initial rating.
+    """
+    board = list(players)
+    if len(board) < 2:
+        raise RatingError("a prediction needs at least two players")
+    if len(set(board)) != len(board):
+        raise RatingError(f"players are repeated: {board!r}")
+    model = _model(settings)
+    probs = model.predict_win([[_os(_current(ratings, p, settings))] for p in board])
+    return {p: float(q) for p, q in zip(board, probs, strict=True)}
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """A win forecast for one game and what happened.
+
+    ``probabilities`` — each player's predicted chance to win (summing to 1);
+    ``winners`` — the player(s) who came first (a shared first place splits the win).
+    """
+
+    probabilities: Mapping[PlayerId, float]
+    winners: frozenset[PlayerId]
+
+    def __post_init__(self) -> None:
+        probs = dict(self.probabilities)
+        object.__setattr__(self, "probabilities", MappingProxyType(probs))
+        object.__setattr__(self, "winners", frozenset(self.winners))
+        if len(probs) < 2:
+            raise RatingError("a forecast needs at least two players")
+        for p, q in probs.items():
+            if isinstance(q, bool) or not isinstance(q, int | float) or not 0 <= q <= 1:
+                raise RatingError(f"probability of {p!r} must be between 0 and 1, not {q!r}")
+        if abs(sum(probs.values()) - 1) > 1e-6:
+            raise RatingError(f"probabilities must sum to 1, not {sum(probs.values())!r}")
+        if not self.winners:
+            raise RatingError("a forecast needs at least one winner")
+        if not self.winners <= probs.keys():
+            raise RatingError(f"winners {set(self.winners - probs.keys())!r} were not forecast")
+
+    def outcome(self, player: PlayerId) -> float:
+        """1 for the sole winner, 1/k for each of k players sharing first place, else 0."""
+        return 1 / len(self.winners) if player in self.winners else 0.0
+
+
+def forecasts_from_replay(replay: Replay) -> list[Forecast]:
+    """The forecast made before each game of a replay, with the game's winners."""
+    out = []
+    for update in replay.history:
+        best = min(c.place for c in update.changes)
+        out.append(
+            Forecast(
+                {c.player: c.win_probability for c in update.changes},
+                frozenset(c.player for c in update.changes if c.place == best),
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class ReliabilityBin:
+    """Player-game forecasts whose probability fell in ``[low, high)``.
+
+    ``mean_predicted`` against ``observed`` (the share of those forecasts that won) is one
+    point of a reliability plot; a calibrated forecast has them equal.
+    """
+
+    low: float
+    high: float
+    count: int
+    mean_predicted: float | None
+    observed: float | None
+
+
+@dataclass(frozen=True)
+class CalibrationReport:
+    """How good win forecasts were, and the uniform forecast (1/n) as the baseline.
+
+    Brier score: per game, the sum over players of (p − outcome)², averaged over games
+    (0 is perfect). Log loss: per game, −Σ outcome·ln p, averaged (natural log). Skill
+    scores are ``1 − model / baseline``: above 0 means better than guessing uniformly.
+    """
+
+    games: int
+    brier: float
+    brier_baseline: float
+    log_loss: float
+    log_loss_baseline: float
+    bins: tuple[ReliabilityBin, ...]
+
+    @property
+    def brier_skill(self) -> float:
+        return 1 - self.brier / self.brier_baseline if self.brier_baseline else 0.0
+
+    @property
+    def log_loss_skill(self) -> float:
+        return 1 - self.log_loss / self.log_loss_baseline if self.log_loss_baseline else 0.0
+
+
+def calibration_report(
+    forecasts: Iterable[Forecast], bins: int = 10, epsilon: float = 1e-15
+) -> CalibrationReport:
+    """Score win forecasts: Brier score, log loss and reliability bins, with the uniform
+    baseline. ``epsilon`` keeps ln(0) finite for a forecast of 0 that happened."""
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
+        raise RatingError(f"bins must be a whole number ≥ 1, not {bins!r}")
+    items = list(forecasts)
+    if not items:
+        raise RatingError("no forecasts to score")
+    brier = brier0 = loss = loss0 = 0.0
+    counts = [0] * bins
+    sums = [0.0] * bins
+    hits = [0.0] * bins
+    for f in items:
+        if not isinstance(f, Forecast):
+            raise RatingError(f"expected a Forecast, not {f!r}")
+        n = len(f.probabilities)
+        for p, q in f.probabilities.items():
+            o = f.outcome(p)
+            brier += (q - o) ** 2
+            brier0 += (1 / n - o) ** 2
+            if o:
+                loss -= o * math.log(max(q, epsilon))
+                loss0 -= o * math.log(1 / n)
+            k = min(int(q * bins), bins - 1)
+            counts[k] += 1
+            sums[k] += q
+            hits[k] += o
+    g = len(items)
+    table = tuple(
+        ReliabilityBin(
+            low=k / bins,
+            high=(k + 1) / bins,
+            count=counts[k],
+            mean_predicted=sums[k] / counts[k] if counts[k] else None,
+            observed=hits[k] / counts[k] if counts[k] else None,
+        )
+        for k in range(bins)
+    )
+    return CalibrationReport(g, brier / g, brier0 / g, loss / g, loss0 / g, table)
+
+
+__all__ = [
+    "DEFAULT_SETTINGS",
+    "FINISHED_COUNT_POINTS",
+    "CalibrationReport",
+    "Forecast",
+    "GameUpdate",
+    "PlayerChange",
+    "RatedGame",
+    "Rating",
+    "RatingBook",
+    "RatingError",
+    "RatingSettings",
+    "ReliabilityBin",
+    "Replay",
+    "apply_game",
+    "book_apply",
+    "calibration_report",
+    "display_rating",
+    "finishing_places",
+    "forecasts_from_replay",
+    "initial_rating",
+    "is_provisional",
+    "ordinal",
+    "pending_games",
+    "predict_win",
+    "rate_game",
+    "ratings_replay",
+]

@@ -1,0 +1,306 @@
+"""The 3T World Rankings (``tournament.md``, "Rankings"): triple-threat tournament results
+→ a ranked table with each ranked player's counted tournaments, as plain Python.
+
+The regulation, word for word from the spec: *the last 9 triple-threat tournaments; basic
+points 7 for 1st, 4 for 2nd with at least one game won (2 with none), 2 for 3rd, times the
+tournament's level (1–4); each game won adds 1 winner point. Ties: tournament points, then
+world championships won, then majors, then tournaments won.*
+
+How the words are read (see ``docs/ratings.md``):
+
+- "The last 9" are the 9 most recent triple-threat tournaments held (by date; on the same
+  date the later one in the input is the more recent), not each player's own last 9.
+- A player's **tournament points** are the basic points times the level, summed over the
+  counted tournaments; **winner points** are the games won there, one each, not times the
+  level. The **ranking points** are their sum. Places below 3rd get no basic points.
+- The tie-break counts (world championships, majors, tournaments won) are first places in
+  the counted tournaments. Players still tied share the rank.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from tournaments.algorithms.errors import AlgorithmError
+
+PlayerId = Hashable
+TournamentId = Hashable
+
+#: How many of the most recent triple-threat tournaments count.
+WINDOW = 9
+#: Allowed tournament levels (set by the organizer).
+LEVELS = (1, 2, 3, 4)
+#: Basic points by place; 2nd depends on whether the player won a game (see
+#: :func:`basic_points`).
+FIRST_POINTS = 7
+SECOND_POINTS_WITH_WIN = 4
+SECOND_POINTS_WITHOUT_WIN = 2
+THIRD_POINTS = 2
+
+#: Ranking columns in tie-break order, with their labels (for a "how ties are broken" note).
+PRECEDENCE: tuple[tuple[str, str], ...] = (
+    ("points", "ranking points"),
+    ("tournament_points", "tournament points"),
+    ("world_championships_won", "world championships won"),
+    ("majors_won", "majors won"),
+    ("tournaments_won", "tournaments won"),
+)
+
+
+class WorldRankingError(AlgorithmError):
+    """Tournament results for the world rankings are invalid."""
+
+
+@dataclass(frozen=True)
+class Placing:
+    """One player's result in one tournament: final ``place`` (1 = winner) and the number
+    of games the player won in the tournament."""
+
+    player: PlayerId
+    place: int
+    games_won: int = 0
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A finished triple-threat tournament as the rankings need it."""
+
+    tournament_id: TournamentId
+    date: dt.date
+    level: int
+    placings: tuple[Placing, ...]
+    world_championship: bool = False
+    major: bool = False
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "placings", tuple(self.placings))
+        label = self.name or repr(self.tournament_id)
+        if not isinstance(self.date, dt.date):
+            raise WorldRankingError(f"tournament {label}: date must be a date, not {self.date!r}")
+        if isinstance(self.level, bool) or self.level not in LEVELS:
+            raise WorldRankingError(
+                f"tournament {label}: level must be one of 1–4, not {self.level!r}"
+            )
+        seen: set[PlayerId] = set()
+        for p in self.placings:
+            if not isinstance(p, Placing):
+                raise WorldRankingError(f"tournament {label}: expected a Placing, not {p!r}")
+            if p.player in seen:
+                raise WorldRankingError(f"tournament {label}: player {p.player!r} appears twice")
+            seen.add(p.player)
+            if isinstance(p.place, bool) or not isinstance(p.place, int) or p.place < 1:
+                raise WorldRankingError(
+                    f"tournament {label}: place of {p.player!r} must be a whole number ≥ 1, "
+                    f"not {p.place!r}"
+                )
+            if isinstance(p.games_won, bool) or not isinstance(p.games_won, int) or p.games_won < 0:
+                raise WorldRankingError(
+                    f"tournament {label}: games won by {p.player!r} must be a whole number "
+                    f"≥ 0, not {p.games_won!r}"
+                )
+        if self.placings and sum(1 for p in self.placings if p.place == 1) != 1:
+            raise WorldRankingError(f"tournament {label}: exactly one player must be 1st")
+
+
+def basic_points(place: int, games_won: int) -> int:
+    """Basic points of a final place: 7 for 1st, 4 for 2nd with at least one game won
+    (2 with none), 2 for 3rd, 0 below."""
+    if place == 1:
+        return FIRST_POINTS
+    if place == 2:
+        return SECOND_POINTS_WITH_WIN if games_won >= 1 else SECOND_POINTS_WITHOUT_WIN
+    if place == 3:
+        return THIRD_POINTS
+    return 0
+
+
+@dataclass(frozen=True)
+class CountedTournament:
+    """One line of a player's ranking history: a counted tournament and its points."""
+
+    tournament_id: TournamentId
+    name: str
+    date: dt.date
+    level: int
+    world_championship: bool
+    major: bool
+    place: int
+    games_won: int
+    basic_points: int
+    tournament_points: int  # basic points × level
+    winner_points: int  # one per game won
+
+    @property
+    def points(self) -> int:
+        return self.tournament_points + self.winner_points
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    """One player's line of the world ranking.
+
+    ``separated_by`` names the first column (of :data:`PRECEDENCE`) that ranks this row
+    above the next one, ``None`` if tied with it (shared rank) or for the last row.
+    ``history`` lists the player's counted tournaments, most recent first.
+    """
+
+    rank: int
+    player: PlayerId
+    points: int
+    tournament_points: int
+    winner_points: int
+    world_championships_won: int
+    majors_won: int
+    tournaments_won: int
+    tournaments_played: int
+    seconds: int
+    thirds: int
+    games_won: int
+    history: tuple[CountedTournament, ...]
+    separated_by: str | None = None
+
+    def key(self) -> tuple[int, ...]:
+        return tuple(getattr(self, column) for column, _ in PRECEDENCE)
+
+
+@dataclass(frozen=True)
+class WorldRanking:
+    """The ranking table, best first, and the tournaments it counts (most recent first)."""
+
+    tournaments: tuple[Tournament, ...]
+    rows: tuple[RankingRow, ...]
+
+    def row(self, player: PlayerId) -> RankingRow:
+        for r in self.rows:
+            if r.player == player:
+                return r
+        raise WorldRankingError(f"player {player!r} is not in the ranking")
+
+
+def counted_tournaments(
+    tournaments: Iterable[Tournament], window: int = WINDOW, as_of: dt.date | None = None
+) -> tuple[Tournament, ...]:
+    """The ``window`` most recent tournaments (held on or before ``as_of`` if given), most
+    recent first. Same date: the later in the input counts as the more recent."""
+    if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+        raise WorldRankingError(f"the window must be a whole number ≥ 1, not {window!r}")
+    items = list(tournaments)
+    ids: set[TournamentId] = set()
+    for t in items:
+        if not isinstance(t, Tournament):
+            raise WorldRankingError(f"expected a Tournament, not {t!r}")
+        if t.tournament_id in ids:
+            raise WorldRankingError(f"tournament {t.tournament_id!r} is listed twice")
+        ids.add(t.tournament_id)
+    held = [(t.date, i, t) for i, t in enumerate(items) if as_of is None or t.date <= as_of]
+    held.sort(key=lambda x: (x[0], x[1]), reverse=True)
+    return tuple(t for _, _, t in held[:window])
+
+
+def world_ranking(
+    tournaments: Iterable[Tournament],
+    window: int = WINDOW,
+    as_of: dt.date | None = None,
+) -> WorldRanking:
+    """The 3T World Ranking from triple-threat tournament results.
+
+    Every player with a placing in a counted tournament gets a row (also with 0 points).
+    Order: ranking points, then tournament points, then world championships won, then
+    majors won, then tournaments won (all higher first); players equal on all of them
+    share the rank (1, 2, 2, 4) and are listed by ``str(player)``.
+    """
+    counted = counted_tournaments(tournaments, window, as_of)
+    history: dict[PlayerId, list[CountedTournament]] = {}
+    for t in counted:  # most recent first, so each history is too
+        for p in t.placings:
+            basic = basic_points(p.place, p.games_won)
+            history.setdefault(p.player, []).append(
+                CountedTournament(
+                    tournament_id=t.tournament_id,
+                    name=t.name,
+                    date=t.date,
+                    level=t.level,
+                    world_championship=t.world_championship,
+                    major=t.major,
+                    place=p.place,
+                    games_won=p.games_won,
+                    basic_points=basic,
+                    tournament_points=basic * t.level,
+                    winner_points=p.games_won,
+                )
+            )
+    rows = []
+    for player, lines in history.items():
+        won = [c for c in lines if c.place == 1]
+        rows.append(
+            RankingRow(
+                rank=0,
+                player=player,
+                points=sum(c.points for c in lines),
+                tournament_points=sum(c.tournament_points for c in lines),
+                winner_points=sum(c.winner_points for c in lines),
+                world_championships_won=sum(1 for c in won if c.world_championship),
+                majors_won=sum(1 for c in won if c.major),
+                tournaments_won=len(won),
+                tournaments_played=len(lines),
+                seconds=sum(1 for c in lines if c.place == 2),
+                thirds=sum(1 for c in lines if c.place == 3),
+                games_won=sum(c.games_won for c in lines),
+                history=tuple(lines),
+            )
+        )
+    rows.sort(key=lambda r: (tuple(-v for v in r.key()), str(r.player)))
+    ranked: list[RankingRow] = []
+    for i, row in enumerate(rows):
+        rank = ranked[-1].rank if i and row.key() == rows[i - 1].key() else i + 1
+        separated = None
+        if i + 1 < len(rows):
+            nxt = rows[i + 1].key()
+            separated = next(
+                (col for (col, _), a, b in zip(PRECEDENCE, row.key(), nxt, strict=True) if a != b),
+                None,
+            )
+        ranked.append(replace(row, rank=rank, separated_by=separated))
+    return WorldRanking(counted, tuple(ranked))
+
+
+def tie_break_label(column: str | None) -> str:
+    """The label of a :data:`PRECEDENCE` column (``""`` for ``None``)."""
+    if column is None:
+        return ""
+    for key, label in PRECEDENCE:
+        if key == column:
+            return label
+    raise WorldRankingError(f"unknown ranking column {column!r}")
+
+
+def placings_from_order(
+    order: Sequence[PlayerId], games_won: dict[PlayerId, int] | None = None
+) -> tuple[Placing, ...]:
+    """Placings from a final order (winner first) and games won per player."""
+    wins = games_won or {}
+    stray = [p for p in wins if p not in order]
+    if stray:
+        raise WorldRankingError(f"games won given for players without a place: {stray!r}")
+    return tuple(Placing(p, i, wins.get(p, 0)) for i, p in enumerate(order, start=1))
+
+
+__all__ = [
+    "LEVELS",
+    "PRECEDENCE",
+    "WINDOW",
+    "CountedTournament",
+    "Placing",
+    "RankingRow",
+    "Tournament",
+    "WorldRanking",
+    "WorldRankingError",
+    "basic_points",
+    "counted_tournaments",
+    "placings_from_order",
+    "tie_break_label",
+    "world_ranking",
+]

@@ -388,3 +388,19 @@ class StandingsRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.entry_id}"
+
+
+class StandingsFailure(models.Model):
+    """The last standings recompute of a league failed: at which results revision, and why.
+    The previous snapshot stays up (shown as stale with this reason); the next successful
+    recompute deletes the row."""
+
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, related_name="standings_failure"
+    )
+    revision = models.PositiveIntegerField(help_text="the league's results revision that failed")
+    error = models.TextField()
+    failed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"standings of {self.league} failed at revision {self.revision}"

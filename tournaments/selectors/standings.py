@@ -11,6 +11,7 @@ from django.db.models import Count, Max, Prefetch
 
 from tournaments.models import (
     League,
+    StandingsFailure,
     StandingsRow,
     StandingsSnapshot,
 )
@@ -31,17 +32,21 @@ class StandingsStamp:
     snapshots: int
     revision: int | None
     computed_at: datetime | None
+    failed_revision: int | None = None
+    """the results revision whose recompute failed (the table is stale), if any"""
 
     @property
     def etag(self) -> str:
         at = self.computed_at.timestamp() if self.computed_at else 0
-        return f"{self.league_id}-{self.snapshots}-{self.revision or 0}-{at:.6f}"
+        failed = f"-f{self.failed_revision}" if self.failed_revision is not None else ""
+        return f"{self.league_id}-{self.snapshots}-{self.revision or 0}-{at:.6f}{failed}"
 
 
 STAMP_SQL = """
 SELECT l.id, l.is_public, COUNT(s.id), MAX(s.results_revision),
-       EXTRACT(EPOCH FROM MAX(s.computed_at))
+       EXTRACT(EPOCH FROM MAX(s.computed_at)), MAX(f.revision)
 FROM tournaments_league l LEFT JOIN tournaments_standingssnapshot s ON s.league_id = l.id
+     LEFT JOIN tournaments_standingsfailure f ON f.league_id = l.id
 WHERE l.slug = %s GROUP BY l.id, l.is_public
 """
 
@@ -56,17 +61,18 @@ def standings_stamp(slug: str) -> StandingsStamp | None:
             found = cursor.fetchone()
         if found is None:
             return None
-        league_id, is_public, count, revision, epoch = found
+        league_id, is_public, count, revision, epoch, failed = found
         at = datetime.fromtimestamp(float(epoch), tz=UTC) if epoch is not None else None
-        return StandingsStamp(league_id, is_public, count, revision, at)
+        return StandingsStamp(league_id, is_public, count, revision, at, failed)
     row = (
         League.objects.filter(slug=slug)
         .annotate(
             n=Count("snapshots"),
             rev=Max("snapshots__results_revision"),
             at=Max("snapshots__computed_at"),
+            failed=Max("standings_failure__revision"),
         )
-        .values_list("pk", "is_public", "n", "rev", "at")
+        .values_list("pk", "is_public", "n", "rev", "at", "failed")
         .first()
     )
     return None if row is None else StandingsStamp(*row)
@@ -103,3 +109,8 @@ def metric_columns(snapshot: StandingsSnapshot) -> list[str]:
                 seen.setdefault(key)
     precedence = [k for k in (snapshot.precedence or []) if k in seen]
     return precedence + sorted(k for k in seen if k not in precedence)
+
+
+def standings_failure(league: League) -> StandingsFailure | None:
+    """Why the table is stale: the failed recompute, if the last one failed."""
+    return StandingsFailure.objects.filter(league=league).first()

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from celery import current_app
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -29,6 +29,7 @@ from tournaments.models import (
     League,
     Result,
     Seat,
+    StandingsFailure,
     StandingsRow,
     StandingsSnapshot,
 )
@@ -140,12 +141,43 @@ def standings_enqueue(league_id: int) -> None:
         logger.warning("could not enqueue standings for league %s; catch-up will", league_id)
 
 
+#: errors worth a retry (the database went away); anything else is the data's fault
+TRANSIENT_ERRORS = (OperationalError, InterfaceError)
+
+
 def standings_recompute(league_id: int) -> dict:
     """Replace the league's snapshot if its results changed since the last one.
 
     Idempotent: the same results give the same snapshot, and a snapshot already at the
-    league's results revision is left alone.
+    league's results revision is left alone. A recompute that fails on the league's data
+    (a bad row) keeps the previous snapshot, records why (``StandingsFailure``: the page
+    says the table is stale and why) and is not retried until the results change again;
+    other leagues are unaffected. A database outage is raised, for the task to retry.
     """
+    try:
+        outcome = _recompute(league_id)
+    except TRANSIENT_ERRORS:
+        raise
+    except Exception as exc:
+        return _record_failure(league_id, exc)
+    StandingsFailure.objects.filter(league_id=league_id).delete()
+    return outcome
+
+
+def _record_failure(league_id: int, exc: Exception) -> dict:
+    revision = League.objects.filter(pk=league_id).values_list("results_revision", flat=True)
+    revision = revision.first()
+    if revision is None:
+        return {"league": league_id, "status": "gone"}
+    reason = f"{type(exc).__name__}: {exc}"[:2000]
+    logger.exception("standings of league %s failed at revision %s", league_id, revision)
+    StandingsFailure.objects.update_or_create(
+        league_id=league_id, defaults={"revision": revision, "error": reason}
+    )
+    return {"league": league_id, "status": "failed", "revision": revision, "error": reason}
+
+
+def _recompute(league_id: int) -> dict:
     with transaction.atomic():
         league = League.objects.select_for_update().filter(pk=league_id).first()
         if league is None:
@@ -244,11 +276,14 @@ def die_rolls(league: League) -> dict[int, int]:
 
 
 def leagues_with_stale_standings() -> list[int]:
-    """Leagues whose snapshot is missing or behind their results revision."""
+    """Leagues whose snapshot is missing or behind their results revision, less those whose
+    recompute already failed at that revision (retrying the same data fails the same way;
+    the next result change is tried again)."""
     current = StandingsSnapshot.objects.filter(league=OuterRef("pk"), stage=STAGE)
     return list(
         League.objects.annotate(snap=Subquery(current.values("results_revision")[:1]))
         .filter(Q(snap__isnull=True, fixtures__isnull=False) | Q(snap__lt=F("results_revision")))
+        .exclude(standings_failure__revision=F("results_revision"))
         .distinct()
         .values_list("pk", flat=True)
     )

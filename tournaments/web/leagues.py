@@ -101,9 +101,18 @@ def _standings_tables_html(request, league, stamp: standings_selectors.Standings
     key = f"standings-html:{stamp.etag}:{get_language()}"
     html = cache.get(key)
     if html is None:
+        failure = (
+            standings_selectors.standings_failure(league)
+            if stamp.failed_revision is not None
+            else None
+        )
         html = render_to_string(
             "tournaments/_standings_tables.html",
-            {"league": league, "snapshots": standings_selectors.standings_tables(league)},
+            {
+                "league": league,
+                "snapshots": standings_selectors.standings_tables(league),
+                "failure": failure,
+            },
             request=request,
         )
         cache.set(key, str(html), STANDINGS_CACHE_SECONDS)

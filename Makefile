@@ -40,6 +40,8 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/engine.py
 	$(PY) bench/standings.py
 	$(PY) bench/pages.py
+	$(PY) bench/abuse.py
+	$(PY) bench/open_draw.py
 
 ## worker: a Celery worker for production-like runs (needs CELERY_BROKER_URL)
 worker: $(VENV)/.installed

@@ -51,7 +51,7 @@ def replay_response(request, log: GameLog, *, players=None, colour_names=None) -
 def anonymous_replay_limit() -> int:
     """The largest log (bytes) a visitor who is not logged in may replay on ``/replay/``:
     bounds what one anonymous request costs (``REPLAY_ANONYMOUS_MAX_BYTES``)."""
-    return int(getattr(settings, "REPLAY_ANONYMOUS_MAX_BYTES", 256 * 1024))
+    return int(getattr(settings, "REPLAY_ANONYMOUS_MAX_BYTES", 64 * 1024))
 
 
 def replay_any(request):

@@ -33,6 +33,14 @@ def env_bool(name: str, default: bool = False) -> bool:
     return value.strip().lower() in TRUE_WORDS
 
 
+def env_rate(name: str, default: str) -> str | None:
+    """A throttle rate such as ``30/min`` from the environment; ``off`` switches it off."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    return None if value.lower() in {"off", "none", "0"} else value
+
+
 def env_list(name: str, default: list[str] | None = None) -> list[str]:
     value = os.environ.get(name, "")
     items = [item.strip() for item in value.split(",") if item.strip()]
@@ -197,6 +205,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 
 # --- REST framework ------------------------------------------------------------------------
+#: the largest log (bytes) a visitor who is not logged in may replay on /replay/
+REPLAY_ANONYMOUS_MAX_BYTES = int(os.environ.get("REPLAY_ANONYMOUS_MAX_BYTES", str(64 * 1024)))
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -205,12 +216,12 @@ REST_FRAMEWORK = {
     ],
     "EXCEPTION_HANDLER": "tournaments.api.errors.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
-        "submissions": os.environ.get("THROTTLE_SUBMISSIONS", "30/min"),
-        "login": os.environ.get("THROTTLE_LOGIN", "20/min"),
-        "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "10/min"),
-        "password_reset": os.environ.get("THROTTLE_PASSWORD_RESET", "10/hour"),
-        "password_reset_email": os.environ.get("THROTTLE_PASSWORD_RESET_EMAIL", "3/hour"),
-        "replay": os.environ.get("THROTTLE_REPLAY", "20/min"),
+        "submissions": env_rate("THROTTLE_SUBMISSIONS", "30/min"),
+        "login": env_rate("THROTTLE_LOGIN", "20/min"),
+        "login_account": env_rate("THROTTLE_LOGIN_ACCOUNT", "10/min"),
+        "password_reset": env_rate("THROTTLE_PASSWORD_RESET", "10/hour"),
+        "password_reset_email": env_rate("THROTTLE_PASSWORD_RESET_EMAIL", "3/hour"),
+        "replay": env_rate("THROTTLE_REPLAY", "20/min"),
     },
     # How many reverse proxies in front of the site append to X-Forwarded-For. 0: the
     # client address is REMOTE_ADDR and the header is ignored (a client cannot choose its
@@ -253,7 +264,10 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django": {"level": os.environ.get("LOG_LEVEL", "INFO")},
+        "django.db.backends": {"level": "WARNING"},
+    },
 }
 
 # Periodic catch-up: leagues whose standings snapshot is behind their results are

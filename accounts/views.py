@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import SignupForm
@@ -117,6 +118,7 @@ class TokenRevokingPasswordChangeView(auth_views.PasswordChangeView):
         return response
 
 
+@never_cache  # the page shows a secret: no browser or proxy may keep it
 @login_required
 @require_http_methods(["GET", "POST"])
 def api_token(request: HttpRequest) -> HttpResponse:

@@ -163,3 +163,10 @@ def test_replays_are_throttled_per_visitor(db, client, settings):
     text = example_bytes().decode()
     codes = [client.post("/replay/", {"content": text}).status_code for _ in range(4)]
     assert codes == [200, 200, 429, 429]
+
+
+def test_the_token_page_is_never_stored(world, client, token_auth):
+    client.force_login(world.users["player"])
+    response = client.get("/accounts/token/")
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.pages import DB_URL, ENV, PORT, fetch, prepare  # noqa: E402
+from bench.pages import DB_URL, ENV, PORT, fetch, prepare, wait_until_serving  # noqa: E402
 
 PAGE = "/leagues/nine-2t-plus/standings/"
 
@@ -91,12 +91,7 @@ def run(label: str, extra_env: dict, args, log: str) -> None:
     command += ["-w", str(args.workers), "--timeout", "120", "--log-level", "error"]
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     try:
-        for _ in range(100):
-            try:
-                fetch("/healthz")
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_serving()
         fetch(PAGE)  # warm
         quiet = [fetch(PAGE)[1] for _ in range(50)]
         codes: dict = {}

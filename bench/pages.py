@@ -53,6 +53,16 @@ def prepare() -> None:
         )
 
 
+def wait_until_serving(seconds: float = 10) -> None:
+    """Wait for the server on PORT to answer /healthz."""
+    for _ in range(int(seconds * 10)):
+        try:
+            fetch("/healthz")
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 def fetch(path: str, headers: dict | None = None) -> tuple[int, float, dict]:
     conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
     start = time.perf_counter()
@@ -152,12 +162,7 @@ def main() -> None:
         env=ENV,
     )
     try:
-        for _ in range(100):
-            try:
-                fetch("/healthz")
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_serving()
         page = "/leagues/nine-2t-plus/standings/"
         fragment = "/leagues/nine-2t-plus/standings/table/"
         for path in (page, fragment):

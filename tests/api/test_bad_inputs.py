@@ -5,12 +5,10 @@ requests racing for one league address or one user name."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from tests.api.conftest import error_of
+from tests.concurrently import run_concurrently
 from tournaments.models import League, Result
 from tournaments.services.errors import ServiceError
 
@@ -65,33 +63,12 @@ def test_a_counted_pawns_key_that_is_not_an_entry_id_is_a_400(world, key):
     assert not Result.objects.exists()
 
 
-def _race(*calls):
-    barrier = threading.Barrier(len(calls))
-    outcomes: list = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait(timeout=10)
-            outcomes[i] = call()
-        except Exception as exc:  # collected and asserted by the test
-            outcomes[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return outcomes
-
-
 @pytest.mark.django_db(transaction=True)
 def test_two_leagues_racing_for_one_address_one_wins_the_other_is_told(django_user_model):
     from tournaments.services.leagues import league_create
 
     owner = django_user_model.objects.create_user("racer")
-    outcomes = _race(
+    outcomes = run_concurrently(
         *[
             (lambda: league_create(owner=owner, name="Race", format="2T", slug="race"))
             for _ in range(4)
@@ -107,7 +84,7 @@ def test_two_leagues_racing_for_one_address_one_wins_the_other_is_told(django_us
 def test_two_signups_racing_for_one_user_name_one_wins_the_other_is_told(django_user_model):
     from accounts.services import account_signup
 
-    outcomes = _race(
+    outcomes = run_concurrently(
         *[
             (
                 lambda i=i: account_signup(

@@ -1,38 +1,15 @@
 """Concurrent submissions and confirmations, through real concurrent PostgreSQL
 connections (one per thread), end with exactly one confirmed result."""
 
-import threading
-
 import pytest
-from django.db import connection
 
+from tests.concurrently import run_concurrently
 from tests.factories import example_text
 from tournaments.models import League, Result
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import game_log_submit, result_confirm, result_resolve
 
 LOG = "valid-league-2tplus.json"
-
-
-def run_concurrently(*calls):
-    barrier = threading.Barrier(len(calls))
-    outcomes: list = [None] * len(calls)
-
-    def worker(i, call):
-        try:
-            barrier.wait(timeout=10)
-            outcomes[i] = call()
-        except Exception as exc:  # collected and asserted by the test
-            outcomes[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return outcomes
 
 
 @pytest.mark.django_db(transaction=True)

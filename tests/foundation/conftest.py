@@ -12,5 +12,5 @@ def _healthz_probes_finish():
     yield
     from config import health
 
-    for thread in list(health._running.values()):
+    for thread in list(getattr(health, "_running", {}).values()):
         thread.join(15)

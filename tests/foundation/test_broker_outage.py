@@ -20,28 +20,14 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.test import APIClient
 
-from tests.factories import example_text, make_fixture, make_league, make_player, make_user
+from tests.factories import example_text
 from tests.foundation.faults import SilentServer, celery_broker, refused_port
-from tournaments.models import League, Result, StandingsSnapshot
+from tournaments.models import Result, StandingsSnapshot
 
 SUBMISSION_BOUND = 10.0  # seconds
 LOG = "valid-league-2tplus.json"
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def game():
-    organizer = make_user("org")
-    erin_user, carol_user = make_user("erin_u"), make_user("carol_u")
-    erin = make_player("erin", user=erin_user)
-    carol = make_player("carol", user=carol_user)
-    league = make_league(organizer, format="2T+")
-    League.objects.filter(pk=league.pk).update(confirmation_required=False)
-    fixture = make_fixture(
-        league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black"
-    )
-    return {"league": league, "fixture": fixture, "erin": erin_user}
 
 
 @pytest.fixture

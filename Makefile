@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench worker
+.PHONY: run test lint bench worker beat prod-local
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -46,3 +46,13 @@ bench: $(VENV)/.installed-dev
 ## worker: a Celery worker for production-like runs (needs CELERY_BROKER_URL)
 worker: $(VENV)/.installed
 	$(VENV)/bin/celery -A config worker -l info
+
+## beat: Celery beat, the periodic standings catch-up (needs CELERY_BROKER_URL); run one
+beat: $(VENV)/.installed
+	$(VENV)/bin/celery -A config beat -l info --schedule var/celerybeat-schedule
+
+## prod-local: DEBUG off, gunicorn + worker + beat on PostgreSQL and Redis, plain HTTP on
+## http://127.0.0.1:8000 (ALLOW_PLAIN_HTTP=1) — the README's production sequence, locally
+prod-local: $(VENV)/.installed
+	bash tests/ensure_services.sh
+	HOST=$(HOST) PORT=$(PORT) bash scripts/prod_local.sh

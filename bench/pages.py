@@ -32,6 +32,7 @@ ENV = dict(
     SECURE_SSL_REDIRECT="0",
     LOG_LEVEL="WARNING",
     DJANGO_SETTINGS_MODULE="config.settings.base",
+    EMAIL_BACKEND="console",
 )
 ENV.pop("CELERY_BROKER_URL", None)
 

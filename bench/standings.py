@@ -30,6 +30,7 @@ os.environ.update(
     SECRET_KEY="bench-only",
     ALLOWED_HOSTS="localhost",
     DJANGO_SETTINGS_MODULE="config.settings.base",
+    EMAIL_BACKEND="console",
     LOG_LEVEL="WARNING",
 )
 

@@ -1,3 +1,4 @@
+from . import checks  # noqa: F401  (registers the deployment checks)
 from .celery_app import app as celery_app
 
 __all__ = ("celery_app",)

@@ -11,6 +11,9 @@ unless ``SECRET_KEY`` and ``ALLOWED_HOSTS`` come from the environment. See docs/
 | DATABASE_URL | e.g. postgres://user@host:5432/maedn | SQLite file ``db.sqlite3`` |
 | CELERY_BROKER_URL | redis://… or amqp://… | tasks run in-process (eager) |
 | CELERY_RESULT_BACKEND | result store | the Redis broker, ``rpc://`` for AMQP |
+| EMAIL_BACKEND | ``smtp``, ``console`` or a dotted path | required unless DEBUG |
+
+The rest (timeouts, ALLOW_PLAIN_HTTP, STATIC_ROOT, …) is listed in docs/configuration.md.
 """
 
 from __future__ import annotations
@@ -87,6 +90,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -129,6 +133,11 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # an unreachable database host fails a connection attempt after this many seconds
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5"))
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -146,7 +155,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -162,8 +171,25 @@ STORAGES = {
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 
-# --- E-mail (password reset): the console by default, SMTP from the environment ----------
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# --- E-mail (password reset) ------------------------------------------------------------
+# With DEBUG off, EMAIL_BACKEND must be chosen in the environment: `smtp` sends mail through
+# EMAIL_HOST; `console` writes every mail, password-reset links included, to the server's
+# log, and is only for a deployment whose log nobody else can read (`check --deploy` warns).
+EMAIL_BACKENDS = {
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "locmem": "django.core.mail.backends.locmem.EmailBackend",
+}
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "").strip() or ("console" if DEBUG else "")
+if not EMAIL_BACKEND:
+    raise ImproperlyConfigured(
+        "DEBUG is off, so EMAIL_BACKEND must be set in the environment: `smtp` (with "
+        "EMAIL_HOST, EMAIL_PORT, …) to send password-reset mails, or `console` to write them, "
+        "reset links included, to the server's log on purpose (see docs/configuration.md)."
+    )
+EMAIL_BACKEND = EMAIL_BACKENDS.get(EMAIL_BACKEND, EMAIL_BACKEND)
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail"))
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
@@ -203,6 +229,21 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+
+# Publishing a task must never hold a web request: every broker and result-store operation
+# of the web process gives up after a few seconds (docs/configuration.md, "Broker outages").
+# The standings catch-up (beat, below) recomputes whatever a failed publish left stale.
+CELERY_IO_TIMEOUT = float(os.environ.get("CELERY_IO_TIMEOUT", "2"))
+CELERY_BROKER_CONNECTION_TIMEOUT = CELERY_IO_TIMEOUT
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+CELERY_REDIS_SOCKET_TIMEOUT = CELERY_IO_TIMEOUT
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = CELERY_IO_TIMEOUT
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 0}}
 
 # --- REST framework ------------------------------------------------------------------------
 #: the largest log (bytes) a visitor who is not logged in may replay on /replay/
@@ -246,17 +287,42 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Production hardening (DEBUG off) ------------------------------------------------------
+# ALLOW_PLAIN_HTTP=1 is for a local production-like run without TLS (`make prod-local`): no
+# HTTPS redirect, no HSTS, cookies sent over plain HTTP. Never behind a public address.
+ALLOW_PLAIN_HTTP = env_bool("ALLOW_PLAIN_HTTP")
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not ALLOW_PLAIN_HTTP)
+    SESSION_COOKIE_SECURE = not ALLOW_PLAIN_HTTP
+    CSRF_COOKIE_SECURE = not ALLOW_PLAIN_HTTP
+    SECURE_HSTS_SECONDS = (
+        0 if ALLOW_PLAIN_HTTP else int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    )
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
+
+# --- Content-Security-Policy (django-csp): scripts and styles from this site only ----------
+# No page has inline script, inline style or event-handler attributes; keep it that way.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# /healthz answers within this many seconds whatever its dependencies do (config/health.py)
+HEALTHZ_TIMEOUT = float(os.environ.get("HEALTHZ_TIMEOUT", "1.5"))
 
 LOGGING = {
     "version": 1,
@@ -282,5 +348,10 @@ CELERY_BEAT_SCHEDULE = {
 # Redis: a message taken by a worker that died unacknowledged is delivered again after this
 # many seconds (the catch-up task usually repairs the standings long before).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "600"))
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "600")),
+    # Redis: connecting and every socket read or write give up after CELERY_IO_TIMEOUT, and
+    # a publish is retried at most once (kombu's own reconnect loop would otherwise spin).
+    "socket_connect_timeout": CELERY_IO_TIMEOUT,
+    "socket_timeout": CELERY_IO_TIMEOUT,
+    "max_retries": 1,
 }

@@ -1,10 +1,14 @@
-"""The environment decides the database, the broker and whether the process may start."""
+"""The environment decides the database, the broker, the e-mail backend, whether the
+process may start, and how it behaves when the broker is down."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -13,27 +17,44 @@ import json, django
 from django.conf import settings
 django.setup()
 db = settings.DATABASES["default"]
+from config.celery_app import app
+conf = app.conf
 print(json.dumps({"engine": db["ENGINE"], "name": str(db["NAME"]), "host": db.get("HOST"),
+                  "options": db.get("OPTIONS", {}),
                   "eager": settings.CELERY_TASK_ALWAYS_EAGER,
                   "broker": settings.CELERY_BROKER_URL,
-                  "backend": settings.CELERY_RESULT_BACKEND}))
+                  "backend": settings.CELERY_RESULT_BACKEND,
+                  "email": settings.EMAIL_BACKEND,
+                  "secure": {name: getattr(settings, name, None) for name in (
+                      "SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
+                      "SECURE_HSTS_SECONDS")},
+                  "static_root": str(settings.STATIC_ROOT),
+                  "beat": {name: {"task": entry["task"], "schedule": entry["schedule"]}
+                           for name, entry in conf.beat_schedule.items()},
+                  "broker_connection_timeout": conf.broker_connection_timeout,
+                  "broker_transport_options": conf.broker_transport_options,
+                  "publish_retry_policy": conf.task_publish_retry_policy,
+                  "redis_socket_timeout": conf.redis_socket_timeout,
+                  "redis_socket_connect_timeout": conf.redis_socket_connect_timeout,
+                  "result_backend_transport_options": conf.result_backend_transport_options,
+                  "acks_late": conf.task_acks_late}))
 """
+
+#: every variable the settings read; probe() starts from an environment without them
+SETTINGS_FILE = REPO_ROOT / "config" / "settings" / "base.py"
+READ_VARIABLES = sorted(
+    {"DATABASE_URL"}  # read by dj-database-url
+    | set(
+        re.findall(
+            r"""(?:os\.environ\.get|os\.environ\[|env_bool|env_list)\(?\s*["']([A-Z_]+)["']""",
+            SETTINGS_FILE.read_text(),
+        )
+    )
+)
 
 
 def probe(**env_overrides: str) -> subprocess.CompletedProcess:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key
-        not in {
-            "DATABASE_URL",
-            "CELERY_BROKER_URL",
-            "CELERY_RESULT_BACKEND",
-            "DEBUG",
-            "SECRET_KEY",
-            "ALLOWED_HOSTS",
-        }
-    }
+    env = {key: value for key, value in os.environ.items() if key not in READ_VARIABLES}
     env["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
     env.update(env_overrides)
     return subprocess.run(
@@ -87,21 +108,141 @@ def test_debug_off_refuses_to_start_without_secret_key_and_hosts():
     assert "SECRET_KEY and ALLOWED_HOSTS must be set" in result.stderr
 
 
-def test_debug_off_starts_with_secret_key_and_hosts():
-    s = settings_under(SECRET_KEY="x" * 50, ALLOWED_HOSTS="league.example.org")
+PRODUCTION = {"SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "league.example.org"}
+
+
+def test_debug_off_starts_with_secret_key_hosts_and_an_email_backend():
+    s = settings_under(**PRODUCTION, EMAIL_BACKEND="smtp")
     assert s["engine"] == "django.db.backends.sqlite3"
+    assert s["email"] == "django.core.mail.backends.smtp.EmailBackend"
 
 
-def test_check_deploy_passes_with_production_settings():
+def test_debug_off_refuses_to_start_without_an_email_backend():
+    # the console backend would write password-reset links into the server's log
+    result = probe(**PRODUCTION)
+    assert result.returncode != 0
+    assert "DEBUG is off, so EMAIL_BACKEND must be set in the environment" in result.stderr
+
+
+def test_the_console_email_backend_is_an_explicit_choice_and_check_deploy_warns():
+    assert settings_under(**PRODUCTION, EMAIL_BACKEND="console")["email"] == (
+        "django.core.mail.backends.console.EmailBackend"
+    )
+    result = check_deploy(EMAIL_BACKEND="console")
+    assert result.returncode != 0
+    assert "maedn.W001" in result.stderr and "password-reset links" in result.stderr
+
+
+def test_debug_mode_prints_mail_to_the_console_without_configuration():
+    assert settings_under(DEBUG="1")["email"] == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_a_dotted_email_backend_path_is_taken_as_it_is():
+    path = "django.core.mail.backends.filebased.EmailBackend"
+    assert settings_under(**PRODUCTION, EMAIL_BACKEND=path)["email"] == path
+
+
+def test_production_is_secure_by_default():
+    s = settings_under(**PRODUCTION, EMAIL_BACKEND="smtp")
+    assert s["secure"] == {
+        "SECURE_SSL_REDIRECT": True,
+        "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True,
+        "SECURE_HSTS_SECONDS": 31536000,
+    }
+
+
+def test_allow_plain_http_switches_off_redirect_hsts_and_secure_cookies():
+    s = settings_under(**PRODUCTION, EMAIL_BACKEND="smtp", ALLOW_PLAIN_HTTP="1")
+    assert s["secure"] == {
+        "SECURE_SSL_REDIRECT": False,
+        "SESSION_COOKIE_SECURE": False,
+        "CSRF_COOKIE_SECURE": False,
+        "SECURE_HSTS_SECONDS": 0,
+    }
+    result = check_deploy(EMAIL_BACKEND="smtp", ALLOW_PLAIN_HTTP="1")
+    assert "maedn.W002" in result.stderr
+
+
+def test_static_root_comes_from_the_environment(tmp_path):
+    s = settings_under(DEBUG="1", STATIC_ROOT=str(tmp_path))
+    assert s["static_root"] == str(tmp_path)
+    assert settings_under(DEBUG="1")["static_root"] == str(REPO_ROOT / "staticfiles")
+
+
+def test_postgresql_connections_give_up_after_a_connect_timeout():
+    url = "postgres://postgres@127.0.0.1:5432/league"
+    assert settings_under(DEBUG="1", DATABASE_URL=url)["options"]["connect_timeout"] == 5
+    s = settings_under(DEBUG="1", DATABASE_URL=url, DATABASE_CONNECT_TIMEOUT="2")
+    assert s["options"]["connect_timeout"] == 2
+
+
+def test_publishing_timeouts_are_bounded():
+    """Every broker and result-store operation of a web process gives up after
+    CELERY_IO_TIMEOUT seconds and is retried at most once (the fault tests of
+    test_broker_outage.py show the effect)."""
+    s = settings_under(DEBUG="1", CELERY_BROKER_URL="redis://127.0.0.1:6379/3")
+    assert s["broker_connection_timeout"] == 2
+    options = s["broker_transport_options"]
+    assert (options["socket_timeout"], options["socket_connect_timeout"]) == (2, 2)
+    assert options["max_retries"] == 1
+    assert s["publish_retry_policy"]["max_retries"] == 1
+    assert (s["redis_socket_timeout"], s["redis_socket_connect_timeout"]) == (2, 2)
+    assert s["result_backend_transport_options"]["retry_policy"]["max_retries"] == 0
+    tighter = settings_under(
+        DEBUG="1", CELERY_BROKER_URL="redis://127.0.0.1:6379/3", CELERY_IO_TIMEOUT="0.5"
+    )
+    assert tighter["broker_transport_options"]["socket_timeout"] == 0.5
+    assert tighter["redis_socket_timeout"] == 0.5
+
+
+def test_beat_runs_the_standings_catch_up_at_the_documented_interval():
+    s = settings_under(DEBUG="1")
+    assert s["beat"] == {
+        "standings-catch-up": {"task": "tournaments.standings_catch_up", "schedule": 60.0}
+    }
+    assert (
+        settings_under(DEBUG="1", STANDINGS_CATCH_UP_SECONDS="15")["beat"]["standings-catch-up"][
+            "schedule"
+        ]
+        == 15.0
+    )
+    docs = (REPO_ROOT / "docs" / "configuration.md").read_text()
+    assert re.search(r"\| `STANDINGS_CATCH_UP_SECONDS` \|[^|]*\| `60` \|", docs)
+
+
+def test_redelivery_of_a_killed_task_by_design():
+    """acks_late: a task whose worker dies is delivered again after the visibility timeout
+    (600 s); it must be longer than any countdown a task waits for (the recompute's retry
+    backoff, at most 60 s), or Redis would hand a waiting task to a second worker."""
+    from tournaments.tasks import recompute_standings
+
+    s = settings_under(DEBUG="1", CELERY_BROKER_URL="redis://127.0.0.1:6379/3")
+    assert s["acks_late"] is True
+    visibility = s["broker_transport_options"]["visibility_timeout"]
+    assert visibility == 600
+    assert visibility > recompute_standings.retry_backoff_max
+    docs = (REPO_ROOT / "docs" / "configuration.md").read_text()
+    assert re.search(r"\| `CELERY_VISIBILITY_TIMEOUT` \|[^|]*\| `600` \|", docs)
+
+
+@pytest.mark.parametrize("variable", READ_VARIABLES)
+def test_every_variable_the_settings_read_is_documented(variable):
+    assert f"`{variable}`" in (REPO_ROOT / "docs" / "configuration.md").read_text()
+    assert f"`{variable}`" in (REPO_ROOT / "README.md").read_text()
+
+
+def check_deploy(**env_overrides: str) -> subprocess.CompletedProcess:
     # DJANGO_ALLOW_ASYNC_UNSAFE is set by the browser tests' runner, never in production
-    skip = {"DEBUG", "DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    skip = {"DJANGO_ALLOW_ASYNC_UNSAFE", *READ_VARIABLES}
     env = {key: value for key, value in os.environ.items() if key not in skip}
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings.base",
         SECRET_KEY="a-long-random-production-secret-" + "k3y9" * 10,
         ALLOWED_HOSTS="league.example.org",
+        **env_overrides,
     )
-    result = subprocess.run(
+    return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=REPO_ROOT,
         env=env,
@@ -109,4 +250,8 @@ def test_check_deploy_passes_with_production_settings():
         text=True,
         timeout=60,
     )
+
+
+def test_check_deploy_passes_with_production_settings():
+    result = check_deploy(EMAIL_BACKEND="smtp")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -12,7 +12,7 @@ from drf_spectacular.plumbing import _load_enum_name_overrides
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import (
     SpectacularAPIView,
-    SpectacularSwaggerView,
+    SpectacularSwaggerSplitView,
 )
 
 
@@ -30,7 +30,7 @@ class SchemaView(SpectacularAPIView):
             _load_enum_name_overrides.cache_clear()
 
 
-class SwaggerView(SpectacularSwaggerView):
+class SwaggerView(SpectacularSwaggerSplitView):  # its script is a file: no inline script (CSP)
     url_name = "api-schema"
 
     @staticmethod

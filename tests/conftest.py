@@ -2,7 +2,24 @@ from __future__ import annotations
 
 import pytest
 
-from tests.celery_worker import WorkerProcess, use_real_broker
+from tests.celery_worker import (
+    WorkerProcess,
+    broker_url_for_worker,
+    use_real_broker,
+    xdist_worker_index,
+)
+
+
+def pytest_configure(config):
+    """Under pytest-xdist (``-n``, see pyproject.toml) every test process gets its own
+    resources: pytest-django names the test database ``test_<name>_gwN`` itself, the live
+    server binds a free port, the cache is the per-process local-memory one; the Redis
+    broker of the real-worker tests is made per process here (tests/celery_worker.py)."""
+    from django.conf import settings
+
+    settings.TEST_CELERY_BROKER_URL = broker_url_for_worker(
+        settings.TEST_CELERY_BROKER_URL, xdist_worker_index()
+    )
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import connection
 
-from tests.factories import example_text
+from tests.builders import example_text
 from tournaments.models import League, Result
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import game_log_submit, result_confirm, result_resolve

@@ -34,16 +34,25 @@ def xdist_worker_index() -> int | None:
     return int(worker[2:]) if worker.startswith("gw") and worker[2:].isdigit() else None
 
 
-def broker_url_for_worker(url: str, index: int | None) -> str:
-    """The broker of xdist worker ``index``: for Redis, database ``N - index`` (wrapping
-    below 0) of the base URL's database ``N``; so ``/15`` gives gw0 15, gw1 14, … and a
-    run without xdist keeps ``/N``. Other transports are returned unchanged."""
+def broker_url_for_worker(url: str, index: int | None, databases: str = "") -> str:
+    """The broker of xdist worker ``index``. For Redis: the ``index``-th of ``databases``
+    (comma-separated Redis database numbers, ``TEST_CELERY_BROKER_DBS``) if given, else
+    database ``N - index`` (wrapping below 0) of the URL's database ``N``; so ``/15`` gives
+    gw0 15, gw1 14, … A run without xdist and other transports keep the URL as it is."""
     parts = urlsplit(url)
     if index is None or parts.scheme not in {"redis", "rediss"}:
         return url
-    base = int(parts.path.strip("/") or 0)
-    path = f"/{(base - index) % REDIS_DATABASES}"
-    return urlunsplit(parts._replace(path=path))
+    chosen = [int(n) for n in databases.split(",") if n.strip()]
+    if chosen:
+        if index >= len(chosen):
+            raise RuntimeError(
+                f"TEST_CELERY_BROKER_DBS={databases!r} names {len(chosen)} Redis databases "
+                f"but xdist worker gw{index} needs one: list one per test process"
+            )
+        db = chosen[index]
+    else:
+        db = (int(parts.path.strip("/") or 0) - index) % REDIS_DATABASES
+    return urlunsplit(parts._replace(path=f"/{db}"))
 
 
 def database_url_of_test_db() -> str:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.celery_worker import (
@@ -18,7 +20,9 @@ def pytest_configure(config):
     from django.conf import settings
 
     settings.TEST_CELERY_BROKER_URL = broker_url_for_worker(
-        settings.TEST_CELERY_BROKER_URL, xdist_worker_index()
+        settings.TEST_CELERY_BROKER_URL,
+        xdist_worker_index(),
+        os.environ.get("TEST_CELERY_BROKER_DBS", ""),
     )
 
 

@@ -2,6 +2,9 @@
 
 The worker runs ``celery -A config worker`` with the test settings, the Redis broker of
 ``TEST_CELERY_BROKER_URL`` and the *test* database (so it sees what the test committed).
+Under pytest-xdist each test process has its own test database (pytest-django adds the
+``gwN`` suffix) and its own Redis database for the broker (:func:`broker_url_for_worker`),
+so the workers of two test processes never take each other's tasks.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.db import connection
@@ -21,6 +25,34 @@ from kombu import pools
 from config.celery_app import app as celery_app
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+REDIS_DATABASES = 16  # Redis's default ``databases`` setting
+
+
+def xdist_worker_index() -> int | None:
+    """0, 1, … in a pytest-xdist worker process (``gw0``, ``gw1``, …); None otherwise."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return int(worker[2:]) if worker.startswith("gw") and worker[2:].isdigit() else None
+
+
+def broker_url_for_worker(url: str, index: int | None, databases: str = "") -> str:
+    """The broker of xdist worker ``index``. For Redis: the ``index``-th of ``databases``
+    (comma-separated Redis database numbers, ``TEST_CELERY_BROKER_DBS``) if given, else
+    database ``N - index`` (wrapping below 0) of the URL's database ``N``; so ``/15`` gives
+    gw0 15, gw1 14, … A run without xdist and other transports keep the URL as it is."""
+    parts = urlsplit(url)
+    if index is None or parts.scheme not in {"redis", "rediss"}:
+        return url
+    chosen = [int(n) for n in databases.split(",") if n.strip()]
+    if chosen:
+        if index >= len(chosen):
+            raise RuntimeError(
+                f"TEST_CELERY_BROKER_DBS={databases!r} names {len(chosen)} Redis databases "
+                f"but xdist worker gw{index} needs one: list one per test process"
+            )
+        db = chosen[index]
+    else:
+        db = (int(parts.path.strip("/") or 0) - index) % REDIS_DATABASES
+    return urlunsplit(parts._replace(path=f"/{db}"))
 
 
 def database_url_of_test_db() -> str:
@@ -69,7 +101,9 @@ class WorkerProcess:
             DATABASE_URL=database_url_of_test_db(),
             PYTHONUNBUFFERED="1",
         )
-        self.log_path = log or REPO_ROOT / "var" / "test-worker.log"
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+        name = f"test-worker-{worker}.log" if worker else "test-worker.log"
+        self.log_path = log or REPO_ROOT / "var" / name
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = self.log_path.open("ab")
         cmd = [

@@ -1,8 +1,31 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from tests.celery_worker import WorkerProcess, use_real_broker
+from tests.celery_worker import (
+    WorkerProcess,
+    broker_url_for_worker,
+    use_real_broker,
+    xdist_worker_index,
+)
+
+
+def pytest_configure(config):
+    """Under pytest-xdist (``-n``, see pyproject.toml) every test process gets its own
+    resources: pytest-django names the test database ``test_<name>_gwN`` itself, the live
+    server binds a free port, the cache is the per-process local-memory one; the Redis
+    broker of the real-worker tests is made per process here (tests/celery_worker.py)."""
+    if not config.pluginmanager.hasplugin("django"):  # e.g. tests/engine with -p no:django
+        return
+    from django.conf import settings
+
+    settings.TEST_CELERY_BROKER_URL = broker_url_for_worker(
+        settings.TEST_CELERY_BROKER_URL,
+        xdist_worker_index(),
+        os.environ.get("TEST_CELERY_BROKER_DBS", ""),
+    )
 
 
 @pytest.fixture
@@ -21,8 +44,11 @@ def celery_worker(transactional_db):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_cache():
+def _fresh_cache(request):
     """Pages cache rendered HTML per snapshot: every test starts with an empty cache."""
+    if not request.config.pluginmanager.hasplugin("django"):  # no Django, no cache
+        yield
+        return
     from django.core.cache import cache
 
     cache.clear()

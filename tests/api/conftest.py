@@ -3,27 +3,20 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.apps import apps
 from django.conf import UserSettingsHolder
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connection
 from rest_framework.test import APIClient
 
-from tournaments.formats import get_format
-from tournaments.models import Entry, Fixture, League, Player, Seat
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "examples"
-LOG_2TPLUS = "valid-league-2tplus.json"
-PASSWORD = "pw-for-tests-only"
+from tests.builders import make_fixture, make_league, make_player, make_user
+from tournaments.models import Entry, Fixture, League, Player
 
 #: Every role of the permissions matrix; ``None`` is the anonymous visitor.
 ROLES = (
@@ -37,52 +30,6 @@ ROLES = (
     "organizer",
     "staff",
 )
-
-
-def example_bytes(name: str = LOG_2TPLUS) -> bytes:
-    return (EXAMPLES / name).read_bytes()
-
-
-def example(name: str = LOG_2TPLUS) -> dict[str, Any]:
-    return json.loads(example_bytes(name))
-
-
-def make_user(username: str, *, staff: bool = False):
-    return get_user_model().objects.create_user(
-        username=username, password=PASSWORD, email=f"{username}@example.org", is_staff=staff
-    )
-
-
-def make_player(name: str, user=None) -> Player:
-    return Player.objects.create(name=name, slug=name.lower(), user=user)
-
-
-def make_league(owner, slug: str, *, format: str = "2T+", **fields) -> League:
-    fmt = get_format(format)
-    values: dict[str, Any] = {
-        "name": slug.replace("-", " ").title(),
-        "slug": slug,
-        "format": format,
-        "board": fmt.board,
-        "rules_preset": fmt.preset,
-        "precedence": list(fmt.default_precedence),
-        "status": League.Status.RUNNING,
-    }
-    values.update(fields)
-    return League.objects.create(owner=owner, **values)
-
-
-def make_fixture(league: League, seats: list[tuple[Entry, list[str]]], starting: str, **fields):
-    fixture = Fixture.objects.create(
-        league=league,
-        round=fields.pop("round", 1),
-        number=fields.pop("number", league.fixtures.count() + 1),
-        starting_colour=starting,
-        **fields,
-    )
-    for position, (entry, colours) in enumerate(seats):
-        Seat.objects.create(fixture=fixture, entry=entry, position=position, colours=colours)
-    return fixture
 
 
 @dataclass
@@ -119,8 +66,7 @@ def _fresh_throttles():
     cache.clear()
 
 
-@pytest.fixture
-def world(db) -> World:
+def build_world() -> World:
     users: dict[str, Any] = {"anonymous": None}
     for role in ROLES[1:]:
         users[role] = make_user(role, staff=role == "staff")
@@ -140,6 +86,11 @@ def world(db) -> World:
         label="G1",
     )
     return World(users, league, other, fixture, entries, players)
+
+
+@pytest.fixture
+def world(db) -> World:
+    return build_world()
 
 
 def _forget_abstract_authtoken() -> None:

@@ -11,7 +11,7 @@ import re
 from django.core import mail
 from django.core.cache import cache
 
-from tests.api.conftest import PASSWORD, example_bytes
+from tests.builders import PASSWORD, example_bytes
 from tournaments.models import RejectedSubmission
 
 

@@ -10,7 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from rest_framework.test import APIClient
 
-from tests.api.conftest import PASSWORD, error_of, example_bytes
+from tests.api.conftest import error_of
+from tests.builders import PASSWORD, example_bytes
 from tournaments.models import Player, Result
 
 

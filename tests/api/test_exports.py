@@ -8,8 +8,8 @@ import json
 from datetime import UTC, datetime
 
 from games.models import GameLog
-from tests.api.conftest import example_bytes, make_fixture, make_league, make_player
 from tests.api.test_leagues import make_snapshot
+from tests.builders import example_bytes, make_fixture, make_league, make_player
 from tournaments.exports import schedule_ics
 from tournaments.models import Entry, Fixture, League
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from games.models import GameLog
 from games.services import MAX_LOG_BYTES
-from tests.api.conftest import error_of, example, example_bytes
+from tests.api.conftest import error_of
+from tests.builders import example, example_bytes
 from tournaments.models import Fixture, Result
 
 FUZZ = settings(

@@ -4,17 +4,24 @@ an entrant, the game's player and opponent, the organizer of another league, a
 co-organizer, the owner and staff — in a public league and in a private one, where outsiders
 get 404 (the league does not exist for them), never 403.
 
-A refused request changes nothing (checked with a fingerprint of the database)."""
+A refused request changes nothing (checked with a fingerprint of the database).
+
+The world is built once for the module, inside a transaction held open for it; each case
+runs in its own savepoint (pytest-django's ``db``), rolled back after it, on a fresh copy
+of the world's objects, so no case sees what another one wrote."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from django.db import transaction
 
-from tests.api.conftest import ROLES, World, error_of, example_bytes
+from tests.api.conftest import ROLES, World, build_world, error_of
+from tests.builders import example_bytes
 from tournaments.models import Cycle, Entry, Fixture, League, Player, Result
 from tournaments.services.results import result_enter, result_report
 from tournaments.services.schedule import cycle_create
@@ -39,6 +46,34 @@ class Case:
     league_scoped: bool = True
     #: Status for roles that are neither allowed nor anonymous (default 403).
     others: dict[str, int] = field(default_factory=dict)
+
+
+@pytest.fixture(scope="module")
+def module_world(django_db_setup, django_db_blocker) -> Iterator[World]:
+    """The world of tests/api/conftest.py, written once in a transaction that stays open
+    while the module runs and is rolled back at its end."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            built = build_world()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    try:
+        yield built
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+@pytest.fixture
+def world(module_world: World, db) -> World:
+    """This case's own copy of the module's world; the rows are the module's, and whatever
+    the case writes is rolled back with its savepoint."""
+    return copy.deepcopy(module_world)
 
 
 def _pending(w: World) -> Result:

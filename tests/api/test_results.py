@@ -10,7 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import GameLog
-from tests.api.conftest import error_of, example, example_bytes, make_fixture
+from tests.api.conftest import error_of
+from tests.builders import example, example_bytes, make_fixture
 from tournaments.models import Fixture, RejectedSubmission, Result
 from tournaments.services.results import result_enter
 

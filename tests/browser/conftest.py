@@ -29,19 +29,29 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screensh
 STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
+    """Chromium for one module's tests. While Playwright runs, its event loop runs in this
+    thread, and Django then keeps database connections per asyncio context instead of per
+    thread: connections are closed when it starts and when it stops, so none is left open
+    (a test process running other tests after these would otherwise keep one, and could
+    not drop its test database at the end)."""
     if not CHROMIUM.exists():
         pytest.fail(
             "Debian's Chromium is missing: apt-get install -y chromium chromium-driver "
             "(tests/ensure_services.sh does this)"
         )
+    from django.db import connections
     from playwright.sync_api import sync_playwright
 
+    connections.close_all()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
+        try:
+            yield browser
+        finally:
+            browser.close()
+            connections.close_all()
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from games.engine import simulate_game, validate
 from tests.browser.conftest import screenshot
-from tests.pages.builders import build_league, example_text, make_user
+from tests.builders import build_league, example_text, make_user
 from tournaments.models import Result, Series, StandingsSnapshot
 from tournaments.services.results import game_log_submit
 from tournaments.services.standings import standings_recompute

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.examples import EXAMPLES
+
 HERE = Path(__file__).resolve().parent
-REPO_ROOT = HERE.parents[1]
-EXAMPLES = REPO_ROOT.parent / "shared" / "examples"
 
 # engine_reference.py (the naive second implementation) sits next to the tests
 if str(HERE) not in sys.path:

@@ -9,9 +9,7 @@ import pytest
 
 from games.engine import outcome, replay, validate
 from games.engine.log import InvalidLog
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = REPO_ROOT.parent / "shared" / "examples"
+from tests.examples import EXAMPLES
 
 
 def _expected() -> list[dict]:

@@ -10,7 +10,7 @@ import pytest
 def game(db):
     """A 2T+ league (results count at once) with one game: erin (black+yellow) against
     carol (green+red), the players of ../shared/examples/valid-league-2tplus.json."""
-    from tests.factories import make_fixture, make_league, make_player, make_user
+    from tests.builders import make_fixture, make_league, make_player, make_user
     from tournaments.models import League
 
     organizer = make_user("org")

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.test import APIClient
 
-from tests.factories import example_text
+from tests.builders import example_text
 from tests.foundation.faults import SilentServer, celery_broker, refused_port
 from tournaments.models import Result, StandingsSnapshot
 

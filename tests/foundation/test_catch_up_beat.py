@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from tests.builders import example_text
 from tests.celery_worker import WorkerProcess, database_url_of_test_db, use_real_broker
-from tests.factories import example_text
 from tests.foundation.faults import celery_broker, refused_port
 from tournaments.models import StandingsSnapshot
 from tournaments.services.results import game_log_submit

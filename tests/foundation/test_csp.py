@@ -16,7 +16,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from tests.pages.builders import build_league, example_text, make_user
+from tests.builders import build_league, example_text, make_user
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 HEADER = "Content-Security-Policy"

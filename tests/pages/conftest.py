@@ -1,11 +1,11 @@
-"""Fixtures of the page tests: data built with the ORM (tests/pages/builders.py), plus the
+"""Fixtures of the page tests: data built with the ORM (tests/builders.py), plus the
 real log-submission service where a stored, validated log is needed."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.pages.builders import build_league, example_text, make_league, make_snapshot, make_user
+from tests.builders import build_league, example_text, make_league, make_snapshot, make_user
 from tournaments.models import Entry, Player, Series
 
 

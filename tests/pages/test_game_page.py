@@ -10,7 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.pages.builders import example_text
+from tests.builders import example_text
 from tournaments.models import Fixture, RejectedSubmission, Result
 
 pytestmark = pytest.mark.django_db

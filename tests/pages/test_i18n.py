@@ -42,7 +42,7 @@ def test_rules_in_german(client):
 
 
 def test_league_rules_with_an_override_in_german(client, owner):
-    from tests.pages.builders import make_league
+    from tests.builders import make_league
 
     make_league(
         owner, slug="huff", rules_preset="classic", rules_overrides={"compulsory_capture": "huff"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.pages.builders import build_league, example_text, make_snapshot
+from tests.builders import build_league, example_text, make_snapshot
 from tournaments.services.results import game_log_submit
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games.engine.rules import PRESET_OPTIONS, explain
 from games.replay import log_stats
-from tests.pages.builders import example_text, make_fixture, make_league
+from tests.builders import example_text, make_fixture, make_league
 from tournaments.models import Entry, League, Player, Result
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +38,7 @@ def test_home_lists_public_active_leagues_and_latest_results(client, league, sub
 
 
 def test_home_hides_results_of_private_leagues(client, owner, erin_user, carol_user):
-    from tests.pages.builders import build_league
+    from tests.builders import build_league
     from tournaments.services.results import game_log_submit
 
     hidden = build_league(owner, erin_user, carol_user, slug="hidden", is_public=False)
@@ -105,11 +105,11 @@ def test_schedule_filters_by_player(client, league, owner):
     e_dave = Entry.objects.create(league=league, player=dave)
     make_fixture(
         league,
-        league.test_objects["cycle"],
-        3,
-        3,
         [(e_dave, ["green", "red"]), (league.test_objects["carol"], ["black", "yellow"])],
         "green",
+        cycle=league.test_objects["cycle"],
+        round=3,
+        number=3,
     )
     everyone = text_of(client.get(reverse("tournaments:schedule", args=["spring"])))
     assert "G1" in everyone and "G3" in everyone
@@ -216,11 +216,11 @@ def test_schedule_and_player_queries_do_not_grow_with_the_league(
     for n in range(3, games + 1):
         make_fixture(
             league,
-            objs["cycle"],
-            n,
-            n,
             [(objs["erin"], ["black", "yellow"]), (objs["carol"], ["green", "red"])],
             "black",
+            cycle=objs["cycle"],
+            round=n,
+            number=n,
         )
     with django_assert_max_num_queries(8):
         response = client.get(reverse("tournaments:schedule", args=["spring"]))

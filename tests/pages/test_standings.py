@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.pages.builders import make_league, make_snapshot
+from tests.builders import make_league, make_snapshot
 from tournaments.models import Entry, League, Player, StandingsSnapshot
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.factories import make_fixture, make_league, make_player, make_user
+from tests.builders import make_fixture, make_league, make_player, make_user
 
 
 @pytest.fixture

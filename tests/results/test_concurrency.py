@@ -3,8 +3,8 @@ connections (one per thread), end with exactly one confirmed result."""
 
 import pytest
 
+from tests.builders import example_text
 from tests.concurrently import run_concurrently
-from tests.factories import example_text
 from tournaments.models import League, Result
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import game_log_submit, result_confirm, result_resolve

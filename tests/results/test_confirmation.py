@@ -3,7 +3,7 @@ Every change is a version; one confirmed version per game."""
 
 import pytest
 
-from tests.factories import example_text
+from tests.builders import example_text
 from tournaments.models import Fixture, Result
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.results import (

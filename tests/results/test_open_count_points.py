@@ -5,7 +5,7 @@ import json
 import pytest
 
 from games.engine import outcome, simulate_game
-from tests.factories import make_fixture, make_league, make_player, make_user
+from tests.builders import make_fixture, make_league, make_player, make_user
 from tournaments.services.results import game_log_submit
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.db.models import F
 from django.urls import reverse
 
-from tests.factories import make_user
+from tests.builders import make_user
 from tournaments.models import Fixture, League, Result, StandingsFailure, StandingsSnapshot
 from tournaments.services.leagues import entry_add, league_create
 from tournaments.services.players import player_create

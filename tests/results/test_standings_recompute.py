@@ -6,7 +6,7 @@ from django.db import connection
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
-from tests.factories import make_user
+from tests.builders import make_user
 from tournaments.models import Fixture, League, StandingsRow, StandingsSnapshot
 from tournaments.services.leagues import entry_add, league_create
 from tournaments.services.players import player_create
@@ -60,7 +60,7 @@ def test_recompute_is_idempotent_and_replaces_the_snapshot_whole():
 
 @pytest.mark.django_db
 def test_an_open_tournament_scores_with_its_own_placement_points():
-    from tests.factories import make_fixture, make_league, make_player
+    from tests.builders import make_fixture, make_league, make_player
     from tournaments.models import Result
 
     owner = make_user()

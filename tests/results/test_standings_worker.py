@@ -6,8 +6,8 @@ import time
 import pytest
 from django.db import connection, transaction
 
+from tests.builders import example_text
 from tests.celery_worker import WorkerProcess, use_real_broker
-from tests.factories import example_text
 from tournaments.models import League, StandingsRow, StandingsSnapshot
 from tournaments.services.results import game_log_submit
 from tournaments.tasks import recompute_standings, standings_catch_up

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from games.models import GameLog
-from tests.factories import example, example_text
+from tests.builders import example, example_text
 from tournaments.models import Fixture, RejectedSubmission, Result
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.results import game_log_submit

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.factories import make_user
+from tests.builders import make_user
 from tournaments.models import Cycle, League, Series
 from tournaments.services.leagues import entry_add, league_create
 from tournaments.services.players import player_create

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.factories import make_user
+from tests.builders import make_user
 from tournaments.models import Fixture, League, Result
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.leagues import (

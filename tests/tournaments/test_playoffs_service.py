@@ -4,7 +4,7 @@ themselves as results are confirmed; general brackets with byes."""
 import pytest
 
 from games.engine.board import rearguard
-from tests.factories import make_user
+from tests.builders import make_user
 from tournaments.models import Fixture, League, Series
 from tournaments.selectors.playoffs import series_score
 from tournaments.services.errors import ServiceError

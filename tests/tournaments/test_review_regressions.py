@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tests.factories import example, make_fixture, make_league, make_user
+from tests.builders import example, make_fixture, make_league, make_user
 from tournaments.models import Entry, Fixture, Result, Series
 from tournaments.selectors.playoffs import series_score
 from tournaments.services.errors import NotAllowed, ServiceError

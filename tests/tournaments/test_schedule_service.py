@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from games.engine.board import rearguard
-from tests.factories import make_user
+from tests.builders import make_user
 from tournaments.models import Cycle, Fixture, League, Seat
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.leagues import entry_add, league_create

@@ -1,0 +1,183 @@
+"""Builders of test data with the ORM, shared by every test package (the services are what
+the tests exercise, so the data they start from is written directly)."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Max
+from django.utils import timezone
+
+from tests.examples import EXAMPLES, LOG_2TPLUS, example, example_bytes, example_text
+from tournaments.formats import get_format
+from tournaments.models import (
+    Cycle,
+    Entry,
+    Fixture,
+    League,
+    Player,
+    Seat,
+    StandingsRow,
+    StandingsSnapshot,
+)
+
+__all__ = [
+    "EXAMPLES",
+    "LOG_2TPLUS",
+    "PASSWORD",
+    "build_league",
+    "example",
+    "example_bytes",
+    "example_text",
+    "make_fixture",
+    "make_league",
+    "make_player",
+    "make_snapshot",
+    "make_user",
+]
+
+PASSWORD = "pw-for-tests-only"
+_counter = itertools.count(1)
+
+
+def make_user(username: str | None = None, *, staff: bool = False, **extra):
+    """A user with the password :data:`PASSWORD` and the address ``<username>@example.org``."""
+    username = username or f"user{next(_counter)}"
+    extra.setdefault("email", f"{username}@example.org")
+    return get_user_model().objects.create_user(
+        username=username, password=PASSWORD, is_staff=staff, **extra
+    )
+
+
+def make_player(name: str, user=None) -> Player:
+    return Player.objects.create(name=name, slug=name.lower().replace(" ", "-"), user=user)
+
+
+def make_league(owner, slug: str | None = None, *, format: str = "2T+", **fields) -> League:
+    """A running league of ``format`` with that format's board, rules and tie-breaks; the
+    name is made from the slug (a fresh ``league-<n>`` if none is given)."""
+    fmt = get_format(format)
+    slug = slug or f"league-{next(_counter)}"
+    values: dict[str, Any] = {
+        "name": slug.replace("-", " ").title(),
+        "slug": slug,
+        "format": format,
+        "board": fmt.board,
+        "rules_preset": fmt.preset,
+        "precedence": list(fmt.default_precedence),
+        "status": League.Status.RUNNING,
+    }
+    values.update(fields)
+    return League.objects.create(owner=owner, **values)
+
+
+def make_fixture(
+    league: League,
+    seats: list[tuple[Entry | Player, list[str]]],
+    starting_colour: str,
+    *,
+    round: int = 1,
+    number: int | None = None,
+    **fields,
+) -> Fixture:
+    """A game of ``league`` (number: the league's next, label ``G<number>``) with ``seats``
+    in at-board order; a seat given by a Player gets that player's entry (made if missing)."""
+    if number is None:
+        number = (league.fixtures.aggregate(n=Max("number"))["n"] or 0) + 1
+    fields.setdefault("label", f"G{number}")
+    fixture = Fixture.objects.create(
+        league=league, round=round, number=number, starting_colour=starting_colour, **fields
+    )
+    for position, (who, colours) in enumerate(seats):
+        entry = (
+            Entry.objects.get_or_create(league=league, player=who)[0]
+            if isinstance(who, Player)
+            else who
+        )
+        Seat.objects.create(fixture=fixture, entry=entry, position=position, colours=colours)
+    return fixture
+
+
+def make_snapshot(league, entries, *, revision=1, provisional=True, stage="league"):
+    """A standings snapshot of ``entries`` in that order: the first won its game, the others
+    lost theirs."""
+    snap = StandingsSnapshot.objects.create(
+        league=league,
+        stage=stage,
+        results_revision=revision,
+        provisional=provisional,
+        games_played=1,
+        games_total=2,
+        precedence=list(league.precedence),
+    )
+    for i, entry in enumerate(entries):
+        StandingsRow.objects.create(
+            snapshot=snap,
+            entry=entry,
+            rank=i + 1,
+            position=i + 1,
+            played=1,
+            wins=1 if i == 0 else 0,
+            losses=0 if i == 0 else 1,
+            metrics={
+                "games_played": 1,
+                "wins": 1 - min(i, 1),
+                "losses": min(i, 1),
+                "won_lost": {
+                    "text": f"{1 - min(i, 1)}–{min(i, 1)}",
+                    "wins": 1 - min(i, 1),
+                    "losses": min(i, 1),
+                },
+                "head_to_head": None,
+                "counted_pawns_difference": 8 - 13 * min(i, 1),
+                "completed_colours": 2 - min(i, 1),
+            },
+            separated_by="",
+        )
+    return snap
+
+
+def build_league(owner, erin_user, carol_user, **fields) -> League:
+    """A running 2T+ league "spring" with xleague playoffs: erin and carol, one DRR of two
+    games (G1 matches the example log valid-league-2tplus.json: erin black + yellow, carol
+    green + red, black starts). ``league.test_objects`` holds the entries, games and cycle."""
+    values: dict[str, Any] = {
+        "name": "Spring League",
+        "precedence": [
+            "won_lost",
+            "head_to_head",
+            "counted_pawns_difference",
+            "completed_colours",
+        ],
+        "playoffs": {"kind": "xleague"},
+    }
+    values.update(fields)
+    lg = make_league(owner, values.pop("slug", "spring"), **values)
+    erin = Player.objects.create(name="erin", slug="erin", user=erin_user)
+    carol = Player.objects.create(name="carol", slug="carol", user=carol_user)
+    e_erin = Entry.objects.create(league=lg, player=erin, preferred_colours=["black", "yellow"])
+    e_carol = Entry.objects.create(league=lg, player=carol, preferred_colours=["green", "red"])
+    cycle = Cycle.objects.create(league=lg, number=1, rolls=[{"erin": 5, "carol": 3}])
+    when = timezone.now() + timedelta(days=2)
+    g1 = make_fixture(
+        lg,
+        [(e_erin, ["black", "yellow"]), (e_carol, ["green", "red"])],
+        "black",
+        cycle=cycle,
+        round=1,
+        number=1,
+        scheduled_at=when,
+    )
+    g2 = make_fixture(
+        lg,
+        [(e_carol, ["green", "red"]), (e_erin, ["black", "yellow"])],
+        "green",
+        cycle=cycle,
+        round=2,
+        number=2,
+    )
+    lg.test_objects = {"erin": e_erin, "carol": e_carol, "g1": g1, "g2": g2, "cycle": cycle}
+    return lg

@@ -325,6 +325,14 @@ class Game:
         """Rolls left in the current roll opportunity (3, 2 or 1 when stuck; else 1)."""
         return 0 if self.over else self.tries
 
+    @property
+    def attempt(self) -> tuple[int, int]:
+        """(try, of) of the next roll: try ``try`` of the ``of`` tries of this roll opportunity
+        (``of`` = 3 for a stuck colour under ``three_tries``, else 1); (0, 0) once over."""
+        if self.over:
+            return (0, 0)
+        return (self.tries_max - self.tries + 1, self.tries_max)
+
     def is_over(self) -> bool:
         return self.over
 
@@ -376,6 +384,14 @@ class Game:
             captures=self.names[cap] if cap >= 0 else None,
             huff=None if huff is None else position_name(huff),
         )
+
+    def captured_pawn(self, raw: RawMove) -> tuple[str, int] | None:
+        """The pawn an engine-internal move captures: (its colour, its position relative to
+        that colour), or ``None``."""
+        s, _frm, to, cap = raw
+        if cap < 0:
+            return None
+        return (self.names[cap], self._rel[cap][self._abs[s][to]])
 
     # --- legal moves -----------------------------------------------------------------
 

@@ -68,10 +68,17 @@ class Step:
     turn: str | None
     """colour to roll next; ``None`` once the game is over"""
     tries_left: int
+    """rolls left in the next colour's roll opportunity (0 once over)"""
     positions: dict[str, tuple[int | str, ...]]
     """every colour's pawn positions after the event (``"B"`` = yard)"""
     placings: tuple[str, ...]
     over: bool
+    attempt: tuple[int, int] = (1, 1)
+    """(try, of): this roll was try ``try`` of the ``of`` tries the colour had in this roll
+    opportunity (``of`` is 3 for a stuck colour under ``three_tries``, else 1)"""
+    captured: tuple[str, int | str] | None = None
+    """the pawn this event sent to its yard by a capture: (its colour, the position it stood
+    on, relative to that colour); ``None`` without a capture (a huff is ``move.huff``)"""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,6 +91,8 @@ class Step:
             "positions": {c: list(p) for c, p in self.positions.items()},
             "placings": list(self.placings),
             "over": self.over,
+            "attempt": list(self.attempt),
+            "captured": None if self.captured is None else list(self.captured),
         }
 
 
@@ -97,11 +106,15 @@ def replay(log: object) -> Iterator[Step]:
     game = Game(setup)
     for i, event in enumerate(events):
         c = game.turn_seat
+        attempt = game.attempt
         try:
             played = game.push_event(event)
         except IllegalMove as exc:
             raise InvalidLog(str(exc), i) from None
-        move = None if played is None else game.move_object(played[0], c, played[1])
+        move = captured = None
+        if played is not None:
+            move = game.move_object(played[0], c, played[1])
+            captured = game.captured_pawn(played[0])
         yield Step(
             index=i,
             event=event,
@@ -113,4 +126,6 @@ def replay(log: object) -> Iterator[Step]:
             positions=game.positions(),
             placings=tuple(game.placing_colours()),
             over=game.over,
+            attempt=attempt,
+            captured=captured,
         )

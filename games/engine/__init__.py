@@ -35,7 +35,7 @@ from .moves import Move
 from .rules import OPTIONS, PRESETS, RulesError, RuleSet, explain
 from .setup import Setup, SetupError
 from .simulate import play, simulate_game
-from .validate import Step, final_game, outcome, replay, validate
+from .validate import Step, final_game, outcome, replay, validate, validate_parsed
 
 __all__ = [
     "BOARDS",
@@ -71,5 +71,6 @@ __all__ = [
     "simulate_game",
     "track_field",
     "validate",
+    "validate_parsed",
     "vanguard",
 ]

@@ -13,6 +13,7 @@ made for callers.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,9 @@ from .board import (
 from .moves import Move, RawMove
 from .rules import RuleSet
 from .setup import Setup, SetupError, colours_in_play
+
+MAX_T = sys.float_info.max
+"""The largest event time ``"t"``: a ``"t"`` is a finite number ≥ 0 (game-log.md)."""
 
 
 class IllegalMove(ValueError):
@@ -108,6 +112,7 @@ class Game:
         "home",
         "home_order",
         "in_play",
+        "last_t",
         "movers",
         "names",
         "neutral",
@@ -179,6 +184,7 @@ class Game:
         self.turn_seat = -1
         self.tries = 0
         self.tries_max = 0
+        self.last_t: float = 0  # the latest event time ("t") so far; times never go back
         self._open(setup.first)
 
     # --- construction --------------------------------------------------------------
@@ -417,6 +423,8 @@ class Game:
         """The legal move tuple matching a :class:`Move` (or ``None``)."""
         s = self.seat_of.get(move.pawn_colour, -1)
         frm = YARD if move.from_ == YARD_NAME else move.from_
+        if type(frm) is not int or (frm < 0 and move.from_ != YARD_NAME):
+            return None  # -1 is not the yard
         for m in legal:
             if m[0] == s and m[1] == frm and m[2] == move.to:
                 return m
@@ -792,11 +800,19 @@ class Game:
                 ):
                     slow(ev)
                     continue
+                t = ev.get("t", self)
+                if t is not self and not (
+                    (type(t) is float or type(t) is int) and self.last_t <= t <= MAX_T
+                ):
+                    slow(ev)  # explain the bad time
+                    continue
                 mv = ev.get("move")
                 if mv is None:
                     if candidates(c, n):
                         slow(ev)  # a move was possible: explain
                     else:
+                        if t is not self:
+                            self.last_t = t
                         advance(c, n)
                     continue
                 m = None
@@ -809,7 +825,7 @@ class Game:
                             o = track[self.start[c]]
                             if o != c:
                                 m = (c, YARD, 0, o)
-                    elif to == f + n and f in pawns[c]:
+                    elif to == f + n and f >= 0 and f in pawns[c]:
                         pw = pawns[c]
                         absm = self._abs[c]
                         on_a = track[absm[0]] == c
@@ -831,6 +847,8 @@ class Game:
                 if m is None:
                     slow(ev)
                     continue
+                if t is not self:
+                    self.last_t = t
                 apply(c, m)
                 if home[c] == PAWNS_PER_COLOUR or neutral >= 0:
                     after_move(c)
@@ -855,6 +873,11 @@ class Game:
             raise IllegalMove(self._event_defect(ev))
         if not 0 < n < 7:
             raise IllegalMove(self._event_defect(ev))
+        t = ev.get("t", self)
+        if t is not self and not (
+            (type(t) is float or type(t) is int) and self.last_t <= t <= MAX_T
+        ):
+            raise IllegalMove(messages.bad_time(name, t, self.last_t))
         mv = ev.get("move")
         h = ev.get("huff")
         huff = None
@@ -876,6 +899,8 @@ class Game:
                 raise IllegalMove(
                     f"{name} rolled {n} and made no move, so there is nothing to huff for"
                 )
+            if t is not self:
+                self.last_t = t
             self._advance(c, n)
             return None
         m = self._match(ev, mv, c, legal)
@@ -883,7 +908,12 @@ class Game:
             s, frm, to = self._parse_move(ev, mv, c)
             raise IllegalMove(messages.illegal_move(self, c, n, s, frm, to, legal))
         if self._huffing:
-            return self._push_huffed(c, n, m, huff, legal)
+            played = self._push_huffed(c, n, m, huff, legal)
+            if t is not self:
+                self.last_t = t
+            return played
+        if t is not self:
+            self.last_t = t
         self._apply(c, m)
         if self.home[c] == PAWNS_PER_COLOUR or self.neutral >= 0:
             self._after_move(c)
@@ -897,7 +927,7 @@ class Game:
         f, to = mv  # type: ignore[misc]
         if type(to) is not int:
             return None
-        frm = f if type(f) is int else (YARD if f == YARD_NAME else None)
+        frm = (f if f >= 0 else None) if type(f) is int else (YARD if f == YARD_NAME else None)
         pc = ev.get("pawn_colour")
         s = c if pc is None else (self.seat_of.get(pc) if type(pc) is str else None)
         for m in legal:

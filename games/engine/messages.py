@@ -8,8 +8,10 @@ pawn's colour.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
+from ._text import describe
 from .board import HOUSE_LETTERS, position_name
 from .moves import RawMove
 
@@ -55,6 +57,19 @@ def not_on_turn(game: Game, c: int) -> str:
                 f"for a 6, so {turn} rolls again, not {name}"
             )
     return f"it is {turn}'s turn, not {name}'s"
+
+
+def bad_time(name: str, t: object, last: float) -> str:
+    """A ``"t"`` that is not a finite number ≥ 0, or earlier than the previous event's."""
+    if (type(t) is float or type(t) is int) and t == t and 0 <= t <= sys.float_info.max:
+        return (
+            f'{name}\'s event has "t": {describe(t)}, earlier than the "t" of an event before '
+            f"it ({describe(last)}); event times never go back"
+        )
+    return (
+        f'{name}\'s event has "t": {describe(t)}, but "t" is a finite number of seconds ≥ 0 '
+        "since the game started"
+    )
 
 
 def illegal_move(

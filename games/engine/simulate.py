@@ -19,11 +19,14 @@ from typing import Any
 from .board import PAWNS_PER_COLOUR, position_name
 from .bots import Bot, RandomBot, make_bot
 from .game import Game
-from .log import FORMAT, MAX_EVENTS
+from .log import FORMAT
 from .rules import RuleSet
 from .setup import Setup, colours_in_play
 
 BotSpec = str | Bot
+
+SIMULATE_MAX_EVENTS = 20_000
+"""Default cap on a simulated game's rolls (well within the log limit ``MAX_EVENTS``)."""
 
 
 def simulate_game(
@@ -37,7 +40,7 @@ def simulate_game(
     colours: Sequence[str] | None = None,
     unused: Iterable[str] | None = None,
     meta: Mapping[str, Any] | None = None,
-    max_events: int = MAX_EVENTS,
+    max_events: int = SIMULATE_MAX_EVENTS,
 ) -> dict[str, Any]:
     """Play one complete game with computer players and return its log (a dict).
 
@@ -120,7 +123,7 @@ def play(
     *,
     record: list[dict[str, Any]] | None = None,
     until_first: bool = False,
-    max_events: int = MAX_EVENTS,
+    max_events: int = SIMULATE_MAX_EVENTS,
 ) -> Game:
     """Play ``game`` on with ``bots[seat]`` choosing moves, until it ends.
 

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .game import Game, IllegalMove, Outcome
-from .log import InvalidLog, read_log
+from .log import InvalidLog, read_log, read_log_parsed
 from .moves import Move
+from .setup import Setup
 
 
 def validate(log: object) -> dict[str, Any]:
@@ -30,6 +31,19 @@ def validate(log: object) -> dict[str, Any]:
         return exc.result()
 
 
+def validate_parsed(log: object) -> tuple[Any, dict[str, Any]]:
+    """:func:`validate`, also returning the parsed log (``None`` if the text could not be
+    read as a JSON object) — so a caller that stores the log parses it once. Never raises."""
+    try:
+        parsed, setup, events = read_log_parsed(log)
+    except InvalidLog as exc:
+        return None, exc.result()
+    try:
+        return parsed, _play_events(setup, events).result()
+    except InvalidLog as exc:
+        return parsed, exc.result()
+
+
 def outcome(log: object) -> Outcome:
     """The final state of a valid log: placings, winner, pawns home, captures, positions.
 
@@ -44,13 +58,24 @@ def final_game(log: object) -> Game:
 
 
 def _play(log: object) -> Game:
-    setup, events = read_log(log)
+    return _play_events(*read_log(log))
+
+
+def _play_events(setup: Setup, events: list[Any]) -> Game:
     game = Game(setup)
     try:
         game.push_events(events)
     except IllegalMove as exc:
         raise InvalidLog(str(exc), exc.index) from None
+    _raise_defect(events)
     return game
+
+
+def _raise_defect(events: list[Any]) -> None:
+    """The cut-off event of :class:`~games.engine.log.Events` (a value that is not JSON)."""
+    defect = getattr(events, "defect", None)
+    if defect is not None:
+        raise InvalidLog(defect[1], defect[0])
 
 
 @dataclass(frozen=True)
@@ -129,3 +154,4 @@ def replay(log: object) -> Iterator[Step]:
             attempt=attempt,
             captured=captured,
         )
+    _raise_defect(events)

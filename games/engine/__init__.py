@@ -13,9 +13,12 @@ as option sets, and a log reader that reports the first illegal event.
     ['0→3']
 
 Modules: ``board`` (boards, coordinates, allied colours, count points),
-``rules`` (RuleSet, presets, options, explain), ``moves`` (Move), ``game``
-(Setup, Game, Outcome), ``log`` (reading logs), ``validate`` (validate, replay,
-outcome), ``bots``, ``simulate``, ``cli`` (``python -m games.engine``).
+``rules`` (RuleSet, presets, options, explain), ``setup`` (Setup: a log's header),
+``moves`` (Move, the move tuple, IllegalMove), ``position`` (Position: pawns and move
+generation), ``game`` (Game: the turn flow and the one move primitive ``push_raw``;
+Outcome), ``events`` (reading log events into a game), ``messages`` (error texts),
+``log`` (reading logs), ``validate`` (validate, replay, outcome), ``bots``,
+``simulate``, ``cli`` (``python -m games.engine``).
 """
 
 from .board import (
@@ -32,6 +35,7 @@ from .bots import Bot, HeuristicBot, RandomBot, make_bot
 from .game import Game, IllegalMove, Outcome
 from .log import MAX_EVENTS, MAX_LOG_BYTES, InvalidLog, read_log
 from .moves import Move
+from .position import Position
 from .rules import OPTIONS, PRESETS, RulesError, RuleSet, explain
 from .setup import Setup, SetupError
 from .simulate import play, simulate_game
@@ -52,6 +56,7 @@ __all__ = [
     "InvalidLog",
     "Move",
     "Outcome",
+    "Position",
     "RandomBot",
     "RuleSet",
     "RulesError",

@@ -24,8 +24,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import views as game_views
 from games.engine.rules import OPTIONS, PRESET_OPTIONS, PRESET_TITLES
+from games.geometry import board_layout
 from games.models import GameLog
-from games.replay import board_layout
 from tournaments import selectors
 from tournaments.forms import DisputeForm, LogUploadForm, ResolveForm
 from tournaments.models import Fixture, League, Player, Result

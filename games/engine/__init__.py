@@ -39,7 +39,15 @@ from .position import Position
 from .rules import OPTIONS, PRESETS, RulesError, RuleSet, explain
 from .setup import Setup, SetupError
 from .simulate import play, simulate_game
-from .validate import Step, final_game, outcome, replay, validate, validate_parsed
+from .validate import (
+    Step,
+    final_game,
+    outcome,
+    replay,
+    replay_log,
+    validate,
+    validate_parsed,
+)
 
 __all__ = [
     "BOARDS",
@@ -73,6 +81,7 @@ __all__ = [
     "read_log",
     "rearguard",
     "replay",
+    "replay_log",
     "simulate_game",
     "track_field",
     "validate",

@@ -1,7 +1,8 @@
 """Validating and replaying game logs: the first illegal event, the outcome, every step.
 
 * :func:`validate` — the result object of game-log.md; never raises.
-* :func:`replay` — one :class:`Step` per event, for the replay viewer.
+* :func:`replay` — one :class:`Step` per event, for the replay viewer;
+  :func:`replay_log` — the same with the setup and start position, reading the log once.
 * :func:`outcome` — the final :class:`~games.engine.game.Outcome` of a valid log.
 """
 
@@ -128,6 +129,21 @@ def replay(log: object) -> Iterator[Step]:
     event raises it (with ``.event`` set) after the steps before it were yielded.
     """
     setup, events = read_log(log)
+    return _steps(setup, events)
+
+
+def replay_log(log: object) -> tuple[Setup, Game, Iterator[Step]]:
+    """Read a log once: its :class:`~games.engine.setup.Setup`, the game before the first
+    event (a separate copy) and the iterator of its steps (as :func:`replay`).
+
+    Raises :class:`InvalidLog` at once for a malformed log; an illegal event raises it
+    from the iterator, after the steps before it.
+    """
+    setup, events = read_log(log)
+    return setup, Game(setup), _steps(setup, events)
+
+
+def _steps(setup: Setup, events: list[Any]) -> Iterator[Step]:
     game = Game(setup)
     for i, event in enumerate(events):
         c = game.turn_seat

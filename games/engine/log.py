@@ -25,8 +25,11 @@ MAX_EVENTS = 50_000
 
 _BIG = 10**400
 """What an integer of more than 309 digits is read as: beyond every finite double, so it is
-never a valid die, position or time (Python refuses to convert ints of over 4,300 digits)."""
-_NOT_JSON = ("NaN", "Infinity", "-Infinity")
+never a valid die, position or time."""
+MAX_INT_DIGITS = 4300
+"""Integers with more digits are refused where they stand: Python's JSON reader (and so
+every consumer of a stored log) refuses to convert them."""
+_TOO_LONG = 10**450  # what such an integer is read as, until it is refused
 
 
 def size_text(size: int) -> str:
@@ -55,10 +58,12 @@ class InvalidLog(ValueError):
 class Events(list):
     """A log's events, cut off before the first event holding a value that is not JSON.
 
-    ``defect`` is ``(index, message)`` of that event (``NaN``, ``Infinity`` or
-    ``-Infinity``, which Python's JSON reader accepts and RFC 8259 does not), or
-    ``None``: the events before it are replayed first, so an earlier illegal event is
-    still the one reported.
+    ``defect`` is ``(index, message)`` of that event — ``NaN``, ``Infinity``,
+    ``-Infinity`` (which Python's JSON reader accepts and RFC 8259 does not), a number
+    too large for a double (``1e999``) or an integer of more than
+    :data:`MAX_INT_DIGITS` digits (which Python's reader refuses) — or ``None``. The
+    events before it are replayed first, so an earlier illegal event is still the one
+    reported.
     """
 
     defect: tuple[int, str] | None = None
@@ -89,8 +94,9 @@ def load_json(data: str | bytes | bytearray) -> Any:
     """Parse JSON text with the size guard. Raises :class:`InvalidLog` (no index).
 
     Bytes must be UTF-8 (a leading byte-order mark is ignored, UTF-16 is refused).
-    ``NaN``/``Infinity`` literals and numbers too large for a double (``1e999``) are read
-    as Python floats here; :func:`read_log` refuses them where they stand.
+    ``NaN``/``Infinity`` literals, numbers too large for a double (``1e999``) and
+    integers of more than :data:`MAX_INT_DIGITS` digits are read here and refused by
+    :func:`read_log` where they stand.
     """
     return _load(data)[0]
 
@@ -113,6 +119,14 @@ def _load(data: str | bytes | bytearray) -> tuple[Any, bool]:
         seen.append(name)
         return float(name)
 
+    def integer(text: str) -> int:
+        if len(text) <= 309:
+            return int(text)
+        if len(text.lstrip("-")) > MAX_INT_DIGITS:
+            seen.append("a long integer")
+            return -_TOO_LONG if text.startswith("-") else _TOO_LONG
+        return _parse_int(text)
+
     def number(text: str) -> float:
         value = float(text)
         if value - value != 0:  # 1e999 and the like: infinite
@@ -120,7 +134,7 @@ def _load(data: str | bytes | bytearray) -> tuple[Any, bool]:
         return value
 
     try:
-        loaded = json.loads(text, parse_int=_parse_int, parse_float=number, parse_constant=constant)
+        loaded = json.loads(text, parse_int=integer, parse_float=number, parse_constant=constant)
         return loaded, bool(seen)
     except RecursionError:
         raise InvalidLog("the log is not valid JSON: it is nested too deeply") from None
@@ -128,52 +142,60 @@ def _load(data: str | bytes | bytearray) -> tuple[Any, bool]:
         raise InvalidLog(f"the log is not valid JSON: {exc}") from None
 
 
-def _non_finite(value: Any, path: str, depth: int = 0) -> str | None:
-    """Where in ``value`` a NaN or infinite float sits (``path`` style), or ``None``."""
-    if type(value) is float:
-        return path if value != value or value in (math.inf, -math.inf) else None
+def _not_json(value: Any, path: str, depth: int = 0) -> tuple[str, str] | None:
+    """Where in ``value`` a number sits that JSON readers can't hold — NaN, infinite, or an
+    integer too long to convert — as ``(path, what it is)``; ``None`` if nowhere."""
+    t = type(value)
+    if t is float:
+        if value != value:
+            return path, "NaN, which is not a JSON number"
+        if value in (math.inf, -math.inf):
+            return (
+                path,
+                "infinite (Infinity, -Infinity, or too large like 1e999): not a JSON number",
+            )
+        return None
+    if t is int:
+        if value in (_TOO_LONG, -_TOO_LONG):
+            return path, f"an integer of more than {MAX_INT_DIGITS:,} digits, too long to read"
+        return None
     if depth > 100:
         return None
-    if isinstance(value, dict):
+    if t is dict:
         for k, v in value.items():
-            where = _non_finite(v, f"{path}.{k}" if path else str(k), depth + 1)
-            if where is not None:
-                return where
-    elif isinstance(value, list):
+            found = _not_json(v, f"{path}.{k}" if path else str(k), depth + 1)
+            if found is not None:
+                return found
+    elif t is list:
         for i, v in enumerate(value):
-            where = _non_finite(v, f"{path}[{i}]", depth + 1)
-            if where is not None:
-                return where
+            found = _not_json(v, f"{path}[{i}]", depth + 1)
+            if found is not None:
+                return found
     return None
 
 
 def _refuse_non_json_header(log: Mapping[str, Any]) -> None:
-    """For a JSON text that used NaN/Infinity: a whole-log defect outside the events."""
+    """For a JSON text with such a number: a whole-log defect outside the events."""
     for key, value in log.items():
         if key == "events":
             continue
-        where = _non_finite(value, str(key))
-        if where is not None:
+        found = _not_json(value, str(key))
+        if found is not None:
             raise InvalidLog(
-                f'the log is not valid JSON: "{describe_path(where)}" is NaN or infinite '
-                f"({', '.join(_NOT_JSON)} are not JSON numbers)"
+                f'the log is not valid JSON: "{describe_path(found[0])}" is {found[1]}'
             )
 
 
 def _cut_at_non_json(events: list[Any]) -> Events | None:
-    """For a JSON text that used NaN/Infinity: the events cut off at the first event
-    holding one (``None`` if none does)."""
+    """For a JSON text with such a number: the events cut off at the first event holding
+    one (``None`` if none does)."""
     if not isinstance(events, list):
         return None
     for i, ev in enumerate(events):
-        where = _non_finite(ev, "")
-        if where is not None:
+        found = _not_json(ev, "")
+        if found is not None:
             cut = Events(events[:i])
-            cut.defect = (
-                i,
-                f'the event\'s "{describe_path(where)}" is NaN or infinite, which is not a JSON '
-                f"number ({', '.join(_NOT_JSON)} are not JSON)",
-            )
+            cut.defect = (i, f'the event\'s "{describe_path(found[0])}" is {found[1]}')
             return cut
     return None
 

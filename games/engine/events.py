@@ -34,11 +34,11 @@ def push_events(game: Game, events: Iterable[object]) -> None:
     explanation of any defect) unless the inlined fast path below can *prove* it
     legal: a well-formed roll of the colour on turn (with a valid ``"t"``, if any)
     that allows no move (every pawn in the yard and no 6, or no candidate move) and
-    records none, or — under rules without barriers,
-    backward moves, compulsory capture or huffing — that moves one of the roller's
-    own pawns by the roll onto a field it may take, past no filter of rules.md §3.
-    The fast path only ever accepts, and records through ``game.push_raw`` like
-    every other path; the differential tests hold it to ``Position.legal``.
+    records none, or — under rules without barriers, backward moves, compulsory
+    capture or huffing — that moves one of the roller's own pawns by the roll onto a
+    field it may take, past no filter of rules.md §3. The fast path only ever
+    accepts, and records through ``game.push_raw`` like every other path; the
+    differential tests hold it to ``Position.legal``.
     """
     slow = push_event
     i = -1

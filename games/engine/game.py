@@ -404,7 +404,11 @@ class Game(Position):
     def _open(self, s: int) -> None:
         """A new roll opportunity for seat ``s`` (rules.md §4 step 1)."""
         self.turn_seat = s
-        self.tries = self.tries_max = STUCK_TRIES if self.three and self.stuck(s) else 1
+        # a pawn of s on the track means not stuck: skip the full test (the common case)
+        if self.three and self.yard[s] + self.home[s] == PAWNS_PER_COLOUR and self.stuck(s):
+            self.tries = self.tries_max = STUCK_TRIES
+        else:
+            self.tries = self.tries_max = 1
 
     # --- checked moves -----------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games import engine
-from games.engine.log import MAX_LOG_BYTES
+from games.engine.log import MAX_LOG_BYTES, size_text
 from games.models import GameLog
 
 
@@ -49,9 +49,7 @@ def log_text(content: str | bytes) -> str:
     """The upload as text: UTF-8 (a BOM is tolerated), within the size limit."""
     raw = content.encode("utf-8") if isinstance(content, str) else content
     if len(raw) > MAX_LOG_BYTES:
-        raise LogRejected(
-            f"the log is {len(raw):,} bytes; the limit is {MAX_LOG_BYTES:,} bytes (2 MB)"
-        )
+        raise LogRejected(f"the log is {len(raw):,} bytes; the limit is {size_text(MAX_LOG_BYTES)}")
     if not raw.strip():
         raise LogRejected("the upload is empty: paste or upload a maedn-log/1 JSON file")
     try:
@@ -77,12 +75,11 @@ def _require_storable(text: str, data: Any) -> None:
 def game_log_check(content: str | bytes) -> CheckedLog:
     """Validate a log with the engine. Raises ``LogRejected`` with the engine's message."""
     text = log_text(content)
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise LogRejected(f"the log is not valid JSON: {exc}") from None
+    # the engine reads the text itself: NaN/Infinity, huge integers and the limits are its
+    data, verdict = engine.validate_parsed(text)
+    if data is None:
+        raise LogRejected(verdict["error"])
     _require_storable(text, data)
-    verdict = engine.validate(data)
     if not verdict.get("valid"):
         raise LogRejected(verdict.get("error", "the log is invalid"), verdict.get("event"))
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -15,8 +15,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.engine import InvalidLog
+from games.geometry import board_layout
 from games.models import GameLog
-from games.replay import board_layout, replay_json
+from games.replay import replay_json
 from games.services import LogRejected, game_log_check
 
 
@@ -61,6 +62,7 @@ def replay_any(request):
     text = ""
     error = None
     data = None
+    board = 4
     if request.method == "POST":
         upload = request.FILES.get("file")
         text = request.POST.get("content", "")
@@ -80,12 +82,13 @@ def replay_any(request):
                 error = f"{exc.message}{where}"
             else:
                 text = checked.text
+                board = checked.data.get("board", 4)
                 data = json.loads(replay_json(checked.text, cache=False))
     status = 400 if error else 200
     context = {
         "text": text,
         "error": error,
         "replay": data,
-        "layout": board_layout(data["board"]) if data else None,
+        "layout": board_layout(board) if data else None,
     }
     return render(request, "games/replay_any.html", context, status=status)

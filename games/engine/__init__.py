@@ -13,9 +13,12 @@ as option sets, and a log reader that reports the first illegal event.
     ['0→3']
 
 Modules: ``board`` (boards, coordinates, allied colours, count points),
-``rules`` (RuleSet, presets, options, explain), ``moves`` (Move), ``game``
-(Setup, Game, Outcome), ``log`` (reading logs), ``validate`` (validate, replay,
-outcome), ``bots``, ``simulate``, ``cli`` (``python -m games.engine``).
+``rules`` (RuleSet, presets, options, explain), ``setup`` (Setup: a log's header),
+``moves`` (Move, the move tuple, IllegalMove), ``position`` (Position: pawns and move
+generation), ``game`` (Game: the turn flow and the one move primitive ``push_raw``;
+Outcome), ``events`` (reading log events into a game), ``messages`` (error texts),
+``log`` (reading logs), ``validate`` (validate, replay, outcome), ``bots``,
+``simulate``, ``cli`` (``python -m games.engine``).
 """
 
 from .board import (
@@ -32,10 +35,19 @@ from .bots import Bot, HeuristicBot, RandomBot, make_bot
 from .game import Game, IllegalMove, Outcome
 from .log import MAX_EVENTS, MAX_LOG_BYTES, InvalidLog, read_log
 from .moves import Move
+from .position import Position
 from .rules import OPTIONS, PRESETS, RulesError, RuleSet, explain
 from .setup import Setup, SetupError
 from .simulate import play, simulate_game
-from .validate import Step, final_game, outcome, replay, validate
+from .validate import (
+    Step,
+    final_game,
+    outcome,
+    replay,
+    replay_log,
+    validate,
+    validate_parsed,
+)
 
 __all__ = [
     "BOARDS",
@@ -52,6 +64,7 @@ __all__ = [
     "InvalidLog",
     "Move",
     "Outcome",
+    "Position",
     "RandomBot",
     "RuleSet",
     "RulesError",
@@ -68,8 +81,10 @@ __all__ = [
     "read_log",
     "rearguard",
     "replay",
+    "replay_log",
     "simulate_game",
     "track_field",
     "validate",
+    "validate_parsed",
     "vanguard",
 ]

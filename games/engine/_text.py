@@ -18,6 +18,10 @@ def describe(value: object, limit: int = 60) -> str:
     if isinstance(value, int):
         return str(value) if -(10**30) < value < 10**30 else "a huge number"
     if isinstance(value, float):
+        if value != value:
+            return "NaN"
+        if value in (float("inf"), float("-inf")):
+            return "Infinity" if value > 0 else "-Infinity"
         return repr(value)
     if isinstance(value, str):
         text = value if len(value) <= limit else value[: limit - 3] + "..."
@@ -27,6 +31,12 @@ def describe(value: object, limit: int = 60) -> str:
     if isinstance(value, (list, tuple)):
         return "an empty list" if not value else f"a list of {len(value)}"
     return f"a {type(value).__name__}"
+
+
+def safe_text(text: str, limit: int = 60) -> str:
+    """``text`` shortened to ``limit`` characters, control characters escaped."""
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    return "".join(_safe(ch) for ch in text)
 
 
 def _safe(ch: str) -> str:

@@ -20,6 +20,8 @@ YARD = -1
 
 YARD_NAME = "B"
 HOUSE_LETTERS = "abcd"
+HOUSE_FIELDS = len(HOUSE_LETTERS)
+"""Goal fields per colour (a b c d): relative positions ``T … T + HOUSE_FIELDS - 1``."""
 PAWNS_PER_COLOUR = 4
 
 
@@ -39,7 +41,7 @@ class Board:
     @property
     def last_field(self) -> int:
         """Highest relative position (goal field d)."""
-        return self.track_length + 3
+        return self.track_length + HOUSE_FIELDS - 1
 
     def start_field(self, seat: int) -> int:
         """Absolute track field of the start field A of ``seat``."""
@@ -63,9 +65,7 @@ BOARDS: dict[int, Board] = {
     6: Board(6, ("red", "black", "yellow", "green", "blue", "white"), 48, 8),
 }
 DEFAULT_COLOURS: dict[int, tuple[str, ...]] = {size: b.colours for size, b in BOARDS.items()}
-"""Board size → default colour names in clockwise seat order."""
-DEFAULT_COLOURS = {size: board.colours for size, board in BOARDS.items()}
-"""Board size → its default colour names, clockwise (used by the platform)."""
+"""Board size → default colour names in clockwise seat order (used by the platform too)."""
 
 
 def get_board(size: int | Board) -> Board:

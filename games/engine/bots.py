@@ -91,11 +91,11 @@ class HeuristicBot(Bot):
         for m in moves:
             g = game.copy()
             huff = None
-            if g._huffing and g._huff_due(seat, moves, m):
-                huff = self.choose_huff(g, seat, sorted(g._huff_targets(seat, moves, m)), rng)
-            g._apply(seat, m)
+            if g.huffing and g.huff_due(seat, moves, m):
+                huff = self.choose_huff(g, seat, sorted(g.huff_targets(seat, moves, m)), rng)
+            g.move_pawn(seat, m)
             if huff is not None:
-                g._send_home(seat, huff)
+                g.send_home(seat, huff)
             score = self.evaluate(g, allies)
             if score > best_score:
                 best, best_score = m, score
@@ -124,7 +124,7 @@ class HeuristicBot(Bot):
                 total -= self.ENEMY * value
                 continue
             on_track = False
-            absm = g._abs[s]
+            absm = g.abs_of[s]
             for p in pw:
                 if p < 0:
                     continue
@@ -138,9 +138,9 @@ class HeuristicBot(Bot):
                     a = absm[t]
                     e = track[a]
                     if e >= 0 and e != neutral and e not in allies:
-                        q = g._rel[e][a] / T
+                        q = g.rel_of[e][a] / T
                         value += self.THREAT * (self.ENTRY + T * q * q) / 6.0
-            if g.yard[s] and g._three and not on_track and not g._stuck(s):
+            if g.yard[s] and g.three and not on_track and not g.stuck(s):
                 value -= self.UNPACKED
             total += value
         return total
@@ -157,14 +157,14 @@ def _risk(game: Game, s: int, pos: int, allies: frozenset[int], bot: HeuristicBo
     """Rough chance that the pawn of seat ``s`` on relative track field ``pos`` is captured
     before its next turn."""
     T = game.T
-    a = game._abs[s][pos]
+    a = game.abs_of[s][pos]
     miss = 1.0
     hit = bot.HIT
     hit_far = bot.HIT_FAR
     for e, pw in enumerate(game.pawns):
         if e in allies or not pw or game.finished[e]:
             continue
-        r = game._rel[e][a]
+        r = game.rel_of[e][a]
         for q in pw:
             if 0 <= q < T:
                 d = r - q
@@ -173,10 +173,10 @@ def _risk(game: Game, s: int, pos: int, allies: frozenset[int], bot: HeuristicBo
                 elif 7 <= d <= 12:
                     miss *= 1.0 - hit_far
         if game.yard[e]:
-            six = bot.STUCK_SIX if game._three and game._stuck(e) else 1.0 / 6.0
+            six = bot.STUCK_SIX if game.three and game.stuck(e) else 1.0 / 6.0
             if r == 0:
                 miss *= 1.0 - six
-            elif r <= 6 and game.track[game._abs[e][0]] < 0:
+            elif r <= 6 and game.track[game.abs_of[e][0]] < 0:
                 miss *= 1.0 - six / 6.0
     return 1.0 - miss
 

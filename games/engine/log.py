@@ -8,20 +8,34 @@ one while the engine replays them (:mod:`games.engine.validate`).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from ._text import describe
+from ._text import safe_text as _safe_text
 from .rules import RulesError
 from .setup import Setup, SetupError
 
 FORMAT = "maedn-log/1"
 MAX_LOG_BYTES = 2 * 1024 * 1024
-"""Logs larger than this (as JSON text) are rejected unread."""
-MAX_EVENTS = 20_000
-"""Logs with more events than this are rejected (real games have well under 2,000)."""
+"""Logs larger than this (as JSON text, UTF-8 bytes) are rejected unread (game-log.md: 2 MB)."""
+MAX_EVENTS = 50_000
+"""Logs with more events than this are rejected (game-log.md; a league game averages ~600)."""
 
-_BIG = 10**100
+_BIG = 10**400
+"""What an integer of more than 309 digits is read as: beyond every finite double, so it is
+never a valid die, position or time."""
+MAX_INT_DIGITS = 4300
+"""Integers with more digits are refused where they stand: Python's JSON reader (and so
+every consumer of a stored log) refuses to convert them."""
+_TOO_LONG = 10**450  # what such an integer is read as, until it is refused
+
+
+def size_text(size: int) -> str:
+    """A byte count in words for messages: ``2,097,152 bytes (2 MB)``."""
+    mb = size / (1024 * 1024)
+    return f"{size:,} bytes ({mb:g} MB)" if mb >= 1 else f"{size:,} bytes"
 
 
 class InvalidLog(ValueError):
@@ -41,45 +55,174 @@ class InvalidLog(ValueError):
         return out
 
 
+class Events(list):
+    """A log's events, cut off before the first event holding a value that is not JSON.
+
+    ``defect`` is ``(index, message)`` of that event — ``NaN``, ``Infinity``,
+    ``-Infinity`` (which Python's JSON reader accepts and RFC 8259 does not), a number
+    too large for a double (``1e999``) or an integer of more than
+    :data:`MAX_INT_DIGITS` digits (which Python's reader refuses) — or ``None``. The
+    events before it are replayed first, so an earlier illegal event is still the one
+    reported.
+    """
+
+    defect: tuple[int, str] | None = None
+
+
 def _parse_int(text: str) -> int:
-    # Python refuses to convert ints of more than 4300 digits; no real value is that long.
-    if len(text) <= 300:
+    # JSON has no leading zeros: more than 309 digits is more than any finite double.
+    if len(text) <= 309 or (len(text) == 310 and text[0] == "-"):
         return int(text)
     return -_BIG if text.startswith("-") else _BIG
 
 
+def _utf8_text(data: bytes | bytearray) -> str:
+    """The log's bytes as text: UTF-8, a leading byte-order mark ignored, UTF-16 refused."""
+    head = bytes(data[:4])
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(head) >= 2 and 0 in head):
+        raise InvalidLog(
+            "the log is not UTF-8: it looks like UTF-16 (or UTF-32) text; "
+            "save it as UTF-8 (game-log.md)"
+        )
+    try:
+        return bytes(data).decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        raise InvalidLog(f"the log is not UTF-8 text (byte {exc.start:,} is invalid)") from None
+
+
 def load_json(data: str | bytes | bytearray) -> Any:
-    """Parse JSON text with the size guard. Raises :class:`InvalidLog` (no index)."""
+    """Parse JSON text with the size guard. Raises :class:`InvalidLog` (no index).
+
+    Bytes must be UTF-8 (a leading byte-order mark is ignored, UTF-16 is refused).
+    ``NaN``/``Infinity`` literals, numbers too large for a double (``1e999``) and
+    integers of more than :data:`MAX_INT_DIGITS` digits are read here and refused by
+    :func:`read_log` where they stand.
+    """
+    return _load(data)[0]
+
+
+def _load(data: str | bytes | bytearray) -> tuple[Any, bool]:
+    """The parsed JSON and whether it holds a NaN or an infinite number."""
     if isinstance(data, str):
         size = len(data) if len(data) * 4 <= MAX_LOG_BYTES else len(data.encode("utf-8", "replace"))
     else:
         size = len(data)
     if size > MAX_LOG_BYTES:
         raise InvalidLog(
-            f"the log is {size:,} bytes; logs larger than {MAX_LOG_BYTES:,} bytes (2 MB) "
+            f"the log is {size:,} bytes; logs larger than {size_text(MAX_LOG_BYTES)} "
             "are not accepted"
         )
-    if isinstance(data, str):
-        data = data.removeprefix("\ufeff")  # a byte order mark is tolerated (RFC 8259)
-    elif data[:3] == b"\xef\xbb\xbf":
-        data = data[3:]
+    text = data.removeprefix("\ufeff") if isinstance(data, str) else _utf8_text(data)
+    seen: list[str] = []
+
+    def constant(name: str) -> float:
+        seen.append(name)
+        return float(name)
+
+    def integer(text: str) -> int:
+        if len(text) <= 309:
+            return int(text)
+        if len(text.lstrip("-")) > MAX_INT_DIGITS:
+            seen.append("a long integer")
+            return -_TOO_LONG if text.startswith("-") else _TOO_LONG
+        return _parse_int(text)
+
+    def number(text: str) -> float:
+        value = float(text)
+        if value - value != 0:  # 1e999 and the like: infinite
+            seen.append(text)
+        return value
+
     try:
-        return json.loads(data, parse_int=_parse_int)
+        loaded = json.loads(text, parse_int=integer, parse_float=number, parse_constant=constant)
+        return loaded, bool(seen)
     except RecursionError:
         raise InvalidLog("the log is not valid JSON: it is nested too deeply") from None
-    except (ValueError, TypeError) as exc:  # JSONDecodeError, UnicodeDecodeError
+    except (ValueError, TypeError) as exc:  # JSONDecodeError
         raise InvalidLog(f"the log is not valid JSON: {exc}") from None
+
+
+def _not_json(value: Any, path: str, depth: int = 0) -> tuple[str, str] | None:
+    """Where in ``value`` a number sits that JSON readers can't hold — NaN, infinite, or an
+    integer too long to convert — as ``(path, what it is)``; ``None`` if nowhere."""
+    t = type(value)
+    if t is float:
+        if value != value:
+            return path, "NaN, which is not a JSON number"
+        if value in (math.inf, -math.inf):
+            return (
+                path,
+                "infinite (Infinity, -Infinity, or too large like 1e999): not a JSON number",
+            )
+        return None
+    if t is int:
+        if value in (_TOO_LONG, -_TOO_LONG):
+            return path, f"an integer of more than {MAX_INT_DIGITS:,} digits, too long to read"
+        return None
+    if depth > 100:
+        return None
+    if t is dict:
+        for k, v in value.items():
+            found = _not_json(v, f"{path}.{k}" if path else str(k), depth + 1)
+            if found is not None:
+                return found
+    elif t is list:
+        for i, v in enumerate(value):
+            found = _not_json(v, f"{path}[{i}]", depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _refuse_non_json_header(log: Mapping[str, Any]) -> None:
+    """For a JSON text with such a number: a whole-log defect outside the events."""
+    for key, value in log.items():
+        if key == "events":
+            continue
+        found = _not_json(value, str(key))
+        if found is not None:
+            raise InvalidLog(
+                f'the log is not valid JSON: "{describe_path(found[0])}" is {found[1]}'
+            )
+
+
+def _cut_at_non_json(events: list[Any]) -> Events | None:
+    """For a JSON text with such a number: the events cut off at the first event holding
+    one (``None`` if none does)."""
+    if not isinstance(events, list):
+        return None
+    for i, ev in enumerate(events):
+        found = _not_json(ev, "")
+        if found is not None:
+            cut = Events(events[:i])
+            cut.defect = (i, f'the event\'s "{describe_path(found[0])}" is {found[1]}')
+            return cut
+    return None
+
+
+def describe_path(path: str) -> str:
+    return _safe_text(path, 60)
 
 
 def read_log(log: object) -> tuple[Setup, list[Any]]:
     """The setup and the raw events of a log (a dict, or JSON as str/bytes).
 
     Raises :class:`InvalidLog` (``event is None``) for a defect of the log as a whole.
+    The events may be :class:`Events` cut off at an event that holds a value that is
+    not JSON (its ``defect`` says where and why).
     """
+    return read_log_parsed(log)[1:]
+
+
+def read_log_parsed(log: object) -> tuple[Mapping[str, Any], Setup, list[Any]]:
+    """:func:`read_log`, also returning the parsed log (the dict itself for a dict)."""
+    non_json = False
     if isinstance(log, (str, bytes, bytearray)):
-        log = load_json(log)
+        log, non_json = _load(log)
     if not isinstance(log, Mapping):
         raise InvalidLog(f"a log is a JSON object, not {describe(log)}")
+    if non_json:
+        _refuse_non_json_header(log)
     fmt = log.get("format")
     if fmt != FORMAT or not isinstance(fmt, str):
         if "format" not in log:
@@ -112,7 +255,9 @@ def read_log(log: object) -> tuple[Setup, list[Any]]:
         )
     except (RulesError, SetupError) as exc:
         raise InvalidLog(str(exc)) from None
-    return setup, events
+    if non_json:
+        events = _cut_at_non_json(events) or events
+    return log, setup, events
 
 
 def _first(value: object) -> str:

@@ -1,83 +1,118 @@
 """Error messages a player understands: what was rolled, what was recorded, what the rules
 allowed instead.
 
-Engine-internal helpers of :class:`~games.engine.game.Game` (they read its state);
-positions are written as in the log (``B``, ``0 … T+3``), relative to the moving
+Each function takes what it needs as arguments: the colour names, seat numbers and
+moves, and — to say why a move is not legal — the
+:class:`~games.engine.position.Position` (its public state and move generation).
+Positions are written as in the log (``B``, ``0 … T+3``), relative to the moving
 pawn's colour.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
+from ._text import describe
 from .board import HOUSE_LETTERS, position_name
 from .moves import RawMove
+from .rules import STUCK_TRIES
 
 if TYPE_CHECKING:
-    from .game import Game
+    from collections.abc import Sequence
+
+    from .position import Position
 
 
-def show_move(game: Game, m: RawMove, c: int) -> str:
+def show_move(names: Sequence[str], m: RawMove, c: int) -> str:
     text = f"{position_name(m[1])}→{m[2]}"
-    return text if m[0] == c else f"{game.names[m[0]]} {text}"
+    return text if m[0] == c else f"{names[m[0]]} {text}"
 
 
-def move_list(game: Game, moves: list[RawMove], c: int) -> str:
+def move_list(names: Sequence[str], moves: list[RawMove], c: int) -> str:
     ordered = sorted(moves, key=lambda m: (m[0] != c, m[0], m[1], m[2]))
-    return ", ".join(show_move(game, m, c) for m in ordered)
+    return ", ".join(show_move(names, m, c) for m in ordered)
 
 
-def after_end(game: Game) -> str:
-    won = f"; {game.winner} won" if game.winner else ""
+def after_end(winner: str | None) -> str:
+    won = f"; {winner} won" if winner else ""
     return f"the game was already over{won}, so no more rolls may follow"
 
 
-def not_on_turn(game: Game, c: int) -> str:
-    name = game.names[c]
-    turn = game.names[game.turn_seat]
-    if c == game.neutral:
+def not_on_turn(
+    names: Sequence[str],
+    c: int,
+    turn_seat: int,
+    *,
+    neutral: int,
+    in_play: bool,
+    finished: bool,
+    prev: tuple[int, int, int] | None,
+    tries: int,
+) -> str:
+    """Why seat ``c`` may not roll now: ``turn_seat`` is on turn; ``in_play`` and
+    ``finished`` are ``c``'s, ``prev`` the (seat, die, tries_max) of the last roll and
+    ``tries`` the rolls the colour on turn has left."""
+    name = names[c]
+    turn = names[turn_seat]
+    if c == neutral:
         return f"{name} is the neutral colour and never takes a turn; it is {turn}'s turn"
-    if not game.in_play[c]:
+    if not in_play:
         return f"{name} is not used in this game; it is {turn}'s turn"
-    if game.finished[c]:
+    if finished:
         return f"{name} has finished and takes no more turns; it is {turn}'s turn"
-    if game.prev is not None:
-        ps, pd, pmax = game.prev
+    if prev is not None:
+        ps, pd, pmax = prev
         if ps == c:
-            if pmax == 3 and pd != 6:
+            if pmax == STUCK_TRIES and pd != 6:
                 return f"{name} had already used its three tries for a 6; it is {turn}'s turn"
             return f"{name} rolled {pd}, which ended its turn; it is {turn}'s turn"
-        if ps == game.turn_seat:
+        if ps == turn_seat:
             if pd == 6:
                 return f"{turn} rolled a 6 and rolls again, not {name}"
             return (
-                f"{turn} could not move and still has {game.tries} of its three tries "
+                f"{turn} could not move and still has {tries} of its three tries "
                 f"for a 6, so {turn} rolls again, not {name}"
             )
     return f"it is {turn}'s turn, not {name}'s"
 
 
+def bad_time(name: str, t: object, last: float) -> str:
+    """A ``"t"`` that is not a finite number ≥ 0, or earlier than the previous event's."""
+    if (type(t) is float or type(t) is int) and t == t and 0 <= t <= sys.float_info.max:
+        return (
+            f'{name}\'s event has "t": {describe(t)}, earlier than the "t" of an event before '
+            f"it ({describe(last)}); event times never go back"
+        )
+    return (
+        f'{name}\'s event has "t": {describe(t)}, but "t" is a finite number of seconds ≥ 0 '
+        "since the game started"
+    )
+
+
 def illegal_move(
-    game: Game, c: int, n: int, s: int, frm: int, to: int, legal: list[RawMove]
+    pos: Position, c: int, n: int, s: int, frm: int, to: int, legal: list[RawMove]
 ) -> str:
-    name = game.names[c]
-    pawn = f" with a {game.names[s]} pawn" if s != c else ""
+    """A recorded move ``frm → to`` of seat ``s``'s pawn that seat ``c`` rolling ``n`` may
+    not make in ``pos``; ``legal`` are the moves it may make."""
+    name = pos.names[c]
+    pawn = f" with a {pos.names[s]} pawn" if s != c else ""
     head = f"{name} rolled {n} and moved {position_name(frm)}→{to}{pawn}"
-    reason = why_illegal(game, c, n, s, frm, to)
+    reason = why_illegal(pos, c, n, s, frm, to)
     if not legal:
         return (
             f"{head}, but {reason}; {name} had no legal move with that roll, "
             "so the roll is recorded without a move"
         )
-    return f"{head}, but {reason} (allowed: {move_list(game, legal, c)})"
+    return f"{head}, but {reason} (allowed: {move_list(pos.names, legal, c)})"
 
 
-def why_illegal(game: Game, c: int, n: int, s: int, frm: int, to: int) -> str:
+def why_illegal(game: Position, c: int, n: int, s: int, frm: int, to: int) -> str:
     """Why moving seat ``s``'s pawn ``frm → to`` is not legal for ``c`` rolling ``n``."""
     T = game.T
     pname = game.names[s]
     pw = game.pawns[s]
-    absm = game._abs[s]
+    absm = game.abs_of[s]
     if frm < 0:
         if not game.yard[s]:
             return f"{pname} has no pawn in the yard"
@@ -103,7 +138,7 @@ def why_illegal(game: Game, c: int, n: int, s: int, frm: int, to: int) -> str:
             a = absm[to]
             o = game.track[a]
             if o == s:
-                if not game._barriers:
+                if not game.barriers:
                     return f"{pname}'s own pawn stands on field {to}"
                 if game.tcount[a] >= 2:
                     return f"two {pname} pawns already stand on field {to}"
@@ -112,7 +147,7 @@ def why_illegal(game: Game, c: int, n: int, s: int, frm: int, to: int) -> str:
         else:
             if to in pw:
                 return f"{pname}'s own pawn stands on {field_words(game, to)} ({to})"
-            if not game._jump:
+            if not game.jump:
                 for h in range(max(frm + 1, T), to):
                     if h in pw:
                         return (
@@ -121,7 +156,7 @@ def why_illegal(game: Game, c: int, n: int, s: int, frm: int, to: int) -> str:
                         )
         return filtered_out(game, c, n, s, frm, to)
     if to == frm - n:
-        if not game._back:
+        if not game.back:
             return "pawns move forwards only"
         if frm >= T:
             return "pawns in the house never move backwards"
@@ -137,31 +172,31 @@ def why_illegal(game: Game, c: int, n: int, s: int, frm: int, to: int) -> str:
             if game.tcount[absm[q]] >= 2:
                 return f"the barrier on field {q} blocks the way"
         return filtered_out(game, c, n, s, frm, to)
-    if frm + n > T + 3:
+    if frm + n > game.last:
         return f"a roll of {n} would take the pawn on {frm} past the end of the house"
-    if to < frm and not game._back:
+    if to < frm and not game.back:
         return f"pawns move forwards only: a roll of {n} takes {frm} to {frm + n}"
     return f"a roll of {n} moves a pawn {fields(n)} ({frm}→{frm + n}), not {fields(to - frm)}"
 
 
-def filtered_out(game: Game, c: int, n: int, s: int, frm: int, to: int) -> str:
+def filtered_out(game: Position, c: int, n: int, s: int, frm: int, to: int) -> str:
     """Which filter of rules.md §3 ruled out a move that is possible on the board."""
     name = game.names[c]
-    moves = game._candidates(c, n)
-    if game._entry and n == 6 and any(m[1] < 0 and m[0] == c for m in moves):
+    moves = game.candidates(c, n)
+    if game.entry and n == 6 and any(m[1] < 0 and m[0] == c for m in moves):
         return f"with a 6, {name} must bring a pawn out of the yard onto field A (B→0)"
-    if game._clear and game.yard[c] and game.track[game.start[c]] == c:
+    if game.clear and game.yard[c] and game.track[game.start[c]] == c:
         sel = [m for m in moves if m[1] == 0 and m[0] == c]
         if sel and not (s == c and frm == 0):
             return f"while {name} has pawns in the yard its pawn on field A must move off first"
         if sel:
             moves = sel
-    if game._capture and any(m[3] >= 0 for m in moves):
+    if game.capture and any(m[3] >= 0 for m in moves):
         return "a capture was possible, and capturing is compulsory"
     return "the rules do not allow that move"  # pragma: no cover - defensive
 
 
-def field_words(game: Game, pos: int) -> str:
+def field_words(game: Position, pos: int) -> str:
     if pos < 0:
         return "the yard"
     if pos >= game.T:
@@ -171,17 +206,17 @@ def field_words(game: Game, pos: int) -> str:
     return f"field {pos}"
 
 
-def huff_not_due(game: Game, c: int, n: int, m: RawMove, huff: int) -> str:
-    name = game.names[c]
+def huff_not_due(names: Sequence[str], c: int, n: int, m: RawMove, huff: int) -> str:
+    name = names[c]
     why = "the move captured" if m[3] >= 0 else f"no pawn of {name} could have captured"
     return (
-        f"{name} rolled {n} and moved {show_move(game, m, c)} with a huff of "
+        f"{name} rolled {n} and moved {show_move(names, m, c)} with a huff of "
         f"{position_name(huff)}, but {why}, so nobody is huffed"
     )
 
 
 def huff_wrong(
-    game: Game,
+    names: Sequence[str],
     c: int,
     n: int,
     m: RawMove,
@@ -190,10 +225,10 @@ def huff_wrong(
     targets: set[int],
 ) -> str:
     """A huff missing, or naming a pawn that could not have captured."""
-    name = game.names[c]
-    capture = ", ".join(show_move(game, x, c) for x in legal if x[0] == c and x[3] >= 0)
+    name = names[c]
+    capture = ", ".join(show_move(names, x, c) for x in legal if x[0] == c and x[3] >= 0)
     shown = " or ".join(str(position_name(p)) for p in sorted(targets))
-    moved = f"{name} rolled {n} and moved {show_move(game, m, c)}"
+    moved = f"{name} rolled {n} and moved {show_move(names, m, c)}"
     if huff is None:
         return (
             f"{moved} without capturing, although it could have captured ({capture}); "

@@ -1,4 +1,4 @@
-"""The :class:`Move` value object.
+"""The :class:`Move` value object, the engine-internal move tuple and :class:`IllegalMove`.
 
 Inside the engine a move is a plain tuple ``(pawn_seat, from, to, captured_seat)``
 with ``YARD == -1`` for the yard and ``-1`` for "captures nothing" — cheap to make
@@ -14,6 +14,13 @@ from .board import YARD_NAME
 
 RawMove = tuple[int, int, int, int]
 """Engine-internal move: (pawn seat, from, to, captured seat or -1)."""
+
+
+class IllegalMove(ValueError):
+    """An event the rules do not allow; the message says why in a player's words."""
+
+    index: int | None = None
+    """position of the event in the sequence given to ``Game.push_events``"""
 
 
 def show_position(pos: int | str) -> str:

@@ -21,6 +21,9 @@ class RulesError(ValueError):
 
 CaptureRule = bool | Literal["huff"]
 
+STUCK_TRIES = 3
+"""Rolls a stuck colour has for a 6 under ``three_tries`` (rules.md §4)."""
+
 
 @dataclass(frozen=True)
 class Option:

@@ -58,7 +58,11 @@ class Setup:
             unused = ()
         if isinstance(unused, str) or not isinstance(unused, Iterable):
             raise SetupError(f"unused must be a list of colours, not {_q(unused)}")
-        unused_seats = frozenset(seat(u, "unused") for u in unused)
+        unused_list = [seat(u, "unused") for u in unused]
+        unused_seats = frozenset(unused_list)
+        if len(unused_seats) != len(unused_list):
+            twice = next(names[s] for s in unused_list if unused_list.count(s) > 1)
+            raise SetupError(f"unused lists {twice} twice")
         if unused_seats and ruleset.preset == "online":
             raise SetupError(
                 "the online rules never leave a colour unused (a computer plays it), "
@@ -85,13 +89,20 @@ class Setup:
         named: dict[str, tuple[str, ...]] = {}
         for player, held in players.items():
             if not isinstance(player, str) or not player:
-                raise SetupError(f"a player's name must be a non-empty string, not {_q(player)}")
+                raise SetupError(
+                    "players: a player's name must be a non-empty string, "
+                    f"not {_q(player)} (holding {_q(held)})"
+                )
             if isinstance(held, str) or not isinstance(held, Sequence) or not held:
                 raise SetupError(
                     f"player {player} must hold a list of one or more colours, not {_q(held)}"
                 )
+            seen: set[int] = set()
             for name in held:
                 s = seat(name, f"player {player}")
+                if s in seen:
+                    raise SetupError(f"player {player} lists {name} twice")
+                seen.add(s)
                 if s == neutral:
                     raise SetupError(
                         f"player {player} holds {name}, but {name} is the neutral colour, "

@@ -16,14 +16,17 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .board import PAWNS_PER_COLOUR, position_name
+from .board import position_name
 from .bots import Bot, RandomBot, make_bot
 from .game import Game
-from .log import FORMAT, MAX_EVENTS
+from .log import FORMAT
 from .rules import RuleSet
 from .setup import Setup, colours_in_play
 
 BotSpec = str | Bot
+
+SIMULATE_MAX_EVENTS = 20_000
+"""Default cap on a simulated game's rolls (well within the log limit ``MAX_EVENTS``)."""
 
 
 def simulate_game(
@@ -37,7 +40,7 @@ def simulate_game(
     colours: Sequence[str] | None = None,
     unused: Iterable[str] | None = None,
     meta: Mapping[str, Any] | None = None,
-    max_events: int = MAX_EVENTS,
+    max_events: int = SIMULATE_MAX_EVENTS,
 ) -> dict[str, Any]:
     """Play one complete game with computer players and return its log (a dict).
 
@@ -120,22 +123,20 @@ def play(
     *,
     record: list[dict[str, Any]] | None = None,
     until_first: bool = False,
-    max_events: int = MAX_EVENTS,
+    max_events: int = SIMULATE_MAX_EVENTS,
 ) -> Game:
     """Play ``game`` on with ``bots[seat]`` choosing moves, until it ends.
 
     ``record`` collects the log events; ``until_first`` stops at the first
     finished colour (benchmarks, win-rate runs). This is the simulation hot
-    loop: it uses the engine's internal move tuples directly.
+    loop: it uses the engine's move tuples (``Position.legal``) and records each roll
+    with the game's one move primitive, ``Game.push_raw``.
     """
     dice = rng.random
-    legal = game._legal
-    apply = game._apply
-    advance = game._advance
-    after_move = game._after_move
-    huffing = game._huffing
-    home = game.home
-    neutral = game.neutral
+    legal = game.legal
+    push = game.push_raw
+    huffing = game.huffing
+    huff_due = game.huff_due
     names = game.names
     pick_at_random = [type(bot) is RandomBot for bot in bots]  # inlined below
     while not game.over and game.events < max_events:
@@ -143,7 +144,7 @@ def play(
         n = int(dice() * 6) + 1
         moves = legal(c, n)
         if not moves:
-            advance(c, n)
+            push(n)
             if record is not None:
                 record.append({"colour": names[c], "die": n})
             continue
@@ -155,18 +156,10 @@ def play(
         else:
             m = bots[c].choose(game, c, n, moves, rng)
         huff = None
-        if huffing and game._huff_due(c, moves, m):
-            targets = sorted(game._huff_targets(c, moves, m))
+        if huffing and huff_due(c, moves, m):
+            targets = sorted(game.huff_targets(c, moves, m))
             huff = targets[0] if len(targets) == 1 else bots[c].choose_huff(game, c, targets, rng)
-            game._apply(c, m)
-            game._send_home(c, huff)
-            game._after_move(c)
-            advance(c, n)
-        else:
-            apply(c, m)
-            if home[c] == PAWNS_PER_COLOUR or neutral >= 0:
-                after_move(c)
-            advance(c, n)
+        push(n, m, huff)
         if record is not None:
             event: dict[str, Any] = {
                 "colour": names[c],

@@ -1,7 +1,8 @@
 """Validating and replaying game logs: the first illegal event, the outcome, every step.
 
 * :func:`validate` — the result object of game-log.md; never raises.
-* :func:`replay` — one :class:`Step` per event, for the replay viewer.
+* :func:`replay` — one :class:`Step` per event, for the replay viewer;
+  :func:`replay_log` — the same with the setup and start position, reading the log once.
 * :func:`outcome` — the final :class:`~games.engine.game.Outcome` of a valid log.
 """
 
@@ -12,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .game import Game, IllegalMove, Outcome
-from .log import InvalidLog, read_log
+from .log import InvalidLog, read_log, read_log_parsed
 from .moves import Move
+from .setup import Setup
 
 
 def validate(log: object) -> dict[str, Any]:
@@ -30,6 +32,19 @@ def validate(log: object) -> dict[str, Any]:
         return exc.result()
 
 
+def validate_parsed(log: object) -> tuple[Any, dict[str, Any]]:
+    """:func:`validate`, also returning the parsed log (``None`` if the text could not be
+    read as a JSON object) — so a caller that stores the log parses it once. Never raises."""
+    try:
+        parsed, setup, events = read_log_parsed(log)
+    except InvalidLog as exc:
+        return None, exc.result()
+    try:
+        return parsed, _play_events(setup, events).result()
+    except InvalidLog as exc:
+        return parsed, exc.result()
+
+
 def outcome(log: object) -> Outcome:
     """The final state of a valid log: placings, winner, pawns home, captures, positions.
 
@@ -44,13 +59,24 @@ def final_game(log: object) -> Game:
 
 
 def _play(log: object) -> Game:
-    setup, events = read_log(log)
+    return _play_events(*read_log(log))
+
+
+def _play_events(setup: Setup, events: list[Any]) -> Game:
     game = Game(setup)
     try:
         game.push_events(events)
     except IllegalMove as exc:
         raise InvalidLog(str(exc), exc.index) from None
+    _raise_defect(events)
     return game
+
+
+def _raise_defect(events: list[Any]) -> None:
+    """The cut-off event of :class:`~games.engine.log.Events` (a value that is not JSON)."""
+    defect = getattr(events, "defect", None)
+    if defect is not None:
+        raise InvalidLog(defect[1], defect[0])
 
 
 @dataclass(frozen=True)
@@ -68,10 +94,17 @@ class Step:
     turn: str | None
     """colour to roll next; ``None`` once the game is over"""
     tries_left: int
+    """rolls left in the next colour's roll opportunity (0 once over)"""
     positions: dict[str, tuple[int | str, ...]]
     """every colour's pawn positions after the event (``"B"`` = yard)"""
     placings: tuple[str, ...]
     over: bool
+    attempt: tuple[int, int] = (1, 1)
+    """(try, of): this roll was try ``try`` of the ``of`` tries the colour had in this roll
+    opportunity (``of`` is 3 for a stuck colour under ``three_tries``, else 1)"""
+    captured: tuple[str, int | str] | None = None
+    """the pawn this event sent to its yard by a capture: (its colour, the position it stood
+    on, relative to that colour); ``None`` without a capture (a huff is ``move.huff``)"""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,6 +117,8 @@ class Step:
             "positions": {c: list(p) for c, p in self.positions.items()},
             "placings": list(self.placings),
             "over": self.over,
+            "attempt": list(self.attempt),
+            "captured": None if self.captured is None else list(self.captured),
         }
 
 
@@ -94,14 +129,33 @@ def replay(log: object) -> Iterator[Step]:
     event raises it (with ``.event`` set) after the steps before it were yielded.
     """
     setup, events = read_log(log)
+    return _steps(setup, events)
+
+
+def replay_log(log: object) -> tuple[Setup, Game, Iterator[Step]]:
+    """Read a log once: its :class:`~games.engine.setup.Setup`, the game before the first
+    event (a separate copy) and the iterator of its steps (as :func:`replay`).
+
+    Raises :class:`InvalidLog` at once for a malformed log; an illegal event raises it
+    from the iterator, after the steps before it.
+    """
+    setup, events = read_log(log)
+    return setup, Game(setup), _steps(setup, events)
+
+
+def _steps(setup: Setup, events: list[Any]) -> Iterator[Step]:
     game = Game(setup)
     for i, event in enumerate(events):
         c = game.turn_seat
+        attempt = game.attempt
         try:
             played = game.push_event(event)
         except IllegalMove as exc:
             raise InvalidLog(str(exc), i) from None
-        move = None if played is None else game.move_object(played[0], c, played[1])
+        move = captured = None
+        if played is not None:
+            move = game.move_object(played[0], c, played[1])
+            captured = game.captured_pawn(played[0])
         yield Step(
             index=i,
             event=event,
@@ -113,4 +167,7 @@ def replay(log: object) -> Iterator[Step]:
             positions=game.positions(),
             placings=tuple(game.placing_colours()),
             over=game.over,
+            attempt=attempt,
+            captured=captured,
         )
+    _raise_defect(events)

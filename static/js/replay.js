@@ -18,7 +18,7 @@
     speed: $("[data-speed]"), play: $('[data-act="play"]')
   };
   var t = root.dataset;
-  var data, states, tallies, index = 0, timer = null;
+  var data, states, tallies, oneOut = false, index = 0, timer = null;
 
   function el(name, attrs, text) {
     var node = document.createElementNS(SVG, name);
@@ -158,8 +158,8 @@
     drawDie(step ? step.die : 0);
     drawLegend(index);
     ui.count.textContent = fmt(t.i18nEvent, { n: index, total: data.steps.length });
-    ui.tries.textContent = "";
-    ui.text.textContent = step ? step.text : t.i18nStart;
+    ui.tries.textContent = step && step.try ? fmt(t.i18nTry, { "try": step.try[0], of: step.try[1] }) : "";
+    ui.text.textContent = step ? step.text : oneOut ? t.i18nStartOneOut : t.i18nStart;
     ui.slider.value = index;
     ui.slider.setAttribute("aria-valuetext", ui.count.textContent);
     root.querySelector('[data-act="first"]').disabled = index === 0;
@@ -215,6 +215,8 @@
   function start(replay) {
     data = replay;
     prepare();
+    /* with setup one-out a pawn of every colour starts on its field A */
+    oneOut = data.start.some(function (pawns) { return pawns.some(function (p) { return p >= 0; }); });
     data.seats.forEach(function (s) {
       var label = root.querySelector('[data-seat-label="' + s.seat + '"]');
       if (!label) return;

@@ -108,12 +108,15 @@ def test_replay_steps_through_the_game(browser_page, data):
     expect(viewer).to_have_class(re.compile(r"\bready\b"))
     count = viewer.locator("[data-count]")
     expect(count).to_have_text("Event 0 of 581")
+    expect(viewer.locator("[data-text]")).to_have_text("Start position: every pawn in its yard.")
     start = pawn_positions(page)
     assert len(start) == 16  # four colours × four pawns, all in their yards
 
     viewer.locator('[data-act="next"]').click()
     expect(count).to_have_text("Event 1 of 581")
     expect(viewer.locator("[data-text]")).to_contain_text("black rolls")
+    # black has every pawn in its yard: the first of its three tries for a 6
+    expect(viewer.locator("[data-try]")).to_have_text("Try 1 of 3 for a 6")
 
     # the keyboard: focus the viewer, step with the arrows until a pawn has moved
     viewer.focus()
@@ -180,6 +183,21 @@ def test_board_six_replay(browser_page, data):
     page.keyboard.press("End")
     expect(viewer.locator("[data-count]")).to_have_text("Event 1604 of 1604")
     screenshot(page, "replay-board6")
+
+
+def test_one_pawn_out_replay_starts_with_pawns_on_the_board(browser_page, data):
+    page = browser_page
+    page.goto("/replay/")
+    paste(page.locator("#log-content"), example_text("valid-classic.json"))
+    page.get_by_role("button", name="Check and replay").click()
+    viewer = page.locator("#replay-viewer")
+    expect(viewer).to_have_class(re.compile(r"\bready\b"))
+    expect(viewer.locator("[data-text]")).to_have_text("Start position.")
+    viewer.focus()
+    page.keyboard.press("ArrowRight")
+    expect(viewer.locator("[data-count]")).to_contain_text("Event 1 of")
+    expect(viewer.locator("[data-text]")).not_to_have_text("Start position.")
+    expect(viewer.locator("[data-try]")).to_have_text("")  # no three tries under classic
 
 
 def test_upload_a_log_and_see_the_result(browser_page, data, login):

@@ -44,7 +44,12 @@ def with_event(event: Any, **over: Any) -> dict[str, Any]:
 WHOLE_LOG_DEFECTS = [
     ("not an object", [], "JSON object"),
     ("a string that is not JSON", "{nope", "not valid JSON"),
-    ("bytes that are not UTF-8", b"\xff\xfe\x00{", "not valid JSON"),
+    ("bytes that are not UTF-8", b'{"format": "\xc3\x28"}', "not UTF-8"),
+    ("UTF-16 with a byte-order mark", b"\xff\xfe{\x00}\x00", "UTF-16"),
+    ("UTF-16 big-endian with a byte-order mark", b"\xfe\xff\x00{\x00}", "UTF-16"),
+    ("UTF-16 without a byte-order mark", json.dumps(log()).encode("utf-16-le"), "UTF-16"),
+    ("NaN in the header", '{"format": "maedn-log/1", "board": NaN}', "NaN"),
+    ("Infinity in meta", json.dumps(log(meta={"x": float("inf")})), "not valid JSON"),
     ("JSON null", "null", "JSON object"),
     ("no format", log(format=DROP), "format"),
     ("wrong format", log(format="maedn-log/2"), "format"),
@@ -76,6 +81,9 @@ WHOLE_LOG_DEFECTS = [
     ("player holds an unknown colour", log(players={"al": ["red", "pink"]}), "pink"),
     ("player holds an unused colour", log(players={"al": ["black"]}, unused=["black"]), "unused"),
     ("colour held twice", log(players={"al": ["red"], "bo": ["red"]}), "both"),
+    ("colour listed twice by a player", log(players={"al": ["red", "red"]}), "red twice"),
+    ("empty player name", log(players={"": ["red"]}), "non-empty"),
+    ("colour listed twice in unused", log(unused=["black", "black"]), "black twice"),
     ("player holds no list", log(players={"al": "red"}), "list"),
     ("players not an object", log(players=["red"]), "players"),
     ("player named like a colour", log(players={"black": ["red"]}), "clashes"),
@@ -93,7 +101,7 @@ WHOLE_LOG_DEFECTS = [
         log(rules={"preset": "online", "barriers": True}, unused=["black"]),
         "online",
     ),
-    ("too many events", log(events=[{"colour": "red", "die": 1}] * (MAX_EVENTS + 1)), "20,000"),
+    ("too many events", log(events=[{"colour": "red", "die": 1}] * (MAX_EVENTS + 1)), "50,000"),
 ]
 
 

@@ -106,13 +106,13 @@ def test_heuristic_bot_prefers_a_capture_and_the_house() -> None:
         },
         turn="red",
     )
-    moves = g._legal(0, 3)
+    moves = g.legal(0, 3)
     assert bot.choose(g, 0, 3, moves, rng) == (0, 5, 8, 1)
     g = Game.from_positions(
         {"red": [37, 12, "B", "B"], "black": ["B"] * 4, "yellow": ["B"] * 4, "green": ["B"] * 4},
         turn="red",
     )
-    assert bot.choose(g, 0, 3, g._legal(0, 3), rng) == (0, 37, 40, -1)
+    assert bot.choose(g, 0, 3, g.legal(0, 3), rng) == (0, 37, 40, -1)
 
 
 def test_heuristic_beats_random_players() -> None:

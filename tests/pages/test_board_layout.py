@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.replay import board_layout
+from games.geometry import board_layout
 
 
 @pytest.mark.parametrize(("size", "track"), [(4, 40), (6, 48)])

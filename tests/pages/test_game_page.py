@@ -76,15 +76,31 @@ def test_replay_json_names_players_by_seat(client, league, submitted):
     response = client.get(url)
     assert response.status_code == 200
     data = json.loads(response.content)
-    assert data["board"] == 4 and data["complete"] is True
+    # only what static/js/replay.js reads is sent
+    assert set(data) == {"track_length", "start", "seats", "steps"}
+    assert set(data["seats"][0]) == {"seat", "css", "label", "symbol", "player", "used", "neutral"}
+    assert {k for step in data["steps"] for k in step} <= {
+        "seat",
+        "die",
+        "try",
+        "move",
+        "pawns",
+        "turn",
+        "text",
+    }
     assert len(data["steps"]) == 581
-    by_seat = {s["seat"]: (s["css"], s["player"], s["log_colour"]) for s in data["seats"]}
+    by_seat = {s["seat"]: (s["css"], s["player"], s["label"]) for s in data["seats"]}
     # the log renames colours (rot, schwarz, …); the viewer shows the league's names
-    assert by_seat[0] == ("red", "carol", "rot")
-    assert by_seat[1] == ("black", "erin", "schwarz")
-    assert by_seat[3] == ("green", "carol", "grün")
+    assert by_seat[0] == ("red", "carol", "red")
+    assert by_seat[1] == ("black", "erin", "black")
+    assert by_seat[3] == ("green", "carol", "green")
     assert data["steps"][0]["seat"] == 1  # black (schwarz) starts
-    assert data["steps"][-1]["over"] is True
+    assert data["steps"][0]["text"].startswith("black rolls")
+    assert data["steps"][-1]["turn"] is None and "the game is over" in data["steps"][-1]["text"]
+    # a stuck colour's tries are numbered (the viewer's try line), one-try rolls are not
+    tries = [step["try"] for step in data["steps"] if "try" in step]
+    assert tries and all(of == 3 and 1 <= k <= 3 for k, of in tries)
+    assert data["steps"][0]["try"] == [1, 3]  # everyone starts in the yard: stuck
 
 
 def test_player_uploads_pasted_log_then_opponent_confirms(client, league, erin_user, carol_user):

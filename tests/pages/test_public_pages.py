@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games.engine.rules import PRESET_OPTIONS, explain
-from games.replay import log_stats
+from games.stats import log_stats
 from tests.builders import example_text, make_fixture, make_league
 from tournaments.models import Entry, League, Player, Result
 

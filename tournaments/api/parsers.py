@@ -8,6 +8,7 @@ from typing import Any
 
 from rest_framework import exceptions, parsers, status
 
+from games.engine.log import size_text
 from games.services import MAX_LOG_BYTES
 
 #: Room for the multipart envelope around a log file.
@@ -18,7 +19,7 @@ class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "too_large"
     default_detail = (
-        f"the log is larger than the limit of {MAX_LOG_BYTES:,} bytes (2 MB); "
+        f"the log is larger than the limit of {size_text(MAX_LOG_BYTES)}; "
         "upload only the game's maedn-log/1 JSON"
     )
 

@@ -10,7 +10,7 @@ from django.db.models import Prefetch
 
 from games.engine.board import DEFAULT_COLOURS
 from games.models import GameLog
-from games.replay import log_stats, stats_cache_key
+from games.stats import log_stats, stats_cache_key
 from tournaments.models import (
     Entry,
     Fixture,

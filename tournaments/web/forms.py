@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.services import MAX_LOG_BYTES
@@ -14,7 +15,10 @@ class LogUploadForm(forms.Form):
     file = forms.FileField(
         label=_("Log file"),
         required=False,
-        help_text=_("a .json file as your game client saved it (at most 2 MB)"),
+        help_text=format_lazy(
+            _("a .json file as your game client saved it (at most {size} MB)"),
+            size=f"{MAX_LOG_BYTES / (1024 * 1024):g}",
+        ),
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
     content = forms.CharField(
@@ -37,7 +41,9 @@ class LogUploadForm(forms.Form):
         if upload:
             if upload.size > MAX_LOG_BYTES:
                 raise forms.ValidationError(
-                    _("The file is larger than 2 MB; a game log is much smaller."), code="size"
+                    _("The file is larger than %(size)s MB; a game log is much smaller.")
+                    % {"size": f"{MAX_LOG_BYTES / (1024 * 1024):g}"},
+                    code="size",
                 )
             data["log"] = upload.read()
         else:

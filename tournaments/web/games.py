@@ -14,8 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.throttles import SubmissionThrottle, throttled_view
 from games import views as game_views
+from games.geometry import board_layout
 from games.models import GameLog
-from games.replay import board_layout
 from tournaments.models import Fixture, Result
 from tournaments.permissions import (
     CONFIRM,

@@ -16,7 +16,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.replay import SHAPES, SYMBOLS, colour_label, shape_path
+from games.geometry import SHAPES, SYMBOLS, shape_path
+from games.replay import colour_label
 from tournaments.formats import FORMATS
 
 register = template.Library()

@@ -1,7 +1,8 @@
 """Settings for every environment, read from environment variables.
 
 Nothing secret lives here. With ``DEBUG`` off (the default) the process refuses to start
-unless ``SECRET_KEY`` and ``ALLOWED_HOSTS`` come from the environment. See docs/configuration.md.
+unless ``SECRET_KEY``, ``ALLOWED_HOSTS`` and ``EMAIL_BACKEND`` come from the environment. See
+docs/configuration.md.
 
 | variable | meaning | unset |
 |---|---|---|

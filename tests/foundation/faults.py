@@ -63,6 +63,16 @@ class SilentServer:
         with contextlib.suppress(OSError):
             dst.shutdown(socket.SHUT_WR)
 
+    def drop(self) -> None:
+        """Cut every open connection (as a broker restart does); the mode stays."""
+        with self._lock:
+            for sock in self._sockets:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                with contextlib.suppress(OSError):
+                    sock.close()
+            self._sockets.clear()
+
     def close(self) -> None:
         self._closed.set()
         self._listener.close()

@@ -116,3 +116,32 @@ def test_publishing_recovers_when_the_outage_ends_and_catch_up_finds_the_league(
         assert queue.llen("celery") == 1  # its recompute is queued for a worker
     finally:
         queue.delete("celery")
+
+
+@pytest.mark.celery_worker
+def test_a_worker_survives_an_outage_of_a_silent_broker(silent, settings):
+    """The short socket timeouts apply to the workers too: a worker whose broker stops
+    answering reconnects once it answers again, and consumes tasks as before."""
+    from config.celery_app import ping
+    from tests.celery_worker import WorkerProcess, use_real_broker
+
+    silent.mode = "forward"
+    db = urlsplit(settings.TEST_CELERY_BROKER_URL).path
+    settings.TEST_CELERY_BROKER_URL = silent.url(path=db)
+    with use_real_broker() as app:
+        app.control.purge()
+        worker = WorkerProcess()
+        try:
+            worker.wait_ready()
+            silent.mode = "silent"
+            silent.drop()  # the broker restarts and hangs: connections cut, new ones unanswered
+            time.sleep(6)
+            assert worker.process.poll() is None, "the worker exited during the outage"
+            silent.mode = "forward"
+            silent.drop()
+            started = time.monotonic()
+            worker.wait_ready(timeout=90)  # a ping round trip through the worker
+            print(f"worker back {time.monotonic() - started:.1f} s after the broker")
+            assert ping.delay("after").get(timeout=30)["pong"] == "after"
+        finally:
+            worker.stop()

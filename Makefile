@@ -55,4 +55,4 @@ beat: $(VENV)/.installed
 ## http://127.0.0.1:8000 (ALLOW_PLAIN_HTTP=1) — the README's production sequence, locally
 prod-local: $(VENV)/.installed
 	bash tests/ensure_services.sh
-	HOST=$(HOST) PORT=$(PORT) bash scripts/prod_local.sh
+	HOST=$(HOST) PORT=$(PORT) bash config/prod_local.sh

@@ -33,6 +33,7 @@ ENV = dict(
     LOG_LEVEL="WARNING",
     DJANGO_SETTINGS_MODULE="config.settings.base",
     EMAIL_BACKEND="console",
+    CACHE_URL="locmem://",
 )
 ENV.pop("CELERY_BROKER_URL", None)
 

@@ -31,6 +31,7 @@ os.environ.update(
     ALLOWED_HOSTS="localhost",
     DJANGO_SETTINGS_MODULE="config.settings.base",
     EMAIL_BACKEND="console",
+    CACHE_URL="locmem://",
     LOG_LEVEL="WARNING",
 )
 

@@ -198,14 +198,25 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
-# --- Cache: per process by default; Redis (CACHE_URL) shares throttle counters ------------
-if os.environ.get("CACHE_URL", "").startswith("redis"):
+# --- Cache: Redis (CACHE_URL) shared by every process: throttle counters, cached pages ----
+# With DEBUG off it must be chosen: a per-process cache would give each web process its own
+# throttle counters (the limits multiply with the processes). `locmem://` is the explicit
+# choice of a single-process deployment.
+CACHE_URL = os.environ.get("CACHE_URL", "").strip() or ("locmem://" if DEBUG else "")
+if not CACHE_URL:
+    raise ImproperlyConfigured(
+        "DEBUG is off, so CACHE_URL must be set in the environment: redis://host:6379/1 (a "
+        "cache every web process shares, so throttles hold), or locmem:// for a single process."
+    )
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": os.environ["CACHE_URL"],
+            "LOCATION": CACHE_URL,
         }
     }
+elif not CACHE_URL.startswith("locmem://"):
+    raise ImproperlyConfigured(f"CACHE_URL must be redis://… or locmem://, not {CACHE_URL!r}")
 
 # --- Celery: CELERY_BROKER_URL, or in-process (eager) execution ---------------------------
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")

@@ -13,6 +13,7 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maedn"
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-used-anywhere-else")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 os.environ.setdefault("EMAIL_BACKEND", "locmem")
+os.environ.setdefault("CACHE_URL", "locmem://")
 TEST_CELERY_BROKER_URL = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
 os.environ["CELERY_BROKER_URL"] = (
     TEST_CELERY_BROKER_URL if os.environ.get("TEST_CELERY_WORKER") == "1" else ""

@@ -62,7 +62,7 @@ def routes(resolver=None, prefix: str = "", namespace: str | None = None):
 def world(db):
     from tournaments.services.results import game_log_submit
 
-    owner = make_user("olga", is_staff=True, is_superuser=True)
+    owner = make_user("olga", staff=True, is_superuser=True)
     league = build_league(owner, make_user("erin-user"), make_user("carol-user"))
     objs = league.test_objects
     result = game_log_submit(

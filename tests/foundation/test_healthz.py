@@ -171,6 +171,7 @@ def test_healthz_says_restart_when_static_files_were_collected_after_start(clien
             SECRET_KEY="x" * 50,
             ALLOWED_HOSTS="localhost",
             EMAIL_BACKEND="console",
+            CACHE_URL="locmem://",
             STATIC_ROOT=str(root),
         )
         env.pop("CELERY_BROKER_URL", None)

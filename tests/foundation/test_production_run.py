@@ -1,4 +1,4 @@
-"""The README's production sequence works: ``scripts/prod_local.sh`` (``make prod-local``)
+"""The README's production sequence works: ``config/prod_local.sh`` (``make prod-local``)
 runs migrate, collectstatic, gunicorn, a worker and beat with DEBUG off against the test
 database and the Redis test broker, on plain HTTP; a visitor signs up, is logged in (the
 cookies travel over plain HTTP with ALLOW_PLAIN_HTTP) and every page answers with its
@@ -81,7 +81,7 @@ def test_the_production_sequence_serves_the_site_on_plain_http(tmp_path):
     env.pop("EMAIL_BACKEND", None)  # the script chooses console, explicitly
     log = (tmp_path / "prod-local.log").open("wb")
     process = subprocess.Popen(
-        ["bash", "scripts/prod_local.sh"],
+        ["bash", "config/prod_local.sh"],
         cwd=REPO_ROOT,
         env=env,
         stdout=log,

@@ -46,7 +46,7 @@ READ_VARIABLES = sorted(
     {"DATABASE_URL"}  # read by dj-database-url
     | set(
         re.findall(
-            r"""(?:os\.environ\.get|os\.environ\[|env_bool|env_list)\(?\s*["']([A-Z_]+)["']""",
+            r"""(?:os\.environ\.get|os\.environ\[|env_bool|env_list|env_rate)\(?\s*["']([A-Z_]+)["']""",
             SETTINGS_FILE.read_text(),
         )
     )
@@ -108,7 +108,21 @@ def test_debug_off_refuses_to_start_without_secret_key_and_hosts():
     assert "SECRET_KEY and ALLOWED_HOSTS must be set" in result.stderr
 
 
-PRODUCTION = {"SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "league.example.org"}
+PRODUCTION = {
+    "SECRET_KEY": "x" * 50,
+    "ALLOWED_HOSTS": "league.example.org",
+    "CACHE_URL": "redis://127.0.0.1:6379/1",
+}
+
+
+def test_debug_off_refuses_to_start_without_a_shared_cache():
+    # a per-process cache gives every web process its own throttle counters
+    without_cache = {k: v for k, v in PRODUCTION.items() if k != "CACHE_URL"}
+    result = probe(**without_cache, EMAIL_BACKEND="smtp")
+    assert result.returncode != 0
+    assert "DEBUG is off, so CACHE_URL must be set" in result.stderr
+    assert probe(**without_cache, EMAIL_BACKEND="smtp", CACHE_URL="memcached://x").returncode
+    assert settings_under(**without_cache, EMAIL_BACKEND="smtp", CACHE_URL="locmem://")
 
 
 def test_debug_off_starts_with_secret_key_hosts_and_an_email_backend():
@@ -240,6 +254,7 @@ def check_deploy(**env_overrides: str) -> subprocess.CompletedProcess:
         DJANGO_SETTINGS_MODULE="config.settings.base",
         SECRET_KEY="a-long-random-production-secret-" + "k3y9" * 10,
         ALLOWED_HOSTS="league.example.org",
+        CACHE_URL="redis://127.0.0.1:6379/1",
         **env_overrides,
     )
     return subprocess.run(

@@ -19,7 +19,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.metadata import SimpleMetadata
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
-from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -170,7 +170,7 @@ class ApiView(GenericAPIView):
     metadata_class = Metadata
     authentication_classes = AUTHENTICATION_CLASSES
     permission_classes = [IsAuthenticatedOrReadOnly]
-    renderer_classes = [JSONRenderer, BrowsableAPIRenderer]
+    renderer_classes = [JSONRenderer]  # JSON only: the docs are /api/docs/
     parser_classes = [JSONParser]
     pagination_class = Pagination
     filter_backends = [DjangoFilterBackend]

@@ -66,11 +66,32 @@ def _rank(module: str) -> int:
     return LAYERS[best]
 
 
+def _is_type_checking(node: ast.AST) -> bool:
+    test = getattr(node, "test", None)
+    return isinstance(node, ast.If) and (
+        (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING")
+        or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+    )
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Every node, less the bodies of ``if TYPE_CHECKING:`` (names for type hints only,
+    never imported when the program runs)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if _is_type_checking(node):
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
 def _imports(module: str, path: Path) -> set[str]:
-    """The project modules that ``module`` imports (anywhere in the file)."""
+    """The project modules that ``module`` imports when it runs (anywhere in the file)."""
     is_package = path.name == "__init__.py"
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in _runtime_nodes(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -154,6 +175,10 @@ def test_there_is_no_import_circle():
 
 def test_the_checker_sees_lazy_and_relative_imports():
     """The graph is what the files say: a lazy import inside a function and a relative
-    import are both edges (so neither can hide a wrong-way dependency)."""
+    import are both edges (so neither can hide a wrong-way dependency); an import for type
+    hints only (``if TYPE_CHECKING:``) is not, since it never runs."""
     assert "games.engine.board" in GRAPH["games.engine"]  # `from .board import …`
     assert "tournaments.services.standings" in GRAPH["tournaments.tasks"]
+    tree = ast.parse("if TYPE_CHECKING:\n    import a\nelse:\n    import b\nimport c\n")
+    names = {a.name for n in _runtime_nodes(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert names == {"b", "c"}

@@ -66,7 +66,11 @@ def check_event(kind: str, fmt_code: str, board: int, formats: list, games: int)
             'an event lists the format of each game, 1 to 50 games, e.g. ["3T", "GP", "3T+"]',
             field="game_formats",
         )
-    wanted = ("3T", "3T+", "GP", "GP+") if kind == EventKind.TRIPLE_THREAT else ("2T", "2T+")
+    wanted = (
+        ("3T", "3T+", "GP", "GP+")
+        if kind == EventKind.TRIPLE_THREAT
+        else ("2T", "2T+", "GP", "GP+")
+    )
     for number, code in enumerate(formats, start=0 if kind == EventKind.CHALLENGERS else 1):
         if code not in wanted:
             raise ServiceError(

@@ -49,8 +49,11 @@ def _rounds_by_entry(league: League, rolls, allowed: dict[int, Entry] | None = N
         rounds.append(converted)
     if len(rounds[0]) < 2:
         raise ServiceError("a tie-break roll is rolled by at least two players", field="rolls")
-    try:
-        roll_off_sequences(RollOff(rounds=tuple(rounds)))
+    names = {pk: entries[pk].player.name for pk in entries}
+    try:  # validated by name, so that a message names the players
+        roll_off_sequences(
+            RollOff(rounds=tuple({names[pk]: v for pk, v in r.items()} for r in rounds))
+        )
     except AlgorithmError as exc:
         raise ServiceError(str(exc), field="rolls") from None
     return rounds

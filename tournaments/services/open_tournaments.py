@@ -174,8 +174,16 @@ def open_final_table(*, league: League, by) -> Fixture:
         _require_previous_round_done(league)
         active = set(league.entries.filter(withdrawn_at__isnull=True).values_list("pk", flat=True))
         rows = [r for r in preliminary_rows(league) if r.entry in active]
+        size = league.final_table_size
+        if len(rows) > size and rows[size].rank <= size:
+            names = dict(league.entries.values_list("pk", "player__name"))
+            tied = [names[r.entry] for r in rows if r.rank == rows[size].rank]
+            raise ServiceError(
+                f"{', '.join(tied)} are tied for the last place at the final table; record "
+                "a tie-break roll between them first"
+            )
         try:
-            finalists = open_draw.final_table(rows, league.final_table_size)
+            finalists = open_draw.final_table(rows, size)
             draw = open_draw.seat_final_table(
                 finalists,
                 draw_history(league),

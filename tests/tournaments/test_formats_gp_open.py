@@ -234,7 +234,7 @@ def test_an_open_tournament_draws_rounds_and_the_best_four_play_the_final_table(
 
 
 def test_a_remaining_tie_on_count_points_goes_to_the_recorded_die_roll(organizer):
-    league, entries = event_with(
+    league, _entries = event_with(
         organizer,
         ["Q1", "Q2", "Q3", "Q4"],
         format="open",

@@ -347,3 +347,48 @@ def grand_prix_add_game(*, league: League, by) -> Fixture:
         fixture = grand_prix_extra_game(league)
         standings_invalidate(league)
         return fixture
+
+
+def fixture_start_record(
+    *, fixture: Fixture, by, rolls: list | None = None, colour: str | None = None, reason: str = ""
+) -> Fixture:
+    """An organizer records a game's starting colour: the die rolls rolled at the table
+    (round by round, ``{colour: roll}``; only a tie for the highest roll is re-rolled), or a
+    colour set by hand (with a reason) where the rule cannot decide (e.g. the colour that
+    clinched the earlier game is not in play). Refused once the game has a result."""
+    require_organizer(by, fixture.league)
+    if (rolls is None) == (colour is None):
+        raise ServiceError("give either the die rolls or the colour (with a reason)")
+    with transaction.atomic():
+        fixture = Fixture.objects.select_for_update().select_related("league").get(pk=fixture.pk)
+        if fixture.results.filter(state__in=LIVE).exists():
+            raise ServiceError(
+                f"{fixture.label or fixture.number} already has a result; void it before "
+                "changing its starting colour"
+            )
+        in_play = [c for s in fixture.seats.all() for c in s.colours]
+        if rolls is not None:
+            if not isinstance(rolls, list) or not all(isinstance(r, dict) for r in rolls):
+                raise ServiceError("rolls are a list of rounds, each {colour: roll}", field="rolls")
+            try:
+                decided = starting_colour.die_roll_starting_colour(
+                    in_play, recorded_rolls=[dict(r) for r in rolls]
+                )
+            except AlgorithmError as exc:
+                raise ServiceError(f"starting colour: {exc}", field="rolls") from None
+            fixture.starting_colour = decided.winner
+            fixture.start_rolls = [r.as_dict() for r in decided.history]
+            fixture.start_reason = "highest die roll of the colours in play (rolled at the table)"
+        else:
+            if colour not in in_play:
+                raise ServiceError(
+                    f"{colour!r} is not in play in this game; the colours are {', '.join(in_play)}",
+                    field="colour",
+                )
+            if not reason.strip():
+                raise ServiceError("say why the starting colour is set by hand", field="reason")
+            fixture.starting_colour = colour
+            fixture.start_rolls = []
+            fixture.start_reason = f"set by the organizer: {reason.strip()[:150]}"
+        fixture.save(update_fields=["starting_colour", "start_rolls", "start_reason", "updated_at"])
+        return fixture

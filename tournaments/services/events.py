@@ -21,6 +21,7 @@ from tournaments.algorithms.colours import assign_colours
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import Fixture, League, Result, Seat
+from tournaments.selectors import formats as formats_selectors
 from tournaments.services.errors import ServiceError
 from tournaments.services.guards import require_organizer
 from tournaments.services.standings import standings_invalidate
@@ -258,35 +259,16 @@ def event_starts_update(fixture: Fixture) -> list[Fixture]:
 # --- the Grand Prix -------------------------------------------------------------------------
 
 
-def grand_prix_points(league: League) -> dict[int, int]:
-    """Every player's GP points from the counted games (``grand_prix.game_points``)."""
-    bonus = grand_prix.BONUS[league.format]
-    points = {
-        pk: 0
-        for pk in league.entries.filter(withdrawn_at__isnull=True).values_list("pk", flat=True)
-    }
-    for places in Result.objects.filter(
-        fixture__league=league, state=Result.State.CONFIRMED
-    ).values_list("colour_places", flat=True):
-        for player, value in grand_prix.game_points(places, bonus=bonus).items():
-            if player in points:
-                points[player] += value
-    return points
-
-
 def grand_prix_state(league: League) -> grand_prix.GrandPrixStatus:
-    """Where the Grand Prix stands: leaders, certain winner, games that can be cancelled,
-    whether an extra game is needed."""
-    left = league.fixtures.filter(
-        status__in=[Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED, Fixture.Status.DISPUTED]
-    ).count()
-    cancelled = league.fixtures.filter(cancel_reason=Fixture.CancelReason.DECIDED).count()
+    """Where the Grand Prix stands (``selectors.formats.grand_prix_status``), or a
+    ServiceError naming why it cannot be judged."""
     try:
-        return grand_prix.grand_prix_status(
-            grand_prix_points(league), left + cancelled, fmt=league.format
-        )
+        return formats_selectors.grand_prix_status(league)
     except AlgorithmError as exc:
         raise ServiceError(str(exc)) from None
+
+
+grand_prix_points = formats_selectors.grand_prix_points
 
 
 def grand_prix_progress(league: League) -> None:

@@ -298,7 +298,13 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
         raise ServiceError(f"{league.name} is {league.status}; entries are closed")
     if league.cycles.exists():
         raise ServiceError("the schedule has been generated; entries are closed")
-    colours = _check_pair(league, preferred_colours or player.preferred_colours)
+    if preferred_colours:
+        colours = _check_pair(league, preferred_colours)
+    else:  # the profile's preference, where it fits this league's board and layout
+        try:
+            colours = _check_pair(league, player.preferred_colours)
+        except ServiceError:
+            colours = []
     try:
         with transaction.atomic():
             return Entry.objects.create(league=league, player=player, preferred_colours=colours)

@@ -156,7 +156,7 @@ class Command(BaseCommand):
         for player in self._players(NINE[-3:]):
             entry_add(league=league, player=player, by=organizer)
         event_schedule(league=league, by=organizer, seed=333)
-        self._play_in_order(league, organizer, leave=1)
+        self._play_in_order(league, organizer, leave=2)
         return league
 
     @transaction.atomic
@@ -195,15 +195,15 @@ class Command(BaseCommand):
         """Play the league's scheduled games one by one, in order, re-reading after each
         (a result may resolve the next start, cancel games or add an extra one)."""
         for _ in range(60):
-            waiting = list(
-                league.fixtures.filter(status=Fixture.Status.SCHEDULED)
-                .exclude(starting_colour="")
+            scheduled = league.fixtures.filter(status=Fixture.Status.SCHEDULED)
+            playable = list(
+                scheduled.exclude(starting_colour="")
                 .order_by("round", "number")
                 .prefetch_related("seats__entry__player")
             )
-            if len(waiting) <= leave:
+            if scheduled.count() <= leave or not playable:
                 return
-            self._play_fixture(waiting[0], organizer)
+            self._play_fixture(playable[0], organizer)
 
     def _play_fixture(self, fixture, organizer) -> None:
         league = fixture.league

@@ -15,6 +15,7 @@ import pytest
 
 from games.engine import outcome, simulate_game
 from tests.factories import make_user
+from tournaments.algorithms import open_draw
 from tournaments.models import Fixture, Result
 from tournaments.services.errors import ServiceError
 from tournaments.services.events import (
@@ -25,6 +26,7 @@ from tournaments.services.events import (
 )
 from tournaments.services.leagues import entry_add, league_create
 from tournaments.services.open_tournaments import (
+    draw_history,
     open_final_ranking,
     open_final_table,
     open_round_draw,
@@ -193,6 +195,16 @@ def test_an_open_tournament_draws_rounds_and_the_best_four_play_the_final_table(
     play_round(league, organizer, 1, seed=100)
     open_round_draw(league=league, by=organizer)
     second = list(league.fixtures.filter(round=2).prefetch_related("seats"))
+    # reproducible: the stored seed, the players and round 1 give exactly round 2 again
+    league.refresh_from_db()
+    again = open_draw.draw_round(
+        [e.pk for e in entries], draw_history(league)[:1], seed=league.draw_seed
+    )
+    stored = {
+        f.number: [(s.entry_id, s.colours[0]) for s in f.seats.order_by("position")] for f in second
+    }
+    assert stored == {t.number: [(s.player, s.colour) for s in t.seats] for t in again.tables}
+    assert league.open_rounds.get(number=2).seed == str(league.draw_seed) == "77"
     # 8 players at 4 + 4: a round-2 table of four holds at most one player of each
     # round-1 table without a repeat, so repeats cannot be avoided; as few as possible is
     # two from each round-1 table at each table: every player meets exactly one again
@@ -228,6 +240,8 @@ def test_an_open_tournament_draws_rounds_and_the_best_four_play_the_final_table(
     log = simulate(final, "classic", seed=300)
     game_log_submit(fixture=final, content=json.dumps(log), user=organizer)
     result = final.results.get(state="confirmed")
+    league.refresh_from_db()
+    assert league.status == "finished"  # the final table decided the tournament
     order = open_final_ranking(league)
     assert order[:4] == result.placings  # places 1–4 decided by the final table
     assert set(order[4:]) == set(ranked) - set(finalists)

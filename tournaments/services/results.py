@@ -192,6 +192,11 @@ def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
         event_starts_update(fixture)  # games whose start this game decides
         if league.event_kind == League.EventKind.GRAND_PRIX:
             grand_prix_progress(league)  # cancel once decided, extra game while tied
+        if fixture.stage == Fixture.Stage.FINAL:  # an open tournament's final table
+            counted = fixture.results.filter(state=Result.State.CONFIRMED).exists()
+            League.objects.filter(pk=league.pk).update(
+                status=League.Status.FINISHED if counted else League.Status.RUNNING
+            )
     standings_invalidate(league)
 
 

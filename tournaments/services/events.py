@@ -277,7 +277,10 @@ def grand_prix_progress(league: League) -> None:
     the winner uncertain again, and add an extra game while the top is tied with no game
     left. Runs inside the transaction that changed the result."""
     league = League.objects.select_for_update().get(pk=league.pk)
-    state = grand_prix_state(league)
+    try:
+        state = grand_prix_state(league)
+    except ServiceError:  # e.g. players withdrew below two: nothing to decide, results count
+        return
     cancelled = league.fixtures.filter(cancel_reason=Fixture.CancelReason.DECIDED)
     if state.winner is not None:
         league.fixtures.filter(status=Fixture.Status.SCHEDULED).exclude(

@@ -81,10 +81,9 @@ def fixture_log_mismatches(fixture: Fixture, data: dict[str, Any]) -> list[str]:
     if not fixture.starting_colour:
         decider = fixture.start_depends_on
         problems.append(
-            f"this game's starting colour is decided by "
-            f"{decider.label if decider else 'an earlier game'}, which has no counted result "
-            "yet; submit that game's result first"
-            if decider
+            f"this game's starting colour is decided by {decider.label or decider.number}, "
+            "which has no counted result yet; submit that game's result first"
+            if decider is not None
             else "this game's starting colour has not been decided yet"
         )
     elif first != fixture.starting_colour:

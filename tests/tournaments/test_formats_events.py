@@ -144,6 +144,13 @@ def test_correcting_the_deciding_game_is_refused_once_the_later_game_has_a_resul
     assert g1.status == "confirmed" and g2.starting_colour == start  # nothing changed
 
     result_void(fixture=g2, user=referee, reason="replayed")
+    # a corrected game 1 (another log, counting at once) moves game 2's start with it
+    for seed in range(40, 60):
+        log = play(g1, referee, seed=seed)
+        if outcome(log).placings[0] != start:
+            break
+    g2.refresh_from_db()
+    assert g2.starting_colour == outcome(log).placings[0] != start
     result_void(fixture=g1, user=referee, reason="wrong log")
     g2.refresh_from_db()
     assert g2.starting_colour == "" and g2.start_label == "decided by game 1"

@@ -12,6 +12,7 @@ from tournaments.models import (
     Entry,
     Fixture,
     League,
+    OpenRound,
     Player,
     RejectedSubmission,
     Result,
@@ -19,6 +20,7 @@ from tournaments.models import (
     Series,
     StandingsRow,
     StandingsSnapshot,
+    TieBreakRoll,
 )
 from tournaments.services.errors import ServiceError
 from tournaments.services.playoffs import playoffs_generate
@@ -176,3 +178,25 @@ class StandingsSnapshotAdmin(admin.ModelAdmin):
         "precedence",
     ]
     inlines = [StandingsRowInline]
+
+
+class _ReadOnly(admin.ModelAdmin):
+    """Recorded by the services (tie_break_roll_record, open_round_draw); shown only."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(TieBreakRoll)
+class TieBreakRollAdmin(_ReadOnly):
+    list_display = ["league", "fixture", "recorded_at", "recorded_by", "note"]
+    list_filter = ["league"]
+
+
+@admin.register(OpenRound)
+class OpenRoundAdmin(_ReadOnly):
+    list_display = ["league", "number", "is_final", "seed", "created_at"]
+    list_filter = ["league"]

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from tournaments.algorithms.standings import (
     LEAGUE_PRECEDENCE,
+    OPEN_PRECEDENCE,
 )
 
 
@@ -85,9 +86,7 @@ FORMATS: dict[str, Format] = {
             "none",
             ("gp_plus_points",),
         ),
-        Format(
-            "open", "Open tournament", 4, 4, 1, "single", "classic", "none", ("placement_points",)
-        ),
+        Format("open", "Open tournament", 4, 4, 1, "single", "classic", "none", OPEN_PRECEDENCE),
     )
 }
 

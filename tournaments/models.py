@@ -45,6 +45,13 @@ class League(models.Model):
         PLAYOFFS = "playoffs", "playoffs"
         FINISHED = "finished", "finished"
 
+    class EventKind(models.TextChoices):
+        LEAGUE = "league", "league (DRRs)"
+        TRIPLE_THREAT = "triple-threat", "triple-threat event (a sequence of games)"
+        CHALLENGERS = "challengers", "double-threat Challengers (game 0, 1, 2, …)"
+        GRAND_PRIX = "grand-prix", "Grand Prix"
+        OPEN = "open", "open tournament (tables drawn each round)"
+
     class ClashPolicy(models.TextChoices):
         FIRST_MENTIONED_KEEPS = "first-mentioned-keeps", "first mentioned player keeps theirs"
 
@@ -69,6 +76,31 @@ class League(models.Model):
     )
     confirmation_required = models.BooleanField(
         default=True, help_text="a validated log waits for the opponent's confirmation"
+    )
+    event_kind = models.CharField(
+        max_length=20,
+        choices=EventKind.choices,
+        default=EventKind.LEAGUE,
+        help_text="how the games are made: DRRs, a triple-threat or Challengers sequence, "
+        "a Grand Prix, an open tournament",
+    )
+    game_formats = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='triple-threat / Challengers events: each game\'s format, e.g. ["3T", "GP", '
+        '"3T+"] (Challengers: game 0 first)',
+    )
+    games_planned = models.PositiveSmallIntegerField(
+        default=0, help_text="Grand Prix: the set number of games; open: preliminary rounds"
+    )
+    time_limit_minutes = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="open tournaments: the time limit of a game"
+    )
+    final_table_size = models.PositiveSmallIntegerField(
+        default=4, help_text="open tournaments: how many play the final table (0: none)"
+    )
+    draw_seed = models.BigIntegerField(
+        null=True, blank=True, help_text="RNG seed of the open draw and of the platform's dice"
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     is_public = models.BooleanField(default=True)
@@ -204,6 +236,14 @@ class Fixture(models.Model):
         FORFEITED = "forfeited", "forfeited"
         CANCELLED = "cancelled", "cancelled"
 
+    class Stage(models.TextChoices):
+        REGULAR = "regular", "regular"
+        FINAL = "final", "final table"
+
+    class CancelReason(models.TextChoices):
+        DECIDED = "decided", "cancelled: the winner is certain"
+        SERIES = "series", "cancelled: the series is decided"
+
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="fixtures")
     cycle = models.ForeignKey(
         Cycle, null=True, blank=True, on_delete=models.CASCADE, related_name="fixtures"
@@ -214,7 +254,35 @@ class Fixture(models.Model):
     round = models.PositiveSmallIntegerField(help_text="round within the cycle (1-based)")
     number = models.PositiveSmallIntegerField(help_text="game number within the cycle/series")
     label = models.CharField(max_length=20, blank=True, help_text='e.g. "G4"')
-    starting_colour = models.CharField(max_length=20)
+    starting_colour = models.CharField(
+        max_length=20, blank=True, help_text="empty while an earlier game decides it"
+    )
+    format = models.CharField(
+        max_length=8,
+        blank=True,
+        help_text="the game's own format in a mixed event (else the league's)",
+    )
+    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.REGULAR)
+    start_basis = models.CharField(
+        max_length=30,
+        blank=True,
+        help_text="die-roll, clinching-colour, first-finisher-rearguard (empty: the league's)",
+    )
+    start_depends_on = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="start_dependents",
+        help_text="the earlier game whose result decides this game's starting colour",
+    )
+    start_reason = models.CharField(max_length=200, blank=True)
+    start_rolls = models.JSONField(
+        default=list, blank=True, help_text="starting-colour die rolls, round by round"
+    )
+    cancel_reason = models.CharField(
+        max_length=20, choices=CancelReason.choices, blank=True, help_text="why it was cancelled"
+    )
     scheduled_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     updated_at = models.DateTimeField(auto_now=True)
@@ -226,6 +294,19 @@ class Fixture(models.Model):
     def __str__(self) -> str:
         names = " vs ".join(seat.entry.player.name for seat in self.seats.all())
         return f"{self.label or self.number}: {names}"
+
+    @property
+    def game_format(self) -> str:
+        return self.format or self.league.format
+
+    @property
+    def start_label(self) -> str:
+        """The starting colour, or "decided by game N" while an earlier game decides it."""
+        if self.starting_colour:
+            return self.starting_colour
+        if self.start_depends_on_id:
+            return f"decided by game {self.start_depends_on.number}"
+        return ""
 
 
 class Seat(models.Model):
@@ -282,6 +363,9 @@ class Result(models.Model):
     placings = models.JSONField(default=list, help_text="entry ids in finishing order")
     colour_places = models.JSONField(
         default=list, help_text="entry id owning the colour at each finishing place"
+    )
+    finished_colours = models.JSONField(
+        default=list, blank=True, help_text="the colours in finishing order (from the log)"
     )
     both_finished = models.JSONField(
         default=list, help_text="entry ids in the order they finished all their colours"
@@ -344,6 +428,57 @@ class RejectedSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"rejected submission for game {self.fixture_id}"
+
+
+class TieBreakRoll(models.Model):
+    """A die roll an organizer recorded to break a tie: who rolled what, when. For the
+    standings (``fixture`` empty) or for a remaining tie on count points in one game."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="tie_break_rolls")
+    fixture = models.ForeignKey(
+        Fixture, null=True, blank=True, on_delete=models.CASCADE, related_name="tie_break_rolls"
+    )
+    rounds = models.JSONField(
+        help_text='roll rounds, entry id → roll: [{"3": 5, "7": 5}, {"3": 2, "7": 6}]'
+    )
+    note = models.CharField(max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "recorded_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"tie-break roll {self.pk} in {self.league}"
+
+    @property
+    def entry_ids(self) -> list[int]:
+        return [int(k) for k in (self.rounds[0] if self.rounds else {})]
+
+
+class OpenRound(models.Model):
+    """One drawn round of an open tournament (or its final table): the seed it was drawn
+    with, so the same seed, players and history reproduce it."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="open_rounds")
+    number = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64)
+    is_final = models.BooleanField(default=False)
+    drawn_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "number"], name="open_round_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of {self.league}"
 
 
 class StandingsSnapshot(models.Model):

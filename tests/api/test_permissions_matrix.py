@@ -22,7 +22,7 @@ from django.db import transaction
 
 from tests.api.conftest import ROLES, World, build_world, error_of
 from tests.builders import example_bytes
-from tournaments.models import Cycle, Entry, Fixture, League, Player, Result
+from tournaments.models import Cycle, Entry, Fixture, League, Player, Result, TieBreakRoll
 from tournaments.services.results import result_enter, result_report
 from tournaments.services.schedule import cycle_create
 
@@ -263,6 +263,58 @@ CASES = [
         prepare=_prepare_confirmed,
     ),
     Case(
+        "tie-break roll",
+        "post",
+        lambda w: f"/api/v1/leagues/{w.league.slug}/tie-break-rolls/",
+        lambda w: {"rolls": [{"erin": 5, "carol": 2}], "note": "at the table"},
+        allowed=ORGANIZERS,
+        success=201,
+    ),
+    Case(
+        "starting colour rolled at the table",
+        "post",
+        lambda w: f"/api/v1/fixtures/{w.fixture.pk}/start/",
+        lambda w: {"rolls": [{"black": 6, "yellow": 2, "green": 1, "red": 3}]},
+        allowed=ORGANIZERS,
+    ),
+    # the world's league is a DRR league: organizers get the service's clear refusal
+    Case(
+        "event schedule",
+        "post",
+        lambda w: f"/api/v1/leagues/{w.league.slug}/event/schedule/",
+        allowed=ORGANIZERS,
+        success=400,
+    ),
+    Case(
+        "grand prix extra game",
+        "post",
+        lambda w: f"/api/v1/leagues/{w.league.slug}/grand-prix/extra-game/",
+        allowed=ORGANIZERS,
+        success=400,
+    ),
+    Case(
+        "open round draw",
+        "post",
+        lambda w: f"/api/v1/leagues/{w.league.slug}/open-rounds/",
+        allowed=ORGANIZERS,
+        success=400,
+    ),
+    Case(
+        "open final table",
+        "post",
+        lambda w: f"/api/v1/leagues/{w.league.slug}/open-rounds/final/",
+        allowed=ORGANIZERS,
+        success=400,
+    ),
+    Case(
+        "tie roll of a game",
+        "post",
+        lambda w: f"/api/v1/fixtures/{w.fixture.pk}/tie-roll/",
+        lambda w: {"rolls": [{"erin": 5, "carol": 2}]},
+        allowed=ORGANIZERS,
+        success=400,
+    ),
+    Case(
         "rejected submissions (read)",
         "get",
         lambda w: f"/api/v1/fixtures/{w.fixture.pk}/rejections/",
@@ -288,7 +340,10 @@ def fingerprint() -> dict[str, Any]:
         "players": Player.objects.count(),
         "entries": sorted(Entry.objects.values_list("pk", "withdrawn_at")),
         "cycles": sorted(Cycle.objects.values_list("pk", "late_order")),
-        "fixtures": sorted(Fixture.objects.values_list("pk", "status", "round")),
+        "fixtures": sorted(
+            Fixture.objects.values_list("pk", "status", "round", "starting_colour", "start_rolls")
+        ),
+        "tie_break_rolls": TieBreakRoll.objects.count(),
         "results": sorted(Result.objects.values_list("pk", "state")),
     }
 
@@ -360,6 +415,13 @@ def test_every_write_endpoint_is_in_the_matrix():
         "result-confirm",
         "result-dispute",
         "result-resolve",
+        "tie-break-rolls",
+        "fixture-start",
+        "event-schedule",
+        "grand-prix-extra-game",
+        "open-rounds",
+        "open-final-table",
+        "fixture-tie-roll",
         "auth-token",  # tests/api/test_auth.py
     }
     writes = set()

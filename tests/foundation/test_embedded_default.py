@@ -13,13 +13,21 @@ import django
 django.setup()
 from django.test import Client
 from tournaments.models import League, StandingsRow
-assert League.objects.count() == 2, League.objects.count()
+assert League.objects.count() == 5, League.objects.count()
 assert StandingsRow.objects.filter(played__gt=0).exists()
 client = Client()
 for url in ["/", "/leagues/xleague-demo/standings/", "/leagues/nine-2t-plus/schedule/",
-            "/healthz", "/admin/login/"]:
+            "/leagues/grand-prix-six/standings/", "/leagues/grand-prix-six/schedule/",
+            "/leagues/open-club-night/standings/", "/leagues/open-club-night/schedule/",
+            "/leagues/triple-threat-mixed/schedule/", "/healthz", "/admin/login/"]:
     response = client.get(url)
     assert response.status_code == 200, (url, response.status_code)
+gp = League.objects.get(slug="grand-prix-six")
+assert gp.board == 6 and gp.fixtures.filter(status="confirmed").exists()
+assert all(len(s.colours) == 2 for f in gp.fixtures.all() for s in f.seats.all())
+assert League.objects.get(slug="open-club-night").fixtures.filter(stage="final").exists()
+tt = League.objects.get(slug="triple-threat-mixed")
+assert sorted({f.format or tt.format for f in tt.fixtures.all()}) == ["3T", "3T+", "GP"]
 print("ok")
 """
 

@@ -160,4 +160,10 @@ def test_the_default_bracket_settings_work_for_single_games():
     league = league_create(
         owner=org, name="B", format="2T", playoffs={"kind": "bracket", "seeds": 4}
     )
-    assert league.playoffs == {"kind": "bracket", "seeds": 4, "first_to": [1], "head_start": False}
+    # stored per round (issue 13 point 5): two rounds, first to 1, no head start in either
+    assert league.playoffs == {
+        "kind": "bracket",
+        "seeds": 4,
+        "first_to": [1, 1],
+        "head_start": [False, False],
+    }

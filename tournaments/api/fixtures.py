@@ -72,9 +72,25 @@ class SeatSerializer(serializers.ModelSerializer):
         return PlayerRefSerializer(seat.entry.player).data
 
 
+class StartSerializer(serializers.Serializer):
+    colour = serializers.CharField(allow_null=True, help_text="null while an earlier game decides")
+    decided_by = serializers.IntegerField(
+        allow_null=True, help_text="the number of the game whose result decides the start"
+    )
+    label = serializers.CharField(help_text='the colour, or "decided by game N"')
+    basis = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField(allow_blank=True)
+    rolls = serializers.ListField(
+        child=serializers.DictField(child=serializers.IntegerField()),
+        help_text="the starting-colour die rolls, round by round (colour → roll)",
+    )
+
+
 class FixtureSerializer(serializers.ModelSerializer):
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     cycle = serializers.SerializerMethodField()
+    format = serializers.SerializerMethodField()
+    start = serializers.SerializerMethodField()
     seats = SeatSerializer(many=True, read_only=True)
     counted_result = serializers.SerializerMethodField()
     open_result = serializers.SerializerMethodField()
@@ -89,14 +105,34 @@ class FixtureSerializer(serializers.ModelSerializer):
             "round",
             "number",
             "label",
+            "format",
+            "stage",
             "starting_colour",
+            "start",
             "scheduled_at",
             "status",
+            "cancel_reason",
             "updated_at",
             "seats",
             "counted_result",
             "open_result",
         ]
+
+    def get_format(self, fixture: Fixture) -> str:
+        """The game's format (in a mixed event each game has its own)."""
+        return fixture.game_format
+
+    @extend_schema_field(StartSerializer)
+    def get_start(self, fixture: Fixture) -> dict[str, Any]:
+        depends = fixture.start_depends_on
+        return {
+            "colour": fixture.starting_colour or None,
+            "decided_by": depends.number if depends is not None else None,
+            "label": fixture.start_label,
+            "basis": fixture.start_basis,
+            "reason": fixture.start_reason,
+            "rolls": fixture.start_rolls,
+        }
 
     def get_cycle(self, fixture: Fixture) -> int | None:
         """The DRR number."""
@@ -147,7 +183,7 @@ class ForfeitSerializer(serializers.Serializer):
 def _fixture_queryset(user) -> QuerySet[Fixture]:
     return (
         visible_fixtures(user)
-        .select_related("league", "cycle")
+        .select_related("league", "cycle", "start_depends_on")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("entry__player")),
             Prefetch(

@@ -39,6 +39,7 @@ class LeagueSerializer(serializers.ModelSerializer):
     playoffs = ObjectField()
     precedence = StringListField()
     points_scheme = IntegerListField()
+    game_formats = StringListField()
 
     class Meta:
         model = League
@@ -56,6 +57,12 @@ class LeagueSerializer(serializers.ModelSerializer):
             "precedence",
             "points_scheme",
             "confirmation_required",
+            "event_kind",
+            "game_formats",
+            "games_planned",
+            "time_limit_minutes",
+            "final_table_size",
+            "draw_seed",
             "status",
             "is_public",
             "results_revision",
@@ -93,6 +100,28 @@ class LeagueCreateSerializer(serializers.Serializer):
     confirmation_required = serializers.BooleanField(default=True)
     is_public = serializers.BooleanField(default=True)
     slug = serializers.SlugField(max_length=120, required=False)
+    event_kind = serializers.ChoiceField(
+        choices=League.EventKind.choices,
+        required=False,
+        help_text="league (DRRs; the default), triple-threat, challengers, grand-prix, open",
+    )
+    game_formats = serializers.ListField(
+        child=serializers.CharField(max_length=8),
+        required=False,
+        max_length=50,
+        help_text='triple-threat / Challengers: each game\'s format, e.g. ["3T", "GP", "3T+"]',
+    )
+    games_planned = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=50,
+        help_text="Grand Prix: the number of games; open: preliminary rounds",
+    )
+    time_limit_minutes = serializers.IntegerField(required=False, allow_null=True)
+    final_table_size = serializers.IntegerField(required=False, min_value=0, max_value=6)
+    draw_seed = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=2**62
+    )
 
 
 class LeagueStatusSerializer(serializers.Serializer):

@@ -7,6 +7,7 @@ from tournaments.api import (
     base,
     cycles,
     entries,
+    events,
     exports,
     fixtures,
     leagues,
@@ -62,6 +63,36 @@ urlpatterns = [
         name="cycle-late-order",
     ),
     path("leagues/<slug:slug>/playoffs/", playoffs.PlayoffsView.as_view(), name="playoffs"),
+    # events and formats
+    path(
+        "leagues/<slug:slug>/event/schedule/",
+        events.EventScheduleView.as_view(),
+        name="event-schedule",
+    ),
+    path("leagues/<slug:slug>/grand-prix/", events.GrandPrixView.as_view(), name="grand-prix"),
+    path(
+        "leagues/<slug:slug>/grand-prix/extra-game/",
+        events.GrandPrixExtraGameView.as_view(),
+        name="grand-prix-extra-game",
+    ),
+    path(
+        "leagues/<slug:slug>/open-rounds/", events.OpenRoundListView.as_view(), name="open-rounds"
+    ),
+    path(
+        "leagues/<slug:slug>/open-rounds/final/",
+        events.OpenFinalTableView.as_view(),
+        name="open-final-table",
+    ),
+    path(
+        "leagues/<slug:slug>/final-ranking/",
+        events.OpenFinalRankingView.as_view(),
+        name="open-final-ranking",
+    ),
+    path(
+        "leagues/<slug:slug>/tie-break-rolls/",
+        events.TieBreakRollListView.as_view(),
+        name="tie-break-rolls",
+    ),
     path("leagues/<slug:slug>/series/", playoffs.SeriesListView.as_view(), name="series-list"),
     path("leagues/<slug:slug>/standings/", standings.StandingsView.as_view(), name="standings"),
     # exports
@@ -92,6 +123,10 @@ urlpatterns = [
         "fixtures/<int:pk>/forfeit/", fixtures.FixtureForfeitView.as_view(), name="fixture-forfeit"
     ),
     path("fixtures/<int:pk>/void/", fixtures.FixtureVoidView.as_view(), name="fixture-void"),
+    path(
+        "fixtures/<int:pk>/tie-roll/", events.FixtureTieRollView.as_view(), name="fixture-tie-roll"
+    ),
+    path("fixtures/<int:pk>/start/", events.FixtureStartView.as_view(), name="fixture-start"),
     path(
         "fixtures/<int:pk>/results/", fixtures.FixtureResultsView.as_view(), name="fixture-results"
     ),

@@ -30,7 +30,7 @@ def latest_results(limit: int = 10) -> list[Result]:
 def fixture_get(pk: int) -> Fixture:
     """A game with its league, seats and every result version (raises ``DoesNotExist``)."""
     return (
-        Fixture.objects.select_related("league__owner", "cycle", "series")
+        Fixture.objects.select_related("league__owner", "cycle", "series", "start_depends_on")
         .prefetch_related(
             seats_prefetch(),
             Prefetch(

@@ -23,7 +23,7 @@ class ScheduleRound:
 class ScheduleBlock:
     """One DRR (``cycle``) or one playoff series, with its games by round."""
 
-    title_kind: str  # "cycle" | "series" | "other"
+    title_kind: str  # "cycle" | "series" | "final" | "event" | "other"
     number: int | None
     name: str
     rounds: list[ScheduleRound] = field(default_factory=list)
@@ -34,7 +34,7 @@ def schedule(league: League, player: Player | None = None) -> list[ScheduleBlock
     """The league's games by DRR and round (then playoff series), each with its seats and
     confirmed result. With ``player``, only that player's games."""
     fixtures = (
-        league.fixtures.select_related("cycle", "series")
+        league.fixtures.select_related("cycle", "series", "start_depends_on")
         .prefetch_related(seats_prefetch(), confirmed_prefetch())
         .order_by("cycle__number", "series__round", "series__slot", "round", "number", "id")
     )
@@ -51,9 +51,13 @@ def schedule(league: League, player: Player | None = None) -> list[ScheduleBlock
             s = fixture.series
             key = (1, s.round, s.slot)
             block = blocks.get(key) or ScheduleBlock("series", s.round, s.name, obj=s)
+        elif fixture.stage == Fixture.Stage.FINAL:
+            key = (3, 0, 0)
+            block = blocks.get(key) or ScheduleBlock("final", None, "")
         else:
             key = (2, 0, 0)
-            block = blocks.get(key) or ScheduleBlock("other", None, "")
+            kind = "other" if league.event_kind == League.EventKind.LEAGUE else "event"
+            block = blocks.get(key) or ScheduleBlock(kind, None, league.get_event_kind_display())
         blocks[key] = block
         if not block.rounds or block.rounds[-1].number != fixture.round:
             block.rounds.append(ScheduleRound(fixture.round))

@@ -62,30 +62,19 @@ def validate_playoffs(config: dict | None) -> dict:
         seeds = config.get("seeds")
         if isinstance(seeds, bool) or not isinstance(seeds, int) or not 2 <= seeds <= 64:
             raise ServiceError("a playoff bracket needs 2 to 64 seeds", field="playoffs")
-        first_to = config.get("first_to", 1)
-        first_to = [first_to] if isinstance(first_to, int) else first_to
-        if not isinstance(first_to, list) or not all(
-            isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 9 for n in first_to
-        ):
-            raise ServiceError(
-                "first_to is a series length ('first to N', 1 to 9) or one per round",
-                field="playoffs",
-            )
-        # the 1–0 head start needs series longer than one game (platform default)
-        head_start = config.get("head_start", all(n >= 2 for n in first_to))
+        # one value per round (or one for every round), normalised and validated by the
+        # algorithm: head_start [false, true] stays per round
         try:
-            brackets.build_bracket(
-                seeds,
-                first_to=first_to[0] if len(first_to) == 1 else tuple(first_to),
-                head_start=bool(head_start),
+            rounds = brackets.playoff_rounds(
+                seeds, config.get("first_to", 1), config.get("head_start")
             )
         except AlgorithmError as exc:
             raise ServiceError(f"playoffs: {exc}", field="playoffs") from None
         return {
             "kind": "bracket",
             "seeds": seeds,
-            "first_to": first_to,
-            "head_start": bool(head_start),
+            "first_to": list(rounds.first_to),
+            "head_start": list(rounds.head_start),
         }
     raise ServiceError(
         f"unknown playoff kind {kind!r}; use none, xleague or bracket", field="playoffs"
@@ -107,8 +96,20 @@ def league_create(
     confirmation_required: bool = True,
     is_public: bool = True,
     slug: str | None = None,
+    event_kind: str | None = None,
+    game_formats: list[str] | None = None,
+    games_planned: int | None = None,
+    time_limit_minutes: int | None = None,
+    final_table_size: int | None = None,
+    draw_seed: int | None = None,
 ) -> League:
-    """Create a league in the draft state, owned (and organized) by ``owner``."""
+    """Create a league in the draft state, owned (and organized) by ``owner``.
+
+    ``event_kind``: ``league`` (DRRs, the default; an open format defaults to ``open``),
+    ``triple-threat`` / ``challengers`` (``game_formats``: each game's format),
+    ``grand-prix`` (``games_planned`` games), ``open`` (``games_planned`` preliminary
+    rounds, ``time_limit_minutes``, ``final_table_size``, ``points_scheme``).
+    """
     if not getattr(owner, "is_authenticated", False):
         raise ServiceError("log in to create a league")
     name = (name or "").strip()
@@ -135,6 +136,17 @@ def league_create(
         or not all(isinstance(p, int) and p >= 0 for p in points_scheme)
     ):
         raise ServiceError("points must be a list of whole numbers", field="points_scheme")
+    event = _check_event_settings(
+        fmt,
+        board,
+        event_kind,
+        game_formats,
+        games_planned,
+        time_limit_minutes,
+        final_table_size,
+        points_scheme,
+        playoffs,
+    )
     if slug and League.objects.filter(slug=slug).exists():
         raise ServiceError(f"the address {slug!r} is taken", field="slug")
     try:
@@ -153,11 +165,100 @@ def league_create(
                 points_scheme=list(points_scheme or []),
                 confirmation_required=confirmation_required,
                 is_public=is_public,
+                draw_seed=draw_seed,
+                **event,
             )
     except IntegrityError:
         raise ServiceError(
             f"the address {slug or name!r} was taken a moment ago; choose another", field="slug"
         ) from None
+
+
+def _check_event_settings(
+    fmt,
+    board: int,
+    kind: str | None,
+    game_formats,
+    games_planned,
+    time_limit_minutes,
+    final_table_size,
+    points_scheme,
+    playoffs,
+) -> dict:
+    """The event fields of a new league, validated; refuses what cannot be run."""
+    from tournaments.algorithms import open_draw
+    from tournaments.services.events import check_event
+
+    Kind = League.EventKind
+    kind = kind or (Kind.OPEN if fmt.code == "open" else Kind.LEAGUE)
+    if kind not in Kind.values:
+        raise ServiceError(
+            f"unknown event kind {kind!r}; use one of {', '.join(Kind.values)}", field="event_kind"
+        )
+    if fmt.code in ("GP", "GP+") and (playoffs or {}).get("kind", "none") not in ("none", None):
+        raise ServiceError(
+            "a Grand Prix has no playoffs: its games are played with opposite pairs, which "
+            "have no rearguard to start a playoff game, and the GP itself decides the winner "
+            "(extra games while the top is tied); remove the playoff configuration",
+            field="playoffs",
+        )
+    if (fmt.code == "open") != (kind == Kind.OPEN):
+        raise ServiceError(
+            "an open tournament is the open format and the open event kind together",
+            field="event_kind",
+        )
+    fields = {"event_kind": kind, "game_formats": [], "games_planned": 0}
+    if kind in (Kind.TRIPLE_THREAT, Kind.CHALLENGERS):
+        if (playoffs or {}).get("kind", "none") not in ("none", None):
+            raise ServiceError("an event of games has no playoffs", field="playoffs")
+        fields["game_formats"] = check_event(kind, fmt.code, board, game_formats, 0)
+        if fmt.code not in fields["game_formats"]:
+            raise ServiceError(
+                f"the event's format {fmt.code} must be among its games' formats",
+                field="format",
+            )
+    elif kind == Kind.GRAND_PRIX:
+        check_event(kind, fmt.code, board, [], games_planned)
+        fields["games_planned"] = games_planned
+    elif kind == Kind.OPEN:
+        rounds = games_planned if games_planned is not None else 5
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 30:
+            raise ServiceError(
+                "an open tournament plays 1 to 30 preliminary rounds", field="games_planned"
+            )
+        limit = time_limit_minutes
+        if limit is not None and (
+            isinstance(limit, bool) or not isinstance(limit, int) or not 5 <= limit <= 240
+        ):
+            raise ServiceError(
+                "the time limit is 5 to 240 minutes (championships: 25–60), or none",
+                field="time_limit_minutes",
+            )
+        size = 4 if final_table_size is None else final_table_size
+        most = len(DEFAULT_COLOURS[board])
+        if (
+            isinstance(size, bool)
+            or not isinstance(size, int)
+            or size == 1
+            or not 0 <= size <= most
+        ):
+            raise ServiceError(
+                f"the final table seats 2 to {most} players (0: no final table)",
+                field="final_table_size",
+            )
+        if points_scheme:
+            try:
+                open_draw.check_placement_scheme(points_scheme)
+            except AlgorithmError as exc:
+                raise ServiceError(f"placement points: {exc}", field="points_scheme") from None
+        fields.update(games_planned=rounds, time_limit_minutes=limit, final_table_size=size)
+    elif game_formats or games_planned:
+        raise ServiceError(
+            "game formats and a set number of games belong to triple-threat, Challengers, "
+            "Grand Prix and open events; choose the event kind",
+            field="event_kind",
+        )
+    return fields
 
 
 def league_add_organizer(*, league: League, user, by) -> None:
@@ -197,7 +298,13 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
         raise ServiceError(f"{league.name} is {league.status}; entries are closed")
     if league.cycles.exists():
         raise ServiceError("the schedule has been generated; entries are closed")
-    colours = _check_pair(league, preferred_colours or player.preferred_colours)
+    if preferred_colours:
+        colours = _check_pair(league, preferred_colours)
+    else:  # the profile's preference, where it fits this league's board and layout
+        try:
+            colours = _check_pair(league, player.preferred_colours)
+        except ServiceError:
+            colours = []
     try:
         with transaction.atomic():
             return Entry.objects.create(league=league, player=player, preferred_colours=colours)

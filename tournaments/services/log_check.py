@@ -7,6 +7,7 @@ from typing import Any
 
 from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import RulesError, RuleSet
+from tournaments.formats import get_format
 from tournaments.models import Fixture
 
 
@@ -37,6 +38,16 @@ def log_holdings(data: dict[str, Any], board: int) -> dict[frozenset[str], str]:
     return holdings
 
 
+def fixture_rules_spec(fixture: Fixture) -> str | dict:
+    """The rules a game is played by: the league's, or in a mixed event a game of another
+    format by that format's preset (a GP game of a 3T event plays until every place is
+    decided)."""
+    league = fixture.league
+    if not fixture.format or fixture.format == league.format:
+        return league.rules_spec
+    return get_format(fixture.format).preset
+
+
 def _names_match(log_name: str, player) -> bool:
     wanted = log_name.strip().casefold()
     return wanted in {player.name.casefold(), player.slug.casefold()}
@@ -54,7 +65,7 @@ def fixture_log_mismatches(fixture: Fixture, data: dict[str, Any]) -> list[str]:
         return problems  # colours cannot be compared across boards
     try:
         log_rules = RuleSet.from_spec(data.get("rules")).options()
-        league_rules = RuleSet.from_spec(league.rules_spec)
+        league_rules = RuleSet.from_spec(fixture_rules_spec(fixture))
     except RulesError as exc:
         return [str(exc)]
     if log_rules != league_rules.options():
@@ -67,7 +78,15 @@ def fixture_log_mismatches(fixture: Fixture, data: dict[str, Any]) -> list[str]:
         )
     to_league = log_colour_names(data, board)
     first = to_league.get(data.get("first"), data.get("first"))
-    if first != fixture.starting_colour:
+    if not fixture.starting_colour:
+        decider = fixture.start_depends_on
+        problems.append(
+            f"this game's starting colour is decided by {decider.label or decider.number}, "
+            "which has no counted result yet; submit that game's result first"
+            if decider is not None
+            else "this game's starting colour has not been decided yet"
+        )
+    elif first != fixture.starting_colour:
         problems.append(
             f"the log starts with {first}, but this game's starting colour is "
             f"{fixture.starting_colour}"

@@ -23,18 +23,17 @@ from tournaments.services.standings import standings_recompute
 
 
 def _bracket_for(league: League) -> brackets.Bracket:
+    """The league's bracket, with the series length and head-start rule of each round
+    (``League.playoffs`` as ``validate_playoffs`` stored it; an older single boolean
+    ``head_start`` applies to every round)."""
     config = league.playoffs or {}
     try:
         if config.get("kind") == "xleague":
             return brackets.xleague_playoffs()
         if config.get("kind") == "bracket":
-            return brackets.build_bracket(
-                config["seeds"],
-                first_to=tuple(config.get("first_to", [1]))
-                if len(config.get("first_to", [1])) > 1
-                else config.get("first_to", [1])[0],
-                head_start=bool(config.get("head_start", True)),
-            )
+            return brackets.playoff_rounds(
+                config["seeds"], config.get("first_to", 1), config.get("head_start")
+            ).build()
     except AlgorithmError as exc:
         raise ServiceError(f"playoff configuration: {exc}") from None
     raise ServiceError(f"{league.name} has no playoffs configured")

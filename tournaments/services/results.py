@@ -23,6 +23,9 @@ from django.utils import timezone
 from games import engine
 from games.engine.board import count_points
 from games.services import CheckedLog, LogRejected, game_log_check, game_log_store
+from tournaments.algorithms import open_draw
+from tournaments.algorithms.errors import AlgorithmError
+from tournaments.algorithms.standings import TieBreakRoll
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League, RejectedSubmission, Result
 from tournaments.permissions import (
@@ -37,6 +40,7 @@ from tournaments.permissions import (
     result_actions,
 )
 from tournaments.services.errors import ServiceError
+from tournaments.services.events import event_starts_update, grand_prix_progress
 from tournaments.services.guards import require_action
 from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
 from tournaments.services.playoffs import series_progress
@@ -52,7 +56,7 @@ def result_fields_from_log(fixture: Fixture, checked: CheckedLog) -> dict[str, A
     """Winner, placings, counted pawns, completed colours, captures and game time of the
     fixture's players, derived from the engine's verdict on the log."""
     league = fixture.league
-    fmt = get_format(league.format)
+    fmt = get_format(fixture.game_format)
     to_league = log_colour_names(checked.data, league.board)
     v = checked.verdict
     seats = list(fixture.seats.all())
@@ -84,13 +88,16 @@ def result_fields_from_log(fixture: Fixture, checked: CheckedLog) -> dict[str, A
     placings = _player_placings(seats, winner, colour_places, counted, both_finished)
     points: dict[str, int] = {}
     if not v.get("complete"):  # a time-limited open game: placed by count points
-        placings, points = _placings_by_count_points(checked, seats, to_league, colour_places)
+        placings, points = _placings_by_count_points(
+            checked, seats, to_league, colour_places, _tie_rolls(fixture)
+        )
         winner = placings[0] if placings else None
     return {
         "count_points": points,
         "winner_id": winner,
         "placings": placings,
         "colour_places": colour_places,
+        "finished_colours": finished,
         "both_finished": both_finished,
         "counted_pawns": {str(k): n for k, n in counted.items()},
         "completed_colours": {str(k): n for k, n in completed.items()},
@@ -99,21 +106,47 @@ def result_fields_from_log(fixture: Fixture, checked: CheckedLog) -> dict[str, A
     }
 
 
-def _placings_by_count_points(checked: CheckedLog, seats, to_league, colour_places):
+def _tie_rolls(fixture: Fixture) -> list[TieBreakRoll]:
+    """The die rolls an organizer recorded for a tie in this game, oldest first."""
+    return [
+        TieBreakRoll(rounds=tuple({int(k): v for k, v in r.items()} for r in roll.rounds))
+        for roll in fixture.tie_break_rolls.order_by("recorded_at", "pk")
+    ]
+
+
+def _placings_by_count_points(checked: CheckedLog, seats, to_league, colour_places, tie_rolls):
     """tournament.md: a pawn on its start field counts 10, each further field +1, a pawn in
     the house 75, in the yard 0; higher places higher. Colours that finished keep their
-    places first. A remaining tie keeps the at-board order: the organizer records the
-    deciding die roll by correcting the result."""
+    places first. A remaining tie goes to the die roll the organizer records for this game
+    (``open_draw.place_unfinished_game``); until then the tied players keep the at-board
+    order."""
     positions = engine.outcome(checked.data).positions
     board = checked.data.get("board", 4)
     by_colour = {to_league.get(c, c): count_points(p, board) for c, p in positions.items() if p}
     per_entry = {s.entry_id: sum(by_colour.get(c, 0) for c in s.colours) for s in seats}
     finished = list(dict.fromkeys(colour_places))
-    rest = sorted(
-        (s for s in seats if s.entry_id not in finished),
-        key=lambda s: (-per_entry[s.entry_id], s.position),
-    )
-    return finished + [s.entry_id for s in rest], {str(k): n for k, n in per_entry.items()}
+    try:
+        placed = open_draw.place_unfinished_game(
+            [s.entry_id for s in seats], per_entry, finished, tie_rolls
+        )
+    except AlgorithmError as exc:
+        raise ServiceError(f"count points: {exc}") from None
+    return list(placed.placings), {str(k): n for k, n in per_entry.items()}
+
+
+def open_ties(fixture: Fixture, result: Result) -> list[list[int]]:
+    """Players of a time-limited game still tied on count points without a decisive
+    recorded die roll (the organizer records one: ``tie_breaks.game_tie_roll_record``)."""
+    if not result.count_points:
+        return []
+    finished = list(dict.fromkeys(result.colour_places))
+    points = {int(k): v for k, v in result.count_points.items()}
+    players = [s.entry_id for s in fixture.seats.all()]
+    try:
+        placed = open_draw.place_unfinished_game(players, points, finished, _tie_rolls(fixture))
+    except AlgorithmError:
+        return []
+    return [list(t) for t in placed.open_ties]
 
 
 def _log_player_colours(data: dict, name: str, to_league: dict[str, str]) -> set[str]:
@@ -155,6 +188,15 @@ def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
     invalidated (recomputed once the transaction has committed)."""
     if fixture is not None and fixture.series_id:
         series_progress(fixture.series_id)
+    if fixture is not None:
+        event_starts_update(fixture)  # games whose start this game decides
+        if league.event_kind == League.EventKind.GRAND_PRIX:
+            grand_prix_progress(league)  # cancel once decided, extra game while tied
+        if fixture.stage == Fixture.Stage.FINAL:  # an open tournament's final table
+            counted = fixture.results.filter(state=Result.State.CONFIRMED).exists()
+            League.objects.filter(pk=league.pk).update(
+                status=League.Status.FINISHED if counted else League.Status.RUNNING
+            )
     standings_invalidate(league)
 
 
@@ -360,7 +402,7 @@ def _manual_fields(fixture: Fixture, winner: Entry, counted_pawns) -> dict[str, 
     ids = [s.entry_id for s in seats]
     if winner is None or winner.pk not in ids:
         raise ServiceError("the winner must be one of the players at this game", field="winner")
-    fmt = get_format(fixture.league.format)
+    fmt = get_format(fixture.game_format)
     most = 4 * fmt.colours_per_player if fmt.counted_pawns == "both-colours" else 4
     counted = {}
     for entry_id in ids:

@@ -53,6 +53,11 @@ def cycle_create(
         raise ServiceError(
             "open tournaments draw their tables each round; DRR schedules are for leagues"
         )
+    if league.event_kind != League.EventKind.LEAGUE:
+        raise ServiceError(
+            f"{league.name} is a {league.get_event_kind_display()}: its games are scheduled "
+            "as one event, not as DRRs"
+        )
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.status not in (

@@ -22,9 +22,13 @@ from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from tournaments.algorithms.standings import GameOutcome, PlacementPoints, compute_standings
+from tournaments.algorithms.standings import (
+    GameOutcome,
+    PlacementPoints,
+    TieBreakRoll,
+    compute_standings,
+)
 from tournaments.models import (
-    Cycle,
     Fixture,
     League,
     Result,
@@ -75,7 +79,10 @@ def _counted_results(league: League) -> list[dict[str, Any]]:
     (bench/standings.py). Elsewhere (the embedded SQLite default) the ORM reads them.
     """
     counted = Result.objects.filter(
-        fixture__league=league, fixture__series__isnull=True, state=Result.State.CONFIRMED
+        fixture__league=league,
+        fixture__series__isnull=True,
+        fixture__stage=Fixture.Stage.REGULAR,
+        state=Result.State.CONFIRMED,
     )
     if connection.vendor == "postgresql":
         sql, params = counted.values(*RESULT_FIELDS).query.sql_with_params()
@@ -95,7 +102,9 @@ def outcomes_for(league: League) -> list[GameOutcome]:
     results = _counted_results(league)
     seats: dict[int, list[int]] = defaultdict(list)
     for fixture_id, entry_id in (
-        Seat.objects.filter(fixture__league=league, fixture__series__isnull=True)
+        Seat.objects.filter(
+            fixture__league=league, fixture__series__isnull=True, fixture__stage="regular"
+        )
         .order_by("fixture_id", "position")
         .values_list("fixture_id", "entry_id")
     ):
@@ -192,11 +201,11 @@ def _recompute(league_id: int) -> dict:
         entries = list(league.entries.order_by("pk").values_list("pk", flat=True))
         outcomes = outcomes_for(league)
         table = compute_standings(
-            entries, outcomes, league_metrics(league), die_rolls=die_rolls(league)
+            entries, outcomes, league_metrics(league), roll_offs=roll_offs_for(league)
         )
-        counts = Fixture.objects.filter(league=league, series__isnull=True).aggregate(
-            total=_count(), decided=_count(Q(status__in=DECIDED))
-        )
+        counts = Fixture.objects.filter(
+            league=league, series__isnull=True, stage=Fixture.Stage.REGULAR
+        ).aggregate(total=_count(), decided=_count(Q(status__in=DECIDED)))
         fields = dict(
             results_revision=league.results_revision,
             provisional=_provisional(league, counts),
@@ -236,8 +245,13 @@ def _recompute(league_id: int) -> dict:
 
 def _provisional(league: League, counts: dict) -> bool:
     """Provisional while games or DRRs remain; settled when the stage is over."""
-    cycles_missing = league.cycles.count() < league.drr_count  # always one query
-    return cycles_missing or counts["total"] == 0 or counts["decided"] < counts["total"]
+    if league.event_kind == League.EventKind.LEAGUE:
+        missing = league.cycles.count() < league.drr_count  # always one query
+    elif league.event_kind == League.EventKind.OPEN:
+        missing = league.open_rounds.filter(is_final=False).count() < league.games_planned
+    else:
+        missing = False
+    return missing or counts["total"] == 0 or counts["decided"] < counts["total"]
 
 
 def league_metrics(league: League) -> list:
@@ -262,17 +276,21 @@ def _count(condition: Q | None = None) -> Count:
     return Count("pk", filter=condition)
 
 
-def die_rolls(league: League) -> dict[int, int]:
-    """The recorded die roll that breaks a final tie *(platform rule)*: the roll of the
-    latest DRR's seeding (the first round each player rolled in)."""
-    cycle = Cycle.objects.filter(league=league).order_by("-number").first()
-    if cycle is None:
-        return {}
-    rolls: dict[int, int] = {}
-    for round_ in cycle.rolls:
-        for player, roll in round_.get("rolls", {}).items():
-            rolls.setdefault(int(player), roll)
-    return rolls
+def roll_offs_for(league: League) -> list[TieBreakRoll]:
+    """Every recorded roll-off of the league, oldest first, for the standings' die-roll
+    tie-break: each DRR's seeding rolls (every round, re-rolls included) and the dedicated
+    tie-break rolls (not those of a single game)."""
+    timed = []
+    for cycle in league.cycles.order_by("number"):
+        rounds = tuple(
+            {int(p): v for p, v in round_.get("rolls", {}).items()} for round_ in cycle.rolls
+        )
+        if rounds and len(rounds[0]) > 1:
+            timed.append((cycle.created_at, 0, cycle.pk, TieBreakRoll(rounds, cycle.created_at)))
+    for roll in league.tie_break_rolls.filter(fixture__isnull=True):
+        rounds = tuple({int(p): v for p, v in r.items()} for r in roll.rounds)
+        timed.append((roll.recorded_at, 1, roll.pk, TieBreakRoll(rounds, roll.recorded_at)))
+    return [item[-1] for item in sorted(timed, key=lambda t: t[:3])]
 
 
 def leagues_with_stale_standings() -> list[int]:

@@ -69,3 +69,32 @@ class ResolveForm(forms.Form):
     note = forms.CharField(
         label=_("Note"), required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
     )
+
+
+class TieBreakRollForm(forms.Form):
+    """A roll-off typed as rounds: ``Ann 5, Ben 5; Ann 2, Ben 6`` (re-rolls after ``;``)."""
+
+    rolls = forms.CharField(
+        label=_("Rolls, round by round"),
+        max_length=500,
+        help_text=_('e.g. "Ann 5, Ben 5; Ann 2, Ben 6": a round per ";", re-rolls of ties after'),
+    )
+    note = forms.CharField(label=_("Note"), max_length=200, required=False)
+
+    def clean_rolls(self) -> list[dict[str, int]]:
+        rounds = []
+        for number, text in enumerate(self.cleaned_data["rolls"].split(";"), start=1):
+            round_: dict[str, int] = {}
+            for item in filter(None, (part.strip() for part in text.split(","))):
+                name, _sep, value = item.rpartition(" ")
+                if not name.strip() or not value.strip().isdigit():
+                    raise forms.ValidationError(
+                        _("round %(n)s: write each roll as a name and a number, e.g. Ann 5"),
+                        params={"n": number},
+                    )
+                round_[name.strip()] = int(value)
+            if round_:
+                rounds.append(round_)
+        if not rounds:
+            raise forms.ValidationError(_("enter at least one round of rolls"))
+        return rounds

@@ -63,6 +63,11 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
         "resolve_form": forms.get("resolve_form") or ResolveForm(),
         "form_error": forms.get("form_error"),
         "layout": board_layout(result.game_log.board) if result and result.game_log else None,
+        "open_ties": (
+            result_services.open_ties(fixture, result)
+            if result is not None and result.state == Result.State.CONFIRMED
+            else []
+        ),
     }
 
 

@@ -4,27 +4,35 @@ with a live-refresh fragment answering 304 when nothing changed) and playoffs.""
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date, quote_etag
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
-from django.views.decorators.http import require_GET
+from django.utils.translation import get_language, gettext, gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.permissions import is_organizer
+from tournaments.selectors import formats as format_selectors
 from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors import playoffs as playoff_selectors
 from tournaments.selectors import schedule as schedule_selectors
 from tournaments.selectors import standings as standings_selectors
+from tournaments.services import events, open_tournaments, tie_breaks
+from tournaments.services.errors import ServiceError
+from tournaments.services.open_tournaments import open_final_ranking
+from tournaments.web.forms import TieBreakRollForm
 from tournaments.web.lookups import league_or_404
 
 
 @require_GET
 def league_detail(request, slug: str):
     league = league_or_404(request, slug)
+    organizer = is_organizer(request.user, league)
     return render(
         request,
         "tournaments/league.html",
@@ -32,9 +40,80 @@ def league_detail(request, slug: str):
             "league": league,
             "overview": league_selectors.league_overview(league),
             "tab": "league",
-            "is_organizer": is_organizer(request.user, league),
+            "is_organizer": organizer,
+            "actions": _organizer_actions(league) if organizer else [],
+            "roll_form": TieBreakRollForm() if organizer else None,
         },
     )
+
+
+def _organizer_actions(league) -> list[str]:
+    """The format's organizer actions offered on the league page (each refused by its
+    service with the reason when the moment is wrong)."""
+    kind = league.event_kind
+    actions = []
+    if kind in events.SEQUENCE_EVENTS and not league.fixtures.exists():
+        actions.append("schedule-event")
+    if kind == league.EventKind.GRAND_PRIX:
+        actions.append("extra-game")
+    if kind == league.EventKind.OPEN:
+        actions.append("draw-round")
+        if league.final_table_size:
+            actions.append("final-table")
+    return actions
+
+
+ACTIONS = {
+    "schedule-event": (
+        lambda league, user: events.event_schedule(league=league, by=user),
+        gettext_lazy("The games are scheduled."),
+    ),
+    "extra-game": (
+        lambda league, user: events.grand_prix_add_game(league=league, by=user),
+        gettext_lazy("An extra game is added."),
+    ),
+    "draw-round": (
+        lambda league, user: open_tournaments.open_round_draw(league=league, by=user),
+        gettext_lazy("The next round is drawn."),
+    ),
+    "final-table": (
+        lambda league, user: open_tournaments.open_final_table(league=league, by=user),
+        gettext_lazy("The final table is seated."),
+    ),
+}
+
+
+@require_POST
+def league_action(request, slug: str, action: str):
+    """An organizer's format action from the league page: schedule an event, add an extra
+    Grand Prix game, draw the next open round, seat the final table, record a tie-break
+    roll. The service decides; its refusal is shown as the message."""
+    league = league_or_404(request, slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    try:
+        if action == "tie-break-roll":
+            form = TieBreakRollForm(request.POST)
+            if not form.is_valid():
+                errors = "; ".join(e for errs in form.errors.values() for e in errs)
+                messages.error(request, errors)
+                return redirect("tournaments:league", slug=league.slug)
+            tie_breaks.tie_break_roll_record(
+                league=league,
+                by=request.user,
+                rolls=form.cleaned_data["rolls"],
+                note=form.cleaned_data["note"],
+            )
+            messages.success(request, gettext("The tie-break roll is recorded."))
+        elif action in ACTIONS:
+            run, done = ACTIONS[action]
+            run(league, request.user)
+            messages.success(request, str(done))
+        else:
+            raise Http404("no such action")
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("tournaments:league", slug=league.slug)
 
 
 @require_GET
@@ -112,11 +191,29 @@ def _standings_tables_html(request, league, stamp: standings_selectors.Standings
                 "league": league,
                 "snapshots": standings_selectors.standings_tables(league),
                 "failure": failure,
+                **_format_extras(league),
             },
             request=request,
         )
         cache.set(key, str(html), STANDINGS_CACHE_SECONDS)
     return mark_safe(html)  # our own template's output (autoescaped when rendered)
+
+
+def _format_extras(league) -> dict:
+    """What the formats add to the standings: a Grand Prix's state, an open tournament's
+    final ranking, the recorded tie-break rolls. All change only with a counted result or
+    a recorded roll, which make a new snapshot stamp, so they are cached with the table."""
+    extras: dict = {
+        "grand_prix": format_selectors.grand_prix_summary(league),
+        "rolls": format_selectors.tie_break_rolls(league),
+        "final_ranking": None,
+    }
+    if league.event_kind == league.EventKind.OPEN:
+        order = open_final_ranking(league)
+        if order:
+            names = dict(league.entries.values_list("pk", "player__name"))
+            extras["final_ranking"] = [names[e] for e in order]
+    return extras
 
 
 STANDINGS_CACHE_SECONDS = 3600

@@ -12,6 +12,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("rules/", home.rules, name="rules"),
     path("leagues/<slug:slug>/", leagues.league_detail, name="league"),
+    path("leagues/<slug:slug>/actions/<slug:action>/", leagues.league_action, name="league-action"),
     path("leagues/<slug:slug>/schedule/", leagues.league_schedule, name="schedule"),
     path("leagues/<slug:slug>/standings/", leagues.league_standings, name="standings"),
     path(

@@ -12,10 +12,19 @@ from django.db import transaction
 
 from games.engine import simulate_game
 from tournaments.models import Fixture, League, Player
+from tournaments.services.errors import ServiceError
+from tournaments.services.events import event_schedule
 from tournaments.services.leagues import entry_add, league_create
+from tournaments.services.log_check import fixture_rules_spec
+from tournaments.services.open_tournaments import (
+    open_final_table,
+    open_round_draw,
+    preliminary_rows,
+)
 from tournaments.services.players import player_create
 from tournaments.services.results import game_log_submit
 from tournaments.services.schedule import cycle_create
+from tournaments.services.tie_breaks import tie_break_roll_record
 
 XLEAGUE = ("Anna", "Ben", "Clara")
 XLEAGUE_PREFS = {"Anna": ["green", "red"], "Ben": ["black", "yellow"], "Clara": ["red", "black"]}
@@ -23,7 +32,10 @@ NINE = ("Dora", "Emil", "Frida", "Gustav", "Hanna", "Ida", "Jonas", "Karla", "Lu
 
 
 class Command(BaseCommand):
-    help = "Load the demo season: a 3-player XLeague and a 9-player 2T+ league."
+    help = (
+        "Load the demo season: a 3-player XLeague, a 9-player 2T+ league, a Grand Prix on "
+        "board 6, an open tournament with a final table and a mixed triple-threat event."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -43,6 +55,12 @@ class Command(BaseCommand):
             made.append(self._xleague(organizer))
         if not League.objects.filter(slug="nine-2t-plus").exists():
             made.append(self._nine(organizer))
+        if not League.objects.filter(slug="grand-prix-six").exists():
+            made.append(self._grand_prix(organizer))
+        if not League.objects.filter(slug="open-club-night").exists():
+            made.append(self._open(organizer))
+        if not League.objects.filter(slug="triple-threat-mixed").exists():
+            made.append(self._triple_threat(organizer))
         for league in made:
             played = Fixture.objects.filter(league=league, status="confirmed").count()
             total = Fixture.objects.filter(league=league).count()
@@ -101,6 +119,106 @@ class Command(BaseCommand):
         cycle_create(league=league, by=organizer, seed=2024)
         self._play(league, organizer, cycles=(), partial_cycle=1, partial_games=40)
         return league
+
+    @transaction.atomic
+    def _grand_prix(self, organizer) -> League:
+        """Three players × two opposite colours on board 6, four games: played until the
+        winner is certain (games left are cancelled) or, while the top is tied, extra
+        games."""
+        league = league_create(
+            owner=organizer,
+            name="Grand Prix on six",
+            slug="grand-prix-six",
+            format="GP",
+            board=6,
+            event_kind="grand-prix",
+            games_planned=4,
+            confirmation_required=False,
+        )
+        for player in self._players(XLEAGUE):
+            entry_add(league=league, player=player, by=organizer)
+        event_schedule(league=league, by=organizer, seed=606)
+        self._play_in_order(league, organizer)
+        return league
+
+    @transaction.atomic
+    def _triple_threat(self, organizer) -> League:
+        """A mixed triple-threat event: 3T, GP, 3T+, 3T; each start from the game before."""
+        league = league_create(
+            owner=organizer,
+            name="Triple threat mixed",
+            slug="triple-threat-mixed",
+            format="3T",
+            event_kind="triple-threat",
+            game_formats=["3T", "GP", "3T+", "3T"],
+            confirmation_required=False,
+        )
+        for player in self._players(NINE[-3:]):
+            entry_add(league=league, player=player, by=organizer)
+        event_schedule(league=league, by=organizer, seed=333)
+        self._play_in_order(league, organizer, leave=2)
+        return league
+
+    @transaction.atomic
+    def _open(self, organizer) -> League:
+        """An open club night: 8 players, 3 drawn rounds (5/3/2/1, 40 minutes), then the
+        best four at the final table."""
+        league = league_create(
+            owner=organizer,
+            name="Open club night",
+            slug="open-club-night",
+            format="open",
+            games_planned=3,
+            points_scheme=[5, 3, 2, 1],
+            time_limit_minutes=40,
+            draw_seed=4040,
+            confirmation_required=False,
+        )
+        for player in self._players(NINE[:8]):
+            entry_add(league=league, player=player, by=organizer)
+        for _round in range(3):
+            open_round_draw(league=league, by=organizer)
+            self._play_in_order(league, organizer)
+        try:
+            final = open_final_table(league=league, by=organizer)
+        except ServiceError:  # a tie for the last final place: the players roll for it
+            rows = preliminary_rows(league)
+            tied = [r.entry for r in rows if r.rank == rows[4].rank]
+            names = dict(league.entries.values_list("pk", "player__name"))
+            rolls = {names[e]: 6 - i for i, e in enumerate(tied)}
+            tie_break_roll_record(league=league, by=organizer, rolls=[rolls], note="for the final")
+            final = open_final_table(league=league, by=organizer)
+        self._play_fixture(final, organizer)
+        return league
+
+    def _play_in_order(self, league, organizer, leave: int = 0) -> None:
+        """Play the league's scheduled games one by one, in order, re-reading after each
+        (a result may resolve the next start, cancel games or add an extra one)."""
+        for _ in range(60):
+            scheduled = league.fixtures.filter(status=Fixture.Status.SCHEDULED)
+            playable = list(
+                scheduled.exclude(starting_colour="")
+                .order_by("round", "number")
+                .prefetch_related("seats__entry__player")
+            )
+            if scheduled.count() <= leave or not playable:
+                return
+            self._play_fixture(playable[0], organizer)
+
+    def _play_fixture(self, fixture, organizer) -> None:
+        league = fixture.league
+        seats = list(fixture.seats.select_related("entry__player"))
+        log = simulate_game(
+            rules=fixture_rules_spec(fixture),
+            board=league.board,
+            players={s.entry.player.name: list(s.colours) for s in seats},
+            first=fixture.starting_colour,
+            bots="heuristic",
+            seed=fixture.pk * 7919 + league.pk,
+            meta={"league": league.slug, "game": fixture.label or fixture.number},
+        )
+        _with_times(log)
+        game_log_submit(fixture=fixture, content=json.dumps(log), user=organizer)
 
     def _play(self, league, organizer, *, cycles, partial_cycle, partial_games):
         fixtures = league.fixtures.filter(cycle__number__in=[*cycles, partial_cycle])

@@ -1,0 +1,379 @@
+"""Events played as a sequence of games: triple-threat events (each game 3T, 3T+ or GP),
+double-threat Challengers (game 0, 1, 2, …) and the Grand Prix; their schedules, the
+starting colours that earlier results decide, and a Grand Prix's extra and cancelled games.
+
+A game whose start depends on an earlier game is stored with ``starting_colour`` empty,
+``start_basis`` and ``start_depends_on``; ``event_starts_update`` (called by
+``results._counts_changed`` in the transaction that makes a result count, or stop counting)
+resolves it with ``starting_colour.resolve_start`` and refuses a change that would move the
+start of a game that already has a result.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+
+from games.engine.board import DEFAULT_COLOURS
+from tournaments.algorithms import grand_prix, starting_colour
+from tournaments.algorithms.colours import assign_colours
+from tournaments.algorithms.errors import AlgorithmError
+from tournaments.formats import get_format
+from tournaments.models import Fixture, League, Result, Seat
+from tournaments.selectors import formats as formats_selectors
+from tournaments.services.errors import ServiceError
+from tournaments.services.guards import require_organizer
+from tournaments.services.standings import standings_invalidate
+
+EventKind = League.EventKind
+SEQUENCE_EVENTS = (EventKind.TRIPLE_THREAT, EventKind.CHALLENGERS, EventKind.GRAND_PRIX)
+LIVE = (Result.State.CONFIRMED, *Result.OPEN_STATES)
+
+
+def event_formats(league: League) -> list[str]:
+    """Each game's format, in order (Challengers: game 0 first; a Grand Prix: its set
+    number of games, all of the league's format)."""
+    if league.event_kind == EventKind.GRAND_PRIX:
+        return [league.format] * league.games_planned
+    return list(league.game_formats)
+
+
+def event_plan(league: League) -> tuple[starting_colour.StartPlan, ...]:
+    """The start plan of every game of the event (a Grand Prix: every game by die roll)."""
+    formats = event_formats(league)
+    try:
+        if league.event_kind == EventKind.CHALLENGERS:
+            return starting_colour.plan_challengers(formats)
+        if league.event_kind == EventKind.TRIPLE_THREAT:
+            return starting_colour.plan_triple_threat(formats)
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc), field="game_formats") from None
+    return tuple(starting_colour.StartPlan(n, "die-roll") for n in range(1, len(formats) + 1))
+
+
+def check_event(kind: str, fmt_code: str, board: int, formats: list, games: int) -> list[str]:
+    """Validate an event's configuration at creation; the per-game formats to store."""
+    if kind == EventKind.GRAND_PRIX:
+        if fmt_code not in ("GP", "GP+"):
+            raise ServiceError("a Grand Prix event plays GP or GP+ games", field="format")
+        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 50:
+            raise ServiceError("a Grand Prix has a set number of games, 1 to 50", field="games")
+        return []
+    if kind not in (EventKind.TRIPLE_THREAT, EventKind.CHALLENGERS):
+        return []
+    if not isinstance(formats, list) or not formats or len(formats) > 50:
+        raise ServiceError(
+            'an event lists the format of each game, 1 to 50 games, e.g. ["3T", "GP", "3T+"]',
+            field="game_formats",
+        )
+    wanted = (
+        ("3T", "3T+", "GP", "GP+")
+        if kind == EventKind.TRIPLE_THREAT
+        else ("2T", "2T+", "GP", "GP+")
+    )
+    for number, code in enumerate(formats, start=0 if kind == EventKind.CHALLENGERS else 1):
+        if code not in wanted:
+            raise ServiceError(
+                f"game {number}: a {'triple-threat' if wanted[0] == '3T' else 'Challengers'} "
+                f"event plays {', '.join(wanted)} games, not {code!r}",
+                field="game_formats",
+            )
+    needed = 6 if kind == EventKind.TRIPLE_THREAT else 4
+    if board != needed:
+        raise ServiceError(f"this event is played on board {needed}", field="board")
+    try:
+        if kind == EventKind.CHALLENGERS:
+            starting_colour.plan_challengers(formats)
+        else:
+            starting_colour.plan_triple_threat(formats)
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc), field="game_formats") from None
+    return list(formats)
+
+
+def _seating(league: League, code: str, at_board, preferences, board_colours):
+    fmt = get_format(code)
+    own = get_format(league.format).layout == fmt.layout
+    if fmt.layout == "opposite":
+        return grand_prix.grand_prix_seating(at_board, preferences if own else None, board_colours)
+    return assign_colours(
+        at_board, preferences if own else None, board_colours, fmt.layout, league.clash_policy
+    )
+
+
+def event_schedule(*, league: League, by, seed: int | None = None) -> list[Fixture]:
+    """Schedule every game of a triple-threat, Challengers or Grand Prix event.
+
+    The players sit in entry order (first entered is first mentioned); each game gets
+    the colours of its own format; the first game is started by die roll (rolled here,
+    reproducibly from ``seed``, stored); every later game of a triple-threat or
+    Challengers event waits for the game that decides it ("decided by game N"), a Grand
+    Prix game rolls its own dice.
+    """
+    require_organizer(by, league)
+    if league.event_kind not in SEQUENCE_EVENTS:
+        raise ServiceError(f"{league.name} is not a triple-threat, Challengers or GP event")
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.fixtures.exists():
+            raise ServiceError("the games of this event have been scheduled already")
+        entries = list(
+            league.entries.filter(withdrawn_at__isnull=True).select_related("player").order_by("pk")
+        )
+        _check_players(league, len(entries))
+        if seed is None:
+            seed = league.draw_seed if league.draw_seed is not None else secrets.randbelow(2**31)
+        league.draw_seed = seed
+        league.status = League.Status.RUNNING
+        league.save(update_fields=["draw_seed", "status"])
+        made = []
+        plan = event_plan(league)
+        formats = event_formats(league)
+        for code, step in zip(formats, plan, strict=True):
+            made.append(_schedule_game(league, entries, code, step, made))
+        standings_invalidate(league)
+        return made
+
+
+def _check_players(league: League, count: int) -> None:
+    if league.event_kind == EventKind.CHALLENGERS and count != 2:
+        raise ServiceError(f"a Challengers event is two players; {league.name} has {count}")
+    if league.event_kind == EventKind.TRIPLE_THREAT and count != 3:
+        raise ServiceError(f"a triple-threat event is three players; {league.name} has {count}")
+    if league.event_kind == EventKind.GRAND_PRIX:
+        most = len(DEFAULT_COLOURS[league.board]) // 2
+        if not 2 <= count <= most:
+            raise ServiceError(
+                f"a Grand Prix on board {league.board} seats 2–{most} players; "
+                f"{league.name} has {count}"
+            )
+
+
+def _schedule_game(league: League, entries, code: str, step, earlier: list[Fixture]) -> Fixture:
+    board_colours = DEFAULT_COLOURS[league.board]
+    at_board = [e.pk for e in entries]
+    preferences = {e.pk: (e.preferred_colours or None) for e in entries}
+    number = step.game
+    try:
+        assignment = _seating(league, code, at_board, preferences, board_colours)
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc)) from None
+    fields: dict = {"start_basis": step.basis}
+    if step.depends_on is None:
+        fields.update(_die_roll_start(league, assignment, board_colours, number))
+    else:
+        fields["start_depends_on"] = next(f for f in earlier if f.number == step.depends_on)
+    prefix = "GP" if league.event_kind == EventKind.GRAND_PRIX else "Game"
+    fixture = Fixture.objects.create(
+        league=league,
+        round=number,
+        number=number,
+        label=f"{prefix} {number}",
+        format="" if code == league.format else code,
+        **fields,
+    )
+    Seat.objects.bulk_create(
+        Seat(fixture=fixture, entry_id=pk, position=i, colours=list(assignment[pk]))
+        for i, pk in enumerate(at_board)
+    )
+    return fixture
+
+
+def _die_roll_start(league: League, assignment, board_colours, number: int) -> dict:
+    try:
+        decided = starting_colour.decide_starting_colour(
+            "die-roll",
+            assignment=assignment,
+            board_colours=board_colours,
+            seed=f"{league.draw_seed}-start-{number}",
+        )
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc)) from None
+    return {
+        "starting_colour": decided.colour,
+        "start_reason": "highest die roll of the colours in play",
+        "start_rolls": [r.as_dict() for r in decided.rolls.history] if decided.rolls else [],
+    }
+
+
+# --- starts decided by earlier results -----------------------------------------------------
+
+
+def previous_game(fixture: Fixture) -> starting_colour.PreviousGame | None:
+    """The counted result of ``fixture`` as the start rules need it (colours in finishing
+    order, who held which, how its format ends), or None while nothing counts."""
+    result = fixture.results.filter(state=Result.State.CONFIRMED).first()
+    if result is None or not result.finished_colours:
+        return None  # no counted result, or one without the colours' finishing order
+    owner_colours = {s.entry_id: tuple(s.colours) for s in fixture.seats.all()}
+    placings = tuple(result.finished_colours)
+    return starting_colour.PreviousGame(
+        placings=placings,
+        assignment=owner_colours,
+        end=starting_colour.FORMAT_ENDS.get(fixture.game_format, "first-colour"),
+    )
+
+
+def event_starts_update(fixture: Fixture) -> list[Fixture]:
+    """``fixture``'s counted result changed (confirmed, corrected or voided): resolve the
+    start of every game it decides. Raises ServiceError, naming the game, when a game
+    whose start would change already has a result; the caller's transaction then rolls
+    the change back."""
+    changed = []
+    dependents = list(
+        Fixture.objects.select_for_update()
+        .filter(start_depends_on=fixture)
+        .prefetch_related("seats")
+        .order_by("number")
+    )
+    if not dependents:
+        return changed
+    previous = previous_game(fixture)
+    board_colours = DEFAULT_COLOURS[fixture.league.board]
+    for game in dependents:
+        colour, reason = "", ""
+        if previous is not None:
+            plan = starting_colour.StartPlan(game.number, game.start_basis, fixture.number)
+            assignment = {s.entry_id: tuple(s.colours) for s in game.seats.all()}
+            try:
+                decided = starting_colour.resolve_start(plan, previous, assignment, board_colours)
+            except AlgorithmError as exc:
+                raise ServiceError(f"{game.label}: {exc}") from None
+            colour, reason = decided.colour, decided.reason
+        if colour == game.starting_colour:
+            continue
+        if game.starting_colour and game.results.filter(state__in=LIVE).exists():
+            raise ServiceError(
+                f"{game.label} already has a result and was started by "
+                f"{game.starting_colour}; this change would make "
+                f"{colour or 'its start undecided'} its starting colour. Void the result of "
+                f"{game.label} first"
+            )
+        game.starting_colour, game.start_reason = colour, reason
+        game.save(update_fields=["starting_colour", "start_reason", "updated_at"])
+        changed.append(game)
+    return changed
+
+
+# --- the Grand Prix -------------------------------------------------------------------------
+
+
+def grand_prix_state(league: League) -> grand_prix.GrandPrixStatus:
+    """Where the Grand Prix stands (``selectors.formats.grand_prix_status``), or a
+    ServiceError naming why it cannot be judged."""
+    try:
+        return formats_selectors.grand_prix_status(league)
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+grand_prix_points = formats_selectors.grand_prix_points
+
+
+def grand_prix_progress(league: League) -> None:
+    """After a counted change in a Grand Prix: cancel the games left once the winner is
+    certain (shown as cancelled because decided), bring them back when a correction makes
+    the winner uncertain again, and add an extra game while the top is tied with no game
+    left. Runs inside the transaction that changed the result."""
+    league = League.objects.select_for_update().get(pk=league.pk)
+    try:
+        state = grand_prix_state(league)
+    except ServiceError:  # e.g. players withdrew below two: nothing to decide, results count
+        return
+    cancelled = league.fixtures.filter(cancel_reason=Fixture.CancelReason.DECIDED)
+    if state.winner is not None:
+        league.fixtures.filter(status=Fixture.Status.SCHEDULED).exclude(
+            results__state__in=LIVE
+        ).update(status=Fixture.Status.CANCELLED, cancel_reason=Fixture.CancelReason.DECIDED)
+        if league.status == League.Status.RUNNING:
+            league.status = League.Status.FINISHED
+            league.save(update_fields=["status"])
+        return
+    if cancelled.exists():
+        cancelled.update(status=Fixture.Status.SCHEDULED, cancel_reason="")
+        state = grand_prix_state(league)
+    if league.status == League.Status.FINISHED:
+        league.status = League.Status.RUNNING
+        league.save(update_fields=["status"])
+    if state.extra_game_needed:
+        grand_prix_extra_game(league)
+
+
+def grand_prix_extra_game(league: League) -> Fixture:
+    """Add one more game to a Grand Prix whose top is tied with no game left."""
+    entries = list(
+        league.entries.filter(withdrawn_at__isnull=True).select_related("player").order_by("pk")
+    )
+    number = (league.fixtures.order_by("-number").values_list("number", flat=True).first()) or 0
+    step = starting_colour.StartPlan(number + 1, "die-roll")
+    fixture = _schedule_game(league, entries, league.format, step, [])
+    fixture.label = f"GP {number + 1} (extra)"
+    fixture.save(update_fields=["label"])
+    return fixture
+
+
+def grand_prix_add_game(*, league: League, by) -> Fixture:
+    """An organizer adds an extra game; only while the top is tied and no game is left
+    (normally the platform adds it by itself when the last game counts)."""
+    require_organizer(by, league)
+    if league.event_kind != EventKind.GRAND_PRIX:
+        raise ServiceError(f"{league.name} is not a Grand Prix")
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        state = grand_prix_state(league)
+        if not state.extra_game_needed:
+            raise ServiceError(
+                "an extra game is added only while the top is tied and no game is left; "
+                f"the leaders are {len(state.leaders)}, games are still to be played"
+                if len(state.leaders) > 1
+                else "an extra game is added only while the top is tied; it is not"
+            )
+        fixture = grand_prix_extra_game(league)
+        standings_invalidate(league)
+        return fixture
+
+
+def fixture_start_record(
+    *, fixture: Fixture, by, rolls: list | None = None, colour: str | None = None, reason: str = ""
+) -> Fixture:
+    """An organizer records a game's starting colour: the die rolls rolled at the table
+    (round by round, ``{colour: roll}``; only a tie for the highest roll is re-rolled), or a
+    colour set by hand (with a reason) where the rule cannot decide (e.g. the colour that
+    clinched the earlier game is not in play). Refused once the game has a result."""
+    require_organizer(by, fixture.league)
+    if (rolls is None) == (colour is None):
+        raise ServiceError("give either the die rolls or the colour (with a reason)")
+    with transaction.atomic():
+        fixture = Fixture.objects.select_for_update().select_related("league").get(pk=fixture.pk)
+        if fixture.results.filter(state__in=LIVE).exists():
+            raise ServiceError(
+                f"{fixture.label or fixture.number} already has a result; void it before "
+                "changing its starting colour"
+            )
+        in_play = [c for s in fixture.seats.all() for c in s.colours]
+        if rolls is not None:
+            if not isinstance(rolls, list) or not all(isinstance(r, dict) for r in rolls):
+                raise ServiceError("rolls are a list of rounds, each {colour: roll}", field="rolls")
+            try:
+                decided = starting_colour.die_roll_starting_colour(
+                    in_play, recorded_rolls=[dict(r) for r in rolls]
+                )
+            except AlgorithmError as exc:
+                raise ServiceError(f"starting colour: {exc}", field="rolls") from None
+            fixture.starting_colour = decided.winner
+            fixture.start_rolls = [r.as_dict() for r in decided.history]
+            fixture.start_reason = "highest die roll of the colours in play (rolled at the table)"
+        else:
+            if colour not in in_play:
+                raise ServiceError(
+                    f"{colour!r} is not in play in this game; the colours are {', '.join(in_play)}",
+                    field="colour",
+                )
+            if not reason.strip():
+                raise ServiceError("say why the starting colour is set by hand", field="reason")
+            fixture.starting_colour = colour
+            fixture.start_rolls = []
+            fixture.start_reason = f"set by the organizer: {reason.strip()[:150]}"
+        fixture.save(update_fields=["starting_colour", "start_rolls", "start_reason", "updated_at"])
+        return fixture

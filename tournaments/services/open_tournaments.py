@@ -1,0 +1,220 @@
+"""Open tournaments: drawing each round's tables (``open_draw.draw_round``, seeded and stored,
+reproducible), the final table of the best four, and the tournament's final ranking."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+
+from games.engine.board import DEFAULT_COLOURS
+from tournaments.algorithms import open_draw
+from tournaments.algorithms.errors import AlgorithmError
+from tournaments.algorithms.standings import compute_standings
+from tournaments.algorithms.starting_colour import decide_starting_colour
+from tournaments.models import Fixture, League, OpenRound, Seat
+from tournaments.services.errors import ServiceError
+from tournaments.services.guards import require_organizer
+from tournaments.services.standings import (
+    league_metrics,
+    outcomes_for,
+    roll_offs_for,
+    standings_invalidate,
+)
+
+UNDECIDED = (Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED, Fixture.Status.DISPUTED)
+
+
+def _require_open(league: League) -> None:
+    if league.event_kind != League.EventKind.OPEN:
+        raise ServiceError(f"{league.name} is not an open tournament")
+
+
+def draw_history(league: League, *, final: bool = False) -> list[open_draw.RoundDraw]:
+    """The drawn rounds so far as the draw algorithm sees them (tables, at-board order,
+    colours), oldest first; with ``final`` the final table too."""
+    fixtures = (
+        league.fixtures.filter(stage__in=["regular", "final"] if final else ["regular"])
+        .prefetch_related("seats")
+        .order_by("round", "number")
+    )
+    rounds: dict[int, list[open_draw.Table]] = {}
+    for fixture in fixtures:
+        seats = tuple(open_draw.Seat(s.entry_id, s.colours[0]) for s in fixture.seats.all())
+        rounds.setdefault(fixture.round, []).append(open_draw.Table(fixture.number, seats))
+    return [open_draw.RoundDraw(n, tuple(tables)) for n, tables in sorted(rounds.items())]
+
+
+def _create_tables(league: League, draw: open_draw.RoundDraw, stage: str, label) -> list[Fixture]:
+    board_colours = DEFAULT_COLOURS[league.board]
+    made = []
+    for table in draw.tables:
+        assignment = {seat.player: (seat.colour,) for seat in table.seats}
+        try:
+            start = decide_starting_colour(
+                "die-roll",
+                assignment=assignment,
+                board_colours=board_colours,
+                seed=f"{league.draw_seed}-open-{draw.number}-{table.number}",
+            )
+        except AlgorithmError as exc:
+            raise ServiceError(str(exc)) from None
+        fixture = Fixture.objects.create(
+            league=league,
+            round=draw.number,
+            number=table.number,
+            label=label(table.number),
+            stage=stage,
+            starting_colour=start.colour,
+            start_basis="die-roll",
+            start_reason="highest die roll of the colours in play",
+            start_rolls=[r.as_dict() for r in start.rolls.history] if start.rolls else [],
+        )
+        Seat.objects.bulk_create(
+            Seat(fixture=fixture, entry_id=seat.player, position=i, colours=[seat.colour])
+            for i, seat in enumerate(table.seats)
+        )
+        made.append(fixture)
+    return made
+
+
+def _lock_and_seed(league: League, seed: int | None) -> League:
+    league = League.objects.select_for_update().get(pk=league.pk)
+    if league.draw_seed is None:
+        league.draw_seed = seed if seed is not None else secrets.randbelow(2**31)
+        league.save(update_fields=["draw_seed"])
+    elif seed is not None and seed != league.draw_seed:
+        raise ServiceError(
+            f"this tournament is drawn with seed {league.draw_seed}; a draw keeps its seed",
+            field="seed",
+        )
+    return league
+
+
+def _require_previous_round_done(league: League) -> None:
+    open_games = league.fixtures.filter(status__in=UNDECIDED).count()
+    if open_games:
+        raise ServiceError(
+            f"{open_games} game(s) of the last round have no counted result yet; "
+            "the next round is drawn when they are decided"
+        )
+
+
+def open_round_draw(*, league: League, by, seed: int | None = None) -> OpenRound:
+    """Draw the next preliminary round: tables of 3–4 by lot avoiding repeat opponents,
+    seats and colours balanced (``open_draw.draw_round``); the seed is the tournament's
+    (chosen here on the first draw, or given), so the draw can be reproduced."""
+    require_organizer(by, league)
+    _require_open(league)
+    with transaction.atomic():
+        league = _lock_and_seed(league, seed)
+        done = league.open_rounds.filter(is_final=False).count()
+        if done >= league.games_planned:
+            raise ServiceError(
+                f"all {league.games_planned} preliminary rounds are drawn"
+                + ("; seat the final table next" if league.final_table_size else "")
+            )
+        _require_previous_round_done(league)
+        players = list(
+            league.entries.filter(withdrawn_at__isnull=True)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        board = DEFAULT_COLOURS[league.board]
+        try:
+            draw = open_draw.draw_round(
+                players,
+                draw_history(league),
+                seed=league.draw_seed,
+                board_colours=board,
+                max_size=min(4, len(board)),
+            )
+        except AlgorithmError as exc:
+            raise ServiceError(str(exc)) from None
+        number = draw.number
+        _create_tables(league, draw, Fixture.Stage.REGULAR, lambda t: f"R{number} T{t}")
+        record = OpenRound.objects.create(
+            league=league, number=number, seed=str(league.draw_seed), drawn_by=by
+        )
+        if league.status in (League.Status.DRAFT, League.Status.REGISTRATION):
+            league.status = League.Status.RUNNING
+            league.save(update_fields=["status"])
+        standings_invalidate(league)
+        return record
+
+
+def preliminary_rows(league: League):
+    """The preliminary ranking (placement points → wins → die roll), computed now."""
+    entries = list(league.entries.order_by("pk").values_list("pk", flat=True))
+    try:
+        return compute_standings(
+            entries, outcomes_for(league), league_metrics(league), roll_offs=roll_offs_for(league)
+        )
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def open_final_table(*, league: League, by) -> Fixture:
+    """After the preliminary rounds, the best ``final_table_size`` (4) play the final table,
+    seated in ranking order with the colours they played least."""
+    require_organizer(by, league)
+    _require_open(league)
+    with transaction.atomic():
+        league = _lock_and_seed(league, None)
+        if not league.final_table_size:
+            raise ServiceError(f"{league.name} has no final table")
+        if league.fixtures.filter(stage=Fixture.Stage.FINAL).exists():
+            raise ServiceError("the final table is seated already")
+        done = league.open_rounds.filter(is_final=False).count()
+        if done < league.games_planned:
+            raise ServiceError(
+                f"{done} of {league.games_planned} preliminary rounds are drawn; the final "
+                "table follows the last of them"
+            )
+        _require_previous_round_done(league)
+        active = set(league.entries.filter(withdrawn_at__isnull=True).values_list("pk", flat=True))
+        rows = [r for r in preliminary_rows(league) if r.entry in active]
+        size = league.final_table_size
+        if len(rows) > size and rows[size].rank <= size:
+            names = dict(league.entries.values_list("pk", "player__name"))
+            tied = [names[r.entry] for r in rows if r.rank == rows[size].rank]
+            raise ServiceError(
+                f"{', '.join(tied)} are tied for the last place at the final table; record "
+                "a tie-break roll between them first"
+            )
+        try:
+            finalists = open_draw.final_table(rows, size)
+            draw = open_draw.seat_final_table(
+                finalists,
+                draw_history(league),
+                seed=league.draw_seed,
+                board_colours=DEFAULT_COLOURS[league.board],
+            )
+        except AlgorithmError as exc:
+            raise ServiceError(str(exc)) from None
+        (fixture,) = _create_tables(league, draw, Fixture.Stage.FINAL, lambda _t: "Final table")
+        OpenRound.objects.create(
+            league=league,
+            number=draw.number,
+            seed=str(league.draw_seed),
+            is_final=True,
+            drawn_by=by,
+        )
+        return fixture
+
+
+def open_final_ranking(league: League) -> list[int] | None:
+    """The tournament's final order once the final table counts: places 1–4 by the final
+    table's placings, everybody else in preliminary order; None before."""
+    final = league.fixtures.filter(stage=Fixture.Stage.FINAL).first()
+    if final is None:
+        return None
+    result = final.results.filter(state="confirmed").first()
+    if result is None or not result.placings:
+        return None
+    active = set(league.entries.filter(withdrawn_at__isnull=True).values_list("pk", flat=True))
+    rows = [r for r in preliminary_rows(league) if r.entry in active]
+    try:
+        return list(open_draw.final_ranking(rows, result.placings, league.final_table_size))
+    except AlgorithmError:
+        return None

@@ -1,0 +1,143 @@
+"""Recording die rolls that break ties: a dedicated roll-off for the standings, and the roll
+for a remaining tie on count points in one time-limited game."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tournaments.algorithms.errors import AlgorithmError
+from tournaments.algorithms.standings import TieBreakRoll as RollOff
+from tournaments.algorithms.standings import roll_off_sequences
+from tournaments.models import Entry, Fixture, League, Result, TieBreakRoll
+from tournaments.services.errors import ServiceError
+from tournaments.services.guards import require_organizer
+from tournaments.services.standings import standings_invalidate
+
+
+def _rounds_by_entry(league: League, rolls, allowed: dict[int, Entry] | None = None):
+    """``[{player name, slug or entry id: roll}, …]`` → ``[{entry id: roll}, …]``,
+    validated as a complete roll-off (first round by every player, re-rolls by exactly the
+    tied players, 1–6)."""
+    if not isinstance(rolls, list) or not rolls or not all(isinstance(r, dict) for r in rolls):
+        raise ServiceError(
+            'rolls are a list of rounds, each {player: roll}: [{"Ann": 5, "Ben": 5}, '
+            '{"Ann": 2, "Ben": 6}]',
+            field="rolls",
+        )
+    entries = allowed or {
+        e.pk: e for e in league.entries.filter(withdrawn_at__isnull=True).select_related("player")
+    }
+    lookup: dict[str, int] = {}
+    for pk, entry in entries.items():
+        lookup[str(pk)] = pk
+        lookup[entry.player.name.casefold()] = pk
+        lookup[entry.player.slug.casefold()] = pk
+    rounds = []
+    for number, round_ in enumerate(rolls, start=1):
+        converted = {}
+        for who, roll in round_.items():
+            pk = lookup.get(str(who).strip().casefold())
+            if pk is None:
+                where = "at this game's board" if allowed else f"an active player of {league.name}"
+                raise ServiceError(f"round {number}: {who!r} is not {where}", field="rolls")
+            if isinstance(roll, bool) or not isinstance(roll, int):
+                raise ServiceError(
+                    f"round {number}: the roll of {who!r} must be a whole number 1–6, got {roll!r}",
+                    field="rolls",
+                )
+            converted[pk] = roll
+        rounds.append(converted)
+    if len(rounds[0]) < 2:
+        raise ServiceError("a tie-break roll is rolled by at least two players", field="rolls")
+    names = {pk: entries[pk].player.name for pk in entries}
+    try:  # validated by name, so that a message names the players
+        roll_off_sequences(
+            RollOff(rounds=tuple({names[pk]: v for pk, v in r.items()} for r in rounds))
+        )
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc), field="rolls") from None
+    return rounds
+
+
+def _stored(rounds) -> list[dict[str, int]]:
+    return [{str(pk): roll for pk, roll in r.items()} for r in rounds]
+
+
+def tie_break_roll_record(*, league: League, by, rolls, note: str = "") -> TieBreakRoll:
+    """An organizer records a roll-off between tied players (who rolled what; when is the
+    moment of recording). The standings' die-roll tie-break uses the latest roll-off every
+    member of a tied group took part in."""
+    require_organizer(by, league)
+    rounds = _rounds_by_entry(league, rolls)
+    with transaction.atomic():
+        roll = TieBreakRoll.objects.create(
+            league=league, rounds=_stored(rounds), note=(note or "").strip()[:200], recorded_by=by
+        )
+        standings_invalidate(league)
+        return roll
+
+
+def game_tie_roll_record(*, fixture: Fixture, by, rolls, note: str = "") -> TieBreakRoll:
+    """An organizer records the die roll for players of a time-limited game still tied on
+    count points. The game's counted result is placed again with it (a new version)."""
+    from tournaments.services.results import _locked_fixture, _new_version, open_ties
+
+    league = fixture.league
+    require_organizer(by, league)
+    seated = {s.entry_id: s.entry for s in fixture.seats.select_related("entry__player")}
+    rounds = _rounds_by_entry(league, rolls, allowed=seated)
+    with transaction.atomic():
+        fixture = _locked_fixture(fixture.pk)
+        result = fixture.results.filter(state=Result.State.CONFIRMED).first()
+        if result is None or not open_ties(fixture, result):
+            raise ServiceError(
+                "this game has no counted result with a tie on count points; nothing to roll for"
+            )
+        tied = {p for group in open_ties(fixture, result) for p in group}
+        if not tied <= set(rounds[0]):
+            names = ", ".join(seated[p].player.name for p in sorted(tied))
+            raise ServiceError(f"the tied players ({names}) must all roll", field="rolls")
+        roll = TieBreakRoll.objects.create(
+            league=league,
+            fixture=fixture,
+            rounds=_stored(rounds),
+            note=(note or "").strip()[:200],
+            recorded_by=by,
+        )
+        _replace_placings(fixture, result, by, _new_version)
+        return roll
+
+
+def _replace_placings(fixture: Fixture, result: Result, by, new_version) -> Result:
+    from tournaments.algorithms import open_draw
+    from tournaments.services.results import _tie_rolls
+
+    finished = list(dict.fromkeys(result.colour_places))
+    points = {int(k): v for k, v in result.count_points.items()}
+    players = [s.entry_id for s in fixture.seats.all()]
+    placed = open_draw.place_unfinished_game(players, points, finished, _tie_rolls(fixture))
+    copied = {
+        name: getattr(result, name)
+        for name in (
+            "source",
+            "game_log",
+            "colour_places",
+            "finished_colours",
+            "both_finished",
+            "counted_pawns",
+            "completed_colours",
+            "captures",
+            "count_points",
+            "game_time",
+            "verified",
+        )
+    }
+    return new_version(
+        fixture,
+        by,
+        confirmed=True,
+        winner_id=placed.placings[0],
+        placings=list(placed.placings),
+        reason="die roll recorded for the tie on count points",
+        **copied,
+    )

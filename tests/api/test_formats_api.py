@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from tests.factories import make_user
+from tests.builders import make_user
 from tournaments.services.leagues import entry_add
 from tournaments.services.players import player_create
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tests.factories import make_user
+from tests.builders import make_user
 from tournaments.models import Fixture, OpenRound
 from tournaments.services.events import event_schedule
 from tournaments.services.leagues import entry_add, league_create

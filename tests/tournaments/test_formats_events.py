@@ -13,7 +13,7 @@ import pytest
 
 from games.engine import outcome, simulate_game
 from games.engine.board import rearguard
-from tests.factories import make_user
+from tests.builders import make_user
 from tournaments.formats import get_format
 from tournaments.models import Fixture, StandingsRow
 from tournaments.services.errors import ServiceError

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from games.engine import outcome, simulate_game
-from tests.factories import make_user
+from tests.builders import make_user
 from tournaments.algorithms import open_draw
 from tournaments.models import Fixture, Result
 from tournaments.services.errors import ServiceError

@@ -38,6 +38,7 @@ from tournaments.permissions import (
 )
 from tournaments.services.errors import ServiceError
 from tournaments.services.guards import require_action
+from tournaments.services.hand_results import HandResult, hand_result_fields
 from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
 from tournaments.services.playoffs import series_progress
 from tournaments.services.standings import standings_invalidate
@@ -287,14 +288,17 @@ def result_report(
     *,
     fixture: Fixture,
     user,
-    winner: Entry,
+    winner: Entry | None = None,
     counted_pawns: dict[int, int] | None = None,
     reason: str = "",
+    **typed: Any,
 ) -> Result:
-    """An over-the-board game without a log: a player reports the winner (and counted
-    pawns). The result is unverified and waits for the opponent or an organizer."""
+    """An over-the-board game without a log: a player reports what the format records
+    (``HandResult``: winner and counted pawns; 2T+ completed colours and game time; GP
+    every colour's place; open placings or count points). The result is unverified and
+    waits for the opponent or an organizer."""
     organizer = _submitter_decides(user, fixture)
-    fields = _manual_fields(fixture, winner, counted_pawns)
+    fields = _manual_fields(fixture, winner, counted_pawns, typed)
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
         require_action(result_actions(user, fixture), SUBMIT)
@@ -310,13 +314,20 @@ def result_report(
 
 
 def result_enter(
-    *, fixture: Fixture, user, winner: Entry, counted_pawns=None, reason: str
+    *,
+    fixture: Fixture,
+    user,
+    winner: Entry | None = None,
+    counted_pawns=None,
+    reason: str,
+    **typed: Any,
 ) -> Result:
-    """An organizer enters or corrects a result by hand; it counts at once."""
+    """An organizer enters or corrects a result by hand (the fields of ``result_report``);
+    it counts at once."""
     _require_decider(user, fixture, ENTER)
     if not reason.strip():
         raise ServiceError("say why the result is entered or corrected", field="reason")
-    fields = _manual_fields(fixture, winner, counted_pawns)
+    fields = _manual_fields(fixture, winner, counted_pawns, typed)
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
         require_action(result_actions(user, fixture), ENTER)
@@ -355,30 +366,18 @@ def forfeit_record(*, fixture: Fixture, user, loser: Entry, reason: str) -> Resu
         )
 
 
-def _manual_fields(fixture: Fixture, winner: Entry, counted_pawns) -> dict[str, Any]:
-    seats = list(fixture.seats.all())
-    ids = [s.entry_id for s in seats]
-    if winner is None or winner.pk not in ids:
-        raise ServiceError("the winner must be one of the players at this game", field="winner")
-    fmt = get_format(fixture.league.format)
-    most = 4 * fmt.colours_per_player if fmt.counted_pawns == "both-colours" else 4
-    counted = {}
-    for entry_id in ids:
-        value = (counted_pawns or {}).get(entry_id, most if entry_id == winner.pk else 0)
-        if not isinstance(value, int) or not 0 <= value <= most:
-            raise ServiceError(
-                f"counted pawns must be whole numbers from 0 to {most}", field="counted_pawns"
-            )
-        counted[str(entry_id)] = value
-    if counted[str(winner.pk)] != most:
-        raise ServiceError(f"the winner's counted pawns must be {most}", field="counted_pawns")
-    if any(n == most for e, n in counted.items() if e != str(winner.pk)):
-        raise ServiceError(
-            f"only the winner has {most} counted pawns; the others have 0 to {most - 1}",
-            field="counted_pawns",
-        )
-    others = sorted((i for i in ids if i != winner.pk), key=lambda i: -counted[str(i)])
-    return {"winner_id": winner.pk, "placings": [winner.pk, *others], "counted_pawns": counted}
+def _manual_fields(fixture: Fixture, winner: Entry | None, counted_pawns, typed) -> dict:
+    unknown = set(typed) - set(HandResult.__dataclass_fields__)
+    if unknown:
+        raise TypeError(f"unknown result fields {sorted(unknown)}")
+    return hand_result_fields(
+        fixture,
+        HandResult(
+            winner=winner.pk if winner is not None else None,
+            counted_pawns=counted_pawns,
+            **typed,
+        ),
+    )
 
 
 def _new_version(fixture: Fixture, user, *, confirmed: bool, status=None, **fields) -> Result:

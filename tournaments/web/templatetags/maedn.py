@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.replay import SHAPES, SYMBOLS, colour_label, shape_path
 from tournaments.formats import FORMATS
+from tournaments.web.error_text import translate_error
 
 register = template.Library()
 
@@ -283,3 +284,9 @@ def place_in(entry_id: int, placings: list | None) -> int | None:
     if not placings or entry_id not in placings:
         return None
     return placings.index(entry_id) + 1
+
+
+@register.filter
+def upload_error(text: str) -> str:
+    """A stored upload error in the reader's language (``tournaments.web.error_text``)."""
+    return translate_error(text or "")

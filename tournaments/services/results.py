@@ -40,6 +40,12 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.guards import require_action
 from tournaments.services.hand_results import HandResult, hand_result_fields
 from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
+from tournaments.services.notify import (
+    DECISION_MADE,
+    DISPUTE_OPENED,
+    RESULT_AWAITING,
+    notify_on_commit,
+)
 from tournaments.services.playoffs import series_progress
 from tournaments.services.standings import standings_invalidate
 
@@ -406,7 +412,15 @@ def _new_version(fixture: Fixture, user, *, confirmed: bool, status=None, **fiel
     fixture.save(update_fields=["status", "updated_at"])
     if confirmed:
         _counts_changed(fixture.league, fixture)
+        if result.submitted_by_id is None or not _plays(result.submitted_by_id, fixture):
+            notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
+    else:
+        notify_on_commit(RESULT_AWAITING, result.pk)
     return result
+
+
+def _plays(user_id: int, fixture: Fixture) -> bool:
+    return fixture.seats.filter(entry__player__user_id=user_id).exists()
 
 
 # --- confirming and disputing ---------------------------------------------------------------
@@ -430,7 +444,10 @@ def result_confirm(*, result: Result, user) -> Result:
         if result.state == Result.State.CONFIRMED:
             return result  # confirmed already (e.g. a double click): nothing to do
         require_action(actions, CONFIRM)
-        return _decide(result, fixture, user, Result.State.CONFIRMED, "")
+        result = _decide(result, fixture, user, Result.State.CONFIRMED, "")
+        if actions.seat is None:  # an organizer decided it, not the opponent
+            notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
+        return result
 
 
 def result_dispute(*, result: Result, user, reason: str) -> Result:
@@ -445,6 +462,7 @@ def result_dispute(*, result: Result, user, reason: str) -> Result:
         result.save(update_fields=["state", "decision_note"])
         fixture.status = Fixture.Status.DISPUTED
         fixture.save(update_fields=["status", "updated_at"])
+        notify_on_commit(DISPUTE_OPENED, result.pk)
         return result
 
 
@@ -454,7 +472,9 @@ def result_resolve(*, result: Result, user, accept: bool, note: str) -> Result:
         result, fixture = _locked_result(result.pk)
         require_action(result_actions(user, fixture, result=result), RESOLVE)
         state = Result.State.CONFIRMED if accept else Result.State.REJECTED
-        return _decide(result, fixture, user, state, note)
+        result = _decide(result, fixture, user, state, note)
+        notify_on_commit(DECISION_MADE, result.pk, state)
+        return result
 
 
 def result_void(*, fixture: Fixture, user, reason: str) -> None:
@@ -464,7 +484,12 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
         raise ServiceError("say why the result is voided", field="reason")
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
-        changed = fixture.results.filter(state__in=[Result.State.CONFIRMED, *OPEN]).update(
+        voided = list(
+            fixture.results.filter(state__in=[Result.State.CONFIRMED, *OPEN]).values_list(
+                "pk", flat=True
+            )
+        )
+        changed = fixture.results.filter(pk__in=voided).update(
             state=Result.State.VOIDED,
             decision_note=reason,
             decided_by=user,
@@ -475,6 +500,7 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
         fixture.status = Fixture.Status.SCHEDULED
         fixture.save(update_fields=["status", "updated_at"])
         _counts_changed(fixture.league, fixture)
+        notify_on_commit(DECISION_MADE, max(voided), Result.State.VOIDED)
 
 
 def _decide(result: Result, fixture: Fixture, user, state: str, note: str) -> Result:

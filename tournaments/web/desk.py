@@ -60,9 +60,7 @@ def _hand_result(request, pk: int, *, action: str):
     if response is not None:
         return response
     organizer_entry = action == ENTER
-    form = HandResultForm(
-        request.POST or None, fixture=fixture, reason_required=organizer_entry
-    )
+    form = HandResultForm(request.POST or None, fixture=fixture, reason_required=organizer_entry)
     status = 200
     error = None
     if request.method == "POST":
@@ -72,8 +70,10 @@ def _hand_result(request, pk: int, *, action: str):
                 typed = form.typed()
                 winner_id = typed.pop("winner_id", None)
                 winner = next((s.entry for s in form.seats if s.entry_id == winner_id), None)
-                service = result_services.result_enter if organizer_entry else (
-                    result_services.result_report
+                service = (
+                    result_services.result_enter
+                    if organizer_entry
+                    else (result_services.result_report)
                 )
                 service(
                     fixture=fixture,

@@ -16,32 +16,50 @@ def _shapes() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
     return [
         (
             re.compile(r"^the log was rejected \(event (\d+)\): (.*)$", re.S),
-            lambda m: _("the log was rejected (event %(n)s): %(why)s")
-            % {"n": m[1], "why": translate_error(m[2])},
+            lambda m: (
+                _("the log was rejected (event %(n)s): %(why)s")
+                % {"n": m[1], "why": translate_error(m[2])}
+            ),
         ),
         (
             re.compile(r"^this log does not belong to this game: (.*)$", re.S),
-            lambda m: _("this log does not belong to this game: %(why)s")
-            % {"why": "; ".join(translate_error(p) for p in m[1].split("; "))},
+            lambda m: (
+                _("this log does not belong to this game: %(why)s")
+                % {"why": "; ".join(translate_error(p) for p in m[1].split("; "))}
+            ),
         ),
         (
             re.compile(r"^the log starts with (\w+), but this game's starting colour is (\w+)$"),
-            lambda m: _("the log starts with %(first)s, but this game's starting colour is %(c)s")
-            % {"first": _colour(m[1]), "c": _colour(m[2])},
+            lambda m: (
+                _("the log starts with %(first)s, but this game's starting colour is %(c)s")
+                % {"first": _colour(m[1]), "c": _colour(m[2])}
+            ),
         ),
         (
             re.compile(r"^the log is for board (\d), but (.+) plays on board (\d)$"),
-            lambda m: _("the log is for board %(log)s, but %(league)s plays on board %(board)s")
-            % {"log": m[1], "league": m[2], "board": m[3]},
+            lambda m: (
+                _("the log is for board %(log)s, but %(league)s plays on board %(board)s")
+                % {"log": m[1], "league": m[2], "board": m[3]}
+            ),
         ),
         (
-            re.compile(r"^the log ends before the game is decided; upload the complete log of the game$"),
-            lambda m: _("the log ends before the game is decided; upload the complete log of the game"),
+            re.compile(
+                r"^the log ends before the game is decided; upload the complete log of the game$"
+            ),
+            lambda m: _(
+                "the log ends before the game is decided; upload the complete log of the game"
+            ),
         ),
         (
-            re.compile(r"^this log is already the result of game (.+) \(id (\d+)\); every game needs its own log$"),
-            lambda m: _("this log is already the result of game %(game)s (id %(id)s); every game needs its own log")
-            % {"game": m[1], "id": m[2]},
+            re.compile(
+                r"^this log is already the result of game (.+) \(id (\d+)\); every game needs its own log$"
+            ),
+            lambda m: (
+                _(
+                    "this log is already the result of game %(game)s (id %(id)s); every game needs its own log"
+                )
+                % {"game": m[1], "id": m[2]}
+            ),
         ),
         (
             re.compile(r"^the log is not valid JSON: (.*)$", re.S),
@@ -49,18 +67,24 @@ def _shapes() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
         ),
         (
             re.compile(r"^it is (\w+)'s turn, not (\w+)'s$"),
-            lambda m: _("it is %(turn)s's turn, not %(name)s's")
-            % {"turn": _colour(m[1]), "name": _colour(m[2])},
+            lambda m: (
+                _("it is %(turn)s's turn, not %(name)s's")
+                % {"turn": _colour(m[1]), "name": _colour(m[2])}
+            ),
         ),
         (
             re.compile(r"^(\w+) rolled (\d+), which ended its turn; it is (\w+)'s turn$"),
-            lambda m: _("%(name)s rolled %(n)s, which ended its turn; it is %(turn)s's turn")
-            % {"name": _colour(m[1]), "n": m[2], "turn": _colour(m[3])},
+            lambda m: (
+                _("%(name)s rolled %(n)s, which ended its turn; it is %(turn)s's turn")
+                % {"name": _colour(m[1]), "n": m[2], "turn": _colour(m[3])}
+            ),
         ),
         (
             re.compile(r"^(\w+) rolled (\d+), but a die shows a whole number from 1 to 6$"),
-            lambda m: _("%(name)s rolled %(n)s, but a die shows a whole number from 1 to 6")
-            % {"name": _colour(m[1]), "n": m[2]},
+            lambda m: (
+                _("%(name)s rolled %(n)s, but a die shows a whole number from 1 to 6")
+                % {"name": _colour(m[1]), "n": m[2]}
+            ),
         ),
         (
             re.compile(r"^the game was already over(?:; (\w+) won)?, so no more rolls may follow$"),
@@ -73,8 +97,10 @@ def _shapes() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
         ),
         (
             re.compile(r"^(\w+) rolled (\d+) and moved (\S+), but (.+)$", re.S),
-            lambda m: _("%(name)s rolled %(n)s and moved %(move)s, but %(why)s")
-            % {"name": _colour(m[1]), "n": m[2], "move": m[3], "why": m[4]},
+            lambda m: (
+                _("%(name)s rolled %(n)s and moved %(move)s, but %(why)s")
+                % {"name": _colour(m[1]), "n": m[2], "move": m[3], "why": m[4]}
+            ),
         ),
     ]
 

@@ -1,8 +1,9 @@
 """Account pages, mounted at /accounts/: sign up, log in and out, password change and reset
 (e-mail), the API token page. The URL names are Django's own (``login``, ``logout``,
 ``password_reset``, … as in ``django.contrib.auth.urls``, not namespaced, so that Django's
-views, the admin and base.html find them) plus ``signup``, ``api_token`` and the notification pages (``notifications``,
-``notifications_settings``, ``notifications_unsubscribe``)."""
+views, the admin and base.html find them) plus ``signup``, ``api_token`` and the
+notification pages (``notifications``, ``notifications_settings``,
+``notifications_unsubscribe``)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy

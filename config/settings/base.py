@@ -11,7 +11,7 @@ unless ``SECRET_KEY`` and ``ALLOWED_HOSTS`` come from the environment. See docs/
 | DATABASE_URL | e.g. postgres://user@host:5432/maedn | SQLite file ``db.sqlite3`` |
 | CELERY_BROKER_URL | redis://… or amqp://… | tasks run in-process (eager) |
 | CELERY_RESULT_BACKEND | result store | the Redis broker, ``rpc://`` for AMQP |
-| EMAIL_BACKEND, EMAIL_HOST, … | any Django e-mail backend (SMTP, file-based with EMAIL_FILE_PATH) | console |
+| EMAIL_BACKEND, EMAIL_HOST, … | any Django e-mail backend (EMAIL_FILE_PATH: file-based) | console |
 | SITE_URL | the address used in e-mails | http://localhost:8000 |
 | NOTIFY_DEADLINES_SECONDS | how often deadlines and overdue games are checked | 900 |
 """

@@ -109,7 +109,7 @@ def test_seeding_a_drr_tells_the_entrants(db, django_capture_on_commit_callbacks
 
 
 def test_deadlines_and_overdue_games_are_told_once(w):
-    users, league, fixture, entries = w
+    _users, league, fixture, entries = w
     now = timezone.now()
     fixture.scheduled_at = now + timedelta(hours=24)
     fixture.save()

@@ -66,7 +66,7 @@ def desk_world(db):
 def test_the_desk_lists_disputes_pending_overdue_and_rejections(client, desk_world):
     client.force_login(desk_world["org"])
     page = client.get(reverse("tournaments:desk", args=[desk_world["league"].slug])).text
-    disputed, pending, overdue, future = desk_world["games"]
+    _disputed, pending, overdue, future = desk_world["games"]
     section = lambda name: page.split(f'id="{name}"')[1].split("</section>")[0]  # noqa: E731
     assert "carol had 7 pawns home" in section("disputed")
     assert reverse("tournaments:game", args=[pending.pk]) in section("awaiting")

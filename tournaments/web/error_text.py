@@ -52,11 +52,11 @@ def _shapes() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
         ),
         (
             re.compile(
-                r"^this log is already the result of game (.+) \(id (\d+)\); every game needs its own log$"
+                r"^this log is already the result of game (.+) \(id (\d+)\); every game needs its own log$"  # noqa: E501
             ),
             lambda m: (
                 _(
-                    "this log is already the result of game %(game)s (id %(id)s); every game needs its own log"
+                    "this log is already the result of game %(game)s (id %(id)s); every game needs its own log"  # noqa: E501
                 )
                 % {"game": m[1], "id": m[2]}
             ),

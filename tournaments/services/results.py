@@ -246,7 +246,8 @@ def game_log_upload(*, fixture: Fixture, content: str | bytes, user) -> Upload:
         checked = game_log_check(content)
     except LogRejected as exc:
         _record_rejection(fixture, user, exc.message, exc.event, raw=raw)
-        where = f" (event {exc.event})" if exc.event is not None else ""
+        # the text counts events from 1, as the replay does; ``event`` stays the index
+        where = f" (event {exc.event + 1})" if exc.event is not None else ""
         raise ServiceError(f"the log was rejected{where}: {exc.message}", event=exc.event) from None
     problems = fixture_log_mismatches(fixture, checked.data)
     try:

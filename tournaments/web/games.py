@@ -80,6 +80,12 @@ def game_detail(request, pk: int):
 
 def _service_error(request, fixture: Fixture, exc: ServiceError, **forms):
     context = _game_context(request, fixture, form_error=exc.message, **forms)
+    upload = forms.get("upload_form")
+    if exc.event is not None and upload is not None and upload.is_valid():
+        log = upload.cleaned_data.get("log")
+        # the standalone replay opens this log where it was refused (docs/pages.md)
+        context["error_step"] = exc.event
+        context["error_log"] = log.decode("utf-8", "replace") if isinstance(log, bytes) else log
     status = 403 if isinstance(exc, NotAllowed) else 400
     return render(request, "tournaments/game.html", context, status=status)
 

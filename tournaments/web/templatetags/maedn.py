@@ -68,7 +68,13 @@ FORMAT_LABELS = {
 METRICS = {
     "won_lost": (_("W–L"), _("the won–lost record (more wins first)")),
     "wins": (_("Won"), _("more games won")),
-    "head_to_head": (_("H2H"), _("the head-to-head record among the tied players")),
+    "head_to_head": (
+        _("H2H"),
+        _(
+            "head-to-head among the players tied on the metrics before it: +1 for each game "
+            "finished ahead of one of them, −1 for each behind; – when not tied"
+        ),
+    ),
     "counted_pawns_difference": (_("Pawn diff."), _("the counted-pawns difference")),
     "counted_pawns_diff": (_("Pawn diff."), _("the counted-pawns difference")),
     "win_percentage": (_("Win %"), _("the share of games won")),
@@ -139,6 +145,8 @@ def _show_metric(value: Any, key: str = "") -> str:
         return duration(value)
     if key == "win_percentage" and isinstance(value, int | float):
         return percent(value)
+    if key == "head_to_head" and isinstance(value, int | float) and not isinstance(value, bool):
+        return f"+{value:g}" if value > 0 else (f"−{-value:g}" if value < 0 else "0")
     if isinstance(value, float):
         return f"{value:g}" if value != int(value) else str(int(value))
     if isinstance(value, int):

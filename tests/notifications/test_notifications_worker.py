@@ -4,14 +4,17 @@ exactly once per recipient, also when the task fails midway and is retried."""
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from accounts.models import Notification
+from accounts.tasks import notify_deadlines
 from tests.api.conftest import make_fixture, make_league, make_player, make_user
 from tests.mail_backends import sent_messages
-from tournaments.models import Entry
-from tournaments.services.results import result_dispute, result_report
+from tournaments.models import Entry, Fixture
+from tournaments.services.results import result_dispute, result_report, result_resolve
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 
@@ -59,6 +62,21 @@ def test_each_event_reaches_exactly_the_right_people(mail_dir, celery_worker):
     assert sorted(m["to"][0] for m in sent[1:]) == ["co@example.org", "org@example.org"]
     assert all("List-Unsubscribe" in m["headers"] for m in sent)
     assert Notification.objects.filter(emailed_at__isnull=False).count() == 3
+
+    # the decision: both players of the game, nobody else
+    result_resolve(result=pending, user=users["co"], accept=False, note="replay it")
+    wait_for(lambda: len(sent_messages(mail_dir)) == 5)
+    # the beat task: the game (open again) is due tomorrow, its players are reminded once
+    Fixture.objects.filter(pk=fixture.pk).update(scheduled_at=timezone.now() + timedelta(hours=20))
+    notify_deadlines.delay().get(timeout=30)
+    notify_deadlines.delay().get(timeout=30)
+    wait_for(lambda: len(sent_messages(mail_dir)) == 7)
+    time.sleep(1.0)
+    sent = sent_messages(mail_dir)
+    assert len(sent) == 7
+    assert sorted(m["to"][0] for m in sent[3:5]) == ["carol@example.org", "erin@example.org"]
+    assert sorted(m["to"][0] for m in sent[5:]) == ["carol@example.org", "erin@example.org"]
+    assert Notification.objects.filter(kind="deadline_near").count() == 2
 
 
 def test_a_retried_task_sends_nothing_twice(mail_dir, celery_worker):

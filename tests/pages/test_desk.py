@@ -125,3 +125,67 @@ def test_a_gp_result_entered_on_the_page_and_the_history(client, db):
     assert "paper score sheet" in history and "gpo" in history
     assert "through the API" not in page
     assert reverse("tournaments:game-void", args=[game.pk]) in page
+
+
+def test_the_desk_reads_a_fixed_number_of_queries(client, desk_world):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = reverse("tournaments:desk", args=[desk_world["league"].slug])
+    client.force_login(desk_world["org"])
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        return len(ctx.captured_queries)
+
+    before = queries()
+    league, erin, carol = desk_world["league"], desk_world["erin"], desk_world["carol"]
+    seats = [(erin, ["black", "yellow"]), (carol, ["green", "red"])]
+    for n in range(5, 10):
+        game = make_fixture(
+            league,
+            seats,
+            "black",
+            label=f"G{n}",
+            number=n,
+            scheduled_at=timezone.now() - timedelta(hours=n),
+        )
+        pending = result_report(fixture=game, user=erin.player.user, winner=erin)
+        result_dispute(result=pending, user=carol.player.user, reason=f"reason {n}")
+        make_fixture(
+            league,
+            seats,
+            "black",
+            label=f"L{n}",
+            number=20 + n,
+            scheduled_at=timezone.now() - timedelta(hours=n),
+        )
+    assert queries() == before
+
+
+def test_an_organizer_who_plays_sees_no_decision_forms_for_that_game(client, desk_world):
+    league = desk_world["league"]
+    erin_user = desk_world["erin"].player.user
+    league.organizers.add(erin_user)
+    client.force_login(erin_user)
+    page = client.get(reverse("tournaments:desk", args=[league.slug])).text
+    disputed, pending = desk_world["games"][:2]
+    assert "another organizer decides it" in page
+    for game in (disputed, pending):  # no resolve or confirm form for their own games
+        assert f'action="/games/{game.pk}/results/' not in page
+    assert "Confirm this result" not in page
+
+
+def test_confirming_from_the_desk_returns_to_the_desk(client, desk_world):
+    league = desk_world["league"]
+    pending_game = desk_world["games"][1]
+    result = Result.objects.get(fixture=pending_game, state="pending")
+    desk = reverse("tournaments:desk", args=[league.slug])
+    client.force_login(desk_world["org"])
+    response = client.post(
+        reverse("tournaments:result-confirm", args=[pending_game.pk, result.pk]), {"next": desk}
+    )
+    assert response.status_code == 302 and response["Location"] == desk
+    result.refresh_from_db()
+    assert result.state == "confirmed"

@@ -30,6 +30,13 @@ def league_desk(request, slug: str):
         return redirect_to_login(request.get_full_path())
     if not is_organizer(request.user, league):
         raise PermissionDenied(_("Only the organizers of this league see its results desk."))
+    desk = desk_selectors.league_desk(league)
+    for result in [*desk.awaiting, *desk.disputed]:
+        # no one decides their own game (permissions.result_actions): an organizer who
+        # plays in it sees the game, not the decision forms
+        result.plays = any(
+            s.entry.player.user_id == request.user.pk for s in result.fixture.seats.all()
+        )
     return render(
         request,
         "tournaments/desk.html",
@@ -37,7 +44,7 @@ def league_desk(request, slug: str):
             "league": league,
             "tab": "desk",
             "is_organizer": True,
-            "desk": desk_selectors.league_desk(league),
+            "desk": desk,
             "resolve_form": ResolveForm(),
         },
     )

@@ -132,7 +132,7 @@ def result_confirm(request, pk: int, result_id: int):
     except ServiceError as exc:
         return _service_error(request, fixture, exc)
     messages.success(request, _("You confirmed the result; it counts now."))
-    return redirect("tournaments:game", pk=fixture.pk)
+    return redirect(safe_next(request, reverse("tournaments:game", args=[fixture.pk])))
 
 
 @require_POST

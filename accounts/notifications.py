@@ -116,7 +116,9 @@ def event_recipients(kind: str, object_id: int, stamp: str = "") -> tuple[list, 
             return [], None
         fixture = result.fixture
         seated = {u.pk for u in _players(fixture)}
-        users = [u for u in _organizers(fixture.league) if u.pk not in seated]
+        organizers = _organizers(fixture.league)
+        # those who may decide it; when every organizer plays in the game, all of them
+        users = [u for u in organizers if u.pk not in seated] or organizers
         return users, Message(
             kind,
             _("A result was disputed: %(game)s") % {"game": _game_name(fixture)},

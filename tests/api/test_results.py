@@ -66,7 +66,7 @@ def test_a_log_breaking_a_rule_is_rejected_naming_the_event(world):
     error = error_of(response)
     assert error["code"] == "invalid"
     assert error["event"] == index
-    assert f"event {index}" in error["message"]
+    assert f"event {index + 1}" in error["message"]  # text counts from 1, the field is the index
     assert not Result.objects.exists() and not GameLog.objects.exists()
     assert RejectedSubmission.objects.get().event == index
 

@@ -71,7 +71,8 @@ METRICS = {
     "head_to_head": (
         _("H2H"),
         _(
-            "head-to-head among the players tied on the metrics before it: +1 for each game "
+            "the head-to-head score among the players tied on the metrics before it: +1 for each "
+            "game "
             "finished ahead of one of them, −1 for each behind; – when not tied"
         ),
     ),

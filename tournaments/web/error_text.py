@@ -25,7 +25,7 @@ def _shapes() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
             re.compile(r"^this log does not belong to this game: (.*)$", re.S),
             lambda m: (
                 _("this log does not belong to this game: %(why)s")
-                % {"why": "; ".join(translate_error(p) for p in m[1].split("; "))}
+                % {"why": _translate_parts(m[1])}
             ),
         ),
         (
@@ -107,6 +107,22 @@ def _shapes() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
 
 def _colour(name: str) -> str:
     return str(colour_label(name))
+
+
+def _translate_parts(text: str) -> str:
+    """The "; "-joined problems of a mismatch, each translated (a problem may itself
+    contain "; ": the longest run of parts that is one known message wins)."""
+    parts = text.split("; ")
+    out, i = [], 0
+    while i < len(parts):
+        for j in range(len(parts), i, -1):
+            candidate = "; ".join(parts[i:j])
+            translated = translate_error(candidate)
+            if translated != candidate or j == i + 1:
+                out.append(translated)
+                i = j
+                break
+    return "; ".join(out)
 
 
 def translate_error(text: str) -> str:

@@ -107,3 +107,12 @@ def test_organizer_works_the_desk(browser_page, login, season):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the desk is {width}px wide at 390px"
     screenshot(page, "desk-6-desk-390")
+
+    # the same desk in German
+    page.select_option("#language-select", "de")
+    page.get_by_role("button", name="Switch").click()
+    page.wait_for_selector("text=Ergebnisschalter")
+    screenshot(page, "desk-7-desk-de-390")
+    page.goto(f"/games/{season['gp_game'].pk}/")
+    assert "Verlauf" in page.content() or "History" not in page.content()
+    screenshot(page, "desk-8-gp-game-de-390")

@@ -70,8 +70,9 @@ def test_organizer_works_the_desk(browser_page, login, season):
     page.keyboard.press("Space")
     dispute.get_by_label("Note").fill("carol's claim checked against the score sheet")
     dispute.get_by_role("button", name="Decide").focus()
-    page.keyboard.press("Enter")
-    page.wait_for_url("**/desk/")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_selector("text=The result is decided.")
     assert "No disputes." in page.locator("#disputed").inner_text()
     screenshot(page, "desk-2-dispute-resolved")
     assert Result.objects.get(fixture=season["disputed"]).state == "rejected"

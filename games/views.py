@@ -55,6 +55,21 @@ def anonymous_replay_limit() -> int:
     return int(getattr(settings, "REPLAY_ANONYMOUS_MAX_BYTES", 64 * 1024))
 
 
+def _replay_before(raw, event: int | None):
+    """The replay of a refused log's events before the offending one (the position where it
+    was refused), and that step; ``(None, None)`` when the log cannot be read that far."""
+    if not event:
+        return None, None
+    try:
+        log = json.loads(raw)
+        log["events"] = log["events"][:event]
+        prefix = json.dumps(log)
+        checked = game_log_check(prefix)
+    except Exception:
+        return None, None
+    return json.loads(replay_json(checked.text, cache=False)), event
+
+
 def replay_any(request):
     """Paste (or upload) any maedn-log/1 log and watch it; nothing is stored, nothing is
     cached (the page is this visitor's alone). Throttled per visitor where it is mounted
@@ -63,6 +78,7 @@ def replay_any(request):
     error = None
     data = None
     board = 4
+    start_step = None
     if request.method == "POST":
         upload = request.FILES.get("file")
         text = request.POST.get("content", "")
@@ -78,8 +94,10 @@ def replay_any(request):
             try:
                 checked = game_log_check(raw)
             except LogRejected as exc:
-                where = f" (event {exc.event})" if exc.event is not None else ""
+                # events are numbered from 1 on every page, as the replay counts them
+                where = f" (event {exc.event + 1})" if exc.event is not None else ""
                 error = f"{exc.message}{where}"
+                data, start_step = _replay_before(raw, exc.event)
             else:
                 text = checked.text
                 board = checked.data.get("board", 4)
@@ -88,6 +106,7 @@ def replay_any(request):
     context = {
         "text": text,
         "error": error,
+        "start_step": start_step,
         "replay": data,
         "layout": board_layout(board) if data else None,
     }

@@ -13,6 +13,8 @@ docs/configuration.md.
 | CELERY_BROKER_URL | redis://… or amqp://… | tasks run in-process (eager) |
 | CELERY_RESULT_BACKEND | result store | the Redis broker, ``rpc://`` for AMQP |
 | EMAIL_BACKEND | ``smtp``, ``console`` or a dotted path | required unless DEBUG |
+| SITE_URL | the address used in e-mails | http://localhost:8000 |
+| NOTIFY_DEADLINES_SECONDS | how often deadlines and overdue games are checked | 900 |
 
 The rest (timeouts, ALLOW_PLAIN_HTTP, STATIC_ROOT, …) is listed in docs/configuration.md.
 """
@@ -117,6 +119,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.notifications",
             ],
             # the page helpers live with the pages (tournaments/web/), not at the app's root
             "libraries": {
@@ -197,6 +200,10 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+if os.environ.get("EMAIL_FILE_PATH"):  # the file-based backend's folder
+    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
+# The site's address in e-mails (links to games, one-click unsubscribe).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
 # --- Cache: Redis (CACHE_URL) shared by every process: throttle counters, cached pages ----
 # With DEBUG off it must be chosen: a per-process cache would give each web process its own
@@ -354,6 +361,11 @@ CELERY_BEAT_SCHEDULE = {
     "standings-catch-up": {
         "task": "tournaments.standings_catch_up",
         "schedule": float(os.environ.get("STANDINGS_CATCH_UP_SECONDS", "60")),
+    },
+    # games due within 48 hours and overdue games: each reminder is sent once
+    "notify-deadlines": {
+        "task": "accounts.notify_deadlines",
+        "schedule": float(os.environ.get("NOTIFY_DEADLINES_SECONDS", "900")),
     },
 }
 

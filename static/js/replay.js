@@ -167,7 +167,61 @@
     root.querySelector('[data-act="next"]').disabled = index === data.steps.length;
     root.querySelector('[data-act="last"]').disabled = index === data.steps.length;
     root.dataset.index = index;
+    markMove(index);
+    followStep(index);
     if (index === data.steps.length) stop();
+  }
+
+  /* The address follows the step (#step-N, N events played), so a link opens the replay
+     there; replaceState keeps the history list clean while stepping. */
+  function followStep(k) {
+    if (!window.history || !window.history.replaceState) return;
+    var url = window.location.pathname + window.location.search + (k ? "#step-" + k : "#replay");
+    window.history.replaceState(null, "", url);
+  }
+
+  function stepFromAddress() {
+    var m = /[#&]step-(\d+)/.exec(window.location.hash) ||
+      /[#&]event=(\d+)/.exec(window.location.hash) ||
+      /[?&]step=(\d+)/.exec(window.location.search);
+    if (m) return +m[1];
+    return t.startStep ? +t.startStep : 0;
+  }
+
+  /* The move list beside the board: every event, the current one marked. */
+  var moveItems = [];
+  function buildMoves() {
+    var list = root.querySelector("[data-moves]");
+    if (!list) return;
+    list.textContent = "";
+    moveItems = data.steps.map(function (step, i) {
+      var li = document.createElement("li");
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "linklike";
+      b.textContent = step.text;
+      b.addEventListener("click", function () { stop(); show(i + 1); });
+      li.appendChild(b);
+      list.appendChild(li);
+      return li;
+    });
+  }
+  function markMove(k) {
+    moveItems.forEach(function (li, i) {
+      var on = i === k - 1;
+      li.classList.toggle("current", on);
+      if (on) li.firstChild.setAttribute("aria-current", "step");
+      else li.firstChild.removeAttribute("aria-current");
+    });
+    var current = moveItems[k - 1];
+    if (current && current.parentNode && current.parentNode.scrollTo) {
+      current.parentNode.scrollTop = current.offsetTop - current.parentNode.offsetTop - 40;
+    }
+  }
+
+  /* Long player names are shortened on the board; the full name is its tooltip. */
+  function shortName(name) {
+    return name.length > 14 ? name.slice(0, 13) + "…" : name;
   }
 
   function play() {
@@ -220,7 +274,12 @@
     data.seats.forEach(function (s) {
       var label = root.querySelector('[data-seat-label="' + s.seat + '"]');
       if (!label) return;
-      label.textContent = s.player ? s.label + " · " + s.player : s.label;
+      label.textContent = s.player ? s.label + " · " + shortName(s.player) : s.label;
+      if (s.player && s.player.length > 14) {
+        var title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+        title.textContent = s.label + " · " + s.player;
+        label.appendChild(title);
+      }
       if (!s.used) label.classList.add("unused");
     });
     ui.slider.max = data.steps.length;
@@ -248,8 +307,8 @@
       if (handled) e.preventDefault();
     });
     root.classList.add("ready");
-    var fromHash = /[#&]event=(\d+)/.exec(window.location.hash);
-    show(fromHash ? +fromHash[1] : 0);
+    buildMoves();
+    show(stepFromAddress());
   }
 
   function fail() { ui.count.textContent = t.i18nError; }

@@ -67,7 +67,7 @@ def test_a_log_breaking_a_rule_is_rejected_naming_the_event(world):
     error = error_of(response)
     assert error["code"] == "invalid"
     assert error["event"] == index
-    assert f"event {index}" in error["message"]
+    assert f"event {index + 1}" in error["message"]  # text counts from 1, the field is the index
     assert not Result.objects.exists() and not GameLog.objects.exists()
     assert RejectedSubmission.objects.get().event == index
 
@@ -276,3 +276,32 @@ def test_the_game_list_takes_a_fixed_number_of_queries(world):
             fixture=fixture, user=world.users["organizer"], winner=world.entries["dave"], reason="x"
         )
     assert queries() == few
+
+
+def test_report_refuses_a_field_the_format_does_not_record(world):
+    response = world.client("player").post(
+        f"/api/v1/fixtures/{world.fixture.pk}/report/",
+        {"winner": world.entries["erin"].pk, "colour_places": {"black": 1}},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert error_of(response)["field"] == "colour_places"
+
+
+def test_result_carries_completed_colours_and_game_time(world):
+    erin, carol = world.entries["erin"], world.entries["carol"]
+    response = world.client("organizer").post(
+        f"/api/v1/fixtures/{world.fixture.pk}/result/",
+        {
+            "winner": erin.pk,
+            "counted_pawns": {str(carol.pk): 6},
+            "completed_colours": {str(carol.pk): 1},
+            "game_time": 1500,
+            "reason": "score sheet",
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["completed_colours"] == {str(erin.pk): 2, str(carol.pk): 1}
+    assert body["game_time"] == 1500

@@ -30,6 +30,7 @@ LAYERS: dict[str, int] = {
     "tournaments.tasks": 6,
     "accounts": 7,  # services, tokens, throttles
     "accounts.views": 8,
+    "accounts.notification_views": 8,
     "accounts.forms": 8,
     "accounts.urls": 8,
     "tournaments.web": 8,

@@ -143,7 +143,7 @@ def test_invalid_log_shows_the_service_message_and_keeps_the_text(client, league
     pasted = json.dumps(data)
     response = client.post(submit_url(league), {"content": pasted})
     assert response.status_code == 400
-    assert "the log was rejected (event 3)" in response.text
+    assert "the log was rejected (event 4)" in response.text
     assert 'role="alert"' in response.text
     textarea = re.search(r"<textarea[^>]*>(.*?)</textarea>", response.text, re.S).group(1)
     assert json.loads(textarea.replace("&quot;", '"').replace("&amp;", "&")) == data
@@ -251,4 +251,4 @@ def test_standalone_replay_checks_a_pasted_log_without_storing_it(client):
     assert not GameLog.objects.exists()
     bad = client.post(url, {"content": example_text("invalid-wrong-distance.json")})
     assert bad.status_code == 400
-    assert "(event 53)" in bad.text
+    assert "(event 54)" in bad.text

@@ -96,3 +96,16 @@ def test_a_database_outage_is_raised_for_the_task_to_retry(monkeypatch):
     with pytest.raises(OperationalError):
         standings.standings_recompute(league.pk)
     assert not StandingsFailure.objects.filter(league=league).exists()
+
+
+def test_the_organizers_are_told_once():
+    from accounts.models import Notification
+
+    league = league_with_a_result("told")
+    corrupt(league)
+    standings_recompute(league.pk)
+    standings_recompute(league.pk)  # the same failure again: no second message
+    told = Notification.objects.filter(kind="standings_failed")
+    assert [n.user_id for n in told] == [league.owner_id]
+    entrants_told = Notification.objects.exclude(user=league.owner).filter(kind="standings_failed")
+    assert not entrants_told.exists()

@@ -51,7 +51,7 @@ def test_a_log_breaking_the_rules_is_rejected_and_kept_as_an_attempt(table):
     with pytest.raises(ServiceError) as err:
         game_log_submit(fixture=table["fixture"], content=json.dumps(data), user=table["erin"])
     assert err.value.event == 5
-    assert "event 5" in err.value.message
+    assert "(event 6)" in err.value.message  # counted from 1, as the replay does
     assert not GameLog.objects.exists() and not Result.objects.exists()
     attempt = RejectedSubmission.objects.get()
     assert attempt.event == 5 and attempt.submitted_by == table["erin"]

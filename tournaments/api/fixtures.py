@@ -162,13 +162,55 @@ class LogUploadSerializer(serializers.Serializer):
 
 
 class ReportSerializer(serializers.Serializer):
-    winner = serializers.IntegerField(help_text="the winner's entry id (see the fixture's seats)")
+    """What the format records of a game without a log (docs/results.md, "By hand")."""
+
+    winner = serializers.IntegerField(
+        required=False,
+        help_text="the winner's entry id (2T/2T+/3T; derived from the places in GP and open)",
+    )
     counted_pawns = serializers.DictField(
         child=serializers.IntegerField(min_value=0, max_value=8),
         required=False,
-        help_text="entry id → counted pawns",
+        help_text="entry id → counted pawns (2T, 2T+, 3T)",
+    )
+    completed_colours = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=2),
+        required=False,
+        help_text="entry id → colours completed (2T+, 3T+)",
+    )
+    game_time = serializers.FloatField(
+        required=False, min_value=0, help_text="the game's duration in seconds (2T+, 3T+)"
+    )
+    colour_places = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=6),
+        required=False,
+        help_text="colour → finishing place, 1 first, every colour of the game (GP)",
+    )
+    placings = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        max_length=6,
+        help_text="entry ids in finishing order (open; 3T optional)",
+    )
+    count_points = serializers.DictField(
+        child=serializers.IntegerField(min_value=0, max_value=1800),
+        required=False,
+        help_text="entry id → count points of a game the time limit ended (open)",
     )
     reason = serializers.CharField(max_length=REASON_MAX, required=False, allow_blank=True)
+
+
+def typed_result(data: dict) -> dict[str, Any]:
+    """The service's result fields from a validated ``ReportSerializer`` payload (the
+    winner, an entry, is resolved by the view)."""
+    typed: dict[str, Any] = {}
+    for name in ("counted_pawns", "completed_colours", "count_points"):
+        if data.get(name) is not None:
+            typed[name] = _entry_map(name, data[name])
+    for name in ("game_time", "colour_places", "placings"):
+        if data.get(name) is not None:
+            typed[name] = data[name]
+    return typed
 
 
 class ResultEnterSerializer(ReportSerializer):
@@ -225,6 +267,11 @@ class FixtureView(ApiView):
                 f"entry {entry_id} is not one of the players at this game", field=field
             )
         return entry
+
+    def _winner(self, fixture: Fixture, data: dict) -> Entry | None:
+        if data.get("winner") is None:
+            return None
+        return self.entry_of(fixture, data["winner"], "winner")
 
     def created(self, result: Result) -> Response:
         result = _result_queryset(self.request.user).get(pk=result.pk)
@@ -329,25 +376,22 @@ class FixtureReportView(FixtureView):
         result = result_services.result_report(
             fixture=fixture,
             user=request.user,
-            winner=self.entry_of(fixture, data["winner"], "winner"),
-            counted_pawns=_counted_pawns(data.get("counted_pawns")),
+            winner=self._winner(fixture, data),
             reason=data.get("reason", ""),
+            **typed_result(data),
         )
         return self.created(result)
 
 
-def _counted_pawns(raw: dict[str, int] | None) -> dict[int, int] | None:
-    if raw is None:
-        return None
-    counted = {}
+def _entry_map(name: str, raw: dict[str, int]) -> dict[int, int]:
+    mapped = {}
     for key, value in raw.items():
         if not (isinstance(key, str) and key.isascii() and key.isdecimal()):
             raise ServiceError(
-                f"counted_pawns maps entry ids to pawns; {key!r} is not an entry id",
-                field="counted_pawns",
+                f"{name} maps entry ids to numbers; {key!r} is not an entry id", field=name
             )
-        counted[int(key)] = value
-    return counted
+        mapped[int(key)] = value
+    return mapped
 
 
 class FixtureResultView(FixtureView):
@@ -362,9 +406,9 @@ class FixtureResultView(FixtureView):
         result = result_services.result_enter(
             fixture=fixture,
             user=request.user,
-            winner=self.entry_of(fixture, data["winner"], "winner"),
-            counted_pawns=_counted_pawns(data.get("counted_pawns")),
+            winner=self._winner(fixture, data),
             reason=data["reason"],
+            **typed_result(data),
         )
         return self.created(result)
 

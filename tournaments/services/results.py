@@ -42,7 +42,14 @@ from tournaments.permissions import (
 from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_starts_update, grand_prix_progress
 from tournaments.services.guards import require_action
+from tournaments.services.hand_results import HandResult, hand_result_fields
 from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
+from tournaments.services.notify import (
+    DECISION_MADE,
+    DISPUTE_OPENED,
+    RESULT_AWAITING,
+    notify_on_commit,
+)
 from tournaments.services.playoffs import series_progress
 from tournaments.services.standings import standings_invalidate
 
@@ -281,7 +288,8 @@ def game_log_upload(*, fixture: Fixture, content: str | bytes, user) -> Upload:
         checked = game_log_check(content)
     except LogRejected as exc:
         _record_rejection(fixture, user, exc.message, exc.event, raw=raw)
-        where = f" (event {exc.event})" if exc.event is not None else ""
+        # the text counts events from 1, as the replay does; ``event`` stays the index
+        where = f" (event {exc.event + 1})" if exc.event is not None else ""
         raise ServiceError(f"the log was rejected{where}: {exc.message}", event=exc.event) from None
     problems = fixture_log_mismatches(fixture, checked.data)
     try:
@@ -329,14 +337,17 @@ def result_report(
     *,
     fixture: Fixture,
     user,
-    winner: Entry,
+    winner: Entry | None = None,
     counted_pawns: dict[int, int] | None = None,
     reason: str = "",
+    **typed: Any,
 ) -> Result:
-    """An over-the-board game without a log: a player reports the winner (and counted
-    pawns). The result is unverified and waits for the opponent or an organizer."""
+    """An over-the-board game without a log: a player reports what the format records
+    (``HandResult``: winner and counted pawns; 2T+ completed colours and game time; GP
+    every colour's place; open placings or count points). The result is unverified and
+    waits for the opponent or an organizer."""
     organizer = _submitter_decides(user, fixture)
-    fields = _manual_fields(fixture, winner, counted_pawns)
+    fields = _manual_fields(fixture, winner, counted_pawns, typed)
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
         require_action(result_actions(user, fixture), SUBMIT)
@@ -352,13 +363,20 @@ def result_report(
 
 
 def result_enter(
-    *, fixture: Fixture, user, winner: Entry, counted_pawns=None, reason: str
+    *,
+    fixture: Fixture,
+    user,
+    winner: Entry | None = None,
+    counted_pawns=None,
+    reason: str,
+    **typed: Any,
 ) -> Result:
-    """An organizer enters or corrects a result by hand; it counts at once."""
+    """An organizer enters or corrects a result by hand (the fields of ``result_report``);
+    it counts at once."""
     _require_decider(user, fixture, ENTER)
     if not reason.strip():
         raise ServiceError("say why the result is entered or corrected", field="reason")
-    fields = _manual_fields(fixture, winner, counted_pawns)
+    fields = _manual_fields(fixture, winner, counted_pawns, typed)
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
         require_action(result_actions(user, fixture), ENTER)
@@ -397,30 +415,18 @@ def forfeit_record(*, fixture: Fixture, user, loser: Entry, reason: str) -> Resu
         )
 
 
-def _manual_fields(fixture: Fixture, winner: Entry, counted_pawns) -> dict[str, Any]:
-    seats = list(fixture.seats.all())
-    ids = [s.entry_id for s in seats]
-    if winner is None or winner.pk not in ids:
-        raise ServiceError("the winner must be one of the players at this game", field="winner")
-    fmt = get_format(fixture.game_format)
-    most = 4 * fmt.colours_per_player if fmt.counted_pawns == "both-colours" else 4
-    counted = {}
-    for entry_id in ids:
-        value = (counted_pawns or {}).get(entry_id, most if entry_id == winner.pk else 0)
-        if not isinstance(value, int) or not 0 <= value <= most:
-            raise ServiceError(
-                f"counted pawns must be whole numbers from 0 to {most}", field="counted_pawns"
-            )
-        counted[str(entry_id)] = value
-    if counted[str(winner.pk)] != most:
-        raise ServiceError(f"the winner's counted pawns must be {most}", field="counted_pawns")
-    if any(n == most for e, n in counted.items() if e != str(winner.pk)):
-        raise ServiceError(
-            f"only the winner has {most} counted pawns; the others have 0 to {most - 1}",
-            field="counted_pawns",
-        )
-    others = sorted((i for i in ids if i != winner.pk), key=lambda i: -counted[str(i)])
-    return {"winner_id": winner.pk, "placings": [winner.pk, *others], "counted_pawns": counted}
+def _manual_fields(fixture: Fixture, winner: Entry | None, counted_pawns, typed) -> dict:
+    unknown = set(typed) - set(HandResult.__dataclass_fields__)
+    if unknown:
+        raise TypeError(f"unknown result fields {sorted(unknown)}")
+    return hand_result_fields(
+        fixture,
+        HandResult(
+            winner=winner.pk if winner is not None else None,
+            counted_pawns=counted_pawns,
+            **typed,
+        ),
+    )
 
 
 def _new_version(fixture: Fixture, user, *, confirmed: bool, status=None, **fields) -> Result:
@@ -449,7 +455,15 @@ def _new_version(fixture: Fixture, user, *, confirmed: bool, status=None, **fiel
     fixture.save(update_fields=["status", "updated_at"])
     if confirmed:
         _counts_changed(fixture.league, fixture)
+        if result.submitted_by_id is None or not _plays(result.submitted_by_id, fixture):
+            notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
+    else:
+        notify_on_commit(RESULT_AWAITING, result.pk)
     return result
+
+
+def _plays(user_id: int, fixture: Fixture) -> bool:
+    return fixture.seats.filter(entry__player__user_id=user_id).exists()
 
 
 # --- confirming and disputing ---------------------------------------------------------------
@@ -473,7 +487,10 @@ def result_confirm(*, result: Result, user) -> Result:
         if result.state == Result.State.CONFIRMED:
             return result  # confirmed already (e.g. a double click): nothing to do
         require_action(actions, CONFIRM)
-        return _decide(result, fixture, user, Result.State.CONFIRMED, "")
+        result = _decide(result, fixture, user, Result.State.CONFIRMED, "")
+        if actions.seat is None:  # an organizer decided it, not the opponent
+            notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
+        return result
 
 
 def result_dispute(*, result: Result, user, reason: str) -> Result:
@@ -488,6 +505,7 @@ def result_dispute(*, result: Result, user, reason: str) -> Result:
         result.save(update_fields=["state", "decision_note"])
         fixture.status = Fixture.Status.DISPUTED
         fixture.save(update_fields=["status", "updated_at"])
+        notify_on_commit(DISPUTE_OPENED, result.pk)
         return result
 
 
@@ -497,7 +515,9 @@ def result_resolve(*, result: Result, user, accept: bool, note: str) -> Result:
         result, fixture = _locked_result(result.pk)
         require_action(result_actions(user, fixture, result=result), RESOLVE)
         state = Result.State.CONFIRMED if accept else Result.State.REJECTED
-        return _decide(result, fixture, user, state, note)
+        result = _decide(result, fixture, user, state, note)
+        notify_on_commit(DECISION_MADE, result.pk, state)
+        return result
 
 
 def result_void(*, fixture: Fixture, user, reason: str) -> None:
@@ -507,7 +527,12 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
         raise ServiceError("say why the result is voided", field="reason")
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
-        changed = fixture.results.filter(state__in=[Result.State.CONFIRMED, *OPEN]).update(
+        voided = list(
+            fixture.results.filter(state__in=[Result.State.CONFIRMED, *OPEN]).values_list(
+                "pk", flat=True
+            )
+        )
+        changed = fixture.results.filter(pk__in=voided).update(
             state=Result.State.VOIDED,
             decision_note=reason,
             decided_by=user,
@@ -518,6 +543,7 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
         fixture.status = Fixture.Status.SCHEDULED
         fixture.save(update_fields=["status", "updated_at"])
         _counts_changed(fixture.league, fixture)
+        notify_on_commit(DECISION_MADE, max(voided), Result.State.VOIDED)
 
 
 def _decide(result: Result, fixture: Fixture, user, state: str, note: str) -> Result:

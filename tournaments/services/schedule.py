@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import round_robin
@@ -17,6 +18,7 @@ from tournaments.formats import get_format
 from tournaments.models import Cycle, CycleSeed, Entry, Fixture, League, Seat
 from tournaments.services.errors import ServiceError
 from tournaments.services.guards import require_organizer
+from tournaments.services.notify import SCHEDULE_CHANGED, notify_on_commit
 from tournaments.services.standings import standings_invalidate
 
 
@@ -130,6 +132,7 @@ def cycle_create(
             league.save(update_fields=["status"])
         # new games change the table's totals (provisional, games left): recompute it
         standings_invalidate(league)
+        notify_on_commit(SCHEDULE_CHANGED, league.pk, f"cycle-{cycle.pk}-seeded")
         return cycle
 
 
@@ -202,4 +205,8 @@ def cycle_reorder_late_games(*, cycle: Cycle, by, late_order: list[int]) -> Cycl
                 f.save(update_fields=["round", "number", "updated_at"])
         cycle.late_order = list(late_order)
         cycle.save(update_fields=["late_order"])
+        order = "-".join(str(n) for n in late_order)
+        notify_on_commit(
+            SCHEDULE_CHANGED, cycle.league_id, f"cycle-{cycle.pk}-late-{order}-{timezone.now():%s}"
+        )
         return cycle

@@ -37,6 +37,7 @@ from tournaments.models import (
     StandingsRow,
     StandingsSnapshot,
 )
+from tournaments.services.notify import STANDINGS_FAILED, notify_enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -183,6 +184,7 @@ def _record_failure(league_id: int, exc: Exception) -> dict:
     StandingsFailure.objects.update_or_create(
         league_id=league_id, defaults={"revision": revision, "error": reason}
     )
+    notify_enqueue(STANDINGS_FAILED, league_id, f"revision-{revision}")  # the organizers
     return {"league": league_id, "status": "failed", "revision": revision, "error": reason}
 
 

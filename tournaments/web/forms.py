@@ -1,4 +1,5 @@
-"""Forms of the public pages: uploading a game log, confirming, disputing, resolving."""
+"""Forms of the pages: uploading a game log, confirming, disputing, resolving, and the
+results desk's hand entry, void and forfeit."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.services import MAX_LOG_BYTES
+from tournaments.services.hand_results import format_kind
 
 
 class LogUploadForm(forms.Form):
@@ -98,3 +100,156 @@ class TieBreakRollForm(forms.Form):
         if not rounds:
             raise forms.ValidationError(_("enter at least one round of rolls"))
         return rounds
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+class ForfeitForm(ReasonForm):
+    loser = forms.TypedChoiceField(label=_("Who forfeits?"), coerce=int, widget=forms.RadioSelect)
+
+    def __init__(self, *args, fixture, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["loser"].choices = [
+            (s.entry_id, s.entry.player.name) for s in fixture.seats.all()
+        ]
+
+
+def _parse_game_time(text: str) -> float | None:
+    """``mm:ss``, ``h:mm:ss`` or whole minutes → seconds."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        parts = [int(p) for p in text.split(":")]
+    except ValueError:
+        raise forms.ValidationError(
+            _("Write the game time as minutes:seconds, e.g. 42:30."), code="time"
+        ) from None
+    if len(parts) == 1:
+        return float(parts[0] * 60)
+    if len(parts) > 3 or any(p < 0 for p in parts) or any(p >= 60 for p in parts[1:]):
+        raise forms.ValidationError(
+            _("Write the game time as minutes:seconds, e.g. 42:30."), code="time"
+        )
+    seconds = 0
+    for part in parts:
+        seconds = seconds * 60 + part
+    return float(seconds)
+
+
+class HandResultForm(forms.Form):
+    """A result without a log, with the fields the game's format records
+    (``tournaments.services.hand_results``). ``typed()`` gives the service's arguments."""
+
+    def __init__(self, *args, fixture, reason_required: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fixture = fixture
+        self.kind = format_kind(fixture.game_format)
+        self.seats = list(fixture.seats.all())
+        names = [(s.entry_id, s.entry.player.name) for s in self.seats]
+        self.player_fields: list[tuple[str, list[str]]] = []
+        self.colour_fields: list[str] = []
+        if self.kind in ("threat", "threat-plus"):
+            self.fields["winner"] = forms.TypedChoiceField(
+                label=_("Winner"), choices=names, coerce=int, widget=forms.RadioSelect
+            )
+            most = 8 if self.kind == "threat-plus" else 4
+            for seat in self.seats:
+                keys = [f"counted_{seat.entry_id}"]
+                self.fields[keys[0]] = forms.IntegerField(
+                    label=_("Counted pawns"), min_value=0, max_value=most, required=False
+                )
+                if self.kind == "threat-plus":
+                    keys.append(f"completed_{seat.entry_id}")
+                    self.fields[keys[1]] = forms.IntegerField(
+                        label=_("Colours completed"), min_value=0, max_value=2, required=False
+                    )
+                if len(self.seats) > 2:
+                    keys.append(f"place_{seat.entry_id}")
+                    self.fields[keys[-1]] = forms.IntegerField(
+                        label=_("Place"), min_value=1, max_value=len(self.seats), required=False
+                    )
+                self.player_fields.append((seat.entry.player.name, keys))
+            if self.kind == "threat-plus":
+                self.fields["game_time"] = forms.CharField(
+                    label=_("Game time (minutes:seconds)"), required=False, max_length=12
+                )
+        elif self.kind == "grand-prix":
+            colours = [c for s in self.seats for c in s.colours]
+            for seat in self.seats:
+                for colour in seat.colours:
+                    key = f"colour_{colour}"
+                    self.fields[key] = forms.TypedChoiceField(
+                        label=colour,
+                        choices=[("", "–")] + [(n, n) for n in range(1, len(colours) + 1)],
+                        coerce=int,
+                        empty_value=None,
+                        required=False,
+                    )
+                    self.fields[key].owner = seat.entry.player.name
+                    self.colour_fields.append(key)
+        else:
+            for seat in self.seats:
+                keys = [f"place_{seat.entry_id}", f"points_{seat.entry_id}"]
+                self.fields[keys[0]] = forms.IntegerField(
+                    label=_("Place"), min_value=1, max_value=len(self.seats), required=False
+                )
+                self.fields[keys[1]] = forms.IntegerField(
+                    label=_("Count points"), min_value=0, required=False
+                )
+                self.player_fields.append((seat.entry.player.name, keys))
+        self.fields["reason"] = forms.CharField(
+            label=_("Reason") if reason_required else _("Note (optional)"),
+            required=reason_required,
+            max_length=2000,
+            widget=forms.Textarea(attrs={"rows": 2}),
+        )
+
+    def player_rows(self):
+        return [(name, [self[key] for key in keys]) for name, keys in self.player_fields]
+
+    def colour_rows(self):
+        return [(self[key], self.fields[key].owner) for key in self.colour_fields]
+
+    def clean_game_time(self):
+        return _parse_game_time(self.cleaned_data.get("game_time") or "")
+
+    def typed(self) -> dict:
+        """Keyword arguments of ``result_enter`` / ``result_report`` (without the winner's
+        entry, given as ``winner_id``)."""
+        data = self.cleaned_data
+        out: dict = {}
+        ids = [s.entry_id for s in self.seats]
+
+        def per_player(prefix: str) -> dict[int, int] | None:
+            given = {e: data.get(f"{prefix}_{e}") for e in ids}
+            given = {e: v for e, v in given.items() if v is not None}
+            return given or None
+
+        places = per_player("place")
+        if places is not None:
+            if len(places) != len(ids):
+                raise forms.ValidationError(_("Give every player's place, or none."))
+            out["placings"] = sorted(places, key=places.__getitem__)
+        if self.kind in ("threat", "threat-plus"):
+            out["winner_id"] = data.get("winner")
+            if (counted := per_player("counted")) is not None:
+                out["counted_pawns"] = counted
+            if self.kind == "threat-plus":
+                if (completed := per_player("completed")) is not None:
+                    out["completed_colours"] = completed
+                if data.get("game_time") is not None:
+                    out["game_time"] = data["game_time"]
+        elif self.kind == "grand-prix":
+            out["colour_places"] = {
+                key.removeprefix("colour_"): data[key]
+                for key in self.colour_fields
+                if data.get(key) is not None
+            }
+        elif (points := per_player("points")) is not None:
+            out["count_points"] = points
+        return out

@@ -20,16 +20,19 @@ from tournaments.models import Fixture, Result
 from tournaments.permissions import (
     CONFIRM,
     DISPUTE,
+    ENTER,
+    FORFEIT,
     RESOLVE,
     SEE_REJECTIONS,
     SUBMIT,
+    VOID,
     result_actions,
 )
 from tournaments.selectors import games as game_selectors
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.web.forms import DisputeForm, LogUploadForm, ResolveForm
-from tournaments.web.lookups import fixture_or_404
+from tournaments.web.lookups import fixture_or_404, safe_next
 
 
 def _result_of(fixture: Fixture, result_id: int) -> Result:
@@ -58,6 +61,9 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
         "can_confirm": actions.allows(CONFIRM),
         "can_dispute": actions.allows(DISPUTE),
         "can_resolve": actions.allows(RESOLVE),
+        "can_enter": actions.allows(ENTER),
+        "can_void": actions.allows(VOID),
+        "can_forfeit": actions.allows(FORFEIT),
         "upload_form": forms.get("upload_form") or LogUploadForm(),
         "dispute_form": forms.get("dispute_form") or DisputeForm(),
         "resolve_form": forms.get("resolve_form") or ResolveForm(),
@@ -79,6 +85,12 @@ def game_detail(request, pk: int):
 
 def _service_error(request, fixture: Fixture, exc: ServiceError, **forms):
     context = _game_context(request, fixture, form_error=exc.message, **forms)
+    upload = forms.get("upload_form")
+    if exc.event is not None and upload is not None and upload.is_valid():
+        log = upload.cleaned_data.get("log")
+        # the standalone replay opens this log where it was refused (docs/pages.md)
+        context["error_step"] = exc.event
+        context["error_log"] = log.decode("utf-8", "replace") if isinstance(log, bytes) else log
     status = 403 if isinstance(exc, NotAllowed) else 400
     return render(request, "tournaments/game.html", context, status=status)
 
@@ -125,7 +137,7 @@ def result_confirm(request, pk: int, result_id: int):
     except ServiceError as exc:
         return _service_error(request, fixture, exc)
     messages.success(request, _("You confirmed the result; it counts now."))
-    return redirect("tournaments:game", pk=fixture.pk)
+    return redirect(safe_next(request, reverse("tournaments:game", args=[fixture.pk])))
 
 
 @require_POST
@@ -170,7 +182,7 @@ def result_resolve(request, pk: int, result_id: int):
     except ServiceError as exc:
         return _service_error(request, fixture, exc, resolve_form=form)
     messages.success(request, _("The result is decided."))
-    return redirect("tournaments:game", pk=fixture.pk)
+    return redirect(safe_next(request, reverse("tournaments:game", args=[fixture.pk])))
 
 
 def _game_log_or_404(request, pk: int, log_id: int) -> tuple[Fixture, GameLog]:

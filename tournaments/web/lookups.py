@@ -4,6 +4,7 @@ league does not exist for outsiders)."""
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from tournaments.models import Fixture, League
 from tournaments.permissions import can_view
@@ -29,3 +30,13 @@ def fixture_or_404(request, pk: int) -> Fixture:
     if not can_view(request.user, fixture.league):
         raise Http404("no such game")
     return fixture
+
+
+def safe_next(request, default: str) -> str:
+    """The ``next`` a form carried when it points back into this site, else ``default``."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default

@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from accounts.throttles import ReplayThrottle, throttled_view
 from games import views as game_views
-from tournaments.web import games, home, leagues, players
+from tournaments.web import desk, games, home, leagues, players
 
 app_name = "tournaments"
 
@@ -21,7 +21,12 @@ urlpatterns = [
         name="standings-fragment",
     ),
     path("leagues/<slug:slug>/playoffs/", leagues.league_playoffs, name="playoffs"),
+    path("leagues/<slug:slug>/desk/", desk.league_desk, name="desk"),
     path("games/<int:pk>/", games.game_detail, name="game"),
+    path("games/<int:pk>/enter/", desk.game_enter, name="game-enter"),
+    path("games/<int:pk>/report/", desk.game_report, name="game-report"),
+    path("games/<int:pk>/void/", desk.game_void, name="game-void"),
+    path("games/<int:pk>/forfeit/", desk.game_forfeit, name="game-forfeit"),
     path("games/<int:pk>/submit/", games.game_submit, name="game-submit"),
     path(
         "games/<int:pk>/results/<int:result_id>/confirm/",

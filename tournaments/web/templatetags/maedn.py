@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from games.geometry import SHAPES, SYMBOLS, shape_path
 from games.replay import colour_label
 from tournaments.formats import FORMATS
+from tournaments.web.error_text import translate_error
 
 register = template.Library()
 
@@ -68,7 +69,14 @@ FORMAT_LABELS = {
 METRICS = {
     "won_lost": (_("W–L"), _("the won–lost record (more wins first)")),
     "wins": (_("Won"), _("more games won")),
-    "head_to_head": (_("H2H"), _("the head-to-head record among the tied players")),
+    "head_to_head": (
+        _("H2H"),
+        _(
+            "the head-to-head score among the players tied on the metrics before it: +1 for each "
+            "game "
+            "finished ahead of one of them, −1 for each behind; – when not tied"
+        ),
+    ),
     "counted_pawns_difference": (_("Pawn diff."), _("the counted-pawns difference")),
     "counted_pawns_diff": (_("Pawn diff."), _("the counted-pawns difference")),
     "win_percentage": (_("Win %"), _("the share of games won")),
@@ -139,6 +147,8 @@ def _show_metric(value: Any, key: str = "") -> str:
         return duration(value)
     if key == "win_percentage" and isinstance(value, int | float):
         return percent(value)
+    if key == "head_to_head" and isinstance(value, int | float) and not isinstance(value, bool):
+        return f"+{value:g}" if value > 0 else (f"−{-value:g}" if value < 0 else "0")
     if isinstance(value, float):
         return f"{value:g}" if value != int(value) else str(int(value))
     if isinstance(value, int):
@@ -284,3 +294,9 @@ def place_in(entry_id: int, placings: list | None) -> int | None:
     if not placings or entry_id not in placings:
         return None
     return placings.index(entry_id) + 1
+
+
+@register.filter
+def upload_error(text: str) -> str:
+    """A stored upload error in the reader's language (``tournaments.web.error_text``)."""
+    return translate_error(text or "")

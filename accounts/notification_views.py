@@ -1,0 +1,56 @@
+"""Notification pages: the inbox, the settings (each kind's e-mail and inbox switch) and
+the one-click unsubscribe of an e-mail's link (a signed token; GET from the link, POST
+from a mail client's List-Unsubscribe-Post)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from accounts import notifications
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def inbox(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        ids = request.POST.getlist("id")
+        notifications.mark_read(request.user, [int(i) for i in ids if i.isdecimal()] or None)
+        return redirect("notifications")
+    return render(
+        request,
+        "registration/notifications.html",
+        {"items": notifications.inbox(request.user)},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    rows = notifications.preferences(request.user)
+    if request.method == "POST":
+        notifications.preferences_set(
+            request.user,
+            {
+                kind: (f"email-{kind}" in request.POST, f"inbox-{kind}" in request.POST)
+                for kind, _label, _e, _i in rows
+            },
+        )
+        messages.success(request, _("Your notification settings are saved."))
+        return redirect("notifications_settings")
+    return render(request, "registration/notification_settings.html", {"rows": rows})
+
+
+@csrf_exempt  # the signed token is the authority; RFC 8058 one-click POSTs carry no CSRF token
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    done = notifications.unsubscribe(token)
+    if done is None:
+        return render(request, "registration/unsubscribed.html", {"invalid": True}, status=400)
+    _user, kind = done
+    return render(request, "registration/unsubscribed.html", {"kind": kind})

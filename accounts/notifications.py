@@ -1,0 +1,383 @@
+"""Notifications: who is told of which event, the in-site inbox, e-mail sent once, each
+user's switches and the signed one-click unsubscribe.
+
+An event is (kind, object id, stamp), queued by the tournaments services on commit as the
+task ``accounts.notify`` (``tournaments/services/notify.py``) or found by the periodic
+``accounts.notify_deadlines``. ``notify_event`` works out the recipients; for each it
+creates at most one ``Notification`` (unique per user and event key) and hands its e-mail
+to Django's backend at most once: the message is *claimed* in the database before it is
+sent, and released again when the backend fails (the task is then retried). A worker
+killed between claiming and sending loses that e-mail rather than sending it twice; the
+inbox entry stays.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.models import Kind, Notification, NotificationPreference
+from tournaments.models import Fixture, League, Result
+from tournaments.selectors.desk import overdue_fixtures
+
+logger = logging.getLogger(__name__)
+
+#: how long before a game's time its players are reminded
+DEADLINE_NOTICE = timedelta(hours=48)
+UNSUBSCRIBE_SALT = "accounts.notifications.unsubscribe"
+
+
+@dataclass(frozen=True)
+class Message:
+    kind: str
+    subject: str
+    body: str
+    path: str  # a path on this site
+
+
+# --- recipients ------------------------------------------------------------------------------
+
+
+def _players(fixture: Fixture) -> list:
+    users = []
+    for seat in fixture.seats.select_related("entry__player__user"):
+        user = seat.entry.player.user
+        if user is not None and user.is_active:
+            users.append(user)
+    return users
+
+
+def _organizers(league: League) -> list:
+    users = {league.owner_id: league.owner}
+    users.update({u.pk: u for u in league.organizers.all()})
+    return [u for u in users.values() if u.is_active]
+
+
+def _entrants(league: League) -> list:
+    return [
+        e.player.user
+        for e in league.entries.filter(withdrawn_at__isnull=True).select_related("player__user")
+        if e.player.user is not None and e.player.user.is_active
+    ]
+
+
+def _game_name(fixture: Fixture) -> str:
+    names = " – ".join(s.entry.player.name for s in fixture.seats.select_related("entry__player"))
+    label = fixture.label or str(fixture.number)
+    return _("game %(label)s (%(names)s) in %(league)s") % {
+        "label": label,
+        "names": names,
+        "league": fixture.league.name,
+    }
+
+
+def _result(object_id: int) -> Result | None:
+    return (
+        Result.objects.select_related("fixture__league__owner", "submitted_by", "decided_by")
+        .filter(pk=object_id)
+        .first()
+    )
+
+
+def event_recipients(kind: str, object_id: int, stamp: str = "") -> tuple[list, Message | None]:
+    """The users to tell of this event and what to tell them (no one when the object is
+    gone, or the event no longer holds: a result confirmed before the task ran)."""
+    if kind == Kind.RESULT_AWAITING:
+        result = _result(object_id)
+        if result is None or result.state != Result.State.PENDING:
+            return [], None
+        fixture = result.fixture
+        users = [u for u in _players(fixture) if u.pk != result.submitted_by_id]
+        who = result.submitted_by.get_username() if result.submitted_by else _("someone")
+        return users, Message(
+            kind,
+            _("Please confirm the result of %(game)s") % {"game": _game_name(fixture)},
+            _(
+                "%(who)s submitted the result of %(game)s. It counts once you confirm it; if it "
+                "is wrong, dispute it and an organizer decides."
+            )
+            % {"who": who, "game": _game_name(fixture)},
+            reverse("tournaments:game", args=[fixture.pk]),
+        )
+    if kind == Kind.DISPUTE_OPENED:
+        result = _result(object_id)
+        if result is None:
+            return [], None
+        fixture = result.fixture
+        seated = {u.pk for u in _players(fixture)}
+        organizers = _organizers(fixture.league)
+        # those who may decide it; when every organizer plays in the game, all of them
+        users = [u for u in organizers if u.pk not in seated] or organizers
+        return users, Message(
+            kind,
+            _("A result was disputed: %(game)s") % {"game": _game_name(fixture)},
+            _("The result of %(game)s was disputed: “%(why)s”. Decide it on the results desk.")
+            % {"game": _game_name(fixture), "why": result.decision_note},
+            reverse("tournaments:desk", args=[fixture.league.slug]),
+        )
+    if kind == Kind.DECISION_MADE:
+        result = _result(object_id)
+        if result is None:
+            return [], None
+        fixture = result.fixture
+        users = [u for u in _players(fixture) if u.pk != result.decided_by_id]
+        how = {
+            Result.State.CONFIRMED: _("counts"),
+            Result.State.REJECTED: _("was rejected"),
+            Result.State.VOIDED: _("was voided; the game is open again"),
+        }.get(stamp, stamp)
+        why = result.decision_note or result.reason
+        body = _("An organizer decided the result of %(game)s: it %(how)s.") % {
+            "game": _game_name(fixture),
+            "how": how,
+        }
+        if why:
+            body += " " + _("Reason: %(why)s") % {"why": why}
+        return users, Message(
+            kind,
+            _("Decision on %(game)s") % {"game": _game_name(fixture)},
+            body,
+            reverse("tournaments:game", args=[fixture.pk]),
+        )
+    if kind == Kind.SCHEDULE_CHANGED:
+        league = League.objects.filter(pk=object_id).select_related("owner").first()
+        if league is None:
+            return [], None
+        seeded = "-seeded" in stamp
+        return _entrants(league), Message(
+            kind,
+            (
+                _("A new double round-robin of %(league)s is seeded")
+                if seeded
+                else _("The schedule of %(league)s changed")
+            )
+            % {"league": league.name},
+            _("See your games and their dates on the schedule of %(league)s.")
+            % {"league": league.name},
+            reverse("tournaments:schedule", args=[league.slug]),
+        )
+    if kind in (Kind.DEADLINE_NEAR, Kind.GAME_OVERDUE):
+        fixture = Fixture.objects.select_related("league__owner").filter(pk=object_id).first()
+        if fixture is None or fixture.status != Fixture.Status.SCHEDULED:
+            return [], None
+        users = _players(fixture)
+        when = timezone.localtime(fixture.scheduled_at).strftime("%Y-%m-%d %H:%M")
+        if kind == Kind.GAME_OVERDUE:
+            seen = {u.pk for u in users}
+            users += [u for u in _organizers(fixture.league) if u.pk not in seen]
+            subject = _("Overdue: %(game)s") % {"game": _game_name(fixture)}
+            body = _("%(game)s was due on %(when)s and has no result yet.")
+        else:
+            subject = _("Due within 48 hours: %(game)s") % {"game": _game_name(fixture)}
+            body = _("%(game)s is due on %(when)s. Play it and submit the log in time.")
+        return users, Message(
+            kind,
+            subject,
+            body % {"game": _game_name(fixture), "when": when},
+            reverse("tournaments:game", args=[fixture.pk]),
+        )
+    if kind == Kind.STANDINGS_FAILED:
+        league = League.objects.filter(pk=object_id).select_related("owner").first()
+        failure = getattr(league, "standings_failure", None) if league else None
+        if league is None or failure is None:
+            return [], None  # repaired before the task ran
+        return _organizers(league), Message(
+            kind,
+            _("The standings of %(league)s could not be computed") % {"league": league.name},
+            _(
+                "Counting the results of %(league)s (revision %(revision)s) failed, so its "
+                "table shows the last one that could be computed. Reason: %(why)s"
+            )
+            % {"league": league.name, "revision": failure.revision, "why": failure.error},
+            reverse("tournaments:standings", args=[league.slug]),
+        )
+    raise ValueError(f"unknown notification kind {kind!r}")
+
+
+# --- sending ---------------------------------------------------------------------------------
+
+
+def event_key(kind: str, object_id: int, stamp: str = "") -> str:
+    return f"{kind}:{object_id}:{stamp}"[:200]
+
+
+def notify_event(kind: str, object_id: int, stamp: str = "") -> dict:
+    """Tell each recipient of one event once: an inbox entry and an e-mail, as their
+    switches say. Safe to run again (a retried task): nothing is sent twice."""
+    with translation.override(settings.LANGUAGE_CODE):
+        users, message = event_recipients(kind, object_id, stamp)
+    if message is None:
+        return {"event": kind, "created": 0, "emailed": 0}
+    key = event_key(kind, object_id, stamp)
+    created = emailed = 0
+    for user in users:
+        email_on, inbox_on = switches(user, kind)
+        if not (email_on or inbox_on):
+            continue
+        try:
+            with transaction.atomic():
+                notification, made = Notification.objects.get_or_create(
+                    user=user,
+                    key=key,
+                    defaults=dict(
+                        kind=kind,
+                        subject=message.subject[:200],
+                        body=message.body,
+                        url=message.path,
+                        in_inbox=inbox_on,
+                    ),
+                )
+        except IntegrityError:  # a concurrent run created it first
+            notification, made = Notification.objects.get(user=user, key=key), False
+        created += made
+        if email_on and user.email and notification.emailed_at is None:
+            emailed += _deliver(notification)
+    return {"event": kind, "created": created, "emailed": emailed}
+
+
+def _deliver(notification: Notification) -> int:
+    """Send the e-mail of ``notification`` unless another run has claimed it (1 if sent)."""
+    claimed = Notification.objects.filter(pk=notification.pk, email_claimed_at__isnull=True).update(
+        email_claimed_at=timezone.now()
+    )
+    if not claimed:
+        return 0
+    try:
+        email_message(notification).send(fail_silently=False)
+    except Exception:
+        Notification.objects.filter(pk=notification.pk).update(email_claimed_at=None)
+        raise  # the task is retried; this e-mail was not sent
+    Notification.objects.filter(pk=notification.pk).update(emailed_at=timezone.now())
+    return 1
+
+
+def absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def email_message(notification: Notification) -> EmailMessage:
+    user = notification.user
+    unsubscribe = absolute(
+        reverse("notifications_unsubscribe", args=[unsubscribe_token(user, notification.kind)])
+    )
+    with translation.override(settings.LANGUAGE_CODE):
+        body = "\n\n".join(
+            [
+                notification.body,
+                absolute(notification.url) if notification.url else "",
+                _("Stop e-mails of this kind (one click): %(url)s") % {"url": unsubscribe},
+                _("All your notification settings: %(url)s")
+                % {"url": absolute(reverse("notifications_settings"))},
+            ]
+        )
+    return EmailMessage(
+        subject=notification.subject,
+        body=body,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+
+
+# --- periodic: deadlines and overdue games -----------------------------------------------
+
+
+def deadline_sweep(now: datetime | None = None) -> dict:
+    """Remind the players of games due within 48 hours, and tell players and organizers of
+    games whose time has passed without a result. Each game's reminder is one event per
+    scheduled time, so running this every few minutes sends each once."""
+    now = now or timezone.now()
+    soon = Fixture.objects.filter(
+        status=Fixture.Status.SCHEDULED,
+        scheduled_at__gt=now,
+        scheduled_at__lte=now + DEADLINE_NOTICE,
+    ).values_list("pk", "scheduled_at")
+    late = overdue_fixtures(now=now).values_list("pk", "scheduled_at")
+    counts = {"deadline_near": 0, "game_overdue": 0}
+    for kind, games in ((Kind.DEADLINE_NEAR, soon), (Kind.GAME_OVERDUE, late)):
+        for pk, when in games:
+            counts[str(kind)] += notify_event(kind, pk, when.isoformat())["created"]
+    return counts
+
+
+# --- switches, inbox, unsubscribe ------------------------------------------------------------
+
+
+def switches(user, kind: str) -> tuple[bool, bool]:
+    """(e-mail, inbox) for this user and kind: on unless switched off."""
+    pref = NotificationPreference.objects.filter(user=user, kind=kind).first()
+    return (pref.email, pref.inbox) if pref else (True, True)
+
+
+def preferences(user) -> list[tuple[str, str, bool, bool]]:
+    """(kind, label, e-mail, inbox) for every kind."""
+    stored = {p.kind: p for p in NotificationPreference.objects.filter(user=user)}
+    return [
+        (
+            kind.value,
+            kind.label,
+            stored[kind].email if kind in stored else True,
+            stored[kind].inbox if kind in stored else True,
+        )
+        for kind in Kind
+    ]
+
+
+def preferences_set(user, choices: dict[str, tuple[bool, bool]]) -> None:
+    """Store the (e-mail, inbox) switches of the kinds given."""
+    unknown = set(choices) - set(Kind.values)
+    if unknown:
+        raise ValueError(f"unknown notification kinds {sorted(unknown)}")
+    with transaction.atomic():
+        for kind, (email, inbox) in choices.items():
+            NotificationPreference.objects.update_or_create(
+                user=user, kind=kind, defaults={"email": email, "inbox": inbox}
+            )
+
+
+def unsubscribe_token(user, kind: str) -> str:
+    return signing.dumps({"u": user.pk, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def unsubscribe(token: str):
+    """Switch off the e-mails of the token's kind; the user and kind, or ``None`` for a
+    token that was not made here."""
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return None
+    user = get_user_model().objects.filter(pk=data.get("u")).first()
+    kind = data.get("k")
+    if user is None or kind not in Kind.values:
+        return None
+    _, inbox = switches(user, kind)
+    preferences_set(user, {kind: (False, inbox)})
+    return user, Kind(kind)
+
+
+def unread_count(user) -> int:
+    return Notification.objects.filter(user=user, in_inbox=True, read_at__isnull=True).count()
+
+
+def inbox(user, limit: int = 50) -> list[Notification]:
+    return list(Notification.objects.filter(user=user, in_inbox=True)[:limit])
+
+
+def mark_read(user, ids: Iterable[int] | None = None) -> int:
+    unread = Notification.objects.filter(user=user, read_at__isnull=True)
+    if ids is not None:
+        unread = unread.filter(pk__in=list(ids))
+    return unread.update(read_at=timezone.now())

@@ -1,0 +1,60 @@
+"""The results desk of a league, as reads: games awaiting confirmation, disputes, overdue
+games and rejected uploads, each list in a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from tournaments.models import Fixture, League, RejectedSubmission, Result
+from tournaments.selectors.prefetch import seats_prefetch
+
+#: a game with no result yet and its time passed
+WAITING_FOR_A_RESULT = (Fixture.Status.SCHEDULED,)
+
+
+@dataclass(frozen=True)
+class Desk:
+    awaiting: list[Result]
+    disputed: list[Result]
+    overdue: list[Fixture]
+    rejections: list[RejectedSubmission]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.awaiting or self.disputed or self.overdue or self.rejections)
+
+
+def _open_results(league: League, state: str) -> list[Result]:
+    return list(
+        Result.objects.filter(fixture__league=league, state=state)
+        .select_related("fixture", "submitted_by", "winner__player")
+        .prefetch_related(Prefetch("fixture__seats", seats_prefetch().queryset))
+        .order_by("created_at", "pk")
+    )
+
+
+def overdue_fixtures(league: League | None = None, now: datetime | None = None):
+    """Games whose time has passed without a result (all leagues when ``league`` is None)."""
+    games = Fixture.objects.filter(
+        scheduled_at__lt=now or timezone.now(), status__in=WAITING_FOR_A_RESULT
+    )
+    if league is not None:
+        games = games.filter(league=league)
+    return games.order_by("scheduled_at", "pk")
+
+
+def league_desk(league: League, *, rejections: int = 20) -> Desk:
+    return Desk(
+        awaiting=_open_results(league, Result.State.PENDING),
+        disputed=_open_results(league, Result.State.DISPUTED),
+        overdue=list(overdue_fixtures(league).prefetch_related(seats_prefetch())),
+        rejections=list(
+            RejectedSubmission.objects.filter(fixture__league=league)
+            .select_related("fixture", "submitted_by")
+            .order_by("-created_at")[:rejections]
+        ),
+    )

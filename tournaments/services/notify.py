@@ -1,0 +1,39 @@
+"""Asking for a notification: the services name an event (kind, object id, stamp) and, on
+commit, queue the accounts app's task ``accounts.notify`` by name (tournaments never
+imports accounts); that task works out the recipients and sends each message once."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import current_app
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+NOTIFY_TASK = "accounts.notify"
+
+#: the events (``accounts.models.Notification.Kind`` has the same codes)
+RESULT_AWAITING = "result_awaiting"  # a Result is pending: its opponent(s)
+DISPUTE_OPENED = "dispute_opened"  # a Result was disputed: the league's organizers
+DECISION_MADE = "decision_made"  # a Result was decided (stamp: how): the game's players
+SCHEDULE_CHANGED = "schedule_changed"  # a League's schedule (stamp: what): its entrants
+STANDINGS_FAILED = "standings_failed"  # a League's recompute failed (stamp: revision): organizers
+
+
+def notify_on_commit(kind: str, object_id: int, stamp: str = "") -> None:
+    """Once the current transaction commits, queue the notification of one event. ``stamp``
+    tells apart events of one kind on one object (a result confirmed, then voided); the
+    same (kind, object, stamp) is one event, notified at most once per recipient."""
+    transaction.on_commit(lambda: notify_enqueue(kind, object_id, stamp))
+
+
+def notify_enqueue(kind: str, object_id: int, stamp: str = "") -> None:
+    try:
+        task = current_app.tasks.get(NOTIFY_TASK)  # registered here: honours eager mode
+        if task is not None:
+            task.apply_async(args=(kind, object_id, stamp))
+        else:
+            current_app.send_task(NOTIFY_TASK, args=(kind, object_id, stamp))
+    except Exception:  # a broker outage must not fail the write; the message is lost
+        logger.warning("could not enqueue notification %s %s %s", kind, object_id, stamp)

@@ -1,0 +1,172 @@
+"""The results desk of a league (its organizers' page of what needs attention) and the
+organizers' actions on a game: enter or correct a result by hand, void, forfeit; and the
+players' report of a game played without a log. Every write goes through
+``tournaments.services.results``; who may do what is ``permissions.result_actions``."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.throttles import SubmissionThrottle, throttled_view
+from tournaments.models import Fixture
+from tournaments.permissions import ENTER, FORFEIT, SUBMIT, VOID, is_organizer, result_actions
+from tournaments.selectors import desk as desk_selectors
+from tournaments.services import results as result_services
+from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.web.forms import ForfeitForm, HandResultForm, ReasonForm, ResolveForm
+from tournaments.web.lookups import fixture_or_404, league_or_404, safe_next
+
+
+@require_GET
+def league_desk(request, slug: str):
+    league = league_or_404(request, slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not is_organizer(request.user, league):
+        raise PermissionDenied(_("Only the organizers of this league see its results desk."))
+    desk = desk_selectors.league_desk(league)
+    for result in [*desk.awaiting, *desk.disputed]:
+        # no one decides their own game (permissions.result_actions): an organizer who
+        # plays in it sees the game, not the decision forms
+        result.plays = any(
+            s.entry.player.user_id == request.user.pk for s in result.fixture.seats.all()
+        )
+    return render(
+        request,
+        "tournaments/desk.html",
+        {
+            "league": league,
+            "tab": "desk",
+            "is_organizer": True,
+            "desk": desk,
+            "resolve_form": ResolveForm(),
+        },
+    )
+
+
+def _guarded(request, pk: int, action: str):
+    """The game, or a response: log in first (anonymous) or 403 with the refusal's reason."""
+    fixture = fixture_or_404(request, pk)
+    if not request.user.is_authenticated:
+        return fixture, redirect_to_login(request.get_full_path())
+    actions = result_actions(request.user, fixture, results=fixture.all_results)
+    refusal = actions.refusal(action)
+    if refusal is not None and refusal.forbidden:
+        raise PermissionDenied(refusal.message)
+    return fixture, None
+
+
+def _hand_result(request, pk: int, *, action: str):
+    fixture, response = _guarded(request, pk, action)
+    if response is not None:
+        return response
+    organizer_entry = action == ENTER
+    form = HandResultForm(request.POST or None, fixture=fixture, reason_required=organizer_entry)
+    status = 200
+    error = None
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                typed = form.typed()
+                winner_id = typed.pop("winner_id", None)
+                winner = next((s.entry for s in form.seats if s.entry_id == winner_id), None)
+                service = (
+                    result_services.result_enter
+                    if organizer_entry
+                    else (result_services.result_report)
+                )
+                service(
+                    fixture=fixture,
+                    user=request.user,
+                    winner=winner,
+                    reason=form.cleaned_data["reason"],
+                    **typed,
+                )
+            except ServiceError as exc:
+                error = exc.message
+                status = 403 if isinstance(exc, NotAllowed) else 400
+            except ValidationError as exc:  # a form-level inconsistency found by typed()
+                error = " ".join(exc.messages)
+            else:
+                if organizer_entry:
+                    messages.success(request, _("The result is entered and counts."))
+                else:
+                    messages.success(
+                        request, _("The result is reported; it counts once it is confirmed.")
+                    )
+                return redirect(safe_next(request, reverse("tournaments:game", args=[pk])))
+    return render(
+        request,
+        "tournaments/hand_result.html",
+        {
+            "league": fixture.league,
+            "fixture": fixture,
+            "form": form,
+            "form_error": error,
+            "organizer_entry": organizer_entry,
+            "next": safe_next(request, ""),
+        },
+        status=status,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@throttled_view([SubmissionThrottle])
+def game_enter(request, pk: int):
+    """An organizer enters or corrects the result by hand, with a reason."""
+    return _hand_result(request, pk, action=ENTER)
+
+
+@require_http_methods(["GET", "POST"])
+@throttled_view([SubmissionThrottle])
+def game_report(request, pk: int):
+    """A player at the board reports a game played without a log."""
+    return _hand_result(request, pk, action=SUBMIT)
+
+
+def _decision(request, pk: int, action: str, form_class, run):
+    fixture, response = _guarded(request, pk, action)
+    if response is not None:
+        return response
+    kwargs = {"fixture": fixture} if form_class is ForfeitForm else {}
+    form = form_class(request.POST, **kwargs)
+    back = safe_next(request, reverse("tournaments:game", args=[pk]))
+    if not form.is_valid():
+        messages.error(request, _("Say why, and choose what the form asks for."))
+        return redirect(back)
+    try:
+        run(fixture, form.cleaned_data)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect(back)
+    return redirect(back)
+
+
+@require_POST
+@throttled_view([SubmissionThrottle])
+def game_void(request, pk: int):
+    def run(fixture: Fixture, data):
+        result_services.result_void(fixture=fixture, user=request.user, reason=data["reason"])
+        messages.success(request, _("The result is voided; the game is open again."))
+
+    return _decision(request, pk, VOID, ReasonForm, run)
+
+
+@require_POST
+@throttled_view([SubmissionThrottle])
+def game_forfeit(request, pk: int):
+    def run(fixture: Fixture, data):
+        loser = next(s.entry for s in fixture.seats.all() if s.entry_id == data["loser"])
+        result_services.forfeit_record(
+            fixture=fixture, user=request.user, loser=loser, reason=data["reason"]
+        )
+        messages.success(request, _("The forfeit is recorded."))
+
+    return _decision(request, pk, FORFEIT, ForfeitForm, run)

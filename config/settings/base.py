@@ -263,6 +263,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.standings_catch_up",
         "schedule": float(os.environ.get("STANDINGS_CATCH_UP_SECONDS", "60")),
     },
+    # the ratings update applies whatever is pending (a lost message, a broker outage)
+    "ratings-catch-up": {
+        "task": "tournaments.update_ratings",
+        "schedule": float(os.environ.get("RATINGS_CATCH_UP_SECONDS", "300")),
+    },
 }
 
 # Redis: a message taken by a worker that died unacknowledged is delivered again after this

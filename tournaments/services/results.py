@@ -40,6 +40,7 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.guards import require_action
 from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
 from tournaments.services.playoffs import series_progress
+from tournaments.services.ratings import rating_game_counted
 from tournaments.services.standings import standings_invalidate
 
 OPEN = Result.OPEN_STATES
@@ -152,10 +153,12 @@ def _locked_fixture(fixture_id: int) -> Fixture:
 def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
     """A counting result changed: a playoff game moves its series on (next game, or the
     winner into the next series) in this same transaction, and the standings are
-    invalidated (recomputed once the transaction has committed)."""
+    invalidated (recomputed once the transaction has committed), and so are the ratings."""
     if fixture is not None and fixture.series_id:
         series_progress(fixture.series_id)
     standings_invalidate(league)
+    if fixture is not None:
+        rating_game_counted(fixture)
 
 
 def _record_rejection(fixture: Fixture, user, message: str, event=None, checked=None, raw=b""):

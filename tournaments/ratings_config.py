@@ -1,0 +1,14 @@
+"""The platform's rating constants: the openskill settings every rating, replay and
+prediction uses (β chosen with ``bench/ratings_calibration.py``, see docs/ratings.md)."""
+
+from __future__ import annotations
+
+from tournaments.algorithms.ratings import RatingSettings
+
+#: β (the luck of one game) is larger than openskill's default 25/6: Mensch ärgere Dich
+#: nicht is a dice game, and the calibration benchmark scores a larger β better. Changing
+#: any figure here needs ``manage.py ratings_recompute``.
+PLATFORM_RATINGS = RatingSettings(beta=25.0 / 3.0)
+
+#: the ratings table's default "active in the last N months" filter
+ACTIVE_MONTHS_CHOICES = (3, 6, 12, 24)

@@ -435,12 +435,12 @@ class RatingGame(models.Model):
         ordering = ["id"]
         indexes = [models.Index(fields=["applied"], name="ratinggame_applied")]
 
+    def __str__(self) -> str:
+        return f"rated game #{self.pk} (fixture {self.fixture_id})"
+
     @property
     def sequence(self) -> int:
         return self.pk
-
-    def __str__(self) -> str:
-        return f"rated game #{self.pk} (fixture {self.fixture_id})"
 
 
 class PlayerRating(models.Model):
@@ -485,9 +485,9 @@ class RatingChange(models.Model):
         ]
         indexes = [models.Index(fields=["player", "sequence"], name="ratingchange_player_seq")]
 
+    def __str__(self) -> str:
+        return f"{self.player} {self.display_before}→{self.display_after} (#{self.sequence})"
+
     @property
     def delta(self) -> int:
         return self.display_after - self.display_before
-
-    def __str__(self) -> str:
-        return f"{self.player} {self.display_before}→{self.display_after} (#{self.sequence})"

@@ -57,10 +57,13 @@ def test_a_counted_result_is_rated_in_sequence_with_the_algorithm_figures(world)
     assert [g.fixture_id for g in games] == [f.pk for f in fixtures]
     ids = {n: p.pk for n, p in world.players.items()}
     expected = ratings_replay(
-        [RatedGame.from_order(g.pk, [ids[n] for n in order]) for g, order in zip(games, ORDERS)],
+        [
+            RatedGame.from_order(g.pk, [ids[n] for n in order])
+            for g, order in zip(games, ORDERS, strict=True)
+        ],
         PLATFORM_RATINGS,
     )
-    for name, pid in ids.items():
+    for pid in ids.values():
         row = PlayerRating.objects.get(player_id=pid)
         assert (row.mu, row.sigma) == (expected.ratings[pid].mu, expected.ratings[pid].sigma)
         assert row.games == expected.games_played[pid]

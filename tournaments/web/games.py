@@ -26,6 +26,7 @@ from tournaments.permissions import (
     result_actions,
 )
 from tournaments.selectors import games as game_selectors
+from tournaments.selectors import ratings as rating_selectors
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.web.forms import DisputeForm, LogUploadForm, ResolveForm
@@ -63,6 +64,7 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
         "resolve_form": forms.get("resolve_form") or ResolveForm(),
         "form_error": forms.get("form_error"),
         "layout": board_layout(result.game_log.board) if result and result.game_log else None,
+        "prediction": rating_selectors.fixture_prediction(fixture),
     }
 
 

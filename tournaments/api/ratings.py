@@ -31,7 +31,7 @@ from tournaments.services import rankings as ranking_services
 from tournaments.services.errors import ServiceError
 
 FILTER_PARAMETERS = [
-    OpenApiParameter("format", str, description="players who played this format (2T, 3T, …)"),
+    OpenApiParameter("game_format", str, description="players who played this format (2T, 3T, …)"),
     OpenApiParameter("board", int, description="players who played on this board (4 or 6)"),
     OpenApiParameter("active", int, description="players with a rated game in the last N months"),
 ]

@@ -35,11 +35,13 @@ class RatingFilters:
 
     @classmethod
     def parse(cls, params) -> RatingFilters:
-        """From query parameters ``format``, ``board``, ``active`` (months); a bad value
-        raises :class:`FilterError` naming the parameter."""
-        fmt = (params.get("format") or "").strip() or None
+        """From query parameters ``format`` (or ``game_format``: the API's name, as DRF
+        keeps ``?format=`` for choosing a renderer), ``board``, ``active`` (months); a bad
+        value raises :class:`FilterError` naming the parameter."""
+        name = "game_format" if params.get("game_format") else "format"
+        fmt = (params.get(name) or "").strip() or None
         if fmt is not None and fmt not in FORMATS:
-            raise FilterError("format", f"format must be one of {', '.join(FORMATS)}")
+            raise FilterError(name, f"{name} must be one of {', '.join(FORMATS)}")
         board = (params.get("board") or "").strip() or None
         if board is not None:
             if board not in {str(b) for b in BOARDS}:

@@ -110,7 +110,7 @@ class PlayerPage:
 
 
 def player_get(slug: str) -> Player:
-    return Player.objects.get(slug=slug)
+    return Player.objects.select_related("rating").get(slug=slug)
 
 
 def player_page(player: Player, user) -> PlayerPage:
@@ -173,7 +173,7 @@ def player_page(player: Player, user) -> PlayerPage:
         leagues=list(by_entry.values()),
         colours=colours.most_common(),
         stats=_player_stats(logs),
-        rating=PlayerRating.objects.filter(player=player).first(),
+        rating=_rating_of(player),
         rating_changes=changes,
         chart=rating_chart(changes),
         honours=_honours(player, [e.league for e in entries]),
@@ -181,6 +181,13 @@ def player_page(player: Player, user) -> PlayerPage:
         seats=sorted(at_seat.items()),
         started=started,
     )
+
+
+def _rating_of(player: Player) -> PlayerRating | None:
+    try:
+        return player.rating  # selected with the player by player_get
+    except PlayerRating.DoesNotExist:
+        return None
 
 
 def _count(record: Record, won: bool | None) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from tournaments.algorithms.ratings import RatingSettings
 
-#: β (the luck of one game) is larger than openskill's default 25/6: Mensch ärgere Dich
-#: nicht is a dice game, and the calibration benchmark scores a larger β better. Changing
-#: any figure here needs ``manage.py ratings_recompute``.
-PLATFORM_RATINGS = RatingSettings(beta=25.0 / 3.0)
+#: β (the luck of one game) is four times openskill's default 25/6: Mensch ärgere Dich
+#: nicht is a dice game, and ``bench/ratings_calibration.py`` scores β = 50/3 best (lowest
+#: log loss and Brier score of the values tried; docs/ratings.md). Changing any figure here
+#: needs ``manage.py ratings_recompute``.
+PLATFORM_RATINGS = RatingSettings(beta=50.0 / 3.0)
 
 #: the ratings table's default "active in the last N months" filter
 ACTIVE_MONTHS_CHOICES = (3, 6, 12, 24)

@@ -137,8 +137,10 @@ def main() -> None:
     skip = int(len(games) * args.warm_up)
     print(f"scored: the last {len(games) - skip} forecasts (the first {skip} warm the ratings)")
     print()
-    print(f"{'beta':>7} {'Brier':>7} {'unif.':>7} {'skill':>7} {'logloss':>8} {'unif.':>7} "
-          f"{'skill':>7} {'replay':>8}")
+    print(
+        f"{'beta':>7} {'Brier':>7} {'unif.':>7} {'skill':>7} {'logloss':>8} {'unif.':>7} "
+        f"{'skill':>7} {'replay':>8}"
+    )
     best = None
     for beta in BETAS:
         settings = RatingSettings(beta=beta)

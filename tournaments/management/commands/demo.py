@@ -13,8 +13,8 @@ from django.db import transaction
 from games.engine import simulate_game
 from tournaments.models import Fixture, League, Player
 from tournaments.services.leagues import entry_add, league_create, league_set_status
-from tournaments.services.rankings import league_set_ranking
 from tournaments.services.players import player_create
+from tournaments.services.rankings import league_set_ranking
 from tournaments.services.results import game_log_submit
 from tournaments.services.schedule import cycle_create
 from tournaments.services.standings import standings_recompute

@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 from games.engine.board import DEFAULT_COLOURS
 from games.models import GameLog
 from games.replay import log_stats, stats_cache_key
+from tournaments.algorithms.ratings import Rating, is_provisional
 from tournaments.models import (
     Entry,
     Fixture,
@@ -21,6 +22,7 @@ from tournaments.models import (
     Result,
     Seat,
 )
+from tournaments.ratings_config import PLATFORM_RATINGS
 from tournaments.selectors.rankings import final_places
 from tournaments.selectors.ratings import Chart, rating_chart, rating_history
 from tournaments.selectors.visibility import visible_leagues
@@ -99,6 +101,12 @@ class PlayerPage:
     opponents: list[tuple[Player, Record]] = field(default_factory=list)
     seats: list[tuple[int, Record]] = field(default_factory=list)
     started: Record = field(default_factory=Record)
+
+    @property
+    def provisional(self) -> bool:
+        return self.rating is not None and is_provisional(
+            Rating(self.rating.mu, self.rating.sigma), PLATFORM_RATINGS
+        )
 
     @property
     def titles(self) -> int:

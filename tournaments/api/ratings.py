@@ -196,6 +196,7 @@ class RankingRowSerializer(serializers.Serializer):
 
 class RankingsView(ApiView):
     queryset = League.objects.none()
+    pagination_class = None  # the whole ranking: a few dozen rows, one computed table
 
     @extend_schema(
         summary="The 3T World Rankings (the last 9 triple-threat tournaments)",

@@ -105,7 +105,7 @@ def database_games() -> list[RatedGame]:
 
     return [
         RatedGame(g.pk, tuple((int(p), int(place)) for p, place in g.places))
-        for g in RatingGame.objects.exclude(places=None).order_by("pk")
+        for g in RatingGame.objects.filter(places__isnull=False).order_by("pk")
     ]
 
 

@@ -101,7 +101,9 @@ def test_a_correction_of_a_rated_game_recomputes_in_the_original_order(world):
     league = world.league()
     fixtures = play_all(world, league)
     world.enter(fixtures[1], ["ann", "bob", "cid"], reason="wrong winner")
-    assert RatingState.objects.get().needs_recompute is True
+    corrected_game = RatingGame.objects.get(fixture=fixtures[1])
+    assert corrected_game.applied is False  # pending again, below what was applied
+    assert corrected_game.pk <= RatingState.objects.get().applied_through
     assert ratings_update()["status"] == "recomputed"
     corrected = snapshot()
     # the same figures as if the corrected result had been there from the start
@@ -118,7 +120,7 @@ def test_void_of_a_rated_game_takes_it_out(world):
     league = world.league()
     fixtures = play_all(world, league, ORDERS[:2])
     result_void(fixture=fixtures[0], user=world.organizer, reason="played with wrong rules")
-    ratings_update()
+    assert ratings_update()["status"] == "recomputed"
     assert not RatingGame.objects.filter(fixture=fixtures[0]).exists()
     assert RatingChange.objects.filter(fixture=fixtures[0]).count() == 0
     ann = PlayerRating.objects.get(player=world.players["ann"])
@@ -154,6 +156,15 @@ def test_a_late_commit_with_a_lower_sequence_triggers_a_recompute(world):
     after = snapshot()
     ratings_recompute(resync=False)
     assert snapshot() == after
+
+
+def test_a_correction_that_keeps_the_places_needs_no_recompute(world):
+    league = world.league()
+    fixtures = play_all(world, league, ORDERS[:2])
+    before = snapshot()
+    world.enter(fixtures[0], ORDERS[0], reason="typo in the reason")  # same finishing order
+    assert ratings_update()["status"] == "up to date"
+    assert snapshot() == before
 
 
 def test_games_of_two_leagues_share_one_rating(world):

@@ -19,7 +19,6 @@ from typing import Any
 
 from celery import current_app
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from tournaments.algorithms.ratings import (
@@ -48,6 +47,8 @@ logger = logging.getLogger(__name__)
 #: the Celery task (``tournaments/tasks.py``), named rather than imported
 UPDATE_TASK = "tournaments.update_ratings"
 STATE_ID = 1
+#: ``skip_reason`` of a rated game whose result was voided (removed by the next recompute)
+VOIDED = "voided"
 
 
 # --- which games are rated, and how ----------------------------------------------------------
@@ -109,7 +110,10 @@ def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
     The entry point for every place that makes a result count (leagues, open tournaments;
     live rooms that create a fixture's result call it too). A game seen for the first time
     gets the next rating sequence; a correction keeps its sequence; a change to a game
-    already rated, or a void of one, asks for a full recompute.
+    already rated, or a void of one, makes it pending again below what was applied, which
+    the next update answers with a full recompute. (The rating state row is never locked
+    here: the task locks it first and the rated games second, this the other way round
+    would deadlock.)
     """
     fixture_id = fixture if isinstance(fixture, int) else fixture.pk
     result = (
@@ -118,10 +122,13 @@ def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
         .first()
     )
     game = RatingGame.objects.select_for_update().filter(fixture_id=fixture_id).first()
-    recompute = False
     if result is None:
-        if game is not None:
-            recompute = game.applied and game.places is not None
+        if game is not None and game.applied and game.places is not None:
+            # a void of a rated game: keep the row, unrated and pending, so the next update
+            # sees a pending game at or below what it applied and recomputes
+            game.places, game.skip_reason, game.applied = None, VOIDED, False
+            game.save(update_fields=["places", "skip_reason", "applied"])
+        elif game is not None:
             game.delete()
             game = None
     else:
@@ -136,14 +143,10 @@ def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
                 played_at=result.decided_at or timezone.now(),
             )
         elif game.result_id != result.pk or game.places != places:
-            recompute = game.applied and game.places != places
-            game.result = result
-            game.places = places
-            game.skip_reason = reason
-            game.save(update_fields=["result", "places", "skip_reason"])
-    if recompute:
-        _state_locked()
-        RatingState.objects.filter(pk=STATE_ID).update(needs_recompute=True)
+            if game.places != places:
+                game.applied = False  # rated with other places: pending again → recompute
+            game.result, game.places, game.skip_reason = result, places, reason
+            game.save(update_fields=["result", "places", "skip_reason", "applied"])
     transaction.on_commit(ratings_enqueue)
     return game
 
@@ -218,7 +221,9 @@ def ratings_update() -> dict[str, Any]:
     """
     with transaction.atomic():
         state = _state_locked()
-        pending = list(RatingGame.objects.filter(applied=False).order_by("pk"))
+        # the rated games are locked too: a correction committed meanwhile waits, then makes
+        # its game pending again (never lost under an "applied" written from stale places)
+        pending = list(RatingGame.objects.select_for_update().filter(applied=False).order_by("pk"))
         if state.needs_recompute or (pending and pending[0].pk <= state.applied_through):
             return _recompute_locked(state, resync=False)
         if not pending:
@@ -277,17 +282,19 @@ def _resync() -> None:
 
 
 def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
+    list(RatingGame.objects.select_for_update().values_list("pk", flat=True))  # lock them all
     if resync:
         _resync()
+    RatingGame.objects.filter(places__isnull=True, skip_reason=VOIDED).delete()
     RatingChange.objects.all().delete()
     PlayerRating.objects.all().delete()
-    games = list(RatingGame.objects.order_by("pk"))
+    games = list(RatingGame.objects.select_for_update().order_by("pk"))
     rated = [g for g in games if g.places is not None]
     ratings: dict[int, PlayerRating] = {}
     changes = _apply(rated, ratings)
     _save(ratings, changes)
-    RatingGame.objects.filter(applied=False).update(applied=True)
-    state.applied_through = RatingGame.objects.aggregate(m=Max("pk"))["m"] or 0
+    RatingGame.objects.filter(pk__in=[g.pk for g in games], applied=False).update(applied=True)
+    state.applied_through = max((g.pk for g in games), default=state.applied_through)
     state.games_rated = len(rated)
     state.needs_recompute = False
     state.recomputed_at = timezone.now()

@@ -174,3 +174,18 @@ def test_games_of_two_leagues_share_one_rating(world):
     world.play(b, ["ann", "bob"])
     ratings_update()
     assert PlayerRating.objects.get(player=world.players["ann"]).games == 2
+
+
+def test_the_command_backfills_results_counted_before_ratings_existed(world):
+    league = world.league()
+    play_all(world, league)
+    ratings = sorted(PlayerRating.objects.values_list("player__name", "mu", "sigma", "games"))
+    # a database from before this feature: counted results, no rating rows at all
+    RatingGame.objects.all().delete()  # and the history with it
+    PlayerRating.objects.all().delete()
+    assert not PlayerRating.objects.exists() and not RatingChange.objects.exists()
+    call_command("ratings_recompute")
+    assert RatingGame.objects.count() == len(ORDERS)
+    assert (
+        sorted(PlayerRating.objects.values_list("player__name", "mu", "sigma", "games")) == ratings
+    )

@@ -88,6 +88,75 @@ def standings_csv(snapshot: StandingsSnapshot | None) -> str:
     return out.getvalue()
 
 
+def ratings_csv(rows) -> str:
+    """The ratings table (``selectors.ratings.ratings_table`` rows) as CSV."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(
+        ["rank", "player", "slug", "rating", "provisional", "mu", "sigma", "games", "last_played"]
+    )
+    for r in rows:
+        writer.writerow(
+            [
+                _cell(v)
+                for v in (
+                    r.rank,
+                    r.player.name,
+                    r.player.slug,
+                    r.rating,
+                    r.provisional,
+                    r.mu,
+                    r.sigma,
+                    r.games,
+                    r.last_played_at.isoformat() if r.last_played_at else "",
+                )
+            ]
+        )
+    return out.getvalue()
+
+
+def rankings_csv(page) -> str:
+    """The 3T World Rankings (``selectors.rankings.world_rankings``) as CSV."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(
+        [
+            "rank",
+            "player",
+            "slug",
+            "points",
+            "tournament_points",
+            "winner_points",
+            "world_championships_won",
+            "majors_won",
+            "tournaments_won",
+            "tournaments_played",
+            "separated_by",
+        ]
+    )
+    for row in page.ranking.rows:
+        player = page.players.get(row.player)
+        writer.writerow(
+            [
+                _cell(v)
+                for v in (
+                    row.rank,
+                    player.name if player else row.player,
+                    player.slug if player else "",
+                    row.points,
+                    row.tournament_points,
+                    row.winner_points,
+                    row.world_championships_won,
+                    row.majors_won,
+                    row.tournaments_won,
+                    row.tournaments_played,
+                    row.separated_by or "",
+                )
+            ]
+        )
+    return out.getvalue()
+
+
 # --- iCalendar -------------------------------------------------------------------------------
 
 

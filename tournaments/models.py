@@ -107,6 +107,14 @@ class League(models.Model):
     results_revision = models.PositiveIntegerField(
         default=0, help_text="bumped whenever a counting result changes; standings follow it"
     )
+    ranking_level = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        choices=[(n, str(n)) for n in (1, 2, 3, 4)],
+        help_text="3T World Rankings level 1–4 (triple-threat only); empty: not ranked",
+    )
+    world_championship = models.BooleanField(default=False)
+    major = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -539,3 +547,98 @@ class StandingsFailure(models.Model):
 
     def __str__(self) -> str:
         return f"standings of {self.league} failed at revision {self.revision}"
+
+
+# --- ratings (docs/ratings.md) --------------------------------------------------------------
+
+
+class RatingState(models.Model):
+    """The one row that serialises rating updates: the task locks it, applies every pending
+    game in sequence order and records how far it got. ``needs_recompute`` is set when an
+    already-rated game was corrected or voided (an incremental update cannot undo it)."""
+
+    applied_through = models.PositiveBigIntegerField(
+        default=0, help_text="highest rating sequence applied"
+    )
+    needs_recompute = models.BooleanField(default=False)
+    games_rated = models.PositiveIntegerField(default=0)
+    recomputed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"ratings through sequence {self.applied_through}"
+
+
+class RatingGame(models.Model):
+    """A fixture whose counted result the ratings know about. The id is the **rating
+    sequence**: given when the fixture's result first counts, kept through corrections, so
+    games are always rated in the same order. ``places`` is ``[[player_id, place], …]`` in
+    seat order, or null when the result is not rated (a forfeit, no information)."""
+
+    fixture = models.OneToOneField(Fixture, on_delete=models.CASCADE, related_name="rating_game")
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="+")
+    places = models.JSONField(null=True, blank=True)
+    skip_reason = models.CharField(max_length=100, blank=True)
+    applied = models.BooleanField(default=False)
+    played_at = models.DateTimeField(help_text="when the result first counted")
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["applied"], name="ratinggame_applied")]
+
+    def __str__(self) -> str:
+        return f"rated game #{self.pk} (fixture {self.fixture_id})"
+
+    @property
+    def sequence(self) -> int:
+        return self.pk
+
+
+class PlayerRating(models.Model):
+    """A player's current rating: openskill mu and sigma, and the number shown."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="rating")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    display = models.IntegerField(help_text="round(1000 + 40 × (mu − 3 sigma))")
+    games = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-display", "player__name"]
+        indexes = [models.Index(fields=["-display"], name="playerrating_display")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.display}"
+
+
+class RatingChange(models.Model):
+    """One player's rating change in one rated game (the history behind the chart)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey(RatingGame, on_delete=models.CASCADE, related_name="changes")
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="+")
+    sequence = models.PositiveBigIntegerField()
+    place = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    display_before = models.IntegerField()
+    display_after = models.IntegerField()
+    win_probability = models.FloatField(help_text="the forecast before the game")
+    played_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["player", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="ratingchange_unique_player")
+        ]
+        indexes = [models.Index(fields=["player", "sequence"], name="ratingchange_player_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.display_before}→{self.display_after} (#{self.sequence})"
+
+    @property
+    def delta(self) -> int:
+        return self.display_after - self.display_before

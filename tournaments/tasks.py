@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import standings
+from tournaments.services import ratings, standings
 
 
 @shared_task(
@@ -27,3 +27,16 @@ def standings_catch_up() -> list[int]:
     for league_id in stale:
         recompute_standings.delay(league_id)
     return stale
+
+
+@shared_task(
+    name="tournaments.update_ratings",
+    autoretry_for=(Exception,),
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=8,
+)
+def update_ratings() -> dict:
+    """Apply every pending rated game in sequence order (idempotent: a duplicate or retried
+    run finds nothing pending; a correction of a rated game runs the full recompute)."""
+    return ratings.ratings_update()

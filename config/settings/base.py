@@ -367,6 +367,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "accounts.notify_deadlines",
         "schedule": float(os.environ.get("NOTIFY_DEADLINES_SECONDS", "900")),
     },
+    # the ratings update applies whatever is pending (a lost message, a broker outage)
+    "ratings-catch-up": {
+        "task": "tournaments.update_ratings",
+        "schedule": float(os.environ.get("RATINGS_CATCH_UP_SECONDS", "300")),
+    },
 }
 
 # Redis: a message taken by a worker that died unacknowledged is delivered again after this

@@ -102,6 +102,10 @@ def _prepare_unseated_entry(w: World) -> None:
     w.entries["frank"] = Entry.objects.create(league=w.league, player=frank)
 
 
+def _prepare_triple_threat(w: World) -> None:
+    League.objects.filter(pk=w.league.pk).update(format="3T")
+
+
 def _prepare_cycle(w: World) -> None:
     Cycle.objects.filter(league=w.league).delete()
     w.league.fixtures.exclude(pk=w.fixture.pk).delete()
@@ -150,6 +154,14 @@ CASES = [
         lambda w: f"/api/v1/leagues/{w.league.slug}/organizers/",
         lambda w: {"username": "stranger"},
         allowed=ORGANIZERS,
+    ),
+    Case(
+        "league ranking level",
+        "post",
+        lambda w: f"/api/v1/leagues/{w.league.slug}/ranking/",
+        lambda w: {"level": 3, "major": True},
+        allowed=ORGANIZERS,
+        prepare=_prepare_triple_threat,
     ),
     Case(
         "entry add",
@@ -335,7 +347,7 @@ def expected_status(case: Case, role: str, private: bool) -> int:
 
 def fingerprint() -> dict[str, Any]:
     return {
-        "leagues": sorted(League.objects.values_list("slug", "status")),
+        "leagues": sorted(League.objects.values_list("slug", "status", "ranking_level", "major")),
         "organizers": League.organizers.through.objects.count(),
         "players": Player.objects.count(),
         "entries": sorted(Entry.objects.values_list("pk", "withdrawn_at")),
@@ -401,6 +413,7 @@ def test_every_write_endpoint_is_in_the_matrix():
         "player-list",
         "league-status",
         "league-organizers",
+        "league-ranking",
         "entry-list",
         "entry-detail",
         "entry-withdraw",

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.api.conftest import make_fixture, make_league, make_player, make_user
 from tests.browser.conftest import screenshot
+from tests.builders import make_fixture, make_league, make_player, make_user
 from tournaments.models import Entry, Player, Result
 from tournaments.services.results import result_dispute, result_report
 

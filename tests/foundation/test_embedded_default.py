@@ -12,14 +12,20 @@ CHECK = """
 import django
 django.setup()
 from django.test import Client
-from tournaments.models import League, StandingsRow
-assert League.objects.count() == 5, League.objects.count()
+from tournaments.models import League, PlayerRating, StandingsRow
+assert League.objects.count() == 7, League.objects.count()  # + 2 finished 3T cups
 assert StandingsRow.objects.filter(played__gt=0).exists()
+# a ratings table across the leagues, and a world ranking from the two cups
+assert PlayerRating.objects.count() == 12, PlayerRating.objects.count()
+assert len(set(PlayerRating.objects.values_list("display", flat=True))) > 5
 client = Client()
+ranking = client.get("/api/v1/rankings/").json()
+assert len(ranking) == 5 and ranking[0]["points"] > ranking[-1]["points"], ranking
 for url in ["/", "/leagues/xleague-demo/standings/", "/leagues/nine-2t-plus/schedule/",
             "/leagues/grand-prix-six/standings/", "/leagues/grand-prix-six/schedule/",
             "/leagues/open-club-night/standings/", "/leagues/open-club-night/schedule/",
-            "/leagues/triple-threat-mixed/schedule/", "/healthz", "/admin/login/"]:
+            "/leagues/triple-threat-mixed/schedule/",
+            "/ratings/", "/rankings/", "/players/anna/", "/healthz", "/admin/login/"]:
     response = client.get(url)
     assert response.status_code == 200, (url, response.status_code)
 gp = League.objects.get(slug="grand-prix-six")

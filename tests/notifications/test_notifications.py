@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts import notifications
 from accounts.models import Notification
-from tests.api.conftest import make_fixture, make_league, make_player, make_user
+from tests.builders import make_fixture, make_league, make_player, make_user
 from tournaments.models import Entry
 from tournaments.services.leagues import entry_add
 from tournaments.services.results import (

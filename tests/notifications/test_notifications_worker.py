@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Notification
 from accounts.tasks import notify_deadlines
-from tests.api.conftest import make_fixture, make_league, make_player, make_user
+from tests.builders import make_fixture, make_league, make_player, make_user
 from tests.mail_backends import sent_messages
 from tournaments.models import Entry, Fixture
 from tournaments.services.results import result_dispute, result_report, result_resolve

@@ -10,8 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.api.conftest import make_fixture, make_league, make_player, make_user
-from tests.pages.builders import example_text
+from tests.builders import example_text, make_fixture, make_league, make_player, make_user
 from tournaments.models import Entry, Result
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import (

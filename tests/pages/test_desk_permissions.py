@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.api.conftest import ROLES, make_fixture, make_league, make_player, make_user
+from tests.api.conftest import ROLES
+from tests.builders import make_fixture, make_league, make_player, make_user
 from tournaments.models import Entry, Result
 from tournaments.services.results import result_dispute, result_enter, result_report
 

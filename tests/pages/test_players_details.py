@@ -8,7 +8,7 @@ import json
 
 from django.urls import reverse
 
-from tests.pages.builders import example_text
+from tests.builders import example_text
 from tournaments.web.templatetags.maedn import metric_value
 
 LOG = "valid-league-2tplus.json"

@@ -3,7 +3,7 @@ their results"), and standings count them as they count a log's result."""
 
 import pytest
 
-from tests.factories import make_fixture, make_league, make_player, make_user
+from tests.builders import make_fixture, make_league, make_player, make_user
 from tournaments.models import Result, StandingsRow
 from tournaments.services.errors import ServiceError
 from tournaments.services.results import result_enter, result_report

@@ -66,6 +66,9 @@ class LeagueSerializer(serializers.ModelSerializer):
             "status",
             "is_public",
             "results_revision",
+            "ranking_level",
+            "world_championship",
+            "major",
             "created_at",
         ]
 

@@ -13,6 +13,7 @@ from tournaments.api import (
     leagues,
     players,
     playoffs,
+    ratings,
     results,
     standings,
 )
@@ -31,6 +32,16 @@ urlpatterns = [
         exports.PlayerScheduleView.as_view(),
         name="player-schedule",
     ),
+    path(
+        "players/<slug:slug>/ratings/",
+        ratings.PlayerRatingHistoryView.as_view(),
+        name="player-ratings",
+    ),
+    # ratings and rankings
+    path("ratings/", ratings.RatingListView.as_view(), name="rating-list"),
+    path("ratings.csv", ratings.RatingCsvView.as_view(), name="ratings-csv"),
+    path("rankings/", ratings.RankingsView.as_view(), name="rankings"),
+    path("rankings.csv", ratings.RankingsCsvView.as_view(), name="rankings-csv"),
     # leagues
     path("leagues/", leagues.LeagueListView.as_view(), name="league-list"),
     path("leagues/<slug:slug>/", leagues.LeagueDetailView.as_view(), name="league-detail"),
@@ -39,6 +50,9 @@ urlpatterns = [
         "leagues/<slug:slug>/organizers/",
         leagues.LeagueOrganizerView.as_view(),
         name="league-organizers",
+    ),
+    path(
+        "leagues/<slug:slug>/ranking/", ratings.LeagueRankingView.as_view(), name="league-ranking"
     ),
     path("leagues/<slug:slug>/entries/", entries.EntryListView.as_view(), name="entry-list"),
     path(
@@ -116,6 +130,11 @@ urlpatterns = [
     # games and results
     path("fixtures/", fixtures.FixtureListView.as_view(), name="fixture-list"),
     path("fixtures/<int:pk>/", fixtures.FixtureDetailView.as_view(), name="fixture-detail"),
+    path(
+        "fixtures/<int:pk>/prediction/",
+        ratings.FixturePredictionView.as_view(),
+        name="fixture-prediction",
+    ),
     path("fixtures/<int:pk>/log/", fixtures.FixtureLogView.as_view(), name="fixture-log"),
     path("fixtures/<int:pk>/report/", fixtures.FixtureReportView.as_view(), name="fixture-report"),
     path("fixtures/<int:pk>/result/", fixtures.FixtureResultView.as_view(), name="fixture-result"),

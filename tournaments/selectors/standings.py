@@ -84,7 +84,9 @@ def standings_tables(league: League) -> list[StandingsSnapshot]:
         league.snapshots.prefetch_related(
             Prefetch(
                 "rows",
-                queryset=StandingsRow.objects.select_related("entry__player").order_by("position"),
+                queryset=StandingsRow.objects.select_related("entry__player__rating").order_by(
+                    "position"
+                ),
             )
         )
     )

@@ -51,6 +51,7 @@ from tournaments.services.notify import (
     notify_on_commit,
 )
 from tournaments.services.playoffs import series_progress
+from tournaments.services.ratings import rating_game_counted
 from tournaments.services.standings import standings_invalidate
 
 OPEN = Result.OPEN_STATES
@@ -192,7 +193,7 @@ def _locked_fixture(fixture_id: int) -> Fixture:
 def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
     """A counting result changed: a playoff game moves its series on (next game, or the
     winner into the next series) in this same transaction, and the standings are
-    invalidated (recomputed once the transaction has committed)."""
+    invalidated (recomputed once the transaction has committed), and so are the ratings."""
     if fixture is not None and fixture.series_id:
         series_progress(fixture.series_id)
     if fixture is not None:
@@ -205,6 +206,8 @@ def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
                 status=League.Status.FINISHED if counted else League.Status.RUNNING
             )
     standings_invalidate(league)
+    if fixture is not None:
+        rating_game_counted(fixture)
 
 
 def _record_rejection(fixture: Fixture, user, message: str, event=None, checked=None, raw=b""):

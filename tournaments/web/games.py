@@ -29,6 +29,7 @@ from tournaments.permissions import (
     result_actions,
 )
 from tournaments.selectors import games as game_selectors
+from tournaments.selectors import ratings as rating_selectors
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.web.forms import DisputeForm, LogUploadForm, ResolveForm
@@ -74,6 +75,7 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
             if result is not None and result.state == Result.State.CONFIRMED
             else []
         ),
+        "prediction": rating_selectors.fixture_prediction(fixture),
     }
 
 

@@ -4,7 +4,7 @@ from django.urls import include, path
 
 from accounts.throttles import ReplayThrottle, throttled_view
 from games import views as game_views
-from tournaments.web import desk, games, home, leagues, players
+from tournaments.web import desk, games, home, leagues, players, ratings
 
 app_name = "tournaments"
 
@@ -46,6 +46,9 @@ urlpatterns = [
     path("games/<int:pk>/logs/<int:log_id>.json", games.game_log_raw, name="game-log"),
     path("games/<int:pk>/logs/<int:log_id>/replay.json", games.game_replay, name="game-replay"),
     path("players/<slug:slug>/", players.player_detail, name="player"),
+    path("players/<slug:slug>/vs/<slug:other>/", ratings.head_to_head, name="head-to-head"),
+    path("ratings/", ratings.ratings_table, name="ratings"),
+    path("rankings/", ratings.world_rankings, name="rankings"),
     # games' own page (namespace games), throttled per visitor here where pages meet accounts
     path(
         "replay/",

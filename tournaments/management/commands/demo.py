@@ -14,7 +14,7 @@ from games.engine import simulate_game
 from tournaments.models import Fixture, League, Player
 from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_schedule
-from tournaments.services.leagues import entry_add, league_create
+from tournaments.services.leagues import entry_add, league_create, league_set_status
 from tournaments.services.log_check import fixture_rules_spec
 from tournaments.services.open_tournaments import (
     open_final_table,
@@ -22,19 +22,30 @@ from tournaments.services.open_tournaments import (
     preliminary_rows,
 )
 from tournaments.services.players import player_create
+from tournaments.services.rankings import league_set_ranking
 from tournaments.services.results import game_log_submit
 from tournaments.services.schedule import cycle_create
+from tournaments.services.standings import standings_recompute
 from tournaments.services.tie_breaks import tie_break_roll_record
 
 XLEAGUE = ("Anna", "Ben", "Clara")
 XLEAGUE_PREFS = {"Anna": ["green", "red"], "Ben": ["black", "yellow"], "Clara": ["red", "black"]}
 NINE = ("Dora", "Emil", "Frida", "Gustav", "Hanna", "Ida", "Jonas", "Karla", "Lukas")
+#: two finished triple-threat cups for the 3T World Rankings (slug, name, players, level,
+#: flags); players who also play the leagues above, so ratings mix formats
+CUPS = (
+    ("3t-cup-spring", "3T Spring Cup", ("Anna", "Dora", "Emil"), 2, {"world_championship": True}),
+    ("3t-cup-autumn", "3T Autumn Cup", ("Ben", "Frida", "Anna"), 1, {"major": True}),
+)
+#: who plays the cups with the heuristic computer player (the others move at random)
+SKILLED = {"Anna", "Emil", "Frida"}
 
 
 class Command(BaseCommand):
     help = (
         "Load the demo season: a 3-player XLeague, a 9-player 2T+ league, a Grand Prix on "
-        "board 6, an open tournament with a final table and a mixed triple-threat event."
+        "board 6, an open tournament with a final table, a mixed triple-threat event and "
+        "two finished 3T cups for the world rankings."
     )
 
     def add_arguments(self, parser):
@@ -61,6 +72,9 @@ class Command(BaseCommand):
             made.append(self._open(organizer))
         if not League.objects.filter(slug="triple-threat-mixed").exists():
             made.append(self._triple_threat(organizer))
+        for slug, name, names, level, flags in CUPS:
+            if not League.objects.filter(slug=slug).exists():
+                made.append(self._cup(organizer, slug, name, names, level, flags))
         for league in made:
             played = Fixture.objects.filter(league=league, status="confirmed").count()
             total = Fixture.objects.filter(league=league).count()
@@ -220,7 +234,35 @@ class Command(BaseCommand):
         _with_times(log)
         game_log_submit(fixture=fixture, content=json.dumps(log), user=organizer)
 
-    def _play(self, league, organizer, *, cycles, partial_cycle, partial_games):
+    def _cup(self, organizer, slug, name, names, level, flags) -> League:
+        """A finished 3T tournament (one DRR) with a ranking level: the rankings read it."""
+        with transaction.atomic():
+            league = league_create(
+                owner=organizer,
+                name=name,
+                slug=slug,
+                format="3T",
+                drr_count=1,
+                confirmation_required=False,
+            )
+            pairs = (["red", "black"], ["yellow", "green"], ["blue", "white"])
+            for player, pair in zip(self._players(names), pairs, strict=True):
+                entry_add(league=league, player=player, by=organizer, preferred_colours=pair)
+            cycle_create(league=league, by=organizer, seed=sum(map(ord, slug)))
+            bots = {n: "heuristic" if n in SKILLED else "random" for n in names}
+            self._play(
+                league, organizer, cycles=(1,), partial_cycle=None, partial_games=0, bots=bots
+            )
+            league_set_ranking(league=league, by=organizer, level=level, **flags)
+        # the standings are recomputed on commit; then the cup is over
+        standings_recompute(league.pk)
+        league.refresh_from_db()
+        if league.status != League.Status.RUNNING:
+            league_set_status(league=league, status=League.Status.RUNNING, by=organizer)
+        league_set_status(league=league, status=League.Status.FINISHED, by=organizer)
+        return league
+
+    def _play(self, league, organizer, *, cycles, partial_cycle, partial_games, bots=None):
         fixtures = league.fixtures.filter(cycle__number__in=[*cycles, partial_cycle])
         played_in_partial = 0
         for fixture in fixtures.order_by("cycle__number", "number").prefetch_related(
@@ -236,7 +278,8 @@ class Command(BaseCommand):
                 board=league.board,
                 players={s.entry.player.name: list(s.colours) for s in seats},
                 first=fixture.starting_colour,
-                bots={
+                bots=bots
+                or {
                     s.entry.player.name: ("heuristic" if i % 2 else "random")
                     for i, s in enumerate(seats)
                 },

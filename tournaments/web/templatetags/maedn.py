@@ -300,3 +300,37 @@ def place_in(entry_id: int, placings: list | None) -> int | None:
 def upload_error(text: str) -> str:
     """A stored upload error in the reader's language (``tournaments.web.error_text``)."""
     return translate_error(text or "")
+
+
+@register.simple_tag
+def player_rating(player) -> str:
+    """The player's displayed rating as a small badge ("1234", "1000?" while provisional),
+    or nothing for a player without rated games. Reads ``player.rating`` (select it with the
+    player: ``select_related("…player__rating")``, no extra query)."""
+    from tournaments.algorithms.ratings import Rating, is_provisional
+    from tournaments.ratings_config import PLATFORM_RATINGS
+
+    try:
+        rating = player.rating
+    except Exception:  # no rated game yet (the reverse one-to-one is missing)
+        return ""
+    if rating is None:
+        return ""
+    provisional = is_provisional(Rating(rating.mu, rating.sigma), PLATFORM_RATINGS)
+    title = gettext("rating (provisional)") if provisional else gettext("rating")
+    return format_html(
+        '<span class="rating" title="{}">{}{}</span>',
+        title,
+        rating.display,
+        "?" if provisional else "",
+    )
+
+
+@register.filter
+def signed(value: int | None) -> str:
+    """+12, −7, ±0."""
+    if value is None:
+        return "–"
+    if value > 0:
+        return f"+{value}"
+    return f"−{-value}" if value < 0 else "±0"

@@ -1,0 +1,63 @@
+"""Builders for the rating and ranking tests: leagues of players with games whose results
+an organizer enters through the result services."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tests.builders import make_fixture, make_league, make_player, make_user
+from tournaments.models import Entry
+from tournaments.services.results import result_enter
+
+COLOURS_3T = (["yellow", "green"], ["blue", "black"], ["purple", "red"])
+COLOURS_2T = (["black", "yellow"], ["green", "red"])
+
+
+class World:
+    """A small platform: an organizer, players by name, leagues, games."""
+
+    def __init__(self):
+        self.organizer = make_user("organizer-r")
+        self.players = {}
+        self._numbers = itertools.count(1)
+
+    def player(self, name):
+        if name not in self.players:
+            self.players[name] = make_player(name)
+        return self.players[name]
+
+    def league(self, format="3T", **fields):
+        return make_league(self.organizer, format=format, **fields)
+
+    def game(self, league, names):
+        colours = COLOURS_3T if len(names) == 3 else COLOURS_2T
+        seats = [(self.player(n), colours[i]) for i, n in enumerate(names)]
+        return make_fixture(league, seats, colours[0][0], number=next(self._numbers))
+
+    def enter(self, fixture, order, reason="entered"):
+        """Enter a result: ``order`` the names best first (winner, then by counted pawns)."""
+        entries = {
+            e.player.name: e
+            for e in Entry.objects.filter(league=fixture.league).select_related("player")
+        }
+        pawns = {entries[n].pk: max(0, 3 - i) for i, n in enumerate(order[1:])}
+        return result_enter(
+            fixture=fixture,
+            user=self.organizer,
+            winner=entries[order[0]],
+            counted_pawns=pawns,
+            reason=reason,
+        )
+
+    def play(self, league, order):
+        """A game between the players of ``order`` (seated in that order) with that result."""
+        fixture = self.game(league, order)
+        self.enter(fixture, order)
+        return fixture
+
+
+@pytest.fixture
+def world(db):
+    return World()

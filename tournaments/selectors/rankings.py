@@ -1,0 +1,130 @@
+"""Final places of finished leagues and the 3T World Rankings built from them (reads only)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Max, QuerySet
+
+from tournaments.algorithms.world_rankings import (
+    WINDOW,
+    Placing,
+    Tournament,
+    WorldRanking,
+    world_ranking,
+)
+from tournaments.models import League, Player, Result, Series, StandingsRow
+
+#: the formats whose finished leagues are triple-threat tournaments
+TRIPLE_THREAT_FORMATS = ("3T", "3T+")
+
+
+@dataclass(frozen=True)
+class FinalPlace:
+    league: League
+    player_id: int
+    place: int
+    games_won: int
+
+
+def _final_series(league_ids: list[int]) -> dict[int, Series]:
+    """The last decided series (highest round) of each league: its final."""
+    finals: dict[int, Series] = {}
+    for series in Series.objects.filter(
+        league_id__in=league_ids, status=Series.Status.DECIDED
+    ).order_by("league_id", "-round", "slot"):
+        finals.setdefault(series.league_id, series)
+    return finals
+
+
+def final_places(leagues: QuerySet[League] | list[League]) -> dict[int, list[FinalPlace]]:
+    """Each finished league's final places, best first *(platform rule)*: the winner of the
+    last decided playoff series first and its loser second, then everyone else in the
+    order of the league-stage standings (whose rows are already ordered by every
+    tie-break, so each place is held once). Also each player's games won there (every
+    counted result they won, playoffs included). A fixed number of queries."""
+    leagues = list(leagues)
+    ids = [league.pk for league in leagues]
+    rows: dict[int, list[tuple[int, int]]] = defaultdict(list)  # league → (entry, player)
+    for league_id, entry_id, player_id in (
+        StandingsRow.objects.filter(snapshot__league_id__in=ids, snapshot__stage="league")
+        .order_by("snapshot__league_id", "position")
+        .values_list("snapshot__league_id", "entry_id", "entry__player_id")
+    ):
+        rows[league_id].append((entry_id, player_id))
+    wins: Counter[int] = Counter(
+        Result.objects.filter(
+            fixture__league_id__in=ids, state=Result.State.CONFIRMED, winner__isnull=False
+        ).values_list("winner_id", flat=True)
+    )
+    finals = _final_series(ids)
+    out: dict[int, list[FinalPlace]] = {}
+    for league in leagues:
+        order = [entry for entry, _ in rows[league.pk]]
+        player_of = dict(rows[league.pk])
+        final = finals.get(league.pk)
+        if final is not None and final.winner_id in player_of:
+            loser = final.lower_id if final.winner_id == final.higher_id else final.higher_id
+            top = [final.winner_id] + ([loser] if loser in player_of else [])
+            order = top + [e for e in order if e not in top]
+        out[league.pk] = [
+            FinalPlace(league, player_of[entry], place, wins.get(entry, 0))
+            for place, entry in enumerate(order, start=1)
+        ]
+    return out
+
+
+def finished_leagues() -> QuerySet[League]:
+    return League.objects.filter(status=League.Status.FINISHED, is_public=True)
+
+
+def ranking_tournaments() -> list[Tournament]:
+    """Every finished, public triple-threat league with a ranking level, as the rankings'
+    ``Tournament`` records, by date (the day its last result counted), then id."""
+    leagues = list(
+        finished_leagues()
+        .filter(format__in=TRIPLE_THREAT_FORMATS, ranking_level__isnull=False)
+        .annotate(ended=Max("fixtures__results__decided_at"))
+        .order_by("pk")
+    )
+    places = final_places(leagues)
+    tournaments = []
+    for league in leagues:
+        placings = tuple(Placing(p.player_id, p.place, p.games_won) for p in places[league.pk])
+        if not placings:
+            continue
+        ended = league.ended or league.created_at
+        tournaments.append(
+            Tournament(
+                tournament_id=league.pk,
+                date=ended.date(),
+                level=league.ranking_level,
+                placings=placings,
+                world_championship=league.world_championship,
+                major=league.major,
+                name=league.name,
+            )
+        )
+    tournaments.sort(key=lambda t: (t.date, t.tournament_id))
+    return tournaments
+
+
+@dataclass
+class RankingPage:
+    ranking: WorldRanking
+    players: dict[int, Player]
+    leagues: dict[int, League]
+    as_of: dt.date | None
+
+
+def world_rankings(as_of: dt.date | None = None, window: int = WINDOW) -> RankingPage:
+    """The 3T World Rankings (at ``as_of``, default today) with the players and leagues
+    their rows name."""
+    tournaments = ranking_tournaments()
+    ranking = world_ranking(tournaments, window=window, as_of=as_of)
+    ids = {row.player for row in ranking.rows}
+    players = Player.objects.in_bulk(ids)
+    leagues = League.objects.in_bulk([t.tournament_id for t in ranking.tournaments])
+    return RankingPage(ranking, players, leagues, as_of)

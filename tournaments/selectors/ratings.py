@@ -1,0 +1,187 @@
+"""Reading ratings: the ratings table with its filters, a player's rating history and chart,
+ratings next to names, and win predictions for scheduled games."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
+
+from tournaments.algorithms.ratings import Rating, is_provisional, predict_win
+from tournaments.formats import FORMAT_CHOICES
+from tournaments.models import Fixture, Player, PlayerRating, RatingChange
+from tournaments.ratings_config import PLATFORM_RATINGS
+from tournaments.selectors.visibility import visible_leagues
+
+FORMATS = tuple(code for code, _ in FORMAT_CHOICES)
+BOARDS = (4, 6)
+
+
+class FilterError(ValueError):
+    """A ratings-table filter value that is not one of the allowed ones."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class RatingFilters:
+    format: str | None = None
+    board: int | None = None
+    active_months: int | None = None
+
+    @classmethod
+    def parse(cls, params) -> RatingFilters:
+        """From query parameters ``format`` (or ``game_format``: the API's name, as DRF
+        keeps ``?format=`` for choosing a renderer), ``board``, ``active`` (months); a bad
+        value raises :class:`FilterError` naming the parameter."""
+        name = "game_format" if params.get("game_format") else "format"
+        fmt = (params.get(name) or "").strip() or None
+        if fmt is not None and fmt not in FORMATS:
+            raise FilterError(name, f"{name} must be one of {', '.join(FORMATS)}")
+        board = (params.get("board") or "").strip() or None
+        if board is not None:
+            if board not in {str(b) for b in BOARDS}:
+                raise FilterError("board", "board must be 4 or 6")
+            board = int(board)
+        active = (params.get("active") or "").strip() or None
+        if active is not None:
+            if not active.isdigit() or not 1 <= int(active) <= 120:
+                raise FilterError("active", "active must be a number of months from 1 to 120")
+            active = int(active)
+        return cls(fmt, board, active)
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    rank: int
+    player: Player
+    rating: int
+    mu: float
+    sigma: float
+    games: int
+    provisional: bool
+    last_played_at: dt.datetime | None
+
+
+def ratings_table(filters: RatingFilters = RatingFilters()) -> list[RatingRow]:
+    """Every rated player, best displayed rating first; the filters keep the players who
+    played a rated game of that format / on that board / in the last N months (in public
+    leagues: a private league's games move the one global rating but are never listed)."""
+    ratings = PlayerRating.objects.select_related("player").order_by("-display", "player__name")
+    played = RatingChange.objects.filter(
+        player_id=OuterRef("player_id"), fixture__league__is_public=True
+    )
+    if filters.format:
+        played = played.filter(fixture__league__format=filters.format)
+    if filters.board:
+        played = played.filter(fixture__league__board=filters.board)
+    if filters.active_months:
+        since = timezone.now() - dt.timedelta(days=round(30.44 * filters.active_months))
+        played = played.filter(played_at__gte=since)
+    ratings = ratings.filter(Exists(played))
+    rows, rank, previous = [], 0, None
+    for position, r in enumerate(ratings, start=1):
+        if r.display != previous:
+            rank, previous = position, r.display
+        rows.append(
+            RatingRow(
+                rank=rank,
+                player=r.player,
+                rating=r.display,
+                mu=r.mu,
+                sigma=r.sigma,
+                games=r.games,
+                provisional=is_provisional(Rating(r.mu, r.sigma), PLATFORM_RATINGS),
+                last_played_at=r.last_played_at,
+            )
+        )
+    return rows
+
+
+def ratings_by_player(player_ids) -> dict[int, PlayerRating]:
+    """Current ratings of these players (one query), for ratings next to names."""
+    return {r.player_id: r for r in PlayerRating.objects.filter(player_id__in=set(player_ids))}
+
+
+def rating_history(player: Player, user) -> QuerySet[RatingChange]:
+    """The player's rating changes in games of leagues ``user`` may see, in order."""
+    return (
+        RatingChange.objects.filter(player=player, fixture__league__in=visible_leagues(user))
+        .select_related("fixture__league")
+        .order_by("sequence")
+    )
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A server-rendered line chart of the displayed rating, game by game."""
+
+    width: int
+    height: int
+    points: str
+    dots: tuple[tuple[float, float, int], ...]
+    y_ticks: tuple[tuple[float, int], ...]
+    low: int
+    high: int
+    games: int
+
+
+def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 200) -> Chart | None:
+    """SVG coordinates for the history: the start (before the first game), then the rating
+    after each game. ``None`` with no games."""
+    if not changes:
+        return None
+    values = [changes[0].display_before, *(c.display_after for c in changes)]
+    low, high = min(values), max(values)
+    pad = max(10, (high - low) // 10)
+    low, high = low - pad, high + pad
+    left, right, top, bottom = 48, 8, 8, 20
+    span_x = max(1, len(values) - 1)
+    xs = [left + (width - left - right) * i / span_x for i in range(len(values))]
+
+    def y(value: float) -> float:
+        return round(top + (height - top - bottom) * (high - value) / (high - low), 1)
+
+    points = " ".join(f"{round(x, 1)},{y(v)}" for x, v in zip(xs, values, strict=True))
+    step = max(1, round((high - low) / 4 / 10) * 10)
+    first = (low // step + 1) * step
+    ticks = tuple((y(v), v) for v in range(first, high, step))
+    dots = tuple((round(x, 1), y(v), v) for x, v in zip(xs, values, strict=True))
+    if len(dots) > 60:  # a dot per game only while they do not merge into a line
+        dots = (dots[-1],)
+    return Chart(width, height, points, dots, ticks, low, high, len(changes))
+
+
+@dataclass(frozen=True)
+class Prediction:
+    player: Player
+    rating: int | None
+    provisional: bool
+    probability: float
+
+
+def fixture_prediction(fixture: Fixture) -> list[Prediction] | None:
+    """Win probabilities for a game still to be played, from the current ratings (unrated
+    players count with a new player's rating), in seat order; ``None`` once it has a
+    result or is cancelled."""
+    if fixture.status != Fixture.Status.SCHEDULED:
+        return None
+    players = [seat.entry.player for seat in fixture.seats.all()]
+    if len(players) < 2:
+        return None
+    ratings = ratings_by_player(p.pk for p in players)
+    current = {p: Rating(r.mu, r.sigma) for p, r in ratings.items()}
+    probabilities = predict_win(current, [p.pk for p in players], PLATFORM_RATINGS)
+    return [
+        Prediction(
+            player=p,
+            rating=ratings[p.pk].display if p.pk in ratings else None,
+            provisional=(p.pk not in ratings) or is_provisional(current[p.pk], PLATFORM_RATINGS),
+            probability=probabilities[p.pk],
+        )
+        for p in players
+    ]

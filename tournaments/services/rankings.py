@@ -1,0 +1,47 @@
+"""Setting a triple-threat league's 3T World Rankings level and its world-championship and
+major flags (the organizer's decision, tournament.md "Rankings")."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tournaments.algorithms.world_rankings import LEVELS
+from tournaments.models import League
+from tournaments.selectors.rankings import TRIPLE_THREAT_FORMATS
+from tournaments.services.errors import ServiceError
+from tournaments.services.guards import require_organizer
+
+
+def league_set_ranking(
+    *,
+    league: League,
+    by,
+    level: int | None,
+    world_championship: bool = False,
+    major: bool = False,
+) -> League:
+    """Give a triple-threat league its ranking level (1–4) and flags, or take it out of the
+    world rankings with ``level=None`` (the flags are cleared then)."""
+    require_organizer(by, league)
+    if league.format not in TRIPLE_THREAT_FORMATS:
+        raise ServiceError(
+            f"only triple-threat leagues ({', '.join(TRIPLE_THREAT_FORMATS)}) count in the "
+            f"3T World Rankings; {league.name} is {league.format}",
+            field="level",
+        )
+    if level is not None and (isinstance(level, bool) or level not in LEVELS):
+        raise ServiceError(
+            f"the level must be one of {', '.join(map(str, LEVELS))}, not {level!r}", field="level"
+        )
+    if level is None and (world_championship or major):
+        raise ServiceError(
+            "a league without a ranking level cannot be a world championship or a major",
+            field="level",
+        )
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        league.ranking_level = level
+        league.world_championship = bool(world_championship)
+        league.major = bool(major)
+        league.save(update_fields=["ranking_level", "world_championship", "major"])
+        return league

@@ -1,0 +1,84 @@
+"""The public ratings table, the 3T World Rankings page and a head-to-head page."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from tournaments.algorithms.world_rankings import PRECEDENCE
+from tournaments.models import Player
+from tournaments.ratings_config import ACTIVE_MONTHS_CHOICES
+from tournaments.selectors import players as player_selectors
+from tournaments.selectors import rankings as ranking_selectors
+from tournaments.selectors import ratings as rating_selectors
+
+
+@require_GET
+def ratings_table(request):
+    try:
+        filters = rating_selectors.RatingFilters.parse(request.GET)
+        error = None
+    except rating_selectors.FilterError as exc:
+        filters, error = rating_selectors.RatingFilters(), str(exc)
+    rows = rating_selectors.ratings_table(filters)
+    return render(
+        request,
+        "tournaments/ratings.html",
+        {
+            "rows": rows,
+            "filters": filters,
+            "filter_error": error,
+            "formats": rating_selectors.FORMATS,
+            "boards": rating_selectors.BOARDS,
+            "months": ACTIVE_MONTHS_CHOICES,
+            "csv_query": _csv_query(filters),
+        },
+        status=400 if error else 200,
+    )
+
+
+def _csv_query(filters: rating_selectors.RatingFilters) -> str:
+    """The API's names for the same filters (``?format=`` picks a renderer there)."""
+    params = {
+        "game_format": filters.format,
+        "board": filters.board,
+        "active": filters.active_months,
+    }
+    return urlencode({k: v for k, v in params.items() if v})
+
+
+@require_GET
+def world_rankings(request):
+    page = ranking_selectors.world_rankings()
+    rows = [(row, page.players.get(row.player)) for row in page.ranking.rows]
+    return render(
+        request,
+        "tournaments/rankings.html",
+        {
+            "page": page,
+            "rows": rows,
+            "tournaments": [
+                (t, page.leagues.get(t.tournament_id)) for t in page.ranking.tournaments
+            ],
+            "precedence": [label for _, label in PRECEDENCE],
+        },
+    )
+
+
+def _player(slug: str) -> Player:
+    try:
+        return player_selectors.player_get(slug)
+    except Player.DoesNotExist:
+        raise Http404("no such player") from None
+
+
+@require_GET
+def head_to_head(request, slug: str, other: str):
+    player, opponent = _player(slug), _player(other)
+    if player.pk == opponent.pk:
+        raise Http404("a player has no record against themselves")
+    h2h = player_selectors.head_to_head(player, opponent, request.user)
+    return render(request, "tournaments/head_to_head.html", {"h2h": h2h})

@@ -163,6 +163,11 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
+# Organizing (issue 11 point 5): only accounts with a confirmed e-mail address may create
+# leagues when set; each organizer may create at most this many players without accounts.
+ORGANIZERS_MUST_BE_VERIFIED = env_bool("ORGANIZERS_MUST_BE_VERIFIED")
+ACCOUNTLESS_PLAYERS_PER_ORGANIZER = int(os.environ.get("ACCOUNTLESS_PLAYERS_PER_ORGANIZER", "200"))
+
 # --- Cache: per process by default; Redis (CACHE_URL) shares throttle counters ------------
 if os.environ.get("CACHE_URL", "").startswith("redis"):
     CACHES = {

@@ -25,6 +25,7 @@ from django.utils import timezone
 from tournaments.algorithms.standings import GameOutcome, PlacementPoints, compute_standings
 from tournaments.models import (
     Cycle,
+    Entry,
     Fixture,
     League,
     Result,
@@ -157,7 +158,11 @@ def standings_recompute(league_id: int) -> dict:
                 "status": "up to date",
                 "revision": league.results_revision,
             }
-        entries = list(league.entries.order_by("pk").values_list("pk", flat=True))
+        entries = list(
+            league.entries.filter(state=Entry.State.ACCEPTED)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
         outcomes = outcomes_for(league)
         table = compute_standings(
             entries, outcomes, league_metrics(league), die_rolls=die_rolls(league)

@@ -33,8 +33,22 @@ def league_detail(request, slug: str):
             "overview": league_selectors.league_overview(league),
             "tab": "league",
             "is_organizer": is_organizer(request.user, league),
+            "champion": league_selectors.league_champion(league),
+            "can_join": _can_join(request.user, league),
         },
     )
+
+
+def _can_join(user, league) -> bool:
+    """Show the join button: registration open, entries open, the account's player not
+    entered yet."""
+    from tournaments.services.leagues import entries_open_refusal
+
+    if not (user.is_authenticated and league.registration_open):
+        return False
+    if entries_open_refusal(league):
+        return False
+    return not league.entries.filter(player__user=user).exists()
 
 
 @require_GET

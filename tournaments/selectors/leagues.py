@@ -95,3 +95,43 @@ def champions(leagues) -> dict[int, Player]:
         if league.status == League.Status.FINISHED and (champ := league_champion(league)):
             out[league.pk] = champ
     return out
+
+
+def withdrawal_forfeits(entry: Entry) -> list[Fixture]:
+    """The games a withdrawal would forfeit (the rule of ``entry_withdraw``): every game of
+    the entry without a counted result."""
+    from tournaments.models import Result
+
+    return list(
+        Fixture.objects.filter(seats__entry=entry)
+        .exclude(
+            status__in=[
+                Fixture.Status.CONFIRMED,
+                Fixture.Status.FORFEITED,
+                Fixture.Status.CANCELLED,
+            ]
+        )
+        .exclude(results__state=Result.State.CONFIRMED)
+        .prefetch_related("seats__entry__player")
+        .order_by("cycle__number", "round", "number")
+        .distinct()
+    )
+
+
+def my_entries(user) -> list[Entry]:
+    """The signed-in user's entries in every league (invitations, requests and accepted)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        Entry.objects.filter(player__user=user)
+        .select_related("league", "player")
+        .order_by("-league__created_at")
+    )
+
+
+def my_organized(user) -> list[League]:
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        League.objects.filter(Q(owner=user) | Q(organizers=user)).distinct().order_by("-created_at")
+    )

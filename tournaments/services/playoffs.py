@@ -214,3 +214,70 @@ def _reopen(series: Series) -> None:
     series.winner_id = None
     series.status = Series.Status.PLAYING
     series.save(update_fields=["winner", "status"])
+
+
+def playoffs_preview(league: League) -> dict:
+    """What ``playoffs_generate`` would draw from the current table (read only): each
+    series of the bracket with its seeds and players (or "winner of …"), first-to, and
+    the head start with its reason; plus the byes and whether the table is final."""
+    bracket = _bracket_for(league)
+    snapshot = StandingsSnapshot.objects.filter(league=league, stage="league").first()
+    rows = (
+        list(
+            snapshot.rows.filter(entry__withdrawn_at__isnull=True)
+            .select_related("entry__player")
+            .order_by("position")
+        )
+        if snapshot
+        else []
+    )
+    by_seed = {n: row for n, row in enumerate(rows[: bracket.seeds], start=1)}
+    names = {m.key: m.name for m in bracket.matches}
+    series = []
+    for match in bracket.matches:
+        sides = []
+        for slot in (match.top, match.bottom):
+            row = by_seed.get(slot.seed) if slot.seed is not None else None
+            sides.append(
+                {
+                    "seed": slot.seed,
+                    "player": row.entry.player if row else None,
+                    "record": (row.wins, row.losses) if row else None,
+                    "from": names.get(slot.winner_of) if slot.winner_of else None,
+                }
+            )
+        top, bottom = sides
+        if not match.head_start:
+            head, why = 0, "no head start in this round"
+        elif top["record"] and bottom["record"]:
+            head = brackets.head_start(top["record"], bottom["record"], enabled=True)
+            why = (
+                "the higher seed leads 1–0: a better won–lost record"
+                if head
+                else "no head start: the same won–lost record, separated only by tie-breaks"
+            )
+        else:
+            head, why = 1, "the higher seed leads 1–0 unless both have the same record"
+        series.append(
+            {
+                "round": match.round,
+                "name": match.name,
+                "first_to": match.first_to,
+                "sides": sides,
+                "head_start": head,
+                "why": why,
+            }
+        )
+    return {
+        "seeds": bracket.seeds,
+        "rows": len(rows),
+        "provisional": snapshot.provisional if snapshot else True,
+        "byes": [
+            {"seed": s, "player": by_seed[s].entry.player if s in by_seed else None}
+            for s in bracket.byes
+        ],
+        "rounds": [
+            {"number": r.number, "name": r.name, "series": [s for s in series if s["round"] == r.number]}
+            for r in bracket.rounds
+        ],
+    }

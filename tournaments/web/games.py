@@ -20,6 +20,7 @@ from tournaments.models import Fixture, Result
 from tournaments.permissions import (
     CONFIRM,
     DISPUTE,
+    FORFEIT,
     RESOLVE,
     SEE_REJECTIONS,
     SUBMIT,
@@ -30,6 +31,7 @@ from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.web.forms import DisputeForm, LogUploadForm, ResolveForm
 from tournaments.web.lookups import fixture_or_404
+from tournaments.web.organize_forms import ForfeitForm
 
 
 def _result_of(fixture: Fixture, result_id: int) -> Result:
@@ -58,6 +60,8 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
         "can_confirm": actions.allows(CONFIRM),
         "can_dispute": actions.allows(DISPUTE),
         "can_resolve": actions.allows(RESOLVE),
+        "can_forfeit": actions.allows(FORFEIT) and result is None,
+        "forfeit_form": forms.get("forfeit_form") or ForfeitForm(seats=fixture.seats.all()),
         "upload_form": forms.get("upload_form") or LogUploadForm(),
         "dispute_form": forms.get("dispute_form") or DisputeForm(),
         "resolve_form": forms.get("resolve_form") or ResolveForm(),
@@ -165,6 +169,28 @@ def result_resolve(request, pk: int, result_id: int):
     except ServiceError as exc:
         return _service_error(request, fixture, exc, resolve_form=form)
     messages.success(request, _("The result is decided."))
+    return redirect("tournaments:game", pk=fixture.pk)
+
+
+@require_POST
+@throttled_view([SubmissionThrottle])
+def game_forfeit(request, pk: int):
+    """An organizer records a forfeit (a minimal form until the results desk lands)."""
+    fixture = fixture_or_404(request, pk)
+    if not request.user.is_authenticated:
+        return _login_first(request, fixture)
+    form = ForfeitForm(request.POST, seats=fixture.seats.all())
+    if not form.is_valid():
+        context = _game_context(request, fixture, forfeit_form=form)
+        return render(request, "tournaments/game.html", context, status=400)
+    loser = next(s.entry for s in fixture.seats.all() if s.entry_id == form.cleaned_data["loser"])
+    try:
+        result_services.forfeit_record(
+            fixture=fixture, user=request.user, loser=loser, reason=form.cleaned_data["reason"]
+        )
+    except ServiceError as exc:
+        return _service_error(request, fixture, exc, forfeit_form=form)
+    messages.success(request, _("The forfeit is recorded."))
     return redirect("tournaments:game", pk=fixture.pk)
 
 

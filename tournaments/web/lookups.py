@@ -29,3 +29,17 @@ def fixture_or_404(request, pk: int) -> Fixture:
     if not can_view(request.user, fixture.league):
         raise Http404("no such game")
     return fixture
+
+
+def organized_league(request, slug: str) -> League:
+    """A league the visitor organizes: 404 when they may not see it, 403 (PermissionDenied)
+    when they may see it but do not organize it. Anonymous visitors are sent to log in by
+    the views (``login_required``)."""
+    from django.core.exceptions import PermissionDenied
+
+    from tournaments.permissions import is_organizer
+
+    league = league_or_404(request, slug)
+    if not is_organizer(request.user, league):
+        raise PermissionDenied(f"only the organizers of {league.name} may do this")
+    return league

@@ -63,8 +63,7 @@ def league_overview(league: League) -> LeagueOverview:
 
 def entry_players(league: League) -> list[Player]:
     return [
-        e.player
-        for e in league.entries.filter(state=Entry.State.ACCEPTED).select_related("player")
+        e.player for e in league.entries.filter(state=Entry.State.ACCEPTED).select_related("player")
     ]
 
 
@@ -84,7 +83,11 @@ def league_champion(league: League) -> Player | None:
     if final is not None:
         return final.winner.player
     snapshot = StandingsSnapshot.objects.filter(league=league, stage="league").first()
-    row = snapshot.rows.select_related("entry__player").order_by("position").first() if snapshot else None
+    row = (
+        snapshot.rows.select_related("entry__player").order_by("position").first()
+        if snapshot
+        else None
+    )
     return row.entry.player if row else None
 
 

@@ -49,7 +49,12 @@ def invitation_from_token(token: str) -> Invitation:
 
 
 def invitation_create(
-    *, league: League, by, email: str = "", name: str = "", player: Player | None = None,
+    *,
+    league: League,
+    by,
+    email: str = "",
+    name: str = "",
+    player: Player | None = None,
     link_for=None,
 ) -> Invitation:
     """Invite someone: by e-mail (a mail with the signed link is sent on commit) or as a

@@ -13,7 +13,7 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League, Player, Result
 from tournaments.services.errors import NotAllowed, ServiceError
-from tournaments.permissions import entry_refusal, organize_refusal
+from tournaments.permissions import entry_refusal, is_organizer, organize_refusal
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.players import unique_slug
 
@@ -172,7 +172,9 @@ def league_add_organizer(*, league: League, user, by) -> None:
     if user is None:
         raise ServiceError("no account with that user name", field="username")
     if user.pk == league.owner_id or league.organizers.filter(pk=user.pk).exists():
-        raise ServiceError(f"{user.get_username()} organizes {league.name} already", field="username")
+        raise ServiceError(
+            f"{user.get_username()} organizes {league.name} already", field="username"
+        )
     league.organizers.add(user)
 
 
@@ -381,6 +383,12 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "withdrew") -> int:
         )
         count = 0
         for fixture in open_games:
-            forfeit_record(fixture=fixture, user=by, loser=entry, reason=reason)
+            forfeit_record(
+                fixture=fixture,
+                user=by,
+                loser=entry,
+                reason=reason,
+                own_withdrawal=not is_organizer(by, entry.league),
+            )
             count += 1
         return count

@@ -277,7 +277,11 @@ def playoffs_preview(league: League) -> dict:
             for s in bracket.byes
         ],
         "rounds": [
-            {"number": r.number, "name": r.name, "series": [s for s in series if s["round"] == r.number]}
+            {
+                "number": r.number,
+                "name": r.name,
+                "series": [s for s in series if s["round"] == r.number],
+            }
             for r in bracket.rounds
         ],
     }

@@ -236,7 +236,9 @@ def fixture_reschedule(*, fixture: Fixture, by, scheduled_at=None, deadline=None
         return fixture
 
 
-def round_dates_set(*, cycle: Cycle, by, round_number: int, scheduled_at=None, deadline=None) -> int:
+def round_dates_set(
+    *, cycle: Cycle, by, round_number: int, scheduled_at=None, deadline=None
+) -> int:
     """Give every game of one round of a DRR the same date and deadline; returns how many
     games changed. Games that already have a counted result keep theirs."""
     require_organizer(by, cycle.league)

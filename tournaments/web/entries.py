@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournaments.formats import get_format
 from tournaments.models import Entry, PlayerClaim
-from tournaments.permissions import entry_refusal
+from tournaments.permissions import entry_refusal, organize_refusal
 from tournaments.selectors import leagues as league_selectors
 from tournaments.services import entries as entry_services
 from tournaments.services import leagues as league_services
@@ -55,6 +55,7 @@ def _my_context(request, **extra) -> dict:
         "rows": rows,
         "organized": league_selectors.my_organized(request.user),
         "claims": PlayerClaim.objects.filter(user=request.user).select_related("player"),
+        "refusal": organize_refusal(request.user),
         **extra,
     }
 
@@ -121,7 +122,7 @@ def entry_colours(request, entry_id: int):
         return render(
             request,
             "tournaments/organize/my_leagues.html",
-            _my_context(request, **{f"form_{entry.pk}": form}),
+            _my_context(request, form_error=exc.message, **{f"form_{entry.pk}": form}),
             status=_status(exc),
         )
     messages.success(request, _("Your preferred colours are saved."))
@@ -216,3 +217,35 @@ def join(request, slug: str):
         return redirect("tournaments:league", slug=league.slug)
     messages.success(request, _("You asked to join; an organizer will decide."))
     return redirect("tournaments:league", slug=league.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def confirm_email(request, token: str):
+    """The signed link that confirms the account's e-mail address (GET), and sending it
+    (POST, token "send")."""
+    from django.urls import reverse
+
+    if request.method == "POST":
+        try:
+            entry_services.email_confirmation_send(
+                user=request.user,
+                link_for=lambda t: request.build_absolute_uri(
+                    reverse("tournaments:confirm-email", args=[t])
+                ),
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("The confirmation link is on its way."))
+        return redirect("tournaments:my-leagues")
+    try:
+        entry_services.email_confirm(token=token, user=request.user)
+    except ServiceError as exc:
+        return render(
+            request,
+            "tournaments/organize/confirm_email.html",
+            {"error": exc.message},
+            status=_status(exc),
+        )
+    return render(request, "tournaments/organize/confirm_email.html", {"confirmed": True})

@@ -30,9 +30,7 @@ def league_create(request):
         status = 400
         if form.is_valid():
             try:
-                league = league_services.league_create(
-                    owner=request.user, **form.service_kwargs()
-                )
+                league = league_services.league_create(owner=request.user, **form.service_kwargs())
             except ServiceError as exc:
                 form.add_service_error(exc)
                 status = 403 if isinstance(exc, NotAllowed) else 400

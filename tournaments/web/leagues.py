@@ -163,5 +163,10 @@ def league_playoffs(request, slug: str):
     return render(
         request,
         "tournaments/playoffs.html",
-        {"league": league, "tab": "playoffs", "rounds": playoff_selectors.playoffs(league)},
+        {
+            "league": league,
+            "tab": "playoffs",
+            "rounds": playoff_selectors.playoffs(league),
+            "champion": league_selectors.league_champion(league),
+        },
     )

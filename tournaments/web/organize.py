@@ -24,16 +24,21 @@ from tournaments.web.organize_forms import AddPlayerForm, InviteForm, NewPlayerF
 def _manage_context(request, league, **forms) -> dict:
     entries = list(league.entries.select_related("player__user").order_by("player__name"))
     invitations = [
-        {"invitation": inv, "url": request.build_absolute_uri(
-            reverse("tournaments:invitation", args=[invitation_token(inv)])
-        )}
+        {
+            "invitation": inv,
+            "url": request.build_absolute_uri(
+                reverse("tournaments:invitation", args=[invitation_token(inv)])
+            ),
+        }
         for inv in Invitation.objects.filter(
             league=league, accepted_at__isnull=True, revoked_at__isnull=True
         ).select_related("entry__player")
     ]
-    claims = PlayerClaim.objects.filter(
-        state=PlayerClaim.State.OPEN, player__entries__league=league
-    ).select_related("player", "user").distinct()
+    claims = (
+        PlayerClaim.objects.filter(state=PlayerClaim.State.OPEN, player__entries__league=league)
+        .select_related("player", "user")
+        .distinct()
+    )
     organizers = list(league.organizers.all())
     cycles = league.cycles.count()
     return {
@@ -60,7 +65,9 @@ def _manage_context(request, league, **forms) -> dict:
 
 def _render(request, league, status=200, **forms):
     return render(
-        request, "tournaments/organize/manage.html", _manage_context(request, league, **forms),
+        request,
+        "tournaments/organize/manage.html",
+        _manage_context(request, league, **forms),
         status=status,
     )
 

@@ -43,19 +43,39 @@ TEMPLATES: dict[str, Template] = {
                 "playoffs_kind": "xleague",
             },
         ),
-        Template("2T", _("Double threat (2T)"), _("two players, two colours each, board 4"),
-                 {"format": "2T"}),
-        Template("2T+", _("Double threat XL (2T+)"),
-                 _("2T where a player must finish both colours"), {"format": "2T+"}),
-        Template("3T", _("Triple threat (3T)"), _("three players at a 6-colour board"),
-                 {"format": "3T"}),
-        Template("3T+", _("Triple threat XL (3T+)"), _("3T where both colours must finish"),
-                 {"format": "3T+"}),
-        Template("GP", _("Grand Prix (GP)"),
-                 _("opposite colours, every place scores points"), {"format": "GP"}),
-        Template("open", _("Open tournament"),
-                 _("one colour each, up to four at a board, placement points"),
-                 {"format": "open", "playoffs_kind": "none"}),
+        Template(
+            "2T",
+            _("Double threat (2T)"),
+            _("two players, two colours each, board 4"),
+            {"format": "2T"},
+        ),
+        Template(
+            "2T+",
+            _("Double threat XL (2T+)"),
+            _("2T where a player must finish both colours"),
+            {"format": "2T+"},
+        ),
+        Template(
+            "3T", _("Triple threat (3T)"), _("three players at a 6-colour board"), {"format": "3T"}
+        ),
+        Template(
+            "3T+",
+            _("Triple threat XL (3T+)"),
+            _("3T where both colours must finish"),
+            {"format": "3T+"},
+        ),
+        Template(
+            "GP",
+            _("Grand Prix (GP)"),
+            _("opposite colours, every place scores points"),
+            {"format": "GP"},
+        ),
+        Template(
+            "open",
+            _("Open tournament"),
+            _("one colour each, up to four at a board, placement points"),
+            {"format": "open", "playoffs_kind": "none"},
+        ),
     )
 }
 
@@ -71,7 +91,9 @@ METRIC_HELP: dict[str, Any] = {
     "completed_colours": _("colours brought home, summed over games (2T+/3T+)"),
     "game_time": _("total time of the player's games, shorter first"),
     "die_roll": _("a recorded die roll among the tied players (the last resort)"),
-    "gp_points": _("Grand Prix points: 10/6/4/3/2/1 per colour place, 2 to the first to finish both"),
+    "gp_points": _(
+        "Grand Prix points: 10/6/4/3/2/1 per colour place, 2 to the first to finish both"
+    ),
     "gp_plus_points": _("GP+ points: as GP with 4/2/1 to the first three to finish both"),
     "placement_points": _("open tournaments: points per finishing place (the points scheme)"),
 }
@@ -242,17 +264,14 @@ class LeagueForm(forms.Form):
                     self.add_error(f"opt_{name}", exc)
         data["rules_overrides"] = overrides
         positions = {
-            key: data.get(f"prec_{key}")
-            for key in METRICS
-            if data.get(f"prec_{key}") is not None
+            key: data.get(f"prec_{key}") for key in METRICS if data.get(f"prec_{key}") is not None
         }
         taken: dict[int, str] = {}
         for key, pos in positions.items():
             if pos in taken:
                 self.add_error(
                     f"prec_{key}",
-                    _("position %(n)s is given to %(other)s too")
-                    % {"n": pos, "other": taken[pos]},
+                    _("position %(n)s is given to %(other)s too") % {"n": pos, "other": taken[pos]},
                 )
             taken[pos] = key
         data["precedence"] = [k for k, _p in sorted(positions.items(), key=lambda kv: kv[1])]
@@ -361,7 +380,10 @@ class SeedForm(forms.Form):
         widget=forms.RadioSelect,
     )
     seed = forms.IntegerField(
-        label=_("Seed"), required=False, min_value=0, max_value=2**31 - 1,
+        label=_("Seed"),
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
         help_text=_("blank: a random seed, stored and shown"),
     )
     rolls = forms.CharField(

@@ -57,7 +57,9 @@ def seed(request, slug: str):
     form = SeedForm(request.POST)
     if not form.is_valid():
         return render(
-            request, "tournaments/organize/seed.html", _seed_context(league, seed_form=form),
+            request,
+            "tournaments/organize/seed.html",
+            _seed_context(league, seed_form=form),
             status=400,
         )
     data = form.cleaned_data
@@ -73,7 +75,9 @@ def seed(request, slug: str):
     except ServiceError as exc:
         form.add_error("rolls" if exc.field == "rolls" else None, exc.message)
         return render(
-            request, "tournaments/organize/seed.html", _seed_context(league, seed_form=form),
+            request,
+            "tournaments/organize/seed.html",
+            _seed_context(league, seed_form=form),
             status=_status(exc),
         )
     messages.success(
@@ -99,8 +103,10 @@ def round_dates(request, slug: str, number: int, round_number: int):
     form = DatesForm(request.POST)
     if not form.is_valid():
         return render(
-            request, "tournaments/organize/seed.html",
-            _seed_context(league, form_error=_("Enter dates as YYYY-MM-DD HH:MM.")), status=400,
+            request,
+            "tournaments/organize/seed.html",
+            _seed_context(league, form_error=_("Enter dates as YYYY-MM-DD HH:MM.")),
+            status=400,
         )
     try:
         n = schedule_services.round_dates_set(
@@ -108,8 +114,10 @@ def round_dates(request, slug: str, number: int, round_number: int):
         )
     except ServiceError as exc:
         return render(
-            request, "tournaments/organize/seed.html",
-            _seed_context(league, form_error=exc.message), status=_status(exc),
+            request,
+            "tournaments/organize/seed.html",
+            _seed_context(league, form_error=exc.message),
+            status=_status(exc),
         )
     messages.success(
         request,

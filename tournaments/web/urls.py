@@ -23,6 +23,7 @@ urlpatterns = [
     path("rules/", home.rules, name="rules"),
     path("leagues/new/", league_setup.league_create, name="league-create"),
     path("me/leagues/", entries.my_leagues, name="my-leagues"),
+    path("me/confirm-email/<str:token>/", entries.confirm_email, name="confirm-email"),
     path("me/entries/<int:entry_id>/answer/", entries.entry_answer, name="entry-answer"),
     path("me/entries/<int:entry_id>/colours/", entries.entry_colours, name="entry-colours"),
     path("entries/<int:entry_id>/withdraw/", entries.entry_withdraw, name="entry-withdraw"),
@@ -52,9 +53,7 @@ urlpatterns = [
         organize.claim_decide,
         name="manage-claim-decide",
     ),
-    path(
-        "leagues/<slug:slug>/manage/organizers/", organize.organizer_add, name="manage-organizer"
-    ),
+    path("leagues/<slug:slug>/manage/organizers/", organize.organizer_add, name="manage-organizer"),
     path("leagues/<slug:slug>/manage/access/", organize.league_open, name="manage-access"),
     path("leagues/<slug:slug>/manage/finish/", organize.league_finish, name="manage-finish"),
     path("leagues/<slug:slug>/manage/seed/", seeding.seed, name="seed"),

@@ -352,7 +352,7 @@ def test_round_dates_reschedule_and_byes(org, players):
 
 
 def test_withdraw_shows_the_forfeits_first(org, players):
-    league = seeded(org, players, playoffs_kind="none")
+    seeded(org, players, playoffs_kind="none")
     anna = players["anna"]
     entry = anna.entries.get()
     pc = client_for(anna.user)

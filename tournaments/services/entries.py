@@ -35,7 +35,9 @@ def invitation_from_token(token: str) -> Invitation:
     try:
         data = signing.loads(token, salt=INVITATION_SALT, max_age=INVITATION_MAX_AGE)
     except signing.SignatureExpired:
-        raise ServiceError("this invitation link has expired; ask the organizer for a new one")
+        raise ServiceError(
+            "this invitation link has expired; ask the organizer for a new one"
+        ) from None
     except signing.BadSignature:
         raise ServiceError("this invitation link is not valid (mistyped or altered)") from None
     invitation = (

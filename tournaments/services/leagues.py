@@ -12,8 +12,8 @@ from tournaments.algorithms import colours as colour_rules
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League, Player, Result
-from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.permissions import entry_refusal, is_organizer, organize_refusal
+from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.players import unique_slug
 

@@ -74,8 +74,7 @@ class PlayerAdminForm(forms.ModelForm):
         unknown = [c for c in colours if c not in known]
         if unknown or len(colours) > 2 or len(set(map(str, colours))) != len(colours):
             raise forms.ValidationError(
-                "preferred colours are one pair of two different colours from "
-                + ", ".join(known)
+                "preferred colours are one pair of two different colours from " + ", ".join(known)
             )
         return colours
 
@@ -177,7 +176,9 @@ class LeagueAdmin(admin.ModelAdmin):
     @admin.display(description="entries")
     def entries_list(self, obj):
         return format_html_join(
-            ", ", "{} ({})", ((e.player.name, e.state) for e in obj.entries.select_related("player"))
+            ", ",
+            "{} ({})",
+            ((e.player.name, e.state) for e in obj.entries.select_related("player")),
         )
 
     def save_model(self, request, obj, form, change):

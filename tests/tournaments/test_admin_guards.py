@@ -126,7 +126,10 @@ def test_preferred_colours_entered_in_the_admin_reach_the_games(staff, league):
     url = f"/admin/tournaments/player/{ann.pk}/change/"
     base = {"name": "Ann", "slug": ann.slug}
     response = client.post(url, {**base, "preferred_colours": json.dumps(["purple", "red"])})
-    assert response.status_code == 200 and "preferred colours are one pair" in response.content.decode()
+    assert (
+        response.status_code == 200
+        and "preferred colours are one pair" in response.content.decode()
+    )
     assert Player.objects.get(pk=ann.pk).preferred_colours == []
     response = client.post(url, {**base, "preferred_colours": json.dumps(["green", "red"])})
     assert response.status_code == 302

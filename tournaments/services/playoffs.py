@@ -232,7 +232,13 @@ def playoffs_preview(league: League) -> dict:
         else []
     )
     by_seed = {n: row for n, row in enumerate(rows[: bracket.seeds], start=1)}
-    names = {m.key: m.name for m in bracket.matches}
+    per_round: dict[int, int] = {}
+    for m in bracket.matches:
+        per_round[m.round] = per_round.get(m.round, 0) + 1
+    names = {
+        m.key: m.name if per_round[m.round] == 1 else f"{m.name} {m.position}"
+        for m in bracket.matches
+    }
     series = []
     for match in bracket.matches:
         sides = []
@@ -247,21 +253,19 @@ def playoffs_preview(league: League) -> dict:
                 }
             )
         top, bottom = sides
+        # why: "off" (no head start in this round), "better" (a better won–lost record),
+        # "same" (the same record, separated by tie-breaks), "later" (decided when known)
         if not match.head_start:
-            head, why = 0, "no head start in this round"
+            head, why = 0, "off"
         elif top["record"] and bottom["record"]:
             head = brackets.head_start(top["record"], bottom["record"], enabled=True)
-            why = (
-                "the higher seed leads 1–0: a better won–lost record"
-                if head
-                else "no head start: the same won–lost record, separated only by tie-breaks"
-            )
+            why = "better" if head else "same"
         else:
-            head, why = 1, "the higher seed leads 1–0 unless both have the same record"
+            head, why = 1, "later"
         series.append(
             {
                 "round": match.round,
-                "name": match.name,
+                "name": names[match.key],
                 "first_to": match.first_to,
                 "sides": sides,
                 "head_start": head,

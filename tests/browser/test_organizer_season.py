@@ -179,7 +179,7 @@ def test_an_organizer_runs_a_season_on_the_site(browser_page, chromium, live_ser
         if game == forfeited:
             continue
         answer = "dispute" if game == disputed else "confirm"
-        uploader, opponent = _upload_and_answer(pages, game, 100 + i, answer=answer)
+        _uploader, opponent = _upload_and_answer(pages, game, 100 + i, answer=answer)
         if i == 0:
             shots(opponent, "confirmed")
         if game == disputed:

@@ -402,3 +402,14 @@ def test_playoffs_preview_generate_and_champion(org, players):
     assert f"Champion: {champion}" in Client().get(reverse("tournaments:home")).content.decode()
     bracket = Client().get(reverse("tournaments:playoffs", args=[league.slug])).content.decode()
     assert "bracket-line" in bracket
+
+
+def test_organizer_pages_in_german(org):
+    league = create_league(org)
+    c = client_for(org)
+    c.cookies["django_language"] = "de"
+    page = c.get(reverse("tournaments:manage", args=[league.slug]), HTTP_ACCEPT_LANGUAGE="de")
+    html = page.content.decode()
+    assert "Nächster Schritt" in html and "Einladen" in html
+    html = c.get(reverse("tournaments:league-create"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Feinwertungen, in Reihenfolge" in html

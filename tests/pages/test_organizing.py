@@ -413,3 +413,27 @@ def test_organizer_pages_in_german(org):
     assert "Nächster Schritt" in html and "Einladen" in html
     html = c.get(reverse("tournaments:league-create"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Feinwertungen, in Reihenfolge" in html
+
+
+def test_results_of_a_league_never_accepted_stay_off_player_and_home_pages(org, players):
+    """Old data (an entry still ``invited`` with a counted game): the player's page and the
+    home page leave it out; once accepted it shows."""
+    from tests.api.conftest import make_fixture
+
+    league = create_league(org)
+    anna, ben = players["anna"], players["ben"]
+    ea = Entry.objects.create(league=league, player=anna, state=Entry.State.INVITED)
+    eb = Entry.objects.create(league=league, player=ben)
+    League.objects.filter(pk=league.pk).update(status=League.Status.RUNNING)
+    game = make_fixture(league, [(ea, ["black", "yellow"]), (eb, ["green", "red"])], "black")
+    forfeit_record(fixture=game, user=org, loser=ea, reason="no-show")
+    page = Client().get(reverse("tournaments:player", args=[anna.slug])).content.decode()
+    assert "Spring Cup" not in page
+    home = Client().get(reverse("tournaments:home")).content.decode()
+    assert "Spring Cup" in home  # the league is listed …
+    assert f'href="/games/{game.pk}/"' not in home  # … but not the unaccepted game
+    Entry.objects.filter(pk=ea.pk).update(state=Entry.State.ACCEPTED)
+    page = Client().get(reverse("tournaments:player", args=[anna.slug])).content.decode()
+    assert "Spring Cup" in page
+    home = Client().get(reverse("tournaments:home")).content.decode()
+    assert f'href="/games/{game.pk}/"' in home

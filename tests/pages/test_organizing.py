@@ -62,6 +62,10 @@ def test_create_league_page_lists_templates_presets_and_metrics(org):
     # the template prefills six DRRs and the XLeague playoffs
     assert 'name="drr_count" value="6"' in html
     assert re.search(r'<option value="xleague" selected', html)
+    # a code with a "+" travels encoded in the template links and prefills its format
+    html = client_for(org).get(reverse("tournaments:league-create") + "?template=3T%2B")
+    assert re.search(r'<option value="3T\+" selected', html.content.decode())
+    assert "?template=3T%2B" in html.content.decode()
 
 
 def test_create_league_with_bracket_and_precedence(org):

@@ -249,3 +249,27 @@ def test_an_organizer_runs_a_season_on_the_site(browser_page, chromium, live_ser
     organizer_pages = len(visits)
     print(f"\norganizer page loads to run the season: {organizer_pages}")
     print("\n".join(visits))
+
+
+def test_create_form_at_390px_and_by_keyboard(chromium, live_server, transactional_db):
+    """The league form fits a 390 px screen and works from the keyboard alone; German too."""
+    olga = make_user("olga-small")
+    page = _login_context(chromium, live_server, olga, width=390)
+    page.goto("/leagues/new/?template=xleague")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    page.focus("#id_name")
+    page.keyboard.type("Keyboard Cup")
+    page.locator("button", has_text="Create the league").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("h1")).to_contain_text("Keyboard Cup")
+    league = League.objects.get(name="Keyboard Cup")
+    assert league.drr_count == 6 and league.playoffs == {"kind": "xleague"}
+    screenshot(page, "organizer-390px-manage-after-keyboard-create")
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "de", "url": live_server.url}]
+    )
+    page.goto("/leagues/new/")
+    expect(page.locator("h1")).to_contain_text("Liga anlegen")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    screenshot(page, "organizer-390px-create-de")
+    page.context.close()

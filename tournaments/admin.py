@@ -34,7 +34,9 @@ from tournaments.services.leagues import (
     SETTINGS_BEFORE_SCHEDULE,
     entries_open_refusal,
     entry_add,
+    league_add_organizer,
     league_finish,
+    league_remove_organizer,
     league_update,
     validate_playoffs,
     validate_precedence,
@@ -198,7 +200,19 @@ class LeagueAdmin(admin.ModelAdmin):
             self.message_user(request, exc.message, messages.ERROR)
 
     def save_related(self, request, form, formsets, change):
-        form.save_m2m()  # organizers
+        """Co-organizers through ``league_add_organizer`` / ``league_remove_organizer``."""
+        if "organizers" not in form.changed_data:
+            return
+        league = League.objects.get(pk=form.instance.pk)
+        wanted = set(form.cleaned_data.get("organizers") or [])
+        current = set(league.organizers.all())
+        try:
+            for user in wanted - current:
+                league_add_organizer(league=league, user=user, by=request.user)
+            for user in current - wanted:
+                league_remove_organizer(league=league, user=user, by=request.user)
+        except ServiceError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
 
     @admin.action(description="Seed the next DRR by die roll and generate its schedule")
     def generate_next_drr(self, request, queryset):

@@ -145,3 +145,14 @@ def test_series_results_and_entries_are_read_only(staff, league):
         assert client.get(f"/admin/tournaments/{path}/add/").status_code == 403
     assert client.get("/admin/tournaments/league/add/").status_code == 403
     assert not Series.objects.exists()
+
+
+def test_co_organizers_through_the_service(staff, league):
+    client, _ = staff
+    helper = make_user("helper")
+    response = change(client, league, organizers=[str(helper.pk)])
+    assert response.status_code == 302
+    assert list(League.objects.get(pk=league.pk).organizers.all()) == [helper]
+    # the owner cannot be listed as their own co-organizer: refused, nothing changes
+    response = change(client, league, organizers=[str(helper.pk), str(league.owner_id)])
+    assert list(League.objects.get(pk=league.pk).organizers.all()) == [helper]

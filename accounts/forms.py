@@ -18,6 +18,12 @@ class SignupForm(UserCreationForm):
         help_text=_("the name shown in leagues and game logs (default: your user name)"),
     )
 
+    claim = forms.BooleanField(
+        label=_("This is me: ask to become the existing player of this name"),
+        required=False,
+        help_text=_("an organizer of a league that player is in approves the request"),
+    )
+
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 

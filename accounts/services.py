@@ -5,18 +5,39 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
+from tournaments.models import Player
+from tournaments.services.entries import claim_create
 from tournaments.services.errors import ServiceError
 from tournaments.services.players import player_create
 
 
-def account_signup(*, username: str, email: str, password: str, player_name: str = ""):
+def account_signup(
+    *, username: str, email: str, password: str, player_name: str = "", claim: bool = False
+):
     """Create an account and its player profile (named ``player_name``, else the user
-    name). Two sign-ups racing for one user name: one wins, the other gets a clear error."""
+    name). Two sign-ups racing for one user name: one wins, the other gets a clear error.
+
+    When the name belongs to a player an organizer created without an account, ``claim``
+    creates the account without a player and asks to become that one (an organizer of a
+    league the player is in approves); without ``claim`` the sign-up is refused with a
+    message that offers it (``field="claim"``)."""
     user_model = get_user_model()
+    name = (player_name or username).strip()
+    taken = Player.objects.filter(name__iexact=name).first()
+    if taken is not None and taken.user_id is None and not claim:
+        raise ServiceError(
+            f"there is already a player called {taken.name}, created by an organizer. "
+            "If that is you, tick “this is me” to ask an organizer of their league to "
+            "link it to your account.",
+            field="claim",
+        )
     try:
         with transaction.atomic():
             user = user_model.objects.create_user(username=username, email=email, password=password)
-            player_create(name=player_name or username, user=user)
+            if taken is not None and taken.user_id is None:
+                claim_create(player=taken, user=user)
+            else:
+                player_create(name=name, user=user)
     except IntegrityError:
         raise ServiceError(
             f"the user name {username!r} was taken a moment ago; choose another",

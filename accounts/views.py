@@ -47,9 +47,12 @@ def signup(request: HttpRequest) -> HttpResponse:
                 email=data["email"],
                 password=data["password1"],
                 player_name=data["player_name"],
+                claim=data.get("claim", False),
             )
         except ServiceError as exc:
-            field = {"name": "player_name", "username": "username"}.get(exc.field or "")
+            field = {"name": "player_name", "username": "username", "claim": "claim"}.get(
+                exc.field or ""
+            )
             form.add_error(field, exc.message)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")

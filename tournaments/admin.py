@@ -1,19 +1,27 @@
-"""The Django admin, for staff. Seeding, playoffs and standings recomputes go through the
-services (the actions below); the plain change forms do not: league status, precedence,
-preferred colours and series winners are freely editable here and skip the services'
-checks. Results cannot be corrected, voided or forfeited here (the API can). Issue #12
-replaces this with service-backed forms and read-only fields."""
+"""The Django admin, for staff. Every domain change made here goes through the services,
+with their checks and messages, or the field is read-only: league settings through
+``league_update`` (a mistyped preset or tie-break key is refused, listing the valid ones),
+entries through ``entry_add`` (never into a running league), preferred colours through
+``player_set_colours`` (copied to the entries of leagues not yet scheduled), game dates
+through ``fixture_reschedule``; seeding, playoffs and finishing as actions. Results,
+series, DRRs and standings are read-only (the site's organizer pages and the API change
+them). Leagues are created on the site (/leagues/new/)."""
 
+from django import forms
 from django.contrib import admin, messages
+from django.utils.html import format_html_join
 
+from tournaments.algorithms.standings import METRICS
 from tournaments.models import (
     Cycle,
     CycleSeed,
     Entry,
     Fixture,
+    Invitation,
     League,
     OpenRound,
     Player,
+    PlayerClaim,
     RejectedSubmission,
     Result,
     Seat,
@@ -23,34 +31,190 @@ from tournaments.models import (
     TieBreakRoll,
 )
 from tournaments.services.errors import ServiceError
+from tournaments.services.leagues import (
+    SETTINGS_ANYTIME,
+    SETTINGS_BEFORE_SCHEDULE,
+    entries_open_refusal,
+    entry_add,
+    league_add_organizer,
+    league_finish,
+    league_remove_organizer,
+    league_update,
+    validate_playoffs,
+    validate_precedence,
+    validate_rules,
+)
+from tournaments.services.players import player_set_colours
 from tournaments.services.playoffs import playoffs_generate
-from tournaments.services.schedule import cycle_create
+from tournaments.services.schedule import cycle_create, fixture_reschedule
 from tournaments.services.standings import standings_enqueue
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown, never changed here."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class PlayerAdminForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["name", "slug", "user", "preferred_colours"]
+
+    def clean_preferred_colours(self):
+        colours = self.cleaned_data.get("preferred_colours") or []
+        if not isinstance(colours, list):
+            raise forms.ValidationError('write a list of colour names, e.g. ["green", "red"]')
+        from games.engine.board import DEFAULT_COLOURS
+
+        known = DEFAULT_COLOURS[6]
+        unknown = [c for c in colours if c not in known]
+        if unknown or len(colours) > 2 or len(set(map(str, colours))) != len(colours):
+            raise forms.ValidationError(
+                "preferred colours are one pair of two different colours from " + ", ".join(known)
+            )
+        return colours
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "user", "preferred_colours"]
+    form = PlayerAdminForm
+    list_display = ["name", "user", "preferred_colours", "created_by"]
     search_fields = ["name", "user__username"]
     prepopulated_fields = {"slug": ["name"]}
+    readonly_fields = ["created_by"]
+
+    def save_model(self, request, obj, form, change):
+        colours = obj.preferred_colours
+        if change and "preferred_colours" in form.changed_data:
+            obj.preferred_colours = form.initial.get("preferred_colours") or []
+            obj.save()
+            player_set_colours(player=obj, by=request.user, preferred_colours=colours)
+        else:
+            obj.save()
 
 
-class EntryInline(admin.TabularInline):
-    model = Entry
-    extra = 0
-    fields = ["player", "preferred_colours", "withdrawn_at"]
-    readonly_fields = ["withdrawn_at"]
+PRECEDENCE_HELP = "tie-break metric keys in order; valid keys: " + ", ".join(METRICS)
+
+
+class LeagueAdminForm(forms.ModelForm):
+    add_player = forms.ModelChoiceField(
+        queryset=Player.objects.all(),
+        required=False,
+        help_text="enter this player (through the same checks as the site: only before "
+        "the schedule; a player with an account is invited and must accept)",
+    )
+
+    class Meta:
+        model = League
+        fields = [*SETTINGS_ANYTIME, *SETTINGS_BEFORE_SCHEDULE, "organizers"]
+        help_texts = {"precedence": PRECEDENCE_HELP}
+
+    def clean(self):
+        data = super().clean()
+        league = self.instance
+        scheduled = bool(league.pk and league.cycles.exists())
+        checks = []
+        if {"rules_preset", "rules_overrides"} & set(self.changed_data):
+            checks.append(
+                lambda: validate_rules(data.get("rules_preset", ""), data.get("rules_overrides"))
+            )
+        if "precedence" in self.changed_data:
+            checks.append(lambda: validate_precedence(list(data.get("precedence") or [])))
+        if "playoffs" in self.changed_data:
+            checks.append(lambda: validate_playoffs(data.get("playoffs")))
+        if data.get("add_player"):
+            checks.append(lambda: _entries_open(league))
+        for key in SETTINGS_BEFORE_SCHEDULE:
+            if scheduled and key in self.changed_data and key != "playoffs":
+                checks.append(lambda key=key: _fixed(key))
+        for check in checks:
+            try:
+                check()
+            except ServiceError as exc:
+                field = {"rules": "rules_preset"}.get(exc.field, exc.field)
+                self.add_error(field if field in self.fields else None, exc.message)
+        return data
+
+
+def _entries_open(league) -> None:
+    if refusal := entries_open_refusal(league):
+        raise ServiceError(refusal, field="add_player")
+
+
+def _fixed(key: str) -> None:
+    raise ServiceError(
+        f"the schedule has been generated; {key.replace('_', ' ')} is fixed now", field=key
+    )
 
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
+    form = LeagueAdminForm
     list_display = ["name", "format", "board", "status", "drr_count", "is_public"]
     list_filter = ["format", "status", "is_public"]
     search_fields = ["name", "slug"]
     filter_horizontal = ["organizers"]
-    readonly_fields = ["results_revision", "created_at"]
-    inlines = [EntryInline]
-    actions = ["generate_next_drr", "generate_playoffs", "recompute_standings"]
+    readonly_fields = [
+        "slug",
+        "owner",
+        "format",
+        "board",
+        "status",
+        "results_revision",
+        "created_at",
+        "entries_list",
+    ]
+    actions = ["generate_next_drr", "generate_playoffs", "finish", "recompute_standings"]
+
+    def has_add_permission(self, request):
+        return False  # leagues are created on the site, through league_create
+
+    @admin.display(description="entries")
+    def entries_list(self, obj):
+        return format_html_join(
+            ", ",
+            "{} ({})",
+            ((e.player.name, e.state) for e in obj.entries.select_related("player")),
+        )
+
+    def save_model(self, request, obj, form, change):
+        """Through ``league_update`` / ``entry_add``; the form's clean ran the same checks,
+        so a refusal here is a race (shown as an error, nothing saved)."""
+        fresh = League.objects.get(pk=obj.pk)
+        changes = {
+            key: form.cleaned_data[key]
+            for key in (*SETTINGS_ANYTIME, *SETTINGS_BEFORE_SCHEDULE)
+            if key in form.changed_data
+        }
+        try:
+            league_update(league=fresh, by=request.user, **changes)
+            if player := form.cleaned_data.get("add_player"):
+                entry_add(league=fresh, player=player, by=request.user)
+        except ServiceError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+
+    def save_related(self, request, form, formsets, change):
+        """Co-organizers through ``league_add_organizer`` / ``league_remove_organizer``."""
+        if "organizers" not in form.changed_data:
+            return
+        league = League.objects.get(pk=form.instance.pk)
+        wanted = set(form.cleaned_data.get("organizers") or [])
+        current = set(league.organizers.all())
+        try:
+            for user in wanted - current:
+                league_add_organizer(league=league, user=user, by=request.user)
+            for user in current - wanted:
+                league_remove_organizer(league=league, user=user, by=request.user)
+        except ServiceError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
 
     @admin.action(description="Seed the next DRR by die roll and generate its schedule")
     def generate_next_drr(self, request, queryset):
@@ -73,11 +237,27 @@ class LeagueAdmin(admin.ModelAdmin):
                 names = ", ".join(s.name for s in series)
                 self.message_user(request, f"{league.name}: playoffs generated ({names})")
 
+    @admin.action(description="Finish the league")
+    def finish(self, request, queryset):
+        for league in queryset:
+            try:
+                league_finish(league=league, by=request.user)
+            except ServiceError as exc:
+                self.message_user(request, f"{league.name}: {exc.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{league.name}: finished")
+
     @admin.action(description="Recompute the standings now")
     def recompute_standings(self, request, queryset):
         for league in queryset:
             standings_enqueue(league.pk)
         self.message_user(request, f"standings recompute requested for {queryset.count()}")
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnlyAdmin):
+    list_display = ["player", "league", "state", "preferred_colours", "withdrawn_at"]
+    list_filter = ["state", "league"]
 
 
 class CycleSeedInline(admin.TabularInline):
@@ -86,9 +266,12 @@ class CycleSeedInline(admin.TabularInline):
     readonly_fields = ["entry", "number"]
     can_delete = False
 
+    def has_add_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(Cycle)
-class CycleAdmin(admin.ModelAdmin):
+class CycleAdmin(ReadOnlyAdmin):
     list_display = ["league", "number", "seed", "created_at"]
     list_filter = ["league"]
     readonly_fields = ["league", "number", "seed", "rolls", "late_order"]
@@ -101,6 +284,9 @@ class SeatInline(admin.TabularInline):
     readonly_fields = ["entry", "position", "colours"]
     can_delete = False
 
+    def has_add_permission(self, request, obj=None):
+        return False
+
 
 class ResultInline(admin.TabularInline):
     model = Result
@@ -110,9 +296,15 @@ class ResultInline(admin.TabularInline):
     can_delete = False
     show_change_link = True
 
+    def has_add_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(Fixture)
 class FixtureAdmin(admin.ModelAdmin):
+    """Only the date and deadline change here (through ``fixture_reschedule``); results are
+    decided on the game page and the organizers' pages."""
+
     list_display = ["__str__", "league", "cycle", "round", "starting_colour", "status"]
     list_filter = ["league", "status"]
     readonly_fields = [
@@ -125,34 +317,43 @@ class FixtureAdmin(admin.ModelAdmin):
         "starting_colour",
         "status",
     ]
-    fields = [*readonly_fields, "scheduled_at"]
+    fields = [*readonly_fields, "scheduled_at", "deadline"]
     inlines = [SeatInline, ResultInline]
-
-
-@admin.register(Result)
-class ResultAdmin(admin.ModelAdmin):
-    """Read-only: results change through the organizer forms/API (services keep versions)."""
-
-    list_display = ["fixture", "state", "source", "winner", "verified", "created_at"]
-    list_filter = ["state", "source", "verified"]
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
     def has_add_permission(self, request):
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        try:
+            fixture_reschedule(
+                fixture=Fixture.objects.get(pk=obj.pk),
+                by=request.user,
+                scheduled_at=form.cleaned_data.get("scheduled_at"),
+                deadline=form.cleaned_data.get("deadline"),
+            )
+        except ServiceError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+
+    def save_formset(self, request, form, formset, change):
+        pass  # seats and results are read-only here
+
+
+@admin.register(Result)
+class ResultAdmin(ReadOnlyAdmin):
+    list_display = ["fixture", "state", "source", "winner", "verified", "created_at"]
+    list_filter = ["state", "source", "verified"]
+
 
 @admin.register(RejectedSubmission)
-class RejectedSubmissionAdmin(admin.ModelAdmin):
+class RejectedSubmissionAdmin(ReadOnlyAdmin):
     list_display = ["fixture", "submitted_by", "event", "error", "created_at"]
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Series)
-class SeriesAdmin(admin.ModelAdmin):
+class SeriesAdmin(ReadOnlyAdmin):
     list_display = ["name", "league", "round", "slot", "higher", "lower", "first_to", "winner"]
     list_filter = ["league"]
 
@@ -164,9 +365,12 @@ class StandingsRowInline(admin.TabularInline):
     fields = readonly_fields
     can_delete = False
 
+    def has_add_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(StandingsSnapshot)
-class StandingsSnapshotAdmin(admin.ModelAdmin):
+class StandingsSnapshotAdmin(ReadOnlyAdmin):
     list_display = ["league", "stage", "results_revision", "provisional", "computed_at"]
     readonly_fields = [
         "league",
@@ -200,3 +404,13 @@ class TieBreakRollAdmin(_ReadOnly):
 class OpenRoundAdmin(_ReadOnly):
     list_display = ["league", "number", "is_final", "seed", "created_at"]
     list_filter = ["league"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(ReadOnlyAdmin):
+    list_display = ["league", "email", "name", "entry", "created_by", "accepted_by", "revoked_at"]
+
+
+@admin.register(PlayerClaim)
+class PlayerClaimAdmin(ReadOnlyAdmin):
+    list_display = ["player", "user", "state", "decided_by", "decided_at"]

@@ -28,6 +28,14 @@ class Player(models.Model):
     preferred_colours = models.JSONField(
         default=list, blank=True, help_text='preferred allied pair, e.g. ["green", "red"]'
     )
+    created_by = models.ForeignKey(
+        User,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="the organizer who created this player without an account",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -104,6 +112,9 @@ class League(models.Model):
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     is_public = models.BooleanField(default=True)
+    registration_open = models.BooleanField(
+        default=False, help_text="anyone signed in may ask to join (else by invitation only)"
+    )
     results_revision = models.PositiveIntegerField(
         default=0, help_text="bumped whenever a counting result changes; standings follow it"
     )
@@ -131,11 +142,23 @@ class League(models.Model):
 
 
 class Entry(models.Model):
-    """A player in a league, with the allied colours they hold in it."""
+    """A player in a league, with the allied colours they hold in it.
+
+    A player with an account takes part only once they have accepted: an organizer's entry
+    of such a player is an invitation (``invited``) until they accept, a player's own
+    request to join (``requested``) waits for an organizer. Only ``accepted`` entries are
+    seeded, ranked and shown with results."""
+
+    class State(models.TextChoices):
+        ACCEPTED = "accepted", "accepted"
+        INVITED = "invited", "invited, awaiting the player"
+        REQUESTED = "requested", "asked to join, awaiting an organizer"
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     preferred_colours = models.JSONField(default=list, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.ACCEPTED)
+    accepted_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -292,6 +315,9 @@ class Fixture(models.Model):
         max_length=20, choices=CancelReason.choices, blank=True, help_text="why it was cancelled"
     )
     scheduled_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="the result is due by then (organizers' deadline)"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -642,3 +668,78 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> int:
         return self.display_after - self.display_before
+
+
+class Invitation(models.Model):
+    """An organizer's invitation to a league, sent by e-mail or handed out as a signed link
+    (``django.core.signing`` of its id). Accepting it links the account to the invited
+    entry's player (a player created without an account), or enters the account's own
+    player (created when it has none)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
+    entry = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    name = models.CharField(max_length=100, blank=True, help_text="player name to create")
+    email = models.EmailField(blank=True)
+    created_by = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["league", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"invitation to {self.league} ({self.email or self.name or 'link'})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.accepted_at is None and self.revoked_at is None
+
+
+class PlayerClaim(models.Model):
+    """A request by an account to become a player created without one (their name was
+    taken when they signed up); an organizer of a league that player is in decides."""
+
+    class State(models.TextChoices):
+        OPEN = "open", "waiting for an organizer"
+        APPROVED = "approved", "approved"
+        REFUSED = "refused", "refused"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="player_claims")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "user"],
+                condition=Q(state="open"),
+                name="claim_one_open_per_user",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} claims {self.player}"
+
+
+class ConfirmedEmail(models.Model):
+    """An account's e-mail address, confirmed through a signed link (the setting
+    ``ORGANIZERS_MUST_BE_VERIFIED`` restricts organizing to such accounts)."""
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="confirmed_email")
+    email = models.EmailField()
+    confirmed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.email} of {self.user}"

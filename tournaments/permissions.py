@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from tournaments.models import Fixture, League, Result, Seat
+from django.conf import settings
+
+from tournaments.models import ConfirmedEmail, Entry, Fixture, League, Result, Seat
 
 #: result actions on a game
 SUBMIT = "submit"  # upload a log or report an over-the-board result
@@ -51,6 +53,57 @@ def organizes_any_league(user) -> bool:
         League.objects.filter(owner=user).exists()
         or League.organizers.through.objects.filter(user=user).exists()
     )
+
+
+def email_confirmed(user) -> bool:
+    """The account's current e-mail address has been confirmed through a signed link."""
+    if not _authenticated(user) or not user.email:
+        return False
+    return ConfirmedEmail.objects.filter(user=user, email__iexact=user.email).exists()
+
+
+def organize_refusal(user) -> Refusal | None:
+    """Why ``user`` may not create a league, or None: anyone signed in, unless the setting
+    ``ORGANIZERS_MUST_BE_VERIFIED`` asks for a confirmed e-mail address (staff always may)."""
+    if not _authenticated(user):
+        return Refusal("log in to create a league", True)
+    if user.is_staff:
+        return None
+    if getattr(settings, "ORGANIZERS_MUST_BE_VERIFIED", False) and not email_confirmed(user):
+        return Refusal(
+            "confirm your e-mail address before you organize a league "
+            "(your account page sends the confirmation link)",
+            True,
+        )
+    return None
+
+
+def entry_refusal(user, entry: Entry, action: str) -> Refusal | None:
+    """Why ``user`` may not act on their own entry (``accept``, ``decline``, ``colours``,
+    ``withdraw``), or None. ``withdraw`` is also the organizers'."""
+    if not _authenticated(user):
+        return Refusal("log in first", True)
+    own = entry.player.user_id == user.pk
+    if action == "withdraw":
+        if not (own or is_organizer(user, entry.league)):
+            return Refusal("only the player or the league's organizers may withdraw an entry", True)
+        if entry.state != Entry.State.ACCEPTED:
+            return Refusal(f"{entry.player.name} has not accepted yet; remove the entry instead")
+        if entry.withdrawn_at:
+            return Refusal(f"{entry.player.name} has already withdrawn")
+        return None
+    if not own:
+        return Refusal(f"only {entry.player.name} may do this", True)
+    if action in ("accept", "decline") and entry.state != Entry.State.INVITED:
+        return Refusal("this invitation has been answered already")
+    if action == "colours":
+        if entry.withdrawn_at:
+            return Refusal("you have withdrawn from this league")
+        if entry.league.cycles.exists():
+            return Refusal(
+                "the schedule has been generated; the colours of each game are fixed now"
+            )
+    return None
 
 
 def can_view(user, league: League) -> bool:

@@ -205,6 +205,11 @@ if os.environ.get("EMAIL_FILE_PATH"):  # the file-based backend's folder
 # The site's address in e-mails (links to games, one-click unsubscribe).
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
+# Organizing (issue 11 point 5): only accounts with a confirmed e-mail address may create
+# leagues when set; each organizer may create at most this many players without accounts.
+ORGANIZERS_MUST_BE_VERIFIED = env_bool("ORGANIZERS_MUST_BE_VERIFIED")
+ACCOUNTLESS_PLAYERS_PER_ORGANIZER = int(os.environ.get("ACCOUNTLESS_PLAYERS_PER_ORGANIZER", "200"))
+
 # --- Cache: Redis (CACHE_URL) shared by every process: throttle counters, cached pages ----
 # With DEBUG off it must be chosen: a per-process cache would give each web process its own
 # throttle counters (the limits multiply with the processes). `locmem://` is the explicit

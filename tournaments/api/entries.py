@@ -34,7 +34,16 @@ class EntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ["id", "league", "player", "preferred_colours", "withdrawn_at", "created_at"]
+        fields = [
+            "id",
+            "league",
+            "player",
+            "preferred_colours",
+            "state",
+            "withdrawn_at",
+            "created_at",
+        ]
+        read_only_fields = ["state"]
 
 
 class EntryAddSerializer(serializers.Serializer):
@@ -112,7 +121,7 @@ class EntryDetailView(EntryLookup, ApiView):
 class EntryWithdrawView(EntryLookup, ApiView):
     # POST only: the withdrawal (the entry itself is GET/DELETE on entry-detail)
     @extend_schema(
-        summary="Withdraw a player: their open games are forfeited (organizers)",
+        summary="Withdraw a player: their open games are forfeited (organizers, the player)",
         request=EntryWithdrawSerializer,
         responses={200: CountSerializer, **WRITE_ERRORS},
     )

@@ -8,6 +8,7 @@ from django.db.models import Prefetch
 from games.engine.board import DEFAULT_COLOURS
 from games.models import GameLog
 from tournaments.models import (
+    Entry,
     Fixture,
     RejectedSubmission,
     Result,
@@ -17,9 +18,11 @@ from tournaments.selectors.prefetch import seats_prefetch
 
 
 def latest_results(limit: int = 10) -> list[Result]:
-    """The newest confirmed results of public leagues."""
+    """The newest confirmed results of public leagues, leaving out any game with a player
+    who never accepted taking part (consent before a record is public)."""
     return list(
         Result.objects.filter(state=Result.State.CONFIRMED, fixture__league__is_public=True)
+        .exclude(fixture__seats__entry__state__in=[Entry.State.INVITED, Entry.State.REQUESTED])
         .select_related("fixture__league", "winner__player", "game_log")
         .defer("game_log__content")
         .prefetch_related(Prefetch("fixture__seats", Seat.objects.select_related("entry__player")))

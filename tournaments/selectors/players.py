@@ -126,7 +126,7 @@ def player_page(player: Player, user) -> PlayerPage:
     they held and statistics from the logs of those games."""
     leagues = visible_leagues(user)
     entries = list(
-        Entry.objects.filter(player=player, league__in=leagues)
+        Entry.objects.filter(player=player, league__in=leagues, state=Entry.State.ACCEPTED)
         .select_related("league")
         .order_by("-league__created_at")
     )

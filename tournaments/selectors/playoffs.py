@@ -82,11 +82,37 @@ class SeriesView:
     def lower_score(self) -> int:
         return self.state.lower_score if self.state is not None else 0
 
+    #: a player placed straight into this series (a bye in the round before)
+    byes: tuple[int, ...] = ()
+    #: this series' winner moves on to a next series (a line to the next round)
+    feeds: bool = False
+    #: where the series sits in the bracket's grid: first row and rows spanned (a series
+    #: of round r spans 2^(r-1) rows of round 1), and which of its two feeder slots of
+    #: the round before hold a series ("both", "top", "bottom" or "" for none)
+    row_start: int = 1
+    row_span: int = 1
+    fed: str = ""
+
 
 def playoffs(league: League) -> list[tuple[int, list[SeriesView]]]:
     """Playoff series by round, with scores (the higher seed's 1–0 head start included)."""
     rounds: dict[int, list[SeriesView]] = defaultdict(list)
-    for s in series_with_games(league.series.all()):
+    every = list(series_with_games(league.series.all()))
+    feeders: dict[int, int] = defaultdict(int)
+    for s in every:
+        if s.next_series_id:
+            feeders[s.next_series_id] += 1
+    for s in every:
         games = list(s.fixtures.all())
-        rounds[s.round].append(SeriesView(series=s, state=series_score(s, games), games=games))
+        view = SeriesView(series=s, state=series_score(s, games), games=games)
+        if s.round > 1 and feeders[s.pk] < 2:
+            # fewer than two feeders: the seeds placed here had a bye
+            view.byes = tuple(n for n in (s.higher_seed, s.lower_seed) if n)[: 2 - feeders[s.pk]]
+        view.feeds = s.next_series_id is not None
+        view.row_span = 2 ** (s.round - 1)
+        view.row_start = s.slot * view.row_span + 1
+        below = {x.slot for x in every if x.round == s.round - 1}
+        top, bottom = 2 * s.slot in below, 2 * s.slot + 1 in below
+        view.fed = "both" if top and bottom else "top" if top else "bottom" if bottom else ""
+        rounds[s.round].append(view)
     return sorted(rounds.items())

@@ -17,6 +17,44 @@ from tournaments.selectors.prefetch import confirmed_prefetch, seats_prefetch
 class ScheduleRound:
     number: int
     fixtures: list[Fixture] = field(default_factory=list)
+    byes: list[Player] = field(default_factory=list)
+
+
+@dataclass
+class RollRoundView:
+    """One round of the seeding die rolls: the places it decided and each player's roll."""
+
+    number: int
+    places: tuple[int, int]
+    rolls: list[tuple[str, int]]
+    reroll: bool
+
+
+@dataclass
+class Seeding:
+    """How a DRR was seeded: drawn by the platform (its seed) or the organizer's rolls,
+    every roll round (re-rolls of ties following) and the resulting numbers."""
+
+    drawn: bool
+    seed: int | None
+    rounds: list[RollRoundView]
+    numbers: list[tuple[int, Player]]
+
+
+def cycle_seeding(cycle) -> Seeding:
+    seeds = list(cycle.seeds.select_related("entry__player").order_by("number"))
+    names = {str(s.entry_id): s.entry.player.name for s in seeds}
+    rounds = []
+    for i, rnd in enumerate(cycle.rolls or []):
+        rolls = [(names.get(k, k), v) for k, v in (rnd.get("rolls") or {}).items()]
+        places = tuple(rnd.get("places") or (0, 0))
+        rounds.append(RollRoundView(rnd.get("round", i + 1), places, rolls, i > 0))
+    return Seeding(
+        drawn=cycle.seed is not None,
+        seed=cycle.seed,
+        rounds=rounds,
+        numbers=[(s.number, s.entry.player) for s in seeds],
+    )
 
 
 @dataclass
@@ -28,6 +66,7 @@ class ScheduleBlock:
     name: str
     rounds: list[ScheduleRound] = field(default_factory=list)
     obj: Any = None
+    seeding: Seeding | None = None
 
 
 def schedule(league: League, player: Player | None = None) -> list[ScheduleBlock]:
@@ -47,6 +86,8 @@ def schedule(league: League, player: Player | None = None) -> list[ScheduleBlock
             block = blocks.get(key) or ScheduleBlock(
                 "cycle", fixture.cycle.number, "", obj=fixture.cycle
             )
+            if block.seeding is None and player is None:
+                block.seeding = cycle_seeding(fixture.cycle)
         elif fixture.series_id:
             s = fixture.series
             key = (1, s.round, s.slot)
@@ -62,4 +103,11 @@ def schedule(league: League, player: Player | None = None) -> list[ScheduleBlock
         if not block.rounds or block.rounds[-1].number != fixture.round:
             block.rounds.append(ScheduleRound(fixture.round))
         block.rounds[-1].fixtures.append(fixture)
+    for block in blocks.values():
+        if block.seeding is None:
+            continue
+        everyone = [p for _, p in block.seeding.numbers]
+        for rnd in block.rounds:
+            playing = {s.entry.player_id for f in rnd.fixtures for s in f.seats.all()}
+            rnd.byes = [p for p in everyone if p.pk not in playing]
     return [blocks[k] for k in sorted(blocks)]

@@ -4,7 +4,7 @@ turned into ``NotAllowed`` (not this user's to do) or ``ServiceError`` (not now)
 from __future__ import annotations
 
 from tournaments.models import League
-from tournaments.permissions import ResultActions, is_organizer
+from tournaments.permissions import Refusal, ResultActions, is_organizer
 from tournaments.services.errors import NotAllowed, ServiceError
 
 
@@ -23,3 +23,12 @@ def require_action(actions: ResultActions, action: str, *, who_only: bool = Fals
         raise NotAllowed(refusal.message)
     if not who_only:
         raise ServiceError(refusal.message)
+
+
+def require_no_refusal(refusal: Refusal | None) -> None:
+    """Raise the refusal of a ``tournaments.permissions`` check, if any."""
+    if refusal is None:
+        return
+    if refusal.forbidden:
+        raise NotAllowed(refusal.message)
+    raise ServiceError(refusal.message)

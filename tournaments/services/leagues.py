@@ -12,8 +12,9 @@ from tournaments.algorithms import colours as colour_rules
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League, Player, Result
-from tournaments.services.errors import ServiceError
-from tournaments.services.guards import require_organizer
+from tournaments.permissions import entry_refusal, is_organizer, organize_refusal
+from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.players import unique_slug
 
 Status = League.Status
@@ -95,6 +96,7 @@ def league_create(
     points_scheme: list[int] | None = None,
     confirmation_required: bool = True,
     is_public: bool = True,
+    registration_open: bool = False,
     slug: str | None = None,
     event_kind: str | None = None,
     game_formats: list[str] | None = None,
@@ -112,6 +114,7 @@ def league_create(
     """
     if not getattr(owner, "is_authenticated", False):
         raise ServiceError("log in to create a league")
+    require_no_refusal(organize_refusal(owner))
     name = (name or "").strip()
     if not name:
         raise ServiceError("a league needs a name", field="name")
@@ -167,6 +170,7 @@ def league_create(
                 is_public=is_public,
                 draw_seed=draw_seed,
                 **event,
+                registration_open=bool(registration_open),
             )
     except IntegrityError:
         raise ServiceError(
@@ -262,8 +266,127 @@ def _check_event_settings(
 
 
 def league_add_organizer(*, league: League, user, by) -> None:
-    require_organizer(by, league)
+    """The owner (or staff) adds a co-organizer."""
+    if not (getattr(by, "is_staff", False) or league.owner_id == getattr(by, "pk", None)):
+        require_organizer(by, league)  # a stranger is told they are not an organizer
+        raise NotAllowed(f"only the owner of {league.name} adds co-organizers")
+    if user is None:
+        raise ServiceError("no account with that user name", field="username")
+    if user.pk == league.owner_id or league.organizers.filter(pk=user.pk).exists():
+        raise ServiceError(
+            f"{user.get_username()} organizes {league.name} already", field="username"
+        )
     league.organizers.add(user)
+
+
+def league_remove_organizer(*, league: League, user, by) -> None:
+    if not (getattr(by, "is_staff", False) or league.owner_id == getattr(by, "pk", None)):
+        require_organizer(by, league)
+        raise NotAllowed(f"only the owner of {league.name} removes co-organizers")
+    league.organizers.remove(user)
+
+
+#: settings an organizer may change after creation, and until when
+SETTINGS_ANYTIME = ("name", "is_public", "registration_open", "confirmation_required")
+SETTINGS_BEFORE_SCHEDULE = (
+    "rules_preset",
+    "rules_overrides",
+    "drr_count",
+    "playoffs",
+    "precedence",
+    "points_scheme",
+)
+
+
+def league_update(*, league: League, by, **changes) -> League:
+    """Change a league's settings with the checks of ``league_create``: the name, privacy,
+    registration and confirmation at any time; rules, DRRs, playoffs, tie-breaks and
+    points only before the first DRR is seeded (the playoffs also later, until drawn);
+    format and board never (create another league)."""
+    require_organizer(by, league)
+    for frozen in ("format", "board", "owner", "status", "slug"):
+        if frozen in changes and changes[frozen] != getattr(league, frozen):
+            raise ServiceError(f"the {frozen} of a league cannot be changed", field=frozen)
+        changes.pop(frozen, None)
+    unknown = set(changes) - set(SETTINGS_ANYTIME) - set(SETTINGS_BEFORE_SCHEDULE)
+    if unknown:
+        raise ServiceError(f"unknown league setting(s): {', '.join(sorted(unknown))}")
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        changed = {k: v for k, v in changes.items() if v != getattr(league, k)}
+        scheduled = league.cycles.exists()
+        for key in changed:
+            if key == "playoffs" and not league.series.exists():
+                continue
+            if key in SETTINGS_BEFORE_SCHEDULE and scheduled:
+                raise ServiceError(
+                    f"the schedule has been generated; {key.replace('_', ' ')} is fixed now",
+                    field=key,
+                )
+        if "name" in changed:
+            changed["name"] = (changed["name"] or "").strip()
+            if not changed["name"]:
+                raise ServiceError("a league needs a name", field="name")
+        preset = changed.get("rules_preset", league.rules_preset)
+        overrides = changed.get("rules_overrides", league.rules_overrides)
+        if "rules_preset" in changed or "rules_overrides" in changed:
+            validate_rules(preset, overrides)
+        if "drr_count" in changed:
+            n = changed["drr_count"]
+            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 20:
+                raise ServiceError("the number of DRRs must be 1 to 20", field="drr_count")
+        if "precedence" in changed:
+            changed["precedence"] = validate_precedence(list(changed["precedence"] or []))
+            if not changed["precedence"]:
+                raise ServiceError("list at least one tie-break metric", field="precedence")
+        if "playoffs" in changed:
+            changed["playoffs"] = validate_playoffs(changed["playoffs"])
+        if "points_scheme" in changed:
+            points = changed["points_scheme"]
+            if not isinstance(points, list) or not all(
+                isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in points
+            ):
+                raise ServiceError("points must be a list of whole numbers", field="points_scheme")
+        for key, value in changed.items():
+            setattr(league, key, value)
+        if changed:
+            league.save(update_fields=list(changed))
+            if {"precedence", "points_scheme"} & set(changed):
+                from tournaments.services.standings import standings_invalidate
+
+                standings_invalidate(league)
+        return league
+
+
+def league_finish(*, league: League, by) -> League:
+    """End the season: refused while any game still waits for a result, or while the
+    playoffs have not been decided."""
+    require_organizer(by, league)
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.status == Status.FINISHED:
+            raise ServiceError(f"{league.name} has finished already")
+        if league.status not in (Status.RUNNING, Status.PLAYOFFS):
+            raise ServiceError(f"{league.name} has not started; there is nothing to finish")
+        waiting = league.fixtures.filter(
+            status__in=[Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED, Fixture.Status.DISPUTED]
+        ).count()
+        if waiting:
+            raise ServiceError(
+                f"{waiting} game(s) still wait for a result; record, forfeit or void them first"
+            )
+        if league.cycles.count() < league.drr_count:
+            raise ServiceError(
+                f"{league.name} plays {league.drr_count} DRR(s); "
+                f"{league.drr_count - league.cycles.count()} have not been seeded"
+            )
+        if league.playoffs and not league.series.exists():
+            raise ServiceError("the playoffs have not been generated yet")
+        if league.series.filter(winner__isnull=True).exists():
+            raise ServiceError("a playoff series has not been decided yet")
+        league.status = Status.FINISHED
+        league.save(update_fields=["status"])
+        return league
 
 
 def league_set_status(*, league: League, status: str, by) -> League:
@@ -291,13 +414,23 @@ def _check_pair(league: League, colours: list[str] | None) -> list[str]:
     return list(unit)
 
 
-def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> Entry:
-    """Register a player. Only before the schedule exists (draft or registration)."""
-    require_organizer(by, league)
+def entries_open_refusal(league: League) -> str | None:
+    """Why no one can be entered now, or None (only before the schedule exists)."""
     if league.status not in (Status.DRAFT, Status.REGISTRATION):
-        raise ServiceError(f"{league.name} is {league.status}; entries are closed")
+        return f"{league.name} is {league.status}; entries are closed"
     if league.cycles.exists():
-        raise ServiceError("the schedule has been generated; entries are closed")
+        return "the schedule has been generated; entries are closed"
+    return None
+
+
+def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> Entry:
+    """Register a player. Only before the schedule exists (draft or registration).
+
+    A player with an account (other than the organizer themselves) takes part only after
+    accepting: their entry is an invitation (``invited``) until they do."""
+    require_organizer(by, league)
+    if refusal := entries_open_refusal(league):
+        raise ServiceError(refusal)
     if preferred_colours:
         colours = _check_pair(league, preferred_colours)
     else:  # the profile's preference, where it fits this league's board and layout
@@ -305,14 +438,22 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
             colours = _check_pair(league, player.preferred_colours)
         except ServiceError:
             colours = []
+    consent_needed = player.user_id is not None and player.user_id != by.pk
     try:
         with transaction.atomic():
-            return Entry.objects.create(league=league, player=player, preferred_colours=colours)
+            return Entry.objects.create(
+                league=league,
+                player=player,
+                preferred_colours=colours,
+                state=Entry.State.INVITED if consent_needed else Entry.State.ACCEPTED,
+                accepted_at=None if consent_needed else timezone.now(),
+            )
     except IntegrityError:
         raise ServiceError(f"{player.name} is already entered in {league.name}") from None
 
 
 def entry_remove(*, entry: Entry, by) -> None:
+    """An organizer takes an entry (an invitation, a join request) out before its games."""
     require_organizer(by, entry.league)
     if entry.seats.exists():
         raise ServiceError(
@@ -326,9 +467,7 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "withdrew") -> int:
     Returns the number of forfeited games."""
     from tournaments.services.results import forfeit_record
 
-    require_organizer(by, entry.league)
-    if entry.withdrawn_at:
-        raise ServiceError(f"{entry.player.name} has already withdrawn")
+    require_no_refusal(entry_refusal(by, entry, "withdraw"))
     with transaction.atomic():
         entry.withdrawn_at = timezone.now()
         entry.save(update_fields=["withdrawn_at"])
@@ -351,6 +490,12 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "withdrew") -> int:
         )
         count = 0
         for fixture in open_games:
-            forfeit_record(fixture=fixture, user=by, loser=entry, reason=reason)
+            forfeit_record(
+                fixture=fixture,
+                user=by,
+                loser=entry,
+                reason=reason,
+                own_withdrawal=not is_organizer(by, entry.league),
+            )
             count += 1
         return count

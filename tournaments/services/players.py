@@ -18,7 +18,7 @@ def unique_slug(model, text: str) -> str:
     return slug
 
 
-def player_create(*, name: str, user=None, preferred_colours=None) -> Player:
+def player_create(*, name: str, user=None, preferred_colours=None, created_by=None) -> Player:
     name = (name or "").strip()
     if not name:
         raise ServiceError("a player needs a name", field="name")
@@ -31,6 +31,7 @@ def player_create(*, name: str, user=None, preferred_colours=None) -> Player:
                 user=user,
                 slug=unique_slug(Player, name),
                 preferred_colours=list(preferred_colours or []),
+                created_by=created_by,
             )
     except IntegrityError:
         raise ServiceError(f"there is already a player called {name}", field="name") from None
@@ -49,6 +50,63 @@ def player_create_by(*, by, name: str, link_to_me: bool = False, preferred_colou
             "only league organizers may create players without an account; to create your "
             "own profile send link_to_me: true"
         )
+    else:
+        accountless_limit_check(by)
     return player_create(
-        name=name, user=by if link_to_me else None, preferred_colours=preferred_colours
+        name=name,
+        user=by if link_to_me else None,
+        preferred_colours=preferred_colours,
+        created_by=None if link_to_me else by,
     )
+
+
+def accountless_limit_check(by) -> None:
+    """Each organizer may create at most ``ACCOUNTLESS_PLAYERS_PER_ORGANIZER`` players
+    without accounts (no squatting names); staff are not limited."""
+    from django.conf import settings
+
+    if getattr(by, "is_staff", False):
+        return
+    limit = getattr(settings, "ACCOUNTLESS_PLAYERS_PER_ORGANIZER", 200)
+    made = Player.objects.filter(created_by=by).count()
+    if made >= limit:
+        raise ServiceError(
+            f"you have created {made} players without accounts, the limit is {limit}; "
+            "invite people by e-mail or link instead",
+            field="name",
+        )
+
+
+def player_set_colours(*, player: Player, by, preferred_colours) -> Player:
+    """A player's preferred allied pair (staff, or the player). It also becomes the
+    preference of their entries in leagues whose schedule is not generated yet, so it is
+    never lost between profile and games."""
+    from games.engine.board import DEFAULT_COLOURS
+
+    if not (getattr(by, "is_staff", False) or (player.user_id and player.user_id == by.pk)):
+        raise NotAllowed(f"only {player.name} or staff may change these colours")
+    colours = list(preferred_colours or [])
+    known = DEFAULT_COLOURS[6]
+    if len(colours) > 2 or len(set(colours)) != len(colours):
+        raise ServiceError(
+            "preferred colours are one pair of two different colours", field="preferred_colours"
+        )
+    unknown = [c for c in colours if c not in known]
+    if unknown:
+        raise ServiceError(
+            f"unknown colour(s) {', '.join(map(str, unknown))}; the colours are {', '.join(known)}",
+            field="preferred_colours",
+        )
+    with transaction.atomic():
+        player.preferred_colours = colours
+        player.save(update_fields=["preferred_colours"])
+        from tournaments.services.leagues import _check_pair
+
+        entries = player.entries.filter(league__cycles__isnull=True, withdrawn_at__isnull=True)
+        for entry in entries.select_related("league").distinct():
+            try:
+                entry.preferred_colours = _check_pair(entry.league, colours)
+            except ServiceError:
+                continue  # not a pair on that league's board: the entry keeps its own
+            entry.save(update_fields=["preferred_colours"])
+    return player

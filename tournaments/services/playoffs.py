@@ -213,3 +213,78 @@ def _reopen(series: Series) -> None:
     series.winner_id = None
     series.status = Series.Status.PLAYING
     series.save(update_fields=["winner", "status"])
+
+
+def playoffs_preview(league: League) -> dict:
+    """What ``playoffs_generate`` would draw from the current table (read only): each
+    series of the bracket with its seeds and players (or "winner of …"), first-to, and
+    the head start with its reason; plus the byes and whether the table is final."""
+    bracket = _bracket_for(league)
+    snapshot = StandingsSnapshot.objects.filter(league=league, stage="league").first()
+    rows = (
+        list(
+            snapshot.rows.filter(entry__withdrawn_at__isnull=True)
+            .select_related("entry__player")
+            .order_by("position")
+        )
+        if snapshot
+        else []
+    )
+    by_seed = {n: row for n, row in enumerate(rows[: bracket.seeds], start=1)}
+    per_round: dict[int, int] = {}
+    for m in bracket.matches:
+        per_round[m.round] = per_round.get(m.round, 0) + 1
+    names = {
+        m.key: m.name if per_round[m.round] == 1 else f"{m.name} {m.position}"
+        for m in bracket.matches
+    }
+    series = []
+    for match in bracket.matches:
+        sides = []
+        for slot in (match.top, match.bottom):
+            row = by_seed.get(slot.seed) if slot.seed is not None else None
+            sides.append(
+                {
+                    "seed": slot.seed,
+                    "player": row.entry.player if row else None,
+                    "record": (row.wins, row.losses) if row else None,
+                    "from": names.get(slot.winner_of) if slot.winner_of else None,
+                }
+            )
+        top, bottom = sides
+        # why: "off" (no head start in this round), "better" (a better won–lost record),
+        # "same" (the same record, separated by tie-breaks), "later" (decided when known)
+        if not match.head_start:
+            head, why = 0, "off"
+        elif top["record"] and bottom["record"]:
+            head = brackets.head_start(top["record"], bottom["record"], enabled=True)
+            why = "better" if head else "same"
+        else:
+            head, why = 1, "later"
+        series.append(
+            {
+                "round": match.round,
+                "name": names[match.key],
+                "first_to": match.first_to,
+                "sides": sides,
+                "head_start": head,
+                "why": why,
+            }
+        )
+    return {
+        "seeds": bracket.seeds,
+        "rows": len(rows),
+        "provisional": snapshot.provisional if snapshot else True,
+        "byes": [
+            {"seed": s, "player": by_seed[s].entry.player if s in by_seed else None}
+            for s in bracket.byes
+        ],
+        "rounds": [
+            {
+                "number": r.number,
+                "name": r.name,
+                "series": [s for s in series if s["round"] == r.number],
+            }
+            for r in bracket.rounds
+        ],
+    }

@@ -39,7 +39,7 @@ from tournaments.permissions import (
     fixture_closed,
     result_actions,
 )
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.events import event_starts_update, grand_prix_progress
 from tournaments.services.guards import require_action
 from tournaments.services.hand_results import HandResult, hand_result_fields
@@ -394,16 +394,24 @@ def result_enter(
         )
 
 
-def forfeit_record(*, fixture: Fixture, user, loser: Entry, reason: str) -> Result:
-    """An organizer records a forfeit: the other player(s) win, nothing else counts."""
-    _require_decider(user, fixture, FORFEIT)
+def forfeit_record(
+    *, fixture: Fixture, user, loser: Entry, reason: str, own_withdrawal: bool = False
+) -> Result:
+    """An organizer records a forfeit: the other player(s) win, nothing else counts.
+    ``own_withdrawal``: the loser withdrew themselves (``entry_withdraw`` checked that),
+    so no organizer's decision is needed."""
+    if not own_withdrawal:
+        _require_decider(user, fixture, FORFEIT)
+    elif loser.player.user_id != getattr(user, "pk", None):
+        raise NotAllowed("only the player themselves withdraws without an organizer")
     seats = list(fixture.seats.all())
     if loser.pk not in {s.entry_id for s in seats}:
         raise ServiceError(f"{loser.player.name} is not at this game's board", field="loser")
     others = [s.entry_id for s in seats if s.entry_id != loser.pk]
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk)
-        require_action(result_actions(user, fixture), FORFEIT)
+        if not own_withdrawal:
+            require_action(result_actions(user, fixture), FORFEIT)
         return _new_version(
             fixture,
             user,

@@ -23,8 +23,20 @@ from tournaments.services.standings import standings_invalidate
 
 
 def _active_entries(league: League) -> list[Entry]:
+    """The accepted entries that have not withdrawn, the players a DRR seeds."""
     return list(
-        league.entries.filter(withdrawn_at__isnull=True).select_related("player").order_by("pk")
+        league.entries.filter(withdrawn_at__isnull=True, state=Entry.State.ACCEPTED)
+        .select_related("player")
+        .order_by("pk")
+    )
+
+
+def unaccepted_entries(league: League) -> list[Entry]:
+    """Invitations not yet accepted (players with accounts appear only after accepting)."""
+    return list(
+        league.entries.filter(state=Entry.State.INVITED, withdrawn_at__isnull=True)
+        .select_related("player")
+        .order_by("player__name")
     )
 
 
@@ -72,6 +84,15 @@ def cycle_create(
         if number > league.drr_count:
             raise ServiceError(
                 f"{league.name} plays {league.drr_count} DRR(s); all have been generated"
+            )
+        waiting = unaccepted_entries(league)
+        if waiting:
+            names = ", ".join(e.player.name for e in waiting)
+            raise ServiceError(
+                f"{names} {'has' if len(waiting) == 1 else 'have'} not accepted the invitation "
+                "yet; a player with an account takes part only after accepting. Wait for them "
+                "or remove their entry, then seed.",
+                field="entries",
             )
         entries = _active_entries(league)
         if len(entries) < 2:
@@ -210,3 +231,63 @@ def cycle_reorder_late_games(*, cycle: Cycle, by, late_order: list[int]) -> Cycl
             SCHEDULE_CHANGED, cycle.league_id, f"cycle-{cycle.pk}-late-{order}-{timezone.now():%s}"
         )
         return cycle
+
+
+def fixture_reschedule(*, fixture: Fixture, by, scheduled_at=None, deadline=None) -> Fixture:
+    """Set (or clear) a game's date and its result deadline; the deadline may not come
+    before the game."""
+    require_organizer(by, fixture.league)
+    if scheduled_at and deadline and deadline < scheduled_at:
+        raise ServiceError("the deadline is before the game's date", field="deadline")
+    with transaction.atomic():
+        fixture = Fixture.objects.select_for_update().get(pk=fixture.pk)
+        if fixture.status in (Fixture.Status.CANCELLED,):
+            raise ServiceError("this game was cancelled; it cannot be rescheduled")
+        fixture.scheduled_at, fixture.deadline = scheduled_at, deadline
+        fixture.save(update_fields=["scheduled_at", "deadline", "updated_at"])
+        return fixture
+
+
+def round_dates_set(
+    *, cycle: Cycle, by, round_number: int, scheduled_at=None, deadline=None
+) -> int:
+    """Give every game of one round of a DRR the same date and deadline; returns how many
+    games changed. Games that already have a counted result keep theirs."""
+    require_organizer(by, cycle.league)
+    if scheduled_at and deadline and deadline < scheduled_at:
+        raise ServiceError("the deadline is before the round's date", field="deadline")
+    with transaction.atomic():
+        games = list(
+            cycle.fixtures.select_for_update()
+            .filter(round=round_number)
+            .exclude(status__in=[Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED])
+        )
+        if not cycle.fixtures.filter(round=round_number).exists():
+            raise ServiceError(
+                f"DRR {cycle.number} has no round {round_number}", field="round_number"
+            )
+        for game in games:
+            game.scheduled_at, game.deadline = scheduled_at, deadline
+            game.save(update_fields=["scheduled_at", "deadline", "updated_at"])
+        return len(games)
+
+
+def late_order_preview(cycle: Cycle, late_order: list[int]) -> list[dict]:
+    """What the three-player DRR looks like with G4–G6 in ``late_order``: the games in
+    their new order (label, round, players). Raises ServiceError for a bad order."""
+    try:
+        schedule = round_robin.three_player_drr(late_order)
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc), field="late_order") from None
+    fixtures = {f.label: f for f in cycle.fixtures.prefetch_related("seats__entry__player")}
+    rows = []
+    for rnd in sorted(schedule.rounds, key=lambda r: r.number):
+        fixture = fixtures.get(rnd.label)
+        rows.append(
+            {
+                "round": rnd.number,
+                "label": rnd.label,
+                "players": [s.entry.player.name for s in fixture.seats.all()] if fixture else [],
+            }
+        )
+    return rows

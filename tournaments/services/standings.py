@@ -29,6 +29,7 @@ from tournaments.algorithms.standings import (
     compute_standings,
 )
 from tournaments.models import (
+    Entry,
     Fixture,
     League,
     Result,
@@ -200,7 +201,11 @@ def _recompute(league_id: int) -> dict:
                 "status": "up to date",
                 "revision": league.results_revision,
             }
-        entries = list(league.entries.order_by("pk").values_list("pk", flat=True))
+        entries = list(
+            league.entries.filter(state=Entry.State.ACCEPTED)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
         outcomes = outcomes_for(league)
         table = compute_standings(
             entries, outcomes, league_metrics(league), roll_offs=roll_offs_for(league)

@@ -43,6 +43,8 @@ def league_detail(request, slug: str):
             "is_organizer": organizer,
             "actions": _organizer_actions(league) if organizer else [],
             "roll_form": TieBreakRollForm() if organizer else None,
+            "champion": league_selectors.league_champion(league),
+            "can_join": _can_join(request.user, league),
         },
     )
 
@@ -114,6 +116,18 @@ def league_action(request, slug: str, action: str):
     except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("tournaments:league", slug=league.slug)
+
+
+def _can_join(user, league) -> bool:
+    """Show the join button: registration open, entries open, the account's player not
+    entered yet."""
+    from tournaments.services.leagues import entries_open_refusal
+
+    if not (user.is_authenticated and league.registration_open):
+        return False
+    if entries_open_refusal(league):
+        return False
+    return not league.entries.filter(player__user=user).exists()
 
 
 @require_GET
@@ -255,5 +269,10 @@ def league_playoffs(request, slug: str):
     return render(
         request,
         "tournaments/playoffs.html",
-        {"league": league, "tab": "playoffs", "rounds": playoff_selectors.playoffs(league)},
+        {
+            "league": league,
+            "tab": "playoffs",
+            "rounds": playoff_selectors.playoffs(league),
+            "champion": league_selectors.league_champion(league),
+        },
     )

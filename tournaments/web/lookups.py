@@ -40,3 +40,17 @@ def safe_next(request, default: str) -> str:
     ):
         return target
     return default
+
+
+def organized_league(request, slug: str) -> League:
+    """A league the visitor organizes: 404 when they may not see it, 403 (PermissionDenied)
+    when they may see it but do not organize it. Anonymous visitors are sent to log in by
+    the views (``login_required``)."""
+    from django.core.exceptions import PermissionDenied
+
+    from tournaments.permissions import is_organizer
+
+    league = league_or_404(request, slug)
+    if not is_organizer(request.user, league):
+        raise PermissionDenied(f"only the organizers of {league.name} may do this")
+    return league

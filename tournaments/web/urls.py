@@ -4,13 +4,76 @@ from django.urls import include, path
 
 from accounts.throttles import ReplayThrottle, throttled_view
 from games import views as game_views
-from tournaments.web import desk, games, home, leagues, players, ratings
+from tournaments.web import (
+    desk,
+    entries,
+    games,
+    home,
+    league_setup,
+    leagues,
+    organize,
+    players,
+    playoffs_setup,
+    ratings,
+    seeding,
+)
 
 app_name = "tournaments"
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("rules/", home.rules, name="rules"),
+    path("leagues/new/", league_setup.league_create, name="league-create"),
+    path("me/leagues/", entries.my_leagues, name="my-leagues"),
+    path("me/confirm-email/<str:token>/", entries.confirm_email, name="confirm-email"),
+    path("me/entries/<int:entry_id>/answer/", entries.entry_answer, name="entry-answer"),
+    path("me/entries/<int:entry_id>/colours/", entries.entry_colours, name="entry-colours"),
+    path("entries/<int:entry_id>/withdraw/", entries.entry_withdraw, name="entry-withdraw"),
+    path("invitations/<str:token>/", entries.invitation, name="invitation"),
+    path("leagues/<slug:slug>/join/", entries.join, name="join"),
+    path("leagues/<slug:slug>/manage/", organize.manage, name="manage"),
+    path("leagues/<slug:slug>/manage/entries/", organize.entry_add, name="manage-entry-add"),
+    path("leagues/<slug:slug>/manage/players/", organize.player_new, name="manage-player-new"),
+    path("leagues/<slug:slug>/manage/invite/", organize.invite, name="manage-invite"),
+    path(
+        "leagues/<slug:slug>/manage/invitations/<int:invitation_id>/revoke/",
+        organize.invitation_revoke,
+        name="manage-invitation-revoke",
+    ),
+    path(
+        "leagues/<slug:slug>/manage/entries/<int:entry_id>/remove/",
+        organize.entry_remove,
+        name="manage-entry-remove",
+    ),
+    path(
+        "leagues/<slug:slug>/manage/requests/<int:entry_id>/",
+        organize.join_decide,
+        name="manage-join-decide",
+    ),
+    path(
+        "leagues/<slug:slug>/manage/claims/<int:claim_id>/",
+        organize.claim_decide,
+        name="manage-claim-decide",
+    ),
+    path("leagues/<slug:slug>/manage/organizers/", organize.organizer_add, name="manage-organizer"),
+    path("leagues/<slug:slug>/manage/access/", organize.league_open, name="manage-access"),
+    path("leagues/<slug:slug>/manage/finish/", organize.league_finish, name="manage-finish"),
+    path("leagues/<slug:slug>/manage/seed/", seeding.seed, name="seed"),
+    path(
+        "leagues/<slug:slug>/manage/drr/<int:number>/rounds/<int:round_number>/dates/",
+        seeding.round_dates,
+        name="round-dates",
+    ),
+    path(
+        "leagues/<slug:slug>/manage/drr/<int:number>/late-order/",
+        seeding.late_order,
+        name="late-order",
+    ),
+    path(
+        "leagues/<slug:slug>/manage/playoffs/",
+        playoffs_setup.playoffs_setup,
+        name="playoffs-setup",
+    ),
     path("leagues/<slug:slug>/", leagues.league_detail, name="league"),
     path("leagues/<slug:slug>/actions/<slug:action>/", leagues.league_action, name="league-action"),
     path("leagues/<slug:slug>/schedule/", leagues.league_schedule, name="schedule"),
@@ -28,6 +91,7 @@ urlpatterns = [
     path("games/<int:pk>/void/", desk.game_void, name="game-void"),
     path("games/<int:pk>/forfeit/", desk.game_forfeit, name="game-forfeit"),
     path("games/<int:pk>/submit/", games.game_submit, name="game-submit"),
+    path("games/<int:pk>/reschedule/", seeding.game_reschedule, name="game-reschedule"),
     path(
         "games/<int:pk>/results/<int:result_id>/confirm/",
         games.result_confirm,

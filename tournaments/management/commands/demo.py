@@ -79,12 +79,32 @@ class Command(BaseCommand):
             played = Fixture.objects.filter(league=league, status="confirmed").count()
             total = Fixture.objects.filter(league=league).count()
             self.stdout.write(f"demo: {league.name}: {played} of {total} games played")
-        self.stdout.write("demo: log in at /admin/ as 'organizer' with password 'demo'")
+        self._staff()
+        self.stdout.write(
+            "demo: log in as 'organizer' / 'demo' to run the leagues on the site "
+            "(/leagues/<slug>/manage/); the admin (/admin/) is for 'staff' / 'demo'"
+        )
 
     def _organizer(self):
+        """The demo organizer: an ordinary account (not staff, not a superuser) that
+        owns the demo leagues and runs them on the site's organizer pages."""
         User = get_user_model()
         user, created = User.objects.get_or_create(
-            username="organizer", defaults={"is_staff": True, "is_superuser": True}
+            username="organizer", defaults={"email": "organizer@example.org"}
+        )
+        if created:
+            user.set_password("demo")
+            user.save()
+        elif user.is_staff or user.is_superuser:  # an older demo made it a superuser
+            user.is_staff = user.is_superuser = False
+            user.save(update_fields=["is_staff", "is_superuser"])
+        return user
+
+    def _staff(self):
+        """A separate staff account for the admin."""
+        User = get_user_model()
+        user, created = User.objects.get_or_create(
+            username="staff", defaults={"is_staff": True, "is_superuser": True}
         )
         if created:
             user.set_password("demo")

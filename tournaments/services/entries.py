@@ -1,0 +1,355 @@
+"""Consent to take part: invitations (by e-mail or signed link), answering them, join
+requests, claims of players created without an account, and a player's own preferred pair.
+
+A player with an account appears in a league only after accepting (``Entry.State``);
+only accepted entries are seeded, ranked and shown with results.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tournaments.models import Entry, Invitation, League, Player, PlayerClaim
+from tournaments.permissions import entry_refusal, is_organizer
+from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.guards import require_no_refusal, require_organizer
+from tournaments.services.leagues import _check_pair, entries_open_refusal
+from tournaments.services.players import accountless_limit_check, player_create
+
+INVITATION_SALT = "tournaments.invitation"
+#: an invitation link is valid this long (seconds)
+INVITATION_MAX_AGE = 60 * 60 * 24 * 60
+
+
+def invitation_token(invitation: Invitation) -> str:
+    return signing.dumps({"i": invitation.pk}, salt=INVITATION_SALT, compress=True)
+
+
+def invitation_from_token(token: str) -> Invitation:
+    """The invitation a signed link names; ServiceError when it is forged, expired,
+    revoked or used."""
+    try:
+        data = signing.loads(token, salt=INVITATION_SALT, max_age=INVITATION_MAX_AGE)
+    except signing.SignatureExpired:
+        raise ServiceError(
+            "this invitation link has expired; ask the organizer for a new one"
+        ) from None
+    except signing.BadSignature:
+        raise ServiceError("this invitation link is not valid (mistyped or altered)") from None
+    invitation = (
+        Invitation.objects.select_related("league", "entry__player")
+        .filter(pk=data.get("i"))
+        .first()
+    )
+    if invitation is None or invitation.revoked_at:
+        raise ServiceError("this invitation was withdrawn by the organizer")
+    return invitation
+
+
+def invitation_create(
+    *,
+    league: League,
+    by,
+    email: str = "",
+    name: str = "",
+    player: Player | None = None,
+    link_for=None,
+) -> Invitation:
+    """Invite someone: by e-mail (a mail with the signed link is sent on commit) or as a
+    link the organizer hands out. ``player`` (a player without an account, entered now if
+    not yet) or ``name`` (a player created on acceptance) says who they will be; with
+    neither, the accepting account's own player is entered. ``link_for(token)`` builds the
+    absolute URL for the mail."""
+    require_organizer(by, league)
+    if refusal := entries_open_refusal(league):
+        raise ServiceError(refusal)
+    email = (email or "").strip()
+    name = (name or "").strip()
+    if player is not None and player.user_id:
+        raise ServiceError(
+            f"{player.name} has an account; add them as an entry and they accept on their page",
+            field="player",
+        )
+    if name and Player.objects.filter(name__iexact=name).exists():
+        raise ServiceError(
+            f"there is already a player called {name}; choose them as the player instead",
+            field="name",
+        )
+    with transaction.atomic():
+        entry = None
+        if player is not None:
+            entry = Entry.objects.filter(league=league, player=player).first()
+            if entry is None:
+                entry = Entry.objects.create(
+                    league=league,
+                    player=player,
+                    preferred_colours=_check_pair(league, player.preferred_colours),
+                    accepted_at=timezone.now(),
+                )
+        invitation = Invitation.objects.create(
+            league=league, entry=entry, name=name, email=email, created_by=by
+        )
+        if email:
+            token = invitation_token(invitation)
+            url = link_for(token) if link_for else token
+            transaction.on_commit(
+                lambda: send_mail(
+                    f"Invitation to {league.name}",
+                    f"{by.get_username()} invites you to play in {league.name}.\n\n"
+                    f"Accept or decline here: {url}\n",
+                    settings.DEFAULT_FROM_EMAIL,
+                    [email],
+                    fail_silently=True,
+                )
+            )
+    return invitation
+
+
+def invitation_revoke(*, invitation: Invitation, by) -> None:
+    require_organizer(by, invitation.league)
+    if not invitation.is_open:
+        raise ServiceError("this invitation has been used or withdrawn already")
+    invitation.revoked_at = timezone.now()
+    invitation.save(update_fields=["revoked_at"])
+
+
+def invitation_accept(*, invitation: Invitation, user) -> Entry:
+    """Accept an invitation: the account becomes the invited entry's player (one created
+    without an account), or its own player (created when it has none, under the
+    invitation's name) is entered and accepted."""
+    if not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in or sign up to accept the invitation")
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+        if not invitation.is_open:
+            raise ServiceError("this invitation has been used or withdrawn already")
+        league = invitation.league
+        own = Player.objects.filter(user=user).first()
+        if invitation.entry_id:
+            entry = Entry.objects.select_related("player").get(pk=invitation.entry_id)
+            player = Player.objects.select_for_update().get(pk=entry.player_id)
+            if player.user_id and player.user_id != user.pk:
+                raise ServiceError(f"{player.name} belongs to another account already")
+            if own and own.pk != player.pk:
+                raise ServiceError(
+                    f"your account is the player {own.name}; this invitation is for "
+                    f"{player.name}. Ask the organizer to invite {own.name} instead."
+                )
+            player.user = user
+            player.save(update_fields=["user"])
+        else:
+            if refusal := entries_open_refusal(league):
+                raise ServiceError(refusal)
+            player = own or player_create(name=invitation.name or user.get_username(), user=user)
+            entry = Entry.objects.filter(league=league, player=player).first()
+            if entry is None:
+                entry = Entry.objects.create(
+                    league=league,
+                    player=player,
+                    preferred_colours=_check_pair_or_empty(league, player.preferred_colours),
+                )
+        entry.state = Entry.State.ACCEPTED
+        entry.accepted_at = timezone.now()
+        entry.save(update_fields=["state", "accepted_at"])
+        invitation.accepted_by, invitation.accepted_at = user, timezone.now()
+        invitation.save(update_fields=["accepted_by", "accepted_at"])
+        if invitation.entry_id is None:
+            invitation.entry = entry
+            invitation.save(update_fields=["entry"])
+        return entry
+
+
+def _check_pair_or_empty(league: League, colours) -> list[str]:
+    try:
+        return _check_pair(league, colours)
+    except ServiceError:
+        return []
+
+
+def entry_accept(*, entry: Entry, user) -> Entry:
+    """The player accepts an organizer's entry of them (an invitation)."""
+    require_no_refusal(entry_refusal(user, entry, "accept"))
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.state != Entry.State.INVITED:
+            raise ServiceError("this invitation has been answered already")
+        entry.state, entry.accepted_at = Entry.State.ACCEPTED, timezone.now()
+        entry.save(update_fields=["state", "accepted_at"])
+        return entry
+
+
+def entry_decline(*, entry: Entry, user) -> None:
+    """The player declines: the entry goes (nothing of it was ever shown with results)."""
+    require_no_refusal(entry_refusal(user, entry, "decline"))
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.state != Entry.State.INVITED or entry.seats.exists():
+            raise ServiceError("this invitation has been answered already")
+        entry.delete()
+
+
+def entry_set_colours(*, entry: Entry, user, preferred_colours) -> Entry:
+    """The player's preferred allied pair in this league, until the schedule exists."""
+    require_no_refusal(entry_refusal(user, entry, "colours"))
+    colours = _check_pair(entry.league, preferred_colours)
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.league.cycles.exists():
+            raise ServiceError(
+                "the schedule has been generated; the colours of each game are fixed now"
+            )
+        entry.preferred_colours = colours
+        entry.save(update_fields=["preferred_colours"])
+        return entry
+
+
+def join_request(*, league: League, user, preferred_colours=None) -> Entry:
+    """Ask to join a league whose registration is open; an organizer approves."""
+    if not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in to ask to join")
+    if not league.registration_open:
+        raise ServiceError(f"{league.name} takes players by invitation only")
+    if refusal := entries_open_refusal(league):
+        raise ServiceError(refusal)
+    player = Player.objects.filter(user=user).first()
+    if player is None:
+        raise ServiceError(
+            "your account has no player profile yet; create it (or claim yours) first"
+        )
+    colours = _check_pair(league, preferred_colours or player.preferred_colours)
+    try:
+        with transaction.atomic():
+            return Entry.objects.create(
+                league=league,
+                player=player,
+                preferred_colours=colours,
+                state=Entry.State.REQUESTED,
+            )
+    except IntegrityError:
+        raise ServiceError(f"{player.name} is entered in {league.name} already") from None
+
+
+def join_decide(*, entry: Entry, by, approve: bool) -> Entry | None:
+    """An organizer approves (the entry is accepted: the player asked) or refuses (the
+    request goes) a join request."""
+    require_organizer(by, entry.league)
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().select_related("league").get(pk=entry.pk)
+        if entry.state != Entry.State.REQUESTED:
+            raise ServiceError("this request has been decided already")
+        if not approve:
+            entry.delete()
+            return None
+        if refusal := entries_open_refusal(entry.league):
+            raise ServiceError(refusal)
+        entry.state, entry.accepted_at = Entry.State.ACCEPTED, timezone.now()
+        entry.save(update_fields=["state", "accepted_at"])
+        return entry
+
+
+def claim_create(*, player: Player, user) -> PlayerClaim:
+    """``user`` (an account without a player) asks to become ``player`` (created by an
+    organizer without an account)."""
+    if not getattr(user, "is_authenticated", False):
+        raise NotAllowed("log in to claim a player")
+    if player.user_id:
+        raise ServiceError(f"{player.name} belongs to an account already", field="name")
+    if Player.objects.filter(user=user).exists():
+        raise ServiceError("your account has a player profile already")
+    try:
+        with transaction.atomic():
+            return PlayerClaim.objects.create(player=player, user=user)
+    except IntegrityError:
+        raise ServiceError(f"you have asked to become {player.name} already") from None
+
+
+def claim_deciders(claim: PlayerClaim):
+    """The leagues whose organizers may decide a claim: those the player is entered in."""
+    return League.objects.filter(entries__player=claim.player).distinct()
+
+
+def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
+    """An organizer of a league the player is in (or staff) approves: the account becomes
+    the player, or refuses."""
+    if not (
+        getattr(by, "is_staff", False)
+        or any(is_organizer(by, league) for league in claim_deciders(claim))
+    ):
+        raise NotAllowed(
+            f"only an organizer of a league {claim.player.name} plays in may decide this"
+        )
+    with transaction.atomic():
+        claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
+        if claim.state != PlayerClaim.State.OPEN:
+            raise ServiceError("this claim has been decided already")
+        player = Player.objects.select_for_update().get(pk=claim.player_id)
+        if approve:
+            if player.user_id:
+                raise ServiceError(f"{player.name} belongs to an account already")
+            if Player.objects.filter(user=claim.user).exists():
+                raise ServiceError(f"{claim.user.get_username()} has a player profile already")
+            player.user = claim.user
+            player.save(update_fields=["user"])
+            # the account holder asked to be this player: their entries stand as accepted
+            PlayerClaim.objects.filter(player=player, state=PlayerClaim.State.OPEN).exclude(
+                pk=claim.pk
+            ).update(state=PlayerClaim.State.REFUSED, decided_by=by, decided_at=timezone.now())
+        claim.state = PlayerClaim.State.APPROVED if approve else PlayerClaim.State.REFUSED
+        claim.decided_by, claim.decided_at = by, timezone.now()
+        claim.save(update_fields=["state", "decided_by", "decided_at"])
+        return claim
+
+
+def accountless_player_create(*, league: League, by, name: str) -> Entry:
+    """An organizer creates a player without an account and enters them (limited per
+    organizer: ``ACCOUNTLESS_PLAYERS_PER_ORGANIZER``)."""
+    require_organizer(by, league)
+    if refusal := entries_open_refusal(league):
+        raise ServiceError(refusal)
+    accountless_limit_check(by)
+    with transaction.atomic():
+        player = player_create(name=name, created_by=by)
+        return Entry.objects.create(league=league, player=player, accepted_at=timezone.now())
+
+
+# --- confirming an e-mail address (ORGANIZERS_MUST_BE_VERIFIED) ---------------------------
+
+EMAIL_SALT = "tournaments.confirm-email"
+
+
+def email_confirmation_token(user) -> str:
+    return signing.dumps({"u": user.pk, "e": user.email}, salt=EMAIL_SALT, compress=True)
+
+
+def email_confirmation_send(*, user, link_for) -> None:
+    """Mail the account a signed link that confirms its e-mail address."""
+    if not user.email:
+        raise ServiceError("your account has no e-mail address", field="email")
+    url = link_for(email_confirmation_token(user))
+    send_mail(
+        "Confirm your e-mail address",
+        f"Open this link to confirm {user.email}: {url}\n",
+        settings.DEFAULT_FROM_EMAIL,
+        [user.email],
+        fail_silently=False,
+    )
+
+
+def email_confirm(*, token: str, user):
+    """Confirm the address the signed link names, for the account it names (which must
+    be the signed-in one, and still have that address)."""
+    from tournaments.models import ConfirmedEmail
+
+    try:
+        data = signing.loads(token, salt=EMAIL_SALT, max_age=60 * 60 * 24 * 7)
+    except signing.BadSignature:
+        raise ServiceError("this confirmation link is not valid or has expired") from None
+    if not getattr(user, "is_authenticated", False) or data.get("u") != user.pk:
+        raise NotAllowed("log in with the account this link was sent to")
+    if (data.get("e") or "").lower() != (user.email or "").lower():
+        raise ServiceError("your e-mail address has changed since; send a new link")
+    ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})

@@ -1,0 +1,57 @@
+"""Creating a league on the site: a format template to start from, then every setting of
+``league_create`` (rules preset with its option table, overrides, DRRs, playoffs,
+tie-break precedence, points, confirmation, privacy, registration)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from tournaments.permissions import organize_refusal
+from tournaments.services import leagues as league_services
+from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.web.organize_forms import TEMPLATES, LeagueForm, preset_table
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_create(request):
+    refusal = organize_refusal(request.user)
+    template = TEMPLATES.get(request.GET.get("template", ""))
+    if request.method == "POST":
+        form = LeagueForm(request.POST)
+    else:
+        form = LeagueForm(initial=LeagueForm.initial_for(template))
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                league = league_services.league_create(owner=request.user, **form.service_kwargs())
+            except ServiceError as exc:
+                form.add_service_error(exc)
+                status = 403 if isinstance(exc, NotAllowed) else 400
+            else:
+                messages.success(
+                    request,
+                    _("%(name)s was created. Now enter or invite the players.")
+                    % {"name": league.name},
+                )
+                return redirect("tournaments:manage", slug=league.slug)
+    presets, options = preset_table()
+    return render(
+        request,
+        "tournaments/organize/league_create.html",
+        {
+            "form": form,
+            "templates": TEMPLATES.values(),
+            "template": template,
+            "presets": presets,
+            "options": options,
+            "refusal": refusal,
+        },
+        status=403 if refusal else status,
+    )

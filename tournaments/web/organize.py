@@ -1,0 +1,284 @@
+"""The organizer's page of a league: who is in (accepted, invited, asking to join), what to
+do next (seed, playoffs, finish), and the forms to enter players, invite them by e-mail or
+link, decide join requests and claims, and add co-organizers."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments.models import Entry, Invitation, Player, PlayerClaim
+from tournaments.services import entries as entry_services
+from tournaments.services import leagues as league_services
+from tournaments.services.entries import invitation_token
+from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.web.lookups import organized_league
+from tournaments.web.organize_forms import AddPlayerForm, InviteForm, NewPlayerForm, OrganizerForm
+
+
+def _manage_context(request, league, **forms) -> dict:
+    entries = list(league.entries.select_related("player__user").order_by("player__name"))
+    invitations = [
+        {
+            "invitation": inv,
+            "url": request.build_absolute_uri(
+                reverse("tournaments:invitation", args=[invitation_token(inv)])
+            ),
+        }
+        for inv in Invitation.objects.filter(
+            league=league, accepted_at__isnull=True, revoked_at__isnull=True
+        ).select_related("entry__player")
+    ]
+    claims = (
+        PlayerClaim.objects.filter(state=PlayerClaim.State.OPEN, player__entries__league=league)
+        .select_related("player", "user")
+        .distinct()
+    )
+    organizers = list(league.organizers.all())
+    cycles = league.cycles.count()
+    return {
+        "league": league,
+        "tab": "manage",
+        "accepted": [e for e in entries if e.state == Entry.State.ACCEPTED],
+        "invited": [e for e in entries if e.state == Entry.State.INVITED],
+        "requested": [e for e in entries if e.state == Entry.State.REQUESTED],
+        "invitations": invitations,
+        "claims": list(claims),
+        "organizers": organizers,
+        "is_owner": request.user.is_staff or league.owner_id == request.user.pk,
+        "entries_closed": league_services.entries_open_refusal(league),
+        "cycles": cycles,
+        "can_seed": cycles < league.drr_count and league.format != "open",
+        "has_series": league.series.exists(),
+        "add_form": forms.get("add_form") or AddPlayerForm(),
+        "new_form": forms.get("new_form") or NewPlayerForm(),
+        "invite_form": forms.get("invite_form") or InviteForm(),
+        "organizer_form": forms.get("organizer_form") or OrganizerForm(),
+        "form_error": forms.get("form_error"),
+    }
+
+
+def _render(request, league, status=200, **forms):
+    return render(
+        request,
+        "tournaments/organize/manage.html",
+        _manage_context(request, league, **forms),
+        status=status,
+    )
+
+
+def _failed(request, league, exc: ServiceError, form=None, name: str | None = None):
+    """Show the service's refusal next to the form that caused it; nothing was saved."""
+    status = 403 if isinstance(exc, NotAllowed) else 400
+    if form is not None and name:
+        field = exc.field if exc.field in form.fields else None
+        form.add_error(field, exc.message)
+        return _render(request, league, status, **{name: form})
+    return _render(request, league, status, form_error=exc.message)
+
+
+@login_required
+@require_GET
+def manage(request, slug: str):
+    return _render(request, organized_league(request, slug))
+
+
+def _player_named(name: str) -> Player:
+    player = Player.objects.filter(name__iexact=name.strip()).first()
+    if player is None:
+        raise ServiceError(f"there is no player called {name.strip()}", field="player")
+    return player
+
+
+@login_required
+@require_POST
+def entry_add(request, slug: str):
+    league = organized_league(request, slug)
+    form = AddPlayerForm(request.POST)
+    if not form.is_valid():
+        return _render(request, league, 400, add_form=form)
+    try:
+        player = _player_named(form.cleaned_data["player"])
+        entry = league_services.entry_add(league=league, player=player, by=request.user)
+    except ServiceError as exc:
+        return _failed(request, league, exc, form, "add_form")
+    if entry.state == Entry.State.INVITED:
+        messages.success(
+            request,
+            _("%(name)s has an account: they are invited and take part once they accept.")
+            % {"name": player.name},
+        )
+    else:
+        messages.success(request, _("%(name)s is entered.") % {"name": player.name})
+    return redirect("tournaments:manage", slug=league.slug)
+
+
+@login_required
+@require_POST
+def player_new(request, slug: str):
+    league = organized_league(request, slug)
+    form = NewPlayerForm(request.POST)
+    if not form.is_valid():
+        return _render(request, league, 400, new_form=form)
+    try:
+        entry = entry_services.accountless_player_create(
+            league=league, by=request.user, name=form.cleaned_data["name"]
+        )
+    except ServiceError as exc:
+        return _failed(request, league, exc, form, "new_form")
+    messages.success(request, _("%(name)s is entered.") % {"name": entry.player.name})
+    return redirect("tournaments:manage", slug=league.slug)
+
+
+@login_required
+@require_POST
+def invite(request, slug: str):
+    league = organized_league(request, slug)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        return _render(request, league, 400, invite_form=form)
+    data = form.cleaned_data
+    try:
+        player = _player_named(data["player"]) if data.get("player") else None
+        invitation = entry_services.invitation_create(
+            league=league,
+            by=request.user,
+            email=data.get("email", ""),
+            name=data.get("name", ""),
+            player=player,
+            link_for=lambda token: request.build_absolute_uri(
+                reverse("tournaments:invitation", args=[token])
+            ),
+        )
+    except ServiceError as exc:
+        return _failed(request, league, exc, form, "invite_form")
+    if invitation.email:
+        messages.success(
+            request, _("The invitation was sent to %(email)s.") % {"email": invitation.email}
+        )
+    else:
+        messages.success(request, _("The invitation link is ready: hand it out (below)."))
+    return redirect("tournaments:manage", slug=league.slug)
+
+
+@login_required
+@require_POST
+def invitation_revoke(request, slug: str, invitation_id: int):
+    league = organized_league(request, slug)
+    invitation = Invitation.objects.filter(pk=invitation_id, league=league).first()
+    try:
+        if invitation is None:
+            raise ServiceError("no such invitation")
+        entry_services.invitation_revoke(invitation=invitation, by=request.user)
+    except ServiceError as exc:
+        return _failed(request, league, exc)
+    messages.success(request, _("The invitation was withdrawn."))
+    return redirect("tournaments:manage", slug=league.slug)
+
+
+@login_required
+@require_POST
+def entry_remove(request, slug: str, entry_id: int):
+    league = organized_league(request, slug)
+    entry = league.entries.select_related("player").filter(pk=entry_id).first()
+    try:
+        if entry is None:
+            raise ServiceError("no such entry")
+        league_services.entry_remove(entry=entry, by=request.user)
+    except ServiceError as exc:
+        return _failed(request, league, exc)
+    messages.success(request, _("%(name)s is no longer entered.") % {"name": entry.player.name})
+    return redirect("tournaments:manage", slug=league.slug)
+
+
+@login_required
+@require_POST
+def join_decide(request, slug: str, entry_id: int):
+    league = organized_league(request, slug)
+    entry = league.entries.select_related("player").filter(pk=entry_id).first()
+    approve = request.POST.get("approve") == "1"
+    try:
+        if entry is None:
+            raise ServiceError("no such request")
+        entry_services.join_decide(entry=entry, by=request.user, approve=approve)
+    except ServiceError as exc:
+        return _failed(request, league, exc)
+    messages.success(
+        request,
+        (_("%(name)s is entered.") if approve else _("The request of %(name)s was refused."))
+        % {"name": entry.player.name},
+    )
+    return redirect("tournaments:manage", slug=league.slug)
+
+
+@login_required
+@require_POST
+def claim_decide(request, slug: str, claim_id: int):
+    league = organized_league(request, slug)
+    claim = PlayerClaim.objects.filter(pk=claim_id).select_related("player", "user").first()
+    approve = request.POST.get("approve") == "1"
+    try:
+        if claim is None:
+            raise ServiceError("no such claim")
+        entry_services.claim_decide(claim=claim, by=request.user, approve=approve)
+    except ServiceError as exc:
+        return _failed(request, league, exc)
+    messages.success(
+        request,
+        (_("%(user)s is now %(name)s.") if approve else _("The claim of %(user)s was refused."))
+        % {"user": claim.user.get_username(), "name": claim.player.name},
+    )
+    return redirect("tournaments:manage", slug=league.slug)
+
+
+@login_required
+@require_POST
+def organizer_add(request, slug: str):
+    league = organized_league(request, slug)
+    form = OrganizerForm(request.POST)
+    if not form.is_valid():
+        return _render(request, league, 400, organizer_form=form)
+    user = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
+    try:
+        league_services.league_add_organizer(league=league, user=user, by=request.user)
+    except ServiceError as exc:
+        return _failed(request, league, exc, form, "organizer_form")
+    messages.success(
+        request, _("%(user)s organizes this league now.") % {"user": user.get_username()}
+    )
+    return redirect("tournaments:manage", slug=league.slug)
+
+
+@login_required
+@require_POST
+def league_finish(request, slug: str):
+    league = organized_league(request, slug)
+    try:
+        league_services.league_finish(league=league, by=request.user)
+    except ServiceError as exc:
+        return _failed(request, league, exc)
+    messages.success(request, _("The season is over."))
+    return redirect("tournaments:league", slug=league.slug)
+
+
+@login_required
+@require_POST
+def league_open(request, slug: str):
+    """Registration open / by invitation only, and public / private, at any time."""
+    league = organized_league(request, slug)
+    try:
+        league_services.league_update(
+            league=league,
+            by=request.user,
+            registration_open=request.POST.get("registration_open") == "1",
+            is_public=request.POST.get("is_public") == "1",
+        )
+    except ServiceError as exc:
+        return _failed(request, league, exc)
+    messages.success(request, _("Saved."))
+    return redirect("tournaments:manage", slug=league.slug)

@@ -71,7 +71,12 @@ def test_create_league_page_lists_templates_presets_and_metrics(org):
 def test_create_league_with_bracket_and_precedence(org):
     league = create_league(org, opt_three_tries="bool:0")
     assert league.owner == org and league.status == League.Status.DRAFT
-    assert league.playoffs == {"kind": "bracket", "seeds": 4, "first_to": [1], "head_start": False}
+    assert league.playoffs == {
+        "kind": "bracket",
+        "seeds": 4,
+        "first_to": [1, 1],
+        "head_start": [False, False],
+    }  # one value per round (docs/tournaments.md)
     assert league.precedence == ["won_lost", "head_to_head", "counted_pawns_difference"]
     assert league.rules_overrides == {"three_tries": False}
     assert not org.is_staff

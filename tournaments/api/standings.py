@@ -65,6 +65,7 @@ class StandingsSnapshotSerializer(serializers.ModelSerializer):
 
 class StandingsView(ApiView):
     queryset = StandingsSnapshot.objects.none()
+    pagination_class = None  # one snapshot per stage: a plain list, and the schema says so
 
     @extend_schema(
         summary="A league's standings (the newest snapshot of each stage)",

@@ -212,8 +212,14 @@ def test_publishing_timeouts_are_bounded():
 
 def test_beat_runs_the_standings_catch_up_at_the_documented_interval():
     s = settings_under(DEBUG="1")
-    assert s["beat"] == {
-        "standings-catch-up": {"task": "tournaments.standings_catch_up", "schedule": 60.0}
+    assert s["beat"]["standings-catch-up"] == {
+        "task": "tournaments.standings_catch_up",
+        "schedule": 60.0,
+    }
+    assert {entry["task"] for entry in s["beat"].values()} == {
+        "tournaments.standings_catch_up",
+        "tournaments.update_ratings",
+        "accounts.notify_deadlines",
     }
     assert (
         settings_under(DEBUG="1", STANDINGS_CATCH_UP_SECONDS="15")["beat"]["standings-catch-up"][

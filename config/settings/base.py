@@ -11,6 +11,8 @@ unless ``SECRET_KEY`` and ``ALLOWED_HOSTS`` come from the environment. See docs/
 | DATABASE_URL | e.g. postgres://user@host:5432/maedn | SQLite file ``db.sqlite3`` |
 | CELERY_BROKER_URL | redis://… or amqp://… | tasks run in-process (eager) |
 | CELERY_RESULT_BACKEND | result store | the Redis broker, ``rpc://`` for AMQP |
+| CHANNEL_LAYER_URL | redis://… for live play's WebSocket groups (else REDIS_URL) | in-memory layer (one process) |
+| LIVE_TURN_SECONDS | default turn timer of online rooms | 60 |
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ else:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    "daphne",  # runserver serves WebSockets too (live play)
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -75,6 +78,8 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "accounts",
+    "channels",
+    "live",
 ]
 
 MIDDLEWARE = [
@@ -246,6 +251,26 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
+
+# --- Live play: the channel layer of the WebSocket groups (docs/live.md) -------------------
+CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL") or os.environ.get("REDIS_URL", "")
+if CHANNEL_LAYER_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "capacity": 1000, "expiry": 30},
+        }
+    }
+else:  # one process only (make run): groups cannot span processes
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+LIVE = {
+    "TURN_SECONDS": int(os.environ.get("LIVE_TURN_SECONDS", "60")),
+    # the pause before a move the server makes for someone (one or no legal move, computer)
+    "AUTO_PAUSE": float(os.environ.get("LIVE_AUTO_PAUSE", "0.8")),
+    "COMPUTER_PAUSE": float(os.environ.get("LIVE_COMPUTER_PAUSE", "0.8")),
+    # how long a dropped connection keeps its seat before the computer takes over
+    "GRACE_SECONDS": float(os.environ.get("LIVE_GRACE_SECONDS", "20")),
+}
 
 LOGGING = {
     "version": 1,

@@ -18,7 +18,11 @@ def _room(token: str) -> Room | None:
 
 
 def _state(room_id: int) -> dict[str, Any]:
-    return services.room_state(Room.objects.get(pk=room_id))
+    """The whole state and the whole log so far (a reconnecting page resumes exactly)."""
+    room = Room.objects.get(pk=room_id)
+    state = services.room_state(room)
+    state["events"] = services.room_log(room)["events"][: state["move_number"]]
+    return state
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):

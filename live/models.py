@@ -12,6 +12,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(9)
 
 
+def online_rules() -> str:
+    return "online"
+
+
 class Room(models.Model):
     """A game played live. ``move_number`` is the number of events applied so far; every
     event is claimed with a conditional update on it (``UPDATE … WHERE move_number = n``),
@@ -34,7 +38,7 @@ class Room(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     board = models.PositiveSmallIntegerField(default=4)
-    rules = models.JSONField(default="online", help_text="a preset name or rules object")
+    rules = models.JSONField(default=online_rules, help_text="a preset name or rules object")
     variant = models.CharField(max_length=20, blank=True, help_text="live/variants.py")
     mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.ONLINE)
     turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -64,9 +64,7 @@ def room_rules(room: Room) -> str | dict[str, Any]:
 
 
 def _new_game(room: Room) -> Game:
-    return Game.new(
-        room_rules(room), room.board, first=room.first, players=room.players or None
-    )
+    return Game.new(room_rules(room), room.board, first=room.first, players=room.players or None)
 
 
 def room_game(room: Room) -> Game:
@@ -157,9 +155,7 @@ def room_state(room: Room, game: Game | None = None, last: dict | None = None) -
     positions = game.positions()
     legal: list[list[Any]] = []
     if room.status == Room.Status.PLAYING and room.die:
-        legal = [
-            [m.from_, m.to, m.pawn_colour, m.captures] for m in game.legal_moves(room.die)
-        ]
+        legal = [[m.from_, m.to, m.pawn_colour, m.captures] for m in game.legal_moves(room.die)]
     return {
         "type": "state",
         "room": room.token,
@@ -167,6 +163,8 @@ def room_state(room: Room, game: Game | None = None, last: dict | None = None) -
         "mode": room.mode,
         "board": room.board,
         "variant": room.variant,
+        "fixture": room.fixture_id,
+        "players_reserved": bool(room.fixture_id),
         "move_number": room.move_number,
         "die": room.die,
         "turn": game.turn if room.status == Room.Status.PLAYING else None,
@@ -296,9 +294,7 @@ def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = No
         raise Refused(refusal.message if refusal else "you may not open a room for this game")
     if fixture.status != Fixture.Status.SCHEDULED:
         raise Refused("this game already has a result")
-    if fixture.live_rooms.filter(
-        status__in=[Room.Status.WAITING, Room.Status.PLAYING]
-    ).exists():
+    if fixture.live_rooms.filter(status__in=[Room.Status.WAITING, Room.Status.PLAYING]).exists():
         raise Refused("this game already has an open room")
     league = fixture.league
     seats = list(fixture.seats.select_related("entry__player__user"))
@@ -376,8 +372,10 @@ def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
             s.original = s.original or user
             s.disconnected_at = None
             s.save(update_fields=["kind", "user", "original", "disconnected_at"])
-        start = room.status == Room.Status.WAITING and room.fixture_id and all(
-            s.kind == Seat.Kind.HUMAN for s in seats.values() if s.reserved
+        start = (
+            room.status == Room.Status.WAITING
+            and room.fixture_id
+            and all(s.kind == Seat.Kind.HUMAN for s in seats.values() if s.reserved)
         )
         if start:
             _start(room)
@@ -514,12 +512,12 @@ def _schedule_step_on_commit(room_id: int, number: int, delay: float) -> None:
 
 def _parse_choice(choice: Any) -> tuple[Any, int, str | None]:
     if not isinstance(choice, list | tuple) or len(choice) not in (2, 3):
-        raise Refused("a move is [from, to] (from: \"B\" or a field)", field="move")
+        raise Refused('a move is [from, to] (from: "B" or a field)', field="move")
     frm, to = choice[0], choice[1]
     if isinstance(frm, bool) or isinstance(to, bool) or not isinstance(to, int):
-        raise Refused("a move is [from, to] (from: \"B\" or a field)", field="move")
+        raise Refused('a move is [from, to] (from: "B" or a field)', field="move")
     if frm != "B" and not isinstance(frm, int):
-        raise Refused("a move is [from, to] (from: \"B\" or a field)", field="move")
+        raise Refused('a move is [from, to] (from: "B" or a field)', field="move")
     pawn = choice[2] if len(choice) == 3 else None
     return frm, to, pawn if isinstance(pawn, str) else None
 
@@ -542,9 +540,13 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
         )
     game = room_game(room)
     seat = room.seats.filter(colour=game.turn).first()
-    allowed = seat is not None and seat.kind == Seat.Kind.HUMAN and (
-        (room.mode == Room.Mode.TABLE and room.host_id == getattr(user, "pk", None))
-        or (seat.user_id is not None and seat.user_id == getattr(user, "pk", None))
+    allowed = (
+        seat is not None
+        and seat.kind == Seat.Kind.HUMAN
+        and (
+            (room.mode == Room.Mode.TABLE and room.host_id == getattr(user, "pk", None))
+            or (seat.user_id is not None and seat.user_id == getattr(user, "pk", None))
+        )
     )
     if not allowed:
         raise Refused(f"it is {game.turn}'s turn, not yours")
@@ -575,9 +577,7 @@ def room_step(*, room_id: int, move_number: int) -> dict[str, Any] | None:
         by, strength = "computer", seat.strength if seat else "heuristic"
     elif len(legal) <= 1:
         by, strength = "auto", "heuristic"
-    elif room.turn_deadline and timezone.now() >= room.turn_deadline - timedelta(
-        milliseconds=20
-    ):
+    elif room.turn_deadline and timezone.now() >= room.turn_deadline - timedelta(milliseconds=20):
         by, strength = "timeout", "heuristic"
     else:
         if room.turn_deadline:  # woken early (a seat changed hands): wait for the deadline
@@ -629,9 +629,7 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
     else:
         fields.update(
             die=roll(),
-            turn_deadline=now + timedelta(seconds=room.turn_seconds)
-            if room.turn_seconds
-            else None,
+            turn_deadline=now + timedelta(seconds=room.turn_seconds) if room.turn_seconds else None,
         )
     with transaction.atomic():
         claimed = Room.objects.filter(

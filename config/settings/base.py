@@ -11,7 +11,7 @@ unless ``SECRET_KEY`` and ``ALLOWED_HOSTS`` come from the environment. See docs/
 | DATABASE_URL | e.g. postgres://user@host:5432/maedn | SQLite file ``db.sqlite3`` |
 | CELERY_BROKER_URL | redis://… or amqp://… | tasks run in-process (eager) |
 | CELERY_RESULT_BACKEND | result store | the Redis broker, ``rpc://`` for AMQP |
-| CHANNEL_LAYER_URL | redis://… for live play's WebSocket groups (else REDIS_URL) | in-memory layer (one process) |
+| CHANNEL_LAYER_URL | redis://… for live play (else REDIS_URL) | in-memory layer |
 | LIVE_TURN_SECONDS | default turn timer of online rooms | 60 |
 """
 

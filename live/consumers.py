@@ -43,6 +43,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await database_sync_to_async(services.seat_connected)(room_id=room.pk, user=self.user)
+        await database_sync_to_async(services.room_resume)(room_id=room.pk)
         await self.send_json(await database_sync_to_async(_state)(room.pk))
 
     async def disconnect(self, code: int) -> None:

@@ -466,6 +466,18 @@ def seat_grace_expire(*, room_id: int, user_id: int, since: str) -> int:
 # --- playing -------------------------------------------------------------------------------
 
 
+def room_resume(*, room_id: int) -> None:
+    """Make sure the roll on turn has its step scheduled (a client connected). A process
+    that died took its in-process timers with it; the reconnecting clients bring them back.
+    A second step for the same roll is harmless (the claim on the move number)."""
+    room = Room.objects.filter(pk=room_id, status=Room.Status.PLAYING).first()
+    if room is None:
+        return
+    delay = _pause_for(room, room_game(room))
+    if delay >= 0:
+        later("live.room_step", [room.pk, room.move_number], delay)
+
+
 def room_start(*, room: Room, user) -> Room:
     """The host starts the game: every seat nobody took is played by the computer."""
     with transaction.atomic():

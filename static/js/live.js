@@ -168,6 +168,8 @@
     clearInterval(ticker);
     ui.timer.textContent = "";
     if (state.status !== "playing" || !state.deadline) return;
+    var onTurn = state.seats[seatIndex(state.turn)];
+    if (!onTurn || onTurn.kind !== "human" || state.legal.length < 2) return; /* no decision */
     var update = function () {
       var left = Math.max(0, Math.ceil(state.deadline - Date.now() / 1000));
       ui.timer.textContent = fmt(t.i18nSeconds, { s: left });

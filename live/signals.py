@@ -8,14 +8,18 @@ name (``live.room_step``, ``live.seat_grace``).
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
+import os
 import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
-from django.db import close_old_connections, connections
+from django.db import close_old_connections
 
 log = logging.getLogger(__name__)
 
@@ -58,21 +62,58 @@ def _eager() -> bool:
 
 def later(task: str, args: list[Any], delay: float) -> None:
     """Run the task ``task`` with ``args`` after ``delay`` seconds: through the broker with
-    a countdown in production, on an in-process timer thread in the embedded default."""
+    a countdown in production, on this process's timer (a heap and a few worker threads
+    with their own database connections) in the embedded default."""
     delay = max(0.0, float(delay))
     if not _eager():
         current_app.send_task(task, args=args, countdown=delay)
         return
+    _timer().add(time.monotonic() + delay, task, args)
 
-    def run() -> None:
+
+class _Timer:
+    """One scheduler thread per process; due tasks run on a small thread pool, so the
+    number of database connections stays bounded however many rooms are playing."""
+
+    def __init__(self, workers: int) -> None:
+        self.heap: list[tuple[float, int, str, list[Any]]] = []
+        self.cond = threading.Condition()
+        self.count = 0
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="live-timer")
+        threading.Thread(target=self._run, name="live-scheduler", daemon=True).start()
+
+    def add(self, at: float, task: str, args: list[Any]) -> None:
+        with self.cond:
+            self.count += 1
+            heapq.heappush(self.heap, (at, self.count, task, args))
+            self.cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self.cond:
+                while not self.heap or self.heap[0][0] > time.monotonic():
+                    self.cond.wait(None if not self.heap else self.heap[0][0] - time.monotonic())
+                _, _, task, args = heapq.heappop(self.heap)
+            self.pool.submit(self._call, task, args)
+
+    @staticmethod
+    def _call(task: str, args: list[Any]) -> None:
         close_old_connections()
         try:
             current_app.tasks[task].apply(args=args)
         except Exception:
             log.exception("live: in-process task %s%r failed", task, args)
         finally:
-            connections.close_all()
+            close_old_connections()
 
-    timer = threading.Timer(delay, run)
-    timer.daemon = True
-    timer.start()
+
+_timer_instance: _Timer | None = None
+_timer_lock = threading.Lock()
+
+
+def _timer() -> _Timer:
+    global _timer_instance
+    with _timer_lock:
+        if _timer_instance is None:
+            _timer_instance = _Timer(int(os.environ.get("LIVE_TIMER_THREADS", "4")))
+        return _timer_instance

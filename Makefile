@@ -40,6 +40,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/engine.py
 	$(PY) bench/standings.py
 	$(PY) bench/pages.py
+	$(PY) bench/online.py
 
 ## worker: a Celery worker for production-like runs (needs CELERY_BROKER_URL)
 worker: $(VENV)/.installed

@@ -55,8 +55,22 @@ def roll() -> int:
 # --- the engine state, rebuilt from the log ---------------------------------------------------
 
 _games: OrderedDict[int, tuple[int, Game]] = OrderedDict()
+_last_t: dict[tuple[int, int], float] = {}  # (room, number of events) → t of the last one
 _games_lock = threading.Lock()
 _CACHE_ROOMS = 4000
+
+
+def room_seats(room: Room) -> list[Seat]:
+    """The room's seats (with their users), read once per room object."""
+    seats = getattr(room, "_seat_list", None)
+    if seats is None:
+        seats = list(room.seats.select_related("user", "original").order_by("index"))
+        room._seat_list = seats
+    return seats
+
+
+def _seat_of(room: Room, colour: str | None) -> Seat | None:
+    return next((s for s in room_seats(room) if s.colour == colour), None)
 
 
 def room_rules(room: Room) -> str | dict[str, Any]:
@@ -85,6 +99,13 @@ def room_game(room: Room) -> Game:
     game.push_events(events)
     _cache(room.pk, room.move_number, game)
     return game.copy()
+
+
+def _remember_t(room_id: int, number: int, t: float) -> None:
+    with _games_lock:
+        _last_t[(room_id, number)] = t
+        while len(_last_t) > _CACHE_ROOMS:
+            _last_t.pop(next(iter(_last_t)))
 
 
 def _cache(room_id: int, number: int, game: Game) -> None:
@@ -151,7 +172,7 @@ def room_state(room: Room, game: Game | None = None, last: dict | None = None) -
     it, after a reconnect too)."""
     if game is None:
         game = room_game(room) if room.status != Room.Status.WAITING else _new_game(room)
-    seats = list(room.seats.select_related("user", "original"))
+    seats = room_seats(room)
     positions = game.positions()
     legal: list[list[Any]] = []
     if room.status == Room.Status.PLAYING and room.die:
@@ -506,7 +527,7 @@ def _start(room: Room) -> None:
 def _pause_for(room: Room, game: Game) -> float:
     """How long the server waits before its step for the colour on turn: the computer's
     pause, the short pause of an automatic move, or the turn timer."""
-    seat = room.seats.filter(colour=game.turn).only("kind").first()
+    seat = _seat_of(room, game.turn)
     if seat is None or seat.kind == Seat.Kind.COMPUTER:
         return live_setting("COMPUTER_PAUSE")
     if len(game.legal_moves(room.die)) <= 1:
@@ -551,7 +572,7 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
             f"that answers roll {move_number}, but the game is at roll {room.move_number}"
         )
     game = room_game(room)
-    seat = room.seats.filter(colour=game.turn).first()
+    seat = _seat_of(room, game.turn)
     allowed = (
         seat is not None
         and seat.kind == Seat.Kind.HUMAN
@@ -583,7 +604,7 @@ def room_step(*, room_id: int, move_number: int) -> dict[str, Any] | None:
     if room is None or room.status != Room.Status.PLAYING or room.move_number != move_number:
         return None
     game = room_game(room)
-    seat = room.seats.filter(colour=game.turn).first()
+    seat = _seat_of(room, game.turn)
     legal = game.legal_moves(room.die)
     if seat is None or seat.kind == Seat.Kind.COMPUTER:
         by, strength = "computer", seat.strength if seat else "heuristic"
@@ -613,13 +634,13 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
     except IllegalMove as exc:
         raise Refused(str(exc)) from None
     now = timezone.now()
-    previous_t = (
-        RoomEvent.objects.filter(room=room, number=number - 1)
-        .values_list("data__t", flat=True)
-        .first()
-        if number
-        else 0
-    )
+    previous_t = _last_t.pop((room.pk, number), None) if number else 0
+    if previous_t is None:
+        previous_t = (
+            RoomEvent.objects.filter(room=room, number=number - 1)
+            .values_list("data__t", flat=True)
+            .first()
+        )
     t = round(max((now - room.started_at).total_seconds(), float(previous_t or 0)), 3)
     event: dict[str, Any] = (
         played.event(die) if played is not None else {"colour": roller, "die": die}
@@ -653,6 +674,7 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
         for k, v in fields.items():
             setattr(room, k, v)
         _cache(room.pk, number + 1, game)
+        _remember_t(room.pk, number + 1, t)
         if over:
             transaction.on_commit(lambda: later("live.room_finish", [room.pk], 0))
         else:

@@ -100,7 +100,7 @@ class _Timer:
     def _call(task: str, args: list[Any]) -> None:
         close_old_connections()
         try:
-            current_app.tasks[task].apply(args=args)
+            current_app.tasks[task].run(*args)
         except Exception:
             log.exception("live: in-process task %s%r failed", task, args)
         finally:

@@ -210,14 +210,17 @@ def show(title: str, r: dict) -> None:
         f"latency p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms; "
         f"CPU cores: servers {r['cpu_servers']:.2f}, postgres {r['cpu_postgres']:.2f}, "
         f"redis {r['cpu_redis']:.2f}, client {r['cpu_client']:.2f}; "
-        f"machine busy {100 * r['machine_busy']:.0f}%",
+        f"machine busy {100 * r['machine_busy']:.0f}%; CPU per move: servers "
+        f"{1000 * r['cpu_servers'] / max(r['moves_per_s'], 1e-9):.1f} ms, postgres "
+        f"{1000 * r['cpu_postgres'] / max(r['moves_per_s'], 1e-9):.1f} ms; "
+        f"load average {os.getloadavg()[0]:.1f}",
         flush=True,
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--rooms", default="50,100,200", help="room counts at human pace")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between moves")
@@ -230,9 +233,10 @@ def main() -> None:
 
     servers = start_servers(args.servers, args.pause)
     try:
-        rooms = make_rooms(args.rooms)
-        result = asyncio.run(run_phase(servers, rooms, args.seconds))
-        show(f"human pace, {args.rooms} rooms ({args.pause:g} s per move)", result)
+        for n in [int(x) for x in args.rooms.split(",") if x]:
+            rooms = make_rooms(n)
+            result = asyncio.run(run_phase(servers, rooms, args.seconds))
+            show(f"human pace, {n:4d} rooms ({args.pause:g} s per move)", result)
     finally:
         for s in servers:
             s.stop()

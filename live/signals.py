@@ -19,7 +19,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
-from django.db import close_old_connections
+from django.db import connections
 
 log = logging.getLogger(__name__)
 
@@ -35,18 +35,40 @@ def remember_server_loop() -> None:
 
 def group_send(group: str, message: dict[str, Any]) -> None:
     """Send ``message`` to everyone in ``group`` (best effort: a lost broadcast is repaired
-    by the next one, every message carries the whole state)."""
+    by the next one, every message carries the whole state).
+
+    A Redis layer is driven from one long-lived event loop per process (a daemon thread),
+    whatever thread calls: ``async_to_sync`` would make a new loop, and so new Redis
+    connections, for every message. The in-memory layer (one process, ``make run``) must be
+    used from the server's own loop."""
     layer = get_channel_layer()
     if layer is None:
         return
-    loop = _server_loop
     try:
-        if _in_server_worker_thread() or loop is None or not loop.is_running():
-            async_to_sync(layer.group_send)(group, message)  # via the server's loop if any
-        else:  # a timer thread of this server process: hand the send to the server's loop
-            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(5)
+        if type(layer).__name__ == "InMemoryChannelLayer":
+            loop = _server_loop
+            if _in_server_worker_thread() or loop is None or not loop.is_running():
+                async_to_sync(layer.group_send)(group, message)
+            else:
+                asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(5)
+            return
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender_loop()).result(5)
     except Exception:  # the channel layer is down: the game goes on, clients resync
         log.exception("live: broadcast to %s failed", group)
+
+
+_sender: asyncio.AbstractEventLoop | None = None
+_sender_lock = threading.Lock()
+
+
+def _sender_loop() -> asyncio.AbstractEventLoop:
+    global _sender
+    with _sender_lock:
+        if _sender is None or _sender.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="live-sender", daemon=True).start()
+            _sender = loop
+        return _sender
 
 
 def _in_server_worker_thread() -> bool:
@@ -98,13 +120,13 @@ class _Timer:
 
     @staticmethod
     def _call(task: str, args: list[Any]) -> None:
-        close_old_connections()
+        # The pool threads keep their database connections (no per-task health check: that
+        # is a round trip per roll); a failed task drops them, the next one reconnects.
         try:
             current_app.tasks[task].run(*args)
         except Exception:
             log.exception("live: in-process task %s%r failed", task, args)
-        finally:
-            close_old_connections()
+            connections.close_all()
 
 
 _timer_instance: _Timer | None = None

@@ -255,12 +255,23 @@ if not DEBUG:
 # --- Live play: the channel layer of the WebSocket groups (docs/live.md) -------------------
 CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL") or os.environ.get("REDIS_URL", "")
 if CHANNEL_LAYER_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "capacity": 1000, "expiry": 30},
+    # Redis publish/subscribe: a group send is one PUBLISH, delivered at most once. That
+    # fits live play (every message carries the whole state; a reconnect resyncs) and costs
+    # far less per message than the list-based core layer (docs/live.md, "Benchmark").
+    if os.environ.get("CHANNEL_LAYER_BACKEND", "pubsub") == "core":
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "capacity": 1000, "expiry": 30},
+            }
         }
-    }
+    else:
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [CHANNEL_LAYER_URL]},
+            }
+        }
 else:  # one process only (make run): groups cannot span processes
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 LIVE = {

@@ -12,6 +12,7 @@ unless ``SECRET_KEY`` and ``ALLOWED_HOSTS`` come from the environment. See docs/
 | CELERY_BROKER_URL | redis://… or amqp://… | tasks run in-process (eager) |
 | CELERY_RESULT_BACKEND | result store | the Redis broker, ``rpc://`` for AMQP |
 | CHANNEL_LAYER_URL | redis://… for live play (else REDIS_URL) | in-memory layer |
+| CHANNEL_LAYER_BACKEND | pubsub (Redis publish/subscribe) or core | pubsub |
 | LIVE_TURN_SECONDS | default turn timer of online rooms | 60 |
 """
 

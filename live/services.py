@@ -576,6 +576,7 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
     allowed = (
         seat is not None
         and seat.kind == Seat.Kind.HUMAN
+        and getattr(user, "is_authenticated", False)
         and (
             (room.mode == Room.Mode.TABLE and room.host_id == getattr(user, "pk", None))
             or (seat.user_id is not None and seat.user_id == getattr(user, "pk", None))

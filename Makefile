@@ -42,6 +42,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/pages.py
 	$(PY) bench/abuse.py
 	$(PY) bench/open_draw.py
+	$(PY) bench/online.py
 
 ## worker: a Celery worker for production-like runs (needs CELERY_BROKER_URL)
 worker: $(VENV)/.installed

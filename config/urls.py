@@ -16,5 +16,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/", include("tournaments.api.docs_urls")),
     path("api/v1/", include("tournaments.api.urls")),
+    path("live/", include("live.urls")),
     path("", include("tournaments.web.urls")),
 ]

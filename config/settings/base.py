@@ -15,6 +15,9 @@ docs/configuration.md.
 | EMAIL_BACKEND | ``smtp``, ``console`` or a dotted path | required unless DEBUG |
 | SITE_URL | the address used in e-mails | http://localhost:8000 |
 | NOTIFY_DEADLINES_SECONDS | how often deadlines and overdue games are checked | 900 |
+| CHANNEL_LAYER_URL | redis://… for live play (else REDIS_URL) | in-memory layer |
+| CHANNEL_LAYER_BACKEND | pubsub (Redis publish/subscribe) or core | pubsub |
+| LIVE_TURN_SECONDS | default turn timer of online rooms | 60 |
 
 The rest (timeouts, ALLOW_PLAIN_HTTP, STATIC_ROOT, …) is listed in docs/configuration.md.
 """
@@ -74,6 +77,7 @@ else:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    "daphne",  # runserver serves WebSockets too (live play)
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -89,6 +93,8 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "accounts",
+    "channels",
+    "live",
 ]
 
 MIDDLEWARE = [
@@ -347,6 +353,37 @@ CONTENT_SECURITY_POLICY = {
 
 # /healthz answers within this many seconds whatever its dependencies do (config/health.py)
 HEALTHZ_TIMEOUT = float(os.environ.get("HEALTHZ_TIMEOUT", "1.5"))
+
+# --- Live play: the channel layer of the WebSocket groups (docs/live.md) -------------------
+CHANNEL_LAYER_URL = os.environ.get("CHANNEL_LAYER_URL") or os.environ.get("REDIS_URL", "")
+if CHANNEL_LAYER_URL:
+    # Redis publish/subscribe: a group send is one PUBLISH, delivered at most once. That
+    # fits live play (every message carries the whole state; a reconnect resyncs) and costs
+    # far less per message than the list-based core layer (docs/live.md, "Benchmark").
+    if os.environ.get("CHANNEL_LAYER_BACKEND", "pubsub") == "core":
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "capacity": 1000, "expiry": 30},
+            }
+        }
+    else:
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [CHANNEL_LAYER_URL]},
+            }
+        }
+else:  # one process only (make run): groups cannot span processes
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+LIVE = {
+    "TURN_SECONDS": int(os.environ.get("LIVE_TURN_SECONDS", "60")),
+    # the pause before a move the server makes for someone (one or no legal move, computer)
+    "AUTO_PAUSE": float(os.environ.get("LIVE_AUTO_PAUSE", "0.8")),
+    "COMPUTER_PAUSE": float(os.environ.get("LIVE_COMPUTER_PAUSE", "0.8")),
+    # how long a dropped connection keeps its seat before the computer takes over
+    "GRACE_SECONDS": float(os.environ.get("LIVE_GRACE_SECONDS", "20")),
+}
 
 LOGGING = {
     "version": 1,

@@ -19,6 +19,14 @@ os.environ["CELERY_BROKER_URL"] = (
     TEST_CELERY_BROKER_URL if os.environ.get("TEST_CELERY_WORKER") == "1" else ""
 )
 
+# live play: the real Redis channel layer (db 4 unless told), short pauses
+os.environ.setdefault(
+    "CHANNEL_LAYER_URL", os.environ.get("TEST_CHANNEL_LAYER_URL", "redis://127.0.0.1:6379/4")
+)
+os.environ.setdefault("LIVE_AUTO_PAUSE", "0.05")
+os.environ.setdefault("LIVE_COMPUTER_PAUSE", "0.02")
+os.environ.setdefault("LIVE_GRACE_SECONDS", "1")
+
 from .base import *  # noqa: E402,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -8,7 +8,6 @@
 
   var root = document.getElementById("replay-viewer");
   if (!root) return;
-  var SVG = "http://www.w3.org/2000/svg";
   var layout = JSON.parse(document.getElementById(root.dataset.layout).textContent);
   var $ = function (sel) { return root.querySelector(sel); };
   var ui = {
@@ -20,12 +19,7 @@
   var t = root.dataset;
   var data, states, tallies, oneOut = false, index = 0, timer = null;
 
-  function el(name, attrs, text) {
-    var node = document.createElementNS(SVG, name);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
+  var el = window.MaednBoard.el;
 
   function fmt(template, values) {
     return template.replace(/%\((\w+)\)s/g, function (_, k) { return values[k]; });
@@ -52,73 +46,12 @@
     });
   }
 
-  function point(seat, pos, yardSlot) {
-    var s = layout.seats[seat];
-    return pos < 0 ? s.yard[yardSlot % 4] : s.spots[pos];
-  }
-
-  function drawPawn(seat, at, moved, stacked) {
-    var s = data.seats[seat];
-    var dx = stacked ? 5 : 0;
-    var g = el("g", {
-      "class": "pawn" + (moved ? " moved" : ""),
-      transform: "translate(" + (at[0] + dx) + " " + (at[1] - dx) + ")",
-      "data-seat": seat
-    });
-    g.appendChild(el("path", { "class": "pawn-shape fill-" + s.css, d: layout.seats[seat].path }));
-    g.appendChild(el("text", { "class": "pawn-letter ink-" + s.css, y: 0.5 }, s.symbol));
-    ui.pawns.appendChild(g);
-  }
-
   function drawPawns(k) {
     var step = k > 0 ? data.steps[k - 1] : null;
-    var move = step && step.move;
-    var movedDone = false;
-    ui.pawns.textContent = "";
-    ui.marks.textContent = "";
-    var seen = {};
-    states[k].forEach(function (pawns, seat) {
-      if (!data.seats[seat].used) return;
-      var yardSlot = 0;
-      pawns.forEach(function (pos) {
-        var at = point(seat, pos, pos < 0 ? yardSlot++ : 0);
-        var key = at[0] + "," + at[1];
-        var moved = !movedDone && move && move.seat === seat && move.to === pos;
-        if (moved) movedDone = true;
-        drawPawn(seat, at, moved, seen[key]);
-        seen[key] = true;
-      });
-    });
-    if (!move) return;
-    var from = move.from < 0 ? layout.seats[move.seat].yard[0] : layout.seats[move.seat].spots[move.from];
-    var to = layout.seats[move.seat].spots[move.to];
-    ui.marks.appendChild(el("line", {
-      "class": "trail", x1: from[0], y1: from[1], x2: to[0], y2: to[1]
-    }));
-    var r = layout.r + 5;
-    if (move.captures !== null) {
-      ui.marks.appendChild(el("circle", { "class": "capture-mark", cx: to[0], cy: to[1], r: r }));
-    }
-    if (move.huff !== null && move.huff >= 0) {
-      var h = layout.seats[step.seat].spots[move.huff];
-      ui.marks.appendChild(el("circle", { "class": "huff-mark", cx: h[0], cy: h[1], r: r }));
-    }
+    window.MaednBoard.drawPawns(ui, layout, data.seats, states[k], step && step.move, step && step.seat);
   }
 
-  var PIPS = {
-    1: [[30, 30]], 2: [[17, 17], [43, 43]], 3: [[17, 17], [30, 30], [43, 43]],
-    4: [[17, 17], [43, 17], [17, 43], [43, 43]],
-    5: [[17, 17], [43, 17], [30, 30], [17, 43], [43, 43]],
-    6: [[17, 15], [43, 15], [17, 30], [43, 30], [17, 45], [43, 45]]
-  };
-
-  function drawDie(value) {
-    ui.pips.textContent = "";
-    (PIPS[value] || []).forEach(function (p) {
-      ui.pips.appendChild(el("circle", { cx: p[0], cy: p[1], r: 5.5 }));
-    });
-    ui.dieTitle.textContent = value ? String(value) : "–";
-  }
+  function drawDie(value) { window.MaednBoard.drawDie(ui, value); }
 
   function drawLegend(k) {
     var turn = k === 0 ? (data.steps.length ? data.steps[0].seat : null) : data.steps[k - 1].turn;

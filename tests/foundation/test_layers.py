@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "tournaments", "accounts", "config")
+PACKAGES = ("games", "tournaments", "accounts", "live", "config")
 
 #: module prefix → rank; the longest matching prefix decides. Higher ranks may import lower.
 LAYERS: dict[str, int] = {
@@ -38,6 +38,7 @@ LAYERS: dict[str, int] = {
     "tournaments.admin": 8,
     "tournaments.management": 8,
     "tournaments.apps": 8,  # AppConfig.ready registers the Celery tasks
+    "live": 8,  # live play: rooms join games and leagues (above tournaments' services)
     "config": 9,
 }
 

@@ -8,13 +8,13 @@ from django.utils import timezone
 from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import RulesError, RuleSet
 from tournaments.algorithms import brackets
-from tournaments.algorithms import colours as colour_rules
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League, Player, Result
 from tournaments.permissions import entry_refusal, is_organizer, organize_refusal
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
+from tournaments.services.players import check_pair as _check_pair
 from tournaments.services.players import unique_slug
 
 Status = League.Status
@@ -400,18 +400,6 @@ def league_set_status(*, league: League, status: str, by) -> League:
         league.status = status
         league.save(update_fields=["status"])
         return league
-
-
-def _check_pair(league: League, colours: list[str] | None) -> list[str]:
-    """A preferred allied pair (or single colour) valid for the league's format and board."""
-    if not colours:
-        return []
-    fmt = get_format(league.format)
-    try:
-        unit = colour_rules.normalise(list(colours), DEFAULT_COLOURS[league.board], fmt.layout)
-    except AlgorithmError as exc:
-        raise ServiceError(f"preferred colours: {exc}", field="preferred_colours") from None
-    return list(unit)
 
 
 def entries_open_refusal(league: League) -> str | None:

@@ -5,7 +5,11 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from tournaments.models import Player
+from games.engine.board import DEFAULT_COLOURS
+from tournaments.algorithms import colours as colour_rules
+from tournaments.algorithms.errors import AlgorithmError
+from tournaments.formats import get_format
+from tournaments.models import League, Player
 from tournaments.permissions import organizes_any_league
 from tournaments.services.errors import NotAllowed, ServiceError
 
@@ -81,8 +85,6 @@ def player_set_colours(*, player: Player, by, preferred_colours) -> Player:
     """A player's preferred allied pair (staff, or the player). It also becomes the
     preference of their entries in leagues whose schedule is not generated yet, so it is
     never lost between profile and games."""
-    from games.engine.board import DEFAULT_COLOURS
-
     if not (getattr(by, "is_staff", False) or (player.user_id and player.user_id == by.pk)):
         raise NotAllowed(f"only {player.name} or staff may change these colours")
     colours = list(preferred_colours or [])
@@ -100,13 +102,23 @@ def player_set_colours(*, player: Player, by, preferred_colours) -> Player:
     with transaction.atomic():
         player.preferred_colours = colours
         player.save(update_fields=["preferred_colours"])
-        from tournaments.services.leagues import _check_pair
-
         entries = player.entries.filter(league__cycles__isnull=True, withdrawn_at__isnull=True)
         for entry in entries.select_related("league").distinct():
             try:
-                entry.preferred_colours = _check_pair(entry.league, colours)
+                entry.preferred_colours = check_pair(entry.league, colours)
             except ServiceError:
                 continue  # not a pair on that league's board: the entry keeps its own
             entry.save(update_fields=["preferred_colours"])
     return player
+
+
+def check_pair(league: League, colours: list[str] | None) -> list[str]:
+    """A preferred allied pair (or single colour) valid for the league's format and board."""
+    if not colours:
+        return []
+    fmt = get_format(league.format)
+    try:
+        unit = colour_rules.normalise(list(colours), DEFAULT_COLOURS[league.board], fmt.layout)
+    except AlgorithmError as exc:
+        raise ServiceError(f"preferred colours: {exc}", field="preferred_colours") from None
+    return list(unit)

@@ -263,10 +263,14 @@ def _require_log_unused_elsewhere(fixture: Fixture, sha256: str) -> None:
 # --- submitting ------------------------------------------------------------------------------
 
 
-def game_log_submit(*, fixture: Fixture, content: str | bytes, user) -> Result:
+def game_log_submit(
+    *, fixture: Fixture, content: str | bytes, user, played_online: bool = False
+) -> Result:
     """A player at the board (or an organizer) submits the game's log; the result version
     it made, or the one an identical earlier upload made (see ``game_log_upload``)."""
-    return game_log_upload(fixture=fixture, content=content, user=user).result
+    return game_log_upload(
+        fixture=fixture, content=content, user=user, played_online=played_online
+    ).result
 
 
 @dataclass(frozen=True)
@@ -276,8 +280,14 @@ class Upload:
     """False when this very log was submitted before (the result is that submission's)"""
 
 
-def game_log_upload(*, fixture: Fixture, content: str | bytes, user) -> Upload:
+def game_log_upload(
+    *, fixture: Fixture, content: str | bytes, user, played_online: bool = False
+) -> Upload:
     """A player at the board (or an organizer) submits the game's log.
+
+    ``played_online``: the log was recorded by the platform's live play (``live``), where
+    the server rolled every die and both players were at the board, so it counts at once
+    without the opponent's confirmation. Only live play passes it.
 
     Raises ``ServiceError`` naming what is wrong (the log breaks a rule, or it is not this
     game's log); a rejected log changes nothing but is kept as a ``RejectedSubmission``.
@@ -323,7 +333,7 @@ def game_log_upload(*, fixture: Fixture, content: str | bytes, user) -> Upload:
         require_action(result_actions(user, fixture), SUBMIT)
         log, _ = game_log_store(checked, user=user)
         fields = result_fields_from_log(fixture, checked)
-        counts_now = organizer or not fixture.league.confirmation_required
+        counts_now = organizer or played_online or not fixture.league.confirmation_required
         result = _new_version(
             fixture,
             user,

@@ -1,0 +1,257 @@
+"""Live play under load, through real WebSocket connections: Daphne servers, the Redis
+channel layer and PostgreSQL, computer-only rooms each watched by a spectator connection.
+
+1. Latency at a human pace: ``--rooms`` rooms, each moving about once a second (the
+   computer's pause); the delay from a move being applied (the state built right after the
+   commit) to the spectator receiving it: p50, p95, p99.
+2. Capacity: rooms playing flat out (no pause), for each of ``--capacity-rooms``: the moves
+   per second the machine sustains, the latency, and where the CPU goes (servers,
+   PostgreSQL, Redis, this client).
+
+Bounded in time and count, loopback only. Needs PostgreSQL and Redis (``make bench``):
+
+    python bench/online.py [--rooms 200] [--seconds 20] [--servers 2]
+                           [--capacity-rooms 10,40,100] [--capacity-seconds 12]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+os.environ.setdefault("DEBUG", "1")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maedn_bench_live")
+os.environ.setdefault("CHANNEL_LAYER_URL", "redis://127.0.0.1:6379/4")
+os.environ["CELERY_BROKER_URL"] = ""  # the embedded default: in-process timers
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+
+import django  # noqa: E402
+
+
+def setup_database() -> None:
+    import psycopg
+
+    url = os.environ["DATABASE_URL"]
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True
+    )
+
+
+def cpu_ticks(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes and their children."""
+    total = 0.0
+    hz = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15]) / hz
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return total
+
+
+def pids_named(name: str) -> list[int]:
+    out = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+def machine_busy() -> tuple[float, float]:
+    parts = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = parts[3] + parts[4]
+    return sum(parts) - idle, sum(parts)
+
+
+def make_rooms(n: int) -> list[tuple[int, str]]:
+    """``n`` computer-only rooms, started (the first step is scheduled by the server the
+    spectator connects to)."""
+    from django.contrib.auth import get_user_model
+
+    from live import services
+    from live.models import Room
+
+    host, _ = get_user_model().objects.get_or_create(username="bench-host")
+    # rooms of an earlier phase stop (a step does nothing for a room that is not playing)
+    Room.objects.filter(host=host, status=Room.Status.PLAYING).update(status=Room.Status.ABANDONED)
+    services.later = lambda *a, **k: None  # this process schedules nothing
+    rooms = []
+    for _ in range(n):
+        room = services.room_create(host=host, rules="online", mode="computer", strength="random")
+        room.seats.update(kind="computer", user=None)
+        services.room_start(room=room, user=host)
+        rooms.append((room.pk, room.token))
+    return rooms
+
+
+def total_moves(ids: list[int]) -> int:
+    from django.db.models import Sum
+
+    from live.models import Room
+
+    return Room.objects.filter(pk__in=ids).aggregate(n=Sum("move_number"))["n"] or 0
+
+
+async def watch(url: str, token: str, latencies: list[float], stop: asyncio.Event, ready):
+    import websockets
+
+    host = url.split("//", 1)[1]
+    async with websockets.connect(
+        f"ws://{host}/ws/live/{token}/", origin=f"http://{host}", max_size=2**22
+    ) as ws:
+        ready()
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                continue
+            received = time.time()
+            message = json.loads(raw)
+            if message.get("type") == "state" and message.get("last") and "events" not in message:
+                latencies.append(received - message["applied_at"])
+
+
+async def run_phase(servers, rooms, seconds: float, warmup: float = 3.0):
+    latencies: list[float] = []
+    stop = asyncio.Event()
+    connected = [0]
+
+    def ready():
+        connected[0] += 1
+
+    tasks = [
+        asyncio.ensure_future(watch(servers[i % len(servers)].url, token, latencies, stop, ready))
+        for i, (_, token) in enumerate(rooms)
+    ]
+    while connected[0] < len(rooms):
+        await asyncio.sleep(0.05)
+        if any(t.done() and t.exception() for t in tasks):
+            raise next(t.exception() for t in tasks if t.done() and t.exception())
+    await asyncio.sleep(warmup)
+    ids = [pk for pk, _ in rooms]
+    latencies.clear()
+    server_pids = [s.process.pid for s in servers]
+    pg, redis = pids_named("postgres"), pids_named("redis-server")
+    before = (
+        await asyncio.to_thread(total_moves, ids),
+        cpu_ticks(server_pids),
+        cpu_ticks(pg),
+        cpu_ticks(redis),
+        cpu_ticks([os.getpid()]),
+        machine_busy(),
+        time.monotonic(),
+    )
+    await asyncio.sleep(seconds)
+    after = (
+        await asyncio.to_thread(total_moves, ids),
+        cpu_ticks(server_pids),
+        cpu_ticks(pg),
+        cpu_ticks(redis),
+        cpu_ticks([os.getpid()]),
+        machine_busy(),
+        time.monotonic(),
+    )
+    sample = list(latencies)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    wall = after[6] - before[6]
+    busy = (after[5][0] - before[5][0]) / max(1, after[5][1] - before[5][1])
+    return {
+        "moves_per_s": (after[0] - before[0]) / wall,
+        "received": len(sample),
+        "p50_ms": pct(sample, 50),
+        "p95_ms": pct(sample, 95),
+        "p99_ms": pct(sample, 99),
+        "cpu_servers": (after[1] - before[1]) / wall,
+        "cpu_postgres": (after[2] - before[2]) / wall,
+        "cpu_redis": (after[3] - before[3]) / wall,
+        "cpu_client": (after[4] - before[4]) / wall,
+        "machine_busy": busy,
+    }
+
+
+def pct(values: list[float], p: int) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return 1000 * values[min(len(values) - 1, int(len(values) * p / 100))]
+
+
+def start_servers(n: int, pause: float):
+    from tests.live.servers import Daphne
+
+    env = {
+        "LIVE_COMPUTER_PAUSE": str(pause),
+        "LIVE_AUTO_PAUSE": str(pause),
+        "DEBUG": "1",
+        "DJANGO_SETTINGS_MODULE": "config.settings.base",
+        "CONN_MAX_AGE": "600",
+    }
+    servers = [Daphne(database_url=os.environ["DATABASE_URL"], env=env) for _ in range(n)]
+    for s in servers:
+        s.wait_ready()
+    return servers
+
+
+def show(title: str, r: dict) -> None:
+    print(
+        f"{title}: {r['moves_per_s']:7.1f} moves/s applied, {r['received']} received; "
+        f"latency p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms; "
+        f"CPU cores: servers {r['cpu_servers']:.2f}, postgres {r['cpu_postgres']:.2f}, "
+        f"redis {r['cpu_redis']:.2f}, client {r['cpu_client']:.2f}; "
+        f"machine busy {100 * r['machine_busy']:.0f}%; CPU per move: servers "
+        f"{1000 * r['cpu_servers'] / max(r['moves_per_s'], 1e-9):.1f} ms, postgres "
+        f"{1000 * r['cpu_postgres'] / max(r['moves_per_s'], 1e-9):.1f} ms; "
+        f"load average {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", default="50,100,200", help="room counts at human pace")
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--pause", type=float, default=1.0, help="seconds between moves")
+    parser.add_argument("--capacity-rooms", default="10,40,100")
+    parser.add_argument("--capacity-seconds", type=float, default=12)
+    args = parser.parse_args()
+    setup_database()
+    django.setup()
+    print(f"{os.cpu_count()} CPUs, {args.servers} Daphne servers, Redis channel layer, PostgreSQL")
+
+    servers = start_servers(args.servers, args.pause)
+    try:
+        for n in [int(x) for x in args.rooms.split(",") if x]:
+            rooms = make_rooms(n)
+            result = asyncio.run(run_phase(servers, rooms, args.seconds))
+            show(f"human pace, {n:4d} rooms ({args.pause:g} s per move)", result)
+    finally:
+        for s in servers:
+            s.stop()
+
+    if args.capacity_rooms:
+        servers = start_servers(args.servers, 0.0)
+        try:
+            for n in [int(x) for x in args.capacity_rooms.split(",")]:
+                rooms = make_rooms(n)
+                result = asyncio.run(run_phase(servers, rooms, args.capacity_seconds, 2.0))
+                show(f"flat out, {n:4d} rooms", result)
+        finally:
+            for s in servers:
+                s.stop()
+
+
+if __name__ == "__main__":
+    main()

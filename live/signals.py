@@ -1,0 +1,141 @@
+"""Sending to a room's channel-layer group and scheduling a room's next step (timers).
+
+Both work from any thread: a consumer's worker thread, a Celery worker, or the in-process
+timer thread of the embedded default. A service never imports a task; it asks for one by
+name (``live.room_step``, ``live.seat_grace``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import logging
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from celery import current_app
+from channels.layers import get_channel_layer
+from django.db import connections
+
+log = logging.getLogger(__name__)
+
+#: the event loop of this process's ASGI server, once a consumer has connected
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def remember_server_loop() -> None:
+    """Called from a consumer (inside the server's loop)."""
+    global _server_loop
+    _server_loop = asyncio.get_running_loop()
+
+
+def group_send(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to everyone in ``group`` (best effort: a lost broadcast is repaired
+    by the next one, every message carries the whole state).
+
+    A Redis layer is driven from one long-lived event loop per process (a daemon thread),
+    whatever thread calls: ``async_to_sync`` would make a new loop, and so new Redis
+    connections, for every message. The in-memory layer (one process, ``make run``) must be
+    used from the server's own loop."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        if type(layer).__name__ == "InMemoryChannelLayer":
+            loop = _server_loop
+            if _in_server_worker_thread() or loop is None or not loop.is_running():
+                async_to_sync(layer.group_send)(group, message)
+            else:
+                asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(5)
+            return
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender_loop()).result(5)
+    except Exception:  # the channel layer is down: the game goes on, clients resync
+        log.exception("live: broadcast to %s failed", group)
+
+
+_sender: asyncio.AbstractEventLoop | None = None
+_sender_lock = threading.Lock()
+
+
+def _sender_loop() -> asyncio.AbstractEventLoop:
+    global _sender
+    with _sender_lock:
+        if _sender is None or _sender.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="live-sender", daemon=True).start()
+            _sender = loop
+        return _sender
+
+
+def _in_server_worker_thread() -> bool:
+    """True in a thread that asgiref's ``sync_to_async`` runs for an event loop."""
+    from asgiref.sync import SyncToAsync
+
+    return getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None
+
+
+def _eager() -> bool:
+    return bool(current_app.conf.task_always_eager)
+
+
+def later(task: str, args: list[Any], delay: float) -> None:
+    """Run the task ``task`` with ``args`` after ``delay`` seconds: through the broker with
+    a countdown in production, on this process's timer (a heap and a few worker threads
+    with their own database connections) in the embedded default."""
+    delay = max(0.0, float(delay))
+    if not _eager():
+        current_app.send_task(task, args=args, countdown=delay)
+        return
+    _timer().add(time.monotonic() + delay, task, args)
+
+
+class _Timer:
+    """One scheduler thread per process; due tasks run on a small thread pool, so the
+    number of database connections stays bounded however many rooms are playing."""
+
+    def __init__(self, workers: int) -> None:
+        self.heap: list[tuple[float, int, str, list[Any]]] = []
+        self.cond = threading.Condition()
+        self.count = 0
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="live-timer")
+        threading.Thread(target=self._run, name="live-scheduler", daemon=True).start()
+
+    def add(self, at: float, task: str, args: list[Any]) -> None:
+        with self.cond:
+            self.count += 1
+            heapq.heappush(self.heap, (at, self.count, task, args))
+            self.cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self.cond:
+                while not self.heap or self.heap[0][0] > time.monotonic():
+                    self.cond.wait(None if not self.heap else self.heap[0][0] - time.monotonic())
+                _, _, task, args = heapq.heappop(self.heap)
+            self.pool.submit(self._call, task, args)
+
+    @staticmethod
+    def _call(task: str, args: list[Any]) -> None:
+        # The pool threads keep their database connections (no per-task health check: that
+        # is a round trip per roll); a failed task drops them, the next one reconnects.
+        try:
+            current_app.tasks[task].run(*args)
+        except Exception:
+            log.exception("live: in-process task %s%r failed", task, args)
+            connections.close_all()
+
+
+_timer_instance: _Timer | None = None
+_timer_lock = threading.Lock()
+
+
+def _timer() -> _Timer:
+    global _timer_instance
+    with _timer_lock:
+        if _timer_instance is None:
+            _timer_instance = _Timer(int(os.environ.get("LIVE_TIMER_THREADS", "4")))
+        return _timer_instance

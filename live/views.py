@@ -1,0 +1,158 @@
+"""The pages of live play: the lobby (open a room, public rooms), a room, its log and
+replay, opening a league game's room and recording a no-show."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.engine.rules import PRESETS
+from games.geometry import board_layout
+from games.replay import replay_json
+from live import services
+from live.models import Room
+from live.variants import VARIANTS
+from tournaments.models import Entry, Fixture
+
+
+def _int(value: str | None, default: int | None = None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else default
+    except ValueError:
+        return default
+
+
+@require_http_methods(["GET", "POST"])
+def lobby(request):
+    error = None
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"/accounts/login/?next={request.path}")
+        p = request.POST
+        try:
+            room = services.room_create(
+                host=request.user,
+                board=_int(p.get("board"), 4),
+                rules=p.get("rules") or "online",
+                mode=p.get("mode") or Room.Mode.ONLINE,
+                turn_seconds=_int(p.get("turn_seconds")),
+                is_public=p.get("is_public") == "on",
+                variant=p.get("variant") or "",
+                strength=p.get("strength") or "heuristic",
+                names=[n for n in (p.get("names") or "").split(",")],
+            )
+        except services.Refused as exc:
+            error = exc.message
+        else:
+            return redirect("live:room", token=room.token)
+    rooms = (
+        Room.objects.filter(is_public=True, status__in=[Room.Status.WAITING, Room.Status.PLAYING])
+        .select_related("host")
+        .order_by("-created_at")[:50]
+    )
+    return render(
+        request,
+        "live/lobby.html",
+        {
+            "rooms": rooms,
+            "presets": sorted(PRESETS),
+            "variants": VARIANTS.values(),
+            "modes": Room.Mode.choices,
+            "error": error,
+        },
+        status=400 if error else 200,
+    )
+
+
+@require_GET
+def room_page(request, token: str):
+    room = get_object_or_404(Room.objects.select_related("fixture__league"), token=token)
+    state = services.room_state(room)
+    return render(
+        request,
+        "live/room.html",
+        {
+            "room": room,
+            "layout": board_layout(room.board),
+            "state": state,
+            "me": request.user.pk if request.user.is_authenticated else None,
+            "is_host": request.user.is_authenticated and request.user.pk == room.host_id,
+            "absent": _absent_entries(room),
+        },
+    )
+
+
+def _absent_entries(room: Room) -> list[Entry]:
+    if not room.fixture_id or room.status != Room.Status.WAITING:
+        return []
+    here = set(room.seats.filter(kind="human").values_list("user_id", flat=True))
+    return [
+        s.entry
+        for s in room.fixture.seats.select_related("entry__player")
+        if s.entry.player.user_id not in here
+    ]
+
+
+@require_GET
+def room_log(request, token: str):
+    room = get_object_or_404(Room, token=token)
+    if room.status != Room.Status.FINISHED:
+        raise Http404("the log is ready when the game is over")
+    response = HttpResponse(services.room_log_text(room), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="maedn-live-{room.token}.json"'
+    return response
+
+
+@require_GET
+def room_replay(request, token: str):
+    room = get_object_or_404(Room, token=token)
+    if room.status != Room.Status.FINISHED:
+        raise Http404("the replay is ready when the game is over")
+    return render(
+        request,
+        "live/replay.html",
+        {
+            "room": room,
+            "layout": board_layout(room.board),
+            "replay_url": f"/live/{room.token}/replay.json",
+            "raw_url": f"/live/{room.token}/log.json",
+        },
+    )
+
+
+@require_GET
+def room_replay_json(request, token: str):
+    room = get_object_or_404(Room, token=token)
+    if room.status != Room.Status.FINISHED:
+        raise Http404("the replay is ready when the game is over")
+    return HttpResponse(replay_json(services.room_log_text(room)), content_type="application/json")
+
+
+@login_required
+@require_POST
+def fixture_room(request, pk: int):
+    fixture = get_object_or_404(Fixture.objects.select_related("league"), pk=pk)
+    try:
+        room = services.fixture_room_create(fixture=fixture, user=request.user)
+    except services.Refused as exc:
+        messages.error(request, exc.message)
+        return redirect("tournaments:game", pk=pk)
+    return redirect("live:room", token=room.token)
+
+
+@login_required
+@require_POST
+def no_show(request, token: str):
+    room = get_object_or_404(Room, token=token)
+    entry = get_object_or_404(Entry, pk=_int(request.POST.get("entry"), 0))
+    try:
+        services.fixture_no_show(room=room, user=request.user, absent=entry)
+    except services.Refused as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The no-show was recorded as a forfeit."))
+    return redirect("live:room", token=token)

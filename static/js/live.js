@@ -1,0 +1,257 @@
+/* Live play: the room's board, die, turn, timer and legal moves, kept in step with the server
+   over a WebSocket (reconnecting on its own; every message carries the whole state, the first
+   one after connecting the whole log too). The server rolls the dice and decides; this page
+   only shows the state and sends the chosen move with the roll number it answers.
+   Keys: number keys choose a move, arrows change the choice, Enter plays it. */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("live-room");
+  if (!root) return;
+  var B = window.MaednBoard;
+  var t = root.dataset;
+  var layout = JSON.parse(document.getElementById(t.layout).textContent);
+  var state = JSON.parse(document.getElementById(t.state).textContent);
+  var me = t.me ? +t.me : null;
+  var $ = function (sel) { return root.querySelector(sel); };
+  var ui = {
+    pawns: $("[data-pawns]"), marks: $("[data-marks]"), pips: $("[data-pips]"),
+    dieTitle: $("[data-die-title]"), turn: $("[data-turn]"), timer: $("[data-timer]"),
+    moves: $("[data-moves]"), last: $("[data-last]"), seats: $("[data-seats]"),
+    end: $("[data-end]"), conn: $("[data-connection]"), startWrap: $("[data-start-wrap]")
+  };
+  var history = document.createElement("ol");
+  history.hidden = true;
+  history.setAttribute("data-history", "");
+  root.appendChild(history);
+  var seatsView = layout.seats.map(function (s) { return { css: s.css, symbol: s.symbol, used: true }; });
+  var socket = null, retry = 500, selected = 0, ticker = null;
+
+  function fmt(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (_, k) { return values[k]; });
+  }
+  function posText(p) { return p === "B" || p < 0 ? t.i18nYard : String(p); }
+  function colourLabel(colour) {
+    var label = root.querySelector('[data-seat-label="' + seatIndex(colour) + '"]');
+    return label ? label.textContent : colour;
+  }
+  function seatIndex(colour) {
+    for (var i = 0; i < state.seats.length; i++) if (state.seats[i].colour === colour) return i;
+    return -1;
+  }
+  function mine(seat) {
+    if (seat.kind !== "human") return false;
+    if (state.mode === "table") return !!t.host;
+    return me !== null && seat.user === me;
+  }
+  function myTurn() {
+    if (state.status !== "playing" || !state.turn) return false;
+    var s = state.seats[seatIndex(state.turn)];
+    return !!s && mine(s);
+  }
+
+  function send(message) {
+    if (!socket || socket.readyState !== 1) return false;
+    message.room = t.room;
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  function play(k) {
+    var m = state.legal[k];
+    if (!m || !myTurn()) return;
+    send({ type: "move", move_number: state.move_number, move: [m[0], m[1], m[2]] });
+    ui.moves.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+  }
+
+  function eventText(ev) {
+    var label = colourLabel(ev.colour);
+    var text = ev.move ? fmt(t.i18nMoved, { colour: label, die: ev.die, from: posText(ev.move[0]), to: posText(ev.move[1]) })
+      : fmt(t.i18nRolled, { colour: label, die: ev.die });
+    if (ev.by === "timeout") text += " " + t.i18nByTimeout;
+    else if (ev.by === "computer") text += " " + t.i18nByComputer;
+    return text;
+  }
+
+  function addHistory(ev) {
+    var li = document.createElement("li");
+    var copy = {};
+    Object.keys(ev).forEach(function (k) { if (k !== "number" && k !== "by") copy[k] = ev[k]; });
+    li.setAttribute("data-n", ev.number);
+    li.setAttribute("data-event", JSON.stringify(copy));
+    li.textContent = eventText(ev);
+    history.appendChild(li);
+  }
+
+  function drawBoard() {
+    var turnSeat = seatIndex(state.turn);
+    var legalFrom = {};
+    if (myTurn()) state.legal.forEach(function (m, k) {
+      var seat = seatIndex(m[2]);
+      var from = m[0] === "B" ? -1 : m[0];
+      var key = seat + ":" + from;
+      if (!(key in legalFrom)) legalFrom[key] = k;
+    });
+    var move = null;
+    if (state.last && state.last.move) {
+      var ls = seatIndex(state.last.pawn_colour || state.last.colour);
+      move = { seat: ls, from: state.last.move[0] === "B" ? -1 : state.last.move[0], to: state.last.move[1] };
+    }
+    B.drawPawns(ui, layout, seatsView, state.positions, move, turnSeat, function (g, seat, pos) {
+      var key = seat + ":" + pos;
+      if (key in legalFrom) {
+        var k = legalFrom[key];
+        g.classList.add("legal");
+        if (k === selected) g.classList.add("selected");
+        g.setAttribute("data-move", k);
+        g.addEventListener("click", function () { play(k); });
+      }
+    });
+  }
+
+  function drawMoves() {
+    ui.moves.textContent = "";
+    if (!myTurn()) return;
+    if (state.legal.length === 0) { ui.moves.textContent = t.i18nNoMove; return; }
+    if (state.legal.length === 1) { ui.moves.textContent = t.i18nOneMove; return; }
+    if (selected >= state.legal.length) selected = 0;
+    state.legal.forEach(function (m, k) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "live-move" + (k === selected ? " selected" : "");
+      b.setAttribute("aria-pressed", k === selected ? "true" : "false");
+      b.setAttribute("data-move", k);
+      b.textContent = fmt(t.i18nMove, { n: k + 1, from: posText(m[0]), to: posText(m[1]) });
+      b.addEventListener("click", function () { play(k); });
+      ui.moves.appendChild(b);
+    });
+  }
+
+  function drawSeats() {
+    ui.seats.textContent = "";
+    var holdsOne = state.seats.some(mine);
+    state.seats.forEach(function (s) {
+      var li = document.createElement("li");
+      li.setAttribute("data-seat-colour", s.colour);
+      if (s.colour === state.turn) li.className = "on-turn";
+      var name = s.kind === "computer" ? t.i18nComputer : s.name;
+      if (mine(s)) name += " (" + t.i18nYou + ")";
+      li.textContent = colourLabel(s.colour) + ": " + name + " ";
+      var canTake = s.kind === "computer" && me !== null && state.mode !== "table" &&
+        state.status !== "finished" && state.status !== "abandoned" &&
+        (!s.reserved || s.original === t.username) && (!holdsOne || s.reserved);
+      if (canTake) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "secondary";
+        b.setAttribute("data-take", s.colour);
+        b.textContent = s.original && s.original === t.username ? t.i18nTakeBack : t.i18nTake;
+        b.addEventListener("click", function () { send({ type: "take", colour: s.colour }); });
+        li.appendChild(b);
+      }
+      ui.seats.appendChild(li);
+    });
+    if (holdsOne && state.status !== "finished" && state.mode !== "table") {
+      var leave = document.createElement("li");
+      var lb = document.createElement("button");
+      lb.type = "button";
+      lb.className = "secondary";
+      lb.setAttribute("data-leave", "");
+      lb.textContent = t.i18nLeave;
+      lb.addEventListener("click", function () { send({ type: "leave" }); });
+      leave.appendChild(lb);
+      ui.seats.appendChild(leave);
+    }
+  }
+
+  function drawTimer() {
+    clearInterval(ticker);
+    ui.timer.textContent = "";
+    if (state.status !== "playing" || !state.deadline) return;
+    var onTurn = state.seats[seatIndex(state.turn)];
+    if (!onTurn || onTurn.kind !== "human" || state.legal.length < 2) return; /* no decision */
+    var update = function () {
+      var left = Math.max(0, Math.ceil(state.deadline - Date.now() / 1000));
+      ui.timer.textContent = fmt(t.i18nSeconds, { s: left });
+    };
+    update();
+    ticker = setInterval(update, 250);
+  }
+
+  function render() {
+    root.dataset.moveNumber = state.move_number;
+    root.dataset.status = state.status;
+    root.dataset.turn = state.turn || "";
+    B.drawDie(ui, state.status === "playing" ? state.die : (state.last ? state.last.die : 0));
+    if (state.status === "waiting") ui.turn.textContent = state.players_reserved ? t.i18nWaitingLeague : t.i18nWaiting;
+    else if (state.status === "finished") ui.turn.textContent = fmt(t.i18nOver, { winner: state.winner || "–" });
+    else if (state.status === "abandoned") ui.turn.textContent = t.i18nAbandoned;
+    else ui.turn.textContent = fmt(myTurn() ? t.i18nYourTurn : t.i18nTurn, { colour: colourLabel(state.turn) });
+    root.classList.toggle("my-turn", myTurn());
+    ui.last.textContent = state.last ? eventText(state.last) : "";
+    ui.startWrap.hidden = !(state.status === "waiting" && t.host && !state.fixture);
+    drawBoard();
+    drawMoves();
+    drawSeats();
+    drawTimer();
+    if (state.status === "finished" && state.log_url) {
+      ui.end.hidden = false;
+      $("[data-replay]").href = state.replay_url;
+      $("[data-log]").href = state.log_url;
+    }
+  }
+
+  function receive(message) {
+    if (message.type === "refused") { ui.conn.textContent = message.error; render(); return; }
+    if (message.type !== "state") return;
+    if (message.events) {
+      history.textContent = "";
+      message.events.forEach(function (ev, i) { addHistory(Object.assign({ number: i }, ev)); });
+    } else if (message.last && message.move_number < state.move_number) {
+      return; /* an older broadcast overtaken by a newer state */
+    } else if (message.last && !history.querySelector('[data-n="' + message.last.number + '"]')) {
+      addHistory(message.last);
+    }
+    if (message.move_number !== state.move_number) selected = 0;
+    state = message;
+    ui.conn.textContent = "";
+    render();
+  }
+
+  function connect() {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    ui.conn.textContent = socket ? t.i18nReconnecting : t.i18nConnecting;
+    socket = new WebSocket(scheme + window.location.host + t.ws);
+    socket.onopen = function () { retry = 500; root.dataset.connected = "1"; };
+    socket.onmessage = function (e) { receive(JSON.parse(e.data)); };
+    socket.onclose = function () {
+      root.dataset.connected = "";
+      ui.conn.textContent = t.i18nReconnecting;
+      setTimeout(connect, retry);
+      retry = Math.min(5000, retry * 2);
+    };
+  }
+
+  var start = root.querySelector("[data-start]");
+  if (start) start.addEventListener("click", function () { send({ type: "start" }); });
+  root.addEventListener("keydown", function (e) {
+    if (!myTurn() || state.legal.length < 2) return;
+    var tag = e.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    var handled = true;
+    if (/^[1-9]$/.test(e.key) && +e.key <= state.legal.length) selected = +e.key - 1;
+    else if (e.key === "ArrowRight" || e.key === "ArrowDown") selected = (selected + 1) % state.legal.length;
+    else if (e.key === "ArrowLeft" || e.key === "ArrowUp") selected = (selected + state.legal.length - 1) % state.legal.length;
+    else if (e.key === "Enter" && tag !== "BUTTON") play(selected);
+    else handled = false;
+    if (handled) {
+      e.preventDefault();
+      drawBoard();
+      drawMoves();
+      var b = ui.moves.querySelector('[data-move="' + selected + '"]');
+      if (b && e.key !== "Enter") b.focus();
+    }
+  });
+  render();
+  connect();
+})();

@@ -1,0 +1,147 @@
+"""Live play in Chromium against a real ASGI server (Daphne, Redis channel layer): two
+people in two browser contexts and two computer seats play a game to the end by clicking;
+a short turn timer runs out and the server moves; one player closes the page, the computer
+takes over, they come back and take the seat again; a spectator sees every move; the log
+validates and equals what the pages showed."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from games.engine import validate
+from live import services
+from live.models import Room, RoomEvent
+from tests.browser.conftest import screenshot
+from tests.celery_worker import database_url_of_test_db
+from tests.live.servers import Daphne, session_cookie
+
+pytestmark = [pytest.mark.browser, pytest.mark.live_servers]
+
+
+@pytest.fixture
+def server(transactional_db):
+    daphne = Daphne(database_url=database_url_of_test_db(), env={"DEBUG": "1"})
+    try:
+        yield daphne.wait_ready()
+    finally:
+        daphne.stop()
+
+
+def _page(chromium, server, user=None, width=1280):
+    context = chromium.new_context(
+        viewport={"width": width, "height": 900}, locale="en-GB", base_url=server.url
+    )
+    if user is not None:
+        name, value = session_cookie(user).split("=", 1)
+        context.add_cookies([{"name": name, "value": value, "url": server.url}])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.js_errors = []
+    page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))
+    return page
+
+
+def _history(page) -> list[dict]:
+    return [
+        json.loads(x)
+        for x in page.eval_on_selector_all(
+            "[data-history] li", "els => els.map(e => e.dataset.event)"
+        )
+    ]
+
+
+def _click_if_my_turn(page) -> bool:
+    buttons = page.locator("#live-room.my-turn [data-moves] button.live-move:not([disabled])")
+    if buttons.count() == 0:
+        return False
+    try:
+        buttons.last.click(timeout=2000)
+    except Exception:
+        return False  # the state moved on under the click (the timer, a reconnect)
+    return True
+
+
+def test_two_people_two_computers_a_timer_a_takeover_and_a_spectator(chromium, server):
+    User = get_user_model()
+    ann, ben = User.objects.create_user("ann"), User.objects.create_user("ben")
+    room = services.room_create(host=ann, rules="online", turn_seconds=2)
+    url = f"/live/{room.token}/"
+    pa, pb = _page(chromium, server, ann), _page(chromium, server, ben)
+    watcher = _page(chromium, server, None, width=390)
+    for p in (pa, pb, watcher):
+        p.goto(url)
+        expect(p.locator("#live-room")).to_have_attribute("data-connected", "1")
+    pa.locator('[data-take="red"]').click()
+    expect(pa.locator('[data-seat-colour="red"]')).to_contain_text("ann")
+    pb.locator('[data-take="yellow"]').click()
+    expect(watcher.locator('[data-seat-colour="yellow"]')).to_contain_text("ben")
+    pa.locator("[data-start]").click()
+    expect(watcher.locator("#live-room")).to_have_attribute("data-status", "playing")
+
+    clicks = {"ann": 0, "ben": 0}
+    deadline = time.monotonic() + 60
+    while clicks["ann"] < 3 or clicks["ben"] < 3:  # both play by clicking (and the keyboard)
+        assert time.monotonic() < deadline, clicks
+        if _click_if_my_turn(pa):
+            clicks["ann"] += 1
+        if clicks["ben"] == 1 and pb.locator("#live-room.my-turn button.live-move").count():
+            pb.locator("#live-room").focus()
+            pb.keyboard.press("2")
+            pb.keyboard.press("Enter")  # the keyboard: number key, then Enter
+            clicks["ben"] += 1
+        elif _click_if_my_turn(pb):
+            clicks["ben"] += 1
+        time.sleep(0.05)
+    screenshot(watcher, "live-spectator-390")
+    screenshot(pa, "live-player")
+
+    # ann lets her timer run out: the server moves for her and the pages say so
+    deadline = time.monotonic() + 60
+    while not RoomEvent.objects.filter(room=room, by="timeout").exists():
+        assert time.monotonic() < deadline, "the timer never ran out"
+        _click_if_my_turn(pb)
+        time.sleep(0.05)
+    expect(pa.locator("[data-history]")).to_contain_text("time ran out", timeout=5000)
+
+    # ben closes his page: after the grace period the computer plays yellow
+    pb.context.close()
+    expect(watcher.locator('[data-seat-colour="yellow"]')).to_contain_text(
+        "computer", timeout=10_000
+    )
+    pb = _page(chromium, server, ben)
+    pb.goto(url)
+    take_back = pb.locator('[data-take="yellow"]')
+    expect(take_back).to_have_text("Take your seat back")
+    take_back.click()
+    expect(watcher.locator('[data-seat-colour="yellow"]')).to_contain_text("ben")
+
+    # play on to the end by clicking
+    deadline = time.monotonic() + 240
+    while watcher.locator("#live-room").get_attribute("data-status") != "finished":
+        assert time.monotonic() < deadline, "the game did not end"
+        _click_if_my_turn(pa)
+        _click_if_my_turn(pb)
+        time.sleep(0.03)
+    room.refresh_from_db()
+    expect(watcher.locator("[data-end]")).to_be_visible()
+    screenshot(watcher, "live-finished-390")
+    log = json.loads(watcher.request.get(f"/live/{room.token}/log.json").text())
+    verdict = validate(log)
+    assert verdict["valid"] and verdict["complete"], verdict
+    assert verdict["events"] == room.move_number
+    by = set(RoomEvent.objects.filter(room=room).values_list("by", flat=True))
+    assert {"player", "computer", "timeout"} <= by
+    for p in (watcher, pa, pb):  # every page showed exactly the log
+        expect(p.locator("[data-history] li")).to_have_count(room.move_number)
+        assert _history(p) == log["events"]
+        assert not p.js_errors, p.js_errors
+    watcher.locator("[data-replay]").click()
+    expect(watcher.locator("#replay-viewer.ready")).to_be_visible()
+    assert Room.objects.get(pk=room.pk).game_log is not None
+    for p in (watcher, pa, pb):
+        p.context.close()

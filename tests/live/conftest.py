@@ -1,0 +1,35 @@
+"""Fixtures of the live-play tests: people, and the scheduled steps recorded instead of run."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+
+@pytest.fixture
+def people(db):
+    User = get_user_model()
+    return [User.objects.create_user(f"person{i}", password="pw-long-enough-1") for i in range(4)]
+
+
+@pytest.fixture
+def scheduled(monkeypatch):
+    """Steps and grace checks the services ask for, recorded (the test runs them itself)."""
+    calls: list[tuple[str, list, float]] = []
+    monkeypatch.setattr(
+        "live.services.later", lambda task, args, delay: calls.append((task, args, delay))
+    )
+    return calls
+
+
+def drive(room, *, limit: int = 20000):
+    """Run the server's steps until the game is over (computer seats only)."""
+    from live import services
+    from live.models import Room
+
+    for _ in range(limit):
+        room.refresh_from_db()
+        if room.status != Room.Status.PLAYING:
+            return room
+        services.room_step(room_id=room.pk, move_number=room.move_number)
+    raise AssertionError("the game did not end")

@@ -1,0 +1,115 @@
+"""Real ASGI servers for the live-play tests and the benchmark: Daphne subprocesses on free
+loopback ports, the test database and the Redis channel layer, and a WebSocket client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Daphne:
+    """``daphne config.asgi:application`` on 127.0.0.1:``port`` in its own process group."""
+
+    def __init__(self, *, database_url: str, env: dict[str, str] | None = None, port=None):
+        self.port = port or free_port()
+        full = os.environ.copy()
+        full.update(
+            DJANGO_SETTINGS_MODULE=os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings.test"),
+            DATABASE_URL=database_url,
+            PYTHONUNBUFFERED="1",
+            LOG_LEVEL="WARNING",
+        )
+        full.pop("TEST_CELERY_WORKER", None)
+        full.update(env or {})
+        self.log_path = REPO_ROOT / "var" / f"daphne-{self.port}.log"
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "config.asgi:application",
+            ],
+            cwd=REPO_ROOT,
+            env=full,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def wait_ready(self, timeout: float = 30.0) -> Daphne:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"daphne exited early; see {self.log_path}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"daphne not ready after {timeout}s; see {self.log_path}")
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._log.close()
+
+
+def session_cookie(user) -> str:
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+async def ws_connect(server_url: str, token: str, cookie: str | None = None):
+    import websockets
+
+    headers = {"Cookie": cookie} if cookie else {}
+    host = server_url.split("//", 1)[1]
+    return await websockets.connect(
+        f"ws://{host}/ws/live/{token}/",
+        origin=f"http://{host}",
+        additional_headers=headers,
+        max_size=2**22,
+        open_timeout=10,
+    )
+
+
+async def receive(ws, timeout: float = 10.0) -> dict:
+    return json.loads(await asyncio.wait_for(ws.recv(), timeout))

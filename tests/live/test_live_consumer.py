@@ -1,0 +1,105 @@
+"""The room consumer over channels' WebsocketCommunicator and the real Redis channel layer:
+refused messages change nothing, a valid move reaches the player and the spectator, a
+reconnect resumes exactly."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+
+from live import services
+from live.models import RoomEvent
+from live.routing import websocket_urlpatterns
+from tests.live.test_live_services import _human_room, _snapshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+APP = URLRouter(websocket_urlpatterns)
+
+
+def test_the_real_redis_channel_layer_is_used():
+    assert type(get_channel_layer()).__name__ in ("RedisPubSubChannelLayer", "RedisChannelLayer")
+    assert settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
+
+
+async def _connect(room, user):
+    comm = WebsocketCommunicator(APP, f"/ws/live/{room.token}/")
+    comm.scope["user"] = user
+    connected, _ = await comm.connect()
+    assert connected
+    state = await comm.receive_json_from(timeout=5)
+    assert state["type"] == "state" and "events" in state
+    return comm, state
+
+
+async def _next_state(comm, number):
+    while True:
+        message = await comm.receive_json_from(timeout=5)
+        if message["type"] == "state" and message["move_number"] >= number:
+            return message
+
+
+def test_refused_messages_change_nothing_and_a_valid_move_reaches_everyone(people, scheduled):
+    room, game = _human_room(people, scheduled)
+    other = services.room_create(host=people[3])
+    legal = game.legal_moves(room.die)
+    good = [legal[0].from_, legal[0].to]
+    before = _snapshot(room)
+
+    async def main():
+        red, state = await _connect(room, people[0])
+        yellow, _ = await _connect(room, people[1])
+        watcher, _ = await _connect(room, people[2])
+        assert state["move_number"] == room.move_number and state["turn"] == "red"
+        assert len(state["events"]) == room.move_number
+        n = room.move_number
+        refused = [
+            (yellow, {"type": "move", "room": room.token, "move_number": n, "move": good}),
+            (watcher, {"type": "move", "room": room.token, "move_number": n, "move": good}),
+            (red, {"type": "move", "room": room.token, "move_number": n - 1, "move": good}),
+            (red, {"type": "move", "room": room.token, "move_number": n, "move": [0, 99]}),
+            (red, {"type": "move", "room": other.token, "move_number": n, "move": good}),
+            (red, {"type": "dance", "room": room.token}),
+            (red, ["not", "an", "object"]),
+        ]
+        for comm, message in refused:
+            await comm.send_json_to(message)
+            answer = await comm.receive_json_from(timeout=5)
+            assert answer["type"] == "refused", (message, answer)
+        assert await watcher.receive_nothing(timeout=0.2)
+        move = {"type": "move", "room": room.token, "move_number": n, "move": good}
+        await red.send_json_to(move)
+        for comm in (red, yellow, watcher):
+            state = await _next_state(comm, n + 1)
+            assert state["last"]["move"] == good and state["last"]["number"] == n
+        await red.send_json_to(move)  # the replayed message
+        assert (await red.receive_json_from(timeout=5))["type"] == "refused"
+        # a reconnect resumes exactly: the whole log so far and the state
+        await watcher.disconnect()
+        watcher, again = await _connect(room, people[2])
+        assert again["move_number"] == n + 1
+        log = await database_sync_to_async(services.room_log)(room)
+        assert again["events"] == log["events"]
+        for comm in (red, yellow, watcher):
+            await comm.disconnect()
+
+    nothing_changed = _snapshot(room)
+    assert nothing_changed == before
+    asyncio.run(main())
+    assert RoomEvent.objects.filter(room=room).count() == before[0] + 1
+    assert _snapshot(other)[0] == 0
+
+
+def test_an_unknown_room_is_closed():
+    async def main():
+        comm = WebsocketCommunicator(APP, "/ws/live/nope/")
+        connected, code = await comm.connect()
+        assert not connected and code == 4404
+
+    asyncio.run(main())

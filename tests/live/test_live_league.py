@@ -1,0 +1,131 @@
+"""League games played online: a room for a scheduled game (reserved seats, the league's
+rules, the fixture's starting colour), its log counted at once through the results service
+and the standings updated by a real Celery worker; a no-show as a forfeit."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.engine import validate
+from live import services
+from live.models import Room, Seat
+from tests.builders import example_text, make_fixture, make_league, make_player, make_user
+from tournaments.models import Fixture, Result, StandingsSnapshot
+from tournaments.services.results import game_log_submit
+
+
+def _table():
+    organizer = make_user("org")
+    erin_user, carol_user = make_user("erin_u"), make_user("carol_u")
+    erin = make_player("erin", user=erin_user)
+    carol = make_player("carol", user=carol_user)
+    league = make_league(organizer, format="2T+")
+    fixture = make_fixture(
+        league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black"
+    )
+    return organizer, erin_user, carol_user, league, fixture
+
+
+@pytest.mark.django_db
+def test_played_online_counts_without_confirmation(db):
+    _organizer, erin, _carol, league, fixture = _table()
+    assert league.confirmation_required
+    log = example_text("valid-league-2tplus.json")
+    result = game_log_submit(fixture=fixture, content=log, user=erin, played_online=True)
+    assert result.state == Result.State.CONFIRMED
+
+
+@pytest.mark.django_db
+def test_an_upload_by_a_player_still_waits_for_confirmation(db):
+    _organizer, erin, _carol, _league, fixture = _table()
+    log = example_text("valid-league-2tplus.json")
+    assert game_log_submit(fixture=fixture, content=log, user=erin).state == Result.State.PENDING
+
+
+@pytest.mark.django_db
+def test_a_league_room_reserves_the_seats_and_takes_the_league_rules(scheduled):
+    _organizer, erin, carol, league, fixture = _table()
+    room = services.fixture_room_create(fixture=fixture, user=erin)
+    assert room.rules == league.rules_spec and room.first == "black" and room.board == 4
+    assert room.players == {"erin": ["black", "yellow"], "carol": ["green", "red"]}
+    seats = {s.colour: s for s in room.seats.all()}
+    assert all(s.reserved for s in seats.values())
+    assert seats["black"].original == erin and seats["red"].original == carol
+    stranger = make_user("stranger")
+    with pytest.raises(services.Refused, match="reserved"):
+        services.seat_take(room=room, user=stranger, colour="red")
+    with pytest.raises(services.Refused, match="open room"):
+        services.fixture_room_create(fixture=fixture, user=carol)
+    with pytest.raises(services.Refused):
+        services.fixture_room_create(fixture=fixture, user=stranger)
+    taken = services.seat_take(room=room, user=erin, colour="black")
+    assert {s.colour for s in taken} == {"black", "yellow"}
+    room.refresh_from_db()
+    assert room.status == Room.Status.WAITING  # carol is not here yet
+    with pytest.raises(services.Refused, match="every player"):
+        services.room_start(room=room, user=erin)
+
+
+@pytest.mark.django_db
+def test_a_no_show_is_the_leagues_forfeit(scheduled):
+    organizer, erin, _carol, _league, fixture = _table()
+    room = services.fixture_room_create(fixture=fixture, user=organizer)
+    services.seat_take(room=room, user=erin, colour="yellow")
+    carol_entry = fixture.seats.get(entry__player__name="carol").entry
+    erin_entry = fixture.seats.get(entry__player__name="erin").entry
+    with pytest.raises(services.Refused, match="organizer"):
+        services.fixture_no_show(room=room, user=erin, absent=carol_entry)
+    with pytest.raises(services.Refused, match="is here"):
+        services.fixture_no_show(room=room, user=organizer, absent=erin_entry)
+    result = services.fixture_no_show(room=room, user=organizer, absent=carol_entry)
+    assert result.source == Result.Source.FORFEIT and result.winner == erin_entry
+    room.refresh_from_db()
+    assert room.status == Room.Status.ABANDONED
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.FORFEITED
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.celery_worker
+def test_a_league_game_played_online_counts_and_the_standings_follow(celery_worker):
+    _organizer, erin, carol, league, fixture = _table()
+    room = services.fixture_room_create(fixture=fixture, user=carol, turn_seconds=1)
+    services.seat_take(room=room, user=erin, colour="black")
+    services.seat_take(room=room, user=carol, colour="red")  # both here: the game starts
+    room.refresh_from_db()
+    assert room.status == Room.Status.PLAYING
+    # they play a few rolls (the 1 s timer moves for them), then leave: the computer plays on
+    deadline = time.monotonic() + 30
+    while Room.objects.get(pk=room.pk).move_number < 10:
+        assert time.monotonic() < deadline, "the worker did not move"
+        time.sleep(0.1)
+    services.seat_leave(room=room, user=erin)
+    services.seat_leave(room=room, user=carol)
+    deadline = time.monotonic() + 150
+    while True:
+        room.refresh_from_db()
+        if room.game_log_id:
+            break
+        assert time.monotonic() < deadline, f"the game did not end ({room.move_number} rolls)"
+        time.sleep(0.2)
+    assert room.seats.filter(kind=Seat.Kind.HUMAN).count() == 0
+    verdict = validate(services.room_log(room))
+    assert verdict["valid"] and verdict["complete"]
+    result = Result.objects.get(fixture=fixture, state=Result.State.CONFIRMED)
+    assert result.game_log_id == room.game_log_id and result.verified
+    assert result.winner.player.name == room.winner == verdict["winner"]
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.CONFIRMED
+    deadline = time.monotonic() + 30
+    while True:
+        snapshot = StandingsSnapshot.objects.filter(league=league).first()
+        if snapshot and snapshot.games_played == 1:
+            break
+        assert time.monotonic() < deadline, "the worker did not recompute the standings"
+        time.sleep(0.2)
+    rows = {r.entry.player.name: r for r in snapshot.rows.select_related("entry__player")}
+    loser = "carol" if room.winner == "erin" else "erin"
+    assert rows[room.winner].wins == 1 and rows[room.winner].rank == 1
+    assert rows[loser].losses == 1

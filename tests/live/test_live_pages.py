@@ -1,0 +1,71 @@
+"""The live-play pages: the lobby opens rooms (and refuses bad settings), a room page draws
+the board with its state, the log and replay exist once the game is over, German text, no
+inline script or style."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from games.engine import validate
+from live import services
+from live.models import Room
+from tests.live.conftest import drive
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_lobby_opens_a_room(client, people, scheduled):
+    assert client.get("/live/").status_code == 200
+    client.force_login(people[0])
+    response = client.post(
+        "/live/",
+        {
+            "mode": "online",
+            "board": "6",
+            "rules": "online",
+            "turn_seconds": "30",
+            "is_public": "on",
+            "strength": "random",
+        },
+    )
+    room = Room.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/live/{room.token}/"
+    assert (room.board, room.turn_seconds, room.is_public) == (6, 30, True)
+    assert room.seats.count() == 6
+    bad = client.post("/live/", {"mode": "online", "board": "5"})
+    assert bad.status_code == 400 and b"board must be 4 or 6" in bad.content
+    assert Room.objects.count() == 1
+
+
+def test_a_room_page_and_after_the_game_its_log_and_replay(client, people, scheduled):
+    room = services.room_create(host=people[0], mode="computer", variant="first-capture")
+    page = client.get(f"/live/{room.token}/")
+    html = page.content.decode()
+    assert page.status_code == 200 and 'id="live-room"' in html and "data-board" in html
+    for tag in re.findall(r"<script[^>]*>", html):  # JSON data or a static file only
+        assert "src=" in tag or 'type="application/json"' in tag, tag
+    assert ' style="' not in html and " onclick=" not in html
+    state = json.loads(
+        re.search(r'id="room-state" type="application/json">(.*?)</script>', html).group(1)
+    )
+    assert state["status"] == "waiting" and state["room"] == room.token
+    assert client.get(f"/live/{room.token}/log.json").status_code == 404
+    services.room_start(room=room, user=people[0])
+    drive(room)
+    services.room_finish(room_id=room.pk)
+    log = client.get(f"/live/{room.token}/log.json")
+    assert log.status_code == 200 and validate(log.content)["valid"]
+    assert client.get(f"/live/{room.token}/replay/").status_code == 200
+    replay = client.get(f"/live/{room.token}/replay.json").json()
+    assert len(replay["steps"]) == Room.objects.get(pk=room.pk).move_number
+
+
+def test_german(client, people):
+    room = services.room_create(host=people[0])
+    client.cookies["django_language"] = "de"
+    html = client.get(f"/live/{room.token}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Plätze" in html and "Diesen Platz übernehmen" in html
+    assert "Online spielen" in client.get("/live/", HTTP_ACCEPT_LANGUAGE="de").content.decode()

@@ -690,9 +690,11 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
 
 
 def _winner_name(room: Room, game: Game, variant_winner: str | None) -> str:
-    colour = variant_winner or (game.placing_colours() or [None])[0]
-    if colour is None:
-        return ""
+    """Who won: by the mode's end condition, else the engine's winner under the rules'
+    ``end`` (under ``both-colours`` the player who finishes both, not the first colour)."""
+    if variant_winner is None:
+        return game.winner or ""
+    colour = variant_winner
     for name, colours in (room.players or {}).items():
         if colour in colours:
             return name

@@ -31,5 +31,10 @@ def drive(room, *, limit: int = 20000):
         room.refresh_from_db()
         if room.status != Room.Status.PLAYING:
             return room
-        services.room_step(room_id=room.pk, move_number=room.move_number)
+        if services.room_step(room_id=room.pk, move_number=room.move_number) is None:
+            seat = room.seats.get(colour=services.room_game(room).turn)
+            raise AssertionError(
+                f"roll {room.move_number} waits for {seat.colour}'s {seat.kind} seat: "
+                "drive() plays rooms whose every seat is the computer's"
+            )
     raise AssertionError("the game did not end")

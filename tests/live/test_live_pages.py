@@ -41,7 +41,8 @@ def test_the_lobby_opens_a_room(client, people, scheduled):
 
 
 def test_a_room_page_and_after_the_game_its_log_and_replay(client, people, scheduled):
-    room = services.room_create(host=people[0], mode="computer", variant="first-capture")
+    # An online room nobody has sat down in: every seat is the computer's.
+    room = services.room_create(host=people[0], variant="first-capture")
     page = client.get(f"/live/{room.token}/")
     html = page.content.decode()
     assert page.status_code == 200 and 'id="live-room"' in html and "data-board" in html

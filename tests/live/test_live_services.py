@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.db import connections
 
-from games.engine import validate
+from games.engine import final_game, simulate_game, validate
 from live import services
 from live.models import Room, RoomEvent, Seat
 from tests.live.conftest import drive
@@ -229,3 +229,15 @@ def test_two_processes_racing_for_one_roll_apply_it_once(scheduled):
         assert sum(r is not None for r in results) == 1
         assert RoomEvent.objects.filter(room=room).count() == number + 1
     assert json.dumps(services.room_log(room))
+
+
+def test_the_winner_is_the_engines_not_the_first_colour_home():
+    # 2T+ (end: both-colours), seed 1: carol's red is home first, but erin finishes both.
+    players = {"erin": ["black", "yellow"], "carol": ["green", "red"]}
+    rules = {"preset": "league", "end": "both-colours"}
+    log = simulate_game(rules, players=players, first="black", seed=1)
+    game = final_game(log)
+    assert game.placing_colours()[0] == "red" and game.winner == "erin"
+    room = Room(players=players)
+    assert services._winner_name(room, game, None) == "erin"
+    assert services._winner_name(room, game, "green") == "carol"  # a mode's winner colour

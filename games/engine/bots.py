@@ -7,7 +7,8 @@ and, under the huff rule, which of its pawns is huffed.
 * :class:`RandomBot` — uniformly random; the baseline.
 * :class:`HeuristicBot` — scores every legal move by the progress it makes, what
   it captures, how exposed the moved pawn is before and after, and a few
-  positional habits (see docs/engine.md, "Bots").
+  positional habits (see docs/engine.md, "Computer players").
+* :class:`~games.engine.strong.StrongBot` (``"strong"``, in :mod:`games.engine.strong`).
 """
 
 from __future__ import annotations
@@ -181,11 +182,17 @@ def _risk(game: Game, s: int, pos: int, allies: frozenset[int], bot: HeuristicBo
     return 1.0 - miss
 
 
-BOTS: Mapping[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+from .strong import StrongBot  # noqa: E402 - it builds on the classes above
+
+BOTS: Mapping[str, type[Bot]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "strong": StrongBot,
+}
 
 
 def make_bot(spec: str | Bot) -> Bot:
-    """A bot from its name (``"random"``, ``"heuristic"``) or the bot itself."""
+    """A bot from its name (``"random"``, ``"heuristic"``, ``"strong"``) or the bot itself."""
     if isinstance(spec, Bot):
         return spec
     try:

@@ -17,9 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .board import position_name
-from .bots import Bot, RandomBot, make_bot
+from .bots import Bot, RandomBot
 from .game import Game
 from .log import FORMAT
+from .registry import make_bot
 from .rules import RuleSet
 from .setup import Setup, colours_in_play
 

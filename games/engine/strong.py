@@ -133,6 +133,21 @@ def _solo_moves(
     return out
 
 
+def _placement(table: dict[Placement, float], pawns: list[int]) -> Placement:
+    """``pawns`` as a key of ``table``. A barrier's two pawns (``barriers``) share a field,
+    which a lone colour without barriers never does: the race counts the second one a
+    field further back (or the first free field behind it)."""
+    place = tuple(sorted(pawns, reverse=True))
+    if place in table:
+        return place
+    placed: list[int] = []
+    for p in place:
+        while p >= 0 and p in placed:
+            p -= 1
+        placed.append(p)
+    return tuple(sorted(placed, reverse=True))
+
+
 def _without(table: dict[Placement, float], place: Placement, p: int) -> float:
     """The race of ``place`` with its pawn at ``p`` sent back to the yard."""
     placed = list(place)
@@ -204,10 +219,10 @@ class StrongBot(Bot):
             if g.finished[s]:
                 races.append(-self.FINISHED)
                 continue
-            place = tuple(sorted(pw, reverse=True))
+            place = _placement(table, pw)
             race = table[place]
             races.append(race)
-            for p in pw:
+            for p in place:
                 if 0 <= p < T:
                     chance = _risk(g, s, p, allies, heuristic)
                     if chance > 0.0:

@@ -19,13 +19,14 @@ from games.engine.strong import StrongBot, solo_table
 
 FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
+# Each rule set and board needs its own solo-race table (seconds to build): the tests use
+# three — league on boards 4 and 6, classic (one try, jumping in the house) on board 4 —
+# and variants of them (the huff, barriers with backward captures, allied colours).
 RULES: list[Any] = [
     "league",
     "league-2t+",
-    "classic",
-    "online",
-    {"preset": "classic", "compulsory_capture": "huff"},
     {"preset": "league", "compulsory_capture": "huff"},
+    {"preset": "classic", "compulsory_capture": "huff"},
     {"preset": "classic", "barriers": True, "capture_backwards": True},
     {"preset": "classic", "neutral": "green"},
 ]
@@ -63,7 +64,7 @@ def games(draw: st.DrawFn) -> tuple[Game, random.Random]:
     """A game somewhere in its course: random players for a random number of rolls."""
     rules = draw(st.sampled_from(RULES))
     neutral = isinstance(rules, dict) and "neutral" in rules
-    board = 4 if isinstance(rules, dict) or rules == "league-2t+" else draw(st.sampled_from([4, 6]))
+    board = draw(st.sampled_from([4, 6])) if rules == "league" else 4
     players = None if neutral else draw(st.sampled_from(PLAYERS[board]))
     if rules == "league-2t+" and players is None:
         players = PLAYERS[4][1]
@@ -98,11 +99,10 @@ def test_the_bot_returns_one_of_the_legal_moves_and_changes_nothing(case, die):
     assert bot.decisions == 1
 
 
-@pytest.mark.parametrize("board", [4, 6])
-@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize(
+    ("rules", "board"), [*((r, 4) for r in RULES), ("league", 6), ("league-2t+", 6)]
+)
 def test_games_with_the_strong_bot_validate(rules, board):
-    if board == 6 and isinstance(rules, dict):
-        pytest.skip("variants on board 4 only (the tables are the same per board)")
     neutral = isinstance(rules, dict) and "neutral" in rules
     players = None if neutral or rules != "league-2t+" else PLAYERS[board][1]
     bot = Recording()
@@ -117,17 +117,13 @@ def test_games_with_the_strong_bot_validate(rules, board):
         assert log["meta"]["bots"][next(iter(players))] == "strong"
 
 
-def test_the_huff_is_chosen_by_the_bot_and_is_legal():
+def test_under_the_huff_it_weighs_the_huff_of_each_option_and_plays_valid_games():
     bot = Recording()
     rules = {"preset": "classic", "compulsory_capture": "huff"}
-    huffed = 0
-    for seed in range(40):
-        log = simulate_game(rules=rules, bots=bot, seed=seed)
+    for seed in range(3):
+        log = simulate_game(rules=rules, bots={"red": bot}, seed=seed)
         assert validate(log)["valid"]
-        huffed += sum("huff" in e for e in log["events"])
-        if bot.huffs:
-            break
-    assert bot.huffs > 0 and huffed > 0
+    assert bot.huffs > 0  # the look-ahead scored non-capturing options with their huff
 
 
 def test_it_is_registered_and_reproducible():
@@ -137,11 +133,12 @@ def test_it_is_registered_and_reproducible():
     assert a == b and a["meta"]["bots"] == {c: "strong" for c in a["colours"]}
 
 
-def test_it_takes_a_capture_that_sends_a_pawn_about_to_finish_home():
+@pytest.mark.parametrize("rules", ["league", {"preset": "league", "compulsory_capture": "huff"}])
+def test_it_takes_a_capture_that_sends_a_pawn_about_to_finish_home(rules):
     # red rolls 4: its pawn at 4 can hit black's runner at black's 38, two fields before
     # black's house (absolute (10 + 38) % 40 = 8, red's 8) — or walk its pawn 20 → 24.
     game = Game.from_positions(
-        {"red": [4, 20, "B", "B"], "black": [38, "B", "B", "B"]}, turn="red", rules="league"
+        {"red": [4, 20, "B", "B"], "black": [38, "B", "B", "B"]}, turn="red", rules=rules
     )
     moves = game.legal(0, 4)
     capture = [m for m in moves if m[3] == 1]

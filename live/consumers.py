@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from live import services
-from live.models import Room
+from live.models import Room, RoomEvent
 from live.signals import remember_server_loop
 
 
@@ -21,7 +21,12 @@ def _state(room_id: int) -> dict[str, Any]:
     """The whole state and the whole log so far (a reconnecting page resumes exactly)."""
     room = Room.objects.get(pk=room_id)
     state = services.room_state(room)
-    state["events"] = services.room_log(room)["events"][: state["move_number"]]
+    events = services.room_log(room)["events"][: state["move_number"]]
+    by = RoomEvent.objects.filter(room=room, number__lt=len(events)).order_by("number")
+    state["events"] = [  # with who moved (the page says "time ran out", "computer")
+        {**event, "by": who}
+        for event, who in zip(events, by.values_list("by", flat=True), strict=True)
+    ]
     return state
 
 

@@ -85,7 +85,15 @@ def test_refused_messages_change_nothing_and_a_valid_move_reaches_everyone(peopl
         watcher, again = await _connect(room, people[2])
         assert again["move_number"] == n + 1
         log = await database_sync_to_async(services.room_log)(room)
-        assert again["events"] == log["events"]
+        by = await database_sync_to_async(
+            lambda: list(
+                RoomEvent.objects.filter(room=room).order_by("number").values_list("by", flat=True)
+            )
+        )()
+        assert [{k: v for k, v in e.items() if k != "by"} for e in again["events"]] == log["events"]
+        assert [e["by"] for e in again["events"]] == by and by[-1] == "player"
+        await watcher.send_json_to({"type": "state"})  # what a page with a gap asks for
+        assert (await watcher.receive_json_from(timeout=5))["events"] == again["events"]
         for comm in (red, yellow, watcher):
             await comm.disconnect()
 

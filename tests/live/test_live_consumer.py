@@ -12,6 +12,7 @@ from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.db import connections
 
 from live import services
 from live.models import RoomEvent
@@ -21,6 +22,14 @@ from tests.live.test_live_services import _human_room, _snapshot
 pytestmark = pytest.mark.django_db(transaction=True)
 
 APP = URLRouter(websocket_urlpatterns)
+
+
+@pytest.fixture(autouse=True)
+def _consumer_thread_lets_go():
+    """The consumer's database work runs in asgiref's one sync thread, whose connection
+    would otherwise outlive the test database."""
+    yield
+    asyncio.run(database_sync_to_async(connections.close_all)())
 
 
 def test_the_real_redis_channel_layer_is_used():

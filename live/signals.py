@@ -129,7 +129,6 @@ class _Timer:
             log.exception("live: in-process task %s%r failed", task, args)
             connections.close_all()
 
-
     def close_connections(self) -> None:
         """Close the database connection of every pool thread (each thread takes one of
         the jobs: they wait for each other), e.g. before a test database is dropped."""

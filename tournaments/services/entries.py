@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournaments.models import Entry, Invitation, League, Player, PlayerClaim
-from tournaments.permissions import entry_refusal, is_organizer
+from tournaments.permissions import entry_refusal, may_vouch_for
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.leagues import entries_open_refusal
@@ -72,6 +72,13 @@ def invitation_create(
     if player is not None and player.user_id:
         raise ServiceError(
             f"{player.name} has an account; add them as an entry and they accept on their page",
+            field="player",
+        )
+    if player is not None and not may_vouch_for(by, player):
+        raise NotAllowed(
+            f"{player.name} was created by another organizer: only they (or staff) can invite "
+            f"someone to become {player.name}. Add {player.name} as an entry, and the person "
+            "claims the player when they sign up.",
             field="player",
         )
     if name and Player.objects.filter(name__iexact=name).exists():
@@ -267,20 +274,12 @@ def claim_create(*, player: Player, user) -> PlayerClaim:
         raise ServiceError(f"you have asked to become {player.name} already") from None
 
 
-def claim_deciders(claim: PlayerClaim):
-    """The leagues whose organizers may decide a claim: those the player is entered in."""
-    return League.objects.filter(entries__player=claim.player).distinct()
-
-
 def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
-    """An organizer of a league the player is in (or staff) approves: the account becomes
-    the player, or refuses."""
-    if not (
-        getattr(by, "is_staff", False)
-        or any(is_organizer(by, league) for league in claim_deciders(claim))
-    ):
+    """Whoever may vouch for the player (``permissions.may_vouch_for``: the organizer who
+    created them, or staff) approves: the account becomes the player, or refuses."""
+    if not may_vouch_for(by, claim.player):
         raise NotAllowed(
-            f"only an organizer of a league {claim.player.name} plays in may decide this"
+            f"only the organizer who created {claim.player.name} (or staff) may decide this"
         )
     with transaction.atomic():
         claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)

@@ -11,6 +11,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from live import services
 from live.models import Room, RoomEvent
 from live.signals import remember_server_loop
+from tournaments.services.errors import ServiceError
 
 
 def _room(token: str) -> Room | None:
@@ -59,6 +60,18 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             room_id=self.room_id, user=self.user
         )
 
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kw):
+        """A frame that is not JSON text is refused like any other bad message."""
+        if text_data is None:
+            await self._refuse("a message is a JSON text frame")
+            return
+        try:
+            content = await self.decode_json(text_data)
+        except ValueError:
+            await self._refuse("a message is a JSON object with a type")
+            return
+        await self.receive_json(content)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
             await self._refuse("a message is a JSON object with a type")
@@ -75,7 +88,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             await database_sync_to_async(self._handle)(kind, content)
-        except services.Refused as exc:
+        except ServiceError as exc:  # live play's Refused and the services' own refusals
             await self._refuse(exc.message, content)
 
     def _handle(self, kind: str, content: dict[str, Any]) -> None:

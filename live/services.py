@@ -313,10 +313,11 @@ def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = No
     if not actions.allows(SUBMIT):
         refusal = actions.refusal(SUBMIT)
         raise Refused(refusal.message if refusal else "you may not open a room for this game")
-    if fixture.status != Fixture.Status.SCHEDULED:
-        raise Refused("this game already has a result")
-    if fixture.live_rooms.filter(status__in=[Room.Status.WAITING, Room.Status.PLAYING]).exists():
-        raise Refused("this game already has an open room")
+    if not fixture.starting_colour:
+        raise Refused(
+            "this game's starting colour is decided by an earlier game; open the room once "
+            "that game's result counts"
+        )
     league = fixture.league
     seats = list(fixture.seats.select_related("entry__player__user"))
     holder: dict[str, Any] = {}
@@ -330,6 +331,12 @@ def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = No
             holder[colour] = player.user
     colours = list(DEFAULT_COLOURS[league.board])
     with transaction.atomic():
+        # under the game's row lock: two requests at once open one room
+        locked = Fixture.objects.select_for_update().get(pk=fixture.pk)
+        if locked.status != Fixture.Status.SCHEDULED:
+            raise Refused("this game already has a result")
+        if locked.live_rooms.filter(status__in=[Room.Status.WAITING, Room.Status.PLAYING]).exists():
+            raise Refused("this game already has an open room")
         room = Room.objects.create(
             host=user,
             board=league.board,
@@ -366,6 +373,8 @@ def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
     original player takes their seat back the same way."""
     if not getattr(user, "is_authenticated", False):
         raise Refused("log in to take a seat")
+    if not isinstance(colour, str):
+        raise Refused("say which seat: a colour name", field="colour")
     with transaction.atomic():
         room = _locked_room(room.pk)
         if room.status in (Room.Status.FINISHED, Room.Status.ABANDONED):
@@ -767,15 +776,19 @@ def fixture_no_show(*, room: Room, user, absent) -> Any:
         raise Refused("this room is not a league game")
     if not is_organizer(user, room.fixture.league):
         raise Refused("only an organizer records a no-show")
-    if room.status != Room.Status.WAITING:
-        raise Refused("the game has started: it is played to the end by the computer")
-    if room.seats.filter(original=absent.player.user, kind=Seat.Kind.HUMAN).exists():
-        raise Refused(f"{absent.player.name} is here")
-    result = forfeit_record(
-        fixture=room.fixture, user=user, loser=absent, reason="did not come to the online game"
-    )
-    Room.objects.filter(pk=room.pk).update(
-        status=Room.Status.ABANDONED, end_reason="no-show", result_note=f"forfeit {result.pk}"
-    )
-    _broadcast(room.pk)
+    with transaction.atomic():  # the room's lock: nobody sits down (and starts it) meanwhile
+        room = (
+            Room.objects.select_for_update(of=("self",)).select_related("fixture").get(pk=room.pk)
+        )
+        if room.status != Room.Status.WAITING:
+            raise Refused("the game has started: it is played to the end by the computer")
+        if room.seats.filter(original=absent.player.user, kind=Seat.Kind.HUMAN).exists():
+            raise Refused(f"{absent.player.name} is here")
+        result = forfeit_record(
+            fixture=room.fixture, user=user, loser=absent, reason="did not come to the online game"
+        )
+        Room.objects.filter(pk=room.pk, status=Room.Status.WAITING).update(
+            status=Room.Status.ABANDONED, end_reason="no-show", result_note=f"forfeit {result.pk}"
+        )
+        _broadcast_on_commit(room.pk)
     return result

@@ -17,6 +17,7 @@ from live import services
 from live.models import Room
 from live.variants import VARIANTS
 from tournaments.models import Entry, Fixture
+from tournaments.services.errors import ServiceError
 
 
 def _int(value: str | None, default: int | None = None) -> int | None:
@@ -138,7 +139,7 @@ def fixture_room(request, pk: int):
     fixture = get_object_or_404(Fixture.objects.select_related("league"), pk=pk)
     try:
         room = services.fixture_room_create(fixture=fixture, user=request.user)
-    except services.Refused as exc:
+    except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("tournaments:game", pk=pk)
     return redirect("live:room", token=room.token)
@@ -151,7 +152,7 @@ def no_show(request, token: str):
     entry = get_object_or_404(Entry, pk=_int(request.POST.get("entry"), 0))
     try:
         services.fixture_no_show(room=room, user=request.user, absent=entry)
-    except services.Refused as exc:
+    except ServiceError as exc:  # Refused, or the results service's own refusals
         messages.error(request, exc.message)
     else:
         messages.success(request, _("The no-show was recorded as a forfeit."))

@@ -5,6 +5,7 @@ reconnect resumes exactly."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from channels.db import database_sync_to_async
@@ -120,3 +121,25 @@ def test_an_unknown_room_is_closed():
         assert not connected and code == 4404
 
     asyncio.run(main())
+
+
+def test_frames_that_are_not_a_json_object_or_a_colour_are_refused_and_the_line_stays(people):
+    room = services.room_create(host=people[0])
+
+    async def main():
+        comm, _ = await _connect(room, people[1])
+        for frame in (
+            {"text_data": json.dumps({"type": "take", "room": room.token, "colour": ["red"]})},
+            {"text_data": json.dumps({"type": "take", "room": room.token, "colour": 7})},
+            {"text_data": "{not json"},
+            {"bytes_data": b"\x00\x01"},
+        ):
+            await comm.send_to(**frame)
+            answer = await comm.receive_json_from(timeout=5)
+            assert answer["type"] == "refused", (frame, answer)
+        await comm.send_json_to({"type": "ping", "at": 1})
+        assert (await comm.receive_json_from(timeout=5)) == {"type": "pong", "at": 1}
+        await comm.disconnect()
+
+    asyncio.run(main())
+    assert not room.seats.filter(kind="human").exists()

@@ -107,6 +107,8 @@ def entry_refusal(user, entry: Entry, action: str) -> Refusal | None:
             return Refusal(f"{entry.player.name} has not accepted yet; remove the entry instead")
         if entry.withdrawn_at:
             return Refusal(f"{entry.player.name} has already withdrawn")
+        if entry.league.status == League.Status.FINISHED:
+            return Refusal(f"{entry.league.name} has finished; its results stand as played")
         return None
     if not own:
         return Refusal(f"only {entry.player.name} may do this", True)

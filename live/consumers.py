@@ -11,11 +11,17 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from live import services
 from live.models import Room, RoomEvent
 from live.signals import remember_server_loop
+from tournaments.permissions import can_view
 from tournaments.services.errors import ServiceError
 
 
-def _room(token: str) -> Room | None:
-    return Room.objects.filter(token=token).first()
+def _room(token: str, user) -> Room | None:
+    """The room of ``token`` if ``user`` may watch it (a private league's game: only those
+    who may see the league)."""
+    room = Room.objects.select_related("fixture__league").filter(token=token).first()
+    if room is not None and room.fixture_id and not can_view(user, room.fixture.league):
+        return None
+    return room
 
 
 def _state(room_id: int) -> dict[str, Any]:
@@ -40,7 +46,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         remember_server_loop()
         self.token = self.scope["url_route"]["kwargs"]["token"]
         self.user = self.scope.get("user")
-        room = await database_sync_to_async(_room)(self.token)
+        room = await database_sync_to_async(_room)(self.token, self.user)
         if room is None:
             await self.close(code=4404)
             return

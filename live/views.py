@@ -17,6 +17,7 @@ from live import services
 from live.models import Room
 from live.variants import VARIANTS
 from tournaments.models import Entry, Fixture
+from tournaments.permissions import can_view
 from tournaments.services.errors import ServiceError
 
 
@@ -28,6 +29,16 @@ def _int(value: str | None, default: int | None = None) -> int | None:
 
 
 @require_http_methods(["GET", "POST"])
+def _visible_room(request, token: str) -> Room:
+    """The room of ``token``; a league game's room only for those who may see its league
+    (a private league's game is 404 to others, as its pages are). Other rooms are seen by
+    whoever has the link."""
+    room = get_object_or_404(Room.objects.select_related("fixture__league"), token=token)
+    if room.fixture_id and not can_view(request.user, room.fixture.league):
+        raise Http404("no such room")
+    return room
+
+
 def lobby(request):
     error = None
     if request.method == "POST":
@@ -71,7 +82,7 @@ def lobby(request):
 
 @require_GET
 def room_page(request, token: str):
-    room = get_object_or_404(Room.objects.select_related("fixture__league"), token=token)
+    room = _visible_room(request, token)
     state = services.room_state(room)
     return render(
         request,
@@ -100,7 +111,7 @@ def _absent_entries(room: Room) -> list[Entry]:
 
 @require_GET
 def room_log(request, token: str):
-    room = get_object_or_404(Room, token=token)
+    room = _visible_room(request, token)
     if room.status != Room.Status.FINISHED:
         raise Http404("the log is ready when the game is over")
     response = HttpResponse(services.room_log_text(room), content_type="application/json")
@@ -110,7 +121,7 @@ def room_log(request, token: str):
 
 @require_GET
 def room_replay(request, token: str):
-    room = get_object_or_404(Room, token=token)
+    room = _visible_room(request, token)
     if room.status != Room.Status.FINISHED:
         raise Http404("the replay is ready when the game is over")
     return render(
@@ -127,7 +138,7 @@ def room_replay(request, token: str):
 
 @require_GET
 def room_replay_json(request, token: str):
-    room = get_object_or_404(Room, token=token)
+    room = _visible_room(request, token)
     if room.status != Room.Status.FINISHED:
         raise Http404("the replay is ready when the game is over")
     return HttpResponse(replay_json(services.room_log_text(room)), content_type="application/json")
@@ -148,7 +159,7 @@ def fixture_room(request, pk: int):
 @login_required
 @require_POST
 def no_show(request, token: str):
-    room = get_object_or_404(Room, token=token)
+    room = _visible_room(request, token)
     entry = get_object_or_404(Entry, pk=_int(request.POST.get("entry"), 0))
     try:
         services.fixture_no_show(room=room, user=request.user, absent=entry)

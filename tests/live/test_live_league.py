@@ -169,3 +169,46 @@ def test_a_no_show_form_for_another_leagues_entry_is_refused_not_a_server_error(
     room.refresh_from_db()
     assert room.status == Room.Status.WAITING
     assert not Result.objects.filter(fixture=fixture).exists()
+
+
+@pytest.mark.django_db(transaction=True)  # the consumer's thread sees what the test wrote
+def test_a_private_leagues_room_is_not_found_by_outsiders(client, scheduled):
+    import asyncio
+
+    from channels.routing import URLRouter
+    from channels.testing import WebsocketCommunicator
+    from django.db import connections
+
+    from live.routing import websocket_urlpatterns
+
+    _organizer, erin, _carol, league, fixture = _table()
+    league.is_public = False
+    league.save(update_fields=["is_public"])
+    room = services.fixture_room_create(fixture=fixture, user=erin)
+    outsider = make_user("outsider")
+    for user, status in ((None, 404), (outsider, 404), (erin, 200)):
+        client.logout()
+        if user is not None:
+            client.force_login(user)
+        assert client.get(f"/live/{room.token}/").status_code == status, user
+        assert client.get(f"/live/{room.token}/replay.json").status_code == 404  # not over
+    client.force_login(outsider)
+
+    async def knock(user):
+        comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/live/{room.token}/")
+        comm.scope["user"] = user
+        connected, code = await comm.connect()
+        await comm.disconnect()
+        return connected, code
+
+    async def both():
+        try:
+            return await knock(outsider), await knock(erin)
+        finally:
+            await database_sync_to_async(connections.close_all)()
+
+    from channels.db import database_sync_to_async
+
+    (out_ok, out_code), (erin_ok, _) = asyncio.run(both())
+    assert not out_ok and out_code == 4404
+    assert erin_ok, _

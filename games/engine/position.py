@@ -15,10 +15,22 @@ occupant seats plus counts for barriers, moves plain tuples
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
 
-from .board import PAWNS_PER_COLOUR, YARD, parse_position
+from .board import PAWNS_PER_COLOUR, YARD, Board, parse_position
 from .moves import RawMove
 from .setup import Setup, SetupError
+
+
+@cache
+def _geometry(b: Board) -> tuple[list[int], list[list[int]], list[list[int]]]:
+    """The start fields and the tables ``abs_of`` / ``rel_of`` of a board, made once and
+    shared by every position on it (read-only, like the setup)."""
+    T = b.track_length
+    start = [b.start_field(s) for s in range(b.seats)]
+    abs_of = [[(start[s] + p) % T for p in range(T)] for s in range(b.seats)]
+    rel_of = [[(a - start[s]) % T for a in range(T)] for s in range(b.seats)]
+    return start, abs_of, rel_of
 
 
 class Position:
@@ -71,9 +83,7 @@ class Position:
         n = b.seats
         self.names = setup.colours
         self.seat_of = {name: i for i, name in enumerate(setup.colours)}
-        self.start = [b.start_field(s) for s in range(n)]
-        self.abs_of = [[(self.start[s] + p) % T for p in range(T)] for s in range(n)]
-        self.rel_of = [[(a - self.start[s]) % T for a in range(T)] for s in range(n)]
+        self.start, self.abs_of, self.rel_of = _geometry(b)
         self.entry = r.compulsory_entry
         self.clear = r.clear_start
         self.three = r.three_tries

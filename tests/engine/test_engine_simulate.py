@@ -5,8 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine import (
+    BOARDS,
     Game,
     HeuristicBot,
     RandomBot,
@@ -15,6 +18,7 @@ from games.engine import (
     simulate_game,
     validate,
 )
+from games.engine.simulate import SIMULATE_MAX_EVENTS, lean_rules, play_random
 
 
 def test_simulate_game_signature_from_the_platform() -> None:
@@ -127,3 +131,103 @@ def test_heuristic_beats_random_players() -> None:
         )
         wins += validate(log)["winner"] == "red"
     assert wins / games > 0.4  # random play would win about a quarter
+
+
+# --- the lean random-play loop (play_random) ----------------------------------------------
+
+STATE = (
+    "pawns",
+    "track",
+    "tcount",
+    "yard",
+    "home",
+    "capture_counts",
+    "finished",
+    "placings",
+    "home_order",
+    "over",
+    "winner",
+    "events",
+    "prev",
+    "turn_seat",
+    "tries",
+    "tries_max",
+)
+
+
+@st.composite
+def lean_games(draw: st.DrawFn) -> tuple[Game, int, bool, int]:
+    """A new game under rules play_random plays (every preset, random option changes,
+    both boards, unused colours, allied players), a seed, until_first and an event cap."""
+    board = draw(st.sampled_from([4, 6]))
+    rules: dict = {"preset": draw(st.sampled_from(["league", "classic", "online", "league-gp"]))}
+    for option in ("compulsory_entry", "clear_start", "three_tries", "jump_in_goal"):
+        if draw(st.booleans()):
+            rules[option] = draw(st.booleans())
+    if draw(st.booleans()):
+        rules["setup"] = draw(st.sampled_from(["yard", "one-out"]))
+    if draw(st.booleans()):
+        rules["end"] = draw(st.sampled_from(["first-colour", "both-colours", "all-places"]))
+    names = BOARDS[board].colours
+    unused = []
+    if rules["preset"] != "online":  # the online rules leave no colour unused
+        unused = draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names) - 2))
+    in_play = [c for c in names if c not in unused]
+    players = None
+    if len(in_play) >= 4 and draw(st.booleans()):
+        players = {"a": in_play[0::2], "b": in_play[1::2]}
+    game = Game.new(
+        rules, board, unused=unused, players=players, first=draw(st.sampled_from(in_play))
+    )
+    seed = draw(st.integers(0, 2**32 - 1))
+    cap = draw(st.sampled_from([SIMULATE_MAX_EVENTS, SIMULATE_MAX_EVENTS, 50]))
+    return game, seed, draw(st.booleans()), cap
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=lean_games())
+def test_the_lean_loop_plays_the_same_game_as_play(case: tuple[Game, int, bool, int]) -> None:
+    """play_random and play's general loop (made to record a log) with the same seed: the
+    same final game, the same random numbers used, and the log validates to that game."""
+    game, seed, until_first, cap = case
+    assert lean_rules(game)
+    bots = [RandomBot()] * len(game.names)
+    fast, slow = game.copy(), game.copy()
+    fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+    play_random(fast, fast_rng, until_first=until_first, max_events=cap)
+    events: list = []
+    play(slow, bots, slow_rng, record=events, until_first=until_first, max_events=cap)
+    for name in STATE:
+        assert getattr(fast, name) == getattr(slow, name), name
+    assert fast_rng.getstate() == slow_rng.getstate()
+    log = {
+        "format": "maedn-log/1",
+        "board": game.board.size,
+        "rules": game.rules.to_spec(),
+        "players": {p: [game.names[s] for s in seats] for p, seats in game.setup.players.items()},
+        "unused": [game.names[s] for s in sorted(game.setup.unused)],
+        "first": game.names[game.setup.first],
+        "events": events,
+    }
+    result = validate(log)
+    assert result["valid"], result
+    assert result["complete"] == fast.over and result.get("winner") == fast.winner
+    assert result["placings"] == fast.placing_colours()
+
+
+def test_play_takes_the_lean_loop_only_where_it_plays_the_rules() -> None:
+    game = Game.new("league")
+    assert lean_rules(game)
+    for rules in (
+        {"preset": "league", "barriers": True},
+        {"preset": "league", "capture_backwards": True},
+        {"preset": "league", "compulsory_capture": True},
+        {"preset": "league", "compulsory_capture": "huff"},
+        {"preset": "league", "neutral": "green"},
+    ):
+        other = Game.new(rules, unused=["black"] if "neutral" in rules else None)
+        assert not lean_rules(other)
+        with pytest.raises(ValueError, match="use play"):
+            play_random(other, random.Random(1))
+        # play() still plays these, with the general loop
+        assert play(other, [RandomBot()] * 4, random.Random(1)).over

@@ -331,7 +331,7 @@ class Game(Position):
             if huff is not None:
                 self.send_home(c, huff)
             if self.home[c] == PAWNS_PER_COLOUR or self.neutral >= 0:
-                self._finish(c)
+                self.finish(c)
         self.events += 1
         self.prev = (c, die, self.tries_max)
         if self.over:
@@ -356,7 +356,7 @@ class Game(Position):
         self.over = True  # nobody left to roll: only reachable from a hand-built position
         self.turn_seat = -1
 
-    def _finish(self, c: int) -> None:
+    def finish(self, c: int) -> None:
         """Finishing (rules.md §5, §7) and the end of the game (§6) after ``c``'s move."""
         neutral = self.neutral
         if neutral < 0:

@@ -182,6 +182,13 @@ def play(
 
 # --- the lean random-play loop ---------------------------------------------------------
 
+ENTER = (YARD,)
+"""play_random's moves when entering is compulsory: the pawns that move (the yard's)"""
+FROM_START = (0,)
+"""... when the own pawn on A must clear the start field"""
+BITS = (0, 0, 1, 2, 2)
+"""Random bits for a uniform choice among k = 2 … 4 moves (one per pawn at most)"""
+
 
 def lean_rules(game: Game) -> bool:
     """Whether :func:`play_random` can play ``game``: no barriers, no backward captures,
@@ -193,17 +200,22 @@ def play_random(
     game: Game,
     rng: random.Random,
     *,
+    record: list[dict[str, Any]] | None = None,
     until_first: bool = False,
     max_events: int = SIMULATE_MAX_EVENTS,
 ) -> Game:
-    """:func:`play` with every colour a :class:`~games.engine.bots.RandomBot`, no log —
-    the loop behind Monte-Carlo rollouts and the benchmarks, for :func:`lean_rules` games.
+    """Play ``game`` on with every colour choosing uniformly among its legal moves — the
+    loop behind the random-play benchmarks and rollouts, for :func:`lean_rules` games.
 
-    It plays the very game :func:`play` plays with the same ``rng`` (the same dice, the
-    same choices, the same final :class:`Game`; tests/engine/test_engine_simulate.py
-    checks that), but one roll costs a third of the time: no move tuples, no method
-    calls on the common path, the rules of §3–§4 written out for this rule family
-    (``Position.legal`` and ``Game.push_raw`` are the general, documented forms):
+    :func:`play` takes it for :class:`~games.engine.bots.RandomBot` players when no log
+    is recorded; ``record`` and ``until_first`` mean what they mean there (``until_first``:
+    stop once a colour has finished, at once if one has). A roll costs
+    about half of what the general loop spends: no move tuples and no method calls on
+    the common path, dice from ``rng.getrandbits`` — so for a seed it plays another game
+    than :func:`play`'s general loop (whose logs, e.g. ``simulate_game``'s, stay the
+    same) — and the rules of §3–§4 written out for this rule family (``Position.legal``
+    and ``Game.push_raw`` are the general, documented forms; tests/engine/
+    test_engine_simulate.py replays its games through them):
 
     * entry (compulsory_entry): on a 6 with pawns in the yard and no own pawn on A, the
       only move is entering;
@@ -211,18 +223,17 @@ def play_random(
       its target is not an own pawn, and is then the only move;
     * otherwise every pawn moves by the roll onto a field without an own pawn (the first
       yard pawn enters on a 6), into the house only onto a free field and, without
-      jump_in_goal, over no house pawn — in the order of ``pawns[seat]``, as
-      ``Position.candidates`` lists them, so a random choice picks the same move.
+      jump_in_goal, over no house pawn.
 
-    Finishing, the end of the game and the opening of a roll opportunity (the rare
-    and the three-tries parts) are the game's own ``_finish`` and ``_open``.
+    Finishing and the end of the game (rare) are the game's own :meth:`Game.finish`;
+    the stuck test of three tries is :meth:`Position.stuck`.
     """
     if not lean_rules(game):
         raise ValueError(
             "play_random plays games without barriers, backward captures, "
             "a neutral colour or compulsory captures; use play()"
         )
-    rnd = rng.random
+    bits = rng.getrandbits
     T = game.T
     last = game.last
     entry = game.entry
@@ -240,37 +251,43 @@ def play_random(
     captures = game.capture_counts
     finished = game.finished
     placings = game.placings
+    names = game.names
     following = _following(game)
     events = game.events
     c = game.turn_seat
     tries = game.tries
     tries_max = game.tries_max
     over = game.over
+    # the loop ends at the event limit; until_first lowers it to "now" once a colour finishes
+    limit = events if over or (until_first and placings) else max_events
     roller = n = roll_max = -1
-    while not over and events < max_events:
+    while events < limit:
         roller = c
         roll_max = tries_max
-        n = int(rnd() * 6) + 1
+        n = bits(3)  # a die: 0-5 of three random bits, 1 + that
+        while n > 5:
+            n = bits(3)
+        n += 1
         pw = pawns[c]
         absm = abs_of[c]
         # the pawns that may move (their positions, YARD to enter): Position.legal
         frms = None
-        start_own = False
+        enter = False
         if yard[c]:
-            start_own = track[absm[0]] == c
-            if entry and n == 6 and not start_own:
-                frms = [YARD]
-            elif clear and start_own and track[absm[n]] != c:
-                frms = [0]
+            if track[absm[0]] == c:
+                if clear and track[absm[n]] != c:
+                    frms = FROM_START
+            elif n == 6:
+                if entry:
+                    frms = ENTER
+                enter = True
         if frms is None:
             frms = []
-            yard_done = False
             for p in pw:
                 if p < 0:
-                    if n == 6 and not yard_done:
-                        yard_done = True
-                        if not start_own:
-                            frms.append(YARD)
+                    if enter:  # the first yard pawn enters
+                        enter = False
+                        frms.append(YARD)
                     continue
                 t = p + n
                 if t < T:
@@ -285,7 +302,13 @@ def play_random(
         events += 1
         if frms:
             k = len(frms)
-            frm = frms[0] if k == 1 else frms[int(rnd() * k)]
+            if k == 1:
+                frm = frms[0]
+            else:  # uniformly: BITS[k] random bits, again while they make k or more
+                i = bits(BITS[k])
+                while i >= k:
+                    i = bits(BITS[k])
+                frm = frms[i]
             # the move: Position.move_pawn
             if frm < 0:
                 to = 0
@@ -297,6 +320,8 @@ def play_random(
                     track[a] = -1
                     tcount[a] = 0
             pw[pw.index(frm)] = to
+            if record is not None:
+                record.append({"colour": names[c], "die": n, "move": [position_name(frm), to]})
             if to < T:
                 a = absm[to]
                 o = track[a]
@@ -310,11 +335,15 @@ def play_random(
             elif frm < T:
                 home[c] += 1
                 if home[c] == PAWNS_PER_COLOUR:
-                    game._finish(c)  # finishing and the end of the game (rules.md §5–§6)
+                    game.finish(c)  # finishing and the end of the game (rules.md §5–§6)
                     if game.over:
                         over = True
                         break
                     following = _following(game)
+                    if until_first:
+                        limit = events
+        elif record is not None:
+            record.append({"colour": names[c], "die": n})
         # who rolls next: Game.push_raw and Game._open
         if finished[c] or (n != 6 and tries == 1):
             c = following[c]
@@ -330,8 +359,6 @@ def play_random(
             )
         else:
             tries -= 1
-        if until_first and frms and placings:
-            break
     if roller >= 0:
         game.prev = (roller, n, roll_max)
     game.events = events

@@ -25,9 +25,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import Game, RandomBot, Setup, play, simulate_game, validate
+from games.engine import Game, Setup, simulate_game, validate
 from games.engine.board import position_name
 from games.engine.log import FORMAT
+from games.engine.simulate import play_random
 
 pyspiel = pytest.importorskip(
     "pyspiel",
@@ -137,14 +138,13 @@ def test_engine_games_play_out_the_same_in_openspiel(seed: int) -> None:
 
 
 def test_the_lean_random_loop_plays_openspiel_games() -> None:
-    """``play`` with random bots (the benchmark's path, no log) ends where OpenSpiel ends:
-    its recorded twin, replayed in OpenSpiel, has the same winner after as many rolls."""
-    bots = [RandomBot()] * 4
+    """``play_random`` (what ``play`` runs for random bots with no log: the benchmark's
+    path), recorded and played move by move in OpenSpiel: the same actions are legal
+    there and it ends with the same winner after as many rolls."""
     setup = Setup.create(board=4, rules=RULES, first="red")
     for seed in range(20):
-        fast = play(Game(setup), bots, random.Random(seed), until_first=True)
         events: list[dict[str, Any]] = []
-        play(Game(setup), bots, random.Random(seed), record=events, until_first=True)
+        game = play_random(Game(setup), random.Random(seed), record=events, until_first=True)
         state = GAME.new_initial_state()
         for ev in events:
             assert state.is_chance_node()
@@ -153,5 +153,5 @@ def test_the_lean_random_loop_plays_openspiel_games() -> None:
             action = PASS if move is None else BRING_IN if move[0] == "B" else FIELD + move[0]
             assert action in state.legal_actions()
             state.apply_action(action)
-        assert state.is_terminal() and winner_of(state) == fast.names[fast.placings[0]]
-        assert fast.events == len(events)
+        assert state.is_terminal() and winner_of(state) == game.names[game.placings[0]]
+        assert game.events == len(events)

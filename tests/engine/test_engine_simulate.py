@@ -13,11 +13,13 @@ from games.engine import (
     Game,
     HeuristicBot,
     RandomBot,
+    final_game,
     make_bot,
     play,
     simulate_game,
     validate,
 )
+from games.engine.board import position_name
 from games.engine.simulate import SIMULATE_MAX_EVENTS, lean_rules, play_random
 
 
@@ -184,23 +186,8 @@ def lean_games(draw: st.DrawFn) -> tuple[Game, int, bool, int]:
     return game, seed, draw(st.booleans()), cap
 
 
-@settings(max_examples=150, deadline=None)
-@given(case=lean_games())
-def test_the_lean_loop_plays_the_same_game_as_play(case: tuple[Game, int, bool, int]) -> None:
-    """play_random and play's general loop (made to record a log) with the same seed: the
-    same final game, the same random numbers used, and the log validates to that game."""
-    game, seed, until_first, cap = case
-    assert lean_rules(game)
-    bots = [RandomBot()] * len(game.names)
-    fast, slow = game.copy(), game.copy()
-    fast_rng, slow_rng = random.Random(seed), random.Random(seed)
-    play_random(fast, fast_rng, until_first=until_first, max_events=cap)
-    events: list = []
-    play(slow, bots, slow_rng, record=events, until_first=until_first, max_events=cap)
-    for name in STATE:
-        assert getattr(fast, name) == getattr(slow, name), name
-    assert fast_rng.getstate() == slow_rng.getstate()
-    log = {
+def _log_of(game: Game, events: list) -> dict:
+    return {
         "format": "maedn-log/1",
         "board": game.board.size,
         "rules": game.rules.to_spec(),
@@ -209,10 +196,43 @@ def test_the_lean_loop_plays_the_same_game_as_play(case: tuple[Game, int, bool, 
         "first": game.names[game.setup.first],
         "events": events,
     }
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=lean_games())
+def test_the_lean_loop_plays_games_the_engine_replays_to_the_same_end(
+    case: tuple[Game, int, bool, int],
+) -> None:
+    """play_random's games, recorded, are valid logs; replayed by the engine (Game.push_event,
+    the general rules) they end in exactly the game play_random returned. Recording
+    changes nothing: without a log the same seed plays the same game."""
+    game, seed, until_first, cap = case
+    assert lean_rules(game)
+    events: list = []
+    recorded = play_random(
+        game.copy(), random.Random(seed), record=events, until_first=until_first, max_events=cap
+    )
+    rng = random.Random(seed)
+    fast = play_random(game.copy(), rng, until_first=until_first, max_events=cap)
+    log = _log_of(game, events)
     result = validate(log)
     assert result["valid"], result
+    replayed = final_game(log)
+    for name in STATE:
+        assert getattr(fast, name) == getattr(recorded, name) == getattr(replayed, name), name
     assert result["complete"] == fast.over and result.get("winner") == fast.winner
-    assert result["placings"] == fast.placing_colours()
+    assert len(events) == fast.events <= cap
+    if until_first and not fast.over and fast.events < cap:
+        assert len(fast.placings) == 1  # it stopped at the first finisher
+    # what play() does for random bots without a log
+    again = play(
+        game.copy(),
+        [RandomBot()] * len(game.names),
+        random.Random(seed),
+        until_first=until_first,
+        max_events=cap,
+    )
+    assert again.pawns == fast.pawns and again.events == fast.events
 
 
 def test_play_takes_the_lean_loop_only_where_it_plays_the_rules() -> None:
@@ -231,3 +251,54 @@ def test_play_takes_the_lean_loop_only_where_it_plays_the_rules() -> None:
             play_random(other, random.Random(1))
         # play() still plays these, with the general loop
         assert play(other, [RandomBot()] * 4, random.Random(1)).over
+
+
+class Recording(random.Random):
+    """A ``Random`` that remembers every ``getrandbits`` call: (bits, value)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.calls: list[tuple[int, int]] = []
+
+    def getrandbits(self, k: int) -> int:
+        value = super().getrandbits(k)
+        self.calls.append((k, value))
+        return value
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=lean_games())
+def test_the_lean_loop_chooses_among_exactly_the_engines_legal_moves(
+    case: tuple[Game, int, bool, int],
+) -> None:
+    """At every roll of a play_random game, the choice it drew (how many moves it chose
+    among, which one it took) matches Game.legal of the engine: the same number of moves,
+    and the one taken is the engine's move at the index drawn (both list a colour's moves
+    in the order of its pawns)."""
+    game, seed, until_first, cap = case
+    rng = Recording(seed)
+    events: list = []
+    play_random(game.copy(), rng, record=events, until_first=until_first, max_events=cap)
+    calls = iter(rng.calls)
+    replay = game.copy()
+    for ev in events:
+        bits, value = next(calls)
+        while value > 5:  # the die: three bits, again on 6 or 7
+            assert bits == 3
+            bits, value = next(calls)
+        assert bits == 3 and value + 1 == ev["die"]
+        legal = replay.legal(replay.turn_seat, ev["die"])
+        if len(legal) >= 2:  # a choice: one bit for 2 moves, two bits for 3 or 4, again if ≥ k
+            need = 1 if len(legal) == 2 else 2
+            bits, value = next(calls)
+            while value >= len(legal):
+                assert bits == need
+                bits, value = next(calls)
+            assert bits == need
+            played = legal[value]
+        else:
+            played = legal[0] if legal else None
+        expected = None if played is None else [position_name(played[1]), played[2]]
+        assert ev.get("move") == expected
+        replay.push_raw(ev["die"], played)
+    assert next(calls, None) is None

@@ -374,12 +374,32 @@ class Position:
         return (self.names[cap], self.rel_of[cap][self.abs_of[s][to]])
 
     def copy_position_into(self, other: Position) -> None:
-        """Give ``other`` (a fresh instance) independent copies of this position."""
-        for name in Position.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.pawns = [list(p) for p in self.pawns]
-        other.track = list(self.track)
-        other.tcount = list(self.tcount)
-        other.home = list(self.home)
-        other.yard = list(self.yard)
-        other.capture_counts = list(self.capture_counts)
+        """Give ``other`` (a fresh instance) this position: the board, rules and tables
+        shared (they never change), the pawns in copies of their own. Every slot is set
+        (tests/engine/test_engine_positions.py checks it); written out, not looped over
+        ``__slots__``, because bots and rollouts copy positions by the hundred thousand."""
+        other.setup = self.setup
+        other.T = self.T
+        other.last = self.last
+        other.names = self.names
+        other.seat_of = self.seat_of
+        other.start = self.start
+        other.abs_of = self.abs_of
+        other.rel_of = self.rel_of
+        other.movers = self.movers
+        other.neutral = self.neutral
+        other.entry = self.entry
+        other.clear = self.clear
+        other.three = self.three
+        other.jump = self.jump
+        other.barriers = self.barriers
+        other.capture = self.capture
+        other.huffing = self.huffing
+        other.back = self.back
+        other.variants = self.variants
+        other.pawns = [p[:] for p in self.pawns]
+        other.track = self.track[:]
+        other.tcount = self.tcount[:]
+        other.home = self.home[:]
+        other.yard = self.yard[:]
+        other.capture_counts = self.capture_counts[:]

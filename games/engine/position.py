@@ -254,6 +254,17 @@ class Position:
 
     def legal(self, c: int, n: int) -> list[RawMove]:
         """Legal moves of seat ``c`` rolling ``n``: the candidates, then the filters of §3."""
+        if self.yard[c] and not self.variants:
+            # the two filters that leave one move, decided before generating any (without
+            # barriers a field holds one pawn: the occupant is the captured seat)
+            absm = self.abs_of[c]
+            track = self.track
+            on_start = track[absm[0]]
+            if on_start != c:
+                if n == 6 and self.entry:
+                    return [(c, YARD, 0, on_start)]
+            elif self.clear and track[absm[n]] != c:
+                return [(c, 0, n, track[absm[n]])]
         moves = self.candidates(c, n)
         if len(moves) < 2:  # each filter keeps at least one move
             return moves

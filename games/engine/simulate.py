@@ -128,12 +128,16 @@ def play(
     """Play ``game`` on with ``bots[seat]`` choosing moves, until it ends.
 
     ``record`` collects the log events; ``until_first`` stops at the first
-    finished colour (benchmarks, win-rate runs). This is the simulation loop:
-    it uses the engine's move tuples (``Position.legal``) and records each roll
-    with the game's one move primitive, ``Game.push_raw``. Random players with no
-    log to record, under the common rules (:func:`lean_rules`), take the lean loop
-    :func:`play_random` instead — the same game, roll for roll, only faster.
+    finished colour (benchmarks, win-rate runs; at once if one has finished). This
+    is the general simulation loop: it uses the engine's move tuples
+    (``Position.legal``) and records each roll with the game's one move primitive,
+    ``Game.push_raw``. Random players with no log to record, under the rules
+    :func:`lean_rules` accepts (every preset), take the lean loop :func:`play_random`
+    instead: the same rules, about twice the speed, its own use of ``rng`` (so other
+    games for a seed than this loop's, whose logs stay as they were).
     """
+    if until_first and game.placings:  # a colour has finished already
+        return game
     if record is None and all(type(bot) is RandomBot for bot in bots) and lean_rules(game):
         return play_random(game, rng, until_first=until_first, max_events=max_events)
     dice = rng.random
@@ -183,9 +187,9 @@ def play(
 # --- the lean random-play loop ---------------------------------------------------------
 
 ENTER = (YARD,)
-"""play_random's moves when entering is compulsory: the pawns that move (the yard's)"""
+"""play_random's movable pawns (their positions) when a 6 must bring a pawn in: the yard's"""
 FROM_START = (0,)
-"""... when the own pawn on A must clear the start field"""
+"""play_random's movable pawns when the pawn on field A must clear it: that one"""
 BITS = (0, 0, 1, 2, 2)
 """Random bits for a uniform choice among k = 2 … 4 moves (one per pawn at most)"""
 

@@ -302,3 +302,17 @@ def test_the_lean_loop_chooses_among_exactly_the_engines_legal_moves(
         assert ev.get("move") == expected
         replay.push_raw(ev["die"], played)
     assert next(calls, None) is None
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_until_first_plays_nothing_once_a_colour_has_finished(bot: str) -> None:
+    game = Game.from_positions(
+        {"red": [40, 41, 42, 43], "black": [5, "B", "B", "B"], "yellow": ["B"] * 4},
+        turn="black",
+        rules="league-gp",
+    )
+    assert game.placing_colours() == ["red"] and not game.over
+    play(game, [make_bot(bot)] * 4, random.Random(1), until_first=True)
+    assert game.events == 0
+    play(game, [make_bot(bot)] * 4, random.Random(1))
+    assert game.over and game.events > 0

@@ -38,6 +38,7 @@ test: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	bash tests/ensure_services.sh
 	$(PY) bench/engine.py
+	$(PY) bench/openspiel.py
 	$(PY) bench/standings.py
 	$(PY) bench/pages.py
 	$(PY) bench/abuse.py

@@ -38,7 +38,7 @@ from .moves import Move
 from .position import Position
 from .rules import OPTIONS, PRESETS, RulesError, RuleSet, explain
 from .setup import Setup, SetupError
-from .simulate import play, simulate_game
+from .simulate import play, play_random, simulate_game
 from .validate import (
     Step,
     final_game,
@@ -78,6 +78,7 @@ __all__ = [
     "make_bot",
     "outcome",
     "play",
+    "play_random",
     "read_log",
     "rearguard",
     "replay",

@@ -196,11 +196,19 @@ class Game(Position):
         """An independent copy (the setup is shared; it is immutable)."""
         g = Game.__new__(Game)
         self.copy_position_into(g)
-        for name in Game.__slots__:
-            setattr(g, name, getattr(self, name))
-        g.finished = list(self.finished)
-        g.placings = list(self.placings)
-        g.home_order = list(self.home_order)
+        g.end = self.end
+        g.events = self.events
+        g.in_play = self.in_play  # never changes
+        g.last_t = self.last_t
+        g.over = self.over
+        g.prev = self.prev
+        g.tries = self.tries
+        g.tries_max = self.tries_max
+        g.turn_seat = self.turn_seat
+        g.winner = self.winner
+        g.finished = self.finished[:]
+        g.placings = self.placings[:]
+        g.home_order = self.home_order[:]
         return g
 
     # --- reading the state -----------------------------------------------------------
@@ -331,7 +339,7 @@ class Game(Position):
             if huff is not None:
                 self.send_home(c, huff)
             if self.home[c] == PAWNS_PER_COLOUR or self.neutral >= 0:
-                self._finish(c)
+                self.finish(c)
         self.events += 1
         self.prev = (c, die, self.tries_max)
         if self.over:
@@ -356,7 +364,7 @@ class Game(Position):
         self.over = True  # nobody left to roll: only reachable from a hand-built position
         self.turn_seat = -1
 
-    def _finish(self, c: int) -> None:
+    def finish(self, c: int) -> None:
         """Finishing (rules.md §5, §7) and the end of the game (§6) after ``c``'s move."""
         neutral = self.neutral
         if neutral < 0:

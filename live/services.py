@@ -27,11 +27,11 @@ from django.utils import timezone
 
 from games.engine import Game, IllegalMove, Move, RulesError, RuleSet
 from games.engine.board import DEFAULT_COLOURS
+from games.engine.variants import get_variant, variant_rules
 from games.services import LogRejected, game_log_check, game_log_store
 from live import computer
 from live.models import Room, RoomEvent, Seat
 from live.signals import group_send, later
-from live.variants import get_variant, variant_rules
 from tournaments.models import Fixture
 from tournaments.permissions import SUBMIT, is_organizer, result_actions
 from tournaments.services.errors import ServiceError
@@ -74,11 +74,19 @@ def _seat_of(room: Room, colour: str | None) -> Seat | None:
 
 
 def room_rules(room: Room) -> str | dict[str, Any]:
-    return variant_rules(room.rules, get_variant(room.variant))
+    """The rules of the room's log: its rules with its variant's options laid over them."""
+    return variant_rules(room.rules, room.variant or None)
 
 
 def _new_game(room: Room) -> Game:
-    return Game.new(room_rules(room), room.board, first=room.first, players=room.players or None)
+    """The engine game of the room; a variant room's game ends by its variant's condition."""
+    return Game.new(
+        room.rules,
+        room.board,
+        first=room.first,
+        players=room.players or None,
+        variant=room.variant or None,
+    )
 
 
 def room_game(room: Room) -> Game:
@@ -678,9 +686,7 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
         played.event(die) if played is not None else {"colour": roller, "die": die}
     )
     event["t"] = t
-    variant = get_variant(room.variant)
-    variant_winner = variant.winner(game, played) if variant else None
-    over = game.is_over() or variant_winner is not None
+    over = game.is_over()  # by the rules' end, or by the room's variant
     fields: dict[str, Any] = {"move_number": number + 1}
     if over:
         fields.update(
@@ -688,8 +694,8 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
             die=None,
             turn_deadline=None,
             finished_at=now,
-            winner=_winner_name(room, game, variant_winner),
-            end_reason=f"{variant.key}" if variant_winner else "finished",
+            winner=game.winner or "",  # a player (both-colours: who finishes both)
+            end_reason=game.ended_by or "finished",
         )
     else:
         fields.update(
@@ -719,18 +725,6 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
             )
         )
     return last
-
-
-def _winner_name(room: Room, game: Game, variant_winner: str | None) -> str:
-    """Who won: by the mode's end condition, else the engine's winner under the rules'
-    ``end`` (under ``both-colours`` the player who finishes both, not the first colour)."""
-    if variant_winner is None:
-        return game.winner or ""
-    colour = variant_winner
-    for name, colours in (room.players or {}).items():
-        if colour in colours:
-            return name
-    return colour
 
 
 # --- the end -------------------------------------------------------------------------------

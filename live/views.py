@@ -11,11 +11,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engine.rules import PRESETS
+from games.engine.variants import VARIANTS
 from games.geometry import board_layout
 from games.replay import replay_json
 from live import services
 from live.models import Room
-from live.variants import VARIANTS
 from tournaments.models import Entry, Fixture
 from tournaments.permissions import can_view
 from tournaments.services.errors import ServiceError

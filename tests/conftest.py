@@ -44,9 +44,14 @@ def celery_worker(transactional_db):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _timer_threads_let_go(django_db_setup, django_db_blocker):
+def _timer_threads_let_go(request):
     """Live play's in-process timer threads keep their database connections; they close
-    them before the test database is dropped (set up after it, so torn down before)."""
+    them before the test database is dropped (set up after it, so torn down before).
+    Without pytest-django (``-p no:django``, the engine's tests) there is nothing to do."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
     yield
     from live.signals import timer_close_connections
 

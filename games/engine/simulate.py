@@ -22,6 +22,7 @@ from .game import Game
 from .log import FORMAT
 from .rules import STUCK_TRIES, RuleSet
 from .setup import Setup, colours_in_play
+from .variants import get_variant, variant_rules
 
 BotSpec = str | Bot
 
@@ -41,6 +42,7 @@ def simulate_game(
     unused: Iterable[str] | None = None,
     meta: Mapping[str, Any] | None = None,
     max_events: int = SIMULATE_MAX_EVENTS,
+    variant: str | None = None,
 ) -> dict[str, Any]:
     """Play one complete game with computer players and return its log (a dict).
 
@@ -51,11 +53,15 @@ def simulate_game(
     colour drawn with the seeded generator. The log is complete unless it would
     need more than ``max_events`` rolls: with presets that never happens; random
     players under extreme variants (board 6, all places, backward captures) can
-    get there, and the log is then valid but incomplete.
+    get there, and the log is then valid but incomplete. A platform ``variant``
+    (``"quick"``, ``"first-capture"``: games.engine.variants) is played to its own end;
+    ``meta.variant`` names it (the log stops early).
     """
     rng = random.Random(seed)
-    setup = _setup(rules, board, players, first, colours, unused, rng)
+    v = get_variant(variant)
+    setup = _setup(variant_rules(rules, v), board, players, first, colours, unused, rng)
     game = Game(setup)
+    game.platform_variant = v
     seat_bots = _seat_bots(setup, bots)
     events: list[dict[str, Any]] = []
     play(game, seat_bots, rng, record=events, max_events=max_events)
@@ -74,6 +80,7 @@ def simulate_game(
         "generator": "games.engine.simulate",
         "seed": seed,
         "bots": {p: seat_bots[seats[0]].name for p, seats in setup.players.items()},
+        **({"variant": v.key} if v else {}),
         **(meta or {}),
     }
     log["events"] = events
@@ -197,7 +204,12 @@ BITS = (0, 0, 1, 2, 2)
 def lean_rules(game: Game) -> bool:
     """Whether :func:`play_random` can play ``game``: no barriers, no backward captures,
     no neutral colour, captures never compulsory (every preset; not the Schmidt variants)."""
-    return not game.variants and game.neutral < 0 and game.setup.rules.compulsory_capture is False
+    return (
+        not game.variants
+        and game.neutral < 0
+        and game.setup.rules.compulsory_capture is False
+        and game.platform_variant is None
+    )
 
 
 def play_random(

@@ -19,6 +19,7 @@ the callers: ``tournaments/services/analyses.py``, ``live``.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import uuid
@@ -30,6 +31,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games.analysis_view import seat_players
 from games.engine.analysis import ANALYSIS_FORMAT, analyse
 from games.models import GameAnalysis, GameLog
 
@@ -93,6 +95,14 @@ def _claim(analysis_id: int, *, retry_failed: bool) -> str | None:
     return token if claimed else None
 
 
+def _log_colours(text: str) -> list[str] | None:
+    try:
+        colours = json.loads(text).get("colours")
+    except (ValueError, AttributeError):
+        return None
+    return colours if isinstance(colours, list) else None
+
+
 def analysis_run(analysis_id: int, *, retry_failed: bool = False, progress=None) -> dict:
     """Compute and store one analysis, unless another worker has it or it is done.
 
@@ -116,10 +126,12 @@ def analysis_run(analysis_id: int, *, retry_failed: bool = False, progress=None)
             status=Status.FAILED, error=reason, finished_at=timezone.now(), claim=""
         )
         return {"analysis": analysis_id, "status": Status.FAILED, "error": reason, "stored": False}
+    seats = seat_players(data, _log_colours(row.log.content), row.log.board)
     seconds = data.get("seconds") if isinstance(data.get("seconds"), int | float) else None
     stored = GameAnalysis.objects.filter(pk=analysis_id, claim=token, status=Status.RUNNING).update(
         status=Status.DONE,
         data=data,
+        seats={str(k): v for k, v in seats.items()},
         seconds=seconds if seconds is not None else time.monotonic() - started,
         finished_at=timezone.now(),
         claim="",

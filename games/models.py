@@ -73,6 +73,9 @@ class GameAnalysis(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     claim = models.CharField(max_length=32, blank=True)
     data = models.JSONField(null=True, blank=True)
+    seats = models.JSONField(
+        default=dict, blank=True, help_text="board seat (0-based) → the log's player there"
+    )
     error = models.TextField(blank=True)
     seconds = models.FloatField(null=True, blank=True, help_text="wall time of the analysis")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -57,6 +57,9 @@ class Room(models.Model):
     move_number = models.PositiveIntegerField(default=0)
     die = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    rolled_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the die on turn was rolled (the sweep's clock)"
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     winner = models.CharField(max_length=100, blank=True)

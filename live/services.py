@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -500,6 +500,27 @@ def room_resume(*, room_id: int) -> None:
         later("live.room_step", [room.pk, room.move_number], delay)
 
 
+def rooms_sweep(*, older_than: float | None = None, limit: int = 500) -> int:
+    """Step every playing room whose roll has waited longer than it should (``older_than``
+    seconds past its pause or its turn timer; LIVE_SWEEP_AFTER): the step's timer died with
+    a process or its message was lost. The beat task runs it; a step that is not due (a
+    person still deciding) does nothing, and a second step for one roll is refused by the
+    claim. Returns how many rooms moved."""
+    slack = timedelta(seconds=live_setting("SWEEP_AFTER") if older_than is None else older_than)
+    now = timezone.now()
+    overdue = (
+        Room.objects.filter(status=Room.Status.PLAYING, rolled_at__lt=now - slack)
+        .filter(Q(turn_deadline__isnull=True) | Q(turn_deadline__lt=now - slack))
+        .order_by("rolled_at")
+        .values_list("pk", "move_number")[:limit]
+    )
+    moved = 0
+    for room_id, number in overdue:
+        if room_step(room_id=room_id, move_number=number) is not None:
+            moved += 1
+    return moved
+
+
 def room_start(*, room: Room, user) -> Room:
     """The host starts the game: every seat nobody took is played by the computer."""
     with transaction.atomic():
@@ -521,7 +542,8 @@ def _start(room: Room) -> None:
     room.started_at = now
     room.die = roll()
     room.turn_deadline = now + timedelta(seconds=room.turn_seconds) if room.turn_seconds else None
-    room.save(update_fields=["status", "started_at", "die", "turn_deadline"])
+    room.rolled_at = now
+    room.save(update_fields=["status", "started_at", "die", "turn_deadline", "rolled_at"])
     _schedule_step_on_commit(room.pk, 0, _pause_for(room, _new_game(room)))
 
 
@@ -664,6 +686,7 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
     else:
         fields.update(
             die=roll(),
+            rolled_at=now,
             turn_deadline=now + timedelta(seconds=room.turn_seconds) if room.turn_seconds else None,
         )
     with transaction.atomic():

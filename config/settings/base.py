@@ -392,6 +392,8 @@ LIVE = {
     "COMPUTER_PAUSE": float(os.environ.get("LIVE_COMPUTER_PAUSE", "0.8")),
     # how long a dropped connection keeps its seat before the computer takes over
     "GRACE_SECONDS": float(os.environ.get("LIVE_GRACE_SECONDS", "20")),
+    # a roll still unanswered this long after its pause or timer: the sweep steps it
+    "SWEEP_AFTER": float(os.environ.get("LIVE_SWEEP_AFTER", "15")),
 }
 
 LOGGING = {
@@ -427,6 +429,11 @@ CELERY_BEAT_SCHEDULE = {
     "ratings-catch-up": {
         "task": "tournaments.update_ratings",
         "schedule": float(os.environ.get("RATINGS_CATCH_UP_SECONDS", "300")),
+    },
+    # live rooms whose step timer died with a process (or whose message was lost) go on
+    "live-sweep": {
+        "task": "live.rooms_sweep",
+        "schedule": float(os.environ.get("LIVE_SWEEP_SECONDS", "10")),
     },
 }
 

@@ -17,8 +17,8 @@ from tournaments.models import Entry, Invitation, League, Player, PlayerClaim
 from tournaments.permissions import entry_refusal, is_organizer
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
-from tournaments.services.leagues import _check_pair, entries_open_refusal
-from tournaments.services.players import accountless_limit_check, player_create
+from tournaments.services.leagues import entries_open_refusal
+from tournaments.services.players import accountless_limit_check, check_pair, player_create
 
 INVITATION_SALT = "tournaments.invitation"
 #: an invitation link is valid this long (seconds)
@@ -87,7 +87,7 @@ def invitation_create(
                 entry = Entry.objects.create(
                     league=league,
                     player=player,
-                    preferred_colours=_check_pair(league, player.preferred_colours),
+                    preferred_colours=check_pair(league, player.preferred_colours),
                     accepted_at=timezone.now(),
                 )
         invitation = Invitation.objects.create(
@@ -165,7 +165,7 @@ def invitation_accept(*, invitation: Invitation, user) -> Entry:
 
 def _check_pair_or_empty(league: League, colours) -> list[str]:
     try:
-        return _check_pair(league, colours)
+        return check_pair(league, colours)
     except ServiceError:
         return []
 
@@ -195,7 +195,7 @@ def entry_decline(*, entry: Entry, user) -> None:
 def entry_set_colours(*, entry: Entry, user, preferred_colours) -> Entry:
     """The player's preferred allied pair in this league, until the schedule exists."""
     require_no_refusal(entry_refusal(user, entry, "colours"))
-    colours = _check_pair(entry.league, preferred_colours)
+    colours = check_pair(entry.league, preferred_colours)
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.league.cycles.exists():
@@ -220,7 +220,7 @@ def join_request(*, league: League, user, preferred_colours=None) -> Entry:
         raise ServiceError(
             "your account has no player profile yet; create it (or claim yours) first"
         )
-    colours = _check_pair(league, preferred_colours or player.preferred_colours)
+    colours = check_pair(league, preferred_colours or player.preferred_colours)
     try:
         with transaction.atomic():
             return Entry.objects.create(

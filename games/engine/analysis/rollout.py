@@ -1,0 +1,106 @@
+"""Monte-Carlo rollouts with common random numbers.
+
+:func:`rollout` plays one game on to its end on a single copy of the position, the
+colour on turn choosing with the rollout policy (:mod:`.policy`) and rolling the dice
+of a :class:`~.dice.DiceStream`. :func:`estimate_options` runs rollout ``k`` of every
+option on the same stream ``k`` (common random numbers) and collects who won.
+Options that lead to the same state (same pawns, same turn state) share their
+rollouts: their estimates are identical by construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..game import Game
+from .dice import DiceStream, stream_seed
+from .policy import Policy
+
+MAX_ROLLOUT_EVENTS = 20_000
+"""A rollout still running after this many rolls counts as won by nobody (never seen
+under the presets; a guard against an endless game)."""
+
+
+def state_key(game: Game) -> tuple:
+    """Everything the future of ``game`` depends on (for merging transpositions)."""
+    return (
+        tuple(tuple(sorted(p)) for p in game.pawns),
+        game.turn_seat,
+        game.tries,
+        game.tries_max,
+        tuple(game.finished),
+        tuple(game.placings),
+        tuple(game.home_order),
+        game.over,
+        game.winner,
+    )
+
+
+def rollout(game: Game, dice: DiceStream, policy: Policy) -> str | None:
+    """Play ``game`` (changed in place) to its end with ``dice``; the winning player."""
+    buf = dice.buf
+    size = len(buf)
+    i = 0
+    legal = game.legal
+    push = game.push_raw
+    choose = policy.choose
+    huffing = game.huffing
+    while not game.over:
+        if i >= size:
+            if i >= MAX_ROLLOUT_EVENTS:
+                return None
+            buf = dice.extend()
+            size = len(buf)
+        n = buf[i]
+        i += 1
+        c = game.turn_seat
+        moves = legal(c, n)
+        if not moves:
+            push(n)
+            continue
+        m = moves[0] if len(moves) == 1 else choose(game, c, n, moves)
+        huff = None
+        if huffing and game.huff_due(c, moves, m):
+            huff = policy.choose_huff(game, c, sorted(game.huff_targets(c, moves, m)))
+        push(n, m, huff)
+    return game.winner
+
+
+@dataclass
+class OptionRollouts:
+    """Who won each rollout of one option (``winners[k]``, a player or ``None``)."""
+
+    winners: list[str | None]
+
+    def shares(self, players: Sequence[str]) -> dict[str, float]:
+        n = len(self.winners)
+        return {p: sum(1 for w in self.winners if w == p) / n for p in players}
+
+    def indicator(self, player: str) -> list[float]:
+        return [1.0 if w == player else 0.0 for w in self.winners]
+
+
+def estimate_options(
+    games: Sequence[Game],
+    rollouts: int,
+    seed: int,
+    decision: int,
+    policy: Policy,
+    tick: Callable[[], None] | None = None,
+) -> list[OptionRollouts]:
+    """Rollouts of every game in ``games`` (the states after each option), rollout ``k``
+    of each on the dice stream ``(seed, decision, k)``."""
+    keys = [state_key(g) for g in games]
+    distinct: dict[tuple, int] = {}
+    for i, key in enumerate(keys):
+        distinct.setdefault(key, i)
+    firsts = sorted(set(distinct.values()))
+    results = {i: [] for i in firsts}
+    for k in range(rollouts):
+        dice = DiceStream(stream_seed(seed, decision, k))
+        for i in firsts:
+            results[i].append(rollout(games[i].copy(), dice, policy))
+        if tick is not None:
+            tick()
+    return [OptionRollouts(results[distinct[key]]) for key in keys]

@@ -35,3 +35,13 @@ def analyses_on(settings):
     settings.ANALYSIS_ENABLED = True
     settings.ANALYSIS_ROLLOUTS = 4
     return settings
+
+
+@pytest.fixture
+def fast_analyse(monkeypatch):
+    """``games.analysis`` analyses with the hand-made analysis (tests/analysis/fake.py)."""
+    from games import analysis
+    from tests.analysis.fake import fake_analysis
+
+    monkeypatch.setattr(analysis, "analyse", fake_analysis)
+    return fake_analysis

@@ -20,6 +20,13 @@ from tournaments.services.results import game_log_submit
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _fast(request, monkeypatch):
+    """The hand-made analysis everywhere but in the tests marked ``real_engine``."""
+    if "real_engine" not in request.keywords:
+        request.getfixturevalue("fast_analyse")
+
+
 def submit(table, content=None, user=None):
     return game_log_submit(
         fixture=table["fixture"], content=content or example_text(LOG), user=user or table["erin"]
@@ -65,6 +72,7 @@ def test_bad_rollouts_are_refused(table):
         service.analysis_request(log, rollouts=0)
 
 
+@pytest.mark.real_engine
 def test_run_stores_once_and_a_second_run_leaves_it(table):
     log = submit(table).game_log
     row, _ = service.analysis_request(log, rollouts=3)
@@ -94,7 +102,7 @@ def test_only_one_of_two_workers_claims_a_row(table):
 def test_a_worker_that_lost_its_claim_does_not_store(table):
     log = submit(table).game_log
     row, _ = service.analysis_request(log, rollouts=3)
-    real = service.analyse
+    real = service.analyse  # the hand-made one
 
     def stolen(*args, **kwargs):  # meanwhile the row was claimed again (a stale claim)
         GameAnalysis.objects.filter(pk=row.pk).update(claim="someone-else")

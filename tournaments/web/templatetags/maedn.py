@@ -336,30 +336,12 @@ def signed(value: int | None) -> str:
     return f"−{-value}" if value < 0 else "±0"
 
 
-#: the luck figures of a move analysis (games.engine.analysis), in the reader's language
-LUCK_LABELS = {
-    "dice": _("dice"),
-    "choices": _("choices"),
-    "sixes": _("sixes"),
-    "sixes_expected": _("sixes expected"),
-    "captures": _("captures"),
-    "captures_expected": _("captures expected"),
-}
-
-
 @register.filter
-def luck_label(key: str) -> str:
-    """A luck figure's name: a known one translated, another one in words."""
-    return str(LUCK_LABELS.get(key, str(key).replace("_", " ")))
-
-
-@register.filter
-def luck_value(value: Any) -> str:
-    """A luck figure: a share as a signed percentage, a count as it is."""
-    if isinstance(value, bool) or value is None:
+def swing(value: float | None) -> str:
+    """A change in chance to win as signed percentage points: +12 pp, −7 pp, ±0 pp."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
         return "–"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return f"{100 * value:+.1f} %" if -1.0 <= value <= 1.0 else f"{value:.1f}"
-    return str(value)
+    points = round(100 * value)
+    if points == 0:
+        return "±0 pp"
+    return f"+{points} pp" if points > 0 else f"−{-points} pp"

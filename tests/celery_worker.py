@@ -118,6 +118,8 @@ class WorkerProcess:
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
+            "-Q",  # the default queue and the move analyses' own (CELERY_TASK_ROUTES)
+            f"celery,{settings.ANALYSIS_QUEUE}",
         ]
         cmd += ["-P", "solo"] if concurrency == 1 else ["-P", "prefork", "-c", str(concurrency)]
         self.process = subprocess.Popen(

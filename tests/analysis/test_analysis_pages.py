@@ -93,13 +93,16 @@ def test_the_game_page_summarises_each_player(client, table, analysed):
             str(mine["mistakes"]),
             str(mine["blunders"]),
         ]
-    assert "+60 pp" in summary  # the dice' swing, in percentage points
+    luck = re.search(r"<ul class=\"luck small\".*?</ul>", html, re.S).group(0)
+    assert luck.count("<li>") == 2 and "+60 pp" in luck  # the dice swing, percentage points
 
 
 def test_the_game_page_in_german(client, table, analysed):
     html = game_page(client, table, HTTP_ACCEPT_LANGUAGE="de").text
     assert "Zuganalyse" in html and "Patzer" in html
     assert "Optionen bei diesem Schritt" in html
+    ticks = re.findall(r'<line class="grid" x1="[^"]+" x2="[^"]+" y1="([^"]+)"', html)
+    assert ticks and all(re.fullmatch(r"\d+(\.\d+)?", y) for y in ticks)  # no decimal comma
 
 
 def test_the_api_gives_the_stored_analysis(client, table, counted, fast_analyse):
@@ -144,3 +147,6 @@ def test_the_dice_pages_count_every_roll(client, table, counted):
         reverse("tournaments:dice", args=[table["league"].slug]), HTTP_ACCEPT_LANGUAGE="de"
     ).text
     assert "Würfel" in german and "Was dieser Test zeigen kann" in german
+    # SVG coordinates are never localised (a German decimal comma breaks the drawing)
+    numbers = re.findall(r'<rect class="bar" x="([^"]+)" y="([^"]+)" width="([^"]+)"', german)
+    assert numbers and all(re.fullmatch(r"-?\d+(\.\d+)?", n) for row in numbers for n in row)

@@ -166,7 +166,7 @@ def league_dice(request, slug: str):
             "tab": "dice",
             "dice": dice,
             "faces": FACES,
-            "expected": f"{0.05 * len(dice['players']):.1f}",
+            "expected": 0.05 * len(dice["players"]),
             "is_organizer": is_organizer(request.user, league),
         },
     )

@@ -39,7 +39,7 @@ CUPS = (
     ("3t-cup-autumn", "3T Autumn Cup", ("Ben", "Frida", "Anna"), 1, {"major": True}),
 )
 #: the demo's move analyses: few games, few rollouts (seconds each), so `make run` stays quick
-DEMO_ANALYSES = 2
+DEMO_ANALYSES = 3
 DEMO_ROLLOUTS = 4
 #: who plays the cups with the heuristic computer player (the others move at random)
 SKILLED = {"Anna", "Emil", "Frida"}

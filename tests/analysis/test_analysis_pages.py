@@ -150,3 +150,13 @@ def test_the_dice_pages_count_every_roll(client, table, counted):
     # SVG coordinates are never localised (a German decimal comma breaks the drawing)
     numbers = re.findall(r'<rect class="bar" x="([^"]+)" y="([^"]+)" width="([^"]+)"', german)
     assert numbers and all(re.fullmatch(r"-?\d+(\.\d+)?", n) for row in numbers for n in row)
+
+
+def test_a_private_league_hides_its_analysis_and_dice(client, table, analysed):
+    from tournaments.models import League
+
+    League.objects.filter(pk=table["league"].pk).update(is_public=False)
+    assert client.get(reverse("api:fixture-analysis", args=[table["fixture"].pk])).status_code == 404
+    assert client.get(reverse("tournaments:dice", args=[table["league"].slug])).status_code == 404
+    html = client.get(reverse("tournaments:player", args=["erin"])).text
+    assert "analysed-league" not in html and 'id="dice"' not in html

@@ -132,6 +132,7 @@ def analysis_run(analysis_id: int, *, retry_failed: bool = False, progress=None)
         status=Status.DONE,
         data=data,
         seats={str(k): v for k, v in seats.items()},
+        summary=data.get("summary") or {},
         seconds=seconds if seconds is not None else time.monotonic() - started,
         finished_at=timezone.now(),
         claim="",
@@ -159,3 +160,20 @@ def done_analyses(log_ids) -> dict[int, dict]:
         if log_id not in best or rollouts > best[log_id][0]:
             best[log_id] = (rollouts, data)
     return {log_id: data for log_id, (_, data) in best.items()}
+
+
+def log_viewer_data(log: GameLog | None, names: dict[str, str] | None = None) -> dict | None:
+    """The replay viewer's analysis of a log (``games.analysis_view.viewer_data``), when a
+    done analysis exists; ``names`` maps the log's player names to the names to show."""
+    from games.analysis_view import viewer_data
+
+    row = analysis_for_log(log.pk) if log is not None else None
+    if row is None or row.status != Status.DONE or not row.data:
+        return None
+    return viewer_data(
+        row.data,
+        steps=log.events,
+        board=log.board,
+        log_colours=_log_colours(log.content),
+        names=names,
+    )

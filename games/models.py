@@ -76,6 +76,9 @@ class GameAnalysis(models.Model):
     seats = models.JSONField(
         default=dict, blank=True, help_text="board seat (0-based) → the log's player there"
     )
+    summary = models.JSONField(
+        default=dict, blank=True, help_text="data's per-player summary (read without data)"
+    )
     error = models.TextField(blank=True)
     seconds = models.FloatField(null=True, blank=True, help_text="wall time of the analysis")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -45,3 +45,6 @@ def fast_analyse(monkeypatch):
 
     monkeypatch.setattr(analysis, "analyse", fake_analysis)
     return fake_analysis
+
+
+from tests.live.conftest import people, scheduled  # noqa: E402, F401 (the live fixtures)

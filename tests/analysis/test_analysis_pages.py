@@ -156,7 +156,9 @@ def test_a_private_league_hides_its_analysis_and_dice(client, table, analysed):
     from tournaments.models import League
 
     League.objects.filter(pk=table["league"].pk).update(is_public=False)
-    assert client.get(reverse("api:fixture-analysis", args=[table["fixture"].pk])).status_code == 404
+    assert (
+        client.get(reverse("api:fixture-analysis", args=[table["fixture"].pk])).status_code == 404
+    )
     assert client.get(reverse("tournaments:dice", args=[table["league"].slug])).status_code == 404
     html = client.get(reverse("tournaments:player", args=["erin"])).text
     assert "analysed-league" not in html and 'id="dice"' not in html

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import OuterRef, Subquery
 
 from games.analysis import analysis_for_log
 from games.analysis_view import player_summary, viewer_data
@@ -109,36 +110,34 @@ class AnalysedRecord:
         self.blunders += int(summary.get("blunders") or 0)
 
 
-def player_analysis_by_league(player: Player, leagues) -> dict[int, AnalysedRecord]:
-    """league id → the player's analysed counted games in it (in ``leagues``)."""
-    seats = list(
-        Seat.objects.filter(entry__player=player, fixture__league__in=leagues)
-        .select_related("fixture__league")
-        .values_list("fixture_id", "fixture__league_id", "fixture__league__board", "colours")
+def with_analysis_summary(results):
+    """Results annotated with their log's best done analysis (most rollouts): its
+    ``summary`` and ``seats`` as ``analysis_summary`` / ``analysis_seats`` — subqueries of
+    the same query, never the analysis' (large) data."""
+    best = GameAnalysis.objects.filter(
+        log_id=OuterRef("game_log_id"), status=GameAnalysis.Status.DONE
+    ).order_by("-rollouts", "-finished_at")
+    return results.annotate(
+        analysis_summary=Subquery(best.values("summary")[:1]),
+        analysis_seats=Subquery(best.values("seats")[:1]),
     )
-    logs = dict(
-        Result.objects.filter(
-            fixture_id__in=[s[0] for s in seats],
-            state=Result.State.CONFIRMED,
-            game_log__isnull=False,
-        ).values_list("fixture_id", "game_log_id")
-    )
-    rows = {
-        r.log_id: r
-        for r in GameAnalysis.objects.filter(
-            log_id__in=logs.values(), status=GameAnalysis.Status.DONE
-        ).order_by("rollouts")
-    }  # the most rollouts last: it wins
-    records: dict[int, AnalysedRecord] = defaultdict(AnalysedRecord)
-    for fixture_id, league_id, board, colours in seats:
-        row = rows.get(logs.get(fixture_id))
-        if row is None or not row.data:
-            continue
-        fake = Seat(colours=colours)
-        summary = player_summary(row.data, _seat_log_player(row, board, fake))
-        if summary:
-            records[league_id].add(summary)
-    return dict(records)
+
+
+def seat_summary(result: Result, board: int, colours) -> dict[str, Any] | None:
+    """The analysis summary of the player at the seat holding ``colours`` (league names),
+    from a result annotated by :func:`with_analysis_summary`."""
+    summaries = getattr(result, "analysis_summary", None)
+    seats = getattr(result, "analysis_seats", None)
+    if isinstance(summaries, str):  # some backends hand JSON subqueries back as text
+        summaries, seats = json.loads(summaries), json.loads(seats or "{}")
+    if not summaries or not seats:
+        return None
+    order = DEFAULT_COLOURS[board]
+    for colour in colours:
+        if colour in order and str(order.index(colour)) in seats:
+            found = summaries.get(seats[str(order.index(colour))])
+            return dict(found) if isinstance(found, dict) else None
+    return None
 
 
 # --- dice fairness ---------------------------------------------------------------------------
@@ -232,39 +231,12 @@ def league_dice(league: League) -> dict[str, Any]:
     return view
 
 
-def player_dice(player: Player, leagues) -> DiceView | None:
-    """The dice of the colours ``player`` held in their counted logs (in ``leagues``)."""
-    seats = list(
-        Seat.objects.filter(entry__player=player, fixture__league__in=leagues).values_list(
-            "fixture_id", "colours"
-        )
-    )
-    results = {
-        r.fixture_id: r
-        for r in Result.objects.filter(
-            fixture_id__in=[s[0] for s in seats],
-            state=Result.State.CONFIRMED,
-            game_log__isnull=False,
-        ).select_related("game_log")
-    }
-    rows = []
-    games = 0
-    for fixture_id, colours in seats:
-        result = results.get(fixture_id)
-        if result is None:
-            continue
-        games += 1
-        by_colour = _colour_counts(result.game_log)
-        rows.extend(by_colour.get(c, (0,) * 6) for c in colours)
-    return dice_view(combine(rows), games) if games else None
-
-
 __all__ = [
     "AnalysedRecord",
     "DiceView",
     "GameAnalysisView",
     "game_analysis",
     "league_dice",
-    "player_analysis_by_league",
-    "player_dice",
+    "seat_summary",
+    "with_analysis_summary",
 ]

@@ -7,9 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from tournaments.models import Player
-from tournaments.selectors import analyses as analysis_selectors
 from tournaments.selectors import players as player_selectors
-from tournaments.selectors.visibility import visible_leagues
 
 
 @require_GET
@@ -19,14 +17,4 @@ def player_detail(request, slug: str):
     except Player.DoesNotExist:
         raise Http404("no such player") from None
     page = player_selectors.player_page(player, request.user)
-    leagues = visible_leagues(request.user)
-    return render(
-        request,
-        "tournaments/player.html",
-        {
-            "page": page,
-            "player": player,
-            "analysed": analysis_selectors.player_analysis_by_league(player, leagues),
-            "dice": analysis_selectors.player_dice(player, leagues),
-        },
-    )
+    return render(request, "tournaments/player.html", {"page": page, "player": player})

@@ -184,8 +184,6 @@ class FastHeuristicPolicy(HeuristicPolicy):
         return -self.bot.UNPACKED
 
 
-
-
 class LitePolicy(FastHeuristicPolicy):
     """A cheaper relative of the heuristic bot (its own player: measured, not equal).
 
@@ -196,8 +194,8 @@ class LitePolicy(FastHeuristicPolicy):
     move, and the threats it makes on enemy pawns 1–6 fields ahead, plus half the
     victim's worth for a capture (minus the whole of it for an ally's pawn) and the
     bot's "unpacked house" term. It drops the bot's term for enemies 7–12 fields
-    behind and ignores how a move changes the risk of the other pawns. ``bench/rollout_policy.py --strength``
-    measures it against the bot.
+    behind and ignores how a move changes the risk of the other pawns.
+    ``bench/rollout_policy.py --strength lite`` measures it against the bot.
     """
 
     name = "lite"
@@ -221,7 +219,7 @@ class LitePolicy(FastHeuristicPolicy):
         for e in range(len(yard)):
             if yard[e] and e not in allies and not game.finished[e]:
                 six = bot.STUCK_SIX if game.three and game.stuck(e) else 1.0 / 6.0
-                entries.append((game.start[e], rel_of[e], six, track[game.start[e]] < 0))
+                entries.append((rel_of[e], six, track[game.start[e]] < 0))
         pw = game.pawns[seat]
         check_unpacked = game.three and yard[seat]
 
@@ -240,7 +238,7 @@ class LitePolicy(FastHeuristicPolicy):
                     rel = rel_of[e]
                     if rel[b] < rel[a]:  # it can reach a (not past its own house)
                         miss *= hit
-            for start, rel, six, free in entries:
+            for rel, six, free in entries:
                 r = rel[a]
                 if r == 0:
                     miss *= 1.0 - six

@@ -199,6 +199,15 @@ class LitePolicy(FastHeuristicPolicy):
     """
 
     name = "lite"
+    _behind: dict[int, list[tuple[int, ...]]] = {}
+
+    @classmethod
+    def behind(cls, T: int) -> list[tuple[int, ...]]:
+        """Per absolute track field, the six fields behind it (nearest first)."""
+        found = cls._behind.get(T)
+        if found is None:
+            found = cls._behind[T] = [tuple((a - t) % T for t in range(1, 7)) for a in range(T)]
+        return found
 
     def choose(self, game, seat, die, moves):
         if game.variants or game.neutral >= 0 or game.huffing:
@@ -223,20 +232,17 @@ class LitePolicy(FastHeuristicPolicy):
         pw = game.pawns[seat]
         check_unpacked = game.three and yard[seat]
 
-        def worth(p: int, a: int, moving_from: int) -> float:
+        behind = self.behind(T)
+
+        def worth(p: int, a: int) -> float:
             if p >= T:
                 return house + (p - T) * depth
             miss = 1.0
-            for t in range(1, 7):
-                b = a - t
-                if b < 0:
-                    b += T
-                if b == moving_from:
-                    continue
+            for b in behind[a]:  # enemy pawns 1-6 fields behind that can reach a
                 e = track[b]
                 if e >= 0 and e not in allies:
                     rel = rel_of[e]
-                    if rel[b] < rel[a]:  # it can reach a (not past its own house)
+                    if rel[b] < rel[a]:  # (not past its own house on the way)
                         miss *= hit
             for rel, six, free in entries:
                 r = rel[a]
@@ -245,8 +251,7 @@ class LitePolicy(FastHeuristicPolicy):
                 elif r <= 6 and free:
                     miss *= 1.0 - six / 6.0
             value = (entry + T * (p / T) ** power) * miss
-            for t in range(p + 1, min(p + 7, T)):  # enemy pawns it threatens
-                b = absm[t]
+            for b in absm[p + 1 : p + 7 if p + 7 < T else T]:  # enemy pawns it threatens
                 e = track[b]
                 if e >= 0 and e not in allies:
                     v = rel_of[e][b] / T
@@ -259,10 +264,9 @@ class LitePolicy(FastHeuristicPolicy):
             s, frm, to, cap = m
             if s != seat:
                 return self.bot.choose(game, seat, die, moves, None)
-            a_from = absm[frm] if 0 <= frm < T else -1
-            score = worth(to, absm[to] if to < T else -1, a_from)
-            if a_from >= 0:
-                score -= worth(frm, a_from, -1)
+            score = worth(to, absm[to] if to < T else -1)
+            if 0 <= frm < T:
+                score -= worth(frm, absm[frm])
             if cap >= 0:
                 a = absm[to]
                 q = rel_of[cap][a]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..board import PAWNS_PER_COLOUR
 from ..game import Game
 from .dice import DiceStream, stream_seed
 from .policy import Policy
@@ -52,6 +53,10 @@ def rollout(game: Game, dice: Sequence[DiceStream], policy: Policy) -> str | Non
     push = game.push_raw
     choose = policy.choose
     huffing = game.huffing
+    yard = game.yard
+    # all pawns in the yard and no 6: no move (nothing to generate) — unless a neutral
+    # colour's pawns may be moved too
+    shortcut = game.neutral < 0
     limit = game.events + MAX_ROLLOUT_EVENTS
     while not game.over:
         c = game.turn_seat
@@ -63,6 +68,9 @@ def rollout(game: Game, dice: Sequence[DiceStream], policy: Policy) -> str | Non
             buf = bufs[c] = dice[c].extend()
         n = buf[i]
         used[c] = i + 1
+        if n != 6 and shortcut and yard[c] == PAWNS_PER_COLOUR:
+            push(n)
+            continue
         moves = legal(c, n)
         if not moves:
             push(n)

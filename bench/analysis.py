@@ -2,7 +2,7 @@
 
     python bench/analysis.py [--rollouts 200] [--log LOG.json] [--rules league]
                              [--players alice=green+red,bob=black+yellow] [--seed 0]
-                             [--policy heuristic|fast] [--events 600]
+                             [--policy lite|fast|heuristic] [--events 600]
 
 Analyses one game and prints its size (events, decisions, options, distinct options
 after merging transpositions), CPU and wall seconds, rollouts per second and rollout
@@ -46,7 +46,7 @@ def main() -> None:
     ap.add_argument("--rules", default="league")
     ap.add_argument("--players", default=None)
     ap.add_argument("--seed", type=int, default=0, help="seed of the rollouts")
-    ap.add_argument("--policy", default="fast", choices=sorted(POLICIES))
+    ap.add_argument("--policy", default="lite", choices=sorted(POLICIES))
     ap.add_argument("--events", type=int, default=600)
     args = ap.parse_args()
     if args.log:

@@ -16,13 +16,23 @@ whole result). See docs/analysis.md.
 
 from .analyse import ANALYSIS_FORMAT, analyse
 from .decisions import THRESHOLDS
-from .policy import HeuristicPolicy, Policy, default_policy
+from .policy import (
+    POLICIES,
+    FastHeuristicPolicy,
+    HeuristicPolicy,
+    LitePolicy,
+    Policy,
+    default_policy,
+)
 from .rollout import estimate_options, rollout
 
 __all__ = [
     "ANALYSIS_FORMAT",
+    "POLICIES",
     "THRESHOLDS",
+    "FastHeuristicPolicy",
     "HeuristicPolicy",
+    "LitePolicy",
     "Policy",
     "analyse",
     "default_policy",

@@ -1,5 +1,9 @@
 """The rollout policy: how every colour plays in a rollout.
 
+Three players, in order of cost: the heuristic bot itself, its exact incremental
+replica, and :class:`LitePolicy` (the default), a cheaper relative measured to be
+as strong.
+
 :class:`HeuristicPolicy` plays exactly like :class:`games.engine.bots.HeuristicBot`
 (the engine's heuristic computer player): a copy of the game and a full evaluation
 per legal move. :class:`FastHeuristicPolicy` makes the same choices without copying:
@@ -180,10 +184,108 @@ class FastHeuristicPolicy(HeuristicPolicy):
         return -self.bot.UNPACKED
 
 
-POLICIES = {"heuristic": HeuristicPolicy, "fast": FastHeuristicPolicy}
-"""Rollout policies by name (both play like the heuristic bot; "fast" is the default)."""
+class LitePolicy(FastHeuristicPolicy):
+    """A cheaper relative of the heuristic bot (its own player: measured, not equal).
+
+    Per legal move it scores only the moved pawn and its victim, with the bot's
+    weights: the pawn's worth (convex progress, out of the yard, in the house, deeper)
+    times the chance it survives until its next turn — enemy pawns 1–6 fields behind
+    (found by looking at those six fields) and enemy entries — before and after the
+    move, and the threats it makes on enemy pawns 1–6 fields ahead, plus half the
+    victim's worth for a capture (minus the whole of it for an ally's pawn) and the
+    bot's "unpacked house" term. It drops the bot's term for enemies 7–12 fields
+    behind and ignores how a move changes the risk of the other pawns.
+    ``bench/rollout_policy.py --strength lite`` measures it against the bot.
+    """
+
+    name = "lite"
+    _behind: dict[int, list[tuple[int, ...]]] = {}
+
+    @classmethod
+    def behind(cls, T: int) -> list[tuple[int, ...]]:
+        """Per absolute track field, the six fields behind it (nearest first)."""
+        found = cls._behind.get(T)
+        if found is None:
+            found = cls._behind[T] = [tuple((a - t) % T for t in range(1, 7)) for a in range(T)]
+        return found
+
+    def choose(self, game, seat, die, moves):
+        if game.variants or game.neutral >= 0 or game.huffing:
+            return self.bot.choose(game, seat, die, moves, None)
+        allies = self.allies(game, seat)
+        bot = self.bot
+        T = game.T
+        yard = game.yard
+        track = game.track
+        rel_of = game.rel_of
+        absm = game.abs_of[seat]
+        entry, power, enemy_w, threat_w = bot.ENTRY, bot.POWER, bot.ENEMY, bot.THREAT
+        house = entry + T + bot.HOUSE
+        depth = bot.DEPTH
+        hit = 1.0 - bot.HIT
+        # entry risk near the start fields of enemies with pawns in the yard
+        entries = []
+        for e in range(len(yard)):
+            if yard[e] and e not in allies and not game.finished[e]:
+                six = bot.STUCK_SIX if game.three and game.stuck(e) else 1.0 / 6.0
+                entries.append((rel_of[e], six, track[game.start[e]] < 0))
+        pw = game.pawns[seat]
+        check_unpacked = game.three and yard[seat]
+
+        behind = self.behind(T)
+
+        def worth(p: int, a: int) -> float:
+            if p >= T:
+                return house + (p - T) * depth
+            miss = 1.0
+            for b in behind[a]:  # enemy pawns 1-6 fields behind that can reach a
+                e = track[b]
+                if e >= 0 and e not in allies:
+                    rel = rel_of[e]
+                    if rel[b] < rel[a]:  # (not past its own house on the way)
+                        miss *= hit
+            for rel, six, free in entries:
+                r = rel[a]
+                if r == 0:
+                    miss *= 1.0 - six
+                elif r <= 6 and free:
+                    miss *= 1.0 - six / 6.0
+            value = (entry + T * (p / T) ** power) * miss
+            for b in absm[p + 1 : p + 7 if p + 7 < T else T]:  # enemy pawns it threatens
+                e = track[b]
+                if e >= 0 and e not in allies:
+                    v = rel_of[e][b] / T
+                    value += threat_w * (entry + T * v * v) / 6.0
+            return value
+
+        best = moves[0]
+        best_score = -1e18
+        for m in moves:
+            s, frm, to, cap = m
+            if s != seat:
+                return self.bot.choose(game, seat, die, moves, None)
+            score = worth(to, absm[to] if to < T else -1)
+            if 0 <= frm < T:
+                score -= worth(frm, absm[frm])
+            if cap >= 0:
+                a = absm[to]
+                q = rel_of[cap][a]
+                value = entry + T * (q / T) ** power
+                score += -value if cap in allies else enemy_w * value
+            if check_unpacked:
+                after = list(pw)
+                after[after.index(frm)] = to
+                score += self.unpacked(game, seat, after)
+            if score > best_score:
+                best, best_score = m, score
+        return best
+
+
+POLICIES = {"heuristic": HeuristicPolicy, "fast": FastHeuristicPolicy, "lite": LitePolicy}
+"""Rollout policies by name ("heuristic" and "fast" play exactly like the heuristic bot)."""
 
 
 def default_policy() -> Policy:
-    """The policy rollouts use unless told otherwise."""
-    return FastHeuristicPolicy()
+    """The policy rollouts use unless told otherwise: :class:`LitePolicy` (as strong as
+    the heuristic bot, about twice as fast as its exact replica; docs/analysis.md)."""
+    return LitePolicy()

@@ -3,7 +3,8 @@
 :func:`rollout` plays one game on to its end on a single copy of the position, the
 colour on turn choosing with the rollout policy (:mod:`.policy`) and rolling the dice
 of a :class:`~.dice.DiceStream`. :func:`estimate_options` runs rollout ``k`` of every
-option on the same stream ``k`` (common random numbers) and collects who won.
+option on the same dice ``k`` (common random numbers: one stream per seat, so every
+colour's j-th roll is the same in all options) and collects who won.
 Options that lead to the same state (same pawns, same turn state) share their
 rollouts: their estimates are identical by construction.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..board import PAWNS_PER_COLOUR
 from ..game import Game
 from .dice import DiceStream, stream_seed
 from .policy import Policy
@@ -37,24 +39,38 @@ def state_key(game: Game) -> tuple:
     )
 
 
-def rollout(game: Game, dice: DiceStream, policy: Policy) -> str | None:
-    """Play ``game`` (changed in place) to its end with ``dice``; the winning player."""
-    buf = dice.buf
-    size = len(buf)
-    i = 0
+def rollout(game: Game, dice: Sequence[DiceStream], policy: Policy) -> str | None:
+    """Play ``game`` (changed in place) to its end; the winning player.
+
+    ``dice[seat]`` is the die sequence of that seat: its j-th roll in this rollout is
+    ``dice[seat].buf[j]``, however many rolls the others had in between (so two
+    options keep the same dice for every colour even when a 6 or the three tries
+    make the turns run differently).
+    """
+    bufs = [d.buf for d in dice]
+    used = [0] * len(bufs)
     legal = game.legal
     push = game.push_raw
     choose = policy.choose
     huffing = game.huffing
+    yard = game.yard
+    # all pawns in the yard and no 6: no move (nothing to generate) — unless a neutral
+    # colour's pawns may be moved too
+    shortcut = game.neutral < 0
+    limit = game.events + MAX_ROLLOUT_EVENTS
     while not game.over:
-        if i >= size:
-            if i >= MAX_ROLLOUT_EVENTS:
-                return None
-            buf = dice.extend()
-            size = len(buf)
-        n = buf[i]
-        i += 1
         c = game.turn_seat
+        i = used[c]
+        buf = bufs[c]
+        if i >= len(buf):
+            if game.events >= limit:
+                return None
+            buf = bufs[c] = dice[c].extend()
+        n = buf[i]
+        used[c] = i + 1
+        if n != 6 and shortcut and yard[c] == PAWNS_PER_COLOUR:
+            push(n)
+            continue
         moves = legal(c, n)
         if not moves:
             push(n)
@@ -65,6 +81,11 @@ def rollout(game: Game, dice: DiceStream, policy: Policy) -> str | None:
             huff = policy.choose_huff(game, c, sorted(game.huff_targets(c, moves, m)))
         push(n, m, huff)
     return game.winner
+
+
+def dice_for(seed: int, decision: int, k: int, seats: int) -> list[DiceStream]:
+    """The dice of rollout ``k`` at ``decision``: one stream per seat."""
+    return [DiceStream(stream_seed(seed, decision, k) * 8 + s) for s in range(seats)]
 
 
 @dataclass
@@ -96,9 +117,10 @@ def estimate_options(
     for i, key in enumerate(keys):
         distinct.setdefault(key, i)
     firsts = sorted(set(distinct.values()))
-    results = {i: [] for i in firsts}
+    results: dict[int, list[str | None]] = {i: [] for i in firsts}
+    seats = len(games[0].pawns)
     for k in range(rollouts):
-        dice = DiceStream(stream_seed(seed, decision, k))
+        dice = dice_for(seed, decision, k, seats)
         for i in firsts:
             results[i].append(rollout(games[i].copy(), dice, policy))
         if tick is not None:

@@ -81,6 +81,7 @@ def viewer_data(
             "played": d.get("played"),
             "best": d.get("best"),
             "loss": round(float(d.get("loss") or 0.0), 4),
+            "loss_half_width": round(float(d.get("loss_half_width") or 0.0), 4),
             "mark": d.get("mark") if d.get("mark") in MARKS else None,
             "options": [
                 [o["move"], round(float(o["win"]), 4), round(float(o.get("half_width") or 0), 4)]

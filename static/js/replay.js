@@ -197,7 +197,7 @@
     if (!decision) { choice.textContent = t.i18nNoChoice; table.hidden = true; return; }
     choice.textContent = fmt(t.i18nChoice, {
       player: decision.player, die: decision.die, played: decision.played, best: decision.best,
-      loss: pct(decision.loss)
+      loss: pct(decision.loss) + (decision.loss_half_width ? " ± " + pct(decision.loss_half_width) : "")
     }) + (decision.mark ? " (" + t["i18n" + decision.mark.charAt(0).toUpperCase() + decision.mark.slice(1)] + ")" : "");
     decision.options.forEach(function (o) {
       var tr = document.createElement("tr");

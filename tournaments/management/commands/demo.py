@@ -40,7 +40,7 @@ CUPS = (
 )
 #: the demo's move analyses: few games, few rollouts (seconds each), so `make run` stays quick
 DEMO_ANALYSES = 3
-DEMO_ROLLOUTS = 4
+DEMO_ROLLOUTS = 8
 #: who plays the cups with the heuristic computer player (the others move at random)
 SKILLED = {"Anna", "Emil", "Frida"}
 

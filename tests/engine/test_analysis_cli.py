@@ -49,7 +49,8 @@ def test_analyse_quiet_prints_no_progress_and_takes_a_policy(short_log, capsys) 
     data = json.loads(out.getvalue())
     assert data["rollouts"] == 2 and data["policy"] == "lite"
     out = io.StringIO()
-    assert main(["analyse", str(path), "--rollouts", "2", "--quiet", "--policy", "fast"], out=out) == 0
+    argv = ["analyse", str(path), "--rollouts", "2", "--quiet", "--policy", "fast"]
+    assert main(argv, out=out) == 0
     assert json.loads(out.getvalue())["policy"] == "heuristic"  # the bot's own choices
 
 

@@ -12,7 +12,7 @@ python -m games.engine simulate --rules PRESET [--board 4|6] [--players SPEC]
     clockwise), the last one to everyone left.
 python -m games.engine explain PRESET
     the preset's options in words (PRESET may also be a JSON rules object).
-python -m games.engine analyse LOG.json [--rollouts N] [--seed S]
+python -m games.engine analyse LOG.json [--rollouts N] [--seed S] [--policy P] [--quiet]
     move analysis and luck of one game (docs/analysis.md): the analysis JSON on
     stdout, progress on stderr; exit 1 if the log is invalid, 2 if the file can't
     be read or an argument is bad.
@@ -74,6 +74,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("log", metavar="LOG.json")
     p.add_argument("--rollouts", type=int, default=200, help="rollouts per option (≥ 2)")
     p.add_argument("--seed", type=int, default=0, help="seed of the rollouts' dice")
+    p.add_argument(
+        "--policy",
+        default="lite",
+        choices=("lite", "fast", "heuristic"),
+        help="rollout policy (lite: the default; fast, heuristic: the heuristic bot exactly)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=_analyse)
     return parser
@@ -183,7 +189,7 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _analyse(args: argparse.Namespace, out: TextIO) -> int:
-    from .analysis import analyse  # imported here: the other commands don't need it
+    from .analysis import POLICIES, analyse  # imported here: the other commands don't need it
 
     try:
         data = Path(args.log).read_bytes()
@@ -192,7 +198,13 @@ def _analyse(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     progress = None if args.quiet else _progress_printer(sys.stderr)
     try:
-        result = analyse(data, rollouts=args.rollouts, seed=args.seed, progress=progress)
+        result = analyse(
+            data,
+            rollouts=args.rollouts,
+            seed=args.seed,
+            progress=progress,
+            policy=POLICIES[args.policy](),
+        )
     except InvalidLog as exc:
         where = "" if exc.event is None else f"event {exc.event}: "
         print(f"error: invalid log: {where}{exc.error}", file=sys.stderr)

@@ -41,12 +41,17 @@ def test_analyse_prints_the_analysis_json(short_log, capsys) -> None:
     assert "100%" in err  # progress goes to stderr
 
 
-def test_analyse_quiet_prints_no_progress(short_log, capsys) -> None:
+def test_analyse_quiet_prints_no_progress_and_takes_a_policy(short_log, capsys) -> None:
     path, _log = short_log
     out = io.StringIO()
     assert main(["analyse", str(path), "--rollouts", "2", "--quiet"], out=out) == 0
     assert capsys.readouterr().err == ""
-    assert json.loads(out.getvalue())["rollouts"] == 2
+    data = json.loads(out.getvalue())
+    assert data["rollouts"] == 2 and data["policy"] == "lite"
+    out = io.StringIO()
+    argv = ["analyse", str(path), "--rollouts", "2", "--quiet", "--policy", "fast"]
+    assert main(argv, out=out) == 0
+    assert json.loads(out.getvalue())["policy"] == "heuristic"  # the bot's own choices
 
 
 def test_analyse_exit_codes(tmp_path: Path, short_log, capsys) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..board import PAWNS_PER_COLOUR
 from ..game import Game
-from .dice import DiceStream, stream_seed
+from .dice import DiceStream, dice_for
 from .policy import Policy
 
 MAX_ROLLOUT_EVENTS = 20_000
@@ -81,11 +81,6 @@ def rollout(game: Game, dice: Sequence[DiceStream], policy: Policy) -> str | Non
             huff = policy.choose_huff(game, c, sorted(game.huff_targets(c, moves, m)))
         push(n, m, huff)
     return game.winner
-
-
-def dice_for(seed: int, decision: int, k: int, seats: int) -> list[DiceStream]:
-    """The dice of rollout ``k`` at ``decision``: one stream per seat."""
-    return [DiceStream(stream_seed(seed, decision, k) * 8 + s) for s in range(seats)]
 
 
 @dataclass

@@ -162,3 +162,12 @@ def test_a_private_league_hides_its_analysis_and_dice(client, table, analysed):
     assert client.get(reverse("tournaments:dice", args=[table["league"].slug])).status_code == 404
     html = client.get(reverse("tournaments:player", args=["erin"])).text
     assert "analysed-league" not in html and 'id="dice"' not in html
+
+
+def test_a_failed_analysis_says_so(client, table, counted):
+    row, _ = service.analysis_request(counted.game_log, rollouts=7)
+    GameAnalysis.objects.filter(pk=row.pk).update(status="failed", error="ValueError: bad")
+    html = game_page(client, table).text
+    assert "The analysis of this log failed" in html and 'id="analysis-pending"' not in html
+    body = client.get(reverse("api:fixture-analysis", args=[table["fixture"].pk])).json()
+    assert (body["status"], body["error"], body["analysis"]) == ("failed", "ValueError: bad", None)

@@ -34,6 +34,7 @@ from live.models import Room, RoomEvent, Seat
 from live.signals import group_send, later
 from tournaments.models import Fixture
 from tournaments.permissions import SUBMIT, is_organizer, result_actions
+from tournaments.services.analyses import analysis_for_log
 from tournaments.services.errors import ServiceError
 
 LOG_FORMAT = "maedn-log/1"
@@ -754,6 +755,7 @@ def room_finish(*, room_id: int) -> None:
         try:
             with transaction.atomic():
                 log, _ = game_log_store(game_log_check(text), user=room.host)
+                analysis_for_log(log)  # a friendly game's analysis too (sent on commit)
         except LogRejected as exc:  # cannot happen: every event was checked by the engine
             note = f"{note} the log did not validate: {exc.message}".strip()
     Room.objects.filter(pk=room.pk, game_log__isnull=True).update(game_log=log, result_note=note)

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.analysis import log_viewer_data
 from games.engine.rules import PRESETS
 from games.engine.variants import VARIANTS
 from games.geometry import board_layout
@@ -132,6 +133,7 @@ def room_replay(request, token: str):
             "layout": board_layout(room.board),
             "replay_url": f"/live/{room.token}/replay.json",
             "raw_url": f"/live/{room.token}/log.json",
+            "analysis": log_viewer_data(room.game_log),
         },
     )
 

@@ -117,6 +117,8 @@ class WorkerProcess(HelperProcess):
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
+            "-Q",  # the default queue and the move analyses' own (CELERY_TASK_ROUTES)
+            f"celery,{settings.ANALYSIS_QUEUE}",
         ]
         cmd += ["-P", "solo"] if concurrency == 1 else ["-P", "prefork", "-c", str(concurrency)]
         super().__init__(cmd, env=env, log_path=log or REPO_ROOT / "var" / name)

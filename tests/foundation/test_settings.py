@@ -219,6 +219,7 @@ def test_beat_runs_the_standings_catch_up_at_the_documented_interval():
     assert {entry["task"] for entry in s["beat"].values()} == {
         "tournaments.standings_catch_up",
         "tournaments.update_ratings",
+        "tournaments.analyses_catch_up",
         "accounts.notify_deadlines",
         "live.rooms_sweep",
     }

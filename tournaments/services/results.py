@@ -39,6 +39,7 @@ from tournaments.permissions import (
     fixture_closed,
     result_actions,
 )
+from tournaments.services.analyses import analysis_for_counted
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.events import event_starts_update, grand_prix_progress
 from tournaments.services.guards import require_action
@@ -208,6 +209,7 @@ def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
     standings_invalidate(league)
     if fixture is not None:
         rating_game_counted(fixture)
+        analysis_for_counted(fixture)  # the counted log's move analysis, queued on commit
 
 
 def _unfinished_log_problems(league, data: dict) -> list[str]:

@@ -62,6 +62,7 @@ class FastHeuristicPolicy(HeuristicPolicy):
         super().__init__()
         self._setup = None
         self._by_seat: dict[int, frozenset[int]] = {}
+        self._plain = True
 
     def allies(self, game: Game, seat: int) -> frozenset[int]:
         """The seats of ``seat``'s player (cached for the last setup seen)."""
@@ -72,6 +73,10 @@ class FastHeuristicPolicy(HeuristicPolicy):
                 for s in seats:
                     by_seat[s] = frozenset(seats)
             self._setup, self._by_seat = setup, by_seat
+            r = setup.rules
+            self._plain = not (
+                r.barriers or r.capture_backwards or r.huff or setup.neutral is not None
+            )
         return self._by_seat[seat]
 
     def choose(self, game, seat, die, moves):
@@ -222,9 +227,9 @@ class LitePolicy(FastHeuristicPolicy):
         return found
 
     def choose(self, game, seat, die, moves):
-        if game.variants or game.neutral >= 0 or game.huffing:
-            return self.bot.choose(game, seat, die, moves, None)
         allies = self.allies(game, seat)
+        if not self._plain:  # a neutral colour, the huff, barriers, backward moves
+            return self.bot.choose(game, seat, die, moves, None)
         bot = self.bot
         T = game.T
         yard = game.yard
@@ -270,9 +275,7 @@ class LitePolicy(FastHeuristicPolicy):
         best = moves[0]
         best_score = -1e18
         for m in moves:
-            s, frm, to, cap = m
-            if s != seat:
-                return self.bot.choose(game, seat, die, moves, None)
+            _s, frm, to, cap = m  # the roller's own pawn (no neutral colour)
             score = worth(to, absm[to] if to < T else -1)
             if 0 <= frm < T:
                 score -= worth(frm, absm[frm])

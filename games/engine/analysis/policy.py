@@ -60,15 +60,24 @@ class FastHeuristicPolicy(HeuristicPolicy):
 
     def __init__(self) -> None:
         super().__init__()
-        self._allies: dict[tuple[int, int], frozenset[int]] = {}
+        self._setup = None
+        self._by_seat: dict[int, frozenset[int]] = {}
+        self._plain = True
 
     def allies(self, game: Game, seat: int) -> frozenset[int]:
-        key = (id(game.setup), seat)
-        found = self._allies.get(key)
-        if found is None:
-            found = frozenset(game.setup.players[game.setup.player_of(seat)])
-            self._allies[key] = found
-        return found
+        """The seats of ``seat``'s player (cached for the last setup seen)."""
+        setup = game.setup
+        if setup is not self._setup:
+            by_seat: dict[int, frozenset[int]] = {}
+            for seats in setup.players.values():
+                for s in seats:
+                    by_seat[s] = frozenset(seats)
+            self._setup, self._by_seat = setup, by_seat
+            r = setup.rules
+            self._plain = not (
+                r.barriers or r.capture_backwards or r.huff or setup.neutral is not None
+            )
+        return self._by_seat[seat]
 
     def choose(self, game, seat, die, moves):
         if game.variants or game.neutral >= 0 or game.huffing:
@@ -199,28 +208,36 @@ class LitePolicy(FastHeuristicPolicy):
     """
 
     name = "lite"
-    _behind: dict[int, list[tuple[int, ...]]] = {}
 
-    @classmethod
-    def behind(cls, T: int) -> list[tuple[int, ...]]:
-        """Per absolute track field, the six fields behind it (nearest first)."""
-        found = cls._behind.get(T)
+    def __init__(self) -> None:
+        super().__init__()
+        self._tables: dict[int, tuple] = {}
+
+    def tables(self, T: int) -> tuple:
+        """Per track length: the six fields behind each absolute field (nearest first),
+        a track pawn's worth by relative field, the threat on an enemy pawn by its
+        relative field, and a house pawn's base worth — computed once."""
+        found = self._tables.get(T)
         if found is None:
-            found = cls._behind[T] = [tuple((a - t) % T for t in range(1, 7)) for a in range(T)]
+            bot = self.bot
+            behind = [tuple((a - t) % T for t in range(1, 7)) for a in range(T)]
+            worth = [bot.ENTRY + T * (p / T) ** bot.POWER for p in range(T)]
+            threat = [bot.THREAT * (bot.ENTRY + T * (q / T) * (q / T)) / 6.0 for q in range(T)]
+            found = self._tables[T] = (behind, worth, threat, bot.ENTRY + T + bot.HOUSE)
         return found
 
     def choose(self, game, seat, die, moves):
-        if game.variants or game.neutral >= 0 or game.huffing:
-            return self.bot.choose(game, seat, die, moves, None)
         allies = self.allies(game, seat)
+        if not self._plain:  # a neutral colour, the huff, barriers, backward moves
+            return self.bot.choose(game, seat, die, moves, None)
         bot = self.bot
         T = game.T
         yard = game.yard
         track = game.track
         rel_of = game.rel_of
         absm = game.abs_of[seat]
-        entry, power, enemy_w, threat_w = bot.ENTRY, bot.POWER, bot.ENEMY, bot.THREAT
-        house = entry + T + bot.HOUSE
+        behind, worth_at, threat_on, house = self.tables(T)
+        enemy_w = bot.ENEMY
         depth = bot.DEPTH
         hit = 1.0 - bot.HIT
         # entry risk near the start fields of enemies with pawns in the yard
@@ -231,8 +248,6 @@ class LitePolicy(FastHeuristicPolicy):
                 entries.append((rel_of[e], six, track[game.start[e]] < 0))
         pw = game.pawns[seat]
         check_unpacked = game.three and yard[seat]
-
-        behind = self.behind(T)
 
         def worth(p: int, a: int) -> float:
             if p >= T:
@@ -250,27 +265,22 @@ class LitePolicy(FastHeuristicPolicy):
                     miss *= 1.0 - six
                 elif r <= 6 and free:
                     miss *= 1.0 - six / 6.0
-            value = (entry + T * (p / T) ** power) * miss
+            value = worth_at[p] * miss
             for b in absm[p + 1 : p + 7 if p + 7 < T else T]:  # enemy pawns it threatens
                 e = track[b]
                 if e >= 0 and e not in allies:
-                    v = rel_of[e][b] / T
-                    value += threat_w * (entry + T * v * v) / 6.0
+                    value += threat_on[rel_of[e][b]]
             return value
 
         best = moves[0]
         best_score = -1e18
         for m in moves:
-            s, frm, to, cap = m
-            if s != seat:
-                return self.bot.choose(game, seat, die, moves, None)
+            _s, frm, to, cap = m  # the roller's own pawn (no neutral colour)
             score = worth(to, absm[to] if to < T else -1)
             if 0 <= frm < T:
                 score -= worth(frm, absm[frm])
             if cap >= 0:
-                a = absm[to]
-                q = rel_of[cap][a]
-                value = entry + T * (q / T) ** power
+                value = worth_at[rel_of[cap][absm[to]]]
                 score += -value if cap in allies else enemy_w * value
             if check_unpacked:
                 after = list(pw)

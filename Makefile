@@ -39,6 +39,7 @@ bench: $(VENV)/.installed-dev
 	bash tests/ensure_services.sh
 	$(PY) bench/engine.py
 	$(PY) bench/openspiel.py
+	$(PY) bench/analysis.py
 	$(PY) bench/standings.py
 	$(PY) bench/pages.py
 	$(PY) bench/abuse.py

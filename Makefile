@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench worker beat prod-local
+.PHONY: run test lint bench worker analysis-worker beat prod-local
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,8 @@ test: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	bash tests/ensure_services.sh
 	$(PY) bench/engine.py
+	$(PY) bench/openspiel.py
+	$(PY) bench/analysis.py
 	$(PY) bench/standings.py
 	$(PY) bench/pages.py
 	$(PY) bench/abuse.py
@@ -47,6 +49,10 @@ bench: $(VENV)/.installed-dev
 ## worker: a Celery worker for production-like runs (needs CELERY_BROKER_URL)
 worker: $(VENV)/.installed
 	$(VENV)/bin/celery -A config worker -l info
+
+## analysis-worker: a Celery worker for the move analyses' own queue (needs CELERY_BROKER_URL)
+analysis-worker: $(VENV)/.installed
+	$(VENV)/bin/celery -A config worker -l info -Q $${ANALYSIS_QUEUE:-analysis}
 
 ## beat: Celery beat, the periodic standings catch-up (needs CELERY_BROKER_URL); run one
 beat: $(VENV)/.installed

@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import secrets
 import subprocess
 import sys
 import time
@@ -188,16 +189,29 @@ def pct(values: list[float], p: int) -> float:
     return 1000 * values[min(len(values) - 1, int(len(values) * p / 100))]
 
 
+DEBUG_SERVERS = False
+
+
 def start_servers(n: int, pause: float):
     from tests.live.servers import Daphne
 
     env = {
         "LIVE_COMPUTER_PAUSE": str(pause),
         "LIVE_AUTO_PAUSE": str(pause),
-        "DEBUG": "1",
         "DJANGO_SETTINGS_MODULE": "config.settings.base",
         "CONN_MAX_AGE": "600",
     }
+    if DEBUG_SERVERS:
+        env["DEBUG"] = "1"
+    else:  # as in production: DEBUG off (no query log, no debug cursors)
+        env.update(
+            DEBUG="",
+            SECRET_KEY=secrets.token_urlsafe(40),  # this run only
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            ALLOW_PLAIN_HTTP="1",
+            CACHE_URL="locmem://",
+            EMAIL_BACKEND="locmem",
+        )
     servers = [Daphne(database_url=os.environ["DATABASE_URL"], env=env) for _ in range(n)]
     for s in servers:
         s.wait_ready()
@@ -226,10 +240,18 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between moves")
     parser.add_argument("--capacity-rooms", default="10,40,100")
     parser.add_argument("--capacity-seconds", type=float, default=12)
+    parser.add_argument(
+        "--debug-servers", action="store_true", help="run the servers with DEBUG on (as before)"
+    )
     args = parser.parse_args()
+    global DEBUG_SERVERS
+    DEBUG_SERVERS = args.debug_servers
     setup_database()
     django.setup()
-    print(f"{os.cpu_count()} CPUs, {args.servers} Daphne servers, Redis channel layer, PostgreSQL")
+    print(
+        f"{os.cpu_count()} CPUs, {args.servers} Daphne servers (DEBUG "
+        f"{'on' if DEBUG_SERVERS else 'off'}), Redis channel layer, PostgreSQL"
+    )
 
     servers = start_servers(args.servers, args.pause)
     try:

@@ -57,7 +57,7 @@ stop() {
     wait || true
 }
 trap stop EXIT INT TERM
-"$VENV/bin/celery" -A config worker -l info &
+"$VENV/bin/celery" -A config worker -l info -Q "celery,${ANALYSIS_QUEUE:-analysis}" &
 pids+=($!)
 "$VENV/bin/celery" -A config beat -l info --schedule var/celerybeat-schedule &
 pids+=($!)

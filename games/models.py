@@ -47,3 +47,51 @@ class GameLog(models.Model):
     def __str__(self) -> str:
         state = "complete" if self.complete else "incomplete"
         return f"log {self.sha256[:10]} ({self.events} events, {state})"
+
+
+class GameAnalysis(models.Model):
+    """The move analysis of one stored log (``games.engine.analysis.analyse``): keyed by
+    the log's content hash, the analysis format and the rollouts and seed it ran with, so
+    asking twice for the same analysis finds one row (``games/analysis.py``).
+
+    ``status`` goes queued → running → done (``data`` holds the analysis dict as the engine
+    returned it) or failed (``error`` says why). ``claim`` is the running worker's token:
+    only the worker that claimed a row may store its result.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        DONE = "done", "done"
+        FAILED = "failed", "failed"
+
+    log = models.ForeignKey(GameLog, on_delete=models.CASCADE, related_name="analyses")
+    sha256 = models.CharField(max_length=64, help_text="the log's SHA-256 (GameLog.sha256)")
+    format = models.CharField(max_length=40, help_text="the analysis format, e.g. maedn-analysis/1")
+    rollouts = models.PositiveIntegerField()
+    seed = models.BigIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    claim = models.CharField(max_length=32, blank=True)
+    data = models.JSONField(null=True, blank=True)
+    seats = models.JSONField(
+        default=dict, blank=True, help_text="board seat (0-based) → the log's player there"
+    )
+    summary = models.JSONField(
+        default=dict, blank=True, help_text="data's per-player summary (read without data)"
+    )
+    error = models.TextField(blank=True)
+    seconds = models.FloatField(null=True, blank=True, help_text="wall time of the analysis")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sha256", "format", "rollouts", "seed"], name="one_analysis_per_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"analysis of {self.sha256[:10]} ({self.rollouts} rollouts, {self.status})"

@@ -9,19 +9,31 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from live import services
-from live.models import Room
+from live.models import Room, RoomEvent
 from live.signals import remember_server_loop
+from tournaments.permissions import can_view
+from tournaments.services.errors import ServiceError
 
 
-def _room(token: str) -> Room | None:
-    return Room.objects.filter(token=token).first()
+def _room(token: str, user) -> Room | None:
+    """The room of ``token`` if ``user`` may watch it (a private league's game: only those
+    who may see the league)."""
+    room = Room.objects.select_related("fixture__league").filter(token=token).first()
+    if room is not None and room.fixture_id and not can_view(user, room.fixture.league):
+        return None
+    return room
 
 
 def _state(room_id: int) -> dict[str, Any]:
     """The whole state and the whole log so far (a reconnecting page resumes exactly)."""
     room = Room.objects.get(pk=room_id)
     state = services.room_state(room)
-    state["events"] = services.room_log(room)["events"][: state["move_number"]]
+    events = services.room_log(room)["events"][: state["move_number"]]
+    by = RoomEvent.objects.filter(room=room, number__lt=len(events)).order_by("number")
+    state["events"] = [  # with who moved (the page says "time ran out", "computer")
+        {**event, "by": who}
+        for event, who in zip(events, by.values_list("by", flat=True), strict=True)
+    ]
     return state
 
 
@@ -34,7 +46,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         remember_server_loop()
         self.token = self.scope["url_route"]["kwargs"]["token"]
         self.user = self.scope.get("user")
-        room = await database_sync_to_async(_room)(self.token)
+        room = await database_sync_to_async(_room)(self.token, self.user)
         if room is None:
             await self.close(code=4404)
             return
@@ -54,6 +66,18 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             room_id=self.room_id, user=self.user
         )
 
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kw):
+        """A frame that is not JSON text is refused like any other bad message."""
+        if text_data is None:
+            await self._refuse("a message is a JSON text frame")
+            return
+        try:
+            content = await self.decode_json(text_data)
+        except ValueError:
+            await self._refuse("a message is a JSON object with a type")
+            return
+        await self.receive_json(content)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
             await self._refuse("a message is a JSON object with a type")
@@ -70,7 +94,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             await database_sync_to_async(self._handle)(kind, content)
-        except services.Refused as exc:
+        except ServiceError as exc:  # live play's Refused and the services' own refusals
             await self._refuse(exc.message, content)
 
     def _handle(self, kind: str, content: dict[str, Any]) -> None:

@@ -39,7 +39,7 @@ class Room(models.Model):
     )
     board = models.PositiveSmallIntegerField(default=4)
     rules = models.JSONField(default=online_rules, help_text="a preset name or rules object")
-    variant = models.CharField(max_length=20, blank=True, help_text="live/variants.py")
+    variant = models.CharField(max_length=20, blank=True, help_text="games/engine/variants.py")
     mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.ONLINE)
     turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
     is_public = models.BooleanField(default=True)
@@ -57,6 +57,9 @@ class Room(models.Model):
     move_number = models.PositiveIntegerField(default=0)
     die = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    rolled_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the die on turn was rolled (the sweep's clock)"
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     winner = models.CharField(max_length=100, blank=True)

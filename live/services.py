@@ -21,19 +21,20 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import Game, IllegalMove, Move, RulesError, RuleSet
 from games.engine.board import DEFAULT_COLOURS
+from games.engine.variants import get_variant, variant_rules
 from games.services import LogRejected, game_log_check, game_log_store
 from live import computer
 from live.models import Room, RoomEvent, Seat
 from live.signals import group_send, later
-from live.variants import get_variant, variant_rules
 from tournaments.models import Fixture
 from tournaments.permissions import SUBMIT, is_organizer, result_actions
+from tournaments.services.analyses import analysis_for_log
 from tournaments.services.errors import ServiceError
 
 LOG_FORMAT = "maedn-log/1"
@@ -74,11 +75,19 @@ def _seat_of(room: Room, colour: str | None) -> Seat | None:
 
 
 def room_rules(room: Room) -> str | dict[str, Any]:
-    return variant_rules(room.rules, get_variant(room.variant))
+    """The rules of the room's log: its rules with its variant's options laid over them."""
+    return variant_rules(room.rules, room.variant or None)
 
 
 def _new_game(room: Room) -> Game:
-    return Game.new(room_rules(room), room.board, first=room.first, players=room.players or None)
+    """The engine game of the room; a variant room's game ends by its variant's condition."""
+    return Game.new(
+        room.rules,
+        room.board,
+        first=room.first,
+        players=room.players or None,
+        variant=room.variant or None,
+    )
 
 
 def room_game(room: Room) -> Game:
@@ -313,10 +322,11 @@ def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = No
     if not actions.allows(SUBMIT):
         refusal = actions.refusal(SUBMIT)
         raise Refused(refusal.message if refusal else "you may not open a room for this game")
-    if fixture.status != Fixture.Status.SCHEDULED:
-        raise Refused("this game already has a result")
-    if fixture.live_rooms.filter(status__in=[Room.Status.WAITING, Room.Status.PLAYING]).exists():
-        raise Refused("this game already has an open room")
+    if not fixture.starting_colour:
+        raise Refused(
+            "this game's starting colour is decided by an earlier game; open the room once "
+            "that game's result counts"
+        )
     league = fixture.league
     seats = list(fixture.seats.select_related("entry__player__user"))
     holder: dict[str, Any] = {}
@@ -330,6 +340,12 @@ def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = No
             holder[colour] = player.user
     colours = list(DEFAULT_COLOURS[league.board])
     with transaction.atomic():
+        # under the game's row lock: two requests at once open one room
+        locked = Fixture.objects.select_for_update().get(pk=fixture.pk)
+        if locked.status != Fixture.Status.SCHEDULED:
+            raise Refused("this game already has a result")
+        if locked.live_rooms.filter(status__in=[Room.Status.WAITING, Room.Status.PLAYING]).exists():
+            raise Refused("this game already has an open room")
         room = Room.objects.create(
             host=user,
             board=league.board,
@@ -366,6 +382,8 @@ def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
     original player takes their seat back the same way."""
     if not getattr(user, "is_authenticated", False):
         raise Refused("log in to take a seat")
+    if not isinstance(colour, str):
+        raise Refused("say which seat: a colour name", field="colour")
     with transaction.atomic():
         room = _locked_room(room.pk)
         if room.status in (Room.Status.FINISHED, Room.Status.ABANDONED):
@@ -499,6 +517,27 @@ def room_resume(*, room_id: int) -> None:
         later("live.room_step", [room.pk, room.move_number], delay)
 
 
+def rooms_sweep(*, older_than: float | None = None, limit: int = 500) -> int:
+    """Step every playing room whose roll has waited longer than it should (``older_than``
+    seconds past its pause or its turn timer; LIVE_SWEEP_AFTER): the step's timer died with
+    a process or its message was lost. The beat task runs it; a step that is not due (a
+    person still deciding) does nothing, and a second step for one roll is refused by the
+    claim. Returns how many rooms moved."""
+    slack = timedelta(seconds=live_setting("SWEEP_AFTER") if older_than is None else older_than)
+    now = timezone.now()
+    overdue = (
+        Room.objects.filter(status=Room.Status.PLAYING, rolled_at__lt=now - slack)
+        .filter(Q(turn_deadline__isnull=True) | Q(turn_deadline__lt=now - slack))
+        .order_by("rolled_at")
+        .values_list("pk", "move_number")[:limit]
+    )
+    moved = 0
+    for room_id, number in overdue:
+        if room_step(room_id=room_id, move_number=number) is not None:
+            moved += 1
+    return moved
+
+
 def room_start(*, room: Room, user) -> Room:
     """The host starts the game: every seat nobody took is played by the computer."""
     with transaction.atomic():
@@ -520,7 +559,8 @@ def _start(room: Room) -> None:
     room.started_at = now
     room.die = roll()
     room.turn_deadline = now + timedelta(seconds=room.turn_seconds) if room.turn_seconds else None
-    room.save(update_fields=["status", "started_at", "die", "turn_deadline"])
+    room.rolled_at = now
+    room.save(update_fields=["status", "started_at", "die", "turn_deadline", "rolled_at"])
     _schedule_step_on_commit(room.pk, 0, _pause_for(room, _new_game(room)))
 
 
@@ -647,9 +687,7 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
         played.event(die) if played is not None else {"colour": roller, "die": die}
     )
     event["t"] = t
-    variant = get_variant(room.variant)
-    variant_winner = variant.winner(game, played) if variant else None
-    over = game.is_over() or variant_winner is not None
+    over = game.is_over()  # by the rules' end, or by the room's variant
     fields: dict[str, Any] = {"move_number": number + 1}
     if over:
         fields.update(
@@ -657,12 +695,13 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
             die=None,
             turn_deadline=None,
             finished_at=now,
-            winner=_winner_name(room, game, variant_winner),
-            end_reason=f"{variant.key}" if variant_winner else "finished",
+            winner=game.winner or "",  # a player (both-colours: who finishes both)
+            end_reason=game.ended_by or "finished",
         )
     else:
         fields.update(
             die=roll(),
+            rolled_at=now,
             turn_deadline=now + timedelta(seconds=room.turn_seconds) if room.turn_seconds else None,
         )
     with transaction.atomic():
@@ -687,18 +726,6 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
             )
         )
     return last
-
-
-def _winner_name(room: Room, game: Game, variant_winner: str | None) -> str:
-    """Who won: by the mode's end condition, else the engine's winner under the rules'
-    ``end`` (under ``both-colours`` the player who finishes both, not the first colour)."""
-    if variant_winner is None:
-        return game.winner or ""
-    colour = variant_winner
-    for name, colours in (room.players or {}).items():
-        if colour in colours:
-            return name
-    return colour
 
 
 # --- the end -------------------------------------------------------------------------------
@@ -728,6 +755,7 @@ def room_finish(*, room_id: int) -> None:
         try:
             with transaction.atomic():
                 log, _ = game_log_store(game_log_check(text), user=room.host)
+                analysis_for_log(log)  # a friendly game's analysis too (sent on commit)
         except LogRejected as exc:  # cannot happen: every event was checked by the engine
             note = f"{note} the log did not validate: {exc.message}".strip()
     Room.objects.filter(pk=room.pk, game_log__isnull=True).update(game_log=log, result_note=note)
@@ -744,15 +772,19 @@ def fixture_no_show(*, room: Room, user, absent) -> Any:
         raise Refused("this room is not a league game")
     if not is_organizer(user, room.fixture.league):
         raise Refused("only an organizer records a no-show")
-    if room.status != Room.Status.WAITING:
-        raise Refused("the game has started: it is played to the end by the computer")
-    if room.seats.filter(original=absent.player.user, kind=Seat.Kind.HUMAN).exists():
-        raise Refused(f"{absent.player.name} is here")
-    result = forfeit_record(
-        fixture=room.fixture, user=user, loser=absent, reason="did not come to the online game"
-    )
-    Room.objects.filter(pk=room.pk).update(
-        status=Room.Status.ABANDONED, end_reason="no-show", result_note=f"forfeit {result.pk}"
-    )
-    _broadcast(room.pk)
+    with transaction.atomic():  # the room's lock: nobody sits down (and starts it) meanwhile
+        room = (
+            Room.objects.select_for_update(of=("self",)).select_related("fixture").get(pk=room.pk)
+        )
+        if room.status != Room.Status.WAITING:
+            raise Refused("the game has started: it is played to the end by the computer")
+        if room.seats.filter(original=absent.player.user, kind=Seat.Kind.HUMAN).exists():
+            raise Refused(f"{absent.player.name} is here")
+        result = forfeit_record(
+            fixture=room.fixture, user=user, loser=absent, reason="did not come to the online game"
+        )
+        Room.objects.filter(pk=room.pk, status=Room.Status.WAITING).update(
+            status=Room.Status.ABANDONED, end_reason="no-show", result_note=f"forfeit {result.pk}"
+        )
+        _broadcast_on_commit(room.pk)
     return result

@@ -101,6 +101,7 @@ class _Timer:
         self.heap: list[tuple[float, int, str, list[Any]]] = []
         self.cond = threading.Condition()
         self.count = 0
+        self.workers = workers
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="live-timer")
         threading.Thread(target=self._run, name="live-scheduler", daemon=True).start()
 
@@ -127,6 +128,30 @@ class _Timer:
         except Exception:
             log.exception("live: in-process task %s%r failed", task, args)
             connections.close_all()
+
+    def close_connections(self) -> None:
+        """Close the database connection of every pool thread (each thread takes one of
+        the jobs: they wait for each other), e.g. before a test database is dropped."""
+        workers = self.workers
+        barrier = threading.Barrier(workers)
+
+        def close() -> None:
+            connections.close_all()
+            barrier.wait(timeout=10)
+
+        for job in [self.pool.submit(close) for _ in range(workers)]:
+            try:
+                job.result(timeout=15)
+            except (threading.BrokenBarrierError, TimeoutError):
+                log.warning("live: a timer thread was busy and kept its connection")
+
+
+def timer_close_connections() -> None:
+    """The in-process timer's threads let go of their database connections (if it runs)."""
+    with _timer_lock:
+        timer = _timer_instance
+    if timer is not None:
+        timer.close_connections()
 
 
 _timer_instance: _Timer | None = None

@@ -16,6 +16,11 @@ def seat_grace(room_id: int, user_id: int, since: str) -> None:
     services.seat_grace_expire(room_id=room_id, user_id=user_id, since=since)
 
 
+@shared_task(name="live.rooms_sweep", ignore_result=True)
+def rooms_sweep() -> int:
+    return services.rooms_sweep()
+
+
 @shared_task(name="live.room_finish", ignore_result=True)
 def room_finish(room_id: int) -> None:
     services.room_finish(room_id=room_id)

@@ -10,13 +10,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games.analysis import log_viewer_data
 from games.engine.rules import PRESETS
+from games.engine.variants import VARIANTS
 from games.geometry import board_layout
 from games.replay import replay_json
 from live import services
 from live.models import Room
-from live.variants import VARIANTS
 from tournaments.models import Entry, Fixture
+from tournaments.permissions import can_view
+from tournaments.services.errors import ServiceError
 
 
 def _int(value: str | None, default: int | None = None) -> int | None:
@@ -27,6 +30,16 @@ def _int(value: str | None, default: int | None = None) -> int | None:
 
 
 @require_http_methods(["GET", "POST"])
+def _visible_room(request, token: str) -> Room:
+    """The room of ``token``; a league game's room only for those who may see its league
+    (a private league's game is 404 to others, as its pages are). Other rooms are seen by
+    whoever has the link."""
+    room = get_object_or_404(Room.objects.select_related("fixture__league"), token=token)
+    if room.fixture_id and not can_view(request.user, room.fixture.league):
+        raise Http404("no such room")
+    return room
+
+
 def lobby(request):
     error = None
     if request.method == "POST":
@@ -70,7 +83,7 @@ def lobby(request):
 
 @require_GET
 def room_page(request, token: str):
-    room = get_object_or_404(Room.objects.select_related("fixture__league"), token=token)
+    room = _visible_room(request, token)
     state = services.room_state(room)
     return render(
         request,
@@ -99,7 +112,7 @@ def _absent_entries(room: Room) -> list[Entry]:
 
 @require_GET
 def room_log(request, token: str):
-    room = get_object_or_404(Room, token=token)
+    room = _visible_room(request, token)
     if room.status != Room.Status.FINISHED:
         raise Http404("the log is ready when the game is over")
     response = HttpResponse(services.room_log_text(room), content_type="application/json")
@@ -109,7 +122,7 @@ def room_log(request, token: str):
 
 @require_GET
 def room_replay(request, token: str):
-    room = get_object_or_404(Room, token=token)
+    room = _visible_room(request, token)
     if room.status != Room.Status.FINISHED:
         raise Http404("the replay is ready when the game is over")
     return render(
@@ -120,13 +133,14 @@ def room_replay(request, token: str):
             "layout": board_layout(room.board),
             "replay_url": f"/live/{room.token}/replay.json",
             "raw_url": f"/live/{room.token}/log.json",
+            "analysis": log_viewer_data(room.game_log),
         },
     )
 
 
 @require_GET
 def room_replay_json(request, token: str):
-    room = get_object_or_404(Room, token=token)
+    room = _visible_room(request, token)
     if room.status != Room.Status.FINISHED:
         raise Http404("the replay is ready when the game is over")
     return HttpResponse(replay_json(services.room_log_text(room)), content_type="application/json")
@@ -138,7 +152,7 @@ def fixture_room(request, pk: int):
     fixture = get_object_or_404(Fixture.objects.select_related("league"), pk=pk)
     try:
         room = services.fixture_room_create(fixture=fixture, user=request.user)
-    except services.Refused as exc:
+    except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("tournaments:game", pk=pk)
     return redirect("live:room", token=room.token)
@@ -147,11 +161,11 @@ def fixture_room(request, pk: int):
 @login_required
 @require_POST
 def no_show(request, token: str):
-    room = get_object_or_404(Room, token=token)
+    room = _visible_room(request, token)
     entry = get_object_or_404(Entry, pk=_int(request.POST.get("entry"), 0))
     try:
         services.fixture_no_show(room=room, user=request.user, absent=entry)
-    except services.Refused as exc:
+    except ServiceError as exc:  # Refused, or the results service's own refusals
         messages.error(request, exc.message)
     else:
         messages.success(request, _("The no-show was recorded as a forfeit."))

@@ -10,10 +10,7 @@ so the workers of two test processes never take each other's tasks.
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -23,8 +20,8 @@ from django.db import connection
 from kombu import pools
 
 from config.celery_app import app as celery_app
+from tests.processes import REPO_ROOT, HelperProcess
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 REDIS_DATABASES = 16  # Redis's default ``databases`` setting
 
 
@@ -91,7 +88,12 @@ def _reset_app_connections() -> None:
     celery_app.__dict__.pop("backend_cls", None)
 
 
-class WorkerProcess:
+class WorkerProcess(HelperProcess):
+    """``celery -A config worker`` on the test broker and the test database."""
+
+    what = "celery worker"
+    stop_seconds = 20.0
+
     def __init__(self, *, concurrency: int = 1, log: Path | None = None) -> None:
         env = os.environ.copy()
         env.update(
@@ -103,9 +105,6 @@ class WorkerProcess:
         )
         worker = os.environ.get("PYTEST_XDIST_WORKER", "")
         name = f"test-worker-{worker}.log" if worker else "test-worker.log"
-        self.log_path = log or REPO_ROOT / "var" / name
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        self._log = self.log_path.open("ab")
         cmd = [
             sys.executable,
             "-m",
@@ -118,42 +117,17 @@ class WorkerProcess:
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
+            "-Q",  # the default queue and the move analyses' own (CELERY_TASK_ROUTES)
+            f"celery,{settings.ANALYSIS_QUEUE}",
         ]
         cmd += ["-P", "solo"] if concurrency == 1 else ["-P", "prefork", "-c", str(concurrency)]
-        self.process = subprocess.Popen(
-            cmd,
-            cwd=REPO_ROOT,
-            env=env,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        super().__init__(cmd, env=env, log_path=log or REPO_ROOT / "var" / name)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
         from config.celery_app import ping
 
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"celery worker exited early; see {self.log_path}")
-            try:
-                ping.apply_async(args=["ready"]).get(timeout=5)
-                return
-            except Exception:
-                time.sleep(0.2)
-        raise RuntimeError(f"celery worker not ready after {timeout}s; see {self.log_path}")
+        def answers() -> bool:
+            ping.apply_async(args=["ready"]).get(timeout=5)  # raises until a worker answers
+            return True
 
-    def kill(self) -> None:
-        """SIGKILL the whole worker process group: no clean shutdown, no ack."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self._log.close()
+        self.wait_until(answers, timeout, 0.2)

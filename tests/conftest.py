@@ -43,6 +43,21 @@ def celery_worker(transactional_db):
             worker.stop()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _timer_threads_let_go(request):
+    """Live play's in-process timer threads keep their database connections; they close
+    them before the test database is dropped (set up after it, so torn down before).
+    Without pytest-django (``-p no:django``, the engine's tests) there is nothing to do."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
+    yield
+    from live.signals import timer_close_connections
+
+    timer_close_connections()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache(request):
     """Pages cache rendered HTML per snapshot: every test starts with an empty cache."""

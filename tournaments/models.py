@@ -141,6 +141,19 @@ class League(models.Model):
         return {"preset": self.rules_preset, **self.rules_overrides}
 
 
+class EntryQuerySet(models.QuerySet):
+    def playing(self) -> EntryQuerySet:
+        """The entries that take part: accepted and not withdrawn (who is seeded, drawn,
+        scheduled and ranked)."""
+        return self.filter(state=Entry.State.ACCEPTED, withdrawn_at__isnull=True)
+
+    def pending(self) -> EntryQuerySet:
+        """Invitations not yet accepted and requests to join not yet approved."""
+        return self.filter(
+            state__in=(Entry.State.INVITED, Entry.State.REQUESTED), withdrawn_at__isnull=True
+        )
+
+
 class Entry(models.Model):
     """A player in a league, with the allied colours they hold in it.
 
@@ -161,6 +174,8 @@ class Entry(models.Model):
     accepted_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = EntryQuerySet.as_manager()
 
     class Meta:
         ordering = ["league", "player__name"]

@@ -43,6 +43,22 @@ def is_organizer(user, league: League) -> bool:
     return league.organizers.filter(pk=user.pk).exists()
 
 
+def may_vouch_for(user, player) -> bool:
+    """Whether ``user`` may say which account a player without one is: staff, the
+    organizer who created the player, or — for a player with no recorded creator — an
+    organizer of a league the player is entered in. Any organizer may enter the player;
+    only these may hand the record (and its history) to an account."""
+    if not _authenticated(user):
+        return False
+    if user.is_staff or (player.created_by_id is not None and player.created_by_id == user.pk):
+        return True
+    if player.created_by_id is not None:
+        return False
+    return any(
+        is_organizer(user, entry.league) for entry in player.entries.select_related("league")
+    )
+
+
 def organizes_any_league(user) -> bool:
     """Staff, or the owner or co-organizer of at least one league."""
     if not _authenticated(user):
@@ -91,6 +107,8 @@ def entry_refusal(user, entry: Entry, action: str) -> Refusal | None:
             return Refusal(f"{entry.player.name} has not accepted yet; remove the entry instead")
         if entry.withdrawn_at:
             return Refusal(f"{entry.player.name} has already withdrawn")
+        if entry.league.status == League.Status.FINISHED:
+            return Refusal(f"{entry.league.name} has finished; its results stand as played")
         return None
     if not own:
         return Refusal(f"only {entry.player.name} may do this", True)

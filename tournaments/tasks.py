@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import ratings, standings
+from tournaments.services import analyses, ratings, standings
 
 
 @shared_task(
@@ -40,3 +40,10 @@ def update_ratings() -> dict:
     """Apply every pending rated game in sequence order (idempotent: a duplicate or retried
     run finds nothing pending; a correction of a rated game runs the full recompute)."""
     return ratings.ratings_update()
+
+
+@shared_task(name="tournaments.analyses_catch_up")
+def analyses_catch_up() -> dict:
+    """Periodic safety net of the move analyses: a queued analysis for every counted log
+    without one, and the task sent again for analyses queued long ago."""
+    return analyses.analyses_catch_up()

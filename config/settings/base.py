@@ -275,6 +275,15 @@ CELERY_REDIS_SOCKET_TIMEOUT = CELERY_IO_TIMEOUT
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = CELERY_IO_TIMEOUT
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 0}}
 
+# --- Move analyses (games/analysis.py, tournaments/services/analyses.py) -------------------
+# Every counted game's log is analysed by Monte-Carlo rollouts on a worker of its own queue,
+# so a long analysis never delays the standings: run `celery -A config worker -Q analysis`.
+ANALYSIS_ENABLED = env_bool("ANALYSIS_ENABLED", default=True)
+ANALYSIS_ROLLOUTS = int(os.environ.get("ANALYSIS_ROLLOUTS", "200"))
+ANALYSIS_SEED = int(os.environ.get("ANALYSIS_SEED", "0"))
+ANALYSIS_QUEUE = os.environ.get("ANALYSIS_QUEUE", "analysis")
+CELERY_TASK_ROUTES = {"games.analyse": {"queue": ANALYSIS_QUEUE}}
+
 # --- REST framework ------------------------------------------------------------------------
 #: the largest log (bytes) a visitor who is not logged in may replay on /replay/
 REPLAY_ANONYMOUS_MAX_BYTES = int(os.environ.get("REPLAY_ANONYMOUS_MAX_BYTES", str(64 * 1024)))
@@ -383,6 +392,8 @@ LIVE = {
     "COMPUTER_PAUSE": float(os.environ.get("LIVE_COMPUTER_PAUSE", "0.8")),
     # how long a dropped connection keeps its seat before the computer takes over
     "GRACE_SECONDS": float(os.environ.get("LIVE_GRACE_SECONDS", "20")),
+    # a roll still unanswered this long after its pause or timer: the sweep steps it
+    "SWEEP_AFTER": float(os.environ.get("LIVE_SWEEP_AFTER", "15")),
 }
 
 LOGGING = {
@@ -410,9 +421,19 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(os.environ.get("NOTIFY_DEADLINES_SECONDS", "900")),
     },
     # the ratings update applies whatever is pending (a lost message, a broker outage)
+    # counted logs without an analysis, and analyses whose task was lost
+    "analyses-catch-up": {
+        "task": "tournaments.analyses_catch_up",
+        "schedule": float(os.environ.get("ANALYSIS_CATCH_UP_SECONDS", "600")),
+    },
     "ratings-catch-up": {
         "task": "tournaments.update_ratings",
         "schedule": float(os.environ.get("RATINGS_CATCH_UP_SECONDS", "300")),
+    },
+    # live rooms whose step timer died with a process (or whose message was lost) go on
+    "live-sweep": {
+        "task": "live.rooms_sweep",
+        "schedule": float(os.environ.get("LIVE_SWEEP_SECONDS", "10")),
     },
 }
 

@@ -26,6 +26,9 @@ os.environ.setdefault(
 os.environ.setdefault("LIVE_AUTO_PAUSE", "0.05")
 os.environ.setdefault("LIVE_COMPUTER_PAUSE", "0.02")
 os.environ.setdefault("LIVE_GRACE_SECONDS", "1")
+# move analyses: off unless a test turns them on (200 rollouts per counted game would crawl)
+os.environ.setdefault("ANALYSIS_ENABLED", "0")
+os.environ.setdefault("ANALYSIS_ROLLOUTS", "8")
 
 from .base import *  # noqa: E402,F403
 

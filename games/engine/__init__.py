@@ -40,7 +40,7 @@ from .position import Position
 from .registry import make_bot
 from .rules import OPTIONS, PRESETS, RulesError, RuleSet, explain
 from .setup import Setup, SetupError
-from .simulate import play, simulate_game
+from .simulate import play, play_random, simulate_game
 from .strong import StrongBot
 from .validate import (
     Step,
@@ -82,6 +82,7 @@ __all__ = [
     "make_bot",
     "outcome",
     "play",
+    "play_random",
     "read_log",
     "rearguard",
     "replay",

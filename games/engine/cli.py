@@ -1,4 +1,4 @@
-"""Command line: ``python -m games.engine validate|simulate|explain``.
+"""Command line: ``python -m games.engine validate|simulate|explain|analyse``.
 
 python -m games.engine validate LOG.json [LOG.json ...]
     one JSON line per file (the result object of game-log.md plus "file");
@@ -12,6 +12,10 @@ python -m games.engine simulate --rules PRESET [--board 4|6] [--players SPEC]
     clockwise), the last one to everyone left.
 python -m games.engine explain PRESET
     the preset's options in words (PRESET may also be a JSON rules object).
+python -m games.engine analyse LOG.json [--rollouts N] [--seed S] [--policy P] [--quiet]
+    move analysis and luck of one game (docs/analysis.md): the analysis JSON on
+    stdout, progress on stderr; exit 1 if the log is invalid, 2 if the file can't
+    be read or an argument is bad.
 """
 
 from __future__ import annotations
@@ -65,6 +69,19 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="describe a preset's options in words")
     p.add_argument("preset", help=f"one of {', '.join(PRESETS)} (or a JSON rules object)")
     p.set_defaults(run=_explain)
+
+    p = sub.add_parser("analyse", help="move analysis and luck of one game (JSON)")
+    p.add_argument("log", metavar="LOG.json")
+    p.add_argument("--rollouts", type=int, default=200, help="rollouts per option (≥ 2)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the rollouts' dice")
+    p.add_argument(
+        "--policy",
+        default="lite",
+        choices=("lite", "fast", "heuristic"),
+        help="rollout policy (lite: the default; fast, heuristic: the heuristic bot exactly)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(run=_analyse)
     return parser
 
 
@@ -169,3 +186,43 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     for line in explain(RuleSet.from_spec(_rules_arg(args.preset))):
         print(line, file=out)
     return 0
+
+
+def _analyse(args: argparse.Namespace, out: TextIO) -> int:
+    from .analysis import POLICIES, analyse  # imported here: the other commands don't need it
+
+    try:
+        data = Path(args.log).read_bytes()
+    except OSError as exc:
+        print(f"error: can't read the file: {exc}", file=sys.stderr)
+        return 2
+    progress = None if args.quiet else _progress_printer(sys.stderr)
+    try:
+        result = analyse(
+            data,
+            rollouts=args.rollouts,
+            seed=args.seed,
+            progress=progress,
+            policy=POLICIES[args.policy](),
+        )
+    except InvalidLog as exc:
+        where = "" if exc.event is None else f"event {exc.event}: "
+        print(f"error: invalid log: {where}{exc.error}", file=sys.stderr)
+        return 1
+    if progress is not None:
+        print(file=sys.stderr)
+    _emit(out, result)
+    return 0
+
+
+def _progress_printer(err: TextIO):
+    last = [-1]
+
+    def progress(done: int, total: int) -> None:
+        percent = 100 * done // max(total, 1)
+        if percent != last[0]:
+            last[0] = percent
+            print(f"\ranalysing: {percent}% ({done}/{total} rollouts)", end="", file=err)
+            err.flush()
+
+    return progress

@@ -22,6 +22,7 @@ from .moves import IllegalMove, Move, RawMove
 from .position import Position
 from .rules import STUCK_TRIES, RuleSet
 from .setup import Setup, SetupError, colours_in_play
+from .variants import Variant, get_variant, variant_rules
 
 __all__ = ["Game", "IllegalMove", "Outcome"]
 
@@ -79,6 +80,7 @@ class Game(Position):
 
     __slots__ = (
         "end",
+        "ended_by",
         "events",
         "finished",
         "home_order",
@@ -86,6 +88,7 @@ class Game(Position):
         "last_t",
         "over",
         "placings",
+        "platform_variant",
         "prev",
         "tries",
         "tries_max",
@@ -109,6 +112,8 @@ class Game(Position):
         self.tries = 0
         self.tries_max = 0
         self.last_t: float = 0  # the latest event time ("t") so far; times never go back
+        self.platform_variant: Variant | None = None  # its end condition (games.engine.variants)
+        self.ended_by: str | None = None  # the variant that ended the game, if one did
         self._open(setup.first)
 
     # --- construction --------------------------------------------------------------
@@ -123,11 +128,16 @@ class Game(Position):
         colours: Sequence[str] | None = None,
         players: Mapping[str, Sequence[str]] | None = None,
         unused: Iterable[str] | None = None,
+        variant: str | Variant | None = None,
     ) -> Game:
-        """A new game; ``first`` defaults to the first colour in play."""
+        """A new game; ``first`` defaults to the first colour in play. With ``variant``
+        (``"quick"``, ``"first-capture"``) the variant's options are laid over ``rules``
+        and the game ends by its condition (games.engine.variants)."""
+        v = get_variant(variant)
+        rules = variant_rules(rules, v)
         if first is None:
             first = colours_in_play(board, rules, colours, unused)[0]
-        return cls(
+        game = cls(
             Setup.create(
                 board=board,
                 rules=rules,
@@ -137,6 +147,8 @@ class Game(Position):
                 first=first,
             )
         )
+        game.platform_variant = v
+        return game
 
     @classmethod
     def from_positions(
@@ -196,11 +208,21 @@ class Game(Position):
         """An independent copy (the setup is shared; it is immutable)."""
         g = Game.__new__(Game)
         self.copy_position_into(g)
-        for name in Game.__slots__:
-            setattr(g, name, getattr(self, name))
-        g.finished = list(self.finished)
-        g.placings = list(self.placings)
-        g.home_order = list(self.home_order)
+        g.end = self.end
+        g.ended_by = self.ended_by
+        g.platform_variant = self.platform_variant
+        g.events = self.events
+        g.in_play = self.in_play  # never changes
+        g.last_t = self.last_t
+        g.over = self.over
+        g.prev = self.prev
+        g.tries = self.tries
+        g.tries_max = self.tries_max
+        g.turn_seat = self.turn_seat
+        g.winner = self.winner
+        g.finished = self.finished[:]
+        g.placings = self.placings[:]
+        g.home_order = self.home_order[:]
         return g
 
     # --- reading the state -----------------------------------------------------------
@@ -331,7 +353,11 @@ class Game(Position):
             if huff is not None:
                 self.send_home(c, huff)
             if self.home[c] == PAWNS_PER_COLOUR or self.neutral >= 0:
-                self._finish(c)
+                self.finish(c)
+            if self.platform_variant is not None and not self.over:
+                moved = move[0]  # the pawn's colour (an ally's pawn under allied rules)
+                if self.platform_variant.decides(self.home[moved], move):
+                    self.end_by_variant(moved)
         self.events += 1
         self.prev = (c, die, self.tries_max)
         if self.over:
@@ -356,7 +382,7 @@ class Game(Position):
         self.over = True  # nobody left to roll: only reachable from a hand-built position
         self.turn_seat = -1
 
-    def _finish(self, c: int) -> None:
+    def finish(self, c: int) -> None:
         """Finishing (rules.md §5, §7) and the end of the game (§6) after ``c``'s move."""
         neutral = self.neutral
         if neutral < 0:
@@ -377,6 +403,15 @@ class Game(Position):
                     self.finished[s] = True
                     self.placings.append(s)
                 self._check_end()
+
+    def end_by_variant(self, c: int) -> None:
+        """Seat ``c`` has met the platform variant's end condition: it wins, the game is
+        over (games.engine.variants)."""
+        self.over = True
+        self.ended_by = self.platform_variant.key if self.platform_variant else None
+        if c not in self.placings:
+            self.placings.append(c)
+        self.winner = self.setup.player_of(c)
 
     def _check_end(self) -> None:
         placings = self.placings

@@ -15,10 +15,22 @@ occupant seats plus counts for barriers, moves plain tuples
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
 
-from .board import PAWNS_PER_COLOUR, YARD, parse_position
+from .board import PAWNS_PER_COLOUR, YARD, Board, parse_position
 from .moves import RawMove
 from .setup import Setup, SetupError
+
+
+@cache
+def _geometry(b: Board) -> tuple[list[int], list[list[int]], list[list[int]]]:
+    """The start fields and the tables ``abs_of`` / ``rel_of`` of a board, made once and
+    shared by every position on it (read-only, like the setup)."""
+    T = b.track_length
+    start = [b.start_field(s) for s in range(b.seats)]
+    abs_of = [[(start[s] + p) % T for p in range(T)] for s in range(b.seats)]
+    rel_of = [[(a - start[s]) % T for a in range(T)] for s in range(b.seats)]
+    return start, abs_of, rel_of
 
 
 class Position:
@@ -71,9 +83,7 @@ class Position:
         n = b.seats
         self.names = setup.colours
         self.seat_of = {name: i for i, name in enumerate(setup.colours)}
-        self.start = [b.start_field(s) for s in range(n)]
-        self.abs_of = [[(self.start[s] + p) % T for p in range(T)] for s in range(n)]
-        self.rel_of = [[(a - self.start[s]) % T for a in range(T)] for s in range(n)]
+        self.start, self.abs_of, self.rel_of = _geometry(b)
         self.entry = r.compulsory_entry
         self.clear = r.clear_start
         self.three = r.three_tries
@@ -244,6 +254,17 @@ class Position:
 
     def legal(self, c: int, n: int) -> list[RawMove]:
         """Legal moves of seat ``c`` rolling ``n``: the candidates, then the filters of §3."""
+        if self.yard[c] and not self.variants:
+            # the two filters that leave one move, decided before generating any (without
+            # barriers a field holds one pawn: the occupant is the captured seat)
+            absm = self.abs_of[c]
+            track = self.track
+            on_start = track[absm[0]]
+            if on_start != c:
+                if n == 6 and self.entry:
+                    return [(c, YARD, 0, on_start)]
+            elif self.clear and track[absm[n]] != c:
+                return [(c, 0, n, track[absm[n]])]
         moves = self.candidates(c, n)
         if len(moves) < 2:  # each filter keeps at least one move
             return moves
@@ -364,12 +385,32 @@ class Position:
         return (self.names[cap], self.rel_of[cap][self.abs_of[s][to]])
 
     def copy_position_into(self, other: Position) -> None:
-        """Give ``other`` (a fresh instance) independent copies of this position."""
-        for name in Position.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.pawns = [list(p) for p in self.pawns]
-        other.track = list(self.track)
-        other.tcount = list(self.tcount)
-        other.home = list(self.home)
-        other.yard = list(self.yard)
-        other.capture_counts = list(self.capture_counts)
+        """Give ``other`` (a fresh instance) this position: the board, rules and tables
+        shared (they never change), the pawns in copies of their own. Every slot is set
+        (tests/engine/test_engine_positions.py checks it); written out, not looped over
+        ``__slots__``, because bots and rollouts copy positions by the hundred thousand."""
+        other.setup = self.setup
+        other.T = self.T
+        other.last = self.last
+        other.names = self.names
+        other.seat_of = self.seat_of
+        other.start = self.start
+        other.abs_of = self.abs_of
+        other.rel_of = self.rel_of
+        other.movers = self.movers
+        other.neutral = self.neutral
+        other.entry = self.entry
+        other.clear = self.clear
+        other.three = self.three
+        other.jump = self.jump
+        other.barriers = self.barriers
+        other.capture = self.capture
+        other.huffing = self.huffing
+        other.back = self.back
+        other.variants = self.variants
+        other.pawns = [p[:] for p in self.pawns]
+        other.track = self.track[:]
+        other.tcount = self.tcount[:]
+        other.home = self.home[:]
+        other.yard = self.yard[:]
+        other.capture_counts = self.capture_counts[:]

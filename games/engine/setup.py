@@ -145,14 +145,14 @@ class Setup:
             named_players=named,
         )
 
-    @property
+    @cached_property
     def in_play(self) -> tuple[int, ...]:
         """Seats that take turns (not unused, not neutral), clockwise."""
         return tuple(
             s for s in range(self.board.seats) if s not in self.unused and s != self.neutral
         )
 
-    @property
+    @cached_property
     def used(self) -> tuple[int, ...]:
         """Seats with pawns on the board (in play or neutral)."""
         return tuple(s for s in range(self.board.seats) if s not in self.unused)

@@ -16,13 +16,14 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .board import position_name
+from .board import PAWNS_PER_COLOUR, YARD, position_name
 from .bots import Bot, RandomBot
 from .game import Game
 from .log import FORMAT
 from .registry import make_bot
-from .rules import RuleSet
+from .rules import STUCK_TRIES, RuleSet
 from .setup import Setup, colours_in_play
+from .variants import get_variant, variant_rules
 
 BotSpec = str | Bot
 
@@ -42,6 +43,7 @@ def simulate_game(
     unused: Iterable[str] | None = None,
     meta: Mapping[str, Any] | None = None,
     max_events: int = SIMULATE_MAX_EVENTS,
+    variant: str | None = None,
 ) -> dict[str, Any]:
     """Play one complete game with computer players and return its log (a dict).
 
@@ -52,11 +54,15 @@ def simulate_game(
     defaults to a colour drawn with the seeded generator. The log is complete unless it would
     need more than ``max_events`` rolls: with presets that never happens; random
     players under extreme variants (board 6, all places, backward captures) can
-    get there, and the log is then valid but incomplete.
+    get there, and the log is then valid but incomplete. A platform ``variant``
+    (``"quick"``, ``"first-capture"``: games.engine.variants) is played to its own end;
+    ``meta.variant`` names it (the log stops early).
     """
     rng = random.Random(seed)
-    setup = _setup(rules, board, players, first, colours, unused, rng)
+    v = get_variant(variant)
+    setup = _setup(variant_rules(rules, v), board, players, first, colours, unused, rng)
     game = Game(setup)
+    game.platform_variant = v
     seat_bots = _seat_bots(setup, bots)
     events: list[dict[str, Any]] = []
     play(game, seat_bots, rng, record=events, max_events=max_events)
@@ -75,6 +81,7 @@ def simulate_game(
         "generator": "games.engine.simulate",
         "seed": seed,
         "bots": {p: seat_bots[seats[0]].name for p, seats in setup.players.items()},
+        **({"variant": v.key} if v else {}),
         **(meta or {}),
     }
     log["events"] = events
@@ -129,10 +136,18 @@ def play(
     """Play ``game`` on with ``bots[seat]`` choosing moves, until it ends.
 
     ``record`` collects the log events; ``until_first`` stops at the first
-    finished colour (benchmarks, win-rate runs). This is the simulation hot
-    loop: it uses the engine's move tuples (``Position.legal``) and records each roll
-    with the game's one move primitive, ``Game.push_raw``.
+    finished colour (benchmarks, win-rate runs; at once if one has finished). This
+    is the general simulation loop: it uses the engine's move tuples
+    (``Position.legal``) and records each roll with the game's one move primitive,
+    ``Game.push_raw``. Random players with no log to record, under the rules
+    :func:`lean_rules` accepts (every preset), take the lean loop :func:`play_random`
+    instead: the same rules, about twice the speed, its own use of ``rng`` (so other
+    games for a seed than this loop's, whose logs stay as they were).
     """
+    if until_first and game.placings:  # a colour has finished already
+        return game
+    if record is None and all(type(bot) is RandomBot for bot in bots) and lean_rules(game):
+        return play_random(game, rng, until_first=until_first, max_events=max_events)
     dice = rng.random
     legal = game.legal
     push = game.push_raw
@@ -175,3 +190,213 @@ def play(
         if until_first and game.placings:
             break
     return game
+
+
+# --- the lean random-play loop ---------------------------------------------------------
+
+ENTER = (YARD,)
+"""play_random's movable pawns (their positions) when a 6 must bring a pawn in: the yard's"""
+FROM_START = (0,)
+"""play_random's movable pawns when the pawn on field A must clear it: that one"""
+BITS = (0, 0, 1, 2, 2)
+"""Random bits for a uniform choice among k = 2 … 4 moves (one per pawn at most)"""
+
+
+def lean_rules(game: Game) -> bool:
+    """Whether :func:`play_random` can play ``game``: no barriers, no backward captures,
+    no neutral colour, captures never compulsory (every preset; not the Schmidt variants)."""
+    return (
+        not game.variants
+        and game.neutral < 0
+        and game.setup.rules.compulsory_capture is False
+        and game.platform_variant is None
+    )
+
+
+def play_random(
+    game: Game,
+    rng: random.Random,
+    *,
+    record: list[dict[str, Any]] | None = None,
+    until_first: bool = False,
+    max_events: int = SIMULATE_MAX_EVENTS,
+) -> Game:
+    """Play ``game`` on with every colour choosing uniformly among its legal moves — the
+    loop behind the random-play benchmarks and rollouts, for :func:`lean_rules` games.
+
+    :func:`play` takes it for :class:`~games.engine.bots.RandomBot` players when no log
+    is recorded; ``record`` and ``until_first`` mean what they mean there (``until_first``:
+    stop once a colour has finished, at once if one has). A roll costs
+    about half of what the general loop spends: no move tuples and no method calls on
+    the common path, dice from ``rng.getrandbits`` — so for a seed it plays another game
+    than :func:`play`'s general loop (whose logs, e.g. ``simulate_game``'s, stay the
+    same) — and the rules of §3–§4 written out for this rule family (``Position.legal``
+    and ``Game.push_raw`` are the general, documented forms; tests/engine/
+    test_engine_simulate.py replays its games through them):
+
+    * entry (compulsory_entry): on a 6 with pawns in the yard and no own pawn on A, the
+      only move is entering;
+    * clear_start: with pawns in the yard and an own pawn on A, that pawn moves on if
+      its target is not an own pawn, and is then the only move;
+    * otherwise every pawn moves by the roll onto a field without an own pawn (the first
+      yard pawn enters on a 6), into the house only onto a free field and, without
+      jump_in_goal, over no house pawn.
+
+    Finishing and the end of the game (rare) are the game's own :meth:`Game.finish`;
+    the stuck test of three tries is :meth:`Position.stuck`.
+    """
+    if not lean_rules(game):
+        raise ValueError(
+            "play_random plays games without barriers, backward captures, "
+            "a neutral colour or compulsory captures; use play()"
+        )
+    bits = rng.getrandbits
+    T = game.T
+    last = game.last
+    entry = game.entry
+    clear = game.clear
+    jump = game.jump
+    three = game.three
+    stuck = game.stuck
+    track = game.track
+    tcount = game.tcount
+    pawns = game.pawns
+    yard = game.yard
+    home = game.home
+    abs_of = game.abs_of
+    rel_of = game.rel_of
+    captures = game.capture_counts
+    finished = game.finished
+    placings = game.placings
+    names = game.names
+    following = _following(game)
+    events = game.events
+    c = game.turn_seat
+    tries = game.tries
+    tries_max = game.tries_max
+    over = game.over
+    # the loop ends at the event limit; until_first lowers it to "now" once a colour finishes
+    limit = events if over or (until_first and placings) else max_events
+    roller = n = roll_max = -1
+    while events < limit:
+        roller = c
+        roll_max = tries_max
+        n = bits(3)  # a die: 0-5 of three random bits, 1 + that
+        while n > 5:
+            n = bits(3)
+        n += 1
+        pw = pawns[c]
+        absm = abs_of[c]
+        # the pawns that may move (their positions, YARD to enter): Position.legal
+        frms = None
+        enter = False
+        if yard[c]:
+            if track[absm[0]] == c:
+                if clear and track[absm[n]] != c:
+                    frms = FROM_START
+            elif n == 6:
+                if entry:
+                    frms = ENTER
+                enter = True
+        if frms is None:
+            frms = []
+            for p in pw:
+                if p < 0:
+                    if enter:  # the first yard pawn enters
+                        enter = False
+                        frms.append(YARD)
+                    continue
+                t = p + n
+                if t < T:
+                    if track[absm[t]] != c:
+                        frms.append(p)
+                elif t <= last and t not in pw:
+                    if not jump:
+                        lo = p + 1 if p >= T else T
+                        if any(lo <= q < t for q in pw):
+                            continue
+                    frms.append(p)
+        events += 1
+        if frms:
+            k = len(frms)
+            if k == 1:
+                frm = frms[0]
+            else:  # uniformly: BITS[k] random bits, again while they make k or more
+                i = bits(BITS[k])
+                while i >= k:
+                    i = bits(BITS[k])
+                frm = frms[i]
+            # the move: Position.move_pawn
+            if frm < 0:
+                to = 0
+                yard[c] -= 1
+            else:
+                to = frm + n
+                if frm < T:
+                    a = absm[frm]
+                    track[a] = -1
+                    tcount[a] = 0
+            pw[pw.index(frm)] = to
+            if record is not None:
+                record.append({"colour": names[c], "die": n, "move": [position_name(frm), to]})
+            if to < T:
+                a = absm[to]
+                o = track[a]
+                if o >= 0:
+                    cp = pawns[o]
+                    cp[cp.index(rel_of[o][a])] = YARD
+                    yard[o] += 1
+                    captures[c] += 1
+                track[a] = c
+                tcount[a] = 1
+            elif frm < T:
+                home[c] += 1
+                if home[c] == PAWNS_PER_COLOUR:
+                    game.finish(c)  # finishing and the end of the game (rules.md §5–§6)
+                    if game.over:
+                        over = True
+                        break
+                    following = _following(game)
+                    if until_first:
+                        limit = events
+        elif record is not None:
+            record.append({"colour": names[c], "die": n})
+        # who rolls next: Game.push_raw and Game._open
+        if finished[c] or (n != 6 and tries == 1):
+            c = following[c]
+            if c < 0:  # nobody left to roll: only reachable from a hand-built position
+                over = True
+                break
+            tries = tries_max = (
+                STUCK_TRIES if three and yard[c] + home[c] == PAWNS_PER_COLOUR and stuck(c) else 1
+            )
+        elif n == 6:
+            tries = tries_max = (
+                STUCK_TRIES if three and yard[c] + home[c] == PAWNS_PER_COLOUR and stuck(c) else 1
+            )
+        else:
+            tries -= 1
+    if roller >= 0:
+        game.prev = (roller, n, roll_max)
+    game.events = events
+    game.over = over
+    game.turn_seat = -1 if over else c
+    game.tries = tries
+    game.tries_max = tries_max
+    return game
+
+
+def _following(game: Game) -> list[int]:
+    """For every seat, the next seat clockwise that takes turns (itself if it is the only
+    one; ``-1``: nobody), as ``Game.push_raw`` looks for it."""
+    seats = len(game.in_play)
+    out = []
+    for s in range(seats):
+        nxt = -1
+        for step in range(1, seats + 1):
+            t = (s + step) % seats
+            if game.in_play[t] and not game.finished[t]:
+                nxt = t
+                break
+        out.append(nxt)
+    return out

@@ -209,6 +209,11 @@
       message.events.forEach(function (ev, i) { addHistory(Object.assign({ number: i }, ev)); });
     } else if (message.last && message.move_number < state.move_number) {
       return; /* an older broadcast overtaken by a newer state */
+    } else if (message.last && message.last.number > history.children.length) {
+      /* an event is missing (broadcasts overtook each other, or one was lost): ask for the
+         whole state and log, and show this one when it comes */
+      send({ type: "state" });
+      return;
     } else if (message.last && !history.querySelector('[data-n="' + message.last.number + '"]')) {
       addHistory(message.last);
     }

@@ -18,6 +18,8 @@
   };
   var t = root.dataset;
   var data, states, tallies, oneOut = false, index = 0, timer = null;
+  /* the move analysis (games/analysis_view.py), when the game has one */
+  var analysis = t.analysis ? JSON.parse(document.getElementById(t.analysis).textContent) : null;
 
   var el = window.MaednBoard.el;
 
@@ -101,6 +103,7 @@
     root.querySelector('[data-act="last"]').disabled = index === data.steps.length;
     root.dataset.index = index;
     markMove(index);
+    if (analysis) showAnalysis(index);
     followStep(index);
     if (index === data.steps.length) stop();
   }
@@ -133,6 +136,14 @@
       b.type = "button";
       b.className = "linklike";
       b.textContent = step.text;
+      var decision = analysis && analysis.decisions[String(i + 1)];
+      if (decision && decision.mark) {
+        var mark = document.createElement("span");
+        mark.className = "mark mark-" + decision.mark;
+        mark.textContent = t["i18n" + decision.mark.charAt(0).toUpperCase() + decision.mark.slice(1)];
+        b.appendChild(document.createTextNode(" "));
+        b.appendChild(mark);
+      }
       b.addEventListener("click", function () { stop(); show(i + 1); });
       li.appendChild(b);
       list.appendChild(li);
@@ -150,6 +161,91 @@
     if (current && current.parentNode && current.parentNode.scrollTo) {
       current.parentNode.scrollTop = current.offsetTop - current.parentNode.offsetTop - 40;
     }
+  }
+
+  /* The analysis: the graph's cursor follows the replay; the options of the decision made
+     at this step (best first, the played one marked); a click or a key on the graph jumps
+     the replay to the nearest analysed point. */
+  var graph = analysis && root.querySelector("[data-graph]");
+  function pct(p) { return (100 * p).toFixed(1) + " %"; }
+  function xOf(k) {
+    var left = +graph.dataset.left, right = +graph.dataset.right;
+    return left + (right - left) * k / Math.max(1, +graph.dataset.steps);
+  }
+  function pointAt(k) {
+    var best = null;
+    analysis.points.forEach(function (pt, i) { if (pt[0] <= k) best = i; });
+    return best === null ? 0 : best;
+  }
+  function showAnalysis(k) {
+    if (graph) {
+      var cursor = graph.querySelector("[data-cursor]");
+      cursor.setAttribute("x1", xOf(k));
+      cursor.setAttribute("x2", xOf(k));
+      var pt = analysis.points[pointAt(k)];
+      graph.setAttribute("aria-valuenow", k);
+      if (pt) {
+        var chances = analysis.players.map(function (p, i) { return p.name + " " + pct(pt[1][i]); });
+        graph.setAttribute("aria-valuetext", fmt(t.i18nPoint, { n: k, chances: chances.join(", ") }));
+      }
+    }
+    var decision = analysis.decisions[String(k)];
+    var choice = root.querySelector("[data-choice]"), table = root.querySelector("[data-options-table]");
+    var body = root.querySelector("[data-options]");
+    if (!choice) return;
+    body.textContent = "";
+    if (!decision) { choice.textContent = t.i18nNoChoice; table.hidden = true; return; }
+    choice.textContent = fmt(t.i18nChoice, {
+      player: decision.player, die: decision.die, played: decision.played, best: decision.best,
+      loss: pct(decision.loss) + (decision.loss_half_width ? " ± " + pct(decision.loss_half_width) : "")
+    }) + (decision.mark ? " (" + t["i18n" + decision.mark.charAt(0).toUpperCase() + decision.mark.slice(1)] + ")" : "");
+    decision.options.forEach(function (o) {
+      var tr = document.createElement("tr");
+      if (o[0] === decision.played) tr.className = "played";
+      var th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = o[0] + (o[0] === decision.played ? " · " + t.i18nPlayed : "") +
+        (o[0] === decision.best ? " · " + t.i18nBest : "");
+      tr.appendChild(th);
+      [pct(o[1]), "± " + pct(o[2])].forEach(function (v) {
+        var td = document.createElement("td");
+        td.className = "num";
+        td.textContent = v;
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    table.hidden = false;
+  }
+  function bindGraph() {
+    if (!graph) return;
+    graph.addEventListener("click", function (e) {
+      var box = graph.getBoundingClientRect();
+      var x = (e.clientX - box.left) / box.width * graph.viewBox.baseVal.width;
+      var best = 0, gap = Infinity;
+      analysis.points.forEach(function (pt, i) {
+        var d = Math.abs(xOf(pt[0]) - x);
+        if (d < gap) { gap = d; best = i; }
+      });
+      stop();
+      if (analysis.points.length) show(analysis.points[best][0]);
+      graph.focus();
+    });
+    graph.addEventListener("keydown", function (e) {
+      var n = analysis.points.length, i = pointAt(index), target = null;
+      if (!n) return;
+      if (e.key === "ArrowRight" || e.key === "ArrowUp") {
+        target = analysis.points[i][0] > index ? i : Math.min(n - 1, i + 1);
+      } else if (e.key === "ArrowLeft" || e.key === "ArrowDown") {
+        target = analysis.points[i][0] < index ? i : Math.max(0, i - 1);
+      } else if (e.key === "Home") target = 0;
+      else if (e.key === "End") target = n - 1;
+      if (target === null) return;
+      e.preventDefault();
+      e.stopPropagation();
+      stop();
+      show(analysis.points[target][0]);
+    });
   }
 
   /* Long player names are shortened on the board; the full name is its tooltip. */
@@ -241,6 +337,7 @@
     });
     root.classList.add("ready");
     buildMoves();
+    bindGraph();
     show(stepFromAddress());
   }
 

@@ -4,12 +4,24 @@ pawns are conserved, replay is deterministic, and validate never raises."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import BOARDS, Game, IllegalMove, final_game, replay, simulate_game, validate
+from games.engine import (
+    BOARDS,
+    Game,
+    IllegalMove,
+    Position,
+    RandomBot,
+    final_game,
+    play,
+    replay,
+    simulate_game,
+    validate,
+)
 
 PRESETS = ["league", "league-2t+", "league-gp", "classic", "online"]
 VARIANTS: list[Any] = [
@@ -221,3 +233,38 @@ def test_legal_moves_api_agrees_with_push(seed: int, rules: str) -> None:
         move = next((m for m in moves if m.as_list() == event.get("move")), None)
         assert (move is None) == ("move" not in event)
         game.push(event["die"], move, event.get("huff"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rules=st.sampled_from(
+        ["league", "classic", "online", {"preset": "classic", "neutral": "green"}]
+    ),
+    seed=st.integers(0, 10**6),
+    rolls=st.integers(0, 400),
+)
+def test_a_copy_is_the_same_game_and_independent(rules: object, seed: int, rolls: int) -> None:
+    """Game.copy sets every slot (it writes them out), equal to the original's; the state
+    that changes is the copy's own: playing the copy on leaves the original as it was."""
+    unused = ["black"] if isinstance(rules, dict) else None
+    game = Game.new(rules, unused=unused)
+    play(game, [RandomBot()] * 4, random.Random(seed), max_events=rolls)
+    before = repr(game), game.result()
+    twin = game.copy()
+    slots = [*Position.__slots__, *Game.__slots__]
+    assert all(getattr(twin, name) == getattr(game, name) for name in slots)
+    for name in (
+        "pawns",
+        "track",
+        "tcount",
+        "home",
+        "yard",
+        "capture_counts",
+        "finished",
+        "placings",
+        "home_order",
+    ):
+        assert getattr(twin, name) is not getattr(game, name), name
+    assert all(a is not b for a, b in zip(twin.pawns, game.pawns, strict=True))
+    play(twin, [RandomBot()] * 4, random.Random(seed + 1))
+    assert twin.over and (repr(game), game.result()) == before

@@ -219,7 +219,9 @@ def test_beat_runs_the_standings_catch_up_at_the_documented_interval():
     assert {entry["task"] for entry in s["beat"].values()} == {
         "tournaments.standings_catch_up",
         "tournaments.update_ratings",
+        "tournaments.analyses_catch_up",
         "accounts.notify_deadlines",
+        "live.rooms_sweep",
     }
     assert (
         settings_under(DEBUG="1", STANDINGS_CATCH_UP_SECONDS="15")["beat"]["standings-catch-up"][

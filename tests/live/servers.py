@@ -6,14 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
 import socket
-import subprocess
 import sys
-import time
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from tests.processes import REPO_ROOT, HelperProcess
 
 
 def free_port() -> int:
@@ -22,8 +18,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class Daphne:
+class Daphne(HelperProcess):
     """``daphne config.asgi:application`` on 127.0.0.1:``port`` in its own process group."""
+
+    what = "daphne"
 
     def __init__(self, *, database_url: str, env: dict[str, str] | None = None, port=None):
         self.port = port or free_port()
@@ -36,25 +34,11 @@ class Daphne:
         )
         full.pop("TEST_CELERY_WORKER", None)
         full.update(env or {})
-        self.log_path = REPO_ROOT / "var" / f"daphne-{self.port}.log"
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        self._log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(self.port),
-                "config.asgi:application",
-            ],
-            cwd=REPO_ROOT,
+        cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+        super().__init__(
+            [*cmd, "config.asgi:application"],
             env=full,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+            log_path=REPO_ROOT / "var" / f"daphne-{self.port}.log",
         )
 
     @property
@@ -62,30 +46,12 @@ class Daphne:
         return f"http://127.0.0.1:{self.port}"
 
     def wait_ready(self, timeout: float = 30.0) -> Daphne:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited early; see {self.log_path}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"daphne not ready after {timeout}s; see {self.log_path}")
+        def listens() -> bool:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                return True
 
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        self._log.close()
+        self.wait_until(listens, timeout, 0.1)
+        return self
 
 
 def session_cookie(user) -> str:

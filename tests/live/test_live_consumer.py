@@ -5,6 +5,7 @@ reconnect resumes exactly."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from channels.db import database_sync_to_async
@@ -12,6 +13,7 @@ from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.db import connections
 
 from live import services
 from live.models import RoomEvent
@@ -21,6 +23,14 @@ from tests.live.test_live_services import _human_room, _snapshot
 pytestmark = pytest.mark.django_db(transaction=True)
 
 APP = URLRouter(websocket_urlpatterns)
+
+
+@pytest.fixture(autouse=True)
+def _consumer_thread_lets_go():
+    """The consumer's database work runs in asgiref's one sync thread, whose connection
+    would otherwise outlive the test database."""
+    yield
+    asyncio.run(database_sync_to_async(connections.close_all)())
 
 
 def test_the_real_redis_channel_layer_is_used():
@@ -85,7 +95,15 @@ def test_refused_messages_change_nothing_and_a_valid_move_reaches_everyone(peopl
         watcher, again = await _connect(room, people[2])
         assert again["move_number"] == n + 1
         log = await database_sync_to_async(services.room_log)(room)
-        assert again["events"] == log["events"]
+        by = await database_sync_to_async(
+            lambda: list(
+                RoomEvent.objects.filter(room=room).order_by("number").values_list("by", flat=True)
+            )
+        )()
+        assert [{k: v for k, v in e.items() if k != "by"} for e in again["events"]] == log["events"]
+        assert [e["by"] for e in again["events"]] == by and by[-1] == "player"
+        await watcher.send_json_to({"type": "state"})  # what a page with a gap asks for
+        assert (await watcher.receive_json_from(timeout=5))["events"] == again["events"]
         for comm in (red, yellow, watcher):
             await comm.disconnect()
 
@@ -103,3 +121,25 @@ def test_an_unknown_room_is_closed():
         assert not connected and code == 4404
 
     asyncio.run(main())
+
+
+def test_frames_that_are_not_a_json_object_or_a_colour_are_refused_and_the_line_stays(people):
+    room = services.room_create(host=people[0])
+
+    async def main():
+        comm, _ = await _connect(room, people[1])
+        for frame in (
+            {"text_data": json.dumps({"type": "take", "room": room.token, "colour": ["red"]})},
+            {"text_data": json.dumps({"type": "take", "room": room.token, "colour": 7})},
+            {"text_data": "{not json"},
+            {"bytes_data": b"\x00\x01"},
+        ):
+            await comm.send_to(**frame)
+            answer = await comm.receive_json_from(timeout=5)
+            assert answer["type"] == "refused", (frame, answer)
+        await comm.send_json_to({"type": "ping", "at": 1})
+        assert (await comm.receive_json_from(timeout=5)) == {"type": "pong", "at": 1}
+        await comm.disconnect()
+
+    asyncio.run(main())
+    assert not room.seats.filter(kind="human").exists()

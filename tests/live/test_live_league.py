@@ -12,7 +12,7 @@ from games.engine import validate
 from live import services
 from live.models import Room, Seat
 from tests.builders import example_text, make_fixture, make_league, make_player, make_user
-from tournaments.models import Fixture, Result, StandingsSnapshot
+from tournaments.models import Entry, Fixture, Result, StandingsSnapshot
 from tournaments.services.results import game_log_submit
 
 
@@ -129,3 +129,86 @@ def test_a_league_game_played_online_counts_and_the_standings_follow(celery_work
     loser = "carol" if room.winner == "erin" else "erin"
     assert rows[room.winner].wins == 1 and rows[room.winner].rank == 1
     assert rows[loser].losses == 1
+
+
+@pytest.mark.django_db
+def test_no_room_while_the_starting_colour_waits_for_an_earlier_game(scheduled):
+    _organizer, erin, _carol, _league, fixture = _table()
+    Fixture.objects.filter(pk=fixture.pk).update(starting_colour="")
+    fixture.refresh_from_db()
+    with pytest.raises(services.Refused, match="decided by an earlier game"):
+        services.fixture_room_create(fixture=fixture, user=erin)
+    assert not Room.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_requests_at_once_open_one_room_for_a_game(scheduled):
+    from tests.concurrently import run_concurrently
+
+    _organizer, erin, carol, _league, fixture = _table()
+    outcomes = run_concurrently(
+        lambda: services.fixture_room_create(fixture=fixture, user=erin),
+        lambda: services.fixture_room_create(fixture=fixture, user=carol),
+    )
+    rooms = [o for o in outcomes if isinstance(o, Room)]
+    refused = [o for o in outcomes if isinstance(o, services.Refused)]
+    assert len(rooms) == 1 and len(refused) == 1, outcomes
+    assert "already has an open room" in refused[0].message
+    assert Room.objects.filter(fixture=fixture).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_no_show_form_for_another_leagues_entry_is_refused_not_a_server_error(client, scheduled):
+    organizer, _erin, _carol, _league, fixture = _table()
+    room = services.fixture_room_create(fixture=fixture, user=organizer)
+    elsewhere = make_league(organizer, "elsewhere", format="2T+")
+    stranger = Entry.objects.create(league=elsewhere, player=make_player("stranger"))
+    client.force_login(organizer)
+    answer = client.post(f"/live/{room.token}/no-show/", {"entry": stranger.pk}, follow=True)
+    assert answer.status_code == 200
+    room.refresh_from_db()
+    assert room.status == Room.Status.WAITING
+    assert not Result.objects.filter(fixture=fixture).exists()
+
+
+@pytest.mark.django_db(transaction=True)  # the consumer's thread sees what the test wrote
+def test_a_private_leagues_room_is_not_found_by_outsiders(client, scheduled):
+    import asyncio
+
+    from channels.routing import URLRouter
+    from channels.testing import WebsocketCommunicator
+    from django.db import connections
+
+    from live.routing import websocket_urlpatterns
+
+    _organizer, erin, _carol, league, fixture = _table()
+    league.is_public = False
+    league.save(update_fields=["is_public"])
+    room = services.fixture_room_create(fixture=fixture, user=erin)
+    outsider = make_user("outsider")
+    for user, status in ((None, 404), (outsider, 404), (erin, 200)):
+        client.logout()
+        if user is not None:
+            client.force_login(user)
+        assert client.get(f"/live/{room.token}/").status_code == status, user
+        assert client.get(f"/live/{room.token}/replay.json").status_code == 404  # not over
+    client.force_login(outsider)
+
+    async def knock(user):
+        comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/live/{room.token}/")
+        comm.scope["user"] = user
+        connected, code = await comm.connect()
+        await comm.disconnect()
+        return connected, code
+
+    async def both():
+        try:
+            return await knock(outsider), await knock(erin)
+        finally:
+            await database_sync_to_async(connections.close_all)()
+
+    from channels.db import database_sync_to_async
+
+    (out_ok, out_code), (erin_ok, _) = asyncio.run(both())
+    assert not out_ok and out_code == 4404
+    assert erin_ok, _

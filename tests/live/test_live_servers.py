@@ -72,7 +72,7 @@ def _seen_events(conn: Conn) -> dict[int, dict]:
     seen: dict[int, dict] = {}
     for state in conn.states:
         for i, ev in enumerate(state.get("events") or []):
-            seen[i] = ev
+            seen[i] = {k: v for k, v in ev.items() if k != "by"}
         last = state.get("last")
         if last:
             seen[last["number"]] = {k: v for k, v in last.items() if k not in ("number", "by")}

@@ -244,13 +244,59 @@ def test_two_processes_racing_for_one_roll_apply_it_once(scheduled):
     assert json.dumps(services.room_log(room))
 
 
-def test_the_winner_is_the_engines_not_the_first_colour_home():
-    # 2T+ (end: both-colours), seed 1: carol's red is home first, but erin finishes both.
+def test_the_winner_is_the_engines_not_the_first_colour_home(people, scheduled):
+    # 2T+ (end: both-colours), seed 1: carol's red is home first, but erin finishes both —
+    # the room stores the engine's winner, a player
     players = {"erin": ["black", "yellow"], "carol": ["green", "red"]}
     rules = {"preset": "league", "end": "both-colours"}
     log = simulate_game(rules, players=players, first="black", seed=1)
     game = final_game(log)
     assert game.placing_colours()[0] == "red" and game.winner == "erin"
-    room = Room(players=players)
-    assert services._winner_name(room, game, None) == "erin"
-    assert services._winner_name(room, game, "green") == "carol"  # a mode's winner colour
+    room = services.room_create(host=people[0], rules=rules)
+    Room.objects.filter(pk=room.pk).update(players=players, first="black")
+    room.refresh_from_db()
+    services.room_start(room=room, user=people[0])
+    events = log["events"]
+    for event in events[:-1]:
+        RoomEvent.objects.create(
+            room=room, number=len(RoomEvent.objects.filter(room=room)), data=event, by="computer"
+        )
+    Room.objects.filter(pk=room.pk).update(move_number=len(events) - 1, die=events[-1]["die"])
+    room.refresh_from_db()
+    last = events[-1]
+    move = next(
+        m
+        for m in services.room_game(room).legal_moves(last["die"])
+        if [m.from_, m.to] == last["move"]
+    )
+    services._apply(room, services.room_game(room), move, by="computer")
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED
+    assert room.winner == "erin" and room.end_reason == "finished"
+
+
+def test_the_sweep_steps_a_room_whose_timer_died_and_nothing_else(people, scheduled):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    stuck = _computer_room(people[0])  # its scheduled step is recorded, never run: it died
+    fresh = _computer_room(people[1])
+    waiting = services.room_create(host=people[2], mode="computer")  # a person, no timer
+    services.room_start(room=waiting, user=people[2])
+    long_ago = timezone.now() - timedelta(seconds=60)
+    Room.objects.filter(pk__in=[stuck.pk, waiting.pk]).update(
+        rolled_at=long_ago, turn_deadline=None
+    )
+    Room.objects.filter(pk=stuck.pk).update(turn_deadline=long_ago)
+    waiting.refresh_from_db()
+    person_decides = len(services.room_game(waiting).legal_moves(waiting.die)) > 1
+    before = {r.pk: r.move_number for r in Room.objects.all()}
+    moved = services.rooms_sweep(older_than=15)
+    after = {r.pk: r.move_number for r in Room.objects.all()}
+    assert after[stuck.pk] == before[stuck.pk] + 1  # the computer seat moved once
+    assert after[fresh.pk] == before[fresh.pk]  # its timer is alive: not the sweep's business
+    assert after[waiting.pk] == before[waiting.pk] + (0 if person_decides else 1)
+    assert moved == 1 + (0 if person_decides else 1)
+    # the step the sweep made rolled anew: a second sweep leaves the room alone
+    assert services.rooms_sweep(older_than=15) == 0

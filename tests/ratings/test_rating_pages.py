@@ -103,6 +103,10 @@ def test_ratings_table_filters_and_csv(client, season):
     bad = client.get("/api/v1/ratings/?board=5")
     assert bad.status_code == 400 and bad.json()["error"]["field"] == "board"
     assert client.get(reverse("tournaments:ratings") + "?active=x").status_code == 400
+    for digit_like in ("²", "٣", "３"):  # str.isdigit() says yes, int() says no (or reads it)
+        page = client.get(reverse("tournaments:ratings"), {"active": digit_like})
+        assert page.status_code == 400
+        assert client.get(f"/api/v1/ratings/?active={digit_like}").status_code == 400
     page_2t = client.get(reverse("tournaments:ratings") + "?format=2T")
     assert ">dee</a>" in page_2t.text and ">cid</a>" not in page_2t.text
     rows = list(

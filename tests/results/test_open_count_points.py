@@ -21,7 +21,9 @@ def points_by_hand(positions, track=40):
 @pytest.mark.django_db
 def test_an_incomplete_open_game_is_placed_by_count_points():
     organizer = make_user()
-    league = make_league(organizer, format="open", confirmation_required=False)
+    league = make_league(
+        organizer, format="open", confirmation_required=False, time_limit_minutes=40
+    )
     names = {"red": "Ria", "black": "Sam", "yellow": "Tom", "green": "Uli"}
     players = {c: make_player(n) for c, n in names.items()}
     fixture = make_fixture(league, [(players[c], [c]) for c in names], "red")
@@ -39,3 +41,34 @@ def test_an_incomplete_open_game_is_placed_by_count_points():
     placed = [entry_name[e] for e in result.placings]
     assert [expected[n] for n in placed] == sorted(expected.values(), reverse=True)
     assert entry_name[result.winner_id] == placed[0]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("limit", "last_t", "refusal"),
+    [
+        (None, None, "has no time limit"),
+        (40, 15 * 60 + 7, "ends at 15:07, before the 40-minute time limit"),
+    ],
+)
+def test_an_unfinished_open_log_counts_only_when_the_time_limit_ended_it(limit, last_t, refusal):
+    from tournaments.models import RejectedSubmission, Result
+    from tournaments.services.errors import ServiceError
+
+    organizer = make_user()
+    league = make_league(
+        organizer, format="open", confirmation_required=False, time_limit_minutes=limit
+    )
+    names = {"red": "Ria", "black": "Sam", "yellow": "Tom", "green": "Uli"}
+    players = {c: make_player(n) for c, n in names.items()}
+    fixture = make_fixture(league, [(players[c], [c]) for c in names], "red")
+    log = simulate_game(
+        rules="classic", players={n: [c] for c, n in names.items()}, first="red", seed=11
+    )
+    log["events"] = log["events"][:160]
+    for i, event in enumerate(log["events"]):  # times rising to last_t
+        event["t"] = round((last_t or 0) * (i + 1) / 160, 1)
+    with pytest.raises(ServiceError, match=refusal):
+        game_log_submit(fixture=fixture, content=json.dumps(log), user=organizer)
+    assert not Result.objects.filter(fixture=fixture).exists()
+    assert RejectedSubmission.objects.filter(fixture=fixture).count() == 1

@@ -66,3 +66,15 @@ def test_withdrawal_forfeits_the_remaining_games_only(organizer):
     assert Result.objects.get(fixture=played, state="confirmed").winner == quitter
     with pytest.raises(ServiceError, match="already withdrawn"):
         entry_withdraw(entry=quitter, by=organizer)
+
+
+def test_nobody_withdraws_from_a_finished_league(organizer):
+    league = league_create(owner=organizer, name="L", format="2T")
+    a = entry_add(league=league, player=player_create(name="A"), by=organizer)
+    entry_add(league=league, player=player_create(name="B"), by=organizer)
+    League.objects.filter(pk=league.pk).update(status=League.Status.FINISHED)
+    a.refresh_from_db()
+    with pytest.raises(ServiceError, match="has finished; its results stand"):
+        entry_withdraw(entry=a, by=organizer)
+    a.refresh_from_db()
+    assert a.withdrawn_at is None

@@ -23,6 +23,7 @@ from tournaments.models import (
     Entry,
     Player,
 )
+from tournaments.selectors.visibility import shown_entries
 from tournaments.services import leagues as league_services
 from tournaments.services.errors import ServiceError
 
@@ -70,8 +71,8 @@ class EntryListView(ApiView):
     )
     def get(self, request, slug: str):
         league = self.visible_league(slug)
-        entries = league.entries.select_related("player", "league").order_by("player__name", "pk")
-        return self.paginated(entries, EntrySerializer)
+        entries = shown_entries(request.user, league).select_related("player", "league")
+        return self.paginated(entries.order_by("player__name", "pk"), EntrySerializer)
 
     @extend_schema(
         summary="Enter a player (organizers; draft or registration only)",

@@ -27,6 +27,7 @@ from tournaments.api.results import GameLogInfoSerializer, ResultSerializer
 from tournaments.api.standings import StandingsSnapshotSerializer
 from tournaments.models import (
     CycleSeed,
+    Entry,
     League,
     Player,
     Result,
@@ -131,7 +132,8 @@ def league_archive(league: League) -> dict[str, Any]:
         for result in fixture.results.all():
             if result.game_log_id and result.game_log.sha256 not in logs:
                 logs[result.game_log.sha256] = result.game_log
-    entries = league.entries.select_related("player", "league").order_by("pk")
+    entries = league.entries.filter(state=Entry.State.ACCEPTED)  # the public record
+    entries = entries.select_related("player", "league").order_by("pk")
     cycles = league.cycles.select_related("league").prefetch_related(
         Prefetch("seeds", queryset=CycleSeed.objects.select_related("entry__player"))
     )

@@ -4,6 +4,7 @@ from django.urls import path, re_path
 
 from tournaments.api import (
     accounts,
+    analyses,
     base,
     cycles,
     entries,
@@ -136,6 +137,11 @@ urlpatterns = [
         name="fixture-prediction",
     ),
     path("fixtures/<int:pk>/log/", fixtures.FixtureLogView.as_view(), name="fixture-log"),
+    path(
+        "fixtures/<int:pk>/analysis/",
+        analyses.FixtureAnalysisView.as_view(),
+        name="fixture-analysis",
+    ),
     path("fixtures/<int:pk>/report/", fixtures.FixtureReportView.as_view(), name="fixture-report"),
     path("fixtures/<int:pk>/result/", fixtures.FixtureResultView.as_view(), name="fixture-result"),
     path(

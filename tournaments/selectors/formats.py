@@ -17,9 +17,7 @@ def grand_prix_points(league: League) -> dict[int, int]:
     """Every active player's GP points from the counted games (``grand_prix.game_points``:
     10/6/4/3/2/1 per colour place plus the bonus)."""
     bonus = grand_prix.BONUS[league.format]
-    points = dict.fromkeys(
-        league.entries.filter(withdrawn_at__isnull=True).values_list("pk", flat=True), 0
-    )
+    points = dict.fromkeys(league.entries.playing().values_list("pk", flat=True), 0)
     for places in Result.objects.filter(
         fixture__league=league, state=Result.State.CONFIRMED
     ).values_list("colour_places", flat=True):

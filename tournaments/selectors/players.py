@@ -23,6 +23,13 @@ from tournaments.models import (
     Seat,
 )
 from tournaments.ratings_config import PLATFORM_RATINGS
+from tournaments.selectors.analyses import (
+    AnalysedRecord,
+    DiceView,
+    dice_view,
+    seat_summary,
+    with_analysis_summary,
+)
 from tournaments.selectors.rankings import final_places
 from tournaments.selectors.ratings import Chart, rating_chart, rating_history
 from tournaments.selectors.visibility import visible_leagues
@@ -60,6 +67,7 @@ class PlayerStats:
     captures: int = 0
     captured: int = 0
     huffed: int = 0
+    faces: list[int] = field(default_factory=lambda: [0] * 6)
 
     @property
     def rolls_per_game(self) -> float | None:
@@ -101,6 +109,15 @@ class PlayerPage:
     opponents: list[tuple[Player, Record]] = field(default_factory=list)
     seats: list[tuple[int, Record]] = field(default_factory=list)
     started: Record = field(default_factory=Record)
+    #: league id → the move analyses of the player's counted games there
+    analysed: dict[int, AnalysedRecord] = field(default_factory=dict)
+
+    @property
+    def dice(self) -> DiceView | None:
+        """The dice of the colours the player held in counted games with a log."""
+        if not self.stats.logged_games:
+            return None
+        return dice_view(self.stats.faces, self.stats.logged_games)
 
     @property
     def provisional(self) -> bool:
@@ -137,9 +154,11 @@ def player_page(player: Player, user) -> PlayerPage:
             Prefetch("fixture__seats", queryset=Seat.objects.select_related("entry__player")),
             Prefetch(
                 "fixture__results",
-                queryset=Result.objects.filter(state=Result.State.CONFIRMED)
-                .select_related("winner__player", "game_log")
-                .defer("game_log__content"),
+                queryset=with_analysis_summary(
+                    Result.objects.filter(state=Result.State.CONFIRMED)
+                    .select_related("winner__player", "game_log")
+                    .defer("game_log__content")
+                ),
                 to_attr="confirmed_results",
             ),
         )
@@ -151,6 +170,7 @@ def player_page(player: Player, user) -> PlayerPage:
     opponents: dict[int, tuple[Player, Record]] = {}
     at_seat: dict[int, Record] = {}
     started = Record()
+    analysed: dict[int, AnalysedRecord] = {}
     for seat in seats:
         fixture = seat.fixture
         result = fixture.confirmed_results[0] if fixture.confirmed_results else None
@@ -164,6 +184,9 @@ def player_page(player: Player, user) -> PlayerPage:
                 won = place == 1
             if result.game_log_id:
                 logs.append((result.game_log, seat))
+                summary = seat_summary(result, by_entry[seat.entry_id].league.board, seat.colours)
+                if summary:
+                    analysed.setdefault(fixture.league_id, AnalysedRecord()).add(summary)
             _count(at_seat.setdefault(seat.position, Record()), won)
             if fixture.starting_colour in seat.colours:
                 _count(started, won)
@@ -188,6 +211,7 @@ def player_page(player: Player, user) -> PlayerPage:
         opponents=sorted(opponents.values(), key=lambda item: (-item[1].games, item[0].name)),
         seats=sorted(at_seat.items()),
         started=started,
+        analysed=analysed,
     )
 
 
@@ -329,4 +353,6 @@ def _player_stats(logs: list[tuple[GameLog, Seat]]) -> PlayerStats:
             stats.captures += row["captures"]
             stats.captured += row["captured"]
             stats.huffed += row["huffed"]
+            for k, n in enumerate(row.get("faces") or ()):
+                stats.faces[k] += n
     return stats

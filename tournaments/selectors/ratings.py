@@ -49,7 +49,7 @@ class RatingFilters:
             board = int(board)
         active = (params.get("active") or "").strip() or None
         if active is not None:
-            if not active.isdigit() or not 1 <= int(active) <= 120:
+            if not (active.isascii() and active.isdigit()) or not 1 <= int(active) <= 120:
                 raise FilterError("active", "active must be a number of months from 1 to 120")
             active = int(active)
         return cls(fmt, board, active)

@@ -36,3 +36,16 @@ def visible_series(user) -> QuerySet[Series]:
 
 def visible_entries(user) -> QuerySet[Entry]:
     return Entry.objects.filter(league__in=visible_leagues(user))
+
+
+def shown_entries(user, league: League) -> QuerySet[Entry]:
+    """A league's entries as ``user`` may list them: every entry for its organizers;
+    for everyone else the accepted ones (and their own), so an account holder's name is
+    not public before they accept an invitation."""
+    entries = league.entries.all()
+    if getattr(user, "is_authenticated", False) and (
+        user.is_staff or league.owner_id == user.pk or league.organizers.filter(pk=user.pk).exists()
+    ):
+        return entries
+    mine = Q(player__user=user) if getattr(user, "is_authenticated", False) else Q(pk__in=[])
+    return entries.filter(Q(state=Entry.State.ACCEPTED) | mine)

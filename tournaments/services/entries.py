@@ -14,11 +14,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournaments.models import Entry, Invitation, League, Player, PlayerClaim
-from tournaments.permissions import entry_refusal, is_organizer
+from tournaments.permissions import entry_refusal, may_vouch_for
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
-from tournaments.services.leagues import _check_pair, entries_open_refusal
-from tournaments.services.players import accountless_limit_check, player_create
+from tournaments.services.leagues import entries_open_refusal
+from tournaments.services.players import accountless_limit_check, check_pair, player_create
 
 INVITATION_SALT = "tournaments.invitation"
 #: an invitation link is valid this long (seconds)
@@ -74,6 +74,13 @@ def invitation_create(
             f"{player.name} has an account; add them as an entry and they accept on their page",
             field="player",
         )
+    if player is not None and not may_vouch_for(by, player):
+        raise NotAllowed(
+            f"{player.name} was created by another organizer: only they (or staff) can invite "
+            f"someone to become {player.name}. Add {player.name} as an entry, and the person "
+            "claims the player when they sign up.",
+            field="player",
+        )
     if name and Player.objects.filter(name__iexact=name).exists():
         raise ServiceError(
             f"there is already a player called {name}; choose them as the player instead",
@@ -87,7 +94,7 @@ def invitation_create(
                 entry = Entry.objects.create(
                     league=league,
                     player=player,
-                    preferred_colours=_check_pair(league, player.preferred_colours),
+                    preferred_colours=check_pair(league, player.preferred_colours),
                     accepted_at=timezone.now(),
                 )
         invitation = Invitation.objects.create(
@@ -165,7 +172,7 @@ def invitation_accept(*, invitation: Invitation, user) -> Entry:
 
 def _check_pair_or_empty(league: League, colours) -> list[str]:
     try:
-        return _check_pair(league, colours)
+        return check_pair(league, colours)
     except ServiceError:
         return []
 
@@ -195,7 +202,7 @@ def entry_decline(*, entry: Entry, user) -> None:
 def entry_set_colours(*, entry: Entry, user, preferred_colours) -> Entry:
     """The player's preferred allied pair in this league, until the schedule exists."""
     require_no_refusal(entry_refusal(user, entry, "colours"))
-    colours = _check_pair(entry.league, preferred_colours)
+    colours = check_pair(entry.league, preferred_colours)
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.league.cycles.exists():
@@ -220,7 +227,7 @@ def join_request(*, league: League, user, preferred_colours=None) -> Entry:
         raise ServiceError(
             "your account has no player profile yet; create it (or claim yours) first"
         )
-    colours = _check_pair(league, preferred_colours or player.preferred_colours)
+    colours = check_pair(league, preferred_colours or player.preferred_colours)
     try:
         with transaction.atomic():
             return Entry.objects.create(
@@ -267,20 +274,12 @@ def claim_create(*, player: Player, user) -> PlayerClaim:
         raise ServiceError(f"you have asked to become {player.name} already") from None
 
 
-def claim_deciders(claim: PlayerClaim):
-    """The leagues whose organizers may decide a claim: those the player is entered in."""
-    return League.objects.filter(entries__player=claim.player).distinct()
-
-
 def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
-    """An organizer of a league the player is in (or staff) approves: the account becomes
-    the player, or refuses."""
-    if not (
-        getattr(by, "is_staff", False)
-        or any(is_organizer(by, league) for league in claim_deciders(claim))
-    ):
+    """Whoever may vouch for the player (``permissions.may_vouch_for``: the organizer who
+    created them, or staff) approves: the account becomes the player, or refuses."""
+    if not may_vouch_for(by, claim.player):
         raise NotAllowed(
-            f"only an organizer of a league {claim.player.name} plays in may decide this"
+            f"only the organizer who created {claim.player.name} (or staff) may decide this"
         )
     with transaction.atomic():
         claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)

@@ -24,6 +24,7 @@ from tournaments.models import Fixture, League, Result, Seat
 from tournaments.selectors import formats as formats_selectors
 from tournaments.services.errors import ServiceError
 from tournaments.services.guards import require_organizer
+from tournaments.services.schedule import require_invitations_answered
 from tournaments.services.standings import standings_invalidate
 
 EventKind = League.EventKind
@@ -118,9 +119,8 @@ def event_schedule(*, league: League, by, seed: int | None = None) -> list[Fixtu
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.fixtures.exists():
             raise ServiceError("the games of this event have been scheduled already")
-        entries = list(
-            league.entries.filter(withdrawn_at__isnull=True).select_related("player").order_by("pk")
-        )
+        require_invitations_answered(league, "schedule")
+        entries = list(league.entries.playing().select_related("player").order_by("pk"))
         _check_players(league, len(entries))
         if seed is None:
             seed = league.draw_seed if league.draw_seed is not None else secrets.randbelow(2**31)
@@ -302,9 +302,7 @@ def grand_prix_progress(league: League) -> None:
 
 def grand_prix_extra_game(league: League) -> Fixture:
     """Add one more game to a Grand Prix whose top is tied with no game left."""
-    entries = list(
-        league.entries.filter(withdrawn_at__isnull=True).select_related("player").order_by("pk")
-    )
+    entries = list(league.entries.playing().select_related("player").order_by("pk"))
     number = (league.fixtures.order_by("-number").values_list("number", flat=True).first()) or 0
     step = starting_colour.StartPlan(number + 1, "die-roll")
     fixture = _schedule_game(league, entries, league.format, step, [])

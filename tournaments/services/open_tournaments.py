@@ -12,9 +12,10 @@ from tournaments.algorithms import open_draw
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.standings import compute_standings
 from tournaments.algorithms.starting_colour import decide_starting_colour
-from tournaments.models import Fixture, League, OpenRound, Seat
+from tournaments.models import Entry, Fixture, League, OpenRound, Seat
 from tournaments.services.errors import ServiceError
 from tournaments.services.guards import require_organizer
+from tournaments.services.schedule import require_invitations_answered
 from tournaments.services.standings import (
     league_metrics,
     outcomes_for,
@@ -115,11 +116,8 @@ def open_round_draw(*, league: League, by, seed: int | None = None) -> OpenRound
                 + ("; seat the final table next" if league.final_table_size else "")
             )
         _require_previous_round_done(league)
-        players = list(
-            league.entries.filter(withdrawn_at__isnull=True)
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
+        require_invitations_answered(league, "draw")
+        players = list(league.entries.playing().order_by("pk").values_list("pk", flat=True))
         board = DEFAULT_COLOURS[league.board]
         try:
             draw = open_draw.draw_round(
@@ -145,7 +143,8 @@ def open_round_draw(*, league: League, by, seed: int | None = None) -> OpenRound
 
 def preliminary_rows(league: League):
     """The preliminary ranking (placement points → wins → die roll), computed now."""
-    entries = list(league.entries.order_by("pk").values_list("pk", flat=True))
+    accepted = league.entries.filter(state=Entry.State.ACCEPTED)  # withdrawn ones stay ranked
+    entries = list(accepted.order_by("pk").values_list("pk", flat=True))
     try:
         return compute_standings(
             entries, outcomes_for(league), league_metrics(league), roll_offs=roll_offs_for(league)
@@ -172,7 +171,7 @@ def open_final_table(*, league: League, by) -> Fixture:
                 "table follows the last of them"
             )
         _require_previous_round_done(league)
-        active = set(league.entries.filter(withdrawn_at__isnull=True).values_list("pk", flat=True))
+        active = set(league.entries.playing().values_list("pk", flat=True))
         rows = [r for r in preliminary_rows(league) if r.entry in active]
         size = league.final_table_size
         if len(rows) > size and rows[size].rank <= size:
@@ -212,7 +211,7 @@ def open_final_ranking(league: League) -> list[int] | None:
     result = final.results.filter(state="confirmed").first()
     if result is None or not result.placings:
         return None
-    active = set(league.entries.filter(withdrawn_at__isnull=True).values_list("pk", flat=True))
+    active = set(league.entries.playing().values_list("pk", flat=True))
     rows = [r for r in preliminary_rows(league) if r.entry in active]
     try:
         return list(open_draw.final_ranking(rows, result.placings, league.final_table_size))

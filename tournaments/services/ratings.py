@@ -41,6 +41,7 @@ from tournaments.models import (
     Seat,
 )
 from tournaments.ratings_config import PLATFORM_RATINGS
+from tournaments.services.broker import publish_failed
 
 logger = logging.getLogger(__name__)
 
@@ -157,6 +158,7 @@ def ratings_enqueue() -> None:
     try:
         current_app.signature(UPDATE_TASK).apply_async()
     except Exception:
+        publish_failed()
         logger.warning("could not enqueue the ratings update; the catch-up task will")
 
 

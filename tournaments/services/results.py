@@ -39,6 +39,7 @@ from tournaments.permissions import (
     fixture_closed,
     result_actions,
 )
+from tournaments.services.analyses import analysis_for_counted
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.events import event_starts_update, grand_prix_progress
 from tournaments.services.guards import require_action
@@ -208,6 +209,32 @@ def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
     standings_invalidate(league)
     if fixture is not None:
         rating_game_counted(fixture)
+        analysis_for_counted(fixture)  # the counted log's move analysis, queued on commit
+
+
+def _unfinished_log_problems(league, data: dict) -> list[str]:
+    """Why a log that stops before the game is decided cannot be this game's result: only
+    an open tournament's time limit ends a game early (tournament.md: unfinished games are
+    placed by count points), and a log whose times show it stopped before the limit is not
+    the game at the limit."""
+    complete_please = "upload the complete log of the game"
+    if league.format != "open":
+        return [f"the log ends before the game is decided; {complete_please}"]
+    limit = league.time_limit_minutes
+    if not limit:
+        return [
+            f"the log ends before the game is decided, and {league.name} has no time limit; "
+            + complete_please
+        ]
+    events = data.get("events") or []
+    last_t = events[-1].get("t") if events else None
+    if last_t is not None and last_t < limit * 60:
+        minutes, seconds = divmod(int(last_t), 60)
+        return [
+            f"the log ends at {minutes}:{seconds:02d}, before the {limit}-minute time limit; "
+            f"{complete_please}, or its log up to the limit"
+        ]
+    return []
 
 
 def _record_rejection(fixture: Fixture, user, message: str, event=None, checked=None, raw=b""):
@@ -309,10 +336,8 @@ def game_log_upload(
         _require_log_unused_elsewhere(fixture, checked.sha256)
     except ServiceError as exc:
         problems.append(exc.message)
-    if not checked.verdict.get("complete") and fixture.league.format != "open":
-        problems.append(
-            "the log ends before the game is decided; upload the complete log of the game"
-        )
+    if not checked.verdict.get("complete"):
+        problems.extend(_unfinished_log_problems(fixture.league, checked.data))
     if problems:
         message = "this log does not belong to this game: " + "; ".join(problems)
         _record_rejection(fixture, user, message, checked=checked, raw=raw)

@@ -24,11 +24,22 @@ from tournaments.services.standings import standings_invalidate
 
 def _active_entries(league: League) -> list[Entry]:
     """The accepted entries that have not withdrawn, the players a DRR seeds."""
-    return list(
-        league.entries.filter(withdrawn_at__isnull=True, state=Entry.State.ACCEPTED)
-        .select_related("player")
-        .order_by("pk")
-    )
+    return list(league.entries.playing().select_related("player").order_by("pk"))
+
+
+def require_invitations_answered(league: League, then: str) -> None:
+    """Refuse to seed, schedule or draw while an invitation is unanswered: a player with an
+    account takes part only after accepting (requests to join that wait for an organizer
+    are simply not drawn)."""
+    waiting = unaccepted_entries(league)
+    if waiting:
+        names = ", ".join(e.player.name for e in waiting)
+        raise ServiceError(
+            f"{names} {'has' if len(waiting) == 1 else 'have'} not accepted the invitation "
+            "yet; a player with an account takes part only after accepting. Wait for them "
+            f"or remove their entry, then {then}.",
+            field="entries",
+        )
 
 
 def unaccepted_entries(league: League) -> list[Entry]:
@@ -85,15 +96,7 @@ def cycle_create(
             raise ServiceError(
                 f"{league.name} plays {league.drr_count} DRR(s); all have been generated"
             )
-        waiting = unaccepted_entries(league)
-        if waiting:
-            names = ", ".join(e.player.name for e in waiting)
-            raise ServiceError(
-                f"{names} {'has' if len(waiting) == 1 else 'have'} not accepted the invitation "
-                "yet; a player with an account takes part only after accepting. Wait for them "
-                "or remove their entry, then seed.",
-                field="entries",
-            )
+        require_invitations_answered(league, "seed")
         entries = _active_entries(league)
         if len(entries) < 2:
             raise ServiceError(

@@ -38,6 +38,7 @@ from tournaments.models import (
     StandingsRow,
     StandingsSnapshot,
 )
+from tournaments.services.broker import publish_failed, publish_succeeded
 from tournaments.services.notify import STANDINGS_FAILED, notify_enqueue
 
 logger = logging.getLogger(__name__)
@@ -149,7 +150,10 @@ def standings_enqueue(league_id: int) -> None:
     try:
         current_app.signature(RECOMPUTE_TASK, args=(league_id,)).apply_async()
     except Exception:  # broker down: the catch-up task will pick it up
+        publish_failed()
         logger.warning("could not enqueue standings for league %s; catch-up will", league_id)
+    else:
+        publish_succeeded()
 
 
 #: errors worth a retry (the database went away); anything else is the data's fault

@@ -24,9 +24,7 @@ def _rounds_by_entry(league: League, rolls, allowed: dict[int, Entry] | None = N
             '{"Ann": 2, "Ben": 6}]',
             field="rolls",
         )
-    entries = allowed or {
-        e.pk: e for e in league.entries.filter(withdrawn_at__isnull=True).select_related("player")
-    }
+    entries = allowed or {e.pk: e for e in league.entries.playing().select_related("player")}
     lookup: dict[str, int] = {}
     for pk, entry in entries.items():
         lookup[str(pk)] = pk

@@ -89,7 +89,7 @@ class TieBreakRollForm(forms.Form):
             round_: dict[str, int] = {}
             for item in filter(None, (part.strip() for part in text.split(","))):
                 name, _sep, value = item.rpartition(" ")
-                if not name.strip() or not value.strip().isdigit():
+                if not name.strip() or not (value.strip().isascii() and value.strip().isdigit()):
                     raise forms.ValidationError(
                         _("round %(n)s: write each roll as a name and a number, e.g. Ann 5"),
                         params={"n": number},

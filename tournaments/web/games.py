@@ -28,6 +28,7 @@ from tournaments.permissions import (
     VOID,
     result_actions,
 )
+from tournaments.selectors import analyses as analysis_selectors
 from tournaments.selectors import games as game_selectors
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.services import results as result_services
@@ -76,6 +77,7 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
             else []
         ),
         "prediction": rating_selectors.fixture_prediction(fixture),
+        "analysis": analysis_selectors.game_analysis(fixture, result),
     }
 
 

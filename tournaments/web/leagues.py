@@ -16,7 +16,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from games.engine.fairness import FACES
 from tournaments.permissions import is_organizer
+from tournaments.selectors import analyses as analysis_selectors
 from tournaments.selectors import formats as format_selectors
 from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors import playoffs as playoff_selectors
@@ -146,6 +148,26 @@ def league_schedule(request, slug: str):
             "player": player,
             "unknown_player": bool(wanted) and player is None,
             "blocks": schedule_selectors.schedule(league, player) if not wanted or player else [],
+        },
+    )
+
+
+@require_GET
+def league_dice(request, slug: str):
+    """The dice of the league's counted logs: the faces' counts against a fair die (the
+    chi-square test), overall and per player, with what such a test can and cannot show."""
+    league = league_or_404(request, slug)
+    dice = analysis_selectors.league_dice(league)
+    return render(
+        request,
+        "tournaments/dice.html",
+        {
+            "league": league,
+            "tab": "dice",
+            "dice": dice,
+            "faces": FACES,
+            "expected": 0.05 * len(dice["players"]),
+            "is_organizer": is_organizer(request.user, league),
         },
     )
 

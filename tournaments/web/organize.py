@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Entry, Invitation, Player, PlayerClaim
+from tournaments.permissions import may_vouch_for
 from tournaments.services import entries as entry_services
 from tournaments.services import leagues as league_services
 from tournaments.services.entries import invitation_token
@@ -34,11 +35,15 @@ def _manage_context(request, league, **forms) -> dict:
             league=league, accepted_at__isnull=True, revoked_at__isnull=True
         ).select_related("entry__player")
     ]
-    claims = (
-        PlayerClaim.objects.filter(state=PlayerClaim.State.OPEN, player__entries__league=league)
+    claims = [  # the ones this organizer may decide (permissions.may_vouch_for)
+        claim
+        for claim in PlayerClaim.objects.filter(
+            state=PlayerClaim.State.OPEN, player__entries__league=league
+        )
         .select_related("player", "user")
         .distinct()
-    )
+        if may_vouch_for(request.user, claim.player)
+    ]
     organizers = list(league.organizers.all())
     cycles = league.cycles.count()
     return {

@@ -406,7 +406,11 @@ class SeedForm(forms.Form):
                 rnd = {}
                 for part in line.split(","):
                     bits = part.strip().rsplit(" ", 1)
-                    if len(bits) != 2 or not bits[1].isdigit() or not 1 <= int(bits[1]) <= 6:
+                    if (
+                        len(bits) != 2
+                        or not (bits[1].isascii() and bits[1].isdigit())
+                        or not 1 <= int(bits[1]) <= 6
+                    ):
                         self.add_error(
                             "rolls",
                             _("line %(n)s: write “name roll” pairs with rolls 1 to 6")

@@ -78,6 +78,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/actions/<slug:action>/", leagues.league_action, name="league-action"),
     path("leagues/<slug:slug>/schedule/", leagues.league_schedule, name="schedule"),
     path("leagues/<slug:slug>/standings/", leagues.league_standings, name="standings"),
+    path("leagues/<slug:slug>/dice/", leagues.league_dice, name="dice"),
     path(
         "leagues/<slug:slug>/standings/table/",
         leagues.standings_fragment,

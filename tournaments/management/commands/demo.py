@@ -12,6 +12,7 @@ from django.db import transaction
 
 from games.engine import simulate_game
 from tournaments.models import Fixture, League, Player
+from tournaments.services.analyses import analyse_now
 from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_schedule
 from tournaments.services.leagues import entry_add, league_create, league_set_status
@@ -37,6 +38,9 @@ CUPS = (
     ("3t-cup-spring", "3T Spring Cup", ("Anna", "Dora", "Emil"), 2, {"world_championship": True}),
     ("3t-cup-autumn", "3T Autumn Cup", ("Ben", "Frida", "Anna"), 1, {"major": True}),
 )
+#: the demo's move analyses: few games, few rollouts (seconds each), so `make run` stays quick
+DEMO_ANALYSES = 3
+DEMO_ROLLOUTS = 8
 #: who plays the cups with the heuristic computer player (the others move at random)
 SKILLED = {"Anna", "Emil", "Frida"}
 
@@ -53,8 +57,14 @@ class Command(BaseCommand):
             "--if-empty", action="store_true", help="do nothing when any league exists"
         )
         parser.add_argument("--force", action="store_true", help="allow with DEBUG off")
+        parser.add_argument(
+            "--analyses",
+            type=int,
+            default=DEMO_ANALYSES,
+            help=f"how many XLeague games get a move analysis (default {DEMO_ANALYSES}; 0: none)",
+        )
 
-    def handle(self, *args, if_empty=False, force=False, **options):
+    def handle(self, *args, if_empty=False, force=False, analyses=DEMO_ANALYSES, **options):
         if not settings.DEBUG and not force:
             raise CommandError("the demo has a known password; run it with DEBUG=1 (or --force)")
         if if_empty and League.objects.exists():
@@ -80,9 +90,22 @@ class Command(BaseCommand):
             total = Fixture.objects.filter(league=league).count()
             self.stdout.write(f"demo: {league.name}: {played} of {total} games played")
         self._staff()
+        self._analyse(analyses)
         self.stdout.write(
             "demo: log in as 'organizer' / 'demo' to run the leagues on the site "
             "(/leagues/<slug>/manage/); the admin (/admin/) is for 'staff' / 'demo'"
+        )
+
+    def _analyse(self, limit: int) -> None:
+        """A few XLeague games get a move analysis at few rollouts, so the replay viewer
+        and the game pages show one at once; the rest: ``manage.py analyse_games``."""
+        if limit <= 0:
+            return
+        outcomes = analyse_now(rollouts=DEMO_ROLLOUTS, limit=limit, league_slug="xleague-demo")
+        stored = sum(1 for o in outcomes if o.get("stored"))
+        self.stdout.write(
+            f"demo: {stored} XLeague games analysed at {DEMO_ROLLOUTS} rollouts per option "
+            "(more: manage.py analyse_games)"
         )
 
     def _organizer(self):

@@ -334,3 +334,14 @@ def signed(value: int | None) -> str:
     if value > 0:
         return f"+{value}"
     return f"−{-value}" if value < 0 else "±0"
+
+
+@register.filter
+def swing(value: float | None) -> str:
+    """A change in chance to win as signed percentage points: +12 pp, −7 pp, ±0 pp."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return "–"
+    points = round(100 * value)
+    if points == 0:
+        return "±0 pp"
+    return f"+{points} pp" if points > 0 else f"−{-points} pp"

@@ -1,0 +1,179 @@
+"""Stored move analyses of game logs: asking for one, computing it, reading it.
+
+The analysis itself is the engine's (``games.engine.analysis.analyse``: Monte-Carlo
+rollouts per option, deterministic for a log, a number of rollouts and a seed). Here it is
+stored once per key — the log's SHA-256, the analysis format, rollouts and seed — in
+``GameAnalysis``:
+
+* :func:`analysis_request` finds or creates the queued row (a unique key: two requests at
+  once find one row);
+* :func:`analysis_run` claims the row with a conditional UPDATE (only a queued row, or one
+  whose worker vanished long ago, can be claimed, and only by one worker), runs the engine
+  outside any transaction, and stores the result only while still holding the claim, so two
+  workers never store twice;
+* :func:`analysis_for_log` reads the analysis a page shows.
+
+Who asks for an analysis (every counted game, a finished online room) is the business of
+the callers: ``tournaments/services/analyses.py``, ``live``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.analysis_view import seat_players
+from games.engine.analysis import ANALYSIS_FORMAT, analyse
+from games.models import GameAnalysis, GameLog
+
+logger = logging.getLogger(__name__)
+
+#: the Celery task that runs one analysis (``games/tasks.py``), sent by name
+ANALYSE_TASK = "games.analyse"
+#: a row still "running" this long after its start lost its worker: it may be claimed again
+STALE_AFTER = timedelta(minutes=30)
+Status = GameAnalysis.Status
+
+
+def analysis_key(rollouts: int | None = None, seed: int | None = None) -> dict[str, Any]:
+    """The key of an analysis with the platform's settings (or the given rollouts/seed)."""
+    rollouts = settings.ANALYSIS_ROLLOUTS if rollouts is None else rollouts
+    seed = settings.ANALYSIS_SEED if seed is None else seed
+    if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 1:
+        raise ValueError(f"rollouts must be a whole number >= 1, not {rollouts!r}")
+    return {"format": ANALYSIS_FORMAT, "rollouts": rollouts, "seed": int(seed)}
+
+
+def analysis_request(
+    log: GameLog, *, rollouts: int | None = None, seed: int | None = None
+) -> tuple[GameAnalysis, bool]:
+    """The analysis row of ``log`` under this key, created queued if there is none.
+    Returns ``(analysis, created)``; safe to call concurrently (unique key)."""
+    key = analysis_key(rollouts, seed)
+    existing = GameAnalysis.objects.filter(sha256=log.sha256, **key).first()
+    if existing is not None:
+        return existing, False
+    try:
+        with transaction.atomic():
+            return GameAnalysis.objects.create(log=log, sha256=log.sha256, **key), True
+    except IntegrityError:  # asked for at the same moment elsewhere
+        return GameAnalysis.objects.get(sha256=log.sha256, **key), False
+
+
+def analysis_enqueue(analysis_id: int) -> bool:
+    """Send the analysis task (queue: ``ANALYSIS_QUEUE``, via ``CELERY_TASK_ROUTES``).
+    Returns whether it was sent. Never raises: a broker outage leaves the row queued and
+    the catch-up (``manage.py analyse_games`` or the beat task) sends it later."""
+    from celery import current_app
+
+    try:
+        current_app.signature(ANALYSE_TASK, args=(analysis_id,)).apply_async()
+    except Exception:
+        logger.warning("could not enqueue analysis %s; the catch-up will", analysis_id)
+        return False
+    return True
+
+
+def _claim(analysis_id: int, *, retry_failed: bool) -> str | None:
+    token = uuid.uuid4().hex
+    now = timezone.now()
+    claimable = Q(status=Status.QUEUED) | Q(status=Status.RUNNING, started_at__lt=now - STALE_AFTER)
+    if retry_failed:
+        claimable |= Q(status=Status.FAILED)
+    claimed = GameAnalysis.objects.filter(claimable, pk=analysis_id).update(
+        status=Status.RUNNING, claim=token, started_at=now, error=""
+    )
+    return token if claimed else None
+
+
+def _log_colours(text: str) -> list[str] | None:
+    try:
+        colours = json.loads(text).get("colours")
+    except (ValueError, AttributeError):
+        return None
+    return colours if isinstance(colours, list) else None
+
+
+def analysis_run(analysis_id: int, *, retry_failed: bool = False, progress=None) -> dict:
+    """Compute and store one analysis, unless another worker has it or it is done.
+
+    Idempotent: a done row is left as it is, a row another worker is running is left to
+    it; only the claimant stores. A log the engine cannot analyse marks the row failed
+    with the engine's message (``retry_failed`` tries such a row again). Returns what
+    happened, for the task's result and the command's output.
+    """
+    token = _claim(analysis_id, retry_failed=retry_failed)
+    if token is None:
+        status = GameAnalysis.objects.filter(pk=analysis_id).values_list("status", flat=True)
+        return {"analysis": analysis_id, "status": status.first() or "gone", "stored": False}
+    row = GameAnalysis.objects.select_related("log").get(pk=analysis_id)
+    started = time.monotonic()
+    try:
+        data = analyse(row.log.content, rollouts=row.rollouts, seed=row.seed, progress=progress)
+    except Exception as exc:
+        reason = f"{type(exc).__name__}: {exc}"[:2000]
+        logger.exception("analysis %s of log %s failed", analysis_id, row.sha256[:10])
+        GameAnalysis.objects.filter(pk=analysis_id, claim=token).update(
+            status=Status.FAILED, error=reason, finished_at=timezone.now(), claim=""
+        )
+        return {"analysis": analysis_id, "status": Status.FAILED, "error": reason, "stored": False}
+    seats = seat_players(data, _log_colours(row.log.content), row.log.board)
+    seconds = data.get("seconds") if isinstance(data.get("seconds"), int | float) else None
+    stored = GameAnalysis.objects.filter(pk=analysis_id, claim=token, status=Status.RUNNING).update(
+        status=Status.DONE,
+        data=data,
+        seats={str(k): v for k, v in seats.items()},
+        summary=data.get("summary") or {},
+        seconds=seconds if seconds is not None else time.monotonic() - started,
+        finished_at=timezone.now(),
+        claim="",
+    )
+    return {"analysis": analysis_id, "status": Status.DONE, "stored": bool(stored)}
+
+
+def analysis_for_log(log_id: int | None) -> GameAnalysis | None:
+    """The analysis a page shows for a log: the done one of the current format with the
+    most rollouts, else the newest pending or failed one (the page says so), else None."""
+    if log_id is None:
+        return None
+    rows = GameAnalysis.objects.filter(log_id=log_id, format=ANALYSIS_FORMAT)
+    done = rows.filter(status=Status.DONE).order_by("-rollouts", "-finished_at").first()
+    return done or rows.order_by("-created_at").first()
+
+
+def done_analyses(log_ids) -> dict[int, dict]:
+    """log id → the analysis dict with the most rollouts, for every log that has one."""
+    best: dict[int, tuple[int, dict]] = {}
+    rows = GameAnalysis.objects.filter(
+        log_id__in=list(log_ids), format=ANALYSIS_FORMAT, status=Status.DONE
+    ).values_list("log_id", "rollouts", "data")
+    for log_id, rollouts, data in rows:
+        if log_id not in best or rollouts > best[log_id][0]:
+            best[log_id] = (rollouts, data)
+    return {log_id: data for log_id, (_, data) in best.items()}
+
+
+def log_viewer_data(log: GameLog | None, names: dict[str, str] | None = None) -> dict | None:
+    """The replay viewer's analysis of a log (``games.analysis_view.viewer_data``), when a
+    done analysis exists; ``names`` maps the log's player names to the names to show."""
+    from games.analysis_view import viewer_data
+
+    row = analysis_for_log(log.pk) if log is not None else None
+    if row is None or row.status != Status.DONE or not row.data:
+        return None
+    return viewer_data(
+        row.data,
+        steps=log.events,
+        board=log.board,
+        log_colours=_log_colours(log.content),
+        names=names,
+    )

@@ -1,0 +1,117 @@
+"""What the pages show of a stored move analysis (``GameAnalysis.data``, the engine's
+``maedn-analysis/1`` dict): the replay viewer's analysis data and its win-probability graph.
+
+Replay steps count events played: step ``k`` shows the board after event ``k - 1``, so the
+analysis' decision at event ``e`` belongs to step ``e + 1`` and its graph point too (the
+start, event ``-1``, is step 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.engine.board import DEFAULT_COLOURS
+
+#: the graph's drawing area (SVG user units); the page scales it to its width
+WIDTH, HEIGHT, LEFT, TOP, BOTTOM = 600, 180, 34, 8, 22
+MARKS = ("inaccuracy", "mistake", "blunder")
+#: a dash pattern per line, so the players' lines differ without their colours too
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
+
+
+def seat_players(analysis: Mapping[str, Any], log_colours: Sequence[str] | None, board: int):
+    """Board seat (0-based) → the log's player at that seat, from the analysis' colours."""
+    names = list(log_colours or DEFAULT_COLOURS[board])
+    colours = analysis.get("colours") or {}
+    return {i: colours[name] for i, name in enumerate(names) if name in colours}
+
+
+def _x(step: int, steps: int) -> float:
+    return round(LEFT + (WIDTH - LEFT - 4) * step / max(1, steps), 1)
+
+
+def _y(p: float) -> float:
+    return round(TOP + (HEIGHT - TOP - BOTTOM) * (1 - p), 1)
+
+
+def viewer_data(
+    analysis: Mapping[str, Any],
+    *,
+    steps: int,
+    board: int,
+    log_colours: Sequence[str] | None = None,
+    names: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """The replay viewer's analysis: players (display name, line class), the graph's
+    points and SVG polylines, and per step the decision made there (options best first,
+    each with its win chance and confidence half-width; the played one and the mark).
+
+    ``steps`` is the number of events of the log, ``names`` maps the log's player names to
+    the names to show (a league's players), ``log_colours`` the log's colour names by seat.
+    """
+    names = names or {}
+    players = list(analysis.get("players") or [])
+    seats = seat_players(analysis, log_colours, board)
+    css = {}
+    for seat, player in sorted(seats.items()):
+        css.setdefault(player, DEFAULT_COLOURS[board][seat])
+    shown = [
+        {
+            "name": names.get(p, p),
+            "css": css.get(p, "other"),
+            "dash": DASHES[i % len(DASHES)],
+        }
+        for i, p in enumerate(players)
+    ]
+    points = []
+    for point in analysis.get("win_probability") or []:
+        step = min(steps, max(0, int(point["event"]) + 1))
+        points.append([step, [round(float(point["p"].get(p, 0.0)), 4) for p in players]])
+    lines = []
+    for i, player in enumerate(shown):
+        coords = " ".join(f"{_x(s, steps)},{_y(ps[i])}" for s, ps in points)
+        lines.append({**player, "points": coords})
+    decisions = {}
+    for d in analysis.get("decisions") or []:
+        step = int(d["event"]) + 1
+        decisions[str(step)] = {
+            "player": names.get(d.get("player"), d.get("player")),
+            "die": d.get("die"),
+            "played": d.get("played"),
+            "best": d.get("best"),
+            "loss": round(float(d.get("loss") or 0.0), 4),
+            "loss_half_width": round(float(d.get("loss_half_width") or 0.0), 4),
+            "mark": d.get("mark") if d.get("mark") in MARKS else None,
+            "options": [
+                [o["move"], round(float(o["win"]), 4), round(float(o.get("half_width") or 0), 4)]
+                for o in d.get("options") or []
+            ],
+        }
+    return {
+        "players": shown,
+        "points": points,
+        "decisions": decisions,
+        "rollouts": analysis.get("rollouts"),
+        "confidence": analysis.get("confidence"),
+        "thresholds": dict(analysis.get("thresholds") or {}),
+        "graph": {
+            "width": WIDTH,
+            "height": HEIGHT,
+            "left": LEFT,
+            "top": TOP,
+            "bottom": HEIGHT - BOTTOM,
+            "right": WIDTH - 4,
+            "steps": steps,
+            "lines": lines,
+            "ticks": [(_y(v), f"{round(v * 100)} %") for v in (0.0, 0.25, 0.5, 0.75, 1.0)],
+        },
+    }
+
+
+def player_summary(analysis: Mapping[str, Any], player: str | None) -> dict[str, Any] | None:
+    """One log player's summary (decisions, average loss, marks, luck) or None."""
+    if player is None:
+        return None
+    summary = (analysis.get("summary") or {}).get(player)
+    return dict(summary) if isinstance(summary, Mapping) else None

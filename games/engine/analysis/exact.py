@@ -1,0 +1,102 @@
+"""Exact win probabilities of small endgames, to check the rollout estimates.
+
+From a position, every state reachable with the dice is enumerated (a pawn can be
+captured and come back, and a colour can roll without moving, so states repeat:
+the game graph has cycles); the win probability of every player is the fixed point
+of ``V(s) = 1/6 · Σ_d V(after(s, d))``, found by value iteration (Gauss–Seidel, to a
+change below ``tol``). At a decision the move is
+
+* the rollout policy's (``policy`` given): the value rollouts estimate, or
+* the best for the mover's player (``policy=None``): expectimax, each player
+  maximising their own chance of winning.
+
+Only for small endgames: it refuses positions with more than ``max_states`` states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..game import Game
+from .policy import Policy
+from .rollout import state_key
+
+
+def exact_win(
+    game: Game,
+    policy: Policy | None = None,
+    *,
+    max_states: int = 200_000,
+    tol: float = 1e-13,
+) -> dict[str, float]:
+    """Each player's exact chance of winning from ``game`` (the colour on turn about to
+    roll), every colour playing ``policy`` (or optimally: ``None``)."""
+    setup = game.setup
+    players = list(setup.players)
+    index: dict[tuple, int] = {}
+    nodes: list[Game] = []
+    # succ[i][d-1]: the successor ids of node i after rolling d (one per choice)
+    succ: list[list[list[int]]] = []
+    terminal: dict[int, Sequence[float]] = {}
+
+    def node(g: Game) -> int:
+        key = state_key(g)
+        i = index.get(key)
+        if i is None:
+            if len(nodes) >= max_states:
+                raise ValueError(f"more than {max_states} states: too large to solve exactly")
+            i = index[key] = len(nodes)
+            nodes.append(g)
+            succ.append([])
+            if g.over:
+                terminal[i] = [1.0 if p == g.winner else 0.0 for p in players]
+        return i
+
+    node(game.copy())
+    i = 0
+    while i < len(nodes):
+        g = nodes[i]
+        if not g.over:
+            c = g.turn_seat
+            for n in range(1, 7):
+                moves = g.legal(c, n)
+                if len(moves) > 1 and policy is not None:
+                    moves = [policy.choose(g, c, n, moves)]
+                outs = []
+                for m in moves or [None]:
+                    h = g.copy()
+                    huff = None
+                    if m is not None and h.huffing and h.huff_due(c, moves, m):
+                        chooser = policy or Policy()
+                        huff = chooser.choose_huff(h, c, sorted(h.huff_targets(c, moves, m)))
+                    h.push_raw(n, m, huff)
+                    outs.append(node(h))
+                succ[i].append(outs)
+        nodes[i] = None  # type: ignore[call-overload]  # only the graph is needed now
+        i += 1
+
+    k = len(players)
+    mover = [0] * len(succ)
+    for j, g_key in enumerate(index):  # the mover's player index per node
+        turn = g_key[1]
+        mover[j] = players.index(setup.player_of(turn)) if turn >= 0 else 0
+    value = [list(terminal.get(j, [1.0 / k] * k)) for j in range(len(succ))]
+    while True:
+        change = 0.0
+        for j, rolls in enumerate(succ):
+            if j in terminal:
+                continue
+            me = mover[j]
+            new = [0.0] * k
+            for outs in rolls:
+                best = value[outs[0]]
+                for o in outs[1:]:
+                    if value[o][me] > best[me]:
+                        best = value[o]
+                for x in range(k):
+                    new[x] += best[x] / 6.0
+            change = max(change, max(abs(a - b) for a, b in zip(new, value[j], strict=True)))
+            value[j] = new
+        if change < tol:
+            break
+    return dict(zip(players, value[0], strict=True))

@@ -1,0 +1,132 @@
+"""The move analysis in a real browser: the replay viewer's win-probability graph (a click
+or the arrow keys on it move the replay), the options at the current step, the marked moves
+in the move list; at 390 px and in German. Screenshots: test-artifacts/screenshots/analysis-*.
+
+The analysis is the real engine's, at 2 rollouts per option (a few seconds)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.analysis import analysis_request, analysis_run
+from tests.browser.conftest import screenshot
+from tests.builders import example_text, make_fixture, make_league, make_player, make_user
+from tournaments.models import League
+from tournaments.services.results import game_log_submit
+
+pytestmark = pytest.mark.browser
+
+LOG = "valid-league-2tplus.json"
+
+
+@pytest.fixture
+def game(transactional_db):
+    organizer = make_user("org")
+    erin = make_player("erin", user=make_user("erin_u"))
+    carol = make_player("carol", user=make_user("carol_u"))
+    league = make_league(organizer, slug="analysed", format="2T+")
+    League.objects.filter(pk=league.pk).update(confirmation_required=False)
+    fixture = make_fixture(
+        league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black"
+    )
+    result = game_log_submit(fixture=fixture, content=example_text(LOG), user=organizer)
+    row, _ = analysis_request(result.game_log, rollouts=2)
+    assert analysis_run(row.pk)["stored"]
+    row.refresh_from_db()
+    return fixture, row
+
+
+def test_the_graph_moves_the_replay_and_the_options_follow(browser_page, game):
+    fixture, row = game
+    page = browser_page
+    page.goto(f"/games/{fixture.pk}/")
+    viewer = page.locator("#replay-viewer")
+    expect(viewer).to_have_class(re.compile(r"\bready\b"))
+    graph = viewer.locator("[data-graph]")
+    expect(graph).to_be_visible()
+    expect(graph.locator("polyline.wp-line")).to_have_count(2)  # erin, carol
+
+    # a click in the middle of the graph jumps to the nearest analysed point
+    box = graph.bounding_box()
+    graph.click(position={"x": box["width"] / 2, "y": box["height"] / 2})
+    index = int(viewer.get_attribute("data-index"))
+    analysed_steps = {d["event"] + 1 for d in row.data["decisions"]}
+    graph_steps = {p["event"] + 1 for p in row.data["win_probability"]}
+    assert index in graph_steps and 0 < index < 581
+    expect(viewer.locator("[data-count]")).to_have_text(f"Event {index} of 581")
+    cursor_x = float(graph.locator("[data-cursor]").get_attribute("x1"))
+    assert 250 < cursor_x < 350  # the cursor sits where the click was (600 units wide)
+
+    # the options of the decision at this step, best first, the played one marked
+    if index in analysed_steps:
+        decision = next(d for d in row.data["decisions"] if d["event"] + 1 == index)
+        rows = viewer.locator("[data-options] tr")
+        expect(rows).to_have_count(len(decision["options"]))
+        expect(rows.first.locator("th")).to_contain_text(decision["options"][0]["move"])
+        expect(viewer.locator("[data-choice]")).to_contain_text(f"played {decision['played']}")
+
+    # the keyboard on the graph: → goes to the next analysed point, ← back
+    graph.focus()
+    page.keyboard.press("ArrowRight")
+    after = int(viewer.get_attribute("data-index"))
+    assert after == min(s for s in graph_steps if s > index)
+    page.keyboard.press("ArrowLeft")
+    assert int(viewer.get_attribute("data-index")) == index
+    page.keyboard.press("Home")
+    assert int(viewer.get_attribute("data-index")) == 0
+    expect(viewer.locator("[data-choice]")).to_contain_text("No choice at this step")
+
+    # a decision step reached from the move list shows its options
+    first = min(analysed_steps)
+    viewer.locator("[data-moves] li").nth(first - 1).locator("button").click()
+    expect(viewer.locator("[data-options] tr").first).to_be_visible()
+    assert int(graph.get_attribute("aria-valuenow")) == first
+    expect(graph).to_have_attribute("aria-valuetext", re.compile(r"erin \d+\.\d %, carol"))
+
+    # marked moves carry their mark in the move list
+    marks = [d["mark"] for d in row.data["decisions"] if d["mark"]]
+    expect(viewer.locator("[data-moves] .mark")).to_have_count(len(marks))
+
+    # the per-player summary on the page
+    summary = page.locator("table.analysis-summary tbody tr")
+    expect(summary).to_have_count(2)
+    screenshot(page, "analysis-replay")
+
+
+def test_the_analysis_at_390_px_and_in_german(chromium, live_server, game):
+    fixture, row = game
+    context = chromium.new_context(
+        viewport={"width": 390, "height": 844}, locale="de-DE", base_url=live_server.url
+    )
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"/games/{fixture.pk}/", wait_until="networkidle")
+        viewer = page.locator("#replay-viewer")
+        expect(viewer).to_have_class(re.compile(r"\bready\b"))
+        expect(page.locator("#analysis-heading")).to_have_text("Zuganalyse")
+        expect(page.locator("#options-heading")).to_have_text("Optionen bei diesem Schritt")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width}px wide at 390px"
+        graph = viewer.locator("[data-graph]")
+        assert graph.bounding_box()["width"] <= 390
+        graph.focus()
+        page.keyboard.press("End")
+        last = max(p["event"] + 1 for p in row.data["win_probability"])
+        assert int(viewer.get_attribute("data-index")) == last
+        first = min(d["event"] + 1 for d in row.data["decisions"])
+        viewer.locator("[data-moves] li").nth(first - 1).locator("button").click()
+        expect(viewer.locator("[data-choice]")).to_contain_text("würfelte")
+        graph.scroll_into_view_if_needed()
+        screenshot(page, "analysis-replay-390-de")
+        page.goto(f"/leagues/{fixture.league.slug}/dice/", wait_until="networkidle")
+        expect(page.locator("#dice-heading")).to_have_text("Würfel aller gewerteten Partien")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        screenshot(page, "dice-390-de")
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"

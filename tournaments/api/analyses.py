@@ -1,0 +1,64 @@
+"""The move analysis of a game's log: ``GET /api/v1/fixtures/<id>/analysis/``."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from games.analysis import analysis_for_log
+from tournaments.api.base import READ_ERRORS
+from tournaments.api.fixtures import FixtureView
+from tournaments.models import Result
+
+
+class AnalysisSerializer(serializers.Serializer):
+    fixture = serializers.IntegerField()
+    log_sha256 = serializers.CharField(allow_null=True)
+    status = serializers.ChoiceField(
+        choices=["none", "queued", "running", "done", "failed"],
+        help_text="none: the game has no log, or its log was not analysed yet",
+    )
+    format = serializers.CharField(allow_null=True)
+    rollouts = serializers.IntegerField(allow_null=True)
+    seed = serializers.IntegerField(allow_null=True)
+    seats = serializers.DictField(
+        child=serializers.CharField(), help_text="board seat (0-based) → the log's player there"
+    )
+    error = serializers.CharField(allow_blank=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    analysis = serializers.JSONField(
+        allow_null=True, help_text="the maedn-analysis/1 object (docs/api.md), when done"
+    )
+
+
+class FixtureAnalysisView(FixtureView):
+    @extend_schema(
+        summary="The move analysis of the game's log",
+        description="The analysis of the counted result's log (else the log awaiting "
+        "confirmation): its status and, once done, the `maedn-analysis/1` object — every "
+        "decision with its options' estimated chances to win, the win probability over the "
+        "game, and a summary per log player (docs/api.md).",
+        responses={200: AnalysisSerializer, **READ_ERRORS},
+    )
+    def get(self, request, pk: int):
+        fixture = self.get_fixture(pk)
+        results = sorted(
+            (r for r in fixture.results.all() if r.game_log_id),
+            key=lambda r: (r.state != Result.State.CONFIRMED, r.created_at),
+        )
+        log = results[0].game_log if results else None
+        row = analysis_for_log(log.pk if log else None)
+        body = {
+            "fixture": fixture.pk,
+            "log_sha256": log.sha256 if log else None,
+            "status": row.status if row else "none",
+            "format": row.format if row else None,
+            "rollouts": row.rollouts if row else None,
+            "seed": row.seed if row else None,
+            "seats": row.seats if row else {},
+            "error": row.error if row else "",
+            "finished_at": row.finished_at if row else None,
+            "analysis": row.data if row and row.status == "done" else None,
+        }
+        return Response(AnalysisSerializer(body).data)

@@ -1,0 +1,242 @@
+"""Read queries of the move analyses and the dice fairness, by page: a game's analysis
+(replay viewer, per-seat summary), a player's figures per league, and the dice of a league
+or a player (``games.engine.fairness``)."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import OuterRef, Subquery
+
+from games.analysis import analysis_for_log
+from games.analysis_view import player_summary, viewer_data
+from games.engine.board import DEFAULT_COLOURS
+from games.engine.fairness import FACES, Fairness, combine, fairness, roll_counts
+from games.logcache import cached
+from games.models import GameAnalysis, GameLog
+from tournaments.models import Fixture, League, Player, Result, Seat
+
+#: the x axis of the dice plot (SVG user units)
+PLOT_WIDTH, PLOT_HEIGHT = 300, 150
+
+
+# --- one game ---------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatSummary:
+    seat: Seat
+    summary: dict[str, Any] | None
+
+
+@dataclass
+class GameAnalysisView:
+    row: GameAnalysis | None
+    viewer: dict[str, Any] | None = None  # the replay viewer's data (done analyses only)
+    seats: list[SeatSummary] = field(default_factory=list)
+
+    @property
+    def status(self) -> str | None:
+        return self.row.status if self.row else None
+
+
+def _seat_log_player(row: GameAnalysis, board: int, seat: Seat) -> str | None:
+    colours = DEFAULT_COLOURS[board]
+    for colour in seat.colours:
+        if colour in colours and str(colours.index(colour)) in (row.seats or {}):
+            return row.seats[str(colours.index(colour))]
+    return None
+
+
+def game_analysis(fixture: Fixture, result: Result | None) -> GameAnalysisView | None:
+    """The analysis of the counted (or shown) result's log, or None without a log."""
+    if result is None or result.game_log_id is None:
+        return None
+    row = analysis_for_log(result.game_log_id)
+    if row is None or row.status != GameAnalysis.Status.DONE or not row.data:
+        return GameAnalysisView(row)
+    seats = list(fixture.seats.all())
+    board = fixture.league.board
+    names = {}
+    out = []
+    for seat in seats:
+        log_player = _seat_log_player(row, board, seat)
+        if log_player is not None:
+            names[log_player] = seat.entry.player.name
+        out.append(SeatSummary(seat, player_summary(row.data, log_player)))
+    log = result.game_log
+    colours = _log_colours(log)
+    viewer = viewer_data(
+        row.data, steps=log.events, board=log.board, log_colours=colours, names=names
+    )
+    return GameAnalysisView(row, viewer, out)
+
+
+def _log_colours(log: GameLog) -> list[str] | None:
+    def build():
+        colours = json.loads(log.content).get("colours")
+        return colours if isinstance(colours, list) else []
+
+    return cached("colours", log.content, build) or None
+
+
+# --- a player's figures per league -----------------------------------------------------------
+
+
+@dataclass
+class AnalysedRecord:
+    games: int = 0
+    decisions: int = 0
+    loss: float = 0.0  # summed over decisions
+    inaccuracies: int = 0
+    mistakes: int = 0
+    blunders: int = 0
+
+    @property
+    def average_loss(self) -> float | None:
+        return self.loss / self.decisions if self.decisions else None
+
+    def add(self, summary: dict[str, Any]) -> None:
+        decisions = int(summary.get("decisions") or 0)
+        self.games += 1
+        self.decisions += decisions
+        self.loss += float(summary.get("average_loss") or 0.0) * decisions
+        self.inaccuracies += int(summary.get("inaccuracies") or 0)
+        self.mistakes += int(summary.get("mistakes") or 0)
+        self.blunders += int(summary.get("blunders") or 0)
+
+
+def with_analysis_summary(results):
+    """Results annotated with their log's best done analysis (most rollouts): its
+    ``summary`` and ``seats`` as ``analysis_summary`` / ``analysis_seats`` — subqueries of
+    the same query, never the analysis' (large) data."""
+    best = GameAnalysis.objects.filter(
+        log_id=OuterRef("game_log_id"), status=GameAnalysis.Status.DONE
+    ).order_by("-rollouts", "-finished_at")
+    return results.annotate(
+        analysis_summary=Subquery(best.values("summary")[:1]),
+        analysis_seats=Subquery(best.values("seats")[:1]),
+    )
+
+
+def seat_summary(result: Result, board: int, colours) -> dict[str, Any] | None:
+    """The analysis summary of the player at the seat holding ``colours`` (league names),
+    from a result annotated by :func:`with_analysis_summary`."""
+    summaries = getattr(result, "analysis_summary", None)
+    seats = getattr(result, "analysis_seats", None)
+    if isinstance(summaries, str):  # some backends hand JSON subqueries back as text
+        summaries, seats = json.loads(summaries), json.loads(seats or "{}")
+    if not summaries or not seats:
+        return None
+    order = DEFAULT_COLOURS[board]
+    for colour in colours:
+        if colour in order and str(order.index(colour)) in seats:
+            found = summaries.get(seats[str(order.index(colour))])
+            return dict(found) if isinstance(found, dict) else None
+    return None
+
+
+# --- dice fairness ---------------------------------------------------------------------------
+
+
+@dataclass
+class DiceView:
+    """The dice of a set of logs: the test's figures and the bar plot's geometry."""
+
+    fairness: Fairness
+    games: int
+    bars: list[dict[str, Any]]
+    expected_y: float | None
+    width: int = PLOT_WIDTH
+    height: int = PLOT_HEIGHT
+
+
+def dice_view(counts, games: int) -> DiceView:
+    result = fairness(counts)
+    top = max([*result.counts, result.expected, 1])
+    scale = (PLOT_HEIGHT - 30) / top
+    step = (PLOT_WIDTH - 20) / len(FACES)
+    bars = []
+    for k, count in enumerate(result.counts):
+        h = round(count * scale, 1)
+        bars.append(
+            {
+                "face": FACES[k],
+                "count": count,
+                "x": round(10 + k * step + step * 0.15, 1),
+                "w": round(step * 0.7, 1),
+                "y": round(PLOT_HEIGHT - 20 - h, 1),
+                "h": h,
+                "label_x": round(10 + k * step + step / 2, 1),
+            }
+        )
+    expected_y = round(PLOT_HEIGHT - 20 - result.expected * scale, 1) if result.rolls else None
+    return DiceView(result, games, bars, expected_y)
+
+
+def _colour_counts(log: GameLog) -> dict[str, tuple[int, ...]]:
+    """League colour name → face counts of that colour's rolls in this log (cached)."""
+
+    def build():
+        data = json.loads(log.content)
+        names = data.get("colours") or list(DEFAULT_COLOURS[log.board])
+        to_league = {name: DEFAULT_COLOURS[log.board][i] for i, name in enumerate(names)}
+        counts = roll_counts(data)
+        return {to_league.get(c, c): list(v) for c, v in counts.colours.items()}
+
+    return {c: tuple(v) for c, v in cached("colour-rolls", log.content, build).items()}
+
+
+def _counted(league: League):
+    return Result.objects.filter(
+        fixture__league=league, state=Result.State.CONFIRMED, game_log__isnull=False
+    )
+
+
+def league_dice(league: League) -> dict[str, Any]:
+    """The dice of a league's counted logs: all of them, and per player (the colours each
+    held), cached per league results revision."""
+    key = f"dice:{league.pk}:{league.results_revision}"
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    results = list(_counted(league).select_related("game_log").order_by("pk"))
+    seats = defaultdict(list)
+    for seat in Seat.objects.filter(fixture__league=league).select_related("entry__player"):
+        seats[seat.fixture_id].append(seat)
+    total: list[tuple[int, ...]] = []
+    per_player: dict[int, list] = defaultdict(list)
+    players: dict[int, Player] = {}
+    games: dict[int, int] = defaultdict(int)
+    for result in results:
+        by_colour = _colour_counts(result.game_log)
+        total.extend(by_colour.values())
+        for seat in seats[result.fixture_id]:
+            player = seat.entry.player
+            players[player.pk] = player
+            games[player.pk] += 1
+            per_player[player.pk].extend(by_colour.get(c, (0,) * 6) for c in seat.colours)
+    view = {
+        "all": dice_view(combine(total), len(results)),
+        "players": sorted(
+            ((players[pk], dice_view(combine(rows), games[pk])) for pk, rows in per_player.items()),
+            key=lambda item: item[0].name.lower(),
+        ),
+    }
+    cache.set(key, view, 600)
+    return view
+
+
+__all__ = [
+    "AnalysedRecord",
+    "DiceView",
+    "GameAnalysisView",
+    "game_analysis",
+    "league_dice",
+    "seat_summary",
+    "with_analysis_summary",
+]

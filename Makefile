@@ -40,6 +40,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/engine.py
 	$(PY) bench/openspiel.py
 	$(PY) bench/analysis.py
+	$(PY) bench/bots.py --games 2000
 	$(PY) bench/standings.py
 	$(PY) bench/pages.py
 	$(PY) bench/abuse.py

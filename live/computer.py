@@ -13,7 +13,8 @@ import secrets
 
 from games.engine import YARD, Game, Move, make_bot
 
-STRENGTHS = ("heuristic", "random")
+STRENGTHS = ("strong", "heuristic", "random")
+"""The computer players a room offers: the engine's bots by name (``make_bot``)."""
 
 _rng = random.Random(secrets.randbits(64))
 

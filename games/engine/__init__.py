@@ -17,7 +17,8 @@ Modules: ``board`` (boards, coordinates, allied colours, count points),
 ``moves`` (Move, the move tuple, IllegalMove), ``position`` (Position: pawns and move
 generation), ``game`` (Game: the turn flow and the one move primitive ``push_raw``;
 Outcome), ``events`` (reading log events into a game), ``messages`` (error texts),
-``log`` (reading logs), ``validate`` (validate, replay, outcome), ``bots``,
+``log`` (reading logs), ``validate`` (validate, replay, outcome), ``bots``, ``strong``
+(StrongBot), ``registry`` (make_bot),
 ``simulate``, ``cli`` (``python -m games.engine``).
 """
 
@@ -31,14 +32,16 @@ from .board import (
     track_field,
     vanguard,
 )
-from .bots import Bot, HeuristicBot, RandomBot, make_bot
+from .bots import Bot, HeuristicBot, RandomBot
 from .game import Game, IllegalMove, Outcome
 from .log import MAX_EVENTS, MAX_LOG_BYTES, InvalidLog, read_log
 from .moves import Move
 from .position import Position
+from .registry import make_bot
 from .rules import OPTIONS, PRESETS, RulesError, RuleSet, explain
 from .setup import Setup, SetupError
 from .simulate import play, play_random, simulate_game
+from .strong import StrongBot
 from .validate import (
     Step,
     final_game,
@@ -71,6 +74,7 @@ __all__ = [
     "Setup",
     "SetupError",
     "Step",
+    "StrongBot",
     "count_points",
     "explain",
     "final_game",

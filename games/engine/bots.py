@@ -7,13 +7,15 @@ and, under the huff rule, which of its pawns is huffed.
 * :class:`RandomBot` — uniformly random; the baseline.
 * :class:`HeuristicBot` — scores every legal move by the progress it makes, what
   it captures, how exposed the moved pawn is before and after, and a few
-  positional habits (see docs/engine.md, "Bots").
+  positional habits (see docs/engine.md, "Computer players").
+
+The strong player is :mod:`games.engine.strong`; the bots by name (``make_bot``):
+:mod:`games.engine.registry`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import ClassVar
 
 from .game import Game
@@ -179,16 +181,3 @@ def _risk(game: Game, s: int, pos: int, allies: frozenset[int], bot: HeuristicBo
             elif r <= 6 and game.track[game.abs_of[e][0]] < 0:
                 miss *= 1.0 - six / 6.0
     return 1.0 - miss
-
-
-BOTS: Mapping[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
-
-
-def make_bot(spec: str | Bot) -> Bot:
-    """A bot from its name (``"random"``, ``"heuristic"``) or the bot itself."""
-    if isinstance(spec, Bot):
-        return spec
-    try:
-        return BOTS[spec]()
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown bot {spec!r} (bots: {', '.join(BOTS)})") from None

@@ -17,9 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .board import PAWNS_PER_COLOUR, YARD, position_name
-from .bots import Bot, RandomBot, make_bot
+from .bots import Bot, RandomBot
 from .game import Game
 from .log import FORMAT
+from .registry import make_bot
 from .rules import STUCK_TRIES, RuleSet
 from .setup import Setup, colours_in_play
 from .variants import get_variant, variant_rules
@@ -48,9 +49,9 @@ def simulate_game(
 
     ``players`` maps player names to the colours they hold (colours not listed
     play as their own player, named after the colour); ``bots`` is one bot for
-    everyone or a mapping player name → bot (``"random"``, ``"heuristic"`` or a
-    :class:`~games.engine.bots.Bot`), default ``"random"``; ``first`` defaults to a
-    colour drawn with the seeded generator. The log is complete unless it would
+    everyone or a mapping player name → bot (``"random"``, ``"heuristic"``,
+    ``"strong"`` or a :class:`~games.engine.bots.Bot`), default ``"random"``; ``first``
+    defaults to a colour drawn with the seeded generator. The log is complete unless it would
     need more than ``max_events`` rolls: with presets that never happens; random
     players under extreme variants (board 6, all places, backward captures) can
     get there, and the log is then valid but incomplete. A platform ``variant``

@@ -70,3 +70,19 @@ def test_german(client, people):
     html = client.get(f"/live/{room.token}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Plätze" in html and "Diesen Platz übernehmen" in html
     assert "Online spielen" in client.get("/live/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+
+
+def test_the_lobby_offers_every_computer_strength_in_both_languages(client, people):
+    from live.computer import STRENGTHS
+
+    client.force_login(people[0])
+    html = client.get("/live/").content.decode()
+    offered = re.findall(r'<option value="([a-z]+)"', html.split('id="room-strength"')[1])
+    assert offered[: len(STRENGTHS)] == ["strong", "heuristic", "random"]
+    assert set(STRENGTHS) == set(offered[:3])
+    german = client.get("/live/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    options = german.split('id="room-strength"')[1].split("</select>")[0]
+    assert ">stark<" in options and ">gut<" in options and ">zufällig<" in options
+    response = client.post("/live/", {"mode": "computer", "rules": "league", "strength": "strong"})
+    room = Room.objects.get()
+    assert response.status_code == 302 and {s.strength for s in room.seats.all()} == {"strong"}

@@ -45,6 +45,19 @@ def test_a_computer_game_is_played_to_the_end_and_its_log_validates(people, sche
     assert room.game_log is not None and room.game_log.complete
 
 
+@pytest.mark.parametrize("strength", ["strong", "random"])
+def test_computer_seats_of_every_strength_play_a_league_game_to_a_valid_end(
+    people, scheduled, strength
+):
+    room = _computer_room(people[0], rules="league", strength=strength)
+    assert set(room.seats.values_list("strength", flat=True)) == {strength}
+    drive(room)
+    room.refresh_from_db()
+    assert room.status == Room.Status.FINISHED and room.winner
+    verdict = validate(services.room_log(room))
+    assert verdict["valid"] and verdict["complete"] and verdict["winner"] == room.winner
+
+
 def test_a_step_for_an_answered_roll_does_nothing(people, scheduled):
     room = _computer_room(people[0])
     number = room.move_number

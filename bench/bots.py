@@ -1,0 +1,268 @@
+"""Win rates of the computer players (a script, not a test).
+
+    python bench/bots.py [--games 10000] [--workers 2]
+                         [--matches strong-random,heuristic-random,strong-heuristic]
+                         [--ceiling] [--ceiling-games 1000]
+
+League rules (``rules="league"``, board 4, four colours, each its own player). In each
+match one colour is played by the bot under test and the three others by the
+opponents; game ``i`` gives the bot seat ``i mod 4`` and the first roll to colour
+``(i div 4) mod 4``, so every seat and every starting colour comes up equally often.
+
+The dice are *per seat*: seat ``s`` of game ``i`` rolls from its own generator seeded by
+``(i, s)``, and so does each random player's choice. Two bots under test in the same
+games therefore see the same dice for the same seat (common random numbers): their
+difference is measured more precisely than either rate.
+
+For each match it prints the win rate with its 95% Wilson interval, and for the bots
+under test the decision time (wall clock, per call of ``choose`` with at least two
+legal moves) at p50 / p99 / max.
+
+``--ceiling`` adds a clairvoyant player: it knows every future die and every future
+choice of its random opponents (it sees the generators), and at each decision plays
+every option out to the end of the game with that future — itself by the heuristic —,
+picking the option that wins, soonest (see docs/engine.md, "Computer players"). Its win
+rate is an estimate of how much of the game is decided by the dice alone.
+
+Multiprocessing over ``--workers`` processes; times are wall clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.engine import Game, HeuristicBot, RandomBot
+from games.engine.bots import Bot
+from games.engine.strong import StrongBot
+
+COLOURS = ("red", "black", "yellow", "green")
+RULES = "league"
+MAX_EVENTS = 20_000
+
+
+def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of ``wins`` out of ``n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (centre - half, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+# --- one game ---------------------------------------------------------------------
+
+
+class Streams:
+    """The per-seat generators of game ``i``: dice and the random players' choices."""
+
+    def __init__(self, i: int) -> None:
+        self.dice = [random.Random(i * 16 + s) for s in range(4)]
+        self.choice = [random.Random(i * 16 + 8 + s) for s in range(4)]
+
+
+def make(name: str) -> Bot:
+    if name == "strong":
+        return StrongBot()
+    if name == "heuristic":
+        return HeuristicBot()
+    if name == "random":
+        return RandomBot()
+    raise SystemExit(f"unknown bot {name!r}")
+
+
+def play_game(i: int, hero: Bot, opponent: Bot, times: list[float] | None) -> tuple[bool, int]:
+    """Game ``i``: ``hero`` at seat ``i % 4`` against three ``opponent`` colours.
+    Returns (hero won, rolls)."""
+    hero_seat = i % 4
+    first = COLOURS[(i // 4) % 4]
+    game = Game.new(RULES, first=first)
+    st = Streams(i)
+    bots = [hero if s == hero_seat else opponent for s in range(4)]
+    while not game.over and game.events < MAX_EVENTS:
+        c = game.turn_seat
+        n = int(st.dice[c].random() * 6) + 1
+        moves = game.legal(c, n)
+        if not moves:
+            game.push_raw(n)
+            continue
+        m = moves[0]
+        if len(moves) > 1:
+            if c == hero_seat and times is not None:
+                t0 = time.perf_counter()
+                m = bots[c].choose(game, c, n, moves, st.choice[c])
+                times.append(time.perf_counter() - t0)
+            else:
+                m = bots[c].choose(game, c, n, moves, st.choice[c])
+        huff = None
+        if game.huffing and game.huff_due(c, moves, m):
+            targets = sorted(game.huff_targets(c, moves, m))
+            huff = bots[c].choose_huff(game, c, targets, st.choice[c])
+        game.push_raw(n, m, huff)
+    won = bool(game.placings) and game.placings[0] == hero_seat
+    return won, game.events
+
+
+# --- the clairvoyant ----------------------------------------------------------------
+
+
+def play_clairvoyant(i: int) -> tuple[bool, int]:
+    """Game ``i`` with a clairvoyant hero against three random players (see the module
+    docstring). The hero's own later moves inside its look-ahead are the heuristic's."""
+    hero_seat = i % 4
+    first = COLOURS[(i // 4) % 4]
+    game = Game.new(RULES, first=first)
+    st = Streams(i)
+    heuristic = HeuristicBot()
+    rnd = RandomBot()
+
+    def step(g: Game, st: Streams, policy: Callable | None) -> None:
+        c = g.turn_seat
+        n = int(st.dice[c].random() * 6) + 1
+        moves = g.legal(c, n)
+        if not moves:
+            g.push_raw(n)
+            return
+        m = moves[0]
+        if len(moves) > 1:
+            if c == hero_seat:
+                m = (policy or heuristic.choose)(g, c, n, moves, st.choice[c])
+            else:
+                m = rnd.choose(g, c, n, moves, st.choice[c])
+        g.push_raw(n, m)
+
+    def future(g: Game, st: Streams) -> tuple[bool, int]:
+        """Play on with the known future (heuristic hero); (hero won, rolls to the end)."""
+        start = g.events
+        while not g.over and g.events < MAX_EVENTS:
+            step(g, st, None)
+        return bool(g.placings) and g.placings[0] == hero_seat, g.events - start
+
+    def seer(g: Game, c: int, n: int, moves: list, _rng: random.Random):
+        best, best_key = moves[0], None
+        for m in moves:
+            h = g.copy()
+            fork = Streams.__new__(Streams)
+            fork.dice = [_clone(r) for r in st.dice]
+            fork.choice = [_clone(r) for r in st.choice]
+            h.push_raw(n, m)
+            won, rolls = future(h, fork)
+            key = (won, -rolls if won else rolls)
+            if best_key is None or key > best_key:
+                best, best_key = m, key
+        return best
+
+    while not game.over and game.events < MAX_EVENTS:
+        step(game, st, seer)
+    return bool(game.placings) and game.placings[0] == hero_seat, game.events
+
+
+def _clone(r: random.Random) -> random.Random:
+    c = random.Random()
+    c.setstate(r.getstate())
+    return c
+
+
+# --- workers ------------------------------------------------------------------------
+
+
+def run_chunk(args: tuple[str, str, int, int]) -> tuple[list[bool], list[float], float]:
+    """Games ``lo … hi-1`` of a match: (hero won, per game), decision times, table build."""
+    hero_name, opp_name, lo, hi = args
+    if hero_name == "clairvoyant":
+        return [play_clairvoyant(i)[0] for i in range(lo, hi)], [], 0.0
+    hero = make(hero_name)
+    opponent = make(opp_name)
+    build = 0.0
+    if isinstance(hero, StrongBot):  # the solo-race table, once per process: timed apart
+        t0 = time.perf_counter()
+        hero.table(Game.new(RULES))
+        build = time.perf_counter() - t0
+    times: list[float] = []
+    return [play_game(i, hero, opponent, times)[0] for i in range(lo, hi)], times, build
+
+
+def match(pool: ProcessPoolExecutor, hero: str, opponent: str, games: int, workers: int):
+    """Play a match over the pool and print its line; returns the per-game results."""
+    t0 = time.perf_counter()
+    step = max(4, games // (workers * 8))
+    chunks = [(hero, opponent, lo, min(games, lo + step)) for lo in range(0, games, step)]
+    results: list[bool] = []
+    times: list[float] = []
+    build = 0.0
+    for r, t, b in pool.map(run_chunk, chunks):
+        results += r
+        times += t
+        build = max(build, b)
+    wins, n = sum(results), len(results)
+    lo, hi = wilson(wins, n)
+    line = (
+        f"{hero:>11} vs 3 {opponent:<9} {n:>6} games  wins {wins / n:6.1%}  "
+        f"95% CI [{lo:.1%}, {hi:.1%}]  ({time.perf_counter() - t0:.0f} s)"
+    )
+    if times:
+        line += (
+            f"  decision p50 {percentile(times, 0.5) * 1000:.2f} ms"
+            f"  p99 {percentile(times, 0.99) * 1000:.2f} ms"
+            f"  max {max(times) * 1000:.1f} ms"
+        )
+    if build:
+        line += f"  (table built in {build:.1f} s)"
+    print(line, flush=True)
+    return results
+
+
+def paired(a: list[bool], b: list[bool]) -> str:
+    """Mean difference of two bots' results on the same games, with its 95% interval."""
+    d = [int(x) - int(y) for x, y in zip(a, b, strict=True)]
+    n = len(d)
+    mean = sum(d) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / max(1, n - 1))
+    return f"{mean:+.1%} ± {1.959964 * sd / math.sqrt(n):.1%}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--matches", default="strong-random,heuristic-random,strong-heuristic")
+    parser.add_argument("--ceiling", action="store_true", help="add the clairvoyant")
+    parser.add_argument("--ceiling-games", type=int, default=1000)
+    args = parser.parse_args()
+    print(
+        f"rules {RULES}, board 4, 4 colours; hero seat and first colour rotated; "
+        f"{args.workers} worker processes"
+    )
+    t0 = time.perf_counter()
+    done: dict[str, list[bool]] = {}
+    with ProcessPoolExecutor(args.workers) as pool:
+        for spec in filter(None, args.matches.split(",")):
+            hero, opponent = spec.split("-")
+            done[spec] = match(pool, hero, opponent, args.games, args.workers)
+        if "strong-random" in done and "heuristic-random" in done:
+            diff = paired(done["strong-random"], done["heuristic-random"])
+            print(f"strong − heuristic against random players, same dice: {diff}")
+        if args.ceiling:
+            match(pool, "clairvoyant", "random", args.ceiling_games, args.workers)
+    print(f"elapsed {time.perf_counter() - t0:.0f} s wall")
+
+
+if __name__ == "__main__":
+    main()

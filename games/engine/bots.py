@@ -48,7 +48,33 @@ class RandomBot(Bot):
         return targets[int(rng.random() * len(targets))]
 
 
-class HeuristicBot(Bot):
+class LookAheadBot(Bot):
+    """One-move look-ahead: play each legal move (with the huff it calls for) on a copy and
+    keep the one whose position :meth:`evaluate` scores best (first of equals)."""
+
+    def choose(self, game, seat, die, moves, rng):
+        allies = _allies(game, seat)
+        best = moves[0]
+        best_score = -1e18
+        for m in moves:
+            g = game.copy()
+            huff = None
+            if g.huffing and g.huff_due(seat, moves, m):
+                huff = self.choose_huff(g, seat, sorted(g.huff_targets(seat, moves, m)), rng)
+            g.move_pawn(seat, m)
+            if huff is not None:
+                g.send_home(seat, huff)
+            score = self.evaluate(g, allies)
+            if score > best_score:
+                best, best_score = m, score
+        return best
+
+    def evaluate(self, g: Game, allies: frozenset[int]) -> float:
+        """Score of the position for the player holding ``allies`` (higher is better)."""
+        raise NotImplementedError
+
+
+class HeuristicBot(LookAheadBot):
     """One-move look-ahead: play each legal move on a copy and score the position.
 
     The score (from the bot's point of view, all its allied colours together):
@@ -85,23 +111,6 @@ class HeuristicBot(Bot):
     HIT = 0.1  # chance that an enemy pawn 1-6 fields behind hits
     HIT_FAR = 1.0 / 36.0  # ... 7-12 fields behind (a 6, then the rest)
     STUCK_SIX = 1.0 - (5.0 / 6.0) ** 3  # chance of a 6 in three tries
-
-    def choose(self, game, seat, die, moves, rng):
-        allies = _allies(game, seat)
-        best = moves[0]
-        best_score = -1e18
-        for m in moves:
-            g = game.copy()
-            huff = None
-            if g.huffing and g.huff_due(seat, moves, m):
-                huff = self.choose_huff(g, seat, sorted(g.huff_targets(seat, moves, m)), rng)
-            g.move_pawn(seat, m)
-            if huff is not None:
-                g.send_home(seat, huff)
-            score = self.evaluate(g, allies)
-            if score > best_score:
-                best, best_score = m, score
-        return best
 
     def choose_huff(self, game, seat, targets, rng):
         # lose as little as possible: the yard (nothing), else the least advanced pawn

@@ -32,13 +32,11 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 from functools import lru_cache
 
 from .board import PAWNS_PER_COLOUR, YARD
-from .bots import Bot, HeuristicBot, _allies, _risk
+from .bots import HeuristicBot, LookAheadBot, _risk
 from .game import Game
-from .moves import RawMove
 
 __all__ = ["StrongBot", "solo_table"]
 
@@ -161,7 +159,7 @@ def _softmin(values: list[float], tau: float) -> float:
     return lo - tau * math.log(sum(math.exp((lo - v) / tau) for v in values))
 
 
-class StrongBot(Bot):
+class StrongBot(LookAheadBot):
     """One-move look-ahead on the heuristic's score plus the solo race (module docstring)."""
 
     name = "strong"
@@ -174,23 +172,6 @@ class StrongBot(Bot):
 
     def __init__(self) -> None:
         self._heuristic = HeuristicBot()
-
-    def choose(self, game: Game, seat: int, die: int, moves: list[RawMove], rng: random.Random):
-        allies = _allies(game, seat)
-        best = moves[0]
-        best_score = -1e18
-        for m in moves:
-            g = game.copy()
-            huff = None
-            if g.huffing and g.huff_due(seat, moves, m):
-                huff = self.choose_huff(g, seat, sorted(g.huff_targets(seat, moves, m)), rng)
-            g.move_pawn(seat, m)
-            if huff is not None:
-                g.send_home(seat, huff)
-            score = self.evaluate(g, allies)
-            if score > best_score:
-                best, best_score = m, score
-        return best
 
     def choose_huff(self, game, seat, targets, rng):
         return self._heuristic.choose_huff(game, seat, targets, rng)

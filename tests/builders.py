@@ -181,3 +181,28 @@ def build_league(owner, erin_user, carol_user, **fields) -> League:
     )
     lg.test_objects = {"erin": e_erin, "carol": e_carol, "g1": g1, "g2": g2, "cycle": cycle}
     return lg
+
+
+def erin_against_carol(*, counts_at_once: bool = False) -> dict[str, Any]:
+    """A 2T+ league with one game: erin (black+yellow, first mentioned, so black starts)
+    against carol (green+red) — the players of ../shared/examples/valid-league-2tplus.json.
+    ``counts_at_once``: the league needs no confirmation. Keys: organizer, erin, carol
+    (their users), league, fixture."""
+    organizer = make_user("org")
+    erin_user, carol_user = make_user("erin_u"), make_user("carol_u")
+    erin = make_player("erin", user=erin_user)
+    carol = make_player("carol", user=carol_user)
+    league = make_league(organizer, format="2T+")
+    if counts_at_once:
+        League.objects.filter(pk=league.pk).update(confirmation_required=False)
+        league.refresh_from_db()
+    fixture = make_fixture(
+        league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black"
+    )
+    return {
+        "organizer": organizer,
+        "erin": erin_user,
+        "carol": carol_user,
+        "league": league,
+        "fixture": fixture,
+    }

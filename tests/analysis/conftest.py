@@ -2,8 +2,7 @@ import json
 
 import pytest
 
-from tests.builders import example_text, make_fixture, make_league, make_player, make_user
-from tournaments.models import League
+from tests.builders import erin_against_carol, example_text
 
 LOG = "valid-league-2tplus.json"
 
@@ -16,18 +15,8 @@ def corrected_log() -> str:
 
 @pytest.fixture
 def table(db):
-    """A 2T+ league whose results count at once, with one game: erin (black+yellow) against
-    carol (green+red) — the players of ../shared/examples/valid-league-2tplus.json."""
-    organizer = make_user("org")
-    erin_user, carol_user = make_user("erin_u"), make_user("carol_u")
-    erin = make_player("erin", user=erin_user)
-    carol = make_player("carol", user=carol_user)
-    league = make_league(organizer, format="2T+")
-    League.objects.filter(pk=league.pk).update(confirmation_required=False)
-    fixture = make_fixture(
-        league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black"
-    )
-    return {"organizer": organizer, "erin": erin_user, "league": league, "fixture": fixture}
+    """erin against carol in a 2T+ league whose results count at once."""
+    return erin_against_carol(counts_at_once=True)
 
 
 @pytest.fixture

@@ -11,21 +11,20 @@ import pytest
 from games.engine import validate
 from live import services
 from live.models import Room, Seat
-from tests.builders import example_text, make_fixture, make_league, make_player, make_user
+from tests.builders import (
+    erin_against_carol,
+    example_text,
+    make_league,
+    make_player,
+    make_user,
+)
 from tournaments.models import Entry, Fixture, Result, StandingsSnapshot
 from tournaments.services.results import game_log_submit
 
 
 def _table():
-    organizer = make_user("org")
-    erin_user, carol_user = make_user("erin_u"), make_user("carol_u")
-    erin = make_player("erin", user=erin_user)
-    carol = make_player("carol", user=carol_user)
-    league = make_league(organizer, format="2T+")
-    fixture = make_fixture(
-        league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black"
-    )
-    return organizer, erin_user, carol_user, league, fixture
+    t = erin_against_carol()
+    return t["organizer"], t["erin"], t["carol"], t["league"], t["fixture"]
 
 
 @pytest.mark.django_db

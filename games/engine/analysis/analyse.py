@@ -7,16 +7,30 @@ with the luck figures.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
 
+from ..moves import IllegalMove
+from ..variants import VARIANTS, Variant
 from .decisions import THRESHOLDS, decision_entry, estimate, walk
 from .luck import capture_stats, decompose, luck_summary
 from .policy import Policy, default_policy
 from .stats import CONFIDENCE, wilson_half_width
 
 ANALYSIS_FORMAT = "maedn-analysis/1"
+
+
+def log_variant(log: object) -> Variant | None:
+    """The platform variant a log's ``meta.variant`` names (a live room's "Quick" or
+    "First capture"), or None: the game is then judged by that variant's end."""
+    try:
+        data = log if isinstance(log, dict) else json.loads(log)  # type: ignore[arg-type]
+        key = (data.get("meta") or {}).get("variant")
+        return VARIANTS.get(key) if isinstance(key, str) else None
+    except (ValueError, TypeError, AttributeError):
+        return None  # not readable here: walk() reports what is wrong with it
 
 
 def analyse(
@@ -40,7 +54,12 @@ def analyse(
         raise ValueError(f"seed must be a whole number ≥ 0, not {seed!r}")
     policy = policy or default_policy()
     t0 = time.perf_counter()
-    w = walk(log, policy)
+    variant = log_variant(log)
+    try:
+        w = walk(log, policy, variant)
+    except IllegalMove:  # the log goes on past the variant's end: not that variant's game
+        variant = None
+        w = walk(log, policy)
     start_rollouts = estimate(w, rollouts, seed, policy, progress)
     players = w.players
     names = w.game0.names
@@ -94,6 +113,7 @@ def analyse(
         "players": list(players),
         "colours": {names[s]: setup.player_of(s) for s in setup.in_play},
         "complete": final.over,
+        "variant": variant.key if variant else None,  # the platform variant judged by
         "start": {
             "p": _rounded(start),
             "half_width": {

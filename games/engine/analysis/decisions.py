@@ -14,8 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..game import Game
-from ..moves import RawMove
+from ..moves import IllegalMove, RawMove
 from ..validate import replay_log
+from ..variants import Variant
 from .luck import capture_offers
 from .policy import Policy
 from .rollout import OptionRollouts, estimate_options
@@ -56,17 +57,25 @@ class Walk:
     final: Game
 
 
-def walk(log: object, policy: Policy) -> Walk:
-    """Read and check the log, and collect its decisions (no rollouts yet).
+def walk(log: object, policy: Policy, variant: Variant | None = None) -> Walk:
+    """Read and check the log, and collect its decisions (no rollouts yet). With a
+    platform ``variant`` (a live room's "Quick" or "First capture") every option and
+    rollout ends by the variant's condition, as the game did.
 
-    Raises :class:`~games.engine.InvalidLog` for a malformed or illegal log.
+    Raises :class:`~games.engine.InvalidLog` for a malformed or illegal log, and
+    :class:`~games.engine.IllegalMove` when the log goes on past the variant's end.
     """
     setup, game, steps = replay_log(log)
+    game.platform_variant = variant
     game0 = game.copy()
     decisions: list[Decision] = []
     rolls: list[tuple[int, int, RawMove | None, tuple[bool, ...]]] = []
     for step in steps:  # the replay checks each event before it is yielded
         event = step.event
+        if game.over:  # only with a variant: the spec's replay goes on, the variant ended
+            raise IllegalMove(
+                f"the log goes on after the {variant.key if variant else ''} game ended"
+            )
         c = game.turn_seat
         die = event["die"]
         legal = game.legal(c, die)

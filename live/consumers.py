@@ -9,31 +9,17 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from live import services
-from live.models import Room, RoomEvent
+from live.models import Room
 from live.signals import remember_server_loop
-from tournaments.permissions import can_view
 from tournaments.services.errors import ServiceError
 
 
-def _room(token: str, user) -> Room | None:
-    """The room of ``token`` if ``user`` may watch it (a private league's game: only those
-    who may see the league)."""
-    room = Room.objects.select_related("fixture__league").filter(token=token).first()
-    if room is not None and room.fixture_id and not can_view(user, room.fixture.league):
-        return None
-    return room
-
-
 def _state(room_id: int) -> dict[str, Any]:
-    """The whole state and the whole log so far (a reconnecting page resumes exactly)."""
+    """The whole state and the whole log so far, with who moved (a reconnecting page
+    resumes exactly and still says "time ran out")."""
     room = Room.objects.get(pk=room_id)
     state = services.room_state(room)
-    events = services.room_log(room)["events"][: state["move_number"]]
-    by = RoomEvent.objects.filter(room=room, number__lt=len(events)).order_by("number")
-    state["events"] = [  # with who moved (the page says "time ran out", "computer")
-        {**event, "by": who}
-        for event, who in zip(events, by.values_list("by", flat=True), strict=True)
-    ]
+    state["events"] = services.room_events_with_movers(room)
     return state
 
 
@@ -46,7 +32,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         remember_server_loop()
         self.token = self.scope["url_route"]["kwargs"]["token"]
         self.user = self.scope.get("user")
-        room = await database_sync_to_async(_room)(self.token, self.user)
+        room = await database_sync_to_async(services.room_visible)(self.token, self.user)
         if room is None:
             await self.close(code=4404)
             return

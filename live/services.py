@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
@@ -33,7 +33,7 @@ from live import computer
 from live.models import Room, RoomEvent, Seat
 from live.signals import group_send, later
 from tournaments.models import Fixture
-from tournaments.permissions import SUBMIT, is_organizer, result_actions
+from tournaments.permissions import SUBMIT, can_view, is_organizer, result_actions
 from tournaments.services.analyses import analysis_for_log
 from tournaments.services.errors import ServiceError
 
@@ -125,6 +125,27 @@ def _cache(room_id: int, number: int, game: Game) -> None:
             _games.popitem(last=False)
 
 
+def room_visible(token: str, user) -> Room | None:
+    """The room of ``token`` as ``user`` may see it, or None: a league game's room only
+    for those who may see its league (a private league's game is not found by others, as
+    its pages are not); other rooms by whoever has the link. Pages and the WebSocket
+    both ask this."""
+    room = Room.objects.select_related("fixture__league").filter(token=token).first()
+    if room is not None and room.fixture_id and not can_view(user, room.fixture.league):
+        return None
+    return room
+
+
+def room_events_with_movers(room: Room) -> list[dict[str, Any]]:
+    """The events so far, each with who moved (``by``: player, computer, auto, timeout)."""
+    rows = (
+        RoomEvent.objects.filter(room=room, number__lt=room.move_number)
+        .order_by("number")
+        .values_list("data", "by")
+    )
+    return [{**data, "by": by} for data, by in rows]
+
+
 def room_log(room: Room) -> dict[str, Any]:
     """The room's ``maedn-log/1`` log so far (complete once the game is over)."""
     events = list(
@@ -142,7 +163,7 @@ def room_log(room: Room) -> dict[str, Any]:
         "generator": "maedn-league live play",
         "room": room.token,
         "mode": room.mode,
-        "seats": {s.colour: _seat_name(s) for s in room.seats.all()},
+        "seats": {s.colour: _seat_name(s) for s in room_seats(room)},
     }
     if room.started_at:
         meta["started"] = room.started_at.isoformat()
@@ -520,19 +541,26 @@ def room_resume(*, room_id: int) -> None:
 def rooms_sweep(*, older_than: float | None = None, limit: int = 500) -> int:
     """Step every playing room whose roll has waited longer than it should (``older_than``
     seconds past its pause or its turn timer; LIVE_SWEEP_AFTER): the step's timer died with
-    a process or its message was lost. The beat task runs it; a step that is not due (a
-    person still deciding) does nothing, and a second step for one roll is refused by the
-    claim. Returns how many rooms moved."""
+    a process or its message was lost. The beat task runs it; a step that is not due does
+    nothing, and a second step for one roll is refused by the claim. Returns how many
+    rooms moved.
+
+    A room with a turn timer is always due once the timer has run out (whoever is on
+    turn), so all of those are stepped. A room without one (against the computer, around
+    the table) may simply be waiting for a person who is thinking — or gone — forever, so
+    only the ``limit`` most recently rolled of those are looked at: a room that stalled
+    just now is never crowded out by rooms abandoned long ago."""
     slack = timedelta(seconds=live_setting("SWEEP_AFTER") if older_than is None else older_than)
-    now = timezone.now()
-    overdue = (
-        Room.objects.filter(status=Room.Status.PLAYING, rolled_at__lt=now - slack)
-        .filter(Q(turn_deadline__isnull=True) | Q(turn_deadline__lt=now - slack))
-        .order_by("rolled_at")
+    late = timezone.now() - slack
+    playing = Room.objects.filter(status=Room.Status.PLAYING, rolled_at__lt=late)
+    timed_out = playing.filter(turn_deadline__lt=late).values_list("pk", "move_number")
+    untimed = (
+        playing.filter(turn_deadline__isnull=True)
+        .order_by("-rolled_at")
         .values_list("pk", "move_number")[:limit]
     )
     moved = 0
-    for room_id, number in overdue:
+    for room_id, number in [*timed_out.iterator(), *untimed]:
         if room_step(room_id=room_id, move_number=number) is not None:
             moved += 1
     return moved

@@ -18,7 +18,6 @@ from games.replay import replay_json
 from live import services
 from live.models import Room
 from tournaments.models import Entry, Fixture
-from tournaments.permissions import can_view
 from tournaments.services.errors import ServiceError
 
 
@@ -29,17 +28,15 @@ def _int(value: str | None, default: int | None = None) -> int | None:
         return default
 
 
-@require_http_methods(["GET", "POST"])
 def _visible_room(request, token: str) -> Room:
-    """The room of ``token``; a league game's room only for those who may see its league
-    (a private league's game is 404 to others, as its pages are). Other rooms are seen by
-    whoever has the link."""
-    room = get_object_or_404(Room.objects.select_related("fixture__league"), token=token)
-    if room.fixture_id and not can_view(request.user, room.fixture.league):
+    """The room of ``token`` as the visitor may see it (services.room_visible), else 404."""
+    room = services.room_visible(token, request.user)
+    if room is None:
         raise Http404("no such room")
     return room
 
 
+@require_http_methods(["GET", "POST"])
 def lobby(request):
     error = None
     if request.method == "POST":

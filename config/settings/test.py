@@ -33,5 +33,14 @@ os.environ.setdefault("ANALYSIS_ROLLOUTS", "8")
 from .base import *  # noqa: E402,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Parallel test processes share the Redis of the channel layer, and their rooms have the same
+# numbers (each has its own test database): one key prefix per test process keeps room 1 of
+# one process from hearing room 1 of another. The Daphne servers a test starts inherit
+# PYTEST_XDIST_WORKER, so they use the prefix of their test process.
+if "CONFIG" in CHANNEL_LAYERS["default"]:  # noqa: F405
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = (  # noqa: F405
+        "test-" + os.environ.get("PYTEST_XDIST_WORKER", "main")
+    )
 SECURE_SSL_REDIRECT = False
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405

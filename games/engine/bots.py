@@ -64,6 +64,9 @@ class LookAheadBot(Bot):
             g.move_pawn(seat, m)
             if huff is not None:
                 g.send_home(seat, huff)
+            variant = g.platform_variant  # a move that wins a Quick / First-capture game
+            if variant is not None and variant.decides(g.home[seat], m):
+                return m
             score = self.evaluate(g, allies)
             if score > best_score:
                 best, best_score = m, score

@@ -354,10 +354,12 @@ class Game(Position):
                 self.send_home(c, huff)
             if self.home[c] == PAWNS_PER_COLOUR or self.neutral >= 0:
                 self.finish(c)
-            if self.platform_variant is not None and not self.over:
-                moved = move[0]  # the pawn's colour (an ally's pawn under allied rules)
-                if self.platform_variant.decides(self.home[moved], move):
-                    self.end_by_variant(moved)
+            if (
+                self.platform_variant is not None
+                and not self.over
+                and self.platform_variant.decides(self.home[c], move)
+            ):
+                self.end_by_variant(c)  # the roller wins (even moving the neutral colour)
         self.events += 1
         self.prev = (c, die, self.tries_max)
         if self.over:

@@ -54,3 +54,24 @@ def test_fast_policy_chooses_like_the_heuristic_bot(rules: Any, players: Any, se
             huff = min(game.huff_targets(c, moves, m))
         game.push_raw(n, m, huff)
     assert checked > 0
+
+
+def test_the_lite_policy_values_a_house_pawn_where_it_stands():
+    # yellow can capture red on its 38 (36→38) or step inside the house (40→42): the
+    # heuristic captures; the lite policy once counted the house pawn's whole worth as a gain
+    from games.engine import Game, HeuristicBot
+    from games.engine.analysis.policy import FastHeuristicPolicy, LitePolicy
+
+    yard = ["B"] * 4
+    game = Game.from_positions(
+        {"yellow": [36, 40, "B", "B"], "red": [18, "B", "B", "B"], "black": yard, "green": yard},
+        turn="yellow",
+        rules="league",
+    )
+    seat = game.turn_seat
+    moves = game.legal(seat, 2)
+    assert sorted(moves) == [(seat, 36, 38, 0), (seat, 40, 42, -1)]
+    capture = (seat, 36, 38, 0)
+    assert HeuristicBot().choose(game, seat, 2, moves, random.Random(1)) == capture
+    assert LitePolicy().choose(game, seat, 2, moves) == capture
+    assert FastHeuristicPolicy().choose(game, seat, 2, moves) == capture

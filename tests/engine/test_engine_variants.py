@@ -67,3 +67,27 @@ def test_variant_rules_and_unknown_variants():
     assert get_variant("") is None
     with pytest.raises(RulesError, match="unknown variant 'speedy'"):
         Game.new("online", variant="speedy")
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), variant=st.sampled_from(["quick", "first-capture"]))
+def test_a_variant_with_a_neutral_colour_ends_with_a_player_winning(seed, variant):
+    # moving the neutral colour's pawn can meet the condition: the roller wins, never "green"
+    rules = {"preset": "league", "neutral": "green"}
+    log = simulate_game(rules, variant=variant, seed=seed)
+    assert validate(log)["valid"]
+    game = Game.new(rules, variant=variant, first=log["first"])
+    game.push_events(log["events"])
+    if game.ended_by:
+        assert game.winner in {"red", "black", "yellow"}
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), bots=st.sampled_from(["heuristic", "strong"]))
+def test_the_computer_takes_a_capture_that_wins_a_first_capture_game(seed, bots):
+    log = simulate_game("online", variant="first-capture", bots=bots, seed=seed)
+    game = Game.new(log["rules"], first=log["first"])  # the plain rules: every roll looked at
+    for event in log["events"][:-1]:  # before the end, no capture was ever on offer
+        legal = game.legal(game.turn_seat, event["die"])
+        assert all(m[3] < 0 for m in legal), event
+        game.push_event(event)

@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_lobby_opens_a_room(client, people, scheduled):
     assert client.get("/live/").status_code == 200
+    assert client.put("/live/").status_code == 405 and client.delete("/live/").status_code == 405
     client.force_login(people[0])
     response = client.post(
         "/live/",

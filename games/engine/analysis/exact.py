@@ -59,16 +59,17 @@ def exact_win(
         if not g.over:
             c = g.turn_seat
             for n in range(1, 7):
-                moves = g.legal(c, n)
-                if len(moves) > 1 and policy is not None:
-                    moves = [policy.choose(g, c, n, moves)]
+                legal = g.legal(c, n)
+                moves = legal
+                if len(legal) > 1 and policy is not None:
+                    moves = [policy.choose(g, c, n, legal)]
                 outs = []
                 for m in moves or [None]:
                     h = g.copy()
-                    huff = None
-                    if m is not None and h.huffing and h.huff_due(c, moves, m):
+                    huff = None  # the huff is judged against every legal move, not the chosen
+                    if m is not None and h.huffing and h.huff_due(c, legal, m):
                         chooser = policy or Policy()
-                        huff = chooser.choose_huff(h, c, sorted(h.huff_targets(c, moves, m)))
+                        huff = chooser.choose_huff(h, c, sorted(h.huff_targets(c, legal, m)))
                     h.push_raw(n, m, huff)
                     outs.append(node(h))
                 succ[i].append(outs)

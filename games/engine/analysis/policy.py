@@ -26,6 +26,18 @@ from ..game import Game
 from ..moves import RawMove
 
 
+def variant_win(game: Game, seat: int, moves: list[RawMove]) -> RawMove | None:
+    """A move of ``moves`` that wins the game by its platform variant's condition at once
+    (a capture in First capture, the second pawn home in Quick), if there is one."""
+    variant = game.platform_variant
+    T = game.T
+    for m in moves:
+        home_after = game.home[seat] + (1 if m[0] == seat and 0 <= m[1] < T <= m[2] else 0)
+        if variant.decides(home_after, m):
+            return m
+    return None
+
+
 class Policy:
     """Chooses one of at least two legal moves, and the huffed pawn."""
 
@@ -80,6 +92,10 @@ class FastHeuristicPolicy(HeuristicPolicy):
         return self._by_seat[seat]
 
     def choose(self, game, seat, die, moves):
+        if game.platform_variant is not None:  # a move that wins the variant's game first
+            win = variant_win(game, seat, moves)
+            if win is not None:
+                return win
         if game.variants or game.neutral >= 0 or game.huffing:
             return self.bot.choose(game, seat, die, moves, None)
         allies = self.allies(game, seat)
@@ -227,6 +243,10 @@ class LitePolicy(FastHeuristicPolicy):
         return found
 
     def choose(self, game, seat, die, moves):
+        if game.platform_variant is not None:  # a move that wins the variant's game first
+            win = variant_win(game, seat, moves)
+            if win is not None:
+                return win
         allies = self.allies(game, seat)
         if not self._plain:  # a neutral colour, the huff, barriers, backward moves
             return self.bot.choose(game, seat, die, moves, None)
@@ -277,8 +297,8 @@ class LitePolicy(FastHeuristicPolicy):
         for m in moves:
             _s, frm, to, cap = m  # the roller's own pawn (no neutral colour)
             score = worth(to, absm[to] if to < T else -1)
-            if 0 <= frm < T:
-                score -= worth(frm, absm[frm])
+            if frm >= 0:  # the pawn's worth where it stood, on the track or in the house
+                score -= worth(frm, absm[frm] if frm < T else -1)
             if cap >= 0:
                 value = worth_at[rel_of[cap][absm[to]]]
                 score += -value if cap in allies else enemy_w * value

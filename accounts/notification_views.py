@@ -19,8 +19,11 @@ from accounts import notifications
 @require_http_methods(["GET", "POST"])
 def inbox(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
-        ids = request.POST.getlist("id")
-        notifications.mark_read(request.user, [int(i) for i in ids if i.isdecimal()] or None)
+        if "id" in request.POST:  # these ones (none, if none of them is a number)
+            ids = [int(i) for i in request.POST.getlist("id") if i.isascii() and i.isdecimal()]
+            notifications.mark_read(request.user, ids)
+        else:  # "mark all as read"
+            notifications.mark_read(request.user, None)
         return redirect("notifications")
     return render(
         request,

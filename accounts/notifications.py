@@ -67,7 +67,7 @@ def _organizers(league: League) -> list:
 def _entrants(league: League) -> list:
     return [
         e.player.user
-        for e in league.entries.filter(withdrawn_at__isnull=True).select_related("player__user")
+        for e in league.entries.playing().select_related("player__user")
         if e.player.user is not None and e.player.user.is_active
     ]
 

@@ -69,20 +69,6 @@ def analysis_request(
         return GameAnalysis.objects.get(sha256=log.sha256, **key), False
 
 
-def analysis_enqueue(analysis_id: int) -> bool:
-    """Send the analysis task (queue: ``ANALYSIS_QUEUE``, via ``CELERY_TASK_ROUTES``).
-    Returns whether it was sent. Never raises: a broker outage leaves the row queued and
-    the catch-up (``manage.py analyse_games`` or the beat task) sends it later."""
-    from celery import current_app
-
-    try:
-        current_app.signature(ANALYSE_TASK, args=(analysis_id,)).apply_async()
-    except Exception:
-        logger.warning("could not enqueue analysis %s; the catch-up will", analysis_id)
-        return False
-    return True
-
-
 def _claim(analysis_id: int, *, retry_failed: bool) -> str | None:
     token = uuid.uuid4().hex
     now = timezone.now()
@@ -148,18 +134,6 @@ def analysis_for_log(log_id: int | None) -> GameAnalysis | None:
     rows = GameAnalysis.objects.filter(log_id=log_id, format=ANALYSIS_FORMAT)
     done = rows.filter(status=Status.DONE).order_by("-rollouts", "-finished_at").first()
     return done or rows.order_by("-created_at").first()
-
-
-def done_analyses(log_ids) -> dict[int, dict]:
-    """log id → the analysis dict with the most rollouts, for every log that has one."""
-    best: dict[int, tuple[int, dict]] = {}
-    rows = GameAnalysis.objects.filter(
-        log_id__in=list(log_ids), format=ANALYSIS_FORMAT, status=Status.DONE
-    ).values_list("log_id", "rollouts", "data")
-    for log_id, rollouts, data in rows:
-        if log_id not in best or rollouts > best[log_id][0]:
-            best[log_id] = (rollouts, data)
-    return {log_id: data for log_id, (_, data) in best.items()}
 
 
 def log_viewer_data(log: GameLog | None, names: dict[str, str] | None = None) -> dict | None:

@@ -199,15 +199,13 @@ if not EMAIL_BACKEND:
         "reset links included, to the server's log on purpose (see docs/configuration.md)."
     )
 EMAIL_BACKEND = EMAIL_BACKENDS.get(EMAIL_BACKEND, EMAIL_BACKEND)
-EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail"))
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or str(BASE_DIR / "var" / "mail")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
-if os.environ.get("EMAIL_FILE_PATH"):  # the file-based backend's folder
-    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
 # The site's address in e-mails (links to games, one-click unsubscribe).
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 

@@ -178,3 +178,21 @@ def test_the_inbox_lists_and_marks_read(w, client):
     assert "G1 (" not in client.get(reverse("notifications")).text
     client.logout()
     assert client.get(reverse("notifications")).status_code == 302
+
+
+@pytest.mark.django_db
+def test_marking_read_with_only_bad_ids_marks_nothing(client):
+    from accounts.models import Notification
+    from tests.builders import make_user
+
+    user = make_user("reader")
+    for i in range(2):
+        Notification.objects.create(
+            user=user, kind="dispute_opened", key=f"k{i}", subject=f"n{i}", body="."
+        )
+    client.force_login(user)
+    url = reverse("notifications")
+    client.post(url, {"id": ["x", "²"]})
+    assert Notification.objects.filter(user=user, read_at__isnull=True).count() == 2
+    client.post(url, {})  # "mark all as read"
+    assert Notification.objects.filter(user=user, read_at__isnull=True).count() == 0

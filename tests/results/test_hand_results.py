@@ -193,3 +193,20 @@ def test_open_placings_must_name_every_player_once():
     with pytest.raises(ServiceError) as exc:
         result_enter(fixture=fixture, user=org, reason="x")
     assert exc.value.field == "placings"
+
+
+@pytest.mark.django_db
+def test_the_hand_form_refuses_one_place_for_two_players():
+    from django.core.exceptions import ValidationError
+
+    from tournaments.web.forms import HandResultForm
+
+    _org, _league, fixture, (a, b, c, d), _ = open_game()
+    data = {f"place_{e.pk}": place for e, place in zip((a, b, c, d), (1, 1, 3, 4), strict=True)}
+    form = HandResultForm(data, fixture=fixture, reason_required=False)
+    assert form.is_valid(), form.errors
+    with pytest.raises(ValidationError, match="each place to one player only"):
+        form.typed()
+    good = {**data, f"place_{b.pk}": 2}
+    form = HandResultForm(good, fixture=fixture, reason_required=False)
+    assert form.is_valid() and form.typed()["placings"] == [a.pk, b.pk, c.pk, d.pk]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 
 from tournaments.models import Entry, Fixture, League, Result, Series
+from tournaments.permissions import is_organizer
 
 
 def visible_leagues(user) -> QuerySet[League]:
@@ -43,9 +44,7 @@ def shown_entries(user, league: League) -> QuerySet[Entry]:
     for everyone else the accepted ones (and their own), so an account holder's name is
     not public before they accept an invitation."""
     entries = league.entries.all()
-    if getattr(user, "is_authenticated", False) and (
-        user.is_staff or league.owner_id == user.pk or league.organizers.filter(pk=user.pk).exists()
-    ):
+    if is_organizer(user, league):
         return entries
     mine = Q(player__user=user) if getattr(user, "is_authenticated", False) else Q(pk__in=[])
     return entries.filter(Q(state=Entry.State.ACCEPTED) | mine)

@@ -18,7 +18,12 @@ from tournaments.permissions import entry_refusal, may_vouch_for
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.leagues import entries_open_refusal
-from tournaments.services.players import accountless_limit_check, check_pair, player_create
+from tournaments.services.players import (
+    accountless_limit_check,
+    check_pair,
+    fitting_pair,
+    player_create,
+)
 
 INVITATION_SALT = "tournaments.invitation"
 #: an invitation link is valid this long (seconds)
@@ -94,7 +99,7 @@ def invitation_create(
                 entry = Entry.objects.create(
                     league=league,
                     player=player,
-                    preferred_colours=check_pair(league, player.preferred_colours),
+                    preferred_colours=fitting_pair(league, player.preferred_colours),
                     accepted_at=timezone.now(),
                 )
         invitation = Invitation.objects.create(
@@ -157,7 +162,7 @@ def invitation_accept(*, invitation: Invitation, user) -> Entry:
                 entry = Entry.objects.create(
                     league=league,
                     player=player,
-                    preferred_colours=_check_pair_or_empty(league, player.preferred_colours),
+                    preferred_colours=fitting_pair(league, player.preferred_colours),
                 )
         entry.state = Entry.State.ACCEPTED
         entry.accepted_at = timezone.now()
@@ -168,13 +173,6 @@ def invitation_accept(*, invitation: Invitation, user) -> Entry:
             invitation.entry = entry
             invitation.save(update_fields=["entry"])
         return entry
-
-
-def _check_pair_or_empty(league: League, colours) -> list[str]:
-    try:
-        return check_pair(league, colours)
-    except ServiceError:
-        return []
 
 
 def entry_accept(*, entry: Entry, user) -> Entry:

@@ -14,7 +14,7 @@ from tournaments.models import Entry, Fixture, League, Player, Result
 from tournaments.permissions import entry_refusal, is_organizer, organize_refusal
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
-from tournaments.services.players import check_pair, unique_slug
+from tournaments.services.players import check_pair, fitting_pair, unique_slug
 
 Status = League.Status
 
@@ -421,10 +421,7 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
     if preferred_colours:
         colours = check_pair(league, preferred_colours)
     else:  # the profile's preference, where it fits this league's board and layout
-        try:
-            colours = check_pair(league, player.preferred_colours)
-        except ServiceError:
-            colours = []
+        colours = fitting_pair(league, player.preferred_colours)
     consent_needed = player.user_id is not None and player.user_id != by.pk
     try:
         with transaction.atomic():

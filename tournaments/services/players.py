@@ -112,6 +112,15 @@ def player_set_colours(*, player: Player, by, preferred_colours) -> Player:
     return player
 
 
+def fitting_pair(league: League, colours: list[str] | None) -> list[str]:
+    """A profile's preferred pair where it fits the league's board and layout, else none
+    (the entry then gets the colours the clash rule leaves)."""
+    try:
+        return check_pair(league, colours)
+    except ServiceError:
+        return []
+
+
 def check_pair(league: League, colours: list[str] | None) -> list[str]:
     """A preferred allied pair (or single colour) valid for the league's format and board."""
     if not colours:

@@ -234,6 +234,8 @@ class HandResultForm(forms.Form):
         if places is not None:
             if len(places) != len(ids):
                 raise forms.ValidationError(_("Give every player's place, or none."))
+            if len(set(places.values())) != len(places):
+                raise forms.ValidationError(_("Give each place to one player only."))
             out["placings"] = sorted(places, key=places.__getitem__)
         if self.kind in ("threat", "threat-plus"):
             out["winner_id"] = data.get("winner")

@@ -467,12 +467,3 @@ class ColoursForm(forms.Form):
 
     def colours(self) -> list[str]:
         return [c for c in (self.cleaned_data.get("first"), self.cleaned_data.get("second")) if c]
-
-
-class ForfeitForm(forms.Form):
-    loser = forms.TypedChoiceField(label=_("Forfeited by"), coerce=int)
-    reason = forms.CharField(label=_("Reason"), max_length=2000)
-
-    def __init__(self, *args, seats=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["loser"].choices = [(s.entry_id, s.entry.player.name) for s in seats]

@@ -21,7 +21,6 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -29,7 +28,7 @@ from django.utils import timezone
 from games.analysis import ANALYSE_TASK, analysis_key, analysis_request
 from games.models import GameAnalysis, GameLog
 from tournaments.models import Fixture, Result
-from tournaments.services.broker import broker_recently_down, publish_failed, publish_succeeded
+from tournaments.services.broker import task_send
 
 logger = logging.getLogger(__name__)
 
@@ -44,16 +43,7 @@ def analyses_enabled() -> bool:
 def analysis_send(analysis_id: int) -> bool:
     """Send ``games.analyse`` for one row unless Celery runs in-process or the broker was
     down a moment ago. Never raises; returns whether it was sent."""
-    if current_app.conf.task_always_eager or broker_recently_down():
-        return False
-    try:
-        current_app.signature(ANALYSE_TASK, args=(analysis_id,)).apply_async()
-    except Exception:
-        publish_failed()
-        logger.warning("could not enqueue analysis %s; the catch-up will", analysis_id)
-        return False
-    publish_succeeded()
-    return True
+    return task_send(ANALYSE_TASK, (analysis_id,), optional=True)
 
 
 def analysis_for_log(log: GameLog) -> GameAnalysis | None:

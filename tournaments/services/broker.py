@@ -9,7 +9,13 @@ skipped once the broker answers again.
 
 from __future__ import annotations
 
+import logging
 import time
+from typing import Any
+
+from celery import current_app
+
+logger = logging.getLogger(__name__)
 
 #: how long after a failed publish optional tasks are not sent (seconds)
 OUTAGE_MEMORY = 30.0
@@ -32,3 +38,20 @@ def publish_succeeded() -> None:
 def broker_recently_down() -> bool:
     """Whether a publish failed within the last ``OUTAGE_MEMORY`` seconds."""
     return bool(_last_failure) and time.monotonic() - _last_failure < OUTAGE_MEMORY
+
+
+def task_send(name: str, args: tuple[Any, ...] = (), *, optional: bool = False) -> bool:
+    """Send the task ``name`` (by name: services never import tasks) and remember how the
+    broker answered. Never raises: a broker outage must not fail the request, the task's
+    catch-up sends it later. ``optional`` work is not tried in-process (eager Celery) or
+    while the broker failed a moment ago. Returns whether it was sent."""
+    if optional and (current_app.conf.task_always_eager or broker_recently_down()):
+        return False
+    try:
+        current_app.signature(name, args=args).apply_async()
+    except Exception:  # the broker is down or silent: the catch-up will pick it up
+        publish_failed()
+        logger.warning("could not send %s%r; its catch-up task will", name, args)
+        return False
+    publish_succeeded()
+    return True

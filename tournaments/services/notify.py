@@ -9,6 +9,8 @@ import logging
 from celery import current_app
 from django.db import transaction
 
+from tournaments.services.broker import publish_failed
+
 logger = logging.getLogger(__name__)
 
 NOTIFY_TASK = "accounts.notify"
@@ -36,4 +38,5 @@ def notify_enqueue(kind: str, object_id: int, stamp: str = "") -> None:
         else:
             current_app.send_task(NOTIFY_TASK, args=(kind, object_id, stamp))
     except Exception:  # a broker outage must not fail the write; the message is lost
+        publish_failed()
         logger.warning("could not enqueue notification %s %s %s", kind, object_id, stamp)

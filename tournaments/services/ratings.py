@@ -17,7 +17,6 @@ import logging
 from collections import defaultdict
 from typing import Any
 
-from celery import current_app
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -41,7 +40,7 @@ from tournaments.models import (
     Seat,
 )
 from tournaments.ratings_config import PLATFORM_RATINGS
-from tournaments.services.broker import publish_failed
+from tournaments.services.broker import task_send
 
 logger = logging.getLogger(__name__)
 
@@ -155,11 +154,7 @@ def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
 def ratings_enqueue() -> None:
     """Send the update task; a broker outage must not fail a submission (the periodic
     catch-up runs the update anyway)."""
-    try:
-        current_app.signature(UPDATE_TASK).apply_async()
-    except Exception:
-        publish_failed()
-        logger.warning("could not enqueue the ratings update; the catch-up task will")
+    task_send(UPDATE_TASK)
 
 
 # --- the update ------------------------------------------------------------------------------

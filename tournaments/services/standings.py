@@ -17,7 +17,6 @@ from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
-from celery import current_app
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
@@ -38,7 +37,7 @@ from tournaments.models import (
     StandingsRow,
     StandingsSnapshot,
 )
-from tournaments.services.broker import publish_failed, publish_succeeded
+from tournaments.services.broker import task_send
 from tournaments.services.notify import STANDINGS_FAILED, notify_enqueue
 
 logger = logging.getLogger(__name__)
@@ -147,13 +146,7 @@ def standings_invalidate(league: League) -> None:
 def standings_enqueue(league_id: int) -> None:
     """Send the recompute task. A broker outage must not fail a submission: the periodic
     catch-up task finds leagues whose snapshot is behind and recomputes them."""
-    try:
-        current_app.signature(RECOMPUTE_TASK, args=(league_id,)).apply_async()
-    except Exception:  # broker down: the catch-up task will pick it up
-        publish_failed()
-        logger.warning("could not enqueue standings for league %s; catch-up will", league_id)
-    else:
-        publish_succeeded()
+    task_send(RECOMPUTE_TASK, (league_id,))
 
 
 #: errors worth a retry (the database went away); anything else is the data's fault

@@ -148,6 +148,6 @@ def log_viewer_data(log: GameLog | None, names: dict[str, str] | None = None) ->
         row.data,
         steps=log.events,
         board=log.board,
-        log_colours=_log_colours(log.content),
+        seats=row.seats,
         names=names,
     )

@@ -40,7 +40,7 @@ def viewer_data(
     *,
     steps: int,
     board: int,
-    log_colours: Sequence[str] | None = None,
+    seats: Mapping[Any, str],
     names: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The replay viewer's analysis: players (display name, line class), the graph's
@@ -48,11 +48,12 @@ def viewer_data(
     each with its win chance and confidence half-width; the played one and the mark).
 
     ``steps`` is the number of events of the log, ``names`` maps the log's player names to
-    the names to show (a league's players), ``log_colours`` the log's colour names by seat.
+    the names to show (a league's players), ``seats`` board seat → the log's player there
+    (``GameAnalysis.seats``, stored with the analysis; JSON keys are strings).
     """
     names = names or {}
     players = list(analysis.get("players") or [])
-    seats = seat_players(analysis, log_colours, board)
+    seats = {int(seat): player for seat, player in seats.items()}
     css = {}
     for seat, player in sorted(seats.items()):
         css.setdefault(player, DEFAULT_COLOURS[board][seat])

@@ -69,19 +69,8 @@ def game_analysis(fixture: Fixture, result: Result | None) -> GameAnalysisView |
             names[log_player] = seat.entry.player.name
         out.append(SeatSummary(seat, player_summary(row.data, log_player)))
     log = result.game_log
-    colours = _log_colours(log)
-    viewer = viewer_data(
-        row.data, steps=log.events, board=log.board, log_colours=colours, names=names
-    )
+    viewer = viewer_data(row.data, steps=log.events, board=log.board, seats=row.seats, names=names)
     return GameAnalysisView(row, viewer, out)
-
-
-def _log_colours(log: GameLog) -> list[str] | None:
-    def build():
-        colours = json.loads(log.content).get("colours")
-        return colours if isinstance(colours, list) else []
-
-    return cached("colours", log.content, build) or None
 
 
 # --- a player's figures per league -----------------------------------------------------------

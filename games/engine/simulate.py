@@ -13,13 +13,14 @@ Games are reproducible: the same arguments and ``seed`` give the same log.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from .board import PAWNS_PER_COLOUR, YARD, position_name
 from .bots import Bot, RandomBot
 from .game import Game
 from .log import FORMAT
+from .moves import RawMove
 from .registry import make_bot
 from .rules import STUCK_TRIES, RuleSet
 from .setup import Setup, colours_in_play
@@ -213,6 +214,19 @@ def lean_rules(game: Game) -> bool:
     )
 
 
+class SeatDice(Protocol):
+    """A seat's die sequence for :func:`play_lean`: ``buf[j]`` is its j-th roll (1–6);
+    ``extend()`` makes ``buf`` longer and returns it (analysis.dice.DiceStream)."""
+
+    buf: bytearray
+
+    def extend(self) -> bytearray: ...
+
+
+Chooser = Callable[[Game, int, int, list[RawMove]], RawMove]
+"""``choose(game, seat, die, moves)``: one of at least two legal ``moves`` (see play_lean)."""
+
+
 def play_random(
     game: Game,
     rng: random.Random,
@@ -222,7 +236,33 @@ def play_random(
     max_events: int = SIMULATE_MAX_EVENTS,
 ) -> Game:
     """Play ``game`` on with every colour choosing uniformly among its legal moves — the
-    loop behind the random-play benchmarks and rollouts, for :func:`lean_rules` games.
+    loop behind the random-play benchmarks, for :func:`lean_rules` games (see
+    :func:`play_lean`, which it is with the dice and the choices drawn from ``rng``).
+    """
+    return play_lean(game, rng, record=record, until_first=until_first, max_events=max_events)
+
+
+def play_lean(
+    game: Game,
+    rng: random.Random | None = None,
+    *,
+    dice: Sequence[SeatDice] | None = None,
+    choose: Chooser | None = None,
+    record: list[dict[str, Any]] | None = None,
+    until_first: bool = False,
+    max_events: int = SIMULATE_MAX_EVENTS,
+) -> Game:
+    """Play ``game`` on to its end (or ``max_events`` rolls in all) — the lean loop behind
+    the random-play benchmarks (:func:`play_random`) and the analysis rollouts, for
+    :func:`lean_rules` games.
+
+    The dice come from ``rng`` or, with ``dice``, from one sequence per seat (seat ``s``'s
+    j-th roll in this call is ``dice[s].buf[j]``: common random numbers for rollouts). A
+    choice between two or more legal moves is ``choose(game, seat, die, moves)`` with the
+    moves as ``Position.legal`` lists them, or, without ``choose``, uniform from ``rng``.
+    ``choose`` sees the board as it stands (pawns, track, yards, houses, finished
+    colours); the turn fields (``turn_seat``, ``tries``, ``events``) are written back only
+    when the loop ends.
 
     :func:`play` takes it for :class:`~games.engine.bots.RandomBot` players when no log
     is recorded; ``record`` and ``until_first`` mean what they mean there (``until_first``:
@@ -247,10 +287,14 @@ def play_random(
     """
     if not lean_rules(game):
         raise ValueError(
-            "play_random plays games without barriers, backward captures, "
-            "a neutral colour or compulsory captures; use play()"
+            "the lean loop (play_random, play_lean) plays games without barriers, backward "
+            "captures, a neutral colour, compulsory captures or a platform variant; use play()"
         )
-    bits = rng.getrandbits
+    if rng is None and (dice is None or choose is None):
+        raise ValueError("play_lean needs rng unless both dice and choose are given")
+    bits = rng.getrandbits if rng is not None else None
+    bufs = [d.buf for d in dice] if dice is not None else None
+    used = [0] * len(game.pawns)
     T = game.T
     last = game.last
     entry = game.entry
@@ -281,10 +325,18 @@ def play_random(
     while events < limit:
         roller = c
         roll_max = tries_max
-        n = bits(3)  # a die: 0-5 of three random bits, 1 + that
-        while n > 5:
-            n = bits(3)
-        n += 1
+        if bufs is None:
+            n = bits(3)  # a die: 0-5 of three random bits, 1 + that
+            while n > 5:
+                n = bits(3)
+            n += 1
+        else:  # the seat's next die
+            i = used[c]
+            buf = bufs[c]
+            if i >= len(buf):
+                buf = bufs[c] = dice[c].extend()
+            n = buf[i]
+            used[c] = i + 1
         pw = pawns[c]
         absm = abs_of[c]
         # the pawns that may move (their positions, YARD to enter): Position.legal
@@ -321,6 +373,16 @@ def play_random(
             k = len(frms)
             if k == 1:
                 frm = frms[0]
+            elif choose is not None:  # the moves as Position.legal lists them
+                moves = []
+                for f in frms:
+                    if f < 0:
+                        moves.append((c, YARD, 0, track[absm[0]]))
+                    elif f + n < T:
+                        moves.append((c, f, f + n, track[absm[f + n]]))
+                    else:
+                        moves.append((c, f, f + n, -1))
+                frm = choose(game, c, n, moves)[1]
             else:  # uniformly: BITS[k] random bits, again while they make k or more
                 i = bits(BITS[k])
                 while i >= k:

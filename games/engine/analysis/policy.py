@@ -228,6 +228,8 @@ class LitePolicy(FastHeuristicPolicy):
     def __init__(self) -> None:
         super().__init__()
         self._tables: dict[int, tuple] = {}
+        self._context_setup = None
+        self._context: dict[int, tuple] = {}
 
     def tables(self, T: int) -> tuple:
         """Per track length: the six fields behind each absolute field (nearest first),
@@ -242,69 +244,97 @@ class LitePolicy(FastHeuristicPolicy):
             found = self._tables[T] = (behind, worth, threat, bot.ENTRY + T + bot.HOUSE)
         return found
 
+    def context(self, game: Game, seat: int) -> tuple:
+        """What a choice of ``seat`` needs that only depends on the setup (cached): its
+        allies, whether the rules are plain (else the bot itself chooses), ``enemy[o]``
+        for a field's occupant ``o`` (-1, an empty field, is the last entry), its
+        relative → absolute field table, the tables and the bot's weights."""
+        if game.setup is not self._context_setup:  # (a game's copies share its setup)
+            self._context_setup = game.setup
+            self._context = {}
+        found = self._context.get(seat)
+        if found is None:
+            bot = self.bot
+            allies = self.allies(game, seat)
+            enemy = [e not in allies for e in range(len(game.yard))] + [False]
+            found = self._context[seat] = (
+                allies,
+                self._plain,
+                enemy,
+                game.abs_of[seat],
+                *self.tables(game.T),
+                bot.DEPTH,
+                1.0 - bot.HIT,
+                bot.ENEMY,
+                bot.STUCK_SIX,
+            )
+        return found
+
     def choose(self, game, seat, die, moves):
         if game.platform_variant is not None:  # a move that wins the variant's game first
             win = variant_win(game, seat, moves)
             if win is not None:
                 return win
-        allies = self.allies(game, seat)
-        if not self._plain:  # a neutral colour, the huff, barriers, backward moves
+        (allies, plain, enemy, absm, behind, worth_at, threat_on, house, depth, hit, enemy_w,
+         stuck_six) = self.context(game, seat)  # fmt: skip
+        if not plain:  # a neutral colour, the huff, barriers, backward moves
             return self.bot.choose(game, seat, die, moves, None)
-        bot = self.bot
         T = game.T
         yard = game.yard
         track = game.track
         rel_of = game.rel_of
-        absm = game.abs_of[seat]
-        behind, worth_at, threat_on, house = self.tables(T)
-        enemy_w = bot.ENEMY
-        depth = bot.DEPTH
-        hit = 1.0 - bot.HIT
-        # entry risk near the start fields of enemies with pawns in the yard
+        # entry risk near the start fields of enemies with pawns in the yard (stuck: no
+        # pawn on the track — the quick test first — and a packed house: three tries)
         entries = []
-        for e in range(len(yard)):
-            if yard[e] and e not in allies and not game.finished[e]:
-                six = bot.STUCK_SIX if game.three and game.stuck(e) else 1.0 / 6.0
+        three = game.three
+        for e, y in enumerate(yard):
+            if y and enemy[e] and not game.finished[e]:
+                stuck = three and y + game.home[e] == PAWNS_PER_COLOUR and game.stuck(e)
+                six = stuck_six if stuck else 1.0 / 6.0
                 entries.append((rel_of[e], six, track[game.start[e]] < 0))
-        pw = game.pawns[seat]
-        check_unpacked = game.three and yard[seat]
-
-        def worth(p: int, a: int) -> float:
-            if p >= T:
-                return house + (p - T) * depth
-            miss = 1.0
-            for b in behind[a]:  # enemy pawns 1-6 fields behind that can reach a
-                e = track[b]
-                if e >= 0 and e not in allies:
-                    rel = rel_of[e]
-                    if rel[b] < rel[a]:  # (not past its own house on the way)
-                        miss *= hit
-            for rel, six, free in entries:
-                r = rel[a]
-                if r == 0:
-                    miss *= 1.0 - six
-                elif r <= 6 and free:
-                    miss *= 1.0 - six / 6.0
-            value = worth_at[p] * miss
-            for b in absm[p + 1 : p + 7 if p + 7 < T else T]:  # enemy pawns it threatens
-                e = track[b]
-                if e >= 0 and e not in allies:
-                    value += threat_on[rel_of[e][b]]
-            return value
-
+        # the worth of the moved pawn after and before each move (to, from, to, from, …)
+        worths = []
+        for m in moves:
+            for p in (m[2], m[1]):
+                if p >= T:  # in the house
+                    worths.append(house + (p - T) * depth)
+                    continue
+                if p < 0:  # in the yard: worth nothing
+                    worths.append(0.0)
+                    continue
+                a = absm[p]
+                miss = 1.0  # it survives: no enemy pawn 1-6 fields behind hits …
+                for b in behind[a]:
+                    e = track[b]
+                    if enemy[e]:
+                        rel = rel_of[e]
+                        if rel[b] < rel[a]:  # (not past its own house on the way)
+                            miss *= hit
+                for rel, six, free in entries:  # … and no entering enemy does
+                    r = rel[a]
+                    if r == 0:
+                        miss *= 1.0 - six
+                    elif r <= 6 and free:
+                        miss *= 1.0 - six / 6.0
+                value = worth_at[p] * miss
+                for b in absm[p + 1 : p + 7 if p + 7 < T else T]:  # enemy pawns it threatens
+                    e = track[b]
+                    if enemy[e]:
+                        value += threat_on[rel_of[e][b]]
+                worths.append(value)
+        # the "unpacked house" term can only apply with no own pawn left on the track
+        check_unpacked = three and yard[seat] and yard[seat] + game.home[seat] >= 3
         best = moves[0]
         best_score = -1e18
-        for m in moves:
-            _s, frm, to, cap = m  # the roller's own pawn (no neutral colour)
-            score = worth(to, absm[to] if to < T else -1)
-            if frm >= 0:  # the pawn's worth where it stood, on the track or in the house
-                score -= worth(frm, absm[frm] if frm < T else -1)
+        for i, m in enumerate(moves):
+            score = worths[2 * i] - worths[2 * i + 1]
+            cap = m[3]
             if cap >= 0:
-                value = worth_at[rel_of[cap][absm[to]]]
+                value = worth_at[rel_of[cap][absm[m[2]]]]
                 score += -value if cap in allies else enemy_w * value
-            if check_unpacked:
-                after = list(pw)
-                after[after.index(frm)] = to
+            if check_unpacked and m[2] >= T:
+                after = list(game.pawns[seat])
+                after[after.index(m[1])] = m[2]
                 score += self.unpacked(game, seat, after)
             if score > best_score:
                 best, best_score = m, score

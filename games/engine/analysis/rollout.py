@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..board import PAWNS_PER_COLOUR
 from ..game import Game
+from ..simulate import lean_rules, play_lean
 from .dice import DiceStream, dice_for
 from .policy import Policy
 
@@ -47,6 +48,17 @@ def rollout(game: Game, dice: Sequence[DiceStream], policy: Policy) -> str | Non
     options keep the same dice for every colour even when a 6 or the three tries
     make the turns run differently).
     """
+    if lean_rules(game):  # every preset: the engine's lean loop, the same game faster
+        limit = game.events + MAX_ROLLOUT_EVENTS
+        play_lean(game, dice=dice, choose=policy.choose, max_events=limit)
+        return game.winner if game.over else None
+    return rollout_general(game, dice, policy)
+
+
+def rollout_general(game: Game, dice: Sequence[DiceStream], policy: Policy) -> str | None:
+    """:func:`rollout` by the engine's general loop (``Position.legal``, ``Game.push_raw``):
+    what the variants (barriers, the huff, a neutral colour, a platform variant) take, and
+    the reference the lean loop is tested against."""
     bufs = [d.buf for d in dice]
     used = [0] * len(bufs)
     legal = game.legal

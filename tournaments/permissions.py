@@ -12,7 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
+from games.models import GameAnalysis
 from tournaments.models import ConfirmedEmail, Entry, Fixture, League, Result, Seat
 
 #: result actions on a game
@@ -273,4 +275,44 @@ def _decider_refusal(organizer: bool, plays: bool, league: League) -> Refusal | 
         return Refusal(f"only the organizers of {league.name} may do this", True)
     if plays:
         return Refusal("you play in this game: another organizer must decide its result", True)
+    return None
+
+
+#: why a move analysis cannot be run again, worded once (English for the API; the pages
+#: translate them: each is marked for translation here)
+ANALYSIS_RETRY_REFUSALS = {
+    "organizers": gettext_noop("only the league's organizers may have a game analysed again"),
+    "disabled": gettext_noop("move analyses are switched off on this site"),
+    "no_log": gettext_noop("this game has no counted log, so there is no analysis to run again"),
+    "missing": gettext_noop(
+        "this game's log has no analysis under the current settings yet; "
+        "the periodic catch-up queues one"
+    ),
+    GameAnalysis.Status.QUEUED: gettext_noop(
+        "the analysis of this game is queued already; a worker runs it soon"
+    ),
+    GameAnalysis.Status.RUNNING: gettext_noop("the analysis of this game is running now"),
+    GameAnalysis.Status.DONE: gettext_noop(
+        "the analysis of this game is done; there is nothing to run again"
+    ),
+}
+
+
+def analysis_retry_refusal(
+    user, fixture: Fixture, analysis: GameAnalysis | None, *, counted_log: bool
+) -> Refusal | None:
+    """Why ``user`` may not have the failed move analysis of this game run again, or None.
+    ``analysis`` is the counted log's analysis under the current key (``counted_log``: the
+    game has a counted result with a log). The league's organizers and staff may, also an
+    organizer who plays in the game (it decides nothing about the result)."""
+    if not is_organizer(user, fixture.league):
+        return Refusal(ANALYSIS_RETRY_REFUSALS["organizers"], True)
+    if not getattr(settings, "ANALYSIS_ENABLED", False):
+        return Refusal(ANALYSIS_RETRY_REFUSALS["disabled"])
+    if not counted_log:
+        return Refusal(ANALYSIS_RETRY_REFUSALS["no_log"])
+    if analysis is None:
+        return Refusal(ANALYSIS_RETRY_REFUSALS["missing"])
+    if analysis.status != GameAnalysis.Status.FAILED:
+        return Refusal(ANALYSIS_RETRY_REFUSALS[analysis.status])
     return None

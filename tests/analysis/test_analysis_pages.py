@@ -168,6 +168,9 @@ def test_a_failed_analysis_says_so(client, table, counted):
     row, _ = service.analysis_request(counted.game_log, rollouts=7)
     GameAnalysis.objects.filter(pk=row.pk).update(status="failed", error="ValueError: bad")
     html = game_page(client, table).text
-    assert "The analysis of this log failed" in html and 'id="analysis-pending"' not in html
+    # a visitor is told only that there is none (organizers see why, and a button to run
+    # it again: tests/analysis/test_analysis_retry.py)
+    assert "The move analysis of this game is not available." in html
+    assert "ValueError" not in html and 'id="analysis-pending"' not in html
     body = client.get(reverse("api:fixture-analysis", args=[table["fixture"].pk])).json()
     assert (body["status"], body["error"], body["analysis"]) == ("failed", "ValueError: bad", None)

@@ -20,10 +20,11 @@ from typing import Any
 import pytest
 from django.db import transaction
 
+from games.models import GameAnalysis
 from tests.api.conftest import ROLES, World, build_world, error_of
 from tests.builders import example_bytes
 from tournaments.models import Cycle, Entry, Fixture, League, Player, Result, TieBreakRoll
-from tournaments.services.results import result_enter, result_report
+from tournaments.services.results import game_log_submit, result_enter, result_report
 from tournaments.services.schedule import cycle_create
 
 ORGANIZERS = {"organizer", "co_organizer", "staff"}
@@ -46,6 +47,8 @@ class Case:
     league_scoped: bool = True
     #: Status for roles that are neither allowed nor anonymous (default 403).
     others: dict[str, int] = field(default_factory=dict)
+    #: Settings for the case (pytest-django's ``settings``).
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +93,17 @@ def _prepare_confirmed(w: World) -> None:
     result_enter(
         fixture=w.fixture, user=w.users["organizer"], winner=w.entries["erin"], reason="setup"
     )
+
+
+def _prepare_failed_analysis(w: World) -> None:
+    """A counted log whose analysis (under the case's settings) failed."""
+    from games.analysis import analysis_request
+
+    counted = game_log_submit(
+        fixture=w.fixture, content=example_bytes("valid-league-2tplus.json"), user=w.users["staff"]
+    )
+    row, _ = analysis_request(counted.game_log)
+    GameAnalysis.objects.filter(pk=row.pk).update(status="failed", error="ValueError: bad")
 
 
 def _prepare_registration(w: World) -> None:
@@ -275,6 +289,14 @@ CASES = [
         prepare=_prepare_confirmed,
     ),
     Case(
+        "run a failed analysis again",
+        "post",
+        lambda w: f"/api/v1/fixtures/{w.fixture.pk}/analysis/retry/",
+        allowed=ORGANIZERS,
+        prepare=_prepare_failed_analysis,
+        settings={"ANALYSIS_ENABLED": True, "ANALYSIS_ROLLOUTS": 4},
+    ),
+    Case(
         "tie-break roll",
         "post",
         lambda w: f"/api/v1/leagues/{w.league.slug}/tie-break-rolls/",
@@ -357,6 +379,7 @@ def fingerprint() -> dict[str, Any]:
         ),
         "tie_break_rolls": TieBreakRoll.objects.count(),
         "results": sorted(Result.objects.values_list("pk", "state")),
+        "analyses": sorted(GameAnalysis.objects.values_list("pk", "status")),
     }
 
 
@@ -373,7 +396,9 @@ def call(world: World, case: Case, role: str):
 @pytest.mark.parametrize("private", [False, True], ids=["public", "private"])
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_matrix(world: World, case: Case, role: str, private: bool):
+def test_matrix(world: World, case: Case, role: str, private: bool, settings):
+    for name, value in case.settings.items():
+        setattr(settings, name, value)
     if private:
         League.objects.filter(pk=world.league.pk).update(is_public=False)
         world.league.refresh_from_db()
@@ -425,6 +450,7 @@ def test_every_write_endpoint_is_in_the_matrix():
         "fixture-result",
         "fixture-forfeit",
         "fixture-void",
+        "fixture-analysis-retry",
         "result-confirm",
         "result-dispute",
         "result-resolve",

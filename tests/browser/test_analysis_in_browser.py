@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.analysis import analysis_request, analysis_run
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import SCREENSHOTS, screenshot
 from tests.builders import example_text, make_fixture, make_league, make_player, make_user
 from tournaments.models import League
 from tournaments.services.results import game_log_submit
@@ -130,3 +130,51 @@ def test_the_analysis_at_390_px_and_in_german(chromium, live_server, game):
     finally:
         context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_an_organizer_runs_a_failed_analysis_again_by_keyboard_at_390_px(
+    chromium, live_server, transactional_db, settings
+):
+    from django.test import Client
+
+    from games.models import GameAnalysis
+
+    settings.ANALYSIS_ENABLED, settings.ANALYSIS_ROLLOUTS = True, 2
+    organizer = make_user("org")
+    erin = make_player("erin", user=make_user("erin_u"))
+    carol = make_player("carol", user=make_user("carol_u"))
+    league = make_league(organizer, slug="failing", format="2T+")
+    fixture = make_fixture(
+        league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black"
+    )
+    result = game_log_submit(fixture=fixture, content=example_text(LOG), user=organizer)
+    GameAnalysis.objects.filter(log=result.game_log).update(
+        status="failed", error="ValueError: the engine gave up at event 12"
+    )
+    client = Client()
+    client.force_login(organizer)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context = chromium.new_context(
+        viewport={"width": 390, "height": 844}, locale="de-DE", base_url=live_server.url
+    )
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    page = context.new_page()
+    try:
+        page.goto(f"/games/{fixture.pk}/#analysis", wait_until="networkidle")
+        failed = page.locator("#analysis-failed")
+        expect(failed).to_contain_text("the engine gave up at event 12")
+        button = failed.get_by_role("button", name="Erneut analysieren")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        button.scroll_into_view_if_needed()
+        screenshot(page, "analysis-failed-390-de")
+        page.locator("#analysis").screenshot(path=str(SCREENSHOTS / "analysis-failed-card.png"))
+        button.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(".messages")).to_contain_text("Die Analyse ist wieder eingereiht")
+        expect(page.locator("#analysis-pending")).to_be_visible()
+        expect(page.locator("#analysis-failed")).to_have_count(0)
+        screenshot(page, "analysis-requeued-390-de")
+        page.locator(".messages").screenshot(path=str(SCREENSHOTS / "analysis-requeued-msg.png"))
+    finally:
+        context.close()
+    assert GameAnalysis.objects.get(log=result.game_log).status == "queued"

@@ -1,6 +1,7 @@
 """The permission matrix of the results desk's pages and actions, role by role: the desk,
 entering or correcting a result by hand, voiding, forfeiting, resolving from the desk,
-and a player's report without a log. A refused request changes nothing."""
+running a failed move analysis again, and a player's report without a log. A refused
+request changes nothing."""
 
 from __future__ import annotations
 
@@ -8,9 +9,14 @@ import pytest
 from django.urls import reverse
 
 from tests.api.conftest import ROLES
-from tests.builders import make_fixture, make_league, make_player, make_user
+from tests.builders import example_text, make_fixture, make_league, make_player, make_user
 from tournaments.models import Entry, Result
-from tournaments.services.results import result_dispute, result_enter, result_report
+from tournaments.services.results import (
+    game_log_submit,
+    result_dispute,
+    result_enter,
+    result_report,
+)
 
 ORGANIZERS = {"co_organizer", "organizer", "staff"}
 AT_BOARD = {"player", "opponent"}
@@ -143,3 +149,24 @@ def test_reporting_a_game_without_a_log(client, world, role):
         assert result.game_time == 41 * 60 + 30
         assert result.completed_colours[str(entries["erin"].pk)] == 1
         assert result.state == ("pending" if role in AT_BOARD else "confirmed")
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_running_a_failed_analysis_again(client, world, role, settings):
+    from games.analysis import analysis_request
+    from games.models import GameAnalysis
+
+    settings.ANALYSIS_ENABLED, settings.ANALYSIS_ROLLOUTS = False, 4
+    users, _, fixture, _ = world
+    counted = game_log_submit(
+        fixture=fixture, content=example_text("valid-league-2tplus.json"), user=users["organizer"]
+    )
+    row, _ = analysis_request(counted.game_log)
+    GameAnalysis.objects.filter(pk=row.pk).update(status="failed", error="ValueError: bad")
+    settings.ANALYSIS_ENABLED = True
+    response = client_for(client, users, role).post(
+        reverse("tournaments:game-analysis-retry", args=[fixture.pk])
+    )
+    assert response.status_code == expected(role, ORGANIZERS)
+    row.refresh_from_db()
+    assert row.status == ("queued" if role in ORGANIZERS else "failed")

@@ -1,4 +1,5 @@
-"""The move analysis of a game's log: ``GET /api/v1/fixtures/<id>/analysis/``."""
+"""The move analysis of a game's log: ``GET /api/v1/fixtures/<id>/analysis/``, and
+``POST …/analysis/retry/`` (organizers: run a failed one again)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from accounts.throttles import SubmissionThrottle
 from games.analysis import analysis_for_log
-from tournaments.api.base import READ_ERRORS
+from tournaments.api.base import READ_ERRORS, SUBMIT_ERRORS
 from tournaments.api.fixtures import FixtureView
-from tournaments.models import Result
+from tournaments.models import Fixture, Result
+from tournaments.services.analyses import analysis_retry
 
 
 class AnalysisSerializer(serializers.Serializer):
@@ -42,23 +45,47 @@ class FixtureAnalysisView(FixtureView):
         responses={200: AnalysisSerializer, **READ_ERRORS},
     )
     def get(self, request, pk: int):
+        return Response(analysis_body(self.get_fixture(pk)))
+
+
+def analysis_body(fixture: Fixture) -> dict:
+    """The answer of ``GET …/analysis/``: the counted result's log (else the one awaiting
+    confirmation) and the analysis a page shows of it."""
+    results = sorted(
+        (r for r in fixture.results.all() if r.game_log_id),
+        key=lambda r: (r.state != Result.State.CONFIRMED, r.created_at),
+    )
+    log = results[0].game_log if results else None
+    row = analysis_for_log(log.pk if log else None)
+    body = {
+        "fixture": fixture.pk,
+        "log_sha256": log.sha256 if log else None,
+        "status": row.status if row else "none",
+        "format": row.format if row else None,
+        "rollouts": row.rollouts if row else None,
+        "seed": row.seed if row else None,
+        "seats": row.seats if row else {},
+        "error": row.error if row else "",
+        "finished_at": row.finished_at if row else None,
+        "analysis": row.data if row and row.status == "done" else None,
+    }
+    return AnalysisSerializer(body).data
+
+
+class FixtureAnalysisRetryView(FixtureView):
+    throttle_classes = [SubmissionThrottle]
+
+    @extend_schema(
+        summary="Run the game's failed move analysis again (organizers)",
+        description="The analysis of the counted result's log under the site's current "
+        "rollouts and seed goes back to `queued` and is sent to the analysis workers "
+        "(`analysis_retry`); the answer is the analysis as `GET …/analysis/` gives it. "
+        "400: analyses are off on this site, the game has no counted log, or its analysis "
+        "is not failed (the message says whether it is queued, running or done).",
+        request=None,
+        responses={200: AnalysisSerializer, **SUBMIT_ERRORS},
+    )
+    def post(self, request, pk: int):
         fixture = self.get_fixture(pk)
-        results = sorted(
-            (r for r in fixture.results.all() if r.game_log_id),
-            key=lambda r: (r.state != Result.State.CONFIRMED, r.created_at),
-        )
-        log = results[0].game_log if results else None
-        row = analysis_for_log(log.pk if log else None)
-        body = {
-            "fixture": fixture.pk,
-            "log_sha256": log.sha256 if log else None,
-            "status": row.status if row else "none",
-            "format": row.format if row else None,
-            "rollouts": row.rollouts if row else None,
-            "seed": row.seed if row else None,
-            "seats": row.seats if row else {},
-            "error": row.error if row else "",
-            "finished_at": row.finished_at if row else None,
-            "analysis": row.data if row and row.status == "done" else None,
-        }
-        return Response(AnalysisSerializer(body).data)
+        analysis_retry(fixture=fixture, by=request.user)
+        return Response(analysis_body(fixture))

@@ -142,6 +142,11 @@ urlpatterns = [
         analyses.FixtureAnalysisView.as_view(),
         name="fixture-analysis",
     ),
+    path(
+        "fixtures/<int:pk>/analysis/retry/",
+        analyses.FixtureAnalysisRetryView.as_view(),
+        name="fixture-analysis-retry",
+    ),
     path("fixtures/<int:pk>/report/", fixtures.FixtureReportView.as_view(), name="fixture-report"),
     path("fixtures/<int:pk>/result/", fixtures.FixtureResultView.as_view(), name="fixture-result"),
     path(

@@ -10,15 +10,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Prefetch, Subquery
 
-from games.analysis import analysis_for_log
+from games.analysis import analysis_for_log, analysis_key
 from games.analysis_view import player_summary, viewer_data
 from games.engine.board import DEFAULT_COLOURS
 from games.engine.fairness import FACES, Fairness, combine, fairness, roll_counts
 from games.logcache import cached
 from games.models import GameAnalysis, GameLog
 from tournaments.models import Fixture, League, Player, Result, Seat
+from tournaments.selectors.prefetch import seats_prefetch
 
 #: the x axis of the dice plot (SVG user units)
 PLOT_WIDTH, PLOT_HEIGHT = 300, 150
@@ -71,6 +72,43 @@ def game_analysis(fixture: Fixture, result: Result | None) -> GameAnalysisView |
     log = result.game_log
     viewer = viewer_data(row.data, steps=log.events, board=log.board, seats=row.seats, names=names)
     return GameAnalysisView(row, viewer, out)
+
+
+def counted_log_analysis(fixture: Fixture) -> tuple[GameLog | None, GameAnalysis | None]:
+    """The fixture's counted log (its text deferred) and that log's analysis under the
+    current key (``games.analysis.analysis_key``), each None when there is none: what
+    running a failed analysis again acts on."""
+    log = (
+        GameLog.objects.filter(results__fixture=fixture, results__state=Result.State.CONFIRMED)
+        .defer("content")
+        .first()
+    )
+    if log is None:
+        return None, None
+    return log, GameAnalysis.objects.filter(sha256=log.sha256, **analysis_key()).first()
+
+
+def failed_analyses(league: League) -> list[Result]:
+    """The league's counted results whose log's analysis under the current key failed,
+    oldest game first, each with ``analysis_error`` (the results desk; one query, plus the
+    seats)."""
+    key = {f"game_log__analyses__{name}": value for name, value in analysis_key().items()}
+    failed = GameAnalysis.objects.filter(
+        log_id=OuterRef("game_log_id"), status=GameAnalysis.Status.FAILED, **analysis_key()
+    )
+    return list(
+        Result.objects.filter(
+            fixture__league=league,
+            state=Result.State.CONFIRMED,
+            game_log__analyses__status=GameAnalysis.Status.FAILED,
+            **key,
+        )
+        .annotate(analysis_error=Subquery(failed.values("error")[:1]))
+        .select_related("fixture")
+        .prefetch_related(Prefetch("fixture__seats", seats_prefetch().queryset))
+        .defer("reason", "decision_note")
+        .order_by("fixture__round", "fixture__number", "pk")
+    )
 
 
 # --- a player's figures per league -----------------------------------------------------------
@@ -224,6 +262,8 @@ __all__ = [
     "AnalysedRecord",
     "DiceView",
     "GameAnalysisView",
+    "counted_log_analysis",
+    "failed_analyses",
     "game_analysis",
     "league_dice",
     "seat_summary",

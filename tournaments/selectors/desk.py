@@ -1,15 +1,17 @@
 """The results desk of a league, as reads: games awaiting confirmation, disputes, overdue
-games and rejected uploads, each list in a fixed number of queries."""
+games, rejected uploads and failed move analyses, each list in a fixed number of queries."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django.utils import timezone
 
 from tournaments.models import Fixture, League, RejectedSubmission, Result
+from tournaments.selectors.analyses import failed_analyses
 from tournaments.selectors.prefetch import seats_prefetch
 
 #: a game with no result yet and its time passed
@@ -22,10 +24,18 @@ class Desk:
     disputed: list[Result]
     overdue: list[Fixture]
     rejections: list[RejectedSubmission]
+    #: counted results whose move analysis failed (``analysis_error`` says why)
+    failed_analyses: list[Result]
 
     @property
     def empty(self) -> bool:
-        return not (self.awaiting or self.disputed or self.overdue or self.rejections)
+        return not (
+            self.awaiting
+            or self.disputed
+            or self.overdue
+            or self.rejections
+            or self.failed_analyses
+        )
 
 
 def _open_results(league: League, state: str) -> list[Result]:
@@ -56,5 +66,9 @@ def league_desk(league: League, *, rejections: int = 20) -> Desk:
             RejectedSubmission.objects.filter(fixture__league=league)
             .select_related("fixture", "submitted_by")
             .order_by("-created_at")[:rejections]
+        ),
+        # listed while analyses are on: only then can an organizer have them run again
+        failed_analyses=(
+            failed_analyses(league) if getattr(settings, "ANALYSIS_ENABLED", False) else []
         ),
     )

@@ -14,6 +14,10 @@ When analyses are not sent at once:
   computes the queued ones.
 * A recent broker outage (``services/broker.py``): not sent, so a confirmation never waits
   for one more broker timeout; ``analyses_catch_up`` (beat) sends it later.
+
+A failed analysis stays failed (the worker never retries it by itself): an organizer of
+the league runs it again with ``analysis_retry`` (the game page, the results desk, the
+API), ``manage.py analyse_games --retry-failed`` does so for every failed one.
 """
 
 from __future__ import annotations
@@ -24,14 +28,21 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games.analysis import ANALYSE_TASK, analysis_key, analysis_request
 from games.models import GameAnalysis, GameLog
 from tournaments.models import Fixture, Result
+from tournaments.permissions import analysis_retry_refusal
+from tournaments.selectors.analyses import counted_log_analysis
 from tournaments.services.broker import task_send
+from tournaments.services.errors import ServiceError
+from tournaments.services.guards import require_no_refusal
 
 logger = logging.getLogger(__name__)
 
+#: a retry that found the row failed again by the time it looked (the pages translate it)
+CHANGED_MEANWHILE = gettext_noop("the analysis of this game changed meanwhile; try again")
 #: a queued row this old whose task may have been lost is sent again by the catch-up
 RESEND_AFTER = timedelta(minutes=10)
 
@@ -67,6 +78,39 @@ def analysis_for_counted(fixture: Fixture) -> GameAnalysis | None:
         .first()
     )
     return analysis_for_log(log) if log is not None else None
+
+
+def analysis_retry(*, fixture: Fixture, by) -> GameAnalysis:
+    """Run the failed move analysis of the fixture's counted log (under the current key)
+    again: the row goes back to queued — error and claim cleared, ``created_at`` set to
+    now, so the page shows it as the newest and the catch-up does not presume its message
+    lost at once — and ``games.analyse`` is sent on commit (``analysis_send``). The worker
+    claims it as any queued row (``analysis_run`` needs no ``retry_failed``).
+
+    Only a failed row changes (a conditional UPDATE): of two retries at once one re-queues
+    and sends, the other is told the analysis is queued already. Refused (``NotAllowed``
+    for anyone but the league's organizers and staff, else ``ServiceError``) when analyses
+    are off, the game has no counted log or its analysis is not failed."""
+    log, row = counted_log_analysis(fixture)
+    require_no_refusal(analysis_retry_refusal(by, fixture, row, counted_log=log is not None))
+    with transaction.atomic():
+        requeued = GameAnalysis.objects.filter(pk=row.pk, status=GameAnalysis.Status.FAILED).update(
+            status=GameAnalysis.Status.QUEUED,
+            error="",
+            claim="",
+            started_at=None,
+            finished_at=None,
+            created_at=timezone.now(),
+        )
+        if not requeued:  # run again (or claimed) since it was read: say what it is now
+            now = GameAnalysis.objects.filter(pk=row.pk).first()
+            require_no_refusal(analysis_retry_refusal(by, fixture, now, counted_log=True))
+            raise ServiceError(CHANGED_MEANWHILE)
+        analysis_id = row.pk
+        transaction.on_commit(lambda: analysis_send(analysis_id))
+    row.refresh_from_db()
+    logger.info("analysis %s of fixture %s queued again by %s", row.pk, fixture.pk, by)
+    return row
 
 
 def counted_logs_without_analysis(limit: int | None = None):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -26,11 +27,14 @@ from tournaments.permissions import (
     SEE_REJECTIONS,
     SUBMIT,
     VOID,
+    ResultActions,
+    analysis_retry_refusal,
     result_actions,
 )
 from tournaments.selectors import analyses as analysis_selectors
 from tournaments.selectors import games as game_selectors
 from tournaments.selectors import ratings as rating_selectors
+from tournaments.services import analyses as analysis_services
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.web.forms import DisputeForm, LogUploadForm, ResolveForm
@@ -44,9 +48,21 @@ def _result_of(fixture: Fixture, result_id: int) -> Result:
     raise Http404("no such result")
 
 
+def _can_retry_analysis(
+    user, fixture: Fixture, actions: ResultActions, analysis: analysis_selectors.GameAnalysisView
+) -> bool:
+    """Whether the page offers "Analyse again": the shown analysis failed and the service
+    would accept (organizers, analyses on, the counted log's analysis failed)."""
+    if not actions.organizer or analysis is None or analysis.status != "failed":
+        return False
+    log, row = analysis_selectors.counted_log_analysis(fixture)
+    return analysis_retry_refusal(user, fixture, row, counted_log=log is not None) is None
+
+
 def _game_context(request, fixture: Fixture, **forms) -> dict:
     result = game_selectors.current_result(fixture)
     actions = result_actions(request.user, fixture, results=fixture.all_results)
+    analysis = analysis_selectors.game_analysis(fixture, result)
     return {
         "league": fixture.league,
         "fixture": fixture,
@@ -77,7 +93,8 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
             else []
         ),
         "prediction": rating_selectors.fixture_prediction(fixture),
-        "analysis": analysis_selectors.game_analysis(fixture, result),
+        "analysis": analysis,
+        "can_retry_analysis": _can_retry_analysis(request.user, fixture, actions, analysis),
     }
 
 
@@ -187,6 +204,28 @@ def result_resolve(request, pk: int, result_id: int):
         return _service_error(request, fixture, exc, resolve_form=form)
     messages.success(request, _("The result is decided."))
     return redirect(safe_next(request, reverse("tournaments:game", args=[fixture.pk])))
+
+
+@require_POST
+@throttled_view([SubmissionThrottle])
+def game_analysis_retry(request, pk: int):
+    """An organizer has the game's failed move analysis run again (``analysis_retry``);
+    back to the game page (or the results desk, by ``next``) with a message."""
+    fixture = fixture_or_404(request, pk)
+    if not request.user.is_authenticated:
+        return _login_first(request, fixture)
+    back = safe_next(request, reverse("tournaments:game", args=[fixture.pk]) + "#analysis")
+    try:
+        analysis_services.analysis_retry(fixture=fixture, by=request.user)
+    except NotAllowed as exc:
+        raise PermissionDenied(_(exc.message)) from None
+    except ServiceError as exc:  # the service's refusals are marked for translation
+        messages.error(request, _(exc.message))
+        return redirect(back)
+    messages.success(
+        request, _("The analysis is queued again; it appears here once a worker has run it.")
+    )
+    return redirect(back)
 
 
 def _game_log_or_404(request, pk: int, log_id: int) -> tuple[Fixture, GameLog]:

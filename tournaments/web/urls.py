@@ -92,6 +92,11 @@ urlpatterns = [
     path("games/<int:pk>/void/", desk.game_void, name="game-void"),
     path("games/<int:pk>/forfeit/", desk.game_forfeit, name="game-forfeit"),
     path("games/<int:pk>/submit/", games.game_submit, name="game-submit"),
+    path(
+        "games/<int:pk>/analysis/retry/",
+        games.game_analysis_retry,
+        name="game-analysis-retry",
+    ),
     path("games/<int:pk>/reschedule/", seeding.game_reschedule, name="game-reschedule"),
     path(
         "games/<int:pk>/results/<int:result_id>/confirm/",

@@ -30,7 +30,6 @@ Multiprocessing over ``--workers`` processes; times are wall clock.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -41,23 +40,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine import Game, HeuristicBot, RandomBot
+from games.engine.analysis.stats import paired_half_width
+from games.engine.analysis.stats import wilson_interval as wilson
 from games.engine.bots import Bot
+from games.engine.registry import make_bot
 from games.engine.strong import StrongBot
 
 COLOURS = ("red", "black", "yellow", "green")
 RULES = "league"
 MAX_EVENTS = 20_000
-
-
-def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95% Wilson score interval of ``wins`` out of ``n``."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (centre - half, centre + half)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -79,13 +70,10 @@ class Streams:
 
 
 def make(name: str) -> Bot:
-    if name == "strong":
-        return StrongBot()
-    if name == "heuristic":
-        return HeuristicBot()
-    if name == "random":
-        return RandomBot()
-    raise SystemExit(f"unknown bot {name!r}")
+    try:
+        return make_bot(name)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 def play_game(i: int, hero: Bot, opponent: Bot, times: list[float] | None) -> tuple[bool, int]:
@@ -231,11 +219,9 @@ def match(pool: ProcessPoolExecutor, hero: str, opponent: str, games: int, worke
 
 def paired(a: list[bool], b: list[bool]) -> str:
     """Mean difference of two bots' results on the same games, with its 95% interval."""
-    d = [int(x) - int(y) for x, y in zip(a, b, strict=True)]
-    n = len(d)
-    mean = sum(d) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / max(1, n - 1))
-    return f"{mean:+.1%} ± {1.959964 * sd / math.sqrt(n):.1%}"
+    ints = [int(x) for x in a], [int(y) for y in b]
+    mean = (sum(ints[0]) - sum(ints[1])) / len(a)
+    return f"{mean:+.1%} ± {paired_half_width(*ints):.1%}"
 
 
 def main() -> None:

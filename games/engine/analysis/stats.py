@@ -18,15 +18,24 @@ CONFIDENCE = 0.95
 Z = 1.959963984540054  # two-sided 95 % quantile of the standard normal
 
 
+def wilson_interval(wins: float, n: int, z: float = Z) -> tuple[float, float]:
+    """Wilson's score interval of ``wins`` out of ``n`` (``(0, 1)`` for no trials)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n))
+    return (centre - half, centre + half)
+
+
 def wilson_half_width(wins: float, n: int, z: float = Z) -> float:
     """Largest distance from ``wins / n`` to the ends of Wilson's interval."""
     if n <= 0:
         return 1.0
     p = wins / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n))
-    return max(centre + half - p, p - (centre - half))
+    lo, hi = wilson_interval(wins, n, z)
+    return max(hi - p, p - lo)
 
 
 def paired_half_width(a: Sequence[float], b: Sequence[float], z: float = Z) -> float:

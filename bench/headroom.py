@@ -20,7 +20,8 @@ It prints, over the sampled decisions:
   game (× decisions per game), two ways: *plug-in* (best by all rollouts, minus the move
   played, on the same rollouts: biased upwards, as a maximum of noisy values is) and
   *split* (best by one half, valued on the other: unbiased for the player choosing by
-  half the rollouts, below the perfect chooser's gain).
+  half the rollouts, below the perfect chooser's gain), and *guarded* (the same, but
+  leaving the policy's move only where that half shows it worse by z > 2).
 
 One step of policy improvement (the perfect chooser against the true opponents) adds
 about ``decisions per game × true gain per decision`` to the policy's win rate; the
@@ -120,7 +121,15 @@ def figures(res: list[list[int]], played: int) -> dict:
         olo, ohi = (half, k) if lo == 0 else (0, half)
         pick = max(range(len(res)), key=lambda j: sum(res[j][lo:hi]))
         split += (sum(res[pick][olo:ohi]) - sum(res[played][olo:ohi])) / (ohi - olo) / 2
+    guarded = 0.0  # deviate from the policy only where one half shows it clearly worse
+    for lo, hi in ((0, half), (half, k)):
+        olo, ohi = (half, k) if lo == 0 else (0, half)
+        pick = max(range(len(res)), key=lambda j: sum(res[j][lo:hi]))
+        d = [a - b for a, b in zip(res[pick][lo:hi], res[played][lo:hi], strict=True)]
+        if pick != played and statistics.fmean(d) > 2 * statistics.pstdev(d) / math.sqrt(len(d)):
+            guarded += (sum(res[pick][olo:ohi]) - sum(res[played][olo:ohi])) / (ohi - olo) / 2
     return {
+        "guarded": guarded,
         "spread": max(mean) - min(mean),
         "plug_in": mean[best] - mean[played],
         "split": split,
@@ -174,7 +183,7 @@ def main() -> None:
     )
     sig = sum(d["significant"] for d in s)
     print(f"hero's move significantly worse than the best (z > 2): {sig} of {len(s)}")
-    for key in ("plug_in", "split"):
+    for key in ("plug_in", "split", "guarded"):
         xs = [d[key] for d in s]
         m = statistics.fmean(xs)
         print(f"gain per decision ({key}): {ci(xs)};  per game: {m * per_game:+.3f}")

@@ -55,8 +55,8 @@ def roll() -> int:
 
 # --- the engine state, rebuilt from the log ---------------------------------------------------
 
-_games: OrderedDict[int, tuple[int, Game]] = OrderedDict()
-_last_t: dict[tuple[int, int], float] = {}  # (room, number of events) → t of the last one
+#: room → (number of events, the engine game after them, ``t`` of the last one)
+_games: OrderedDict[int, tuple[int, Game, float]] = OrderedDict()
 _games_lock = threading.Lock()
 _CACHE_ROOMS = 4000
 
@@ -106,20 +106,20 @@ def room_game(room: Room) -> Game:
     if len(events) != room.move_number:
         raise Refused("the room's log is being written; try again")
     game.push_events(events)
-    _cache(room.pk, room.move_number, game)
+    _cache(room.pk, room.move_number, game, float(events[-1].get("t") or 0) if events else 0.0)
     return game.copy()
 
 
-def _remember_t(room_id: int, number: int, t: float) -> None:
+def _last_t(room_id: int, number: int) -> float | None:
+    """``t`` of the room's event ``number - 1`` if the cache holds the game after it."""
     with _games_lock:
-        _last_t[(room_id, number)] = t
-        while len(_last_t) > _CACHE_ROOMS:
-            _last_t.pop(next(iter(_last_t)))
+        cached = _games.get(room_id)
+    return cached[2] if cached is not None and cached[0] == number else None
 
 
-def _cache(room_id: int, number: int, game: Game) -> None:
+def _cache(room_id: int, number: int, game: Game, t: float) -> None:
     with _games_lock:
-        _games[room_id] = (number, game.copy())
+        _games[room_id] = (number, game.copy(), t)
         _games.move_to_end(room_id)
         while len(_games) > _CACHE_ROOMS:
             _games.popitem(last=False)
@@ -703,7 +703,7 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
     except IllegalMove as exc:
         raise Refused(str(exc)) from None
     now = timezone.now()
-    previous_t = _last_t.pop((room.pk, number), None) if number else 0
+    previous_t = _last_t(room.pk, number) if number else 0
     if previous_t is None:
         previous_t = (
             RoomEvent.objects.filter(room=room, number=number - 1)
@@ -741,8 +741,7 @@ def _apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, A
         RoomEvent.objects.create(room=room, number=number, data=event, by=by)
         for k, v in fields.items():
             setattr(room, k, v)
-        _cache(room.pk, number + 1, game)
-        _remember_t(room.pk, number + 1, t)
+        _cache(room.pk, number + 1, game, t)
         if over:
             transaction.on_commit(lambda: later("live.room_finish", [room.pk], 0))
         else:

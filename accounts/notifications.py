@@ -221,8 +221,9 @@ def notify_event(kind: str, object_id: int, stamp: str = "") -> dict:
         return {"event": kind, "created": 0, "emailed": 0}
     key = event_key(kind, object_id, stamp)
     created = emailed = 0
+    switched = switches_of(users, kind)
     for user in users:
-        email_on, inbox_on = switches(user, kind)
+        email_on, inbox_on = switched[user.pk]
         if not (email_on or inbox_on):
             continue
         try:
@@ -308,8 +309,13 @@ def deadline_sweep(now: datetime | None = None) -> dict:
     late = overdue_fixtures(now=now).values_list("pk", "scheduled_at")
     counts = {"deadline_near": 0, "game_overdue": 0}
     for kind, games in ((Kind.DEADLINE_NEAR, soon), (Kind.GAME_OVERDUE, late)):
-        for pk, when in games:
-            counts[str(kind)] += notify_event(kind, pk, when.isoformat())["created"]
+        events = {event_key(kind, pk, when.isoformat()): (pk, when) for pk, when in games}
+        # an event told before (by an earlier sweep) is not looked at again: an overdue
+        # game stays overdue for every later sweep of the season
+        told = set(Notification.objects.filter(key__in=events).values_list("key", flat=True))
+        for key, (pk, when) in events.items():
+            if key not in told:
+                counts[str(kind)] += notify_event(kind, pk, when.isoformat())["created"]
     return counts
 
 
@@ -318,8 +324,17 @@ def deadline_sweep(now: datetime | None = None) -> dict:
 
 def switches(user, kind: str) -> tuple[bool, bool]:
     """(e-mail, inbox) for this user and kind: on unless switched off."""
-    pref = NotificationPreference.objects.filter(user=user, kind=kind).first()
-    return (pref.email, pref.inbox) if pref else (True, True)
+    return switches_of([user], kind)[user.pk]
+
+
+def switches_of(users: Iterable, kind: str) -> dict[int, tuple[bool, bool]]:
+    """:func:`switches` of several users at once (one query): user pk → (e-mail, inbox)."""
+    users = list(users)
+    stored = {
+        p.user_id: (p.email, p.inbox)
+        for p in NotificationPreference.objects.filter(user__in=users, kind=kind)
+    }
+    return {u.pk: stored.get(u.pk, (True, True)) for u in users}
 
 
 def preferences(user) -> list[tuple[str, str, bool, bool]]:

@@ -128,6 +128,47 @@ def test_deadlines_and_overdue_games_are_told_once(w):
     assert Notification.objects.filter(key__startswith=f"game_overdue:{late.pk}:").count() == 4
 
 
+def test_a_sweep_does_not_look_again_at_games_it_has_told_of(w, monkeypatch):
+    _users, league, _fixture, entries = w
+    now = timezone.now()
+    seats = [(entries["erin"], ["black", "yellow"]), (entries["dave"], ["green", "red"])]
+    old = [
+        make_fixture(league, seats, "black", scheduled_at=now - timedelta(days=d))
+        for d in (1, 2, 3)
+    ]
+    assert notifications.deadline_sweep(now)["game_overdue"] == 12  # 3 games × 4 people
+    looked_at = []
+    real = notifications.notify_event
+    monkeypatch.setattr(
+        notifications, "notify_event", lambda *a, **k: looked_at.append(a) or real(*a, **k)
+    )
+    assert notifications.deadline_sweep(now + timedelta(minutes=15))["game_overdue"] == 0
+    assert looked_at == []  # the three told games are skipped without a recipient query
+    newer = make_fixture(league, seats, "black", scheduled_at=now - timedelta(hours=2))
+    assert notifications.deadline_sweep(now + timedelta(minutes=30))["game_overdue"] == 4
+    assert [a[1] for a in looked_at] == [newer.pk]
+    assert all(
+        Notification.objects.filter(key__startswith=f"game_overdue:{f.pk}:").count() == 4
+        for f in old
+    )
+
+
+def test_an_event_reads_every_recipients_switches_in_one_query(w):
+    users, league, _fixture, entries = w
+    seats = [(entries["erin"], ["black", "yellow"]), (entries["dave"], ["green", "red"])]
+    when = timezone.now() - timedelta(hours=3)
+    late = make_fixture(league, seats, "black", scheduled_at=when)
+    notifications.preferences_set(users["dave"], {"game_overdue": (False, False)})
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        notifications.notify_event("game_overdue", late.pk, when.isoformat())
+    prefs = [q for q in queries if "notificationpreference" in q["sql"]]
+    assert len(prefs) == 1
+    assert told("game_overdue") == {"erin": 1, "org": 1, "co": 1}  # dave switched it off
+
+
 def test_running_an_event_again_sends_nothing(w):
     users, _, fixture, entries = w
     pending = result_report(fixture=fixture, user=users["erin"], winner=entries["erin"])

@@ -1,12 +1,27 @@
-"""The header's unread-notification count (one query for a signed-in visitor)."""
+"""The header's unread-notification count: at most one query per request (a signed-in
+visitor's, and only when a template shows it), none for an anonymous one."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from accounts.notifications import unread_count
+
+
+def _unread(request) -> int:
+    """The count, asked once per request however many templates the request renders
+    (a page and the fragments it renders with ``request``)."""
+    try:
+        return request._unread_notifications
+    except AttributeError:
+        request._unread_notifications = unread_count(request.user)
+        return request._unread_notifications
 
 
 def notifications(request) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    return {"unread_notifications": unread_count(user)}
+    # a callable: the template calls it where it shows the count, so a page that does not
+    # (a fragment, a mail) costs nothing
+    return {"unread_notifications": partial(_unread, request)}

@@ -8,6 +8,7 @@ version (those go to the server's log, logger ``config.health``).
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -67,12 +68,22 @@ def check_cache() -> None:
 
 # Project files every page links to: with a manifest storage, each must be in the manifest
 # that this process loaded, and on disk under STATIC_ROOT.
-def _project_static_files() -> list[str]:
-    names = []
-    for directory in settings.STATICFILES_DIRS:
-        root = Path(directory if isinstance(directory, str | Path) else directory[1])
+def _project_static_files() -> tuple[str, ...]:
+    roots = tuple(
+        str(directory if isinstance(directory, str | Path) else directory[1])
+        for directory in settings.STATICFILES_DIRS
+    )
+    return _static_files_under(roots)
+
+
+@functools.cache
+def _static_files_under(roots: tuple[str, ...]) -> tuple[str, ...]:
+    """The files of the source directories, walked once per process: they change only with
+    a deploy, which restarts it (what is collected under STATIC_ROOT is checked each time)."""
+    names: list[str] = []
+    for root in map(Path, roots):
         names += sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
-    return names
+    return tuple(names)
 
 
 def check_static_files() -> None:

@@ -29,6 +29,9 @@ class GameLog(models.Model):
     winner = models.CharField(max_length=100, blank=True)
     pawns_home = models.JSONField(default=dict)
     captures = models.JSONField(default=dict)
+    seat_faces = models.JSONField(
+        help_text="board seat (0-based) → how often each face 1–6 came up in its rolls"
+    )
     game_time = models.FloatField(
         null=True, blank=True, help_text="seconds, from the last event's 't'"
     )

@@ -429,3 +429,15 @@ def test_the_api_hides_a_private_leagues_game(table, failed):
     League.objects.filter(pk=table["league"].pk).update(is_public=False)
     assert api_client(make_user("nosy")).post(api_url(table)).status_code == 404
     assert GameAnalysis.objects.get(pk=failed.pk).status == "failed"
+
+
+def test_only_organizers_and_staff_see_why_an_analysis_failed_in_the_api(table, failed):
+    """The worker's exception message is for the league's organizers and the staff, as on
+    the game page; the players, anyone else and anonymous visitors get an empty ``error``."""
+    url = f"/api/v1/fixtures/{table['fixture'].pk}/analysis/"
+    for who in (table["organizer"], make_user("admin", staff=True)):
+        body = api_client(who).get(url).json()
+        assert (body["status"], body["error"]) == ("failed", "ValueError: no such move at 12")
+    for who in (table["erin"], make_user("nosy"), None):
+        body = api_client(who).get(url).json()
+        assert (body["status"], body["error"]) == ("failed", "")

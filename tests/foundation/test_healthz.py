@@ -187,3 +187,31 @@ def test_healthz_says_restart_when_static_files_were_collected_after_start(clien
     assert response.json()["static"]["error"] == (
         "static files were collected after this process started: restart it"
     )
+
+
+@pytest.mark.django_db
+def test_healthz_walks_the_static_sources_once_per_process(client, tmp_path, monkeypatch):
+    """The project's static files change only with a deploy: the second /healthz checks the
+    collected copies again but does not walk ``static/`` again."""
+    from config import health
+
+    walked = []
+    rglob = Path.rglob
+
+    def counting(self, pattern, *args, **kwargs):
+        walked.append(self)
+        return rglob(self, pattern, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "rglob", counting)
+    health._static_files_under.cache_clear()
+    storages = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": MANIFEST_STORAGE},
+    }
+    with override_settings(STORAGES=storages, STATIC_ROOT=tmp_path / "static"):
+        call_command("collectstatic", "--noinput", verbosity=0)
+        walked.clear()
+        assert client.get("/healthz").json()["static"] == {"ok": True}
+        assert len(walked) == 1
+        assert client.get("/healthz").json()["static"] == {"ok": True}
+        assert len(walked) == 1

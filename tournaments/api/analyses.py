@@ -12,6 +12,7 @@ from games.analysis import analysis_for_log
 from tournaments.api.base import READ_ERRORS, SUBMIT_ERRORS
 from tournaments.api.fixtures import FixtureView
 from tournaments.models import Fixture, Result
+from tournaments.permissions import is_organizer
 from tournaments.services.analyses import analysis_retry
 
 
@@ -28,7 +29,11 @@ class AnalysisSerializer(serializers.Serializer):
     seats = serializers.DictField(
         child=serializers.CharField(), help_text="board seat (0-based) → the log's player there"
     )
-    error = serializers.CharField(allow_blank=True)
+    error = serializers.CharField(
+        allow_blank=True,
+        help_text="why a failed analysis failed: for the league's organizers and staff only "
+        "(empty for everyone else)",
+    )
     finished_at = serializers.DateTimeField(allow_null=True)
     analysis = serializers.JSONField(
         allow_null=True, help_text="the maedn-analysis/1 object (docs/api.md), when done"
@@ -45,12 +50,13 @@ class FixtureAnalysisView(FixtureView):
         responses={200: AnalysisSerializer, **READ_ERRORS},
     )
     def get(self, request, pk: int):
-        return Response(analysis_body(self.get_fixture(pk)))
+        return Response(analysis_body(self.get_fixture(pk), request.user))
 
 
-def analysis_body(fixture: Fixture) -> dict:
+def analysis_body(fixture: Fixture, user) -> dict:
     """The answer of ``GET …/analysis/``: the counted result's log (else the one awaiting
-    confirmation) and the analysis a page shows of it."""
+    confirmation) and the analysis a page shows of it. Why an analysis failed (the worker's
+    exception message) only the league's organizers and staff see, as on the game page."""
     results = sorted(
         (r for r in fixture.results.all() if r.game_log_id),
         key=lambda r: (r.state != Result.State.CONFIRMED, r.created_at),
@@ -65,7 +71,7 @@ def analysis_body(fixture: Fixture) -> dict:
         "rollouts": row.rollouts if row else None,
         "seed": row.seed if row else None,
         "seats": row.seats if row else {},
-        "error": row.error if row else "",
+        "error": row.error if row and row.error and is_organizer(user, fixture.league) else "",
         "finished_at": row.finished_at if row else None,
         "analysis": row.data if row and row.status == "done" else None,
     }
@@ -88,4 +94,4 @@ class FixtureAnalysisRetryView(FixtureView):
     def post(self, request, pk: int):
         fixture = self.get_fixture(pk)
         analysis_retry(fixture=fixture, by=request.user)
-        return Response(analysis_body(fixture))
+        return Response(analysis_body(fixture, request.user))

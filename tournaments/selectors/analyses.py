@@ -15,8 +15,7 @@ from django.db.models import OuterRef, Prefetch, Subquery
 from games.analysis import analysis_for_log, analysis_key
 from games.analysis_view import player_summary, viewer_data
 from games.engine.board import DEFAULT_COLOURS
-from games.engine.fairness import FACES, Fairness, combine, fairness, roll_counts
-from games.logcache import cached
+from games.engine.fairness import FACES, Fairness, combine, fairness
 from games.models import GameAnalysis, GameLog
 from tournaments.models import Fixture, League, Player, Result, Seat
 from tournaments.selectors.prefetch import seats_prefetch
@@ -205,17 +204,11 @@ def dice_view(counts, games: int) -> DiceView:
     return DiceView(result, games, bars, expected_y)
 
 
-def _colour_counts(log: GameLog) -> dict[str, tuple[int, ...]]:
-    """League colour name → face counts of that colour's rolls in this log (cached)."""
-
-    def build():
-        data = json.loads(log.content)
-        names = data.get("colours") or list(DEFAULT_COLOURS[log.board])
-        to_league = {name: DEFAULT_COLOURS[log.board][i] for i, name in enumerate(names)}
-        counts = roll_counts(data)
-        return {to_league.get(c, c): list(v) for c, v in counts.colours.items()}
-
-    return {c: tuple(v) for c, v in cached("colour-rolls", log.content, build).items()}
+def _colour_counts(board: int, seat_faces: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+    """League colour name → face counts of that colour's rolls, from the counts per board
+    seat stored with the log (``GameLog.seat_faces``: the log's text is never read)."""
+    colours = DEFAULT_COLOURS[board]
+    return {colours[int(seat)]: tuple(counts) for seat, counts in seat_faces.items()}
 
 
 def _counted(league: League):
@@ -226,12 +219,16 @@ def _counted(league: League):
 
 def league_dice(league: League) -> dict[str, Any]:
     """The dice of a league's counted logs: all of them, and per player (the colours each
-    held), cached per league results revision."""
+    held), cached per league results revision. Two queries, neither reading a log's text."""
     key = f"dice:{league.pk}:{league.results_revision}"
     hit = cache.get(key)
     if hit is not None:
         return hit
-    results = list(_counted(league).select_related("game_log").order_by("pk"))
+    results = list(
+        _counted(league)
+        .order_by("pk")
+        .values_list("fixture_id", "game_log__board", "game_log__seat_faces")
+    )
     seats = defaultdict(list)
     for seat in Seat.objects.filter(fixture__league=league).select_related("entry__player"):
         seats[seat.fixture_id].append(seat)
@@ -239,10 +236,10 @@ def league_dice(league: League) -> dict[str, Any]:
     per_player: dict[int, list] = defaultdict(list)
     players: dict[int, Player] = {}
     games: dict[int, int] = defaultdict(int)
-    for result in results:
-        by_colour = _colour_counts(result.game_log)
+    for fixture_id, board, seat_faces in results:
+        by_colour = _colour_counts(board, seat_faces)
         total.extend(by_colour.values())
-        for seat in seats[result.fixture_id]:
+        for seat in seats[fixture_id]:
             player = seat.entry.player
             players[player.pk] = player
             games[player.pk] += 1

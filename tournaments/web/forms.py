@@ -3,6 +3,8 @@ results desk's hand entry, void and forfeit."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -73,6 +75,49 @@ class ResolveForm(forms.Form):
     )
 
 
+def parse_rolls(rounds: Iterable[str]) -> list[dict[str, int]]:
+    """Die rolls typed round by round, each round ``name roll`` pairs separated by commas
+    (``Ann 5, Ben 5``), as ``[{name: roll}, …]``; blank rounds and pairs are skipped. The
+    tie-break and seeding forms both read their rolls with it.
+
+    A ``ValidationError`` names the round (counting the rounds given) of a pair that is not
+    a name and a plain number (ASCII digits only: ``²`` or ``٣`` are no rolls), a roll
+    outside 1–6, or a name that rolls twice in one round."""
+    parsed: list[dict[str, int]] = []
+    for text in rounds:
+        pairs = [pair.strip() for pair in text.split(",") if pair.strip()]
+        if not pairs:
+            continue
+        number = len(parsed) + 1
+        round_: dict[str, int] = {}
+        seen: set[str] = set()
+        for pair in pairs:
+            bits = pair.rsplit(None, 1)
+            if len(bits) != 2 or not (bits[1].isascii() and bits[1].isdigit()):
+                raise forms.ValidationError(
+                    _("round %(n)s: write each roll as a name and a number, e.g. Ann 5"),
+                    code="rolls",
+                    params={"n": number},
+                )
+            name, roll = bits[0].strip(), int(bits[1])
+            if not 1 <= roll <= 6:
+                raise forms.ValidationError(
+                    _("round %(n)s: %(name)s rolled %(roll)s, but a die shows 1 to 6"),
+                    code="rolls",
+                    params={"n": number, "name": name, "roll": bits[1]},
+                )
+            if name.casefold() in seen:
+                raise forms.ValidationError(
+                    _("round %(n)s: %(name)s rolls once per round"),
+                    code="rolls",
+                    params={"n": number, "name": name},
+                )
+            seen.add(name.casefold())
+            round_[name] = roll
+        parsed.append(round_)
+    return parsed
+
+
 class TieBreakRollForm(forms.Form):
     """A roll-off typed as rounds: ``Ann 5, Ben 5; Ann 2, Ben 6`` (re-rolls after ``;``)."""
 
@@ -84,19 +129,7 @@ class TieBreakRollForm(forms.Form):
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
 
     def clean_rolls(self) -> list[dict[str, int]]:
-        rounds = []
-        for number, text in enumerate(self.cleaned_data["rolls"].split(";"), start=1):
-            round_: dict[str, int] = {}
-            for item in filter(None, (part.strip() for part in text.split(","))):
-                name, _sep, value = item.rpartition(" ")
-                if not name.strip() or not (value.strip().isascii() and value.strip().isdigit()):
-                    raise forms.ValidationError(
-                        _("round %(n)s: write each roll as a name and a number, e.g. Ann 5"),
-                        params={"n": number},
-                    )
-                round_[name.strip()] = int(value)
-            if round_:
-                rounds.append(round_)
+        rounds = parse_rolls(self.cleaned_data["rolls"].split(";"))
         if not rounds:
             raise forms.ValidationError(_("enter at least one round of rolls"))
         return rounds

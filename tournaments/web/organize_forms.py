@@ -18,6 +18,7 @@ from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import OPTIONS, PRESET_OPTIONS, PRESET_TITLES
 from tournaments.algorithms.standings import LEAGUE_PRECEDENCE, METRICS
 from tournaments.formats import FORMATS
+from tournaments.web.forms import parse_rolls
 
 
 @dataclass(frozen=True)
@@ -399,26 +400,11 @@ class SeedForm(forms.Form):
     def clean(self):
         data = super().clean()
         if data.get("method") == "rolls":
-            rounds = []
-            for number, line in enumerate((data.get("rolls") or "").splitlines(), start=1):
-                if not line.strip():
-                    continue
-                rnd = {}
-                for part in line.split(","):
-                    bits = part.strip().rsplit(" ", 1)
-                    if (
-                        len(bits) != 2
-                        or not (bits[1].isascii() and bits[1].isdigit())
-                        or not 1 <= int(bits[1]) <= 6
-                    ):
-                        self.add_error(
-                            "rolls",
-                            _("line %(n)s: write “name roll” pairs with rolls 1 to 6")
-                            % {"n": number},
-                        )
-                        return data
-                    rnd[bits[0].strip()] = int(bits[1])
-                rounds.append(rnd)
+            try:
+                rounds = parse_rolls((data.get("rolls") or "").splitlines())
+            except forms.ValidationError as exc:
+                self.add_error("rolls", exc)
+                return data
             if not rounds:
                 self.add_error("rolls", _("enter the rolls, or let the platform draw them"))
             data["rolls_list"] = rounds

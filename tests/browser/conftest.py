@@ -25,6 +25,8 @@ LAUNCH_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+EXPECT_TIMEOUT_MS = 20_000
+"""How long an ``expect(...)`` waits for a page to show what it should (Playwright: 5 s)."""
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
 
@@ -42,9 +44,12 @@ def chromium():
             "(tests/ensure_services.sh does this)"
         )
     from django.db import connections
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     connections.close_all()
+    # the suite runs its browser tests beside other tests on two cores: a page may take
+    # longer than Playwright's default 5 s to show a change there (never longer when quick)
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:

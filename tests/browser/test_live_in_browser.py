@@ -66,6 +66,17 @@ def _click_if_my_turn(page) -> bool:
     return True
 
 
+def _timer_diagnosis(room) -> str:
+    """What the room did instead of running ann's timer out (for a failure message)."""
+    room.refresh_from_db()
+    by = list(RoomEvent.objects.filter(room=room).order_by("number").values_list("by", flat=True))
+    seats = list(room.seats.values_list("colour", "kind", "user__username"))
+    return (
+        f"the timer never ran out: room {room.status}, {room.move_number} rolls, "
+        f"deadline {room.turn_deadline}, seats {seats}, last moves by {by[-30:]}"
+    )
+
+
 def test_two_people_two_computers_a_timer_a_takeover_and_a_spectator(chromium, server):
     User = get_user_model()
     ann, ben = User.objects.create_user("ann"), User.objects.create_user("ben")
@@ -103,16 +114,14 @@ def test_two_people_two_computers_a_timer_a_takeover_and_a_spectator(chromium, s
     # ann lets her timer run out: the server moves for her and the pages say so
     deadline = time.monotonic() + 60
     while not RoomEvent.objects.filter(room=room, by="timeout").exists():
-        assert time.monotonic() < deadline, "the timer never ran out"
+        assert time.monotonic() < deadline, _timer_diagnosis(room)
         _click_if_my_turn(pb)
         time.sleep(0.05)
-    expect(pa.locator("[data-history]")).to_contain_text("time ran out", timeout=5000)
+    expect(pa.locator("[data-history]")).to_contain_text("time ran out")
 
     # ben closes his page: after the grace period the computer plays yellow
     pb.context.close()
-    expect(watcher.locator('[data-seat-colour="yellow"]')).to_contain_text(
-        "computer", timeout=10_000
-    )
+    expect(watcher.locator('[data-seat-colour="yellow"]')).to_contain_text("computer")
     pb = _page(chromium, server, ben)
     pb.goto(url)
     take_back = pb.locator('[data-take="yellow"]')

@@ -96,7 +96,7 @@ def test_standings_refresh_live_without_reload(browser_page, data, monkeypatch):
     standings_recompute(data.league.pk)
     assert StandingsSnapshot.objects.get(league=data.league).games_played == 2
 
-    expect(page.locator("#standings")).to_contain_text("2 of 2 games counted", timeout=10_000)
+    expect(page.locator("#standings")).to_contain_text("2 of 2 games counted")
     assert page.evaluate("window.__sameDocument") is True  # refreshed in place, no reload
     assert page.locator("#standings").get_attribute("data-etag") != before
 

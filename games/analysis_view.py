@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine.board import DEFAULT_COLOURS
+from games.engine.board import DEFAULT_COLOURS, seat_colours
 
 #: the graph's drawing area (SVG user units); the page scales it to its width
 WIDTH, HEIGHT, LEFT, TOP, BOTTOM = 600, 180, 34, 8, 22
@@ -22,7 +22,7 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
 
 def seat_players(analysis: Mapping[str, Any], log_colours: Sequence[str] | None, board: int):
     """Board seat (0-based) → the log's player at that seat, from the analysis' colours."""
-    names = list(log_colours or DEFAULT_COLOURS[board])
+    names = seat_colours(board, log_colours)
     colours = analysis.get("colours") or {}
     return {i: colours[name] for i, name in enumerate(names) if name in colours}
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games import engine
-from games.engine.board import DEFAULT_COLOURS
+from games.engine.board import seat_colours
 from games.engine.fairness import roll_counts
 from games.engine.log import MAX_LOG_BYTES, size_text
 from games.models import GameLog
@@ -92,8 +92,7 @@ def seat_faces(data: dict[str, Any]) -> dict[str, list[int]]:
     """Board seat (0-based, as text) → how often each face 1–6 came up in the rolls of the
     colour there: what the dice pages add up, stored with the log so that they never
     read its text."""
-    board = data.get("board", 4)
-    colours = list(data.get("colours") or DEFAULT_COLOURS[board])
+    colours = seat_colours(data.get("board", 4), data.get("colours"))
     counts = roll_counts(data).colours
     return {str(colours.index(c)): list(v) for c, v in counts.items() if c in colours}
 

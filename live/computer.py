@@ -83,7 +83,7 @@ def choose_huff(game: Game, die: int, move: Move) -> int | str | None:
 Key = tuple  # the arguments of solo_table (StrongBot.table_args)
 
 _lock = threading.Lock()
-_held: set[Key] = set()  # computed here and kept by solo_table's cache (no usable file cache)
+_held: set[Key] = set()  # kept by solo_table's cache in this process: decides at once
 _queued: dict[Key, bool] = {}  # waiting or being prepared → also hold it here
 _jobs: queue.SimpleQueue[Key] = queue.SimpleQueue()
 _thread: threading.Thread | None = None
@@ -94,7 +94,11 @@ def table_ready(bot: StrongBot, game: Game) -> bool:
     stored (then the first decision loads it, ~0.1 s on board 4, ~0.2 s on board 6).
     Otherwise the table is prepared in the background and this says no."""
     key = bot.table_args(game)
-    if key in _held or solo_table_stored(*key):
+    if key in _held:
+        return True
+    if solo_table_stored(*key):  # the first decision loads it; solo_table keeps it
+        with _lock:
+            _held.add(key)  # (so no later decision reads the file's header again)
         return True
     _prepare([key], hold=True)
     return False

@@ -68,6 +68,11 @@ DEFAULT_COLOURS: dict[int, tuple[str, ...]] = {size: b.colours for size, b in BO
 """Board size → default colour names in clockwise seat order (used by the platform too)."""
 
 
+def seat_colours(board: int, colours: Iterable[str] | None = None) -> list[str]:
+    """A log's colours in seat order: its ``colours`` header, else the board's defaults."""
+    return list(colours or DEFAULT_COLOURS[board])
+
+
 def get_board(size: int | Board) -> Board:
     """The :class:`Board` of that size (4 or 6)."""
     if isinstance(size, Board):

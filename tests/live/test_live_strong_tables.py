@@ -151,3 +151,17 @@ def test_the_asgi_server_starting_warms_the_tables():
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["warmed", "ready"]
+
+
+def test_a_stored_table_is_looked_for_once_not_on_every_move(fresh, monkeypatch):
+    looked = []
+
+    def stored(*key):
+        looked.append(key)
+        return True
+
+    monkeypatch.setattr(computer, "solo_table_stored", stored)
+    monkeypatch.setattr(computer, "_prepare", lambda *a, **k: pytest.fail("nothing to prepare"))
+    bot, game = StrongBot(), Game.new("online", 4, first="red")
+    assert all(computer.table_ready(bot, game) for _ in range(5))
+    assert looked == [bot.table_args(game)]  # the file's header read once, then held

@@ -292,49 +292,47 @@ class LitePolicy(FastHeuristicPolicy):
                 stuck = three and y + game.home[e] == PAWNS_PER_COLOUR and game.stuck(e)
                 six = stuck_six if stuck else 1.0 / 6.0
                 entries.append((rel_of[e], six, track[game.start[e]] < 0))
-        # the worth of the moved pawn after and before each move (to, from, to, from, …)
-        worths = []
-        for m in moves:
-            for p in (m[2], m[1]):
-                if p >= T:  # in the house
-                    worths.append(house + (p - T) * depth)
-                    continue
-                if p < 0:  # in the yard: worth nothing
-                    worths.append(0.0)
-                    continue
-                a = absm[p]
-                miss = 1.0  # it survives: no enemy pawn 1-6 fields behind hits …
-                for b in behind[a]:
-                    e = track[b]
-                    if enemy[e]:
-                        rel = rel_of[e]
-                        if rel[b] < rel[a]:  # (not past its own house on the way)
-                            miss *= hit
-                for rel, six, free in entries:  # … and no entering enemy does
-                    r = rel[a]
-                    if r == 0:
-                        miss *= 1.0 - six
-                    elif r <= 6 and free:
-                        miss *= 1.0 - six / 6.0
-                value = worth_at[p] * miss
-                for b in absm[p + 1 : p + 7 if p + 7 < T else T]:  # enemy pawns it threatens
-                    e = track[b]
-                    if enemy[e]:
-                        value += threat_on[rel_of[e][b]]
-                worths.append(value)
+
+        def worth(p: int) -> float:
+            """The moved pawn's worth on its relative field ``p`` (in the yard: nothing)."""
+            if p >= T:  # in the house
+                return house + (p - T) * depth
+            if p < 0:
+                return 0.0
+            a = absm[p]
+            miss = 1.0  # it survives: no enemy pawn 1-6 fields behind hits …
+            for b in behind[a]:
+                e = track[b]
+                if enemy[e]:
+                    rel = rel_of[e]
+                    if rel[b] < rel[a]:  # (not past its own house on the way)
+                        miss *= hit
+            for rel, six, free in entries:  # … and no entering enemy does
+                r = rel[a]
+                if r == 0:
+                    miss *= 1.0 - six
+                elif r <= 6 and free:
+                    miss *= 1.0 - six / 6.0
+            value = worth_at[p] * miss
+            for b in absm[p + 1 : p + 7 if p + 7 < T else T]:  # enemy pawns it threatens
+                e = track[b]
+                if enemy[e]:
+                    value += threat_on[rel_of[e][b]]
+            return value
+
         # the "unpacked house" term can only apply with no own pawn left on the track
         check_unpacked = three and yard[seat] and yard[seat] + game.home[seat] >= 3
         best = moves[0]
         best_score = -1e18
-        for i, m in enumerate(moves):
-            score = worths[2 * i] - worths[2 * i + 1]
-            cap = m[3]
+        for m in moves:
+            _s, frm, to, cap = m  # the roller's own pawn (no neutral colour)
+            score = worth(to) - worth(frm)
             if cap >= 0:
-                value = worth_at[rel_of[cap][absm[m[2]]]]
+                value = worth_at[rel_of[cap][absm[to]]]
                 score += -value if cap in allies else enemy_w * value
-            if check_unpacked and m[2] >= T:
+            if check_unpacked and to >= T:
                 after = list(game.pawns[seat])
-                after[after.index(m[1])] = m[2]
+                after[after.index(frm)] = to
                 score += self.unpacked(game, seat, after)
             if score > best_score:
                 best, best_score = m, score

@@ -33,7 +33,6 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -76,34 +75,63 @@ def make(name: str) -> Bot:
         raise SystemExit(str(exc)) from None
 
 
+def step(game: Game, st: Streams, bots: list[Bot], times: list[float] | None = None) -> None:
+    """One roll of game ``game`` from its streams ``st``: the colour on turn rolls its own
+    die and its bot chooses among two or more legal moves (timed into ``times``, if given,
+    for the bot under test, wrapped in :class:`Timed`)."""
+    c = game.turn_seat
+    n = int(st.dice[c].random() * 6) + 1
+    moves = game.legal(c, n)
+    if not moves:
+        game.push_raw(n)
+        return
+    bot = bots[c]
+    m = moves[0]
+    if len(moves) > 1:
+        if times is not None and getattr(bot, "timed", False):
+            t0 = time.perf_counter()
+            m = bot.choose(game, c, n, moves, st.choice[c])
+            times.append(time.perf_counter() - t0)
+        else:
+            m = bot.choose(game, c, n, moves, st.choice[c])
+    huff = None
+    if game.huffing and game.huff_due(c, moves, m):
+        huff = bot.choose_huff(game, c, sorted(game.huff_targets(c, moves, m)), st.choice[c])
+    game.push_raw(n, m, huff)
+
+
+class Timed:
+    """The bot under test, whose decisions :func:`step` times."""
+
+    timed = True
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def choose(self, *args):
+        return self.bot.choose(*args)
+
+    def choose_huff(self, *args):
+        return self.bot.choose_huff(*args)
+
+
+def new_game(i: int) -> Game:
+    """Game ``i``, before its first roll: the first roll goes to colour ``(i div 4) mod 4``."""
+    return Game.new(RULES, first=COLOURS[(i // 4) % 4])
+
+
+def lineup(i: int, hero, opponent) -> list:
+    """The bots of game ``i`` in seat order: ``hero`` at seat ``i mod 4``."""
+    return [hero if s == i % 4 else opponent for s in range(4)]
+
+
 def play_game(i: int, hero: Bot, opponent: Bot, times: list[float] | None) -> tuple[bool, int]:
-    """Game ``i``: ``hero`` at seat ``i % 4`` against three ``opponent`` colours.
-    Returns (hero won, rolls)."""
-    hero_seat = i % 4
-    first = COLOURS[(i // 4) % 4]
-    game = Game.new(RULES, first=first)
+    """Game ``i``: ``hero`` at seat ``i % 4`` against three ``opponent`` colours; the
+    hero's decisions are timed into ``times`` if given. Returns (hero won, rolls)."""
+    hero_seat, game, bots = i % 4, new_game(i), lineup(i, Timed(hero), opponent)
     st = Streams(i)
-    bots = [hero if s == hero_seat else opponent for s in range(4)]
     while not game.over and game.events < MAX_EVENTS:
-        c = game.turn_seat
-        n = int(st.dice[c].random() * 6) + 1
-        moves = game.legal(c, n)
-        if not moves:
-            game.push_raw(n)
-            continue
-        m = moves[0]
-        if len(moves) > 1:
-            if c == hero_seat and times is not None:
-                t0 = time.perf_counter()
-                m = bots[c].choose(game, c, n, moves, st.choice[c])
-                times.append(time.perf_counter() - t0)
-            else:
-                m = bots[c].choose(game, c, n, moves, st.choice[c])
-        huff = None
-        if game.huffing and game.huff_due(c, moves, m):
-            targets = sorted(game.huff_targets(c, moves, m))
-            huff = bots[c].choose_huff(game, c, targets, st.choice[c])
-        game.push_raw(n, m, huff)
+        step(game, st, bots, times)
     won = bool(game.placings) and game.placings[0] == hero_seat
     return won, game.events
 
@@ -114,51 +142,35 @@ def play_game(i: int, hero: Bot, opponent: Bot, times: list[float] | None) -> tu
 def play_clairvoyant(i: int) -> tuple[bool, int]:
     """Game ``i`` with a clairvoyant hero against three random players (see the module
     docstring). The hero's own later moves inside its look-ahead are the heuristic's."""
-    hero_seat = i % 4
-    first = COLOURS[(i // 4) % 4]
-    game = Game.new(RULES, first=first)
-    st = Streams(i)
-    heuristic = HeuristicBot()
     rnd = RandomBot()
+    hero_seat, game, st = i % 4, new_game(i), Streams(i)
+    future_bots = lineup(i, HeuristicBot(), rnd)
 
-    def step(g: Game, st: Streams, policy: Callable | None) -> None:
-        c = g.turn_seat
-        n = int(st.dice[c].random() * 6) + 1
-        moves = g.legal(c, n)
-        if not moves:
-            g.push_raw(n)
-            return
-        m = moves[0]
-        if len(moves) > 1:
-            if c == hero_seat:
-                m = (policy or heuristic.choose)(g, c, n, moves, st.choice[c])
-            else:
-                m = rnd.choose(g, c, n, moves, st.choice[c])
-        g.push_raw(n, m)
-
-    def future(g: Game, st: Streams) -> tuple[bool, int]:
+    def future(g: Game, fork: Streams) -> tuple[bool, int]:
         """Play on with the known future (heuristic hero); (hero won, rolls to the end)."""
         start = g.events
         while not g.over and g.events < MAX_EVENTS:
-            step(g, st, None)
+            step(g, fork, future_bots)
         return bool(g.placings) and g.placings[0] == hero_seat, g.events - start
 
-    def seer(g: Game, c: int, n: int, moves: list, _rng: random.Random):
-        best, best_key = moves[0], None
-        for m in moves:
-            h = g.copy()
-            fork = Streams.__new__(Streams)
-            fork.dice = [_clone(r) for r in st.dice]
-            fork.choice = [_clone(r) for r in st.choice]
-            h.push_raw(n, m)
-            won, rolls = future(h, fork)
-            key = (won, -rolls if won else rolls)
-            if best_key is None or key > best_key:
-                best, best_key = m, key
-        return best
+    class Seer(Bot):
+        def choose(self, g, c, n, moves, _rng):
+            best, best_key = moves[0], None
+            for m in moves:
+                h = g.copy()
+                fork = Streams.__new__(Streams)
+                fork.dice = [_clone(r) for r in st.dice]
+                fork.choice = [_clone(r) for r in st.choice]
+                h.push_raw(n, m)
+                won, rolls = future(h, fork)
+                key = (won, -rolls if won else rolls)
+                if best_key is None or key > best_key:
+                    best, best_key = m, key
+            return best
 
+    bots = lineup(i, Seer(), rnd)
     while not game.over and game.events < MAX_EVENTS:
-        step(game, st, seer)
+        step(game, st, bots)
     return bool(game.placings) and game.placings[0] == hero_seat, game.events
 
 

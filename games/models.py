@@ -32,6 +32,9 @@ class GameLog(models.Model):
     seat_faces = models.JSONField(
         help_text="board seat (0-based) → how often each face 1–6 came up in its rolls"
     )
+    seat_stats = models.JSONField(
+        help_text="board seat (0-based) → its moves, captures made, pawns captured, huffs"
+    )
     game_time = models.FloatField(
         null=True, blank=True, help_text="seconds, from the last event's 't'"
     )

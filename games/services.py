@@ -14,6 +14,7 @@ from games.engine.board import seat_colours
 from games.engine.fairness import roll_counts
 from games.engine.log import MAX_LOG_BYTES, size_text
 from games.models import GameLog
+from games.stats import seat_tallies
 
 
 class LogRejected(Exception):
@@ -122,6 +123,7 @@ def game_log_store(checked: CheckedLog, *, user=None) -> tuple[GameLog, bool]:
                 pawns_home=v.get("pawns_home") or {},
                 captures=v.get("captures") or {},
                 seat_faces=seat_faces(data),
+                seat_stats=seat_tallies(checked.text),
                 game_time=checked.game_time,
                 uploaded_by=user if getattr(user, "is_authenticated", False) else None,
             )

@@ -1,26 +1,19 @@
 """Statistics of a game log per seat: rolls, sixes, moves, captures made and suffered, huffs.
 
-Read straight from the rules engine's replay steps (no board drawing, no sentences), cached
-by the log's SHA-256 under :func:`stats_cache_key`, so the selectors can look many logs'
-statistics up at once without loading their texts.
+Read straight from the rules engine's replay steps (no board drawing, no sentences). The
+tallies that the face counts do not give are stored with the log when it is stored
+(:func:`seat_tallies`, ``GameLog.seat_stats``), so the player pages add them up without
+reading any log's text.
 """
 
 from __future__ import annotations
 
 from games.engine import replay_log
-from games.logcache import cache_key, cached
 
 Stats = dict[int, dict[str, int]]
 
-
-def stats_cache_key(sha256: str) -> str:
-    """Cache key of :func:`log_stats` for the log with that SHA-256 (``GameLog.sha256``), so
-    callers can look statistics up without loading the log's text."""
-    return cache_key(STATS_KIND, sha256)
-
-
-#: the cache generation of the statistics (v2: ``faces``, how often each face 1–6 came up)
-STATS_KIND = "stats-v2"
+#: what ``GameLog.seat_stats`` holds per seat (rolls and sixes come from ``seat_faces``)
+TALLIES = ("moves", "captures", "captured", "huffed")
 
 
 def _build(text: str) -> Stats:
@@ -58,7 +51,12 @@ def _build(text: str) -> Stats:
 def log_stats(text: str) -> Stats:
     """Per seat (int): ``rolls``, ``sixes``, ``faces`` (the count of each face 1–6),
     ``moves``, ``captures`` (made on its turns), ``captured`` (its pawns sent back by
-    others), ``huffed``. Cached by the log's hash.
+    others), ``huffed``.
     Raises the engine's ``InvalidLog`` (a ``ValueError``) for a log it refuses."""
-    raw = cached(STATS_KIND, text, lambda: _build(text))
-    return {int(k): v for k, v in raw.items()}
+    return _build(text)
+
+
+def seat_tallies(text: str) -> dict[str, dict[str, int]]:
+    """Board seat (0-based, as text) → its :data:`TALLIES`: what ``GameLog.seat_stats``
+    stores. Raises as :func:`log_stats`."""
+    return {str(s): {k: row[k] for k in TALLIES} for s, row in log_stats(text).items()}

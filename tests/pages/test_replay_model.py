@@ -1,17 +1,15 @@
 """The replay read model and the log statistics, read from the engine's steps: tries and
-captures as the engine counts them, the start position, the statistics' cache key."""
+captures as the engine counts them, the start position."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 import pytest
-from django.core.cache import cache
 
 from games.engine import replay, validate
 from games.replay import replay_data, replay_steps
-from games.stats import log_stats, stats_cache_key
+from games.stats import log_stats
 from tests.builders import example_text
 
 VALID = ["valid-league.json", "valid-classic-huff.json", "valid-classic-neutral.json"]
@@ -27,8 +25,6 @@ def test_statistics_agree_with_the_validator(name):
         assert row["captures"] == result["captures"][colours[seat]]
     assert sum(row["rolls"] for row in stats.values()) == result["events"]
     assert sum(row["captured"] for row in stats.values()) == sum(result["captures"].values())
-    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    assert {int(k): v for k, v in cache.get(stats_cache_key(sha)).items()} == stats
 
 
 def test_tries_and_captures_come_from_the_engine():

@@ -5,12 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.core.cache import cache
 from django.db.models import Prefetch
 
 from games.engine.board import DEFAULT_COLOURS
 from games.models import GameLog
-from games.stats import log_stats, stats_cache_key
 from tournaments.algorithms.ratings import Rating, is_provisional
 from tournaments.models import (
     Entry,
@@ -315,44 +313,27 @@ def head_to_head(player: Player, other: Player, user) -> HeadToHead:
 
 
 def _player_stats(logs: list[tuple[GameLog, Seat]]) -> PlayerStats:
-    """Sum the per-colour statistics of each log over the colours the player held. Cached
-    per log; only logs not in the cache are loaded (their text can be large)."""
+    """Sum the per-seat statistics stored with each log (``seat_faces``, ``seat_stats``)
+    over the colours the player held; no log's text is read."""
     stats = PlayerStats()
-    if not logs:
-        return stats
-    shas = {log.sha256 for log, _ in logs}
-    found = cache.get_many([stats_cache_key(sha) for sha in shas])
-    per_log: dict[str, dict[int, dict[str, int]]] = {
-        sha: {int(k): v for k, v in found[stats_cache_key(sha)].items()}
-        for sha in shas
-        if stats_cache_key(sha) in found
-    }
-    missing = shas - set(per_log)
-    if missing:
-        for sha, content in GameLog.objects.filter(sha256__in=missing).values_list(
-            "sha256", "content"
-        ):
-            try:
-                per_log[sha] = log_stats(content)
-            except ValueError:  # a stored log the current engine refuses: no statistics
-                continue
     for log, seat in logs:
-        table = per_log.get(log.sha256)
-        if table is None:
+        if not log.seat_stats:  # a log the engine no longer read when it was migrated
             continue
         colours = list(DEFAULT_COLOURS.get(log.board, ()))
         stats.logged_games += 1
         for colour in seat.colours:
             if colour not in colours:
                 continue
-            row = table.get(colours.index(colour))
-            if not row:
+            key = str(colours.index(colour))
+            faces = log.seat_faces.get(key)
+            row = log.seat_stats.get(key)
+            if not faces or not row:
                 continue
-            stats.rolls += row["rolls"]
-            stats.sixes += row["sixes"]
+            stats.rolls += sum(faces)
+            stats.sixes += faces[5]
             stats.captures += row["captures"]
             stats.captured += row["captured"]
             stats.huffed += row["huffed"]
-            for k, n in enumerate(row.get("faces") or ()):
+            for k, n in enumerate(faces):
                 stats.faces[k] += n
     return stats

@@ -1,7 +1,8 @@
 """Win rates of the computer players (a script, not a test).
 
     python bench/bots.py [--games 10000] [--workers 2]
-                         [--matches strong-random,heuristic-random,strong-heuristic]
+                         [--matches strong-random,heuristic-random,strong-heuristic,
+                                    heuristic-heuristic]
                          [--ceiling] [--ceiling-games 1000]
 
 League rules (``rules="league"``, board 4, four colours, each its own player). In each
@@ -13,6 +14,10 @@ The dice are *per seat*: seat ``s`` of game ``i`` rolls from its own generator s
 ``(i, s)``, and so does each random player's choice. Two bots under test in the same
 games therefore see the same dice for the same seat (common random numbers): their
 difference is measured more precisely than either rate.
+
+``heuristic-heuristic`` is the control: four equal players, so its hero must win 25% up
+to the noise (it checks that seat and first colour are fair), and it is the strong
+player's partner on the same dice against three heuristics.
 
 For each match it prints the win rate with its 95% Wilson interval, and for the bots
 under test the decision time (wall clock, per call of ``choose`` with at least two
@@ -240,7 +245,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--matches", default="strong-random,heuristic-random,strong-heuristic")
+    parser.add_argument(
+        "--matches",
+        default="strong-random,heuristic-random,strong-heuristic,heuristic-heuristic",
+    )
     parser.add_argument("--ceiling", action="store_true", help="add the clairvoyant")
     parser.add_argument("--ceiling-games", type=int, default=1000)
     args = parser.parse_args()
@@ -254,9 +262,10 @@ def main() -> None:
         for spec in filter(None, args.matches.split(",")):
             hero, opponent = spec.split("-")
             done[spec] = match(pool, hero, opponent, args.games, args.workers)
-        if "strong-random" in done and "heuristic-random" in done:
-            diff = paired(done["strong-random"], done["heuristic-random"])
-            print(f"strong − heuristic against random players, same dice: {diff}")
+        for opponent in ("random", "heuristic"):
+            a, b = done.get(f"strong-{opponent}"), done.get(f"heuristic-{opponent}")
+            if a is not None and b is not None:
+                print(f"strong − heuristic against {opponent} players, same dice: {paired(a, b)}")
         if args.ceiling:
             match(pool, "clairvoyant", "random", args.ceiling_games, args.workers)
     print(f"elapsed {time.perf_counter() - t0:.0f} s wall")

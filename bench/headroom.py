@@ -1,6 +1,7 @@
 """How much do a player's choices matter against three random players? (a script, not a test)
 
     python bench/headroom.py [--games 24] [--rollouts 2000] [--every 3] [--workers 2]
+                             [--field random|lite]
 
 The evidence for issue #15's question whether 80 % wins against three random players can
 be reached under league rules. League rules, board 4, four colours, each its own player;
@@ -10,7 +11,9 @@ at random. At every ``--every``-th decision of the hero (two or more legal moves
 option is valued by ``--rollouts`` rollouts to the end of the game under the *true*
 model of the opponents — the hero playing on with the lite policy, the three others at
 random — on common random numbers (the same dice and the same random choices for every
-option), split in two halves.
+option), split in two halves. With ``--field lite`` the three others play the lite policy
+too, in the game and in the rollouts (four equal players: the question whether a player
+can clearly beat three heuristic ones).
 
 It prints, over the sampled decisions:
 
@@ -62,9 +65,10 @@ class HeroAgainstRandom(Policy):
         return moves[int(self.rng.random() * len(moves))]
 
 
-def values(game: Game, seat: int, die: int, moves: list, rollouts: int, tag: int):
+def values(game: Game, seat: int, die: int, moves: list, rollouts: int, tag: int, field: str):
     """Per option: wins in each half of the rollouts, and the per-rollout results."""
-    policy = HeroAgainstRandom(LitePolicy(), seat)
+    policy = HeroAgainstRandom(LitePolicy(), seat) if field == "random" else None
+    lite = LitePolicy()
     me = game.setup.player_of(seat)
     after = []
     for m in moves:
@@ -75,12 +79,15 @@ def values(game: Game, seat: int, die: int, moves: list, rollouts: int, tag: int
     for k in range(rollouts):
         dice = dice_for(tag, 0, k, len(game.pawns))
         for j, g in enumerate(after):
+            if policy is None:
+                results[j][k] = int(rollout(g.copy(), dice, lite) == me)
+                continue
             policy.rng.seed(tag * 1_000_003 + k)
             results[j][k] = int(rollout(g.copy(), dice, policy) == me)
     return results
 
 
-def play(i: int, rollouts: int, every: int) -> tuple[bool, int, list[dict]]:
+def play(i: int, rollouts: int, every: int, field: str) -> tuple[bool, int, list[dict]]:
     """Game ``i``: (hero won, hero decisions, the sampled decisions' figures)."""
     hero = i % 4
     game = Game.new("league", first=COLOURS[(i // 4) % 4])
@@ -97,13 +104,15 @@ def play(i: int, rollouts: int, every: int) -> tuple[bool, int, list[dict]]:
             continue
         if len(moves) == 1:
             m = moves[0]
-        elif c != hero:
+        elif c != hero and field == "random":
             m = moves[int(choice.random() * len(moves))]
+        elif c != hero:
+            m = lite.choose(game, c, n, moves)
         else:
             m = lite.choose(game, c, n, moves)
             decisions += 1
             if decisions % every == 0:
-                res = values(game, c, n, moves, rollouts, i * 1000 + decisions)
+                res = values(game, c, n, moves, rollouts, i * 1000 + decisions, field)
                 sampled.append(figures(res, moves.index(m)))
         game.push_raw(n, m)
     return game.placings[0] == hero, decisions, sampled
@@ -137,9 +146,9 @@ def figures(res: list[list[int]], played: int) -> dict:
     }
 
 
-def chunk(args: tuple[int, int, int, int]):
-    lo, hi, rollouts, every = args
-    return [play(i, rollouts, every) for i in range(lo, hi)]
+def chunk(args: tuple[int, int, int, int, str]):
+    lo, hi, rollouts, every, field = args
+    return [play(i, rollouts, every, field) for i in range(lo, hi)]
 
 
 def ci(xs: list[float]) -> str:
@@ -155,12 +164,13 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=3)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--first-game", type=int, default=0)
+    ap.add_argument("--field", choices=("random", "lite"), default="random")
     args = ap.parse_args()
     t0 = time.perf_counter()
     a = args.first_game
     step = max(1, args.games // (args.workers * 2))
     jobs = [
-        (lo, min(a + args.games, lo + step), args.rollouts, args.every)
+        (lo, min(a + args.games, lo + step), args.rollouts, args.every, args.field)
         for lo in range(a, a + args.games, step)
     ]
     games = []
@@ -172,7 +182,7 @@ def main() -> None:
     s = [d for g in games for d in g[2]]
     spreads = sorted(d["spread"] for d in s)
     print(
-        f"league rules, lite hero vs 3 random: {len(games)} games, hero won {wins} "
+        f"league rules, lite hero vs 3 {args.field}: {len(games)} games, hero won {wins} "
         f"({wins / len(games):.1%}); {per_game:.1f} hero decisions per game; "
         f"{len(s)} sampled, {args.rollouts} rollouts per option"
     )

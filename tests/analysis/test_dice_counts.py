@@ -9,13 +9,13 @@ import json
 import pytest
 from django.core.cache import cache
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.engine.fairness import roll_counts
 from tests.analysis.conftest import LOG
 from tests.builders import example, example_text
+from tests.migrations import migration
 from tournaments.selectors.analyses import league_dice
 from tournaments.services.results import game_log_submit
 
@@ -60,12 +60,8 @@ def test_the_league_dice_read_no_log_text_and_count_every_roll(client, table):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_counts_the_logs_stored_before_it():
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes()
-    before, after = [("games", "0002_game_analysis")], [("games", "0003_gamelog_seat_faces")]
-    executor.migrate(before)
-    try:
-        old = executor.loader.project_state(before).apps.get_model("games", "GameLog")
+    with migration("games", "0002_game_analysis", "0003_gamelog_seat_faces") as m:
+        old = m.old.get_model("games", "GameLog")
         text = example_text(LOG)
         data = json.loads(text)
         row = old.objects.create(
@@ -79,9 +75,5 @@ def test_the_migration_counts_the_logs_stored_before_it():
             complete=True,
             events=len(data["events"]),
         )
-        executor = MigrationExecutor(connection)
-        executor.migrate(after)
-        new = executor.loader.project_state(after).apps.get_model("games", "GameLog")
+        new = m.run().get_model("games", "GameLog")
         assert new.objects.get(pk=row.pk).seat_faces == faces_of(data)
-    finally:
-        MigrationExecutor(connection).migrate(latest)

@@ -9,13 +9,13 @@ import json
 import pytest
 from django.core.cache import cache
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.engine import validate
 from games.stats import TALLIES, log_stats
 from tests.builders import erin_against_carol, example_text
+from tests.migrations import migration
 from tournaments.models import Player
 from tournaments.selectors.players import player_page
 from tournaments.services.results import game_log_submit
@@ -72,12 +72,8 @@ def test_the_player_page_reads_no_log_text_and_adds_up_the_players_colours(clien
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_tallies_the_logs_stored_before_it():
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes()
-    before, after = [("games", "0003_gamelog_seat_faces")], [("games", "0004_gamelog_seat_stats")]
-    executor.migrate(before)
-    try:
-        old = executor.loader.project_state(before).apps.get_model("games", "GameLog")
+    with migration("games", "0003_gamelog_seat_faces", "0004_gamelog_seat_stats") as m:
+        old = m.old.get_model("games", "GameLog")
         text = example_text(LOG)
         data = json.loads(text)
         fields = {
@@ -93,13 +89,9 @@ def test_the_migration_tallies_the_logs_stored_before_it():
         }
         row = old.objects.create(sha256="0" * 64, **fields)
         broken = old.objects.create(sha256="1" * 64, **{**fields, "content": "{}"})
-        executor = MigrationExecutor(connection)
-        executor.migrate(after)
-        new = executor.loader.project_state(after).apps.get_model("games", "GameLog")
+        new = m.run().get_model("games", "GameLog")
         stats = log_stats(text)
         assert new.objects.get(pk=row.pk).seat_stats == {
             str(s): {k: r[k] for k in TALLIES} for s, r in stats.items()
         }
         assert new.objects.get(pk=broken.pk).seat_stats == {}
-    finally:
-        MigrationExecutor(connection).migrate(latest)

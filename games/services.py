@@ -10,11 +10,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games import engine
-from games.engine.board import seat_colours
-from games.engine.fairness import roll_counts
 from games.engine.log import MAX_LOG_BYTES, size_text
 from games.models import GameLog
-from games.stats import seat_tallies
+from games.stats import stored_columns
 
 
 class LogRejected(Exception):
@@ -89,15 +87,6 @@ def game_log_check(content: str | bytes) -> CheckedLog:
     return CheckedLog(text=text, sha256=sha, data=data, verdict=verdict)
 
 
-def seat_faces(data: dict[str, Any]) -> dict[str, list[int]]:
-    """Board seat (0-based, as text) → how often each face 1–6 came up in the rolls of the
-    colour there: what the dice pages add up, stored with the log so that they never
-    read its text."""
-    colours = seat_colours(data.get("board", 4), data.get("colours"))
-    counts = roll_counts(data).colours
-    return {str(colours.index(c)): list(v) for c, v in counts.items() if c in colours}
-
-
 def game_log_store(checked: CheckedLog, *, user=None) -> tuple[GameLog, bool]:
     """Store an accepted log, or find the identical one stored before (same SHA-256).
     Returns ``(log, created)``. Call inside the caller's transaction."""
@@ -122,8 +111,7 @@ def game_log_store(checked: CheckedLog, *, user=None) -> tuple[GameLog, bool]:
                 winner=v.get("winner") or "",
                 pawns_home=v.get("pawns_home") or {},
                 captures=v.get("captures") or {},
-                seat_faces=seat_faces(data),
-                seat_stats=seat_tallies(checked.text),
+                **stored_columns(checked.text),  # seat_faces, seat_stats
                 game_time=checked.game_time,
                 uploaded_by=user if getattr(user, "is_authenticated", False) else None,
             )

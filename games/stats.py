@@ -1,9 +1,9 @@
 """Statistics of a game log per seat: rolls, sixes, moves, captures made and suffered, huffs.
 
-Read straight from the rules engine's replay steps (no board drawing, no sentences). The
-tallies that the face counts do not give are stored with the log when it is stored
-(:func:`seat_tallies`, ``GameLog.seat_stats``), so the player pages add them up without
-reading any log's text.
+Read straight from the rules engine's replay steps (no board drawing, no sentences), and
+stored with the log when it is stored (:func:`stored_columns`: ``GameLog.seat_faces`` and
+``GameLog.seat_stats``), so the dice and player pages add them up without reading any
+log's text.
 """
 
 from __future__ import annotations
@@ -56,7 +56,18 @@ def log_stats(text: str) -> Stats:
     return _build(text)
 
 
-def seat_tallies(text: str) -> dict[str, dict[str, int]]:
-    """Board seat (0-based, as text) → its :data:`TALLIES`: what ``GameLog.seat_stats``
-    stores. Raises as :func:`log_stats`."""
-    return {str(s): {k: row[k] for k in TALLIES} for s, row in log_stats(text).items()}
+def seat_tallies(stats: Stats) -> dict[str, dict[str, int]]:
+    """Board seat (0-based, as text) → its :data:`TALLIES` of :func:`log_stats`: what
+    ``GameLog.seat_stats`` stores."""
+    return {str(s): {k: row[k] for k in TALLIES} for s, row in stats.items()}
+
+
+def stored_columns(text: str) -> dict[str, dict]:
+    """The per-seat statistics a stored log keeps, from one replay: ``seat_faces`` (board
+    seat as text → how often each face 1–6 came up in its rolls) and ``seat_stats``
+    (:func:`seat_tallies`). Raises as :func:`log_stats`."""
+    stats = log_stats(text)
+    return {
+        "seat_faces": {str(s): row["faces"] for s, row in stats.items() if row["rolls"]},
+        "seat_stats": seat_tallies(stats),
+    }

@@ -34,6 +34,7 @@ from games.engine import (
     solo_table_store,
     solo_table_stored,
 )
+from games.engine.strong import Key  # the arguments of solo_table (StrongBot.table_args)
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +81,6 @@ def choose_huff(game: Game, die: int, move: Move) -> int | str | None:
 
 # --- the strong computer's tables ------------------------------------------------------------
 
-Key = tuple  # the arguments of solo_table (StrongBot.table_args)
 
 _lock = threading.Lock()
 _held: set[Key] = set()  # kept by solo_table's cache in this process: decides at once

@@ -90,7 +90,7 @@ def solo_table(
     earlier process is loaded instead of computed (the same floats, bit for bit); a table
     computed here is stored for the next one.
     """
-    return _table((T, bool(three), bool(jump), bool(entry), bool(clear), float(hazard)), solo_table)
+    return _table(_key(T, three, jump, entry, clear, hazard), solo_table)
 
 
 def solo_table_store(
@@ -100,7 +100,7 @@ def solo_table_store(
     keeping it in this process (what warming a server's tables calls). While one process
     computes a table, another asking for the same one waits for its file. False when
     there is no usable cache directory."""
-    key: Key = (T, bool(three), bool(jump), bool(entry), bool(clear), float(hazard))
+    key = _key(T, three, jump, entry, clear, hazard)
     path = _table_path(key)
     if path is None:
         return False
@@ -119,9 +119,14 @@ def solo_table_stored(
 ) -> bool:
     """Whether the file cache holds this table (so :func:`solo_table` loads it instead of
     computing it). Reads only the file's first line."""
-    key: Key = (T, bool(three), bool(jump), bool(entry), bool(clear), float(hazard))
+    key = _key(T, three, jump, entry, clear, hazard)
     path = _table_path(key)
     return path is not None and _stored(path, key)
+
+
+def _key(T: int, three: bool, jump: bool, entry: bool, clear: bool, hazard: float) -> Key:
+    """The arguments of :func:`solo_table` as one table's key (flags as bools)."""
+    return (T, bool(three), bool(jump), bool(entry), bool(clear), float(hazard))
 
 
 # --- the file cache of the tables ------------------------------------------------------------

@@ -8,13 +8,13 @@ BATCH = 200
 
 
 def tally(apps, schema_editor):
-    from games.stats import seat_tallies
+    from games.stats import log_stats, seat_tallies
 
     GameLog = apps.get_model("games", "GameLog")
     batch = []
     for log in GameLog.objects.only("pk", "content").iterator(chunk_size=BATCH):
         try:
-            log.seat_stats = seat_tallies(log.content)
+            log.seat_stats = seat_tallies(log_stats(log.content))
         except ValueError:  # the engine's InvalidLog: no statistics, as before
             log.seat_stats = {}
         batch.append(log)

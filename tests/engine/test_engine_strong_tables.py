@@ -145,25 +145,23 @@ def test_the_directory_comes_from_the_environment_or_the_temporary_directory(mon
 
 
 def test_a_second_process_loads_the_table_of_board_4_instead_of_computing_it(tables):
-    """A real table: computed and stored by one process, loaded (never computed) by the
-    next, the same floats; the load takes a fraction of the computation."""
+    """A real table: computed and stored by one process, loaded (never computed: the
+    second process refuses to) by the next, the same floats."""
     args = StrongBot().table_args(Game.new("online", 4))
     code = (
-        "import hashlib, struct, sys, time\n"
+        "import hashlib, struct, sys\n"
         "from games.engine import strong\n"
         "if sys.argv[1] == 'load':\n"
         "    strong._code_digest()\n"
         "    def refuse(*a, **k): raise SystemExit('computed instead of loaded')\n"
         "    strong._solve = refuse\n"
-        "t = time.perf_counter()\n"
         f"table = strong.solo_table(*{args!r})\n"
-        "took = time.perf_counter() - t\n"
         "raw = b''.join(struct.pack('<4bd', *k, v) for k, v in sorted(table.items()))\n"
-        "print(hashlib.sha256(raw).hexdigest(), len(table), took)\n"
+        "print(hashlib.sha256(raw).hexdigest(), len(table))\n"
     )
     env = {**os.environ, strong.TABLE_DIR_ENV: str(tables)}
 
-    def run(mode: str) -> tuple[str, int, float]:
+    def run(mode: str) -> tuple[str, int]:
         proc = subprocess.run(
             [sys.executable, "-c", code, mode],
             cwd=REPO_ROOT,
@@ -174,9 +172,8 @@ def test_a_second_process_loads_the_table_of_board_4_instead_of_computing_it(tab
             timeout=300,
         )
         assert proc.returncode == 0, proc.stderr
-        digest, count, took = proc.stdout.split()
-        return digest, int(count), float(took)
+        digest, count = proc.stdout.split()
+        return digest, int(count)
 
     computed, loaded = run("compute"), run("load")
-    assert computed[:2] == loaded[:2] and computed[1] == 149986
-    assert loaded[2] < 1.0 and loaded[2] < computed[2] / 5
+    assert computed == loaded and computed[1] == 149986

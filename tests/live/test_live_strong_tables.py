@@ -1,8 +1,8 @@
-"""The strong computer in the rooms never waits seconds for its solo-race table
-(live/computer.py): without the table it plays the heuristic's move at once and the table
-is prepared in the background; with the table stored its first decision takes well under
-a second; a worker or the ASGI server starting computes the missing tables of every preset
-in the background."""
+"""The strong computer in the rooms never computes its solo-race table inside a decision
+(live/computer.py): without the table it plays the heuristic's move and the table is
+prepared in the background; with the table stored its first decision loads it; a worker or
+the ASGI server starting computes the missing tables of every preset in the background.
+(How long loading takes is measured in bench/bots.py and docs/engine.md, not asserted.)"""
 
 from __future__ import annotations
 
@@ -51,29 +51,38 @@ def heuristic_move(game: Game, die: int, moves: list):
     return moves[raws.index(tuple(HeuristicBot().choose(game, seat, die, raws, random.Random())))]
 
 
+def no_computing(monkeypatch) -> None:
+    """Computing a table in this thread fails the test."""
+    engine_strong._code_digest()  # of the real code (the file names carry it)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a table was computed inside a decision")
+
+    monkeypatch.setattr(engine_strong, "_solve", refuse)
+
+
 def test_without_its_table_a_strong_seat_plays_the_heuristic_move_at_once(fresh, monkeypatch):
     asked = []
     monkeypatch.setattr(computer, "_prepare", lambda keys, hold: asked.append((list(keys), hold)))
+    no_computing(monkeypatch)
     game, die, moves = a_choice()
-    started = time.perf_counter()
     move = computer.choose(game, die, moves, "strong")
-    assert time.perf_counter() - started < 1.0
     assert move == heuristic_move(game, die, moves)
     assert asked == [([StrongBot().table_args(game)], True)]  # its table is on its way
 
 
-def test_with_its_table_stored_the_first_strong_decision_takes_under_a_second(fresh):
+def test_with_its_table_stored_the_first_strong_decision_loads_it(fresh, monkeypatch):
     game, die, moves = a_choice()
     key = StrongBot().table_args(game)
     assert solo_table_store(*key)  # what warming a server did before
     solo_table.cache_clear()  # a process that never held it
-    started = time.perf_counter()
+    no_computing(monkeypatch)
     move = computer.choose(game, die, moves, "strong")
-    took = time.perf_counter() - started
+    assert solo_table.cache_info().currsize == 1  # loaded, and kept for the next decision
     raws = [computer._raw(game, m) for m in moves]
     seat = game.seat_of[game.turn]
     best = moves[raws.index(tuple(StrongBot().choose(game, seat, die, raws, random.Random())))]
-    assert move == best and took < 1.0, took
+    assert move == best
 
 
 def wait_for(condition, timeout: float = 60.0) -> None:

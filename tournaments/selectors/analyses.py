@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import OuterRef, Prefetch, Subquery
+from django.db.models import F, OuterRef, Prefetch, Subquery
 
 from games.analysis import analysis_for_log, analysis_key
 from games.analysis_view import player_summary, viewer_data
@@ -92,9 +92,6 @@ def failed_analyses(league: League) -> list[Result]:
     oldest game first, each with ``analysis_error`` (the results desk; one query, plus the
     seats)."""
     key = {f"game_log__analyses__{name}": value for name, value in analysis_key().items()}
-    failed = GameAnalysis.objects.filter(
-        log_id=OuterRef("game_log_id"), status=GameAnalysis.Status.FAILED, **analysis_key()
-    )
     return list(
         Result.objects.filter(
             fixture__league=league,
@@ -102,7 +99,8 @@ def failed_analyses(league: League) -> list[Result]:
             game_log__analyses__status=GameAnalysis.Status.FAILED,
             **key,
         )
-        .annotate(analysis_error=Subquery(failed.values("error")[:1]))
+        # the failed analysis the filter joined (an annotation after filter() reuses its join)
+        .annotate(analysis_error=F("game_log__analyses__error"))
         .select_related("fixture")
         .prefetch_related(Prefetch("fixture__seats", seats_prefetch().queryset))
         .defer("reason", "decision_note")

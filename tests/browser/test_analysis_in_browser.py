@@ -160,6 +160,16 @@ def test_an_organizer_runs_a_failed_analysis_again_by_keyboard_at_390_px(
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
     page = context.new_page()
     try:
+        page.goto(f"/leagues/{league.slug}/desk/#failed-analyses", wait_until="networkidle")
+        listed = page.locator("#failed-analyses")
+        expect(listed).to_contain_text("the engine gave up at event 12")
+        retry = listed.get_by_role("button", name="Erneut analysieren")
+        expect(retry).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        box, card = retry.bounding_box(), listed.bounding_box()
+        assert box["x"] + box["width"] <= card["x"] + card["width"]  # not cut off at 390 px
+        listed.scroll_into_view_if_needed()
+        screenshot(page, "desk-failed-analyses-390-de")
         page.goto(f"/games/{fixture.pk}/#analysis", wait_until="networkidle")
         failed = page.locator("#analysis-failed")
         expect(failed).to_contain_text("the engine gave up at event 12")

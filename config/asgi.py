@@ -22,5 +22,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+from config.warm import load_urls  # noqa: E402
+
+load_urls()  # the URL configuration now, not in the first request
 # the strong computer's tables, computed in the background where the file cache lacks them
 warm_tables_on_start()

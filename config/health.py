@@ -58,8 +58,13 @@ def check_broker() -> None:
 
 
 def check_cache() -> None:
-    """A write and a read of the default cache (shared Redis or per process)."""
+    """A write and a read of the default cache (shared Redis or per process). The shared
+    Redis cache is probed past its outage fallback (``config/cache.py``), which would
+    otherwise answer for it."""
     cache = caches["default"]
+    if hasattr(cache, "check"):
+        cache.check()
+        return
     key = "healthz:probe"
     cache.set(key, "1", 10)
     if cache.get(key) != "1":

@@ -4,3 +4,7 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 application = get_wsgi_application()
+
+from config.warm import load_urls  # noqa: E402
+
+load_urls()

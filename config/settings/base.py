@@ -224,11 +224,21 @@ if not CACHE_URL:
         "DEBUG is off, so CACHE_URL must be set in the environment: redis://host:6379/1 (a "
         "cache every web process shares, so throttles hold), or locmem:// for a single process."
     )
+# A Redis outage never fails a request (config/cache.py): every call gives up after
+# CACHE_IO_TIMEOUT, the outage is logged once, and for CACHE_RETRY_SECONDS at a time the
+# process serves from a bounded memory of its own (throttle counters; pages are rendered).
+CACHE_IO_TIMEOUT = float(os.environ.get("CACHE_IO_TIMEOUT", "0.5"))
+CACHE_RETRY_SECONDS = float(os.environ.get("CACHE_RETRY_SECONDS", "5"))
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.ResilientRedisCache",
             "LOCATION": CACHE_URL,
+            "OPTIONS": {
+                "socket_connect_timeout": CACHE_IO_TIMEOUT,
+                "socket_timeout": CACHE_IO_TIMEOUT,
+                "RETRY_SECONDS": CACHE_RETRY_SECONDS,
+            },
         }
     }
 elif not CACHE_URL.startswith("locmem://"):

@@ -9,7 +9,7 @@ import logging
 from celery import current_app
 from django.db import transaction
 
-from tournaments.services.broker import publish_failed
+from tournaments.services.broker import broker_paused, publish_failed
 
 logger = logging.getLogger(__name__)
 
@@ -31,12 +31,18 @@ def notify_on_commit(kind: str, object_id: int, stamp: str = "") -> None:
 
 
 def notify_enqueue(kind: str, object_id: int, stamp: str = "") -> None:
+    """Send the notification task, unless a publish failed a moment ago (each try would
+    cost the request another broker timeout; the notification is lost, as with a failed
+    publish)."""
+    if broker_paused():
+        logger.warning("not enqueuing notification %s %s %s: broker down", kind, object_id, stamp)
+        return
     try:
         task = current_app.tasks.get(NOTIFY_TASK)  # registered here: honours eager mode
         if task is not None:
-            task.apply_async(args=(kind, object_id, stamp))
+            task.apply_async(args=(kind, object_id, stamp), ignore_result=True)
         else:
-            current_app.send_task(NOTIFY_TASK, args=(kind, object_id, stamp))
+            current_app.send_task(NOTIFY_TASK, args=(kind, object_id, stamp), ignore_result=True)
     except Exception:  # a broker outage must not fail the write; the message is lost
         publish_failed()
         logger.warning("could not enqueue notification %s %s %s", kind, object_id, stamp)

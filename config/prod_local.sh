@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# A local production-like run: DEBUG off, PostgreSQL, the Redis broker, gunicorn, a Celery
-# worker and Celery beat, served over plain HTTP on 127.0.0.1 (ALLOW_PLAIN_HTTP=1).
+# A local production-like run: DEBUG off, PostgreSQL, the Redis broker, nginx in front of
+# gunicorn and Daphne, a Celery worker and Celery beat, served over plain HTTP on 127.0.0.1
+# (ALLOW_PLAIN_HTTP=1).
 #
-# It runs the production command sequence of the README (migrate, collectstatic, web, worker,
-# beat) with local defaults; every variable below can be overridden from the environment.
-# Ctrl-C (or SIGTERM) stops all three processes.
+# It runs the production command sequence of the README (migrate, collectstatic, web, ASGI,
+# proxy, worker, beat) with local defaults; every variable below can be overridden from the
+# environment. nginx listens on PORT and passes complete requests to gunicorn on APP_PORT
+# and WebSockets (/ws/) to Daphne on ASGI_PORT (config/nginx.conf.template: slow clients
+# never hold a gunicorn worker). Ctrl-C (or SIGTERM) stops every process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +16,11 @@ PY="$VENV/bin/python"
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
 WEB_WORKERS=${WEB_WORKERS:-2}
+APP_PORT=${APP_PORT:-$((PORT + 1))}     # gunicorn, loopback only: nginx is the way in
+ASGI_PORT=${ASGI_PORT:-$((PORT + 2))}   # Daphne, loopback only
+NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 mkdir -p var
+NGINX_DIR=${NGINX_DIR:-$PWD/var/nginx-$PORT}   # its configuration, pid and buffers
 
 export DJANGO_SETTINGS_MODULE=config.settings.base
 unset DEBUG
@@ -30,6 +37,7 @@ export EMAIL_BACKEND=${EMAIL_BACKEND:-console}   # local only: mails go to this 
 export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/maedn_prod_local}
 export CELERY_BROKER_URL=${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}
 export CACHE_URL=${CACHE_URL:-redis://127.0.0.1:6379/1}
+export NUM_PROXIES=${NUM_PROXIES:-1}   # nginx: the client address is the one it forwards
 
 if [[ "$DATABASE_URL" == postgres* ]]; then
     "$PY" - <<'PYEOF'
@@ -49,7 +57,13 @@ fi
 "$PY" manage.py collectstatic --noinput -v0
 "$PY" manage.py check --deploy || true   # prints the plain-HTTP / console-mail warnings
 
-# 4. web, worker, beat
+# 4. web, ASGI, proxy, worker, beat
+[[ -x "$NGINX" ]] || { echo "nginx is missing: bash tests/ensure_services.sh installs it" >&2; exit 1; }
+mkdir -p "$NGINX_DIR"
+sed -e "s|@PREFIX@|$NGINX_DIR|g" -e "s|@LISTEN@|$HOST:$PORT|g" \
+    -e "s|@APP@|127.0.0.1:$APP_PORT|g" -e "s|@ASGI@|127.0.0.1:$ASGI_PORT|g" \
+    config/nginx.conf.template > "$NGINX_DIR/nginx.conf"
+"$NGINX" -t -q -p "$NGINX_DIR" -c "$NGINX_DIR/nginx.conf" -g "daemon off; user $(id -un) $(id -gn);"
 pids=()
 stop() {
     trap - EXIT INT TERM
@@ -61,8 +75,13 @@ trap stop EXIT INT TERM
 pids+=($!)
 "$VENV/bin/celery" -A config beat -l info --schedule var/celerybeat-schedule &
 pids+=($!)
-"$VENV/bin/gunicorn" config.wsgi -b "$HOST:$PORT" -w "$WEB_WORKERS" --timeout 30 \
+"$VENV/bin/gunicorn" config.wsgi -b "127.0.0.1:$APP_PORT" -w "$WEB_WORKERS" --timeout 30 \
     --access-logfile - &
 pids+=($!)
-echo "serving http://$HOST:$PORT (Ctrl-C stops web, worker and beat)"
+"$VENV/bin/daphne" -b 127.0.0.1 -p "$ASGI_PORT" --proxy-headers config.asgi:application &
+pids+=($!)
+# workers as this user (as root nginx would switch them to nobody, who may not read var/)
+"$NGINX" -p "$NGINX_DIR" -c "$NGINX_DIR/nginx.conf" -g "daemon off; user $(id -un) $(id -gn);" &
+pids+=($!)
+echo "serving http://$HOST:$PORT through nginx (Ctrl-C stops proxy, web, ASGI, worker and beat)"
 wait -n

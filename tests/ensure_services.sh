@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Make sure the services the test suite talks to are up on 127.0.0.1: PostgreSQL, Redis,
-# RabbitMQ; and that Debian's Chromium is installed for the browser tests. Starts what is
+# RabbitMQ; that Debian's Chromium is installed for the browser tests, and Debian's nginx
+# for `make prod-local` (the buffering proxy in front of gunicorn and Daphne). Starts what is
 # installed but down (the machine's own start commands); fails loudly when one is missing.
 set -euo pipefail
 
@@ -60,3 +61,13 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
 fi
 [ -x /usr/bin/chromium ] || die "/usr/bin/chromium is missing after installation"
 say "Chromium: $(/usr/bin/chromium --version 2>/dev/null | head -1)"
+
+# --- nginx for make prod-local (Debian's; started by config/prod_local.sh, not here) -------
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+  command -v apt-get >/dev/null || die "nginx is missing and apt-get is not available: install Debian's nginx-light"
+  say "installing Debian's nginx-light"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq nginx-light >/dev/null
+fi
+say "nginx: $( (command -v nginx || echo /usr/sbin/nginx) )"

@@ -59,8 +59,9 @@ analysis-worker: $(VENV)/.installed
 beat: $(VENV)/.installed
 	$(VENV)/bin/celery -A config beat -l info --schedule var/celerybeat-schedule
 
-## prod-local: DEBUG off, gunicorn + worker + beat on PostgreSQL and Redis, plain HTTP on
-## http://127.0.0.1:8000 (ALLOW_PLAIN_HTTP=1) — the README's production sequence, locally
+## prod-local: DEBUG off, nginx in front of gunicorn + Daphne, worker + beat on PostgreSQL and
+## Redis, plain HTTP on http://127.0.0.1:8000 (ALLOW_PLAIN_HTTP=1) — the README's production
+## sequence, locally
 prod-local: $(VENV)/.installed
 	bash tests/ensure_services.sh
 	HOST=$(HOST) PORT=$(PORT) bash config/prod_local.sh

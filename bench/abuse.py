@@ -1,4 +1,5 @@
-"""A normal visitor's standings page while anonymous attackers replay large logs.
+"""A normal visitor's standings page while anonymous attackers replay large logs, while
+slow clients hold connections, and while Redis is down.
 
 Issue #11 point 6: ``POST /replay/`` once needed no login and had no throttle, so two
 clients posting a large log kept the web workers busy and slowed everyone. This script
@@ -8,22 +9,37 @@ and "after" (the defaults), and in each run has ATTACKERS threads post a large l
 /replay/ while one visitor fetches the standings page. Prints the visitor's p50/p95 and
 what the attackers got. Bounded: loopback only, a fixed number of seconds per run.
 
+Issue #22 point 12 (``--cases slow``): SLOW clients each open a connection and send their
+request headers a byte every half second, never finishing; "before" is gunicorn's sync
+workers facing them directly, "after" is nginx in front (config/nginx.conf.template, as
+``make prod-local`` runs it). Point 11 (``--cases redis``): gunicorn with the cache and
+the broker on a redis-server of the bench's own, which is then stopped, then replaced by a
+listener that never answers (a hung host); the visitor fetches the standings page and logs
+in (a wrong password: the throttles count); "before" is Django's own RedisCache
+(bench/settings_plain_cache.py), "after" the production settings (config/cache.py).
+
     .venv/bin/python bench/abuse.py [--seconds 10] [--attackers 2] [--workers 2]
+        [--slow 4] [--cases replay,slow,redis]
 """
 
 from __future__ import annotations
 
 import argparse
+import getpass
 import http.client
 import json
 import os
 import re
+import shutil
+import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,14 +146,26 @@ def main() -> None:
     parser.add_argument("--attackers", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--log-kb", type=int, default=200)
+    parser.add_argument("--slow", type=int, default=4, help="slow clients (--cases slow)")
+    parser.add_argument("--cases", default="replay,slow,redis")
     args = parser.parse_args()
+    cases = set(args.cases.split(","))
+    prepare()
+    if "replay" in cases:
+        replay_case(args)
+    if "slow" in cases:
+        slow_case(args)
+    if "redis" in cases:
+        redis_case(args)
+
+
+def replay_case(args) -> None:
     log = large_log(args.log_kb * 1024)
     print(
         f"{args.attackers} anonymous attackers posting a {len(log) / 1024:.0f} KB log to "
         f"/replay/ for {args.seconds:.0f} s; one visitor on {PAGE}; gunicorn "
         f"{args.workers} workers, PostgreSQL ({DB_URL.rsplit('/', 1)[1]})"
     )
-    prepare()
     run(
         "before (no replay throttle, no anonymous bound)",
         {"THROTTLE_REPLAY": "off", "REPLAY_ANONYMOUS_MAX_BYTES": str(10**9)},
@@ -145,6 +173,241 @@ def main() -> None:
         log,
     )
     run("after (defaults)", {}, args, log)
+
+
+# --- slow clients (issue 22 point 12) -------------------------------------------------------
+
+
+def visit(path: str, port: int = PORT, timeout: float = 10.0, **request) -> tuple[int, float]:
+    """One request; a connection error or a timeout is status 0 (its time still counts)."""
+    start = time.perf_counter()
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        conn.request(request.pop("method", "GET"), path, **request)
+        response = conn.getresponse()
+        response.read()
+        conn.close()
+        return response.status, time.perf_counter() - start
+    except OSError:
+        return 0, time.perf_counter() - start
+
+
+def visitor(seconds: float, step: Callable[[], list[tuple[str, int, float]]]) -> dict:
+    """Call ``step`` (a visit or two, each ``(kind, status, seconds)``) until ``seconds`` are
+    over: per kind, the sorted latencies and the statuses."""
+    seen: dict[str, tuple[list[float], dict[int, int]]] = {}
+    stop = time.monotonic() + seconds
+    while time.monotonic() < stop:
+        for kind, status, elapsed in step():
+            latencies, statuses = seen.setdefault(kind, ([], {}))
+            latencies.append(elapsed)
+            statuses[status] = statuses.get(status, 0) + 1
+        time.sleep(0.05)
+    return {kind: (sorted(lat), statuses) for kind, (lat, statuses) in seen.items()}
+
+
+def summary(seen: dict) -> str:
+    parts = []
+    for kind, (latencies, statuses) in seen.items():
+        p95 = latencies[int(0.95 * (len(latencies) - 1))] * 1000
+        parts.append(
+            f"{kind} p50 {statistics.median(latencies) * 1000:.1f} ms, p95 {p95:.1f} ms, "
+            f"max {latencies[-1] * 1000:.0f} ms, {len(latencies)} requests {statuses}"
+        )
+    return "; ".join(parts) + " (status 0: no answer within 10 s)"
+
+
+def page_visit() -> list[tuple[str, int, float]]:
+    return [("page", *visit(PAGE))]
+
+
+def wait_until_up(seconds: float = 30) -> None:
+    """Until /healthz answers from the application (not a proxy's 502 while it boots)."""
+    deadline = time.monotonic() + seconds
+    while visit("/healthz", timeout=2)[0] not in (200, 503):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the server did not come up")
+        time.sleep(0.1)
+
+
+def slowloris(port: int, stop: float) -> None:
+    """A request whose headers never end: one byte every half second until ``stop``."""
+    try:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        while time.monotonic() < stop:
+            sock.sendall(b"X")
+            time.sleep(0.5)
+        sock.close()
+    except OSError:
+        pass  # the server closed it: this client is done
+
+
+def start_nginx(port: int, app_port: int, directory: str) -> subprocess.Popen:
+    template = (ROOT / "config" / "nginx.conf.template").read_text()
+    conf = Path(directory) / "nginx.conf"
+    conf.write_text(
+        template.replace("@PREFIX@", directory)
+        .replace("@LISTEN@", f"127.0.0.1:{port}")
+        .replace("@APP@", f"127.0.0.1:{app_port}")
+        .replace("@ASGI@", f"127.0.0.1:{app_port}")  # no WebSockets in this bench
+    )
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    user = f"user {getpass.getuser()};" if os.geteuid() == 0 else ""
+    return subprocess.Popen([nginx, "-p", directory, "-c", str(conf), "-g", f"daemon off; {user}"])
+
+
+def slow_run(label: str, args, behind_proxy: bool) -> None:
+    app_port = PORT + 1 if behind_proxy else PORT
+    env = dict(ENV, LOG_LEVEL="ERROR")
+    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{app_port}"]
+    command += ["-w", str(args.workers), "--timeout", "30", "--log-level", "critical"]
+    processes = [subprocess.Popen(command, cwd=ROOT, env=env)]
+    with tempfile.TemporaryDirectory() as directory:
+        try:
+            if behind_proxy:
+                processes.append(start_nginx(PORT, app_port, directory))
+            wait_until_up()
+            visit(PAGE)
+            quiet = visitor(2, page_visit)["page"][0]
+            stop = time.monotonic() + args.seconds + 1
+            clients = [
+                threading.Thread(target=slowloris, args=(PORT, stop)) for _ in range(args.slow)
+            ]
+            for thread in clients:
+                thread.start()
+            time.sleep(0.5)
+            seen = visitor(args.seconds, page_visit)
+            for thread in clients:
+                thread.join()
+            print(
+                f"{label}: visitor {summary(seen)}; quiet p50 "
+                f"{statistics.median(quiet) * 1000:.1f} ms"
+            )
+        finally:
+            for process in reversed(processes):
+                process.terminate()
+                process.wait(30)
+
+
+def slow_case(args) -> None:
+    print(
+        f"{args.slow} slow clients (request headers a byte every 0.5 s, never finished) for "
+        f"{args.seconds:.0f} s; one visitor on {PAGE}; gunicorn {args.workers} sync workers"
+    )
+    slow_run("before (gunicorn facing the clients)", args, behind_proxy=False)
+    slow_run("after (nginx in front, config/nginx.conf.template)", args, behind_proxy=True)
+
+
+# --- Redis down or hung (issue 22 point 11) -------------------------------------------------
+
+
+class OwnRedis:
+    """A redis-server of the bench's own on ``port``; ``hang()`` replaces it by a listener
+    that completes connections and never reads them (a hung host)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.process: subprocess.Popen | None = None
+        self.listener: socket.socket | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                *("redis-server", "--port", str(self.port), "--bind", "127.0.0.1"),
+                *("--save", "", "--appendonly", "no", "--loglevel", "warning"),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"redis-server did not come up on {self.port}")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+    def hang(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", self.port), backlog=512)
+
+    def close(self) -> None:
+        self.stop()
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
+
+
+def login_form() -> tuple[str, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+    conn.request("GET", "/accounts/login/")
+    response = conn.getresponse()
+    body = response.read().decode()
+    cookie = response.getheader("Set-Cookie", "").split(";", 1)[0]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+    conn.close()
+    return cookie, token
+
+
+def redis_run(label: str, settings_module: str, args) -> None:
+    redis_port = PORT + 10
+    own = OwnRedis(redis_port)
+    own.start()
+    env = dict(
+        ENV,
+        DJANGO_SETTINGS_MODULE=settings_module,
+        CACHE_URL=f"redis://127.0.0.1:{redis_port}/0",
+        CELERY_BROKER_URL=f"redis://127.0.0.1:{redis_port}/1",
+        LOG_LEVEL="CRITICAL",
+    )
+    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{PORT}"]
+    command += ["-w", str(args.workers), "--timeout", "30", "--log-level", "critical"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    try:
+        wait_until_up()
+        visit(PAGE)
+        cookie, token = login_form()
+        body = urllib.parse.urlencode(
+            {"csrfmiddlewaretoken": token, "username": "organizer", "password": "wrong"}
+        )
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": cookie,
+            "Referer": f"http://127.0.0.1:{PORT}/accounts/login/",
+        }
+        turn = [0]
+
+        def step() -> list[tuple[str, int, float]]:
+            turn[0] += 1
+            visits = page_visit()
+            if turn[0] % 5 == 0:  # a log-in attempt now and then (throttled: 20/min)
+                login = visit("/accounts/login/", method="POST", body=body, headers=headers)
+                visits.append(("log-in", *login))
+            return visits
+
+        phases = (("Redis up", None), ("Redis stopped", own.stop), ("Redis hung", own.hang))
+        for phase, act in phases:
+            if act is not None:
+                act()
+            print(f"{label}, {phase}: {summary(visitor(args.seconds, step))}")
+    finally:
+        server.terminate()
+        server.wait(30)
+        own.close()
+
+
+def redis_case(args) -> None:
+    print(
+        f"Redis as cache and broker, then stopped, then hung, {args.seconds:.0f} s each; one "
+        f"visitor on {PAGE} and a log-in every 5th visit; gunicorn {args.workers} workers"
+    )
+    redis_run("before (Django's RedisCache)", "bench.settings_plain_cache", args)
+    redis_run("after (config/cache.py)", "config.settings.base", args)
 
 
 if __name__ == "__main__":

@@ -171,12 +171,15 @@ def test_log_in_upload_and_standings_answer_in_bounded_time_while_redis_hangs(ga
     standings_recompute(game["league"].pk)
     with override_settings(CACHES=resilient_cache(hung.url())), celery_broker(hung.url()):
         response, seconds = bounded(lambda: log_in("erin_u"), HUNG_BOUND)
+        print(f"hung Redis: log-in {seconds:.2f} s", end="")
         assert response.status_code == 302
         assert seconds < HUNG_BOUND
         page, seconds = bounded(lambda: Client().get(standings_url(game)), HUNG_BOUND)
+        print(f", standings page {seconds:.2f} s", end="")
         assert page.status_code == 200
         assert seconds < HUNG_BOUND
         response, seconds = bounded(lambda: upload(game), HUNG_UPLOAD_BOUND)
+        print(f", upload {seconds:.2f} s")
         assert response.status_code == 201, response.content
         assert seconds < HUNG_UPLOAD_BOUND
     assert Result.objects.filter(fixture=game["fixture"]).exists()

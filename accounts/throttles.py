@@ -17,6 +17,8 @@ of ``NUM_PROXIES`` trusted proxies (0 unless configured: a client cannot pick it
 address). Log-in is limited per user name *and address*: someone guessing from elsewhere
 cannot lock the owner out, and a refused owner is offered a password reset. Counters live
 in Django's default cache, which production shares between processes (``CACHE_URL``).
+While that Redis is down or hung, each process counts in a bounded memory of its own
+(``config/cache.py``): the limits hold per process and are never lifted.
 """
 
 from __future__ import annotations

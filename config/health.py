@@ -136,10 +136,16 @@ def _run_probe(name: str, probe: Callable[[], None], results: dict) -> None:
         results[name] = {"ok": True}
 
 
+#: seconds of HEALTHZ_TIMEOUT kept for writing the answer once the probes are given up
+ANSWER_MARGIN = 0.1
+
+
 def run_probes(timeout: float | None = None) -> dict[str, dict]:
     """Every probe in parallel; a probe that has not answered by ``timeout`` (default
+    ``HEALTHZ_TIMEOUT`` less ``ANSWER_MARGIN``, so the answer itself is out within
     ``HEALTHZ_TIMEOUT``) counts as failed with ``timed out``."""
-    timeout = settings.HEALTHZ_TIMEOUT if timeout is None else timeout
+    if timeout is None:
+        timeout = max(0.1, settings.HEALTHZ_TIMEOUT - ANSWER_MARGIN)
     deadline = time.monotonic() + timeout
     results: dict[str, dict] = {}
     started: dict[str, threading.Thread] = {}

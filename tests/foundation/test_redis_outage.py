@@ -166,6 +166,29 @@ def test_the_fallback_counters_are_bounded(own_redis):
         assert 0 < kept <= 50
 
 
+def test_a_hung_redis_costs_one_timeout_per_retry_interval_not_one_per_call(hung):
+    """During an outage the calls do not go to Redis: only the first after each
+    ``RETRY_SECONDS`` tries again (and waits for its timeout)."""
+    from django.core.cache import caches
+
+    with override_settings(CACHES=resilient_cache(hung.url(), retry_seconds=1.0)):
+        cache = caches["default"]
+        assert cache.get("a", "miss") == "miss"  # waited for the timeout: the outage starts
+        assert not cache.available
+        tried = len(hung._sockets)
+        assert tried >= 1
+        for n in range(20):
+            cache.set(f"k{n}", n)
+            assert cache.get(f"k{n}") == n  # from the process's own memory
+        assert len(hung._sockets) == tried, "no call went to Redis within the interval"
+        assert cache.outage.skipped == 40
+        time.sleep(1.1)
+        cache.get("a")  # the interval is over: this one tries Redis again
+        assert cache.outage.skipped == 40
+        assert len(hung._sockets) > tried
+        assert not cache.available
+
+
 def test_log_in_upload_and_standings_answer_in_bounded_time_while_redis_hangs(game, hung, caplog):
     """A Redis host that accepts connections and never answers: cache and broker."""
     standings_recompute(game["league"].pk)

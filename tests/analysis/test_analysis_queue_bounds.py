@@ -98,6 +98,17 @@ def test_a_superseded_log_is_skipped_and_never_analysed(
 
 
 @pytest.mark.django_db
+def test_the_catch_up_queues_a_skipped_analysis_whose_log_counts(table, analyses_on, published):
+    counted = game_log_submit(fixture=table["fixture"], content=_text(4), user=table["erin"])
+    row = GameAnalysis.objects.get(log_id=counted.game_log_id)
+    GameAnalysis.objects.filter(pk=row.pk).update(status=Status.SKIPPED, error="x")
+    assert analyses.analyses_catch_up()["sent"] == 1
+    row.refresh_from_db()
+    assert (row.status, row.error) == (Status.QUEUED, "") and row.queued_at is not None
+    assert published == [row.pk]
+
+
+@pytest.mark.django_db
 def test_a_void_skips_the_queued_analysis(table, analyses_on):
     from tournaments.services.results import result_void
 

@@ -156,6 +156,16 @@ def analyses_skip_superseded(logs=None) -> int:
     return skipped
 
 
+def analyses_unskip_counted() -> int:
+    """Queue again (unsent) the skipped analyses of logs that count after all — a log that
+    was skipped while a correction of it was being undone at the same moment. Returns how
+    many."""
+    rows = GameAnalysis.objects.filter(status=GameAnalysis.Status.SKIPPED).filter(
+        Exists(Result.objects.filter(game_log_id=OuterRef("log_id"), state=Result.State.CONFIRMED))
+    )
+    return rows.update(status=GameAnalysis.Status.QUEUED, error="", queued_at=None)
+
+
 def analysis_for_counted(fixture: Fixture) -> GameAnalysis | None:
     """The fixture's counted result changed: the queued analyses of its logs that no
     longer count are skipped, and its counted log (if it has one) is analysed."""
@@ -290,13 +300,15 @@ def _lost(limit: int) -> list[int]:
 
 def analyses_catch_up(limit: int = 500) -> dict:
     """Periodic safety net, one message per row at most: the queued analyses of logs that
-    no longer count are skipped; a queued row is made for every counted log that lacks one;
+    no longer count are skipped (and skipped ones of logs that count again queued); a
+    queued row is made for every counted log that lacks one;
     rows never sent are sent within each organizer's room in the queue; and a row whose
     message is presumed lost (``_lost``) is sent again. Each send claims its row first
     (``analysis_send``), so two catch-ups at once send a row once."""
     if not analyses_enabled():
         return {"created": 0, "sent": 0}
     skipped = analyses_skip_superseded()
+    analyses_unskip_counted()
     new = 0
     for log in counted_logs_without_analysis(limit):
         _, made = analysis_request(log)

@@ -47,3 +47,22 @@ def test_stored_game_time_reads_only_real_times() -> None:
     assert stored_game_time(0) == 0.0
     for bad in (None, True, "12", 1.7e308, math.inf, -math.inf, math.nan, -0.5):
         assert stored_game_time(bad) is None
+
+
+@pytest.mark.parametrize("stored", [1.7e308, math.inf, math.nan, -5.0], ids=str)
+@pytest.mark.django_db
+def test_the_game_page_shows_an_impossible_stored_time_as_unknown(client, stored: float):
+    league = league_with_results(1, players=4)
+    result = Result.objects.get(fixture__league=league, state=Result.State.CONFIRMED)
+    Result.objects.filter(pk=result.pk).update(game_time=stored)
+    response = client.get(f"/games/{result.fixture_id}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Game time" in page and "<dd>–</dd>" in page
+
+
+def test_durations_of_real_times_are_shown() -> None:
+    from tournaments.web.templatetags.maedn import duration
+
+    assert [duration(v) for v in (65, 3725.4, 10_000_000)] == ["1:05", "1:02:05", "2777:46:40"]
+    assert [duration(v) for v in (None, 1.7e308, math.inf, math.nan, -1)] == ["–"] * 5

@@ -119,7 +119,7 @@ def replay_any(request):
         else:
             raw = upload.read() if upload else text
             try:
-                checked = game_log_check(raw)
+                checked = game_log_check(raw, storing=False)  # nothing is stored here
             except LogRejected as exc:
                 # events are numbered from 1 on every page, as the replay counts them
                 where = f" (event {exc.event + 1})" if exc.event is not None else ""

@@ -95,3 +95,26 @@ def test_a_void_through_the_api_during_the_update_answers_200_and_counts(world):
     ratings.ratings_update()  # the void of a rated game: recomputed without it
     assert not RatingChange.objects.filter(fixture=fixture).exists()
     assert not RatingGame.objects.filter(fixture=fixture, places__isnull=False).exists()
+
+
+def test_every_fixture_lock_in_the_code_is_for_no_key_update():
+    """The lock order holds only while no write takes a fixture ``FOR UPDATE`` (which blocks
+    the ratings task's foreign-key checks): every ``select_for_update`` on fixtures in the
+    code says ``no_key=True``."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    pattern = re.compile(r"(Fixture\.objects|fixtures)\.select_for_update\(")
+    found, plain = 0, []
+    for app in ("tournaments", "games", "live", "accounts"):
+        for path in (root / app).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            for match in pattern.finditer(text):
+                found += 1
+                arguments = text[match.end() : match.end() + 60].split(")\n")[0]
+                if "no_key=True" not in arguments:
+                    plain.append(
+                        f"{path.relative_to(root)}: {text[match.start() : match.end() + 40]}"
+                    )
+    assert found >= 8 and not plain, plain

@@ -4,7 +4,10 @@
 (``results._counts_changed``): the fixture's counted log gets a queued ``GameAnalysis`` row
 in the same transaction and, on commit, the task ``games.analyse`` is sent by name to its own
 queue (``ANALYSIS_QUEUE``). A replaced (corrected) log is a new log with a new content hash,
-so it gets its own analysis; the old one stays with the old log.
+so it gets its own analysis; the old log's analysis, if still queued, is skipped (only the
+log that counts is analysed; a done one stays with the old log). Each row has one message
+in the queue at a time (``queued_at``, claimed by a conditional UPDATE), and at most
+``ANALYSIS_QUEUED_PER_ORGANIZER`` analyses of one league owner's games are in the queue.
 
 When analyses are not sent at once:
 
@@ -186,9 +189,9 @@ def analysis_for_counted(fixture: Fixture) -> GameAnalysis | None:
 
 def analysis_retry(*, fixture: Fixture, by) -> GameAnalysis:
     """Run the failed move analysis of the fixture's counted log (under the current key)
-    again: the row goes back to queued — error and claim cleared, ``created_at`` set to
-    now, so the page shows it as the newest and the catch-up does not presume its message
-    lost at once — and ``games.analyse`` is sent on commit (``analysis_send``). The worker
+    again: the row goes back to queued — error, claim and ``queued_at`` cleared,
+    ``created_at`` set to now, so the page shows it as the newest — and ``games.analyse``
+    is sent on commit (``analysis_send``, which claims the row's message). The worker
     claims it as any queued row (``analysis_run`` needs no ``retry_failed``).
 
     Only a failed row changes (a conditional UPDATE): of two retries at once one re-queues

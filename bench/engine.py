@@ -6,7 +6,8 @@
 For each preset it prints
 
 * validation throughput: events per second of ``validate()`` over a set of
-  simulated logs (complete games, random players), and
+  simulated logs (complete games, random players), given as parsed dicts and as the
+  JSON text an upload arrives as (parsing included), and
 * simulation speed: random-play games per second, each played to the first
   colour home (``play(..., until_first=True)``, no log recorded), and rolls per
   second.
@@ -20,6 +21,7 @@ validated and ≥ 500 random league games/s.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -44,9 +46,13 @@ def best_of(repeat: int, run: Callable[[], object]) -> tuple[float, float]:
     return min(cpu), min(wall)
 
 
-def bench_validation(rules: str, logs: int, repeat: int) -> tuple[int, float, float]:
+def bench_validation(
+    rules: str, logs: int, repeat: int, *, text: bool = False
+) -> tuple[int, float, float]:
     games = [simulate_game(rules=rules, seed=seed) for seed in range(logs)]
     events = sum(len(g["events"]) for g in games)
+    if text:  # the upload path: the JSON text is read (and checked) by the engine too
+        games = [json.dumps(g) for g in games]
 
     def run() -> None:
         for g in games:
@@ -83,14 +89,15 @@ def main() -> None:
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]}, single process, best of {args.repeat}")
     print(
-        f"{'rules':<10} {'validated events/s':>19} {'(wall)':>10} "
+        f"{'rules':<10} {'validated events/s':>19} {'(wall)':>10} {'from text':>10} "
         f"{'games/s':>9} {'(wall)':>8} {'rolls/game':>11} {'rolls/s':>10}"
     )
     for rules in args.rules.split(","):
         events, vcpu, vwall = bench_validation(rules, args.logs, args.repeat)
+        _, tcpu, _ = bench_validation(rules, args.logs, args.repeat, text=True)
         rolls, scpu, swall = bench_simulation(rules, args.games, args.repeat)
         print(
-            f"{rules:<10} {events / vcpu:>19,.0f} {events / vwall:>10,.0f} "
+            f"{rules:<10} {events / vcpu:>19,.0f} {events / vwall:>10,.0f} {events / tcpu:>10,.0f} "
             f"{args.games / scpu:>9,.0f} {args.games / swall:>8,.0f} "
             f"{rolls / args.games:>11.0f} {rolls / scpu:>10,.0f}"
         )

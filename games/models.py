@@ -61,8 +61,13 @@ class GameAnalysis(models.Model):
     asking twice for the same analysis finds one row (``games/analysis.py``).
 
     ``status`` goes queued → running → done (``data`` holds the analysis dict as the engine
-    returned it) or failed (``error`` says why). ``claim`` is the running worker's token:
-    only the worker that claimed a row may store its result.
+    returned it) or failed (``error`` says why), or queued → skipped when its log stopped
+    counting (a correction replaced it) before a worker reached it. ``claim`` is the
+    running worker's token: only the worker that claimed a row may store its result.
+    ``queued_at`` is when its task message was last sent (``None``: not sent yet — the
+    broker was down, or its organizer had the most analyses queued already); the sender
+    claims it with a conditional UPDATE, so a row has one message in the queue at a time
+    (``tournaments/services/analyses.py``).
     """
 
     class Status(models.TextChoices):
@@ -70,6 +75,7 @@ class GameAnalysis(models.Model):
         RUNNING = "running", "running"
         DONE = "done", "done"
         FAILED = "failed", "failed"
+        SKIPPED = "skipped", "skipped"
 
     log = models.ForeignKey(GameLog, on_delete=models.CASCADE, related_name="analyses")
     sha256 = models.CharField(max_length=64, help_text="the log's SHA-256 (GameLog.sha256)")
@@ -88,6 +94,9 @@ class GameAnalysis(models.Model):
     error = models.TextField(blank=True)
     seconds = models.FloatField(null=True, blank=True, help_text="wall time of the analysis")
     created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(
+        null=True, blank=True, help_text="when its task was last sent (empty: not sent yet)"
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

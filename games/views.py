@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from games.engine import InvalidLog
 from games.geometry import board_layout
 from games.models import GameLog
-from games.replay import replay_json
+from games.replay import replay_data, replay_json
 from games.services import LogRejected, game_log_check
 
 
@@ -55,10 +55,24 @@ def anonymous_replay_limit() -> int:
     return int(getattr(settings, "REPLAY_ANONYMOUS_MAX_BYTES", 64 * 1024))
 
 
+def replay_page_max_events() -> int:
+    """The most events ``/replay/`` draws for anyone (``REPLAY_PAGE_MAX_EVENTS``): the
+    validator checks the whole log (fast, and bounded by game-log.md's limits), but the
+    replay's step list — the costly part, about 0.13 ms and 110 bytes of page an event —
+    stops there, so one request costs at most about half a second whatever is pasted."""
+    return max(1, int(getattr(settings, "REPLAY_PAGE_MAX_EVENTS", 3000)))
+
+
+#: a pasted log up to this size is shown again in the form; a larger one is not echoed
+#: (a 1.5 MB log once came back as 1.5 MB of page)
+ECHO_MAX_BYTES = 256 * 1024
+
+
 def _replay_before(raw, event: int | None):
     """The replay of a refused log's events before the offending one (the position where it
-    was refused), and that step; ``(None, None)`` when the log cannot be read that far."""
-    if not event:
+    was refused), and that step; ``(None, None)`` when the log cannot be read that far or
+    the offending event lies beyond what the page draws (``replay_page_max_events``)."""
+    if not event or event > replay_page_max_events():
         return None, None
     try:
         log = json.loads(raw)
@@ -67,7 +81,18 @@ def _replay_before(raw, event: int | None):
         checked = game_log_check(prefix)
     except Exception:
         return None, None
-    return json.loads(replay_json(checked.text, cache=False)), event
+    return replay_data(checked.text, cache=False), event
+
+
+def _replay_shown(checked) -> tuple[dict, int]:
+    """The replay data of an accepted log, cut at ``replay_page_max_events`` events, and how
+    many events it shows."""
+    cap = replay_page_max_events()
+    events = checked.data.get("events") or []
+    if len(events) <= cap:
+        return replay_data(checked.text, cache=False), len(events)
+    head = json.dumps({**checked.data, "events": events[:cap]})
+    return replay_data(head, cache=False), cap
 
 
 def replay_any(request):
@@ -79,6 +104,8 @@ def replay_any(request):
     data = None
     board = 4
     start_step = None
+    shown = total = None
+    not_echoed = None
     if request.method == "POST":
         upload = request.FILES.get("file")
         text = request.POST.get("content", "")
@@ -92,7 +119,7 @@ def replay_any(request):
         else:
             raw = upload.read() if upload else text
             try:
-                checked = game_log_check(raw)
+                checked = game_log_check(raw, storing=False)  # nothing is stored here
             except LogRejected as exc:
                 # events are numbered from 1 on every page, as the replay counts them
                 where = f" (event {exc.event + 1})" if exc.event is not None else ""
@@ -101,7 +128,11 @@ def replay_any(request):
             else:
                 text = checked.text
                 board = checked.data.get("board", 4)
-                data = json.loads(replay_json(checked.text, cache=False))
+                data, shown = _replay_shown(checked)
+                total = checked.verdict.get("events", shown)
+            size = len(raw.encode("utf-8", "replace")) if isinstance(raw, str) else len(raw)
+            if size > ECHO_MAX_BYTES:
+                text, not_echoed = "", size
     status = 400 if error else 200
     context = {
         "text": text,
@@ -109,5 +140,9 @@ def replay_any(request):
         "start_step": start_step,
         "replay": data,
         "layout": board_layout(board) if data else None,
+        "shown_events": shown,
+        "total_events": total,
+        "cut": shown is not None and total is not None and total > shown,
+        "not_echoed": not_echoed,
     }
     return render(request, "games/replay_any.html", context, status=status)

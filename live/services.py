@@ -362,7 +362,7 @@ def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = No
     colours = list(DEFAULT_COLOURS[league.board])
     with transaction.atomic():
         # under the game's row lock: two requests at once open one room
-        locked = Fixture.objects.select_for_update().get(pk=fixture.pk)
+        locked = Fixture.objects.select_for_update(no_key=True).get(pk=fixture.pk)
         if locked.status != Fixture.Status.SCHEDULED:
             raise Refused("this game already has a result")
         if locked.live_rooms.filter(status__in=[Room.Status.WAITING, Room.Status.PLAYING]).exists():

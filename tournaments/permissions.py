@@ -295,6 +295,10 @@ ANALYSIS_RETRY_REFUSALS = {
     GameAnalysis.Status.DONE: gettext_noop(
         "the analysis of this game is done; there is nothing to run again"
     ),
+    GameAnalysis.Status.SKIPPED: gettext_noop(
+        "the analysis of this game was skipped while its log did not count; "
+        "the periodic catch-up queues it again"
+    ),
 }
 
 

@@ -290,11 +290,17 @@ ANALYSIS_ENABLED = env_bool("ANALYSIS_ENABLED", default=True)
 ANALYSIS_ROLLOUTS = int(os.environ.get("ANALYSIS_ROLLOUTS", "200"))
 ANALYSIS_SEED = int(os.environ.get("ANALYSIS_SEED", "0"))
 ANALYSIS_QUEUE = os.environ.get("ANALYSIS_QUEUE", "analysis")
+# at most this many analyses of one league owner's games in the queue; more wait, unsent,
+# for the catch-up (tournaments/services/analyses.py)
+ANALYSIS_QUEUED_PER_ORGANIZER = int(os.environ.get("ANALYSIS_QUEUED_PER_ORGANIZER", "10"))
 CELERY_TASK_ROUTES = {"games.analyse": {"queue": ANALYSIS_QUEUE}}
 
 # --- REST framework ------------------------------------------------------------------------
 #: the largest log (bytes) a visitor who is not logged in may replay on /replay/
 REPLAY_ANONYMOUS_MAX_BYTES = int(os.environ.get("REPLAY_ANONYMOUS_MAX_BYTES", str(64 * 1024)))
+# /replay/ draws at most this many events of a pasted log, for everyone (the validator
+# still checks all of them): bounds what one request costs (games/views.py)
+REPLAY_PAGE_MAX_EVENTS = int(os.environ.get("REPLAY_PAGE_MAX_EVENTS", "3000"))
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

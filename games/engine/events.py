@@ -10,7 +10,6 @@ python-chess's PGN reader, which parses a move and pushes it on the board.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -22,8 +21,8 @@ from .moves import IllegalMove, RawMove
 if TYPE_CHECKING:
     from .game import Game
 
-MAX_T = sys.float_info.max
-"""The largest event time ``"t"``: a ``"t"`` is a finite number ≥ 0 (game-log.md)."""
+MAX_T = messages.MAX_T
+"""The largest event time ``"t"``: a number from 0 to 10,000,000 seconds (game-log.md)."""
 
 
 def push_events(game: Game, events: Iterable[object]) -> None:

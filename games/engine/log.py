@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,7 +30,9 @@ never a valid die, position or time."""
 MAX_INT_DIGITS = 4300
 """Integers with more digits are refused where they stand: Python's JSON reader (and so
 every consumer of a stored log) refuses to convert them."""
-_TOO_LONG = 10**450  # what such an integer is read as, until it is refused
+_TOO_LONG = 10 ** (MAX_INT_DIGITS + 1)
+"""What such an integer is read as, until it is refused: longer than any integer Python's
+reader converts, so no integer of the text is ever equal to it."""
 
 
 def size_text(size: int) -> str:
@@ -93,12 +96,45 @@ def _utf8_text(data: bytes | bytearray) -> str:
 def load_json(data: str | bytes | bytearray) -> Any:
     """Parse JSON text with the size guard. Raises :class:`InvalidLog` (no index).
 
-    Bytes must be UTF-8 (a leading byte-order mark is ignored, UTF-16 is refused).
+    Bytes must be UTF-8 (a leading byte-order mark is ignored, UTF-16 is refused). A JSON
+    object with the same key twice is refused (game-log.md: a malformed log).
     ``NaN``/``Infinity`` literals, numbers too large for a double (``1e999``) and
     integers of more than :data:`MAX_INT_DIGITS` digits are read here and refused by
     :func:`read_log` where they stand.
     """
     return _load(data)[0]
+
+
+class DuplicateKey(ValueError):
+    """A JSON object with the same key twice (game-log.md: a malformed log)."""
+
+    def __init__(self, key: str, keys: list[str]) -> None:
+        super().__init__(key)
+        self.key = key
+        self.keys = keys
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of the log reader: the object as a dict, refusing a key that
+    appears twice (two JSON readers would keep different values)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key, [k for k, _ in pairs])
+            seen.add(key)
+    return obj
+
+
+def _duplicate_message(exc: DuplicateKey) -> str:
+    keys = list(dict.fromkeys(exc.keys))
+    shown = ", ".join(f'"{describe_path(k)}"' for k in keys[:6]) + (", …" if len(keys) > 6 else "")
+    return (
+        f'the log is malformed: a JSON object has the key "{describe_path(exc.key)}" twice '
+        f"(the object's keys: {shown}); a key may appear once in an object, since JSON "
+        "readers disagree on which value counts"
+    )
 
 
 def _load(data: str | bytes | bytearray) -> tuple[Any, bool]:
@@ -133,9 +169,32 @@ def _load(data: str | bytes | bytearray) -> tuple[Any, bool]:
             seen.append(text)
         return value
 
+    # Integers are read by the C reader (fast) unless one is longer than Python converts:
+    # then the text is read again with ``integer``, which marks it to be refused.
+    fast_ints = 0 < sys.get_int_max_str_digits() <= MAX_INT_DIGITS
     try:
-        loaded = json.loads(text, parse_int=integer, parse_float=number, parse_constant=constant)
+        try:
+            loaded = json.loads(
+                text,
+                parse_int=int if fast_ints else integer,
+                parse_float=number,
+                parse_constant=constant,
+                object_pairs_hook=_unique_keys,
+            )
+        except ValueError as exc:
+            if isinstance(exc, (json.JSONDecodeError, DuplicateKey)) or not fast_ints:
+                raise
+            seen.clear()
+            loaded = json.loads(
+                text,
+                parse_int=integer,
+                parse_float=number,
+                parse_constant=constant,
+                object_pairs_hook=_unique_keys,
+            )
         return loaded, bool(seen)
+    except DuplicateKey as exc:
+        raise InvalidLog(_duplicate_message(exc)) from None
     except RecursionError:
         raise InvalidLog("the log is not valid JSON: it is nested too deeply") from None
     except (ValueError, TypeError) as exc:  # JSONDecodeError

@@ -10,13 +10,16 @@ pawn's colour.
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
 from ._text import describe
 from .board import HOUSE_LETTERS, position_name
 from .moves import RawMove
 from .rules import STUCK_TRIES
+
+MAX_T = 10_000_000
+"""The largest event time ``"t"`` in seconds (about 115 days; game-log.md): no game lasts
+longer, and a sum of such times stays far from any overflow."""
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -78,15 +81,21 @@ def not_on_turn(
 
 
 def bad_time(name: str, t: object, last: float) -> str:
-    """A ``"t"`` that is not a finite number ≥ 0, or earlier than the previous event's."""
-    if (type(t) is float or type(t) is int) and t == t and 0 <= t <= sys.float_info.max:
+    """A ``"t"`` that is not a number from 0 to :data:`MAX_T`, or earlier than the previous
+    event's."""
+    if (type(t) is float or type(t) is int) and 0 <= t <= MAX_T:
         return (
             f'{name}\'s event has "t": {describe(t)}, earlier than the "t" of an event before '
             f"it ({describe(last)}); event times never go back"
         )
+    if (type(t) is float or type(t) is int) and t == t and t > MAX_T:
+        return (
+            f'{name}\'s event has "t": {describe(t)}, but "t" is at most {MAX_T:,} seconds '
+            "(about 115 days) since the game started; no game lasts longer"
+        )
     return (
-        f'{name}\'s event has "t": {describe(t)}, but "t" is a finite number of seconds ≥ 0 '
-        "since the game started"
+        f'{name}\'s event has "t": {describe(t)}, but "t" is a number of seconds from 0 to '
+        f"{MAX_T:,} since the game started"
     )
 
 

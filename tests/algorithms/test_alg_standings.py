@@ -460,3 +460,13 @@ def test_table_is_consistent_and_deterministic(
     shuffled = list(outcomes)
     rnd.shuffle(shuffled)
     assert compute_standings(entries, shuffled, die_rolls=rolls) == rows
+
+
+def test_impossible_game_times_are_unknown_and_never_overflow() -> None:
+    # two games of 1.7e308 s once overflowed math.fsum (OverflowError froze the league)
+    rows = compute_standings(["A", "B", "C"], time_table(1.7e308, 1.7e308))
+    assert rows[0].values["game_time"] is None and rows[1].values["game_time"] is None
+    assert table(rows)[:2] == [("A", 1, None), ("B", 1, "won_lost")]
+    # the bound itself is a real time
+    rows = compute_standings(["A", "B", "C"], time_table(10_000_000, 900))
+    assert table(rows)[0] == ("B", 1, "game_time")

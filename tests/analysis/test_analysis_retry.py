@@ -51,17 +51,23 @@ def failed(table, analyses_on, fast_analyse):
 
 @pytest.fixture
 def sends():
-    """What analysis_send was asked to send (the real publish is tested below)."""
+    """What analysis_send published (its claim runs; the real publish is tested below)."""
+    from celery import current_app
+
     sent: list[int] = []
     lock = threading.Lock()
 
-    def record(pk):
+    def record(name, args=(), **kwargs):
         with lock:
-            sent.append(pk)
+            sent.append(args[0])
         return True
 
-    with mock.patch.object(analyses, "analysis_send", side_effect=record):
-        yield sent
+    current_app.conf.task_always_eager = False
+    try:
+        with mock.patch.object(analyses, "task_send", side_effect=record):
+            yield sent
+    finally:
+        current_app.conf.task_always_eager = True
 
 
 # --- the service -----------------------------------------------------------------------------
@@ -109,12 +115,17 @@ def test_the_worker_claims_the_requeued_row_like_any_queued_one(table, failed, s
     assert row.status == "done" and row.error == "" and row.data["rollouts"] == 4
 
 
-def test_the_catch_up_does_not_send_a_just_requeued_row_again(table, failed, sends):
+def test_the_catch_up_does_not_send_a_just_requeued_row_again(
+    table, failed, sends, django_capture_on_commit_callbacks
+):
     GameAnalysis.objects.filter(pk=failed.pk).update(created_at=timezone.now() - timedelta(days=3))
-    analyses.analysis_retry(fixture=table["fixture"], by=table["organizer"])
+    with django_capture_on_commit_callbacks(execute=True):
+        analyses.analysis_retry(fixture=table["fixture"], by=table["organizer"])
+    assert sends == [failed.pk]
     assert analyses.analyses_catch_up() == {"created": 0, "sent": 0}
     GameAnalysis.objects.filter(pk=failed.pk).update(
-        created_at=timezone.now() - analyses.RESEND_AFTER - timedelta(minutes=1)
+        queued_at=timezone.now() - analyses.RESEND_AFTER - timedelta(minutes=1),
+        started_at=timezone.now() - timedelta(days=3),
     )
     assert analyses.analyses_catch_up()["sent"] == 1  # lost after all: sent again
 

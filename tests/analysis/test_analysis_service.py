@@ -159,26 +159,29 @@ def test_the_page_shows_the_done_analysis_with_most_rollouts(table):
 
 
 def test_catch_up_creates_missing_rows_and_sends_lost_ones(table, analyses_on):
+    from celery import current_app
+
     submit(table)  # ANALYSIS_ENABLED on: a queued row
     GameAnalysis.objects.all().delete()
     sent = []
-    with mock.patch.object(
-        analyses, "analysis_send", side_effect=lambda pk: sent.append(pk) or True
-    ):
-        outcome = analyses.analyses_catch_up()
-    assert outcome["created"] == 1 and sent == [GameAnalysis.objects.get().pk]
-    sent.clear()
-    with mock.patch.object(
-        analyses, "analysis_send", side_effect=lambda pk: sent.append(pk) or True
-    ):
-        assert analyses.analyses_catch_up()["created"] == 0
-    assert sent == []  # queued a moment ago: its message is not presumed lost yet
-    GameAnalysis.objects.update(created_at=timezone.now() - timedelta(hours=1))
-    with mock.patch.object(
-        analyses, "analysis_send", side_effect=lambda pk: sent.append(pk) or True
-    ):
-        analyses.analyses_catch_up()
-    assert sent == [GameAnalysis.objects.get().pk]
+
+    def publish(name, args=(), **kwargs):
+        sent.append(args[0])
+        return True
+
+    current_app.conf.task_always_eager = False
+    try:
+        with mock.patch.object(analyses, "task_send", side_effect=publish):
+            outcome = analyses.analyses_catch_up()
+            assert outcome["created"] == 1 and sent == [GameAnalysis.objects.get().pk]
+            sent.clear()
+            assert analyses.analyses_catch_up()["created"] == 0
+            assert sent == []  # sent a moment ago: its message is not presumed lost yet
+            GameAnalysis.objects.update(queued_at=timezone.now() - timedelta(hours=1))
+            analyses.analyses_catch_up()  # nothing ran since: the queue stands still
+            assert sent == [GameAnalysis.objects.get().pk]
+    finally:
+        current_app.conf.task_always_eager = True
 
 
 def test_no_send_while_the_broker_was_down_a_moment_ago(table, settings):

@@ -181,3 +181,25 @@ def test_a_log_with_many_events_is_a_clear_400(fuzz_world):
 )
 def test_awkward_strings_and_constants(fuzz_world, text):
     assert_refused(fuzz_world, post_body(fuzz_world, text.encode()))
+
+
+def test_a_key_twice_is_a_clear_400_naming_the_key(fuzz_world):
+    """game-log.md: a JSON object with a key twice is malformed (the example's own text
+    with a second, empty "players" in front: Python's reader would keep the real one)."""
+    text = json.dumps(example())
+    assert text.startswith('{"format"')
+    body = ('{"players": {}, ' + text[1:]).encode()
+    response = post_body(fuzz_world, body)
+    assert_refused(fuzz_world, response)
+    assert '"players" twice' in error_of(response)["message"]
+
+
+@pytest.mark.parametrize("t", ["1.7e308", "10000000.5", "-1"])
+def test_an_event_time_out_of_bounds_is_a_clear_400(fuzz_world, t):
+    log = example()
+    log["events"][3]["t"] = 0  # replaced in the text, as a client would send it
+    body = json.dumps(log).replace('"t": 0', f'"t": {t}', 1).encode()
+    response = post_body(fuzz_world, body)
+    assert_refused(fuzz_world, response)
+    message = error_of(response)["message"]
+    assert "(event 4)" in message and "10,000,000" in message, message

@@ -52,7 +52,8 @@ def _timed(*times: Any) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    "times", [(0, 0.5, 7), (0, 0, 0), (3, 3.0, 1e308), (0.0,), (), (10**300,), (-0.0, 1)]
+    "times",
+    [(0, 0.5, 7), (0, 0, 0), (3, 3.0, 10_000_000), (0.0,), (), (10_000_000.0,), (-0.0, 1)],
 )
 def test_valid_times(times: tuple[Any, ...]) -> None:
     result = assert_agree(_log(_timed(*times)))
@@ -60,8 +61,11 @@ def test_valid_times(times: tuple[Any, ...]) -> None:
 
 
 BAD_TIMES = [
-    ("negative", -5, "finite number"),
-    ("slightly negative", -0.001, "finite number"),
+    ("negative", -5, "from 0 to 10,000,000"),
+    ("slightly negative", -0.001, "from 0 to 10,000,000"),
+    ("just over the limit", 10_000_000.001, "at most 10,000,000 seconds"),
+    ("1.7e308", 1.7e308, "at most 10,000,000 seconds"),
+    ("a 300-digit integer", 10**300, "at most 10,000,000 seconds"),
     ("NaN", float("nan"), "NaN"),
     ("infinity", float("inf"), "Infinity"),
     ("minus infinity", float("-inf"), "-Infinity"),
@@ -135,9 +139,10 @@ def test_1e999_and_huge_integers_in_json_text() -> None:
     text = json.dumps(_log(_timed(0, 1), meta={"x": 1})).replace('"x": 1', '"x": -' + long_int)
     result = assert_agree(text)
     assert "event" not in result and "4,300 digits" in result["error"]
-    # the largest integers a double holds are still times
+    # the largest integers a double holds are numbers, but too late for a time
     text = json.dumps(_log(_timed(0, 1, 2))).replace('"t": 2', '"t": ' + "9" * 308)
-    assert assert_agree(text)["valid"]
+    result = assert_agree(text)
+    assert result["event"] == 2 and "at most 10,000,000" in result["error"]
 
 
 def test_an_earlier_illegal_event_is_reported_before_a_later_value_that_is_not_json() -> None:

@@ -406,13 +406,20 @@ class CompletedColours(Metric):
         }
 
 
+MAX_GAME_SECONDS = 10_000_000
+"""The longest game time that is a real one: game-log.md bounds an event's ``"t"`` at
+10,000,000 seconds (about 115 days)."""
+
+
 @dataclass(frozen=True)
 class GameTime(Metric):
     """Total time of the entry's games in seconds; less is better.
 
     *(platform rule)* Forfeits are left out. If any other game of the entry has no
-    recorded time, the total is unknown (``None``), and game time then separates no
-    tied group containing that entry: the tie goes on to the next metric.
+    recorded time — or one longer than :data:`MAX_GAME_SECONDS`, which no real game
+    lasts (a log stored before the bound) — the total is unknown (``None``), and game
+    time then separates no tied group containing that entry: the tie goes on to the
+    next metric.
     """
 
     key: str = "game_time"
@@ -423,7 +430,9 @@ class GameTime(Metric):
         result: dict[EntryId, Any] = {}
         for e in group:
             times = [g.game_time for g in ctx.games_of(e) if not g.forfeited]
-            known = [float(t) for t in times if t is not None]
+            # a time beyond MAX_GAME_SECONDS is no real game's (game-log.md bounds "t"): it
+            # counts as unknown, and a sum of real times never nears an overflow
+            known = [float(t) for t in times if t is not None and t <= MAX_GAME_SECONDS]
             # fsum: exact, so the total does not depend on the order of the games
             result[e] = None if len(known) < len(times) else math.fsum(known)
         return result

@@ -222,7 +222,7 @@ def event_starts_update(fixture: Fixture) -> list[Fixture]:
     the change back."""
     changed = []
     dependents = list(
-        Fixture.objects.select_for_update()
+        Fixture.objects.select_for_update(no_key=True)
         .filter(start_depends_on=fixture)
         .prefetch_related("seats")
         .order_by("number")
@@ -343,7 +343,11 @@ def fixture_start_record(
     if (rolls is None) == (colour is None):
         raise ServiceError("give either the die rolls or the colour (with a reason)")
     with transaction.atomic():
-        fixture = Fixture.objects.select_for_update().select_related("league").get(pk=fixture.pk)
+        fixture = (
+            Fixture.objects.select_for_update(no_key=True)
+            .select_related("league")
+            .get(pk=fixture.pk)
+        )
         if fixture.results.filter(state__in=LIVE).exists():
             raise ServiceError(
                 f"{fixture.label or fixture.number} already has a result; void it before "

@@ -470,7 +470,9 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "withdrew") -> int:
         # Lock every game first, in id order, then forfeit: the same order as an upload
         # (game, then league), so a concurrent upload waits instead of deadlocking.
         open_games = list(
-            Fixture.objects.select_for_update().filter(pk__in=list(open_ids)).order_by("pk")
+            Fixture.objects.select_for_update(no_key=True)
+            .filter(pk__in=list(open_ids))
+            .order_by("pk")
         )
         count = 0
         for fixture in open_games:

@@ -183,7 +183,7 @@ def _player_placings(seats, winner, colour_places, counted, both_finished) -> li
 def _locked_fixture(fixture_id: int) -> Fixture:
     try:
         return (
-            Fixture.objects.select_for_update(of=("self",))
+            Fixture.objects.select_for_update(of=("self",), no_key=True)
             .select_related("league")
             .get(pk=fixture_id)
         )

@@ -216,7 +216,9 @@ def cycle_reorder_late_games(*, cycle: Cycle, by, late_order: list[int]) -> Cycl
     with transaction.atomic():
         fixtures = {
             f.label: f
-            for f in cycle.fixtures.select_for_update().filter(label__in=["G4", "G5", "G6"])
+            for f in cycle.fixtures.select_for_update(no_key=True).filter(
+                label__in=["G4", "G5", "G6"]
+            )
         }
         if any(
             f.status != Fixture.Status.SCHEDULED or f.results.exists() for f in fixtures.values()
@@ -243,7 +245,7 @@ def fixture_reschedule(*, fixture: Fixture, by, scheduled_at=None, deadline=None
     if scheduled_at and deadline and deadline < scheduled_at:
         raise ServiceError("the deadline is before the game's date", field="deadline")
     with transaction.atomic():
-        fixture = Fixture.objects.select_for_update().get(pk=fixture.pk)
+        fixture = Fixture.objects.select_for_update(no_key=True).get(pk=fixture.pk)
         if fixture.status in (Fixture.Status.CANCELLED,):
             raise ServiceError("this game was cancelled; it cannot be rescheduled")
         fixture.scheduled_at, fixture.deadline = scheduled_at, deadline
@@ -261,7 +263,7 @@ def round_dates_set(
         raise ServiceError("the deadline is before the round's date", field="deadline")
     with transaction.atomic():
         games = list(
-            cycle.fixtures.select_for_update()
+            cycle.fixtures.select_for_update(no_key=True)
             .filter(round=round_number)
             .exclude(status__in=[Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED])
         )

@@ -22,6 +22,7 @@ from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from tournaments.algorithms.standings import (
+    MAX_GAME_SECONDS,
     GameOutcome,
     PlacementPoints,
     TieBreakRoll,
@@ -98,6 +99,18 @@ def _counted_results(league: League) -> list[dict[str, Any]]:
     return list(counted.values(*RESULT_FIELDS))
 
 
+def stored_game_time(value: Any) -> float | None:
+    """A stored result's game time as the standings read it: seconds from 0 to
+    ``MAX_GAME_SECONDS``, else unknown (``None``). Whatever an old row holds — 1.7e308 from
+    a log stored before game-log.md bounded ``"t"``, infinity, NaN, a negative number —
+    never stops a league's recompute; it only leaves that entry's time total unknown."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if not 0 <= value <= MAX_GAME_SECONDS:  # NaN fails both comparisons
+        return None
+    return float(value)
+
+
 def outcomes_for(league: League) -> list[GameOutcome]:
     """Every counted result of the league's regular stage, as ``GameOutcome`` records
     (two queries, whatever the number of games)."""
@@ -128,7 +141,7 @@ def outcomes_for(league: League) -> list[GameOutcome]:
                 both_finished_order=tuple(r["both_finished"]),
                 counted_pawns={int(k): v for k, v in r["counted_pawns"].items()},
                 completed_colours={int(k): v for k, v in r["completed_colours"].items()},
-                game_time=r["game_time"],
+                game_time=stored_game_time(r["game_time"]),
                 forfeit_loser=r["forfeit_loser_id"],
             )
         )

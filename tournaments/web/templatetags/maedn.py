@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.geometry import SHAPES, SYMBOLS, shape_path
 from games.replay import colour_label
+from tournaments.algorithms.standings import MAX_GAME_SECONDS
 from tournaments.formats import FORMATS
 from tournaments.web.error_text import translate_error
 
@@ -172,9 +173,18 @@ def _show_metric(value: Any, key: str = "") -> str:
 
 @register.filter
 def duration(seconds: float | int | None) -> str:
+    """Seconds as ``m:ss`` or ``h:mm:ss``; "–" for no time, and for a stored time no real
+    game has (infinite, NaN, negative, beyond game-log.md's 10,000,000 s: a log stored
+    before that bound)."""
     if seconds is None or seconds == "":
         return "–"
-    total = round(float(seconds))
+    try:
+        seconds = float(seconds)
+    except (TypeError, ValueError):
+        return "–"
+    if not 0 <= seconds <= MAX_GAME_SECONDS:  # NaN fails both comparisons
+        return "–"
+    total = round(seconds)
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:

@@ -23,7 +23,7 @@ def league_with_a_result(name: str) -> League:
     owner = make_user(f"owner-{name}")
     league = league_create(owner=owner, name=name, format="2T")
     for i in range(3):
-        entry_add(league=league, player=player_create(name=f"{name}-{i}"), by=owner)
+        entry_add(league=league, player=player_create(name=f"{name}-{i}", shared=True), by=owner)
     cycle_create(league=league, by=owner, seed=1)
     fixture = Fixture.objects.filter(league=league).first()
     result_enter(fixture=fixture, user=owner, winner=fixture.seats.first().entry, reason="OTB")

@@ -723,7 +723,8 @@ class Invitation(models.Model):
 
 class PlayerClaim(models.Model):
     """A request by an account to become a player created without one (their name was
-    taken when they signed up); an organizer of a league that player is in decides."""
+    taken when they signed up); the organizer who created that player, or staff, decides
+    (``permissions.may_vouch_for``)."""
 
     class State(models.TextChoices):
         OPEN = "open", "waiting for an organizer"

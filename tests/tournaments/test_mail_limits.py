@@ -163,3 +163,16 @@ def test_a_bad_address_is_refused_by_the_service(org, league):
     with pytest.raises(ServiceError, match="not an e-mail address"):
         invitation_create(league=league, by=org, email="anna@example.org\r\nBcc: x@y.org")
     assert not Invitation.objects.exists() and not MailSent.objects.exists()
+
+
+def test_a_failing_mail_server_is_logged_not_a_500(
+    org, league, django_capture_on_commit_callbacks, monkeypatch, caplog
+):
+    def broken(*args, **kwargs):
+        raise OSError("connection refused")
+
+    monkeypatch.setattr("tournaments.services.entries.send_mail", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        invitation = invitation_create(league=league, by=org, email="anna@example.org")
+    assert Invitation.objects.get() == invitation
+    assert "the mail of invitation" in caplog.text and "connection refused" in caplog.text

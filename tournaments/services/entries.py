@@ -7,6 +7,8 @@ only accepted entries are seeded, ranked and shown with results.
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
@@ -28,6 +30,8 @@ from tournaments.services.players import (
     player_create,
 )
 from tournaments.services.text import single_line
+
+logger = logging.getLogger(__name__)
 
 INVITATION_SALT = "tournaments.invitation"
 #: an invitation link is valid this long (seconds)
@@ -121,18 +125,22 @@ def invitation_create(
             token = invitation_token(invitation)
             url = link_for(token) if link_for else token
             subject = " ".join(f"Invitation to {league.name}".split())  # one header line
-            transaction.on_commit(
-                lambda: send_mail(
-                    subject,
-                    f"{by.get_username()} invites you to play in {league.name}.\n\n"
-                    f"Accept or decline here: {url}\n\n"
-                    f"Only an account with the confirmed address {email} can accept it.\n",
-                    settings.DEFAULT_FROM_EMAIL,
-                    [email],
-                    fail_silently=True,
-                )
+            body = (
+                f"{by.get_username()} invites you to play in {league.name}.\n\n"
+                f"Accept or decline here: {url}\n\n"
+                f"Only an account with the confirmed address {email} can accept it.\n"
             )
+            transaction.on_commit(lambda: _send_invitation(subject, body, email, invitation.pk))
     return invitation
+
+
+def _send_invitation(subject: str, body: str, email: str, invitation_id: int) -> None:
+    """Send an invitation mail after commit; a failing mail server is logged (the
+    invitation and its link on the manage page stay), never a 500 after the fact."""
+    try:
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email])
+    except Exception:  # any backend error: the organizer still has the link
+        logger.exception("the mail of invitation %s to %s failed", invitation_id, email)
 
 
 def invitation_revoke(*, invitation: Invitation, by) -> None:

@@ -108,3 +108,14 @@ def test_the_confirmation_send_goes_back_only_to_this_site(org):
         reverse("tournaments:confirm-email", args=["send"]), {"next": "https://evil.example/"}
     )
     assert sent["Location"] == reverse("tournaments:my-leagues")
+
+
+def test_an_address_is_confirmed_for_one_account_only(org):
+    from tournaments.services.entries import email_confirm, email_confirmation_token
+    from tournaments.services.errors import ServiceError
+
+    confirmed("first", "shared@example.org")
+    second = make_user("second", email="Shared@example.org")
+    with pytest.raises(ServiceError, match="confirmed for another account already"):
+        email_confirm(token=email_confirmation_token(second), user=second)
+    assert not ConfirmedEmail.objects.filter(user=second).exists()

@@ -176,3 +176,21 @@ def test_a_failing_mail_server_is_logged_not_a_500(
         invitation = invitation_create(league=league, by=org, email="anna@example.org")
     assert Invitation.objects.get() == invitation
     assert "the mail of invitation" in caplog.text and "connection refused" in caplog.text
+
+
+def test_two_senders_racing_for_an_addresss_last_mail_get_one(transactional_db, settings):
+    """Real concurrent connections: the address's advisory lock lets one through."""
+    from tests.concurrently import run_concurrently
+
+    settings.MAIL_LIMIT_RECIPIENT_PER_HOUR = 1
+    a, b = make_user("a"), make_user("b")
+    leagues = [league_create(owner=u, name=f"L-{u.username}", format="2T") for u in (a, b)]
+    outcomes = run_concurrently(
+        *[
+            (lambda u=u, lg=lg: invitation_create(league=lg, by=u, email="anna@example.org"))
+            for u, lg in zip((a, b), leagues, strict=True)
+        ]
+    )
+    refused = [o for o in outcomes if isinstance(o, ServiceError)]
+    assert len(refused) == 1 and "too many mails" in refused[0].message
+    assert Invitation.objects.count() == 1 and MailSent.objects.count() == 1

@@ -22,7 +22,7 @@ from tournaments.permissions import Refusal, email_confirmed, entry_refusal, may
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.leagues import entries_open_refusal
-from tournaments.services.mail_limits import mail_allowance_check, mail_record
+from tournaments.services.mail_limits import address_lock, mail_allowance_check, mail_record
 from tournaments.services.players import (
     accountless_limit_check,
     check_pair,
@@ -393,7 +393,9 @@ def email_confirmation_send(*, user, link_for) -> None:
 
 def email_confirm(*, token: str, user):
     """Confirm the address the signed link names, for the account it names (which must
-    be the signed-in one, and still have that address)."""
+    be the signed-in one, and still have that address). An address is confirmed for one
+    account at a time: one mailbox makes one verified organizer, and an invitation
+    mailed to it has one possible taker."""
     from tournaments.models import ConfirmedEmail
 
     try:
@@ -404,4 +406,13 @@ def email_confirm(*, token: str, user):
         raise NotAllowed("log in with the account this link was sent to")
     if (data.get("e") or "").lower() != (user.email or "").lower():
         raise ServiceError("your e-mail address has changed since; send a new link")
-    ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})
+    with transaction.atomic():
+        address_lock(user.email)  # two accounts confirming one address at once: one wins
+        taken = ConfirmedEmail.objects.filter(email__iexact=user.email).exclude(user=user)
+        if taken.exists():
+            raise ServiceError(
+                f"{user.email} is confirmed for another account already; an address belongs "
+                "to one account (log in with that one, or use another address)",
+                field="email",
+            )
+        ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})

@@ -8,8 +8,9 @@ the settings ``MAIL_LIMIT_SENDER_PER_HOUR`` / ``_PER_DAY`` and
 the request is refused with a message saying which limit and when to try again, and
 nothing is sent or saved. The count sits in the database, not in the cache: it holds
 across processes and through a Redis outage. Checks of one sender are serialised by a
-lock on the sender's account row, so two concurrent requests cannot both take the last
-mail of the hour. Staff are not limited as senders (a recipient address is always).
+lock on the sender's account row, and checks for one address by an advisory lock on it,
+so two concurrent requests cannot both take the last mail of the hour. Staff are not
+limited as senders (a recipient address is always).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import timezone
 
 from tournaments.models import MailSent
@@ -44,6 +46,15 @@ def _wait(oldest, window: timedelta, now) -> str:
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
+def address_lock(email: str) -> None:
+    """Serialise writes about one e-mail address until the transaction ends (PostgreSQL:
+    a transaction-level advisory lock on the address's hash; SQLite has one writer at a
+    time anyway)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [email.strip().lower()])
+
+
 def mail_allowance_check(*, kind: str, sender, recipient: str) -> None:
     """Refuse (ServiceError, ``field="email"``) a mail of ``kind`` from ``sender`` to
     ``recipient`` past any limit. Call it inside the transaction that records the mail
@@ -52,6 +63,7 @@ def mail_allowance_check(*, kind: str, sender, recipient: str) -> None:
     now = timezone.now()
     if sender is not None and getattr(sender, "pk", None):
         get_user_model().objects.select_for_update().filter(pk=sender.pk).first()
+    address_lock(recipient)
     checks = [("RECIPIENT", MailSent.objects.filter(recipient=recipient), f"{recipient} was sent")]
     if sender is not None and not getattr(sender, "is_staff", False):
         checks.append(("SENDER", MailSent.objects.filter(sender=sender), "your account sent"))

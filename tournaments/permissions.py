@@ -73,6 +73,12 @@ def enter_refusal(user, player) -> Refusal | None:
         return None
     if may_vouch_for(user, player) or player.shared:
         return None
+    if player.created_by_id is None:
+        return Refusal(
+            f"{player.name} has no account and no recorded creator: only staff may enter "
+            "them, or share the player with other organizers",
+            True,
+        )
     return Refusal(
         f"{player.name} has no account and was created by another organizer: only they "
         "(or staff) may enter them, unless they share the player with other organizers",

@@ -145,7 +145,7 @@ def test_sharing_lets_other_organizers_enter_and_unsharing_stops_them(maker, mal
 
 def test_a_creatorless_player_is_entered_by_staff_or_once_staff_shares_it(mallory, staff):
     ben = player_create(name="Ben")
-    with pytest.raises(NotAllowed):
+    with pytest.raises(NotAllowed, match="no recorded creator: only staff"):
         entry_add(league=draft(mallory), player=ben, by=mallory)
     entry_add(league=draft(staff, "Staff's"), player=ben, by=staff)
     player_set_shared(player=ben, by=staff, shared=True)

@@ -161,6 +161,15 @@ CASES = [
         others={"entrant": 400, "player": 400, "opponent": 400},
     ),
     Case(
+        "player share (no account)",
+        "post",
+        lambda w: "/api/v1/players/frank/shared/",
+        lambda w: {"shared": True},
+        allowed=CREATOR,
+        league_scoped=False,
+        prepare=_prepare_registration,
+    ),
+    Case(
         "league status",
         "post",
         lambda w: f"/api/v1/leagues/{w.league.slug}/status/",
@@ -376,7 +385,7 @@ def fingerprint() -> dict[str, Any]:
     return {
         "leagues": sorted(League.objects.values_list("slug", "status", "ranking_level", "major")),
         "organizers": League.organizers.through.objects.count(),
-        "players": Player.objects.count(),
+        "players": sorted(Player.objects.values_list("pk", "shared")),
         "entries": sorted(Entry.objects.values_list("pk", "withdrawn_at")),
         "cycles": sorted(Cycle.objects.values_list("pk", "late_order")),
         "fixtures": sorted(
@@ -441,6 +450,7 @@ def test_every_write_endpoint_is_in_the_matrix():
     covered = {
         "league-list",
         "player-list",
+        "player-shared",
         "league-status",
         "league-organizers",
         "league-ranking",

@@ -226,3 +226,20 @@ def test_the_sharing_control_is_in_german(maker):
         reverse("tournaments:player", args=[rosa.slug]), HTTP_ACCEPT_LANGUAGE="de"
     ).content.decode()
     assert "Für andere Veranstalter freigeben" in html
+
+
+def test_the_api_shares_for_the_creator_and_refuses_others_before_reading_the_body(maker, mallory):
+    from rest_framework.test import APIClient
+
+    rosa = player_create(name="Rosa", created_by=maker)
+    stranger = APIClient()
+    stranger.force_authenticate(mallory)
+    url = f"/api/v1/players/{rosa.slug}/shared/"
+    assert stranger.post(url, {"shared": "maybe"}, "json").status_code == 403
+    creator = APIClient()
+    creator.force_authenticate(maker)
+    assert creator.post(url, {"shared": "maybe"}, "json").status_code == 400
+    response = creator.post(url, {"shared": True}, "json")
+    assert response.status_code == 200 and response.json()["shared"] is True
+    rosa.refresh_from_db()
+    assert rosa.shared

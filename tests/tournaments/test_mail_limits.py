@@ -194,3 +194,11 @@ def test_two_senders_racing_for_an_addresss_last_mail_get_one(transactional_db, 
     refused = [o for o in outcomes if isinstance(o, ServiceError)]
     assert len(refused) == 1 and "too many mails" in refused[0].message
     assert Invitation.objects.count() == 1 and MailSent.objects.count() == 1
+
+
+def test_rows_older_than_a_day_are_dropped_when_the_next_mail_is_counted(org, league):
+    old = MailSent.objects.create(kind="invitation", sender=org, recipient="anna@example.org")
+    MailSent.objects.filter(pk=old.pk).update(sent_at=timezone.now() - timedelta(days=2))
+    invitation_create(league=league, by=org, email="anna@example.org")
+    assert list(MailSent.objects.values_list("recipient", flat=True)) == ["anna@example.org"]
+    assert not MailSent.objects.filter(pk=old.pk).exists()

@@ -83,7 +83,14 @@ def mail_allowance_check(*, kind: str, sender, recipient: str) -> None:
 
 
 def mail_record(*, kind: str, sender, recipient: str) -> MailSent:
-    """Count one mail (after :func:`mail_allowance_check`, in the same transaction)."""
+    """Count one mail (after :func:`mail_allowance_check`, in the same transaction). Rows
+    older than the longest window are of no use: this sender's and this address's go
+    now, so the table holds about a day of mail."""
+    recipient_key = (recipient or "").strip().lower()
+    stale = MailSent.objects.filter(sent_at__lt=timezone.now() - WINDOWS[-1][1])
+    stale.filter(recipient=recipient_key).delete()
+    if getattr(sender, "pk", None):
+        stale.filter(sender=sender).delete()
     return MailSent.objects.create(
         kind=kind,
         sender=sender if getattr(sender, "pk", None) else None,

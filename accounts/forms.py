@@ -21,7 +21,7 @@ class SignupForm(UserCreationForm):
     claim = forms.BooleanField(
         label=_("This is me: ask to become the existing player of this name"),
         required=False,
-        help_text=_("an organizer of a league that player is in approves the request"),
+        help_text=_("the organizer who created that player (or staff) approves the request"),
     )
 
     class Meta(UserCreationForm.Meta):

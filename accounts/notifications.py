@@ -369,10 +369,13 @@ def unsubscribe_token(user, kind: str) -> str:
 
 def unsubscribe(token: str):
     """Switch off the e-mails of the token's kind; the user and kind, or ``None`` for a
-    token that was not made here."""
+    token that was not made here or is older than ``UNSUBSCRIBE_MAX_AGE_DAYS`` (the
+    signature carries the time it was made; every mail brings a fresh link, and the
+    notification settings page switches any kind off without one)."""
+    max_age = 60 * 60 * 24 * int(getattr(settings, "UNSUBSCRIBE_MAX_AGE_DAYS", 90))
     try:
-        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-    except signing.BadSignature:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=max_age)
+    except signing.BadSignature:  # SignatureExpired included
         return None
     user = get_user_model().objects.filter(pk=data.get("u")).first()
     kind = data.get("k")

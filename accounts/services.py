@@ -27,7 +27,7 @@ def account_signup(
     if taken is not None and taken.user_id is None and not claim:
         raise ServiceError(
             f"there is already a player called {taken.name}, created by an organizer. "
-            "If that is you, tick “this is me” to ask an organizer of their league to "
+            "If that is you, tick “this is me” to ask the organizer who created it to "
             "link it to your account.",
             field="claim",
         )

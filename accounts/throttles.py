@@ -11,6 +11,8 @@ Default rates, which ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (environment v
 | ``password_reset`` | password-reset requests | client address | 10/hour |
 | ``password_reset_email`` | password-reset mails to one address | e-mail address | 3/hour |
 | ``replay`` | replays of pasted logs (``/replay/``) | user, else address | 20/min |
+| ``signup`` | sign-up attempts (``/accounts/signup/``) | client address | 10/hour |
+| ``signup_day`` | sign-up attempts, per day | client address | 20/day |
 
 The client address is ``REMOTE_ADDR``, or the ``X-Forwarded-For`` entry added by the last
 of ``NUM_PROXIES`` trusted proxies (0 unless configured: a client cannot pick its own
@@ -38,6 +40,8 @@ DEFAULT_RATES: dict[str, str | None] = {
     "password_reset": "10/hour",
     "password_reset_email": "3/hour",
     "replay": "20/min",
+    "signup": "10/hour",
+    "signup_day": "20/day",
 }
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -143,7 +147,23 @@ class ReplayThrottle(_ScopedThrottle):
         return self.key(self.get_ident(request))
 
 
+class SignupThrottle(_ScopedThrottle):
+    """Sign-up attempts per client address and hour: accounts are not free."""
+
+    scope = "signup"
+
+    def get_cache_key(self, request, view) -> str:
+        return self.key(self.get_ident(request))
+
+
+class SignupDayThrottle(SignupThrottle):
+    """Sign-up attempts per client address and day."""
+
+    scope = "signup_day"
+
+
 LOGIN_THROTTLES = [LoginThrottle, LoginAccountThrottle]
+SIGNUP_THROTTLES = [SignupThrottle, SignupDayThrottle]
 PASSWORD_RESET_THROTTLES = [PasswordResetThrottle, PasswordResetEmailThrottle]
 
 

@@ -21,6 +21,7 @@ from accounts.services import account_signup
 from accounts.throttles import (
     LOGIN_THROTTLES,
     PASSWORD_RESET_THROTTLES,
+    SIGNUP_THROTTLES,
     refused_for,
     throttled_view,
     too_many_requests,
@@ -35,9 +36,16 @@ def _redirect_target(request: HttpRequest) -> str:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account and its player profile in one step, then log in."""
+    """Create an account and its player profile in one step, then log in. Sign-ups from
+    one client address are limited (``signup``, ``signup_day``: HTTP 429 past them)."""
     if request.user.is_authenticated:
         return redirect(_redirect_target(request))
+    if request.method == "POST":
+        retry_after = refused_for(request, SIGNUP_THROTTLES)
+        if retry_after is not None:
+            response = too_many_requests(request, retry_after)
+            response["Retry-After"] = str(retry_after)
+            return response
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

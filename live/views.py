@@ -18,6 +18,7 @@ from games.replay import replay_json
 from live import services
 from live.models import Room
 from tournaments.models import Entry, Fixture
+from tournaments.permissions import can_view
 from tournaments.services.errors import ServiceError
 
 
@@ -147,6 +148,8 @@ def room_replay_json(request, token: str):
 @require_POST
 def fixture_room(request, pk: int):
     fixture = get_object_or_404(Fixture.objects.select_related("league"), pk=pk)
+    if not can_view(request.user, fixture.league):  # a private league's game: as if missing
+        raise Http404("no such game")
     try:
         room = services.fixture_room_create(fixture=fixture, user=request.user)
     except ServiceError as exc:

@@ -52,8 +52,16 @@ def make_user(username: str | None = None, *, staff: bool = False, **extra):
     )
 
 
-def make_player(name: str, user=None) -> Player:
-    return Player.objects.create(name=name, slug=name.lower().replace(" ", "-"), user=user)
+def make_player(name: str, user=None, *, shared: bool = True, created_by=None) -> Player:
+    """A player; without an account it is ``shared`` unless told otherwise, so any
+    organizer may enter it (tests of who may enter whom pass ``shared=False``)."""
+    return Player.objects.create(
+        name=name,
+        slug=name.lower().replace(" ", "-"),
+        user=user,
+        shared=shared and user is None,
+        created_by=created_by,
+    )
 
 
 def make_league(owner, slug: str | None = None, *, format: str = "2T+", **fields) -> League:

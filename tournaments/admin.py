@@ -44,10 +44,11 @@ from tournaments.services.leagues import (
     validate_precedence,
     validate_rules,
 )
-from tournaments.services.players import player_set_colours
+from tournaments.services.players import player_create, player_set_colours, player_set_shared
 from tournaments.services.playoffs import playoffs_generate
 from tournaments.services.schedule import cycle_create, fixture_reschedule
 from tournaments.services.standings import standings_enqueue
+from tournaments.services.text import single_line
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -66,7 +67,13 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class PlayerAdminForm(forms.ModelForm):
     class Meta:
         model = Player
-        fields = ["name", "slug", "user", "preferred_colours"]
+        fields = ["name", "slug", "user", "preferred_colours", "shared"]
+
+    def clean_name(self):
+        try:
+            return single_line(self.cleaned_data.get("name") or "", field="name", what="a name")
+        except ServiceError as exc:
+            raise forms.ValidationError(exc.message) from None
 
     def clean_preferred_colours(self):
         colours = self.cleaned_data.get("preferred_colours") or []
@@ -86,12 +93,39 @@ class PlayerAdminForm(forms.ModelForm):
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     form = PlayerAdminForm
-    list_display = ["name", "user", "preferred_colours", "created_by"]
+    list_display = ["name", "user", "preferred_colours", "created_by", "shared"]
     search_fields = ["name", "user__username"]
-    prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["created_by"]
 
+    def get_fields(self, request, obj=None):
+        fields = ["name", "user", "preferred_colours", "shared", "created_by"]
+        return fields if obj is None else ["name", "slug", *fields[1:]]
+
+    def get_readonly_fields(self, request, obj=None):
+        # the slug is made by the service on creation and is the player's address after
+        return ["created_by"] if obj is None else ["slug", "created_by"]
+
     def save_model(self, request, obj, form, change):
+        if not change:
+            # created through the service, which records the staff member as the creator
+            # (only a recorded creator or staff may later hand the player to an account)
+            created = player_create(
+                name=obj.name,
+                user=obj.user,
+                preferred_colours=obj.preferred_colours,
+                created_by=request.user,
+                shared=obj.shared,
+            )
+            obj.pk, obj.slug, obj.created_by, obj.created_at = (
+                created.pk,
+                created.slug,
+                created.created_by,
+                created.created_at,
+            )
+            obj._state.adding, obj._state.db = False, created._state.db
+            return
+        if "shared" in form.changed_data and obj.user_id is None:
+            player_set_shared(player=obj, by=request.user, shared=obj.shared)
         colours = obj.preferred_colours
         if change and "preferred_colours" in form.changed_data:
             obj.preferred_colours = form.initial.get("preferred_colours") or []
@@ -122,6 +156,10 @@ class LeagueAdminForm(forms.ModelForm):
         league = self.instance
         scheduled = bool(league.pk and league.cycles.exists())
         checks = []
+        if "name" in self.changed_data:
+            checks.append(
+                lambda: single_line(data.get("name") or "", field="name", what="a league's name")
+            )
         if {"rules_preset", "rules_overrides"} & set(self.changed_data):
             checks.append(
                 lambda: validate_rules(data.get("rules_preset", ""), data.get("rules_overrides"))

@@ -34,7 +34,12 @@ class Player(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="the organizer who created this player without an account",
+        help_text="the organizer (or staff member) who created this player without an account",
+    )
+    shared = models.BooleanField(
+        default=False,
+        help_text="other organizers may enter this player without an account (set by the "
+        "creator or staff; otherwise only the creator may)",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -718,7 +723,8 @@ class Invitation(models.Model):
 
 class PlayerClaim(models.Model):
     """A request by an account to become a player created without one (their name was
-    taken when they signed up); an organizer of a league that player is in decides."""
+    taken when they signed up); the organizer who created that player, or staff, decides
+    (``permissions.may_vouch_for``)."""
 
     class State(models.TextChoices):
         OPEN = "open", "waiting for an organizer"
@@ -758,3 +764,30 @@ class ConfirmedEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.email} of {self.user}"
+
+
+class MailSent(models.Model):
+    """One mail the platform sent because someone asked (an invitation, an address
+    confirmation): what the per-sender and per-recipient limits count
+    (``tournaments/services/mail_limits.py``)."""
+
+    class Kind(models.TextChoices):
+        INVITATION = "invitation", "invitation"
+        CONFIRMATION = "confirmation", "address confirmation"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    sender = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recipient = models.CharField(max_length=254, help_text="the address, lower case")
+    sent_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-sent_at"]
+        indexes = [
+            models.Index(fields=["sender", "sent_at"], name="mailsent_sender"),
+            models.Index(fields=["recipient", "sent_at"], name="mailsent_recipient"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.recipient} at {self.sent_at:%Y-%m-%d %H:%M}"

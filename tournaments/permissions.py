@@ -46,18 +46,43 @@ def is_organizer(user, league: League) -> bool:
 
 
 def may_vouch_for(user, player) -> bool:
-    """Whether ``user`` may say which account a player without one is: staff, the
-    organizer who created the player, or — for a player with no recorded creator — an
-    organizer of a league the player is entered in. Any organizer may enter the player;
-    only these may hand the record (and its history) to an account."""
+    """Whether ``user`` may say which account a player without one is (approve a claim,
+    invite someone to become the player): staff, or the recorded creator of the player.
+    A player with no recorded creator (its creator's account is gone, or it came from an
+    import) is staff's alone: entering a player in one's league gives no right to hand
+    its history and rating to an account."""
     if not _authenticated(user):
         return False
-    if user.is_staff or (player.created_by_id is not None and player.created_by_id == user.pk):
-        return True
-    if player.created_by_id is not None:
-        return False
-    return any(
-        is_organizer(user, entry.league) for entry in player.entries.select_related("league")
+    return bool(
+        user.is_staff or (player.created_by_id is not None and player.created_by_id == user.pk)
+    )
+
+
+def may_share(user, player) -> bool:
+    """Whether ``user`` may mark a player without an account as shared (other organizers
+    may then enter it) or stop sharing it: its creator or staff."""
+    return player.user_id is None and may_vouch_for(user, player)
+
+
+def enter_refusal(user, player) -> Refusal | None:
+    """Why ``user`` (an organizer) may not enter ``player`` in a league, or None. A player
+    with an account is only invited (they accept or decline): always allowed. A player
+    without one cannot say no, so only its creator may enter it, or staff, or any
+    organizer once the creator or staff marked it as shared."""
+    if player.user_id is not None:
+        return None
+    if may_vouch_for(user, player) or player.shared:
+        return None
+    if player.created_by_id is None:
+        return Refusal(
+            f"{player.name} has no account and no recorded creator: only staff may enter "
+            "them, or share the player with other organizers",
+            True,
+        )
+    return Refusal(
+        f"{player.name} has no account and was created by another organizer: only they "
+        "(or staff) may enter them, unless they share the player with other organizers",
+        True,
     )
 
 

@@ -213,6 +213,14 @@ SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 # leagues when set; each organizer may create at most this many players without accounts.
 ORGANIZERS_MUST_BE_VERIFIED = env_bool("ORGANIZERS_MUST_BE_VERIFIED")
 ACCOUNTLESS_PLAYERS_PER_ORGANIZER = int(os.environ.get("ACCOUNTLESS_PLAYERS_PER_ORGANIZER", "200"))
+# Mails sent on request (invitations, address confirmations): at most this many per sending
+# account and per recipient address, per hour and per day (tournaments/services/mail_limits.py)
+MAIL_LIMIT_SENDER_PER_HOUR = int(os.environ.get("MAIL_LIMIT_SENDER_PER_HOUR", "30"))
+MAIL_LIMIT_SENDER_PER_DAY = int(os.environ.get("MAIL_LIMIT_SENDER_PER_DAY", "200"))
+MAIL_LIMIT_RECIPIENT_PER_HOUR = int(os.environ.get("MAIL_LIMIT_RECIPIENT_PER_HOUR", "3"))
+MAIL_LIMIT_RECIPIENT_PER_DAY = int(os.environ.get("MAIL_LIMIT_RECIPIENT_PER_DAY", "10"))
+# Unsubscribe links in notification mails stop working after this many days
+UNSUBSCRIBE_MAX_AGE_DAYS = int(os.environ.get("UNSUBSCRIBE_MAX_AGE_DAYS", "90"))
 
 # --- Cache: Redis (CACHE_URL) shared by every process: throttle counters, cached pages ----
 # With DEBUG off it must be chosen: a per-process cache would give each web process its own
@@ -316,6 +324,8 @@ REST_FRAMEWORK = {
         "password_reset": env_rate("THROTTLE_PASSWORD_RESET", "10/hour"),
         "password_reset_email": env_rate("THROTTLE_PASSWORD_RESET_EMAIL", "3/hour"),
         "replay": env_rate("THROTTLE_REPLAY", "20/min"),
+        "signup": env_rate("THROTTLE_SIGNUP", "10/hour"),
+        "signup_day": env_rate("THROTTLE_SIGNUP_DAY", "20/day"),
     },
     # How many reverse proxies in front of the site append to X-Forwarded-For. 0: the
     # client address is REMOTE_ADDR and the header is ignored (a client cannot choose its
@@ -344,7 +354,10 @@ SPECTACULAR_SETTINGS = {
 # HTTPS redirect, no HSTS, cookies sent over plain HTTP. Never behind a public address.
 ALLOW_PLAIN_HTTP = env_bool("ALLOW_PLAIN_HTTP")
 if not DEBUG:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # X-Forwarded-Proto says "this came over HTTPS" only from a proxy we trust to set it:
+    # with no proxy configured, any client could send it and pass as a secure request
+    if REST_FRAMEWORK["NUM_PROXIES"] > 0:
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not ALLOW_PLAIN_HTTP)
     SESSION_COOKIE_SECURE = not ALLOW_PLAIN_HTTP
     CSRF_COOKIE_SECURE = not ALLOW_PLAIN_HTTP

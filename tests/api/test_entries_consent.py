@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def _league():
     organizer, rosa_user = make_user("organizer"), make_user("rosa_user")
     league = league_create(owner=organizer, name="Spring", format="2T", is_public=True)
-    entry_add(league=league, player=player_create(name="Ann"), by=organizer)
+    entry_add(league=league, player=player_create(name="Ann", shared=True), by=organizer)
     entry_add(league=league, player=player_create(name="Rosa", user=rosa_user), by=organizer)
     return league, organizer, rosa_user
 

@@ -31,7 +31,7 @@ def enter(user, slug, names):
 
     league = League.objects.get(slug=slug)
     for name in names:
-        entry_add(league=league, player=player_create(name=name), by=user)
+        entry_add(league=league, player=player_create(name=name, shared=True), by=user)
 
 
 def test_a_triple_threat_event_shows_decided_by_game_n(org):

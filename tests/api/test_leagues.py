@@ -98,7 +98,7 @@ def test_a_status_change_that_is_not_allowed_says_why(world):
 
 
 def test_entries_close_once_the_league_runs(world):
-    Player.objects.create(name="frank", slug="frank")
+    Player.objects.create(name="frank", slug="frank", shared=True)
     response = world.client("organizer").post(
         "/api/v1/leagues/xleague/entries/", {"player": "frank"}, format="json"
     )

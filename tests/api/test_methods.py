@@ -68,7 +68,7 @@ def test_withdraw_cannot_delete_an_entry(client, django_user_model, db):
 
     staff = django_user_model.objects.create_user("staff", password="pw", is_staff=True)
     league = league_create(owner=staff, name="Methods", format="2T")
-    entry = entry_add(league=league, player=player_create(name="Ann"), by=staff)
+    entry = entry_add(league=league, player=player_create(name="Ann", shared=True), by=staff)
     client.force_login(staff)
     url = f"/api/v1/leagues/{league.slug}/entries/{entry.pk}/withdraw/"
     assert client.delete(url).status_code == 405

@@ -28,6 +28,9 @@ from tournaments.services.results import game_log_submit, result_enter, result_r
 from tournaments.services.schedule import cycle_create
 
 ORGANIZERS = {"organizer", "co_organizer", "staff"}
+#: who may enter a player without an account: its creator (the league's owner here) and
+#: staff; a co-organizer once the creator shares it
+CREATOR = {"organizer", "staff"}
 AT_BOARD = {"player", "opponent"}
 LOGGED_IN = set(ROLES) - {"anonymous"}
 #: Roles that cannot see a private league (they are neither organizers nor entrants).
@@ -108,7 +111,9 @@ def _prepare_failed_analysis(w: World) -> None:
 
 def _prepare_registration(w: World) -> None:
     League.objects.filter(pk=w.league.pk).update(status=League.Status.REGISTRATION)
-    w.players["frank"] = Player.objects.create(name="frank", slug="frank")
+    w.players["frank"] = Player.objects.create(
+        name="frank", slug="frank", created_by=w.users["organizer"]
+    )
 
 
 def _prepare_unseated_entry(w: World) -> None:
@@ -156,6 +161,15 @@ CASES = [
         others={"entrant": 400, "player": 400, "opponent": 400},
     ),
     Case(
+        "player share (no account)",
+        "post",
+        lambda w: "/api/v1/players/frank/shared/",
+        lambda w: {"shared": True},
+        allowed=CREATOR,
+        league_scoped=False,
+        prepare=_prepare_registration,
+    ),
+    Case(
         "league status",
         "post",
         lambda w: f"/api/v1/leagues/{w.league.slug}/status/",
@@ -182,7 +196,7 @@ CASES = [
         "post",
         lambda w: f"/api/v1/leagues/{w.league.slug}/entries/",
         lambda w: {"player": "frank"},
-        allowed=ORGANIZERS,
+        allowed=CREATOR,
         success=201,
         prepare=_prepare_registration,
     ),
@@ -371,7 +385,7 @@ def fingerprint() -> dict[str, Any]:
     return {
         "leagues": sorted(League.objects.values_list("slug", "status", "ranking_level", "major")),
         "organizers": League.organizers.through.objects.count(),
-        "players": Player.objects.count(),
+        "players": sorted(Player.objects.values_list("pk", "shared")),
         "entries": sorted(Entry.objects.values_list("pk", "withdrawn_at")),
         "cycles": sorted(Cycle.objects.values_list("pk", "late_order")),
         "fixtures": sorted(
@@ -436,6 +450,7 @@ def test_every_write_endpoint_is_in_the_matrix():
     covered = {
         "league-list",
         "player-list",
+        "player-shared",
         "league-status",
         "league-organizers",
         "league-ranking",

@@ -105,7 +105,7 @@ def test_seeding_a_drr_tells_the_entrants(db, django_capture_on_commit_callbacks
         user = make_user(name)
         entry = entry_add(league=league, player=player_create(name=name, user=user), by=org)
         entry_accept(entry=entry, user=user)  # an account holder takes part once they accept
-    entry_add(league=league, player=player_create(name="no-account"), by=org)
+    entry_add(league=league, player=player_create(name="no-account", shared=True), by=org)
     with django_capture_on_commit_callbacks(execute=True):
         cycle_create(league=league, by=org, seed=4)
     assert told("schedule_changed") == {"ann": 1, "ben": 1, "cid": 1}

@@ -216,6 +216,16 @@ def test_invitation_by_email_and_link(org, players, django_capture_on_commit_cal
     link = re.search(r"http://\S+", mail.outbox[0].body).group(0)
     newbie = make_user("newbie", email="newbie@example.org")
     nc = client_for(newbie)
+    # the link is the address's: the account confirms newbie@example.org first
+    page = nc.get(link).content.decode()
+    assert "Accept and play" not in page and "Send me the confirmation link" in page
+    assert nc.post(link).status_code == 403
+    path = link.split("testserver", 1)[1]
+    sent = nc.post(reverse("tournaments:confirm-email", args=["send"]), {"next": path})
+    assert sent.status_code == 302 and sent["Location"] == path
+    confirm = re.search(r"http://\S+", mail.outbox[-1].body).group(0)
+    assert mail.outbox[-1].to == ["newbie@example.org"]
+    assert nc.get(confirm).status_code == 200
     assert "Accept and play" in nc.get(link).content.decode()
     assert nc.post(link).status_code == 302
     player = Player.objects.get(user=newbie)

@@ -8,7 +8,7 @@ import itertools
 import pytest
 
 from tests.builders import make_fixture, make_league, make_player, make_user
-from tournaments.models import Entry
+from tournaments.models import ConfirmedEmail, Entry
 from tournaments.services.results import result_enter
 
 COLOURS_3T = (["yellow", "green"], ["blue", "black"], ["purple", "red"])
@@ -19,13 +19,16 @@ class World:
     """A small platform: an organizer, players by name, leagues, games."""
 
     def __init__(self):
+        # a verified organizer, and players with accounts: the games this world enters by
+        # hand are rated (docs/ratings.md, "Which games are rated")
         self.organizer = make_user("organizer-r")
+        ConfirmedEmail.objects.create(user=self.organizer, email=self.organizer.email)
         self.players = {}
         self._numbers = itertools.count(1)
 
     def player(self, name):
         if name not in self.players:
-            self.players[name] = make_player(name)
+            self.players[name] = make_player(name, user=make_user(f"acc-{name.lower()}"))
         return self.players[name]
 
     def league(self, format="3T", **fields):

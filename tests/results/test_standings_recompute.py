@@ -19,7 +19,7 @@ def league_with_results(games: int, players: int = 6):
     owner = make_user()
     league = league_create(owner=owner, name=f"Q{games}", format="2T", drr_count=5)
     for i in range(players):
-        entry_add(league=league, player=player_create(name=f"q{games}-{i}"), by=owner)
+        entry_add(league=league, player=player_create(name=f"q{games}-{i}", shared=True), by=owner)
     cycle_create(league=league, by=owner, seed=1)
     for n, fixture in enumerate(Fixture.objects.filter(league=league)[:games]):
         seats = list(fixture.seats.all())

@@ -29,7 +29,7 @@ def test_generate_drr_and_playoffs_from_the_admin(staff_client):
     client, user = staff_client
     league = league_create(owner=user, name="Admin X", format="2T", playoffs={"kind": "xleague"})
     for name in ("Ann", "Ben", "Cat"):
-        entry_add(league=league, player=player_create(name=name), by=user)
+        entry_add(league=league, player=player_create(name=name, shared=True), by=user)
     response = action(client, "generate_next_drr", league)
     assert "DRR 1 scheduled" in response.content.decode()
     assert Cycle.objects.filter(league=league).count() == 1

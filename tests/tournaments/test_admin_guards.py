@@ -97,9 +97,9 @@ def test_a_valid_change_goes_through(staff, league):
 def test_no_player_is_added_to_a_running_league(staff, league):
     client, user = staff
     for name in ("Ann", "Ben"):
-        entry_add(league=league, player=player_create(name=name), by=user)
+        entry_add(league=league, player=player_create(name=name, shared=True), by=user)
     cycle_create(league=league, by=user, seed=1)
-    late = player_create(name="Late")
+    late = player_create(name="Late", shared=True)
     before = snapshot(league)
     response = change(client, league, add_player=str(late.pk))
     assert response.status_code == 200
@@ -110,7 +110,7 @@ def test_no_player_is_added_to_a_running_league(staff, league):
 def test_rules_are_fixed_once_scheduled(staff, league):
     client, user = staff
     for name in ("Ann", "Ben"):
-        entry_add(league=league, player=player_create(name=name), by=user)
+        entry_add(league=league, player=player_create(name=name, shared=True), by=user)
     cycle_create(league=league, by=user, seed=1)
     before = snapshot(league)
     response = change(client, league, rules_preset="league")
@@ -120,9 +120,9 @@ def test_rules_are_fixed_once_scheduled(staff, league):
 
 def test_preferred_colours_entered_in_the_admin_reach_the_games(staff, league):
     client, user = staff
-    ann = player_create(name="Ann")
+    ann = player_create(name="Ann", shared=True)
     entry_add(league=league, player=ann, by=user)
-    entry_add(league=league, player=player_create(name="Ben"), by=user)
+    entry_add(league=league, player=player_create(name="Ben", shared=True), by=user)
     url = f"/admin/tournaments/player/{ann.pk}/change/"
     base = {"name": "Ann", "slug": ann.slug}
     response = client.post(url, {**base, "preferred_colours": json.dumps(["purple", "red"])})

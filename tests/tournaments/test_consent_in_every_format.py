@@ -20,7 +20,7 @@ from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.events import event_schedule
 from tournaments.services.leagues import entry_add, league_create
 from tournaments.services.open_tournaments import open_round_draw
-from tournaments.services.players import player_create
+from tournaments.services.players import player_create, player_set_shared
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def test_a_grand_prix_is_not_scheduled_while_an_invitation_is_unanswered():
         owner=organizer, name="GP", format="GP", board=6, event_kind="grand-prix", games_planned=2
     )
     for name in ("Ann", "Ben"):
-        entry_add(league=league, player=player_create(name=name), by=organizer)
+        entry_add(league=league, player=player_create(name=name, shared=True), by=organizer)
     bob = entry_add(league=league, player=player_create(name="Bob", user=bob_user), by=organizer)
     assert bob.state == Entry.State.INVITED
     with pytest.raises(ServiceError, match="Bob has not accepted"):
@@ -55,7 +55,7 @@ def test_an_open_round_draws_no_one_whose_request_waits_for_an_organizer():
         registration_open=True,
     )
     for i in range(6):
-        entry_add(league=league, player=player_create(name=f"P{i}"), by=organizer)
+        entry_add(league=league, player=player_create(name=f"P{i}", shared=True), by=organizer)
     newcomer = make_user("newcomer")
     player_create(name="Newcomer", user=newcomer)
     asking = join_request(league=league, user=newcomer)
@@ -69,7 +69,8 @@ def _players_of_two_organizers():
     alice_maker, mallory = make_user("alice_maker"), make_user("mallory")
     alice = player_create(name="Alice", created_by=alice_maker)
     malloryleague = league_create(owner=mallory, name="Mallory's league", format="2T")
-    entry_add(league=malloryleague, player=alice, by=mallory)  # entering is allowed
+    player_set_shared(player=alice, by=alice_maker, shared=True)
+    entry_add(league=malloryleague, player=alice, by=mallory)  # shared: entering is allowed
     return alice_maker, mallory, alice, malloryleague
 
 

@@ -47,7 +47,8 @@ def organizer(db):
 def event_with(organizer, names, **kw):
     league = league_create(owner=organizer, name=kw.pop("name", "Event"), **kw)
     entries = [
-        entry_add(league=league, player=player_create(name=name), by=organizer) for name in names
+        entry_add(league=league, player=player_create(name=name, shared=True), by=organizer)
+        for name in names
     ]
     return league, entries
 

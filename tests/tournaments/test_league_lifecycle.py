@@ -38,24 +38,27 @@ def test_co_organizers_may_organize(organizer):
     league = league_create(owner=organizer, name="L", format="2T")
     helper = make_user("co")
     league_add_organizer(league=league, user=helper, by=organizer)
-    entry_add(league=league, player=player_create(name="A"), by=helper)
+    entry_add(league=league, player=player_create(name="A", shared=True), by=helper)
     assert league.entries.count() == 1
 
 
 def test_entries_close_once_the_schedule_exists(organizer):
     league = league_create(owner=organizer, name="L", format="2T")
-    a = entry_add(league=league, player=player_create(name="A"), by=organizer)
-    entry_add(league=league, player=player_create(name="B"), by=organizer)
+    a = entry_add(league=league, player=player_create(name="A", shared=True), by=organizer)
+    entry_add(league=league, player=player_create(name="B", shared=True), by=organizer)
     cycle_create(league=league, by=organizer, seed=1)
     with pytest.raises(ServiceError, match="entries are closed"):
-        entry_add(league=league, player=player_create(name="C"), by=organizer)
+        entry_add(league=league, player=player_create(name="C", shared=True), by=organizer)
     with pytest.raises(ServiceError, match="withdraw them instead"):
         entry_remove(entry=a, by=organizer)
 
 
 def test_withdrawal_forfeits_the_remaining_games_only(organizer):
     league = league_create(owner=organizer, name="L", format="2T")
-    entries = [entry_add(league=league, player=player_create(name=n), by=organizer) for n in "ABC"]
+    entries = [
+        entry_add(league=league, player=player_create(name=n, shared=True), by=organizer)
+        for n in "ABC"
+    ]
     cycle_create(league=league, by=organizer, seed=9)
     quitter = entries[0]
     played = Fixture.objects.filter(league=league, seats__entry=quitter).first()
@@ -70,8 +73,8 @@ def test_withdrawal_forfeits_the_remaining_games_only(organizer):
 
 def test_nobody_withdraws_from_a_finished_league(organizer):
     league = league_create(owner=organizer, name="L", format="2T")
-    a = entry_add(league=league, player=player_create(name="A"), by=organizer)
-    entry_add(league=league, player=player_create(name="B"), by=organizer)
+    a = entry_add(league=league, player=player_create(name="A", shared=True), by=organizer)
+    entry_add(league=league, player=player_create(name="B", shared=True), by=organizer)
     League.objects.filter(pk=league.pk).update(status=League.Status.FINISHED)
     a.refresh_from_db()
     with pytest.raises(ServiceError, match="has finished; its results stand"):

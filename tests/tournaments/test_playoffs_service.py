@@ -33,7 +33,7 @@ def play_drr(league, organizer, winner_of):
 def xleague(organizer):
     league = league_create(owner=organizer, name="X", format="2T", playoffs={"kind": "xleague"})
     for name in ("Ann", "Ben", "Cat"):
-        entry_add(league=league, player=player_create(name=name), by=organizer)
+        entry_add(league=league, player=player_create(name=name, shared=True), by=organizer)
     cycle_create(league=league, by=organizer, seed=5)
     return league
 
@@ -102,7 +102,7 @@ def test_a_bracket_of_five_gives_byes_to_the_top_three(organizer):
     )
     names = ["P1", "P2", "P3", "P4", "P5"]
     for name in names:
-        entry_add(league=league, player=player_create(name=name), by=organizer)
+        entry_add(league=league, player=player_create(name=name, shared=True), by=organizer)
     cycle_create(league=league, by=organizer, seed=1)
     play_drr(league, organizer, lambda at: min(at, key=names.index))
     playoffs_generate(league=league, by=organizer)

@@ -29,7 +29,7 @@ STRENGTH = {"Ann": 3, "Ben": 2, "Cat": 1}
 def xleague(org):
     league = league_create(owner=org, name="X", format="2T", playoffs={"kind": "xleague"})
     for name in STRENGTH:
-        entry_add(league=league, player=player_create(name=name), by=org)
+        entry_add(league=league, player=player_create(name=name, shared=True), by=org)
     cycle_create(league=league, by=org, seed=5)
     for fixture in Fixture.objects.filter(league=league, series__isnull=True):
         seats = {s.entry.player.name: s.entry for s in fixture.seats.all()}
@@ -101,8 +101,8 @@ def test_one_log_is_the_result_of_one_game_only(two_games):
 def test_the_winner_is_found_by_colours_not_by_a_name_that_looks_alike():
     org = make_user("org")
     league = make_league(org, format="2T+")
-    x = player_create(name="Carol 2")  # slug carol-2, holds green+red and wins the log
-    y = player_create(name="carol-2")  # slug carol-2-2
+    x = player_create(name="Carol 2", shared=True)  # slug carol-2, holds green+red and wins the log
+    y = player_create(name="carol-2", shared=True)  # slug carol-2-2
     fixture = make_fixture(league, [(y, ["black", "yellow"]), (x, ["green", "red"])], "black")
     log = example(LOG)
     log["players"] = {"carol-2-2": ["schwarz", "gelb"], "carol-2": ["grün", "rot"]}

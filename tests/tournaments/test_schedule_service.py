@@ -24,7 +24,7 @@ def organizer(db):
 def league_with(organizer, names, prefs=None, **kw):
     league = league_create(owner=organizer, name=kw.pop("name", "XLeague"), **kw)
     for name in names:
-        player = player_create(name=name)
+        player = player_create(name=name, shared=True)
         entry_add(
             league=league, player=player, by=organizer, preferred_colours=(prefs or {}).get(name)
         )
@@ -134,7 +134,7 @@ def test_only_organizers_schedule_and_bad_requests_change_nothing(organizer):
     with pytest.raises(ServiceError, match="not a pair of neighbouring colours"):
         entry_add(
             league=league,
-            player=player_create(name="Dan"),
+            player=player_create(name="Dan", shared=True),
             by=organizer,
             preferred_colours=["red", "yellow"],
         )

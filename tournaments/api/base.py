@@ -38,6 +38,7 @@ from tournaments.selectors.visibility import (
     visible_leagues,
 )
 from tournaments.services.errors import ServiceError
+from tournaments.services.guards import require_organizer
 
 REASON_MAX = 2000
 
@@ -192,6 +193,14 @@ class ApiView(GenericAPIView):
         league = visible_leagues(self.request.user).filter(slug=slug).first()
         if league is None:
             raise Http404(f"there is no league {slug!r}")
+        return league
+
+    def organized_league(self, slug: str) -> League:
+        """The league, for a write only its organizers may make: 404 if the user may not
+        see it, else 403 unless they organize it — before the body is validated, so a
+        stranger learns nothing from the validation errors."""
+        league = self.visible_league(slug)
+        require_organizer(self.request.user, league)
         return league
 
     def paginated(self, queryset, serializer_class) -> Response:

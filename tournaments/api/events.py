@@ -256,7 +256,7 @@ class TieBreakRollListView(ApiView):
         responses={201: TieBreakRollSerializer, **WRITE_ERRORS},
     )
     def post(self, request, slug: str):
-        league = self.visible_league(slug)
+        league = self.organized_league(slug)
         data = self.input(RollsSerializer, request)
         roll = tie_break_services.tie_break_roll_record(
             league=league, by=request.user, rolls=data["rolls"], note=data.get("note", "")

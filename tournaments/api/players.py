@@ -1,4 +1,5 @@
-"""Players: list, create (your own profile, or a player without an account), detail."""
+"""Players: list, create (your own profile, or a player without an account), detail, and
+sharing a player without an account with every organizer."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from tournaments.api.filters import PlayerFilter
 from tournaments.models import (
     Player,
 )
+from tournaments.permissions import may_share
 from tournaments.services import players as player_services
+from tournaments.services.errors import NotAllowed
 
 
 class PlayerRefSerializer(serializers.ModelSerializer):
@@ -29,7 +32,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Player
-        fields = ["slug", "name", "preferred_colours", "has_account", "created_at"]
+        fields = ["slug", "name", "preferred_colours", "has_account", "shared", "created_at"]
 
     def get_has_account(self, player: Player) -> bool:
         return player.user_id is not None
@@ -77,4 +80,32 @@ class PlayerDetailView(ApiView):
     @extend_schema(summary="A player", responses={200: PlayerSerializer, **READ_ERRORS})
     def get(self, request, slug: str):
         player = get_object_or_404(Player, slug=slug)
+        return Response(PlayerSerializer(player).data)
+
+
+class PlayerSharedSerializer(serializers.Serializer):
+    shared = serializers.BooleanField(
+        help_text="true: every organizer may enter this player without an account"
+    )
+
+
+class PlayerSharedView(ApiView):
+    queryset = Player.objects.none()
+
+    @extend_schema(
+        summary="Share a player without an account with every organizer, or stop "
+        "(its creator or staff)",
+        request=PlayerSharedSerializer,
+        responses={200: PlayerSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request, slug: str):
+        player = get_object_or_404(Player, slug=slug)
+        if not may_share(request.user, player) and player.user_id is None:
+            raise NotAllowed(
+                f"only the organizer who created {player.name} (or staff) may do this"
+            )  # before the body is validated
+        data = self.input(PlayerSharedSerializer, request)
+        player = player_services.player_set_shared(
+            player=player, by=request.user, shared=data["shared"]
+        )
         return Response(PlayerSerializer(player).data)

@@ -240,7 +240,7 @@ class LeagueRankingView(ApiView):
         responses={200: LeagueSerializer, **WRITE_ERRORS},
     )
     def post(self, request, slug: str):
-        league = self.visible_league(slug)
+        league = self.organized_league(slug)
         data = self.input(LeagueRankingSerializer, request)
         league = ranking_services.league_set_ranking(league=league, by=request.user, **data)
         return Response(LeagueSerializer(league).data)

@@ -28,6 +28,7 @@ urlpatterns = [
     # players
     path("players/", players.PlayerListView.as_view(), name="player-list"),
     path("players/<slug:slug>/", players.PlayerDetailView.as_view(), name="player-detail"),
+    path("players/<slug:slug>/shared/", players.PlayerSharedView.as_view(), name="player-shared"),
     path(
         "players/<slug:slug>/schedule.ics",
         exports.PlayerScheduleView.as_view(),

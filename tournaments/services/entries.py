@@ -7,23 +7,31 @@ only accepted entries are seeded, ranked and shown with results.
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from django.core import signing
+from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from tournaments.models import Entry, Invitation, League, Player, PlayerClaim
-from tournaments.permissions import entry_refusal, may_vouch_for
+from tournaments.models import Entry, Invitation, League, MailSent, Player, PlayerClaim
+from tournaments.permissions import Refusal, email_confirmed, entry_refusal, may_vouch_for
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.leagues import entries_open_refusal
+from tournaments.services.mail_limits import address_lock, mail_allowance_check, mail_record
 from tournaments.services.players import (
     accountless_limit_check,
     check_pair,
     fitting_pair,
     player_create,
 )
+from tournaments.services.text import single_line
+
+logger = logging.getLogger(__name__)
 
 INVITATION_SALT = "tournaments.invitation"
 #: an invitation link is valid this long (seconds)
@@ -73,7 +81,12 @@ def invitation_create(
     if refusal := entries_open_refusal(league):
         raise ServiceError(refusal)
     email = (email or "").strip()
-    name = (name or "").strip()
+    name = single_line(name, field="name", what="the player's name")
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ServiceError(f"{email!r} is not an e-mail address", field="email") from None
     if player is not None and player.user_id:
         raise ServiceError(
             f"{player.name} has an account; add them as an entry and they accept on their page",
@@ -92,6 +105,8 @@ def invitation_create(
             field="name",
         )
     with transaction.atomic():
+        if email:
+            mail_allowance_check(kind=MailSent.Kind.INVITATION, sender=by, recipient=email)
         entry = None
         if player is not None:
             entry = Entry.objects.filter(league=league, player=player).first()
@@ -106,19 +121,26 @@ def invitation_create(
             league=league, entry=entry, name=name, email=email, created_by=by
         )
         if email:
+            mail_record(kind=MailSent.Kind.INVITATION, sender=by, recipient=email)
             token = invitation_token(invitation)
             url = link_for(token) if link_for else token
-            transaction.on_commit(
-                lambda: send_mail(
-                    f"Invitation to {league.name}",
-                    f"{by.get_username()} invites you to play in {league.name}.\n\n"
-                    f"Accept or decline here: {url}\n",
-                    settings.DEFAULT_FROM_EMAIL,
-                    [email],
-                    fail_silently=True,
-                )
+            subject = " ".join(f"Invitation to {league.name}".split())  # one header line
+            body = (
+                f"{by.get_username()} invites you to play in {league.name}.\n\n"
+                f"Accept or decline here: {url}\n\n"
+                f"Only an account with the confirmed address {email} can accept it.\n"
             )
+            transaction.on_commit(lambda: _send_invitation(subject, body, email, invitation.pk))
     return invitation
+
+
+def _send_invitation(subject: str, body: str, email: str, invitation_id: int) -> None:
+    """Send an invitation mail after commit; a failing mail server is logged (the
+    invitation and its link on the manage page stay), never a 500 after the fact."""
+    try:
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email])
+    except Exception:  # any backend error: the organizer still has the link
+        logger.exception("the mail of invitation %s to %s failed", invitation_id, email)
 
 
 def invitation_revoke(*, invitation: Invitation, by) -> None:
@@ -129,12 +151,38 @@ def invitation_revoke(*, invitation: Invitation, by) -> None:
     invitation.save(update_fields=["revoked_at"])
 
 
+def invitation_address_refusal(invitation: Invitation, user) -> Refusal | None:
+    """Why ``user`` may not accept ``invitation`` because of its address, or None.
+
+    An invitation mailed to an address is that address's, not the link's holder's: only
+    an account whose confirmed e-mail address is the invitation's may accept it. An
+    account with that address not yet confirmed confirms it first (the invitation page
+    sends the link); the same link handed to anyone else is refused. Invitations made
+    as a link to hand out (no address) are bearer links by design."""
+    if not invitation.email:
+        return None
+    if email_confirmed(user) and user.email.strip().lower() == invitation.email.lower():
+        return None
+    if (user.email or "").strip().lower() == invitation.email.lower():
+        return Refusal(
+            f"this invitation was sent to {invitation.email}: confirm that address first "
+            "(the invitation page sends you the confirmation link), then accept",
+            True,
+        )
+    return Refusal(
+        "this invitation was sent to another e-mail address; only an account with that "
+        "address, confirmed, may accept it. Ask the organizer for an invitation of your own",
+        True,
+    )
+
+
 def invitation_accept(*, invitation: Invitation, user) -> Entry:
     """Accept an invitation: the account becomes the invited entry's player (one created
     without an account), or its own player (created when it has none, under the
     invitation's name) is entered and accepted."""
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("log in or sign up to accept the invitation")
+    require_no_refusal(invitation_address_refusal(invitation, user))
     with transaction.atomic():
         invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
         if not invitation.is_open:
@@ -274,10 +322,14 @@ def claim_create(*, player: Player, user) -> PlayerClaim:
 
 def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
     """Whoever may vouch for the player (``permissions.may_vouch_for``: the organizer who
-    created them, or staff) approves: the account becomes the player, or refuses."""
+    created them, or staff) approves: the account becomes the player, with its history
+    and rating, or refuses. Organizers who merely entered the player may not: a player
+    with no recorded creator is staff's to hand over."""
     if not may_vouch_for(by, claim.player):
         raise NotAllowed(
             f"only the organizer who created {claim.player.name} (or staff) may decide this"
+            if claim.player.created_by_id
+            else f"{claim.player.name} has no recorded creator: only staff may decide this"
         )
     with transaction.atomic():
         claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
@@ -326,6 +378,9 @@ def email_confirmation_send(*, user, link_for) -> None:
     """Mail the account a signed link that confirms its e-mail address."""
     if not user.email:
         raise ServiceError("your account has no e-mail address", field="email")
+    with transaction.atomic():
+        mail_allowance_check(kind=MailSent.Kind.CONFIRMATION, sender=user, recipient=user.email)
+        mail_record(kind=MailSent.Kind.CONFIRMATION, sender=user, recipient=user.email)
     url = link_for(email_confirmation_token(user))
     send_mail(
         "Confirm your e-mail address",
@@ -338,7 +393,9 @@ def email_confirmation_send(*, user, link_for) -> None:
 
 def email_confirm(*, token: str, user):
     """Confirm the address the signed link names, for the account it names (which must
-    be the signed-in one, and still have that address)."""
+    be the signed-in one, and still have that address). An address is confirmed for one
+    account at a time: one mailbox makes one verified organizer, and an invitation
+    mailed to it has one possible taker."""
     from tournaments.models import ConfirmedEmail
 
     try:
@@ -349,4 +406,13 @@ def email_confirm(*, token: str, user):
         raise NotAllowed("log in with the account this link was sent to")
     if (data.get("e") or "").lower() != (user.email or "").lower():
         raise ServiceError("your e-mail address has changed since; send a new link")
-    ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})
+    with transaction.atomic():
+        address_lock(user.email)  # two accounts confirming one address at once: one wins
+        taken = ConfirmedEmail.objects.filter(email__iexact=user.email).exclude(user=user)
+        if taken.exists():
+            raise ServiceError(
+                f"{user.email} is confirmed for another account already; an address belongs "
+                "to one account (log in with that one, or use another address)",
+                field="email",
+            )
+        ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})

@@ -11,10 +11,23 @@ from tournaments.algorithms import brackets
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League, Player, Result
-from tournaments.permissions import entry_refusal, is_organizer, organize_refusal
+from tournaments.permissions import (
+    enter_refusal,
+    entry_refusal,
+    is_organizer,
+    organize_refusal,
+)
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.players import check_pair, fitting_pair, unique_slug
+from tournaments.services.text import single_line
+
+#: words the site's routes use right after ``leagues/`` (``/leagues/new/``) and a few more
+#: a route may want: never a league's address (tests/tournaments/test_identity_smaller.py
+#: checks every literal segment of the URL configuration is here)
+RESERVED_LEAGUE_SLUGS = frozenset(
+    {"new", "create", "edit", "me", "mine", "manage", "search", "feed", "export", "api", "admin"}
+)
 
 Status = League.Status
 
@@ -114,7 +127,7 @@ def league_create(
     if not getattr(owner, "is_authenticated", False):
         raise ServiceError("log in to create a league")
     require_no_refusal(organize_refusal(owner))
-    name = (name or "").strip()
+    name = single_line(name, field="name", what="a league's name")
     if not name:
         raise ServiceError("a league needs a name", field="name")
     try:
@@ -149,13 +162,18 @@ def league_create(
         points_scheme,
         playoffs,
     )
+    if slug and slug.lower() in RESERVED_LEAGUE_SLUGS:
+        raise ServiceError(
+            f"the address {slug!r} is a page of the site (leagues/{slug}/); choose another",
+            field="slug",
+        )
     if slug and League.objects.filter(slug=slug).exists():
         raise ServiceError(f"the address {slug!r} is taken", field="slug")
     try:
         with transaction.atomic():
             return League.objects.create(
                 name=name,
-                slug=slug or unique_slug(League, name),
+                slug=slug or unique_slug(League, name, reserved=RESERVED_LEAGUE_SLUGS),
                 owner=owner,
                 format=fmt.code,
                 board=board,
@@ -323,7 +341,7 @@ def league_update(*, league: League, by, **changes) -> League:
                     field=key,
                 )
         if "name" in changed:
-            changed["name"] = (changed["name"] or "").strip()
+            changed["name"] = single_line(changed["name"], field="name", what="a league's name")
             if not changed["name"]:
                 raise ServiceError("a league needs a name", field="name")
         preset = changed.get("rules_preset", league.rules_preset)
@@ -416,6 +434,7 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
     A player with an account (other than the organizer themselves) takes part only after
     accepting: their entry is an invitation (``invited``) until they do."""
     require_organizer(by, league)
+    require_no_refusal(enter_refusal(by, player))
     if refusal := entries_open_refusal(league):
         raise ServiceError(refusal)
     if preferred_colours:

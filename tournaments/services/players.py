@@ -10,20 +10,27 @@ from tournaments.algorithms import colours as colour_rules
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import League, Player
-from tournaments.permissions import organizes_any_league
+from tournaments.permissions import may_share, organizes_any_league
 from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.text import single_line
 
 
-def unique_slug(model, text: str) -> str:
+def unique_slug(model, text: str, reserved: frozenset[str] = frozenset()) -> str:
+    """A free slug made from ``text``: ``name``, else ``name-2``, ``name-3`` …; never one
+    of ``reserved`` (words the site's routes use)."""
     base = slugify(text)[:90] or "item"
     slug, n = base, 2
+    if slug in reserved:
+        slug, n = f"{base}-{n}", n + 1
     while model.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
     return slug
 
 
-def player_create(*, name: str, user=None, preferred_colours=None, created_by=None) -> Player:
-    name = (name or "").strip()
+def player_create(
+    *, name: str, user=None, preferred_colours=None, created_by=None, shared: bool = False
+) -> Player:
+    name = single_line(name, field="name", what="a player's name")
     if not name:
         raise ServiceError("a player needs a name", field="name")
     if Player.objects.filter(name__iexact=name).exists():
@@ -36,6 +43,7 @@ def player_create(*, name: str, user=None, preferred_colours=None, created_by=No
                 slug=unique_slug(Player, name),
                 preferred_colours=list(preferred_colours or []),
                 created_by=created_by,
+                shared=bool(shared),
             )
     except IntegrityError:
         raise ServiceError(f"there is already a player called {name}", field="name") from None
@@ -62,6 +70,24 @@ def player_create_by(*, by, name: str, link_to_me: bool = False, preferred_colou
         preferred_colours=preferred_colours,
         created_by=None if link_to_me else by,
     )
+
+
+def player_set_shared(*, player: Player, by, shared: bool) -> Player:
+    """Share a player without an account with every organizer (they may enter it in their
+    leagues), or stop sharing it: the player's creator or staff. Entries made while it was
+    shared stay."""
+    if not may_share(by, player):
+        if player.user_id is not None:
+            raise ServiceError(
+                f"{player.name} has an account: they accept or decline each entry themselves"
+            )
+        raise NotAllowed(f"only the organizer who created {player.name} (or staff) may do this")
+    with transaction.atomic():
+        updated = Player.objects.filter(pk=player.pk, user__isnull=True).update(shared=bool(shared))
+        if not updated:
+            raise ServiceError(f"{player.name} has an account now")
+    player.shared = bool(shared)
+    return player
 
 
 def accountless_limit_check(by) -> None:

@@ -39,6 +39,7 @@ from tournaments.models import (
     Result,
     Seat,
 )
+from tournaments.permissions import email_confirmed
 from tournaments.ratings_config import PLATFORM_RATINGS
 from tournaments.services.broker import task_send
 
@@ -52,6 +53,51 @@ VOIDED = "voided"
 
 
 # --- which games are rated, and how ----------------------------------------------------------
+
+
+#: ``skip_reason`` of the trust rules (docs/ratings.md, "Which games are rated")
+UNVERIFIED_ORGANIZER = "the league's owner has no confirmed e-mail address"
+HAND_RESULT_WITHOUT_ACCOUNTS = "a result without a validated log, with a player without an account"
+
+
+def rating_refusal(
+    result: Result, seats: list[Seat], verified_owners: dict[int, bool] | None = None
+) -> str:
+    """Why a counted result is not rated for trust reasons, or "" (docs/ratings.md):
+
+    1. the league's **owner is verified**: staff, or an account with a confirmed e-mail
+       address (a throwaway account cannot make a league whose games move ratings);
+    2. a result **without an engine-validated log** (an organizer's hand entry, an
+       over-the-board report) is rated only when every player at the board holds an
+       account: each of them accepted the entry, is told of the result and may dispute
+       it. A hand result with a player without an account is nobody's word but the
+       organizer's.
+
+    (Who may be seated at all is the entry rules': an account holder only after
+    accepting, a player without an account only by its creator or when shared.)
+    """
+    owner = result.fixture.league.owner
+    verified = None if verified_owners is None else verified_owners.get(owner.pk)
+    if verified is None:
+        verified = owner.is_staff or email_confirmed(owner)
+        if verified_owners is not None:
+            verified_owners[owner.pk] = verified
+    if not verified:
+        return UNVERIFIED_ORGANIZER
+    if not result.verified and any(s.entry.player.user_id is None for s in seats):
+        return HAND_RESULT_WITHOUT_ACCOUNTS
+    return ""
+
+
+def rated_places(
+    result: Result, seats: list[Seat], verified_owners: dict[int, bool] | None = None
+) -> tuple[list[list[int]] | None, str]:
+    """The rating places of a counted result, or ``None`` and why it is not rated: the
+    trust rules (:func:`rating_refusal`) first, then the result itself
+    (:func:`result_places`)."""
+    if reason := rating_refusal(result, seats, verified_owners):
+        return None, reason
+    return result_places(result, seats)
 
 
 def result_places(result: Result, seats: list[Seat]) -> tuple[list[list[int]] | None, str]:
@@ -118,7 +164,7 @@ def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
     fixture_id = fixture if isinstance(fixture, int) else fixture.pk
     result = (
         Result.objects.filter(fixture_id=fixture_id, state=Result.State.CONFIRMED)
-        .select_related("fixture__league")
+        .select_related("fixture__league__owner")
         .first()
     )
     game = RatingGame.objects.select_for_update().filter(fixture_id=fixture_id).first()
@@ -132,8 +178,8 @@ def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
             game.delete()
             game = None
     else:
-        seats = list(Seat.objects.filter(fixture_id=fixture_id).select_related("entry"))
-        places, reason = result_places(result, seats)
+        seats = list(Seat.objects.filter(fixture_id=fixture_id).select_related("entry__player"))
+        places, reason = rated_places(result, seats)
         if game is None:
             game = RatingGame.objects.create(
                 fixture_id=fixture_id,
@@ -252,17 +298,18 @@ def ratings_recompute(*, resync: bool = True) -> dict[str, Any]:
 def _resync() -> None:
     counted = (
         Result.objects.filter(state=Result.State.CONFIRMED)
-        .select_related("fixture__league")
+        .select_related("fixture__league__owner")
         .order_by("decided_at", "pk")
     )
     seats: dict[int, list[Seat]] = defaultdict(list)
-    for seat in Seat.objects.select_related("entry").order_by("fixture_id", "position"):
+    for seat in Seat.objects.select_related("entry__player").order_by("fixture_id", "position"):
         seats[seat.fixture_id].append(seat)
     games = {g.fixture_id: g for g in RatingGame.objects.all()}
     counted_fixtures = set()
+    verified_owners: dict[int, bool] = {}  # one look-up per league owner
     for result in counted:
         counted_fixtures.add(result.fixture_id)
-        places, reason = result_places(result, seats[result.fixture_id])
+        places, reason = rated_places(result, seats[result.fixture_id], verified_owners)
         game = games.get(result.fixture_id)
         if game is None:
             RatingGame.objects.create(

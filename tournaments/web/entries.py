@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -198,10 +199,21 @@ def invitation(request, token: str):
                 request, _("You play in %(league)s now.") % {"league": entry.league.name}
             )
             return redirect("tournaments:league", slug=entry.league.slug)
+    address = None  # the refusal of an invitation mailed to another (or unconfirmed) address
+    if request.user.is_authenticated and inv.is_open:
+        address = entry_services.invitation_address_refusal(inv, request.user)
     return render(
         request,
         "tournaments/organize/invitation.html",
-        {"invitation": inv, "league": inv.league, "form_error": error},
+        {
+            "invitation": inv,
+            "league": inv.league,
+            "form_error": error,
+            "address_refusal": address,
+            "can_confirm": bool(
+                address and (request.user.email or "").strip().lower() == inv.email.lower()
+            ),
+        },
         status=status,
     )
 
@@ -238,6 +250,11 @@ def confirm_email(request, token: str):
             messages.error(request, exc.message)
         else:
             messages.success(request, _("The confirmation link is on its way."))
+        back = request.POST.get("next") or ""
+        if back and url_has_allowed_host_and_scheme(
+            back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
+            return redirect(back)
         return redirect("tournaments:my-leagues")
     try:
         entry_services.email_confirm(token=token, user=request.user)

@@ -181,12 +181,21 @@ def league_standings(request, slug: str):
         patch_vary_headers(response, ("Cookie", "Accept-Language"))
         return response
     league = league_or_404(request, slug)
+    failure_detail = None  # the raw error of a failed recompute: organizers only
+    if (
+        stamp is not None
+        and stamp.failed_revision is not None
+        and is_organizer(request.user, league)
+    ):
+        failure = standings_selectors.standings_failure(league)
+        failure_detail = failure.error if failure else None
     response = render(
         request,
         "tournaments/standings.html",
         {
             "league": league,
             "tab": "standings",
+            "failure_detail": failure_detail,
             "tables_html": _standings_tables_html(request, league, stamp),
             "etag": _standings_etag(stamp),
             "poll_seconds": STANDINGS_POLL_SECONDS,

@@ -116,6 +116,7 @@ urlpatterns = [
     path("games/<int:pk>/logs/<int:log_id>.json", games.game_log_raw, name="game-log"),
     path("games/<int:pk>/logs/<int:log_id>/replay.json", games.game_replay, name="game-replay"),
     path("players/<slug:slug>/", players.player_detail, name="player"),
+    path("players/<slug:slug>/share/", players.player_share, name="player-share"),
     path("players/<slug:slug>/vs/<slug:other>/", ratings.head_to_head, name="head-to-head"),
     path("ratings/", ratings.ratings_table, name="ratings"),
     path("rankings/", ratings.world_rankings, name="rankings"),

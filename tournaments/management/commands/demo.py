@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games.engine import simulate_game
-from tournaments.models import Fixture, League, Player
+from tournaments.models import ConfirmedEmail, Fixture, League, Player
 from tournaments.services.analyses import analyse_now
 from tournaments.services.errors import ServiceError
 from tournaments.services.events import event_schedule
@@ -121,6 +121,8 @@ class Command(BaseCommand):
         elif user.is_staff or user.is_superuser:  # an older demo made it a superuser
             user.is_staff = user.is_superuser = False
             user.save(update_fields=["is_staff", "is_superuser"])
+        # a verified organizer: the games of its leagues are rated (docs/ratings.md)
+        ConfirmedEmail.objects.get_or_create(user=user, defaults={"email": user.email})
         return user
 
     def _staff(self):
@@ -138,7 +140,9 @@ class Command(BaseCommand):
         players = []
         for name in names:
             player = Player.objects.filter(name=name).first() or player_create(
-                name=name, preferred_colours=(prefs or {}).get(name)
+                name=name,
+                preferred_colours=(prefs or {}).get(name),
+                created_by=self._organizer(),  # only the creator (or staff) may enter them
             )
             players.append(player)
         return players

@@ -59,4 +59,10 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 [ -x /usr/bin/chromium ] || die "/usr/bin/chromium is missing after installation"
+
+# --- wrk for bench/pages.py (Debian's package; the bench falls back to Python threads) ---
+if ! command -v wrk >/dev/null && command -v apt-get >/dev/null; then
+  say "installing Debian's wrk (HTTP load generator of bench/pages.py)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null || say "wrk not installed"
+fi
 say "Chromium: $(/usr/bin/chromium --version 2>/dev/null | head -1)"

@@ -10,9 +10,11 @@ from games.engine.rules import OPTIONS, PRESET_OPTIONS, PRESET_TITLES
 from tournaments.selectors import games as game_selectors
 from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors import my_games as my_games_selectors
+from tournaments.web.caching import public_page
 
 
 @require_GET
+@public_page()
 def home(request):
     return render(
         request,
@@ -29,6 +31,7 @@ def home(request):
 
 
 @require_GET
+@public_page()
 def rules(request):
     presets = [
         {"name": name, "title": PRESET_TITLES.get(name, name), "options": options}

@@ -8,9 +8,11 @@ from django.views.decorators.http import require_GET
 
 from tournaments.models import Player
 from tournaments.selectors import players as player_selectors
+from tournaments.web.caching import public_page
 
 
 @require_GET
+@public_page()
 def player_detail(request, slug: str):
     try:
         player = player_selectors.player_get(slug)

@@ -57,15 +57,22 @@ def _etag(value: str) -> str:
     return quote_etag(f"{value}-{get_language()}")
 
 
-def public_page(revision: Callable[..., Revision | None] | None = None):
+def public_page(
+    revision: Callable[..., Revision | None] | None = None,
+    *,
+    everyone: bool = False,
+    vary: tuple[str, ...] = VARY,
+):
     """Decorate a GET view of a public page (see the module's text). ``revision(request,
     **kwargs)`` returns the page's ``Revision`` (None: unknown, e.g. no such league; the
-    view then answers as it would, a 404 for a missing or private league)."""
+    view then answers as it would, a 404 for a missing or private league). ``everyone``:
+    the page never depends on the visitor (the embeds), so it is shared even for a visitor
+    with a session; ``vary``: the request headers the page depends on."""
 
     def decorate(view):
         @wraps(view)
         def wrapped(request, *args, **kwargs):
-            shared = request.method in ("GET", "HEAD") and is_shared_request(request)
+            shared = request.method in ("GET", "HEAD") and (everyone or is_shared_request(request))
             rev = revision(request, *args, **kwargs) if shared and revision else None
             if rev is not None:
                 etag = _etag(rev.etag)
@@ -73,14 +80,14 @@ def public_page(revision: Callable[..., Revision | None] | None = None):
                     request, etag=etag, last_modified=rev.last_modified
                 )
                 if cached is not None:
-                    return _mark_public(cached, etag, rev.last_modified)
+                    return _mark_public(cached, etag, rev.last_modified, vary)
             keep = settings.PUBLIC_PAGE_CACHE_SECONDS
             key = _page_key(request) if shared and revision is None and keep > 0 else None
             if key and (stored := cache.get(key)) is not None:
                 content, content_type, etag = stored
                 response = HttpResponse(content, content_type=content_type)
                 conditional = get_conditional_response(request, etag=etag, response=response)
-                return _mark_public(conditional, etag, None)
+                return _mark_public(conditional, etag, None, vary)
             response = view(request, *args, **kwargs)
             if not shared or not _cacheable(request, response):
                 return _mark_private(response)
@@ -92,10 +99,10 @@ def public_page(revision: Callable[..., Revision | None] | None = None):
                     cache.set(key, stored, keep)
                 conditional = get_conditional_response(request, etag=etag, response=response)
                 if conditional is not response:
-                    return _mark_public(conditional, etag, None)
+                    return _mark_public(conditional, etag, None, vary)
             else:
                 last_modified = rev.last_modified
-            return _mark_public(response, etag, last_modified)
+            return _mark_public(response, etag, last_modified, vary)
 
         return wrapped
 
@@ -117,7 +124,9 @@ def _cacheable(request: HttpRequest, response: HttpResponse) -> bool:
     )
 
 
-def _mark_public(response: HttpResponse, etag: str, last_modified: int | None) -> HttpResponse:
+def _mark_public(
+    response: HttpResponse, etag: str, last_modified: int | None, vary: tuple[str, ...] = VARY
+) -> HttpResponse:
     response["ETag"] = etag
     if last_modified:
         response["Last-Modified"] = http_date(last_modified)
@@ -128,7 +137,8 @@ def _mark_public(response: HttpResponse, etag: str, last_modified: int | None) -
         s_maxage=settings.PUBLIC_PAGES_S_MAXAGE,
         stale_while_revalidate=STALE_WHILE_REVALIDATE,
     )
-    patch_vary_headers(response, VARY)
+    if vary:
+        patch_vary_headers(response, vary)
     return response
 
 
@@ -139,3 +149,7 @@ def _mark_private(response: HttpResponse) -> HttpResponse:
         patch_cache_control(response, private=True)
     patch_vary_headers(response, VARY)
     return response
+
+
+#: the embeds: the same page for every visitor (language and theme are in the URL)
+embed_page = public_page(everyone=True, vary=())

@@ -6,6 +6,7 @@ from accounts.throttles import ReplayThrottle, throttled_view
 from games import views as game_views
 from tournaments.web import (
     desk,
+    embeds,
     entries,
     games,
     home,
@@ -89,6 +90,10 @@ urlpatterns = [
     ),
     path("leagues/<slug:slug>/playoffs/", leagues.league_playoffs, name="playoffs"),
     path("leagues/<slug:slug>/desk/", desk.league_desk, name="desk"),
+    path("leagues/<slug:slug>/embed/standings/", embeds.embed_standings, name="embed-standings"),
+    path("leagues/<slug:slug>/embed/bracket/", embeds.embed_bracket, name="embed-bracket"),
+    path("leagues/<slug:slug>/embed/schedule/", embeds.embed_schedule, name="embed-schedule"),
+    path("leagues/<slug:slug>/embed/<slug:what>.json", embeds.embed_json, name="embed-json"),
     path("games/<int:pk>/", games.game_detail, name="game"),
     path("games/<int:pk>/enter/", desk.game_enter, name="game-enter"),
     path("games/<int:pk>/report/", desk.game_report, name="game-report"),

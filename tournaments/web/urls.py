@@ -17,6 +17,7 @@ from tournaments.web import (
     players,
     playoffs_setup,
     ratings,
+    search,
     seeding,
 )
 
@@ -25,6 +26,7 @@ app_name = "tournaments"
 urlpatterns = [
     path("", home.home, name="home"),
     path("rules/", home.rules, name="rules"),
+    path("search/", search.search, name="search"),
     path("leagues/new/", league_setup.league_create, name="league-create"),
     path("me/", me.my_games, name="my-games"),
     path("me/calendar/<str:token>.ics", me.my_calendar, name="my-calendar"),

@@ -48,6 +48,9 @@
 
   function ready() {
     setUpMenu();
+    document.querySelectorAll("[data-print]").forEach(function (button) {
+      button.addEventListener("click", function () { window.print(); });
+    });
     markScrollBoxes();
     document.addEventListener("scroll", function (event) {
       var box = event.target;

@@ -66,6 +66,8 @@ def phone_pages(data):  # noqa: F811
         "ratings": "/ratings/",
         "rankings": "/rankings/",
         "replay": "/replay/",
+        "search": "/search/?q=er",
+        "embed": "/leagues/spring/embed/standings/?lang={lang}",  # the embed's own parameter
         "signup": "/accounts/signup/",
         "login": "/accounts/login/",
     }
@@ -82,7 +84,7 @@ def test_no_page_is_wider_than_a_phone(chromium, live_server, phone_pages, lang)
     too_wide = {}
     try:
         for name, url in phone_pages.items():
-            page.goto(url)
+            page.goto(url.replace("{lang}", lang))
             expect(page.locator("html")).to_have_attribute("lang", lang)
             report = page.evaluate(WIDTH_REPORT, PHONE["width"])
             if report["page"] > report["viewport"] or report["stuck"] or report["wide"]:
@@ -170,5 +172,26 @@ def test_move_list_numbers_sit_on_the_first_line(chromium, live_server, phone_pa
         assert tops[0][0] == "1."
         assert any(h > 30 for _, _, h in tops), "no entry wraps: the check would prove nothing"
         assert all(abs(dy) < 8 for _, dy, _ in tops), tops
+    finally:
+        context.close()
+
+
+def test_my_games_fits_a_phone(chromium, live_server, phone_pages, data):  # noqa: F811
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(data.erin_user)
+    context = chromium.new_context(viewport=PHONE, base_url=live_server.url, is_mobile=True)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    page = context.new_page()
+    try:
+        for name, url in (("me", "/me/"), ("home-signed-in", "/")):
+            page.goto(url)
+            expect(page.locator("#mine-heading, #to-play-heading").first).to_be_visible()
+            report = page.evaluate(WIDTH_REPORT, PHONE["width"])
+            assert report["page"] <= PHONE["width"] and not report["wide"], (name, report)
+            screenshot(page, f"phone-{name}")
     finally:
         context.close()

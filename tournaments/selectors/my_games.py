@@ -93,8 +93,16 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
             seats_prefetch(),
             Prefetch(
                 "results",
-                queryset=Result.objects.filter(state__in=Result.OPEN_STATES).select_related(
-                    "submitted_by", "winner__player"
+                queryset=Result.objects.filter(state__in=Result.OPEN_STATES)
+                .select_related("submitted_by", "winner__player")
+                .only(
+                    "fixture_id",
+                    "state",
+                    "source",
+                    "created_at",
+                    "submitted_by__username",
+                    "winner__player__name",
+                    "winner__player__slug",
                 ),
                 to_attr="open_results",
             ),

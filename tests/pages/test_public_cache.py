@@ -126,3 +126,11 @@ def test_private_league_is_never_public(client, league, pages):
         response = client.get(pages[name])
         assert response.status_code == 404, name
         assert "public" not in response.get("Cache-Control", ""), name
+
+
+def test_favicon(client, db):
+    html = client.get("/rules/").content.decode()
+    assert 'rel="icon"' in html and "favicon.svg" in html
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith(".svg")

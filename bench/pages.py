@@ -1,10 +1,23 @@
-"""Standings page under load: 20 concurrent clients against gunicorn on PostgreSQL.
+"""Public pages under load: 20 concurrent clients against gunicorn on PostgreSQL.
 
 Loads the demo season into a scratch database, starts gunicorn on 127.0.0.1, and has
-CLIENTS threads fetch the standings page (full page, and the live-refresh fragment with
-its ETag: the idle poll) for DURATION seconds each. Prints requests/s, p50, p95, max.
+CLIENTS connections fetch, for DURATION seconds each: the standings page (anonymous, its
+page cache warm), the live-refresh fragment and the page itself with their ETag (what a
+browser or a shared cache revalidating gets: 304), the schedule, bracket, game and player
+pages, and "My games" signed in. Prints requests/s, p50, p95, p99, max with wrk (Debian
+package `wrk`, installed by tests/ensure_services.sh; Python client threads otherwise).
 
-    .venv/bin/python bench/pages.py [--clients 20] [--seconds 10] [--workers 3]
+Then the shared-cache check: each anonymous page's headers (public, s-maxage, ETag, Vary)
+and its conditional GET (304), and the share of anonymous requests a shared cache in front
+(a CDN honouring s-maxage and revalidating with If-None-Match) answers without a full page
+from the application, for a page polled at a given rate (a model over the measured
+headers: one request per s-maxage window reaches the application, as a 304 while the page
+is unchanged).
+
+    .venv/bin/python bench/pages.py [--clients 20] [--seconds 10] [--workers 2]
+
+BENCH_DATABASE_URL (scratch database, dropped and made again), BENCH_PORT, BENCH_CACHE_URL
+(redis://… to measure the production cache; locmem:// by default) override the defaults.
 """
 
 from __future__ import annotations
@@ -33,7 +46,7 @@ ENV = dict(
     LOG_LEVEL="WARNING",
     DJANGO_SETTINGS_MODULE="config.settings.base",
     EMAIL_BACKEND="console",
-    CACHE_URL="locmem://",
+    CACHE_URL=os.environ.get("BENCH_CACHE_URL", "locmem://"),
 )
 ENV.pop("CELERY_BROKER_URL", None)
 
@@ -52,6 +65,72 @@ def prepare() -> None:
             env=ENV,
             check=True,
             stdout=subprocess.DEVNULL,
+        )
+
+
+SESSION_SCRIPT = """
+from django.contrib.auth import get_user_model
+from django.test import Client
+from tournaments.models import Player
+player = Player.objects.filter(entries__league__slug="nine-2t-plus").order_by("pk").first()
+user, _ = get_user_model().objects.get_or_create(username="bench-player")
+if player.user_id is None:
+    player.user = user
+    player.save(update_fields=["user"])
+else:
+    user = player.user
+client = Client()
+client.force_login(user)
+print("SESSION", client.cookies["sessionid"].value)
+"""
+
+
+def signed_in_cookie() -> str:
+    """A session of an account holding a demo player (for "My games")."""
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", SESSION_SCRIPT],
+        cwd=ROOT,
+        env=ENV,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return next(x for x in out.splitlines() if x.startswith("SESSION ")).split()[1]
+
+
+def shared_cache_check(paths: dict[str, str]) -> None:
+    """Headers and conditional GETs of the anonymous pages, and the share of requests a
+    shared cache answers (fresh from its copy, or after a 304) for a page polled at
+    ``rate`` requests per second (the standings poll every 15 s: 100 visitors ≈ 6.7/s)."""
+    print("\nshared cache (anonymous requests):")
+    s_maxage = None
+    for name, path in paths.items():
+        status, _, headers = fetch(path)
+        cc = headers.get("Cache-Control", "")
+        etag = headers.get("ETag")
+        again = fetch(path, {"If-None-Match": etag})[0] if etag else None
+        for part in cc.split(","):
+            if part.strip().startswith("s-maxage="):
+                s_maxage = int(part.strip().split("=")[1])
+        print(
+            f"  {name:10} {status} Cache-Control: {cc} · Vary: {headers.get('Vary')} · "
+            f"conditional GET: {again}"
+        )
+    if not s_maxage:
+        print("  no s-maxage: a shared cache could answer none of them")
+        return
+    change = 600  # a new result on the page every 10 minutes
+    for rate in (0.1, 1, 6.7, 50):
+        # per s-maxage window the first request goes to the application (answered 304 while
+        # the cache's copy is current), the others are fresh hits; a full page is rendered
+        # only after a change
+        requests = rate * change
+        fresh = max(0.0, 1 - (change / s_maxage) / requests)
+        full = min(requests, 1.0) / requests
+        print(
+            f"  polled at {rate:>4} req/s, a change every {change // 60} min: "
+            f"{fresh:.1%} fresh from the cache, {1 - full:.1%} fresh or 304 "
+            f"(full pages from the application: {full:.1%})"
         )
 
 
@@ -74,6 +153,14 @@ def fetch(path: str, headers: dict | None = None) -> tuple[int, float, dict]:
     elapsed = time.perf_counter() - start
     conn.close()
     return response.status, elapsed, dict(response.getheaders())
+
+
+def _text(path: str) -> list[str]:
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+    conn.request("GET", path)
+    body = conn.getresponse().read().decode()
+    conn.close()
+    return body.splitlines()
 
 
 def load(path: str, clients: int, seconds: float, headers: dict | None = None) -> None:
@@ -101,10 +188,16 @@ def load(path: str, clients: int, seconds: float, headers: dict | None = None) -
     latencies.sort()
     p95 = latencies[int(0.95 * (len(latencies) - 1))] * 1000
     print(
-        f"{path} {'(If-None-Match)' if headers else ''}: {len(latencies) / seconds:.0f} req/s, "
+        f"{path} {_label(headers)}: {len(latencies) / seconds:.0f} req/s, "
         f"p50 {statistics.median(latencies) * 1000:.1f} ms, p95 {p95:.1f} ms, "
         f"max {latencies[-1] * 1000:.1f} ms, statuses {statuses}"
     )
+
+
+def _label(headers: dict | None) -> str:
+    if not headers:
+        return "(anonymous)"
+    return "(signed in)" if "Cookie" in headers else "(If-None-Match)"
 
 
 WRK_SCRIPT = """
@@ -133,7 +226,7 @@ def load_wrk(path: str, clients: int, seconds: float, headers: dict | None = Non
     line = next(x for x in out.splitlines() if x.startswith("WRK "))
     requests, p50, p95, p99, worst, errors = line.split()[1:]
     print(
-        f"{path} {'(If-None-Match)' if headers else ''} [wrk]: "
+        f"{path} {_label(headers)} [wrk]: "
         f"{int(requests) / seconds:.0f} req/s, p50 {float(p50):.1f} ms, "
         f"p95 {float(p95):.1f} ms, p99 {float(p99):.1f} ms, max {float(worst):.1f} ms, "
         f"errors {errors}"
@@ -165,23 +258,57 @@ def main() -> None:
     )
     try:
         wait_until_serving()
-        page = "/leagues/nine-2t-plus/standings/"
-        fragment = "/leagues/nine-2t-plus/standings/table/"
-        for path in (page, fragment):
+        league = "/leagues/nine-2t-plus"
+        page, fragment = f"{league}/standings/", f"{league}/standings/table/"
+        game = next(
+            (
+                line.split('href="')[1].split('"')[0]
+                for line in _text(f"{league}/schedule/")
+                if 'href="/games/' in line
+            ),
+            None,
+        )
+        player = next(
+            (
+                line.split('href="')[1].split('"')[0]
+                for line in _text(page)
+                if 'href="/players/' in line
+            ),
+            None,
+        )
+        anonymous = {
+            "standings": page,
+            "schedule": f"{league}/schedule/",
+            "bracket": f"{league}/playoffs/",
+            "game": game,
+            "player": player,
+            "home": "/",
+        }
+        anonymous = {k: v for k, v in anonymous.items() if v}
+        for path in [*anonymous.values(), fragment]:
             fetch(path)  # warm up
         etag = fetch(fragment)[2].get("ETag")
+        page_etag = fetch(page)[2].get("ETag")
+        session = {"Cookie": f"sessionid={signed_in_cookie()}"}
         print(
             f"{args.clients} concurrent clients, {args.seconds:.0f} s each, "
-            f"gunicorn with {args.workers} workers, PostgreSQL"
+            f"gunicorn with {args.workers} workers, PostgreSQL, cache {ENV['CACHE_URL']}"
         )
-        conditional = {"If-None-Match": etag} if etag else None
+        runs = [
+            (page, None),
+            (page, {"If-None-Match": page_etag} if page_etag else None),
+            (fragment, {"If-None-Match": etag} if etag else None),
+            *((path, None) for name, path in anonymous.items() if name != "standings"),
+            ("/me/", session),
+        ]
         if shutil.which("wrk"):
-            load_wrk(page, args.clients, args.seconds)
-            load_wrk(fragment, args.clients, args.seconds, conditional)
+            for path, headers in runs:
+                load_wrk(path, args.clients, args.seconds, headers)
         else:
             print("(wrk not installed: `apt-get install wrk`; using Python client threads)")
-            load(page, args.clients, args.seconds)
-            load(fragment, args.clients, args.seconds, conditional)
+            for path, headers in runs:
+                load(path, args.clients, args.seconds, headers)
+        shared_cache_check(anonymous)
     finally:
         server.terminate()
         server.wait(30)

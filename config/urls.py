@@ -1,4 +1,6 @@
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
@@ -6,8 +8,15 @@ from django.views.i18n import set_language
 from accounts.views import admin_login
 from config.health import healthz
 
+
+def favicon(request):
+    """Browsers and feed readers ask /favicon.ico on their own (pages link the SVG icon)."""
+    return redirect(static("favicon.svg"), permanent=True)
+
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("admin/login/", admin_login, name="admin-login-throttled"),
     path("admin/", admin.site.urls),
     # Switching the language changes nothing but a cookie, so it needs no CSRF token; that

@@ -60,6 +60,21 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 [ -x /usr/bin/chromium ] || die "/usr/bin/chromium is missing after installation"
+
+# --- axe-core for the accessibility checks (npm registry, pinned in tests/browser/axe) ----
+AXE_DIR="$(dirname "$0")/browser/axe"
+if [ ! -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ]; then
+  command -v npm >/dev/null || die "npm is missing (Debian package npm): the browser tests load axe-core from tests/browser/axe"
+  say "installing axe-core from npm into tests/browser/axe"
+  npm ci --prefix "$AXE_DIR" --no-audit --no-fund >/dev/null
+fi
+[ -f "$AXE_DIR/node_modules/axe-core/axe.min.js" ] || die "axe-core is missing after npm ci"
+
+# --- wrk for bench/pages.py (Debian's package; the bench falls back to Python threads) ---
+if ! command -v wrk >/dev/null && command -v apt-get >/dev/null; then
+  say "installing Debian's wrk (HTTP load generator of bench/pages.py)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null || say "wrk not installed"
+fi
 say "Chromium: $(/usr/bin/chromium --version 2>/dev/null | head -1)"
 
 # --- nginx for make prod-local (Debian's; started by config/prod_local.sh, not here) -------

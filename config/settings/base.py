@@ -387,6 +387,15 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# --- Public pages for a shared cache / CDN (tournaments/web/caching.py, docs/pages.md) ------
+# Cache-Control: public, s-maxage=PUBLIC_PAGES_S_MAXAGE on anonymous public pages; their
+# rendering is kept in the cache for PUBLIC_PAGE_CACHE_SECONDS (0: rendered every time)
+PUBLIC_PAGES_S_MAXAGE = int(os.environ.get("PUBLIC_PAGES_S_MAXAGE", "30"))
+PUBLIC_PAGE_CACHE_SECONDS = int(os.environ.get("PUBLIC_PAGE_CACHE_SECONDS", "30"))
+# the sites that may frame the embeds (/leagues/<slug>/embed/…): every site by default;
+# a space-separated list of sources (https://club.example) narrows it
+EMBED_FRAME_ANCESTORS = os.environ.get("EMBED_FRAME_ANCESTORS", "*").split()
+
 # /healthz answers within this many seconds whatever its dependencies do (config/health.py)
 HEALTHZ_TIMEOUT = float(os.environ.get("HEALTHZ_TIMEOUT", "1.5"))
 

@@ -31,6 +31,9 @@ os.environ.setdefault("LIVE_WARM_TABLES", "0")
 # move analyses: off unless a test turns them on (200 rollouts per counted game would crawl)
 os.environ.setdefault("ANALYSIS_ENABLED", "0")
 os.environ.setdefault("ANALYSIS_ROLLOUTS", "8")
+# anonymous public pages are kept this long in the site's cache (tournaments/web/caching.py):
+# off here, so a test sees its own change at once; tests/pages/test_public_cache.py turns it on
+os.environ.setdefault("PUBLIC_PAGE_CACHE_SECONDS", "0")
 
 from .base import *  # noqa: E402,F403
 

@@ -29,6 +29,7 @@
             box.innerHTML = html;
             box.setAttribute("data-etag", etag);
             box.setAttribute("aria-busy", "false");
+            if (window.maednMarkScrollBoxes) window.maednMarkScrollBoxes();  // site.js
             box.dispatchEvent(new CustomEvent("standings:updated"));
           });
         }

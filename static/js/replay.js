@@ -132,6 +132,11 @@
     list.textContent = "";
     moveItems = data.steps.map(function (step, i) {
       var li = document.createElement("li");
+      var number = document.createElement("span");
+      number.className = "move-no";
+      number.setAttribute("aria-hidden", "true");
+      number.textContent = (i + 1) + ".";
+      li.appendChild(number);
       var b = document.createElement("button");
       b.type = "button";
       b.className = "linklike";
@@ -154,8 +159,9 @@
     moveItems.forEach(function (li, i) {
       var on = i === k - 1;
       li.classList.toggle("current", on);
-      if (on) li.firstChild.setAttribute("aria-current", "step");
-      else li.firstChild.removeAttribute("aria-current");
+      var button = li.querySelector("button");
+      if (on) button.setAttribute("aria-current", "step");
+      else button.removeAttribute("aria-current");
     });
     var current = moveItems[k - 1];
     if (current && current.parentNode && current.parentNode.scrollTo) {

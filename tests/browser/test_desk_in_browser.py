@@ -109,7 +109,8 @@ def test_organizer_works_the_desk(browser_page, login, season):
     assert width <= 390, f"the desk is {width}px wide at 390px"
     screenshot(page, "desk-6-desk-390")
 
-    # the same desk in German
+    # the same desk in German (at 390 px the language switch is in the header's menu)
+    page.get_by_role("button", name="Menu").click()
     page.select_option("#language-select", "de")
     page.get_by_role("button", name="Switch").click()
     page.wait_for_selector("text=Ergebnisschalter")

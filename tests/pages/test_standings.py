@@ -40,7 +40,7 @@ def test_standings_table_shows_every_metric_in_snapshot_order(client, league, sn
     heads = re.findall(r'<th scope="col" class="num"><abbr title="[^"]*">([^<]+)</abbr>', html)
     assert heads[3:] == ["W–L", "H2H", "Pawn diff.", "Colours done"]
     assert '<td class="num">1–0</td>' in html and '<td class="num">0–1</td>' in html
-    assert '<td class="num">-5</td>' in html
+    assert '<td class="num">\u22125</td>' in html  # one minus sign: U+2212, never "-"
     # provisional marker, update time, ties note from the league's precedence
     assert "provisional" in html
     assert "<time datetime=" in html

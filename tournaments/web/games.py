@@ -37,6 +37,7 @@ from tournaments.selectors import ratings as rating_selectors
 from tournaments.services import analyses as analysis_services
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.web.caching import public_page
 from tournaments.web.forms import DisputeForm, LogUploadForm, ResolveForm
 from tournaments.web.lookups import fixture_or_404, safe_next
 
@@ -99,6 +100,7 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
 
 
 @require_GET
+@public_page()
 def game_detail(request, pk: int):
     fixture = fixture_or_404(request, pk)
     return render(request, "tournaments/game.html", _game_context(request, fixture))

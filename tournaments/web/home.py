@@ -9,18 +9,29 @@ from django.views.decorators.http import require_GET
 from games.engine.rules import OPTIONS, PRESET_OPTIONS, PRESET_TITLES
 from tournaments.selectors import games as game_selectors
 from tournaments.selectors import leagues as league_selectors
+from tournaments.selectors import my_games as my_games_selectors
+from tournaments.web.caching import public_page
 
 
 @require_GET
+@public_page()
 def home(request):
     return render(
         request,
         "tournaments/home.html",
-        {"leagues": league_selectors.home_leagues(), "results": game_selectors.latest_results()},
+        {
+            "leagues": league_selectors.home_leagues(),
+            "results": game_selectors.latest_results(),
+            # signed in: what needs me, above the leagues (the whole list at /me/)
+            "mine": my_games_selectors.my_games(request.user)
+            if request.user.is_authenticated
+            else None,
+        },
     )
 
 
 @require_GET
+@public_page()
 def rules(request):
     presets = [
         {"name": name, "title": PRESET_TITLES.get(name, name), "options": options}

@@ -27,11 +27,13 @@ from tournaments.selectors import standings as standings_selectors
 from tournaments.services import events, open_tournaments, tie_breaks
 from tournaments.services.errors import ServiceError
 from tournaments.services.open_tournaments import open_final_ranking
+from tournaments.web.caching import Revision, public_page
 from tournaments.web.forms import TieBreakRollForm
 from tournaments.web.lookups import league_or_404
 
 
 @require_GET
+@public_page()
 def league_detail(request, slug: str):
     league = league_or_404(request, slug)
     organizer = is_organizer(request.user, league)
@@ -133,6 +135,7 @@ def _can_join(user, league) -> bool:
 
 
 @require_GET
+@public_page()
 def league_schedule(request, slug: str):
     league = league_or_404(request, slug)
     players = league_selectors.entry_players(league)
@@ -172,9 +175,20 @@ def league_dice(request, slug: str):
     )
 
 
-@require_GET
-def league_standings(request, slug: str):
+def _standings_revision(request, slug: str) -> Revision | None:
+    """The standings page's revision: the snapshot stamp (one query)."""
     stamp = standings_selectors.standings_stamp(slug)
+    request.standings_stamp = stamp  # the view reuses it: still one query per visit
+    if stamp is None or not stamp.is_public:
+        return None
+    at = stamp.computed_at.timestamp() if stamp.computed_at else None
+    return Revision(f"page-{stamp.etag}", at)
+
+
+@require_GET
+@public_page(_standings_revision)
+def league_standings(request, slug: str):
+    stamp = getattr(request, "standings_stamp", None) or standings_selectors.standings_stamp(slug)
     page_key = _shared_page_key(request, stamp)
     if page_key and (page := cache.get(page_key)) is not None:
         response = HttpResponse(page)  # the same bytes for every visitor until a recompute
@@ -295,6 +309,7 @@ def standings_fragment(request, slug: str):
 
 
 @require_GET
+@public_page()
 def league_playoffs(request, slug: str):
     league = league_or_404(request, slug)
     return render(

@@ -15,9 +15,11 @@ from tournaments.permissions import may_share
 from tournaments.selectors import players as player_selectors
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.players import player_set_shared
+from tournaments.web.caching import public_page
 
 
 @require_GET
+@public_page()
 def player_detail(request, slug: str):
     try:
         player = player_selectors.player_get(slug)

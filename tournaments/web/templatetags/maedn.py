@@ -151,9 +151,9 @@ def _show_metric(value: Any, key: str = "") -> str:
     if key == "head_to_head" and isinstance(value, int | float) and not isinstance(value, bool):
         return f"+{value:g}" if value > 0 else (f"−{-value:g}" if value < 0 else "0")
     if isinstance(value, float):
-        return f"{value:g}" if value != int(value) else str(int(value))
+        return _minus(f"{value:g}" if value != int(value) else str(int(value)))
     if isinstance(value, int):
-        return str(value)
+        return _minus(str(value))
     if isinstance(value, list | tuple):
         if len(value) == 2 and all(isinstance(v, int | float) for v in value):
             return f"{_show_metric(value[0])}–{_show_metric(value[1])}"
@@ -169,6 +169,18 @@ def _show_metric(value: Any, key: str = "") -> str:
             return _show_metric(value["value"], key)
         return ", ".join(f"{k} {_show_metric(v)}" for k, v in value.items())
     return str(value)
+
+
+def _minus(text: str) -> str:
+    """One minus sign on every page: U+2212, as ``signed`` and the head-to-head column
+    write it, never the hyphen Python prints."""
+    return "\u2212" + text[1:] if text.startswith("-") else text
+
+
+@register.filter
+def minus(value) -> str:
+    """A formatted number with the true minus sign (``{{ x|floatformat:2|minus }}``)."""
+    return _minus(str(value))
 
 
 @register.filter
@@ -329,7 +341,8 @@ def player_rating(player) -> str:
     provisional = is_provisional(Rating(rating.mu, rating.sigma), PLATFORM_RATINGS)
     title = gettext("rating (provisional)") if provisional else gettext("rating")
     return format_html(
-        '<span class="rating" title="{}">{}{}</span>',
+        '<span class="rating" title="{}"><span class="visually-hidden">{}: </span>{}{}</span>',
+        title,
         title,
         rating.display,
         "?" if provisional else "",

@@ -1,0 +1,121 @@
+"""My games (/me/ and the signed-in home page), and the player's private calendar feed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.builders import example_text, make_league, make_user
+from tournaments.models import Entry, Player
+from tournaments.services.results import game_log_submit
+from tournaments.web.me import calendar_token
+
+pytestmark = pytest.mark.django_db
+
+LOG = "valid-league-2tplus.json"
+
+
+def test_me_needs_a_session(client):
+    response = client.get("/me/")
+    assert response.status_code == 302
+    assert "login" in response["Location"]
+
+
+def test_games_to_play_with_date_opponent_colours_and_who_starts(client, league, erin_user):
+    g1, g2 = league.test_objects["g1"], league.test_objects["g2"]
+    g2.deadline = timezone.now() + timedelta(days=9)
+    g2.save()
+    client.force_login(erin_user)
+    response = client.get("/me/")
+    assert response.status_code == 200
+    page = response.context["page"]
+    assert [item.fixture for item in page.to_play] == [g1, g2]  # dated first, then undated
+    first = page.to_play[0]
+    assert first.colours == ["black", "yellow"] and first.starts  # erin holds black: starts
+    assert [s.entry.player.name for s in first.opponents] == ["carol"]
+    assert not page.to_play[1].starts  # G2: green starts, carol's
+    assert [item.fixture for item in page.deadlines] == [g2]
+    text = response.content.decode()
+    assert "you start" in text and "carol" in text
+    assert reverse("live:fixture-room", args=[g1.pk]) in text
+    assert g1.scheduled_at.strftime("%Y-%m-%d") in text  # the <time datetime>
+
+
+def test_a_result_waits_for_the_opponent_not_the_submitter(client, league, erin_user, carol_user):
+    g1 = league.test_objects["g1"]
+    game_log_submit(fixture=g1, content=example_text(LOG), user=erin_user)
+    client.force_login(carol_user)
+    carol = client.get("/me/").context["page"]
+    assert [r.fixture_id for r in carol.to_confirm] == [g1.pk]
+    assert g1.pk not in [item.fixture.pk for item in carol.to_play]
+    client.force_login(erin_user)
+    erin = client.get("/me/").context["page"]
+    assert erin.to_confirm == []
+    assert [r.fixture_id for r in erin.awaiting_opponent] == [g1.pk]
+    # the home page shows the block, with what needs carol counted
+    client.force_login(carol_user)
+    home = client.get("/").content.decode()
+    assert "1 thing waits for you" in home
+
+
+def test_invitations_and_requests_are_listed(client, owner):
+    user = make_user("ina")
+    player = Player.objects.create(name="Ina", slug="ina", user=user)
+    invited = make_league(owner, "autumn")
+    asked = make_league(owner, "winter")
+    Entry.objects.create(league=invited, player=player, state=Entry.State.INVITED)
+    Entry.objects.create(league=asked, player=player, state=Entry.State.REQUESTED)
+    client.force_login(user)
+    response = client.get("/me/")
+    page = response.context["page"]
+    assert [e.league.slug for e in page.invitations] == ["autumn"]
+    assert [e.league.slug for e in page.requests] == ["winter"]
+    assert page.to_play == []
+
+
+def test_an_account_without_a_player_gets_a_hint(client):
+    client.force_login(make_user("nobody"))
+    response = client.get("/me/")
+    assert response.status_code == 200
+    assert response.context["page"].player is None
+    assert response.context["calendar_url"] is None
+
+
+def test_me_queries_are_bounded(client, league, erin_user, django_assert_max_num_queries):
+    client.force_login(erin_user)
+    with django_assert_max_num_queries(12):
+        client.get("/me/")
+
+
+def test_calendar_feed_by_signed_link(client, league, erin_user):
+    erin = Player.objects.get(user=erin_user)
+    league.is_public = False  # a private league the player plays in: still in their feed
+    league.save()
+    url = reverse("tournaments:my-calendar", args=[calendar_token(erin)])
+    response = client.get(url)  # no session: the link is the key
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/calendar")
+    body = response.content.decode()
+    assert body.startswith("BEGIN:VCALENDAR")
+    assert f"UID:fixture-{league.test_objects['g1'].pk}@" in body
+    assert "private" in response["Cache-Control"]
+
+
+@pytest.mark.parametrize(
+    "mangle", [lambda t: t[:-1] + ("A" if t[-1] != "A" else "B"), lambda t: "1:x"]
+)
+def test_a_forged_calendar_link_is_404(client, league, erin_user, mangle):
+    erin = Player.objects.get(user=erin_user)
+    url = reverse("tournaments:my-calendar", args=[mangle(calendar_token(erin))])
+    assert client.get(url).status_code == 404
+
+
+def test_my_calendar_link_is_on_my_page(client, league, erin_user):
+    client.force_login(erin_user)
+    response = client.get("/me/")
+    erin = Player.objects.get(user=erin_user)
+    assert calendar_token(erin) in response.context["calendar_url"]
+    assert response.context["calendar_url"] in response.content.decode()

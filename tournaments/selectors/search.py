@@ -1,0 +1,86 @@
+"""Search players and leagues by name (the header's search box).
+
+On PostgreSQL: full-text search of the names (the ``simple`` configuration: names are not
+words of a language, so no stemming), plus a substring match for parts of words, ranked by
+the full-text rank, a name starting with the query first; where the ``pg_trgm`` extension
+is installed, also trigram word similarity, so a misspelt name ("Karol") finds "Carol".
+Elsewhere (SQLite, the embedded mode): a plain case-insensitive substring match. Leagues
+are only those the visitor may see (``visible_leagues``); players are public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+from django.db import connection
+from django.db.models import Case, F, FloatField, IntegerField, Q, QuerySet, Value, When
+from django.db.models.functions import Greatest
+
+from tournaments.models import League, Player
+from tournaments.selectors.visibility import visible_leagues
+
+LIMIT = 20
+MIN_LENGTH = 2
+MAX_LENGTH = 100
+#: trigram word similarity above which a name counts as a match
+TRIGRAM_THRESHOLD = 0.4
+
+
+@dataclass
+class SearchResults:
+    query: str
+    players: list[Player] = field(default_factory=list)
+    leagues: list[League] = field(default_factory=list)
+    too_short: bool = False
+    method: str = ""
+    """how the names were matched: "full-text+trigram", "full-text" or "substring" """
+
+
+@cache
+def _has_trigram() -> bool:
+    """Is pg_trgm installed in this database? (Asked once per process.)"""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'")
+        return cursor.fetchone() is not None
+
+
+def search_method() -> str:
+    if connection.vendor != "postgresql":
+        return "substring"
+    return "full-text+trigram" if _has_trigram() else "full-text"
+
+
+def _ranked(qs: QuerySet, query: str, method: str) -> QuerySet:
+    starts = Case(
+        When(name__istartswith=query, then=Value(1)), default=Value(0), output_field=IntegerField()
+    )
+    if method == "substring":
+        return qs.filter(name__icontains=query).annotate(starts=starts).order_by("-starts", "name")
+    from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+
+    vector = SearchVector("name", config="simple")
+    text = SearchQuery(query, config="simple", search_type="websearch")
+    rank = SearchRank(vector, text)
+    match = Q(name__icontains=query) | Q(fulltext=text)
+    qs = qs.annotate(fulltext=vector, rank=rank, starts=starts)
+    score = F("rank")
+    if method == "full-text+trigram":
+        from django.contrib.postgres.search import TrigramWordSimilarity
+
+        qs = qs.annotate(similarity=TrigramWordSimilarity(query, "name"))
+        match |= Q(similarity__gte=TRIGRAM_THRESHOLD)
+        score = Greatest(F("rank"), F("similarity"), output_field=FloatField())
+    return qs.filter(match).annotate(score=score).order_by("-starts", "-score", "name")
+
+
+def search(query: str, user) -> SearchResults:
+    query = " ".join((query or "").split())[:MAX_LENGTH]
+    results = SearchResults(query=query, method=search_method())
+    if len(query) < MIN_LENGTH:
+        results.too_short = bool(query)
+        return results
+    results.players = list(_ranked(Player.objects.all(), query, results.method)[:LIMIT])
+    leagues = League.objects.filter(pk__in=visible_leagues(user).values("pk"))
+    results.leagues = list(_ranked(leagues, query, results.method)[:LIMIT])
+    return results

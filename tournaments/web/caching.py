@@ -1,0 +1,155 @@
+"""HTTP caching of the public pages, so a shared cache or CDN in front of the site can serve
+them: an anonymous visitor's page (standings, schedule, bracket, game, player, …) is the same
+for everyone, so it is sent ``Cache-Control: public, max-age=0, s-maxage=N`` with an ETag
+(and Last-Modified where the page has a revision time) and ``Vary: Cookie, Accept-Language``;
+a request carrying that ETag is answered ``304 Not Modified``. Everything else stays
+``private``: a signed-in visitor, a visitor with a session or a pending message, and any
+response that sets a cookie (a CSRF token).
+
+Where the page has a cheap revision (the standings: the snapshot stamp, one query), the
+ETag is that revision plus the language, and a matching request is answered 304 before the
+view runs. Other pages get an ETag from the rendered bytes: correct whatever changed the
+page, since nothing could forget to bump a revision. Their anonymous rendering is kept in
+the site's cache (Redis in production) for ``PUBLIC_PAGE_CACHE_SECONDS`` seconds (the same
+30 s as the shared caches' ``PUBLIC_PAGES_S_MAXAGE`` by default; 0 switches it off), keyed by path,
+query and language: the application then answers as a CDN in front would, with a page at
+most that old (signed-in visitors, the players who just uploaded, always get a fresh one).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import http_date, quote_etag
+from django.utils.translation import get_language
+
+#: a shared cache may serve a stale page this long while it revalidates in the background
+STALE_WHILE_REVALIDATE = 30
+VARY = ("Cookie", "Accept-Language")
+
+
+class Revision:
+    """What a page depends on, read cheaply before rendering: ``etag`` (any string; the
+    language is added) and ``last_modified`` (a Unix time or None)."""
+
+    def __init__(self, etag: str, last_modified: float | None = None):
+        self.etag = etag
+        self.last_modified = int(last_modified) if last_modified else None
+
+
+def is_shared_request(request: HttpRequest) -> bool:
+    """The page is the same for every such visitor: nobody signed in, no session cookie,
+    no pending flash message."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return False
+    cookies = request.COOKIES
+    return not (cookies.get(settings.SESSION_COOKIE_NAME) or cookies.get("messages"))
+
+
+def _etag(value: str) -> str:
+    return quote_etag(f"{value}-{get_language()}")
+
+
+def public_page(
+    revision: Callable[..., Revision | None] | None = None,
+    *,
+    everyone: bool = False,
+    vary: tuple[str, ...] = VARY,
+):
+    """Decorate a GET view of a public page (see the module's text). ``revision(request,
+    **kwargs)`` returns the page's ``Revision`` (None: unknown, e.g. no such league; the
+    view then answers as it would, a 404 for a missing or private league). ``everyone``:
+    the page never depends on the visitor (the embeds), so it is shared even for a visitor
+    with a session; ``vary``: the request headers the page depends on."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            shared = request.method in ("GET", "HEAD") and (everyone or is_shared_request(request))
+            rev = revision(request, *args, **kwargs) if shared and revision else None
+            if rev is not None:
+                etag = _etag(rev.etag)
+                cached = get_conditional_response(
+                    request, etag=etag, last_modified=rev.last_modified
+                )
+                if cached is not None:
+                    return _mark_public(cached, etag, rev.last_modified, vary)
+            keep = settings.PUBLIC_PAGE_CACHE_SECONDS
+            key = _page_key(request) if shared and revision is None and keep > 0 else None
+            if key and (stored := cache.get(key)) is not None:
+                content, content_type, etag = stored
+                response = HttpResponse(content, content_type=content_type)
+                conditional = get_conditional_response(request, etag=etag, response=response)
+                return _mark_public(conditional, etag, None, vary)
+            response = view(request, *args, **kwargs)
+            if not shared or not _cacheable(request, response):
+                return _mark_private(response)
+            if rev is None:
+                etag = quote_etag(hashlib.blake2b(response.content, digest_size=12).hexdigest())
+                last_modified = None
+                if key:
+                    stored = (response.content, response["Content-Type"], etag)
+                    cache.set(key, stored, keep)
+                conditional = get_conditional_response(request, etag=etag, response=response)
+                if conditional is not response:
+                    return _mark_public(conditional, etag, None, vary)
+            else:
+                last_modified = rev.last_modified
+            return _mark_public(response, etag, last_modified, vary)
+
+        return wrapped
+
+    return decorate
+
+
+def _page_key(request: HttpRequest) -> str:
+    where = hashlib.blake2b(request.get_full_path().encode(), digest_size=16).hexdigest()
+    return f"public-page:{where}:{get_language()}"
+
+
+def _cacheable(request: HttpRequest, response: HttpResponse) -> bool:
+    """A full 200 page that sets no cookie (a CSRF token would be personal)."""
+    return (
+        response.status_code == 200
+        and not response.streaming
+        and not response.cookies
+        and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+    )
+
+
+def _mark_public(
+    response: HttpResponse, etag: str, last_modified: int | None, vary: tuple[str, ...] = VARY
+) -> HttpResponse:
+    response["ETag"] = etag
+    if last_modified:
+        response["Last-Modified"] = http_date(last_modified)
+    patch_cache_control(
+        response,
+        public=True,
+        max_age=0,
+        s_maxage=settings.PUBLIC_PAGES_S_MAXAGE,
+        stale_while_revalidate=STALE_WHILE_REVALIDATE,
+    )
+    if vary:
+        patch_vary_headers(response, vary)
+    return response
+
+
+def _mark_private(response: HttpResponse) -> HttpResponse:
+    if "Cache-Control" not in response or "public" in response["Cache-Control"]:
+        response["Cache-Control"] = "private, no-cache"
+    elif "private" not in response["Cache-Control"]:
+        patch_cache_control(response, private=True)
+    patch_vary_headers(response, VARY)
+    return response
+
+
+#: the embeds: the same page for every visitor (language and theme are in the URL)
+embed_page = public_page(everyone=True, vary=())

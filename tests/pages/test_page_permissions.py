@@ -247,6 +247,20 @@ CASES = [
         allowed={"organizer", "staff"},
     ),
     Case(
+        "settings page",
+        "get",
+        lambda w: f"/leagues/{lg(w)}/manage/settings/",
+        allowed=ORGANIZERS,
+        success=200,
+    ),
+    Case(
+        "settings",
+        "post",
+        lambda w: f"/leagues/{lg(w)}/manage/settings/",
+        lambda w: {"name": "Renamed", "registration_open": "on", "playoffs_kind": "none"},
+        allowed=ORGANIZERS,
+    ),
+    Case(
         "access",
         "post",
         lambda w: f"/leagues/{lg(w)}/manage/access/",
@@ -420,6 +434,7 @@ def test_every_organizer_route_is_in_the_matrix():
         "manage-claim-decide",
         "manage-organizer",
         "manage-access",
+        "manage-settings",
         "manage-finish",
         "round-dates",
         "late-order",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import RulesError, RuleSet
+from tournaments import league_settings as spec
 from tournaments.algorithms import brackets
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
@@ -103,8 +103,11 @@ def league_create(
     time_limit_minutes: int | None = None,
     final_table_size: int | None = None,
     draw_seed: int | None = None,
+    ranking_level: int | None = None,
 ) -> League:
-    """Create a league in the draft state, owned (and organized) by ``owner``.
+    """Create a league in the draft state, owned (and organized) by ``owner``. Every value
+    is checked by its specification in ``tournaments.league_settings`` (the forms and the
+    API serializer are built from the same one).
 
     ``event_kind``: ``league`` (DRRs, the default; an open format defaults to ``open``),
     ``triple-threat`` / ``challengers`` (``game_formats``: each game's format),
@@ -114,30 +117,23 @@ def league_create(
     if not getattr(owner, "is_authenticated", False):
         raise ServiceError("log in to create a league")
     require_no_refusal(organize_refusal(owner))
-    name = (name or "").strip()
-    if not name:
-        raise ServiceError("a league needs a name", field="name")
-    try:
-        fmt = get_format(format)
-    except ValueError as exc:
-        raise ServiceError(str(exc), field="format") from None
-    board = board or fmt.board
-    if board not in DEFAULT_COLOURS:
-        raise ServiceError(f"board must be 4 or 6, not {board!r}", field="board")
+    name = spec.clean("name", name)
+    fmt = get_format(spec.clean("format", format))
+    board = spec.clean("board", board) or fmt.board
+    event_kind = spec.clean("event_kind", event_kind) or spec.default_kind(fmt.code)
     if fmt.layout == "side-by-side" and board != fmt.board:
         raise ServiceError(
             f"{fmt.label} is played on board {fmt.board}, not board {board}", field="board"
         )
-    preset = rules_preset or fmt.preset
+    preset = spec.clean("rules_preset", rules_preset or None) or fmt.preset
     validate_rules(preset, rules_overrides)
-    if not isinstance(drr_count, int) or not 1 <= drr_count <= 20:
-        raise ServiceError("the number of DRRs must be 1 to 20", field="drr_count")
+    drr_count = spec.clean("drr_count", drr_count)
     precedence = validate_precedence(list(precedence or fmt.default_precedence))
-    if points_scheme is not None and (
-        not isinstance(points_scheme, list)
-        or not all(isinstance(p, int) and p >= 0 for p in points_scheme)
-    ):
-        raise ServiceError("points must be a list of whole numbers", field="points_scheme")
+    points_scheme = spec.clean("points_scheme", points_scheme or None)
+    draw_seed = spec.clean("draw_seed", draw_seed)
+    ranking_level = _check_ranking_level(spec.clean("ranking_level", ranking_level), fmt)
+    for flag in ("confirmation_required", "is_public", "registration_open"):
+        spec.clean(flag, locals()[flag])
     event = _check_event_settings(
         fmt,
         board,
@@ -149,6 +145,7 @@ def league_create(
         points_scheme,
         playoffs,
     )
+    slug = spec.clean("slug", slug or None)
     if slug and League.objects.filter(slug=slug).exists():
         raise ServiceError(f"the address {slug!r} is taken", field="slug")
     try:
@@ -168,6 +165,7 @@ def league_create(
                 confirmation_required=confirmation_required,
                 is_public=is_public,
                 draw_seed=draw_seed,
+                ranking_level=ranking_level,
                 **event,
                 registration_open=bool(registration_open),
             )
@@ -177,10 +175,19 @@ def league_create(
         ) from None
 
 
+def _check_ranking_level(level: int | None, fmt) -> int | None:
+    if level is not None and fmt.code not in ("3T", "3T+"):
+        raise ServiceError(
+            "only triple-threat (3T, 3T+) leagues and events count for the 3T World Rankings",
+            field="ranking_level",
+        )
+    return level
+
+
 def _check_event_settings(
     fmt,
     board: int,
-    kind: str | None,
+    kind: str,
     game_formats,
     games_planned,
     time_limit_minutes,
@@ -188,73 +195,58 @@ def _check_event_settings(
     points_scheme,
     playoffs,
 ) -> dict:
-    """The event fields of a new league, validated; refuses what cannot be run."""
+    """The event fields of a league, validated; refuses what cannot be run."""
     from tournaments.algorithms import open_draw
     from tournaments.services.events import check_event
 
     Kind = League.EventKind
-    kind = kind or (Kind.OPEN if fmt.code == "open" else Kind.LEAGUE)
-    if kind not in Kind.values:
+    if fmt.code not in spec.KIND_FORMATS[kind]:
+        label = spec.EVENT_KINDS[kind][0]
         raise ServiceError(
-            f"unknown event kind {kind!r}; use one of {', '.join(Kind.values)}", field="event_kind"
+            f"{label} plays {', '.join(spec.KIND_FORMATS[kind])}, not {fmt.code}",
+            field="format",
         )
-    if fmt.code in ("GP", "GP+") and (playoffs or {}).get("kind", "none") not in ("none", None):
+    has_playoffs = (playoffs or {}).get("kind", "none") not in ("none", None)
+    if fmt.code in ("GP", "GP+") and has_playoffs:
         raise ServiceError(
             "a Grand Prix has no playoffs: its games are played with opposite pairs, which "
             "have no rearguard to start a playoff game, and the GP itself decides the winner "
             "(extra games while the top is tied); remove the playoff configuration",
             field="playoffs",
         )
-    if (fmt.code == "open") != (kind == Kind.OPEN):
-        raise ServiceError(
-            "an open tournament is the open format and the open event kind together",
-            field="event_kind",
-        )
+    if kind != Kind.LEAGUE and has_playoffs:
+        raise ServiceError("only a league of DRRs has playoffs", field="playoffs")
     fields = {"event_kind": kind, "game_formats": [], "games_planned": 0}
     if kind in (Kind.TRIPLE_THREAT, Kind.CHALLENGERS):
-        if (playoffs or {}).get("kind", "none") not in ("none", None):
-            raise ServiceError("an event of games has no playoffs", field="playoffs")
-        fields["game_formats"] = check_event(kind, fmt.code, board, game_formats, 0)
+        formats = spec.clean("game_formats", game_formats, event_kind=kind)
+        fields["game_formats"] = check_event(kind, fmt.code, board, formats, 0)
         if fmt.code not in fields["game_formats"]:
             raise ServiceError(
                 f"the event's format {fmt.code} must be among its games' formats",
                 field="format",
             )
     elif kind == Kind.GRAND_PRIX:
-        check_event(kind, fmt.code, board, [], games_planned)
-        fields["games_planned"] = games_planned
+        games = spec.clean("games_planned", games_planned, event_kind=kind)
+        if games is None:
+            raise ServiceError(
+                "a Grand Prix has a set number of games, 1 to 50", field="games_planned"
+            )
+        check_event(kind, fmt.code, board, [], games)
+        fields["games_planned"] = games
     elif kind == Kind.OPEN:
-        rounds = games_planned if games_planned is not None else 5
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 30:
-            raise ServiceError(
-                "an open tournament plays 1 to 30 preliminary rounds", field="games_planned"
-            )
-        limit = time_limit_minutes
-        if limit is not None and (
-            isinstance(limit, bool) or not isinstance(limit, int) or not 5 <= limit <= 240
-        ):
-            raise ServiceError(
-                "the time limit is 5 to 240 minutes (championships: 25–60), or none",
-                field="time_limit_minutes",
-            )
-        size = 4 if final_table_size is None else final_table_size
-        most = len(DEFAULT_COLOURS[board])
-        if (
-            isinstance(size, bool)
-            or not isinstance(size, int)
-            or size == 1
-            or not 0 <= size <= most
-        ):
-            raise ServiceError(
-                f"the final table seats 2 to {most} players (0: no final table)",
-                field="final_table_size",
-            )
+        rounds = spec.clean("games_planned", games_planned, event_kind=kind)
+        limit = spec.clean("time_limit_minutes", time_limit_minutes, event_kind=kind)
+        size = spec.clean("final_table_size", final_table_size, event_kind=kind, board=board)
         if points_scheme:
             try:
                 open_draw.check_placement_scheme(points_scheme)
             except AlgorithmError as exc:
                 raise ServiceError(f"placement points: {exc}", field="points_scheme") from None
-        fields.update(games_planned=rounds, time_limit_minutes=limit, final_table_size=size)
+        fields.update(
+            games_planned=5 if rounds is None else rounds,
+            time_limit_minutes=limit,
+            final_table_size=4 if size is None else size,
+        )
     elif game_formats or games_planned:
         raise ServiceError(
             "game formats and a set number of games belong to triple-threat, Challengers, "
@@ -285,35 +277,69 @@ def league_remove_organizer(*, league: League, user, by) -> None:
     league.organizers.remove(user)
 
 
-#: settings an organizer may change after creation, and until when
-SETTINGS_ANYTIME = ("name", "is_public", "registration_open", "confirmation_required")
-SETTINGS_BEFORE_SCHEDULE = (
-    "rules_preset",
-    "rules_overrides",
-    "drr_count",
-    "playoffs",
-    "precedence",
-    "points_scheme",
-)
+#: settings an organizer may change after creation, and until when (league_settings)
+SETTINGS_ANYTIME = spec.SETTINGS_ANYTIME
+SETTINGS_BEFORE_SCHEDULE = spec.SETTINGS_BEFORE_SCHEDULE
+
+
+def league_scheduled(league: League) -> bool:
+    """Whether games exist (a DRR seeded, an event scheduled, a round drawn): from then on
+    the settings that shape the games are fixed."""
+    return league.cycles.exists() or league.fixtures.exists()
 
 
 def league_update(*, league: League, by, **changes) -> League:
-    """Change a league's settings with the checks of ``league_create``: the name, privacy,
-    registration and confirmation at any time; rules, DRRs, playoffs, tie-breaks and
-    points only before the first DRR is seeded (the playoffs also later, until drawn);
-    format and board never (create another league)."""
+    """Change a league's settings with the checks of ``league_create`` (the same
+    specifications, ``tournaments.league_settings``): the name, privacy, registration,
+    confirmation and ranking level at any time; rules, DRRs, the event's games, playoffs,
+    tie-breaks and points only before the first game exists (the playoffs also later,
+    until drawn); format, board, event kind and address never (create another league)."""
     require_organizer(by, league)
-    for frozen in ("format", "board", "owner", "status", "slug"):
+    for frozen in ("format", "board", "owner", "status", "slug", "event_kind", "draw_seed"):
         if frozen in changes and changes[frozen] != getattr(league, frozen):
-            raise ServiceError(f"the {frozen} of a league cannot be changed", field=frozen)
+            raise ServiceError(
+                f"the {frozen.replace('_', ' ')} of a league cannot be changed", field=frozen
+            )
         changes.pop(frozen, None)
     unknown = set(changes) - set(SETTINGS_ANYTIME) - set(SETTINGS_BEFORE_SCHEDULE)
     if unknown:
         raise ServiceError(f"unknown league setting(s): {', '.join(sorted(unknown))}")
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
+        fmt = get_format(league.format)
+        kind = league.event_kind
+        for key, setting in spec.SETTINGS.items():
+            if key not in changes or setting.kind == "object":
+                continue
+            if not spec.applies(key, kind) and changes[key] in (None, [], 0, getattr(league, key)):
+                changes[key] = getattr(league, key)  # not this kind's setting: left as it is
+                continue
+            if not spec.applies(key, kind):
+                raise ServiceError(
+                    f"{key.replace('_', ' ')} is not a setting of a {spec.EVENT_KINDS[kind][0]}",
+                    field=key,
+                )
+            changes[key] = spec.clean(key, changes[key], event_kind=kind, board=league.board)
+        if "playoffs" in changes:
+            if kind != League.EventKind.LEAGUE and (changes["playoffs"] or {}).get(
+                "kind", "none"
+            ) not in ("none", None):
+                raise ServiceError("only a league of DRRs has playoffs", field="playoffs")
+            changes["playoffs"] = validate_playoffs(changes["playoffs"])
+        if "precedence" in changes:
+            changes["precedence"] = validate_precedence(list(changes["precedence"] or []))
+            if not changes["precedence"]:
+                raise ServiceError("list at least one tie-break metric", field="precedence")
+        if "ranking_level" in changes:
+            _check_ranking_level(changes["ranking_level"], fmt)
+            if changes["ranking_level"] is None and league.ranking_level is not None:
+                changes.update(world_championship=False, major=False)
+        if changes.get("rules_preset", "") is None:
+            changes["rules_preset"] = fmt.preset
+        if changes.get("points_scheme", "") is None:
+            changes["points_scheme"] = []
         changed = {k: v for k, v in changes.items() if v != getattr(league, k)}
-        scheduled = league.cycles.exists()
+        scheduled = league_scheduled(league)
         for key in changed:
             if key == "playoffs" and not league.series.exists():
                 continue
@@ -322,30 +348,27 @@ def league_update(*, league: League, by, **changes) -> League:
                     f"the schedule has been generated; {key.replace('_', ' ')} is fixed now",
                     field=key,
                 )
-        if "name" in changed:
-            changed["name"] = (changed["name"] or "").strip()
-            if not changed["name"]:
-                raise ServiceError("a league needs a name", field="name")
         preset = changed.get("rules_preset", league.rules_preset)
         overrides = changed.get("rules_overrides", league.rules_overrides)
         if "rules_preset" in changed or "rules_overrides" in changed:
             validate_rules(preset, overrides)
-        if "drr_count" in changed:
-            n = changed["drr_count"]
-            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 20:
-                raise ServiceError("the number of DRRs must be 1 to 20", field="drr_count")
-        if "precedence" in changed:
-            changed["precedence"] = validate_precedence(list(changed["precedence"] or []))
-            if not changed["precedence"]:
-                raise ServiceError("list at least one tie-break metric", field="precedence")
-        if "playoffs" in changed:
-            changed["playoffs"] = validate_playoffs(changed["playoffs"])
-        if "points_scheme" in changed:
-            points = changed["points_scheme"]
-            if not isinstance(points, list) or not all(
-                isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in points
-            ):
-                raise ServiceError("points must be a list of whole numbers", field="points_scheme")
+        if {"game_formats", "games_planned", "time_limit_minutes", "final_table_size"} & set(
+            changed
+        ) or ("points_scheme" in changed and kind == League.EventKind.OPEN):
+            event = _check_event_settings(
+                fmt,
+                league.board,
+                kind,
+                changed.get("game_formats", league.game_formats),
+                changed.get("games_planned", league.games_planned),
+                changed.get("time_limit_minutes", league.time_limit_minutes),
+                changed.get("final_table_size", league.final_table_size),
+                changed.get("points_scheme", league.points_scheme),
+                league.playoffs,
+            )
+            for key in ("game_formats", "games_planned", "time_limit_minutes", "final_table_size"):
+                if key in changed:
+                    changed[key] = event[key]
         for key, value in changed.items():
             setattr(league, key, value)
         if changed:
@@ -374,18 +397,43 @@ def league_finish(*, league: League, by) -> League:
             raise ServiceError(
                 f"{waiting} game(s) still wait for a result; record, forfeit or void them first"
             )
-        if league.cycles.count() < league.drr_count:
-            raise ServiceError(
-                f"{league.name} plays {league.drr_count} DRR(s); "
-                f"{league.drr_count - league.cycles.count()} have not been seeded"
-            )
-        if league.playoffs and not league.series.exists():
-            raise ServiceError("the playoffs have not been generated yet")
-        if league.series.filter(winner__isnull=True).exists():
-            raise ServiceError("a playoff series has not been decided yet")
+        if refusal := finish_refusal(league):
+            raise ServiceError(refusal)
         league.status = Status.FINISHED
         league.save(update_fields=["status"])
         return league
+
+
+def finish_refusal(league: League) -> str | None:
+    """What the event kind still needs before it can end (the games are all decided):
+    a league its DRRs and playoffs, an event its games, an open tournament its rounds and
+    final table. None when it may finish."""
+    Kind = League.EventKind
+    kind = league.event_kind
+    if kind == Kind.LEAGUE:
+        cycles = league.cycles.count()
+        if cycles < league.drr_count:
+            return (
+                f"{league.name} plays {league.drr_count} DRR(s); "
+                f"{league.drr_count - cycles} have not been seeded"
+            )
+        if league.playoffs and not league.series.exists():
+            return "the playoffs have not been drawn yet"
+        if league.series.filter(winner__isnull=True).exists():
+            return "a playoff series has not been decided yet"
+    elif kind in (Kind.TRIPLE_THREAT, Kind.CHALLENGERS, Kind.GRAND_PRIX):
+        if not league.fixtures.exists():
+            return "the event's games have not been scheduled yet"
+    elif kind == Kind.OPEN:
+        rounds = league.open_rounds.filter(is_final=False).count()
+        if rounds < league.games_planned:
+            return f"{rounds} of {league.games_planned} preliminary rounds have been drawn"
+        if (
+            league.final_table_size
+            and not league.fixtures.filter(stage=Fixture.Stage.FINAL).exists()
+        ):
+            return "the final table has not been seated yet"
+    return None
 
 
 def league_set_status(*, league: League, status: str, by) -> League:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Entry, Invitation, Player, PlayerClaim
 from tournaments.permissions import may_vouch_for
+from tournaments.selectors.next_step import next_step
 from tournaments.services import entries as entry_services
 from tournaments.services import leagues as league_services
 from tournaments.services.entries import invitation_token
@@ -58,7 +59,8 @@ def _manage_context(request, league, **forms) -> dict:
         "is_owner": request.user.is_staff or league.owner_id == request.user.pk,
         "entries_closed": league_services.entries_open_refusal(league),
         "cycles": cycles,
-        "can_seed": cycles < league.drr_count and league.format != "open",
+        "can_seed": cycles < league.drr_count and league.event_kind == league.EventKind.LEAGUE,
+        "next_step": next_step(league),
         "has_series": league.series.exists(),
         "add_form": forms.get("add_form") or AddPlayerForm(),
         "new_form": forms.get("new_form") or NewPlayerForm(),

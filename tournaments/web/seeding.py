@@ -34,7 +34,7 @@ def _seed_context(league, **extra) -> dict:
         "cycles": cycles,
         "blocks": blocks,
         "next_number": len(cycles) + 1,
-        "can_seed": len(cycles) < league.drr_count and league.format != "open",
+        "can_seed": len(cycles) < league.drr_count and league.event_kind == league.EventKind.LEAGUE,
         "players": list(
             league.entries.filter(state=Entry.State.ACCEPTED, withdrawn_at__isnull=True)
             .select_related("player")

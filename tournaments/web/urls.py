@@ -56,6 +56,11 @@ urlpatterns = [
         name="manage-claim-decide",
     ),
     path("leagues/<slug:slug>/manage/organizers/", organize.organizer_add, name="manage-organizer"),
+    path(
+        "leagues/<slug:slug>/manage/settings/",
+        league_setup.league_settings,
+        name="manage-settings",
+    ),
     path("leagues/<slug:slug>/manage/access/", organize.league_open, name="manage-access"),
     path("leagues/<slug:slug>/manage/finish/", organize.league_finish, name="manage-finish"),
     path("leagues/<slug:slug>/manage/seed/", seeding.seed, name="seed"),

@@ -269,6 +269,7 @@ class Command(BaseCommand):
             rules=fixture_rules_spec(fixture),
             board=league.board,
             players={s.entry.player.name: list(s.colours) for s in seats},
+            unused=fixture.unused_colours,
             first=fixture.starting_colour,
             bots="heuristic",
             seed=fixture.pk * 7919 + league.pk,
@@ -320,6 +321,7 @@ class Command(BaseCommand):
                 rules=league.rules_spec,
                 board=league.board,
                 players={s.entry.player.name: list(s.colours) for s in seats},
+                unused=fixture.unused_colours,
                 first=fixture.starting_colour,
                 bots=bots
                 or {

@@ -293,7 +293,7 @@ def clean(name: str, value, *, event_kind: str | None = None, board: int | None 
         if value not in s.choice_values():
             known = ", ".join(str(v) for v in s.choice_values())
             raise ServiceError(
-                f"{name.replace('_', ' ')} {value!r} is not one of {known}", field=name
+                f"unknown {name.replace('_', ' ')} {value!r}; use one of {known}", field=name
             )
         return value
     if s.kind == "int":

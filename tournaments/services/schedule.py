@@ -161,27 +161,53 @@ def cycle_create(
 
 
 def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
+    """The DRR's games with their seats and starts. The start follows the format
+    (tournament.md, Starting colour): a double-threat DRR game the rearguard of the
+    first-mentioned player; a 3T/3T+ game from the second round on the colour that
+    clinched victory in the previous game at the same board (decided when that result
+    counts, "decided by game N"), the first round by die roll; a GP game by die roll
+    (the rolls kept and shown, as in a GP event)."""
     fmt = get_format(league.format)
     board_colours = DEFAULT_COLOURS[league.board]
     preferences = {pk: (e.preferred_colours or None) for pk, e in entries.items()}
+    chained = fmt.players_per_game == 3  # 3T / 3T+: games follow each other at a board
     game_number = 0
     seats: list[Seat] = []
+    previous_at_board: dict[int, Fixture] = {}
     for rnd in schedule.rounds:
-        for game in rnd.games:
+        this_round: dict[int, Fixture] = {}
+        for board_index, game in enumerate(rnd.games):
             game_number += 1
             at_board = [entry_by_seed[s] for s in game]
+            earlier = previous_at_board.get(board_index) if chained else None
             try:
                 assignment = assign_colours(
                     at_board, preferences, board_colours, fmt.layout, league.clash_policy
                 )
-                rule = "drr" if fmt.layout == "side-by-side" else "die-roll"
-                start = decide_starting_colour(
-                    rule,
-                    assignment=assignment,
-                    board_colours=board_colours,
-                    at_board=at_board,
-                    seed=f"{cycle.seed}-{cycle.number}-{game_number}",
-                )
+                start_fields: dict = {}
+                if earlier is not None:
+                    start_fields = {
+                        "start_basis": "clinching-colour",
+                        "start_depends_on": earlier,
+                    }
+                else:
+                    rule = "drr" if fmt.layout == "side-by-side" and not chained else "die-roll"
+                    start = decide_starting_colour(
+                        rule,
+                        assignment=assignment,
+                        board_colours=board_colours,
+                        at_board=at_board,
+                        seed=f"{cycle.seed}-{cycle.number}-{game_number}",
+                    )
+                    start_fields = {"starting_colour": start.colour}
+                    if rule == "die-roll":
+                        start_fields.update(
+                            start_basis="die-roll",
+                            start_reason="highest die roll of the colours in play",
+                            start_rolls=[r.as_dict() for r in start.rolls.history]
+                            if start.rolls
+                            else [],
+                        )
             except AlgorithmError as exc:
                 raise ServiceError(str(exc)) from None
             fixture = Fixture.objects.create(
@@ -190,8 +216,9 @@ def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
                 round=rnd.number,
                 number=game_number,
                 label=rnd.label if len(rnd.games) == 1 else f"G{game_number}",
-                starting_colour=start.colour,
+                **start_fields,
             )
+            this_round[board_index] = fixture
             seats.extend(
                 Seat(
                     fixture=fixture,
@@ -201,14 +228,15 @@ def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
                 )
                 for position, entry_id in enumerate(at_board)
             )
+        previous_at_board = this_round
     Seat.objects.bulk_create(seats)
 
 
 def cycle_reorder_late_games(*, cycle: Cycle, by, late_order: list[int]) -> Cycle:
     """Three players: the organizer reorders G4–G6 (none of them may have a result)."""
     require_organizer(by, cycle.league)
-    if cycle.seeds.count() != 3:
-        raise ServiceError("G4–G6 can be reordered only in a three-player DRR")
+    if cycle.seeds.count() != 3 or get_format(cycle.league.format).players_per_game != 2:
+        raise ServiceError("G4–G6 can be reordered only in a three-player double-threat DRR")
     try:
         schedule = round_robin.three_player_drr(late_order)
     except AlgorithmError as exc:

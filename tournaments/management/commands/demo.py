@@ -317,6 +317,8 @@ class Command(BaseCommand):
                     continue
                 played_in_partial += 1
             seats = list(fixture.seats.all())
+            # a 3T game's start is decided by the game before it, which just counted
+            fixture.refresh_from_db(fields=["starting_colour"])
             log = simulate_game(
                 rules=league.rules_spec,
                 board=league.board,

@@ -66,7 +66,7 @@ def test_a_three_player_3t_league_starts_each_game_with_the_colour_that_clinched
     # game 1 by die roll, the rolls kept; every later game waits for the one before
     assert g1.starting_colour and g1.start_rolls and g1.start_basis == "die-roll"
     assert g2.starting_colour == "" and g2.start_depends_on_id == g1.pk
-    assert all(g.start_depends_on_id == prev.pk for prev, g in zip([g2, *rest], rest))
+    assert all(g.start_depends_on_id == prev.pk for prev, g in zip([g2, *rest], rest, strict=False))
 
     log1 = log_for(g1, seed=11)
     game_log_submit(fixture=g1, content=json.dumps(log1), user=organizer)

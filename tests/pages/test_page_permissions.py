@@ -306,6 +306,14 @@ CASES = [
         allowed=ORGANIZERS,
     ),
     Case(
+        "set the starting colour",
+        "post",
+        lambda w: f"/games/{w.fixture.pk}/start/",
+        lambda w: {"colour": w.fixture.seats.first().colours[-1], "reason": "game 1 forfeited"},
+        allowed=ORGANIZERS,
+        prepare=lambda w: Fixture.objects.filter(pk=w.fixture.pk).update(starting_colour=""),
+    ),
+    Case(
         "forfeit",
         "post",
         lambda w: f"/games/{w.fixture.pk}/forfeit/",
@@ -381,7 +389,9 @@ def fingerprint() -> dict[str, Any]:
             Entry.objects.values_list("pk", "state", "withdrawn_at", "preferred_colours")
         ),
         "cycles": sorted(Cycle.objects.values_list("pk", "late_order")),
-        "fixtures": sorted(Fixture.objects.values_list("pk", "status", "round", "scheduled_at")),
+        "fixtures": sorted(
+            Fixture.objects.values_list("pk", "status", "round", "scheduled_at", "starting_colour")
+        ),
         "results": sorted(Result.objects.values_list("pk", "state")),
         "invitations": sorted(Invitation.objects.values_list("pk", "accepted_at", "revoked_at")),
         "claims": sorted(PlayerClaim.objects.values_list("pk", "state")),
@@ -439,6 +449,7 @@ def test_every_organizer_route_is_in_the_matrix():
         "round-dates",
         "late-order",
         "game-reschedule",
+        "game-start",
         "game-forfeit",
         "entry-withdraw",
         "entry-answer",

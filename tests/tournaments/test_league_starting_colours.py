@@ -124,3 +124,31 @@ def test_a_gp_league_on_board_six_accepts_a_log_that_lists_the_empty_colours(org
     game_log_submit(fixture=game, content=json.dumps(log), user=organizer)
     game.refresh_from_db()
     assert game.status == Fixture.Status.CONFIRMED
+
+
+def test_after_a_forfeit_the_organizer_sets_the_next_start_on_the_game_page(organizer):
+    from django.test import Client
+
+    from tournaments.services.results import forfeit_record
+
+    league = league_with(organizer, ["Ann", "Ben", "Cat"], format="3T")
+    cycle_create(league=league, by=organizer, seed=7)
+    g1, g2, *_ = games(league)
+    forfeit_record(fixture=g1, user=organizer, loser=g1.seats.first().entry, reason="absent")
+    g2.refresh_from_db()
+    assert g2.starting_colour == ""  # a forfeit has no colour that clinched it
+    client = Client()
+    client.force_login(organizer)
+    page = client.get(f"/games/{g2.pk}/").content.decode()
+    assert "Set the starting colour" in page
+    colour = g2.seats.order_by("position").first().colours[0]
+    client.post(f"/games/{g2.pk}/start/", {"colour": colour, "reason": "G1 was forfeited"})
+    g2.refresh_from_db()
+    assert g2.starting_colour == colour and "G1 was forfeited" in g2.start_reason
+    # a stranger cannot
+    other = make_user("stranger")
+    client.force_login(other)
+    assert client.post(f"/games/{g2.pk}/start/", {"colour": colour, "reason": "x"}).status_code in (
+        403,
+        404,
+    )

@@ -199,3 +199,28 @@ def game_reschedule(request, pk: int):
         {"fixture": fixture, "league": fixture.league, "form": form, "form_error": error},
         status=status,
     )
+
+
+@login_required
+@require_POST
+def game_start(request, pk: int):
+    """An organizer sets a game's starting colour by hand, with a reason, where the rule
+    cannot decide (the game that decides it has no finishing order: a forfeit, a result
+    without a log). ``events.fixture_start_record`` refuses once the game has a result."""
+    from tournaments.services.events import fixture_start_record
+
+    fixture = fixture_or_404(request, pk)
+    if not is_organizer(request.user, fixture.league):
+        raise PermissionDenied("only the league's organizers set a starting colour")
+    try:
+        fixture_start_record(
+            fixture=fixture,
+            by=request.user,
+            colour=request.POST.get("colour", ""),
+            reason=request.POST.get("reason", ""),
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The starting colour is set."))
+    return redirect("tournaments:game", pk=fixture.pk)

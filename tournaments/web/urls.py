@@ -103,6 +103,7 @@ urlpatterns = [
         name="game-analysis-retry",
     ),
     path("games/<int:pk>/reschedule/", seeding.game_reschedule, name="game-reschedule"),
+    path("games/<int:pk>/start/", seeding.game_start, name="game-start"),
     path(
         "games/<int:pk>/results/<int:result_id>/confirm/",
         games.result_confirm,

@@ -22,6 +22,11 @@ class Kind(models.TextChoices):
         "standings_failed",
         _("a league's standings could not be computed (organizers)"),
     )
+    ENTRY_INVITED = "entry_invited", _("an organizer entered you in a league (an invitation)")
+    JOIN_REQUESTED = "join_requested", _("a player asks to join your league (organizers)")
+    JOIN_DECIDED = "join_decided", _("your request to join a league was decided")
+    CLAIM_OPENED = "claim_opened", _("an account claims a player you created (organizers)")
+    CLAIM_DECIDED = "claim_decided", _("your claim to be a player was decided")
 
 
 class Notification(models.Model):
@@ -72,3 +77,20 @@ class NotificationPreference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind}: e-mail {self.email}, inbox {self.inbox}"
+
+
+class AccountLanguage(models.Model):
+    """The language an account reads the site and its e-mails in: set by the site's
+    language switch while logged in, editable on the notification settings page. No row:
+    the site's default language (``settings.LANGUAGE_CODE``)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="language_choice",
+    )
+    language = models.CharField(max_length=10, choices=settings.LANGUAGES)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.language}"

@@ -11,9 +11,9 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.builders import make_user
-from tournaments import league_settings as spec
 from tournaments.api.leagues import LeagueCreateSerializer
 from tournaments.models import League
+from tournaments.services import league_settings as spec
 from tournaments.services.errors import ServiceError
 from tournaments.services.leagues import league_create, league_update
 from tournaments.services.players import player_create

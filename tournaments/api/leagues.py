@@ -10,7 +10,6 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from tournaments import league_settings as spec
 from tournaments.api.base import (
     LIST_ERRORS,
     READ_ERRORS,
@@ -28,6 +27,7 @@ from tournaments.models import (
 from tournaments.selectors.visibility import (
     visible_leagues,
 )
+from tournaments.services import league_settings as spec
 from tournaments.services import leagues as league_services
 from tournaments.services.errors import ServiceError
 
@@ -81,7 +81,7 @@ class LeagueSerializer(serializers.ModelSerializer):
 
 def setting_serializer_field(name: str) -> serializers.Field:
     """The API field of a league setting, from its one specification
-    (``tournaments.league_settings``): the same choices and bounds as the forms and the
+    (``tournaments.services.league_settings``): the same choices and bounds as the forms and the
     service (which checks every value again, by the same specification)."""
     s = spec.SETTINGS[name]
     help_text = str(s.help) if s.help else None

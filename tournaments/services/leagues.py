@@ -6,14 +6,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.engine.rules import RulesError, RuleSet
-from tournaments import league_settings as spec
 from tournaments.algorithms import brackets
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League, Player, Result
 from tournaments.permissions import entry_refusal, is_organizer, organize_refusal
+from tournaments.services import league_settings as spec
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
+from tournaments.services.notify import ENTRY_INVITED, notify_on_commit
 from tournaments.services.players import check_pair, fitting_pair, unique_slug
 
 Status = League.Status
@@ -106,7 +107,7 @@ def league_create(
     ranking_level: int | None = None,
 ) -> League:
     """Create a league in the draft state, owned (and organized) by ``owner``. Every value
-    is checked by its specification in ``tournaments.league_settings`` (the forms and the
+    is checked by its specification in ``tournaments.services.league_settings`` (the forms and the
     API serializer are built from the same one).
 
     ``event_kind``: ``league`` (DRRs, the default; an open format defaults to ``open``),
@@ -290,7 +291,7 @@ def league_scheduled(league: League) -> bool:
 
 def league_update(*, league: League, by, **changes) -> League:
     """Change a league's settings with the checks of ``league_create`` (the same
-    specifications, ``tournaments.league_settings``): the name, privacy, registration,
+    specifications, ``tournaments.services.league_settings``): the name, privacy, registration,
     confirmation and ranking level at any time; rules, DRRs, the event's games, playoffs,
     tie-breaks and points only before the first game exists (the playoffs also later,
     until drawn); format, board, event kind and address never (create another league)."""
@@ -473,13 +474,16 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
     consent_needed = player.user_id is not None and player.user_id != by.pk
     try:
         with transaction.atomic():
-            return Entry.objects.create(
+            entry = Entry.objects.create(
                 league=league,
                 player=player,
                 preferred_colours=colours,
                 state=Entry.State.INVITED if consent_needed else Entry.State.ACCEPTED,
                 accepted_at=None if consent_needed else timezone.now(),
             )
+            if consent_needed:  # a mail and an inbox item: they accept on their leagues page
+                notify_on_commit(ENTRY_INVITED, entry.pk)
+            return entry
     except IntegrityError:
         raise ServiceError(f"{player.name} is already entered in {league.name}") from None
 

@@ -10,10 +10,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournaments.league_settings import TEMPLATES
 from tournaments.permissions import organize_refusal
 from tournaments.services import leagues as league_services
 from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.league_settings import TEMPLATES
 from tournaments.web.lookups import organized_league
 from tournaments.web.organize_forms import LeagueForm, LeagueSettingsForm, preset_table
 

@@ -15,9 +15,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import OPTIONS, PRESET_OPTIONS, PRESET_TITLES
-from tournaments import league_settings as spec
 from tournaments.algorithms.standings import LEAGUE_PRECEDENCE, METRICS
 from tournaments.formats import FORMATS
+from tournaments.services import league_settings as spec
 from tournaments.web.forms import parse_rolls
 
 #: what each tie-break metric measures (shown next to the precedence fields)
@@ -84,7 +84,7 @@ def _int_list(text: str, *, name) -> list[int]:
 
 def setting_field(name: str) -> forms.Field:
     """The form field of a league setting, from its one specification
-    (``tournaments.league_settings``): label, help text, choices, bounds, default."""
+    (``tournaments.services.league_settings``): label, help text, choices, bounds, default."""
     s = spec.SETTINGS[name]
     common = {"label": s.label, "help_text": s.help}
     if s.kind == "bool":
@@ -140,7 +140,7 @@ class LeagueForm(forms.Form):
     """Every setting ``league_create`` takes. The plain settings are built from their
     specification (``FORM_SETTINGS``); rules options, playoffs and tie-break positions are
     compound fields of their own. To add a setting: specify it in
-    ``tournaments.league_settings``, list it in ``FORM_SETTINGS`` and in the template."""
+    ``tournaments.services.league_settings``, list it in ``FORM_SETTINGS`` and in the template."""
 
     playoffs_kind = forms.ChoiceField(
         label=_("Playoffs"),

@@ -439,6 +439,10 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# No beat in the embedded default: EMBEDDED_BEAT=1 (make run) runs CELERY_BEAT_SCHEDULE in a
+# thread of the serving process (config/embedded_beat.py); ignored when a broker is set.
+EMBEDDED_BEAT = os.environ.get("EMBEDDED_BEAT", "").lower() in ("1", "true", "yes", "on")
+
 # Redis: a message taken by a worker that died unacknowledged is delivered again after this
 # many seconds (the catch-up task usually repairs the standings long before).
 CELERY_BROKER_TRANSPORT_OPTIONS = {

@@ -446,3 +446,38 @@ def test_results_of_a_league_never_accepted_stay_off_player_and_home_pages(org, 
     assert "Spring Cup" in page
     home = Client().get(reverse("tournaments:home")).content.decode()
     assert f'href="/games/{game.pk}/"' in home
+
+
+def test_every_round_of_a_drr_dated_in_one_step_with_a_preview(org, players):
+    from zoneinfo import ZoneInfo
+
+    league = create_league(org, playoffs_kind="none")
+    for name in ("anna", "ben", "cleo", "dan"):
+        Entry.objects.create(league=league, player=players[name])
+    c = client_for(org)
+    assert (
+        c.post(
+            reverse("tournaments:seed", args=[league.slug]), {"method": "draw", "seed": "1"}
+        ).status_code
+        == 302
+    )
+    url = reverse("tournaments:drr-dates", args=[league.slug, 1])
+    post = {"first": "2027-03-16T19:00", "every_days": "7", "due_hours": "48"}
+    page = c.post(url, {**post, "preview": "1"}).content.decode()
+    assert "Europe/Berlin" in page and "Tue 30 Mar 2027, 19:00" in page
+    assert not Fixture.objects.filter(league=league, scheduled_at__isnull=False).exists()
+    assert c.post(url, {**post, "apply": "1"}).status_code == 302
+    berlin = ZoneInfo("Europe/Berlin")
+    by_round = {}
+    for f in Fixture.objects.filter(league=league):
+        by_round.setdefault(f.round, set()).add(
+            f.scheduled_at.astimezone(berlin).strftime("%a %H:%M")
+        )
+    assert len(by_round) == 6 and all(v == {"Tue 19:00"} for v in by_round.values())
+    # one round stays editable afterwards
+    c.post(
+        reverse("tournaments:round-dates", args=[league.slug, 1, 2]),
+        {"scheduled_at": "2027-03-24T20:00", "deadline": ""},
+    )
+    moved = Fixture.objects.filter(league=league, round=2).first()
+    assert moved.scheduled_at.astimezone(berlin).strftime("%a %H:%M") == "Wed 20:00"

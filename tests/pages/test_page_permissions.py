@@ -299,6 +299,14 @@ CASES = [
         prepare=_cycle,
     ),
     Case(
+        "date every round",
+        "post",
+        lambda w: f"/leagues/{lg(w)}/manage/drr/1/dates/",
+        lambda w: {"first": "2027-03-16T19:00", "every_days": "7", "apply": "1"},
+        allowed=ORGANIZERS,
+        prepare=_cycle,
+    ),
+    Case(
         "reschedule",
         "post",
         lambda w: f"/games/{w.fixture.pk}/reschedule/",
@@ -448,6 +456,7 @@ def test_every_organizer_route_is_in_the_matrix():
         "manage-finish",
         "round-dates",
         "late-order",
+        "drr-dates",
         "game-reschedule",
         "game-start",
         "game-forfeit",

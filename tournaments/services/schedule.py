@@ -322,3 +322,42 @@ def late_order_preview(cycle: Cycle, late_order: list[int]) -> list[dict]:
             }
         )
     return rows
+
+
+def cycle_dates_recur(
+    *, cycle: Cycle, by, first, every_days: int = 7, due_hours: int | None = None
+) -> int:
+    """Date every round of a DRR in one step: round 1 at ``first`` (a wall-clock time in the
+    site's time zone), then one round every ``every_days`` days at the same time; each
+    result due ``due_hours`` later. Each round stays editable afterwards
+    (``round_dates_set``); games with a counted result keep their dates. Returns how many
+    games were dated."""
+    from django.conf import settings
+
+    from tournaments.algorithms.recurrence import round_dates
+
+    require_organizer(by, cycle.league)
+    rounds = sorted(set(cycle.fixtures.values_list("round", flat=True)))
+    if not rounds:
+        raise ServiceError(f"DRR {cycle.number} has no games to date")
+    try:
+        dates = round_dates(
+            first,
+            len(rounds),
+            every_days=every_days,
+            due_hours=due_hours,
+            zone=settings.TIME_ZONE,
+        )
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc), field="every_days") from None
+    with transaction.atomic():
+        return sum(
+            round_dates_set(
+                cycle=cycle,
+                by=by,
+                round_number=number,
+                scheduled_at=date.scheduled_at,
+                deadline=date.deadline,
+            )
+            for number, date in zip(rounds, dates, strict=True)
+        )

@@ -484,6 +484,27 @@ class DatesForm(forms.Form):
     )
 
 
+class RecurrenceForm(forms.Form):
+    """Every round of a DRR dated in one step: the first round's date and time (its weekday
+    and time repeat), the interval, and when each result is due."""
+
+    first = forms.DateTimeField(
+        label=_("Round 1 on"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
+    every_days = forms.IntegerField(
+        label=_("then every … days"), min_value=1, max_value=60, initial=7
+    )
+    due_hours = forms.IntegerField(
+        label=_("result due … hours after the round"),
+        min_value=1,
+        max_value=24 * 60,
+        required=False,
+        help_text=_("blank: no deadline"),
+    )
+
+
 class ColoursForm(forms.Form):
     first = forms.ChoiceField(label=_("First colour"), required=False)
     second = forms.ChoiceField(label=_("Second colour"), required=False)

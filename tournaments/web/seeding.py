@@ -4,6 +4,7 @@ deadlines, reorder G4–G6 of a three-player DRR after a preview, reschedule one
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -18,7 +19,7 @@ from tournaments.selectors import schedule as schedule_selectors
 from tournaments.services import schedule as schedule_services
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.web.lookups import fixture_or_404, organized_league
-from tournaments.web.organize_forms import DatesForm, LateOrderForm, SeedForm
+from tournaments.web.organize_forms import DatesForm, LateOrderForm, RecurrenceForm, SeedForm
 
 
 def _status(exc: ServiceError) -> int:
@@ -43,6 +44,8 @@ def _seed_context(league, **extra) -> dict:
         "waiting": schedule_services.unaccepted_entries(league),
         "seed_form": extra.pop("seed_form", None) or SeedForm(),
         "dates_form": DatesForm(),
+        "recurrence_form": extra.pop("recurrence_form", None) or RecurrenceForm(),
+        "time_zone": settings.TIME_ZONE,
         "late_form": LateOrderForm(),
         **extra,
     }
@@ -224,3 +227,51 @@ def game_start(request, pk: int):
     else:
         messages.success(request, _("The starting colour is set."))
     return redirect("tournaments:game", pk=fixture.pk)
+
+
+@login_required
+@require_POST
+def drr_dates(request, slug: str, number: int):
+    """Date every round of a DRR in one step (``schedule.cycle_dates_recur``): "Preview"
+    shows the dates, "Set the dates" stores them; each round stays editable below."""
+    from tournaments.algorithms.errors import AlgorithmError
+    from tournaments.algorithms.recurrence import round_dates
+
+    league = organized_league(request, slug)
+    cycle = _cycle(league, number)
+    form = RecurrenceForm(request.POST)
+    if not form.is_valid():
+        context = _seed_context(league, recurrence_form=form, recurrence_cycle=cycle.number)
+        return render(request, "tournaments/organize/seed.html", context, status=400)
+    data = form.cleaned_data
+    if "apply" not in request.POST:
+        rounds = sorted(set(cycle.fixtures.values_list("round", flat=True)))
+        try:
+            preview = round_dates(
+                data["first"],
+                len(rounds),
+                every_days=data["every_days"],
+                due_hours=data.get("due_hours"),
+                zone=settings.TIME_ZONE,
+            )
+        except AlgorithmError as exc:
+            form.add_error(None, str(exc))
+            preview = None
+        context = _seed_context(
+            league, recurrence_form=form, recurrence_cycle=cycle.number, preview=preview
+        )
+        return render(request, "tournaments/organize/seed.html", context)
+    try:
+        n = schedule_services.cycle_dates_recur(
+            cycle=cycle,
+            by=request.user,
+            first=data["first"],
+            every_days=data["every_days"],
+            due_hours=data.get("due_hours"),
+        )
+    except ServiceError as exc:
+        form.add_error(None, exc.message)
+        context = _seed_context(league, recurrence_form=form, recurrence_cycle=cycle.number)
+        return render(request, "tournaments/organize/seed.html", context, status=_status(exc))
+    messages.success(request, _("DRR %(n)s: %(games)s game(s) dated.") % {"n": number, "games": n})
+    return redirect("tournaments:seed", slug=league.slug)

@@ -70,6 +70,11 @@ urlpatterns = [
         name="round-dates",
     ),
     path(
+        "leagues/<slug:slug>/manage/drr/<int:number>/dates/",
+        seeding.drr_dates,
+        name="drr-dates",
+    ),
+    path(
         "leagues/<slug:slug>/manage/drr/<int:number>/late-order/",
         seeding.late_order,
         name="late-order",

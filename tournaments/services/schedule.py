@@ -140,8 +140,9 @@ def cycle_create(
                     "round": r.number,
                     "places": list(r.places),
                     "rolls": {str(p): v for p, v in zip(r.players, r.rolls, strict=True)},
+                    "order": _typed_order(r.players, recorded, i),
                 }
-                for r in order.history
+                for i, r in enumerate(order.history)
             ],
             late_order=list(late_order or []),
         )
@@ -158,6 +159,15 @@ def cycle_create(
         standings_invalidate(league)
         notify_on_commit(SCHEDULE_CHANGED, league.pk, f"cycle-{cycle.pk}-seeded")
         return cycle
+
+
+def _typed_order(players, recorded, index: int) -> list[str]:
+    """The players of one roll round in the order the organizer typed them (else as
+    rolled), as strings (the keys of the stored rolls)."""
+    if recorded and index < len(recorded):
+        typed = [p for p in recorded[index] if p in players]
+        return [str(p) for p in typed + [p for p in players if p not in typed]]
+    return [str(p) for p in players]
 
 
 def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:

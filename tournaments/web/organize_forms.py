@@ -18,7 +18,7 @@ from games.engine.rules import OPTIONS, PRESET_OPTIONS, PRESET_TITLES
 from tournaments.algorithms.standings import LEAGUE_PRECEDENCE, METRICS
 from tournaments.formats import FORMATS
 from tournaments.services import league_settings as spec
-from tournaments.web.forms import parse_rolls
+from tournaments.web.forms import parse_rolls, split_roll_rounds
 
 #: what each tie-break metric measures (shown next to the precedence fields)
 METRIC_HELP: dict[str, Any] = {
@@ -446,7 +446,7 @@ class SeedForm(forms.Form):
         data = super().clean()
         if data.get("method") == "rolls":
             try:
-                rounds = parse_rolls((data.get("rolls") or "").splitlines())
+                rounds = parse_rolls(split_roll_rounds(data.get("rolls") or ""))
             except forms.ValidationError as exc:
                 self.add_error("rolls", exc)
                 return data

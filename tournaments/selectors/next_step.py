@@ -49,7 +49,8 @@ def players_needed(league: League) -> tuple[int, int | None]:
 
 def _players_step(league: League, playing: int) -> NextStep | None:
     low, high = players_needed(league)
-    if playing < low or (high is not None and playing > high):
+    invited = league.entries.filter(state=Entry.State.INVITED, withdrawn_at__isnull=True).count()
+    if playing + invited < low or (high is not None and playing + invited > high):
         if high == low:
             wanted = ngettext(
                 "This event is played by exactly %(n)s player.",
@@ -68,7 +69,6 @@ def _players_step(league: League, playing: int) -> NextStep | None:
             "enter-players",
             _("Five players cannot be split into tables of 3–4: enter one more, or one fewer."),
         )
-    invited = league.entries.filter(state=Entry.State.INVITED, withdrawn_at__isnull=True).count()
     if invited:
         return NextStep(
             "wait-invitations",

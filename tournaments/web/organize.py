@@ -62,8 +62,8 @@ def _manage_context(request, league, **forms) -> dict:
         "can_seed": cycles < league.drr_count and league.event_kind == league.EventKind.LEAGUE,
         "next_step": next_step(league),
         "has_series": league.series.exists(),
-        "add_form": forms.get("add_form") or AddPlayerForm(),
-        "new_form": forms.get("new_form") or NewPlayerForm(),
+        "add_form": forms.get("add_form") or AddPlayerForm(auto_id="add_%s"),
+        "new_form": forms.get("new_form") or NewPlayerForm(auto_id="new_%s"),
         "invite_form": forms.get("invite_form") or InviteForm(),
         "organizer_form": forms.get("organizer_form") or OrganizerForm(),
         "form_error": forms.get("form_error"),
@@ -106,7 +106,7 @@ def _player_named(name: str) -> Player:
 @require_POST
 def entry_add(request, slug: str):
     league = organized_league(request, slug)
-    form = AddPlayerForm(request.POST)
+    form = AddPlayerForm(request.POST, auto_id="add_%s")  # ids unique on the page
     if not form.is_valid():
         return _render(request, league, 400, add_form=form)
     try:
@@ -129,7 +129,7 @@ def entry_add(request, slug: str):
 @require_POST
 def player_new(request, slug: str):
     league = organized_league(request, slug)
-    form = NewPlayerForm(request.POST)
+    form = NewPlayerForm(request.POST, auto_id="new_%s")
     if not form.is_valid():
         return _render(request, league, 400, new_form=form)
     try:

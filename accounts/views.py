@@ -62,7 +62,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             field = {"name": "player_name", "username": "username", "claim": "claim"}.get(
                 exc.field or ""
             )
-            form.add_error(field, exc.message)
+            form.add_error(field, exc.localized())
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             if data.get("claim"):

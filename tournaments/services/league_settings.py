@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import PRESET_OPTIONS, PRESET_TITLES
 from tournaments.formats import FORMAT_CHOICES, FORMATS
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import ServiceError, coded
 
 LEAGUE = "league"
 TRIPLE_THREAT = "triple-threat"
@@ -301,9 +301,9 @@ def clean(name: str, value, *, event_kind: str | None = None, board: int | None 
         if name == "final_table_size" and board in DEFAULT_COLOURS:
             high = len(DEFAULT_COLOURS[board])
         if not _is_int(value) or (low is not None and not low <= value <= high):
-            raise ServiceError(_msg_int(s, low, high), field=name)
+            raise _int_error(s, low, high)
         if name == "final_table_size" and value == 1:
-            raise ServiceError(_msg_int(s, low, high), field=name)
+            raise _int_error(s, low, high)
         return value
     if s.kind == "int-list":
         low, high = s.bounds or (0, 50)
@@ -345,7 +345,7 @@ def _msg_required(s: Setting) -> str:
     return f"{s.name.replace('_', ' ')} is required"
 
 
-def _msg_int(s: Setting, low, high) -> str:
+def _int_error(s: Setting, low, high) -> ServiceError:
     names = {
         "drr_count": "the number of DRRs",
         "games_planned": "the number of games",
@@ -356,10 +356,14 @@ def _msg_int(s: Setting, low, high) -> str:
     }
     what = names.get(s.name, s.name.replace("_", " "))
     if s.name == "final_table_size":
-        return f"the final table seats 2 to {high} players (0: no final table)"
+        return ServiceError(
+            f"the final table seats 2 to {high} players (0: no final table)", field=s.name
+        )
     if s.name == "time_limit_minutes":
-        return "the time limit is 5 to 240 minutes (championships: 25–60), or none"
-    return f"{what} must be a whole number from {low} to {high}"
+        return ServiceError(
+            "the time limit is 5 to 240 minutes (championships: 25–60), or none", field=s.name
+        )
+    return coded("setting_bounds", field=s.name, setting=what, low=low, high=high)
 
 
 def parse_formats(text: str) -> list[str]:

@@ -12,7 +12,7 @@ from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League, Player, Result
 from tournaments.permissions import entry_refusal, is_organizer, organize_refusal
 from tournaments.services import league_settings as spec
-from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.errors import NotAllowed, ServiceError, coded
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.notify import ENTRY_INVITED, notify_on_commit
 from tournaments.services.players import check_pair, fitting_pair, unique_slug
@@ -345,10 +345,7 @@ def league_update(*, league: League, by, **changes) -> League:
             if key == "playoffs" and not league.series.exists():
                 continue
             if key in SETTINGS_BEFORE_SCHEDULE and scheduled:
-                raise ServiceError(
-                    f"the schedule has been generated; {key.replace('_', ' ')} is fixed now",
-                    field=key,
-                )
+                raise coded("setting_fixed", field=key, setting=key.replace("_", " "))
         preset = changed.get("rules_preset", league.rules_preset)
         overrides = changed.get("rules_overrides", league.rules_overrides)
         if "rules_preset" in changed or "rules_overrides" in changed:
@@ -388,24 +385,22 @@ def league_finish(*, league: League, by) -> League:
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.status == Status.FINISHED:
-            raise ServiceError(f"{league.name} has finished already")
+            raise coded("finished_already", league=league.name)
         if league.status not in (Status.RUNNING, Status.PLAYOFFS):
-            raise ServiceError(f"{league.name} has not started; there is nothing to finish")
+            raise coded("not_started", league=league.name)
         waiting = league.fixtures.filter(
             status__in=[Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED, Fixture.Status.DISPUTED]
         ).count()
         if waiting:
-            raise ServiceError(
-                f"{waiting} game(s) still wait for a result; record, forfeit or void them first"
-            )
+            raise coded("games_waiting", n=waiting)
         if refusal := finish_refusal(league):
-            raise ServiceError(refusal)
+            raise refusal
         league.status = Status.FINISHED
         league.save(update_fields=["status"])
         return league
 
 
-def finish_refusal(league: League) -> str | None:
+def finish_refusal(league: League) -> ServiceError | None:
     """What the event kind still needs before it can end (the games are all decided):
     a league its DRRs and playoffs, an event its games, an open tournament its rounds and
     final table. None when it may finish."""
@@ -414,26 +409,28 @@ def finish_refusal(league: League) -> str | None:
     if kind == Kind.LEAGUE:
         cycles = league.cycles.count()
         if cycles < league.drr_count:
-            return (
-                f"{league.name} plays {league.drr_count} DRR(s); "
-                f"{league.drr_count - cycles} have not been seeded"
+            return coded(
+                "drrs_unseeded",
+                league=league.name,
+                total=league.drr_count,
+                left=league.drr_count - cycles,
             )
         if league.playoffs and not league.series.exists():
-            return "the playoffs have not been drawn yet"
+            return coded("playoffs_undrawn")
         if league.series.filter(winner__isnull=True).exists():
-            return "a playoff series has not been decided yet"
+            return coded("series_undecided")
     elif kind in (Kind.TRIPLE_THREAT, Kind.CHALLENGERS, Kind.GRAND_PRIX):
         if not league.fixtures.exists():
-            return "the event's games have not been scheduled yet"
+            return coded("event_unscheduled")
     elif kind == Kind.OPEN:
         rounds = league.open_rounds.filter(is_final=False).count()
         if rounds < league.games_planned:
-            return f"{rounds} of {league.games_planned} preliminary rounds have been drawn"
+            return coded("rounds_undrawn", done=rounds, total=league.games_planned)
         if (
             league.final_table_size
             and not league.fixtures.filter(stage=Fixture.Stage.FINAL).exists()
         ):
-            return "the final table has not been seated yet"
+            return coded("final_table_unseated")
     return None
 
 
@@ -451,11 +448,18 @@ def league_set_status(*, league: League, status: str, by) -> League:
 
 
 def entries_open_refusal(league: League) -> str | None:
+    """Why no one can be entered now (in English), or None; ``entries_open_error`` gives
+    the coded error (shown in the reader's language)."""
+    error = entries_open_error(league)
+    return error.message if error else None
+
+
+def entries_open_error(league: League) -> ServiceError | None:
     """Why no one can be entered now, or None (only before the schedule exists)."""
     if league.status not in (Status.DRAFT, Status.REGISTRATION):
-        return f"{league.name} is {league.status}; entries are closed"
+        return coded("entries_closed", league=league.name, status=league.status)
     if league.cycles.exists():
-        return "the schedule has been generated; entries are closed"
+        return coded("schedule_exists")
     return None
 
 
@@ -465,8 +469,8 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
     A player with an account (other than the organizer themselves) takes part only after
     accepting: their entry is an invitation (``invited``) until they do."""
     require_organizer(by, league)
-    if refusal := entries_open_refusal(league):
-        raise ServiceError(refusal)
+    if refusal := entries_open_error(league):
+        raise refusal
     if preferred_colours:
         colours = check_pair(league, preferred_colours)
     else:  # the profile's preference, where it fits this league's board and layout
@@ -485,7 +489,7 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
                 notify_on_commit(ENTRY_INVITED, entry.pk)
             return entry
     except IntegrityError:
-        raise ServiceError(f"{player.name} is already entered in {league.name}") from None
+        raise coded("already_entered", player=player.name, league=league.name) from None
 
 
 def entry_remove(*, entry: Entry, by) -> None:

@@ -16,7 +16,7 @@ from tournaments.algorithms.seeding import seed_by_die_roll
 from tournaments.algorithms.starting_colour import decide_starting_colour
 from tournaments.formats import get_format
 from tournaments.models import Cycle, CycleSeed, Entry, Fixture, League, Seat
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.notify import SCHEDULE_CHANGED, notify_on_commit
 from tournaments.services.standings import standings_invalidate
@@ -34,11 +34,11 @@ def require_invitations_answered(league: League, then: str) -> None:
     waiting = unaccepted_entries(league)
     if waiting:
         names = ", ".join(e.player.name for e in waiting)
-        raise ServiceError(
-            f"{names} {'has' if len(waiting) == 1 else 'have'} not accepted the invitation "
-            "yet; a player with an account takes part only after accepting. Wait for them "
-            f"or remove their entry, then {then}.",
+        raise coded(
+            "invitation_open" if len(waiting) == 1 else "invitations_open",
             field="entries",
+            names=names,
+            then=then,
         )
 
 
@@ -93,15 +93,11 @@ def cycle_create(
             raise ServiceError(f"{league.name} is {league.status}; no more DRRs can start")
         number = league.cycles.count() + 1
         if number > league.drr_count:
-            raise ServiceError(
-                f"{league.name} plays {league.drr_count} DRR(s); all have been generated"
-            )
+            raise coded("all_drrs_generated", league=league.name, total=league.drr_count)
         require_invitations_answered(league, "seed")
         entries = _active_entries(league)
         if len(entries) < 2:
-            raise ServiceError(
-                f"a DRR needs at least two players; {league.name} has {len(entries)}"
-            )
+            raise coded("drr_needs_players", league=league.name, count=len(entries))
         if fmt.players_per_game == 3 and len(entries) < 3:
             raise ServiceError(f"{fmt.label} needs at least three players")
         by_name = {e.player.name: e.pk for e in entries}

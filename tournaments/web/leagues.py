@@ -116,7 +116,7 @@ def league_action(request, slug: str, action: str):
         else:
             raise Http404("no such action")
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.localized())
     if request.POST.get("next") == "manage":
         return redirect("tournaments:manage", slug=league.slug)
     return redirect("tournaments:league", slug=league.slug)

@@ -57,7 +57,9 @@ def _manage_context(request, league, **forms) -> dict:
         "claims": list(claims),
         "organizers": organizers,
         "is_owner": request.user.is_staff or league.owner_id == request.user.pk,
-        "entries_closed": league_services.entries_open_refusal(league),
+        "entries_closed": (
+            error.localized() if (error := league_services.entries_open_error(league)) else None
+        ),
         "cycles": cycles,
         "can_seed": cycles < league.drr_count and league.event_kind == league.EventKind.LEAGUE,
         "next_step": next_step(league),
@@ -84,9 +86,9 @@ def _failed(request, league, exc: ServiceError, form=None, name: str | None = No
     status = 403 if isinstance(exc, NotAllowed) else 400
     if form is not None and name:
         field = exc.field if exc.field in form.fields else None
-        form.add_error(field, exc.message)
+        form.add_error(field, exc.localized())
         return _render(request, league, status, **{name: form})
-    return _render(request, league, status, form_error=exc.message)
+    return _render(request, league, status, form_error=exc.localized())
 
 
 @login_required

@@ -312,7 +312,7 @@ class LeagueForm(forms.Form):
 
     def add_service_error(self, exc) -> None:
         name = self.FIELD_MAP.get(exc.field, exc.field)
-        self.add_error(name if name in self.fields else None, exc.message)
+        self.add_error(name if name in self.fields else None, exc.localized())
 
 
 class LeagueSettingsForm(LeagueForm):

@@ -76,7 +76,7 @@ def seed(request, slug: str):
                 league=league, by=request.user, seed=data.get("seed")
             )
     except ServiceError as exc:
-        form.add_error("rolls" if exc.field == "rolls" else None, exc.message)
+        form.add_error("rolls" if exc.field == "rolls" else None, exc.localized())
         return render(
             request,
             "tournaments/organize/seed.html",
@@ -119,7 +119,7 @@ def round_dates(request, slug: str, number: int, round_number: int):
         return render(
             request,
             "tournaments/organize/seed.html",
-            _seed_context(league, form_error=exc.message),
+            _seed_context(league, form_error=exc.localized()),
             status=_status(exc),
         )
     messages.success(
@@ -148,7 +148,7 @@ def late_order(request, slug: str, number: int):
                 messages.success(request, _("G4–G6 are reordered."))
                 return redirect("tournaments:schedule", slug=league.slug)
         except ServiceError as exc:
-            error, status = exc.message, _status(exc)
+            error, status = exc.localized(), _status(exc)
     elif form.is_bound:
         status = 400
     return render(
@@ -189,9 +189,9 @@ def game_reschedule(request, pk: int):
                     fixture=fixture, by=request.user, **form.cleaned_data
                 )
             except ServiceError as exc:
-                error, status = exc.message, _status(exc)
+                error, status = exc.localized(), _status(exc)
                 if exc.field in form.fields:
-                    form.add_error(exc.field, exc.message)
+                    form.add_error(exc.field, exc.localized())
                     error = None
             else:
                 messages.success(request, _("The game is rescheduled."))
@@ -223,7 +223,7 @@ def game_start(request, pk: int):
             reason=request.POST.get("reason", ""),
         )
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.localized())
     else:
         messages.success(request, _("The starting colour is set."))
     return redirect("tournaments:game", pk=fixture.pk)
@@ -270,7 +270,7 @@ def drr_dates(request, slug: str, number: int):
             due_hours=data.get("due_hours"),
         )
     except ServiceError as exc:
-        form.add_error(None, exc.message)
+        form.add_error(None, exc.localized())
         context = _seed_context(league, recurrence_form=form, recurrence_cycle=cycle.number)
         return render(request, "tournaments/organize/seed.html", context, status=_status(exc))
     messages.success(request, _("DRR %(n)s: %(games)s game(s) dated.") % {"n": number, "games": n})

@@ -235,3 +235,29 @@ def test_a_3t_league_of_drrs(organizer_page):
     assert league.status == League.Status.FINISHED
     page.goto(f"/leagues/{league.slug}/manage/")
     screenshot(page, "kinds-11-3t-finished")
+
+
+def test_the_settings_page_and_next_step_at_390px_in_german(
+    chromium, live_server, transactional_db
+):
+    """The new organizer pages fit a phone and speak German."""
+    nora = make_user("nora-phone")
+    page = _logged_in(chromium, live_server, nora)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": "de", "url": live_server.url}]
+    )
+    page.goto("/leagues/new/?template=open")
+    page.fill("#id_name", "Handy Open")
+    page.get_by_role("button", name="Liga anlegen").click()
+    league = League.objects.get(name="Handy Open")
+    expect(page.locator("section[aria-labelledby=next-heading]")).to_contain_text(
+        "Trage die Spieler ein"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    screenshot(page, "kinds-12-manage-390px-de")
+    page.goto(f"/leagues/{league.slug}/manage/settings/")
+    expect(page.locator("#id_games_planned")).to_have_value("5")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    screenshot(page, "kinds-13-settings-390px-de")
+    page.context.close()

@@ -126,7 +126,7 @@ SETTINGS: dict[str, Setting] = {
         ),
         Setting(
             "event_kind",
-            _("Event"),
+            _("Event kind"),
             _("how the games are made"),
             kind="choice",
             choices=tuple((code, label) for code, (label, _help) in EVENT_KINDS.items()),

@@ -337,6 +337,8 @@ class LeagueSettingsForm(LeagueForm):
         for name in list(self.fields):
             if scheduled and name.startswith(("opt_", "prec_")):
                 self.fields[name].disabled = True
+        if league.format not in ("3T", "3T+"):
+            del self.fields["ranking_level"]  # only triple-threat leagues are ranked
         if kind != spec.LEAGUE:
             for name in [n for n in self.fields if n.startswith("playoffs_")]:
                 del self.fields[name]

@@ -79,18 +79,22 @@ class NotificationPreference(models.Model):
         return f"{self.user_id} {self.kind}: e-mail {self.email}, inbox {self.inbox}"
 
 
-class AccountLanguage(models.Model):
-    """The language an account reads the site and its e-mails in: set by the site's
-    language switch while logged in, editable on the notification settings page. No row:
-    the site's default language (``settings.LANGUAGE_CODE``)."""
+class AccountSettings(models.Model):
+    """An account's own settings: the language it reads the site and its e-mails in (set by
+    the site's language switch while logged in, editable on the notification settings
+    page; blank: the site's default) and whether its e-mails come as one daily digest. No
+    row: the defaults."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
         primary_key=True,
-        related_name="language_choice",
+        related_name="account_settings",
     )
-    language = models.CharField(max_length=10, choices=settings.LANGUAGES)
+    language = models.CharField(max_length=10, choices=settings.LANGUAGES, blank=True)
+    daily_digest = models.BooleanField(
+        default=False, help_text="e-mails held and sent together once a day"
+    )
 
     def __str__(self) -> str:
-        return f"{self.user_id}: {self.language}"
+        return f"{self.user_id}: {self.language or '-'}{' digest' if self.daily_digest else ''}"

@@ -38,6 +38,10 @@ def inbox(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
     rows = notifications.preferences(request.user)
+    if request.method == "POST" and "digest-form" in request.POST:
+        notifications.digest_set(request.user, "daily_digest" in request.POST)
+        messages.success(request, _("Your notification settings are saved."))
+        return redirect("notifications_settings")
     if request.method == "POST" and "language" in request.POST:
         language = request.POST["language"]
         if language in dict(settings.LANGUAGES):
@@ -63,6 +67,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         {
             "rows": rows,
             "account_language": notifications.language_of(request.user),
+            "daily_digest": notifications.digest_of(request.user),
             "languages": settings.LANGUAGES,
         },
     )

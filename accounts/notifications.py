@@ -27,7 +27,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from accounts.models import AccountLanguage, Kind, Notification, NotificationPreference
+from accounts.models import AccountSettings, Kind, Notification, NotificationPreference
 from tournaments.models import Entry, Fixture, League, PlayerClaim, Result
 from tournaments.selectors.desk import overdue_fixtures
 
@@ -351,6 +351,7 @@ def notify_event(kind: str, object_id: int, stamp: str = "") -> dict:
     created = emailed = 0
     switched = switches_of(users, kind)
     spoken = languages_of(users)
+    digest = digest_users(users)  # their e-mails wait for the daily digest
     worded = {settings.LANGUAGE_CODE: message}
     for user in users:
         email_on, inbox_on = switched[user.pk]
@@ -377,7 +378,7 @@ def notify_event(kind: str, object_id: int, stamp: str = "") -> dict:
         except IntegrityError:  # a concurrent run created it first
             notification, made = Notification.objects.get(user=user, key=key), False
         created += made
-        if email_on and user.email and notification.emailed_at is None:
+        if email_on and user.email and notification.emailed_at is None and user.pk not in digest:
             emailed += _deliver(notification)
     return {"event": kind, "created": created, "emailed": emailed}
 
@@ -429,9 +430,13 @@ def email_message(notification: Notification) -> EmailMessage:
 
 
 def languages_of(users: Iterable) -> dict[int, str]:
-    """Each user's language (``AccountLanguage``; the site's default without one)."""
+    """Each user's language (``AccountSettings``; the site's default without one)."""
     users = list(users)
-    chosen = dict(AccountLanguage.objects.filter(user__in=users).values_list("user_id", "language"))
+    chosen = dict(
+        AccountSettings.objects.filter(user__in=users)
+        .exclude(language="")
+        .values_list("user_id", "language")
+    )
     return {u.pk: chosen.get(u.pk, settings.LANGUAGE_CODE) for u in users}
 
 
@@ -443,7 +448,69 @@ def language_set(user, language: str) -> None:
     """Store the account's language (one of ``settings.LANGUAGES``)."""
     if language not in dict(settings.LANGUAGES):
         raise ValueError(f"unknown language {language!r}")
-    AccountLanguage.objects.update_or_create(user=user, defaults={"language": language})
+    AccountSettings.objects.update_or_create(user=user, defaults={"language": language})
+
+
+def digest_users(users: Iterable) -> set[int]:
+    """The users (ids) who get their e-mails as one daily digest."""
+    return set(
+        AccountSettings.objects.filter(user__in=list(users), daily_digest=True).values_list(
+            "user_id", flat=True
+        )
+    )
+
+
+def digest_set(user, on: bool) -> None:
+    AccountSettings.objects.update_or_create(user=user, defaults={"daily_digest": bool(on)})
+
+
+def digest_of(user) -> bool:
+    return user.pk in digest_users([user])
+
+
+def send_digests(now: datetime | None = None) -> dict:
+    """Periodic (``accounts.send_digests``, daily): each digest user's notices not mailed
+    yet, whose kind they get by e-mail, in one mail in their language. The notices are
+    claimed before the mail goes (as a single e-mail is), so a second run sends nothing
+    twice; a failed send releases them for the next run."""
+    sent = 0
+    waiting = Notification.objects.filter(
+        user__account_settings__daily_digest=True,
+        emailed_at__isnull=True,
+        email_claimed_at__isnull=True,
+    ).select_related("user")
+    by_user: dict[int, list[Notification]] = {}
+    for note in waiting.order_by("created_at", "pk"):
+        if note.user.email and note.user.is_active and switches(note.user, note.kind)[0]:
+            by_user.setdefault(note.user_id, []).append(note)
+    for notes in by_user.values():
+        ids = [n.pk for n in notes]
+        claimed = Notification.objects.filter(pk__in=ids, email_claimed_at__isnull=True).update(
+            email_claimed_at=timezone.now()
+        )
+        if claimed != len(ids):  # another run took some: leave them to it
+            continue
+        user = notes[0].user
+        with translation.override(language_of(user)):
+            subject = _("Your notices of the day (%(n)s)") % {"n": len(notes)}
+            parts = [
+                f"- {n.subject}\n  {absolute(n.url)}" if n.url else f"- {n.subject}" for n in notes
+            ]
+            body = "\n\n".join(
+                [
+                    "\n".join(parts),
+                    _("All your notification settings: %(url)s")
+                    % {"url": absolute(reverse("notifications_settings"))},
+                ]
+            )
+        try:
+            EmailMessage(subject=subject, body=body, to=[user.email]).send(fail_silently=False)
+        except Exception:
+            Notification.objects.filter(pk__in=ids).update(email_claimed_at=None)
+            raise
+        Notification.objects.filter(pk__in=ids).update(emailed_at=timezone.now())
+        sent += 1
+    return {"digests": sent}
 
 
 def action_done(kind: str, object_id: int) -> int:

@@ -422,6 +422,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "accounts.notify_deadlines",
         "schedule": float(os.environ.get("NOTIFY_DEADLINES_SECONDS", "900")),
     },
+    # the e-mails of accounts that chose one daily digest
+    "send-digests": {
+        "task": "accounts.send_digests",
+        "schedule": float(os.environ.get("DIGEST_SECONDS", "86400")),
+    },
     # the ratings update applies whatever is pending (a lost message, a broker outage)
     # counted logs without an analysis, and analyses whose task was lost
     "analyses-catch-up": {

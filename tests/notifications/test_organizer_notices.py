@@ -12,7 +12,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import AccountLanguage, Notification
+from accounts.models import AccountSettings, Notification
 from tests.builders import make_fixture, make_league, make_player, make_user
 from tournaments.models import Entry, Player
 from tournaments.services.entries import (
@@ -115,7 +115,7 @@ def test_mails_come_in_the_language_the_account_chose(org, django_capture_on_com
     client = Client()
     client.force_login(anna)
     client.post("/i18n/setlang/", {"language": "de", "next": "/"})
-    assert AccountLanguage.objects.get(user=anna).language == "de"
+    assert AccountSettings.objects.get(user=anna).language == "de"
     with django_capture_on_commit_callbacks(execute=True):
         entry_add(league=league, player=make_player("Anna", anna), by=org)
         entry_add(league=league, player=make_player("Ben", ben), by=org)
@@ -125,7 +125,7 @@ def test_mails_come_in_the_language_the_account_chose(org, django_capture_on_com
     # and it can be changed back on the settings page
     response = client.post(reverse("notifications_settings"), {"language": "en"})
     assert response.status_code == 302
-    assert AccountLanguage.objects.get(user=anna).language == "en"
+    assert AccountSettings.objects.get(user=anna).language == "en"
 
 
 def test_an_organizers_own_upload_is_not_called_a_decision(org, django_capture_on_commit_callbacks):
@@ -141,3 +141,32 @@ def test_an_organizers_own_upload_is_not_called_a_decision(org, django_capture_o
         result_confirm(result=pending, user=carol)
     awaiting.refresh_from_db()
     assert awaiting.read_at is not None  # confirmed: the notice is dealt with
+
+
+def test_a_daily_digest_holds_the_mails_and_sends_them_once_together(
+    org, django_capture_on_commit_callbacks
+):
+    from accounts import notifications
+
+    anna = make_user("anna")
+    client = Client()
+    client.force_login(anna)
+    client.post(reverse("notifications_settings"), {"digest-form": "1", "daily_digest": "on"})
+    assert notifications.digest_of(anna)
+    with django_capture_on_commit_callbacks(execute=True):
+        for slug in ("spring", "autumn"):
+            league = make_league(org, slug, status="draft")
+            entry_add(
+                league=league,
+                player=Player.objects.get_or_create(
+                    name="Anna", defaults={"slug": "anna", "user": anna}
+                )[0],
+                by=org,
+            )
+    assert Notification.objects.filter(user=anna).count() == 2  # in the inbox at once
+    assert not mails_to(anna.email)  # but no mail yet
+    assert notifications.send_digests() == {"digests": 1}
+    (digest,) = mails_to(anna.email)
+    assert "(2)" in digest.subject and "Spring" in digest.body and "Autumn" in digest.body
+    assert notifications.send_digests() == {"digests": 0}  # nothing twice
+    assert len(mails_to(anna.email)) == 1

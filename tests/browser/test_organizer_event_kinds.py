@@ -236,6 +236,15 @@ def test_a_3t_league_of_drrs(organizer_page):
     page.fill("#id_seed", "4")
     page.get_by_role("button", name="Seed and draw the schedule").click()
     expect(page.locator(".messages")).to_contain_text("DRR 1 is seeded")
+    # every round dated in one step: preview, then set
+    page.locator("details.recurrence summary").click()
+    page.fill("#id_first", "2027-03-16T19:00")
+    page.fill("#id_due_hours", "48")
+    page.get_by_role("button", name="Preview").click()
+    expect(page.locator("details.recurrence table")).to_contain_text("Tue 30 Mar 2027, 19:00")
+    screenshot(page, "kinds-10a-3t-dates-preview")
+    page.get_by_role("button", name="Set the dates").click()
+    expect(page.locator(".messages")).to_contain_text("6 game(s) dated")
     second = league.fixtures.order_by("number")[1]
     page.goto(f"/games/{second.pk}/")
     expect(page.locator("main")).to_contain_text("decided by game 1")

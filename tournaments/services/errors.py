@@ -56,6 +56,14 @@ MESSAGES: dict[str, str] = {
         "%(n)s game(s) of the last round have no counted result yet; the next round is drawn "
         "when they are decided"
     ),
+    "final_table_tie": gettext_noop(
+        "%(names)s are tied for the last place at the final table; record a tie-break roll "
+        "between them first"
+    ),
+    "needs_three": gettext_noop(
+        "%(format)s is played by three at a board: a DRR needs at least three players, not "
+        "%(count)s"
+    ),
     "all_rounds_drawn": gettext_noop("all %(total)s preliminary rounds are drawn"),
     "all_rounds_drawn_final": gettext_noop(
         "all %(total)s preliminary rounds are drawn; seat the final table next"

@@ -174,10 +174,7 @@ def open_final_table(*, league: League, by) -> Fixture:
         if len(rows) > size and rows[size].rank <= size:
             names = dict(league.entries.values_list("pk", "player__name"))
             tied = [names[r.entry] for r in rows if r.rank == rows[size].rank]
-            raise ServiceError(
-                f"{', '.join(tied)} are tied for the last place at the final table; record "
-                "a tie-break roll between them first"
-            )
+            raise coded("final_table_tie", names=", ".join(tied))
         try:
             finalists = open_draw.final_table(rows, size)
             draw = open_draw.seat_final_table(

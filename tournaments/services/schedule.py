@@ -99,7 +99,7 @@ def cycle_create(
         if len(entries) < 2:
             raise coded("drr_needs_players", league=league.name, count=len(entries))
         if fmt.players_per_game == 3 and len(entries) < 3:
-            raise ServiceError(f"{fmt.label} needs at least three players")
+            raise coded("needs_three", format=fmt.code, count=len(entries))
         by_name = {e.player.name: e.pk for e in entries}
         try:
             recorded = (

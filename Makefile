@@ -24,7 +24,8 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 run: $(VENV)/.installed
 	DEBUG=1 $(PY) manage.py migrate --noinput
 	DEBUG=1 $(PY) manage.py demo --if-empty
-	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+	DEBUG=1 EMBEDDED_BEAT=1 SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} \
+		$(PY) manage.py runserver $(HOST):$(PORT)
 
 ## test: services up, lint, migrations, the whole pytest suite against PostgreSQL + Redis
 test: $(VENV)/.installed-dev

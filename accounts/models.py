@@ -22,6 +22,11 @@ class Kind(models.TextChoices):
         "standings_failed",
         _("a league's standings could not be computed (organizers)"),
     )
+    ENTRY_INVITED = "entry_invited", _("an organizer entered you in a league (an invitation)")
+    JOIN_REQUESTED = "join_requested", _("a player asks to join your league (organizers)")
+    JOIN_DECIDED = "join_decided", _("your request to join a league was decided")
+    CLAIM_OPENED = "claim_opened", _("an account claims a player you created (organizers)")
+    CLAIM_DECIDED = "claim_decided", _("your claim to be a player was decided")
 
 
 class Notification(models.Model):
@@ -72,3 +77,24 @@ class NotificationPreference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind}: e-mail {self.email}, inbox {self.inbox}"
+
+
+class AccountSettings(models.Model):
+    """An account's own settings: the language it reads the site and its e-mails in (set by
+    the site's language switch while logged in, editable on the notification settings
+    page; blank: the site's default) and whether its e-mails come as one daily digest. No
+    row: the defaults."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="account_settings",
+    )
+    language = models.CharField(max_length=10, choices=settings.LANGUAGES, blank=True)
+    daily_digest = models.BooleanField(
+        default=False, help_text="e-mails held and sent together once a day"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.language or '-'}{' digest' if self.daily_digest else ''}"

@@ -4,10 +4,12 @@ from a mail client's List-Unsubscribe-Post)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
@@ -36,6 +38,19 @@ def inbox(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
     rows = notifications.preferences(request.user)
+    if request.method == "POST" and "digest-form" in request.POST:
+        notifications.digest_set(request.user, "daily_digest" in request.POST)
+        messages.success(request, _("Your notification settings are saved."))
+        return redirect("notifications_settings")
+    if request.method == "POST" and "language" in request.POST:
+        language = request.POST["language"]
+        if language in dict(settings.LANGUAGES):
+            notifications.language_set(request.user, language)
+            translation.activate(language)
+            messages.success(request, _("Your language is saved; e-mails come in it too."))
+            response = redirect("notifications_settings")
+            response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language)
+            return response
     if request.method == "POST":
         notifications.preferences_set(
             request.user,
@@ -46,7 +61,30 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         )
         messages.success(request, _("Your notification settings are saved."))
         return redirect("notifications_settings")
-    return render(request, "registration/notification_settings.html", {"rows": rows})
+    return render(
+        request,
+        "registration/notification_settings.html",
+        {
+            "rows": rows,
+            "account_language": notifications.language_of(request.user),
+            "daily_digest": notifications.digest_of(request.user),
+            "languages": settings.LANGUAGES,
+        },
+    )
+
+
+@csrf_exempt  # as Django's own set_language (config/urls.py): a harmless preference
+@require_http_methods(["POST"])
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The site's language switch (Django's ``set_language``); while logged in it also
+    becomes the account's language, the one its e-mails are written in."""
+    from django.views.i18n import set_language as django_set_language
+
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        notifications.language_set(request.user, language)
+    return response
 
 
 @csrf_exempt  # the signed token is the authority; RFC 8058 one-click POSTs carry no CSRF token

@@ -27,8 +27,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from accounts.models import Kind, Notification, NotificationPreference
-from tournaments.models import Fixture, League, Result
+from accounts.models import AccountSettings, Kind, Notification, NotificationPreference
+from tournaments.models import Entry, Fixture, League, PlayerClaim, Result
 from tournaments.selectors.desk import overdue_fixtures
 
 logger = logging.getLogger(__name__)
@@ -36,6 +36,9 @@ logger = logging.getLogger(__name__)
 #: how long before a game's time its players are reminded
 DEADLINE_NOTICE = timedelta(hours=48)
 UNSUBSCRIBE_SALT = "accounts.notifications.unsubscribe"
+#: not a notice: the action an earlier notice asked for is done (stamp: that notice's kind),
+#: so its inbox items stop being new (``tournaments.services.notify.ACTION_DONE``)
+ACTION_DONE = "action_done"
 
 
 @dataclass(frozen=True)
@@ -138,10 +141,21 @@ def event_recipients(kind: str, object_id: int, stamp: str = "") -> tuple[list, 
             Result.State.VOIDED: _("was voided; the game is open again"),
         }.get(stamp, stamp)
         why = result.decision_note or result.reason
-        body = _("An organizer decided the result of %(game)s: it %(how)s.") % {
-            "game": _game_name(fixture),
-            "how": how,
-        }
+        own_upload = (
+            result.submitted_by_id is not None
+            and result.submitted_by_id == result.decided_by_id
+            and stamp == Result.State.CONFIRMED
+        )
+        if own_upload:  # an organizer submitted (or entered) it: nobody else decided
+            body = _("%(who)s, an organizer, submitted the result of %(game)s: it counts.") % {
+                "who": result.submitted_by.get_username(),
+                "game": _game_name(fixture),
+            }
+        else:
+            body = _("An organizer decided the result of %(game)s: it %(how)s.") % {
+                "game": _game_name(fixture),
+                "how": how,
+            }
         if why:
             body += " " + _("Reason: %(why)s") % {"why": why}
         return users, Message(
@@ -202,7 +216,119 @@ def event_recipients(kind: str, object_id: int, stamp: str = "") -> tuple[list, 
             % {"league": league.name, "revision": failure.revision, "why": failure.error},
             reverse("tournaments:standings", args=[league.slug]),
         )
+    if kind in ENTRY_KINDS:
+        return _entry_recipients(kind, object_id, stamp)
     raise ValueError(f"unknown notification kind {kind!r}")
+
+
+ENTRY_KINDS = (
+    Kind.ENTRY_INVITED,
+    Kind.JOIN_REQUESTED,
+    Kind.JOIN_DECIDED,
+    Kind.CLAIM_OPENED,
+    Kind.CLAIM_DECIDED,
+)
+
+
+def _entry_recipients(kind: str, object_id: int, stamp: str) -> tuple[list, Message | None]:
+    """Invitations, join requests and claims: who is told, and what."""
+    if kind in (Kind.ENTRY_INVITED, Kind.JOIN_REQUESTED):
+        entry = (
+            Entry.objects.select_related("league__owner", "player__user")
+            .filter(pk=object_id)
+            .first()
+        )
+        wanted = Entry.State.INVITED if kind == Kind.ENTRY_INVITED else Entry.State.REQUESTED
+        if entry is None or entry.state != wanted:
+            return [], None  # answered (or withdrawn) before the task ran
+        league, player = entry.league, entry.player
+        if kind == Kind.ENTRY_INVITED:
+            user = player.user
+            return ([user] if user and user.is_active else []), Message(
+                kind,
+                _("You are invited to play in %(league)s") % {"league": league.name},
+                _(
+                    "The organizers of %(league)s entered you (%(player)s). You take part "
+                    "once you accept: accept or decline on your leagues page."
+                )
+                % {"league": league.name, "player": player.name},
+                reverse("tournaments:my-leagues"),
+            )
+        return _organizers(league), Message(
+            kind,
+            _("%(player)s asks to join %(league)s")
+            % {"player": player.name, "league": league.name},
+            _("%(player)s asks to join %(league)s. Approve or refuse on the league's players page.")
+            % {"player": player.name, "league": league.name},
+            reverse("tournaments:manage", args=[league.slug]),
+        )
+    if kind == Kind.JOIN_DECIDED:
+        league = League.objects.filter(pk=object_id).first()
+        user_id, _sep, decision = stamp.partition(":")
+        user = get_user_model().objects.filter(pk=user_id or 0, is_active=True).first()
+        if league is None or user is None:
+            return [], None
+        approved = decision == "approved"
+        return [user], Message(
+            kind,
+            (
+                _("You play in %(league)s")
+                if approved
+                else _("Your request to join %(league)s was refused")
+            )
+            % {"league": league.name},
+            (
+                _("An organizer approved your request: you play in %(league)s.")
+                if approved
+                else _("An organizer refused your request to join %(league)s.")
+            )
+            % {"league": league.name},
+            reverse("tournaments:league", args=[league.slug]),
+        )
+    claim = PlayerClaim.objects.select_related("player__created_by", "user").filter(pk=object_id)
+    claim = claim.first()
+    if claim is None:
+        return [], None
+    player = claim.player
+    if kind == Kind.CLAIM_OPENED:
+        if claim.state != PlayerClaim.State.OPEN:
+            return [], None
+        from tournaments.permissions import may_vouch_for
+
+        entries = list(player.entries.select_related("league__owner"))
+        candidates = {u.pk: u for e in entries for u in _organizers(e.league)}
+        if player.created_by is not None:
+            candidates[player.created_by.pk] = player.created_by
+        users = [u for u in candidates.values() if u.is_active and may_vouch_for(u, player)]
+        league = next((e.league for e in entries if users), None)
+        return users, Message(
+            kind,
+            _("%(user)s says they are %(player)s")
+            % {"user": claim.user.get_username(), "player": player.name},
+            _(
+                "%(user)s signed up and says they are %(player)s, a player you entered without "
+                "an account. Approve or refuse the claim on the league's players page."
+            )
+            % {"user": claim.user.get_username(), "player": player.name},
+            reverse("tournaments:manage", args=[league.slug]) if league else "",
+        )
+    if claim.state == PlayerClaim.State.OPEN or not claim.user.is_active:
+        return [], None
+    approved = claim.state == PlayerClaim.State.APPROVED
+    return [claim.user], Message(
+        kind,
+        (_("You are %(player)s now") if approved else _("Your claim to be %(player)s was refused"))
+        % {"player": player.name},
+        (
+            _("An organizer confirmed that you are %(player)s: its games and results are yours.")
+            if approved
+            else _("An organizer refused your claim to be %(player)s.")
+        )
+        % {"player": player.name},
+        reverse("tournaments:player", args=[player.slug])
+        if approved
+        else reverse("tournaments:my-leagues"),
+    )
 
 
 # --- sending ---------------------------------------------------------------------------------
@@ -215,6 +341,8 @@ def event_key(kind: str, object_id: int, stamp: str = "") -> str:
 def notify_event(kind: str, object_id: int, stamp: str = "") -> dict:
     """Tell each recipient of one event once: an inbox entry and an e-mail, as their
     switches say. Safe to run again (a retried task): nothing is sent twice."""
+    if kind == ACTION_DONE:
+        return {"event": kind, "done": action_done(stamp, object_id)}
     with translation.override(settings.LANGUAGE_CODE):
         users, message = event_recipients(kind, object_id, stamp)
     if message is None:
@@ -222,8 +350,16 @@ def notify_event(kind: str, object_id: int, stamp: str = "") -> dict:
     key = event_key(kind, object_id, stamp)
     created = emailed = 0
     switched = switches_of(users, kind)
+    spoken = languages_of(users)
+    digest = digest_users(users)  # their e-mails wait for the daily digest
+    worded = {settings.LANGUAGE_CODE: message}
     for user in users:
         email_on, inbox_on = switched[user.pk]
+        language = spoken[user.pk]
+        if language not in worded:  # the same event in the recipient's language
+            with translation.override(language):
+                worded[language] = event_recipients(kind, object_id, stamp)[1] or message
+        message = worded[language]
         if not (email_on or inbox_on):
             continue
         try:
@@ -242,7 +378,7 @@ def notify_event(kind: str, object_id: int, stamp: str = "") -> dict:
         except IntegrityError:  # a concurrent run created it first
             notification, made = Notification.objects.get(user=user, key=key), False
         created += made
-        if email_on and user.email and notification.emailed_at is None:
+        if email_on and user.email and notification.emailed_at is None and user.pk not in digest:
             emailed += _deliver(notification)
     return {"event": kind, "created": created, "emailed": emailed}
 
@@ -272,7 +408,7 @@ def email_message(notification: Notification) -> EmailMessage:
     unsubscribe = absolute(
         reverse("notifications_unsubscribe", args=[unsubscribe_token(user, notification.kind)])
     )
-    with translation.override(settings.LANGUAGE_CODE):
+    with translation.override(language_of(user)):
         body = "\n\n".join(
             [
                 notification.body,
@@ -290,6 +426,100 @@ def email_message(notification: Notification) -> EmailMessage:
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         },
+    )
+
+
+def languages_of(users: Iterable) -> dict[int, str]:
+    """Each user's language (``AccountSettings``; the site's default without one)."""
+    users = list(users)
+    chosen = dict(
+        AccountSettings.objects.filter(user__in=users)
+        .exclude(language="")
+        .values_list("user_id", "language")
+    )
+    return {u.pk: chosen.get(u.pk, settings.LANGUAGE_CODE) for u in users}
+
+
+def language_of(user) -> str:
+    return languages_of([user])[user.pk]
+
+
+def language_set(user, language: str) -> None:
+    """Store the account's language (one of ``settings.LANGUAGES``)."""
+    if language not in dict(settings.LANGUAGES):
+        raise ValueError(f"unknown language {language!r}")
+    AccountSettings.objects.update_or_create(user=user, defaults={"language": language})
+
+
+def digest_users(users: Iterable) -> set[int]:
+    """The users (ids) who get their e-mails as one daily digest."""
+    return set(
+        AccountSettings.objects.filter(user__in=list(users), daily_digest=True).values_list(
+            "user_id", flat=True
+        )
+    )
+
+
+def digest_set(user, on: bool) -> None:
+    AccountSettings.objects.update_or_create(user=user, defaults={"daily_digest": bool(on)})
+
+
+def digest_of(user) -> bool:
+    return user.pk in digest_users([user])
+
+
+def send_digests(now: datetime | None = None) -> dict:
+    """Periodic (``accounts.send_digests``, daily): each digest user's notices not mailed
+    yet, whose kind they get by e-mail, in one mail in their language. The notices are
+    claimed before the mail goes (as a single e-mail is), so a second run sends nothing
+    twice; a failed send releases them for the next run."""
+    sent = 0
+    waiting = Notification.objects.filter(
+        user__account_settings__daily_digest=True,
+        emailed_at__isnull=True,
+        email_claimed_at__isnull=True,
+    ).select_related("user")
+    by_user: dict[int, list[Notification]] = {}
+    for note in waiting.order_by("created_at", "pk"):
+        if note.user.email and note.user.is_active and switches(note.user, note.kind)[0]:
+            by_user.setdefault(note.user_id, []).append(note)
+    for notes in by_user.values():
+        ids = [n.pk for n in notes]
+        claimed = Notification.objects.filter(pk__in=ids, email_claimed_at__isnull=True).update(
+            email_claimed_at=timezone.now()
+        )
+        if claimed != len(ids):  # another run took some: leave them to it
+            continue
+        user = notes[0].user
+        with translation.override(language_of(user)):
+            subject = _("Your notices of the day (%(n)s)") % {"n": len(notes)}
+            parts = [
+                f"- {n.subject}\n  {absolute(n.url)}" if n.url else f"- {n.subject}" for n in notes
+            ]
+            body = "\n\n".join(
+                [
+                    "\n".join(parts),
+                    _("All your notification settings: %(url)s")
+                    % {"url": absolute(reverse("notifications_settings"))},
+                ]
+            )
+        try:
+            EmailMessage(subject=subject, body=body, to=[user.email]).send(fail_silently=False)
+        except Exception:
+            Notification.objects.filter(pk__in=ids).update(email_claimed_at=None)
+            raise
+        Notification.objects.filter(pk__in=ids).update(emailed_at=timezone.now())
+        sent += 1
+    return {"digests": sent}
+
+
+def action_done(kind: str, object_id: int) -> int:
+    """The action that notices of (``kind``, ``object_id``) asked for is done (a result
+    confirmed, an invitation answered, a request decided): their inbox items are no
+    longer new, for every recipient. Returns how many changed."""
+    prefix = event_key(kind, object_id, "")
+    return Notification.objects.filter(key__startswith=prefix, read_at__isnull=True).update(
+        read_at=timezone.now()
     )
 
 

@@ -29,6 +29,12 @@ def notify(kind: str, object_id: int, stamp: str = "") -> dict:
     return notifications.notify_event(kind, object_id, stamp)
 
 
+@shared_task(name="accounts.send_digests", autoretry_for=TRANSIENT_ERRORS + MAIL_ERRORS)
+def send_digests() -> dict:
+    """Periodic (daily): the day's e-mails of the accounts that chose a digest."""
+    return notifications.send_digests()
+
+
 @shared_task(name="accounts.notify_deadlines")
 def notify_deadlines() -> dict:
     """Periodic: games due within 48 hours, and overdue games."""

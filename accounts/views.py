@@ -6,13 +6,15 @@ Django's own views (``accounts/urls.py``, templates in templates/registration/).
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -31,6 +33,13 @@ from tournaments.services.errors import ServiceError
 
 
 def _redirect_target(request: HttpRequest) -> str:
+    """Where to go after signing up: ``next`` (a path on this site, e.g. back to the
+    invitation that sent the person here), else the default."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if wanted and url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return wanted
     return getattr(settings, "LOGIN_REDIRECT_URL", "/") or "/"
 
 
@@ -61,11 +70,24 @@ def signup(request: HttpRequest) -> HttpResponse:
             field = {"name": "player_name", "username": "username", "claim": "claim"}.get(
                 exc.field or ""
             )
-            form.add_error(field, exc.message)
+            form.add_error(field, exc.localized())
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            if data.get("claim"):
+                messages.info(
+                    request,
+                    _(
+                        "Your account is ready. An organizer confirms that you are "
+                        "%(name)s; you are told when they have decided."
+                    )
+                    % {"name": data["player_name"]},
+                )
             return redirect(_redirect_target(request))
-    return render(request, "registration/signup.html", {"form": form})
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": request.POST.get("next") or request.GET.get("next", "")},
+    )
 
 
 def _throttled_page(request: HttpRequest, retry_after: int) -> HttpResponse:

@@ -11,6 +11,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.embedded_beat import start_embedded_beat  # noqa: E402
 from live.apps import warm_tables_on_start  # noqa: E402
 from live.routing import websocket_urlpatterns  # noqa: E402
 
@@ -27,3 +28,5 @@ from config.warm import load_urls  # noqa: E402
 load_urls()  # the URL configuration now, not in the first request
 # the strong computer's tables, computed in the background where the file cache lacks them
 warm_tables_on_start()
+# the periodic tasks when there is no beat (the embedded default, EMBEDDED_BEAT=1)
+start_embedded_beat()

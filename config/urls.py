@@ -2,9 +2,8 @@ from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
-from django.views.decorators.csrf import csrf_exempt
-from django.views.i18n import set_language
 
+from accounts.notification_views import set_language
 from accounts.views import admin_login
 from config.health import healthz
 
@@ -19,9 +18,10 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     path("admin/login/", admin_login, name="admin-login-throttled"),
     path("admin/", admin.site.urls),
-    # Switching the language changes nothing but a cookie, so it needs no CSRF token; that
-    # keeps anonymous pages free of per-visitor tokens, so they can be cached whole.
-    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
+    # Switching the language changes a cookie (and a logged-in account's language, a
+    # harmless preference), so it needs no CSRF token; that keeps anonymous pages free of
+    # per-visitor tokens, so they can be cached whole.
+    path("i18n/setlang/", set_language, name="set_language"),
     path("accounts/", include("accounts.urls")),
     path("api/", include("tournaments.api.docs_urls")),
     path("api/v1/", include("tournaments.api.urls")),

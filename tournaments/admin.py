@@ -32,7 +32,6 @@ from tournaments.models import (
 )
 from tournaments.services.errors import ServiceError
 from tournaments.services.leagues import (
-    SETTINGS_ANYTIME,
     SETTINGS_BEFORE_SCHEDULE,
     entries_open_refusal,
     entry_add,
@@ -135,6 +134,22 @@ class PlayerAdmin(admin.ModelAdmin):
             obj.save()
 
 
+#: the league settings the admin edits (the site's settings page has all of them, each with
+#: its own field; the admin's JSON fields are kept to the ones every league kind has)
+ADMIN_SETTINGS = [
+    "name",
+    "is_public",
+    "registration_open",
+    "confirmation_required",
+    "ranking_level",
+    "rules_preset",
+    "rules_overrides",
+    "drr_count",
+    "playoffs",
+    "precedence",
+    "points_scheme",
+]
+
 PRECEDENCE_HELP = "tie-break metric keys in order; valid keys: " + ", ".join(METRICS)
 
 
@@ -148,7 +163,7 @@ class LeagueAdminForm(forms.ModelForm):
 
     class Meta:
         model = League
-        fields = [*SETTINGS_ANYTIME, *SETTINGS_BEFORE_SCHEDULE, "organizers"]
+        fields = [*ADMIN_SETTINGS, "organizers"]
         help_texts = {"precedence": PRECEDENCE_HELP}
 
     def clean(self):
@@ -228,9 +243,7 @@ class LeagueAdmin(admin.ModelAdmin):
         so a refusal here is a race (shown as an error, nothing saved)."""
         fresh = League.objects.get(pk=obj.pk)
         changes = {
-            key: form.cleaned_data[key]
-            for key in (*SETTINGS_ANYTIME, *SETTINGS_BEFORE_SCHEDULE)
-            if key in form.changed_data
+            key: form.cleaned_data[key] for key in ADMIN_SETTINGS if key in form.changed_data
         }
         try:
             league_update(league=fresh, by=request.user, **changes)

@@ -354,6 +354,15 @@ class Fixture(models.Model):
         return self.format or self.league.format
 
     @property
+    def unused_colours(self) -> list[str]:
+        """The board's colours nobody holds in this game (a two-player GP on board 6, a
+        table of three): a log lists them under ``unused`` (game-log.md)."""
+        from games.engine.board import DEFAULT_COLOURS
+
+        held = {c for seat in self.seats.all() for c in seat.colours}
+        return [c for c in DEFAULT_COLOURS[self.league.board] if c not in held]
+
+    @property
     def start_label(self) -> str:
         """The starting colour, or "decided by game N" while an earlier game decides it."""
         if self.starting_colour:

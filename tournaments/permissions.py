@@ -279,6 +279,11 @@ def result_actions(
     elif target is None or target.state != Result.State.PENDING:
         state = target.state if target is not None else "missing"
         refusals[DISPUTE] = Refusal(f"only a pending result can be disputed; this one is {state}")
+    elif target.submitted_by_id == getattr(user, "pk", None):
+        refusals[DISPUTE] = Refusal(
+            "you submitted this result yourself; if it is wrong, ask an organizer to void it",
+            True,
+        )
 
     if not (plays or organizer):
         refusals[SEE_REJECTIONS] = Refusal(

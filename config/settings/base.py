@@ -460,6 +460,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "accounts.notify_deadlines",
         "schedule": float(os.environ.get("NOTIFY_DEADLINES_SECONDS", "900")),
     },
+    # the e-mails of accounts that chose one daily digest
+    "send-digests": {
+        "task": "accounts.send_digests",
+        "schedule": float(os.environ.get("DIGEST_SECONDS", "86400")),
+    },
     # the ratings update applies whatever is pending (a lost message, a broker outage)
     # counted logs without an analysis, and analyses whose task was lost
     "analyses-catch-up": {
@@ -476,6 +481,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(os.environ.get("LIVE_SWEEP_SECONDS", "10")),
     },
 }
+
+# No beat in the embedded default: EMBEDDED_BEAT=1 (make run) runs CELERY_BEAT_SCHEDULE in a
+# thread of the serving process (config/embedded_beat.py); ignored when a broker is set.
+EMBEDDED_BEAT = os.environ.get("EMBEDDED_BEAT", "").lower() in ("1", "true", "yes", "on")
 
 # Redis: a message taken by a worker that died unacknowledged is delivered again after this
 # many seconds (the catch-up task usually repairs the standings long before).

@@ -267,7 +267,8 @@ CASES = [
         "post",
         lambda w: f"/api/v1/results/{w.pending.pk}/dispute/",
         lambda w: {"reason": "carol won"},
-        allowed=ORGANIZERS | AT_BOARD,
+        # the opponent, not the player who submitted it (issue 24: no disputing oneself)
+        allowed=ORGANIZERS | {"opponent"},
         prepare=_prepare_pending,
     ),
     Case(

@@ -113,7 +113,7 @@ def test_player_uploads_pasted_log_then_opponent_confirms(client, league, erin_u
     assert result.state == Result.State.PENDING
     assert "awaiting confirmation" in page.text
     assert "Confirm this result" not in page.text  # the submitter cannot confirm
-    assert "Dispute this result" in page.text
+    assert "Dispute this result" not in page.text  # nor dispute their own upload (issue 24)
 
     client.force_login(carol_user)
     page = client.get(game_url(league))

@@ -404,7 +404,18 @@ def test_playoffs_preview_generate_and_champion(org, players):
         forfeit_record(fixture=game, user=org, loser=seats[1].entry, reason="test")
     preview = c.get(reverse("tournaments:playoffs-setup", args=[league.slug])).content.decode()
     assert "#1" in preview and "#4" in preview and "winner of" in preview
+    # the two semi-finals have their own names (they were "0" and "1", then both
+    # "Semi-finals" on the public pages and in the mails)
+    assert "Semi-final 1" in preview and "winner of Semi-final 2" in preview
+    assert "Semi-finals 0" not in preview
     assert c.post(reverse("tournaments:playoffs-setup", args=[league.slug])).status_code == 302
+    assert sorted(league.series.values_list("name", flat=True)) == [
+        "Final",
+        "Semi-final 1",
+        "Semi-final 2",
+    ]
+    labels = set(league.fixtures.filter(series__isnull=False).values_list("label", flat=True))
+    assert {"Semi-final 1 G1", "Semi-final 2 G1"} <= labels
     # finish is refused while the bracket is being played
     response = c.post(reverse("tournaments:manage-finish", args=[league.slug]))
     assert response.status_code == 400
@@ -456,3 +467,83 @@ def test_results_of_a_league_never_accepted_stay_off_player_and_home_pages(org, 
     assert "Spring Cup" in page
     home = Client().get(reverse("tournaments:home")).content.decode()
     assert f'href="/games/{game.pk}/"' in home
+
+
+def test_every_round_of_a_drr_dated_in_one_step_with_a_preview(org, players):
+    from zoneinfo import ZoneInfo
+
+    league = create_league(org, playoffs_kind="none")
+    for name in ("anna", "ben", "cleo", "dan"):
+        Entry.objects.create(league=league, player=players[name])
+    c = client_for(org)
+    assert (
+        c.post(
+            reverse("tournaments:seed", args=[league.slug]), {"method": "draw", "seed": "1"}
+        ).status_code
+        == 302
+    )
+    url = reverse("tournaments:drr-dates", args=[league.slug, 1])
+    post = {"first": "2027-03-16T19:00", "every_days": "7", "due_hours": "48"}
+    page = c.post(url, {**post, "preview": "1"}).content.decode()
+    assert "Europe/Berlin" in page and "Tue 30 Mar 2027, 19:00" in page
+    assert not Fixture.objects.filter(league=league, scheduled_at__isnull=False).exists()
+    assert c.post(url, {**post, "apply": "1"}).status_code == 302
+    berlin = ZoneInfo("Europe/Berlin")
+    by_round = {}
+    for f in Fixture.objects.filter(league=league):
+        by_round.setdefault(f.round, set()).add(
+            f.scheduled_at.astimezone(berlin).strftime("%a %H:%M")
+        )
+    assert len(by_round) == 6 and all(v == {"Tue 19:00"} for v in by_round.values())
+    # one round stays editable afterwards
+    c.post(
+        reverse("tournaments:round-dates", args=[league.slug, 1, 2]),
+        {"scheduled_at": "2027-03-24T20:00", "deadline": ""},
+    )
+    moved = Fixture.objects.filter(league=league, round=2).first()
+    assert moved.scheduled_at.astimezone(berlin).strftime("%a %H:%M") == "Wed 20:00"
+
+
+def test_the_submitter_cannot_dispute_their_own_upload(org, players):
+    from tournaments.services.errors import ServiceError
+    from tournaments.services.results import result_dispute, result_report
+
+    league = seeded(org, players)
+    game = league.fixtures.order_by("number").first()
+    first, second = (s.entry for s in game.seats.order_by("position"))
+    pending = result_report(fixture=game, user=first.player.user, winner=first)
+    with pytest.raises(ServiceError, match="you submitted this result yourself"):
+        result_dispute(result=pending, user=first.player.user, reason="oops")
+    result_dispute(result=pending, user=second.player.user, reason="I won")  # the opponent may
+
+
+def test_seeding_rolls_take_either_separator_and_show_in_the_typed_order(org, players):
+    league = create_league(org, playoffs_kind="none")
+    for name in ("dan", "anna", "cleo"):
+        Entry.objects.create(league=league, player=players[name])
+    c = client_for(org)
+    response = c.post(
+        reverse("tournaments:seed", args=[league.slug]),
+        {"method": "rolls", "rolls": "Cleo 5, Anna 3, Dan 5; Cleo 6, Dan 2"},
+    )
+    assert response.status_code == 302
+    page = c.get(reverse("tournaments:schedule", args=[league.slug])).content.decode()
+    text = re.sub(r"<[^>]+>", " ", page)
+    first_round = re.search(r"Cleo\s+5.*?Anna\s+3.*?Dan\s+5", text, re.S)
+    assert first_round, "the rolls are shown as they were typed"
+
+
+def test_another_players_page_offers_their_calendar(org, players):
+    page = client_for(org).get(reverse("tournaments:player", args=["anna"])).content.decode()
+    assert "Anna&#x27;s games in your calendar" in page or "Anna's games in your calendar" in page
+
+
+def test_a_settled_table_before_the_playoffs_is_not_called_final(org, players):
+    from tournaments.services.standings import standings_recompute
+
+    league = seeded(org, players)  # 4-seed playoffs follow the DRR
+    for game in league.fixtures.order_by("number"):
+        forfeit_record(fixture=game, user=org, loser=game.seats.first().entry, reason="test")
+    standings_recompute(league.pk)
+    page = Client().get(reverse("tournaments:standings", args=[league.slug])).content.decode()
+    assert "the playoffs decide the title" in page and ">final<" not in page

@@ -252,6 +252,20 @@ CASES = [
         allowed={"organizer", "staff"},
     ),
     Case(
+        "settings page",
+        "get",
+        lambda w: f"/leagues/{lg(w)}/manage/settings/",
+        allowed=ORGANIZERS,
+        success=200,
+    ),
+    Case(
+        "settings",
+        "post",
+        lambda w: f"/leagues/{lg(w)}/manage/settings/",
+        lambda w: {"name": "Renamed", "registration_open": "on", "playoffs_kind": "none"},
+        allowed=ORGANIZERS,
+    ),
+    Case(
         "access",
         "post",
         lambda w: f"/leagues/{lg(w)}/manage/access/",
@@ -290,11 +304,27 @@ CASES = [
         prepare=_cycle,
     ),
     Case(
+        "date every round",
+        "post",
+        lambda w: f"/leagues/{lg(w)}/manage/drr/1/dates/",
+        lambda w: {"first": "2027-03-16T19:00", "every_days": "7", "apply": "1"},
+        allowed=ORGANIZERS,
+        prepare=_cycle,
+    ),
+    Case(
         "reschedule",
         "post",
         lambda w: f"/games/{w.fixture.pk}/reschedule/",
         lambda w: {"scheduled_at": "2026-12-10T19:00"},
         allowed=ORGANIZERS,
+    ),
+    Case(
+        "set the starting colour",
+        "post",
+        lambda w: f"/games/{w.fixture.pk}/start/",
+        lambda w: {"colour": w.fixture.seats.first().colours[-1], "reason": "game 1 forfeited"},
+        allowed=ORGANIZERS,
+        prepare=lambda w: Fixture.objects.filter(pk=w.fixture.pk).update(starting_colour=""),
     ),
     Case(
         "forfeit",
@@ -372,7 +402,9 @@ def fingerprint() -> dict[str, Any]:
             Entry.objects.values_list("pk", "state", "withdrawn_at", "preferred_colours")
         ),
         "cycles": sorted(Cycle.objects.values_list("pk", "late_order")),
-        "fixtures": sorted(Fixture.objects.values_list("pk", "status", "round", "scheduled_at")),
+        "fixtures": sorted(
+            Fixture.objects.values_list("pk", "status", "round", "scheduled_at", "starting_colour")
+        ),
         "results": sorted(Result.objects.values_list("pk", "state")),
         "invitations": sorted(Invitation.objects.values_list("pk", "accepted_at", "revoked_at")),
         "claims": sorted(PlayerClaim.objects.values_list("pk", "state")),
@@ -425,10 +457,13 @@ def test_every_organizer_route_is_in_the_matrix():
         "manage-claim-decide",
         "manage-organizer",
         "manage-access",
+        "manage-settings",
         "manage-finish",
         "round-dates",
         "late-order",
+        "drr-dates",
         "game-reschedule",
+        "game-start",
         "game-forfeit",
         "entry-withdraw",
         "entry-answer",

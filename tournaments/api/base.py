@@ -85,6 +85,11 @@ class ErrorDetailSerializer(serializers.Serializer):
         required=False, help_text="a rejected game log: the first offending event (0-based)"
     )
     fields = ObjectField(required=False, help_text="input validation: every field's messages")
+    reason = serializers.CharField(
+        required=False,
+        help_text="a service refusal's own code (e.g. games_waiting, entries_closed); its "
+        "message is then in the request's language (Accept-Language)",
+    )
 
 
 class ErrorSerializer(serializers.Serializer):

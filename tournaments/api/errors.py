@@ -39,8 +39,11 @@ def error_body(
     *,
     event: int | None = None,
     fields: Any = None,
+    reason: str | None = None,
 ) -> dict[str, Any]:
     error: dict[str, Any] = {"code": code, "message": _text(message), "field": field}
+    if reason:
+        error["reason"] = reason
     if event is not None:
         error["event"] = event
     if fields is not None:
@@ -86,12 +89,14 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     """DRF ``EXCEPTION_HANDLER``: service errors and DRF errors in the one format."""
     if isinstance(exc, NotAllowed):
         return Response(
-            error_body("not_allowed", exc.message, exc.field, event=exc.event),
+            error_body("not_allowed", exc.localized(), exc.field, event=exc.event, reason=exc.code),
             status=status.HTTP_403_FORBIDDEN,
         )
     if isinstance(exc, ServiceError):
+        # in the request's language (Accept-Language) when the error has a code, which is
+        # given alongside as ``reason``; errors without one stay English
         return Response(
-            error_body("invalid", exc.message, exc.field, event=exc.event),
+            error_body("invalid", exc.localized(), exc.field, event=exc.event, reason=exc.code),
             status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, Http404):

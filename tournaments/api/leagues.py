@@ -21,13 +21,13 @@ from tournaments.api.base import (
     _errors,
 )
 from tournaments.api.filters import LeagueFilter
-from tournaments.formats import FORMAT_CHOICES
 from tournaments.models import (
     League,
 )
 from tournaments.selectors.visibility import (
     visible_leagues,
 )
+from tournaments.services import league_settings as spec
 from tournaments.services import leagues as league_services
 from tournaments.services.errors import ServiceError
 
@@ -79,13 +79,76 @@ class LeagueSerializer(serializers.ModelSerializer):
         return sorted(user.get_username() for user in league.organizers.all())
 
 
+def setting_serializer_field(name: str) -> serializers.Field:
+    """The API field of a league setting, from its one specification
+    (``tournaments.services.league_settings``): the same choices and bounds as the forms and the
+    service (which checks every value again, by the same specification)."""
+    s = spec.SETTINGS[name]
+    help_text = str(s.help) if s.help else None
+    if s.kind == "bool":
+        return serializers.BooleanField(default=s.default, help_text=help_text)
+    if s.kind == "slug":
+        return serializers.SlugField(max_length=s.max_length, required=False, help_text=help_text)
+    if s.kind == "choice":
+        return serializers.ChoiceField(
+            choices=[v for v, _label in s.choices],
+            required=s.default is None and not s.nullable,
+            allow_null=s.nullable,
+            allow_blank=s.nullable and not all(isinstance(v, int) for v in s.choice_values()),
+            help_text=help_text,
+        )
+    if s.kind == "int":
+        low, high = s.widest or (None, None)
+        return serializers.IntegerField(
+            required=False,
+            allow_null=s.nullable,
+            min_value=low,
+            max_value=high,
+            help_text=help_text,
+            **({"default": s.default} if s.default is not None else {}),
+        )
+    if s.kind == "int-list":
+        return serializers.ListField(
+            child=serializers.IntegerField(min_value=0, max_value=1000),
+            required=False,
+            allow_null=True,
+            max_length=s.bounds[1] if s.bounds else None,
+            help_text=help_text,
+        )
+    if s.kind == "format-list":
+        return serializers.ListField(
+            child=serializers.CharField(max_length=8),
+            required=False,
+            max_length=s.bounds[1] if s.bounds else None,
+            help_text=help_text,
+        )
+    return serializers.CharField(max_length=s.max_length or 200, help_text=help_text)
+
+
 class LeagueCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
-    format = serializers.ChoiceField(choices=FORMAT_CHOICES)
-    board = serializers.ChoiceField(choices=[4, 6], required=False, allow_null=True)
-    rules_preset = serializers.CharField(max_length=20, required=False, allow_blank=True)
+    """Built from the league settings' specification (``SERIALIZED``); rules options,
+    playoffs and precedence are objects checked by the service."""
+
+    SERIALIZED = (
+        "name",
+        "slug",
+        "event_kind",
+        "format",
+        "board",
+        "rules_preset",
+        "drr_count",
+        "game_formats",
+        "games_planned",
+        "time_limit_minutes",
+        "final_table_size",
+        "points_scheme",
+        "ranking_level",
+        "confirmation_required",
+        "is_public",
+        "registration_open",
+        "draw_seed",
+    )
     rules_overrides = serializers.DictField(required=False)
-    drr_count = serializers.IntegerField(default=1, min_value=1, max_value=20)
     playoffs = serializers.DictField(
         required=False,
         allow_null=True,
@@ -94,37 +157,12 @@ class LeagueCreateSerializer(serializers.Serializer):
     precedence = serializers.ListField(
         child=serializers.CharField(max_length=40), required=False, max_length=20
     )
-    points_scheme = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=1000),
-        required=False,
-        allow_null=True,
-        max_length=20,
-    )
-    confirmation_required = serializers.BooleanField(default=True)
-    is_public = serializers.BooleanField(default=True)
-    slug = serializers.SlugField(max_length=120, required=False)
-    event_kind = serializers.ChoiceField(
-        choices=League.EventKind.choices,
-        required=False,
-        help_text="league (DRRs; the default), triple-threat, challengers, grand-prix, open",
-    )
-    game_formats = serializers.ListField(
-        child=serializers.CharField(max_length=8),
-        required=False,
-        max_length=50,
-        help_text='triple-threat / Challengers: each game\'s format, e.g. ["3T", "GP", "3T+"]',
-    )
-    games_planned = serializers.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=50,
-        help_text="Grand Prix: the number of games; open: preliminary rounds",
-    )
-    time_limit_minutes = serializers.IntegerField(required=False, allow_null=True)
-    final_table_size = serializers.IntegerField(required=False, min_value=0, max_value=6)
-    draw_seed = serializers.IntegerField(
-        required=False, allow_null=True, min_value=0, max_value=2**62
-    )
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for name in self.SERIALIZED:
+            fields[name] = setting_serializer_field(name)
+        return fields
 
 
 class LeagueStatusSerializer(serializers.Serializer):

@@ -46,7 +46,12 @@ def cycle_seeding(cycle) -> Seeding:
     names = {str(s.entry_id): s.entry.player.name for s in seeds}
     rounds = []
     for i, rnd in enumerate(cycle.rolls or []):
-        rolls = [(names.get(k, k), v) for k, v in (rnd.get("rolls") or {}).items()]
+        given = rnd.get("rolls") or {}
+        # in the order they were typed (or rolled): the stored object's keys are not
+        # ordered (PostgreSQL's jsonb), so the round keeps its order as a list
+        order = [k for k in rnd.get("order") or [] if k in given]
+        order += [k for k in given if k not in order]
+        rolls = [(names.get(k, k), given[k]) for k in order]
         places = tuple(rnd.get("places") or (0, 0))
         rounds.append(RollRoundView(rnd.get("round", i + 1), places, rolls, i > 0))
     return Seeding(

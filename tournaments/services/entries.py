@@ -23,6 +23,15 @@ from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.leagues import entries_open_refusal
 from tournaments.services.mail_limits import address_lock, mail_allowance_check, mail_record
+from tournaments.services.notify import (
+    CLAIM_DECIDED,
+    CLAIM_OPENED,
+    ENTRY_INVITED,
+    JOIN_DECIDED,
+    JOIN_REQUESTED,
+    done_on_commit,
+    notify_on_commit,
+)
 from tournaments.services.players import (
     accountless_limit_check,
     check_pair,
@@ -232,6 +241,7 @@ def entry_accept(*, entry: Entry, user) -> Entry:
             raise ServiceError("this invitation has been answered already")
         entry.state, entry.accepted_at = Entry.State.ACCEPTED, timezone.now()
         entry.save(update_fields=["state", "accepted_at"])
+        done_on_commit(ENTRY_INVITED, entry.pk)
         return entry
 
 
@@ -242,6 +252,7 @@ def entry_decline(*, entry: Entry, user) -> None:
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.state != Entry.State.INVITED or entry.seats.exists():
             raise ServiceError("this invitation has been answered already")
+        done_on_commit(ENTRY_INVITED, entry.pk)
         entry.delete()
 
 
@@ -276,12 +287,14 @@ def join_request(*, league: League, user, preferred_colours=None) -> Entry:
     colours = check_pair(league, preferred_colours or player.preferred_colours)
     try:
         with transaction.atomic():
-            return Entry.objects.create(
+            entry = Entry.objects.create(
                 league=league,
                 player=player,
                 preferred_colours=colours,
                 state=Entry.State.REQUESTED,
             )
+            notify_on_commit(JOIN_REQUESTED, entry.pk)
+            return entry
     except IntegrityError:
         raise ServiceError(f"{player.name} is entered in {league.name} already") from None
 
@@ -294,6 +307,11 @@ def join_decide(*, entry: Entry, by, approve: bool) -> Entry | None:
         entry = Entry.objects.select_for_update().select_related("league").get(pk=entry.pk)
         if entry.state != Entry.State.REQUESTED:
             raise ServiceError("this request has been decided already")
+        user_id = entry.player.user_id
+        done_on_commit(JOIN_REQUESTED, entry.pk)
+        if user_id:
+            decision = "approved" if approve else "refused"
+            notify_on_commit(JOIN_DECIDED, entry.league_id, f"{user_id}:{decision}")
         if not approve:
             entry.delete()
             return None
@@ -315,7 +333,9 @@ def claim_create(*, player: Player, user) -> PlayerClaim:
         raise ServiceError("your account has a player profile already")
     try:
         with transaction.atomic():
-            return PlayerClaim.objects.create(player=player, user=user)
+            claim = PlayerClaim.objects.create(player=player, user=user)
+            notify_on_commit(CLAIM_OPENED, claim.pk)
+            return claim
     except IntegrityError:
         raise ServiceError(f"you have asked to become {player.name} already") from None
 
@@ -350,6 +370,8 @@ def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
         claim.state = PlayerClaim.State.APPROVED if approve else PlayerClaim.State.REFUSED
         claim.decided_by, claim.decided_at = by, timezone.now()
         claim.save(update_fields=["state", "decided_by", "decided_at"])
+        done_on_commit(CLAIM_OPENED, claim.pk)
+        notify_on_commit(CLAIM_DECIDED, claim.pk, claim.state)
         return claim
 
 

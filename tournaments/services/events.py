@@ -22,7 +22,7 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import Fixture, League, Result, Seat
 from tournaments.selectors import formats as formats_selectors
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.schedule import require_invitations_answered
 from tournaments.services.standings import standings_invalidate
@@ -118,7 +118,7 @@ def event_schedule(*, league: League, by, seed: int | None = None) -> list[Fixtu
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.fixtures.exists():
-            raise ServiceError("the games of this event have been scheduled already")
+            raise coded("event_scheduled")
         require_invitations_answered(league, "schedule")
         entries = list(league.entries.playing().select_related("player").order_by("pk"))
         _check_players(league, len(entries))
@@ -138,15 +138,14 @@ def event_schedule(*, league: League, by, seed: int | None = None) -> list[Fixtu
 
 def _check_players(league: League, count: int) -> None:
     if league.event_kind == EventKind.CHALLENGERS and count != 2:
-        raise ServiceError(f"a Challengers event is two players; {league.name} has {count}")
+        raise coded("challengers_players", league=league.name, count=count)
     if league.event_kind == EventKind.TRIPLE_THREAT and count != 3:
-        raise ServiceError(f"a triple-threat event is three players; {league.name} has {count}")
+        raise coded("triple_threat_players", league=league.name, count=count)
     if league.event_kind == EventKind.GRAND_PRIX:
         most = len(DEFAULT_COLOURS[league.board]) // 2
         if not 2 <= count <= most:
-            raise ServiceError(
-                f"a Grand Prix on board {league.board} seats 2–{most} players; "
-                f"{league.name} has {count}"
+            raise coded(
+                "gp_players", board=league.board, most=most, league=league.name, count=count
             )
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import RulesError, RuleSet
 from tournaments.algorithms import brackets
 from tournaments.algorithms.errors import AlgorithmError
@@ -17,10 +16,11 @@ from tournaments.permissions import (
     is_organizer,
     organize_refusal,
 )
-from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services import league_settings as spec
+from tournaments.services.errors import NotAllowed, ServiceError, coded
 from tournaments.services.guards import require_no_refusal, require_organizer
+from tournaments.services.notify import ENTRY_INVITED, notify_on_commit
 from tournaments.services.players import check_pair, fitting_pair, unique_slug
-from tournaments.services.text import single_line
 
 #: words the site's routes use right after ``leagues/`` (``/leagues/new/``) and a few more
 #: a route may want: never a league's address (tests/tournaments/test_identity_smaller.py
@@ -116,8 +116,11 @@ def league_create(
     time_limit_minutes: int | None = None,
     final_table_size: int | None = None,
     draw_seed: int | None = None,
+    ranking_level: int | None = None,
 ) -> League:
-    """Create a league in the draft state, owned (and organized) by ``owner``.
+    """Create a league in the draft state, owned (and organized) by ``owner``. Every value
+    is checked by its specification in ``tournaments.services.league_settings`` (the forms and the
+    API serializer are built from the same one).
 
     ``event_kind``: ``league`` (DRRs, the default; an open format defaults to ``open``),
     ``triple-threat`` / ``challengers`` (``game_formats``: each game's format),
@@ -127,30 +130,23 @@ def league_create(
     if not getattr(owner, "is_authenticated", False):
         raise ServiceError("log in to create a league")
     require_no_refusal(organize_refusal(owner))
-    name = single_line(name, field="name", what="a league's name")
-    if not name:
-        raise ServiceError("a league needs a name", field="name")
-    try:
-        fmt = get_format(format)
-    except ValueError as exc:
-        raise ServiceError(str(exc), field="format") from None
-    board = board or fmt.board
-    if board not in DEFAULT_COLOURS:
-        raise ServiceError(f"board must be 4 or 6, not {board!r}", field="board")
+    name = spec.clean("name", name)
+    fmt = get_format(spec.clean("format", format))
+    board = spec.clean("board", board) or fmt.board
+    event_kind = spec.clean("event_kind", event_kind) or spec.default_kind(fmt.code)
     if fmt.layout == "side-by-side" and board != fmt.board:
         raise ServiceError(
             f"{fmt.label} is played on board {fmt.board}, not board {board}", field="board"
         )
-    preset = rules_preset or fmt.preset
+    preset = spec.clean("rules_preset", rules_preset or None) or fmt.preset
     validate_rules(preset, rules_overrides)
-    if not isinstance(drr_count, int) or not 1 <= drr_count <= 20:
-        raise ServiceError("the number of DRRs must be 1 to 20", field="drr_count")
+    drr_count = spec.clean("drr_count", drr_count)
     precedence = validate_precedence(list(precedence or fmt.default_precedence))
-    if points_scheme is not None and (
-        not isinstance(points_scheme, list)
-        or not all(isinstance(p, int) and p >= 0 for p in points_scheme)
-    ):
-        raise ServiceError("points must be a list of whole numbers", field="points_scheme")
+    points_scheme = spec.clean("points_scheme", points_scheme or None)
+    draw_seed = spec.clean("draw_seed", draw_seed)
+    ranking_level = _check_ranking_level(spec.clean("ranking_level", ranking_level), fmt)
+    for flag in ("confirmation_required", "is_public", "registration_open"):
+        spec.clean(flag, locals()[flag])
     event = _check_event_settings(
         fmt,
         board,
@@ -162,6 +158,7 @@ def league_create(
         points_scheme,
         playoffs,
     )
+    slug = spec.clean("slug", slug or None)
     if slug and slug.lower() in RESERVED_LEAGUE_SLUGS:
         raise ServiceError(
             f"the address {slug!r} is a page of the site (leagues/{slug}/); choose another",
@@ -186,6 +183,7 @@ def league_create(
                 confirmation_required=confirmation_required,
                 is_public=is_public,
                 draw_seed=draw_seed,
+                ranking_level=ranking_level,
                 **event,
                 registration_open=bool(registration_open),
             )
@@ -195,10 +193,19 @@ def league_create(
         ) from None
 
 
+def _check_ranking_level(level: int | None, fmt) -> int | None:
+    if level is not None and fmt.code not in ("3T", "3T+"):
+        raise ServiceError(
+            "only triple-threat (3T, 3T+) leagues and events count for the 3T World Rankings",
+            field="ranking_level",
+        )
+    return level
+
+
 def _check_event_settings(
     fmt,
     board: int,
-    kind: str | None,
+    kind: str,
     game_formats,
     games_planned,
     time_limit_minutes,
@@ -206,73 +213,58 @@ def _check_event_settings(
     points_scheme,
     playoffs,
 ) -> dict:
-    """The event fields of a new league, validated; refuses what cannot be run."""
+    """The event fields of a league, validated; refuses what cannot be run."""
     from tournaments.algorithms import open_draw
     from tournaments.services.events import check_event
 
     Kind = League.EventKind
-    kind = kind or (Kind.OPEN if fmt.code == "open" else Kind.LEAGUE)
-    if kind not in Kind.values:
+    if fmt.code not in spec.KIND_FORMATS[kind]:
+        label = spec.EVENT_KINDS[kind][0]
         raise ServiceError(
-            f"unknown event kind {kind!r}; use one of {', '.join(Kind.values)}", field="event_kind"
+            f"{label} plays {', '.join(spec.KIND_FORMATS[kind])}, not {fmt.code}",
+            field="format",
         )
-    if fmt.code in ("GP", "GP+") and (playoffs or {}).get("kind", "none") not in ("none", None):
+    has_playoffs = (playoffs or {}).get("kind", "none") not in ("none", None)
+    if fmt.code in ("GP", "GP+") and has_playoffs:
         raise ServiceError(
             "a Grand Prix has no playoffs: its games are played with opposite pairs, which "
             "have no rearguard to start a playoff game, and the GP itself decides the winner "
             "(extra games while the top is tied); remove the playoff configuration",
             field="playoffs",
         )
-    if (fmt.code == "open") != (kind == Kind.OPEN):
-        raise ServiceError(
-            "an open tournament is the open format and the open event kind together",
-            field="event_kind",
-        )
+    if kind != Kind.LEAGUE and has_playoffs:
+        raise ServiceError("only a league of DRRs has playoffs", field="playoffs")
     fields = {"event_kind": kind, "game_formats": [], "games_planned": 0}
     if kind in (Kind.TRIPLE_THREAT, Kind.CHALLENGERS):
-        if (playoffs or {}).get("kind", "none") not in ("none", None):
-            raise ServiceError("an event of games has no playoffs", field="playoffs")
-        fields["game_formats"] = check_event(kind, fmt.code, board, game_formats, 0)
+        formats = spec.clean("game_formats", game_formats, event_kind=kind)
+        fields["game_formats"] = check_event(kind, fmt.code, board, formats, 0)
         if fmt.code not in fields["game_formats"]:
             raise ServiceError(
                 f"the event's format {fmt.code} must be among its games' formats",
                 field="format",
             )
     elif kind == Kind.GRAND_PRIX:
-        check_event(kind, fmt.code, board, [], games_planned)
-        fields["games_planned"] = games_planned
+        games = spec.clean("games_planned", games_planned, event_kind=kind)
+        if games is None:
+            raise ServiceError(
+                "a Grand Prix has a set number of games, 1 to 50", field="games_planned"
+            )
+        check_event(kind, fmt.code, board, [], games)
+        fields["games_planned"] = games
     elif kind == Kind.OPEN:
-        rounds = games_planned if games_planned is not None else 5
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 30:
-            raise ServiceError(
-                "an open tournament plays 1 to 30 preliminary rounds", field="games_planned"
-            )
-        limit = time_limit_minutes
-        if limit is not None and (
-            isinstance(limit, bool) or not isinstance(limit, int) or not 5 <= limit <= 240
-        ):
-            raise ServiceError(
-                "the time limit is 5 to 240 minutes (championships: 25–60), or none",
-                field="time_limit_minutes",
-            )
-        size = 4 if final_table_size is None else final_table_size
-        most = len(DEFAULT_COLOURS[board])
-        if (
-            isinstance(size, bool)
-            or not isinstance(size, int)
-            or size == 1
-            or not 0 <= size <= most
-        ):
-            raise ServiceError(
-                f"the final table seats 2 to {most} players (0: no final table)",
-                field="final_table_size",
-            )
+        rounds = spec.clean("games_planned", games_planned, event_kind=kind)
+        limit = spec.clean("time_limit_minutes", time_limit_minutes, event_kind=kind)
+        size = spec.clean("final_table_size", final_table_size, event_kind=kind, board=board)
         if points_scheme:
             try:
                 open_draw.check_placement_scheme(points_scheme)
             except AlgorithmError as exc:
                 raise ServiceError(f"placement points: {exc}", field="points_scheme") from None
-        fields.update(games_planned=rounds, time_limit_minutes=limit, final_table_size=size)
+        fields.update(
+            games_planned=5 if rounds is None else rounds,
+            time_limit_minutes=limit,
+            final_table_size=4 if size is None else size,
+        )
     elif game_formats or games_planned:
         raise ServiceError(
             "game formats and a set number of games belong to triple-threat, Challengers, "
@@ -303,67 +295,95 @@ def league_remove_organizer(*, league: League, user, by) -> None:
     league.organizers.remove(user)
 
 
-#: settings an organizer may change after creation, and until when
-SETTINGS_ANYTIME = ("name", "is_public", "registration_open", "confirmation_required")
-SETTINGS_BEFORE_SCHEDULE = (
-    "rules_preset",
-    "rules_overrides",
-    "drr_count",
-    "playoffs",
-    "precedence",
-    "points_scheme",
-)
+#: settings an organizer may change after creation, and until when (league_settings)
+SETTINGS_ANYTIME = spec.SETTINGS_ANYTIME
+SETTINGS_BEFORE_SCHEDULE = spec.SETTINGS_BEFORE_SCHEDULE
+
+
+def league_scheduled(league: League) -> bool:
+    """Whether games exist (a DRR seeded, an event scheduled, a round drawn): from then on
+    the settings that shape the games are fixed."""
+    return league.cycles.exists() or league.fixtures.exists()
 
 
 def league_update(*, league: League, by, **changes) -> League:
-    """Change a league's settings with the checks of ``league_create``: the name, privacy,
-    registration and confirmation at any time; rules, DRRs, playoffs, tie-breaks and
-    points only before the first DRR is seeded (the playoffs also later, until drawn);
-    format and board never (create another league)."""
+    """Change a league's settings with the checks of ``league_create`` (the same
+    specifications, ``tournaments.services.league_settings``): the name, privacy, registration,
+    confirmation and ranking level at any time; rules, DRRs, the event's games, playoffs,
+    tie-breaks and points only before the first game exists (the playoffs also later,
+    until drawn); format, board, event kind and address never (create another league)."""
     require_organizer(by, league)
-    for frozen in ("format", "board", "owner", "status", "slug"):
+    for frozen in ("format", "board", "owner", "status", "slug", "event_kind", "draw_seed"):
         if frozen in changes and changes[frozen] != getattr(league, frozen):
-            raise ServiceError(f"the {frozen} of a league cannot be changed", field=frozen)
+            raise ServiceError(
+                f"the {frozen.replace('_', ' ')} of a league cannot be changed", field=frozen
+            )
         changes.pop(frozen, None)
     unknown = set(changes) - set(SETTINGS_ANYTIME) - set(SETTINGS_BEFORE_SCHEDULE)
     if unknown:
         raise ServiceError(f"unknown league setting(s): {', '.join(sorted(unknown))}")
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
+        fmt = get_format(league.format)
+        kind = league.event_kind
+        for key, setting in spec.SETTINGS.items():
+            if key not in changes or setting.kind == "object":
+                continue
+            if not spec.applies(key, kind) and changes[key] in (None, [], 0, getattr(league, key)):
+                changes[key] = getattr(league, key)  # not this kind's setting: left as it is
+                continue
+            if not spec.applies(key, kind):
+                raise ServiceError(
+                    f"{key.replace('_', ' ')} is not a setting of a {spec.EVENT_KINDS[kind][0]}",
+                    field=key,
+                )
+            changes[key] = spec.clean(key, changes[key], event_kind=kind, board=league.board)
+        if "playoffs" in changes:
+            if kind != League.EventKind.LEAGUE and (changes["playoffs"] or {}).get(
+                "kind", "none"
+            ) not in ("none", None):
+                raise ServiceError("only a league of DRRs has playoffs", field="playoffs")
+            changes["playoffs"] = validate_playoffs(changes["playoffs"])
+        if "precedence" in changes:
+            changes["precedence"] = validate_precedence(list(changes["precedence"] or []))
+            if not changes["precedence"]:
+                raise ServiceError("list at least one tie-break metric", field="precedence")
+        if "ranking_level" in changes:
+            _check_ranking_level(changes["ranking_level"], fmt)
+            if changes["ranking_level"] is None and league.ranking_level is not None:
+                changes.update(world_championship=False, major=False)
+        if changes.get("rules_preset", "") is None:
+            changes["rules_preset"] = fmt.preset
+        if changes.get("points_scheme", "") is None:
+            changes["points_scheme"] = []
         changed = {k: v for k, v in changes.items() if v != getattr(league, k)}
-        scheduled = league.cycles.exists()
+        scheduled = league_scheduled(league)
         for key in changed:
             if key == "playoffs" and not league.series.exists():
                 continue
             if key in SETTINGS_BEFORE_SCHEDULE and scheduled:
-                raise ServiceError(
-                    f"the schedule has been generated; {key.replace('_', ' ')} is fixed now",
-                    field=key,
-                )
-        if "name" in changed:
-            changed["name"] = single_line(changed["name"], field="name", what="a league's name")
-            if not changed["name"]:
-                raise ServiceError("a league needs a name", field="name")
+                raise coded("setting_fixed", field=key, setting=key.replace("_", " "))
         preset = changed.get("rules_preset", league.rules_preset)
         overrides = changed.get("rules_overrides", league.rules_overrides)
         if "rules_preset" in changed or "rules_overrides" in changed:
             validate_rules(preset, overrides)
-        if "drr_count" in changed:
-            n = changed["drr_count"]
-            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 20:
-                raise ServiceError("the number of DRRs must be 1 to 20", field="drr_count")
-        if "precedence" in changed:
-            changed["precedence"] = validate_precedence(list(changed["precedence"] or []))
-            if not changed["precedence"]:
-                raise ServiceError("list at least one tie-break metric", field="precedence")
-        if "playoffs" in changed:
-            changed["playoffs"] = validate_playoffs(changed["playoffs"])
-        if "points_scheme" in changed:
-            points = changed["points_scheme"]
-            if not isinstance(points, list) or not all(
-                isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in points
-            ):
-                raise ServiceError("points must be a list of whole numbers", field="points_scheme")
+        if {"game_formats", "games_planned", "time_limit_minutes", "final_table_size"} & set(
+            changed
+        ) or ("points_scheme" in changed and kind == League.EventKind.OPEN):
+            event = _check_event_settings(
+                fmt,
+                league.board,
+                kind,
+                changed.get("game_formats", league.game_formats),
+                changed.get("games_planned", league.games_planned),
+                changed.get("time_limit_minutes", league.time_limit_minutes),
+                changed.get("final_table_size", league.final_table_size),
+                changed.get("points_scheme", league.points_scheme),
+                league.playoffs,
+            )
+            for key in ("game_formats", "games_planned", "time_limit_minutes", "final_table_size"):
+                if key in changed:
+                    changed[key] = event[key]
         for key, value in changed.items():
             setattr(league, key, value)
         if changed:
@@ -382,28 +402,53 @@ def league_finish(*, league: League, by) -> League:
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.status == Status.FINISHED:
-            raise ServiceError(f"{league.name} has finished already")
+            raise coded("finished_already", league=league.name)
         if league.status not in (Status.RUNNING, Status.PLAYOFFS):
-            raise ServiceError(f"{league.name} has not started; there is nothing to finish")
+            raise coded("not_started", league=league.name)
         waiting = league.fixtures.filter(
             status__in=[Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED, Fixture.Status.DISPUTED]
         ).count()
         if waiting:
-            raise ServiceError(
-                f"{waiting} game(s) still wait for a result; record, forfeit or void them first"
-            )
-        if league.cycles.count() < league.drr_count:
-            raise ServiceError(
-                f"{league.name} plays {league.drr_count} DRR(s); "
-                f"{league.drr_count - league.cycles.count()} have not been seeded"
-            )
-        if league.playoffs and not league.series.exists():
-            raise ServiceError("the playoffs have not been generated yet")
-        if league.series.filter(winner__isnull=True).exists():
-            raise ServiceError("a playoff series has not been decided yet")
+            raise coded("games_waiting", n=waiting)
+        if refusal := finish_refusal(league):
+            raise refusal
         league.status = Status.FINISHED
         league.save(update_fields=["status"])
         return league
+
+
+def finish_refusal(league: League) -> ServiceError | None:
+    """What the event kind still needs before it can end (the games are all decided):
+    a league its DRRs and playoffs, an event its games, an open tournament its rounds and
+    final table. None when it may finish."""
+    Kind = League.EventKind
+    kind = league.event_kind
+    if kind == Kind.LEAGUE:
+        cycles = league.cycles.count()
+        if cycles < league.drr_count:
+            return coded(
+                "drrs_unseeded",
+                league=league.name,
+                total=league.drr_count,
+                left=league.drr_count - cycles,
+            )
+        if league.playoffs and not league.series.exists():
+            return coded("playoffs_undrawn")
+        if league.series.filter(winner__isnull=True).exists():
+            return coded("series_undecided")
+    elif kind in (Kind.TRIPLE_THREAT, Kind.CHALLENGERS, Kind.GRAND_PRIX):
+        if not league.fixtures.exists():
+            return coded("event_unscheduled")
+    elif kind == Kind.OPEN:
+        rounds = league.open_rounds.filter(is_final=False).count()
+        if rounds < league.games_planned:
+            return coded("rounds_undrawn", done=rounds, total=league.games_planned)
+        if (
+            league.final_table_size
+            and not league.fixtures.filter(stage=Fixture.Stage.FINAL).exists()
+        ):
+            return coded("final_table_unseated")
+    return None
 
 
 def league_set_status(*, league: League, status: str, by) -> League:
@@ -420,11 +465,18 @@ def league_set_status(*, league: League, status: str, by) -> League:
 
 
 def entries_open_refusal(league: League) -> str | None:
+    """Why no one can be entered now (in English), or None; ``entries_open_error`` gives
+    the coded error (shown in the reader's language)."""
+    error = entries_open_error(league)
+    return error.message if error else None
+
+
+def entries_open_error(league: League) -> ServiceError | None:
     """Why no one can be entered now, or None (only before the schedule exists)."""
     if league.status not in (Status.DRAFT, Status.REGISTRATION):
-        return f"{league.name} is {league.status}; entries are closed"
+        return coded("entries_closed", league=league.name, status=league.status)
     if league.cycles.exists():
-        return "the schedule has been generated; entries are closed"
+        return coded("schedule_exists")
     return None
 
 
@@ -435,8 +487,8 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
     accepting: their entry is an invitation (``invited``) until they do."""
     require_organizer(by, league)
     require_no_refusal(enter_refusal(by, player))
-    if refusal := entries_open_refusal(league):
-        raise ServiceError(refusal)
+    if refusal := entries_open_error(league):
+        raise refusal
     if preferred_colours:
         colours = check_pair(league, preferred_colours)
     else:  # the profile's preference, where it fits this league's board and layout
@@ -444,15 +496,18 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
     consent_needed = player.user_id is not None and player.user_id != by.pk
     try:
         with transaction.atomic():
-            return Entry.objects.create(
+            entry = Entry.objects.create(
                 league=league,
                 player=player,
                 preferred_colours=colours,
                 state=Entry.State.INVITED if consent_needed else Entry.State.ACCEPTED,
                 accepted_at=None if consent_needed else timezone.now(),
             )
+            if consent_needed:  # a mail and an inbox item: they accept on their leagues page
+                notify_on_commit(ENTRY_INVITED, entry.pk)
+            return entry
     except IntegrityError:
-        raise ServiceError(f"{player.name} is already entered in {league.name}") from None
+        raise coded("already_entered", player=player.name, league=league.name) from None
 
 
 def entry_remove(*, entry: Entry, by) -> None:

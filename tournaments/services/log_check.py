@@ -108,8 +108,16 @@ def fixture_log_mismatches(fixture: Fixture, data: dict[str, Any]) -> list[str]:
                 f"the log names the player of {shown} {holdings[colours]!r}, but this game's "
                 f"player of {shown} is {player.name}"
             )
+    held = {c for group in seated for c in group}
     for colours, name in holdings.items():
-        if colours not in seated:
+        if colours not in seated and not colours & held:
+            problems.append(
+                f"the log has {name} holding {'+'.join(sorted(colours))}, but nobody holds "
+                f"{'+'.join(sorted(colours))} in this game: list "
+                f'{"it" if len(colours) == 1 else "them"} under "unused" in the log '
+                "(colours with no pawns)"
+            )
+        elif colours not in seated:
             problems.append(
                 f"the log has {name} holding {'+'.join(sorted(colours))}, who is not at this "
                 f"game's board"

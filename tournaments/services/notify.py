@@ -21,6 +21,20 @@ DISPUTE_OPENED = "dispute_opened"  # a Result was disputed: the league's organiz
 DECISION_MADE = "decision_made"  # a Result was decided (stamp: how): the game's players
 SCHEDULE_CHANGED = "schedule_changed"  # a League's schedule (stamp: what): its entrants
 STANDINGS_FAILED = "standings_failed"  # a League's recompute failed (stamp: revision): organizers
+ENTRY_INVITED = "entry_invited"  # an Entry of an account holder awaits acceptance: them
+JOIN_REQUESTED = "join_requested"  # an Entry was requested: the league's organizers
+JOIN_DECIDED = "join_decided"  # a League (stamp: "user id:approved|refused"): that user
+CLAIM_OPENED = "claim_opened"  # a PlayerClaim is open: who may vouch for the player
+CLAIM_DECIDED = "claim_decided"  # a PlayerClaim was decided (stamp: its state): the claimer
+#: not a notice: what the notices of (stamp kind, object) asked for is done; their inbox
+#: items stop being new
+ACTION_DONE = "action_done"
+
+
+def done_on_commit(kind: str, object_id: int) -> None:
+    """Once committed: the notices of (``kind``, ``object_id``) are dealt with (a result
+    confirmed or disputed, an invitation answered, a request or claim decided)."""
+    notify_on_commit(ACTION_DONE, object_id, kind)
 
 
 def notify_on_commit(kind: str, object_id: int, stamp: str = "") -> None:

@@ -13,7 +13,7 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.standings import compute_standings
 from tournaments.algorithms.starting_colour import decide_starting_colour
 from tournaments.models import Entry, Fixture, League, OpenRound, Seat
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.schedule import require_invitations_answered
 from tournaments.services.standings import (
@@ -95,10 +95,7 @@ def _lock_and_seed(league: League, seed: int | None) -> League:
 def _require_previous_round_done(league: League) -> None:
     open_games = league.fixtures.filter(status__in=UNDECIDED).count()
     if open_games:
-        raise ServiceError(
-            f"{open_games} game(s) of the last round have no counted result yet; "
-            "the next round is drawn when they are decided"
-        )
+        raise coded("round_undecided", n=open_games)
 
 
 def open_round_draw(*, league: League, by, seed: int | None = None) -> OpenRound:
@@ -111,9 +108,9 @@ def open_round_draw(*, league: League, by, seed: int | None = None) -> OpenRound
         league = _lock_and_seed(league, seed)
         done = league.open_rounds.filter(is_final=False).count()
         if done >= league.games_planned:
-            raise ServiceError(
-                f"all {league.games_planned} preliminary rounds are drawn"
-                + ("; seat the final table next" if league.final_table_size else "")
+            raise coded(
+                "all_rounds_drawn_final" if league.final_table_size else "all_rounds_drawn",
+                total=league.games_planned,
             )
         _require_previous_round_done(league)
         require_invitations_answered(league, "draw")
@@ -177,10 +174,7 @@ def open_final_table(*, league: League, by) -> Fixture:
         if len(rows) > size and rows[size].rank <= size:
             names = dict(league.entries.values_list("pk", "player__name"))
             tied = [names[r.entry] for r in rows if r.rank == rows[size].rank]
-            raise ServiceError(
-                f"{', '.join(tied)} are tied for the last place at the final table; record "
-                "a tie-break roll between them first"
-            )
+            raise coded("final_table_tie", names=", ".join(tied))
         try:
             finalists = open_draw.final_table(rows, size)
             draw = open_draw.seat_final_table(

@@ -62,13 +62,14 @@ def playoffs_generate(*, league: League, by) -> list[Series]:
             )
         by_seed = {n: row for n, row in enumerate(rows[: bracket.seeds], start=1)}
         created: dict[tuple[int, int], Series] = {}
+        names = match_names(bracket)
         for match in reversed(bracket.matches):  # later rounds first, to link next_series
             nxt = bracket.next_slot(match.round, match.position)
             series = Series.objects.create(
                 league=league,
                 round=match.round,
                 slot=match.position,
-                name=match.name,
+                name=names[match.key],
                 first_to=match.first_to,
                 head_start_rule=match.head_start,
                 next_series=created[(nxt[0], nxt[1])] if nxt else None,
@@ -87,6 +88,30 @@ def playoffs_generate(*, league: League, by) -> list[Series]:
 
 def _records(snapshot: StandingsSnapshot) -> dict[int, tuple[int, int]]:
     return {r.entry_id: (r.wins, r.losses) for r in snapshot.rows.all()}
+
+
+#: the name of one series of a round with several (the round's name is plural)
+SINGULAR = {"Semi-finals": "Semi-final", "Quarter-finals": "Quarter-final"}
+
+
+def match_names(bracket) -> dict[tuple[int, int], str]:
+    """Each match's own name: the round's name when it is the round's only series
+    ("Final"), else numbered from 1 in bracket order ("Semi-final 1", "Semi-final 2",
+    "Round of 16 – 3"), so pages, previews and mails tell them apart."""
+    by_round: dict[int, list] = {}
+    for m in bracket.matches:
+        by_round.setdefault(m.round, []).append(m)
+    names = {}
+    for matches in by_round.values():
+        matches.sort(key=lambda m: m.position)
+        for n, m in enumerate(matches, start=1):
+            if len(matches) == 1:
+                names[m.key] = m.name
+            elif m.name in SINGULAR:
+                names[m.key] = f"{SINGULAR[m.name]} {n}"
+            else:
+                names[m.key] = f"{m.name} – {n}"
+    return names
 
 
 def _place(series: Series, entry_id: int, seed: int) -> None:
@@ -231,13 +256,7 @@ def playoffs_preview(league: League) -> dict:
         else []
     )
     by_seed = {n: row for n, row in enumerate(rows[: bracket.seeds], start=1)}
-    per_round: dict[int, int] = {}
-    for m in bracket.matches:
-        per_round[m.round] = per_round.get(m.round, 0) + 1
-    names = {
-        m.key: m.name if per_round[m.round] == 1 else f"{m.name} {m.position}"
-        for m in bracket.matches
-    }
+    names = match_names(bracket)
     series = []
     for match in bracket.matches:
         sides = []

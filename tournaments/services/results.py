@@ -49,6 +49,7 @@ from tournaments.services.notify import (
     DECISION_MADE,
     DISPUTE_OPENED,
     RESULT_AWAITING,
+    done_on_commit,
     notify_on_commit,
 )
 from tournaments.services.playoffs import series_progress
@@ -536,6 +537,7 @@ def result_confirm(*, result: Result, user) -> Result:
         result = _decide(result, fixture, user, Result.State.CONFIRMED, "")
         if actions.seat is None:  # an organizer decided it, not the opponent
             notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
+        done_on_commit(RESULT_AWAITING, result.pk)
         return result
 
 
@@ -552,6 +554,7 @@ def result_dispute(*, result: Result, user, reason: str) -> Result:
         fixture.status = Fixture.Status.DISPUTED
         fixture.save(update_fields=["status", "updated_at"])
         notify_on_commit(DISPUTE_OPENED, result.pk)
+        done_on_commit(RESULT_AWAITING, result.pk)
         return result
 
 
@@ -563,6 +566,8 @@ def result_resolve(*, result: Result, user, accept: bool, note: str) -> Result:
         state = Result.State.CONFIRMED if accept else Result.State.REJECTED
         result = _decide(result, fixture, user, state, note)
         notify_on_commit(DECISION_MADE, result.pk, state)
+        done_on_commit(RESULT_AWAITING, result.pk)
+        done_on_commit(DISPUTE_OPENED, result.pk)
         return result
 
 

@@ -16,7 +16,7 @@ from tournaments.algorithms.seeding import seed_by_die_roll
 from tournaments.algorithms.starting_colour import decide_starting_colour
 from tournaments.formats import get_format
 from tournaments.models import Cycle, CycleSeed, Entry, Fixture, League, Seat
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.notify import SCHEDULE_CHANGED, notify_on_commit
 from tournaments.services.standings import standings_invalidate
@@ -34,11 +34,11 @@ def require_invitations_answered(league: League, then: str) -> None:
     waiting = unaccepted_entries(league)
     if waiting:
         names = ", ".join(e.player.name for e in waiting)
-        raise ServiceError(
-            f"{names} {'has' if len(waiting) == 1 else 'have'} not accepted the invitation "
-            "yet; a player with an account takes part only after accepting. Wait for them "
-            f"or remove their entry, then {then}.",
+        raise coded(
+            "invitation_open" if len(waiting) == 1 else "invitations_open",
             field="entries",
+            names=names,
+            then=then,
         )
 
 
@@ -93,17 +93,13 @@ def cycle_create(
             raise ServiceError(f"{league.name} is {league.status}; no more DRRs can start")
         number = league.cycles.count() + 1
         if number > league.drr_count:
-            raise ServiceError(
-                f"{league.name} plays {league.drr_count} DRR(s); all have been generated"
-            )
+            raise coded("all_drrs_generated", league=league.name, total=league.drr_count)
         require_invitations_answered(league, "seed")
         entries = _active_entries(league)
         if len(entries) < 2:
-            raise ServiceError(
-                f"a DRR needs at least two players; {league.name} has {len(entries)}"
-            )
+            raise coded("drr_needs_players", league=league.name, count=len(entries))
         if fmt.players_per_game == 3 and len(entries) < 3:
-            raise ServiceError(f"{fmt.label} needs at least three players")
+            raise coded("needs_three", format=fmt.code, count=len(entries))
         by_name = {e.player.name: e.pk for e in entries}
         try:
             recorded = (
@@ -140,8 +136,9 @@ def cycle_create(
                     "round": r.number,
                     "places": list(r.places),
                     "rolls": {str(p): v for p, v in zip(r.players, r.rolls, strict=True)},
+                    "order": _typed_order(r.players, recorded, i),
                 }
-                for r in order.history
+                for i, r in enumerate(order.history)
             ],
             late_order=list(late_order or []),
         )
@@ -160,28 +157,63 @@ def cycle_create(
         return cycle
 
 
+def _typed_order(players, recorded, index: int) -> list[str]:
+    """The players of one roll round in the order the organizer typed them (else as
+    rolled), as strings (the keys of the stored rolls)."""
+    if recorded and index < len(recorded):
+        typed = [p for p in recorded[index] if p in players]
+        return [str(p) for p in typed + [p for p in players if p not in typed]]
+    return [str(p) for p in players]
+
+
 def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
+    """The DRR's games with their seats and starts. The start follows the format
+    (tournament.md, Starting colour): a double-threat DRR game the rearguard of the
+    first-mentioned player; a 3T/3T+ game from the second round on the colour that
+    clinched victory in the previous game at the same board (decided when that result
+    counts, "decided by game N"), the first round by die roll; a GP game by die roll
+    (the rolls kept and shown, as in a GP event)."""
     fmt = get_format(league.format)
     board_colours = DEFAULT_COLOURS[league.board]
     preferences = {pk: (e.preferred_colours or None) for pk, e in entries.items()}
+    chained = fmt.players_per_game == 3  # 3T / 3T+: games follow each other at a board
     game_number = 0
     seats: list[Seat] = []
+    previous_at_board: dict[int, Fixture] = {}
     for rnd in schedule.rounds:
-        for game in rnd.games:
+        this_round: dict[int, Fixture] = {}
+        for board_index, game in enumerate(rnd.games):
             game_number += 1
             at_board = [entry_by_seed[s] for s in game]
+            earlier = previous_at_board.get(board_index) if chained else None
             try:
                 assignment = assign_colours(
                     at_board, preferences, board_colours, fmt.layout, league.clash_policy
                 )
-                rule = "drr" if fmt.layout == "side-by-side" else "die-roll"
-                start = decide_starting_colour(
-                    rule,
-                    assignment=assignment,
-                    board_colours=board_colours,
-                    at_board=at_board,
-                    seed=f"{cycle.seed}-{cycle.number}-{game_number}",
-                )
+                start_fields: dict = {}
+                if earlier is not None:
+                    start_fields = {
+                        "start_basis": "clinching-colour",
+                        "start_depends_on": earlier,
+                    }
+                else:
+                    rule = "drr" if fmt.layout == "side-by-side" and not chained else "die-roll"
+                    start = decide_starting_colour(
+                        rule,
+                        assignment=assignment,
+                        board_colours=board_colours,
+                        at_board=at_board,
+                        seed=f"{cycle.seed}-{cycle.number}-{game_number}",
+                    )
+                    start_fields = {"starting_colour": start.colour}
+                    if rule == "die-roll":
+                        start_fields.update(
+                            start_basis="die-roll",
+                            start_reason="highest die roll of the colours in play",
+                            start_rolls=[r.as_dict() for r in start.rolls.history]
+                            if start.rolls
+                            else [],
+                        )
             except AlgorithmError as exc:
                 raise ServiceError(str(exc)) from None
             fixture = Fixture.objects.create(
@@ -190,8 +222,9 @@ def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
                 round=rnd.number,
                 number=game_number,
                 label=rnd.label if len(rnd.games) == 1 else f"G{game_number}",
-                starting_colour=start.colour,
+                **start_fields,
             )
+            this_round[board_index] = fixture
             seats.extend(
                 Seat(
                     fixture=fixture,
@@ -201,14 +234,15 @@ def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
                 )
                 for position, entry_id in enumerate(at_board)
             )
+        previous_at_board = this_round
     Seat.objects.bulk_create(seats)
 
 
 def cycle_reorder_late_games(*, cycle: Cycle, by, late_order: list[int]) -> Cycle:
     """Three players: the organizer reorders G4–G6 (none of them may have a result)."""
     require_organizer(by, cycle.league)
-    if cycle.seeds.count() != 3:
-        raise ServiceError("G4–G6 can be reordered only in a three-player DRR")
+    if cycle.seeds.count() != 3 or get_format(cycle.league.format).players_per_game != 2:
+        raise ServiceError("G4–G6 can be reordered only in a three-player double-threat DRR")
     try:
         schedule = round_robin.three_player_drr(late_order)
     except AlgorithmError as exc:
@@ -296,3 +330,42 @@ def late_order_preview(cycle: Cycle, late_order: list[int]) -> list[dict]:
             }
         )
     return rows
+
+
+def cycle_dates_recur(
+    *, cycle: Cycle, by, first, every_days: int = 7, due_hours: int | None = None
+) -> int:
+    """Date every round of a DRR in one step: round 1 at ``first`` (a wall-clock time in the
+    site's time zone), then one round every ``every_days`` days at the same time; each
+    result due ``due_hours`` later. Each round stays editable afterwards
+    (``round_dates_set``); games with a counted result keep their dates. Returns how many
+    games were dated."""
+    from django.conf import settings
+
+    from tournaments.algorithms.recurrence import round_dates
+
+    require_organizer(by, cycle.league)
+    rounds = sorted(set(cycle.fixtures.values_list("round", flat=True)))
+    if not rounds:
+        raise ServiceError(f"DRR {cycle.number} has no games to date")
+    try:
+        dates = round_dates(
+            first,
+            len(rounds),
+            every_days=every_days,
+            due_hours=due_hours,
+            zone=settings.TIME_ZONE,
+        )
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc), field="every_days") from None
+    with transaction.atomic():
+        return sum(
+            round_dates_set(
+                cycle=cycle,
+                by=by,
+                round_number=number,
+                scheduled_at=date.scheduled_at,
+                deadline=date.deadline,
+            )
+            for number, date in zip(rounds, dates, strict=True)
+        )

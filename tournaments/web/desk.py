@@ -90,7 +90,7 @@ def _hand_result(request, pk: int, *, action: str):
                     **typed,
                 )
             except ServiceError as exc:
-                error = exc.message
+                error = exc.localized()
                 status = 403 if isinstance(exc, NotAllowed) else 400
             except ValidationError as exc:  # a form-level inconsistency found by typed()
                 error = " ".join(exc.messages)
@@ -144,7 +144,7 @@ def _decision(request, pk: int, action: str, form_class, run):
     try:
         run(fixture, form.cleaned_data)
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.localized())
         return redirect(back)
     return redirect(back)
 

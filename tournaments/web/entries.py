@@ -82,7 +82,7 @@ def _my_failed(request, exc: ServiceError, **extra):
     return render(
         request,
         "tournaments/organize/my_leagues.html",
-        _my_context(request, form_error=exc.message, **extra),
+        _my_context(request, form_error=exc.localized(), **extra),
         status=_status(exc),
     )
 
@@ -119,11 +119,11 @@ def entry_colours(request, entry_id: int):
             entry=entry, user=request.user, preferred_colours=form.colours()
         )
     except ServiceError as exc:
-        form.add_error(None, exc.message)
+        form.add_error(None, exc.localized())
         return render(
             request,
             "tournaments/organize/my_leagues.html",
-            _my_context(request, form_error=exc.message, **{f"form_{entry.pk}": form}),
+            _my_context(request, form_error=exc.localized(), **{f"form_{entry.pk}": form}),
             status=_status(exc),
         )
     messages.success(request, _("Your preferred colours are saved."))
@@ -150,7 +150,7 @@ def entry_withdraw(request, entry_id: int):
                 reason=(request.POST.get("reason") or "withdrew").strip()[:2000],
             )
         except ServiceError as exc:
-            error, status = exc.message, _status(exc)
+            error, status = exc.localized(), _status(exc)
         else:
             messages.success(
                 request,
@@ -181,7 +181,7 @@ def invitation(request, token: str):
         inv = entry_services.invitation_from_token(token)
     except ServiceError as exc:
         return render(
-            request, "tournaments/organize/invitation.html", {"error": exc.message}, status=400
+            request, "tournaments/organize/invitation.html", {"error": exc.localized()}, status=400
         )
     error = None
     status = 200
@@ -193,7 +193,7 @@ def invitation(request, token: str):
         try:
             entry = entry_services.invitation_accept(invitation=inv, user=request.user)
         except ServiceError as exc:
-            error, status = exc.message, _status(exc)
+            error, status = exc.localized(), _status(exc)
         else:
             messages.success(
                 request, _("You play in %(league)s now.") % {"league": entry.league.name}
@@ -225,7 +225,7 @@ def join(request, slug: str):
     try:
         entry_services.join_request(league=league, user=request.user)
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.localized())
         return redirect("tournaments:league", slug=league.slug)
     messages.success(request, _("You asked to join; an organizer will decide."))
     return redirect("tournaments:league", slug=league.slug)
@@ -247,7 +247,7 @@ def confirm_email(request, token: str):
                 ),
             )
         except ServiceError as exc:
-            messages.error(request, exc.message)
+            messages.error(request, exc.localized())
         else:
             messages.success(request, _("The confirmation link is on its way."))
         back = request.POST.get("next") or ""
@@ -262,7 +262,7 @@ def confirm_email(request, token: str):
         return render(
             request,
             "tournaments/organize/confirm_email.html",
-            {"error": exc.message},
+            {"error": exc.localized()},
             status=_status(exc),
         )
     return render(request, "tournaments/organize/confirm_email.html", {"confirmed": True})

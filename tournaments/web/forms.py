@@ -3,6 +3,7 @@ results desk's hand entry, void and forfeit."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from django import forms
@@ -118,8 +119,18 @@ def parse_rolls(rounds: Iterable[str]) -> list[dict[str, int]]:
     return parsed
 
 
+ROLL_ROUNDS = re.compile(r"[;\n]")
+
+
+def split_roll_rounds(text: str) -> list[str]:
+    """The one roll syntax of the seeding and tie-break forms: rounds separated by a new
+    line or a ``;`` (``Ann 5, Ben 5; Ann 2, Ben 6``), pairs inside a round by commas."""
+    return ROLL_ROUNDS.split(text or "")
+
+
 class TieBreakRollForm(forms.Form):
-    """A roll-off typed as rounds: ``Ann 5, Ben 5; Ann 2, Ben 6`` (re-rolls after ``;``)."""
+    """A roll-off typed as rounds: ``Ann 5, Ben 5; Ann 2, Ben 6`` (re-rolls after ``;`` or
+    on the next line)."""
 
     rolls = forms.CharField(
         label=_("Rolls, round by round"),
@@ -129,7 +140,7 @@ class TieBreakRollForm(forms.Form):
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
 
     def clean_rolls(self) -> list[dict[str, int]]:
-        rounds = parse_rolls(self.cleaned_data["rolls"].split(";"))
+        rounds = parse_rolls(split_roll_rounds(self.cleaned_data["rolls"]))
         if not rounds:
             raise forms.ValidationError(_("enter at least one round of rolls"))
         return rounds

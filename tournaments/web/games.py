@@ -107,7 +107,7 @@ def game_detail(request, pk: int):
 
 
 def _service_error(request, fixture: Fixture, exc: ServiceError, **forms):
-    context = _game_context(request, fixture, form_error=exc.message, **forms)
+    context = _game_context(request, fixture, form_error=exc.localized(), **forms)
     upload = forms.get("upload_form")
     if exc.event is not None and upload is not None and upload.is_valid():
         log = upload.cleaned_data.get("log")
@@ -220,9 +220,9 @@ def game_analysis_retry(request, pk: int):
     try:
         analysis_services.analysis_retry(fixture=fixture, by=request.user)
     except NotAllowed as exc:
-        raise PermissionDenied(_(exc.message)) from None
+        raise PermissionDenied(_(exc.localized())) from None
     except ServiceError as exc:  # the service's refusals are marked for translation
-        messages.error(request, _(exc.message))
+        messages.error(request, _(exc.localized()))
         return redirect(back)
     messages.success(
         request, _("The analysis is queued again; it appears here once a worker has run it.")

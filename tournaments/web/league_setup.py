@@ -13,7 +13,9 @@ from django.views.decorators.http import require_http_methods
 from tournaments.permissions import organize_refusal
 from tournaments.services import leagues as league_services
 from tournaments.services.errors import NotAllowed, ServiceError
-from tournaments.web.organize_forms import TEMPLATES, LeagueForm, preset_table
+from tournaments.services.league_settings import TEMPLATES
+from tournaments.web.lookups import organized_league
+from tournaments.web.organize_forms import LeagueForm, LeagueSettingsForm, preset_table
 
 
 @login_required
@@ -54,4 +56,34 @@ def league_create(request):
             "refusal": refusal,
         },
         status=403 if refusal else status,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_settings(request, slug: str):
+    """An existing league's settings, through ``league_update``: the same form and the
+    same specifications as creating it, with what is fixed by now shown but disabled."""
+    league = organized_league(request, slug)
+    form = LeagueSettingsForm(request.POST or None, league=league)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                league_services.league_update(
+                    league=league, by=request.user, **form.update_kwargs()
+                )
+            except ServiceError as exc:
+                form.add_service_error(exc)
+                status = 403 if isinstance(exc, NotAllowed) else 400
+            else:
+                messages.success(request, _("The settings are saved."))
+                return redirect("tournaments:manage", slug=league.slug)
+    presets, options = preset_table()
+    return render(
+        request,
+        "tournaments/organize/league_settings.html",
+        {"form": form, "league": league, "presets": presets, "options": options, "tab": "manage"},
+        status=status,
     )

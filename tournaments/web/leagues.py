@@ -24,6 +24,7 @@ from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors import playoffs as playoff_selectors
 from tournaments.selectors import schedule as schedule_selectors
 from tournaments.selectors import standings as standings_selectors
+from tournaments.selectors.next_step import next_step
 from tournaments.services import events, open_tournaments, tie_breaks
 from tournaments.services.errors import ServiceError
 from tournaments.services.open_tournaments import open_final_ranking
@@ -54,18 +55,17 @@ def league_detail(request, slug: str):
 
 
 def _organizer_actions(league) -> list[str]:
-    """The format's organizer actions offered on the league page (each refused by its
-    service with the reason when the moment is wrong)."""
-    kind = league.event_kind
-    actions = []
-    if kind in events.SEQUENCE_EVENTS and not league.fixtures.exists():
-        actions.append("schedule-event")
-    if kind == league.EventKind.GRAND_PRIX:
-        actions.append("extra-game")
-    if kind == league.EventKind.OPEN:
-        actions.append("draw-round")
-        if league.final_table_size:
-            actions.append("final-table")
+    """The format's organizer action offered on the league page: the next step's, when it
+    is one (``selectors.next_step``), and a Grand Prix's extra game while its top is tied
+    with no game left (normally added by itself)."""
+    step = next_step(league)
+    actions = [step.action] if step.action else []
+    if league.event_kind == league.EventKind.GRAND_PRIX and league.status != "finished":
+        try:
+            if events.grand_prix_state(league).extra_game_needed:
+                actions.append("extra-game")
+        except ServiceError:
+            pass
     return actions
 
 
@@ -118,7 +118,9 @@ def league_action(request, slug: str, action: str):
         else:
             raise Http404("no such action")
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.localized())
+    if request.POST.get("next") == "manage":
+        return redirect("tournaments:manage", slug=league.slug)
     return redirect("tournaments:league", slug=league.slug)
 
 

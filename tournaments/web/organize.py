@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Entry, Invitation, Player, PlayerClaim
 from tournaments.permissions import may_vouch_for
+from tournaments.selectors.next_step import next_step
 from tournaments.services import entries as entry_services
 from tournaments.services import leagues as league_services
 from tournaments.services.entries import invitation_token
@@ -56,12 +57,15 @@ def _manage_context(request, league, **forms) -> dict:
         "claims": list(claims),
         "organizers": organizers,
         "is_owner": request.user.is_staff or league.owner_id == request.user.pk,
-        "entries_closed": league_services.entries_open_refusal(league),
+        "entries_closed": (
+            error.localized() if (error := league_services.entries_open_error(league)) else None
+        ),
         "cycles": cycles,
-        "can_seed": cycles < league.drr_count and league.format != "open",
+        "can_seed": cycles < league.drr_count and league.event_kind == league.EventKind.LEAGUE,
+        "next_step": next_step(league),
         "has_series": league.series.exists(),
-        "add_form": forms.get("add_form") or AddPlayerForm(),
-        "new_form": forms.get("new_form") or NewPlayerForm(),
+        "add_form": forms.get("add_form") or AddPlayerForm(auto_id="add_%s"),
+        "new_form": forms.get("new_form") or NewPlayerForm(auto_id="new_%s"),
         "invite_form": forms.get("invite_form") or InviteForm(),
         "organizer_form": forms.get("organizer_form") or OrganizerForm(),
         "form_error": forms.get("form_error"),
@@ -82,9 +86,9 @@ def _failed(request, league, exc: ServiceError, form=None, name: str | None = No
     status = 403 if isinstance(exc, NotAllowed) else 400
     if form is not None and name:
         field = exc.field if exc.field in form.fields else None
-        form.add_error(field, exc.message)
+        form.add_error(field, exc.localized())
         return _render(request, league, status, **{name: form})
-    return _render(request, league, status, form_error=exc.message)
+    return _render(request, league, status, form_error=exc.localized())
 
 
 @login_required
@@ -104,7 +108,7 @@ def _player_named(name: str) -> Player:
 @require_POST
 def entry_add(request, slug: str):
     league = organized_league(request, slug)
-    form = AddPlayerForm(request.POST)
+    form = AddPlayerForm(request.POST, auto_id="add_%s")  # ids unique on the page
     if not form.is_valid():
         return _render(request, league, 400, add_form=form)
     try:
@@ -127,7 +131,7 @@ def entry_add(request, slug: str):
 @require_POST
 def player_new(request, slug: str):
     league = organized_league(request, slug)
-    form = NewPlayerForm(request.POST)
+    form = NewPlayerForm(request.POST, auto_id="new_%s")
     if not form.is_valid():
         return _render(request, league, 400, new_form=form)
     try:

@@ -8,7 +8,6 @@ same checks as the API) and their errors are put next to the field they name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
@@ -18,67 +17,8 @@ from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import OPTIONS, PRESET_OPTIONS, PRESET_TITLES
 from tournaments.algorithms.standings import LEAGUE_PRECEDENCE, METRICS
 from tournaments.formats import FORMATS
-from tournaments.web.forms import parse_rolls
-
-
-@dataclass(frozen=True)
-class Template:
-    """A starting point for a new league: values that prefill the form."""
-
-    code: str
-    label: Any
-    description: Any
-    values: dict[str, Any] = field(default_factory=dict)
-
-
-TEMPLATES: dict[str, Template] = {
-    t.code: t
-    for t in (
-        Template(
-            "xleague",
-            _("XLeague"),
-            _("3 players, 2T+, six double round-robins, qualifying series and final series"),
-            {
-                "format": "2T+",
-                "drr_count": 6,
-                "playoffs_kind": "xleague",
-            },
-        ),
-        Template(
-            "2T",
-            _("Double threat (2T)"),
-            _("two players, two colours each, board 4"),
-            {"format": "2T"},
-        ),
-        Template(
-            "2T+",
-            _("Double threat XL (2T+)"),
-            _("2T where a player must finish both colours"),
-            {"format": "2T+"},
-        ),
-        Template(
-            "3T", _("Triple threat (3T)"), _("three players at a 6-colour board"), {"format": "3T"}
-        ),
-        Template(
-            "3T+",
-            _("Triple threat XL (3T+)"),
-            _("3T where both colours must finish"),
-            {"format": "3T+"},
-        ),
-        Template(
-            "GP",
-            _("Grand Prix (GP)"),
-            _("opposite colours, every place scores points"),
-            {"format": "GP"},
-        ),
-        Template(
-            "open",
-            _("Open tournament"),
-            _("one colour each, up to four at a board, placement points"),
-            {"format": "open", "playoffs_kind": "none"},
-        ),
-    )
-}
+from tournaments.services import league_settings as spec
+from tournaments.web.forms import parse_rolls, split_roll_rounds
 
 #: what each tie-break metric measures (shown next to the precedence fields)
 METRIC_HELP: dict[str, Any] = {
@@ -142,36 +82,66 @@ def _int_list(text: str, *, name) -> list[int]:
     return values
 
 
-class LeagueForm(forms.Form):
-    """Every setting ``league_create`` takes. To add a setting: add a field here and a
-    line in :meth:`service_kwargs` (the template's fieldsets list it by name)."""
+def setting_field(name: str) -> forms.Field:
+    """The form field of a league setting, from its one specification
+    (``tournaments.services.league_settings``): label, help text, choices, bounds, default."""
+    s = spec.SETTINGS[name]
+    common = {"label": s.label, "help_text": s.help}
+    if s.kind == "bool":
+        return forms.BooleanField(required=False, initial=s.default, **common)
+    if s.kind == "slug":
+        return forms.SlugField(required=False, max_length=s.max_length, **common)
+    if s.kind == "choice":
+        blank = [("", s.help)] if s.nullable else []
+        numeric = all(isinstance(v, int) for v in s.choice_values())
+        return forms.TypedChoiceField(
+            choices=blank + [(str(v), label) for v, label in s.choices],
+            coerce=int if numeric else str,
+            required=not s.nullable,
+            empty_value=None,
+            **common,
+        )
+    if s.kind == "int":
+        low, high = s.widest or (None, None)
+        return forms.IntegerField(
+            min_value=low,
+            max_value=high,
+            required=not s.nullable and s.default is None,
+            initial=s.default,
+            **common,
+        )
+    if s.kind in ("int-list", "format-list"):
+        return forms.CharField(required=False, max_length=s.max_length or 200, **common)
+    return forms.CharField(max_length=s.max_length or 200, **common)
 
-    name = forms.CharField(label=_("Name"), max_length=120)
-    slug = forms.SlugField(
-        label=_("Address"),
-        required=False,
-        max_length=120,
-        help_text=_("the league's URL name (default: from the name)"),
-    )
-    format = forms.ChoiceField(
-        label=_("Format"), choices=[(f.code, f.label) for f in FORMATS.values()]
-    )
-    board = forms.TypedChoiceField(
-        label=_("Board"),
-        choices=[("", _("the format's board")), ("4", _("4 colours")), ("6", _("6 colours"))],
-        coerce=int,
-        required=False,
-        empty_value=None,
-    )
-    rules_preset = forms.ChoiceField(
-        label=_("Rules preset"),
-        required=False,
-        choices=[("", _("the format's preset"))]
-        + [(name, f"{name}: {PRESET_TITLES.get(name, name)}") for name in PRESET_OPTIONS],
-    )
-    drr_count = forms.IntegerField(
-        label=_("Double round-robins"), min_value=1, max_value=20, initial=1
-    )
+
+#: the settings the form shows, each built by ``setting_field``
+FORM_SETTINGS = (
+    "name",
+    "slug",
+    "event_kind",
+    "format",
+    "board",
+    "drr_count",
+    "game_formats",
+    "games_planned",
+    "time_limit_minutes",
+    "final_table_size",
+    "rules_preset",
+    "points_scheme",
+    "ranking_level",
+    "confirmation_required",
+    "is_public",
+    "registration_open",
+)
+
+
+class LeagueForm(forms.Form):
+    """Every setting ``league_create`` takes. The plain settings are built from their
+    specification (``FORM_SETTINGS``); rules options, playoffs and tie-break positions are
+    compound fields of their own. To add a setting: specify it in
+    ``tournaments.services.league_settings``, list it in ``FORM_SETTINGS`` and in the template."""
+
     playoffs_kind = forms.ChoiceField(
         label=_("Playoffs"),
         choices=[
@@ -195,25 +165,12 @@ class LeagueForm(forms.Form):
         required=False,
         initial=True,
     )
-    points_scheme = forms.CharField(
-        label=_("Points per place"),
-        required=False,
-        max_length=100,
-        help_text=_("open tournaments and GP: e.g. 5, 3, 1, 0 (blank: the format's)"),
-    )
-    confirmation_required = forms.BooleanField(
-        label=_("A submitted log counts only once the opponent confirms it"),
-        required=False,
-        initial=True,
-    )
-    is_public = forms.BooleanField(label=_("Public league"), required=False, initial=True)
-    registration_open = forms.BooleanField(
-        label=_("Open registration: players may ask to join (else by invitation only)"),
-        required=False,
-    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for name in FORM_SETTINGS:
+            self.fields[name] = setting_field(name)
+        self.order_fields(FORM_SETTINGS)
         self.option_names = list(OPTIONS)
         for name, option in OPTIONS.items():
             self.fields[f"opt_{name}"] = _option_field(option)
@@ -228,10 +185,11 @@ class LeagueForm(forms.Form):
             )
 
     @classmethod
-    def initial_for(cls, template: Template | None) -> dict[str, Any]:
+    def initial_for(cls, template: spec.Template | None) -> dict[str, Any]:
         values = dict(template.values if template else {})
         fmt = FORMATS.get(values.get("format", "2T+"))
         initial: dict[str, Any] = {
+            "event_kind": values.get("event_kind", spec.default_kind(fmt.code)),
             "format": fmt.code,
             "drr_count": values.get("drr_count", 1),
             "playoffs_kind": values.get("playoffs_kind", "none"),
@@ -239,6 +197,9 @@ class LeagueForm(forms.Form):
             "confirmation_required": True,
             "is_public": True,
         }
+        for key in ("board", "game_formats", "games_planned", "final_table_size"):
+            if key in values:
+                initial[key] = values[key]
         for i, key in enumerate(fmt.default_precedence or LEAGUE_PRECEDENCE, start=1):
             initial[f"prec_{key}"] = i
         return initial
@@ -281,6 +242,7 @@ class LeagueForm(forms.Form):
                 data[name + "_list"] = _int_list(data.get(name, ""), name=label)
             except forms.ValidationError as exc:
                 self.add_error(name, exc)
+        data["game_formats_list"] = spec.parse_formats(data.get("game_formats") or "")
         return data
 
     def playoffs_config(self) -> dict:
@@ -295,23 +257,48 @@ class LeagueForm(forms.Form):
         return config
 
     def service_kwargs(self) -> dict[str, Any]:
-        """The keyword arguments of ``tournaments.services.leagues.league_create``."""
+        """The keyword arguments of ``tournaments.services.leagues.league_create``: only
+        the settings of the chosen event kind (the others stay at their defaults)."""
         data = self.cleaned_data
-        return {
+        kind = data.get("event_kind") or spec.default_kind(data.get("format") or "")
+        kwargs: dict[str, Any] = {
             "name": data["name"],
             "slug": data.get("slug") or None,
+            "event_kind": kind,
             "format": data["format"],
             "board": data.get("board"),
             "rules_preset": data.get("rules_preset") or None,
             "rules_overrides": data["rules_overrides"],
-            "drr_count": data["drr_count"],
-            "playoffs": self.playoffs_config(),
             "precedence": data["precedence"] or None,
             "points_scheme": data.get("points_scheme_list") or None,
+            "ranking_level": data.get("ranking_level"),
             "confirmation_required": data.get("confirmation_required", False),
             "is_public": data.get("is_public", False),
             "registration_open": data.get("registration_open", False),
         }
+        if kind == spec.LEAGUE:
+            kwargs["drr_count"] = data.get("drr_count") or 1
+            kwargs["playoffs"] = self.playoffs_config()
+        if spec.applies("game_formats", kind):
+            kwargs["game_formats"] = data.get("game_formats_list") or None
+        for key in ("games_planned", "time_limit_minutes", "final_table_size"):
+            if spec.applies(key, kind):
+                kwargs[key] = data.get(key)
+        return kwargs
+
+    def update_kwargs(self) -> dict[str, Any]:
+        """The changes for ``league_update`` (``LeagueSettingsForm``): every shown setting
+        except the ones fixed at creation or by the schedule."""
+        kwargs = self.service_kwargs()
+        fixed = {name for name, f in self.fields.items() if f.disabled}
+        if "opt_" + next(iter(OPTIONS)) in fixed:
+            fixed.add("rules_overrides")
+        if any(name.startswith("prec_") for name in fixed):
+            fixed.add("precedence")
+        if "playoffs_kind" in fixed or "playoffs_kind" not in self.fields:
+            fixed.add("playoffs")
+        fixed |= {"slug", "event_kind", "format", "board"}
+        return {k: v for k, v in kwargs.items() if k not in fixed}
 
     #: service error field → form field
     FIELD_MAP = {
@@ -319,11 +306,71 @@ class LeagueForm(forms.Form):
         "playoffs": "playoffs_kind",
         "precedence": None,
         "points_scheme": "points_scheme",
+        "games": "games_planned",
+        "entries": None,
     }
 
     def add_service_error(self, exc) -> None:
         name = self.FIELD_MAP.get(exc.field, exc.field)
-        self.add_error(name if name in self.fields else None, exc.message)
+        self.add_error(name if name in self.fields else None, exc.localized())
+
+
+class LeagueSettingsForm(LeagueForm):
+    """The same form for an existing league (``league_update``): the address, event kind,
+    format and board are shown but fixed; what shapes the games is fixed once they exist;
+    the playoffs until they are drawn."""
+
+    def __init__(self, *args, league, **kwargs):
+        kwargs.setdefault("initial", self.initial_from(league))
+        super().__init__(*args, **kwargs)
+        from tournaments.services.leagues import league_scheduled
+
+        scheduled = league_scheduled(league)
+        kind = league.event_kind
+        for name in ("slug", "event_kind", "format", "board"):
+            self.fields[name].disabled = True
+        for name in FORM_SETTINGS:
+            if not spec.applies(name, kind):
+                del self.fields[name]
+            elif scheduled and spec.SETTINGS[name].changeable == spec.BEFORE_SCHEDULE:
+                self.fields[name].disabled = True
+        for name in list(self.fields):
+            if scheduled and name.startswith(("opt_", "prec_")):
+                self.fields[name].disabled = True
+        if league.format not in ("3T", "3T+"):
+            del self.fields["ranking_level"]  # only triple-threat leagues are ranked
+        if kind != spec.LEAGUE:
+            for name in [n for n in self.fields if n.startswith("playoffs_")]:
+                del self.fields[name]
+        elif league.series.exists():
+            for name in [n for n in self.fields if n.startswith("playoffs_")]:
+                self.fields[name].disabled = True
+
+    @staticmethod
+    def initial_from(league) -> dict[str, Any]:
+        initial: dict[str, Any] = {
+            name: getattr(league, name) for name in FORM_SETTINGS if hasattr(league, name)
+        }
+        initial["board"] = str(league.board)
+        initial["game_formats"] = ", ".join(league.game_formats or [])
+        initial["points_scheme"] = ", ".join(str(p) for p in league.points_scheme or [])
+        initial["rules_preset"] = league.rules_preset
+        for name, value in (league.rules_overrides or {}).items():
+            if name in OPTIONS:
+                initial[f"opt_{name}"] = (
+                    _encode(value) if OPTIONS[name].values is not None else value
+                )
+        for i, key in enumerate(league.precedence or [], start=1):
+            initial[f"prec_{key}"] = i
+        playoffs = league.playoffs or {}
+        initial["playoffs_kind"] = playoffs.get("kind", "none")
+        initial["playoffs_seeds"] = playoffs.get("seeds")
+        first_to = playoffs.get("first_to")
+        if isinstance(first_to, list):
+            initial["playoffs_first_to"] = ", ".join(map(str, first_to))
+        head = playoffs.get("head_start")
+        initial["playoffs_head_start"] = any(head) if isinstance(head, list) else head is not False
+        return initial
 
 
 def preset_table() -> tuple[list[dict], list]:
@@ -401,7 +448,7 @@ class SeedForm(forms.Form):
         data = super().clean()
         if data.get("method") == "rolls":
             try:
-                rounds = parse_rolls((data.get("rolls") or "").splitlines())
+                rounds = parse_rolls(split_roll_rounds(data.get("rolls") or ""))
             except forms.ValidationError as exc:
                 self.add_error("rolls", exc)
                 return data
@@ -436,6 +483,27 @@ class DatesForm(forms.Form):
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d"],
+    )
+
+
+class RecurrenceForm(forms.Form):
+    """Every round of a DRR dated in one step: the first round's date and time (its weekday
+    and time repeat), the interval, and when each result is due."""
+
+    first = forms.DateTimeField(
+        label=_("Round 1 on"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+    )
+    every_days = forms.IntegerField(
+        label=_("then every … days"), min_value=1, max_value=60, initial=7
+    )
+    due_hours = forms.IntegerField(
+        label=_("result due … hours after the round"),
+        min_value=1,
+        max_value=24 * 60,
+        required=False,
+        help_text=_("blank: no deadline"),
     )
 
 

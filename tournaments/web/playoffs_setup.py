@@ -23,7 +23,7 @@ def playoffs_setup(request, slug: str):
         try:
             playoff_services.playoffs_generate(league=league, by=request.user)
         except ServiceError as exc:
-            error, status = exc.message, 403 if isinstance(exc, NotAllowed) else 400
+            error, status = exc.localized(), 403 if isinstance(exc, NotAllowed) else 400
         else:
             messages.success(request, _("The playoffs are drawn; the first games are scheduled."))
             return redirect("tournaments:playoffs", slug=league.slug)
@@ -31,7 +31,7 @@ def playoffs_setup(request, slug: str):
     try:
         preview = playoff_services.playoffs_preview(league)
     except ServiceError as exc:
-        error = error or exc.message
+        error = error or exc.localized()
     return render(
         request,
         "tournaments/organize/playoffs_setup.html",

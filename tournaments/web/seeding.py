@@ -4,6 +4,7 @@ deadlines, reorder G4–G6 of a three-player DRR after a preview, reschedule one
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -18,7 +19,7 @@ from tournaments.selectors import schedule as schedule_selectors
 from tournaments.services import schedule as schedule_services
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.web.lookups import fixture_or_404, organized_league
-from tournaments.web.organize_forms import DatesForm, LateOrderForm, SeedForm
+from tournaments.web.organize_forms import DatesForm, LateOrderForm, RecurrenceForm, SeedForm
 
 
 def _status(exc: ServiceError) -> int:
@@ -34,7 +35,7 @@ def _seed_context(league, **extra) -> dict:
         "cycles": cycles,
         "blocks": blocks,
         "next_number": len(cycles) + 1,
-        "can_seed": len(cycles) < league.drr_count and league.format != "open",
+        "can_seed": len(cycles) < league.drr_count and league.event_kind == league.EventKind.LEAGUE,
         "players": list(
             league.entries.filter(state=Entry.State.ACCEPTED, withdrawn_at__isnull=True)
             .select_related("player")
@@ -43,6 +44,8 @@ def _seed_context(league, **extra) -> dict:
         "waiting": schedule_services.unaccepted_entries(league),
         "seed_form": extra.pop("seed_form", None) or SeedForm(),
         "dates_form": DatesForm(),
+        "recurrence_form": extra.pop("recurrence_form", None) or RecurrenceForm(),
+        "time_zone": settings.TIME_ZONE,
         "late_form": LateOrderForm(),
         **extra,
     }
@@ -73,7 +76,7 @@ def seed(request, slug: str):
                 league=league, by=request.user, seed=data.get("seed")
             )
     except ServiceError as exc:
-        form.add_error("rolls" if exc.field == "rolls" else None, exc.message)
+        form.add_error("rolls" if exc.field == "rolls" else None, exc.localized())
         return render(
             request,
             "tournaments/organize/seed.html",
@@ -116,7 +119,7 @@ def round_dates(request, slug: str, number: int, round_number: int):
         return render(
             request,
             "tournaments/organize/seed.html",
-            _seed_context(league, form_error=exc.message),
+            _seed_context(league, form_error=exc.localized()),
             status=_status(exc),
         )
     messages.success(
@@ -145,7 +148,7 @@ def late_order(request, slug: str, number: int):
                 messages.success(request, _("G4–G6 are reordered."))
                 return redirect("tournaments:schedule", slug=league.slug)
         except ServiceError as exc:
-            error, status = exc.message, _status(exc)
+            error, status = exc.localized(), _status(exc)
     elif form.is_bound:
         status = 400
     return render(
@@ -186,9 +189,9 @@ def game_reschedule(request, pk: int):
                     fixture=fixture, by=request.user, **form.cleaned_data
                 )
             except ServiceError as exc:
-                error, status = exc.message, _status(exc)
+                error, status = exc.localized(), _status(exc)
                 if exc.field in form.fields:
-                    form.add_error(exc.field, exc.message)
+                    form.add_error(exc.field, exc.localized())
                     error = None
             else:
                 messages.success(request, _("The game is rescheduled."))
@@ -199,3 +202,76 @@ def game_reschedule(request, pk: int):
         {"fixture": fixture, "league": fixture.league, "form": form, "form_error": error},
         status=status,
     )
+
+
+@login_required
+@require_POST
+def game_start(request, pk: int):
+    """An organizer sets a game's starting colour by hand, with a reason, where the rule
+    cannot decide (the game that decides it has no finishing order: a forfeit, a result
+    without a log). ``events.fixture_start_record`` refuses once the game has a result."""
+    from tournaments.services.events import fixture_start_record
+
+    fixture = fixture_or_404(request, pk)
+    if not is_organizer(request.user, fixture.league):
+        raise PermissionDenied("only the league's organizers set a starting colour")
+    try:
+        fixture_start_record(
+            fixture=fixture,
+            by=request.user,
+            colour=request.POST.get("colour", ""),
+            reason=request.POST.get("reason", ""),
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.localized())
+    else:
+        messages.success(request, _("The starting colour is set."))
+    return redirect("tournaments:game", pk=fixture.pk)
+
+
+@login_required
+@require_POST
+def drr_dates(request, slug: str, number: int):
+    """Date every round of a DRR in one step (``schedule.cycle_dates_recur``): "Preview"
+    shows the dates, "Set the dates" stores them; each round stays editable below."""
+    from tournaments.algorithms.errors import AlgorithmError
+    from tournaments.algorithms.recurrence import round_dates
+
+    league = organized_league(request, slug)
+    cycle = _cycle(league, number)
+    form = RecurrenceForm(request.POST)
+    if not form.is_valid():
+        context = _seed_context(league, recurrence_form=form, recurrence_cycle=cycle.number)
+        return render(request, "tournaments/organize/seed.html", context, status=400)
+    data = form.cleaned_data
+    if "apply" not in request.POST:
+        rounds = sorted(set(cycle.fixtures.values_list("round", flat=True)))
+        try:
+            preview = round_dates(
+                data["first"],
+                len(rounds),
+                every_days=data["every_days"],
+                due_hours=data.get("due_hours"),
+                zone=settings.TIME_ZONE,
+            )
+        except AlgorithmError as exc:
+            form.add_error(None, str(exc))
+            preview = None
+        context = _seed_context(
+            league, recurrence_form=form, recurrence_cycle=cycle.number, preview=preview
+        )
+        return render(request, "tournaments/organize/seed.html", context)
+    try:
+        n = schedule_services.cycle_dates_recur(
+            cycle=cycle,
+            by=request.user,
+            first=data["first"],
+            every_days=data["every_days"],
+            due_hours=data.get("due_hours"),
+        )
+    except ServiceError as exc:
+        form.add_error(None, exc.localized())
+        context = _seed_context(league, recurrence_form=form, recurrence_cycle=cycle.number)
+        return render(request, "tournaments/organize/seed.html", context, status=_status(exc))
+    messages.success(request, _("DRR %(n)s: %(games)s game(s) dated.") % {"n": number, "games": n})
+    return redirect("tournaments:seed", slug=league.slug)

@@ -63,6 +63,11 @@ urlpatterns = [
         name="manage-claim-decide",
     ),
     path("leagues/<slug:slug>/manage/organizers/", organize.organizer_add, name="manage-organizer"),
+    path(
+        "leagues/<slug:slug>/manage/settings/",
+        league_setup.league_settings,
+        name="manage-settings",
+    ),
     path("leagues/<slug:slug>/manage/access/", organize.league_open, name="manage-access"),
     path("leagues/<slug:slug>/manage/finish/", organize.league_finish, name="manage-finish"),
     path("leagues/<slug:slug>/manage/seed/", seeding.seed, name="seed"),
@@ -70,6 +75,11 @@ urlpatterns = [
         "leagues/<slug:slug>/manage/drr/<int:number>/rounds/<int:round_number>/dates/",
         seeding.round_dates,
         name="round-dates",
+    ),
+    path(
+        "leagues/<slug:slug>/manage/drr/<int:number>/dates/",
+        seeding.drr_dates,
+        name="drr-dates",
     ),
     path(
         "leagues/<slug:slug>/manage/drr/<int:number>/late-order/",
@@ -111,6 +121,7 @@ urlpatterns = [
         name="game-analysis-retry",
     ),
     path("games/<int:pk>/reschedule/", seeding.game_reschedule, name="game-reschedule"),
+    path("games/<int:pk>/start/", seeding.game_start, name="game-start"),
     path(
         "games/<int:pk>/results/<int:result_id>/confirm/",
         games.result_confirm,

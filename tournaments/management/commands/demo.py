@@ -273,6 +273,7 @@ class Command(BaseCommand):
             rules=fixture_rules_spec(fixture),
             board=league.board,
             players={s.entry.player.name: list(s.colours) for s in seats},
+            unused=fixture.unused_colours,
             first=fixture.starting_colour,
             bots="heuristic",
             seed=fixture.pk * 7919 + league.pk,
@@ -320,10 +321,13 @@ class Command(BaseCommand):
                     continue
                 played_in_partial += 1
             seats = list(fixture.seats.all())
+            # a 3T game's start is decided by the game before it, which just counted
+            fixture.refresh_from_db(fields=["starting_colour"])
             log = simulate_game(
                 rules=league.rules_spec,
                 board=league.board,
                 players={s.entry.player.name: list(s.colours) for s in seats},
+                unused=fixture.unused_colours,
                 first=fixture.starting_colour,
                 bots=bots
                 or {

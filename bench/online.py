@@ -82,11 +82,12 @@ def make_rooms(n: int) -> list[tuple[int, str]]:
 
     from live import services
     from live.models import Room
+    from live.services import timers
 
     host, _ = get_user_model().objects.get_or_create(username="bench-host")
     # rooms of an earlier phase stop (a step does nothing for a room that is not playing)
     Room.objects.filter(host=host, status=Room.Status.PLAYING).update(status=Room.Status.ABANDONED)
-    services.later = lambda *a, **k: None  # this process schedules nothing
+    timers.later = lambda *a, **k: None  # this process schedules nothing
     rooms = []
     for _ in range(n):
         room = services.room_create(host=host, rules="online", mode="computer", strength="random")

@@ -60,6 +60,11 @@ class Room(models.Model):
     rolled_at = models.DateTimeField(
         null=True, blank=True, help_text="when the die on turn was rolled (the sweep's clock)"
     )
+    snapshot = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="the game after `move_number` events (engine snapshot) and the last `t`",
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     winner = models.CharField(max_length=100, blank=True)

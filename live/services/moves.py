@@ -14,7 +14,7 @@ from live import computer, signals
 from live.models import Room, RoomEvent, Seat
 from live.services import timers
 from live.services.json_view import room_state
-from live.services.state import Refused, cache_game, last_t, roll, room_game, seat_of
+from live.services.state import Refused, last_t, roll, room_game, seat_of, snapshot_of
 
 
 def _parse_choice(choice: Any) -> tuple[Any, int, str | None]:
@@ -121,20 +121,16 @@ def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, An
     except IllegalMove as exc:
         raise Refused(str(exc)) from None
     now = timezone.now()
-    previous_t = last_t(room.pk, number) if number else 0
-    if previous_t is None:
-        previous_t = (
-            RoomEvent.objects.filter(room=room, number=number - 1)
-            .values_list("data__t", flat=True)
-            .first()
-        )
-    t = round(max((now - room.started_at).total_seconds(), float(previous_t or 0)), 3)
+    t = round(max((now - room.started_at).total_seconds(), last_t(room)), 3)
     event: dict[str, Any] = (
         played.event(die) if played is not None else {"colour": roller, "die": die}
     )
     event["t"] = t
     over = game.is_over()  # by the rules' end, or by the room's variant
-    fields: dict[str, Any] = {"move_number": number + 1}
+    fields: dict[str, Any] = {
+        "move_number": number + 1,
+        "snapshot": snapshot_of(game, number + 1, t),  # the next move loads this, in O(1)
+    }
     if over:
         fields.update(
             status=Room.Status.FINISHED,
@@ -159,7 +155,6 @@ def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, An
         RoomEvent.objects.create(room=room, number=number, data=event, by=by)
         for k, v in fields.items():
             setattr(room, k, v)
-        cache_game(room.pk, number + 1, game, t)
         if over:
             transaction.on_commit(lambda: timers.later("live.room_finish", [room.pk], 0))
         else:

@@ -3,6 +3,7 @@ applied so far (lichess' round "state")."""
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -10,7 +11,7 @@ from typing import Any
 
 from django.conf import settings
 
-from games.engine import Game
+from games.engine import Game, game_restore, game_snapshot
 from games.engine.variants import variant_rules
 from live.models import Room, RoomEvent, Seat
 from tournaments.permissions import can_view
@@ -61,20 +62,48 @@ def new_game(room: Room) -> Game:
 
 # --- the engine state after the events so far ------------------------------------------------
 
-#: room → (number of events, the engine game after them, ``t`` of the last one)
-_games: OrderedDict[int, tuple[int, Game, float]] = OrderedDict()
-_games_lock = threading.Lock()
-_CACHE_ROOMS = 4000
+#: the fresh game of each setup (rules, board, first, players, variant): copied, never replayed
+_fresh: OrderedDict[str, Game] = OrderedDict()
+_fresh_lock = threading.Lock()
+_FRESH_SETUPS = 256
+
+
+def _fresh_game(room: Room) -> Game:
+    key = json.dumps(
+        [room.rules, room.board, room.first, room.players or None, room.variant or None],
+        sort_keys=True,
+    )
+    with _fresh_lock:
+        game = _fresh.get(key)
+        if game is not None:
+            _fresh.move_to_end(key)
+            return game.copy()
+    game = new_game(room)
+    with _fresh_lock:
+        _fresh[key] = game.copy()
+        while len(_fresh) > _FRESH_SETUPS:
+            _fresh.popitem(last=False)
+    return game
+
+
+def snapshot_of(game: Game, number: int, t: float) -> dict[str, Any]:
+    """What a room stores with its ``move_number`` (``number``): the game after that many
+    events and the ``t`` of the last one."""
+    return {"n": number, "t": t, "game": game_snapshot(game)}
 
 
 def room_game(room: Room) -> Game:
-    """The engine game after the room's ``move_number`` events (a copy: change it freely)."""
-    with _games_lock:
-        cached = _games.get(room.pk)
-        if cached is not None and cached[0] == room.move_number:
-            _games.move_to_end(room.pk)
-            return cached[1].copy()
-    game = new_game(room)
+    """The engine game after the room's ``move_number`` events (yours to change), in
+    constant time whatever the game's length: the snapshot stored in the room's own row
+    with its move number (written by the same claim, so the two always agree) restored
+    onto a fresh game of the room's setup. Nothing is replayed, whichever process asks.
+    Only a room written before snapshots existed replays its events."""
+    if room.move_number == 0:
+        return _fresh_game(room)
+    snap = room.snapshot
+    if snap and snap.get("n") == room.move_number:
+        return game_restore(_fresh_game(room), snap["game"])
+    game = _fresh_game(room)
     events = list(
         RoomEvent.objects.filter(room=room, number__lt=room.move_number)
         .order_by("number")
@@ -83,29 +112,22 @@ def room_game(room: Room) -> Game:
     if len(events) != room.move_number:
         raise Refused("the room's log is being written; try again")
     game.push_events(events)
-    cache_game(room.pk, room.move_number, game, float(events[-1].get("t") or 0) if events else 0.0)
-    return game.copy()
+    return game
 
 
-def last_t(room_id: int, number: int) -> float | None:
-    """``t`` of the room's event ``number - 1`` if the cache holds the game after it."""
-    with _games_lock:
-        cached = _games.get(room_id)
-    return cached[2] if cached is not None and cached[0] == number else None
-
-
-def cache_game(room_id: int, number: int, game: Game, t: float) -> None:
-    with _games_lock:
-        _games[room_id] = (number, game.copy(), t)
-        _games.move_to_end(room_id)
-        while len(_games) > _CACHE_ROOMS:
-            _games.popitem(last=False)
-
-
-def clear_cache() -> None:
-    """Forget every cached game (tests: as if each step ran in another process)."""
-    with _games_lock:
-        _games.clear()
+def last_t(room: Room) -> float:
+    """``t`` of the room's last event (0 before the first)."""
+    if room.move_number == 0:
+        return 0.0
+    snap = room.snapshot
+    if snap and snap.get("n") == room.move_number:
+        return float(snap["t"])
+    t = (
+        RoomEvent.objects.filter(room=room, number=room.move_number - 1)
+        .values_list("data__t", flat=True)
+        .first()
+    )
+    return float(t or 0)
 
 
 # --- reading a room ----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from django.db import connections
 from games.engine import final_game, simulate_game, validate
 from live import services
 from live.models import Room, RoomEvent, Seat
-from live.services import moves, state
+from live.services import moves
 from tests.live.conftest import drive
 
 
@@ -232,7 +232,6 @@ def test_two_processes_racing_for_one_roll_apply_it_once(scheduled):
         def step(barrier=barrier, results=results, number=number):
             barrier.wait()
             try:
-                state.clear_cache()
                 results.append(services.room_step(room_id=room.pk, move_number=number))
             finally:
                 connections.close_all()

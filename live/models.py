@@ -37,6 +37,9 @@ class Room(models.Model):
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    host_address = models.CharField(
+        max_length=64, blank=True, help_text="the client address that opened the room (limits)"
+    )
     board = models.PositiveSmallIntegerField(default=4)
     rules = models.JSONField(default=online_rules, help_text="a preset name or rules object")
     variant = models.CharField(max_length=20, blank=True, help_text="games/engine/variants.py")
@@ -112,6 +115,9 @@ class Seat(models.Model):
     reserved = models.BooleanField(default=False, help_text="only `original` may take it")
     connections = models.IntegerField(default=0)
     disconnected_at = models.DateTimeField(null=True, blank=True)
+    seen_at = models.DateTimeField(
+        null=True, blank=True, help_text="the last heartbeat of a connection of this seat's user"
+    )
 
     class Meta:
         ordering = ["room", "index"]

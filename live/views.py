@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.throttles import LoginThrottle
 from games.analysis import log_viewer_data
 from games.engine.rules import PRESETS
 from games.engine.variants import VARIANTS
@@ -54,6 +55,7 @@ def lobby(request):
                 variant=p.get("variant") or "",
                 strength=p.get("strength") or "heuristic",
                 names=[n for n in (p.get("names") or "").split(",")],
+                address=LoginThrottle().get_ident(request) or "",
             )
         except services.Refused as exc:
             error = exc.message

@@ -32,6 +32,7 @@ from live.services.seats import (
     seat_connected,
     seat_disconnected,
     seat_grace_expire,
+    seat_heartbeat,
     seat_leave,
     seat_take,
 )
@@ -43,7 +44,7 @@ from live.services.state import (
     room_seats,
     room_visible,
 )
-from live.services.sweep import rooms_sweep
+from live.services.sweep import rooms_sweep, seats_sweep
 
 __all__ = [
     "LOG_FORMAT",
@@ -69,6 +70,8 @@ __all__ = [
     "seat_connected",
     "seat_disconnected",
     "seat_grace_expire",
+    "seat_heartbeat",
     "seat_leave",
     "seat_take",
+    "seats_sweep",
 ]

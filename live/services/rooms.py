@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -41,11 +42,15 @@ def room_create(
     strength: str = "heuristic",
     first: str | None = None,
     names: list[str] | None = None,
+    address: str = "",
 ) -> Room:
     """A new room with every seat played by the computer of ``strength`` until someone
     takes it. Online rooms have a turn timer (``turn_seconds``, default 60 s); rooms
     against the computer and around the table have none. Around the table (``names``:
-    the people at the device, one seat each in order) the host moves for everyone."""
+    the people at the device, one seat each in order) the host moves for everyone.
+
+    Bounded: one account hosts at most LIVE_ROOMS_PER_ACCOUNT open rooms, one client
+    ``address`` at most LIVE_ROOMS_PER_ADDRESS (``open_rooms_limit``)."""
     if not getattr(host, "is_authenticated", False):
         raise Refused("log in to open a room")
     if board not in (4, 6):
@@ -69,8 +74,10 @@ def room_create(
     if mode == Room.Mode.TABLE and not 1 <= len(names) <= len(colours):
         raise Refused(f"name 1 to {len(colours)} people at the table", field="names")
     with transaction.atomic():
+        open_rooms_limit(host, address)
         room = Room.objects.create(
             host=host,
+            host_address=address[:64],
             board=board,
             rules=rules,
             variant=variant,
@@ -88,6 +95,37 @@ def room_create(
                 seat.kind, seat.user, seat.original = Seat.Kind.HUMAN, host, host
             seat.save()
     return room
+
+
+#: a room opened longer ago than this no longer counts against its host's limit
+ROOMS_WINDOW = timedelta(hours=24)
+
+
+def open_rooms_limit(host, address: str) -> None:
+    """Refuse a new casual room when ``host`` already has LIVE_ROOMS_PER_ACCOUNT open
+    (waiting or playing, opened in the last 24 hours; league games do not count), or the
+    client ``address`` LIVE_ROOMS_PER_ADDRESS. Called in the creating transaction, under
+    the host's row lock: two requests at once cannot both take the last place."""
+    get_user_model().objects.select_for_update().filter(pk=host.pk).first()
+    recent = Room.objects.filter(
+        status__in=[Room.Status.WAITING, Room.Status.PLAYING],
+        fixture__isnull=True,
+        created_at__gte=timezone.now() - ROOMS_WINDOW,
+    )
+    per_account = live_setting("ROOMS_PER_ACCOUNT")
+    if recent.filter(host=host).count() >= per_account:
+        raise Refused(
+            f"you have {per_account} open rooms already: finish one of them (or wait a day) "
+            "before opening another",
+            field="rooms",
+        )
+    per_address = live_setting("ROOMS_PER_ADDRESS")
+    if address and recent.filter(host_address=address).count() >= per_address:
+        raise Refused(
+            f"{per_address} rooms are open from your address already: finish one of them "
+            "before opening another",
+            field="rooms",
+        )
 
 
 def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = None) -> Room:

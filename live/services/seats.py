@@ -3,12 +3,15 @@ of a dropped connection."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from live.models import Room, Seat
 from live.services import timers
+from live.services.finish import abandon_if_everyone_left
 from live.services.rooms import start
 from live.services.state import Refused, live_setting, locked_room
 
@@ -37,6 +40,12 @@ def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
             raise Refused(f"the {colour} seat is taken")
         if seat.reserved and seat.original_id != user.pk:
             raise Refused(f"the {colour} seat is reserved for {seat.original} in this league game")
+        held = held_until(seat)
+        if held is not None and seat.original_id != user.pk and timezone.now() < held:
+            raise Refused(
+                f"the {colour} seat is held for {seat.original} until "
+                f"{held:%H:%M:%S} UTC (they left it just now)"
+            )
         if seat.reserved:
             taking = [s for s in seats.values() if s.reserved and s.original_id == user.pk]
         else:
@@ -46,8 +55,8 @@ def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
         for s in taking:
             s.kind, s.user = Seat.Kind.HUMAN, user
             s.original = s.original or user
-            s.disconnected_at = None
-            s.save(update_fields=["kind", "user", "original", "disconnected_at"])
+            s.disconnected_at, s.seen_at = None, timezone.now()
+            s.save(update_fields=["kind", "user", "original", "disconnected_at", "seen_at"])
         begin = (
             room.status == Room.Status.WAITING
             and room.fixture_id
@@ -62,9 +71,20 @@ def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
 
 
 def to_computer(seats: list[Seat]) -> None:
+    """The computer plays these seats from now; ``disconnected_at`` of a computer seat is
+    when its player left it (``held_until``)."""
+    now = timezone.now()
     for s in seats:
-        s.kind, s.user, s.connections, s.disconnected_at = Seat.Kind.COMPUTER, None, 0, None
+        s.kind, s.user, s.connections, s.disconnected_at = Seat.Kind.COMPUTER, None, 0, now
         s.save(update_fields=["kind", "user", "connections", "disconnected_at"])
+
+
+def held_until(seat: Seat):
+    """Until when a seat its player left is held for them (LIVE_GRACE_SECONDS after they
+    left; the computer plays it meanwhile, and only they may take it back), or None."""
+    if seat.kind != Seat.Kind.COMPUTER or not seat.original_id or not seat.disconnected_at:
+        return None
+    return seat.disconnected_at + timedelta(seconds=live_setting("GRACE_SECONDS"))
 
 
 def seat_leave(*, room: Room, user) -> int:
@@ -74,6 +94,7 @@ def seat_leave(*, room: Room, user) -> int:
         room = locked_room(room.pk)
         seats = list(room.seats.select_for_update().filter(user=user, kind=Seat.Kind.HUMAN))
         to_computer(seats)
+        abandon_if_everyone_left(room)
         if seats and room.status == Room.Status.PLAYING:
             timers.schedule_step_on_commit(room.pk, room.move_number, 0)
         if seats:
@@ -86,7 +107,18 @@ def seat_connected(*, room_id: int, user) -> None:
     if not getattr(user, "is_authenticated", False):
         return
     Seat.objects.filter(room_id=room_id, user=user, kind=Seat.Kind.HUMAN).update(
-        connections=F("connections") + 1, disconnected_at=None
+        connections=F("connections") + 1, disconnected_at=None, seen_at=timezone.now()
+    )
+
+
+def seat_heartbeat(*, room_id: int, user) -> int:
+    """A connection of ``user`` is alive (its server says so every LIVE_HEARTBEAT_SECONDS):
+    their seats are marked seen. A seat whose server died stops being marked, and the
+    sweep hands it to the computer (``sweep.seats_sweep``). The number of seats marked."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    return Seat.objects.filter(room_id=room_id, user=user, kind=Seat.Kind.HUMAN).update(
+        seen_at=timezone.now()
     )
 
 
@@ -132,6 +164,7 @@ def seat_grace_expire(*, room_id: int, user_id: int, since: str) -> int:
         if room.status not in (Room.Status.WAITING, Room.Status.PLAYING):
             return 0
         to_computer(seats)
+        abandon_if_everyone_left(room)
         if seats and room.status == Room.Status.PLAYING:
             timers.schedule_step_on_commit(room.pk, room.move_number, 0)
         if seats:

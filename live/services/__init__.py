@@ -25,6 +25,7 @@ from live.services.json_view import (
     room_log,
     room_log_text,
     room_state,
+    seat_name,
 )
 from live.services.moves import move_play, room_resume, room_step
 from live.services.rooms import fixture_room_create, room_create, room_start
@@ -72,6 +73,7 @@ __all__ = [
     "seat_grace_expire",
     "seat_heartbeat",
     "seat_leave",
+    "seat_name",
     "seat_take",
     "seats_sweep",
 ]

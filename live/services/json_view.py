@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.engine import Game
 from live.models import Room, RoomEvent, Seat
-from live.services.state import new_game, room_game, room_rules, room_seats
+from live.services.state import held_until, new_game, room_game, room_rules, room_seats
 
 LOG_FORMAT = "maedn-log/1"
 
@@ -64,6 +64,11 @@ def room_state(room: Room, game: Game | None = None, last: dict | None = None) -
                 "original": s.original.get_username() if s.original_id else None,
                 "reserved": s.reserved,
                 "strength": s.strength,
+                # a seat its player left: when, and until when it is held for them
+                "left_at": s.disconnected_at.timestamp()
+                if s.kind == Seat.Kind.COMPUTER and s.disconnected_at
+                else None,
+                "held_until": held.timestamp() if (held := held_until(s)) else None,
             }
             for s in seats
         ],

@@ -3,8 +3,6 @@ of a dropped connection."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -13,7 +11,7 @@ from live.models import Room, Seat
 from live.services import timers
 from live.services.finish import abandon_if_everyone_left
 from live.services.rooms import start
-from live.services.state import Refused, live_setting, locked_room
+from live.services.state import Refused, held_until, live_setting, locked_room
 
 
 def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
@@ -77,14 +75,6 @@ def to_computer(seats: list[Seat]) -> None:
     for s in seats:
         s.kind, s.user, s.connections, s.disconnected_at = Seat.Kind.COMPUTER, None, 0, now
         s.save(update_fields=["kind", "user", "connections", "disconnected_at"])
-
-
-def held_until(seat: Seat):
-    """Until when a seat its player left is held for them (LIVE_GRACE_SECONDS after they
-    left; the computer plays it meanwhile, and only they may take it back), or None."""
-    if seat.kind != Seat.Kind.COMPUTER or not seat.original_id or not seat.disconnected_at:
-        return None
-    return seat.disconnected_at + timedelta(seconds=live_setting("GRACE_SECONDS"))
 
 
 def seat_leave(*, room: Room, user) -> int:

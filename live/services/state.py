@@ -7,6 +7,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -150,3 +151,11 @@ def locked_room(room_id: int) -> Room:
         return Room.objects.select_for_update().get(pk=room_id)
     except Room.DoesNotExist:
         raise Refused(f"there is no room {room_id}") from None
+
+
+def held_until(seat: Seat) -> datetime | None:
+    """Until when a seat its player left is held for them (LIVE_GRACE_SECONDS after they
+    left; the computer plays it meanwhile, and only they may take it back), or None."""
+    if seat.kind != Seat.Kind.COMPUTER or not seat.original_id or not seat.disconnected_at:
+        return None
+    return seat.disconnected_at + timedelta(seconds=live_setting("GRACE_SECONDS"))

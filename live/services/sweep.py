@@ -52,8 +52,8 @@ def seats_sweep(*, now=None) -> int:
 
     - its last connection closed more than LIVE_GRACE_SECONDS (and one heartbeat) ago —
       the ``live.seat_grace`` task was lost (a worker or Redis restarted);
-    - no server has marked it alive for three heartbeats and the grace period — the server
-      holding its connections died and never reported them closed.
+    - it counts open connections, but no server has marked it alive for three heartbeats
+      and the grace period — the server holding them died and never reported them closed.
 
     A player connected anywhere is marked every heartbeat, so is never taken. Returns how
     many seats went to the computer."""
@@ -68,7 +68,7 @@ def seats_sweep(*, now=None) -> int:
         )
         .filter(
             Q(connections__lte=0, disconnected_at__lt=now - grace - beat)
-            | Q(seen_at__lt=now - grace - 3 * beat)
+            | Q(connections__gt=0, seen_at__lt=now - grace - 3 * beat)
         )
         .values_list("room_id", flat=True)
         .distinct()
@@ -84,7 +84,7 @@ def seats_sweep(*, now=None) -> int:
                 .filter(kind=Seat.Kind.HUMAN, user__isnull=False)
                 .filter(
                     Q(connections__lte=0, disconnected_at__lt=now - grace - beat)
-                    | Q(seen_at__lt=now - grace - 3 * beat)
+                    | Q(connections__gt=0, seen_at__lt=now - grace - 3 * beat)
                 )
             )
             to_computer(seats)

@@ -109,9 +109,7 @@ def test_a_league_game_played_online_counts_and_the_standings_follow(celery_work
             break
         assert time.monotonic() < deadline, f"the game did not end ({room.move_number} rolls)"
         time.sleep(0.2)
-    assert set(room.seats.filter(kind=Seat.Kind.HUMAN).values_list("user", flat=True)) == {
-        carol.pk
-    }
+    assert set(room.seats.filter(kind=Seat.Kind.HUMAN).values_list("user", flat=True)) == {carol.pk}
     verdict = validate(services.room_log(room))
     assert verdict["valid"] and verdict["complete"]
     result = Result.objects.get(fixture=fixture, state=Result.State.CONFIRMED)

@@ -70,11 +70,12 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
     return apply(room, game, wanted[0], by="player")
 
 
-def room_step(*, room_id: int, move_number: int) -> dict[str, Any] | None:
+def room_step(*, room_id: int, move_number: int, reschedule: bool = True) -> dict[str, Any] | None:
     """The server's step for roll ``move_number`` (a Celery task or an in-process timer):
     the computer's move, the only move (or none) after the pause, or the computer's choice
     when the turn timer ran out. Nothing when the roll is answered already (a late or a
-    second timer) or a person still has time."""
+    second timer) or a person still has time (then, with ``reschedule``, the step asks for
+    itself again at the deadline; the sweep does not: the timer is not lost)."""
     room = Room.objects.filter(pk=room_id).first()
     if room is None or room.status != Room.Status.PLAYING or room.move_number != move_number:
         return None
@@ -88,7 +89,7 @@ def room_step(*, room_id: int, move_number: int) -> dict[str, Any] | None:
     elif room.turn_deadline and timezone.now() >= room.turn_deadline - timedelta(milliseconds=20):
         by, strength = "timeout", "heuristic"
     else:
-        if room.turn_deadline:  # woken early (a seat changed hands): wait for the deadline
+        if room.turn_deadline and reschedule:  # woken early (a seat changed hands)
             timers.schedule_step_on_commit(room.pk, move_number, timers.pause_for(room, game))
         return None
     move = computer.choose(game, room.die, legal, strength) if legal else None

@@ -97,13 +97,24 @@ def later(task: str, args: list[Any], delay: float) -> None:
     Never raises: a broker that is down loses the task (logged), and the sweep steps the
     room once it is late (``live.rooms_sweep``) — the move that asked has committed."""
     delay = max(0.0, float(delay))
-    if not _eager():
+    if not _eager() and not (task in IN_PROCESS_TASKS and _steps_in_process()):
         try:
             current_app.send_task(task, args=args, countdown=delay)
         except Exception:
             log.warning("live: %s%r not sent (broker down?); the sweep repairs it", task, args)
         return
     _timer().add(time.monotonic() + delay, task, args)
+
+
+#: what LIVE_STEPS=process runs on this process's own timer even with a broker: a room's
+#: steps and grace periods (small, frequent, latency-bound); the end of a game stays a task
+IN_PROCESS_TASKS = frozenset({"live.room_step", "live.seat_grace"})
+
+
+def _steps_in_process() -> bool:
+    from django.conf import settings
+
+    return settings.LIVE.get("STEPS") == "process"
 
 
 _sweeping = False

@@ -189,3 +189,30 @@ def test_json_depth_counts_brackets_outside_strings_only():
     assert consumers.json_depth_over('{"a": [[[1]]]}', 3)
     assert not consumers.json_depth_over('{"a": [[1]], "b": [[2]]}', 3)
     assert not consumers.json_depth_over('{"a": "\\"[[[[["}', 1)
+
+
+def test_with_live_steps_process_a_step_runs_on_the_own_timer_even_with_a_broker(
+    monkeypatch, settings
+):
+    """LIVE_STEPS=process: the step and grace tasks go to this process's timer, the end of
+    a game still to the broker (docs/live.md, "Where timers run")."""
+    from celery import current_app
+
+    from live import signals
+
+    sent, timed = [], []
+    monkeypatch.setattr(signals, "_eager", lambda: False)
+    monkeypatch.setattr(current_app, "send_task", lambda task, **kw: sent.append(task))
+
+    class Timer:
+        def add(self, at, task, args):
+            timed.append(task)
+
+    monkeypatch.setattr(signals, "_timer", Timer)
+    settings.LIVE = {**settings.LIVE, "STEPS": "process"}
+    signals.later("live.room_step", [1, 0], 0.5)
+    signals.later("live.room_finish", [1], 0)
+    assert timed == ["live.room_step"] and sent == ["live.room_finish"]
+    settings.LIVE = {**settings.LIVE, "STEPS": "celery"}
+    signals.later("live.room_step", [1, 1], 0.5)
+    assert sent == ["live.room_finish", "live.room_step"]

@@ -27,7 +27,7 @@ from live.services.json_view import (
     room_state,
     seat_name,
 )
-from live.services.moves import move_play, room_resume, room_step
+from live.services.moves import move_play, room_step
 from live.services.rooms import fixture_room_create, room_create, room_start
 from live.services.seats import (
     seat_connected,
@@ -60,7 +60,6 @@ __all__ = [
     "room_game",
     "room_log",
     "room_log_text",
-    "room_resume",
     "room_rules",
     "room_seats",
     "room_start",

@@ -99,18 +99,6 @@ def room_step(*, room_id: int, move_number: int, reschedule: bool = True) -> dic
         return None  # someone else applied this roll first
 
 
-def room_resume(*, room_id: int) -> None:
-    """Make sure the roll on turn has its step scheduled (a client connected). A process
-    that died took its in-process timers with it; the reconnecting clients bring them back.
-    A second step for the same roll is harmless (the claim on the move number)."""
-    room = Room.objects.filter(pk=room_id, status=Room.Status.PLAYING).first()
-    if room is None:
-        return
-    delay = timers.pause_for(room, room_game(room))
-    if delay >= 0:
-        timers.later("live.room_step", [room.pk, room.move_number], delay)
-
-
 def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, Any]:
     """Apply the roll ``room.die`` with ``move`` as event ``room.move_number``, claimed
     with the conditional update; roll the next die; end the game when it is over."""

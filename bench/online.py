@@ -8,9 +8,18 @@ channel layer and PostgreSQL, computer-only rooms each watched by a spectator co
    per second the machine sustains, the latency, and where the CPU goes (servers,
    PostgreSQL, Redis, this client).
 
+Modes (``--mode``): **embedded** — the computer's steps and timers on the Daphne servers'
+own timer threads (no broker); **production** — the steps and timers as Celery tasks with
+a countdown through the Redis broker (``BENCH_BROKER_URL``), run by ``--workers`` Celery
+worker processes; **production-process** — the same broker and workers, but the steps on
+the servers' own timers (``LIVE_STEPS=process``). The CPU per move is printed per process
+kind (servers, workers; PostgreSQL and Redis are every such process on the machine).
+The servers listen on ``HELPER_PORT_BASE``, ``+1``, … when that is set.
+
 Bounded in time and count, loopback only. Needs PostgreSQL and Redis (``make bench``):
 
-    python bench/online.py [--rooms 200] [--seconds 20] [--servers 2]
+    python bench/online.py [--mode embedded,production] [--rooms 200] [--seconds 20]
+                           [--servers 2] [--workers 2]
                            [--capacity-rooms 10,40,100] [--capacity-seconds 12]
 """
 
@@ -34,6 +43,9 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maedn_
 os.environ.setdefault("CHANNEL_LAYER_URL", "redis://127.0.0.1:6379/4")
 os.environ["CELERY_BROKER_URL"] = ""  # the embedded default: in-process timers
 os.environ.setdefault("LOG_LEVEL", "WARNING")
+os.environ["LIVE_ROOMS_PER_ACCOUNT"] = os.environ["LIVE_ROOMS_PER_ADDRESS"] = "100000"
+# one key for this run, here and in the servers: the host's session cookie is valid there
+os.environ["SECRET_KEY"] = RUN_SECRET = secrets.token_urlsafe(40)
 
 import django  # noqa: E402
 
@@ -76,24 +88,36 @@ def machine_busy() -> tuple[float, float]:
 
 
 def make_rooms(n: int) -> list[tuple[int, str]]:
-    """``n`` computer-only rooms, started (the first step is scheduled by the server the
-    spectator connects to)."""
+    """``n`` computer-only rooms, waiting: the host's connection to each starts it, so the
+    first step is scheduled where the servers schedule steps (their timer, or the broker)."""
     from django.contrib.auth import get_user_model
 
     from live import services
     from live.models import Room
+    from live.services import timers
 
     host, _ = get_user_model().objects.get_or_create(username="bench-host")
     # rooms of an earlier phase stop (a step does nothing for a room that is not playing)
     Room.objects.filter(host=host, status=Room.Status.PLAYING).update(status=Room.Status.ABANDONED)
-    services.later = lambda *a, **k: None  # this process schedules nothing
+    Room.objects.filter(host=host, status=Room.Status.WAITING).update(status=Room.Status.ABANDONED)
+    timers.later = lambda *a, **k: None  # this process schedules nothing
     rooms = []
     for _ in range(n):
         room = services.room_create(host=host, rules="online", mode="computer", strength="random")
         room.seats.update(kind="computer", user=None)
-        services.room_start(room=room, user=host)
         rooms.append((room.pk, room.token))
     return rooms
+
+
+HOST_COOKIE = ""
+
+
+def host_cookie() -> str:
+    from django.contrib.auth import get_user_model
+
+    from tests.live.servers import session_cookie
+
+    return session_cookie(get_user_model().objects.get(username="bench-host"))
 
 
 def total_moves(ids: list[int]) -> int:
@@ -108,9 +132,25 @@ async def watch(url: str, token: str, latencies: list[float], stop: asyncio.Even
     import websockets
 
     host = url.split("//", 1)[1]
-    async with websockets.connect(
-        f"ws://{host}/ws/live/{token}/", origin=f"http://{host}", max_size=2**22
-    ) as ws:
+    async with CONNECTING:  # a few handshakes at a time (Daphne drops one not accepted in 5 s)
+        for attempt in range(5):
+            try:
+                ws = await websockets.connect(
+                    f"ws://{host}/ws/live/{token}/",
+                    origin=f"http://{host}",
+                    max_size=2**22,
+                    additional_headers={"Cookie": HOST_COOKIE},
+                    open_timeout=30,
+                )
+                await ws.recv()  # the state: connected
+                break
+            except (OSError, websockets.exceptions.WebSocketException) as exc:
+                FAILED_CONNECTS.append(repr(exc)[:80])
+                if attempt == 4:
+                    raise
+                await asyncio.sleep(0.5)
+    async with ws:
+        await ws.send(json.dumps({"type": "start", "room": token}))  # the host starts it
         ready()
         while not stop.is_set():
             try:
@@ -123,7 +163,14 @@ async def watch(url: str, token: str, latencies: list[float], stop: asyncio.Even
                 latencies.append(received - message["applied_at"])
 
 
+CONNECTING: asyncio.Semaphore
+FAILED_CONNECTS: list[str] = []
+
+
 async def run_phase(servers, rooms, seconds: float, warmup: float = 3.0):
+    global CONNECTING
+    CONNECTING = asyncio.Semaphore(10)
+    FAILED_CONNECTS.clear()
     latencies: list[float] = []
     stop = asyncio.Event()
     connected = [0]
@@ -143,6 +190,7 @@ async def run_phase(servers, rooms, seconds: float, warmup: float = 3.0):
     ids = [pk for pk, _ in rooms]
     latencies.clear()
     server_pids = [s.process.pid for s in servers]
+    worker_pids = [w.process.pid for w in WORKERS]
     pg, redis = pids_named("postgres"), pids_named("redis-server")
     before = (
         await asyncio.to_thread(total_moves, ids),
@@ -152,6 +200,7 @@ async def run_phase(servers, rooms, seconds: float, warmup: float = 3.0):
         cpu_ticks([os.getpid()]),
         machine_busy(),
         time.monotonic(),
+        cpu_ticks(worker_pids),
     )
     await asyncio.sleep(seconds)
     after = (
@@ -162,6 +211,7 @@ async def run_phase(servers, rooms, seconds: float, warmup: float = 3.0):
         cpu_ticks([os.getpid()]),
         machine_busy(),
         time.monotonic(),
+        cpu_ticks(worker_pids),
     )
     sample = list(latencies)
     stop.set()
@@ -178,7 +228,9 @@ async def run_phase(servers, rooms, seconds: float, warmup: float = 3.0):
         "cpu_postgres": (after[2] - before[2]) / wall,
         "cpu_redis": (after[3] - before[3]) / wall,
         "cpu_client": (after[4] - before[4]) / wall,
+        "cpu_workers": (after[7] - before[7]) / wall,
         "machine_busy": busy,
+        "connect_retries": len(FAILED_CONNECTS),
     }
 
 
@@ -190,6 +242,39 @@ def pct(values: list[float], p: int) -> float:
 
 
 DEBUG_SERVERS = False
+MODE = "embedded"
+WORKERS: list = []
+N_WORKERS = 2
+
+
+class Worker:
+    """``celery -A config worker -P solo``: one worker process (production mode)."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        from tests.processes import HelperProcess
+
+        cmd = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-P",
+            "solo",
+            "-l",
+            "warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ]
+        full = os.environ.copy()
+        full.update(env)
+        self.helper = HelperProcess(cmd, env=full, log_path=ROOT / "var" / "bench-worker.log")
+        self.process = self.helper.process
+
+    def stop(self) -> None:
+        self.helper.stop()
 
 
 def start_servers(n: int, pause: float):
@@ -200,34 +285,59 @@ def start_servers(n: int, pause: float):
         "LIVE_AUTO_PAUSE": str(pause),
         "DJANGO_SETTINGS_MODULE": "config.settings.base",
         "CONN_MAX_AGE": "600",
+        "LIVE_ROOMS_PER_ACCOUNT": "100000",
+        "LIVE_ROOMS_PER_ADDRESS": "100000",
+        "LIVE_MESSAGES_PER_SECOND": "1000",
+        "CELERY_BROKER_URL": os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")
+        if MODE.startswith("production")
+        else "",
+        # production-process: a broker and workers, but the steps on the servers' own timers
+        "LIVE_STEPS": "process" if MODE == "production-process" else "celery",
     }
     if DEBUG_SERVERS:
         env["DEBUG"] = "1"
     else:  # as in production: DEBUG off (no query log, no debug cursors)
         env.update(
             DEBUG="",
-            SECRET_KEY=secrets.token_urlsafe(40),  # this run only
+            SECRET_KEY=RUN_SECRET,  # this run only
             ALLOWED_HOSTS="127.0.0.1,localhost",
             ALLOW_PLAIN_HTTP="1",
             CACHE_URL="locmem://",
             EMAIL_BACKEND="locmem",
         )
-    servers = [Daphne(database_url=os.environ["DATABASE_URL"], env=env) for _ in range(n)]
+    base = int(os.environ.get("HELPER_PORT_BASE", "0") or 0)
+    servers = [
+        Daphne(database_url=os.environ["DATABASE_URL"], env=env, port=base + i if base else None)
+        for i in range(n)
+    ]
     for s in servers:
         s.wait_ready()
+    WORKERS.clear()
+    if MODE.startswith("production"):
+        worker_env = {**env, "DATABASE_URL": os.environ["DATABASE_URL"], "LIVE_WARM_TABLES": "0"}
+        WORKERS.extend(Worker(worker_env) for _ in range(N_WORKERS))
+        time.sleep(5)  # the workers connect to the broker
     return servers
+
+
+def stop_all(servers) -> None:
+    for s in [*servers, *WORKERS]:
+        s.stop()
+    WORKERS.clear()
 
 
 def show(title: str, r: dict) -> None:
     print(
         f"{title}: {r['moves_per_s']:7.1f} moves/s applied, {r['received']} received; "
         f"latency p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms; "
-        f"CPU cores: servers {r['cpu_servers']:.2f}, postgres {r['cpu_postgres']:.2f}, "
+        f"CPU cores: servers {r['cpu_servers']:.2f}, workers {r['cpu_workers']:.2f}, "
+        f"postgres {r['cpu_postgres']:.2f}, "
         f"redis {r['cpu_redis']:.2f}, client {r['cpu_client']:.2f}; "
         f"machine busy {100 * r['machine_busy']:.0f}%; CPU per move: servers "
-        f"{1000 * r['cpu_servers'] / max(r['moves_per_s'], 1e-9):.1f} ms, postgres "
+        f"{1000 * r['cpu_servers'] / max(r['moves_per_s'], 1e-9):.1f} ms, workers "
+        f"{1000 * r['cpu_workers'] / max(r['moves_per_s'], 1e-9):.1f} ms, postgres "
         f"{1000 * r['cpu_postgres'] / max(r['moves_per_s'], 1e-9):.1f} ms; "
-        f"load average {os.getloadavg()[0]:.1f}",
+        f"load average {os.getloadavg()[0]:.1f}; connects retried {r['connect_retries']}",
         flush=True,
     )
 
@@ -243,36 +353,44 @@ def main() -> None:
     parser.add_argument(
         "--debug-servers", action="store_true", help="run the servers with DEBUG on (as before)"
     )
+    parser.add_argument("--mode", default="embedded,production,production-process")
+    parser.add_argument("--workers", type=int, default=2, help="Celery workers (production)")
     args = parser.parse_args()
-    global DEBUG_SERVERS
+    global DEBUG_SERVERS, MODE, N_WORKERS, HOST_COOKIE
     DEBUG_SERVERS = args.debug_servers
+    N_WORKERS = args.workers
     setup_database()
     django.setup()
-    print(
-        f"{os.cpu_count()} CPUs, {args.servers} Daphne servers (DEBUG "
-        f"{'on' if DEBUG_SERVERS else 'off'}), Redis channel layer, PostgreSQL"
-    )
+    from django.contrib.auth import get_user_model
 
-    servers = start_servers(args.servers, args.pause)
-    try:
-        for n in [int(x) for x in args.rooms.split(",") if x]:
-            rooms = make_rooms(n)
-            result = asyncio.run(run_phase(servers, rooms, args.seconds))
-            show(f"human pace, {n:4d} rooms ({args.pause:g} s per move)", result)
-    finally:
-        for s in servers:
-            s.stop()
-
-    if args.capacity_rooms:
-        servers = start_servers(args.servers, 0.0)
+    get_user_model().objects.get_or_create(username="bench-host")
+    HOST_COOKIE = host_cookie()
+    for mode in [m for m in args.mode.split(",") if m]:
+        MODE = mode
+        workers = f", {N_WORKERS} Celery workers" if mode.startswith("production") else ""
+        print(
+            f"== {mode}: {os.cpu_count()} CPUs, {args.servers} Daphne servers (DEBUG "
+            f"{'on' if DEBUG_SERVERS else 'off'}){workers}, Redis, PostgreSQL",
+            flush=True,
+        )
+        servers = start_servers(args.servers, args.pause)
         try:
-            for n in [int(x) for x in args.capacity_rooms.split(",")]:
+            for n in [int(x) for x in args.rooms.split(",") if x]:
                 rooms = make_rooms(n)
-                result = asyncio.run(run_phase(servers, rooms, args.capacity_seconds, 2.0))
-                show(f"flat out, {n:4d} rooms", result)
+                result = asyncio.run(run_phase(servers, rooms, args.seconds))
+                show(f"{mode} human pace, {n:4d} rooms ({args.pause:g} s per move)", result)
         finally:
-            for s in servers:
-                s.stop()
+            stop_all(servers)
+
+        if args.capacity_rooms:
+            servers = start_servers(args.servers, 0.0)
+            try:
+                for n in [int(x) for x in args.capacity_rooms.split(",")]:
+                    rooms = make_rooms(n)
+                    result = asyncio.run(run_phase(servers, rooms, args.capacity_seconds, 2.0))
+                    show(f"{mode} flat out, {n:4d} rooms", result)
+            finally:
+                stop_all(servers)
 
 
 if __name__ == "__main__":

@@ -29,5 +29,17 @@ def warm_tables_on_start() -> None:
         warm_tables()
 
 
+def sweep_in_process_on_start() -> None:
+    """The embedded default (no broker, no beat): the ASGI server runs the sweep itself
+    every LIVE_SWEEP_SECONDS (``live.signals.sweep_in_process``) — unless the embedded beat
+    runs (``EMBEDDED_BEAT``, ``make run``): its schedule has the sweep already."""
+    from live.signals import sweep_in_process
+
+    if getattr(settings, "EMBEDDED_BEAT", False):
+        return
+
+    sweep_in_process(settings.LIVE["SWEEP_SECONDS"])
+
+
 def _warm_on_worker_start(**_kwargs) -> None:
     warm_tables_on_start()

@@ -37,6 +37,9 @@ class Room(models.Model):
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    host_address = models.CharField(
+        max_length=64, blank=True, help_text="the client address that opened the room (limits)"
+    )
     board = models.PositiveSmallIntegerField(default=4)
     rules = models.JSONField(default=online_rules, help_text="a preset name or rules object")
     variant = models.CharField(max_length=20, blank=True, help_text="games/engine/variants.py")
@@ -59,6 +62,11 @@ class Room(models.Model):
     turn_deadline = models.DateTimeField(null=True, blank=True)
     rolled_at = models.DateTimeField(
         null=True, blank=True, help_text="when the die on turn was rolled (the sweep's clock)"
+    )
+    snapshot = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="the game after `move_number` events (engine snapshot) and the last `t`",
     )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -107,6 +115,9 @@ class Seat(models.Model):
     reserved = models.BooleanField(default=False, help_text="only `original` may take it")
     connections = models.IntegerField(default=0)
     disconnected_at = models.DateTimeField(null=True, blank=True)
+    seen_at = models.DateTimeField(
+        null=True, blank=True, help_text="the last heartbeat of a connection of this seat's user"
+    )
 
     class Meta:
         ordering = ["room", "index"]

@@ -52,9 +52,16 @@ def group_send(group: str, message: dict[str, Any]) -> None:
             else:
                 asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(5)
             return
-        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _sender_loop()).result(5)
+        try:
+            asyncio.run_coroutine_threadsafe(
+                layer.group_send(group, message), _sender_loop()
+            ).result(5)
+        except Exception:  # a connection broken by a Redis restart: once more, anew
+            asyncio.run_coroutine_threadsafe(
+                layer.group_send(group, message), _sender_loop()
+            ).result(5)
     except Exception:  # the channel layer is down: the game goes on, clients resync
-        log.exception("live: broadcast to %s failed", group)
+        log.warning("live: broadcast to %s failed", group, exc_info=True)
 
 
 _sender: asyncio.AbstractEventLoop | None = None
@@ -85,12 +92,56 @@ def _eager() -> bool:
 def later(task: str, args: list[Any], delay: float) -> None:
     """Run the task ``task`` with ``args`` after ``delay`` seconds: through the broker with
     a countdown in production, on this process's timer (a heap and a few worker threads
-    with their own database connections) in the embedded default."""
+    with their own database connections) in the embedded default.
+
+    Never raises: a broker that is down loses the task (logged), and the sweep steps the
+    room once it is late (``live.rooms_sweep``) — the move that asked has committed."""
     delay = max(0.0, float(delay))
-    if not _eager():
-        current_app.send_task(task, args=args, countdown=delay)
+    if not _eager() and not (task in IN_PROCESS_TASKS and _steps_in_process()):
+        try:
+            current_app.send_task(task, args=args, countdown=delay)
+        except Exception:
+            log.warning("live: %s%r not sent (broker down?); the sweep repairs it", task, args)
         return
     _timer().add(time.monotonic() + delay, task, args)
+
+
+#: what LIVE_STEPS=process runs on this process's own timer even with a broker: a room's
+#: steps and grace periods (small, frequent, latency-bound); the end of a game stays a task
+IN_PROCESS_TASKS = frozenset({"live.room_step", "live.seat_grace"})
+
+
+def _steps_in_process() -> bool:
+    from django.conf import settings
+
+    return settings.LIVE.get("STEPS") == "process"
+
+
+_sweeping = False
+
+
+def sweep_in_process(every: float) -> None:
+    """Without a broker (the embedded default) there is no beat: the ASGI server's own
+    thread runs the sweep (``live.rooms_sweep``) every ``every`` seconds, so the rooms of
+    a server that died, or of a lost timer, move again. With a broker, beat runs it."""
+    global _sweeping
+    if not _eager() or every <= 0:
+        return
+    with _timer_lock:
+        if _sweeping:
+            return
+        _sweeping = True
+
+    def run() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                current_app.tasks["live.rooms_sweep"].run()
+            except Exception:
+                log.exception("live: the in-process sweep failed")
+                connections.close_all()
+
+    threading.Thread(target=run, name="live-sweep", daemon=True).start()
 
 
 class _Timer:

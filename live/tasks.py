@@ -18,6 +18,9 @@ def seat_grace(room_id: int, user_id: int, since: str) -> None:
 
 @shared_task(name="live.rooms_sweep", ignore_result=True)
 def rooms_sweep() -> int:
+    """Seats whose player is gone first (their rooms' steps then see the computer), then
+    the rooms whose step was lost."""
+    services.seats_sweep()
     return services.rooms_sweep()
 
 

@@ -8,8 +8,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.throttles import LoginThrottle
 from games.analysis import log_viewer_data
 from games.engine.rules import PRESETS
 from games.engine.variants import VARIANTS
@@ -18,7 +20,7 @@ from games.replay import replay_json
 from live import services
 from live.models import Room
 from tournaments.models import Entry, Fixture
-from tournaments.permissions import can_view
+from tournaments.permissions import can_view, is_organizer
 from tournaments.services.errors import ServiceError
 
 
@@ -55,6 +57,7 @@ def lobby(request):
                 variant=p.get("variant") or "",
                 strength=p.get("strength") or "heuristic",
                 names=[n for n in (p.get("names") or "").split(",")],
+                address=LoginThrottle().get_ident(request) or "",
             )
         except services.Refused as exc:
             error = exc.message
@@ -93,11 +96,30 @@ def room_page(request, token: str):
             "me": request.user.pk if request.user.is_authenticated else None,
             "is_host": request.user.is_authenticated and request.user.pk == room.host_id,
             "absent": _absent_entries(room),
+            "records_no_shows": room.fixture_id is not None
+            and is_organizer(request.user, room.fixture.league),
+            "mode_label": dict(MODE_LABELS).get(room.mode, room.mode),
+            "variant_label": VARIANT_LABELS.get(room.variant or "", room.variant),
         },
     )
 
 
+#: what the room page says of its settings (the lobby's words)
+MODE_LABELS = [
+    (Room.Mode.ONLINE, _lazy("Online (turn timer)")),
+    (Room.Mode.COMPUTER, _lazy("Against the computer")),
+    (Room.Mode.TABLE, _lazy("Around the table (one device)")),
+]
+VARIANT_LABELS = {
+    "": _lazy("Full game"),
+    "quick": _lazy("Quick: one pawn out, two pawns home win"),
+    "first-capture": _lazy("First capture wins"),
+}
+
+
 def _absent_entries(room: Room) -> list[Entry]:
+    """The league game's players, while it waits for them: the page hides each one as they
+    sit down (live.js, from the state's seats)."""
     if not room.fixture_id or room.status != Room.Status.WAITING:
         return []
     here = set(room.seats.filter(kind="human").values_list("user_id", flat=True))
@@ -141,7 +163,21 @@ def room_replay_json(request, token: str):
     room = _visible_room(request, token)
     if room.status != Room.Status.FINISHED:
         raise Http404("the replay is ready when the game is over")
-    return HttpResponse(replay_json(services.room_log_text(room)), content_type="application/json")
+    return HttpResponse(
+        replay_json(services.room_log_text(room), players=_replay_players(room)),
+        content_type="application/json",
+    )
+
+
+def _replay_players(room: Room) -> dict[int, str] | None:
+    """Who sat at each colour (the log's ``meta.seats``) for a room whose log has no
+    ``players`` (a casual room; a league game's log names its players)."""
+    if room.players:
+        return None
+    return {
+        s.index: _("computer") if s.kind == "computer" else services.seat_name(s)
+        for s in services.room_seats(room)
+    }
 
 
 @login_required

@@ -430,6 +430,24 @@ LIVE = {
     "GRACE_SECONDS": float(os.environ.get("LIVE_GRACE_SECONDS", "20")),
     # a roll still unanswered this long after its pause or timer: the sweep steps it
     "SWEEP_AFTER": float(os.environ.get("LIVE_SWEEP_AFTER", "15")),
+    # where a room's steps and timers run with a broker: "celery" (a task with a countdown,
+    # any worker) or "process" (the timer of the process that applied the move; the sweep
+    # repairs a process that died) — docs/live.md, "Where timers run"
+    "STEPS": os.environ.get("LIVE_STEPS", "celery"),
+    # how often the sweep runs (beat with a broker; the ASGI server's own thread without)
+    "SWEEP_SECONDS": float(os.environ.get("LIVE_SWEEP_SECONDS", "10")),
+    # a connection's seats are marked alive this often; a seat not marked for 3 beats and
+    # the grace period (its server died) is handed to the computer by the sweep
+    "HEARTBEAT_SECONDS": float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "10")),
+    # per connection: frame size, JSON nesting, messages per second (with a burst); over
+    # a limit the server closes the connection (close codes in docs/live.md)
+    "MAX_FRAME_BYTES": int(os.environ.get("LIVE_MAX_FRAME_BYTES", "2048")),
+    "MAX_JSON_DEPTH": int(os.environ.get("LIVE_MAX_JSON_DEPTH", "4")),
+    "MESSAGES_PER_SECOND": float(os.environ.get("LIVE_MESSAGES_PER_SECOND", "10")),
+    "MESSAGE_BURST": int(os.environ.get("LIVE_MESSAGE_BURST", "30")),
+    # open rooms (waiting or playing, league games aside) one account, one address may host
+    "ROOMS_PER_ACCOUNT": int(os.environ.get("LIVE_ROOMS_PER_ACCOUNT", "5")),
+    "ROOMS_PER_ADDRESS": int(os.environ.get("LIVE_ROOMS_PER_ADDRESS", "10")),
     # the strong computer's solo-race tables: stored here ("off": not stored), and those
     # of every preset computed in the background when a worker or the ASGI server starts
     "TABLE_DIR": os.environ.get("LIVE_TABLE_DIR") or str(BASE_DIR / "var" / "tables"),
@@ -478,7 +496,7 @@ CELERY_BEAT_SCHEDULE = {
     # live rooms whose step timer died with a process (or whose message was lost) go on
     "live-sweep": {
         "task": "live.rooms_sweep",
-        "schedule": float(os.environ.get("LIVE_SWEEP_SECONDS", "10")),
+        "schedule": LIVE["SWEEP_SECONDS"],
     },
 }
 

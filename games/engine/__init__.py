@@ -41,6 +41,7 @@ from .registry import make_bot
 from .rules import OPTIONS, PRESETS, RulesError, RuleSet, explain
 from .setup import Setup, SetupError
 from .simulate import play, play_random, simulate_game
+from .snapshot import SnapshotError, game_restore, game_snapshot
 from .strong import StrongBot, set_table_dir, solo_table, solo_table_store, solo_table_stored
 from .validate import (
     Step,
@@ -73,11 +74,14 @@ __all__ = [
     "RulesError",
     "Setup",
     "SetupError",
+    "SnapshotError",
     "Step",
     "StrongBot",
     "count_points",
     "explain",
     "final_game",
+    "game_restore",
+    "game_snapshot",
     "get_board",
     "make_bot",
     "outcome",

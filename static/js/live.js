@@ -30,7 +30,27 @@
   function fmt(template, values) {
     return template.replace(/%\((\w+)\)s/g, function (_, k) { return values[k]; });
   }
-  function posText(p) { return p === "B" || p < 0 ? t.i18nYard : String(p); }
+  var trackLength = layout.track.length;
+  /* a position relative to its colour, in the words the board and the replay use: yard,
+     field A (the start), field 17, house field b */
+  function posText(p) {
+    if (p === "B" || p < 0) return t.i18nYard;
+    if (p === 0) return t.i18nFieldA;
+    if (p >= trackLength) return fmt(t.i18nHouseField, { letter: "abcd".charAt(p - trackLength) });
+    return fmt(t.i18nField, { number: p });
+  }
+  /* the person (or computer) at a colour, with the colour: "anna (red)" */
+  function whoAt(colour) {
+    var s = state.seats[seatIndex(colour)];
+    if (!s) return colour;
+    var name = s.kind === "computer" ? t.i18nComputer : s.name;
+    return name + " (" + colourLabel(colour) + ")";
+  }
+  function winnerText() {
+    if (!state.winner) return "–";
+    if (seatIndex(state.winner) >= 0) return whoAt(state.winner); /* a colour that is its own player */
+    return state.winner; /* a league game: the player's name */
+  }
   function colourLabel(colour) {
     var label = root.querySelector('[data-seat-label="' + seatIndex(colour) + '"]');
     return label ? label.textContent : colour;
@@ -137,15 +157,18 @@
       var name = s.kind === "computer" ? t.i18nComputer : s.name;
       if (mine(s)) name += " (" + t.i18nYou + ")";
       li.textContent = colourLabel(s.colour) + ": " + name + " ";
+      var mineOnce = !!s.original && s.original === t.username;
+      var heldForOther = !mineOnce && s.held_until && s.held_until > Date.now() / 1000;
       var canTake = s.kind === "computer" && me !== null && state.mode !== "table" &&
-        state.status !== "finished" && state.status !== "abandoned" &&
-        (!s.reserved || s.original === t.username) && (!holdsOne || s.reserved);
+        state.status !== "finished" && state.status !== "abandoned" && !heldForOther &&
+        (!s.reserved || mineOnce) && (!holdsOne || s.reserved);
       if (canTake) {
         var b = document.createElement("button");
         b.type = "button";
         b.className = "secondary";
         b.setAttribute("data-take", s.colour);
-        b.textContent = s.original && s.original === t.username ? t.i18nTakeBack : t.i18nTake;
+        /* "back" only for a seat she sat in and left (not one merely reserved for her) */
+        b.textContent = mineOnce && s.left_at ? t.i18nTakeBack : t.i18nTake;
         b.addEventListener("click", function () { send({ type: "take", colour: s.colour }); });
         li.appendChild(b);
       }
@@ -162,6 +185,20 @@
       leave.appendChild(lb);
       ui.seats.appendChild(leave);
     }
+  }
+
+  /* "Players not here yet" (a league game waiting): each player disappears as they sit down */
+  var absent = document.querySelector("[data-absent]");
+  function drawAbsent() {
+    if (!absent) return;
+    var seated = {};
+    state.seats.forEach(function (s) { if (s.kind === "human" && s.user !== null) seated[s.user] = true; });
+    var left = 0;
+    absent.querySelectorAll("[data-absent-user]").forEach(function (li) {
+      li.hidden = !!seated[li.getAttribute("data-absent-user")] || state.status !== "waiting";
+      if (!li.hidden) left++;
+    });
+    absent.hidden = left === 0;
   }
 
   function drawTimer() {
@@ -184,9 +221,10 @@
     root.dataset.turn = state.turn || "";
     B.drawDie(ui, state.status === "playing" ? state.die : (state.last ? state.last.die : 0));
     if (state.status === "waiting") ui.turn.textContent = state.players_reserved ? t.i18nWaitingLeague : t.i18nWaiting;
-    else if (state.status === "finished") ui.turn.textContent = fmt(t.i18nOver, { winner: state.winner || "–" });
-    else if (state.status === "abandoned") ui.turn.textContent = t.i18nAbandoned;
-    else ui.turn.textContent = fmt(myTurn() ? t.i18nYourTurn : t.i18nTurn, { colour: colourLabel(state.turn) });
+    else if (state.status === "finished") ui.turn.textContent = fmt(t.i18nOver, { winner: winnerText() });
+    else if (state.status === "abandoned") ui.turn.textContent = state.end_reason === "everyone-left" ? t.i18nEveryoneLeft : t.i18nAbandoned;
+    else if (!myTurn()) ui.turn.textContent = fmt(t.i18nTurn, { colour: whoAt(state.turn) });
+    else ui.turn.textContent = fmt(state.legal.length > 1 ? t.i18nYourTurn : t.i18nYourRoll, { colour: colourLabel(state.turn) });
     root.classList.toggle("my-turn", myTurn());
     ui.last.textContent = state.last ? eventText(state.last) : "";
     ui.startWrap.hidden = !(state.status === "waiting" && t.host && !state.fixture);
@@ -194,6 +232,7 @@
     drawMoves();
     drawSeats();
     drawTimer();
+    drawAbsent();
     if (state.status === "finished" && state.log_url) {
       ui.end.hidden = false;
       $("[data-replay]").href = state.replay_url;

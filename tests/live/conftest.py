@@ -17,7 +17,7 @@ def scheduled(monkeypatch):
     """Steps and grace checks the services ask for, recorded (the test runs them itself)."""
     calls: list[tuple[str, list, float]] = []
     monkeypatch.setattr(
-        "live.services.later", lambda task, args, delay: calls.append((task, args, delay))
+        "live.services.timers.later", lambda task, args, delay: calls.append((task, args, delay))
     )
     return calls
 

@@ -95,25 +95,28 @@ def test_a_league_game_played_online_counts_and_the_standings_follow(celery_work
     services.seat_take(room=room, user=carol, colour="red")  # both here: the game starts
     room.refresh_from_db()
     assert room.status == Room.Status.PLAYING
-    # they play a few rolls (the 1 s timer moves for them), then leave: the computer plays on
+    # they play a few rolls (the 1 s timer moves for them), then erin leaves: the computer
+    # plays her colours on, carol stays at the board (her 1 s timer moves for her)
     deadline = time.monotonic() + 30
     while Room.objects.get(pk=room.pk).move_number < 10:
         assert time.monotonic() < deadline, "the worker did not move"
         time.sleep(0.1)
     services.seat_leave(room=room, user=erin)
-    services.seat_leave(room=room, user=carol)
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + 300
     while True:
         room.refresh_from_db()
         if room.game_log_id:
             break
         assert time.monotonic() < deadline, f"the game did not end ({room.move_number} rolls)"
         time.sleep(0.2)
-    assert room.seats.filter(kind=Seat.Kind.HUMAN).count() == 0
+    assert set(room.seats.filter(kind=Seat.Kind.HUMAN).values_list("user", flat=True)) == {carol.pk}
     verdict = validate(services.room_log(room))
     assert verdict["valid"] and verdict["complete"]
     result = Result.objects.get(fixture=fixture, state=Result.State.CONFIRMED)
     assert result.game_log_id == room.game_log_id and result.verified
+    # the result says who left and from which roll the computer played her colours
+    assert result.reason.startswith("played online; erin left the board: the computer played")
+    assert "carol" not in result.reason
     assert result.winner.player.name == room.winner == verdict["winner"]
     fixture.refresh_from_db()
     assert fixture.status == Fixture.Status.CONFIRMED

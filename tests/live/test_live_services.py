@@ -12,6 +12,7 @@ from django.db import connections
 from games.engine import final_game, simulate_game, validate
 from live import services
 from live.models import Room, RoomEvent, Seat
+from live.services import moves
 from tests.live.conftest import drive
 
 
@@ -231,7 +232,6 @@ def test_two_processes_racing_for_one_roll_apply_it_once(scheduled):
         def step(barrier=barrier, results=results, number=number):
             barrier.wait()
             try:
-                services._games.clear()
                 results.append(services.room_step(room_id=room.pk, move_number=number))
             finally:
                 connections.close_all()
@@ -269,7 +269,7 @@ def test_the_winner_is_the_engines_not_the_first_colour_home(people, scheduled):
         for m in services.room_game(room).legal_moves(last["die"])
         if [m.from_, m.to] == last["move"]
     )
-    services._apply(room, services.room_game(room), move, by="computer")
+    moves.apply(room, services.room_game(room), move, by="computer")
     room.refresh_from_db()
     assert room.status == Room.Status.FINISHED
     assert room.winner == "erin" and room.end_reason == "finished"

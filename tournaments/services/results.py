@@ -309,13 +309,19 @@ class Upload:
 
 
 def game_log_upload(
-    *, fixture: Fixture, content: str | bytes, user, played_online: bool = False
+    *,
+    fixture: Fixture,
+    content: str | bytes,
+    user,
+    played_online: bool = False,
+    reason: str = "",
 ) -> Upload:
     """A player at the board (or an organizer) submits the game's log.
 
     ``played_online``: the log was recorded by the platform's live play (``live``), where
     the server rolled every die and both players were at the board, so it counts at once
-    without the opponent's confirmation. Only live play passes it.
+    without the opponent's confirmation. Only live play passes it, with ``reason`` saying
+    on the result when a player left and the computer played their colours on.
 
     Raises ``ServiceError`` naming what is wrong (the log breaks a rule, or it is not this
     game's log); a rejected log changes nothing but is kept as a ``RejectedSubmission``.
@@ -367,6 +373,7 @@ def game_log_upload(
             confirmed=counts_now,
             game_log=log,
             verified=True,
+            reason=reason,
             **fields,
         )
         return Upload(result, created=True)

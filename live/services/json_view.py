@@ -1,0 +1,134 @@
+"""What everyone sees of a room: the state message sent to every seat and spectator, and
+the room's ``maedn-log/1`` log (lichess' round "json view"). Reads only."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from django.urls import reverse
+
+from games.engine import Game
+from live.models import Room, RoomEvent, Seat
+from live.services.state import held_until, new_game, room_game, room_rules, room_seats
+
+LOG_FORMAT = "maedn-log/1"
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.kind == Seat.Kind.COMPUTER:
+        return f"computer ({seat.strength})"
+    if seat.user_id:
+        return seat.user.get_username()
+    return seat.name or seat.colour
+
+
+def _pos(p: int | str) -> int:
+    return -1 if p == "B" else int(p)
+
+
+def room_state(room: Room, game: Game | None = None, last: dict | None = None) -> dict[str, Any]:
+    """The whole state of the room as one JSON-ready message (what a client needs to draw
+    it, after a reconnect too)."""
+    if game is None:
+        game = room_game(room) if room.status != Room.Status.WAITING else new_game(room)
+    seats = room_seats(room)
+    positions = game.positions()
+    legal: list[list[Any]] = []
+    if room.status == Room.Status.PLAYING and room.die:
+        legal = [[m.from_, m.to, m.pawn_colour, m.captures] for m in game.legal_moves(room.die)]
+    return {
+        "type": "state",
+        "room": room.token,
+        "status": room.status,
+        "mode": room.mode,
+        "board": room.board,
+        "variant": room.variant,
+        "fixture": room.fixture_id,
+        "players_reserved": bool(room.fixture_id),
+        "move_number": room.move_number,
+        "die": room.die,
+        "turn": game.turn if room.status == Room.Status.PLAYING else None,
+        "tries_left": game.tries_left,
+        "legal": legal,
+        "positions": [[_pos(p) for p in positions[s.colour]] for s in seats],
+        "home": game.pawns_home(),
+        "seats": [
+            {
+                "colour": s.colour,
+                "index": s.index,
+                "kind": s.kind,
+                "name": seat_name(s),
+                "user": s.user_id,
+                "original": s.original.get_username() if s.original_id else None,
+                "reserved": s.reserved,
+                "strength": s.strength,
+                # a seat its player left: when, and until when it is held for them
+                "left_at": s.disconnected_at.timestamp()
+                if s.kind == Seat.Kind.COMPUTER and s.disconnected_at
+                else None,
+                "held_until": held.timestamp() if (held := held_until(s)) else None,
+            }
+            for s in seats
+        ],
+        "deadline": room.turn_deadline.timestamp() if room.turn_deadline else None,
+        "turn_seconds": room.turn_seconds,
+        "last": last,
+        "winner": room.winner or None,
+        "end_reason": room.end_reason or None,
+        "placings": game.placing_colours(),
+        "log_url": reverse("live:log", args=[room.token])
+        if room.status == Room.Status.FINISHED
+        else None,
+        "replay_url": reverse("live:replay", args=[room.token])
+        if room.status == Room.Status.FINISHED
+        else None,
+        "applied_at": time.time(),
+    }
+
+
+def room_events_with_movers(room: Room) -> list[dict[str, Any]]:
+    """The events so far, each with who moved (``by``: player, computer, auto, timeout)."""
+    rows = (
+        RoomEvent.objects.filter(room=room, number__lt=room.move_number)
+        .order_by("number")
+        .values_list("data", "by")
+    )
+    return [{**data, "by": by} for data, by in rows]
+
+
+def room_log(room: Room) -> dict[str, Any]:
+    """The room's ``maedn-log/1`` log so far (complete once the game is over)."""
+    events = list(
+        RoomEvent.objects.filter(room=room).order_by("number").values_list("data", flat=True)
+    )
+    log: dict[str, Any] = {
+        "format": LOG_FORMAT,
+        "board": room.board,
+        "rules": room_rules(room),
+        "first": room.first,
+    }
+    if room.players:
+        log["players"] = room.players
+    meta: dict[str, Any] = {
+        "generator": "maedn-league live play",
+        "room": room.token,
+        "mode": room.mode,
+        "seats": {s.colour: seat_name(s) for s in room_seats(room)},
+    }
+    if room.started_at:
+        meta["started"] = room.started_at.isoformat()
+    if room.variant:
+        meta["variant"] = room.variant
+    if room.end_reason:
+        meta["ended"] = {"reason": room.end_reason, "winner": room.winner}
+    if room.fixture_id:
+        meta["fixture"] = room.fixture_id
+    log["meta"] = meta
+    log["events"] = events
+    return log
+
+
+def room_log_text(room: Room) -> str:
+    return json.dumps(room_log(room), ensure_ascii=False, separators=(",", ":"))

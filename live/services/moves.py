@@ -1,0 +1,157 @@
+"""Moves: a player's move, the server's step (computer, automatic move, timeout) and the
+one primitive under both, ``apply``: the claim on the room's move number."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import Game, IllegalMove, Move
+from live import computer, signals
+from live.models import Room, RoomEvent, Seat
+from live.services import timers
+from live.services.json_view import room_state
+from live.services.state import Refused, last_t, roll, room_game, seat_of, snapshot_of
+
+
+def _parse_choice(choice: Any) -> tuple[Any, int, str | None]:
+    if not isinstance(choice, list | tuple) or len(choice) not in (2, 3):
+        raise Refused('a move is [from, to] (from: "B" or a field)', field="move")
+    frm, to = choice[0], choice[1]
+    if isinstance(frm, bool) or isinstance(to, bool) or not isinstance(to, int):
+        raise Refused('a move is [from, to] (from: "B" or a field)', field="move")
+    if frm != "B" and not isinstance(frm, int):
+        raise Refused('a move is [from, to] (from: "B" or a field)', field="move")
+    pawn = choice[2] if len(choice) == 3 else None
+    return frm, to, pawn if isinstance(pawn, str) else None
+
+
+def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str, Any]:
+    """``user`` answers the roll of event ``move_number`` with the move ``choice``
+    (``[from, to]``, optionally ``[from, to, pawn_colour]``). Refused, changing nothing:
+    a stale or replayed number, a seat not on turn or not this user's, an illegal move."""
+    if isinstance(move_number, bool) or not isinstance(move_number, int):
+        raise Refused("say which roll you answer (move_number)", field="move_number")
+    frm, to, pawn = _parse_choice(choice)
+    room = Room.objects.filter(pk=room_id).first()
+    if room is None:
+        raise Refused(f"there is no room {room_id}")
+    if room.status != Room.Status.PLAYING:
+        raise Refused("the game is not being played")
+    if move_number != room.move_number:
+        raise Refused(
+            f"that answers roll {move_number}, but the game is at roll {room.move_number}"
+        )
+    game = room_game(room)
+    seat = seat_of(room, game.turn)
+    allowed = (
+        seat is not None
+        and seat.kind == Seat.Kind.HUMAN
+        and getattr(user, "is_authenticated", False)
+        and (
+            (room.mode == Room.Mode.TABLE and room.host_id == getattr(user, "pk", None))
+            or (seat.user_id is not None and seat.user_id == getattr(user, "pk", None))
+        )
+    )
+    if not allowed:
+        raise Refused(f"it is {game.turn}'s turn, not yours")
+    legal = game.legal_moves(room.die)
+    wanted = [
+        m
+        for m in legal
+        if m.from_ == frm and m.to == to and (pawn is None or m.pawn_colour == pawn)
+    ]
+    if not wanted:
+        shown = ", ".join(str(m) for m in legal) or "none (the roll is spent)"
+        raise Refused(f"{frm}→{to} is not a legal move with a {room.die}; legal: {shown}")
+    return apply(room, game, wanted[0], by="player")
+
+
+def room_step(*, room_id: int, move_number: int, reschedule: bool = True) -> dict[str, Any] | None:
+    """The server's step for roll ``move_number`` (a Celery task or an in-process timer):
+    the computer's move, the only move (or none) after the pause, or the computer's choice
+    when the turn timer ran out. Nothing when the roll is answered already (a late or a
+    second timer) or a person still has time (then, with ``reschedule``, the step asks for
+    itself again at the deadline; the sweep does not: the timer is not lost)."""
+    room = Room.objects.filter(pk=room_id).first()
+    if room is None or room.status != Room.Status.PLAYING or room.move_number != move_number:
+        return None
+    game = room_game(room)
+    seat = seat_of(room, game.turn)
+    legal = game.legal_moves(room.die)
+    if seat is None or seat.kind == Seat.Kind.COMPUTER:
+        by, strength = "computer", seat.strength if seat else "heuristic"
+    elif len(legal) <= 1:
+        by, strength = "auto", "heuristic"
+    elif room.turn_deadline and timezone.now() >= room.turn_deadline - timedelta(milliseconds=20):
+        by, strength = "timeout", "heuristic"
+    else:
+        if room.turn_deadline and reschedule:  # woken early (a seat changed hands)
+            timers.schedule_step_on_commit(room.pk, move_number, timers.pause_for(room, game))
+        return None
+    move = computer.choose(game, room.die, legal, strength) if legal else None
+    try:
+        return apply(room, game, move, by=by)
+    except Refused:
+        return None  # someone else applied this roll first
+
+
+def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, Any]:
+    """Apply the roll ``room.die`` with ``move`` as event ``room.move_number``, claimed
+    with the conditional update; roll the next die; end the game when it is over."""
+    number, die = room.move_number, room.die
+    huff = computer.choose_huff(game, die, move) if move is not None else None
+    roller = game.turn
+    try:
+        played = game.push(die, move, huff)
+    except IllegalMove as exc:
+        raise Refused(str(exc)) from None
+    now = timezone.now()
+    t = round(max((now - room.started_at).total_seconds(), last_t(room)), 3)
+    event: dict[str, Any] = (
+        played.event(die) if played is not None else {"colour": roller, "die": die}
+    )
+    event["t"] = t
+    over = game.is_over()  # by the rules' end, or by the room's variant
+    fields: dict[str, Any] = {
+        "move_number": number + 1,
+        "snapshot": snapshot_of(game, number + 1, t),  # the next move loads this, in O(1)
+    }
+    if over:
+        fields.update(
+            status=Room.Status.FINISHED,
+            die=None,
+            turn_deadline=None,
+            finished_at=now,
+            winner=game.winner or "",  # a player (both-colours: who finishes both)
+            end_reason=game.ended_by or "finished",
+        )
+    else:
+        fields.update(
+            die=roll(),
+            rolled_at=now,
+            turn_deadline=now + timedelta(seconds=room.turn_seconds) if room.turn_seconds else None,
+        )
+    with transaction.atomic():
+        claimed = Room.objects.filter(
+            pk=room.pk, move_number=number, status=Room.Status.PLAYING
+        ).update(**fields)
+        if not claimed:
+            raise Refused(f"roll {number} has been answered already")
+        RoomEvent.objects.create(room=room, number=number, data=event, by=by)
+        for k, v in fields.items():
+            setattr(room, k, v)
+        if over:
+            transaction.on_commit(lambda: timers.later("live.room_finish", [room.pk], 0))
+        else:
+            timers.schedule_step_on_commit(room.pk, number + 1, timers.pause_for(room, game))
+        last = {**event, "number": number, "by": by}
+        transaction.on_commit(
+            lambda: signals.group_send(
+                room.group, {"type": "room.state", "state": room_state(room, game, last)}
+            )
+        )
+    return last

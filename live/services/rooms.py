@@ -1,0 +1,207 @@
+"""Opening and starting rooms: a casual room, a league game's room, the host's start."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import Game, RulesError, RuleSet
+from games.engine.board import DEFAULT_COLOURS
+from games.engine.variants import get_variant, variant_rules
+from live import computer
+from live.models import Room, Seat
+from live.services import timers
+from live.services.state import Refused, live_setting, locked_room, new_game, roll
+from tournaments.models import Fixture
+from tournaments.permissions import SUBMIT, result_actions
+
+
+def _check_rules(rules: Any, board: int, variant: str) -> None:
+    try:
+        v = get_variant(variant)
+        spec = variant_rules(rules, v)
+        RuleSet.from_spec(spec)
+        Game.new(spec, board)
+    except (RulesError, ValueError) as exc:
+        raise Refused(f"these rules cannot be played: {exc}") from None
+
+
+def room_create(
+    *,
+    host,
+    board: int = 4,
+    rules: str | dict[str, Any] = "online",
+    mode: str = Room.Mode.ONLINE,
+    turn_seconds: int | None = None,
+    is_public: bool = True,
+    variant: str = "",
+    strength: str = "heuristic",
+    first: str | None = None,
+    names: list[str] | None = None,
+    address: str = "",
+) -> Room:
+    """A new room with every seat played by the computer of ``strength`` until someone
+    takes it. Online rooms have a turn timer (``turn_seconds``, default 60 s); rooms
+    against the computer and around the table have none. Around the table (``names``:
+    the people at the device, one seat each in order) the host moves for everyone.
+
+    Bounded: one account hosts at most LIVE_ROOMS_PER_ACCOUNT open rooms, one client
+    ``address`` at most LIVE_ROOMS_PER_ADDRESS (``open_rooms_limit``)."""
+    if not getattr(host, "is_authenticated", False):
+        raise Refused("log in to open a room")
+    if board not in (4, 6):
+        raise Refused("the board must be 4 or 6", field="board")
+    if mode not in Room.Mode.values:
+        raise Refused(f"unknown mode {mode!r}", field="mode")
+    if strength not in computer.STRENGTHS:
+        raise Refused(f"unknown computer strength {strength!r}", field="strength")
+    _check_rules(rules, board, variant)
+    colours = list(DEFAULT_COLOURS[board])
+    first = first or colours[0]
+    if first not in colours:
+        raise Refused(f"{first!r} is not a colour of board {board}", field="first")
+    if mode == Room.Mode.ONLINE:
+        seconds = turn_seconds or live_setting("TURN_SECONDS")
+        if not 1 <= seconds <= 600:
+            raise Refused("the turn timer must be 1 to 600 seconds", field="turn_seconds")
+    else:
+        seconds = None
+    names = [n.strip() for n in (names or []) if n and n.strip()]
+    if mode == Room.Mode.TABLE and not 1 <= len(names) <= len(colours):
+        raise Refused(f"name 1 to {len(colours)} people at the table", field="names")
+    with transaction.atomic():
+        open_rooms_limit(host, address)
+        room = Room.objects.create(
+            host=host,
+            host_address=address[:64],
+            board=board,
+            rules=rules,
+            variant=variant,
+            mode=mode,
+            turn_seconds=seconds,
+            is_public=is_public,
+            colours=colours,
+            first=first,
+        )
+        for i, colour in enumerate(colours):
+            seat = Seat(room=room, colour=colour, index=i, strength=strength)
+            if mode == Room.Mode.TABLE and i < len(names):
+                seat.kind, seat.name = Seat.Kind.HUMAN, names[i][:100]
+            elif mode == Room.Mode.COMPUTER and i == 0:
+                seat.kind, seat.user, seat.original = Seat.Kind.HUMAN, host, host
+            seat.save()
+    return room
+
+
+#: a room opened longer ago than this no longer counts against its host's limit
+ROOMS_WINDOW = timedelta(hours=24)
+
+
+def open_rooms_limit(host, address: str) -> None:
+    """Refuse a new casual room when ``host`` already has LIVE_ROOMS_PER_ACCOUNT open
+    (waiting or playing, opened in the last 24 hours; league games do not count), or the
+    client ``address`` LIVE_ROOMS_PER_ADDRESS. Called in the creating transaction, under
+    the host's row lock: two requests at once cannot both take the last place."""
+    get_user_model().objects.select_for_update().filter(pk=host.pk).first()
+    recent = Room.objects.filter(
+        status__in=[Room.Status.WAITING, Room.Status.PLAYING],
+        fixture__isnull=True,
+        created_at__gte=timezone.now() - ROOMS_WINDOW,
+    )
+    per_account = live_setting("ROOMS_PER_ACCOUNT")
+    if recent.filter(host=host).count() >= per_account:
+        raise Refused(
+            f"you have {per_account} open rooms already: finish one of them (or wait a day) "
+            "before opening another",
+            field="rooms",
+        )
+    per_address = live_setting("ROOMS_PER_ADDRESS")
+    if address and recent.filter(host_address=address).count() >= per_address:
+        raise Refused(
+            f"{per_address} rooms are open from your address already: finish one of them "
+            "before opening another",
+            field="rooms",
+        )
+
+
+def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = None) -> Room:
+    """An online room for a scheduled league game: the league's rules and board, the
+    fixture's starting colour, each colour reserved for the player who holds it. It starts
+    when every player has taken their seats; its log counts as the game's result at once."""
+    actions = result_actions(user, fixture)
+    if not actions.allows(SUBMIT):
+        refusal = actions.refusal(SUBMIT)
+        raise Refused(refusal.message if refusal else "you may not open a room for this game")
+    if not fixture.starting_colour:
+        raise Refused(
+            "this game's starting colour is decided by an earlier game; open the room once "
+            "that game's result counts"
+        )
+    league = fixture.league
+    seats = list(fixture.seats.select_related("entry__player__user"))
+    holder: dict[str, Any] = {}
+    players: dict[str, list[str]] = {}
+    for s in seats:
+        player = s.entry.player
+        if player.user_id is None:
+            raise Refused(f"{player.name} has no account, so cannot play online")
+        players[player.name] = list(s.colours)
+        for colour in s.colours:
+            holder[colour] = player.user
+    colours = list(DEFAULT_COLOURS[league.board])
+    with transaction.atomic():
+        # under the game's row lock: two requests at once open one room
+        locked = Fixture.objects.select_for_update(no_key=True).get(pk=fixture.pk)
+        if locked.status != Fixture.Status.SCHEDULED:
+            raise Refused("this game already has a result")
+        if locked.live_rooms.filter(status__in=[Room.Status.WAITING, Room.Status.PLAYING]).exists():
+            raise Refused("this game already has an open room")
+        room = Room.objects.create(
+            host=user,
+            board=league.board,
+            rules=league.rules_spec,
+            mode=Room.Mode.ONLINE,
+            turn_seconds=turn_seconds or live_setting("TURN_SECONDS"),
+            is_public=league.is_public,
+            fixture=fixture,
+            colours=colours,
+            players=players,
+            first=fixture.starting_colour,
+        )
+        for i, colour in enumerate(colours):
+            owner = holder.get(colour)
+            Seat.objects.create(
+                room=room, colour=colour, index=i, original=owner, reserved=owner is not None
+            )
+    return room
+
+
+def room_start(*, room: Room, user) -> Room:
+    """The host starts the game: every seat nobody took is played by the computer."""
+    with transaction.atomic():
+        room = locked_room(room.pk)
+        if room.host_id != getattr(user, "pk", None):
+            raise Refused("only the host starts the game")
+        if room.status != Room.Status.WAITING:
+            raise Refused("the game has started already")
+        if room.fixture_id:
+            raise Refused("a league game starts when every player has taken their seats")
+        start(room)
+        timers.broadcast_on_commit(room.pk)
+    return room
+
+
+def start(room: Room) -> None:
+    """Roll the first die and schedule the first step (inside the caller's transaction)."""
+    now = timezone.now()
+    room.status = Room.Status.PLAYING
+    room.started_at = now
+    room.die = roll()
+    room.turn_deadline = now + timedelta(seconds=room.turn_seconds) if room.turn_seconds else None
+    room.rolled_at = now
+    room.save(update_fields=["status", "started_at", "die", "turn_deadline", "rolled_at"])
+    timers.schedule_step_on_commit(room.pk, 0, timers.pause_for(room, new_game(room)))

@@ -1,0 +1,162 @@
+"""Seats: taking one (or back), leaving, connections opening and closing, the grace period
+of a dropped connection."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from live.models import Room, Seat
+from live.services import timers
+from live.services.finish import abandon_if_everyone_left
+from live.services.rooms import start
+from live.services.state import Refused, held_until, live_setting, locked_room
+
+
+def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
+    """``user`` takes the seat of ``colour`` from the computer (anyone may take a computer
+    seat; a reserved one only its player, who takes all their colours at once). The
+    original player takes their seat back the same way."""
+    if not getattr(user, "is_authenticated", False):
+        raise Refused("log in to take a seat")
+    if not isinstance(colour, str):
+        raise Refused("say which seat: a colour name", field="colour")
+    with transaction.atomic():
+        room = locked_room(room.pk)
+        if room.status in (Room.Status.FINISHED, Room.Status.ABANDONED):
+            raise Refused("the game is over")
+        if room.mode == Room.Mode.TABLE:
+            raise Refused("around the table the host plays every seat")
+        seats = {s.colour: s for s in room.seats.select_for_update()}
+        seat = seats.get(colour)
+        if seat is None:
+            raise Refused(f"there is no {colour!r} seat in this room", field="colour")
+        if seat.kind == Seat.Kind.HUMAN:
+            if seat.user_id == user.pk:
+                return [seat]
+            raise Refused(f"the {colour} seat is taken")
+        if seat.reserved and seat.original_id != user.pk:
+            raise Refused(f"the {colour} seat is reserved for {seat.original} in this league game")
+        held = held_until(seat)
+        if held is not None and seat.original_id != user.pk and timezone.now() < held:
+            raise Refused(
+                f"the {colour} seat is held for {seat.original} until "
+                f"{held:%H:%M:%S} UTC (they left it just now)"
+            )
+        if seat.reserved:
+            taking = [s for s in seats.values() if s.reserved and s.original_id == user.pk]
+        else:
+            if any(s.user_id == user.pk for s in seats.values()):
+                raise Refused("you already play a colour in this room")
+            taking = [seat]
+        for s in taking:
+            s.kind, s.user = Seat.Kind.HUMAN, user
+            s.original = s.original or user
+            s.disconnected_at, s.seen_at = None, timezone.now()
+            s.save(update_fields=["kind", "user", "original", "disconnected_at", "seen_at"])
+        begin = (
+            room.status == Room.Status.WAITING
+            and room.fixture_id
+            and all(s.kind == Seat.Kind.HUMAN for s in seats.values() if s.reserved)
+        )
+        if begin:
+            start(room)
+        elif room.status == Room.Status.PLAYING:
+            timers.schedule_step_on_commit(room.pk, room.move_number, 0)
+        timers.broadcast_on_commit(room.pk)
+    return taking
+
+
+def to_computer(seats: list[Seat]) -> None:
+    """The computer plays these seats from now; ``disconnected_at`` of a computer seat is
+    when its player left it (``held_until``)."""
+    now = timezone.now()
+    for s in seats:
+        s.kind, s.user, s.connections, s.disconnected_at = Seat.Kind.COMPUTER, None, 0, now
+        s.save(update_fields=["kind", "user", "connections", "disconnected_at"])
+
+
+def seat_leave(*, room: Room, user) -> int:
+    """``user`` leaves: the computer plays their colours on, pawns where they stand. The
+    number of seats handed over."""
+    with transaction.atomic():
+        room = locked_room(room.pk)
+        seats = list(room.seats.select_for_update().filter(user=user, kind=Seat.Kind.HUMAN))
+        to_computer(seats)
+        abandon_if_everyone_left(room)
+        if seats and room.status == Room.Status.PLAYING:
+            timers.schedule_step_on_commit(room.pk, room.move_number, 0)
+        if seats:
+            timers.broadcast_on_commit(room.pk)
+    return len(seats)
+
+
+def seat_connected(*, room_id: int, user) -> None:
+    """A connection of ``user`` opened: their seats are held again."""
+    if not getattr(user, "is_authenticated", False):
+        return
+    Seat.objects.filter(room_id=room_id, user=user, kind=Seat.Kind.HUMAN).update(
+        connections=F("connections") + 1, disconnected_at=None, seen_at=timezone.now()
+    )
+
+
+def seat_heartbeat(*, room_id: int, user) -> int:
+    """A connection of ``user`` is alive (its server says so every LIVE_HEARTBEAT_SECONDS):
+    their seats are marked seen. A seat whose server died stops being marked, and the
+    sweep hands it to the computer (``sweep.seats_sweep``). The number of seats marked."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    return Seat.objects.filter(room_id=room_id, user=user, kind=Seat.Kind.HUMAN).update(
+        seen_at=timezone.now()
+    )
+
+
+def seat_disconnected(*, room_id: int, user) -> None:
+    """A connection closed; when it was the last, the computer takes the seats over after
+    the grace period unless the player is back by then."""
+    if not getattr(user, "is_authenticated", False):
+        return
+    now = timezone.now()
+    with transaction.atomic():
+        seats = list(
+            Seat.objects.select_for_update().filter(
+                room_id=room_id, user=user, kind=Seat.Kind.HUMAN
+            )
+        )
+        gone = []
+        for s in seats:
+            s.connections = max(0, s.connections - 1)
+            if s.connections == 0:
+                s.disconnected_at = now
+                gone.append(s)
+            s.save(update_fields=["connections", "disconnected_at"])
+    if gone:
+        timers.later(
+            "live.seat_grace",
+            [room_id, user.pk, now.isoformat()],
+            live_setting("GRACE_SECONDS"),
+        )
+
+
+def seat_grace_expire(*, room_id: int, user_id: int, since: str) -> int:
+    """The grace period of a dropped connection ran out: hand the seats to the computer if
+    the player has not come back (the same disconnection, still no connection)."""
+    with transaction.atomic():
+        room = locked_room(room_id)
+        seats = [
+            s
+            for s in room.seats.select_for_update().filter(
+                user_id=user_id, kind=Seat.Kind.HUMAN, connections=0
+            )
+            if s.disconnected_at and s.disconnected_at.isoformat() == since
+        ]
+        if room.status not in (Room.Status.WAITING, Room.Status.PLAYING):
+            return 0
+        to_computer(seats)
+        abandon_if_everyone_left(room)
+        if seats and room.status == Room.Status.PLAYING:
+            timers.schedule_step_on_commit(room.pk, room.move_number, 0)
+        if seats:
+            timers.broadcast_on_commit(room.pk)
+    return len(seats)

@@ -1,0 +1,99 @@
+"""The sweep: every room whose step was lost (a process died, a message was lost) moves
+again, and every seat whose player is gone without its grace period running out (the grace
+task was lost, or the server holding the connection died) goes to the computer. The beat
+task ``live.rooms_sweep`` runs both."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from live.models import Room, Seat
+from live.services import timers
+from live.services.finish import abandon_if_everyone_left
+from live.services.moves import room_step
+from live.services.seats import to_computer
+from live.services.state import live_setting, locked_room
+
+
+def rooms_sweep(*, older_than: float | None = None, limit: int = 500) -> int:
+    """Step every playing room whose roll has waited longer than it should (``older_than``
+    seconds past its pause or its turn timer; LIVE_SWEEP_AFTER): the step's timer died with
+    a process or its message was lost. A step that is not due does nothing (a person still
+    deciding within their timer, or with no timer), and a second step for one roll is
+    refused by the claim. Returns how many rooms moved.
+
+    Rooms whose turn timer has run out are all stepped. The others rolled more than
+    ``older_than`` ago — a computer's turn or an automatic move is due after its short
+    pause, whatever the turn timer says — but may as well be waiting for a person who is
+    thinking (or gone, in a room without a timer), so only the ``limit`` most recently
+    rolled of those are looked at: a room that stalled just now is never crowded out by
+    rooms abandoned long ago."""
+    slack = timedelta(seconds=live_setting("SWEEP_AFTER") if older_than is None else older_than)
+    late = timezone.now() - slack
+    playing = Room.objects.filter(status=Room.Status.PLAYING, rolled_at__lt=late)
+    timed_out = playing.filter(turn_deadline__lt=late).values_list("pk", "move_number")
+    others = (
+        playing.exclude(turn_deadline__lt=late)
+        .order_by("-rolled_at")
+        .values_list("pk", "move_number")[:limit]
+    )
+    moved = 0
+    for room_id, number in [*timed_out.iterator(), *others]:
+        if room_step(room_id=room_id, move_number=number, reschedule=False) is not None:
+            moved += 1
+    return moved
+
+
+def seats_sweep(*, now=None) -> int:
+    """Hand to the computer every seat of a waiting or playing room whose player is gone
+    and whose grace period is over, though no grace task said so:
+
+    - its last connection closed more than LIVE_GRACE_SECONDS (and one heartbeat) ago —
+      the ``live.seat_grace`` task was lost (a worker or Redis restarted);
+    - it counts open connections, but no server has marked it alive for three heartbeats
+      and the grace period — the server holding them died and never reported them closed.
+
+    A player connected anywhere is marked every heartbeat, so is never taken. Returns how
+    many seats went to the computer."""
+    now = now or timezone.now()
+    grace = timedelta(seconds=live_setting("GRACE_SECONDS"))
+    beat = timedelta(seconds=live_setting("HEARTBEAT_SECONDS"))
+    gone = (
+        Seat.objects.filter(
+            kind=Seat.Kind.HUMAN,
+            user__isnull=False,
+            room__status__in=[Room.Status.WAITING, Room.Status.PLAYING],
+        )
+        .filter(
+            Q(connections__lte=0, disconnected_at__lt=now - grace - beat)
+            | Q(connections__gt=0, seen_at__lt=now - grace - 3 * beat)
+        )
+        .values_list("room_id", flat=True)
+        .distinct()
+    )
+    freed = 0
+    for room_id in list(gone[:500]):
+        with transaction.atomic():
+            room = locked_room(room_id)
+            if room.status not in (Room.Status.WAITING, Room.Status.PLAYING):
+                continue
+            seats = list(
+                room.seats.select_for_update()
+                .filter(kind=Seat.Kind.HUMAN, user__isnull=False)
+                .filter(
+                    Q(connections__lte=0, disconnected_at__lt=now - grace - beat)
+                    | Q(connections__gt=0, seen_at__lt=now - grace - 3 * beat)
+                )
+            )
+            to_computer(seats)
+            abandon_if_everyone_left(room)
+            if seats and room.status == Room.Status.PLAYING:
+                timers.schedule_step_on_commit(room.pk, room.move_number, 0)
+            if seats:
+                timers.broadcast_on_commit(room.pk)
+            freed += len(seats)
+    return freed

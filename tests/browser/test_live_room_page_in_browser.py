@@ -1,0 +1,148 @@
+"""The room page in Chromium (German, 390 px): the room's settings; move buttons in the
+board's own words; a league game's "Players not here yet" follows the seats and offers the
+no-show only to organizers, never beside one's own name; the end line names a person; the
+live replay names who sat at each colour. Screenshots in test-artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from live import services
+from live.models import Room
+from tests.browser.conftest import screenshot
+from tests.celery_worker import database_url_of_test_db
+from tests.live.conftest import drive
+from tests.live.servers import Daphne, session_cookie
+from tests.live.test_live_services import _human_room
+
+pytestmark = [pytest.mark.browser, pytest.mark.live_servers]
+
+
+@pytest.fixture
+def people(transactional_db):
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    return [User.objects.create_user(f"person{i}", password="pw-long-enough-1") for i in range(4)]
+
+
+@pytest.fixture
+def scheduled(monkeypatch):
+    """Steps this test process would schedule are recorded, not run (the test drives)."""
+    calls: list = []
+    monkeypatch.setattr("live.services.timers.later", lambda *a: calls.append(a))
+    return calls
+
+
+@pytest.fixture
+def server(transactional_db):
+    daphne = Daphne(database_url=database_url_of_test_db(), env={"DEBUG": "1"})
+    try:
+        yield daphne.wait_ready()
+    finally:
+        daphne.stop()
+
+
+def _page(chromium, server, user=None, width=390):
+    context = chromium.new_context(
+        viewport={"width": width, "height": 900}, locale="de-DE", base_url=server.url
+    )
+    context.add_cookies([{"name": "django_language", "value": "de", "url": server.url}])
+    if user is not None:
+        name, value = session_cookie(user).split("=", 1)
+        context.add_cookies([{"name": name, "value": value, "url": server.url}])
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.js_errors = []
+    page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))
+    return page
+
+
+def test_a_players_turn_in_german_at_390_px(chromium, server, people, scheduled):
+    room, game = _human_room(people, scheduled)
+    page = _page(chromium, server, people[0])
+    page.goto(f"/live/{room.token}/")
+    expect(page.locator("#live-room")).to_have_attribute("data-connected", "1")
+    settings = page.locator("[data-settings]")
+    expect(settings).to_contain_text("Gastgeber")
+    expect(settings).to_contain_text("person0")
+    expect(settings).to_contain_text("60 s je Entscheidung")
+    buttons = page.locator("[data-moves] button.live-move")
+    expect(buttons.first).to_be_visible()
+    texts = buttons.all_inner_texts()
+    assert len(texts) == len(game.legal_moves(room.die)) >= 2
+    for text in texts:  # the board's words, never bare relative numbers
+        assert not re.search(r":\s*\d+ → \d+$", text), text
+        assert re.search(r"Feld|Haus", text), text
+    expect(page.locator(".step-count[data-turn]")).to_contain_text("wähle einen Zug")
+    # the event lines and every line with a placeholder are German too
+    root = page.locator("#live-room")
+    assert "würfelt" in root.get_attribute("data-i18n-rolled")
+    assert root.get_attribute("data-i18n-over").startswith("Das Spiel ist vorbei")
+    # the seats name people and colours, the colours distinguishable at 390 px
+    labels = page.eval_on_selector_all("[data-seat-label]", "els => els.map(e => e.textContent)")
+    assert len(set(labels)) == len(labels), labels
+    screenshot(page, "live-room-turn-de-390")
+    # each name is drawn whole in one place (a German "60,5" coordinate was an SVG list that
+    # scattered the letters, leaving "g" and "g" for gelb and grün)
+    xs = page.eval_on_selector_all("[data-seat-label]", "els => els.map(e => e.getAttribute('x'))")
+    assert all(re.fullmatch(r"-?\d+(\.\d+)?", x) for x in xs), xs
+    page.locator("[data-board]").screenshot(
+        path=str(screenshot(page, "live-room-turn-de-390").parent / "live-board-de-390.png")
+    )
+    assert page.js_errors == []
+
+
+def test_a_league_games_absent_players_follow_the_seats(chromium, server, scheduled):
+    from tests.builders import erin_against_carol
+
+    t = erin_against_carol()
+    room = services.fixture_room_create(fixture=t["fixture"], user=t["carol"])
+    carol = _page(chromium, server, t["carol"])
+    carol.goto(f"/live/{room.token}/")
+    expect(carol.locator("#live-room")).to_have_attribute("data-connected", "1")
+    absent = carol.locator("[data-absent]")
+    expect(absent).to_contain_text("erin")
+    # a player never sees the organizers' no-show button, least of all beside her own name
+    expect(absent.locator("button")).to_have_count(0)
+    organizer = _page(chromium, server, t["organizer"], width=1280)
+    organizer.goto(f"/live/{room.token}/")
+    expect(organizer.locator("[data-absent] button")).to_have_count(2)
+    # erin sits down: both pages drop her from the list without a reload
+    services.seat_take(room=room, user=t["erin"], colour="black")
+    erin_li, carol_li = (f'[data-absent-user="{t[n].pk}"]' for n in ("erin", "carol"))
+    expect(carol.locator(erin_li)).to_be_hidden()
+    expect(organizer.locator(erin_li)).to_be_hidden()
+    expect(carol.locator(carol_li)).to_be_visible()
+    # carol's reserved seats say "take", not "take back": she never sat there
+    take = carol.locator("[data-take]")
+    expect(take.first).to_be_visible()
+    assert all("zurück" not in x for x in take.all_inner_texts())
+    screenshot(carol, "live-league-waiting-de-390")
+    carol.locator('[data-take="red"]').click()
+    expect(carol.locator("[data-absent]")).to_be_hidden()
+    assert carol.js_errors == [] and organizer.js_errors == []
+
+
+def test_the_end_line_and_the_replay_name_the_people(chromium, server, people, scheduled):
+    room = services.room_create(host=people[0], mode="computer", variant="quick", strength="random")
+    services.room_start(room=room, user=people[0])
+    room.seats.filter(colour="red").update(kind="computer", user=None)
+    drive(room)
+    room.refresh_from_db()
+    services.room_finish(room_id=room.pk)
+    assert room.status == Room.Status.FINISHED
+    page = _page(chromium, server, people[0])
+    page.goto(f"/live/{room.token}/")
+    turn = page.locator(".step-count[data-turn]")
+    expect(turn).to_contain_text("Das Spiel ist vorbei. Sieger: Computer (")
+    screenshot(page, "live-room-over-de-390")
+    page.goto(f"/live/{room.token}/replay/")
+    body = page.locator("main")
+    expect(body).to_contain_text("Computer")
+    expect(body).not_to_contain_text("(eigener Spieler)")
+    screenshot(page, "live-replay-names-de-390")
+    assert page.js_errors == []

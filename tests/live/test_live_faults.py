@@ -1,0 +1,211 @@
+"""Faults in the production setup (a Celery worker with beat, a Daphne server, PostgreSQL,
+and a Redis of the test's own for the broker and the channel layer): after a Redis restart,
+a worker killed or a server killed, every room moves again within 30 s and no roll is
+applied twice (issue 23). Only the processes this test started are killed; the Redis is
+its own, on a free port (never the shared 6379 nor another engineer's)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+
+import pytest
+from django.db.models import Count
+
+from live import services
+from live.models import Room, RoomEvent, Seat
+from tests.celery_worker import database_url_of_test_db
+from tests.live.servers import Daphne, free_port, receive, session_cookie, ws_connect
+from tests.processes import REPO_ROOT, HelperProcess
+
+pytestmark = [pytest.mark.live_servers, pytest.mark.django_db(transaction=True)]
+
+RECOVERY = 30.0  # seconds: every room moves again within this after a fault
+
+
+class RedisServer(HelperProcess):
+    what = "redis-server"
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        super().__init__(
+            [
+                "redis-server",
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            env=os.environ.copy(),
+            log_path=REPO_ROOT / "var" / f"redis-{port}.log",
+        )
+
+    def wait_ready(self) -> RedisServer:
+        import socket
+
+        def listens() -> bool:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                return True
+
+        self.wait_until(listens, 20, 0.1)
+        return self
+
+
+class Worker(HelperProcess):
+    """``celery -A config worker -B``: the steps and timers, and beat's sweep."""
+
+    what = "celery worker"
+    stop_seconds = 20.0
+
+    def __init__(self, env: dict[str, str]) -> None:
+        cmd = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-B",
+            "-P",
+            "solo",
+            "-l",
+            "warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-s",
+            str(REPO_ROOT / "var" / f"beat-{env['FAULT_PORT']}"),
+        ]
+        super().__init__(
+            cmd, env=env, log_path=REPO_ROOT / "var" / f"worker-{env['FAULT_PORT']}.log"
+        )
+
+
+@pytest.fixture
+def production(transactional_db, scheduled):
+    """Its own Redis, a worker with beat and a Daphne server on them. The test process
+    itself schedules nothing (``scheduled``): the rooms it starts are picked up by the
+    sweep, the first proof that it works."""
+    port = free_port()
+    redis = RedisServer(port).wait_ready()
+    env = os.environ.copy()
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.test",
+        TEST_CELERY_WORKER="1",
+        TEST_CELERY_BROKER_URL=f"redis://127.0.0.1:{port}/0",
+        CHANNEL_LAYER_URL=f"redis://127.0.0.1:{port}/1",
+        DATABASE_URL=database_url_of_test_db(),
+        PYTHONUNBUFFERED="1",
+        LOG_LEVEL="WARNING",
+        FAULT_PORT=str(port),
+    )
+    env.pop("PYTEST_XDIST_WORKER", None)
+    started = {"redis": redis, "worker": Worker(env)}
+    daphne = Daphne(database_url=env["DATABASE_URL"], env=env)
+    started["daphne"] = daphne
+    try:
+        daphne.wait_ready()
+        yield started, env
+    finally:
+        for process in started.values():
+            process.stop()
+
+
+def _rooms(host, n: int = 3) -> list[int]:
+    ids = []
+    for _ in range(n):
+        room = services.room_create(host=host, mode="online", strength="random")
+        services.room_start(room=room, user=host)
+        ids.append(room.pk)
+    return ids
+
+
+def _numbers(ids: list[int]) -> dict[int, int]:
+    return dict(Room.objects.filter(pk__in=ids).values_list("pk", "move_number"))
+
+
+def _all_move(ids: list[int], *, by: int = 3, within: float = RECOVERY) -> float:
+    """Seconds until every playing room has applied ``by`` more rolls (a finished room
+    counts as moved); fails after ``within``."""
+    start = time.monotonic()
+    before = _numbers(ids)
+    while True:
+        now = _numbers(ids)
+        finished = set(
+            Room.objects.filter(pk__in=ids)
+            .exclude(status=Room.Status.PLAYING)
+            .values_list("pk", flat=True)
+        )
+        if all(now[i] >= before[i] + by or i in finished for i in ids):
+            return time.monotonic() - start
+        elapsed = time.monotonic() - start
+        assert elapsed < within, f"rooms stuck {elapsed:.0f}s: {before} → {now}"
+        time.sleep(0.2)
+
+
+def _no_roll_twice(ids: list[int]) -> None:
+    for room in Room.objects.filter(pk__in=ids):
+        rows = RoomEvent.objects.filter(room=room)
+        assert rows.count() == room.move_number
+        assert not rows.values("number").annotate(n=Count("id")).filter(n__gt=1).exists()
+
+
+def test_a_redis_restart_every_room_moves_again(production, people):
+    started, _env = production
+    ids = _rooms(people[0])
+    _all_move(ids, within=60)  # the sweep picks the rooms up, the worker's timers go on
+    redis = started["redis"]
+    redis.kill()  # the broker with every pending countdown, and the channel layer, gone
+    time.sleep(1)
+    started["redis"] = RedisServer(redis.port).wait_ready()
+    took = _all_move(ids)
+    print(f"after the Redis restart every room moved again within {took:.1f}s")
+    _no_roll_twice(ids)
+
+
+def test_a_killed_worker_every_room_moves_again(production, people):
+    started, env = production
+    ids = _rooms(people[0])
+    _all_move(ids, within=60)
+    started["worker"].kill()  # its reserved countdown tasks die with it (acked late: 600 s)
+    started["worker"] = Worker(env)
+    took = _all_move(ids)
+    print(f"after the worker kill every room moved again within {took:.1f}s")
+    _no_roll_twice(ids)
+
+
+def test_a_killed_server_frees_its_players_seats_and_the_room_moves(production, people):
+    started, _env = production
+    room = services.room_create(host=people[0], mode="online", turn_seconds=600)
+    services.seat_take(room=room, user=people[1], colour="red")
+    services.room_start(room=room, user=people[0])
+    daphne = started["daphne"]
+
+    cookie = session_cookie(people[1])
+
+    async def connect_and_wait():
+        ws = await ws_connect(daphne.url, room.token, cookie)
+        await receive(ws)
+        await asyncio.sleep(2)  # a few heartbeats
+        return ws
+
+    asyncio.run(connect_and_wait())
+    seat = Seat.objects.get(room=room, colour="red")
+    assert seat.kind == Seat.Kind.HUMAN and seat.connections >= 1
+    daphne.kill()  # its connections are never reported closed
+    start = time.monotonic()
+    while Seat.objects.get(room=room, colour="red").kind != Seat.Kind.COMPUTER:
+        assert time.monotonic() - start < RECOVERY, "the dead server's seat is still held"
+        time.sleep(0.2)
+    took = _all_move([room.pk], within=RECOVERY - (time.monotonic() - start))
+    print(
+        f"after the server kill the seat was freed and the room moved within "
+        f"{time.monotonic() - start:.1f}s ({took:.1f}s after the seat)"
+    )
+    _no_roll_twice([room.pk])

@@ -314,7 +314,7 @@ def start_servers(n: int, pause: float):
         s.wait_ready()
     WORKERS.clear()
     if MODE.startswith("production"):
-        worker_env = {**env, "DATABASE_URL": os.environ["DATABASE_URL"], "LIVE_WARM_TABLES": "0"}
+        worker_env = {**env, "DATABASE_URL": os.environ["DATABASE_URL"]}
         WORKERS.extend(Worker(worker_env) for _ in range(N_WORKERS))
         time.sleep(5)  # the workers connect to the broker
     return servers

@@ -12,7 +12,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.embedded_beat import start_embedded_beat  # noqa: E402
-from live.apps import sweep_in_process_on_start, warm_tables_on_start  # noqa: E402
+from live.apps import sweep_in_process_on_start  # noqa: E402
 from live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -26,8 +26,6 @@ application = ProtocolTypeRouter(
 from config.warm import load_urls  # noqa: E402
 
 load_urls()  # the URL configuration now, not in the first request
-# the strong computer's tables, computed in the background where the file cache lacks them
-warm_tables_on_start()
 # the periodic tasks when there is no beat (the embedded default, EMBEDDED_BEAT=1)
 start_embedded_beat()
 # without a broker or the embedded beat, this server sweeps lost timers and seats itself

@@ -448,10 +448,6 @@ LIVE = {
     # open rooms (waiting or playing, league games aside) one account, one address may host
     "ROOMS_PER_ACCOUNT": int(os.environ.get("LIVE_ROOMS_PER_ACCOUNT", "5")),
     "ROOMS_PER_ADDRESS": int(os.environ.get("LIVE_ROOMS_PER_ADDRESS", "10")),
-    # the strong computer's solo-race tables: stored here ("off": not stored), and those
-    # of every preset computed in the background when a worker or the ASGI server starts
-    "TABLE_DIR": os.environ.get("LIVE_TABLE_DIR") or str(BASE_DIR / "var" / "tables"),
-    "WARM_TABLES": env_bool("LIVE_WARM_TABLES", default=True),
 }
 
 LOGGING = {

@@ -30,8 +30,6 @@ os.environ.setdefault("LIVE_HEARTBEAT_SECONDS", "0.5")
 # the servers a test starts sweep every second, rooms late by 2 s (docs/live.md)
 os.environ.setdefault("LIVE_SWEEP_SECONDS", "1")
 os.environ.setdefault("LIVE_SWEEP_AFTER", "2")
-# the strong computer's tables: not computed in the background of every server a test starts
-os.environ.setdefault("LIVE_WARM_TABLES", "0")
 # move analyses: off unless a test turns them on (200 rollouts per counted game would crawl)
 os.environ.setdefault("ANALYSIS_ENABLED", "0")
 os.environ.setdefault("ANALYSIS_ROLLOUTS", "8")

@@ -1,0 +1,155 @@
+"""The network and how its scores become each player's chance of winning.
+
+**Network.** A small multilayer perceptron in numpy: the feature row of a colour
+(:mod:`.features`) → ``tanh`` hidden layers → one score ``s_c``. The same weights score
+every colour, so one model serves two to six colours and both boards.
+
+**From scores to chances** (the end conditions of rules.md §6). Each player ``P`` gets
+the logit ``σ · log Σ_{c ∈ P} exp(σ · s_c)`` over its colours still playing, and the
+chances are the softmax of the logits over the players:
+
+* ``σ = +1`` when one colour is enough (``first-colour``): the logit is a soft
+  *maximum*, and the player's chance is exactly the sum of its colours' shares of a
+  softmax over all colours (the first colour home wins for its player);
+* ``σ = -1`` when a player must bring all of its colours home (``both-colours``, and
+  ``all-places``, whose winner is the first player with all its colours placed): a soft
+  *minimum*, the player's slowest colour decides.
+
+With one colour per player both are the plain softmax of the colours' scores.
+
+**Why numpy.** A decision of the strong player evaluates up to a few hundred positions
+(every reply to every roll after every move); one matrix product per layer over all of
+them costs tens of microseconds, where the same arithmetic in Python loops would cost
+about 0.1 ms per position (≈ 2,000 multiply-adds each). Training (full-batch gradients
+over hundreds of thousands of rows) is only practical with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .features import N_FEATURES, NAMES
+
+
+@dataclass
+class Network:
+    """Weights ``[(W, b), …]``: ``tanh`` after every layer but the last (one output)."""
+
+    layers: list[tuple[np.ndarray, np.ndarray]]
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def n_inputs(self) -> int:
+        return self.layers[0][0].shape[0]
+
+    def scores(self, x: np.ndarray) -> np.ndarray:
+        """The score of every row of ``x`` (shape ``(rows, features)``) → ``(rows,)``."""
+        h = x
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < last:
+                h = np.tanh(h)
+        return h[:, 0]
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Scores and every layer's activations (for training's backpropagation)."""
+        acts = [x]
+        h = x
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < last:
+                h = np.tanh(h)
+            acts.append(h)
+        return h[:, 0], acts
+
+    def backward(self, acts: list[np.ndarray], grad_s: np.ndarray) -> list[tuple]:
+        """Gradients of ``(W, b)`` per layer for the gradient ``grad_s`` of the scores."""
+        grads: list[tuple[np.ndarray, np.ndarray]] = []
+        g = grad_s[:, None]
+        for i in range(len(self.layers) - 1, -1, -1):
+            w, _b = self.layers[i]
+            a_in = acts[i]
+            grads.append((a_in.T @ g, g.sum(axis=0)))
+            if i:
+                g = (g @ w.T) * (1.0 - acts[i] ** 2)
+        grads.reverse()
+        return grads
+
+    # --- files ---------------------------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The model as ``.npz`` bytes (deterministic: the same weights, the same bytes)."""
+        arrays = {}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"] = np.ascontiguousarray(w, dtype=np.float64)
+            arrays[f"b{i}"] = np.ascontiguousarray(b, dtype=np.float64)
+        meta = {**self.meta, "features": list(NAMES)}
+        arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8)
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        return _zero_zip_times(buf.getvalue())
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Network:
+        with np.load(io.BytesIO(data), allow_pickle=False) as z:
+            meta = json.loads(bytes(z["meta"]).decode())
+            layers = []
+            i = 0
+            while f"w{i}" in z:
+                layers.append((z[f"w{i}"].astype(np.float64), z[f"b{i}"].astype(np.float64)))
+                i += 1
+        if meta.get("features") != list(NAMES) or layers[0][0].shape[0] != N_FEATURES:
+            raise ValueError("the model was trained on other features than this code computes")
+        return cls(layers, meta)
+
+    @classmethod
+    def load(cls, path: Path, sha256: str | None = None) -> Network:
+        """The model in ``path``; with ``sha256``, only if the file has that digest."""
+        data = path.read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        if sha256 is not None and digest != sha256:
+            raise ValueError(f"{path.name}: SHA-256 {digest}, expected {sha256}")
+        return cls.from_bytes(data)
+
+
+def _zero_zip_times(data: bytes) -> bytes:
+    """``np.savez`` stamps the current time into the zip; rewrite it with a fixed one so a
+    model's file (and its digest) depends on its weights only."""
+    import zipfile
+
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as dst:
+        for info in src.infolist():
+            fixed = zipfile.ZipInfo(info.filename, date_time=(2026, 1, 1, 0, 0, 0))
+            dst.writestr(fixed, src.read(info.filename))
+    return out.getvalue()
+
+
+def player_chances(
+    scores: Sequence[float], groups: Sequence[Sequence[int]], sigma: float
+) -> list[float]:
+    """Each group's (player's) chance from its colours' scores (module docstring);
+    ``groups`` lists the seats still playing of every player (none may be empty)."""
+    logits = []
+    for g in groups:
+        if len(g) == 1:
+            logits.append(float(scores[g[0]]))
+            continue
+        vals = [sigma * float(scores[c]) for c in g]
+        top = max(vals)
+        logits.append(sigma * (top + math.log(sum(math.exp(v - top) for v in vals))))
+    top = max(logits)
+    ex = [math.exp(v - top) for v in logits]
+    total = sum(ex)
+    return [e / total for e in ex]

@@ -12,7 +12,7 @@ python -m games.engine simulate --rules PRESET [--board 4|6] [--players SPEC]
     clockwise), the last one to everyone left.
 python -m games.engine explain PRESET
     the preset's options in words (PRESET may also be a JSON rules object).
-python -m games.engine analyse LOG.json [--plies 0|1] [--quiet]
+python -m games.engine analyse LOG.json [--plies 0|1|2] [--quiet]
     move analysis and luck of one game (docs/analysis.md): the analysis JSON on
     stdout, progress on stderr; exit 1 if the log is invalid, 2 if the file can't
     be read or an argument is bad.
@@ -75,10 +75,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--plies",
         type=int,
-        choices=(0, 1),
+        choices=(0, 1, 2),
         default=1,
         help="search depth of an option's equity (1: the default, as the platform; 0: the "
-        "evaluator's value of the state after the move)",
+        "evaluator's value of the state after the move; 2: one ply deeper, ~12× the time)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=_analyse)

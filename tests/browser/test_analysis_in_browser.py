@@ -2,7 +2,7 @@
 or the arrow keys on it move the replay), the options at the current step, the marked moves
 in the move list; at 390 px and in German. Screenshots: test-artifacts/screenshots/analysis-*.
 
-The analysis is the real engine's, at 2 rollouts per option (a few seconds)."""
+The analysis is the real engine's, on the shipped evaluator (under a second)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def game(transactional_db):
         league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black"
     )
     result = game_log_submit(fixture=fixture, content=example_text(LOG), user=organizer)
-    row, _ = analysis_request(result.game_log, rollouts=2)
+    row, _ = analysis_request(result.game_log)
     assert analysis_run(row.pk)["stored"]
     row.refresh_from_db()
     return fixture, row
@@ -139,7 +139,7 @@ def test_an_organizer_runs_a_failed_analysis_again_by_keyboard_at_390_px(
 
     from games.models import GameAnalysis
 
-    settings.ANALYSIS_ENABLED, settings.ANALYSIS_ROLLOUTS = True, 2
+    settings.ANALYSIS_ENABLED = True
     organizer = make_user("org")
     erin = make_player("erin", user=make_user("erin_u"))
     carol = make_player("carol", user=make_user("carol_u"))

@@ -43,6 +43,5 @@ class ProgressEvaluator:
         weights = {p: math.exp(-t / self.scale) for p, t in togo.items()}
         total = sum(weights.values())
         return tuple(
-            weights[setup.player_of(s)] / total if s in setup.in_play else 0.0
-            for s in range(seats)
+            weights[setup.player_of(s)] / total if s in setup.in_play else 0.0 for s in range(seats)
         )

@@ -75,7 +75,7 @@ def test_analyse_exit_codes(stand_in, tmp_path: Path, short_log, capsys) -> None
     assert main(["analyse", str(tmp_path / "missing.json")], out=out) == 2
     assert "can't read" in capsys.readouterr().err
     with pytest.raises(SystemExit) as info:
-        main(["analyse", str(path), "--plies", "2"], out=out)
+        main(["analyse", str(path), "--plies", "3"], out=out)
     assert info.value.code == 2
     assert "plies" in capsys.readouterr().err
     assert out.getvalue() == ""

@@ -155,6 +155,6 @@ def test_invalid_logs_and_arguments_are_refused_clearly() -> None:
     assert info.value.event == 10
     with pytest.raises(InvalidLog):
         analyse("{not json", evaluator=MODEL)
-    for plies in (2, -1, 1.0, "1"):
+    for plies in (3, -1, 1.0, "1"):
         with pytest.raises(ValueError, match="plies"):
             analyse(log, evaluator=MODEL, plies=plies)

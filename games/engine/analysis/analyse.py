@@ -26,7 +26,7 @@ from .decisions import (
     mark_for,
     walk,
 )
-from .equity import Equity, Evaluator, default_evaluator, model_name
+from .equity import MAX_PLIES, Equity, Evaluator, default_evaluator, model_name
 from .luck import capture_stats, decompose, luck_summary
 
 ANALYSIS_FORMAT = "maedn-analysis/2"
@@ -77,15 +77,16 @@ def analyse(
     """Analyse a game log (dict, JSON text or bytes — what ``validate`` takes).
 
     ``evaluator``: the model (``win_chances(game)``); default the shipped one for the
-    log's rules (``games.engine.evaluator.evaluator_for``). ``plies``: 1 (an option's
-    equity is the expectation over the next roll of the next roller's best reply) or 0
-    (the evaluator's value of the state after the move). Deterministic: the same log and
+    log's rules (``games.engine.evaluator.evaluator_for``). ``plies``: 1 (the platform's:
+    an option's equity is the expectation over the next roll of the next roller's best
+    reply), 0 (the evaluator's value of the state after the move) or 2 (one ply deeper,
+    ~12 times the cost). Deterministic: the same log and
     model always give the same analysis (``seconds`` aside). ``progress(done, total)`` is
     called now and then (events done of all). Raises :class:`~games.engine.InvalidLog`
     for an invalid log and ``ValueError`` for bad arguments.
     """
-    if plies not in (0, 1) or type(plies) is not int:
-        raise ValueError(f"plies must be 0 or 1, not {plies!r}")
+    if type(plies) is not int or not 0 <= plies <= MAX_PLIES:
+        raise ValueError(f"plies must be a whole number from 0 to {MAX_PLIES}, not {plies!r}")
     t0 = time.perf_counter()
     used: list[Evaluator] = []
 
@@ -161,9 +162,7 @@ def _decision_entry(
 ) -> dict[str, Any]:
     """The JSON entry of one decision: options best first."""
     me = players.index(d.player)
-    order = sorted(
-        range(len(d.values)), key=lambda i: (-d.values[i][me], i != d.played, i)
-    )
+    order = sorted(range(len(d.values)), key=lambda i: (-d.values[i][me], i != d.played, i))
     order.remove(d.best)  # the best first even on a tie broken by the move played
     order.insert(0, d.best)
     loss = d.loss(me)

@@ -33,7 +33,7 @@ from ..game import Game
 from ..moves import IllegalMove
 from ..validate import replay_log
 from ..variants import Variant
-from .equity import Equity, Evaluator, Vector
+from .equity import Equity, Vector
 from .luck import capture_offers
 
 THRESHOLDS_MW = {"inaccuracy": 30, "mistake": 60, "blunder": 120}
@@ -174,9 +174,7 @@ def walk(
             best_v = values[best]
         else:
             best_v = played
-        rolls.append(
-            Roll(step.index, c, setup.player_of(c), die, before, best_v, played, decision)
-        )
+        rolls.append(Roll(step.index, c, setup.player_of(c), die, before, best_v, played, decision))
         before = played
         if progress is not None and (step.index % 25 == 0):
             progress(step.index + 1, total)

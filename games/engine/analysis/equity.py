@@ -10,10 +10,12 @@ object, so tests give a stand-in and the analysis never builds a model itself.
 one ply of search:
 
 * ``plies=0``: the equity of a roll point is the evaluator's value ``V``.
-* ``plies=1`` (the default): the equity of a roll point is the **expected equity over
-  the six rolls** of the colour on turn, each roll met with the move that is best for
-  its mover by ``V`` (a roll with no legal move passes; a roll with one is forced):
-  ``E(s) = 1/6 · Σ_d max_m V(s after d, m)``.
+* ``plies=1`` (the platform's setting): the equity of a roll point is the **expected
+  equity over the six rolls** of the colour on turn, each roll met with the move that is
+  best for its mover by ``V`` (a roll with no legal move passes; a roll with one is
+  forced): ``E(s) = 1/6 · Σ_d max_m V(s after d, m)``.
+* ``plies=2``: the same with ``E₁`` in place of ``V`` (the benchmark's reference for the
+  evaluator's error, about twelve times the cost).
 
 Both are deterministic functions of the position and the turn state: the same log
 always gives the same analysis for a given model. Values are memoised by state
@@ -28,6 +30,9 @@ from typing import Protocol
 from ..game import Game
 from ..moves import RawMove
 from .rollout import state_key
+
+MAX_PLIES = 2
+"""Deeper search multiplies the cost by ~12 a ply (six rolls, ~2 moves each)."""
 
 Vector = tuple[float, ...]
 """Every player's chance of winning, in ``setup.players`` order (sums to 1)."""
@@ -64,8 +69,8 @@ class Equity:
     """
 
     def __init__(self, evaluator: Evaluator, game: Game, plies: int = 1) -> None:
-        if plies not in (0, 1):
-            raise ValueError(f"plies must be 0 or 1, not {plies!r}")
+        if type(plies) is not int or not 0 <= plies <= MAX_PLIES:
+            raise ValueError(f"plies must be a whole number from 0 to {MAX_PLIES}, not {plies!r}")
         setup = game.setup
         self.evaluator = evaluator
         self.plies = plies
@@ -75,7 +80,7 @@ class Equity:
         # the seat whose number stands for each player (its first colour)
         self._seat_of_player = [setup.players[p][0] for p in self.players]
         self._leaf: dict[tuple, Vector] = {}
-        self._value: dict[tuple, Vector] = {}
+        self._value: dict[int, dict[tuple, Vector]] = {}
         self.evaluations = 0  # calls of the evaluator (for the benchmark)
 
     # --- the evaluator, per player ----------------------------------------------------
@@ -85,14 +90,34 @@ class Equity:
         key = state_key(game)
         v = self._leaf.get(key)
         if v is None:
-            v = self._leaf[key] = self._evaluate(game)
+            v = self._leaf[key] = self.leaves([game])[0]
         return v
 
-    def _evaluate(self, game: Game) -> Vector:
-        if game.over:
-            return tuple(1.0 if p == game.winner else 0.0 for p in self.players)
-        self.evaluations += 1
-        chances = self.evaluator.win_chances(game)
+    def leaves(self, games: Sequence[Game]) -> list[Vector]:
+        """``V`` of several games, the ones not seen yet in one call of the evaluator's
+        batched form (``win_chances_many``) where it has one."""
+        keys = [state_key(g) for g in games]
+        memo = self._leaf
+        todo: dict[tuple, Game] = {}
+        for k, g in zip(keys, games, strict=True):
+            if k not in memo and k not in todo:
+                if g.over:
+                    memo[k] = tuple(1.0 if p == g.winner else 0.0 for p in self.players)
+                else:
+                    todo[k] = g
+        if todo:
+            batch = list(todo.values())
+            many = getattr(self.evaluator, "win_chances_many", None)
+            if many is not None:
+                raw = many(batch)
+            else:
+                raw = [self.evaluator.win_chances(g) for g in batch]
+            self.evaluations += len(batch)
+            for k, chances in zip(todo, raw, strict=True):
+                memo[k] = self._players(chances)
+        return [memo[k] for k in keys]
+
+    def _players(self, chances: Sequence[float]) -> Vector:
         raw = [max(0.0, float(chances[s])) for s in self._seat_of_player]
         total = sum(raw)
         if total <= 0.0:
@@ -101,27 +126,32 @@ class Equity:
 
     # --- the search -------------------------------------------------------------------
 
-    def value(self, game: Game) -> Vector:
-        """The equity of a roll point (``plies`` of search, see the module)."""
-        if self.plies == 0 or game.over:
+    def value(self, game: Game, plies: int | None = None) -> Vector:
+        """The equity of a roll point with ``plies`` (default: the instance's) of search:
+        the evaluator's value at 0, else the expectation over the six rolls of the best
+        move's value one ply shallower (see the module)."""
+        plies = self.plies if plies is None else plies
+        if plies == 0 or game.over:
             return self.leaf(game)
         key = state_key(game)
-        v = self._value.get(key)
+        memo = self._value.setdefault(plies, {})
+        v = memo.get(key)
         if v is None:
-            v = self._value[key] = self._one_ply(game)
+            v = memo[key] = self._search(game, plies)
         return v
 
-    def _one_ply(self, game: Game) -> Vector:
-        c = game.turn_seat
-        me = self.player_index[c]
+    def _search(self, game: Game, plies: int) -> Vector:
+        me = self.player_index[game.turn_seat]
+        per_die = [self.options(game, die, leaf=True) for die in range(1, 7)]
+        afters = [after for opts in per_die for _, _, after in opts]
+        if plies == 1:
+            values = iter(self.leaves(afters))
+        else:
+            values = iter([self.value(after, plies - 1) for after in afters])
         total = [0.0] * len(self.players)
-        for die in range(1, 7):
-            best = None
-            for _, _, after in self.options(game, die, leaf=True):
-                v = self.leaf(after)
-                if best is None or v[me] > best[me]:
-                    best = v
-            for i, x in enumerate(best):  # type: ignore[arg-type]
+        for opts in per_die:
+            best = max((next(values) for _ in opts), key=lambda v: v[me])
+            for i, x in enumerate(best):
                 total[i] += x
         return tuple(x / 6.0 for x in total)
 

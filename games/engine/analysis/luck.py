@@ -41,6 +41,8 @@ from typing import Any
 
 from ..game import Game
 from ..moves import RawMove
+
+
 def capture_offers(game: Game, seat: int) -> tuple[bool, ...]:
     """For each die value 1–6: whether ``seat``'s legal moves include a capture of a
     pawn not held by its player (``game`` is the state before the roll)."""

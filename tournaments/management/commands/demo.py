@@ -103,9 +103,7 @@ class Command(BaseCommand):
             return
         outcomes = analyse_now(limit=limit, league_slug="xleague-demo")
         stored = sum(1 for o in outcomes if o.get("stored"))
-        self.stdout.write(
-            f"demo: {stored} XLeague games analysed (more: manage.py analyse_games)"
-        )
+        self.stdout.write(f"demo: {stored} XLeague games analysed (more: manage.py analyse_games)")
 
     def _organizer(self):
         """The demo organizer: an ordinary account (not staff, not a superuser) that

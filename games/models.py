@@ -57,8 +57,9 @@ class GameLog(models.Model):
 
 class GameAnalysis(models.Model):
     """The move analysis of one stored log (``games.engine.analysis.analyse``): keyed by
-    the log's content hash, the analysis format and the rollouts and seed it ran with, so
-    asking twice for the same analysis finds one row (``games/analysis.py``).
+    the log's content hash, the analysis format and the rollouts and seed it ran with (both
+    0 since ``maedn-analysis/2``, which has none), so asking twice for the same analysis
+    finds one row (``games/analysis.py``).
 
     ``status`` goes queued → running → done (``data`` holds the analysis dict as the engine
     returned it) or failed (``error`` says why). ``claim`` is the running worker's token:
@@ -100,4 +101,4 @@ class GameAnalysis(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"analysis of {self.sha256[:10]} ({self.rollouts} rollouts, {self.status})"
+        return f"analysis of {self.sha256[:10]} ({self.format}, {self.status})"

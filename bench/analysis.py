@@ -160,6 +160,7 @@ def depth(n: int) -> None:
 
 def bands(n: int) -> None:
     print(f"== error rate (mw per decision) by computer player, {n} league games each, 4 alike")
+    quantile: dict[tuple[str, float], float] = {}
     for bot in ("random", "heuristic", "strong"):
         rates: list[float] = []
         for seed in range(n):
@@ -168,10 +169,19 @@ def bands(n: int) -> None:
             rates += [s["error_rate"] for s in data["summary"].values() if s["decisions"] >= 10]
         rates.sort()
         q = [rates[int(f * (len(rates) - 1))] for f in (0.1, 0.25, 0.5, 0.75, 0.9)]
+        quantile.update({(bot, f): x for f, x in zip((0.1, 0.25, 0.5, 0.75, 0.9), q, strict=True)})
         print(
             f"{bot:>9}: player-games {len(rates)}, mean {sum(rates) / len(rates):.1f}; "
             f"10/25/50/75/90 %: " + " / ".join(f"{x:.1f}" for x in q)
         )
+    # the rule of games.engine.analysis.BANDS: strong up to the strong player's upper
+    # quartile, good up to the heuristic player's, fair up to the random player's median
+    edges = (quantile["strong", 0.75], quantile["heuristic", 0.75], quantile["random", 0.5])
+    print(
+        "BANDS by the rule: strong ≤ {:.1f}, good ≤ {:.1f}, fair ≤ {:.1f}, weak above".format(
+            *edges
+        )
+    )
 
 
 def luck(n: int) -> None:

@@ -32,15 +32,16 @@ from .luck import capture_stats, decompose, luck_summary
 ANALYSIS_FORMAT = "maedn-analysis/2"
 
 BANDS: tuple[tuple[str, float], ...] = (
-    ("strong", 12.0),
-    ("good", 25.0),
-    ("fair", 45.0),
+    ("strong", 3.6),
+    ("good", 4.2),
+    ("fair", 14.5),
     ("weak", float("inf")),
 )
 """Error-rate bands (milli-wins lost per decision, upper bounds), calibrated on the
-platform's own computer players under league rules by ``bench/analysis.py --bands``
-(docs/analysis.md, "Error rate"): ``strong`` is where the strong computer player's games
-lie, ``good`` the heuristic player's, ``weak`` the random player's."""
+platform's own computer players in league games, four alike (``bench/analysis.py
+--skip speed depth luck``; docs/analysis.md, "Error rate and levels"): ``strong`` up to the
+upper quartile of the strong player's games, ``good`` up to the heuristic player's,
+``fair`` up to the median of the random player's, ``weak`` above."""
 
 MIN_DECISIONS_FOR_BAND = 10
 """Fewer decisions than this in a game: no band (one error decides the rate)."""

@@ -20,7 +20,10 @@ Prints, with the shipped model (``games.engine.evaluator.evaluator_for``):
 * **luck**: over ``--games`` simulated league games (heuristic players), the largest
   deviation of start + luck + own skill + others' skill from end (target ≤ 1e-9), the
   largest sum of all players' luck at one roll (≈ 0), and the range of the players'
-  own-skill sums (target within [−1, 0]).
+  own-skill sums (target within [−1, 0]);
+* **drift**: over ``--drift`` games, the part of the luck that is the model changing its
+  mind when it looks one roll further (the expected equity over the six rolls, each best
+  move valued as the options are, minus the equity before the roll; 0 for a perfect model).
 """
 
 from __future__ import annotations
@@ -211,13 +214,58 @@ def luck(n: int) -> None:
     )
 
 
+def drift(n: int) -> None:
+    """How much of the luck is the model changing its mind: at every roll point, the
+    expected equity over the six rolls with the best move valued as the options are
+    (one ply deeper than ``before``) minus ``before``. Zero for a perfect model."""
+    from games.engine.validate import replay_log
+
+    print(f"== the look-ahead part of the luck ({n} league games, heuristic players)")
+    per_game: list[float] = []
+    luck_game: list[float] = []
+    per_roll: list[float] = []
+    for seed in range(n):
+        log = simulate_game(rules="league", bots="heuristic", seed=40_000 + seed)
+        _setup, game, steps = replay_log(log)
+        eq = Equity(evaluator_for(game.rules), game, 1)
+        k = len(eq.players)
+        total = [0.0] * k
+        for step in steps:
+            me = eq.player_index[game.turn_seat]
+            before = eq.value(game)
+            expected = [0.0] * k
+            for die in range(1, 7):
+                values = [eq.value(after) for _, _, after in eq.options(game, die)]
+                best = max(values, key=lambda v: v[me])
+                expected = [e + b / 6 for e, b in zip(expected, best, strict=True)]
+            gap = [e - b for e, b in zip(expected, before, strict=True)]
+            per_roll.append(abs(gap[me]))
+            total = [t + g for t, g in zip(total, gap, strict=True)]
+            game.push_event(step.event)
+        w = walk(log, lambda g: Equity(evaluator_for(g.rules), g, 1))
+        split = decompose(w.players, w.start, w.rolls)
+        per_game += [abs(t) for t in total]
+        luck_game += [abs(s["luck"]) for s in split.values()]
+    mean = sum(per_roll) / len(per_roll)
+    print(
+        f"per roll: mean |look-ahead part| {1000 * mean:.2f} mw for the mover; per "
+        f"player-game: mean |Σ| {sum(per_game) / len(per_game):.3f} against mean |Σ luck| "
+        f"{sum(luck_game) / len(luck_game):.3f}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--games", type=int, default=1000, help="games of the luck check")
     ap.add_argument("--bands", type=int, default=30, help="games per computer player")
     ap.add_argument("--loss-error", type=int, default=12, help="games of the depth check")
+    ap.add_argument("--drift", type=int, default=10, help="games of the look-ahead check")
     ap.add_argument(
-        "--skip", nargs="*", default=[], choices=("speed", "depth", "bands", "luck"), help=""
+        "--skip",
+        nargs="*",
+        default=[],
+        choices=("speed", "depth", "bands", "luck", "drift"),
+        help="sections to leave out",
     )
     args = ap.parse_args()
     import tempfile
@@ -231,6 +279,8 @@ def main() -> None:
         bands(args.bands)
     if "luck" not in args.skip:
         luck(args.games)
+    if "drift" not in args.skip:
+        drift(args.drift)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,8 @@ def viewer_data(
     """The replay viewer's analysis: players (display name, line class), the graph's
     points and SVG polylines (a point after every event), and per step the decision made
     there (options best first, each with the mover's chance to win and the milli-wins it
-    loses against the best; the played one and the mark), plus how the marks were set.
+    loses against the best; the played one and the mark), the marked moves in order (the
+    page's list of mistakes), plus how the marks were set.
 
     ``steps`` is the number of events of the log, ``names`` maps the log's player names to
     the names to show (a league's players), ``seats`` board seat → the log's player there
@@ -91,8 +92,18 @@ def viewer_data(
                 for o in d.get("options") or []
             ],
         }
+    marked = [
+        {
+            "step": int(step),
+            **{k: d[k] for k in ("player", "die", "played", "best", "loss_mw")},
+            "mark": d["mark"],
+        }
+        for step, d in sorted(decisions.items(), key=lambda item: int(item[0]))
+        if d["mark"]
+    ]
     marks = analysis.get("marks") or {}
     return {
+        "marked": marked,
         "players": shown,
         "points": points,
         "decisions": decisions,

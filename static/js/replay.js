@@ -341,6 +341,15 @@
     buildMoves();
     bindGraph();
     show(stepFromAddress());
+    /* a link to #step-N on the page (the list of marked moves) jumps the replay there */
+    window.addEventListener("hashchange", function () {
+      var k = stepFromAddress();
+      if (k === index) return;
+      stop();
+      show(k);
+      root.scrollIntoView({ block: "start" });
+      root.focus({ preventScroll: true });
+    });
   }
 
   function fail() { ui.count.textContent = t.i18nError; }

@@ -100,6 +100,14 @@ def test_the_game_page_summarises_each_player(client, table, analysed):
     assert f"{erin['luck_adjusted']:.2f}" in shown  # the luck-adjusted result, per player
     swing = round(100 * erin["luck"])
     assert (f"+{swing} pp" if swing > 0 else f"−{-swing} pp") in luck  # percentage points
+    # the list of marked moves links each to its step of the replay
+    links = re.findall(r'<li><a href="#step-(\d+)">Event \d+: (\w+) rolled', html)
+    expected = [
+        (str(d["event"] + 1), {"erin": "erin", "carol": "carol"}[d["player"]])
+        for d in analysed.data["decisions"]
+        if d["mark"]
+    ]
+    assert links == expected and links
     # the page says what the numbers mean and how sure they are
     assert "milli-wins" in html and "How sure" in html and "deterministic" in html
 

@@ -93,6 +93,15 @@ def test_the_graph_moves_the_replay_and_the_options_follow(browser_page, game):
     marks = [d["mark"] for d in row.data["decisions"] if d["mark"]]
     expect(viewer.locator("[data-moves] .mark")).to_have_count(len(marks))
 
+    # a marked move in the list below the replay jumps the replay to it
+    marked = page.locator("ol.marked-moves a")
+    expect(marked).to_have_count(len(marks))
+    if marks:
+        target = marked.first.get_attribute("href")
+        marked.first.click()
+        expect(viewer).to_have_attribute("data-index", target.removeprefix("#step-"))
+        expect(viewer.locator("[data-choice]")).to_contain_text("the best move was")
+
     # the per-player summary on the page, the luck split and what the numbers mean
     summary = page.locator("table.analysis-summary tbody tr")
     expect(summary).to_have_count(2)

@@ -1,11 +1,14 @@
 """Win rates of the computer players (a script, not a test).
 
-    python bench/bots.py [--games 10000] [--workers 2]
+    python bench/bots.py [--games 10000] [--workers 2] [--rules league,classic]
                          [--matches strong-random,heuristic-random,strong-heuristic,
                                     heuristic-heuristic]
-                         [--ceiling] [--ceiling-games 1000]
+                         [--ceiling] [--ceiling-games 1000] [--fresh 5]
 
-League rules (``rules="league"``, board 4, four colours, each its own player). In each
+Each rule set of ``--rules`` in turn (default league, then classic), board 4, four
+colours, each its own player; a game counts as won by the first colour home (under
+classic rules, all-places, that is the winner; the game is not played on for the
+places). In each
 match one colour is played by the bot under test and the three others by the
 opponents; game ``i`` gives the bot seat ``i mod 4`` and the first roll to colour
 ``(i div 4) mod 4``, so every seat and every starting colour comes up equally often.
@@ -21,7 +24,10 @@ player's partner on the same dice against three heuristics.
 
 For each match it prints the win rate with its 95% Wilson interval, and for the bots
 under test the decision time (wall clock, per call of ``choose`` with at least two
-legal moves) at p50 / p99 / max.
+legal moves) at p50 / p99 / max. Then the paired differences strong − heuristic on the
+same dice (95% interval). ``--fresh N`` times the strong player's first decision in N
+fresh processes (a new interpreter each: the import of the engine, then the first
+``choose``, which loads the evaluator's weights), timed apart from the import.
 
 ``--ceiling`` adds a clairvoyant player: it knows every future die and every future
 choice of its random opponents (it sees the generators), and at each decision plays
@@ -48,10 +54,9 @@ from games.engine.analysis.stats import paired_half_width
 from games.engine.analysis.stats import wilson_interval as wilson
 from games.engine.bots import Bot
 from games.engine.registry import make_bot
-from games.engine.strong import StrongBot
 
 COLOURS = ("red", "black", "yellow", "green")
-RULES = "league"
+RULES = "league"  # set per rule set by main() (and in each worker, by run_chunk)
 MAX_EVENTS = 20_000
 
 
@@ -135,7 +140,7 @@ def play_game(i: int, hero: Bot, opponent: Bot, times: list[float] | None) -> tu
     hero's decisions are timed into ``times`` if given. Returns (hero won, rolls)."""
     hero_seat, game, bots = i % 4, new_game(i), lineup(i, Timed(hero), opponent)
     st = Streams(i)
-    while not game.over and game.events < MAX_EVENTS:
+    while not game.placings and game.events < MAX_EVENTS:  # to the first colour home
         step(game, st, bots, times)
     won = bool(game.placings) and game.placings[0] == hero_seat
     return won, game.events
@@ -188,38 +193,33 @@ def _clone(r: random.Random) -> random.Random:
 # --- workers ------------------------------------------------------------------------
 
 
-def run_chunk(args: tuple[str, str, int, int]) -> tuple[list[bool], list[float], float]:
-    """Games ``lo … hi-1`` of a match: (hero won, per game), decision times, table build."""
-    hero_name, opp_name, lo, hi = args
+def run_chunk(args: tuple[str, str, str, int, int]) -> tuple[list[bool], list[float]]:
+    """Games ``lo … hi-1`` of a match under ``rules``: (hero won, per game), decision times."""
+    global RULES
+    rules, hero_name, opp_name, lo, hi = args
+    RULES = rules
     if hero_name == "clairvoyant":
-        return [play_clairvoyant(i)[0] for i in range(lo, hi)], [], 0.0
+        return [play_clairvoyant(i)[0] for i in range(lo, hi)], []
     hero = make(hero_name)
     opponent = make(opp_name)
-    build = 0.0
-    if isinstance(hero, StrongBot):  # the solo-race table, once per process: timed apart
-        t0 = time.perf_counter()
-        hero.table(Game.new(RULES))
-        build = time.perf_counter() - t0
     times: list[float] = []
-    return [play_game(i, hero, opponent, times)[0] for i in range(lo, hi)], times, build
+    return [play_game(i, hero, opponent, times)[0] for i in range(lo, hi)], times
 
 
 def match(pool: ProcessPoolExecutor, hero: str, opponent: str, games: int, workers: int):
     """Play a match over the pool and print its line; returns the per-game results."""
     t0 = time.perf_counter()
     step = max(4, games // (workers * 8))
-    chunks = [(hero, opponent, lo, min(games, lo + step)) for lo in range(0, games, step)]
+    chunks = [(RULES, hero, opponent, lo, min(games, lo + step)) for lo in range(0, games, step)]
     results: list[bool] = []
     times: list[float] = []
-    build = 0.0
-    for r, t, b in pool.map(run_chunk, chunks):
+    for r, t in pool.map(run_chunk, chunks):
         results += r
         times += t
-        build = max(build, b)
     wins, n = sum(results), len(results)
     lo, hi = wilson(wins, n)
     line = (
-        f"{hero:>11} vs 3 {opponent:<9} {n:>6} games  wins {wins / n:6.1%}  "
+        f"{RULES:>8} {hero:>11} vs 3 {opponent:<9} {n:>6} games  wins {wins / n:6.1%}  "
         f"95% CI [{lo:.1%}, {hi:.1%}]  ({time.perf_counter() - t0:.0f} s)"
     )
     if times:
@@ -228,8 +228,6 @@ def match(pool: ProcessPoolExecutor, hero: str, opponent: str, games: int, worke
             f"  p99 {percentile(times, 0.99) * 1000:.2f} ms"
             f"  max {max(times) * 1000:.1f} ms"
         )
-    if build:
-        line += f"  (table built in {build:.1f} s)"
     print(line, flush=True)
     return results
 
@@ -241,33 +239,90 @@ def paired(a: list[bool], b: list[bool]) -> str:
     return f"{mean:+.1%} ± {paired_half_width(*ints):.1%}"
 
 
+FRESH = """
+import random, sys, time
+t0 = time.perf_counter()
+from games.engine import Game, make_bot
+from games.engine.simulate import play
+from games.engine.bots import HeuristicBot
+t1 = time.perf_counter()
+game = Game.new(sys.argv[1])
+play(game, [HeuristicBot()] * 4, random.Random(int(sys.argv[2])), max_events=120)
+bot = make_bot("strong")
+c = game.turn_seat
+rng = random.Random(0)
+for die in (6, 5, 4, 3, 2, 1):
+    moves = game.legal(c, die)
+    if len(moves) > 1:
+        break
+t2 = time.perf_counter()
+bot.choose(game, c, die, moves, rng)
+t3 = time.perf_counter()
+print(t1 - t0, t3 - t2, len(moves))
+"""
+
+
+def fresh_first_decisions(rules: str, runs: int) -> None:
+    """The strong player's first decision in ``runs`` fresh interpreters."""
+    import subprocess
+
+    imports, firsts = [], []
+    root = Path(__file__).resolve().parents[1]
+    for k in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", FRESH, rules, str(k)],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        imports.append(float(out[0]))
+        firsts.append(float(out[1]))
+    print(
+        f"{rules:>8} strong: first decision of a fresh process (over {runs}): "
+        f"median {percentile(firsts, 0.5) * 1000:.1f} ms, max {max(firsts) * 1000:.1f} ms "
+        f"(the engine's import before it, not counted: median "
+        f"{percentile(imports, 0.5) * 1000:.0f} ms)",
+        flush=True,
+    )
+
+
 def main() -> None:
+    global RULES
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rules", default="league,classic")
     parser.add_argument(
         "--matches",
         default="strong-random,heuristic-random,strong-heuristic,heuristic-heuristic",
     )
     parser.add_argument("--ceiling", action="store_true", help="add the clairvoyant")
     parser.add_argument("--ceiling-games", type=int, default=1000)
+    parser.add_argument("--fresh", type=int, default=5, help="fresh processes timed")
     args = parser.parse_args()
     print(
-        f"rules {RULES}, board 4, 4 colours; hero seat and first colour rotated; "
-        f"{args.workers} worker processes"
+        f"board 4, 4 colours; hero seat and first colour rotated; {args.workers} worker processes"
     )
     t0 = time.perf_counter()
-    done: dict[str, list[bool]] = {}
     with ProcessPoolExecutor(args.workers) as pool:
-        for spec in filter(None, args.matches.split(",")):
-            hero, opponent = spec.split("-")
-            done[spec] = match(pool, hero, opponent, args.games, args.workers)
-        for opponent in ("random", "heuristic"):
-            a, b = done.get(f"strong-{opponent}"), done.get(f"heuristic-{opponent}")
-            if a is not None and b is not None:
-                print(f"strong − heuristic against {opponent} players, same dice: {paired(a, b)}")
-        if args.ceiling:
-            match(pool, "clairvoyant", "random", args.ceiling_games, args.workers)
+        for rules in filter(None, args.rules.split(",")):
+            RULES = rules
+            if args.fresh:
+                fresh_first_decisions(rules, args.fresh)
+            done: dict[str, list[bool]] = {}
+            for spec in filter(None, args.matches.split(",")):
+                hero, opponent = spec.split("-")
+                done[spec] = match(pool, hero, opponent, args.games, args.workers)
+            for opponent in ("random", "heuristic"):
+                a, b = done.get(f"strong-{opponent}"), done.get(f"heuristic-{opponent}")
+                if a is not None and b is not None:
+                    print(
+                        f"{rules:>8} strong − heuristic against {opponent} players, "
+                        f"same dice: {paired(a, b)}"
+                    )
+            if args.ceiling:
+                match(pool, "clairvoyant", "random", args.ceiling_games, args.workers)
     print(f"elapsed {time.perf_counter() - t0:.0f} s wall")
 
 

@@ -11,7 +11,6 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from live.apps import warm_tables_on_start  # noqa: E402
 from live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -22,5 +21,3 @@ application = ProtocolTypeRouter(
         ),
     }
 )
-# the strong computer's tables, computed in the background where the file cache lacks them
-warm_tables_on_start()

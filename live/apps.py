@@ -1,7 +1,6 @@
 """The live-play app's configuration."""
 
 from django.apps import AppConfig
-from django.conf import settings
 
 
 class LiveConfig(AppConfig):
@@ -10,24 +9,9 @@ class LiveConfig(AppConfig):
     verbose_name = "Live play"
 
     def ready(self) -> None:
-        from celery.signals import worker_ready
-
-        from games.engine import set_table_dir
+        from games.engine.evaluator import evaluator_for
         from live import tasks  # noqa: F401  (registers the tasks with Celery)
 
-        directory = settings.LIVE["TABLE_DIR"]
-        set_table_dir(None if directory.strip().lower() == "off" else directory)
-        worker_ready.connect(_warm_on_worker_start, weak=False, dispatch_uid="live-tables")
-
-
-def warm_tables_on_start() -> None:
-    """Compute the strong computer's missing tables in the background (``live.computer``)
-    unless ``LIVE_WARM_TABLES`` is off: called when the ASGI server or a worker starts."""
-    if settings.LIVE["WARM_TABLES"]:
-        from live.computer import warm_tables
-
-        warm_tables()
-
-
-def _warm_on_worker_start(**_kwargs) -> None:
-    warm_tables_on_start()
+        # the strong computer's model, loaded now (milliseconds) rather than in a room's
+        # first decision
+        evaluator_for("league")

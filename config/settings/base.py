@@ -391,10 +391,6 @@ LIVE = {
     "GRACE_SECONDS": float(os.environ.get("LIVE_GRACE_SECONDS", "20")),
     # a roll still unanswered this long after its pause or timer: the sweep steps it
     "SWEEP_AFTER": float(os.environ.get("LIVE_SWEEP_AFTER", "15")),
-    # the strong computer's solo-race tables: stored here ("off": not stored), and those
-    # of every preset computed in the background when a worker or the ASGI server starts
-    "TABLE_DIR": os.environ.get("LIVE_TABLE_DIR") or str(BASE_DIR / "var" / "tables"),
-    "WARM_TABLES": env_bool("LIVE_WARM_TABLES", default=True),
 }
 
 LOGGING = {

@@ -26,8 +26,6 @@ os.environ.setdefault(
 os.environ.setdefault("LIVE_AUTO_PAUSE", "0.05")
 os.environ.setdefault("LIVE_COMPUTER_PAUSE", "0.02")
 os.environ.setdefault("LIVE_GRACE_SECONDS", "1")
-# the strong computer's tables: not computed in the background of every server a test starts
-os.environ.setdefault("LIVE_WARM_TABLES", "0")
 # move analyses: off unless a test turns them on
 os.environ.setdefault("ANALYSIS_ENABLED", "0")
 

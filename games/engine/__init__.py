@@ -18,8 +18,8 @@ Modules: ``board`` (boards, coordinates, allied colours, count points),
 generation), ``game`` (Game: the turn flow and the one move primitive ``push_raw``;
 Outcome), ``events`` (reading log events into a game), ``messages`` (error texts),
 ``log`` (reading logs), ``validate`` (validate, replay, outcome), ``bots``, ``strong``
-(StrongBot, its solo-race tables and their file cache), ``registry`` (make_bot),
-``simulate``, ``cli`` (``python -m games.engine``).
+(StrongBot: the evaluator with a two-ply search), ``evaluator`` (the learned win
+chances), ``registry`` (make_bot), ``simulate``, ``cli`` (``python -m games.engine``).
 """
 
 from .board import (
@@ -41,7 +41,7 @@ from .registry import make_bot
 from .rules import OPTIONS, PRESETS, RulesError, RuleSet, explain
 from .setup import Setup, SetupError
 from .simulate import play, play_random, simulate_game
-from .strong import StrongBot, set_table_dir, solo_table, solo_table_store, solo_table_stored
+from .strong import StrongBot
 from .validate import (
     Step,
     final_game,
@@ -87,11 +87,7 @@ __all__ = [
     "rearguard",
     "replay",
     "replay_log",
-    "set_table_dir",
     "simulate_game",
-    "solo_table",
-    "solo_table_store",
-    "solo_table_stored",
     "track_field",
     "validate",
     "validate_parsed",

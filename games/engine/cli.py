@@ -16,6 +16,9 @@ python -m games.engine analyse LOG.json [--plies 0|1|2] [--quiet]
     move analysis and luck of one game (docs/analysis.md): the analysis JSON on
     stdout, progress on stderr; exit 1 if the log is invalid, 2 if the file can't
     be read or an argument is bad.
+python -m games.engine train --work DIR --out MODEL.npz [--games N] [--seed S] ...
+    trains the evaluator on self-play (docs/analysis.md, "Evaluator"): seeded,
+    progress on stderr, resumable (run it again with the same DIR).
 """
 
 from __future__ import annotations
@@ -82,7 +85,40 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=_analyse)
+
+    _train_parser(sub)
     return parser
+
+
+def _train_parser(sub) -> None:
+    """``train``: the evaluator's training (games/engine/evaluator/train.py; numpy is
+    imported only when it runs)."""
+    p = sub.add_parser("train", help="train the evaluator on self-play (docs/analysis.md)")
+    p.add_argument("--work", type=Path, required=True, help="directory of data and checkpoint")
+    p.add_argument("--out", type=Path, required=True, help="the model file to write (.npz)")
+    p.add_argument("--games", type=int, default=20_000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--chunk", type=int, default=500, help="games per data file")
+    p.add_argument("--sample", type=float, default=0.08, help="share of roll points kept")
+    p.add_argument("--hidden", default="32,16", help="hidden layer sizes")
+    p.add_argument("--epochs", type=int, default=30)
+    p.add_argument("--batch", type=int, default=2048)
+    p.add_argument("--lr", type=float, default=0.003)
+    p.add_argument("--l2", type=float, default=1e-5)
+    p.add_argument(
+        "--policy",
+        default="heuristic",
+        help="who plays the self-play games: heuristic, or a model file (.npz) that plays "
+        "itself as the strong player",
+    )
+    p.add_argument("--start", type=Path, default=None, help="start from these weights")
+    p.set_defaults(run=_train)
+
+
+def _train(args: argparse.Namespace, out: TextIO) -> int:
+    from .evaluator.train import run
+
+    return run(args, out)
 
 
 def _emit(out: TextIO, obj: dict[str, Any]) -> None:

@@ -1,5 +1,6 @@
 """The strong computer player (games/engine/strong.py): legal choices only, every rule set
-and board, the huff, allied colours; its solo-race table against simulated solo play.
+and board, the huff, allied colours, platform variants; its search against the evaluator.
+Its choices in exactly solved endgames: tests/engine/test_evaluator_exact.py.
 
 Strength claims live in bench/bots.py, not here: a head-to-head test that could not flake
 would need thousands of games.
@@ -15,13 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import Game, HeuristicBot, RandomBot, make_bot, play, simulate_game, validate
-from games.engine.strong import StrongBot, solo_table
+from games.engine.strong import StrongBot
 
 FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-# Each rule set and board needs its own solo-race table (seconds to build): the tests use
-# three — league on boards 4 and 6, classic (one try, jumping in the house) on board 4 —
-# and variants of them (the huff, barriers with backward captures, allied colours).
+# The presets' families and the Schmidt variants the evaluator was not trained on (the huff,
+# barriers with backward captures, a neutral colour): the bot must still play them legally.
 RULES: list[Any] = [
     "league",
     "league-2t+",
@@ -158,60 +158,58 @@ def test_it_runs_a_pawn_into_the_house_rather_than_leaving_it_before_an_enemy():
     assert StrongBot().choose(game, 0, 4, moves, random.Random(0))[1:3] == (37, 41)
 
 
-# --- the solo-race table ------------------------------------------------------------------
-
-
-def test_the_solo_table_matches_a_lone_colour_played_by_it():
-    """The table's expected turns agree with engine games of a lone colour that always
-    moves to the placement the table rates best (black stays in its yard: it only ever
-    rolls 1s)."""
-    table = solo_table(40, True, False, True, True)
-    for start, games in ((["B"] * 4, 600), ([43, 42, 41, "B"], 1500)):
-        rng = random.Random(7)
-        total = 0
-        for _ in range(games):
-            game = Game.from_positions({"red": start, "black": ["B"] * 4}, turn="red")
-            last = -1
-            while not game.over:
-                if game.turn_seat == 1:
-                    game.push_raw(1)
-                    last = 1
-                    continue
-                total += last != 0  # a new turn of red's
-                last = 0
-                n = rng.randint(1, 6)
-                best = None
-                for m in game.legal(0, n):
-                    g = game.copy()
-                    g.move_pawn(0, m)
-                    v = table[tuple(sorted(g.pawns[0], reverse=True))]
-                    if best is None or v < best[0]:
-                        best = (v, m)
-                game.push_raw(n, best[1] if best else None)
-        key = tuple(sorted((-1 if p == "B" else p for p in start), reverse=True))
-        expected = 1 + table[key]  # the turn being rolled in, and the rest
-        # a solo game's length has a standard deviation under 12 turns: 4 standard errors
-        assert abs(total / games - expected) < 4 * 12 / games**0.5, (start, total / games)
-
-
-def test_the_solo_table_knows_the_rules():
-    league = solo_table(40, True, False, True, True)
-    # a finished colour needs nothing; a pawn one step from finishing needs a turn at most
-    assert league[(43, 42, 41, 40)] == 0.0
-    assert 0 < league[(43, 42, 41, 39)] <= 6.0
-    # without jumping, the front of the house is worse than its back
-    assert league[(40, -1, -1, -1)] > league[(43, -1, -1, -1)]
-    jumping = solo_table(40, True, True, True, True)
-    assert jumping[(40, -1, -1, -1)] < league[(40, -1, -1, -1)]
-    # three tries make a colour with an empty track faster out of the yard
-    one_try = solo_table(40, False, False, True, True)
-    assert league[(-1, -1, -1, -1)] < one_try[(-1, -1, -1, -1)]
-    # every placement has a finite, non-negative value
-    assert all(0 <= v < 1000 for v in league.values())
-
-
 def test_the_strong_bot_against_random_players_finishes_games():
     bots = [StrongBot(), RandomBot(), RandomBot(), HeuristicBot()]
     game = Game.new("league", first="red")
     play(game, bots, random.Random(3), until_first=True)
     assert game.over and game.placings
+
+
+def test_depth_one_is_the_best_afterstate_by_the_evaluator():
+    game = Game.from_positions({"red": [4, 20, "B", "B"], "black": [38, "B", "B", "B"]}, turn="red")
+    moves = game.legal(0, 4)
+    bot = StrongBot(depth=1)
+    values = bot.move_values(game, 0, 4, moves)
+    ev = bot.evaluator(game)
+    for m, v in zip(moves, values, strict=True):
+        h = game.copy()
+        h.push_raw(4, m)
+        assert v == ev.win_chances(h)[0]
+    with pytest.raises(ValueError):
+        StrongBot(depth=3)
+
+
+def test_depth_two_averages_the_best_replies_over_the_six_rolls():
+    game = Game.from_positions({"red": [30, 36, 42, 43], "black": [31, 35, 41, 42]}, turn="red")
+    moves = game.legal(0, 3)
+    bot = StrongBot()
+    ev = bot.evaluator(game)
+    for m, v in zip(moves, bot.move_values(game, 0, 3, moves), strict=True):
+        h = game.copy()
+        h.push_raw(3, m)
+        c = h.turn_seat
+        expected = 0.0
+        for d in range(1, 7):
+            replies = h.legal(c, d)
+            outcomes = []
+            for r in replies or [None]:
+                leaf = h.copy()
+                leaf.push_raw(d, r)
+                outcomes.append(ev.win_chances(leaf))
+            expected += max(outcomes, key=lambda ch: ch[c])[0] / 6
+        assert v == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("variant", ["quick", "first-capture"])
+def test_in_a_platform_variant_it_takes_the_move_that_wins_at_once(variant):
+    if variant == "quick":  # a second pawn home wins Quick
+        game = Game.new("league", variant="quick")
+        game.place({"red": [39, 43, 10, "B"], "black": [5, "B", "B", "B"]})
+        die, wins = 3, (39, 42)
+    else:  # a capture wins First capture
+        game = Game.new("league", variant="first-capture")
+        game.place({"red": [30, 10, "B", "B"], "black": [24, "B", "B", "B"]})  # black's 24 = 34
+        die, wins = 4, (30, 34)
+    moves = game.legal(0, die)
+    assert len(moves) > 1
+    assert StrongBot().choose(game, 0, die, moves, random.Random(0))[1:3] == wins

@@ -51,11 +51,16 @@ class Network:
         return self.layers[0][0].shape[0]
 
     def scores(self, x: np.ndarray) -> np.ndarray:
-        """The score of every row of ``x`` (shape ``(rows, features)``) → ``(rows,)``."""
+        """The score of every row of ``x`` (shape ``(rows, features)``) → ``(rows,)``.
+
+        Each row's score is the same floats whatever else is in the batch: ``einsum`` sums
+        every output in one fixed order, where a BLAS matrix product picks its kernel (and
+        its order of summation) by the matrix's size, so a position scored alone and in a
+        batch could differ in the last bit. (About 0.1 ms per layer for 300 rows.)"""
         h = x
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
-            h = h @ w + b
+            h = np.einsum("ij,jk->ik", h, w) + b
             if i < last:
                 h = np.tanh(h)
         return h[:, 0]

@@ -1,0 +1,450 @@
+"""Training the evaluator on self-play (``python -m games.engine train``).
+
+In the spirit of TD-Gammon, fitted to self-play outcomes: games are played by computer
+players under a mix of the presets' rule families (:data:`FAMILIES`: both boards, one or
+two colours per player, every end condition); at sampled roll points the feature rows of
+every colour are kept with the player who won that game; the network is fitted to those
+outcomes by minimising the log loss of its players' softmax (:mod:`.model`), with Adam.
+The positions' labels are outcomes of the players' play (not of perfect play): the
+evaluator estimates the chance of winning "if everyone plays like the self-play players".
+
+Generation 1 plays the heuristic bot (with 5 % random moves, for positions off its usual
+paths); ``--policy strong`` lets a trained model play itself (the strong player's one-ply
+choice on the current evaluator), the next generation.
+
+Everything is seeded: game ``i`` of a run draws its family, first colour and dice from
+``(seed, i)``, epoch ``e`` shuffles with ``(seed, e)``, and the weights start from
+``seed``. A run keeps its state in ``--work DIR``: the positions in chunks
+(``data-NNNNN.npz``, one per ``--chunk`` games) and, after every epoch, ``checkpoint.npz``
+(weights, Adam's moments, the epoch). Run the same command again after an interruption
+and it goes on from there: the finished chunks are read back, the training resumes at the
+next epoch, and the result is the same as an uninterrupted run's, bit for bit (a test
+checks it). Progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+import numpy as np
+
+from ..bots import HeuristicBot, RandomBot
+from ..game import Game
+from ..setup import colours_in_play
+from .features import N_FEATURES, rows
+from .model import Network
+
+SLOTS = 6
+"""Colours per position in the training arrays (board 6; board 4 pads with empty rows)."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A kind of self-play game: rules, board, who holds which colours, unused colours."""
+
+    weight: int
+    preset: str
+    board: int
+    players: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    unused: tuple[str, ...] = ()
+
+    def new(self, first: str) -> Game:
+        return Game.new(
+            self.preset,
+            self.board,
+            first=first,
+            players={p: list(cs) for p, cs in self.players} or None,
+            unused=list(self.unused) or None,
+        )
+
+    @property
+    def label(self) -> str:
+        who = "+".join("".join(c[0] for c in cs) for _p, cs in self.players)
+        return (
+            f"{self.preset}/b{self.board}"
+            + (f"/{who}" if who else "")
+            + (f"/{len(self.unused)}unused" if self.unused else "")
+        )
+
+
+_2T = (("a", ("green", "red")), ("b", ("black", "yellow")))
+_3T = (("a", ("red", "black")), ("b", ("yellow", "green")), ("c", ("blue", "white")))
+_GP4 = (("a", ("red", "yellow")), ("b", ("black", "green")))
+
+FAMILIES: tuple[Family, ...] = (
+    Family(6, "league", 4),
+    Family(2, "league", 4, _2T),
+    Family(2, "league-2t+", 4, _2T),
+    Family(1, "league", 4, (), ("black", "green")),
+    Family(1, "league", 4, (), ("green",)),
+    Family(2, "league", 6),
+    Family(1, "league", 6, _3T),
+    Family(1, "league-3t+", 6, _3T),
+    Family(2, "league-gp", 4),
+    Family(1, "league-gp", 4, _GP4),
+    Family(3, "classic", 4),
+    Family(1, "classic", 6),
+    Family(3, "online", 4),
+    Family(1, "online", 6),
+)
+"""The self-play mix: the presets' option families (league, 2T, 2T+, fewer colours,
+board 6 with 3T and 3T+, GP, classic, online) with their weights."""
+
+
+def decided(g: Game) -> bool:
+    """Whether the winner is known (the game is over, or an ``all-places`` game has its
+    first player with every colour placed)."""
+    if g.over:
+        return True
+    if g.end != "all-places" or not g.placings:
+        return False
+    players = g.setup.players
+    done: dict[str, int] = {}
+    for s in g.placings:
+        p = g.setup.player_of(s)
+        done[p] = done.get(p, 0) + 1
+        if done[p] == len(players[p]):
+            return True
+    return False
+
+
+def winner(g: Game) -> str | None:
+    if g.over:
+        return g.winner
+    players = g.setup.players
+    done: dict[str, int] = {}
+    for s in g.placings:
+        p = g.setup.player_of(s)
+        done[p] = done.get(p, 0) + 1
+        if done[p] == len(players[p]):
+            return p
+    return None
+
+
+def encode(g: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """The arrays of one position: rows (SLOTS, F), active colours, player slot per colour,
+    sigma."""
+    x = np.zeros((SLOTS, N_FEATURES), dtype=np.float32)
+    r = rows(g)
+    x[: len(r)] = r
+    active = np.zeros(SLOTS, dtype=bool)
+    member = np.full(SLOTS, -1, dtype=np.int8)
+    for k, (_p, seats) in enumerate(g.setup.players.items()):
+        for s in seats:
+            member[s] = k
+            active[s] = not g.finished[s]
+    return x, active, member, 1.0 if g.end == "first-colour" else -1.0
+
+
+def play_game(
+    index: int, seed: int, sample: float, chooser
+) -> tuple[list, list, list, list, list, int]:
+    """Self-play game ``index`` of a run: its sampled positions and who won."""
+    rng = random.Random(f"{seed}/{index}")
+    fam_rng = rng.random() * sum(f.weight for f in FAMILIES)
+    fam_id = 0
+    for fam_id, fam in enumerate(FAMILIES):  # noqa: B007
+        fam_rng -= fam.weight
+        if fam_rng < 0:
+            break
+    fam = FAMILIES[fam_id]
+    g = fam.new(first=rng.choice(colours_in_play(fam.board, fam.preset, None, fam.unused)))
+    xs, acts, mems, sigs = [], [], [], []
+    dice = rng.random
+    while not decided(g) and g.events < 20_000:
+        if dice() < sample:
+            x, a, m, sg = encode(g)
+            xs.append(x)
+            acts.append(a)
+            mems.append(m)
+            sigs.append(sg)
+        c = g.turn_seat
+        n = int(dice() * 6) + 1
+        moves = g.legal(c, n)
+        if not moves:
+            g.push_raw(n)
+            continue
+        m = moves[0] if len(moves) == 1 else chooser(g, c, n, moves, rng)
+        huff = None
+        if g.huffing and g.huff_due(c, moves, m):
+            huff = sorted(g.huff_targets(c, moves, m))[0]
+        g.push_raw(n, m, huff)
+    w = winner(g)
+    players = list(g.setup.players)
+    y = players.index(w) if w is not None else -1
+    return xs, acts, mems, sigs, [y] * len(xs), fam_id
+
+
+def heuristic_chooser(epsilon: float = 0.05):
+    bot = HeuristicBot()
+    rnd = RandomBot()
+
+    def choose(g, c, n, moves, rng):
+        if rng.random() < epsilon:
+            return rnd.choose(g, c, n, moves, rng)
+        return bot.choose(g, c, n, moves, rng)
+
+    return choose
+
+
+def strong_chooser(network: Network, epsilon: float = 0.05):
+    from ..strong import StrongBot
+    from . import Evaluator
+
+    bot = StrongBot(Evaluator(network), depth=1)
+    rnd = RandomBot()
+
+    def choose(g, c, n, moves, rng):
+        if rng.random() < epsilon:
+            return rnd.choose(g, c, n, moves, rng)
+        return bot.choose(g, c, n, moves, rng)
+
+    return choose
+
+
+# --- data ------------------------------------------------------------------------------------
+
+
+def generate(
+    work: Path, games: int, seed: int, chunk: int, sample: float, chooser, err: TextIO
+) -> dict[str, np.ndarray]:
+    """The positions of games ``0 … games-1``: chunks already in ``work`` are read back,
+    the missing ones played and written."""
+    parts = []
+    t0 = time.process_time()
+    for lo in range(0, games, chunk):
+        hi = min(games, lo + chunk)
+        path = work / f"data-{seed}-{lo:06d}-{hi:06d}.npz"
+        if path.is_file():
+            with np.load(path) as z:
+                parts.append({k: z[k] for k in z.files})
+            continue
+        xs, acts, mems, sigs, ys, fams, gid = [], [], [], [], [], [], []
+        for i in range(lo, hi):
+            x, a, m, sg, y, fam = play_game(i, seed, sample, chooser)
+            xs += x
+            acts += a
+            mems += m
+            sigs += sg
+            ys += y
+            fams += [fam] * len(x)
+            gid += [i] * len(x)
+        part = {
+            "x": np.asarray(xs, dtype=np.float32).reshape(-1, SLOTS, N_FEATURES),
+            "active": np.asarray(acts, dtype=bool).reshape(-1, SLOTS),
+            "member": np.asarray(mems, dtype=np.int8).reshape(-1, SLOTS),
+            "sigma": np.asarray(sigs, dtype=np.float32),
+            "y": np.asarray(ys, dtype=np.int8),
+            "family": np.asarray(fams, dtype=np.int8),
+            "game": np.asarray(gid, dtype=np.int32),
+        }
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez(tmp, **part)
+        tmp.replace(path)
+        parts.append(part)
+        print(
+            f"games {hi}/{games}: {sum(len(p['y']) for p in parts)} positions, "
+            f"{time.process_time() - t0:.0f} s CPU",
+            file=err,
+            flush=True,
+        )
+    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    keep = data["y"] >= 0  # a game stopped at the roll limit has no winner: dropped
+    return {k: v[keep] for k, v in data.items()}
+
+
+# --- the loss --------------------------------------------------------------------------------
+
+
+def loss_and_grad(net: Network, batch: dict[str, np.ndarray], want_grad: bool = True):
+    """Mean log loss of the players' softmax on ``batch``, its gradients, the chances."""
+    x = batch["x"]
+    b = x.shape[0]
+    s, acts = net.forward(x.reshape(b * SLOTS, N_FEATURES).astype(np.float64))
+    s = s.reshape(b, SLOTS)
+    sigma = batch["sigma"].astype(np.float64)[:, None]
+    z = sigma * s
+    member = batch["member"].astype(np.int64)
+    mb = (member[:, :, None] == np.arange(SLOTS)[None, None, :]) & batch["active"][:, :, None]
+    a = np.where(mb, z[:, :, None], -np.inf)
+    amax = a.max(axis=1)
+    valid = np.isfinite(amax)
+    amax0 = np.where(valid, amax, 0.0)
+    e = np.where(mb, np.exp(np.where(mb, a - amax0[:, None, :], 0.0)), 0.0)
+    tot = e.sum(axis=1)
+    lse = amax0 + np.log(np.where(valid, tot, 1.0))
+    w = e / np.where(valid, tot, 1.0)[:, None, :]
+    logit = np.where(valid, sigma * lse, -np.inf)
+    top = logit.max(axis=1, keepdims=True)
+    pe = np.where(valid, np.exp(logit - top), 0.0)
+    p = pe / pe.sum(axis=1, keepdims=True)
+    y = batch["y"].astype(np.int64)
+    py = p[np.arange(b), y]
+    loss = float(-np.log(np.maximum(py, 1e-300)).mean())
+    if not want_grad:
+        return loss, None, p
+    onehot = np.zeros_like(p)
+    onehot[np.arange(b), y] = 1.0
+    dlogit = (p - onehot) / b
+    ds = np.einsum("bcp,bp->bc", w, dlogit)
+    grads = net.backward(acts, ds.reshape(-1))
+    return loss, grads, p
+
+
+def init_network(seed: int, hidden: tuple[int, ...]) -> Network:
+    rng = np.random.default_rng(seed)
+    sizes = (N_FEATURES, *hidden, 1)
+    layers = []
+    for i in range(len(sizes) - 1):
+        w = rng.normal(0.0, 1.0 / math.sqrt(sizes[i]), (sizes[i], sizes[i + 1]))
+        layers.append((w, np.zeros(sizes[i + 1])))
+    return Network(layers)
+
+
+def train(
+    data: dict[str, np.ndarray],
+    *,
+    work: Path,
+    seed: int,
+    hidden: tuple[int, ...],
+    epochs: int,
+    batch: int,
+    lr: float,
+    l2: float,
+    err: TextIO,
+    start: Network | None = None,
+) -> tuple[Network, list[dict]]:
+    """Fit the network to ``data`` (Adam), resuming from ``work/checkpoint.npz`` if it
+    is there; returns the network and the curve (train / held-out loss per epoch)."""
+    held = data["game"] % 10 == 0  # every tenth game is held out
+    tr = {k: v[~held] for k, v in data.items()}
+    te = {k: v[held] for k, v in data.items()}
+    net = start or init_network(seed, hidden)
+    m = [(np.zeros_like(w), np.zeros_like(b)) for w, b in net.layers]
+    v = [(np.zeros_like(w), np.zeros_like(b)) for w, b in net.layers]
+    curve: list[dict] = []
+    first = 0
+    ckpt = work / "checkpoint.npz"
+    if ckpt.is_file():
+        with np.load(ckpt) as z:
+            k = len(net.layers)
+            net.layers = [(z[f"w{i}"], z[f"b{i}"]) for i in range(k)]
+            m = [(z[f"mw{i}"], z[f"mb{i}"]) for i in range(k)]
+            v = [(z[f"vw{i}"], z[f"vb{i}"]) for i in range(k)]
+            first = int(z["epoch"])
+            curve = json.loads(bytes(z["curve"]).decode())
+        print(f"resumed at epoch {first}", file=err, flush=True)
+    n = len(tr["y"])
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    step = first * math.ceil(n / batch)
+    for epoch in range(first, epochs):
+        t0 = time.process_time()
+        order = np.random.default_rng([seed, epoch]).permutation(n)
+        rate = lr * (0.5 ** (epoch / max(1, epochs / 3)))
+        total = 0.0
+        for lo in range(0, n, batch):
+            idx = order[lo : lo + batch]
+            bt = {k: val[idx] for k, val in tr.items()}
+            loss, grads, _p = loss_and_grad(net, bt)
+            total += loss * len(idx)
+            step += 1
+            new_layers = []
+            for i, ((w, b), (gw, gb)) in enumerate(zip(net.layers, grads, strict=True)):
+                gw = gw + l2 * w
+                mw, mbb = m[i]
+                vw, vb = v[i]
+                mw = beta1 * mw + (1 - beta1) * gw
+                mbb = beta1 * mbb + (1 - beta1) * gb
+                vw = beta2 * vw + (1 - beta2) * gw * gw
+                vb = beta2 * vb + (1 - beta2) * gb * gb
+                m[i], v[i] = (mw, mbb), (vw, vb)
+                c1 = 1 - beta1**step
+                c2 = 1 - beta2**step
+                w = w - rate * (mw / c1) / (np.sqrt(vw / c2) + eps)
+                b = b - rate * (mbb / c1) / (np.sqrt(vb / c2) + eps)
+                new_layers.append((w, b))
+            net.layers = new_layers
+        held_loss = evaluate_loss(net, te)
+        curve.append({"epoch": epoch + 1, "train": total / n, "held_out": held_loss})
+        print(
+            f"epoch {epoch + 1}/{epochs}: train log loss {total / n:.4f}, held-out "
+            f"{held_loss:.4f} ({time.process_time() - t0:.1f} s CPU)",
+            file=err,
+            flush=True,
+        )
+        arrays = {"epoch": np.asarray(epoch + 1)}
+        for i, ((w, b), (mw, mbb), (vw, vb)) in enumerate(zip(net.layers, m, v, strict=True)):
+            arrays.update({f"w{i}": w, f"b{i}": b, f"mw{i}": mw, f"mb{i}": mbb})
+            arrays.update({f"vw{i}": vw, f"vb{i}": vb})
+        arrays["curve"] = np.frombuffer(json.dumps(curve).encode(), dtype=np.uint8)
+        tmp = work / "checkpoint.tmp.npz"
+        np.savez(tmp, **arrays)
+        tmp.replace(ckpt)
+    return net, curve
+
+
+def evaluate_loss(net: Network, data: dict[str, np.ndarray], batch: int = 8192) -> float:
+    n = len(data["y"])
+    if not n:
+        return float("nan")
+    total = 0.0
+    for lo in range(0, n, batch):
+        part = {k: v[lo : lo + batch] for k, v in data.items()}
+        loss, _g, _p = loss_and_grad(net, part, want_grad=False)
+        total += loss * len(part["y"])
+    return total / n
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    err = sys.stderr
+    work: Path = args.work
+    work.mkdir(parents=True, exist_ok=True)
+    hidden = tuple(int(h) for h in args.hidden.split(",") if h)
+    if args.policy == "heuristic":
+        chooser = heuristic_chooser()
+    else:
+        chooser = strong_chooser(Network.load(Path(args.policy)))
+    data = generate(work, args.games, args.seed, args.chunk, args.sample, chooser, err)
+    print(f"{len(data['y'])} positions from {args.games} games", file=err, flush=True)
+    start = Network.load(args.start) if args.start else None
+    net, curve = train(
+        data,
+        work=work,
+        seed=args.seed,
+        hidden=hidden,
+        epochs=args.epochs,
+        batch=args.batch,
+        lr=args.lr,
+        l2=args.l2,
+        err=err,
+        start=start,
+    )
+    net.meta = {
+        "name": args.out.stem,
+        "trained": True,
+        "games": args.games,
+        "seed": args.seed,
+        "policy": args.policy if args.policy == "heuristic" else Path(args.policy).name,
+        "hidden": list(hidden),
+        "epochs": args.epochs,
+        "positions": len(data["y"]),
+        "curve": curve,
+    }
+    blob = net.to_bytes()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_bytes(blob)
+    digest = hashlib.sha256(blob).hexdigest()
+    print(json.dumps({"file": str(args.out), "sha256": digest, "bytes": len(blob)}), file=out)
+    return 0

@@ -1,0 +1,115 @@
+"""The evaluator's shipped weights (they load and match their recorded digest, and they
+are small) and the training command (seeded, progress on stderr, an interrupted run
+resumed from its checkpoint ends with the same model as an uninterrupted one)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import sys
+
+import numpy as np
+import pytest
+
+from games.engine.cli import main
+from games.engine.evaluator import MANIFEST, MODELS, shipped_network
+from games.engine.evaluator.features import N_FEATURES, NAMES
+from games.engine.evaluator.model import Network
+
+
+def test_the_shipped_model_matches_its_digest_and_is_small():
+    manifest = json.loads(MANIFEST.read_text())
+    path = MODELS / manifest["file"]
+    data = path.read_bytes()
+    assert hashlib.sha256(data).hexdigest() == manifest["sha256"]
+    assert len(data) < 100_000  # "well under 1 MB"
+    net = shipped_network()
+    assert net.meta["trained"] is True and net.meta["features"] == list(NAMES)
+    assert net.n_inputs == N_FEATURES
+    for w, b in net.layers:
+        assert np.isfinite(w).all() and np.isfinite(b).all()
+
+
+def test_a_model_with_another_digest_is_refused(tmp_path):
+    manifest = json.loads(MANIFEST.read_text())
+    bad = tmp_path / "m.npz"
+    bad.write_bytes((MODELS / manifest["file"]).read_bytes())
+    assert Network.load(bad, manifest["sha256"]).layers  # the same bytes load
+    with pytest.raises(ValueError, match="SHA-256"):
+        Network.load(bad, "0" * 64)
+
+
+def test_a_model_round_trips_through_its_bytes_exactly():
+    net = shipped_network()
+    again = Network.from_bytes(net.to_bytes())
+    assert again.to_bytes() == net.to_bytes()
+    x = np.random.default_rng(0).random((7, N_FEATURES))
+    assert (again.scores(x) == net.scores(x)).all()
+
+
+class _Interrupt(Exception):
+    pass
+
+
+class _StopAtEpoch(io.StringIO):
+    """A stderr that interrupts the run when the given epoch reports (after the epoch
+    before it has written its checkpoint)."""
+
+    def __init__(self, epoch: int) -> None:
+        super().__init__()
+        self.epoch = epoch
+
+    def write(self, text: str) -> int:
+        if text.startswith(f"epoch {self.epoch}/"):
+            raise _Interrupt
+        return super().write(text)
+
+
+def _train(work, out, monkeypatch, err=None) -> str:
+    args = [
+        "train",
+        "--work",
+        str(work),
+        "--out",
+        str(out),
+        "--games",
+        "6",
+        "--chunk",
+        "3",
+        "--sample",
+        "0.05",
+        "--hidden",
+        "6",
+        "--epochs",
+        "3",
+        "--batch",
+        "64",
+        "--seed",
+        "3",
+    ]
+    monkeypatch.setattr(sys, "stderr", err or io.StringIO())
+    stdout = io.StringIO()
+    assert main(args, stdout) == 0
+    return stdout.getvalue()
+
+
+def test_training_resumed_from_its_checkpoint_equals_an_uninterrupted_run(tmp_path, monkeypatch):
+    a, a2, b = (tmp_path / x for x in ("a", "a2", "b"))
+    whole = _train(a / "work", a / "m.npz", monkeypatch)
+    progress = io.StringIO()
+    _train(a2 / "work", a2 / "m.npz", monkeypatch, progress)
+    assert "games 6/6" in progress.getvalue() and "epoch 3/3" in progress.getvalue()
+    assert (a / "m.npz").read_bytes() == (a2 / "m.npz").read_bytes()  # seeded
+
+    with pytest.raises(_Interrupt):
+        _train(b / "work", b / "m.npz", monkeypatch, _StopAtEpoch(2))
+    assert not (b / "m.npz").exists()
+    chunks = sorted((b / "work").glob("data-*.npz"))
+    assert len(chunks) == 2
+    chunks[1].unlink()  # lost too: played again, the same games
+    resumed = io.StringIO()
+    again = _train(b / "work", b / "m.npz", monkeypatch, resumed)
+    assert "resumed at epoch 1" in resumed.getvalue()
+    assert (b / "m.npz").read_bytes() == (a / "m.npz").read_bytes()
+    assert json.loads(again)["sha256"] == json.loads(whole)["sha256"]

@@ -112,6 +112,8 @@ def viewer_data(
         "thresholds_mw": dict(marks.get("thresholds_mw") or {}),
         "margin_mw": marks.get("margin_mw"),
         "loss_sd_mw": marks.get("loss_sd_mw"),
+        "margin_endgame_mw": marks.get("margin_endgame_mw"),
+        "loss_sd_endgame_mw": marks.get("loss_sd_endgame_mw"),
         "decision_count": len(analysis.get("decisions") or []),
         "graph": {
             "width": WIDTH,

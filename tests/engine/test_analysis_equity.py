@@ -9,7 +9,14 @@ from __future__ import annotations
 import pytest
 
 from games.engine import Game, simulate_game
-from games.engine.analysis.decisions import walk
+from games.engine.analysis.decisions import (
+    LOSS_SD_ENDGAME_MW,
+    LOSS_SD_MW,
+    clear_margin,
+    is_endgame,
+    mark_for,
+    walk,
+)
 from games.engine.analysis.equity import Equity
 from tests.engine.stand_in_evaluator import ProgressEvaluator
 
@@ -115,3 +122,27 @@ def test_every_rolls_luck_sums_to_zero_and_the_movers_skill_is_never_positive(ru
             assert r.played == r.best  # a forced roll has no skill in it
         previous = r.played
     assert w.final.over and previous[w.players.index(w.final.winner)] == 1.0
+
+
+def test_a_race_endgame_is_every_colour_out_of_its_yard_with_two_pawns_at_most_on_the_track():
+    race = Game.from_positions({"red": [38, 41, 42, 43], "black": [36, 39, 40, 43]}, turn="red")
+    assert is_endgame(race)
+    three_out = Game.from_positions(
+        {"red": [30, 38, 39, 43], "black": [36, 39, 40, 43]}, turn="red"
+    )
+    assert not is_endgame(three_out)
+    in_yard = Game.from_positions({"red": [38, 41, 42, "B"], "black": [36, 39, 40, 43]}, turn="red")
+    assert not is_endgame(in_yard)
+
+
+def test_the_mark_rule_allows_for_the_number_of_decisions() -> None:
+    # z of 1 − 0.05/150 is 3.40: a game of 150 decisions needs 27.2 mw above the threshold
+    assert clear_margin(150) == pytest.approx(3.4029 * LOSS_SD_MW, abs=0.01)
+    assert clear_margin(1) < clear_margin(10) < clear_margin(150) < clear_margin(600)
+    margin = clear_margin(150)
+    assert mark_for(30.01 + margin, margin) == "inaccuracy"
+    assert mark_for(29.99 + margin, margin) is None
+    assert mark_for(60.01 + margin, margin) == "mistake"
+    assert mark_for(120.01 + margin, margin) == "blunder"
+    endgame = clear_margin(150, LOSS_SD_ENDGAME_MW)  # 238 mw: the model is least sure there
+    assert mark_for(250, endgame) is None and mark_for(250, margin) == "blunder"

@@ -16,7 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import InvalidLog, replay_log, simulate_game, validate
-from games.engine.analysis import ANALYSIS_FORMAT, THRESHOLDS_MW, analyse, clear_margin
+from games.engine.analysis import (
+    ANALYSIS_FORMAT,
+    LOSS_SD_ENDGAME_MW,
+    THRESHOLDS_MW,
+    analyse,
+    clear_margin,
+    is_endgame,
+)
 from tests.engine.stand_in_evaluator import ProgressEvaluator
 
 VARIANTS: list[Any] = [
@@ -49,14 +56,16 @@ def game_logs(draw: st.DrawFn) -> dict[str, Any]:
     return dict(log, events=log["events"][:cut])
 
 
-def legal_at(log: dict[str, Any]) -> list[tuple[str, int, list[str]]]:
-    """Per event: the colour on turn, the die and the legal moves as strings."""
+def legal_at(log: dict[str, Any]) -> tuple[list[tuple[str, int, list[str]]], list[Any]]:
+    """Per event: the colour on turn, the die and the legal moves as strings; and the game
+    before each event."""
     _setup, game, steps = replay_log(log)
-    out = []
+    out, states = [], []
     for step in steps:
         out.append((step.colour, step.die, [str(m) for m in game.legal_moves(step.die)]))
+        states.append(game.copy())
         game.push_event(step.event)
-    return out
+    return out, states
 
 
 def check_luck_identity(data: dict[str, Any], tol: float = 1e-9) -> None:
@@ -83,14 +92,18 @@ def test_analysis_properties(log: dict[str, Any]) -> None:
     data.pop("seconds"), again.pop("seconds")
     assert again == data  # deterministic (and the same from JSON text, a fresh model)
 
-    legal = legal_at(log)
+    legal, states = legal_at(log)
     listed = {d["event"] for d in data["decisions"]}
     assert listed == {i for i, (_c, _d, moves) in enumerate(legal) if len(moves) > 1}
     players = data["players"]
-    margin = clear_margin(len(data["decisions"]))
-    assert data["marks"]["margin_mw"] == round(margin, 1)
+    general = clear_margin(len(data["decisions"]))
+    endgame = clear_margin(len(data["decisions"]), LOSS_SD_ENDGAME_MW)
+    assert data["marks"]["margin_mw"] == round(general, 1)
+    assert data["marks"]["margin_endgame_mw"] == round(endgame, 1) > round(general, 1)
     for d in data["decisions"]:
         colour, die, moves = legal[d["event"]]
+        assert d["endgame"] == is_endgame(states[d["event"]])
+        margin = endgame if d["endgame"] else general
         assert d["colour"] == colour and d["die"] == die
         assert d["player"] == data["colours"][colour]
         assert sorted(o["move"] for o in d["options"]) == sorted(moves)

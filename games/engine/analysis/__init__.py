@@ -16,7 +16,14 @@ values of small endgames). See docs/analysis.md.
 """
 
 from .analyse import ANALYSIS_FORMAT, BANDS, analyse, band_for
-from .decisions import LOSS_SD_MW, THRESHOLDS_MW, clear_margin, mark_for
+from .decisions import (
+    LOSS_SD_ENDGAME_MW,
+    LOSS_SD_MW,
+    THRESHOLDS_MW,
+    clear_margin,
+    is_endgame,
+    mark_for,
+)
 from .equity import Equity, Evaluator, default_evaluator
 from .policy import (
     POLICIES,
@@ -31,6 +38,7 @@ from .rollout import estimate_options, rollout
 __all__ = [
     "ANALYSIS_FORMAT",
     "BANDS",
+    "LOSS_SD_ENDGAME_MW",
     "LOSS_SD_MW",
     "POLICIES",
     "THRESHOLDS_MW",
@@ -46,6 +54,7 @@ __all__ = [
     "default_evaluator",
     "default_policy",
     "estimate_options",
+    "is_endgame",
     "mark_for",
     "rollout",
 ]

@@ -19,6 +19,7 @@ from ..moves import IllegalMove
 from ..variants import VARIANTS, Variant
 from .decisions import (
     FAMILY_CONFIDENCE,
+    LOSS_SD_ENDGAME_MW,
     LOSS_SD_MW,
     THRESHOLDS_MW,
     Decision,
@@ -32,16 +33,18 @@ from .luck import capture_stats, decompose, luck_summary
 ANALYSIS_FORMAT = "maedn-analysis/2"
 
 BANDS: tuple[tuple[str, float], ...] = (
-    ("strong", 3.6),
-    ("good", 4.2),
-    ("fair", 14.5),
+    ("strong", 0.5),
+    ("good", 2.1),
+    ("fair", 12.9),
     ("weak", float("inf")),
 )
 """Error-rate bands (milli-wins lost per decision, upper bounds), calibrated on the
 platform's own computer players in league games, four alike (``bench/analysis.py
---skip speed depth luck``; docs/analysis.md, "Error rate and levels"): ``strong`` up to the
-upper quartile of the strong player's games, ``good`` up to the heuristic player's,
-``fair`` up to the median of the random player's, ``weak`` above."""
+--skip speed depth exact luck drift``; docs/analysis.md, "Error rate and levels"):
+``strong`` up to the lower quartile of the heuristic player's games, ``good`` up to their
+upper quartile, ``fair`` up to the median of the random player's, ``weak`` above. (The
+strong player chooses by the same model with deeper search: its games lose ~0 mw and
+cannot calibrate the top band.)"""
 
 MIN_DECISIONS_FOR_BAND = 10
 """Fewer decisions than this in a game: no band (one error decides the rate)."""
@@ -106,8 +109,12 @@ def analyse(
     names = w.game0.names
     setup = w.game0.setup
     margin = clear_margin(len(w.decisions))
+    margin_endgame = clear_margin(len(w.decisions), LOSS_SD_ENDGAME_MW)
 
-    decisions = [_decision_entry(d, names[d.seat], players, margin) for d in w.decisions]
+    decisions = [
+        _decision_entry(d, names[d.seat], players, margin_endgame if d.endgame else margin)
+        for d in w.decisions
+    ]
     graph: list[dict[str, Any]] = [{"event": -1, "p": _shares(players, w.start)}]
     graph += [{"event": r.event, "p": _shares(players, r.played)} for r in w.rolls]
 
@@ -144,8 +151,10 @@ def analyse(
         "marks": {
             "thresholds_mw": dict(THRESHOLDS_MW),
             "loss_sd_mw": LOSS_SD_MW,
+            "loss_sd_endgame_mw": LOSS_SD_ENDGAME_MW,
             "family_confidence": FAMILY_CONFIDENCE,
             "margin_mw": round(margin, 1),
+            "margin_endgame_mw": round(margin_endgame, 1),
         },
         "decisions": decisions,
         "win_probability": graph,
@@ -185,5 +194,6 @@ def _decision_entry(
         ],
         "loss": loss,
         "loss_mw": round(loss_mw, 1),
+        "endgame": d.endgame,
         "mark": mark_for(loss_mw, margin),
     }

@@ -20,7 +20,7 @@ player: never negative, 0 when the best move was played.
 than the band's threshold by a margin that allows for the evaluator's error and for the
 number of decisions in the game (Bonferroni: at most a 5 % chance that any move of a game
 is marked by evaluator error alone, if that error were normal with the measured spread
-``LOSS_SD_MW``).
+``LOSS_SD_MW``, or ``LOSS_SD_ENDGAME_MW`` in a race endgame).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
+from ..board import PAWNS_PER_COLOUR
 from ..game import Game
 from ..moves import IllegalMove
 from ..validate import replay_log
@@ -42,12 +43,28 @@ the loss is clear (:func:`mark_for`)."""
 
 LOSS_SD_MW = 8.0
 """The spread (standard deviation, milli-wins) of the evaluator's error on a decision's
-loss, as measured by ``bench/analysis.py --loss-error`` (the one-ply loss against the
-loss found with one more ply of search, over decisions of simulated league games; see
-docs/analysis.md, "How sure")."""
+loss in an ordinary position: ``bench/analysis.py`` measures 2.2 mw between the one-ply
+loss and the loss with one more ply of search — a lower bound, both depths sharing the
+model — so the rule takes about four times that (docs/analysis.md, "How sure")."""
+
+LOSS_SD_ENDGAME_MW = 70.0
+"""The same in a race endgame (:func:`is_endgame`): against exact values (expectimax) in
+small endgames ``bench/analysis.py`` measures a spread of 67 mw — the model is weakest
+there, so marks need far clearer losses."""
 
 FAMILY_CONFIDENCE = 0.95
 """The chance that no move of a game is marked by the evaluator's error alone."""
+
+
+def is_endgame(game: Game) -> bool:
+    """A race endgame: every colour in play has left its yard and has at most two pawns
+    on the track (the rest home) — where the evaluator's error was measured largest."""
+    for s in game.setup.in_play:
+        if game.finished[s]:
+            continue
+        if game.yard[s] or PAWNS_PER_COLOUR - game.home[s] > 2:
+            return False
+    return True
 
 
 def clear_margin(decisions: int, sd: float = LOSS_SD_MW) -> float:
@@ -97,6 +114,8 @@ class Decision:
     """each option's equity"""
     played: int
     best: int
+    endgame: bool = False
+    """a race endgame (:func:`is_endgame`) before the roll"""
 
     def loss(self, me: int) -> float:
         return max(0.0, self.values[self.best][me] - self.values[self.played][me])
@@ -149,6 +168,7 @@ def walk(
         die = step.event["die"]
         legal = game.legal(c, die)
         choices = eq.options(game, die) if len(legal) > 1 else []
+        endgame = bool(choices) and is_endgame(game)
         offer = capture_offers(game, c)
         pushed = game.push_event(step.event)
         move = None if pushed is None else pushed[0]
@@ -169,6 +189,7 @@ def walk(
                 values=values,
                 played=k,
                 best=best,
+                endgame=endgame,
             )
             decisions.append(decision)
             best_v = values[best]

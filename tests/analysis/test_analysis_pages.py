@@ -142,6 +142,8 @@ def test_the_player_page_sums_the_analysed_games_per_league(client, table, analy
     mine = analysed.data["summary"]["erin"]
     assert "Move analysis of 1 game" in line
     assert f"{mine['error_rate']:.1f} mw per decision" in line
+    luck = mine["luck"]
+    assert f"wins {luck['end']:.0f}, luck-adjusted {luck['luck_adjusted']:.1f}" in line
     luck_adjusted = f"{mine['luck']['luck_adjusted']:.2f}"
     assert f'<td class="num luck-adjusted">{luck_adjusted}</td>' in html  # the game's row
     assert f"Mistakes {mine['mistakes']}" in line and f"Blunders {mine['blunders']}" in line

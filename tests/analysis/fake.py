@@ -66,6 +66,8 @@ def fake_analysis(log, *, progress=None, **_ignored) -> dict:
             "luck": {
                 "start": 0.5,
                 "luck": luck,
+                "luck_dice": luck - 0.02,
+                "lookahead": 0.02,
                 "own_skill": -loss,
                 "others_skill": 0.05 * (1 if n else -1),
                 "end": end,

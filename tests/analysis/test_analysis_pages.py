@@ -100,6 +100,7 @@ def test_the_game_page_summarises_each_player(client, table, analysed):
     assert f"{erin['luck_adjusted']:.2f}" in shown  # the luck-adjusted result, per player
     swing = round(100 * erin["luck"])
     assert (f"+{swing} pp" if swing > 0 else f"−{-swing} pp") in luck  # percentage points
+    assert "of which +2 pp the model's own look-ahead" in luck
     # the list of marked moves links each to its step of the replay
     links = re.findall(r'<li><a href="#step-(\d+)">Event \d+: (\w+) rolled', html)
     expected = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import Game, simulate_game
+from games.engine import Game, replay_log, simulate_game
 from games.engine.analysis.decisions import (
     LOSS_SD_ENDGAME_MW,
     LOSS_SD_MW,
@@ -113,8 +113,20 @@ def test_every_rolls_luck_sums_to_zero_and_the_movers_skill_is_never_positive(ru
     w = walk(log, lambda g: Equity(ProgressEvaluator(), g))
     assert len(w.rolls) == len(log["events"])
     previous = w.start
-    for r in w.rolls:
+    _setup, game, steps = replay_log(log)
+    eq = Equity(ProgressEvaluator(), game)
+    for r, step in zip(w.rolls, steps, strict=True):
         assert r.before == previous  # the chain: each roll starts where the last one ended
+        if r.event % 17 == 0:  # the expectation over the six rolls, by hand now and then
+            me = w.players.index(r.player)
+            by_hand = [0.0] * len(w.players)
+            for die in range(1, 7):
+                values = [eq.value(after) for *_, after in eq.options(game, die)]
+                best = max(values, key=lambda v: v[me])
+                by_hand = [t + b / 6 for t, b in zip(by_hand, best, strict=True)]
+            assert r.expected == pytest.approx(by_hand, abs=1e-12)
+        assert sum(r.expected) == pytest.approx(1.0, abs=1e-12)
+        game.push_event(step.event)
         assert abs(sum(r.best) - sum(r.before)) < 1e-12  # Σ over players of the luck
         me = w.players.index(r.player)
         assert r.played[me] <= r.best[me]

@@ -36,7 +36,7 @@ VARIANTS: list[Any] = [
     {"preset": "classic", "barriers": True, "capture_backwards": True},
 ]
 TWO_PLAYERS = {"alice": ["green", "red"], "bob": ["black", "yellow"]}
-FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MODEL = ProgressEvaluator()
 
 
@@ -76,8 +76,10 @@ def check_luck_identity(data: dict[str, Any], tol: float = 1e-9) -> None:
         assert abs(total - luck["end"]) <= tol
         assert luck["own_skill"] <= 0.0
         assert luck["luck_adjusted"] == pytest.approx(luck["end"] - luck["luck"], abs=1e-12)
+        assert luck["luck_dice"] + luck["lookahead"] == pytest.approx(luck["luck"], abs=1e-12)
     luck_sum = sum(s["luck"]["luck"] for s in data["summary"].values())
     assert abs(luck_sum) <= tol  # the players' luck sums to zero
+    assert abs(sum(s["luck"]["luck_dice"] for s in data["summary"].values())) <= tol
 
 
 @FAST

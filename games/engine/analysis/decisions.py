@@ -98,6 +98,9 @@ class Roll:
     best: Vector
     played: Vector
     decision: Decision | None = None
+    expected: Vector | None = None
+    """the expected equity over the six rolls, each met with its best move valued as the
+    options are (one ply deeper than ``before``)"""
 
 
 @dataclass
@@ -170,6 +173,7 @@ def walk(
         choices = eq.options(game, die) if len(legal) > 1 else []
         endgame = bool(choices) and is_endgame(game)
         offer = capture_offers(game, c)
+        expected = _expected(eq, game, me)
         pushed = game.push_event(step.event)
         move = None if pushed is None else pushed[0]
         offers.append((c, die, move, offer))
@@ -195,13 +199,28 @@ def walk(
             best_v = values[best]
         else:
             best_v = played
-        rolls.append(Roll(step.index, c, setup.player_of(c), die, before, best_v, played, decision))
+        rolls.append(
+            Roll(step.index, c, setup.player_of(c), die, before, best_v, played, decision, expected)
+        )
         before = played
         if progress is not None and (step.index % 25 == 0):
             progress(step.index + 1, total)
     if progress is not None:
         progress(total, total)
     return Walk(game0, eq.players, start, rolls, offers, game, decisions)
+
+
+def _expected(eq: Equity, game: Game, me: int) -> Vector:
+    """The expected equity over the six rolls of the colour on turn, each met with the
+    move best for its player, the states after it valued as the options are."""
+    per_die = [eq.options(game, die) for die in range(1, 7)]
+    values = iter(eq.values([after for opts in per_die for *_, after in opts]))
+    total = [0.0] * len(eq.players)
+    for opts in per_die:
+        best = max((next(values) for _ in opts), key=lambda v: v[me])
+        for i, x in enumerate(best):
+            total[i] += x
+    return tuple(x / 6.0 for x in total)
 
 
 def _event_count(log: object) -> int:

@@ -140,6 +140,34 @@ class Equity:
             v = memo[key] = self._search(game, plies)
         return v
 
+    def values(self, games: Sequence[Game]) -> list[Vector]:
+        """:meth:`value` of several games; at one ply, the evaluator is asked once for
+        the states all of them need (one batch instead of one per game)."""
+        if self.plies != 1:
+            return [self.value(g) for g in games]
+        memo = self._value.setdefault(1, {})
+        keys = [state_key(g) for g in games]
+        todo = {}
+        for k, g in zip(keys, games, strict=True):
+            if k not in memo and k not in todo and not g.over:
+                todo[k] = g
+        if todo:
+            plans = []
+            afters: list[Game] = []
+            for k, g in todo.items():
+                per_die = [self.options(g, die, leaf=True) for die in range(1, 7)]
+                plans.append((k, self.player_index[g.turn_seat], [len(o) for o in per_die]))
+                afters += [after for opts in per_die for *_, after in opts]
+            values = iter(self.leaves(afters))
+            for k, me, counts in plans:
+                total = [0.0] * len(self.players)
+                for n in counts:
+                    best = max((next(values) for _ in range(n)), key=lambda v: v[me])
+                    for i, x in enumerate(best):
+                        total[i] += x
+                memo[k] = tuple(x / 6.0 for x in total)
+        return [self.leaf(g) if g.over else memo[k] for k, g in zip(keys, games, strict=True)]
+
     def _search(self, game: Game, plies: int) -> Vector:
         me = self.player_index[game.turn_seat]
         per_die = [self.options(game, die, leaf=True) for die in range(1, 7)]

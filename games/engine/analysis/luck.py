@@ -24,6 +24,12 @@ roll the players' luck sums to zero (and so does the skill).
 The **luck-adjusted result** is ``end − Σ luck = start + Σ own skill + Σ others' skill``:
 what the game was worth for X with the dice's effect taken out.
 
+**Its two parts.** ``luck = luck_dice + lookahead``: ``luck_dice`` sums ``best_t −
+expected_t``, where ``expected_t`` is the expected equity over the six rolls with every
+best move valued as the options are — the issue's definition, zero on average over the
+six rolls by construction; ``lookahead`` sums ``expected_t − before_t``, the model
+changing its mind when it looks one roll further (0 for a perfect model).
+
 **Sixes.** ``rolls`` (all rolls of X's colours), ``sixes``, ``sixes_expected`` =
 rolls / 6 and the z-score (sixes − rolls/6) / √(rolls · 5/36).
 
@@ -90,13 +96,16 @@ def decompose(
     ``player``, ``before``, ``best``, ``played``)."""
     k = len(players)
     luck = [0.0] * k
+    dice = [0.0] * k
     own = [0.0] * k
     others = [0.0] * k
     end = list(start)
     for r in rolls:
         mover = players.index(r.player)
+        expected = r.expected if r.expected is not None else r.before
         for x in range(k):
             luck[x] += r.best[x] - r.before[x]
+            dice[x] += r.best[x] - expected[x]
             skill = r.played[x] - r.best[x]
             if x == mover:
                 own[x] += skill
@@ -107,6 +116,8 @@ def decompose(
         p: {
             "start": start[x],
             "luck": luck[x],
+            "luck_dice": dice[x],
+            "lookahead": luck[x] - dice[x],
             "own_skill": own[x],
             "others_skill": others[x],
             "end": end[x],

@@ -23,11 +23,13 @@ to the noise (it checks that seat and first colour are fair), and it is the stro
 player's partner on the same dice against three heuristics.
 
 For each match it prints the win rate with its 95% Wilson interval, and for the bots
-under test the decision time (wall clock, per call of ``choose`` with at least two
-legal moves) at p50 / p99 / max. Then the paired differences strong − heuristic on the
-same dice (95% interval). ``--fresh N`` times the strong player's first decision in N
-fresh processes (a new interpreter each: the import of the engine, then the first
-``choose``, which loads the evaluator's weights), timed apart from the import.
+under test the decision time (per call of ``choose`` with at least two legal moves) at
+p50 / p99 / max, in CPU time of the deciding thread (one core's work, what the budget is
+about) and wall clock (inflated when the machine is shared). Then the paired differences
+strong − heuristic on the same dice (95% interval). ``--fresh N`` times the strong
+player's first decision in N fresh processes (a new interpreter each: the import of the
+engine, then the first ``choose``, which loads the evaluator's weights), timed apart from
+the import.
 
 ``--ceiling`` adds a clairvoyant player: it knows every future die and every future
 choice of its random opponents (it sees the generators), and at each decision plays
@@ -99,9 +101,9 @@ def step(game: Game, st: Streams, bots: list[Bot], times: list[float] | None = N
     m = moves[0]
     if len(moves) > 1:
         if times is not None and getattr(bot, "timed", False):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             m = bot.choose(game, c, n, moves, st.choice[c])
-            times.append(time.perf_counter() - t0)
+            times.append((time.perf_counter() - t0, time.thread_time() - c0))
         else:
             m = bot.choose(game, c, n, moves, st.choice[c])
     huff = None
@@ -223,10 +225,13 @@ def match(pool: ProcessPoolExecutor, hero: str, opponent: str, games: int, worke
         f"95% CI [{lo:.1%}, {hi:.1%}]  ({time.perf_counter() - t0:.0f} s)"
     )
     if times:
+        wall = [w for w, _c in times]
+        cpu = [c for _w, c in times]
         line += (
-            f"  decision p50 {percentile(times, 0.5) * 1000:.2f} ms"
-            f"  p99 {percentile(times, 0.99) * 1000:.2f} ms"
-            f"  max {max(times) * 1000:.1f} ms"
+            f"  decision CPU p50 {percentile(cpu, 0.5) * 1000:.2f} / p99 "
+            f"{percentile(cpu, 0.99) * 1000:.2f} / max {max(cpu) * 1000:.1f} ms"
+            f"  (wall p50 {percentile(wall, 0.5) * 1000:.2f} / p99 "
+            f"{percentile(wall, 0.99) * 1000:.2f} / max {max(wall) * 1000:.1f} ms)"
         )
     print(line, flush=True)
     return results
@@ -255,10 +260,10 @@ for die in (6, 5, 4, 3, 2, 1):
     moves = game.legal(c, die)
     if len(moves) > 1:
         break
-t2 = time.perf_counter()
+t2, c2 = time.perf_counter(), time.process_time()
 bot.choose(game, c, die, moves, rng)
-t3 = time.perf_counter()
-print(t1 - t0, t3 - t2, len(moves))
+t3, c3 = time.perf_counter(), time.process_time()
+print(t1 - t0, t3 - t2, c3 - c2, len(moves))
 """
 
 
@@ -266,7 +271,7 @@ def fresh_first_decisions(rules: str, runs: int) -> None:
     """The strong player's first decision in ``runs`` fresh interpreters."""
     import subprocess
 
-    imports, firsts = [], []
+    imports, firsts, cpus = [], [], []
     root = Path(__file__).resolve().parents[1]
     for k in range(runs):
         out = subprocess.run(
@@ -278,9 +283,11 @@ def fresh_first_decisions(rules: str, runs: int) -> None:
         ).stdout.split()
         imports.append(float(out[0]))
         firsts.append(float(out[1]))
+        cpus.append(float(out[2]))
     print(
-        f"{rules:>8} strong: first decision of a fresh process (over {runs}): "
-        f"median {percentile(firsts, 0.5) * 1000:.1f} ms, max {max(firsts) * 1000:.1f} ms "
+        f"{rules:>8} strong: first decision of a fresh process (over {runs}): CPU "
+        f"median {percentile(cpus, 0.5) * 1000:.1f} ms, max {max(cpus) * 1000:.1f} ms; "
+        f"wall median {percentile(firsts, 0.5) * 1000:.1f} ms, max {max(firsts) * 1000:.1f} ms "
         f"(the engine's import before it, not counted: median "
         f"{percentile(imports, 0.5) * 1000:.0f} ms)",
         flush=True,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from games.engine import Game
 from games.engine.analysis.exact import exact_win
+from games.engine.evaluator.race import is_pure_race
 
 JUMP = {"preset": "league", "jump_in_goal": True}
 MAX_STATES = 40_000
@@ -27,8 +28,9 @@ def _house(k: int, T: int, rng: random.Random) -> list[int]:
     return sorted(rng.sample(range(T, T + 4), k), reverse=True)
 
 
-def race(rng: random.Random, board: int, rules, colours: int) -> Game | None:
-    """Each colour with one or two pawns on the last 8 fields, the rest in its house."""
+def race(rng: random.Random, board: int, rules, colours: int, most: int = 2) -> Game | None:
+    """Each colour with one or two (at most ``most``) pawns on the last 8 fields, the rest
+    in its house."""
     g0 = Game.new(rules, board)
     T = g0.T
     names = g0.names
@@ -36,7 +38,7 @@ def race(rng: random.Random, board: int, rules, colours: int) -> Game | None:
     positions = {}
     taken: set[int] = set()
     for s in seats:
-        out = rng.choice((1, 1, 2))
+        out = rng.choice((1, 1, 2)[: 2 if most < 2 else 3])
         track = []
         for _ in range(out):
             for _try in range(20):
@@ -76,9 +78,10 @@ def capture(rng: random.Random, board: int, rules) -> Game | None:
     }
     turn = names[rng.choice((a, b))]
     try:
-        return Game.from_positions(positions, turn=turn, rules=rules, board=board)
+        g = Game.from_positions(positions, turn=turn, rules=rules, board=board)
     except ValueError:
         return None
+    return None if is_pure_race(g) else g  # the pawns must still be able to meet
 
 
 def endgames(seed: int, count: int) -> list[Endgame]:

@@ -45,7 +45,10 @@ in training: usable, not calibrated.
 
 The model: features per colour (:mod:`.features`), a small numpy network
 (:mod:`.model`), trained on self-play (:mod:`.train`, ``python -m games.engine train``);
-its figures are in docs/analysis.md, "Evaluator".
+its figures are in docs/analysis.md, "Evaluator". Pure races (no pawn can meet another any
+more: the end of most games) are solved instead (:mod:`.race`: each colour's distribution
+of turns to finish, exact for play that minimises the expected turns; milliseconds,
+memoised), unless ``Evaluator(..., exact_races=False)``.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ from ..game import Game
 from ..rules import RuleSet
 from .features import N_FEATURES, NAMES, allies_of, rows
 from .model import Network, player_chances
+from .race import race_chances
 
 __all__ = ["MODEL_FILE", "Evaluator", "evaluator_for", "shipped_network"]
 
@@ -77,9 +81,12 @@ MODEL_FILE = "maedn-eval.npz"
 class Evaluator:
     """Win chances from a :class:`Network` (see the module docstring for the contract)."""
 
-    def __init__(self, network: Network, name: str = "maedn-eval") -> None:
+    def __init__(
+        self, network: Network, name: str = "maedn-eval", *, exact_races: bool = True
+    ) -> None:
         self.network = network
         self.name = name
+        self.exact_races = exact_races
         self._setups: dict[int, tuple] = {}
 
     # --- the contract -------------------------------------------------------------------
@@ -97,6 +104,14 @@ class Evaluator:
             if decided is not None:
                 out[i] = self._per_colour(g, {decided: 1.0})
                 continue
+            if self.exact_races:
+                players = self._info(g)[1]
+                exact = race_chances(g, players)
+                if exact is not None:
+                    out[i] = self._per_colour(
+                        g, {p: c for (p, _s), c in zip(players, exact, strict=True)}
+                    )
+                    continue
             pending.append(i)
             feats.extend(rows(g, self._info(g)[0]))
         if pending:

@@ -1,0 +1,159 @@
+"""The evaluator's calibration and its exact checks (a script, not a test).
+
+    python bench/evaluator.py [--games 200] [--every 25] [--rollouts 1,4,16]
+                              [--rules league] [--endgames 24] [--seed 7]
+
+**Calibration on held-out self-play positions.** ``--games`` games of four heuristic
+players under ``--rules`` (board 4), seeded far from the training games (the evaluator's
+training used other seeds and the presets' mix), are played out; every ``--every``-th roll
+point is a test position and the game's winner its label. For each position the evaluator's
+chances and the rollout estimates of today's analysis (the ``lite`` policy, common dice,
+``N`` rollouts for each ``N`` of ``--rollouts``; a rollout's 0/1 shares are smoothed to
+``(wins + 1/players) / (N + 1)`` so the log loss stays finite) are scored against the
+label: log loss and Brier score (per position, summed over the players), the CPU per
+position, and a reliability table of the evaluator (the chance it gave every player, in
+bins, against how often those players won). CPU time, one process.
+
+**Exact checks.** ``--endgames`` small endgames (tests/engine/endgames.py: races with and
+without ``jump_in_goal``, three colours, board 6, and positions with a capture possible)
+solved by expectimax (games/engine/analysis/exact.py): the evaluator's largest error and
+the strong player's choices (exact best, largest loss). Solving takes seconds each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.engine import Game, HeuristicBot
+from games.engine.analysis.policy import default_policy
+from games.engine.analysis.rollout import estimate_options
+from games.engine.evaluator import evaluator_for
+from games.engine.strong import StrongBot
+
+
+def positions(rules: str, games: int, every: int, seed: int):
+    """(game copy, winner) at every ``every``-th roll point of ``games`` heuristic games."""
+    out = []
+    bot = HeuristicBot()
+    for i in range(games):
+        rng = random.Random(10_000_000 + seed * 100_000 + i)
+        g = Game.new(rules, first=rng.choice(["red", "black", "yellow", "green"]))
+        taken = []
+        while not g.placings and g.events < 20_000:
+            if g.events % every == every // 2:
+                taken.append(g.copy())
+            c = g.turn_seat
+            n = rng.randint(1, 6)
+            moves = g.legal(c, n)
+            m = None
+            if moves:
+                m = moves[0] if len(moves) == 1 else bot.choose(g, c, n, moves, rng)
+            g.push_raw(n, m)
+        winner = g.setup.player_of(g.placings[0]) if g.placings else None
+        out += [(t, winner) for t in taken if winner is not None]
+    return out
+
+
+def score(probs: list[dict[str, float]], labels: list[str]) -> tuple[float, float]:
+    ll = br = 0.0
+    for p, y in zip(probs, labels, strict=True):
+        ll -= math.log(max(p[y], 1e-12))
+        br += sum((v - (1.0 if k == y else 0.0)) ** 2 for k, v in p.items())
+    return ll / len(labels), br / len(labels)
+
+
+def calibration(args) -> None:
+    data = positions(args.rules, args.games, args.every, args.seed)
+    labels = [w for _g, w in data]
+    games = [g for g, _w in data]
+    players = list(games[0].setup.players)
+    ev = evaluator_for(args.rules)
+    t0 = time.process_time()
+    chances = [ev.player_chances(g) for g in games]
+    cpu = (time.process_time() - t0) / len(games)
+    uniform = [{p: 1 / len(players) for p in players} for _ in games]
+    print(
+        f"{len(games)} held-out positions from {args.games} {args.rules} games "
+        f"(heuristic self-play, every {args.every}th roll point)"
+    )
+    print(f"{'estimate':<26} {'log loss':>9} {'Brier':>7} {'CPU ms/position':>16}")
+    ll, br = score(uniform, labels)
+    print(f"{'uniform (1/players)':<26} {ll:9.4f} {br:7.4f} {0:16.3f}")
+    ll, br = score(chances, labels)
+    print(f"{'evaluator':<26} {ll:9.4f} {br:7.4f} {cpu * 1000:16.3f}")
+    policy = default_policy()
+    for n in (int(x) for x in args.rollouts.split(",") if x):
+        t0 = time.process_time()
+        est = []
+        for j, g in enumerate(games):
+            r = estimate_options([g], n, seed=args.seed, decision=j, policy=policy)[0]
+            shares = r.shares(players)
+            k = len(players)
+            est.append({p: (shares[p] * n + 1 / k) / (n + 1) for p in players})
+        cpu = (time.process_time() - t0) / len(games)
+        ll, br = score(est, labels)
+        print(f"{f'rollouts, N = {n}':<26} {ll:9.4f} {br:7.4f} {cpu * 1000:16.3f}")
+    print("reliability of the evaluator (every player's chance at every position):")
+    print(f"{'chance':>12} {'pairs':>7} {'mean chance':>12} {'won':>7}")
+    bins = [(0, 0.05), (0.05, 0.1), (0.1, 0.2), (0.2, 0.3), (0.3, 0.4), (0.4, 0.5)]
+    bins += [(0.5, 0.6), (0.6, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 1.0001)]
+    for lo, hi in bins:
+        pairs = [(c[p], p == y) for c, y in zip(chances, labels, strict=True) for p in c]
+        sel = [(v, w) for v, w in pairs if lo <= v < hi]
+        if sel:
+            mean = sum(v for v, _ in sel) / len(sel)
+            won = sum(w for _, w in sel) / len(sel)
+            print(f"{lo:5.2f}-{min(hi, 1):4.2f} {len(sel):7d} {mean:12.3f} {won:7.3f}")
+
+
+def exact_checks(args) -> None:
+    from tests.engine.endgames import check, endgames
+
+    bot = StrongBot()
+    ev = evaluator_for("league")
+    by_kind: dict[str, list] = {}
+    t0 = time.process_time()
+    for e in endgames(args.seed, args.endgames):
+        try:
+            c = check(e, bot, ev)
+        except ValueError:  # too many states for the solver
+            continue
+        by_kind.setdefault(c.kind, []).append(c)
+    print(f"exact checks ({time.process_time() - t0:.0f} s CPU):")
+    print(
+        f"{'endgame':<22} {'n':>3} {'max |error|':>12} {'mean |error|':>13} "
+        f"{'decisions':>9} {'exact best':>10} {'worst loss':>10}"
+    )
+    for kind, checks in by_kind.items():
+        errs = [abs(c.exact[p] - c.evaluated[p]) for c in checks for p in c.exact]
+        print(
+            f"{kind:<22} {len(checks):3d} {max(errs):12.4f} {sum(errs) / len(errs):13.4f} "
+            f"{sum(c.decisions for c in checks):9d} {sum(c.best for c in checks):10d} "
+            f"{max(c.worst_loss for c in checks):10.4f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--every", type=int, default=25)
+    parser.add_argument("--rollouts", default="1,4,16")
+    parser.add_argument("--rules", default="league")
+    parser.add_argument("--endgames", type=int, default=24)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    if args.games:
+        calibration(args)
+    if args.endgames:
+        exact_checks(args)
+
+
+if __name__ == "__main__":
+    main()

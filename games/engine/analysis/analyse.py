@@ -33,9 +33,9 @@ from .luck import capture_stats, decompose, luck_summary
 ANALYSIS_FORMAT = "maedn-analysis/2"
 
 BANDS: tuple[tuple[str, float], ...] = (
-    ("strong", 0.5),
-    ("good", 2.1),
-    ("fair", 12.9),
+    ("strong", 0.4),
+    ("good", 1.4),
+    ("fair", 11.5),
     ("weak", float("inf")),
 )
 """Error-rate bands (milli-wins lost per decision, upper bounds), calibrated on the

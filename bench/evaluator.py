@@ -121,11 +121,18 @@ def exact_checks(args) -> None:
     by_kind: dict[str, list] = {}
     t0 = time.process_time()
     for e in endgames(args.seed, args.endgames):
+        t1 = time.process_time()
         try:
             c = check(e, bot, ev)
         except ValueError:  # too many states for the solver
             continue
         by_kind.setdefault(c.kind, []).append(c)
+        err = max(abs(c.exact[p] - c.evaluated[p]) for p in c.exact)
+        print(
+            f"  {c.kind:<22} |error| {err:.4f}  decisions {c.decisions}, exact best "
+            f"{c.best}, worst loss {c.worst_loss:.4f}  ({time.process_time() - t1:.1f} s CPU)",
+            flush=True,
+        )
     print(f"exact checks ({time.process_time() - t0:.0f} s CPU):")
     print(
         f"{'endgame':<22} {'n':>3} {'max |error|':>12} {'mean |error|':>13} "

@@ -23,7 +23,8 @@ Contract (what the analysis, the luck split and the strong player build on):
 
 ``Evaluator.win_chances_many(games) -> list[tuple[float, ...]]``
     The same for many games at once, one network pass for all of them (what a search
-    or an analysis of many options should call: ~10× cheaper per game than one by one).
+    or an analysis of many options should call: ~45 µs a board-4 game instead of ~60 µs
+    one by one; the feature rows, in Python, are most of it).
 
 ``Evaluator.player_chances(game) -> dict[str, float]``
     The same chances keyed by player (``game.setup.players``), summing to 1.

@@ -1,81 +1,333 @@
-"""Benchmark of the game analysis (a script, not a test).
+"""Benchmark of the game analysis on the evaluator (a script, not a test).
 
-    python bench/analysis.py [--rollouts 200] [--log LOG.json] [--rules league]
-                             [--players alice=green+red,bob=black+yellow] [--seed 0]
-                             [--policy lite|fast|heuristic] [--events 600]
+    python bench/analysis.py [--games 1000] [--bands 30] [--loss-error 12] [--skip ...]
 
-Analyses one game and prints its size (events, decisions, options, distinct options
-after merging transpositions), CPU and wall seconds, rollouts per second and rollout
-rolls per second. Without ``--log`` the game is a simulated league game between
-heuristic players: the first seed from 0 on whose game has ``--events`` ± 10 % events
-(deterministic). Target (issue #15): a ~600-event game with ≥ 200 rollouts per option
-in under 60 s on one core. CPU seconds (``time.process_time``) are the figure to
-quote on a shared machine.
+Prints, with the shipped model (``games.engine.evaluator.evaluator_for``):
+
+* **speed**: CPU seconds (``time.process_time``, the figure to quote on a shared machine)
+  of the analysis of ``/work/shared/examples/valid-league.json`` (target ≤ 15 s) and of a
+  typical 600-event league game (the first simulated league game between heuristic players
+  with 600 ± 10 % events, seed 0 on; target ≤ 10 s), with the evaluator's calls;
+* **reproducibility**: each of the two analysed twice in this process and once in a fresh
+  process — the share of decisions with the same mark and the correlation of the
+  per-decision losses (target ≥ 95 % and ≥ 0.95; the analysis has no random numbers);
+* **depth**: the same at one ply against two plies (the reference one roll deeper) over
+  ``--loss-error`` heuristic league games: mark agreement, loss correlation and the
+  spread of the loss difference — the measured ``LOSS_SD_MW`` of the mark rule;
+* **exact**: over ``--exact`` small endgames solved by expectimax
+  (tests/engine/endgames.py), every option's loss by the analysis against its exact loss;
+* **bands**: the error rate (milli-wins per decision) of the random, heuristic and strong
+  computer players, ``--bands`` league games each with all four seats alike — where the
+  ``BANDS`` of ``games.engine.analysis`` come from;
+* **luck**: over ``--games`` simulated league games (heuristic players), the largest
+  deviation of start + luck + own skill + others' skill from end (target ≤ 1e-9), the
+  largest sum of all players' luck at one roll (≈ 0), and the range of the players'
+  own-skill sums (target within [−1, 0]);
+* **drift**: over ``--drift`` games, the part of the luck that is the model changing its
+  mind when it looks one roll further (the expected equity over the six rolls, each best
+  move valued as the options are, minus the equity before the roll; 0 for a perfect model).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from games.engine import simulate_game
-from games.engine.analysis import analyse
-from games.engine.analysis.decisions import walk
-from games.engine.analysis.policy import POLICIES
-from games.engine.analysis.rollout import state_key
-from games.engine.cli import _parse_players
+from games.engine import simulate_game  # noqa: E402
+from games.engine.analysis import analyse  # noqa: E402
+from games.engine.analysis.decisions import walk  # noqa: E402
+from games.engine.analysis.equity import Equity  # noqa: E402
+from games.engine.analysis.luck import decompose  # noqa: E402
+from games.engine.evaluator import evaluator_for  # noqa: E402
+
+EXAMPLE = Path("/work/shared/examples/valid-league.json")
 
 
-def typical_game(rules: str, players: dict | None, events: int) -> tuple[int, dict]:
+def typical_game(events: int = 600) -> tuple[int, dict]:
     for seed in range(10_000):
-        log = simulate_game(rules=rules, players=players, bots="heuristic", seed=seed)
+        log = simulate_game(rules="league", bots="heuristic", seed=seed)
         if abs(len(log["events"]) - events) <= events // 10:
             return seed, log
     raise SystemExit("no simulated game of that length")
 
 
+def losses_and_marks(data: dict) -> tuple[list[float], list[str | None]]:
+    return [d["loss"] for d in data["decisions"]], [d["mark"] for d in data["decisions"]]
+
+
+def correlation(a: list[float], b: list[float]) -> float:
+    n = len(a)
+    if n < 2:
+        return float("nan")
+    ma, mb = sum(a) / n, sum(b) / n
+    sa = math.sqrt(sum((x - ma) ** 2 for x in a))
+    sb = math.sqrt(sum((y - mb) ** 2 for y in b))
+    if sa == 0 or sb == 0:
+        return 1.0 if a == b else float("nan")
+    return sum((x - ma) * (y - mb) for x, y in zip(a, b, strict=True)) / (sa * sb)
+
+
+def agreement(a: dict, b: dict) -> tuple[float, float]:
+    la, ma = losses_and_marks(a)
+    lb, mb = losses_and_marks(b)
+    same = sum(x == y for x, y in zip(ma, mb, strict=True)) / max(1, len(ma))
+    return same, correlation(la, lb)
+
+
+def fresh_process(path: Path) -> dict:
+    out = subprocess.run(
+        [sys.executable, "-m", "games.engine", "analyse", str(path), "--quiet"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def speed_and_reproducibility(tmp: Path) -> None:
+    _seed, typical = typical_game()
+    games = [("valid-league.json", json.loads(EXAMPLE.read_text())), ("typical", typical)]
+    print("== speed (CPU s, one ply) and reproducibility")
+    for name, log in games:
+        path = tmp / f"{name}.json"
+        path.write_text(json.dumps(log))
+        model = evaluator_for(log.get("rules", "league"))
+        c0 = time.process_time()
+        first = analyse(log, evaluator=model)
+        cpu = time.process_time() - c0
+        second = analyse(log, evaluator=model)
+        other = fresh_process(path)
+        for d in (first, second, other):
+            d.pop("seconds")
+        same, corr = agreement(first, second)
+        same_p, corr_p = agreement(first, other)
+        marks = sum(d["mark"] is not None for d in first["decisions"])
+        print(
+            f"{name}: {len(log['events'])} events, {len(first['decisions'])} decisions, "
+            f"{marks} marked: {cpu:.2f} CPU s"
+        )
+        print(
+            f"  twice in one process: identical={first == second} marks {100 * same:.1f} % "
+            f"loss r={corr:.4f}; in a fresh process: identical={first == other} "
+            f"marks {100 * same_p:.1f} % r={corr_p:.4f}"
+        )
+
+
+def depth(n: int) -> None:
+    print(f"== one ply against two plies ({n} heuristic league games)")
+    diffs: list[float] = []
+    l1s: list[float] = []
+    l2s: list[float] = []
+    same = total = 0
+    marks1 = marks2 = 0
+    cpu1 = cpu2 = 0.0
+    for seed in range(n):
+        log = simulate_game(rules="league", bots="heuristic", seed=10_000 + seed)
+        c0 = time.process_time()
+        a = analyse(log, plies=1)
+        c1 = time.process_time()
+        b = analyse(log, plies=2)
+        cpu1 += c1 - c0
+        cpu2 += time.process_time() - c1
+        la, ma = losses_and_marks(a)
+        lb, mb = losses_and_marks(b)
+        l1s += la
+        l2s += lb
+        diffs += [1000 * (x - y) for x, y in zip(la, lb, strict=True)]
+        same += sum(x == y for x, y in zip(ma, mb, strict=True))
+        marks1 += sum(m is not None for m in ma)
+        marks2 += sum(m is not None for m in mb)
+        total += len(la)
+    mean = sum(diffs) / len(diffs)
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+    rms = math.sqrt(sum(d * d for d in diffs) / len(diffs))
+    big = sum(abs(d) > 30 for d in diffs)
+    r = correlation(l1s, l2s)
+    print(f"decisions {total}: same mark {100 * same / total:.1f} %, loss r={r:.3f}")
+    print(
+        f"loss(1 ply) − loss(2 plies), mw: mean {mean:+.2f} sd {sd:.2f} rms {rms:.2f}; "
+        f"|diff| > 30 mw: {big} ({100 * big / total:.2f} %)"
+    )
+    print(
+        f"marked: {marks1} at one ply, {marks2} at two; "
+        f"CPU s per game {cpu1 / n:.2f} / {cpu2 / n:.2f}"
+    )
+
+
+def bands(n: int) -> None:
+    print(f"== error rate (mw per decision) by computer player, {n} league games each, 4 alike")
+    quantile: dict[tuple[str, float], float] = {}
+    for bot in ("random", "heuristic", "strong"):
+        rates: list[float] = []
+        for seed in range(n):
+            log = simulate_game(rules="league", bots=bot, seed=20_000 + seed)
+            data = analyse(log)
+            rates += [s["error_rate"] for s in data["summary"].values() if s["decisions"] >= 10]
+        rates.sort()
+        q = [rates[int(f * (len(rates) - 1))] for f in (0.1, 0.25, 0.5, 0.75, 0.9)]
+        quantile.update({(bot, f): x for f, x in zip((0.1, 0.25, 0.5, 0.75, 0.9), q, strict=True)})
+        print(
+            f"{bot:>9}: player-games {len(rates)}, mean {sum(rates) / len(rates):.1f}; "
+            f"10/25/50/75/90 %: " + " / ".join(f"{x:.1f}" for x in q)
+        )
+    # the rule of games.engine.analysis.BANDS: strong up to the heuristic player's lower
+    # quartile, good up to its upper quartile, fair up to the random player's median (the
+    # strong player plays the model's own choices: it cannot calibrate the top band)
+    edges = (quantile["heuristic", 0.25], quantile["heuristic", 0.75], quantile["random", 0.5])
+    print(
+        "BANDS by the rule: strong ≤ {:.1f}, good ≤ {:.1f}, fair ≤ {:.1f}, weak above".format(
+            *edges
+        )
+    )
+
+
+def luck(n: int) -> None:
+    print(f"== luck split on {n} simulated league games (heuristic players)")
+    worst_identity = worst_roll_sum = 0.0
+    own_min, own_max = 0.0, -1.0
+    outside = 0
+    c0 = time.process_time()
+    for seed in range(n):
+        log = simulate_game(rules="league", bots="heuristic", seed=30_000 + seed)
+        w = walk(log, lambda g: Equity(evaluator_for(g.rules), g, 1))
+        for r in w.rolls:
+            worst_roll_sum = max(worst_roll_sum, abs(sum(r.best) - sum(r.before)))
+        split = decompose(w.players, w.start, w.rolls)
+        for s in split.values():
+            total = s["start"] + s["luck"] + s["own_skill"] + s["others_skill"]
+            worst_identity = max(worst_identity, abs(total - s["end"]))
+            own_min, own_max = min(own_min, s["own_skill"]), max(own_max, s["own_skill"])
+            outside += not -1.0 <= s["own_skill"] <= 0.0
+    print(
+        f"max |start + luck + own + others − end| = {worst_identity:.2e}; "
+        f"max |Σ players' luck at a roll| = {worst_roll_sum:.2e}"
+    )
+    print(
+        f"own-skill sums in [{own_min:.3f}, {own_max:.3f}]; outside [−1, 0]: {outside}; "
+        f"CPU s per game {(time.process_time() - c0) / n:.2f}"
+    )
+
+
+def exact(n: int) -> None:
+    """The loss of every option against expectimax in small endgames
+    (tests/engine/endgames.py): the analysis' loss (one ply on the model) minus the exact
+    loss, for every legal move of every roll with a choice."""
+    sys.path.insert(0, str(ROOT / "tests" / "engine"))
+    from endgames import MAX_STATES, endgames
+
+    from games.engine.analysis.exact import exact_win
+
+    print(f"== losses against expectimax in {n} small endgames")
+    diffs: list[float] = []
+    false_marks = options = skipped = 0
+    for eg in endgames(seed=7, count=n):
+        g = eg.game
+        eq = Equity(evaluator_for(g.rules), g, 1)
+        me = eq.player_index[g.turn_seat]
+        player = eq.players[me]
+        for die in range(1, 7):
+            choices = eq.options(g, die)
+            if len(choices) < 2:
+                continue
+            try:
+                truth = [exact_win(after, max_states=MAX_STATES)[player] for *_, after in choices]
+            except ValueError:  # a capture made the endgame too large to solve: left out
+                skipped += 1
+                continue
+            model = [eq.value(after)[me] for _, _, after in choices]
+            for t, v in zip(truth, model, strict=True):
+                exact_loss, loss = max(truth) - t, max(model) - v
+                diffs.append(1000 * (loss - exact_loss))
+                false_marks += 1000 * loss - 27 >= 30 and 1000 * exact_loss < 30
+                options += 1
+    mean = sum(diffs) / len(diffs)
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+    print(
+        f"options {options}: loss − exact loss, mw: mean {mean:+.2f} sd {sd:.2f} "
+        f"max |·| {max(map(abs, diffs)):.1f}; would-be false inaccuracies (margin 27 mw): "
+        f"{false_marks}; rolls left out (too large): {skipped}"
+    )
+
+
+def drift(n: int) -> None:
+    """How much of the luck is the model changing its mind: at every roll point, the
+    expected equity over the six rolls with the best move valued as the options are
+    (one ply deeper than ``before``) minus ``before``. Zero for a perfect model."""
+    from games.engine.validate import replay_log
+
+    print(f"== the look-ahead part of the luck ({n} league games, heuristic players)")
+    per_game: list[float] = []
+    luck_game: list[float] = []
+    per_roll: list[float] = []
+    for seed in range(n):
+        log = simulate_game(rules="league", bots="heuristic", seed=40_000 + seed)
+        _setup, game, steps = replay_log(log)
+        eq = Equity(evaluator_for(game.rules), game, 1)
+        k = len(eq.players)
+        total = [0.0] * k
+        for step in steps:
+            me = eq.player_index[game.turn_seat]
+            before = eq.value(game)
+            expected = [0.0] * k
+            for die in range(1, 7):
+                values = [eq.value(after) for _, _, after in eq.options(game, die)]
+                best = max(values, key=lambda v: v[me])
+                expected = [e + b / 6 for e, b in zip(expected, best, strict=True)]
+            gap = [e - b for e, b in zip(expected, before, strict=True)]
+            per_roll.append(abs(gap[me]))
+            total = [t + g for t, g in zip(total, gap, strict=True)]
+            game.push_event(step.event)
+        w = walk(log, lambda g: Equity(evaluator_for(g.rules), g, 1))
+        split = decompose(w.players, w.start, w.rolls)
+        per_game += [abs(t) for t in total]
+        luck_game += [abs(s["luck"]) for s in split.values()]
+    mean = sum(per_roll) / len(per_roll)
+    print(
+        f"per roll: mean |look-ahead part| {1000 * mean:.2f} mw for the mover; per "
+        f"player-game: mean |Σ| {sum(per_game) / len(per_game):.3f} against mean |Σ luck| "
+        f"{sum(luck_game) / len(luck_game):.3f}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--rollouts", type=int, default=200)
-    ap.add_argument("--log", type=Path, default=None)
-    ap.add_argument("--rules", default="league")
-    ap.add_argument("--players", default=None)
-    ap.add_argument("--seed", type=int, default=0, help="seed of the rollouts")
-    ap.add_argument("--policy", default="lite", choices=sorted(POLICIES))
-    ap.add_argument("--events", type=int, default=600)
-    args = ap.parse_args()
-    if args.log:
-        log = json.loads(args.log.read_text(encoding="utf-8"))
-        source = str(args.log)
-    else:
-        game_seed, log = typical_game(args.rules, _parse_players(args.players), args.events)
-        source = f"simulated {args.rules} game, heuristic players, seed {game_seed}"
-    policy = POLICIES[args.policy]()
-    w = walk(log, policy)
-    options = sum(len(d.moves) for d in w.decisions)
-    distinct = sum(len({state_key(g) for g in d.games}) for d in w.decisions)
-    c0, w0 = time.process_time(), time.perf_counter()
-    data = analyse(log, rollouts=args.rollouts, seed=args.seed, policy=policy)
-    cpu, wall = time.process_time() - c0, time.perf_counter() - w0
-    total = (distinct + 1) * args.rollouts
-    print(f"game: {source}")
-    print(
-        f"events: {len(log['events'])}  decisions: {len(w.decisions)}  options: {options}"
-        f"  distinct options: {distinct}"
+    ap.add_argument("--games", type=int, default=1000, help="games of the luck check")
+    ap.add_argument("--bands", type=int, default=30, help="games per computer player")
+    ap.add_argument("--loss-error", type=int, default=12, help="games of the depth check")
+    ap.add_argument("--drift", type=int, default=10, help="games of the look-ahead check")
+    ap.add_argument("--exact", type=int, default=16, help="endgames of the exact check")
+    ap.add_argument(
+        "--skip",
+        nargs="*",
+        default=[],
+        choices=("speed", "depth", "exact", "bands", "luck", "drift"),
+        help="sections to leave out",
     )
-    print(f"policy: {data['policy']}  rollouts per option: {args.rollouts}  rollouts: {total}")
-    print(f"seconds per game: {cpu:.1f} CPU ({wall:.1f} wall)")
-    print(f"rollouts/s: {total / cpu:.0f} CPU")
-    marks = {
-        k: sum(s[k] for s in data["summary"].values())
-        for k in ("inaccuracies", "mistakes", "blunders")
-    }
-    print(f"marks: {marks}")
+    args = ap.parse_args()
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        if "speed" not in args.skip:
+            speed_and_reproducibility(Path(tmp))
+    if "depth" not in args.skip:
+        depth(args.loss_error)
+    if "exact" not in args.skip:
+        exact(args.exact)
+    if "bands" not in args.skip:
+        bands(args.bands)
+    if "luck" not in args.skip:
+        luck(args.games)
+    if "drift" not in args.skip:
+        drift(args.drift)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 """Stored move analyses of game logs: asking for one, computing it, reading it.
 
-The analysis itself is the engine's (``games.engine.analysis.analyse``: Monte-Carlo
-rollouts per option, deterministic for a log, a number of rollouts and a seed). Here it is
-stored once per key — the log's SHA-256, the analysis format, rollouts and seed — in
-``GameAnalysis``:
+The analysis itself is the engine's (``games.engine.analysis.analyse``: every option's
+equity from the learned evaluator with one ply of search, deterministic for a log and a
+model). Here it is stored once per key — the log's SHA-256 and the analysis format (the
+``rollouts`` and ``seed`` columns are 0 since ``maedn-analysis/2``, which uses no
+rollouts) — in ``GameAnalysis``:
 
 * :func:`analysis_request` finds or creates the queued row (a unique key: two requests at
   once find one row);
@@ -26,7 +27,6 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -44,21 +44,16 @@ STALE_AFTER = timedelta(minutes=30)
 Status = GameAnalysis.Status
 
 
-def analysis_key(rollouts: int | None = None, seed: int | None = None) -> dict[str, Any]:
-    """The key of an analysis with the platform's settings (or the given rollouts/seed)."""
-    rollouts = settings.ANALYSIS_ROLLOUTS if rollouts is None else rollouts
-    seed = settings.ANALYSIS_SEED if seed is None else seed
-    if not isinstance(rollouts, int) or isinstance(rollouts, bool) or rollouts < 1:
-        raise ValueError(f"rollouts must be a whole number >= 1, not {rollouts!r}")
-    return {"format": ANALYSIS_FORMAT, "rollouts": rollouts, "seed": int(seed)}
+def analysis_key() -> dict[str, Any]:
+    """The key of an analysis under the current format (``maedn-analysis/2`` has no
+    rollouts and no seed: both columns are 0)."""
+    return {"format": ANALYSIS_FORMAT, "rollouts": 0, "seed": 0}
 
 
-def analysis_request(
-    log: GameLog, *, rollouts: int | None = None, seed: int | None = None
-) -> tuple[GameAnalysis, bool]:
-    """The analysis row of ``log`` under this key, created queued if there is none.
+def analysis_request(log: GameLog) -> tuple[GameAnalysis, bool]:
+    """The analysis row of ``log`` under the current key, created queued if there is none.
     Returns ``(analysis, created)``; safe to call concurrently (unique key)."""
-    key = analysis_key(rollouts, seed)
+    key = analysis_key()
     existing = GameAnalysis.objects.filter(sha256=log.sha256, **key).first()
     if existing is not None:
         return existing, False
@@ -104,7 +99,7 @@ def analysis_run(analysis_id: int, *, retry_failed: bool = False, progress=None)
     row = GameAnalysis.objects.select_related("log").get(pk=analysis_id)
     started = time.monotonic()
     try:
-        data = analyse(row.log.content, rollouts=row.rollouts, seed=row.seed, progress=progress)
+        data = analyse(row.log.content, progress=progress)
     except Exception as exc:
         reason = f"{type(exc).__name__}: {exc}"[:2000]
         logger.exception("analysis %s of log %s failed", analysis_id, row.sha256[:10])
@@ -127,12 +122,13 @@ def analysis_run(analysis_id: int, *, retry_failed: bool = False, progress=None)
 
 
 def analysis_for_log(log_id: int | None) -> GameAnalysis | None:
-    """The analysis a page shows for a log: the done one of the current format with the
-    most rollouts, else the newest pending or failed one (the page says so), else None."""
+    """The analysis a page shows for a log: the done one of the current format (the newest),
+    else the newest pending or failed one (the page says so), else None. Analyses of an
+    older format are kept but not shown: the catch-up queues the current one."""
     if log_id is None:
         return None
     rows = GameAnalysis.objects.filter(log_id=log_id, format=ANALYSIS_FORMAT)
-    done = rows.filter(status=Status.DONE).order_by("-rollouts", "-finished_at").first()
+    done = rows.filter(status=Status.DONE).order_by("-finished_at").first()
     return done or rows.order_by("-created_at").first()
 
 

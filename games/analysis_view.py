@@ -1,5 +1,5 @@
 """What the pages show of a stored move analysis (``GameAnalysis.data``, the engine's
-``maedn-analysis/1`` dict): the replay viewer's analysis data and its win-probability graph.
+``maedn-analysis/2`` dict): the replay viewer's analysis data and its win-probability graph.
 
 Replay steps count events played: step ``k`` shows the board after event ``k - 1``, so the
 analysis' decision at event ``e`` belongs to step ``e + 1`` and its graph point too (the
@@ -44,8 +44,10 @@ def viewer_data(
     names: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The replay viewer's analysis: players (display name, line class), the graph's
-    points and SVG polylines, and per step the decision made there (options best first,
-    each with its win chance and confidence half-width; the played one and the mark).
+    points and SVG polylines (a point after every event), and per step the decision made
+    there (options best first, each with the mover's chance to win and the milli-wins it
+    loses against the best; the played one and the mark), the marked moves in order (the
+    page's list of mistakes), plus how the marks were set.
 
     ``steps`` is the number of events of the log, ``names`` maps the log's player names to
     the names to show (a league's players), ``seats`` board seat → the log's player there
@@ -76,26 +78,43 @@ def viewer_data(
     decisions = {}
     for d in analysis.get("decisions") or []:
         step = int(d["event"]) + 1
+        best = float(d["options"][0]["win"]) if d.get("options") else 0.0
         decisions[str(step)] = {
             "player": names.get(d.get("player"), d.get("player")),
             "die": d.get("die"),
             "played": d.get("played"),
             "best": d.get("best"),
-            "loss": round(float(d.get("loss") or 0.0), 4),
-            "loss_half_width": round(float(d.get("loss_half_width") or 0.0), 4),
+            "loss_mw": round(float(d.get("loss_mw") or 0.0), 1),
             "mark": d.get("mark") if d.get("mark") in MARKS else None,
+            # per option: the move, the mover's chance to win, milli-wins lost against the best
             "options": [
-                [o["move"], round(float(o["win"]), 4), round(float(o.get("half_width") or 0), 4)]
+                [o["move"], round(float(o["win"]), 4), round(1000 * (best - float(o["win"])), 1)]
                 for o in d.get("options") or []
             ],
         }
+    marked = [
+        {
+            "step": int(step),
+            **{k: d[k] for k in ("player", "die", "played", "best", "loss_mw")},
+            "mark": d["mark"],
+        }
+        for step, d in sorted(decisions.items(), key=lambda item: int(item[0]))
+        if d["mark"]
+    ]
+    marks = analysis.get("marks") or {}
     return {
+        "marked": marked,
         "players": shown,
         "points": points,
         "decisions": decisions,
-        "rollouts": analysis.get("rollouts"),
-        "confidence": analysis.get("confidence"),
-        "thresholds": dict(analysis.get("thresholds") or {}),
+        "model": analysis.get("model"),
+        "plies": analysis.get("plies"),
+        "thresholds_mw": dict(marks.get("thresholds_mw") or {}),
+        "margin_mw": marks.get("margin_mw"),
+        "loss_sd_mw": marks.get("loss_sd_mw"),
+        "margin_endgame_mw": marks.get("margin_endgame_mw"),
+        "loss_sd_endgame_mw": marks.get("loss_sd_endgame_mw"),
+        "decision_count": len(analysis.get("decisions") or []),
         "graph": {
             "width": WIDTH,
             "height": HEIGHT,

@@ -57,8 +57,9 @@ class GameLog(models.Model):
 
 class GameAnalysis(models.Model):
     """The move analysis of one stored log (``games.engine.analysis.analyse``): keyed by
-    the log's content hash, the analysis format and the rollouts and seed it ran with, so
-    asking twice for the same analysis finds one row (``games/analysis.py``).
+    the log's content hash, the analysis format and the rollouts and seed it ran with (both
+    0 since ``maedn-analysis/2``, which has none), so asking twice for the same analysis
+    finds one row (``games/analysis.py``).
 
     ``status`` goes queued → running → done (``data`` holds the analysis dict as the engine
     returned it) or failed (``error`` says why), or queued → skipped when its log stopped
@@ -109,4 +110,4 @@ class GameAnalysis(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"analysis of {self.sha256[:10]} ({self.rollouts} rollouts, {self.status})"
+        return f"analysis of {self.sha256[:10]} ({self.format}, {self.status})"

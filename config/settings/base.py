@@ -292,11 +292,10 @@ CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = CELERY_IO_TIMEOUT
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 0}}
 
 # --- Move analyses (games/analysis.py, tournaments/services/analyses.py) -------------------
-# Every counted game's log is analysed by Monte-Carlo rollouts on a worker of its own queue,
-# so a long analysis never delays the standings: run `celery -A config worker -Q analysis`.
+# Every counted game's log is analysed on the learned evaluator (games/engine/analysis/) on a
+# worker of its own queue, so analyses never delay the standings:
+# run `celery -A config worker -Q analysis`.
 ANALYSIS_ENABLED = env_bool("ANALYSIS_ENABLED", default=True)
-ANALYSIS_ROLLOUTS = int(os.environ.get("ANALYSIS_ROLLOUTS", "200"))
-ANALYSIS_SEED = int(os.environ.get("ANALYSIS_SEED", "0"))
 ANALYSIS_QUEUE = os.environ.get("ANALYSIS_QUEUE", "analysis")
 # at most this many analyses of one league owner's games in the queue; more wait, unsent,
 # for the catch-up (tournaments/services/analyses.py)

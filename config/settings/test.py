@@ -30,9 +30,8 @@ os.environ.setdefault("LIVE_HEARTBEAT_SECONDS", "0.5")
 # the servers a test starts sweep every second, rooms late by 2 s (docs/live.md)
 os.environ.setdefault("LIVE_SWEEP_SECONDS", "1")
 os.environ.setdefault("LIVE_SWEEP_AFTER", "2")
-# move analyses: off unless a test turns them on (200 rollouts per counted game would crawl)
+# move analyses: off unless a test turns them on
 os.environ.setdefault("ANALYSIS_ENABLED", "0")
-os.environ.setdefault("ANALYSIS_ROLLOUTS", "8")
 # anonymous public pages are kept this long in the site's cache (tournaments/web/caching.py):
 # off here, so a test sees its own change at once; tests/pages/test_public_cache.py turns it on
 os.environ.setdefault("PUBLIC_PAGE_CACHE_SECONDS", "0")

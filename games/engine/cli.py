@@ -12,7 +12,7 @@ python -m games.engine simulate --rules PRESET [--board 4|6] [--players SPEC]
     clockwise), the last one to everyone left.
 python -m games.engine explain PRESET
     the preset's options in words (PRESET may also be a JSON rules object).
-python -m games.engine analyse LOG.json [--rollouts N] [--seed S] [--policy P] [--quiet]
+python -m games.engine analyse LOG.json [--plies 0|1|2] [--quiet]
     move analysis and luck of one game (docs/analysis.md): the analysis JSON on
     stdout, progress on stderr; exit 1 if the log is invalid, 2 if the file can't
     be read or an argument is bad.
@@ -75,13 +75,13 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("analyse", help="move analysis and luck of one game (JSON)")
     p.add_argument("log", metavar="LOG.json")
-    p.add_argument("--rollouts", type=int, default=200, help="rollouts per option (≥ 2)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the rollouts' dice")
     p.add_argument(
-        "--policy",
-        default="lite",
-        choices=("lite", "fast", "heuristic"),
-        help="rollout policy (lite: the default; fast, heuristic: the heuristic bot exactly)",
+        "--plies",
+        type=int,
+        choices=(0, 1, 2),
+        default=1,
+        help="search depth of an option's equity (1: the default, as the platform; 0: the "
+        "evaluator's value of the state after the move; 2: one ply deeper, ~12× the time)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     p.set_defaults(run=_analyse)
@@ -225,7 +225,7 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _analyse(args: argparse.Namespace, out: TextIO) -> int:
-    from .analysis import POLICIES, analyse  # imported here: the other commands don't need it
+    from .analysis import analyse  # imported here: the other commands don't need it
 
     try:
         data = Path(args.log).read_bytes()
@@ -234,13 +234,7 @@ def _analyse(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     progress = None if args.quiet else _progress_printer(sys.stderr)
     try:
-        result = analyse(
-            data,
-            rollouts=args.rollouts,
-            seed=args.seed,
-            progress=progress,
-            policy=POLICIES[args.policy](),
-        )
+        result = analyse(data, plies=args.plies, progress=progress)
     except InvalidLog as exc:
         where = "" if exc.event is None else f"event {exc.event}: "
         print(f"error: invalid log: {where}{exc.error}", file=sys.stderr)
@@ -258,7 +252,7 @@ def _progress_printer(err: TextIO):
         percent = 100 * done // max(total, 1)
         if percent != last[0]:
             last[0] = percent
-            print(f"\ranalysing: {percent}% ({done}/{total} rollouts)", end="", file=err)
+            print(f"\ranalysing: {percent}% ({done}/{total} events)", end="", file=err)
             err.flush()
 
     return progress

@@ -170,10 +170,12 @@
   }
 
   /* The analysis: the graph's cursor follows the replay; the options of the decision made
-     at this step (best first, the played one marked); a click or a key on the graph jumps
-     the replay to the nearest analysed point. */
+     at this step (best first, the played one marked, each option's loss against the best in
+     milli-wins); a click or a key on the graph jumps the replay to the nearest point. */
   var graph = analysis && root.querySelector("[data-graph]");
   function pct(p) { return (100 * p).toFixed(1) + " %"; }
+  /* milli-wins: thousandths of a game (10 mw = 1 percentage point of chance to win) */
+  function mw(v) { return Math.round(v) + " mw"; }
   function xOf(k) {
     var left = +graph.dataset.left, right = +graph.dataset.right;
     return left + (right - left) * k / Math.max(1, +graph.dataset.steps);
@@ -201,9 +203,9 @@
     if (!choice) return;
     body.textContent = "";
     if (!decision) { choice.textContent = t.i18nNoChoice; table.hidden = true; return; }
-    choice.textContent = fmt(t.i18nChoice, {
+    choice.textContent = fmt(decision.played === decision.best ? t.i18nChoiceBest : t.i18nChoice, {
       player: decision.player, die: decision.die, played: decision.played, best: decision.best,
-      loss: pct(decision.loss) + (decision.loss_half_width ? " ± " + pct(decision.loss_half_width) : "")
+      loss: mw(decision.loss_mw)
     }) + (decision.mark ? " (" + t["i18n" + decision.mark.charAt(0).toUpperCase() + decision.mark.slice(1)] + ")" : "");
     decision.options.forEach(function (o) {
       var tr = document.createElement("tr");
@@ -213,7 +215,7 @@
       th.textContent = o[0] + (o[0] === decision.played ? " · " + t.i18nPlayed : "") +
         (o[0] === decision.best ? " · " + t.i18nBest : "");
       tr.appendChild(th);
-      [pct(o[1]), "± " + pct(o[2])].forEach(function (v) {
+      [pct(o[1]), o[2] > 0 ? "−" + mw(o[2]) : "0"].forEach(function (v) {
         var td = document.createElement("td");
         td.className = "num";
         td.textContent = v;
@@ -345,6 +347,15 @@
     buildMoves();
     bindGraph();
     show(stepFromAddress());
+    /* a link to #step-N on the page (the list of marked moves) jumps the replay there */
+    window.addEventListener("hashchange", function () {
+      var k = stepFromAddress();
+      if (k === index) return;
+      stop();
+      show(k);
+      root.scrollIntoView({ block: "start" });
+      root.focus({ preventScroll: true });
+    });
   }
 
   function fail() { ui.count.textContent = t.i18nError; }

@@ -22,7 +22,6 @@ def table(db):
 @pytest.fixture
 def analyses_on(settings):
     settings.ANALYSIS_ENABLED = True
-    settings.ANALYSIS_ROLLOUTS = 4
     return settings
 
 

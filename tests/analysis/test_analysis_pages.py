@@ -28,7 +28,7 @@ def counted(table):
 
 @pytest.fixture
 def analysed(counted, fast_analyse):
-    row, _ = service.analysis_request(counted.game_log, rollouts=7)
+    row, _ = service.analysis_request(counted.game_log)
     service.analysis_run(row.pk)
     row.refresh_from_db()
     assert row.status == "done"
@@ -48,7 +48,7 @@ def viewer_json(html: str) -> dict:
 
 def test_the_game_page_says_analysis_pending_until_it_is_done(client, table, counted):
     assert "Analysis pending" not in game_page(client, table).text  # nothing asked yet
-    service.analysis_request(counted.game_log, rollouts=7)
+    service.analysis_request(counted.game_log)
     html = game_page(client, table).text
     assert 'id="analysis-pending"' in html
     assert 'id="analysis-data"' not in html  # the replay viewer has nothing to show
@@ -57,7 +57,7 @@ def test_the_game_page_says_analysis_pending_until_it_is_done(client, table, cou
 def test_the_replay_viewer_gets_graph_options_and_marks(client, table, analysed):
     html = game_page(client, table).text
     data = viewer_json(html)
-    expected = fake_analysis(example(LOG), rollouts=7)
+    expected = fake_analysis(example(LOG))
     # one point per graph entry, at step event + 1, the players' chances in analysis order
     assert [p[0] for p in data["points"]] == [
         point["event"] + 1 for point in expected["win_probability"]
@@ -85,22 +85,39 @@ def test_the_game_page_summarises_each_player(client, table, analysed):
     )
     for name in ("erin", "carol"):
         mine = analysed.data["summary"][name]
-        cells = re.findall(r'<td class="num">([^<]+)</td>', rows[name])
-        assert cells[0] == str(mine["decisions"])
-        assert cells[1] == f"{100 * mine['average_loss']:.1f} %"
+        assert f'<td class="num wide-only">{mine["decisions"]}</td>' in rows[name]
+        cells = ["", *re.findall(r'<td class="num">([^<]+)</td>', rows[name])]
+        assert cells[1] == f"{mine['error_rate']:.1f}"  # milli-wins per decision
         assert cells[2:5] == [
             str(mine["inaccuracies"]),
             str(mine["mistakes"]),
             str(mine["blunders"]),
         ]
     luck = re.search(r"<ul class=\"luck small\".*?</ul>", html, re.S).group(0)
-    assert luck.count("<li>") == 2 and "+60 pp" in luck  # the dice swing, percentage points
+    assert luck.count("<li>") == 2
+    erin = analysed.data["summary"]["erin"]["luck"]
+    shown = re.findall(r'<span class="luck-adjusted">([^<]+)</span>', luck)
+    assert f"{erin['luck_adjusted']:.2f}" in shown  # the luck-adjusted result, per player
+    swing = round(100 * erin["luck"])
+    assert (f"+{swing} pp" if swing > 0 else f"−{-swing} pp") in luck  # percentage points
+    assert "of which +2 pp the model's own look-ahead" in luck
+    # the list of marked moves links each to its step of the replay
+    links = re.findall(r'<li><a href="#step-(\d+)">Event \d+: (\w+) rolled', html)
+    expected = [
+        (str(d["event"] + 1), {"erin": "erin", "carol": "carol"}[d["player"]])
+        for d in analysed.data["decisions"]
+        if d["mark"]
+    ]
+    assert links == expected and links
+    # the page says what the numbers mean and how sure they are
+    assert "milli-wins" in html and "How sure" in html and "deterministic" in html
 
 
 def test_the_game_page_in_german(client, table, analysed):
     html = game_page(client, table, HTTP_ACCEPT_LANGUAGE="de").text
     assert "Zuganalyse" in html and "Patzer" in html
     assert "Optionen bei diesem Schritt" in html
+    assert "Milli-Siege" in html and "Wie sicher" in html and "glücksbereinigt" in html.lower()
     ticks = re.findall(r'<line class="grid" x1="[^"]+" x2="[^"]+" y1="([^"]+)"', html)
     assert ticks and all(re.fullmatch(r"\d+(\.\d+)?", y) for y in ticks)  # no decimal comma
 
@@ -108,9 +125,10 @@ def test_the_game_page_in_german(client, table, analysed):
 def test_the_api_gives_the_stored_analysis(client, table, counted, fast_analyse):
     url = reverse("api:fixture-analysis", args=[table["fixture"].pk])
     assert client.get(url).json()["status"] == "none"
-    row, _ = service.analysis_request(counted.game_log, rollouts=7)
+    row, _ = service.analysis_request(counted.game_log)
     body = client.get(url).json()
-    assert (body["status"], body["analysis"], body["rollouts"]) == ("queued", None, 7)
+    assert (body["status"], body["analysis"]) == ("queued", None)
+    assert body["format"] == "maedn-analysis/2"
     service.analysis_run(row.pk)
     body = client.get(url).json()
     assert body["status"] == "done"
@@ -124,7 +142,11 @@ def test_the_player_page_sums_the_analysed_games_per_league(client, table, analy
     line = re.search(r'<p class="small analysed-league">(.*?)</p>', html, re.S).group(1)
     mine = analysed.data["summary"]["erin"]
     assert "Move analysis of 1 game" in line
-    assert f"{100 * mine['average_loss']:.1f} %" in line
+    assert f"{mine['error_rate']:.1f} mw per decision" in line
+    luck = mine["luck"]
+    assert f"wins {luck['end']:.0f}, luck-adjusted {luck['luck_adjusted']:.1f}" in line
+    luck_adjusted = f"{mine['luck']['luck_adjusted']:.2f}"
+    assert f'<td class="num luck-adjusted">{luck_adjusted}</td>' in html  # the game's row
     assert f"Mistakes {mine['mistakes']}" in line and f"Blunders {mine['blunders']}" in line
 
 
@@ -165,7 +187,7 @@ def test_a_private_league_hides_its_analysis_and_dice(client, table, analysed):
 
 
 def test_a_failed_analysis_says_so(client, table, counted):
-    row, _ = service.analysis_request(counted.game_log, rollouts=7)
+    row, _ = service.analysis_request(counted.game_log)
     GameAnalysis.objects.filter(pk=row.pk).update(status="failed", error="ValueError: bad")
     html = game_page(client, table).text
     # a visitor is told only that there is none (organizers see why, and a button to run

@@ -36,7 +36,7 @@ def _state(row: GameAnalysis) -> tuple:
 
 @pytest.fixture
 def failed(table, analyses_on, fast_analyse):
-    """The counted log of erin against carol, its analysis (4 rollouts) failed in the
+    """The counted log of erin against carol, its analysis failed in the
     worker with the engine's message."""
     counted = game_log_submit(
         fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
@@ -45,7 +45,7 @@ def failed(table, analyses_on, fast_analyse):
     with mock.patch.object(worker, "analyse", side_effect=ValueError("no such move at 12")):
         assert worker.analysis_run(row.pk)["status"] == "failed"
     row.refresh_from_db()
-    assert (row.status, row.rollouts, row.claim) == ("failed", 4, "")
+    assert (row.status, row.format, row.claim) == ("failed", "maedn-analysis/2", "")
     return row
 
 
@@ -112,7 +112,7 @@ def test_the_worker_claims_the_requeued_row_like_any_queued_one(table, failed, s
     outcome = worker.analysis_run(failed.pk)  # the task's call: no retry_failed
     assert outcome == {"analysis": failed.pk, "status": "done", "stored": True}
     row = GameAnalysis.objects.get(pk=failed.pk)
-    assert row.status == "done" and row.error == "" and row.data["rollouts"] == 4
+    assert row.status == "done" and row.error == "" and row.data["format"] == "maedn-analysis/2"
 
 
 def test_the_catch_up_does_not_send_a_just_requeued_row_again(
@@ -206,7 +206,9 @@ def test_refused_without_a_counted_log(analyses_on, sends, db):
 
 
 def test_refused_when_the_failed_row_is_of_other_settings(table, failed, sends, settings):
-    settings.ANALYSIS_ROLLOUTS = 9  # the current key has no row (the catch-up makes one)
+    # an older format's row: the current key has none (the catch-up makes one)
+    GameAnalysis.objects.filter(pk=failed.pk).update(format="maedn-analysis/1")
+    failed.refresh_from_db()
     before = _state(failed)
     with pytest.raises(ServiceError, match="no analysis under the current settings"):
         analyses.analysis_retry(fixture=table["fixture"], by=table["organizer"])
@@ -396,7 +398,7 @@ def test_the_api_requeues_and_answers_the_analysis(table, failed, sends):
     assert response.status_code == 200, response.content
     body = response.json()
     assert (body["fixture"], body["status"], body["error"]) == (table["fixture"].pk, "queued", "")
-    assert (body["rollouts"], body["analysis"]) == (4, None)
+    assert (body["format"], body["analysis"]) == ("maedn-analysis/2", None)
     get = api_client().get(f"/api/v1/fixtures/{table['fixture'].pk}/analysis/").json()
     assert get == body  # the same answer as GET …/analysis/
 

@@ -45,7 +45,12 @@ def test_a_counted_log_gets_a_queued_analysis_that_no_request_runs(
         result = submit(table)
     row = GameAnalysis.objects.get()
     assert row.log_id == result.game_log_id
-    assert (row.sha256, row.rollouts, row.seed) == (result.game_log.sha256, 4, 0)
+    assert (row.sha256, row.format, row.rollouts, row.seed) == (
+        result.game_log.sha256,
+        "maedn-analysis/2",
+        0,
+        0,
+    )
     assert row.status == "queued"  # eager Celery (the embedded default): not in the request
 
 
@@ -59,28 +64,23 @@ def test_a_corrected_log_is_analysed_again_and_the_old_analysis_stays(table, ana
 
 def test_a_request_twice_finds_one_row(table):
     log = submit(table).game_log
-    a, made_a = service.analysis_request(log, rollouts=3)
-    b, made_b = service.analysis_request(log, rollouts=3)
+    a, made_a = service.analysis_request(log)
+    b, made_b = service.analysis_request(log)
     assert (made_a, made_b) == (True, False) and a.pk == b.pk
-    other, made = service.analysis_request(log, rollouts=5)
-    assert made and other.pk != a.pk  # another key, another row
-
-
-def test_bad_rollouts_are_refused(table):
-    log = submit(table).game_log
-    with pytest.raises(ValueError, match="rollouts"):
-        service.analysis_request(log, rollouts=0)
 
 
 @pytest.mark.real_engine
 def test_run_stores_once_and_a_second_run_leaves_it(table):
     log = submit(table).game_log
-    row, _ = service.analysis_request(log, rollouts=3)
+    row, _ = service.analysis_request(log)
     first = service.analysis_run(row.pk)
     assert first["stored"] and first["status"] == "done"
     row.refresh_from_db()
     assert row.status == "done" and row.data["format"] == row.format
-    assert row.data["rollouts"] == 3
+    assert row.data["plies"] == 1 and row.data["model"]  # the shipped model, one ply
+    luck = row.data["summary"]["erin"]["luck"]
+    total = luck["start"] + luck["luck"] + luck["own_skill"] + luck["others_skill"]
+    assert abs(total - luck["end"]) < 1e-9
     # the log renames its colours (rot, schwarz, gelb, grün): seats are by board position
     assert row.seats == {"0": "carol", "1": "erin", "2": "erin", "3": "carol"}
     finished = row.finished_at
@@ -94,14 +94,14 @@ def test_run_stores_once_and_a_second_run_leaves_it(table):
 
 def test_only_one_of_two_workers_claims_a_row(table):
     log = submit(table).game_log
-    row, _ = service.analysis_request(log, rollouts=3)
+    row, _ = service.analysis_request(log)
     assert service._claim(row.pk, retry_failed=False) is not None
     assert service._claim(row.pk, retry_failed=False) is None
 
 
 def test_a_worker_that_lost_its_claim_does_not_store(table):
     log = submit(table).game_log
-    row, _ = service.analysis_request(log, rollouts=3)
+    row, _ = service.analysis_request(log)
     real = service.analyse  # the hand-made one
 
     def stolen(*args, **kwargs):  # meanwhile the row was claimed again (a stale claim)
@@ -116,7 +116,7 @@ def test_a_worker_that_lost_its_claim_does_not_store(table):
 
 def test_a_running_row_whose_worker_vanished_is_claimed_again(table):
     log = submit(table).game_log
-    row, _ = service.analysis_request(log, rollouts=3)
+    row, _ = service.analysis_request(log)
     long_ago = timezone.now() - service.STALE_AFTER - timedelta(minutes=1)
     GameAnalysis.objects.filter(pk=row.pk).update(status="running", started_at=long_ago)
     assert service.analysis_run(row.pk)["stored"] is True
@@ -137,7 +137,7 @@ def test_a_running_row_whose_worker_vanished_is_claimed_again(table):
 
 def test_a_failing_analysis_is_recorded_with_its_error(table):
     log = submit(table).game_log
-    row, _ = service.analysis_request(log, rollouts=3)
+    row, _ = service.analysis_request(log)
     with mock.patch.object(service, "analyse", side_effect=ValueError("no such move")):
         outcome = service.analysis_run(row.pk)
     row.refresh_from_db()
@@ -147,15 +147,27 @@ def test_a_failing_analysis_is_recorded_with_its_error(table):
     assert service.analysis_run(row.pk, retry_failed=True)["stored"] is True
 
 
-def test_the_page_shows_the_done_analysis_with_most_rollouts(table):
+def test_the_page_shows_the_done_analysis_of_the_current_format(table):
     log = submit(table).game_log
-    few, _ = service.analysis_request(log, rollouts=2)
-    many, _ = service.analysis_request(log, rollouts=6)
-    assert service.analysis_for_log(log.pk).pk == many.pk  # newest pending
-    service.analysis_run(few.pk)
-    assert service.analysis_for_log(log.pk).pk == few.pk  # a done one beats a pending one
-    service.analysis_run(many.pk)
-    assert service.analysis_for_log(log.pk).pk == many.pk
+    old = GameAnalysis.objects.create(
+        log=log, sha256=log.sha256, format="maedn-analysis/1", rollouts=200, status="done", data={}
+    )
+    assert service.analysis_for_log(log.pk) is None  # an old format's analysis is not shown
+    row, _ = service.analysis_request(log)
+    assert service.analysis_for_log(log.pk).pk == row.pk  # pending
+    service.analysis_run(row.pk)
+    assert service.analysis_for_log(log.pk).pk == row.pk != old.pk
+
+
+def test_catch_up_analyses_again_the_logs_with_only_an_old_format(table, analyses_on):
+    log = submit(table).game_log
+    GameAnalysis.objects.all().delete()
+    GameAnalysis.objects.create(
+        log=log, sha256=log.sha256, format="maedn-analysis/1", rollouts=200, status="done", data={}
+    )
+    with mock.patch.object(analyses, "analysis_send", return_value=True):
+        assert analyses.analyses_catch_up()["created"] == 1
+    assert GameAnalysis.objects.filter(format="maedn-analysis/2", status="queued").count() == 1
 
 
 def test_catch_up_creates_missing_rows_and_sends_lost_ones(table, analyses_on):
@@ -188,7 +200,7 @@ def test_no_send_while_the_broker_was_down_a_moment_ago(table, settings):
     from celery import current_app
 
     log = GameLog.objects.get(pk=submit(table).game_log_id)
-    row, _ = service.analysis_request(log, rollouts=3)
+    row, _ = service.analysis_request(log)
     current_app.conf.task_always_eager = False
     try:
         broker.publish_failed()
@@ -208,9 +220,9 @@ def test_analyse_games_command_computes_counted_logs(table, capsys):
     from django.core.management import call_command
 
     submit(table)
-    call_command("analyse_games", "--rollouts", "2")
+    call_command("analyse_games")
     assert GameAnalysis.objects.get().status == "done"
     out = capsys.readouterr().out
     assert "1 stored, 0 failed" in out
-    call_command("analyse_games", "--rollouts", "2")
+    call_command("analyse_games")
     assert "0 stored" in capsys.readouterr().out  # idempotent

@@ -1,5 +1,5 @@
 """Move analyses through the real Redis broker and a real Celery worker process (the real
-engine, at 2 rollouts): a confirmed result's log is analysed and stored by the worker on
+engine and the shipped evaluator): a confirmed result's log is analysed and stored by the worker on
 the analysis queue; sending the task again stores nothing more; a corrected log is
 analysed again."""
 
@@ -32,13 +32,12 @@ def test_a_counted_log_is_analysed_once_by_the_worker_and_again_when_corrected(
     table, celery_worker, settings
 ):
     settings.ANALYSIS_ENABLED = True
-    settings.ANALYSIS_ROLLOUTS = 2
     result = game_log_submit(
         fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
     )
     row = wait_done(result.game_log_id)
     assert row.status == "done", row.error
-    assert row.data["format"] == row.format and row.data["rollouts"] == 2
+    assert row.data["format"] == row.format and row.data["plies"] == 1
     assert set(row.data["players"]) == {"erin", "carol"}
     assert row.data["decisions"]  # a real game has choices
     finished = row.finished_at

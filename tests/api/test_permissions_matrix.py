@@ -309,7 +309,7 @@ CASES = [
         lambda w: f"/api/v1/fixtures/{w.fixture.pk}/analysis/retry/",
         allowed=ORGANIZERS,
         prepare=_prepare_failed_analysis,
-        settings={"ANALYSIS_ENABLED": True, "ANALYSIS_ROLLOUTS": 4},
+        settings={"ANALYSIS_ENABLED": True},
     ),
     Case(
         "tie-break roll",

@@ -2,7 +2,7 @@
 or the arrow keys on it move the replay), the options at the current step, the marked moves
 in the move list; at 390 px and in German. Screenshots: test-artifacts/screenshots/analysis-*.
 
-The analysis is the real engine's, at 2 rollouts per option (a few seconds)."""
+The analysis is the real engine's, on the shipped evaluator (under a second)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def game(transactional_db):
         league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black"
     )
     result = game_log_submit(fixture=fixture, content=example_text(LOG), user=organizer)
-    row, _ = analysis_request(result.game_log, rollouts=2)
+    row, _ = analysis_request(result.game_log)
     assert analysis_run(row.pk)["stored"]
     row.refresh_from_db()
     return fixture, row
@@ -67,6 +67,9 @@ def test_the_graph_moves_the_replay_and_the_options_follow(browser_page, game):
         expect(rows).to_have_count(len(decision["options"]))
         expect(rows.first.locator("th")).to_contain_text(decision["options"][0]["move"])
         expect(viewer.locator("[data-choice]")).to_contain_text(f"played {decision['played']}")
+        expect(rows.first.locator("td").nth(1)).to_have_text("0")  # the best loses nothing
+        if len(decision["options"]) > 1:  # the others: their loss in milli-wins
+            expect(rows.nth(1).locator("td").nth(1)).to_have_text(re.compile(r"^−\d+ mw$"))
 
     # the keyboard on the graph: → goes to the next analysed point, ← back
     graph.focus()
@@ -90,10 +93,22 @@ def test_the_graph_moves_the_replay_and_the_options_follow(browser_page, game):
     marks = [d["mark"] for d in row.data["decisions"] if d["mark"]]
     expect(viewer.locator("[data-moves] .mark")).to_have_count(len(marks))
 
-    # the per-player summary on the page
+    # a marked move in the list below the replay jumps the replay to it
+    marked = page.locator("ol.marked-moves a")
+    expect(marked).to_have_count(len(marks))
+    if marks:
+        target = marked.first.get_attribute("href")
+        marked.first.click()
+        expect(viewer).to_have_attribute("data-index", target.removeprefix("#step-"))
+        expect(viewer.locator("[data-choice]")).to_contain_text("the best move was")
+
+    # the per-player summary on the page, the luck split and what the numbers mean
     summary = page.locator("table.analysis-summary tbody tr")
     expect(summary).to_have_count(2)
+    expect(page.locator("ul.luck .luck-adjusted")).to_have_count(2)
+    expect(page.locator("#analysis-sure")).to_contain_text("deterministic")
     screenshot(page, "analysis-replay")
+    page.locator("#analysis").screenshot(path=str(SCREENSHOTS / "analysis-summary.png"))
 
 
 def test_the_analysis_at_390_px_and_in_german(chromium, live_server, game):
@@ -123,6 +138,10 @@ def test_the_analysis_at_390_px_and_in_german(chromium, live_server, game):
         expect(viewer.locator("[data-choice]")).to_contain_text("würfelte")
         graph.scroll_into_view_if_needed()
         screenshot(page, "analysis-replay-390-de")
+        section = page.locator("#analysis")
+        expect(section).to_contain_text("glücksbereinigtes Ergebnis")
+        assert section.bounding_box()["width"] <= 390
+        section.screenshot(path=str(SCREENSHOTS / "analysis-summary-390-de.png"))
         page.goto(f"/leagues/{fixture.league.slug}/dice/", wait_until="networkidle")
         expect(page.locator("#dice-heading")).to_have_text("Würfel aller gewerteten Partien")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -139,7 +158,7 @@ def test_an_organizer_runs_a_failed_analysis_again_by_keyboard_at_390_px(
 
     from games.models import GameAnalysis
 
-    settings.ANALYSIS_ENABLED, settings.ANALYSIS_ROLLOUTS = True, 2
+    settings.ANALYSIS_ENABLED = True
     organizer = make_user("org")
     erin = make_player("erin", user=make_user("erin_u"))
     carol = make_player("carol", user=make_user("carol_u"))

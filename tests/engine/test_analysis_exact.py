@@ -5,16 +5,13 @@ value follows by hand."""
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
-from games.engine import Game, simulate_game
-from games.engine.analysis.decisions import walk
+from games.engine import Game
 from games.engine.analysis.exact import exact_win
 from games.engine.analysis.policy import default_policy
 from games.engine.analysis.rollout import estimate_options
-from games.engine.analysis.stats import paired_half_width, wilson_half_width
+from games.engine.analysis.stats import wilson_half_width
 
 JUMP = {"preset": "league", "jump_in_goal": True}  # online rules need all four colours
 
@@ -83,20 +80,3 @@ def test_the_stated_95_percent_interval_covers_the_exact_value_about_95_percent(
     # binomial(40, 0.95): P(covered < 33) ≈ 0.1 %; a too narrow interval (or biased
     # rollouts) fails this
     assert covered >= 33, covered
-
-
-def test_common_random_numbers_make_the_difference_more_precise() -> None:
-    # late decisions of a game: the paired half-width of best - played under common
-    # random numbers is smaller than that of two independent estimates
-    log = simulate_game(rules="league", bots="heuristic", seed=1)
-    policy = default_policy()
-    decisions = walk(log, policy).decisions[-12:]
-    paired = independent = 0.0
-    n = 150
-    for d in decisions:
-        a, b = estimate_options(d.games[:2], n, seed=3, decision=d.event, policy=policy)
-        x, y = a.indicator(d.player), b.indicator(d.player)
-        paired += paired_half_width(x, y)
-        pa, pb = sum(x) / n, sum(y) / n
-        independent += 1.96 * math.sqrt((pa * (1 - pa) + pb * (1 - pb)) / n)
-    assert paired < 0.95 * independent, (paired, independent)

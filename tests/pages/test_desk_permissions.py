@@ -156,7 +156,7 @@ def test_running_a_failed_analysis_again(client, world, role, settings):
     from games.analysis import analysis_request
     from games.models import GameAnalysis
 
-    settings.ANALYSIS_ENABLED, settings.ANALYSIS_ROLLOUTS = False, 4
+    settings.ANALYSIS_ENABLED = False
     users, _, fixture, _ = world
     counted = game_log_submit(
         fixture=fixture, content=example_text("valid-league-2tplus.json"), user=users["organizer"]

@@ -24,8 +24,10 @@ class AnalysisSerializer(serializers.Serializer):
         help_text="none: the game has no log, or its log was not analysed yet",
     )
     format = serializers.CharField(allow_null=True)
-    rollouts = serializers.IntegerField(allow_null=True)
-    seed = serializers.IntegerField(allow_null=True)
+    rollouts = serializers.IntegerField(
+        allow_null=True, help_text="0 since maedn-analysis/2 (the analysis has no rollouts)"
+    )
+    seed = serializers.IntegerField(allow_null=True, help_text="0 since maedn-analysis/2")
     seats = serializers.DictField(
         child=serializers.CharField(), help_text="board seat (0-based) → the log's player there"
     )
@@ -36,7 +38,7 @@ class AnalysisSerializer(serializers.Serializer):
     )
     finished_at = serializers.DateTimeField(allow_null=True)
     analysis = serializers.JSONField(
-        allow_null=True, help_text="the maedn-analysis/1 object (docs/api.md), when done"
+        allow_null=True, help_text="the maedn-analysis/2 object (docs/analysis.md), when done"
     )
 
 
@@ -44,9 +46,10 @@ class FixtureAnalysisView(FixtureView):
     @extend_schema(
         summary="The move analysis of the game's log",
         description="The analysis of the counted result's log (else the log awaiting "
-        "confirmation): its status and, once done, the `maedn-analysis/1` object — every "
-        "decision with its options' estimated chances to win, the win probability over the "
-        "game, and a summary per log player (docs/api.md).",
+        "confirmation): its status and, once done, the `maedn-analysis/2` object — every "
+        "decision with its options' chances to win and losses in milli-wins, the win "
+        "probability after every event, and a summary per log player with the error rate "
+        "and the luck split (docs/analysis.md).",
         responses={200: AnalysisSerializer, **READ_ERRORS},
     )
     def get(self, request, pk: int):
@@ -84,7 +87,7 @@ class FixtureAnalysisRetryView(FixtureView):
     @extend_schema(
         summary="Run the game's failed move analysis again (organizers)",
         description="The analysis of the counted result's log under the site's current "
-        "rollouts and seed goes back to `queued` and is sent to the analysis workers "
+        "format goes back to `queued` and is sent to the analysis workers "
         "(`analysis_retry`); the answer is the analysis as `GET …/analysis/` gives it. "
         "400: analyses are off on this site, the game has no counted log, or its analysis "
         "is not failed (the message says whether it is queued, running or done).",

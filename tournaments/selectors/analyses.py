@@ -14,6 +14,7 @@ from django.db.models import F, OuterRef, Prefetch, Subquery
 
 from games.analysis import analysis_for_log, analysis_key
 from games.analysis_view import player_summary, viewer_data
+from games.engine.analysis import ANALYSIS_FORMAT
 from games.engine.board import DEFAULT_COLOURS
 from games.engine.fairness import FACES, Fairness, combine, fairness
 from games.models import GameAnalysis, GameLog
@@ -113,16 +114,27 @@ def failed_analyses(league: League) -> list[Result]:
 
 @dataclass
 class AnalysedRecord:
+    """A player's analysed games in one league: decisions, losses, marks, and the luck
+    split summed over the games (``maedn-analysis/2`` summaries)."""
+
     games: int = 0
     decisions: int = 0
-    loss: float = 0.0  # summed over decisions
+    loss: float = 0.0  # summed over decisions (a fraction of a game each)
     inaccuracies: int = 0
     mistakes: int = 0
     blunders: int = 0
+    result: float = 0.0  # summed over the games: 1 a win, 0 a loss
+    luck: float = 0.0
+    luck_adjusted: float = 0.0
 
     @property
     def average_loss(self) -> float | None:
         return self.loss / self.decisions if self.decisions else None
+
+    @property
+    def error_rate(self) -> float | None:
+        """Milli-wins lost per decision over the league's analysed games."""
+        return 1000 * self.loss / self.decisions if self.decisions else None
 
     def add(self, summary: dict[str, Any]) -> None:
         decisions = int(summary.get("decisions") or 0)
@@ -132,15 +144,21 @@ class AnalysedRecord:
         self.inaccuracies += int(summary.get("inaccuracies") or 0)
         self.mistakes += int(summary.get("mistakes") or 0)
         self.blunders += int(summary.get("blunders") or 0)
+        luck = summary.get("luck") or {}
+        self.result += float(luck.get("end") or 0.0)
+        self.luck += float(luck.get("luck") or 0.0)
+        self.luck_adjusted += float(luck.get("luck_adjusted") or 0.0)
 
 
 def with_analysis_summary(results):
-    """Results annotated with their log's best done analysis (most rollouts): its
-    ``summary`` and ``seats`` as ``analysis_summary`` / ``analysis_seats`` — subqueries of
-    the same query, never the analysis' (large) data."""
+    """Results annotated with their log's done analysis of the current format (the newest):
+    its ``summary`` and ``seats`` as ``analysis_summary`` / ``analysis_seats`` — subqueries
+    of the same query, never the analysis' (large) data."""
     best = GameAnalysis.objects.filter(
-        log_id=OuterRef("game_log_id"), status=GameAnalysis.Status.DONE
-    ).order_by("-rollouts", "-finished_at")
+        log_id=OuterRef("game_log_id"),
+        status=GameAnalysis.Status.DONE,
+        format=ANALYSIS_FORMAT,
+    ).order_by("-finished_at")
     return results.annotate(
         analysis_summary=Subquery(best.values("summary")[:1]),
         analysis_seats=Subquery(best.values("seats")[:1]),

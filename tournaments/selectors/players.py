@@ -40,6 +40,8 @@ class PlayerGame:
     result: Result | None
     won: bool | None
     place: int | None
+    luck_adjusted: float | None = None
+    """the game's result with the luck taken out (the move analysis), when analysed"""
 
 
 @dataclass
@@ -173,7 +175,7 @@ def player_page(player: Player, user) -> PlayerPage:
         fixture = seat.fixture
         result = fixture.confirmed_results[0] if fixture.confirmed_results else None
         colours[tuple(seat.colours)] += 1
-        won = place = None
+        won = place = luck_adjusted = None
         if result is not None:
             won = result.winner_id == seat.entry_id if result.winner_id else None
             if result.placings and seat.entry_id in result.placings:
@@ -185,6 +187,7 @@ def player_page(player: Player, user) -> PlayerPage:
                 summary = seat_summary(result, by_entry[seat.entry_id].league.board, seat.colours)
                 if summary:
                     analysed.setdefault(fixture.league_id, AnalysedRecord()).add(summary)
+                    luck_adjusted = (summary.get("luck") or {}).get("luck_adjusted")
             _count(at_seat.setdefault(seat.position, Record()), won)
             if fixture.starting_colour in seat.colours:
                 _count(started, won)
@@ -195,7 +198,9 @@ def player_page(player: Player, user) -> PlayerPage:
                     other.entry.player_id, (other.entry.player, Record())
                 )
                 _count_against(record, result, seat.entry_id, other.entry_id)
-        by_entry[seat.entry_id].games.append(PlayerGame(fixture, seat, result, won, place))
+        by_entry[seat.entry_id].games.append(
+            PlayerGame(fixture, seat, result, won, place, luck_adjusted)
+        )
     changes = list(rating_history(player, user))
     return PlayerPage(
         player=player,

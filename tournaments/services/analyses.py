@@ -327,19 +327,18 @@ def analyses_catch_up(limit: int = 500) -> dict:
 
 def analyse_now(
     *,
-    rollouts: int | None = None,
     limit: int | None = None,
     league_slug: str | None = None,
     retry_failed: bool = False,
     progress=None,
 ) -> list[dict]:
-    """Compute, in this process, the analyses of counted logs that have none under this key
-    (``rollouts`` may differ from ``ANALYSIS_ROLLOUTS``), plus queued ones: what
+    """Compute, in this process, the analyses of counted logs that have none under the
+    current key, plus queued ones: what
     ``manage.py analyse_games`` and the demo do where no worker runs. Ignores
     ``ANALYSIS_ENABLED`` (asked for explicitly). Returns one outcome per analysis."""
     from games.analysis import analysis_run
 
-    key = analysis_key(rollouts)
+    key = analysis_key()
     logs = GameLog.objects.filter(results__state=Result.State.CONFIRMED)
     if league_slug:
         logs = logs.filter(results__fixture__league__slug=league_slug)
@@ -351,7 +350,7 @@ def analyse_now(
     logs = logs.defer("content").distinct().order_by("pk")
     outcomes = []
     for log in logs[:limit] if limit else logs:
-        row, _ = analysis_request(log, rollouts=key["rollouts"], seed=key["seed"])
+        row, _ = analysis_request(log)
         outcome = analysis_run(row.pk, retry_failed=retry_failed)
         if progress is not None:
             progress(log, outcome)

@@ -1,21 +1,30 @@
-"""Game analysis: move quality by Monte-Carlo rollouts, and luck (pure Python, no Django).
+"""Game analysis on the learned evaluator: move quality and luck (pure Python, no Django).
 
     >>> from games.engine import simulate_game
     >>> from games.engine.analysis import analyse
-    >>> data = analyse(simulate_game(rules="league", seed=1), rollouts=20, seed=0)
+    >>> data = analyse(simulate_game(rules="league", seed=1))  # doctest: +SKIP
     >>> data["format"]
-    'maedn-analysis/1'
+    'maedn-analysis/2'
 
-Modules, one concept each: ``dice`` (the common random numbers), ``policy`` (how
-rollouts play), ``rollout`` (one rollout; all options of a decision on the same
-dice), ``stats`` (95 % intervals), ``decisions`` (walking a log: options, best,
-played, loss, marks), ``luck`` (dice against choices, sixes, capture chances),
-``exact`` (exact values of small endgames, to check the estimates), ``analyse`` (the
-whole result). See docs/analysis.md.
+Modules, one concept each: ``equity`` (every player's chance from the evaluator, with
+one ply of search), ``decisions`` (walking a log: every roll's equities, the options,
+best, played, loss, marks), ``luck`` (the luck split, the luck-adjusted result, sixes,
+capture chances), ``analyse`` (the whole result). The Monte-Carlo tools of the first
+analysis stay for the benchmarks and the exact checks: ``dice`` (common random numbers),
+``policy`` (how rollouts play), ``rollout``, ``stats`` (95 % intervals), ``exact`` (exact
+values of small endgames). See docs/analysis.md.
 """
 
-from .analyse import ANALYSIS_FORMAT, analyse
-from .decisions import THRESHOLDS
+from .analyse import ANALYSIS_FORMAT, BANDS, analyse, band_for
+from .decisions import (
+    LOSS_SD_ENDGAME_MW,
+    LOSS_SD_MW,
+    THRESHOLDS_MW,
+    clear_margin,
+    is_endgame,
+    mark_for,
+)
+from .equity import Equity, Evaluator, default_evaluator
 from .policy import (
     POLICIES,
     FastHeuristicPolicy,
@@ -28,14 +37,24 @@ from .rollout import estimate_options, rollout
 
 __all__ = [
     "ANALYSIS_FORMAT",
+    "BANDS",
+    "LOSS_SD_ENDGAME_MW",
+    "LOSS_SD_MW",
     "POLICIES",
-    "THRESHOLDS",
+    "THRESHOLDS_MW",
+    "Equity",
+    "Evaluator",
     "FastHeuristicPolicy",
     "HeuristicPolicy",
     "LitePolicy",
     "Policy",
     "analyse",
+    "band_for",
+    "clear_margin",
+    "default_evaluator",
     "default_policy",
     "estimate_options",
+    "is_endgame",
+    "mark_for",
     "rollout",
 ]

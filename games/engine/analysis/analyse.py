@@ -1,25 +1,53 @@
-"""``analyse(log)``: the whole analysis of one game as a JSON-ready dict.
+"""``analyse(log)``: the whole analysis of one game as a JSON-ready dict
+(``maedn-analysis/2``, docs/analysis.md "Output").
 
-The shape is the interface with the product (docs/analysis.md, "Output"): the
-decisions with their options, the win-probability graph, and a per-player summary
-with the luck figures.
+The decisions with their options (each option's equity from the evaluator with one ply of
+search), the win-probability graph after every event, and a per-player summary: the loss
+per decision in milli-wins, the marks, the error-rate band, and the luck split with the
+luck-adjusted result.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..game import Game
 from ..moves import IllegalMove
 from ..variants import VARIANTS, Variant
-from .decisions import THRESHOLDS, decision_entry, estimate, walk
+from .decisions import (
+    FAMILY_CONFIDENCE,
+    LOSS_SD_ENDGAME_MW,
+    LOSS_SD_MW,
+    THRESHOLDS_MW,
+    Decision,
+    clear_margin,
+    mark_for,
+    walk,
+)
+from .equity import MAX_PLIES, Equity, Evaluator, default_evaluator, model_name
 from .luck import capture_stats, decompose, luck_summary
-from .policy import Policy, default_policy
-from .stats import CONFIDENCE, wilson_half_width
 
-ANALYSIS_FORMAT = "maedn-analysis/1"
+ANALYSIS_FORMAT = "maedn-analysis/2"
+
+BANDS: tuple[tuple[str, float], ...] = (
+    ("strong", 0.4),
+    ("good", 1.4),
+    ("fair", 11.5),
+    ("weak", float("inf")),
+)
+"""Error-rate bands (milli-wins lost per decision, upper bounds), calibrated on the
+platform's own computer players in league games, four alike (``bench/analysis.py
+--skip speed depth exact luck drift``; docs/analysis.md, "Error rate and levels"):
+``strong`` up to the lower quartile of the heuristic player's games, ``good`` up to their
+upper quartile, ``fair`` up to the median of the random player's, ``weak`` above. (The
+strong player chooses by the same model with deeper search: its games lose ~0 mw and
+cannot calibrate the top band.)"""
+
+MIN_DECISIONS_FOR_BAND = 10
+"""Fewer decisions than this in a game: no band (one error decides the rate)."""
 
 
 def log_variant(log: object) -> Variant | None:
@@ -33,71 +61,79 @@ def log_variant(log: object) -> Variant | None:
         return None  # not readable here: walk() reports what is wrong with it
 
 
+def band_for(error_rate: float | None, decisions: int) -> str | None:
+    """The error-rate band of a player's game (``None`` with too few decisions)."""
+    if error_rate is None or decisions < MIN_DECISIONS_FOR_BAND:
+        return None
+    for name, upper in BANDS:
+        if error_rate <= upper:
+            return name
+    return BANDS[-1][0]
+
+
 def analyse(
     log: object,
     *,
-    rollouts: int = 200,
-    seed: int = 0,
+    evaluator: Evaluator | None = None,
+    plies: int = 1,
     progress: Callable[[int, int], None] | None = None,
-    policy: Policy | None = None,
 ) -> dict[str, Any]:
     """Analyse a game log (dict, JSON text or bytes — what ``validate`` takes).
 
-    Deterministic for the same ``(log, rollouts, seed)``. ``progress(done, total)``
-    is called now and then (rollouts done of all). Raises
-    :class:`~games.engine.InvalidLog` for an invalid log and ``ValueError`` for bad
-    arguments.
+    ``evaluator``: the model (``win_chances(game)``); default the shipped one for the
+    log's rules (``games.engine.evaluator.evaluator_for``). ``plies``: 1 (the platform's:
+    an option's equity is the expectation over the next roll of the next roller's best
+    reply), 0 (the evaluator's value of the state after the move) or 2 (one ply deeper,
+    ~12 times the cost). Deterministic: the same log and
+    model always give the same analysis (``seconds`` aside). ``progress(done, total)`` is
+    called now and then (events done of all). Raises :class:`~games.engine.InvalidLog`
+    for an invalid log and ``ValueError`` for bad arguments.
     """
-    if type(rollouts) is not int or rollouts < 2:
-        raise ValueError(f"rollouts must be a whole number of at least 2, not {rollouts!r}")
-    if type(seed) is not int or seed < 0:
-        raise ValueError(f"seed must be a whole number ≥ 0, not {seed!r}")
-    policy = policy or default_policy()
+    if type(plies) is not int or not 0 <= plies <= MAX_PLIES:
+        raise ValueError(f"plies must be a whole number from 0 to {MAX_PLIES}, not {plies!r}")
     t0 = time.perf_counter()
+    used: list[Evaluator] = []
+
+    def equity_for(game: Game) -> Equity:
+        model = evaluator if evaluator is not None else default_evaluator(game)
+        used.append(model)
+        return Equity(model, game, plies)
+
     variant = log_variant(log)
     try:
-        w = walk(log, policy, variant)
+        w = walk(log, equity_for, variant, progress)
     except IllegalMove:  # the log goes on past the variant's end: not that variant's game
         variant = None
-        w = walk(log, policy)
-    start_rollouts = estimate(w, rollouts, seed, policy, progress)
+        w = walk(log, equity_for, None, progress)
     players = w.players
     names = w.game0.names
     setup = w.game0.setup
-    start = start_rollouts.shares(players)
+    margin = clear_margin(len(w.decisions))
+    margin_endgame = clear_margin(len(w.decisions), LOSS_SD_ENDGAME_MW)
 
-    decisions = []
-    graph: list[dict[str, Any]] = [{"event": -1, "p": _rounded(start)}]
-    points = []
-    for d in w.decisions:
-        entry = decision_entry(d, names[d.seat], players)
-        decisions.append(entry)
-        best = next(o for o in entry["options"] if o["move"] == entry["best"])
-        played = next(o for o in entry["options"] if o["move"] == entry["played"])
-        points.append((d.player, best["p"], played["p"]))
-        graph.append({"event": d.event, "p": played["p"]})
-
-    final = w.final
-    end = None
-    if final.over:
-        end = {p: 1.0 if p == final.winner else 0.0 for p in players}
-        last = final.events - 1
-        if graph[-1]["event"] == last:
-            graph[-1] = {"event": last, "p": end}
-        else:
-            graph.append({"event": last, "p": end})
+    decisions = [
+        _decision_entry(d, names[d.seat], players, margin_endgame if d.endgame else margin)
+        for d in w.decisions
+    ]
+    graph: list[dict[str, Any]] = [{"event": -1, "p": _shares(players, w.start)}]
+    graph += [{"event": r.event, "p": _shares(players, r.played)} for r in w.rolls]
 
     luck = luck_summary(
         players,
-        decompose(players, start, points, end),
-        capture_stats(w.game0, w.rolls, players),
+        decompose(players, w.start, w.rolls),
+        capture_stats(w.game0, w.offers, players),
     )
     summary = {}
     for p in players:
         mine = [e for e in decisions if e["player"] == p]
+        total = sum(e["loss"] for e in mine)
+        rate = 1000 * total / len(mine) if mine else None
         summary[p] = {
             "decisions": len(mine),
-            "average_loss": round(sum(e["loss"] for e in mine) / len(mine), 4) if mine else 0.0,
+            "loss_mw": round(1000 * total, 1),
+            "error_rate": None if rate is None else round(rate, 1),
+            "average_loss": round(total / len(mine), 4) if mine else 0.0,
+            "band": band_for(rate, len(mine)),
             "inaccuracies": sum(e["mark"] == "inaccuracy" for e in mine),
             "mistakes": sum(e["mark"] == "mistake" for e in mine),
             "blunders": sum(e["mark"] == "blunder" for e in mine),
@@ -105,20 +141,20 @@ def analyse(
         }
     return {
         "format": ANALYSIS_FORMAT,
-        "rollouts": rollouts,
-        "seed": seed,
-        "policy": policy.name,
-        "confidence": CONFIDENCE,
-        "thresholds": dict(THRESHOLDS),
+        "model": model_name(used[0]) if used else None,
+        "plies": plies,
         "players": list(players),
         "colours": {names[s]: setup.player_of(s) for s in setup.in_play},
-        "complete": final.over,
+        "complete": w.final.over,
         "variant": variant.key if variant else None,  # the platform variant judged by
-        "start": {
-            "p": _rounded(start),
-            "half_width": {
-                p: round(wilson_half_width(start[p] * rollouts, rollouts), 4) for p in players
-            },
+        "start": {"p": _shares(players, w.start)},
+        "marks": {
+            "thresholds_mw": dict(THRESHOLDS_MW),
+            "loss_sd_mw": LOSS_SD_MW,
+            "loss_sd_endgame_mw": LOSS_SD_ENDGAME_MW,
+            "family_confidence": FAMILY_CONFIDENCE,
+            "margin_mw": round(margin, 1),
+            "margin_endgame_mw": round(margin_endgame, 1),
         },
         "decisions": decisions,
         "win_probability": graph,
@@ -127,5 +163,37 @@ def analyse(
     }
 
 
-def _rounded(p: dict[str, float]) -> dict[str, float]:
-    return {k: round(v, 4) for k, v in p.items()}
+def _shares(players: Sequence[str], v: Sequence[float]) -> dict[str, float]:
+    return {p: round(v[i], 4) for i, p in enumerate(players)}
+
+
+def _decision_entry(
+    d: Decision, colour: str, players: Sequence[str], margin: float
+) -> dict[str, Any]:
+    """The JSON entry of one decision: options best first."""
+    me = players.index(d.player)
+    order = sorted(range(len(d.values)), key=lambda i: (-d.values[i][me], i != d.played, i))
+    order.remove(d.best)  # the best first even on a tie broken by the move played
+    order.insert(0, d.best)
+    loss = d.loss(me)
+    loss_mw = 1000 * loss
+    return {
+        "event": d.event,
+        "colour": colour,
+        "player": d.player,
+        "die": d.die,
+        "played": d.names[d.played],
+        "best": d.names[d.best],
+        "options": [
+            {
+                "move": d.names[i],
+                "win": round(d.values[i][me], 4),
+                "p": _shares(players, d.values[i]),
+            }
+            for i in order
+        ],
+        "loss": loss,
+        "loss_mw": round(loss_mw, 1),
+        "endgame": d.endgame,
+        "mark": mark_for(loss_mw, margin),
+    }

@@ -1,66 +1,152 @@
-"""Walking a log: the decisions, their options, best and played move, loss and mark.
+"""Walking a log: every roll's equities, the decisions' options, best and played move,
+loss and mark.
 
-A *decision* is an event whose roller had more than one legal move. Each option is
-the state after that move (huff included: the logged huff for the move played, the
-policy's choice for the others), with the turn state that follows (who rolls next,
-tries left). Its value is estimated by rollouts (:mod:`.rollout`) on common random
-numbers; the mover's chance of winning is the share of rollouts its *player* won
-(allied colours are one player; the winner is the engine's ``Game.winner``).
+Every event is a *roll point*: the colour on turn rolls ``d`` and moves (or cannot). From
+the :class:`~.equity.Equity` of the states involved the walk records, per roll,
+
+* ``before`` — the equity of the position before the roll (the previous roll's
+  ``played``; the start position's for the first roll),
+* ``best`` — the equity after the roll with the best move for the roller's player
+  (with one legal move or none: the only result),
+* ``played`` — the equity after the move actually played.
+
+A *decision* is a roll with more than one legal move. Its options are the states after
+each legal move (the logged huff for the move played; the best huff for the others), the
+best is the option with the highest equity for the mover's player (ties: the move
+played, then the engine's move order), and the **loss** is ``best − played`` for that
+player: never negative, 0 when the best move was played.
+
+**Marks** (see :func:`mark_for`): a move is marked only when its loss is clear — larger
+than the band's threshold by a margin that allows for the evaluator's error and for the
+number of decisions in the game (Bonferroni: at most a 5 % chance that any move of a game
+is marked by evaluator error alone, if that error were normal with the measured spread
+``LOSS_SD_MW``, or ``LOSS_SD_ENDGAME_MW`` in a race endgame).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from statistics import NormalDist
 
+from ..board import PAWNS_PER_COLOUR
 from ..game import Game
-from ..moves import IllegalMove, RawMove
+from ..moves import IllegalMove
 from ..validate import replay_log
 from ..variants import Variant
+from .equity import Equity, Vector
 from .luck import capture_offers
-from .policy import Policy
-from .rollout import OptionRollouts, estimate_options
-from .stats import paired_half_width, wilson_half_width
 
-THRESHOLDS = {"inaccuracy": 0.03, "mistake": 0.06, "blunder": 0.12}
-"""Win-probability loss (best − played, as a fraction) from which a move gets a mark —
-only when the loss is also larger than its 95 % half-width (see :func:`mark_for`)."""
+THRESHOLDS_MW = {"inaccuracy": 30, "mistake": 60, "blunder": 120}
+"""Loss in milli-wins (thousandths of a game) from which a move falls into a band, once
+the loss is clear (:func:`mark_for`)."""
+
+LOSS_SD_MW = 8.0
+"""The spread (standard deviation, milli-wins) of the evaluator's error on a decision's
+loss in an ordinary position: ``bench/analysis.py`` measures 2.2 mw between the one-ply
+loss and the loss with one more ply of search — a lower bound, both depths sharing the
+model — so the rule takes about four times that (docs/analysis.md, "How sure")."""
+
+LOSS_SD_ENDGAME_MW = 70.0
+"""The same in a race endgame (:func:`is_endgame`): against exact values (expectimax) in
+small endgames ``bench/analysis.py`` measures a spread of 67 mw — the model is weakest
+there, so marks need far clearer losses."""
+
+FAMILY_CONFIDENCE = 0.95
+"""The chance that no move of a game is marked by the evaluator's error alone."""
+
+
+def is_endgame(game: Game) -> bool:
+    """A race endgame: every colour in play has left its yard and has at most two pawns
+    on the track (the rest home) — where the evaluator's error was measured largest."""
+    for s in game.setup.in_play:
+        if game.finished[s]:
+            continue
+        if game.yard[s] or PAWNS_PER_COLOUR - game.home[s] > 2:
+            return False
+    return True
+
+
+def clear_margin(decisions: int, sd: float = LOSS_SD_MW) -> float:
+    """The margin (milli-wins) a loss must clear above a band's threshold in a game with
+    ``decisions`` decisions: ``z · sd`` with ``z`` the one-sided normal quantile of
+    ``1 − 0.05 / decisions`` (Bonferroni over the game's decisions)."""
+    n = max(1, decisions)
+    z = NormalDist().inv_cdf(1.0 - (1.0 - FAMILY_CONFIDENCE) / n)
+    return z * sd
+
+
+def mark_for(loss_mw: float, margin_mw: float) -> str | None:
+    """The mark of a loss: the largest band whose threshold the loss exceeds by at least
+    ``margin_mw``; ``None`` when it clears none."""
+    mark = None
+    for name, limit in THRESHOLDS_MW.items():  # ascending
+        if loss_mw - margin_mw >= limit:
+            mark = name
+    return mark
 
 
 @dataclass
-class Decision:
-    """One decision of the log, before and after estimation."""
+class Roll:
+    """One event of the log with its equities (see the module)."""
 
     event: int
     seat: int
     player: str
     die: int
-    moves: list[RawMove]
+    before: Vector
+    best: Vector
+    played: Vector
+    decision: Decision | None = None
+    expected: Vector | None = None
+    """the expected equity over the six rolls, each met with its best move valued as the
+    options are (one ply deeper than ``before``)"""
+
+
+@dataclass
+class Decision:
+    """A roll with more than one legal move."""
+
+    event: int
+    seat: int
+    player: str
+    die: int
     names: list[str]
-    """``str(Move)`` of each option, in the order of ``moves``"""
+    """``str(Move)`` of each option, in the engine's move order"""
+    values: list[Vector]
+    """each option's equity"""
     played: int
-    """index into ``moves`` of the move played"""
-    games: list[Game]
-    """the state after each option"""
-    rollouts: list[OptionRollouts] = field(default_factory=list)
+    best: int
+    endgame: bool = False
+    """a race endgame (:func:`is_endgame`) before the roll"""
+
+    def loss(self, me: int) -> float:
+        return max(0.0, self.values[self.best][me] - self.values[self.played][me])
 
 
 @dataclass
 class Walk:
-    """What the walk over a log found: the setup, the decisions and every roll."""
+    """What the walk over a log found: the setup, every roll and the final state."""
 
     game0: Game
     players: list[str]
-    decisions: list[Decision]
-    rolls: list[tuple[int, int, RawMove | None, tuple[bool, ...]]]
+    start: Vector
+    rolls: list[Roll]
+    offers: list[tuple[int, int, object, tuple[bool, ...]]]
     """per event: (seat, die, move played or None, :func:`.luck.capture_offers`)"""
     final: Game
+    decisions: list[Decision] = field(default_factory=list)
 
 
-def walk(log: object, policy: Policy, variant: Variant | None = None) -> Walk:
-    """Read and check the log, and collect its decisions (no rollouts yet). With a
-    platform ``variant`` (a live room's "Quick" or "First capture") every option and
-    rollout ends by the variant's condition, as the game did.
+def walk(
+    log: object,
+    equity_for: Callable[[Game], Equity],
+    variant: Variant | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Walk:
+    """Read and check the log and value every roll (``equity_for(game0)`` gives the
+    :class:`Equity` to use). With a platform ``variant`` (a live room's "Quick" or "First
+    capture") every state ends by the variant's condition, as the game did.
 
     Raises :class:`~games.engine.InvalidLog` for a malformed or illegal log, and
     :class:`~games.engine.IllegalMove` when the log goes on past the variant's end.
@@ -68,113 +154,80 @@ def walk(log: object, policy: Policy, variant: Variant | None = None) -> Walk:
     setup, game, steps = replay_log(log)
     game.platform_variant = variant
     game0 = game.copy()
+    eq = equity_for(game0)
+    total = _event_count(log) if progress is not None else 0
+    start = eq.value(game)
+    before = start
+    rolls: list[Roll] = []
+    offers: list[tuple[int, int, object, tuple[bool, ...]]] = []
     decisions: list[Decision] = []
-    rolls: list[tuple[int, int, RawMove | None, tuple[bool, ...]]] = []
     for step in steps:  # the replay checks each event before it is yielded
-        event = step.event
         if game.over:  # only with a variant: the spec's replay goes on, the variant ended
             raise IllegalMove(
                 f"the log goes on after the {variant.key if variant else ''} game ended"
             )
         c = game.turn_seat
-        die = event["die"]
+        me = eq.player_index[c]
+        die = step.event["die"]
         legal = game.legal(c, die)
-        offers = capture_offers(game, c)
-        options: list[Game] = []
-        if len(legal) > 1:
-            for m in legal:
-                g = game.copy()
-                huff = None
-                if g.huffing and g.huff_due(c, legal, m):
-                    huff = policy.choose_huff(g, c, sorted(g.huff_targets(c, legal, m)))
-                g.push_raw(die, m, huff)
-                options.append(g)
-        played = game.push_event(event)
-        move = None if played is None else played[0]
-        rolls.append((c, die, move, offers))
-        if options:
+        choices = eq.options(game, die) if len(legal) > 1 else []
+        endgame = bool(choices) and is_endgame(game)
+        offer = capture_offers(game, c)
+        expected = _expected(eq, game, me)
+        pushed = game.push_event(step.event)
+        move = None if pushed is None else pushed[0]
+        offers.append((c, die, move, offer))
+        played = eq.value(game)
+        decision = None
+        if choices:
             k = legal.index(move)
-            options[k] = game.copy()  # the move as played, with the logged huff
-            decisions.append(
-                Decision(
-                    event=step.index,
-                    seat=c,
-                    player=setup.player_of(c),
-                    die=die,
-                    moves=legal,
-                    names=[str(game0.move_object(m, c)) for m in legal],
-                    played=k,
-                    games=options,
-                )
+            values = [eq.value(after) for _, _, after in choices]
+            values[k] = played  # the move as played, with the logged huff
+            best = max(range(len(values)), key=lambda i: (values[i][me], i == k, -i))
+            decision = Decision(
+                event=step.index,
+                seat=c,
+                player=setup.player_of(c),
+                die=die,
+                names=[str(game0.move_object(m, c)) for m in legal],
+                values=values,
+                played=k,
+                best=best,
+                endgame=endgame,
             )
-    return Walk(game0, list(setup.players), decisions, rolls, game)
-
-
-def estimate(
-    w: Walk,
-    rollouts: int,
-    seed: int,
-    policy: Policy,
-    progress: Callable[[int, int], None] | None = None,
-) -> OptionRollouts:
-    """Run the rollouts of every decision (and of the start position, returned)."""
-    total = (len(w.decisions) + 1) * rollouts
-    done = 0
-
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        if progress is not None and done % 50 == 0:
-            progress(done, total)
-
-    start = estimate_options([w.game0], rollouts, seed, -1, policy, tick)[0]
-    for d in w.decisions:
-        d.rollouts = estimate_options(d.games, rollouts, seed, d.event, policy, tick)
+            decisions.append(decision)
+            best_v = values[best]
+        else:
+            best_v = played
+        rolls.append(
+            Roll(step.index, c, setup.player_of(c), die, before, best_v, played, decision, expected)
+        )
+        before = played
+        if progress is not None and (step.index % 25 == 0):
+            progress(step.index + 1, total)
     if progress is not None:
         progress(total, total)
-    return start
+    return Walk(game0, eq.players, start, rolls, offers, game, decisions)
 
 
-def mark_for(loss: float, half_width: float) -> str | None:
-    """The mark of a loss: the largest threshold it reaches, if the loss is significant
-    (larger than the 95 % half-width of the best − played difference)."""
-    if loss <= half_width:
-        return None
-    mark = None
-    for name, limit in THRESHOLDS.items():  # ascending
-        if loss >= limit:
-            mark = name
-    return mark
+def _expected(eq: Equity, game: Game, me: int) -> Vector:
+    """The expected equity over the six rolls of the colour on turn, each met with the
+    move best for its player, the states after it valued as the options are."""
+    per_die = [eq.options(game, die) for die in range(1, 7)]
+    values = iter(eq.values([after for opts in per_die for *_, after in opts]))
+    total = [0.0] * len(eq.players)
+    for opts in per_die:
+        best = max((next(values) for _ in opts), key=lambda v: v[me])
+        for i, x in enumerate(best):
+            total[i] += x
+    return tuple(x / 6.0 for x in total)
 
 
-def decision_entry(d: Decision, colour: str, players: Sequence[str]) -> dict:
-    """The JSON entry of one estimated decision (schema: /tmp/analysis-schema.md)."""
-    n = len(d.rollouts[0].winners)
-    wins = [sum(1 for x in r.winners if x == d.player) for r in d.rollouts]
-    order = sorted(range(len(d.moves)), key=lambda i: (-wins[i], i != d.played, i))
-    best = order[0]
-    options = [
-        {
-            "move": d.names[i],
-            "win": round(wins[i] / n, 4),
-            "half_width": round(wilson_half_width(wins[i], n), 4),
-            "p": {p: round(v, 4) for p, v in d.rollouts[i].shares(players).items()},
-        }
-        for i in order
-    ]
-    loss = max(0.0, (wins[best] - wins[d.played]) / n)
-    hw = paired_half_width(
-        d.rollouts[best].indicator(d.player), d.rollouts[d.played].indicator(d.player)
-    )
-    return {
-        "event": d.event,
-        "colour": colour,
-        "player": d.player,
-        "die": d.die,
-        "played": d.names[d.played],
-        "best": d.names[best],
-        "options": options,
-        "loss": round(loss, 4),
-        "loss_half_width": round(hw, 4),
-        "mark": mark_for(loss, hw),
-    }
+def _event_count(log: object) -> int:
+    import json
+
+    try:
+        data = log if isinstance(log, dict) else json.loads(log)  # type: ignore[arg-type]
+        return len(data.get("events") or [])
+    except (ValueError, TypeError, AttributeError):
+        return 0

@@ -1,22 +1,34 @@
-"""Per-game, per-player luck: how much the dice moved a player's chances, against
-how much the choices did; sixes and capture chances against their expectation.
+"""Per-game, per-player luck: how much the dice moved a player's chances, against how
+much the choices did; sixes and capture chances against their expectation.
 
-**Win-probability decomposition.** The graph has a point before the first event
-(the start position's estimate, ``P_0``), one after each decision ``e_i`` (the
-played option's estimate, ``P(played_i)``) and, for a finished game, the result
-(1 for the winner, 0 for the others). For a player X, the change from one point to
-the next splits at the *best* option of decision ``e_i`` (best for its mover):
+**The luck split** (from the rolls of :func:`.decisions.walk`, every vector a player's
+equity from the same evaluator). For every roll ``t`` and every player X:
 
-    P_X(played_i) − P_X(played_{i−1})
-        = [P_X(best_i) − P_X(played_{i−1})]     dice: the rolls since the last point,
-                                                 met with the best reply
-        + [P_X(played_i) − P_X(best_i)]         the mover's choice at e_i
+    luck_t   = best_t − before_t     the roll: the equity after it, met with the best
+                                     move, minus the equity before it
+    skill_t  = played_t − best_t     the choice: the move played against the best one
 
-Summed over the game: ``dice`` (every first bracket, and the last stretch from the
-last decision to the result, which has only forced moves), ``own_choices`` (second
-brackets of X's own decisions: minus X's losses, ≤ 0) and ``others_choices`` (second
-brackets of the other players' decisions, as they affected X). They add up exactly
-to ``end − start``. The estimates carry rollout noise, so ``dice`` includes it.
+``before_t`` is the equity of the position before the roll, which with one ply of search
+*is* the expected equity over the six rolls of the colour on turn (each met with its best
+move, judged by the evaluator one ply deeper; see :mod:`.equity`). ``played_t`` is the
+next roll's ``before``, so per player the sum telescopes exactly:
+
+    start + Σ luck + Σ own skill + Σ others' skill = end
+
+where *own skill* sums X's own decisions (never positive: the best is the maximum for the
+mover), *others' skill* the other players' decisions as they moved X's chances, and
+``end`` is the result (1 for the winner, 0 for the others) of a finished game, else the
+equity after the last event. Every vector is a distribution over the players, so at every
+roll the players' luck sums to zero (and so does the skill).
+
+The **luck-adjusted result** is ``end − Σ luck = start + Σ own skill + Σ others' skill``:
+what the game was worth for X with the dice's effect taken out.
+
+**Its two parts.** ``luck = luck_dice + lookahead``: ``luck_dice`` sums ``best_t −
+expected_t``, where ``expected_t`` is the expected equity over the six rolls with every
+best move valued as the options are — the issue's definition, zero on average over the
+six rolls by construction; ``lookahead`` sums ``expected_t − before_t``, the model
+changing its mind when it looks one roll further (0 for a perfect model).
 
 **Sixes.** ``rolls`` (all rolls of X's colours), ``sixes``, ``sixes_expected`` =
 rolls / 6 and the z-score (sixes − rolls/6) / √(rolls · 5/36).
@@ -31,6 +43,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..game import Game
 from ..moves import RawMove
@@ -76,30 +89,42 @@ def capture_stats(
 
 
 def decompose(
-    players: Sequence[str],
-    start: Mapping[str, float],
-    points: Sequence[tuple[str, Mapping[str, float], Mapping[str, float]]],
-    end: Mapping[str, float] | None,
+    players: Sequence[str], start: Sequence[float], rolls: Sequence[Any]
 ) -> dict[str, dict[str, float]]:
-    """The win-probability decomposition per player.
-
-    ``points``: per decision (mover's player, p of the best option, p of the played
-    option); ``end``: the result (or ``None`` for an unfinished game: the last point).
-    """
-    out = {p: {"dice": 0.0, "own_choices": 0.0, "others_choices": 0.0} for p in players}
-    prev = start
-    for mover, best, played in points:
-        for x in players:
-            out[x]["dice"] += best[x] - prev[x]
-            key = "own_choices" if x == mover else "others_choices"
-            out[x][key] += played[x] - best[x]
-        prev = played
-    last = end if end is not None else prev
-    for x in players:
-        out[x]["dice"] += last[x] - prev[x]
-        out[x]["start"] = start[x]
-        out[x]["end"] = last[x]
-    return out
+    """The luck split per player (full precision): ``start``, ``luck``, ``own_skill``,
+    ``others_skill``, ``end`` and ``luck_adjusted``, from the walk's rolls (each with
+    ``player``, ``before``, ``best``, ``played``)."""
+    k = len(players)
+    luck = [0.0] * k
+    dice = [0.0] * k
+    own = [0.0] * k
+    others = [0.0] * k
+    end = list(start)
+    for r in rolls:
+        mover = players.index(r.player)
+        expected = r.expected if r.expected is not None else r.before
+        for x in range(k):
+            luck[x] += r.best[x] - r.before[x]
+            dice[x] += r.best[x] - expected[x]
+            skill = r.played[x] - r.best[x]
+            if x == mover:
+                own[x] += skill
+            else:
+                others[x] += skill
+        end = list(r.played)
+    return {
+        p: {
+            "start": start[x],
+            "luck": luck[x],
+            "luck_dice": dice[x],
+            "lookahead": luck[x] - dice[x],
+            "own_skill": own[x],
+            "others_skill": others[x],
+            "end": end[x],
+            "luck_adjusted": end[x] - luck[x],
+        }
+        for x, p in enumerate(players)
+    }
 
 
 def luck_summary(
@@ -107,20 +132,16 @@ def luck_summary(
     decomposition: Mapping[str, Mapping[str, float]],
     counts: Mapping[str, Mapping[str, float]],
 ) -> dict[str, dict[str, float]]:
-    """The ``luck`` object of each player's summary (rounded)."""
+    """The ``luck`` object of each player's summary: the split at full precision (so the
+    identity can be checked on the JSON), the counts, the z-score rounded."""
     out = {}
     for p in players:
-        d = decomposition[p]
         c = counts[p]
         rolls = c["rolls"]
         expected = rolls / 6
         z = (c["sixes"] - expected) / math.sqrt(rolls * 5 / 36) if rolls else 0.0
         out[p] = {
-            "start": round(d["start"], 4),
-            "end": round(d["end"], 4),
-            "dice": round(d["dice"], 4),
-            "own_choices": round(d["own_choices"], 4),
-            "others_choices": round(d["others_choices"], 4),
+            **{k: float(v) for k, v in decomposition[p].items()},
             "rolls": rolls,
             "sixes": c["sixes"],
             "sixes_expected": round(expected, 2),

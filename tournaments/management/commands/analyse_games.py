@@ -16,16 +16,13 @@ class Command(BaseCommand):
     help = "Analyse every counted game log that has no analysis yet (in this process)."
 
     def add_arguments(self, parser):
-        parser.add_argument(
-            "--rollouts", type=int, help="rollouts per option (default: ANALYSIS_ROLLOUTS)"
-        )
         parser.add_argument("--limit", type=int, help="at most this many logs")
         parser.add_argument("--league", help="only this league's games (its slug)")
         parser.add_argument("--retry-failed", action="store_true", help="try failed analyses again")
 
-    def handle(self, *args, rollouts=None, limit=None, league=None, retry_failed=False, **options):
-        if rollouts is not None and rollouts < 1:
-            raise CommandError("--rollouts must be at least 1")
+    def handle(self, *args, limit=None, league=None, retry_failed=False, **options):
+        if limit is not None and limit < 1:
+            raise CommandError("--limit must be at least 1")
 
         def report(log, outcome):
             extra = f": {outcome['error']}" if outcome.get("error") else ""
@@ -34,7 +31,6 @@ class Command(BaseCommand):
             )
 
         outcomes = analyse_now(
-            rollouts=rollouts,
             limit=limit,
             league_slug=league,
             retry_failed=retry_failed,

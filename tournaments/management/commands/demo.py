@@ -38,9 +38,9 @@ CUPS = (
     ("3t-cup-spring", "3T Spring Cup", ("Anna", "Dora", "Emil"), 2, {"world_championship": True}),
     ("3t-cup-autumn", "3T Autumn Cup", ("Ben", "Frida", "Anna"), 1, {"major": True}),
 )
-#: the demo's move analyses: few games, few rollouts (seconds each), so `make run` stays quick
+#: the demo's move analyses, with the platform's own settings (a few seconds each): a few
+#: games, so `make run` stays quick; the rest: manage.py analyse_games
 DEMO_ANALYSES = 3
-DEMO_ROLLOUTS = 8
 #: who plays the cups with the heuristic computer player (the others move at random)
 SKILLED = {"Anna", "Emil", "Frida"}
 
@@ -97,16 +97,13 @@ class Command(BaseCommand):
         )
 
     def _analyse(self, limit: int) -> None:
-        """A few XLeague games get a move analysis at few rollouts, so the replay viewer
+        """A few XLeague games get their move analysis (the real one), so the replay viewer
         and the game pages show one at once; the rest: ``manage.py analyse_games``."""
         if limit <= 0:
             return
-        outcomes = analyse_now(rollouts=DEMO_ROLLOUTS, limit=limit, league_slug="xleague-demo")
+        outcomes = analyse_now(limit=limit, league_slug="xleague-demo")
         stored = sum(1 for o in outcomes if o.get("stored"))
-        self.stdout.write(
-            f"demo: {stored} XLeague games analysed at {DEMO_ROLLOUTS} rollouts per option "
-            "(more: manage.py analyse_games)"
-        )
+        self.stdout.write(f"demo: {stored} XLeague games analysed (more: manage.py analyse_games)")
 
     def _organizer(self):
         """The demo organizer: an ordinary account (not staff, not a superuser) that

@@ -156,5 +156,5 @@ def test_the_mark_rule_allows_for_the_number_of_decisions() -> None:
     assert mark_for(29.99 + margin, margin) is None
     assert mark_for(60.01 + margin, margin) == "mistake"
     assert mark_for(120.01 + margin, margin) == "blunder"
-    endgame = clear_margin(150, LOSS_SD_ENDGAME_MW)  # 238 mw: the model is least sure there
-    assert mark_for(250, endgame) is None and mark_for(250, margin) == "blunder"
+    endgame = clear_margin(150, LOSS_SD_ENDGAME_MW)  # 85 mw: the model is least sure there
+    assert mark_for(100, endgame) is None and mark_for(100, margin) == "mistake"

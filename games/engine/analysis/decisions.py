@@ -47,10 +47,11 @@ loss in an ordinary position: ``bench/analysis.py`` measures 2.2 mw between the 
 loss and the loss with one more ply of search — a lower bound, both depths sharing the
 model — so the rule takes about four times that (docs/analysis.md, "How sure")."""
 
-LOSS_SD_ENDGAME_MW = 70.0
+LOSS_SD_ENDGAME_MW = 25.0
 """The same in a race endgame (:func:`is_endgame`): against exact values (expectimax) in
-small endgames ``bench/analysis.py`` measures a spread of 67 mw — the model is weakest
-there, so marks need far clearer losses."""
+small endgames ``bench/analysis.py --exact 16`` measures a spread of 20.6 mw with
+evaluator generation 1b (67 mw with generation 1) — the model is least sure there, so
+marks need clearer losses."""
 
 FAMILY_CONFIDENCE = 0.95
 """The chance that no move of a game is marked by the evaluator's error alone."""

@@ -77,18 +77,24 @@ def to_computer(seats: list[Seat]) -> None:
         s.save(update_fields=["kind", "user", "connections", "disconnected_at"])
 
 
+def hand_to_computer(room: Room, seats: list[Seat]) -> None:
+    """Inside the room's lock: the computer plays ``seats`` on; the room is abandoned if
+    nobody is left, else its next step is scheduled; the watchers are told (on commit)."""
+    to_computer(seats)
+    abandon_if_everyone_left(room)
+    if seats and room.status == Room.Status.PLAYING:
+        timers.schedule_step_on_commit(room.pk, room.move_number, 0)
+    if seats:
+        timers.broadcast_on_commit(room.pk)
+
+
 def seat_leave(*, room: Room, user) -> int:
     """``user`` leaves: the computer plays their colours on, pawns where they stand. The
     number of seats handed over."""
     with transaction.atomic():
         room = locked_room(room.pk)
         seats = list(room.seats.select_for_update().filter(user=user, kind=Seat.Kind.HUMAN))
-        to_computer(seats)
-        abandon_if_everyone_left(room)
-        if seats and room.status == Room.Status.PLAYING:
-            timers.schedule_step_on_commit(room.pk, room.move_number, 0)
-        if seats:
-            timers.broadcast_on_commit(room.pk)
+        hand_to_computer(room, seats)
     return len(seats)
 
 
@@ -153,10 +159,5 @@ def seat_grace_expire(*, room_id: int, user_id: int, since: str) -> int:
         ]
         if room.status not in (Room.Status.WAITING, Room.Status.PLAYING):
             return 0
-        to_computer(seats)
-        abandon_if_everyone_left(room)
-        if seats and room.status == Room.Status.PLAYING:
-            timers.schedule_step_on_commit(room.pk, room.move_number, 0)
-        if seats:
-            timers.broadcast_on_commit(room.pk)
+        hand_to_computer(room, seats)
     return len(seats)

@@ -12,10 +12,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from live.models import Room, Seat
-from live.services import timers
-from live.services.finish import abandon_if_everyone_left
 from live.services.moves import room_step
-from live.services.seats import to_computer
+from live.services.seats import hand_to_computer
 from live.services.state import live_setting, locked_room
 
 
@@ -89,11 +87,6 @@ def seats_sweep(*, now=None) -> int:
                     | Q(connections__gt=0, seen_at__lt=now - grace - 3 * beat)
                 )
             )
-            to_computer(seats)
-            abandon_if_everyone_left(room)
-            if seats and room.status == Room.Status.PLAYING:
-                timers.schedule_step_on_commit(room.pk, room.move_number, 0)
-            if seats:
-                timers.broadcast_on_commit(room.pk)
+            hand_to_computer(room, seats)
             freed += len(seats)
     return freed

@@ -66,7 +66,7 @@ import numpy as np
 
 from ..game import Game
 from ..rules import RuleSet
-from .features import N_FEATURES, NAMES, allies_of, rows
+from .features import N_FEATURES, NAMES, allies_of, first_complete_player, rows
 from .model import Network, player_chances
 from .race import race_chances
 
@@ -149,14 +149,8 @@ class Evaluator:
             if g.winner is not None:
                 return g.winner
             return ""  # over without a winner (only from a hand-built position): split
-        if g.end == "all-places" and g.placings:
-            players = g.setup.players
-            done: dict[str, int] = {}
-            for s in g.placings:
-                p = g.setup.player_of(s)
-                done[p] = done.get(p, 0) + 1
-                if done[p] == len(players[p]):
-                    return p
+        if g.end == "all-places":
+            return first_complete_player(g)
         return None
 
     def _per_colour(self, g: Game, by_player: Mapping[str, float]) -> tuple[float, ...]:

@@ -229,3 +229,16 @@ def rows(game: Game, allies: list[frozenset[int]] | None = None) -> list[list[fl
             ]
         )
     return out
+
+
+def first_complete_player(g: Game) -> str | None:
+    """The first player (in the order of placings) all of whose colours are placed, or None:
+    in an ``all-places`` game the winner, known before the game is over."""
+    players = g.setup.players
+    done: dict[str, int] = {}
+    for s in g.placings:
+        p = g.setup.player_of(s)
+        done[p] = done.get(p, 0) + 1
+        if done[p] == len(players[p]):
+            return p
+    return None

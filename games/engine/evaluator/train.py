@@ -40,7 +40,7 @@ import numpy as np
 from ..bots import HeuristicBot, RandomBot
 from ..game import Game
 from ..setup import colours_in_play
-from .features import N_FEATURES, rows
+from .features import N_FEATURES, first_complete_player, rows
 from .model import Network
 
 SLOTS = 6
@@ -103,31 +103,11 @@ board 6 with 3T and 3T+, GP, classic, online) with their weights."""
 def decided(g: Game) -> bool:
     """Whether the winner is known (the game is over, or an ``all-places`` game has its
     first player with every colour placed)."""
-    if g.over:
-        return True
-    if g.end != "all-places" or not g.placings:
-        return False
-    players = g.setup.players
-    done: dict[str, int] = {}
-    for s in g.placings:
-        p = g.setup.player_of(s)
-        done[p] = done.get(p, 0) + 1
-        if done[p] == len(players[p]):
-            return True
-    return False
+    return g.over or (g.end == "all-places" and first_complete_player(g) is not None)
 
 
 def winner(g: Game) -> str | None:
-    if g.over:
-        return g.winner
-    players = g.setup.players
-    done: dict[str, int] = {}
-    for s in g.placings:
-        p = g.setup.player_of(s)
-        done[p] = done.get(p, 0) + 1
-        if done[p] == len(players[p]):
-            return p
-    return None
+    return g.winner if g.over else first_complete_player(g)
 
 
 def encode(g: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:

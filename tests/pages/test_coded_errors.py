@@ -44,7 +44,7 @@ def test_the_finish_refusal_is_german_on_the_page_and_in_the_api():
     league = league_create(owner=org, name="Cup", format="2T")
     from tournaments.services.leagues import entry_add
 
-    entry_add(league=league, player=player_create(name="Ann"), by=org)
+    entry_add(league=league, player=player_create(name="Ann", shared=True), by=org)
     client = Client()
     client.force_login(org)
     client.cookies["django_language"] = "de"

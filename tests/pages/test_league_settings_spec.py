@@ -126,7 +126,7 @@ def test_the_settings_page_changes_a_league_through_the_same_checks(org):
     for name in ("Ann", "Ben"):
         from tournaments.services.leagues import entry_add
 
-        entry_add(league=league, player=player_create(name=name), by=org)
+        entry_add(league=league, player=player_create(name=name, shared=True), by=org)
     cycle_create(league=league, by=org, seed=1)
     page = client.get(url).content.decode()
     assert 'name="drr_count"' in page and "disabled" in page

@@ -36,7 +36,7 @@ def organizer(db):
 def league_with(organizer, names, **kw):
     league = league_create(owner=organizer, name="L", confirmation_required=False, **kw)
     for name in names:
-        entry_add(league=league, player=player_create(name=name), by=organizer)
+        entry_add(league=league, player=player_create(name=name, shared=True), by=organizer)
     return league
 
 

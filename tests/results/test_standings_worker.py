@@ -107,7 +107,12 @@ def test_a_worker_killed_mid_run_leaves_the_old_snapshot_and_the_next_run_fixes_
         worker = WorkerProcess()
         try:
             worker.wait_ready()
-            assert league.pk in standings_catch_up.delay().get(timeout=30)
+            stale = standings_catch_up.delay().get(timeout=30)
+            # a message of the killed or blocked run may come back first under load (the
+            # broker restores unacknowledged messages); then the catch-up finds it current
+            assert league.pk in stale or (
+                StandingsSnapshot.objects.get(league=league).results_revision == 2
+            )
             snapshot = wait_for_snapshot(league, 2)
         finally:
             worker.stop()

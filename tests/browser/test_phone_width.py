@@ -35,6 +35,8 @@ WIDTH_REPORT = """(vw) => {
   }).map(t => (t.querySelector('caption') || t).textContent.trim().slice(0, 60));
   const wide = [...document.querySelectorAll('main *, header *')].filter(el => {
     if (el.offsetParent === null) return false;
+    // inside an inline <svg> the drawing is clipped to the svg's box (checked itself)
+    if (el.ownerSVGElement) return false;
     const r = el.getBoundingClientRect();
     if (r.right <= vw + 1) return false;
     for (let p = el.parentElement; p; p = p.parentElement) {

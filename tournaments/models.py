@@ -41,6 +41,11 @@ class Player(models.Model):
         help_text="other organizers may enter this player without an account (set by the "
         "creator or staff; otherwise only the creator may)",
     )
+    calendar_version = models.PositiveIntegerField(
+        default=0,
+        help_text="part of the signed calendar link of My games; raising it (a new link) "
+        "stops the old one",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -445,10 +450,26 @@ class Result(models.Model):
     submitted_by = models.ForeignKey(
         User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    submitted_via = models.ForeignKey(
+        "ResultLink",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="sent through this entry's private result link (no account)",
+    )
     reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     decided_by = models.ForeignKey(
         User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_via = models.ForeignKey(
+        "ResultLink",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="confirmed or disputed through this entry's private result link",
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_note = models.TextField(blank=True)
@@ -479,6 +500,9 @@ class RejectedSubmission(models.Model):
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="rejections")
     submitted_by = models.ForeignKey(
         User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submitted_via = models.ForeignKey(
+        "ResultLink", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     sha256 = models.CharField(max_length=64, blank=True)
@@ -800,3 +824,42 @@ class MailSent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.recipient} at {self.sent_at:%Y-%m-%d %H:%M}"
+
+
+class ResultLink(models.Model):
+    """An entry's private result link: whoever holds it acts as that entry's player in
+    that league's games, and only there (upload a log, confirm, dispute: the same services
+    and permissions, ``tournaments.actors.LinkHolder``). Made for players without an
+    account, whose organizer hands it out (or prints it on the score sheet).
+
+    The token is never stored: it is an HMAC of ``nonce`` under the site's SECRET_KEY
+    (like Django's password-reset tokens), so the organizer's page can show it again, while
+    the database alone (a backup, a leaked dump) gives no working link. ``token_hash`` (its
+    SHA-256) finds the link. Rotating revokes the old link and makes a new one; at most
+    one live link per entry (a partial unique index)."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="result_links")
+    nonce = models.CharField(max_length=64)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["entry", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry"],
+                condition=Q(revoked_at__isnull=True),
+                name="resultlink_one_live_per_entry",
+            )
+        ]
+
+    def __str__(self) -> str:
+        state = "revoked" if self.revoked_at else "live"
+        return f"result link of {self.entry_id} ({state})"

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from games.models import GameAnalysis
+from tournaments.actors import link_holder
 from tournaments.models import ConfirmedEmail, Entry, Fixture, League, Result, Seat
 
 #: result actions on a game
@@ -151,6 +152,27 @@ def entry_refusal(user, entry: Entry, action: str) -> Refusal | None:
     return None
 
 
+def result_link_refusal(user, entry: Entry, *, revoking: bool = False) -> Refusal | None:
+    """Why ``user`` may not make (or rotate, or with ``revoking`` withdraw) the private
+    result link of ``entry``, or None: the league's organizers and staff only, for an
+    accepted entry of a player without an account (one with an account signs in)."""
+    if not is_organizer(user, entry.league):
+        return Refusal(f"only the organizers of {entry.league.name} may do this", True)
+    if revoking:
+        return None
+    if entry.player.user_id is not None:
+        return Refusal(
+            f"{entry.player.name} has an account and reports their games signed in; private "
+            "result links are for players without an account"
+        )
+    if entry.state != Entry.State.ACCEPTED:
+        return Refusal(
+            f"{entry.player.name} has not accepted the entry; a result link is for a player "
+            "taking part"
+        )
+    return None
+
+
 def can_view(user, league: League) -> bool:
     """Public leagues, and private ones the user organizes or plays in. The same rule as a
     query is ``tournaments.selectors.visibility.visible_leagues``."""
@@ -162,13 +184,35 @@ def can_view(user, league: League) -> bool:
 
 
 def seat_of(user, fixture: Fixture) -> Seat | None:
-    """The seat the user holds at this fixture's board, if any."""
+    """The seat the user holds at this fixture's board, if any. ``user`` may be the holder
+    of a private result link (``tournaments.actors.LinkHolder``): its entry's seat, only at
+    a game of the link's own league."""
+    if holder := link_holder(user):
+        if holder.link.revoked_at is not None or fixture.league_id != holder.league_id:
+            return None
+        return next((s for s in fixture.seats.all() if s.entry_id == holder.entry_id), None)
     if not _authenticated(user):
         return None
     for seat in fixture.seats.all():
         if seat.entry.player.user_id == user.pk:
             return seat
     return None
+
+
+def submitted_by_actor(user, result: Result | None, seat: Seat | None) -> bool:
+    """Whether ``result`` was sent by the same person as ``user`` (the two-person rule):
+    the same account, or the same seat's player, whether either of them used the entry's
+    private result link or an account."""
+    if result is None:
+        return False
+    if _authenticated(user) and result.submitted_by_id == user.pk:
+        return True
+    if seat is None:
+        return False
+    if result.submitted_via_id is not None and result.submitted_via.entry_id == seat.entry_id:
+        return True
+    player_user = seat.entry.player.user_id
+    return result.submitted_by_id is not None and result.submitted_by_id == player_user
 
 
 @dataclass(frozen=True)
@@ -260,7 +304,7 @@ def result_actions(
         refusals[CONFIRM] = Refusal(
             "only the opponent or an organizer may confirm this result", True
         )
-    elif target is not None and target.submitted_by_id == getattr(user, "pk", None):
+    elif submitted_by_actor(user, target, seat):
         refusals[CONFIRM] = Refusal(
             "you submitted this result; your opponent must confirm it", True
         )
@@ -279,7 +323,7 @@ def result_actions(
     elif target is None or target.state != Result.State.PENDING:
         state = target.state if target is not None else "missing"
         refusals[DISPUTE] = Refusal(f"only a pending result can be disputed; this one is {state}")
-    elif target.submitted_by_id == getattr(user, "pk", None):
+    elif submitted_by_actor(user, target, seat):
         refusals[DISPUTE] = Refusal(
             "you submitted this result yourself; if it is wrong, ask an organizer to void it",
             True,

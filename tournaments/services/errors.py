@@ -70,6 +70,8 @@ MESSAGES: dict[str, str] = {
     ),
     "setting_fixed": gettext_noop("the schedule has been generated; %(setting)s is fixed now"),
     "setting_bounds": gettext_noop("%(setting)s must be a whole number from %(low)s to %(high)s"),
+    "link_none": gettext_noop("%(player)s has no result link to withdraw"),
+    "link_withdrawn": gettext_noop("this result link was withdrawn by the organizer"),
 }
 
 

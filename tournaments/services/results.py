@@ -7,6 +7,10 @@ revision, and on commit a Celery task recomputes the standings
 (``tournaments/services/standings.py``). Who may do what is ``tournaments.permissions.
 result_actions``, the same answer the pages and the API show.
 
+Who acts (``user`` everywhere here) is an account or the holder of an entry's private
+result link (``tournaments.actors.LinkHolder``): the same checks answer for both, and what
+a link holder records says so (``submitted_via``/``decided_via``).
+
 Concurrency: every write locks the fixture row (``SELECT … FOR UPDATE``) and the database
 allows one confirmed and one open result per fixture, so two racing submissions or
 confirmations end with exactly one counted result.
@@ -23,11 +27,12 @@ from django.utils import timezone
 from games import engine
 from games.engine.board import count_points
 from games.services import CheckedLog, LogRejected, game_log_check, game_log_store
+from tournaments.actors import account, link_holder, via_link
 from tournaments.algorithms import open_draw
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.standings import TieBreakRoll
 from tournaments.formats import get_format
-from tournaments.models import Entry, Fixture, League, RejectedSubmission, Result
+from tournaments.models import Entry, Fixture, League, RejectedSubmission, Result, ResultLink
 from tournaments.permissions import (
     CONFIRM,
     DISPUTE,
@@ -40,7 +45,7 @@ from tournaments.permissions import (
     result_actions,
 )
 from tournaments.services.analyses import analysis_for_counted
-from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.errors import NotAllowed, ServiceError, coded
 from tournaments.services.events import event_starts_update, grand_prix_progress
 from tournaments.services.guards import require_action
 from tournaments.services.hand_results import HandResult, hand_result_fields
@@ -181,15 +186,22 @@ def _player_placings(seats, winner, colour_places, counted, both_finished) -> li
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _locked_fixture(fixture_id: int) -> Fixture:
+def _locked_fixture(fixture_id: int, user=None) -> Fixture:
+    """The fixture, its row locked; a link holder's link is checked again under the lock
+    (revoked since the page was opened: refused)."""
     try:
-        return (
+        fixture = (
             Fixture.objects.select_for_update(of=("self",), no_key=True)
             .select_related("league")
             .get(pk=fixture_id)
         )
     except Fixture.DoesNotExist:
         raise ServiceError(f"there is no game with id {fixture_id}") from None
+    if (holder := link_holder(user)) is not None:
+        live = ResultLink.objects.filter(pk=holder.link.pk, revoked_at__isnull=True).exists()
+        if not live:
+            raise coded("link_withdrawn", cls=NotAllowed)
+    return fixture
 
 
 def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
@@ -242,7 +254,8 @@ def _record_rejection(fixture: Fixture, user, message: str, event=None, checked=
     with transaction.atomic():
         RejectedSubmission.objects.create(
             fixture=fixture,
-            submitted_by=user if getattr(user, "is_authenticated", False) else None,
+            submitted_by=account(user),
+            submitted_via=via_link(user),
             sha256=checked.sha256 if checked else "",
             size=len(raw),
             event=event,
@@ -351,7 +364,7 @@ def game_log_upload(
         raise ServiceError(message)
 
     with transaction.atomic():
-        fixture = _locked_fixture(fixture.pk)
+        fixture = _locked_fixture(fixture.pk, user)
         if refusal := fixture_closed(fixture):
             raise ServiceError(refusal.message)
         same = fixture.results.filter(game_log__sha256=checked.sha256).exclude(
@@ -395,7 +408,7 @@ def result_report(
     organizer = _submitter_decides(user, fixture)
     fields = _manual_fields(fixture, winner, counted_pawns, typed)
     with transaction.atomic():
-        fixture = _locked_fixture(fixture.pk)
+        fixture = _locked_fixture(fixture.pk, user)
         require_action(result_actions(user, fixture), SUBMIT)
         return _new_version(
             fixture,
@@ -445,7 +458,7 @@ def forfeit_record(
     so no organizer's decision is needed."""
     if not own_withdrawal:
         _require_decider(user, fixture, FORFEIT)
-    elif loser.player.user_id != getattr(user, "pk", None):
+    elif account(user) is None or loser.player.user_id != user.pk:
         raise NotAllowed("only the player themselves withdraws without an organizer")
     seats = list(fixture.seats.all())
     if loser.pk not in {s.entry_id for s in seats}:
@@ -498,8 +511,10 @@ def _new_version(fixture: Fixture, user, *, confirmed: bool, status=None, **fiel
             result = Result.objects.create(
                 fixture=fixture,
                 state=Result.State.CONFIRMED if confirmed else Result.State.PENDING,
-                submitted_by=user if getattr(user, "is_authenticated", False) else None,
-                decided_by=user if confirmed and getattr(user, "is_authenticated", False) else None,
+                submitted_by=account(user),
+                submitted_via=via_link(user),
+                decided_by=account(user) if confirmed else None,
+                decided_via=via_link(user) if confirmed else None,
                 decided_at=now if confirmed else None,
                 **fields,
             )
@@ -509,7 +524,10 @@ def _new_version(fixture: Fixture, user, *, confirmed: bool, status=None, **fiel
     fixture.save(update_fields=["status", "updated_at"])
     if confirmed:
         _counts_changed(fixture.league, fixture)
-        if result.submitted_by_id is None or not _plays(result.submitted_by_id, fixture):
+        by_player = result.submitted_via_id is not None or (
+            result.submitted_by_id is not None and _plays(result.submitted_by_id, fixture)
+        )
+        if not by_player:
             notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
     else:
         notify_on_commit(RESULT_AWAITING, result.pk)
@@ -523,19 +541,19 @@ def _plays(user_id: int, fixture: Fixture) -> bool:
 # --- confirming and disputing ---------------------------------------------------------------
 
 
-def _locked_result(result_id: int) -> tuple[Result, Fixture]:
+def _locked_result(result_id: int, user=None) -> tuple[Result, Fixture]:
     try:
         fixture_id = Result.objects.values_list("fixture_id", flat=True).get(pk=result_id)
     except Result.DoesNotExist:
         raise ServiceError(f"there is no result with id {result_id}") from None
-    fixture = _locked_fixture(fixture_id)
+    fixture = _locked_fixture(fixture_id, user)
     return Result.objects.select_related("fixture").get(pk=result_id), fixture
 
 
 def result_confirm(*, result: Result, user) -> Result:
     """The opponent (or an organizer) confirms a pending result; it counts from now on."""
     with transaction.atomic():
-        result, fixture = _locked_result(result.pk)
+        result, fixture = _locked_result(result.pk, user)
         actions = result_actions(user, fixture, result=result)
         require_action(actions, CONFIRM, who_only=True)
         if result.state == Result.State.CONFIRMED:
@@ -553,11 +571,12 @@ def result_dispute(*, result: Result, user, reason: str) -> Result:
     if not reason or not reason.strip():
         raise ServiceError("say what is wrong with this result", field="reason")
     with transaction.atomic():
-        result, fixture = _locked_result(result.pk)
+        result, fixture = _locked_result(result.pk, user)
         require_action(result_actions(user, fixture, result=result), DISPUTE)
         result.state = Result.State.DISPUTED
         result.decision_note = reason.strip()
-        result.save(update_fields=["state", "decision_note"])
+        result.decided_via = via_link(user)  # a dispute through a link says so
+        result.save(update_fields=["state", "decision_note", "decided_via"])
         fixture.status = Fixture.Status.DISPUTED
         fixture.save(update_fields=["status", "updated_at"])
         notify_on_commit(DISPUTE_OPENED, result.pk)
@@ -608,11 +627,12 @@ def _decide(result: Result, fixture: Fixture, user, state: str, note: str) -> Re
     if state == Result.State.CONFIRMED:
         fixture.results.filter(state=Result.State.CONFIRMED).update(state=Result.State.SUPERSEDED)
     result.state = state
-    result.decided_by = user
+    result.decided_by = account(user)
+    result.decided_via = via_link(user)
     result.decided_at = timezone.now()
     if note:
         result.decision_note = note
-    result.save(update_fields=["state", "decided_by", "decided_at", "decision_note"])
+    result.save(update_fields=["state", "decided_by", "decided_via", "decided_at", "decision_note"])
     if state == Result.State.CONFIRMED:
         fixture.status = (
             Fixture.Status.FORFEITED

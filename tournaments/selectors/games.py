@@ -41,7 +41,9 @@ def fixture_get(pk: int) -> Fixture:
                 queryset=Result.objects.select_related(
                     "winner__player",
                     "submitted_by",
+                    "submitted_via__entry__player",
                     "decided_by",
+                    "decided_via__entry__player",
                     "forfeit_loser__player",
                     "game_log",
                 )

@@ -12,13 +12,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments.models import Entry, Invitation, Player, PlayerClaim
+from tournaments.models import Entry, Invitation, Player, PlayerClaim, ResultLink
 from tournaments.permissions import may_vouch_for
 from tournaments.selectors.next_step import next_step
 from tournaments.services import entries as entry_services
 from tournaments.services import leagues as league_services
 from tournaments.services.entries import invitation_token
 from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.result_links import result_link_token
 from tournaments.web.lookups import organized_league
 from tournaments.web.organize_forms import AddPlayerForm, InviteForm, NewPlayerForm, OrganizerForm
 
@@ -47,6 +48,23 @@ def _manage_context(request, league, **forms) -> dict:
     ]
     organizers = list(league.organizers.all())
     cycles = league.cycles.count()
+    live_links = {
+        link.entry_id: link
+        for link in ResultLink.objects.filter(entry__league=league, revoked_at__isnull=True)
+    }
+    result_links = [  # players without an account report through a private link
+        {
+            "entry": e,
+            "link": live_links.get(e.pk),
+            "url": request.build_absolute_uri(
+                reverse("tournaments:result-link", args=[result_link_token(live_links[e.pk])])
+            )
+            if e.pk in live_links
+            else None,
+        }
+        for e in entries
+        if e.state == Entry.State.ACCEPTED and e.player.user_id is None
+    ]
     return {
         "league": league,
         "tab": "manage",
@@ -55,6 +73,7 @@ def _manage_context(request, league, **forms) -> dict:
         "requested": [e for e in entries if e.state == Entry.State.REQUESTED],
         "invitations": invitations,
         "claims": list(claims),
+        "result_links": result_links,
         "organizers": organizers,
         "is_owner": request.user.is_staff or league.owner_id == request.user.pk,
         "entries_closed": (

@@ -18,6 +18,7 @@ from tournaments.web import (
     playoffs_setup,
     printing,
     ratings,
+    result_links,
     search,
     seeding,
 )
@@ -63,6 +64,29 @@ urlpatterns = [
         name="manage-claim-decide",
     ),
     path("leagues/<slug:slug>/manage/organizers/", organize.organizer_add, name="manage-organizer"),
+    path(
+        "leagues/<slug:slug>/manage/entries/<int:entry_id>/result-link/",
+        result_links.link_create,
+        name="manage-result-link",
+    ),
+    path(
+        "leagues/<slug:slug>/manage/entries/<int:entry_id>/result-link/revoke/",
+        result_links.link_revoke,
+        name="manage-result-link-revoke",
+    ),
+    # private result links (no account): the token is the only key
+    path("r/<str:token>/", result_links.link_page, name="result-link"),
+    path("r/<str:token>/games/<int:pk>/upload/", result_links.link_upload, name="link-upload"),
+    path(
+        "r/<str:token>/games/<int:pk>/results/<int:result_id>/confirm/",
+        result_links.link_confirm,
+        name="link-confirm",
+    ),
+    path(
+        "r/<str:token>/games/<int:pk>/results/<int:result_id>/dispute/",
+        result_links.link_dispute,
+        name="link-dispute",
+    ),
     path(
         "leagues/<slug:slug>/manage/settings/",
         league_setup.league_settings,

@@ -1,0 +1,265 @@
+"""Private result link pages (issue 25): ``/r/<token>/`` for a player without an account,
+the organizer's links on the manage page and on the printed score sheets, and what never
+shows the token."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tests.builders import PASSWORD, example_text, make_fixture, make_league, make_player, make_user
+from tournaments.models import Entry, RejectedSubmission, Result, ResultLink
+from tournaments.services.result_links import result_link_create, result_link_revoke
+from tournaments.services.results import game_log_submit
+from tournaments.web.printing import qr_svg
+
+LOG = "valid-league-2tplus.json"
+
+
+@pytest.fixture
+def world(db):
+    organizer = make_user("olga")
+    carol_user = make_user("carol_u")
+    erin = make_player("erin", created_by=organizer)
+    carol = make_player("carol", user=carol_user)
+    dave = make_player("dave", created_by=organizer)
+    a = make_league(organizer, "league-a", format="2T+")
+    b = make_league(organizer, "league-b", format="2T+")
+    g1 = make_fixture(a, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
+    g2 = make_fixture(a, [(dave, ["black", "yellow"]), (carol, ["green", "red"])], "black")
+    b1 = make_fixture(b, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
+    entry = Entry.objects.get(league=a, player=erin)
+    link, token = result_link_create(entry=entry, by=organizer)
+    return {
+        "organizer": organizer,
+        "carol": carol_user,
+        "a": a,
+        "b": b,
+        "g1": g1,
+        "g2": g2,
+        "b1": b1,
+        "entry": entry,
+        "link": link,
+        "token": token,
+    }
+
+
+def private_headers(response):
+    assert response["Referrer-Policy"] == "no-referrer"
+    assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+    assert "noindex" in response["X-Robots-Tag"]
+
+
+def upload(client, token, fixture, name=LOG):
+    return client.post(f"/r/{token}/games/{fixture.pk}/upload/", {"content": example_text(name)})
+
+
+def test_the_page_lists_her_games_in_that_league_only(world):
+    response = Client().get(f"/r/{world['token']}/")
+    assert response.status_code == 200
+    private_headers(response)
+    html = response.content.decode()
+    assert "Results of erin" in html and f'id="game-{world["g1"].pk}"' in html
+    assert f'id="game-{world["g2"].pk}"' not in html  # dave's game
+    assert f'id="game-{world["b1"].pk}"' not in html  # her game in another league
+    assert "Submit the log" in html
+    # the header's log-in link does not carry the token to the log-in page's address
+    assert "next=/&" in html.replace('"', "&") or '?next=/"' in html
+    assert f"next=/r/{world['token']}" not in html and "%2Fr%2F" not in html
+
+
+def test_unknown_tampered_and_revoked_tokens_are_the_same_404(world):
+    token = world["token"]
+    tampered = token[:-1] + ("A" if token[-1] != "A" else "B")
+    bodies = set()
+    for bad in (tampered, "x" * 32, "short"):
+        response = Client().get(f"/r/{bad}/")
+        assert response.status_code == 404
+        private_headers(response)
+        bodies.add(response.content.replace(bad.encode(), b"T"))
+    result_link_revoke(entry=world["entry"], by=world["organizer"])
+    response = Client().get(f"/r/{token}/")
+    assert response.status_code == 404
+    bodies.add(response.content.replace(token.encode(), b"T"))
+    assert len(bodies) == 1 and b"erin" not in bodies.pop()
+    assert upload(Client(), token, world["g1"]).status_code == 404
+    assert not Result.objects.exists()
+
+
+def test_she_uploads_her_games_log_and_it_says_so(world):
+    client = Client()
+    response = upload(client, world["token"], world["g1"])
+    assert response.status_code == 302
+    assert response["Location"] == f"/r/{world['token']}/#game-{world['g1'].pk}"
+    private_headers(response)
+    result = Result.objects.get()
+    assert result.submitted_via == world["link"] and result.submitted_by is None
+    assert result.state == Result.State.PENDING
+    page = client.get(f"/r/{world['token']}/").content.decode()
+    assert "The log was accepted" in page and "you sent it" in page
+    assert "Confirm this result" not in page  # the two-person rule
+    # the public game page says who sent it, and never shows the token
+    game = login(world["carol"]).get(f"/games/{world['g1'].pk}/").content.decode()
+    assert "erin submitted this result" in game
+    assert "through their private result link" in game
+    assert world["token"] not in game
+
+
+def test_carol_confirms_on_the_game_page_and_erin_confirms_through_her_link(world):
+    sent = game_log_submit(fixture=world["g1"], content=example_text(LOG), user=world["carol"])
+    client = Client()
+    page = client.get(f"/r/{world['token']}/").content.decode()
+    assert "Confirm this result" in page and "Dispute this result" in page
+    response = client.post(f"/r/{world['token']}/games/{world['g1'].pk}/results/{sent.pk}/confirm/")
+    assert response.status_code == 302
+    sent.refresh_from_db()
+    assert sent.state == Result.State.CONFIRMED and sent.decided_via == world["link"]
+    game = Client().get(f"/games/{world['g1'].pk}/").content.decode()
+    assert "Confirmed by erin through their private result link" in game
+
+
+def test_she_disputes_with_a_reason(world):
+    sent = game_log_submit(fixture=world["g1"], content=example_text(LOG), user=world["carol"])
+    url = f"/r/{world['token']}/games/{world['g1'].pk}/results/{sent.pk}/dispute/"
+    client = Client()
+    empty = client.post(url, {f"dispute-{world['g1'].pk}-reason": " "})
+    assert empty.status_code == 400
+    sent.refresh_from_db()
+    assert sent.state == Result.State.PENDING
+    done = client.post(url, {f"dispute-{world['g1'].pk}-reason": "we played twice"})
+    assert done.status_code == 302
+    sent.refresh_from_db()
+    assert sent.state == Result.State.DISPUTED and sent.decision_note == "we played twice"
+
+
+def test_a_bad_log_is_refused_with_the_clear_error_in_her_language(world):
+    response = upload(Client(), world["token"], world["g1"], "invalid-house-jump.json")
+    assert response.status_code == 400
+    private_headers(response)
+    assert "the log was rejected (event" in response.content.decode()
+    assert not Result.objects.exists()
+    assert RejectedSubmission.objects.get().submitted_via == world["link"]
+    german = Client()
+    german.cookies["django_language"] = "de"
+    response = upload(german, world["token"], world["g1"], "invalid-house-jump.json")
+    html = response.content.decode()
+    assert response.status_code == 400 and "Ereignis" in html
+    assert "Ergebnisse von erin" in german.get(f"/r/{world['token']}/").content.decode()
+
+
+def test_another_entrys_game_or_another_leagues_game_is_a_404(world):
+    for fixture in (world["g2"], world["b1"]):
+        response = upload(Client(), world["token"], fixture)
+        assert response.status_code == 404
+    sent = game_log_submit(fixture=world["b1"], content=example_text(LOG), user=world["carol"])
+    for path in (
+        f"/r/{world['token']}/games/{world['b1'].pk}/results/{sent.pk}/confirm/",
+        f"/r/{world['token']}/games/{world['g1'].pk}/results/{sent.pk}/confirm/",  # wrong game
+    ):
+        assert Client().post(path).status_code == 404
+    sent.refresh_from_db()
+    assert sent.state == Result.State.PENDING
+    assert Result.objects.count() == 1 and not RejectedSubmission.objects.exists()
+
+
+def test_the_token_opens_no_api_or_admin_door(world):
+    token = world["token"]
+    g1 = world["g1"]
+    client = Client()
+    for headers in (
+        {"HTTP_AUTHORIZATION": f"Token {token}"},
+        {"HTTP_AUTHORIZATION": f"Bearer {token}"},
+    ):
+        response = client.post(
+            f"/api/v1/fixtures/{g1.pk}/log/",
+            example_text(LOG),
+            content_type="application/json",
+            **headers,
+        )
+        assert response.status_code in (401, 403)
+    response = client.post(
+        f"/api/v1/fixtures/{g1.pk}/log/?token={token}",
+        example_text(LOG),
+        content_type="application/json",
+    )
+    assert response.status_code in (401, 403)
+    # the game page's own form needs a log-in, whatever the token
+    response = client.post(f"/games/{g1.pk}/submit/?token={token}", {"content": example_text(LOG)})
+    assert response.status_code == 302 and "/login" in response["Location"]
+    assert client.get(f"/admin/?token={token}").status_code == 302
+    assert not Result.objects.exists()
+
+
+def test_link_posts_are_throttled_like_anonymous_posts(world, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "submissions": "2/min",
+        },
+    }
+    client = Client(REMOTE_ADDR="10.9.8.7")
+    for _ in range(2):
+        upload(client, world["token"], world["g1"], "invalid-house-jump.json")
+    refused = upload(client, world["token"], world["g1"])
+    assert refused.status_code == 429
+    assert not Result.objects.exists()
+
+
+def login(user) -> Client:
+    client = Client()
+    assert client.login(username=user.username, password=PASSWORD)
+    return client
+
+
+def test_the_organizer_creates_shows_rotates_and_withdraws_links(world):
+    client = login(world["organizer"])
+    dave = Entry.objects.get(league=world["a"], player__name="dave")
+    page = client.get("/leagues/league-a/manage/").content.decode()
+    assert f"/r/{world['token']}/" in page  # shown to the organizer
+    assert "create a link" in page  # for dave
+    response = client.post(f"/leagues/league-a/manage/entries/{dave.pk}/result-link/")
+    assert response.status_code == 302
+    assert ResultLink.objects.filter(entry=dave, revoked_at__isnull=True).exists()
+    client.post(f"/leagues/league-a/manage/entries/{world['entry'].pk}/result-link/")  # rotate
+    assert Client().get(f"/r/{world['token']}/").status_code == 404
+    new = ResultLink.objects.get(entry=world["entry"], revoked_at__isnull=True)
+    client.post(f"/leagues/league-a/manage/entries/{world['entry'].pk}/result-link/revoke/")
+    new.refresh_from_db()
+    assert new.revoked_at is not None and new.revoked_by == world["organizer"]
+    # no link for a player with an account
+    assert "carol" not in page.split('id="result-links"')[1].split("</section>")[0]
+
+
+def test_nobody_else_sees_or_makes_links(world):
+    for client in (Client(), login(world["carol"]), login(make_user("otto"))):
+        page = client.get("/leagues/league-a/manage/")
+        assert page.status_code in (302, 403, 404)
+        response = client.post(f"/leagues/league-a/manage/entries/{world['entry'].pk}/result-link/")
+        assert response.status_code in (302, 403, 404)
+        assert "/r/" not in response.get("Location", "")
+    assert ResultLink.objects.count() == 1
+    for path in ("/leagues/league-a/", "/leagues/league-a/schedule/", f"/games/{world['g1'].pk}/"):
+        assert world["token"] not in login(world["carol"]).get(path).content.decode()
+
+
+def test_the_printed_sheet_carries_her_link_only_when_the_organizer_prints_it(world):
+    g1 = world["g1"]
+    url = f"http://testserver/r/{world['token']}/"
+    printed = login(world["organizer"]).get(f"/games/{g1.pk}/sheet/?links=1")
+    html = printed.content.decode()
+    assert url in html
+    assert str(qr_svg(url, "Private result link of erin")) in html
+    assert printed["Referrer-Policy"] == "no-referrer" and "no-store" in printed["Cache-Control"]
+    # the game's own QR code stays, for carol (an account)
+    assert f"http://testserver/games/{g1.pk}/#upload-heading" in html
+    round_sheets = login(world["organizer"]).get("/leagues/league-a/sheets/?round=1&links=1")
+    assert url in round_sheets.content.decode()
+    for client, path in (
+        (Client(), f"/games/{g1.pk}/sheet/?links=1"),
+        (login(world["carol"]), f"/games/{g1.pk}/sheet/?links=1"),
+        (login(world["organizer"]), f"/games/{g1.pk}/sheet/"),
+        (Client(), "/leagues/league-a/sheets/?round=1&links=1"),
+    ):
+        response = client.get(path)
+        assert response.status_code == 200 and world["token"] not in response.content.decode()

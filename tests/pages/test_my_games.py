@@ -10,6 +10,8 @@ from django.utils import timezone
 
 from tests.builders import example_text, make_league, make_user
 from tournaments.models import Entry, Player
+from tournaments.services.errors import NotAllowed
+from tournaments.services.players import calendar_link_rotate
 from tournaments.services.results import game_log_submit
 from tournaments.web.me import calendar_token
 
@@ -84,10 +86,21 @@ def test_an_account_without_a_player_gets_a_hint(client):
     assert response.context["calendar_url"] is None
 
 
-def test_me_queries_are_bounded(client, league, erin_user, django_assert_max_num_queries):
+def test_me_queries_are_bounded(
+    client, league, erin_user, carol_user, django_assert_max_num_queries
+):
+    """Seven: the session, the user, the player, the games with their open result (one
+    query), their seats, invitations and requests, the inbox count. It was eight (the open
+    results came in a query of their own)."""
+    g1 = league.test_objects["g1"]
+    game_log_submit(fixture=g1, content=example_text(LOG), user=carol_user)  # erin confirms
     client.force_login(erin_user)
-    with django_assert_max_num_queries(12):
-        client.get("/me/")
+    with django_assert_max_num_queries(7):
+        response = client.get("/me/")
+    page = response.context["page"]
+    assert [r.my_fixture.fixture.pk for r in page.to_confirm] == [g1.pk]
+    assert page.to_confirm[0].submitted_by == carol_user
+    assert [f.fixture.pk for f in page.to_play] == [league.test_objects["g2"].pk]
 
 
 def test_calendar_feed_by_signed_link(client, league, erin_user):
@@ -119,3 +132,25 @@ def test_my_calendar_link_is_on_my_page(client, league, erin_user):
     erin = Player.objects.get(user=erin_user)
     assert calendar_token(erin) in response.context["calendar_url"]
     assert response.context["calendar_url"] in response.content.decode()
+
+
+def test_a_new_calendar_address_stops_the_old_one(client, league, erin_user, carol_user):
+    erin = Player.objects.get(user=erin_user)
+    old = reverse("tournaments:my-calendar", args=[calendar_token(erin)])
+    assert client.get(old).status_code == 200
+    client.force_login(carol_user)  # someone else cannot rotate erin's (only their own)
+    client.post(reverse("tournaments:my-calendar-rotate"))
+    assert client.get(old).status_code == 200
+    client.force_login(erin_user)
+    response = client.post(reverse("tournaments:my-calendar-rotate"))
+    assert response.status_code == 302
+    erin.refresh_from_db()
+    assert erin.calendar_version == 1
+    assert client.get(old).status_code == 404  # the old link is dead
+    new = reverse("tournaments:my-calendar", args=[calendar_token(erin)])
+    assert new != old and client.get(new).status_code == 200
+    page = client.get("/me/")
+    assert page.context["calendar_url"].endswith(new) and "New calendar address" in page.text
+    assert client.get(reverse("tournaments:my-calendar-rotate")).status_code == 405
+    with pytest.raises(NotAllowed):
+        calendar_link_rotate(player=erin, by=carol_user)

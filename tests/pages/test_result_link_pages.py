@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from tests.builders import PASSWORD, example_text, make_fixture, make_league, make_player, make_user
 from tournaments.models import Entry, RejectedSubmission, Result, ResultLink
@@ -263,3 +264,22 @@ def test_the_printed_sheet_carries_her_link_only_when_the_organizer_prints_it(wo
     ):
         response = client.get(path)
         assert response.status_code == 200 and world["token"] not in response.content.decode()
+
+
+def test_posts_work_without_a_referer_and_the_language_switches_by_link(world):
+    """With no-referrer, Chromium sends ``Origin: null``: the link's posts must not depend
+    on Django's CSRF origin check (the token in the address is the credential)."""
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(
+        f"/r/{world['token']}/games/{world['g1'].pk}/upload/",
+        {"content": example_text("invalid-house-jump.json")},
+        HTTP_ORIGIN="null",
+    )
+    assert response.status_code == 400  # refused for the log, not for CSRF
+    refilled = escape(example_text("invalid-house-jump.json"))
+    assert refilled in response.content.decode()  # the pasted log is in the form again
+    switched = client.get(f"/r/{world['token']}/?lang=de")
+    assert switched.status_code == 302 and switched["Location"] == f"/r/{world['token']}/"
+    assert switched.cookies["django_language"].value == "de"
+    assert "Ergebnisse von erin" in client.get(f"/r/{world['token']}/").content.decode()
+    assert Client().get(f"/r/{'x' * 32}/?lang=de").status_code == 404

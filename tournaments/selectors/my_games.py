@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import F, Prefetch
+from django.db.models import F, FilteredRelation, Q
 
 from tournaments.models import Entry, Fixture, League, Player, Result
 from tournaments.selectors.prefetch import seats_prefetch
@@ -81,6 +81,8 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
     page = MyGames(player=player)
     if player is None:
         return page
+    # a game has at most one open result (a partial unique index): it rides along in the
+    # games' own query (a filtered LEFT JOIN), one query for the games, one for their seats
     fixtures = list(
         Fixture.objects.filter(
             seats__entry__player=player,
@@ -88,25 +90,15 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
             status__in=OPEN_FIXTURE,
             league__status__in=LIVE_LEAGUE,
         )
-        .select_related("league", "cycle", "series")
-        .prefetch_related(
-            seats_prefetch(),
-            Prefetch(
-                "results",
-                queryset=Result.objects.filter(state__in=Result.OPEN_STATES)
-                .select_related("submitted_by", "winner__player")
-                .only(
-                    "fixture_id",
-                    "state",
-                    "source",
-                    "created_at",
-                    "submitted_by__username",
-                    "winner__player__name",
-                    "winner__player__slug",
-                ),
-                to_attr="open_results",
-            ),
+        .annotate(
+            open_result=FilteredRelation(
+                "results", condition=Q(results__state__in=Result.OPEN_STATES)
+            )
         )
+        .select_related(
+            "league", "cycle", "series", "open_result__submitted_by", "open_result__winner__player"
+        )
+        .prefetch_related(seats_prefetch())
         .distinct()
         .order_by(F("scheduled_at").asc(nulls_last=True), "league_id", "number", "pk")
     )
@@ -119,7 +111,7 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
             opponents=[s for s in seats if s is not mine],
             starts=fixture.starting_colour in (mine.colours or []),
         )
-        open_result = fixture.open_results[0] if fixture.open_results else None
+        open_result = getattr(fixture, "open_result", None)  # unset when none matched
         if open_result is None:
             page.to_play.append(item)
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils.text import slugify
 
 from games.engine.board import DEFAULT_COLOURS
@@ -157,3 +158,13 @@ def check_pair(league: League, colours: list[str] | None) -> list[str]:
     except AlgorithmError as exc:
         raise ServiceError(f"preferred colours: {exc}", field="preferred_colours") from None
     return list(unit)
+
+
+def calendar_link_rotate(*, player: Player, by) -> Player:
+    """A new address for the player's calendar feed (My games): the link's version goes
+    up, so the old signed link is a 404 from now on. The player's own account only."""
+    if not getattr(by, "is_authenticated", False) or player.user_id != by.pk:
+        raise NotAllowed("only the player may change their calendar address")
+    Player.objects.filter(pk=player.pk).update(calendar_version=F("calendar_version") + 1)
+    player.refresh_from_db(fields=["calendar_version"])
+    return player

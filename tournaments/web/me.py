@@ -3,33 +3,43 @@ of their games (an unguessable signed link a calendar app can poll without a ses
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import Http404, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import exports
 from tournaments.models import Player
 from tournaments.selectors import my_games as my_games_selectors
+from tournaments.services import players as player_services
+from tournaments.services.errors import ServiceError
 
 CALENDAR_SALT = "tournaments.my-calendar"
 
 
 def calendar_token(player: Player) -> str:
-    """The signed token of the player's calendar link: it names the player, so only the
-    site (holding SECRET_KEY) can make one; whoever has the link sees the player's games."""
-    return signing.Signer(salt=CALENDAR_SALT).sign(str(player.pk))
+    """The signed token of the player's calendar link: it names the player and the link's
+    version (``Player.calendar_version``), so only the site (holding SECRET_KEY) can make
+    one, and a new link (``calendar_link_rotate``) stops the old. Version 0 signs the bare
+    id, as links made before versions did, so those keep working until the first rotation."""
+    version = player.calendar_version
+    value = str(player.pk) if not version else f"{player.pk}.{version}"
+    return signing.Signer(salt=CALENDAR_SALT).sign(value)
 
 
 def calendar_player(token: str) -> Player | None:
     try:
-        pk = int(signing.Signer(salt=CALENDAR_SALT).unsign(token))
+        value = signing.Signer(salt=CALENDAR_SALT).unsign(token)
+        pk, _, version = value.partition(".")
+        pk, version = int(pk), int(version or 0)
     except (signing.BadSignature, ValueError):
         return None
-    return Player.objects.filter(pk=pk).first()
+    return Player.objects.filter(pk=pk, calendar_version=version).first()
 
 
 @login_required
@@ -47,6 +57,28 @@ def my_games(request):
         "tournaments/my_games.html",
         {"page": page, "calendar_url": calendar_url},
     )
+
+
+@login_required
+@require_POST
+def my_calendar_rotate(request):
+    """A new calendar link; the old one stops working (someone else got hold of it)."""
+    player = my_games_selectors.player_of(request.user)
+    if player is None:
+        raise Http404("no player")
+    try:
+        player_services.calendar_link_rotate(player=player, by=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.localized())
+    else:
+        messages.success(
+            request,
+            _(
+                "Your calendar has a new address; the old one no longer works. Subscribe "
+                "to the new one in your calendar app."
+            ),
+        )
+    return redirect(reverse("tournaments:my-games") + "#calendar-heading")
 
 
 @require_GET

@@ -9,6 +9,12 @@ the token does not travel in the ``Referer`` of the pages linked from there (nor
 logs); the header's log-in link does not carry the path; the pages are not indexed. Posts
 are throttled like every anonymous result write (``SubmissionThrottle``, by address).
 
+The posts are exempt from Django's CSRF check, on purpose: with ``no-referrer`` a browser
+sends ``Origin: null`` with the form (Chromium does), which the check refuses; and CSRF
+needs an ambient credential (a session cookie) to abuse, while here the only credential is
+the secret in the address itself, which a forging site does not know. For the same reason
+the page switches language by a link (``?lang=de``) instead of the header's POST form.
+
 And the organizer's side: make (or rotate) and withdraw an entry's link from the league's
 manage page (``result_link_create``, ``result_link_revoke``).
 """
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -24,6 +31,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.throttles import SubmissionThrottle, throttled_view
@@ -77,10 +85,23 @@ def _page(request, link, *, status=200, form_error=None, forms=None):
             "form_fixture": forms.get("fixture"),
             "upload_form": forms.get("upload_form"),
             "dispute_form": forms.get("dispute_form"),
+            "refill": _refill(forms.get("upload_form")),
             "login_next": "/",  # the header's log-in link must not carry the token
         },
         status=status,
     )
+
+
+def _refill(form) -> str:
+    """The pasted log again after a refusal (not a huge one: the replay page's bound)."""
+    if form is None:
+        return ""
+    text = form.data.get("content") or ""
+    return text if len(text) <= REFILL_MAX_CHARS else ""
+
+
+#: a refused pasted log longer than this is not echoed back into the form
+REFILL_MAX_CHARS = 256 * 1024
 
 
 def _token_of(request) -> str:
@@ -105,7 +126,20 @@ def _failed(request, link, fixture, exc: ServiceError, **forms):
 @require_GET
 @private_page
 def link_page(request, token: str):
-    return _page(request, _link_or_404(token))
+    link = _link_or_404(token)
+    wanted = request.GET.get("lang", "")
+    if wanted in dict(settings.LANGUAGES):  # the page's own switch (no POST: see below)
+        response = redirect(reverse("tournaments:result-link", args=[token]))
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            wanted,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            samesite="Lax",
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        )
+        return response
+    return _page(request, link)
 
 
 def _fixture_or_404(link, pk: int):
@@ -115,6 +149,7 @@ def _fixture_or_404(link, pk: int):
     return fixture
 
 
+@csrf_exempt
 @require_POST
 @private_page
 @throttled_view([SubmissionThrottle])
@@ -146,6 +181,7 @@ def _result_or_404(fixture, result_id: int) -> Result:
     raise Http404
 
 
+@csrf_exempt
 @require_POST
 @private_page
 @throttled_view([SubmissionThrottle])
@@ -161,6 +197,7 @@ def link_confirm(request, token: str, pk: int, result_id: int):
     return _back(token, fixture.pk)
 
 
+@csrf_exempt
 @require_POST
 @private_page
 @throttled_view([SubmissionThrottle])

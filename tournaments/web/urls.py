@@ -32,6 +32,7 @@ urlpatterns = [
     path("leagues/new/", league_setup.league_create, name="league-create"),
     path("me/", me.my_games, name="my-games"),
     path("me/calendar/<str:token>.ics", me.my_calendar, name="my-calendar"),
+    path("me/calendar/new/", me.my_calendar_rotate, name="my-calendar-rotate"),
     path("me/leagues/", entries.my_leagues, name="my-leagues"),
     path("me/confirm-email/<str:token>/", entries.confirm_email, name="confirm-email"),
     path("me/entries/<int:entry_id>/answer/", entries.entry_answer, name="entry-answer"),

@@ -1,0 +1,101 @@
+"""A player without an account reports through her private result link in Chromium, on a
+phone (390 px) in English and German, with the keyboard only: she pastes her game's log
+and submits it, confirms what her opponent sent for the other game, and sees a bad log
+refused with the reason. The page fits the phone and sends no Referer."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import screenshot
+from tests.browser.test_phone_width import PHONE, WIDTH_REPORT
+from tests.builders import example_text, make_fixture, make_league, make_player, make_user
+from tournaments.models import Entry, Result
+from tournaments.services.result_links import result_link_create
+from tournaments.services.results import result_report
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = {"en": "en-GB", "de": "de-DE"}
+WORDS = {
+    "en": {"accepted": "The log was accepted", "confirmed": "You confirmed the result"},
+    "de": {"accepted": "Das Protokoll wurde angenommen", "confirmed": "Du hast das Ergebnis"},
+}
+
+
+def tab_to(page, selector: str, limit: int = 80) -> None:
+    """Press Tab until ``selector`` has the focus (fails if the keyboard cannot reach it)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement?.matches(s) ?? false", selector):
+            return
+    raise AssertionError(f"the keyboard never reached {selector}")
+
+
+def fits(page) -> None:
+    report = page.evaluate(WIDTH_REPORT, PHONE["width"])
+    assert report["page"] <= PHONE["width"] and not report["wide"], report
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_player_reports_through_her_link_on_a_phone(
+    chromium, live_server, transactional_db, lang
+):
+    organizer = make_user("olga")
+    carol_user = make_user("carol_u")
+    erin = make_player("erin", created_by=organizer)  # the example log's players
+    carol = make_player("carol", user=carol_user)
+    league = make_league(organizer, "spring-link", format="2T+")
+    g1 = make_fixture(league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
+    g2 = make_fixture(league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
+    # G2: carol reported it by hand (she won); erin confirms
+    sent = result_report(fixture=g2, user=carol_user, winner=Entry.objects.get(player=carol))
+    _link, token = result_link_create(entry=Entry.objects.get(player=erin), by=organizer)
+
+    context = chromium.new_context(
+        viewport=PHONE, locale=LANGUAGES[lang], base_url=live_server.url, is_mobile=True
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    referers: list[str | None] = []
+    page.on("request", lambda req: referers.append(req.headers.get("referer")))
+    try:
+        response = page.goto(f"/r/{token}/")
+        assert response.headers["referrer-policy"] == "no-referrer"
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(page.locator(f"#game-{g1.pk}")).to_be_visible()
+        fits(page)
+        screenshot(page, f"result-link-{lang}")
+
+        # G2: confirm carol's result, by keyboard
+        tab_to(page, f'#game-{g2.pk} form[action$="/confirm/"] button')
+        page.keyboard.press("Enter")
+        expect(page.locator(".messages")).to_contain_text(WORDS[lang]["confirmed"])
+        assert Result.objects.get(pk=sent.pk).state == Result.State.CONFIRMED
+
+        # G1: a bad log first (refused with the reason, nothing stored)
+        tab_to(page, f"#log-text-{g1.pk}")
+        page.keyboard.insert_text(example_text("invalid-house-jump.json"))
+        tab_to(page, f'#game-{g1.pk} form[action$="/upload/"] button')
+        page.keyboard.press("Enter")
+        expect(page.locator("#form-error")).to_be_visible()
+        fits(page)
+        screenshot(page, f"result-link-refused-{lang}")
+        assert not Result.objects.filter(fixture=g1).exists()
+
+        # then her game's log: pending until carol confirms
+        tab_to(page, f"#log-text-{g1.pk}")
+        page.keyboard.insert_text(example_text("valid-league-2tplus.json"))
+        tab_to(page, f'#game-{g1.pk} form[action$="/upload/"] button')
+        page.keyboard.press("Enter")
+        expect(page.locator(".messages")).to_contain_text(WORDS[lang]["accepted"])
+        result = Result.objects.get(fixture=g1)
+        assert result.state == Result.State.PENDING and result.submitted_via_id == _link.pk
+        fits(page)
+        screenshot(page, f"result-link-sent-{lang}")
+    finally:
+        context.close()
+    assert not any(token in (r or "") for r in referers), "the token travelled in a Referer"
+    assert not errors, f"JavaScript errors: {errors}"

@@ -14,7 +14,7 @@ from typing import Any
 from games.engine.board import DEFAULT_COLOURS, seat_colours
 
 #: the graph's drawing area (SVG user units); the page scales it to its width
-WIDTH, HEIGHT, LEFT, TOP, BOTTOM = 600, 180, 34, 8, 22
+WIDTH, HEIGHT, LEFT, TOP, BOTTOM = 600, 180, 40, 8, 22  # LEFT: room for "100 %"
 MARKS = ("inaccuracy", "mistake", "blunder")
 #: a dash pattern per line, so the players' lines differ without their colours too
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")

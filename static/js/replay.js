@@ -261,6 +261,26 @@
     return name.length > 14 ? name.slice(0, 13) + "…" : name;
   }
 
+  /* A seat's label is centred under (or over) its yard; near the board's edge a long one
+     ("schwarz · Wackernagel-…" in German) would run past the drawing and be cut off. Move
+     it inwards so it stays whole, and squeeze it when it is wider than the board. */
+  function fitLabel(label) {
+    var svg = label.ownerSVGElement;
+    if (!svg || !svg.viewBox || !label.getComputedTextLength) return;
+    var box = svg.viewBox.baseVal, pad = 4;
+    var width = label.getComputedTextLength();
+    if (!width) return; /* not drawn (hidden): nothing to measure */
+    var room = box.width - 2 * pad;
+    if (width > room) {
+      label.setAttribute("textLength", room);
+      label.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      width = room;
+    }
+    var x = +label.getAttribute("x");
+    var low = box.x + pad + width / 2, high = box.x + box.width - pad - width / 2;
+    label.setAttribute("x", Math.round(Math.min(high, Math.max(low, x)) * 10) / 10);
+  }
+
   function play() {
     if (index >= data.steps.length) show(0);
     ui.play.setAttribute("aria-pressed", "true");
@@ -318,6 +338,7 @@
         label.appendChild(title);
       }
       if (!s.used) label.classList.add("unused");
+      fitLabel(label);
     });
     ui.slider.max = data.steps.length;
     ui.slider.disabled = false;

@@ -207,3 +207,42 @@ def test_an_organizer_runs_a_failed_analysis_again_by_keyboard_at_390_px(
     finally:
         context.close()
     assert GameAnalysis.objects.get(log=result.game_log).status == "queued"
+
+
+#: every <text> of the page's inline SVGs that reaches past its own svg's box (the drawing
+#: is clipped there, so the phone-width check cannot see it: it is cut, not scrolled)
+CLIPPED_SVG_TEXT = """() => [...document.querySelectorAll('svg')].flatMap(svg => {
+  const b = svg.getBoundingClientRect();
+  if (!b.width) return [];
+  return [...svg.querySelectorAll('text')].filter(t => {
+    const r = t.getBoundingClientRect();
+    return r.width && (r.left < b.left - 0.5 || r.right > b.right + 0.5
+      || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5);
+  }).map(t => t.textContent);
+})"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_no_svg_label_is_cut_off_on_a_phone(chromium, live_server, game, locale):
+    """At 390 px the graph's "100 %" and the board's seat labels ("schwarz · erin" in
+    German, beside the right edge) stayed partly outside their drawing and were cut."""
+    fixture, _row = game
+    context = chromium.new_context(
+        viewport={"width": 390, "height": 844},
+        locale=locale,
+        base_url=live_server.url,
+        is_mobile=True,
+    )
+    page = context.new_page()
+    try:
+        page.goto(f"/games/{fixture.pk}/")
+        expect(page.locator("#replay-viewer")).to_have_class(re.compile(r"\bready\b"))
+        expect(page.locator("[data-seat-label]").filter(has_text="erin").first).to_be_visible()
+        assert page.evaluate(CLIPPED_SVG_TEXT) == []
+        screenshot(page, f"analysis-phone-labels-{locale[:2]}")
+        for part, selector in (("board", "[data-board]"), ("graph", "[data-graph]")):
+            page.locator(selector).screenshot(
+                path=str(SCREENSHOTS / f"analysis-phone-{part}-{locale[:2]}.png")
+            )
+    finally:
+        context.close()

@@ -87,7 +87,9 @@ def _game_name(fixture: Fixture) -> str:
 
 def _result(object_id: int) -> Result | None:
     return (
-        Result.objects.select_related("fixture__league__owner", "submitted_by", "decided_by")
+        Result.objects.select_related(
+            "fixture__league__owner", "submitted_by", "decided_by", "submitted_via__entry__player"
+        )
         .filter(pk=object_id)
         .first()
     )
@@ -102,7 +104,10 @@ def event_recipients(kind: str, object_id: int, stamp: str = "") -> tuple[list, 
             return [], None
         fixture = result.fixture
         users = [u for u in _players(fixture) if u.pk != result.submitted_by_id]
-        who = result.submitted_by.get_username() if result.submitted_by else _("someone")
+        if result.submitted_via is not None:  # an account-less player's private result link
+            who = result.submitted_via.entry.player.name
+        else:
+            who = result.submitted_by.get_username() if result.submitted_by else _("someone")
         return users, Message(
             kind,
             _("Please confirm the result of %(game)s") % {"game": _game_name(fixture)},

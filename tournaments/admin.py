@@ -24,6 +24,7 @@ from tournaments.models import (
     PlayerClaim,
     RejectedSubmission,
     Result,
+    ResultLink,
     Seat,
     Series,
     StandingsRow,
@@ -45,6 +46,7 @@ from tournaments.services.leagues import (
 )
 from tournaments.services.players import player_create, player_set_colours, player_set_shared
 from tournaments.services.playoffs import playoffs_generate
+from tournaments.services.result_links import result_link_revoke
 from tournaments.services.schedule import cycle_create, fixture_reschedule
 from tournaments.services.standings import standings_enqueue
 from tournaments.services.text import single_line
@@ -396,6 +398,28 @@ class FixtureAdmin(admin.ModelAdmin):
 class ResultAdmin(ReadOnlyAdmin):
     list_display = ["fixture", "state", "source", "winner", "verified", "created_at"]
     list_filter = ["state", "source", "verified"]
+
+
+@admin.register(ResultLink)
+class ResultLinkAdmin(ReadOnlyAdmin):
+    """Private result links: who made them and when, whether withdrawn. Never the token
+    (it is not stored); withdrawing goes through ``result_link_revoke``."""
+
+    list_display = ["entry", "created_by", "created_at", "revoked_at", "revoked_by"]
+    list_filter = ["revoked_at"]
+    fields = ["entry", "created_by", "created_at", "revoked_at", "revoked_by"]
+    actions = ["withdraw"]
+
+    @admin.action(description="Withdraw the selected live links")
+    def withdraw(self, request, queryset):
+        done = 0
+        for link in queryset.filter(revoked_at__isnull=True).select_related("entry__league"):
+            try:
+                result_link_revoke(entry=link.entry, by=request.user)
+                done += 1
+            except ServiceError as exc:
+                self.message_user(request, f"{link.entry}: {exc.message}", level="error")
+        self.message_user(request, f"{done} link(s) withdrawn")
 
 
 @admin.register(RejectedSubmission)

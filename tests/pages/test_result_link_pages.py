@@ -283,3 +283,28 @@ def test_posts_work_without_a_referer_and_the_language_switches_by_link(world):
     assert switched.cookies["django_language"].value == "de"
     assert "Ergebnisse von erin" in client.get(f"/r/{world['token']}/").content.decode()
     assert Client().get(f"/r/{'x' * 32}/?lang=de").status_code == 404
+
+
+def test_the_api_says_a_result_came_through_a_link(world):
+    upload(Client(), world["token"], world["g1"])
+    sent = Result.objects.get()
+    body = Client().get(f"/api/v1/results/{sent.pk}/").json()
+    assert body["submitted_by"] is None
+    assert body["submitted_through_link"] == world["entry"].pk
+    assert body["decided_through_link"] is None
+    assert world["token"] not in str(body)
+
+
+def test_staff_list_and_withdraw_links_in_the_admin_without_seeing_tokens(world):
+    staff = make_user("root", staff=True, is_superuser=True)
+    client = login(staff)
+    listing = client.get("/admin/tournaments/resultlink/")
+    assert listing.status_code == 200 and world["token"] not in listing.content.decode()
+    response = client.post(
+        "/admin/tournaments/resultlink/",
+        {"action": "withdraw", "_selected_action": [world["link"].pk]},
+    )
+    assert response.status_code == 302
+    world["link"].refresh_from_db()
+    assert world["link"].revoked_by == staff
+    assert Client().get(f"/r/{world['token']}/").status_code == 404

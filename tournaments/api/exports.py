@@ -118,7 +118,7 @@ def league_archive(league: League) -> dict[str, Any]:
             Prefetch(
                 "results",
                 queryset=Result.objects.select_related(
-                    "game_log", "submitted_by", "decided_by"
+                    "game_log", "submitted_by", "decided_by", "submitted_via", "decided_via"
                 ).order_by("created_at", "pk"),
             ),
         )

@@ -232,7 +232,9 @@ def _fixture_queryset(user) -> QuerySet[Fixture]:
                 "results",
                 queryset=Result.objects.filter(
                     state__in=[Result.State.CONFIRMED, *Result.OPEN_STATES]
-                ).select_related("game_log", "submitted_by", "decided_by"),
+                ).select_related(
+                    "game_log", "submitted_by", "decided_by", "submitted_via", "decided_via"
+                ),
             ),
         )
         .order_by("league_id", "cycle__number", "round", "number", "pk")

@@ -42,6 +42,12 @@ from tournaments.services import results as result_services
 class ResultSerializer(serializers.ModelSerializer):
     submitted_by = serializers.SerializerMethodField()
     decided_by = serializers.SerializerMethodField()
+    submitted_through_link = serializers.SerializerMethodField(
+        help_text="the entry whose private result link sent this result (no account), or null"
+    )
+    decided_through_link = serializers.SerializerMethodField(
+        help_text="the entry whose private result link confirmed or disputed it, or null"
+    )
     game_log = serializers.SerializerMethodField()
     placings = IntegerListField()
     colour_places = IntegerListField()
@@ -70,9 +76,11 @@ class ResultSerializer(serializers.ModelSerializer):
             "forfeit_loser",
             "verified",
             "submitted_by",
+            "submitted_through_link",
             "reason",
             "created_at",
             "decided_by",
+            "decided_through_link",
             "decided_at",
             "decision_note",
             "game_log",
@@ -83,6 +91,12 @@ class ResultSerializer(serializers.ModelSerializer):
 
     def get_decided_by(self, result: Result) -> str | None:
         return _username(result.decided_by)
+
+    def get_submitted_through_link(self, result: Result) -> int | None:
+        return result.submitted_via.entry_id if result.submitted_via_id else None
+
+    def get_decided_through_link(self, result: Result) -> int | None:
+        return result.decided_via.entry_id if result.decided_via_id else None
 
     def get_game_log(self, result: Result) -> str | None:
         """The SHA-256 of the result's game log (download: /results/{id}/log/)."""
@@ -128,7 +142,9 @@ class GameLogInfoSerializer(serializers.ModelSerializer):
 
 
 def _result_queryset(user) -> QuerySet[Result]:
-    return visible_results(user).select_related("game_log", "submitted_by", "decided_by")
+    return visible_results(user).select_related(
+        "game_log", "submitted_by", "decided_by", "submitted_via", "decided_via"
+    )
 
 
 def _log_response(result: Result | None) -> HttpResponse:

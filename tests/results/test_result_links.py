@@ -20,6 +20,7 @@ from tournaments.services.results import (
     result_confirm,
     result_dispute,
     result_enter,
+    result_report,
     result_resolve,
     result_void,
 )
@@ -219,3 +220,12 @@ def test_the_submit_permission_is_the_entrys_seat_only(world):
     assert result_actions(world["erin"], world["g1"]).allows(SUBMIT)
     assert result_actions(world["erin"], world["g1"]).seat.entry_id == world["link"].entry_id
     assert not result_actions(world["erin"], world["g1"]).allows(DISPUTE)  # nothing pending
+
+
+def test_a_hand_report_through_the_link_is_hers_and_waits_for_carol(world):
+    erin_entry = world["link"].entry
+    result = result_report(fixture=world["g1"], user=world["erin"], winner=erin_entry)
+    assert result.submitted_via == world["link"] and result.state == Result.State.PENDING
+    with pytest.raises(NotAllowed):
+        result_confirm(result=result, user=world["erin"])
+    assert result_confirm(result=result, user=world["carol"]).state == Result.State.CONFIRMED

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
+from tests.browser.test_accessibility import axe_source, violations  # noqa: F401
 from tests.browser.test_phone_width import PHONE, WIDTH_REPORT
 from tests.builders import example_text, make_fixture, make_league, make_player, make_user
 from tournaments.models import Entry, Result
@@ -40,7 +41,11 @@ def fits(page) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_player_reports_through_her_link_on_a_phone(
-    chromium, live_server, transactional_db, lang
+    chromium,
+    live_server,
+    transactional_db,
+    axe_source,  # noqa: F811
+    lang,
 ):
     organizer = make_user("olga")
     carol_user = make_user("carol_u")
@@ -67,6 +72,7 @@ def test_a_player_reports_through_her_link_on_a_phone(
         expect(page.locator("html")).to_have_attribute("lang", lang)
         expect(page.locator(f"#game-{g1.pk}")).to_be_visible()
         fits(page)
+        assert not violations(page, axe_source), "axe: serious or critical violations"
         screenshot(page, f"result-link-{lang}")
 
         # G2: confirm carol's result, by keyboard
@@ -82,11 +88,14 @@ def test_a_player_reports_through_her_link_on_a_phone(
         page.keyboard.press("Enter")
         expect(page.locator("#form-error")).to_be_visible()
         fits(page)
+        assert not violations(page, axe_source), "axe: serious or critical violations"
         screenshot(page, f"result-link-refused-{lang}")
         assert not Result.objects.filter(fixture=g1).exists()
 
-        # then her game's log: pending until carol confirms
+        # then her game's log (the refused one is in the box again: replaced)
         tab_to(page, f"#log-text-{g1.pk}")
+        assert page.locator(f"#log-text-{g1.pk}").input_value().startswith("{")
+        page.keyboard.press("Control+a")
         page.keyboard.insert_text(example_text("valid-league-2tplus.json"))
         tab_to(page, f'#game-{g1.pk} form[action$="/upload/"] button')
         page.keyboard.press("Enter")
@@ -99,3 +108,50 @@ def test_a_player_reports_through_her_link_on_a_phone(
         context.close()
     assert not any(token in (r or "") for r in referers), "the token travelled in a Referer"
     assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_organizer_makes_and_shows_a_link_on_a_phone(
+    chromium,
+    live_server,
+    transactional_db,
+    axe_source,  # noqa: F811
+    lang,
+):
+    from django.conf import settings
+    from django.test import Client
+
+    organizer = make_user("olga")
+    erin = make_player("erin", created_by=organizer)
+    dave = make_player("dave", created_by=organizer)
+    league = make_league(organizer, "spring-manage", format="2T+")
+    make_fixture(league, [(erin, ["black", "yellow"]), (dave, ["green", "red"])], "black")
+    client = Client()
+    client.force_login(organizer)
+    context = chromium.new_context(
+        viewport=PHONE, locale=LANGUAGES[lang], base_url=live_server.url, is_mobile=True
+    )
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+    page = context.new_page()
+    try:
+        page.goto("/leagues/spring-manage/manage/")
+        expect(page.locator("#result-links")).to_be_visible()
+        entry = Entry.objects.get(player=erin)
+        tab_to(page, f"#links-{entry.pk} button")  # "create a link", by keyboard
+        page.keyboard.press("Enter")
+        expect(page.locator(f"#links-{entry.pk} summary")).to_be_visible()
+        tab_to(page, f"#links-{entry.pk} summary")
+        page.keyboard.press("Enter")  # "show the link"
+        field = page.locator(f'[data-result-link="{entry.pk}"]')
+        expect(field).to_be_visible()
+        url = field.input_value()
+        assert "/r/" in url and len(url.rsplit("/r/", 1)[1].strip("/")) == 32
+        fits(page)
+        assert not violations(page, axe_source), "axe: serious or critical violations"
+        screenshot(page, f"result-link-manage-{lang}")
+        response = page.goto(url)  # the link works, without the organizer's rights
+        assert response.status == 200
+        expect(page.locator("h1")).to_contain_text("erin")
+    finally:
+        context.close()

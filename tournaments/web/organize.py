@@ -160,9 +160,7 @@ def invite(request, slug: str):
             email=data.get("email", ""),
             name=data.get("name", ""),
             player=player,
-            link_for=lambda token: request.build_absolute_uri(
-                reverse("tournaments:invitation", args=[token])
-            ),
+            language=request.LANGUAGE_CODE,
         )
     except ServiceError as exc:
         return _failed(request, league, exc, form, "invite_form")

@@ -484,7 +484,13 @@ class RejectedSubmission(models.Model):
     sha256 = models.CharField(max_length=64, blank=True)
     size = models.PositiveIntegerField(default=0)
     event = models.IntegerField(null=True, blank=True, help_text="first offending event")
-    error = models.TextField()
+    error = models.TextField(help_text="the refusal in English")
+    error_code = models.CharField(
+        max_length=40, blank=True, help_text="the refusal's code (blank: uncoded, or older)"
+    )
+    error_params = models.JSONField(
+        default=dict, blank=True, help_text="the refusal's parameters (nested coded errors)"
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -72,7 +72,7 @@ def _manage_context(request, league, **forms) -> dict:
         "can_seed": cycles < league.drr_count and league.event_kind == league.EventKind.LEAGUE,
         "next_step": next_step(league),
         "date_groups": len(schedule_services.league_date_groups(league)),
-        "dates_form": forms.pop("dates_form", None) or RecurrenceForm(),
+        "dates_form": forms.pop("dates_form", None) or RecurrenceForm(auto_id="dates_%s"),
         "dates_preview": forms.pop("dates_preview", None),
         "time_zone": settings.TIME_ZONE,
         "has_series": league.series.exists(),
@@ -312,7 +312,7 @@ def league_dates(request, slug: str):
     from tournaments.algorithms.recurrence import round_dates
 
     league = organized_league(request, slug)
-    form = RecurrenceForm(request.POST)
+    form = RecurrenceForm(request.POST, auto_id="dates_%s")  # ids unique on the page
     if not form.is_valid():
         return _render(request, league, 400, dates_form=form)
     data = form.cleaned_data

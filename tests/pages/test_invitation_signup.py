@@ -214,3 +214,26 @@ def test_outside_a_request_the_site_default(org, league, django_capture_on_commi
     with translation.override(None), django_capture_on_commit_callbacks(execute=True):
         invitation_create(league=league, by=org, email="x@example.org", name="Xaver")
     assert mail.outbox[-1].subject == "Invitation to Spring Cup"
+
+
+def test_the_address_confirmation_links_to_the_site_in_the_readers_language(org, settings):
+    """The invitation's second mail (confirm the address) also links to SITE_URL, never the
+    request's host, and is in the account's language (else the page's)."""
+    from accounts.notifications import language_set
+
+    settings.SITE_URL = "https://maedn.example.net"
+    settings.ALLOWED_HOSTS = ["internal-host", "testserver"]
+    anna = make_user("anna", email="anna@example.org")
+    c = Client()
+    c.force_login(anna)
+    send = reverse("tournaments:confirm-email", args=["send"])
+    c.post(send, HTTP_HOST="internal-host", HTTP_ACCEPT_LANGUAGE="de")
+    german = mail.outbox[-1]
+    assert german.subject == "Bestätige deine E-Mail-Adresse"
+    link = re.search(r"\w+://\S+", german.body).group(0)
+    assert link.startswith("https://maedn.example.net/") and "internal-host" not in german.body
+    assert c.get(link.removeprefix("https://maedn.example.net")).status_code == 200
+    language_set(anna, "en")
+    anna.refresh_from_db()
+    c.post(send, HTTP_ACCEPT_LANGUAGE="de")
+    assert mail.outbox[-1].subject == "Confirm your e-mail address"  # her own choice wins

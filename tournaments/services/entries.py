@@ -444,21 +444,29 @@ def email_confirmation_token(user) -> str:
     return signing.dumps({"u": user.pk, "e": user.email}, salt=EMAIL_SALT, compress=True)
 
 
-def email_confirmation_send(*, user, link_for) -> None:
-    """Mail the account a signed link that confirms its e-mail address."""
+def email_confirmation_send(*, user, link_for=None, language: str = "") -> None:
+    """Mail the account a signed link that confirms its e-mail address: on the configured
+    site (``SITE_URL``, like every mail; ``link_for(token)`` overrides it), in the account's
+    language (else ``language``, the page's, else the site's default)."""
     if not user.email:
         raise ServiceError("your account has no e-mail address", field="email")
     with transaction.atomic():
         mail_allowance_check(kind=MailSent.Kind.CONFIRMATION, sender=user, recipient=user.email)
         mail_record(kind=MailSent.Kind.CONFIRMATION, sender=user, recipient=user.email)
-    url = link_for(email_confirmation_token(user))
-    send_mail(
-        "Confirm your e-mail address",
-        f"Open this link to confirm {user.email}: {url}\n",
-        settings.DEFAULT_FROM_EMAIL,
-        [user.email],
-        fail_silently=False,
+    token = email_confirmation_token(user)
+    url = (
+        link_for(token)
+        if link_for
+        else site_url(reverse("tournaments:confirm-email", args=[token]))
     )
+    chosen = getattr(getattr(user, "account_settings", None), "language", "")
+    wanted = chosen or language
+    with translation.override(
+        wanted if wanted in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+    ):
+        subject = _("Confirm your e-mail address")
+        body = _("Open this link to confirm %(email)s: %(url)s") % {"email": user.email, "url": url}
+    send_mail(subject, body + "\n", settings.DEFAULT_FROM_EMAIL, [user.email], fail_silently=False)
 
 
 def email_confirm(*, token: str, user):

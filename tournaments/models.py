@@ -115,6 +115,12 @@ class League(models.Model):
     draw_seed = models.BigIntegerField(
         null=True, blank=True, help_text="RNG seed of the open draw and of the platform's dice"
     )
+    date_plan = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="the rhythm the games outside DRRs were dated in ({every_days, due_hours}); "
+        "games made later (an open round, a series game) continue it",
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     is_public = models.BooleanField(default=True)
     registration_open = models.BooleanField(

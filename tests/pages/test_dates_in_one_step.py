@@ -10,7 +10,14 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.urls import reverse
 
-from tests.pages.test_event_kinds_on_site import act, client, create, enter, org  # noqa: F401
+from tests.pages.test_event_kinds_on_site import (  # noqa: F401
+    act,
+    client,
+    create,
+    enter,
+    forfeit_all,
+    org,
+)
 from tournaments.models import Fixture
 from tournaments.services.schedule import fixture_reschedule, league_date_groups
 
@@ -86,6 +93,14 @@ def test_an_open_tournaments_drawn_round_gets_one_date_for_all_its_tables(client
     assert len(groups) == 1 and len(groups[0][1]) == 2  # round 1: two tables, one date
     assert dates(client, league, apply=True, first="2027-01-09T10:00").status_code == 302
     assert {local(g) for g in league.fixtures.all()} == {"Sat 09.01. 10:00"}
+    # the rounds drawn later continue the rhythm: round 2 a week on, the final table after
+    forfeit_all(league, league.owner)
+    act(client, league, "draw-round")
+    assert {local(g) for g in league.fixtures.filter(round=2)} == {"Sat 16.01. 10:00"}
+    forfeit_all(league, league.owner)
+    act(client, league, "final-table")
+    final = league.fixtures.get(stage=Fixture.Stage.FINAL)
+    assert local(final) == "Sat 23.01. 10:00" and final.deadline is not None
 
 
 def test_the_playoffs_games_are_grouped_by_round_and_game_number(db):
@@ -111,6 +126,41 @@ def test_the_playoffs_games_are_grouped_by_round_and_game_number(db):
         "Semi-final 1 G2, Semi-final 2 G2",
         "Final G1",
     ]
+
+
+def test_playoff_games_needed_later_continue_the_rhythm(db, settings):
+    from datetime import datetime
+
+    from tests.builders import make_user
+    from tournaments.models import Series
+    from tournaments.services.leagues import league_create
+    from tournaments.services.schedule import date_new_games, league_dates_recur
+
+    settings.TIME_ZONE = "Europe/Berlin"
+    owner = make_user("olga")
+    league = league_create(owner=owner, name="Cup", format="2T")
+    semis = [
+        Series.objects.create(league=league, round=1, slot=s, name=f"Semi-final {s}", first_to=3)
+        for s in (1, 2)
+    ]
+
+    def game(series, n):
+        return Fixture.objects.create(
+            league=league, series=series, round=series.round, number=n, label=f"G{n}"
+        )
+
+    firsts = [game(s, 1) for s in semis]
+    league_dates_recur(league=league, by=owner, first=datetime(2027, 3, 16, 19), due_hours=48)
+    assert {local(Fixture.objects.get(pk=g.pk)) for g in firsts} == {"Tue 16.03. 19:00"}
+    second = game(semis[0], 2)  # the series goes on: game 2 a week later
+    date_new_games(league, [second])
+    assert local(second) == "Tue 23.03. 19:00"
+    other = game(semis[1], 2)  # the other semi-final's game 2: the same date
+    date_new_games(league, [other])
+    assert local(other) == local(second) and other.deadline == second.deadline
+    third = game(semis[0], 3)
+    date_new_games(league, [third])
+    assert local(third) == "Tue 30.03. 19:00"  # after summer time began: still 19:00
 
 
 def test_a_german_organizer_sees_the_card_in_german(client):  # noqa: F811

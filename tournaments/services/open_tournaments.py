@@ -76,6 +76,9 @@ def _create_tables(league: League, draw: open_draw.RoundDraw, stage: str, label)
             for i, seat in enumerate(table.seats)
         )
         made.append(fixture)
+    from tournaments.services.schedule import date_new_games
+
+    date_new_games(league, made)
     return made
 
 

@@ -432,6 +432,9 @@ def league_dates_recur(
         raise ServiceError(str(exc), field="every_days") from None
     dated = 0
     with transaction.atomic():
+        League.objects.filter(pk=league.pk).update(
+            date_plan={"every_days": every_days, "due_hours": due_hours}
+        )
         for (_label, members), date in zip(groups, dates, strict=True):
             locked = Fixture.objects.select_for_update(no_key=True).filter(
                 pk__in=[g.pk for g in members]
@@ -443,3 +446,42 @@ def league_dates_recur(
                 game.save(update_fields=["scheduled_at", "deadline", "updated_at"])
                 dated += 1
     return dated
+
+
+def date_new_games(league, games: list[Fixture]) -> None:
+    """Games made after the organizer dated the games outside DRRs in one step (an open
+    round drawn, the final table, a playoff game needed, an extra Grand Prix game) continue
+    its rhythm (``League.date_plan``): a game whose group (a round; in the playoffs a
+    round's game number) has a dated game takes that date; otherwise the next date after
+    the latest one, ``every_days`` later at the same wall-clock time, due ``due_hours``
+    after it. Without a plan, or with nothing dated yet, the games stay undated."""
+    from datetime import timedelta
+
+    from django.conf import settings
+
+    from tournaments.algorithms.recurrence import round_dates
+
+    plan = League.objects.values_list("date_plan", flat=True).get(pk=league.pk) or {}
+    every, due_hours = plan.get("every_days"), plan.get("due_hours")
+    if not every or not games:
+        return
+    dated = league.fixtures.filter(cycle__isnull=True, scheduled_at__isnull=False).exclude(
+        pk__in=[g.pk for g in games]
+    )
+    latest = dated.order_by("-scheduled_at").first()
+    if latest is None:
+        return
+    following = round_dates(latest.scheduled_at, 2, every_days=every, zone=settings.TIME_ZONE)[1]
+    for game in games:
+        group = dated.filter(round=game.round, series__isnull=game.series_id is None)
+        if game.series_id:
+            group = group.filter(number=game.number)
+        same = group.order_by("scheduled_at").first()
+        if same is not None:
+            game.scheduled_at, game.deadline = same.scheduled_at, same.deadline
+        else:
+            game.scheduled_at = following.scheduled_at
+            game.deadline = (
+                following.scheduled_at + timedelta(hours=due_hours) if due_hours else None
+            )
+        game.save(update_fields=["scheduled_at", "deadline", "updated_at"])

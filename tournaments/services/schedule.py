@@ -432,9 +432,8 @@ def league_dates_recur(
         raise ServiceError(str(exc), field="every_days") from None
     dated = 0
     with transaction.atomic():
-        League.objects.filter(pk=league.pk).update(
-            date_plan={"every_days": every_days, "due_hours": due_hours}
-        )
+        league.date_plan = {"every_days": every_days, "due_hours": due_hours}
+        League.objects.filter(pk=league.pk).update(date_plan=league.date_plan)
         for (_label, members), date in zip(groups, dates, strict=True):
             locked = Fixture.objects.select_for_update(no_key=True).filter(
                 pk__in=[g.pk for g in members]
@@ -461,7 +460,7 @@ def date_new_games(league, games: list[Fixture]) -> None:
 
     from tournaments.algorithms.recurrence import round_dates
 
-    plan = League.objects.values_list("date_plan", flat=True).get(pk=league.pk) or {}
+    plan = league.date_plan or {}  # no query: the creating service's league row
     every, due_hours = plan.get("every_days"), plan.get("due_hours")
     if not every or not games:
         return

@@ -208,16 +208,6 @@ def filtered_out(game: Position, c: int, n: int, s: int, frm: int, to: int) -> s
     return coded("why_not_allowed")  # pragma: no cover - defensive
 
 
-def field_words(game: Position, pos: int) -> str:
-    if pos < 0:
-        return "the yard"
-    if pos >= game.T:
-        return f"house field {HOUSE_LETTERS[pos - game.T]}"
-    if pos == 0:
-        return "field A (0)"
-    return f"field {pos}"
-
-
 def huff_not_due(names: Sequence[str], c: int, n: int, m: RawMove, huff: int) -> str:
     name = names[c]
     why = "the move captured" if m[3] >= 0 else f"no pawn of {name} could have captured"

@@ -12,17 +12,39 @@ from tournaments.services.players import player_create
 
 
 def account_signup(
-    *, username: str, email: str, password: str, player_name: str = "", claim: bool = False
+    *,
+    username: str,
+    email: str,
+    password: str,
+    player_name: str = "",
+    claim: bool = False,
+    invitation=None,
 ):
     """Create an account and its player profile (named ``player_name``, else the user
     name). Two sign-ups racing for one user name: one wins, the other gets a clear error.
+
+    Signing up through an open ``invitation`` (the invitation page's "sign up"): the
+    player the organizer named is kept. An invitation to become a player created without
+    an account creates the account without a player (accepting makes it that player); an
+    invitation naming a new player makes that name the default of ``player_name``.
 
     When the name belongs to a player an organizer created without an account, ``claim``
     creates the account without a player and asks to become that one (an organizer of a
     league the player is in approves); without ``claim`` the sign-up is refused with a
     message that offers it (``field="claim"``)."""
     user_model = get_user_model()
-    name = (player_name or username).strip()
+    if invitation is not None and not invitation.is_open:
+        invitation = None
+    if invitation is not None and invitation.entry_id:
+        try:
+            with transaction.atomic():
+                return user_model.objects.create_user(
+                    username=username, email=email, password=password
+                )
+        except IntegrityError:
+            raise _name_taken(username) from None
+    default = (invitation.name if invitation is not None else "") or username
+    name = (player_name or default).strip()
     taken = Player.objects.filter(name__iexact=name).first()
     if taken is not None and taken.user_id is None and not claim:
         raise ServiceError(
@@ -39,8 +61,11 @@ def account_signup(
             else:
                 player_create(name=name, user=user)
     except IntegrityError:
-        raise ServiceError(
-            f"the user name {username!r} was taken a moment ago; choose another",
-            field="username",
-        ) from None
+        raise _name_taken(username) from None
     return user
+
+
+def _name_taken(username: str) -> ServiceError:
+    return ServiceError(
+        f"the user name {username!r} was taken a moment ago; choose another", field="username"
+    )

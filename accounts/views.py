@@ -5,6 +5,8 @@ Django's own views (``accounts/urls.py``, templates in templates/registration/).
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth import login
@@ -43,6 +45,25 @@ def _redirect_target(request: HttpRequest) -> str:
     return getattr(settings, "LOGIN_REDIRECT_URL", "/") or "/"
 
 
+def _invitation_of(target: str):
+    """The open invitation whose page ``target`` (the sign-up's ``next``) is, or None."""
+    from django.urls import Resolver404, resolve
+
+    from tournaments.services.entries import invitation_from_token
+
+    try:
+        match = resolve(urlsplit(target).path)
+    except Resolver404:
+        return None
+    if match.view_name != "tournaments:invitation":
+        return None
+    try:
+        invitation = invitation_from_token(match.kwargs["token"])
+    except ServiceError:
+        return None
+    return invitation if invitation.is_open else None
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and its player profile in one step, then log in. Sign-ups from
@@ -55,7 +76,12 @@ def signup(request: HttpRequest) -> HttpResponse:
             response = too_many_requests(request, retry_after)
             response["Retry-After"] = str(retry_after)
             return response
-    form = SignupForm(request.POST or None)
+    target = _redirect_target(request)
+    invitation = _invitation_of(target)
+    form = SignupForm(request.POST or None, initial={"player_name": invitation and invitation.name})
+    if invitation is not None and invitation.entry_id:
+        # they become the invitation's player on accepting: no name (nor claim) to choose
+        del form.fields["player_name"], form.fields["claim"]
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -63,8 +89,9 @@ def signup(request: HttpRequest) -> HttpResponse:
                 username=data["username"],
                 email=data["email"],
                 password=data["password1"],
-                player_name=data["player_name"],
+                player_name=data.get("player_name", ""),
                 claim=data.get("claim", False),
+                invitation=invitation,
             )
         except ServiceError as exc:
             field = {"name": "player_name", "username": "username", "claim": "claim"}.get(
@@ -82,11 +109,15 @@ def signup(request: HttpRequest) -> HttpResponse:
                     )
                     % {"name": data["player_name"]},
                 )
-            return redirect(_redirect_target(request))
+            return redirect(target)
     return render(
         request,
         "registration/signup.html",
-        {"form": form, "next": request.POST.get("next") or request.GET.get("next", "")},
+        {
+            "form": form,
+            "next": request.POST.get("next") or request.GET.get("next", ""),
+            "invitation": invitation,
+        },
     )
 
 

@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.engine import InvalidLog
+from games.error_text import engine_error_text
 from games.geometry import board_layout
 from games.models import GameLog
 from games.replay import replay_data, replay_json
@@ -122,8 +123,9 @@ def replay_any(request):
                 checked = game_log_check(raw, storing=False)  # nothing is stored here
             except LogRejected as exc:
                 # events are numbered from 1 on every page, as the replay counts them
-                where = f" (event {exc.event + 1})" if exc.event is not None else ""
-                error = f"{exc.message}{where}"
+                # the engine's coded error in the reader's language (games.error_text)
+                where = _(" (event %(n)s)") % {"n": exc.event + 1} if exc.event is not None else ""
+                error = f"{engine_error_text(exc.message)}{where}"
                 data, start_step = _replay_before(raw, exc.event)
             else:
                 text = checked.text

@@ -120,6 +120,12 @@ class League(models.Model):
     draw_seed = models.BigIntegerField(
         null=True, blank=True, help_text="RNG seed of the open draw and of the platform's dice"
     )
+    date_plan = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="the rhythm the games outside DRRs were dated in ({every_days, due_hours}); "
+        "games made later (an open round, a series game) continue it",
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     is_public = models.BooleanField(default=True)
     registration_open = models.BooleanField(
@@ -508,7 +514,13 @@ class RejectedSubmission(models.Model):
     sha256 = models.CharField(max_length=64, blank=True)
     size = models.PositiveIntegerField(default=0)
     event = models.IntegerField(null=True, blank=True, help_text="first offending event")
-    error = models.TextField()
+    error = models.TextField(help_text="the refusal in English")
+    error_code = models.CharField(
+        max_length=40, blank=True, help_text="the refusal's code (blank: uncoded, or older)"
+    )
+    error_params = models.JSONField(
+        default=dict, blank=True, help_text="the refusal's parameters (nested coded errors)"
+    )
 
     class Meta:
         ordering = ["-created_at"]

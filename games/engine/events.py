@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import messages
 from ._text import describe
 from .board import PAWNS_PER_COLOUR, YARD, YARD_NAME
+from .codes import coded
 from .moves import IllegalMove, RawMove
 
 if TYPE_CHECKING:
@@ -184,7 +185,7 @@ def event_defect(game: Game, ev: object) -> str:
     if type(n) is not int or not 1 <= n <= 6:
         if "die" not in ev:
             return f'{name}\'s event has no "die"'
-        return f"{name} rolled {describe(n)}, but a die shows a whole number from 1 to 6"
+        return coded("bad_die", name=name, n=describe(n))
     return messages.not_on_turn(
         names,
         c,

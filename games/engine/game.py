@@ -18,6 +18,7 @@ from . import events as _events
 from . import messages
 from ._text import describe
 from .board import PAWNS_PER_COLOUR, YARD, YARD_NAME, Board, get_board, position_name
+from .codes import coded
 from .moves import IllegalMove, Move, RawMove
 from .position import Position
 from .rules import STUCK_TRIES, RuleSet
@@ -464,8 +465,12 @@ class Game(Position):
         if target is None:
             if legal:
                 raise IllegalMove(
-                    f"{names[c]} rolled {n} and made no move, but a move was possible "
-                    f"({messages.move_list(names, legal, c)})"
+                    coded(
+                        "no_move_made",
+                        name=names[c],
+                        die=n,
+                        allowed=messages.move_list(names, legal, c),
+                    )
                 )
             if huff is not None:
                 raise IllegalMove(
@@ -506,10 +511,7 @@ class Game(Position):
             raise IllegalMove(messages.after_end(self.winner))
         c = self.turn_seat
         if type(die) is not int or not 0 < die < 7:
-            raise IllegalMove(
-                f"{self.names[c]} rolled {describe(die)}, but a die shows a whole "
-                "number from 1 to 6"
-            )
+            raise IllegalMove(coded("bad_die", name=self.names[c], n=describe(die)))
         h = None if huff is None else _events.parse_huff(self, c, huff)
         target = None
         if move is not None:

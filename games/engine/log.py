@@ -15,6 +15,7 @@ from typing import Any
 
 from ._text import describe
 from ._text import safe_text as _safe_text
+from .codes import code_of, coded
 from .rules import RulesError
 from .setup import Setup, SetupError
 
@@ -48,6 +49,16 @@ class InvalidLog(ValueError):
         super().__init__(error)
         self.error = error
         self.event = event
+
+    @property
+    def code(self) -> str | None:
+        """The message's code (``games.engine.codes``), or None for an uncoded one."""
+        return code_of(self.error)[0]
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The message's parameters, as JSON data."""
+        return code_of(self.error)[1]
 
     def result(self) -> dict[str, Any]:
         """The validation result object of game-log.md for this defect."""
@@ -198,7 +209,7 @@ def _load(data: str | bytes | bytearray) -> tuple[Any, bool]:
     except RecursionError:
         raise InvalidLog("the log is not valid JSON: it is nested too deeply") from None
     except (ValueError, TypeError) as exc:  # JSONDecodeError
-        raise InvalidLog(f"the log is not valid JSON: {exc}") from None
+        raise InvalidLog(coded("not_json", why=str(exc))) from None
 
 
 def _not_json(value: Any, path: str, depth: int = 0) -> tuple[str, str] | None:
@@ -289,7 +300,7 @@ def read_log_parsed(log: object) -> tuple[Mapping[str, Any], Setup, list[Any]]:
         raise InvalidLog(f'unknown log format {describe(fmt)} (expected "{FORMAT}")')
     for key in ("rules", "first", "events"):
         if key not in log:
-            raise InvalidLog(f'the log has no "{key}"')
+            raise InvalidLog(coded("malformed", field=key))
     board = log.get("board", 4)
     if isinstance(board, bool) or board not in (4, 6) or not isinstance(board, int):
         raise InvalidLog(f"board must be 4 or 6, not {describe(board)}")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ._text import describe
 from .board import HOUSE_LETTERS, position_name
+from .codes import coded
 from .moves import RawMove
 from .rules import STUCK_TRIES
 
@@ -38,8 +39,9 @@ def move_list(names: Sequence[str], moves: list[RawMove], c: int) -> str:
 
 
 def after_end(winner: str | None) -> str:
-    won = f"; {winner} won" if winner else ""
-    return f"the game was already over{won}, so no more rolls may follow"
+    if winner:
+        return coded("game_over", who=winner)
+    return coded("game_over_no_winner")
 
 
 def not_on_turn(
@@ -59,25 +61,22 @@ def not_on_turn(
     name = names[c]
     turn = names[turn_seat]
     if c == neutral:
-        return f"{name} is the neutral colour and never takes a turn; it is {turn}'s turn"
+        return coded("neutral_turn", name=name, turn=turn)
     if not in_play:
-        return f"{name} is not used in this game; it is {turn}'s turn"
+        return coded("unused_turn", name=name, turn=turn)
     if finished:
-        return f"{name} has finished and takes no more turns; it is {turn}'s turn"
+        return coded("finished_turn", name=name, turn=turn)
     if prev is not None:
         ps, pd, pmax = prev
         if ps == c:
             if pmax == STUCK_TRIES and pd != 6:
-                return f"{name} had already used its three tries for a 6; it is {turn}'s turn"
-            return f"{name} rolled {pd}, which ended its turn; it is {turn}'s turn"
+                return coded("tries_used", name=name, turn=turn)
+            return coded("turn_ended", name=name, n=pd, turn=turn)
         if ps == turn_seat:
             if pd == 6:
-                return f"{turn} rolled a 6 and rolls again, not {name}"
-            return (
-                f"{turn} could not move and still has {tries} of its three tries "
-                f"for a 6, so {turn} rolls again, not {name}"
-            )
-    return f"it is {turn}'s turn, not {name}'s"
+                return coded("rolls_again_six", turn=turn, name=name)
+            return coded("rolls_again_stuck", turn=turn, tries=tries, name=name)
+    return coded("not_your_turn", turn=turn, name=name)
 
 
 def bad_time(name: str, t: object, last: float) -> str:
@@ -104,16 +103,16 @@ def illegal_move(
 ) -> str:
     """A recorded move ``frm → to`` of seat ``s``'s pawn that seat ``c`` rolling ``n`` may
     not make in ``pos``; ``legal`` are the moves it may make."""
-    name = pos.names[c]
-    pawn = f" with a {pos.names[s]} pawn" if s != c else ""
-    head = f"{name} rolled {n} and moved {position_name(frm)}→{to}{pawn}"
-    reason = why_illegal(pos, c, n, s, frm, to)
+    head = {
+        "name": pos.names[c],
+        "die": n,
+        "move": f"{position_name(frm)}→{to}",
+        "pawn": coded("with_pawn", colour=pos.names[s]) if s != c else "",
+        "why": why_illegal(pos, c, n, s, frm, to),
+    }
     if not legal:
-        return (
-            f"{head}, but {reason}; {name} had no legal move with that roll, "
-            "so the roll is recorded without a move"
-        )
-    return f"{head}, but {reason} (allowed: {move_list(pos.names, legal, c)})"
+        return coded("illegal_move_none_legal", **head)
+    return coded("illegal_move", **head, allowed=move_list(pos.names, legal, c))
 
 
 def why_illegal(game: Position, c: int, n: int, s: int, frm: int, to: int) -> str:
@@ -124,68 +123,72 @@ def why_illegal(game: Position, c: int, n: int, s: int, frm: int, to: int) -> st
     absm = game.abs_of[s]
     if frm < 0:
         if not game.yard[s]:
-            return f"{pname} has no pawn in the yard"
+            return coded("why_no_pawn_in_yard", colour=pname)
         if to != 0:
-            return "a pawn leaving the yard goes onto field A (B→0)"
+            return coded("why_leave_to_a")
         if n != 6:
-            return "a pawn leaves the yard only with a 6"
+            return coded("why_leave_with_six")
         o = game.track[absm[0]]
         if o == s:
-            return f"{pname}'s own pawn stands on field A"
+            return coded("why_own_on_a", colour=pname)
         if o >= 0 and game.tcount[absm[0]] >= 2:
-            return f"{game.names[o]}'s barrier blocks field A"
+            return coded("why_barrier_on_a", owner=game.names[o])
         return filtered_out(game, c, n, s, frm, to)
     if frm not in pw:
-        return f"{pname} has no pawn on {field_words(game, frm)}"
+        if frm >= T:
+            return coded("why_no_pawn_in_house", colour=pname, letter=HOUSE_LETTERS[frm - T])
+        if frm == 0:
+            return coded("why_no_pawn_on_a", colour=pname)
+        return coded("why_no_pawn_on_field", colour=pname, field=frm)
     if to == frm + n:
         if frm < T:
             for q in range(frm + 1, min(to, T)):
                 if game.tcount[absm[q]] >= 2:
                     owner = game.names[game.track[absm[q]]]
-                    return f"the barrier of {owner} on field {q} blocks the way"
+                    return coded("why_barrier_blocks", owner=owner, field=q)
         if to < T:
             a = absm[to]
             o = game.track[a]
             if o == s:
                 if not game.barriers:
-                    return f"{pname}'s own pawn stands on field {to}"
+                    return coded("why_own_on_field", colour=pname, field=to)
                 if game.tcount[a] >= 2:
-                    return f"two {pname} pawns already stand on field {to}"
+                    return coded("why_two_own", colour=pname, field=to)
             elif o >= 0 and game.tcount[a] >= 2:
-                return f"{game.names[o]}'s barrier on field {to} can't be captured or landed on"
+                return coded("why_barrier_target", owner=game.names[o], field=to)
         else:
             if to in pw:
-                return f"{pname}'s own pawn stands on {field_words(game, to)} ({to})"
+                letter = HOUSE_LETTERS[to - T]
+                return coded("why_own_in_house", colour=pname, letter=letter, field=to)
             if not game.jump:
                 for h in range(max(frm + 1, T), to):
                     if h in pw:
-                        return (
-                            "pawns may not jump over pawns in the house "
-                            f"({pname}'s pawn on {field_words(game, h)} ({h}))"
-                        )
+                        letter = HOUSE_LETTERS[h - T]
+                        return coded("why_jump_in_house", colour=pname, letter=letter, field=h)
         return filtered_out(game, c, n, s, frm, to)
     if to == frm - n:
         if not game.back:
-            return "pawns move forwards only"
+            return coded("why_forwards_only")
         if frm >= T:
-            return "pawns in the house never move backwards"
+            return coded("why_house_not_back")
         if to < 1:
-            return "a backward move may not reach or pass its own field A"
+            return coded("why_back_past_a")
         a = absm[to]
         o = game.track[a]
         if o < 0 or o == s:
-            return f"a backward move must capture, and field {to} holds no pawn to capture"
+            return coded("why_back_must_capture", field=to)
         if game.tcount[a] >= 2:
-            return f"{game.names[o]}'s barrier on field {to} can't be captured"
+            return coded("why_barrier_not_captured", owner=game.names[o], field=to)
         for q in range(to + 1, frm):
             if game.tcount[absm[q]] >= 2:
-                return f"the barrier on field {q} blocks the way"
+                return coded("why_barrier_blocks_back", field=q)
         return filtered_out(game, c, n, s, frm, to)
     if frm + n > game.last:
-        return f"a roll of {n} would take the pawn on {frm} past the end of the house"
+        return coded("why_past_house", die=n, field=frm)
     if to < frm and not game.back:
-        return f"pawns move forwards only: a roll of {n} takes {frm} to {frm + n}"
-    return f"a roll of {n} moves a pawn {fields(n)} ({frm}→{frm + n}), not {fields(to - frm)}"
+        return coded("why_forwards_only_to", die=n, field=frm, to=frm + n)
+    code = "why_one_field" if n == 1 else "why_fields"
+    return coded(code, die=n, field=frm, to=frm + n, moved=fields(to - frm))
 
 
 def filtered_out(game: Position, c: int, n: int, s: int, frm: int, to: int) -> str:
@@ -193,26 +196,16 @@ def filtered_out(game: Position, c: int, n: int, s: int, frm: int, to: int) -> s
     name = game.names[c]
     moves = game.candidates(c, n)
     if game.entry and n == 6 and any(m[1] < 0 and m[0] == c for m in moves):
-        return f"with a 6, {name} must bring a pawn out of the yard onto field A (B→0)"
+        return coded("why_must_enter", colour=name)
     if game.clear and game.yard[c] and game.track[game.start[c]] == c:
         sel = [m for m in moves if m[1] == 0 and m[0] == c]
         if sel and not (s == c and frm == 0):
-            return f"while {name} has pawns in the yard its pawn on field A must move off first"
+            return coded("why_clear_a", colour=name)
         if sel:
             moves = sel
     if game.capture and any(m[3] >= 0 for m in moves):
-        return "a capture was possible, and capturing is compulsory"
-    return "the rules do not allow that move"  # pragma: no cover - defensive
-
-
-def field_words(game: Position, pos: int) -> str:
-    if pos < 0:
-        return "the yard"
-    if pos >= game.T:
-        return f"house field {HOUSE_LETTERS[pos - game.T]}"
-    if pos == 0:
-        return "field A (0)"
-    return f"field {pos}"
+        return coded("why_must_capture")
+    return coded("why_not_allowed")  # pragma: no cover - defensive
 
 
 def huff_not_due(names: Sequence[str], c: int, n: int, m: RawMove, huff: int) -> str:
@@ -251,4 +244,4 @@ def huff_wrong(
 
 
 def fields(k: int) -> str:
-    return "1 field" if abs(k) == 1 else f"{abs(k)} fields"
+    return coded("fields_one") if abs(k) == 1 else coded("fields_many", n=abs(k))

@@ -67,7 +67,7 @@ def _play_events(setup: Setup, events: list[Any]) -> Game:
     try:
         game.push_events(events)
     except IllegalMove as exc:
-        raise InvalidLog(str(exc), exc.index) from None
+        raise InvalidLog(exc.args[0], exc.index) from None
     _raise_defect(events)
     return game
 
@@ -151,7 +151,7 @@ def _steps(setup: Setup, events: list[Any]) -> Iterator[Step]:
         try:
             played = game.push_event(event)
         except IllegalMove as exc:
-            raise InvalidLog(str(exc), i) from None
+            raise InvalidLog(exc.args[0], i) from None
         move = captured = None
         if played is not None:
             move = game.move_object(played[0], c, played[1])

@@ -305,3 +305,21 @@ def test_result_carries_completed_colours_and_game_time(world):
     body = response.json()
     assert body["completed_colours"] == {str(erin.pk): 2, str(carol.pk): 1}
     assert body["game_time"] == 1500
+
+
+def test_a_refusal_in_the_requests_language_with_its_code_alongside(world):
+    broken = example()
+    index = next(i for i, e in enumerate(broken["events"]) if e.get("move"))
+    broken["events"][index]["die"] = 7
+    response = submit(world, body=json.dumps(broken), HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 400
+    error = error_of(response)
+    assert error["reason"] == "log_rejected_at" and error["event"] == index
+    assert error["message"].startswith(f"das Protokoll wurde abgelehnt (Ereignis {index + 1})")
+    listed = world.client("player").get(
+        f"/api/v1/fixtures/{world.fixture.pk}/rejections/", HTTP_ACCEPT_LANGUAGE="de"
+    )
+    row = listed.json()["results"][0]
+    assert row["reason"] == "log_rejected_at"
+    assert row["error"].startswith(f"the log was rejected (event {index + 1})")
+    assert "ein Würfel zeigt eine ganze Zahl von 1 bis 6" in row["message"]

@@ -4,11 +4,17 @@ invited with an account who reads the site and her mail in German), a double-thr
 Challengers event, a Grand Prix event on board 6, an open tournament with a final table,
 and a 3T league of DRRs whose starts follow the colour that clinched the previous game.
 The organizer only follows the manage page's "next step" and uploads the game logs on the
-game pages. Screenshots: test-artifacts/screenshots/kinds-*.png."""
+game pages. Every player is invited by mail: account holders are entered by name, get the
+mail (one of them in German in each event) and accept from its link; in the Challengers
+event a newcomer is invited by address, signs up from the mail's link under the name the
+organizer gave, confirms the address and accepts. Screenshots:
+test-artifacts/screenshots/kinds-*.png."""
 
 from __future__ import annotations
 
 import json
+import re
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
@@ -104,6 +110,40 @@ def _enter(page, *names: str) -> None:
         expect(page.locator(".messages")).to_contain_text(f"{name} is entered")
 
 
+def _invite_by_mail(chromium, live_server, page, league: League, names, german=()) -> None:
+    """The organizer enters account holders by name; each gets the mail (in German for
+    those in ``german``, whose account reads German) and accepts from its link."""
+    from accounts.notifications import language_set
+
+    people = []
+    for name in names:
+        user = make_user(f"{name.lower()}-acct", email=f"{name.lower()}@example.org")
+        make_player(name, user)
+        if name in german:
+            language_set(user, "de")
+        people.append((name, user))
+    page.goto(f"/leagues/{league.slug}/manage/")
+    for name, _user in people:
+        page.fill("#add_player", name)
+        page.get_by_role("button", name="Enter", exact=True).click()
+        expect(page.locator(".messages")).to_contain_text("they are invited")
+    for name, user in people:
+        (message,) = [m for m in mail.outbox if user.email in m.to and league.name in m.subject]
+        wanted = "eingeladen" if name in german else "You are invited"
+        assert wanted in message.subject, message.subject
+        link = re.search(r"https?://\S+/me/leagues/", message.body).group(0)
+        assert link.startswith(settings.SITE_URL.rstrip("/"))
+        person = _logged_in(chromium, live_server, user, "de-DE" if name in german else "en-GB")
+        person.goto(urlsplit(link).path)
+        accept = "Zusagen" if name in german else "Accept"
+        person.get_by_role("button", name=accept, exact=True).first.click()
+        expect(person.locator(".messages")).to_be_visible()
+        if name in german:
+            screenshot(person, f"kinds-invited-{league.slug}-de")
+        person.context.close()
+    assert league.entries.playing().count() >= len(people)
+
+
 def _next_step(page, league: League, button: str) -> None:
     page.goto(f"/leagues/{league.slug}/manage/")
     step = page.locator("section[aria-labelledby=next-heading]")
@@ -172,10 +212,41 @@ def test_a_triple_threat_event_reaches_the_world_rankings(chromium, live_server,
     anna_page.context.close()
 
 
-def test_a_challengers_event_from_the_site(organizer_page):
+def test_a_challengers_event_from_the_site(chromium, live_server, organizer_page):
     _nora, page = organizer_page
     league = _create(page, "challengers", "Challengers Night", game_formats="2T, 2T, 2T+")
-    _enter(page, "Dora", "Emil")
+    _invite_by_mail(chromium, live_server, page, league, ["Dora"], german=["Dora"])
+    # a newcomer invited by address: the mail's link, sign-up under the organizer's name
+    page.goto(f"/leagues/{league.slug}/manage/")
+    page.fill("#id_email", "emil@example.org")
+    page.fill("#id_name", "Emil Ebert")
+    page.get_by_role("button", name="Invite", exact=True).click()
+    expect(page.locator(".messages")).to_contain_text("emil@example.org")
+    (invitation,) = [m for m in mail.outbox if "emil@example.org" in m.to]
+    link = re.search(r"https?://\S+/invitations/\S+", invitation.body).group(0)
+    assert link.startswith(settings.SITE_URL.rstrip("/"))  # the configured site, not the host
+    emil = chromium.new_context(base_url=live_server.url).new_page()
+    emil.set_default_timeout(20_000)
+    emil.goto(urlsplit(link).path)
+    emil.get_by_role("link", name="sign up", exact=True).click()
+    expect(emil.locator("#id_player_name")).to_have_value("Emil Ebert")
+    emil.fill("#id_username", "emil")
+    emil.fill("#id_email", "emil@example.org")
+    emil.fill("#id_password1", "a long enough secret 1")
+    emil.fill("#id_password2", "a long enough secret 1")
+    screenshot(emil, "kinds-06a-challengers-signup-from-invitation")
+    emil.get_by_role("button", name="Sign up").click()
+    emil.get_by_role("button", name="Send me the confirmation link").click()
+    confirm = re.search(r"https?://\S+", mail.outbox[-1].body).group(0)
+    emil.goto(urlsplit(confirm).path)
+    emil.goto(urlsplit(link).path)
+    emil.get_by_role("button", name="Accept and play").click()
+    expect(emil.locator(".messages")).to_contain_text("You play in Challengers Night now")
+    emil.context.close()
+    assert sorted(league.entries.playing().values_list("player__name", flat=True)) == [
+        "Dora",
+        "Emil Ebert",
+    ]
     _next_step(page, league, "Schedule the event's games")
     assert _play_all(page, league, 30) == 3
     page.goto(f"/leagues/{league.slug}/schedule/")
@@ -185,11 +256,11 @@ def test_a_challengers_event_from_the_site(organizer_page):
     assert league.status == League.Status.FINISHED
 
 
-def test_a_grand_prix_event_on_board_six(organizer_page):
+def test_a_grand_prix_event_on_board_six(chromium, live_server, organizer_page):
     _nora, page = organizer_page
     league = _create(page, "grand-prix", "GP Six", games_planned="2")
     assert league.board == 6
-    _enter(page, "Finn", "Gina", "Hugo")
+    _invite_by_mail(chromium, live_server, page, league, ["Finn", "Gina", "Hugo"], ["Gina"])
     _next_step(page, league, "Schedule the event's games")
     _play_all(page, league, 50)
     league.refresh_from_db()
@@ -198,10 +269,11 @@ def test_a_grand_prix_event_on_board_six(organizer_page):
     screenshot(page, "kinds-07-gp-standings")
 
 
-def test_an_open_tournament_with_a_final_table(organizer_page):
+def test_an_open_tournament_with_a_final_table(chromium, live_server, organizer_page):
     _nora, page = organizer_page
     league = _create(page, "open", "Club Open", games_planned="2", final_table_size="4")
-    _enter(page, "Ida", "Jan", "Kai", "Lea", "Max", "Nil", "Ole")
+    names = ["Ida", "Jan", "Kai", "Lea", "Max", "Nil", "Ole"]
+    _invite_by_mail(chromium, live_server, page, league, names, german=["Lea"])
     page.goto(f"/leagues/{league.slug}/")
     expect(page.locator("main")).not_to_contain_text("Seat the final table")
     for round_number in (1, 2):
@@ -209,17 +281,17 @@ def test_an_open_tournament_with_a_final_table(organizer_page):
         expect(page.locator(".messages")).to_contain_text("The next round is drawn")
         _play_all(page, league, 70 + 10 * round_number)
     screenshot(page, "kinds-08-open-rounds")
-    _next_step(page, league, "Seat the final table")
-    message = page.locator(".messages").inner_text()
-    if "tied for the last place" in message:
-        # a tie across the cut: the organizer records the roll-off, then seats the table
-        tied = message.split(" are tied")[0].strip().split(", ")
-        page.goto(f"/leagues/{league.slug}/")
+    page.goto(f"/leagues/{league.slug}/manage/")
+    step = page.locator("section[aria-labelledby=next-heading] p").first.inner_text()
+    if "tied for the last place" in step:
+        # a tie across the cut: the next step asks for the roll-off, then the seating
+        tied = step.split(" are tied")[0].strip().split(", ")
+        _next_step(page, league, "Record the tie-break roll")
         page.fill("#id_rolls", ", ".join(f"{n} {6 - i}" for i, n in enumerate(tied)))
         page.get_by_role("button", name="Record the roll").click()
         expect(page.locator(".messages")).to_contain_text("The tie-break roll is recorded")
         screenshot(page, "kinds-08b-open-tie-break-roll")
-        _next_step(page, league, "Seat the final table")
+    _next_step(page, league, "Seat the final table")
     expect(page.locator(".messages")).to_contain_text("The final table is seated")
     _play_all(page, league, 99)
     league.refresh_from_db()
@@ -228,10 +300,10 @@ def test_an_open_tournament_with_a_final_table(organizer_page):
     screenshot(page, "kinds-09-open-final-ranking")
 
 
-def test_a_3t_league_of_drrs(organizer_page):
+def test_a_3t_league_of_drrs(chromium, live_server, organizer_page):
     _nora, page = organizer_page
     league = _create(page, "3T", "3T League", drr_count="1")
-    _enter(page, "Pia", "Quin", "Rosa")
+    _invite_by_mail(chromium, live_server, page, league, ["Pia", "Quin", "Rosa"], ["Quin"])
     _next_step(page, league, "Seed DRR 1")
     page.fill("#id_seed", "4")
     page.get_by_role("button", name="Seed and draw the schedule").click()

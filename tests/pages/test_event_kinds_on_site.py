@@ -202,3 +202,81 @@ def test_a_drr_league_never_offers_the_next_drr_while_one_is_played(client, org)
     assert "DRR 1 is being played: 6 games wait" in text and "Seed DRR 2" not in text
     forfeit_all(league, org)
     assert "Seed DRR 2 of 2" in step(client, league)
+
+
+def test_an_open_tournaments_tie_across_the_final_table_cut_is_settled_by_a_recorded_roll(
+    client, org
+):
+    """tournament.md: "After the preliminary rounds the best four play a final table";
+    the preliminary ranking is placement points → wins → a recorded die roll (platform
+    rule). Nine players at three tables of three, each table won by its first-seated
+    player: three players have 5 points, three have 3 (no win) and share fourth place
+    with two of them below the cut. The organizer is told to record a roll, seating is
+    refused until then, and the roll decides who plays the final table and the order of
+    those left out."""
+    league = create(
+        client,
+        name="Cut Open",
+        event_kind="open",
+        format="open",
+        games_planned="1",
+        final_table_size="4",
+        points_scheme="5,3,2,1",
+    )
+    enter(client, league, "Ann", "Ben", "Cat", "Dan", "Eva", "Fay", "Gus", "Hal", "Ida")
+    act(client, league, "draw-round")
+    tables = list(league.fixtures.filter(round=1).prefetch_related("seats__entry__player"))
+    assert sorted(len(t.seats.all()) for t in tables) == [3, 3, 3]
+    second = []
+    for table in tables:
+        seats = list(table.seats.order_by("position"))
+        result_enter(
+            fixture=table,
+            user=org,
+            reason="score sheet",
+            winner=seats[0].entry,
+            placings=[s.entry_id for s in seats],
+        )
+        second.append(seats[1].entry.player.name)
+    text = step(client, league)
+    assert "tied for the last place at the final table" in text, text
+    assert all(name in text for name in second)
+    assert "Seat the final table" not in text  # not offered while it would be refused
+    # the action is refused with the same reason, and nothing is seated
+    response = client.post(
+        reverse("tournaments:league-action", args=[league.slug, "final-table"]), follow=True
+    )
+    assert "record a tie-break roll between them first" in response.content.decode()
+    assert not league.fixtures.filter(stage=Fixture.Stage.FINAL).exists()
+    # the roll-off: first, second and third of the tied players, a re-roll of a tie
+    a, b, c = second
+    response = client.post(
+        reverse("tournaments:league-action", args=[league.slug, "tie-break-roll"]),
+        {"rolls": f"{a} 3, {b} 3, {c} 1; {a} 6, {b} 2"},
+        follow=True,
+    )
+    assert "The tie-break roll is recorded." in response.content.decode()
+    assert "the best 4 play the final table" in step(client, league)
+    act(client, league, "final-table")
+    final = league.fixtures.get(stage=Fixture.Stage.FINAL)
+    finalists = [s.entry.player.name for s in final.seats.order_by("position")]
+    winners = {t.seats.order_by("position").first().entry.player.name for t in tables}
+    assert set(finalists[:3]) == winners and finalists[3] == a  # the roll's winner is fourth
+    seats = list(final.seats.order_by("position"))
+    result_enter(
+        fixture=final,
+        user=org,
+        reason="score sheet",
+        winner=seats[-1].entry,
+        placings=[s.entry_id for s in reversed(seats)],
+    )
+    league.refresh_from_db()
+    assert league.status == League.Status.FINISHED
+    from tournaments.services.open_tournaments import open_final_ranking
+
+    names = dict(league.entries.values_list("pk", "player__name"))
+    order = [names[e] for e in open_final_ranking(league)]
+    assert order[:4] == list(reversed(finalists))  # the final table decides places 1–4
+    assert order[4:6] == [b, c]  # those left out keep the roll's order
+    page = client.get(reverse("tournaments:standings", args=[league.slug])).content.decode()
+    assert page.index(f">{b}<") < page.index(f">{c}<")

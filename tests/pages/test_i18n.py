@@ -66,11 +66,13 @@ def test_colour_names_and_replay_text_in_german(client, league, submitted):
     assert any("Figur" in step["text"] for step in data["steps"])
 
 
-def test_service_errors_stay_readable_in_german(client, league, erin_user):
+def test_service_errors_are_german_on_german_pages(client, league, erin_user):
     german(client).force_login(erin_user)
     response = client.post(
         reverse("tournaments:game-submit", args=[league.test_objects["g1"].pk]), {"content": "{"}
     )
     assert response.status_code == 400
-    assert "the log is not valid JSON" in response.text  # the service's own words
+    # coded (log_rejected nesting the engine's not_json); only the parser's detail is English
+    assert "das Protokoll wurde abgelehnt: das Protokoll ist kein gültiges JSON" in response.text
+    assert "the log is not valid JSON" not in response.text
     assert "Spielprotokoll hochladen" in response.text

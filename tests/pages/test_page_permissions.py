@@ -312,6 +312,13 @@ CASES = [
         prepare=_cycle,
     ),
     Case(
+        "date the games outside DRRs",
+        "post",
+        lambda w: f"/leagues/{lg(w)}/manage/dates/",
+        lambda w: {"first": "2027-03-16T19:00", "every_days": "7", "apply": "1"},
+        allowed=ORGANIZERS,
+    ),
+    Case(
         "reschedule",
         "post",
         lambda w: f"/games/{w.fixture.pk}/reschedule/",
@@ -462,6 +469,7 @@ def test_every_organizer_route_is_in_the_matrix():
         "round-dates",
         "late-order",
         "drr-dates",
+        "manage-dates",
         "game-reschedule",
         "game-start",
         "game-forfeit",

@@ -69,18 +69,27 @@ def test_head_to_head_shows_a_signed_score_or_a_dash():
 def test_mismatch_parts_are_translated_one_by_one():
     from django.utils import translation
 
-    from tournaments.web.error_text import translate_error
+    from tournaments.services.errors import coded, coded_text
 
+    error = coded(
+        "log_mismatch",
+        why=[
+            coded_text("log_board", log=6, league="Spring", board=4),
+            coded_text("log_incomplete"),
+            "the log's rules differ from the league's (league): x",  # an uncoded part
+        ],
+    )
     text = (
         "this log does not belong to this game: the log is for board 6, but Spring plays on "
         "board 4; the log ends before the game is decided; upload the complete log of the game"
         "; the log's rules differ from the league's (league): x"
     )
+    assert error.message == text
     with translation.override("de"):
-        german = translate_error(text)
+        german = error.localized()
     assert german.startswith("dieses Protokoll gehört nicht zu dieser Partie: ")
     assert "das Protokoll ist für Brett 6, aber Spring spielt auf Brett 4" in german
     assert "das Protokoll endet, bevor die Partie entschieden ist; lade" in german
     assert german.endswith("the log's rules differ from the league's (league): x")  # stays English
     with translation.override("en"):
-        assert translate_error(text) == text
+        assert error.localized() == text

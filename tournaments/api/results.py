@@ -37,6 +37,7 @@ from tournaments.selectors.visibility import (
     visible_results,
 )
 from tournaments.services import results as result_services
+from tournaments.services.errors import error_text
 
 
 class ResultSerializer(serializers.ModelSerializer):
@@ -104,14 +105,36 @@ class ResultSerializer(serializers.ModelSerializer):
 
 
 class RejectedSubmissionSerializer(serializers.ModelSerializer):
+    """``error`` in English as stored; ``message`` in the request's language, with its
+    code as ``reason`` (null for an uncoded or older refusal)."""
+
     submitted_by = serializers.SerializerMethodField()
+    reason = serializers.SerializerMethodField()
+    message = serializers.SerializerMethodField()
 
     class Meta:
         model = RejectedSubmission
-        fields = ["id", "fixture", "submitted_by", "created_at", "sha256", "size", "event", "error"]
+        fields = [
+            "id",
+            "fixture",
+            "submitted_by",
+            "created_at",
+            "sha256",
+            "size",
+            "event",
+            "error",
+            "reason",
+            "message",
+        ]
 
     def get_submitted_by(self, rejection: RejectedSubmission) -> str | None:
         return _username(rejection.submitted_by)
+
+    def get_reason(self, rejection: RejectedSubmission) -> str | None:
+        return rejection.error_code or None
+
+    def get_message(self, rejection: RejectedSubmission) -> str:
+        return error_text(rejection.error_code, rejection.error_params or {}, rejection.error)
 
 
 class GameLogInfoSerializer(serializers.ModelSerializer):

@@ -24,8 +24,9 @@ Kind = League.EventKind
 @dataclass(frozen=True)
 class NextStep:
     """``code``: finished, enter-players, wait-invitations, seed, schedule-event,
-    draw-round, final-table, play, playoffs, finish. ``action``: the league page's POST
-    action that performs it (``leagues.ACTIONS``), ``url``: the page where it is done."""
+    draw-round, tie-break-roll, final-table, play, playoffs, finish. ``action``: the
+    league page's POST action that performs it (``leagues.ACTIONS``), ``url``: the page
+    where it is done."""
 
     code: str
     text: str
@@ -178,6 +179,20 @@ def _open_step(league: League, fixtures) -> NextStep:
             button=_("Draw round %(n)s") % {"n": rounds + 1},
         )
     if league.final_table_size and not final:
+        from tournaments.services.open_tournaments import final_table_cut_tie
+
+        if tied := final_table_cut_tie(league):
+            return NextStep(
+                "tie-break-roll",
+                _(
+                    "%(names)s are tied for the last place at the final table: record a "
+                    "tie-break roll between them on the league page, then seat the final "
+                    "table."
+                )
+                % {"names": ", ".join(tied)},
+                url=reverse("tournaments:league", args=[league.slug]) + "#tie-break-roll",
+                button=_("Record the tie-break roll"),
+            )
         return NextStep(
             "final-table",
             _("The preliminary rounds are over: the best %(n)s play the final table.")

@@ -10,12 +10,15 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from tournaments.models import Entry, Invitation, League, MailSent, Player, PlayerClaim
 from tournaments.permissions import Refusal, email_confirmed, entry_refusal, may_vouch_for
@@ -79,13 +82,15 @@ def invitation_create(
     email: str = "",
     name: str = "",
     player: Player | None = None,
-    link_for=None,
+    language: str = "",
 ) -> Invitation:
     """Invite someone: by e-mail (a mail with the signed link is sent on commit) or as a
     link the organizer hands out. ``player`` (a player without an account, entered now if
     not yet) or ``name`` (a player created on acceptance) says who they will be; with
-    neither, the accepting account's own player is entered. ``link_for(token)`` builds the
-    absolute URL for the mail."""
+    neither, the accepting account's own player is entered.
+
+    The mail's link is built from ``SITE_URL`` like every notification's, and the mail is
+    in ``invitation_language(email, language)`` (``language``: the organizer's page's)."""
     require_organizer(by, league)
     if refusal := entries_open_refusal(league):
         raise ServiceError(refusal)
@@ -131,16 +136,59 @@ def invitation_create(
         )
         if email:
             mail_record(kind=MailSent.Kind.INVITATION, sender=by, recipient=email)
-            token = invitation_token(invitation)
-            url = link_for(token) if link_for else token
-            subject = " ".join(f"Invitation to {league.name}".split())  # one header line
-            body = (
-                f"{by.get_username()} invites you to play in {league.name}.\n\n"
-                f"Accept or decline here: {url}\n\n"
-                f"Only an account with the confirmed address {email} can accept it.\n"
+            subject, body = invitation_mail(
+                invitation, language=invitation_language(email, language)
             )
             transaction.on_commit(lambda: _send_invitation(subject, body, email, invitation.pk))
     return invitation
+
+
+def site_url(path: str) -> str:
+    """``path`` on the configured site (``SITE_URL``), as every e-mail links."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def invitation_language(email: str, sender_language: str = "") -> str:
+    """The language of the invitation mailed to ``email``: the one chosen by the account
+    that has confirmed this address (else by the one account with it); without an account
+    or a choice, ``sender_language``, the language of the page the organizer sends it from
+    (they likely know whom they invite); else the site's default."""
+    users = get_user_model().objects.filter(email__iexact=email)
+    confirmed = users.filter(confirmed_email__email__iexact=email)
+    chosen = [
+        language
+        for language in (confirmed if confirmed.exists() else users).values_list(
+            "account_settings__language", flat=True
+        )[:2]
+        if language
+    ]
+    if len(chosen) == 1 and chosen[0] in dict(settings.LANGUAGES):
+        return chosen[0]
+    if sender_language in dict(settings.LANGUAGES):
+        return sender_language
+    return settings.LANGUAGE_CODE
+
+
+def invitation_mail(invitation: Invitation, *, language: str) -> tuple[str, str]:
+    """The subject and body of the mail of ``invitation``, in ``language``."""
+    url = site_url(reverse("tournaments:invitation", args=[invitation_token(invitation)]))
+    league = invitation.league
+    who = invitation.created_by.get_username() if invitation.created_by_id else ""
+    with translation.override(language):
+        subject = _("Invitation to %(league)s") % {"league": league.name}
+        lines = [
+            _("%(who)s invites you to play in %(league)s.") % {"who": who, "league": league.name}
+        ]
+        if invitation.entry_id:
+            lines.append(_("You will play as %(name)s.") % {"name": invitation.entry.player.name})
+        elif invitation.name:
+            lines.append(_("You will play as %(name)s.") % {"name": invitation.name})
+        lines.append(_("Accept or decline here: %(url)s") % {"url": url})
+        lines.append(
+            _("Only an account with the confirmed address %(email)s can accept it.")
+            % {"email": invitation.email}
+        )
+    return " ".join(subject.split()), "\n\n".join(lines) + "\n"  # the subject: one line
 
 
 def _send_invitation(subject: str, body: str, email: str, invitation_id: int) -> None:
@@ -396,21 +444,29 @@ def email_confirmation_token(user) -> str:
     return signing.dumps({"u": user.pk, "e": user.email}, salt=EMAIL_SALT, compress=True)
 
 
-def email_confirmation_send(*, user, link_for) -> None:
-    """Mail the account a signed link that confirms its e-mail address."""
+def email_confirmation_send(*, user, link_for=None, language: str = "") -> None:
+    """Mail the account a signed link that confirms its e-mail address: on the configured
+    site (``SITE_URL``, like every mail; ``link_for(token)`` overrides it), in the account's
+    language (else ``language``, the page's, else the site's default)."""
     if not user.email:
         raise ServiceError("your account has no e-mail address", field="email")
     with transaction.atomic():
         mail_allowance_check(kind=MailSent.Kind.CONFIRMATION, sender=user, recipient=user.email)
         mail_record(kind=MailSent.Kind.CONFIRMATION, sender=user, recipient=user.email)
-    url = link_for(email_confirmation_token(user))
-    send_mail(
-        "Confirm your e-mail address",
-        f"Open this link to confirm {user.email}: {url}\n",
-        settings.DEFAULT_FROM_EMAIL,
-        [user.email],
-        fail_silently=False,
+    token = email_confirmation_token(user)
+    url = (
+        link_for(token)
+        if link_for
+        else site_url(reverse("tournaments:confirm-email", args=[token]))
     )
+    chosen = getattr(getattr(user, "account_settings", None), "language", "")
+    wanted = chosen or language
+    with translation.override(
+        wanted if wanted in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+    ):
+        subject = _("Confirm your e-mail address")
+        body = _("Open this link to confirm %(email)s: %(url)s") % {"email": user.email, "url": url}
+    send_mail(subject, body + "\n", settings.DEFAULT_FROM_EMAIL, [user.email], fail_silently=False)
 
 
 def email_confirm(*, token: str, user):

@@ -4,13 +4,17 @@ A coded error (``coded("entries_closed", league=…)``) keeps its English messag
 API's ``message`` in English) and is shown in the reader's language wherever it is shown
 (``localized()``: pages, the API's ``message`` in the request's language with ``reason``
 = the code alongside). Its wording lives once, in ``MESSAGES`` (translated in
-``locale/``), instead of being matched by regular expressions over English sentences
-(``web/error_text.py`` still does that for the engine's upload errors). Errors without a
-code keep their English message everywhere."""
+``locale/``). An upload's refusal nests the engine's own coded error
+(``games.engine.codes``, rendered by ``games.error_text``) as a parameter, and is stored
+with its code on the ``RejectedSubmission``. Errors without a code keep their English
+message everywhere."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
+
+from games.engine.codes import COLOUR_PARAMS, Coded
+from games.error_text import ENGINE_MESSAGES, english, localize
 
 #: code → message template (English; ``%(name)s`` parameters), translated when shown
 MESSAGES: dict[str, str] = {
@@ -72,7 +76,29 @@ MESSAGES: dict[str, str] = {
     "setting_bounds": gettext_noop("%(setting)s must be a whole number from %(low)s to %(high)s"),
     "link_none": gettext_noop("%(player)s has no result link to withdraw"),
     "link_withdrawn": gettext_noop("this result link was withdrawn by the organizer"),
+    # an uploaded log refused (``why``: the engine's coded error, or its English text)
+    "log_rejected": gettext_noop("the log was rejected: %(why)s"),
+    "log_rejected_at": gettext_noop("the log was rejected (event %(n)s): %(why)s"),
+    # an accepted log that is not this game's (``why``: the list of problems)
+    "log_mismatch": gettext_noop("this log does not belong to this game: %(why)s"),
+    "log_board": gettext_noop(
+        "the log is for board %(log)s, but %(league)s plays on board %(board)s"
+    ),
+    "log_first": gettext_noop(
+        "the log starts with %(first)s, but this game's starting colour is %(c)s"
+    ),
+    "log_incomplete": gettext_noop(
+        "the log ends before the game is decided; upload the complete log of the game"
+    ),
+    "log_used": gettext_noop(
+        "this log is already the result of game %(game)s (id %(id)s); every game needs its own log"
+    ),
 }
+
+#: every code a site error may carry or nest: the services' and the engine's
+CATALOGUE: dict[str, str] = {**ENGINE_MESSAGES, **MESSAGES}
+#: parameters whose values are colour names (shown in the reader's language)
+COLOURS = COLOUR_PARAMS | {"first", "c"}
 
 
 #: parameters whose values are words of ours (a verb, a status, a setting): translated too
@@ -118,16 +144,7 @@ class ServiceError(Exception):
 
     def localized(self) -> str:
         """The message in the active language (a coded error), else as it was worded."""
-        if self.code in MESSAGES:
-            try:
-                params = {
-                    k: gettext(v) if k in TRANSLATED_PARAMS and isinstance(v, str) else v
-                    for k, v in self.params.items()
-                }
-                return gettext(MESSAGES[self.code]) % params
-            except (KeyError, TypeError, ValueError):  # a translation missing a parameter
-                return self.message
-        return self.message
+        return error_text(self.code, self.params, self.message)
 
 
 class NotAllowed(ServiceError):
@@ -135,5 +152,37 @@ class NotAllowed(ServiceError):
 
 
 def coded(code: str, *, field: str | None = None, cls=ServiceError, **params) -> ServiceError:
-    """A ServiceError of one of the ``MESSAGES`` (its English message filled in)."""
-    return cls(MESSAGES[code] % params, field=field, code=code, params=params)
+    """A ServiceError of one of the ``MESSAGES`` (its English message filled in; a coded
+    parameter — an engine error, a problem — is kept as ``{"code", "params"}`` data)."""
+    data = {k: _data(v) for k, v in params.items()}
+    return cls(english(code, data, catalogue=CATALOGUE), field=field, code=code, params=data)
+
+
+def coded_text(code: str, **params) -> Coded:
+    """One of the ``MESSAGES`` as a coded text (a problem inside another message)."""
+    text = Coded(MESSAGES[code] % params)
+    text.code, text.params = code, params
+    return text
+
+
+def error_text(code: str | None, params: dict, fallback: str) -> str:
+    """A coded error (``code`` and ``params``, as stored) in the active language;
+    ``fallback`` (its English text) for an uncoded one."""
+    if not code:
+        return fallback
+    return localize(
+        code,
+        params,
+        fallback=fallback,
+        catalogue=CATALOGUE,
+        words=TRANSLATED_PARAMS,
+        colours=COLOURS,
+    )
+
+
+def _data(value):
+    if isinstance(value, Coded):
+        return value.data()
+    if isinstance(value, list):
+        return [_data(v) for v in value]
+    return value

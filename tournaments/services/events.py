@@ -307,6 +307,9 @@ def grand_prix_extra_game(league: League) -> Fixture:
     fixture = _schedule_game(league, entries, league.format, step, [])
     fixture.label = f"GP {number + 1} (extra)"
     fixture.save(update_fields=["label"])
+    from tournaments.services.schedule import date_new_games
+
+    date_new_games(league, [fixture])
     return fixture
 
 

@@ -9,6 +9,7 @@ from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import RulesError, RuleSet
 from tournaments.formats import get_format
 from tournaments.models import Fixture
+from tournaments.services.errors import coded_text
 
 
 def log_colour_names(data: dict[str, Any], board: int) -> dict[str, str]:
@@ -59,9 +60,7 @@ def fixture_log_mismatches(fixture: Fixture, data: dict[str, Any]) -> list[str]:
     problems: list[str] = []
     board = data.get("board", 4)
     if board != league.board:
-        problems.append(
-            f"the log is for board {board}, but {league.name} plays on board {league.board}"
-        )
+        problems.append(coded_text("log_board", log=board, league=league.name, board=league.board))
         return problems  # colours cannot be compared across boards
     try:
         log_rules = RuleSet.from_spec(data.get("rules")).options()
@@ -87,10 +86,7 @@ def fixture_log_mismatches(fixture: Fixture, data: dict[str, Any]) -> list[str]:
             else "this game's starting colour has not been decided yet"
         )
     elif first != fixture.starting_colour:
-        problems.append(
-            f"the log starts with {first}, but this game's starting colour is "
-            f"{fixture.starting_colour}"
-        )
+        problems.append(coded_text("log_first", first=first, c=fixture.starting_colour))
     holdings = log_holdings(data, board)
     seated: set[frozenset[str]] = set()
     for seat in fixture.seats.all():

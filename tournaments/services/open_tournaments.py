@@ -76,6 +76,9 @@ def _create_tables(league: League, draw: open_draw.RoundDraw, stage: str, label)
             for i, seat in enumerate(table.seats)
         )
         made.append(fixture)
+    from tournaments.services.schedule import date_new_games
+
+    date_new_games(league, made)
     return made
 
 
@@ -150,6 +153,30 @@ def preliminary_rows(league: League):
         raise ServiceError(str(exc)) from None
 
 
+def _final_table_rows(league: League):
+    active = set(league.entries.playing().values_list("pk", flat=True))
+    return [r for r in preliminary_rows(league) if r.entry in active]
+
+
+def _cut_tie(league: League, rows) -> list[str]:
+    """The names of the players sharing the last place at the final table with a player
+    below the cut (they need a tie-break roll first), or []."""
+    size = league.final_table_size
+    if not size or len(rows) <= size or rows[size].rank > size:
+        return []
+    names = dict(league.entries.values_list("pk", "player__name"))
+    return [names[r.entry] for r in rows if r.rank == rows[size].rank]
+
+
+def final_table_cut_tie(league: League) -> list[str]:
+    """Who must roll before the final table can be seated (see ``open_final_table``): the
+    players tied for its last place with one below the cut; [] when none (or unknown)."""
+    try:
+        return _cut_tie(league, _final_table_rows(league))
+    except ServiceError:
+        return []
+
+
 def open_final_table(*, league: League, by) -> Fixture:
     """After the preliminary rounds, the best ``final_table_size`` (4) play the final table,
     seated in ranking order with the colours they played least."""
@@ -168,13 +195,10 @@ def open_final_table(*, league: League, by) -> Fixture:
                 "table follows the last of them"
             )
         _require_previous_round_done(league)
-        active = set(league.entries.playing().values_list("pk", flat=True))
-        rows = [r for r in preliminary_rows(league) if r.entry in active]
-        size = league.final_table_size
-        if len(rows) > size and rows[size].rank <= size:
-            names = dict(league.entries.values_list("pk", "player__name"))
-            tied = [names[r.entry] for r in rows if r.rank == rows[size].rank]
+        rows = _final_table_rows(league)
+        if tied := _cut_tie(league, rows):
             raise coded("final_table_tie", names=", ".join(tied))
+        size = league.final_table_size
         try:
             finalists = open_draw.final_table(rows, size)
             draw = open_draw.seat_final_table(

@@ -172,6 +172,9 @@ def _schedule_next_game(series: Series, records=None) -> Fixture | None:
         Seat(fixture=fixture, entry_id=pk, position=i, colours=list(assignment[pk]))
         for i, pk in enumerate(at_board)
     )
+    from tournaments.services.schedule import date_new_games
+
+    date_new_games(league, [fixture])
     return fixture
 
 

@@ -18,6 +18,7 @@ confirmations end with exactly one counted result.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +46,7 @@ from tournaments.permissions import (
     result_actions,
 )
 from tournaments.services.analyses import analysis_for_counted
-from tournaments.services.errors import NotAllowed, ServiceError, coded
+from tournaments.services.errors import NotAllowed, ServiceError, coded, coded_text
 from tournaments.services.events import event_starts_update, grand_prix_progress
 from tournaments.services.guards import require_action
 from tournaments.services.hand_results import HandResult, hand_result_fields
@@ -232,7 +233,7 @@ def _unfinished_log_problems(league, data: dict) -> list[str]:
     the game at the limit."""
     complete_please = "upload the complete log of the game"
     if league.format != "open":
-        return [f"the log ends before the game is decided; {complete_please}"]
+        return [coded_text("log_incomplete")]
     limit = league.time_limit_minutes
     if not limit:
         return [
@@ -250,7 +251,12 @@ def _unfinished_log_problems(league, data: dict) -> list[str]:
     return []
 
 
-def _record_rejection(fixture: Fixture, user, message: str, event=None, checked=None, raw=b""):
+def _record_rejection(
+    fixture: Fixture, user, error: ServiceError, event=None, checked=None, raw=b""
+):
+    """Keep a refused upload: its English message, and its code and parameters (shown in
+    the reader's language)."""
+    params = _storable_params(error.params)
     with transaction.atomic():
         RejectedSubmission.objects.create(
             fixture=fixture,
@@ -259,8 +265,23 @@ def _record_rejection(fixture: Fixture, user, message: str, event=None, checked=
             sha256=checked.sha256 if checked else "",
             size=len(raw),
             event=event,
-            error=_storable(message)[:5000],
+            error=_storable(error.message)[:5000],
+            error_code=(error.code or "") if params is not None else "",
+            error_params=params if params is not None else {},
         )
+
+
+def _storable_params(params: dict) -> dict | None:
+    """The parameters as stored, or None when the database cannot hold them (a bad log's
+    text may reach them: NUL, an unpaired surrogate) or they are too long."""
+    try:
+        text = json.dumps(params, ensure_ascii=False)
+        text.encode("utf-8")
+    except (TypeError, ValueError, UnicodeEncodeError):
+        return None
+    if "\\u0000" in text or len(text) > 20_000:
+        return None
+    return params
 
 
 def _storable(text: str) -> str:
@@ -295,10 +316,7 @@ def _require_log_unused_elsewhere(fixture: Fixture, sha256: str) -> None:
         .first()
     )
     if other is not None:
-        raise ServiceError(
-            f"this log is already the result of game {other.fixture.label or other.fixture_id} "
-            f"(id {other.fixture_id}); every game needs its own log"
-        )
+        raise coded("log_used", game=other.fixture.label or other.fixture_id, id=other.fixture_id)
 
 
 # --- submitting ------------------------------------------------------------------------------
@@ -347,21 +365,26 @@ def game_log_upload(
     try:
         checked = game_log_check(content)
     except LogRejected as exc:
-        _record_rejection(fixture, user, exc.message, exc.event, raw=raw)
         # the text counts events from 1, as the replay does; ``event`` stays the index
-        where = f" (event {exc.event + 1})" if exc.event is not None else ""
-        raise ServiceError(f"the log was rejected{where}: {exc.message}", event=exc.event) from None
+        error = (
+            coded("log_rejected_at", n=exc.event + 1, why=exc.message)
+            if exc.event is not None
+            else coded("log_rejected", why=exc.message)
+        )
+        error.event = exc.event
+        _record_rejection(fixture, user, error, exc.event, raw=raw)
+        raise error from None
     problems = fixture_log_mismatches(fixture, checked.data)
     try:
         _require_log_unused_elsewhere(fixture, checked.sha256)
     except ServiceError as exc:
-        problems.append(exc.message)
+        problems.append(coded_text(exc.code, **exc.params) if exc.code else exc.message)
     if not checked.verdict.get("complete"):
         problems.extend(_unfinished_log_problems(fixture.league, checked.data))
     if problems:
-        message = "this log does not belong to this game: " + "; ".join(problems)
-        _record_rejection(fixture, user, message, checked=checked, raw=raw)
-        raise ServiceError(message)
+        error = coded("log_mismatch", why=problems)
+        _record_rejection(fixture, user, error, checked=checked, raw=raw)
+        raise error
 
     with transaction.atomic():
         fixture = _locked_fixture(fixture.pk, user)

@@ -369,3 +369,118 @@ def cycle_dates_recur(
             )
             for number, date in zip(rounds, dates, strict=True)
         )
+
+
+def league_date_groups(league) -> list[tuple[str, list[Fixture]]]:
+    """The games outside the DRRs still to be played, grouped into the "rounds" one date
+    is given to, in playing order: an event's games (Grand Prix, triple threat,
+    Challengers) one by one; an open tournament's drawn rounds, its final table after them;
+    playoff games by bracket round and game number (game 2 of both semi-finals on one
+    date). Games that count already, or were cancelled, are left out. Each group is
+    ``(label, games)``."""
+    done = [Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED, Fixture.Status.CANCELLED]
+    games = (
+        league.fixtures.filter(cycle__isnull=True)
+        .exclude(status__in=done)
+        .select_related("series")
+        .order_by("pk")
+    )
+    groups: dict[tuple, list[Fixture]] = {}
+    for game in games:
+        key = (1, game.round, game.number) if game.series_id else (0, game.round, 0)
+        groups.setdefault(key, []).append(game)
+    out = []
+    for key in sorted(groups):
+        members = groups[key]
+        labels = list(dict.fromkeys(_game_label(g) for g in members))
+        out.append((", ".join(labels), members))
+    return out
+
+
+def _game_label(game: Fixture) -> str:
+    if game.series_id:
+        return f"{game.series.name} G{game.number}"
+    return game.label or f"#{game.number}"
+
+
+def league_dates_recur(
+    *, league, by, first, every_days: int = 7, due_hours: int | None = None
+) -> int:
+    """Date the games outside the DRRs in one step (``league_date_groups``): the first group
+    at ``first`` (a wall-clock time in the site's time zone), then one group every
+    ``every_days`` days at the same time, each result due ``due_hours`` later; every game
+    stays editable afterwards (``fixture_reschedule``). Rounds and series games that do not
+    exist yet (an open round not drawn, a series game not needed yet) are dated by running
+    it again once they exist. Returns how many games were dated."""
+    from django.conf import settings
+
+    from tournaments.algorithms.recurrence import round_dates
+
+    require_organizer(by, league)
+    groups = league_date_groups(league)
+    if not groups:
+        raise ServiceError(f"{league.name} has no games to date outside its DRRs")
+    try:
+        dates = round_dates(
+            first,
+            len(groups),
+            every_days=every_days,
+            due_hours=due_hours,
+            zone=settings.TIME_ZONE,
+        )
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc), field="every_days") from None
+    dated = 0
+    with transaction.atomic():
+        league.date_plan = {"every_days": every_days, "due_hours": due_hours}
+        League.objects.filter(pk=league.pk).update(date_plan=league.date_plan)
+        for (_label, members), date in zip(groups, dates, strict=True):
+            locked = Fixture.objects.select_for_update(no_key=True).filter(
+                pk__in=[g.pk for g in members]
+            )
+            for game in locked.exclude(
+                status__in=[Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED]
+            ):
+                game.scheduled_at, game.deadline = date.scheduled_at, date.deadline
+                game.save(update_fields=["scheduled_at", "deadline", "updated_at"])
+                dated += 1
+    return dated
+
+
+def date_new_games(league, games: list[Fixture]) -> None:
+    """Games made after the organizer dated the games outside DRRs in one step (an open
+    round drawn, the final table, a playoff game needed, an extra Grand Prix game) continue
+    its rhythm (``League.date_plan``): a game whose group (a round; in the playoffs a
+    round's game number) has a dated game takes that date; otherwise the next date after
+    the latest one, ``every_days`` later at the same wall-clock time, due ``due_hours``
+    after it. Without a plan, or with nothing dated yet, the games stay undated."""
+    from datetime import timedelta
+
+    from django.conf import settings
+
+    from tournaments.algorithms.recurrence import round_dates
+
+    plan = league.date_plan or {}  # no query: the creating service's league row
+    every, due_hours = plan.get("every_days"), plan.get("due_hours")
+    if not every or not games:
+        return
+    dated = league.fixtures.filter(cycle__isnull=True, scheduled_at__isnull=False).exclude(
+        pk__in=[g.pk for g in games]
+    )
+    latest = dated.order_by("-scheduled_at").first()
+    if latest is None:
+        return
+    following = round_dates(latest.scheduled_at, 2, every_days=every, zone=settings.TIME_ZONE)[1]
+    for game in games:
+        group = dated.filter(round=game.round, series__isnull=game.series_id is None)
+        if game.series_id:
+            group = group.filter(number=game.number)
+        same = group.order_by("scheduled_at").first()
+        if same is not None:
+            game.scheduled_at, game.deadline = same.scheduled_at, same.deadline
+        else:
+            game.scheduled_at = following.scheduled_at
+            game.deadline = (
+                following.scheduled_at + timedelta(hours=due_hours) if due_hours else None
+            )
+        game.save(update_fields=["scheduled_at", "deadline", "updated_at"])

@@ -236,15 +236,11 @@ def join(request, slug: str):
 def confirm_email(request, token: str):
     """The signed link that confirms the account's e-mail address (GET), and sending it
     (POST, token "send")."""
-    from django.urls import reverse
 
     if request.method == "POST":
         try:
             entry_services.email_confirmation_send(
-                user=request.user,
-                link_for=lambda t: request.build_absolute_uri(
-                    reverse("tournaments:confirm-email", args=[t])
-                ),
+                user=request.user, language=request.LANGUAGE_CODE
             )
         except ServiceError as exc:
             messages.error(request, exc.localized())

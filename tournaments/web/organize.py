@@ -4,6 +4,7 @@ link, decide join requests and claims, and add co-organizers."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -17,11 +18,18 @@ from tournaments.permissions import may_vouch_for
 from tournaments.selectors.next_step import next_step
 from tournaments.services import entries as entry_services
 from tournaments.services import leagues as league_services
+from tournaments.services import schedule as schedule_services
 from tournaments.services.entries import invitation_token
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.result_links import result_link_token
 from tournaments.web.lookups import organized_league
-from tournaments.web.organize_forms import AddPlayerForm, InviteForm, NewPlayerForm, OrganizerForm
+from tournaments.web.organize_forms import (
+    AddPlayerForm,
+    InviteForm,
+    NewPlayerForm,
+    OrganizerForm,
+    RecurrenceForm,
+)
 
 
 def _manage_context(request, league, **forms) -> dict:
@@ -82,6 +90,10 @@ def _manage_context(request, league, **forms) -> dict:
         "cycles": cycles,
         "can_seed": cycles < league.drr_count and league.event_kind == league.EventKind.LEAGUE,
         "next_step": next_step(league),
+        "date_groups": len(schedule_services.league_date_groups(league)),
+        "dates_form": forms.pop("dates_form", None) or RecurrenceForm(auto_id="dates_%s"),
+        "dates_preview": forms.pop("dates_preview", None),
+        "time_zone": settings.TIME_ZONE,
         "has_series": league.series.exists(),
         "add_form": forms.get("add_form") or AddPlayerForm(auto_id="add_%s"),
         "new_form": forms.get("new_form") or NewPlayerForm(auto_id="new_%s"),
@@ -179,9 +191,7 @@ def invite(request, slug: str):
             email=data.get("email", ""),
             name=data.get("name", ""),
             player=player,
-            link_for=lambda token: request.build_absolute_uri(
-                reverse("tournaments:invitation", args=[token])
-            ),
+            language=request.LANGUAGE_CODE,
         )
     except ServiceError as exc:
         return _failed(request, league, exc, form, "invite_form")
@@ -309,4 +319,50 @@ def league_open(request, slug: str):
     except ServiceError as exc:
         return _failed(request, league, exc)
     messages.success(request, _("Saved."))
+    return redirect("tournaments:manage", slug=league.slug)
+
+
+@login_required
+@require_POST
+def league_dates(request, slug: str):
+    """Date the games outside the DRRs in one step (``schedule.league_dates_recur``):
+    "Preview" shows each group of games with its date, "Set the dates" stores them."""
+    from tournaments.algorithms.errors import AlgorithmError
+    from tournaments.algorithms.recurrence import round_dates
+
+    league = organized_league(request, slug)
+    form = RecurrenceForm(request.POST, auto_id="dates_%s")  # ids unique on the page
+    if not form.is_valid():
+        return _render(request, league, 400, dates_form=form)
+    data = form.cleaned_data
+    if "apply" not in request.POST:
+        groups = schedule_services.league_date_groups(league)
+        preview = []
+        try:
+            if groups:
+                dates = round_dates(
+                    data["first"],
+                    len(groups),
+                    every_days=data["every_days"],
+                    due_hours=data.get("due_hours"),
+                    zone=settings.TIME_ZONE,
+                )
+                preview = [
+                    {"label": label, "scheduled_at": d.scheduled_at, "deadline": d.deadline}
+                    for (label, _games), d in zip(groups, dates, strict=True)
+                ]
+        except AlgorithmError as exc:
+            form.add_error(None, str(exc))
+        return _render(request, league, dates_form=form, dates_preview=preview)
+    try:
+        n = schedule_services.league_dates_recur(
+            league=league,
+            by=request.user,
+            first=data["first"],
+            every_days=data["every_days"],
+            due_hours=data.get("due_hours"),
+        )
+    except ServiceError as exc:
+        return _failed(request, league, exc, form, "dates_form")
+    messages.success(request, _("%(games)s game(s) dated.") % {"games": n})
     return redirect("tournaments:manage", slug=league.slug)

@@ -95,6 +95,7 @@ urlpatterns = [
     ),
     path("leagues/<slug:slug>/manage/access/", organize.league_open, name="manage-access"),
     path("leagues/<slug:slug>/manage/finish/", organize.league_finish, name="manage-finish"),
+    path("leagues/<slug:slug>/manage/dates/", organize.league_dates, name="manage-dates"),
     path("leagues/<slug:slug>/manage/seed/", seeding.seed, name="seed"),
     path(
         "leagues/<slug:slug>/manage/drr/<int:number>/rounds/<int:round_number>/dates/",

@@ -20,7 +20,7 @@ from games.geometry import SHAPES, SYMBOLS, shape_path
 from games.replay import colour_label
 from tournaments.algorithms.standings import MAX_GAME_SECONDS
 from tournaments.formats import FORMATS
-from tournaments.web.error_text import translate_error
+from tournaments.services.errors import error_text
 
 register = template.Library()
 
@@ -319,9 +319,11 @@ def place_in(entry_id: int, placings: list | None) -> int | None:
 
 
 @register.filter
-def upload_error(text: str) -> str:
-    """A stored upload error in the reader's language (``tournaments.web.error_text``)."""
-    return translate_error(text or "")
+def upload_error(rejection) -> str:
+    """A refused upload's reason (a ``RejectedSubmission``) in the reader's language: its
+    code and parameters rendered (``services.errors.error_text``); an uncoded one (older
+    rows, rare refusals) as it was worded, in English."""
+    return error_text(rejection.error_code, rejection.error_params or {}, rejection.error or "")
 
 
 @register.simple_tag

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0006_player_shared_mail_sent'),
+        ('tournaments', '0008_league_date_plan'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -379,6 +379,19 @@ def main() -> None:
     parser.add_argument("--ceiling-games", type=int, default=1000)
     parser.add_argument("--fresh", type=int, default=5, help="fresh processes timed")
     parser.add_argument("--first-game", type=int, default=0, help="games FIRST … FIRST+GAMES-1")
+    parser.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        help="write every match's per-game results here (JSON), to pair them with a later "
+        "run on the same games (--compare)",
+    )
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        default=None,
+        help="a --save file of an earlier run: paired differences against its matches",
+    )
     args = parser.parse_args()
     print(
         f"board 4, 4 colours; hero seat and first colour rotated; {args.workers} worker processes"
@@ -403,6 +416,32 @@ def main() -> None:
                             f"{rules:>8} {hero} − {ref} against {opponent} players, "
                             f"same dice: {paired(a, b)}"
                         )
+            if args.compare and args.compare.is_file():
+                import json
+
+                old = json.loads(args.compare.read_text()).get(rules, {})
+                for spec, a in done.items():
+                    hero, opponent = spec.rsplit("-", 1)
+                    for ospec, entry in old.items():
+                        ohero, oopp = ospec.rsplit("-", 1)
+                        b = entry["results"]
+                        same = oopp == opponent and entry["first"] == args.first_game
+                        if same and len(b) == len(a):
+                            print(
+                                f"{rules:>8} {hero} − {ohero} (earlier run) against "
+                                f"{opponent} players, same dice: {paired(a, b)}"
+                            )
+            if args.save:
+                import json
+
+                saved = json.loads(args.save.read_text()) if args.save.is_file() else {}
+                saved.setdefault(rules, {}).update(
+                    {
+                        spec: {"first": args.first_game, "results": [int(x) for x in a]}
+                        for spec, a in done.items()
+                    }
+                )
+                args.save.write_text(json.dumps(saved))
             if args.ceiling:
                 match(pool, "clairvoyant", "random", args.ceiling_games, args.workers)
     print(f"elapsed {time.perf_counter() - t0:.0f} s wall")

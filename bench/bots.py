@@ -315,6 +315,15 @@ def paired(a: list[bool], b: list[bool]) -> str:
     return f"{mean:+.1%} ± {paired_half_width(*ints):.1%}"
 
 
+def save(path: Path, rules: str, spec: str, first: int, results: list[bool]) -> None:
+    """Add a match's per-game results to the JSON file ``path`` (``--save``)."""
+    import json
+
+    saved = json.loads(path.read_text()) if path.is_file() else {}
+    saved.setdefault(rules, {})[spec] = {"first": first, "results": [int(x) for x in results]}
+    path.write_text(json.dumps(saved))
+
+
 FRESH = """
 import random, sys, time
 t0 = time.perf_counter()
@@ -431,17 +440,6 @@ def main() -> None:
                                 f"{rules:>8} {hero} − {ohero} (earlier run) against "
                                 f"{opponent} players, same dice: {paired(a, b)}"
                             )
-            if args.save:
-                import json
-
-                saved = json.loads(args.save.read_text()) if args.save.is_file() else {}
-                saved.setdefault(rules, {}).update(
-                    {
-                        spec: {"first": args.first_game, "results": [int(x) for x in a]}
-                        for spec, a in done.items()
-                    }
-                )
-                args.save.write_text(json.dumps(saved))
             if args.ceiling:
                 match(pool, "clairvoyant", "random", args.ceiling_games, args.workers)
     print(f"elapsed {time.perf_counter() - t0:.0f} s wall")

@@ -25,6 +25,7 @@ It prints:
 * the same split by the kind of move each chose (entry, capture, into the house, a move in
   the house, leaving its field A, other), to see where the deviations lose;
 * three plies against two: the value of the 3-ply move minus the 2-ply's where they differ;
+* the spread of the option values (best − worst) at the sampled decisions;
 * on the every-``--every``-th sample: the gain of choosing by the rollouts (best option by
   one half of the rollouts, valued on the other: unbiased) over each player's move — how
   much one step of policy improvement with the true opponent model would add.
@@ -168,6 +169,7 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=6)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--rules", default="league")
+    ap.add_argument("--save", type=Path, default=None, help="write the measured decisions (JSON)")
     args = ap.parse_args()
     t0 = time.perf_counter()
     a, n = args.first_game, args.games
@@ -180,6 +182,10 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         for part in pool.map(chunk, jobs):
             games += part
+    if args.save:
+        import json
+
+        args.save.write_text(json.dumps(games))
     g = len(games)
     dec = sum(x["decisions"] for x in games) / g
     rows = [r for x in games for r in x["rows"]]
@@ -217,6 +223,15 @@ def main() -> None:
     th = [r for r in rows if r["t"] != r["h"]]
     report("3 plies ≠ heuristic", th, "t", "h")
     sample = [r for r in rows if r["sampled"]]
+    spreads = sorted(
+        (max(map(sum, r["res"])) - min(map(sum, r["res"]))) / args.rollouts for r in sample
+    )
+    if spreads:
+        print(
+            f"spread of the option values (best − worst, {args.rollouts} rollouts: noise "
+            f"included) at the sampled decisions: median {statistics.median(spreads):.4f}, "
+            f"90th percentile {spreads[int(0.9 * (len(spreads) - 1))]:.4f}"
+        )
     for who in ("s", "t", "h"):
         gains = [split_gain(r["res"], r[who]) for r in sample]
         m, h = mean_ci(gains)

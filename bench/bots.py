@@ -415,6 +415,8 @@ def main() -> None:
             for spec in filter(None, args.matches.split(",")):
                 hero, opponent = spec.rsplit("-", 1)
                 done[spec] = match(pool, hero, opponent, args.games, args.workers, args.first_game)
+                if args.save:  # after every match: a run stopped later keeps what it has
+                    save(args.save, rules, spec, args.first_game, done[spec])
             for spec, a in done.items():
                 hero, opponent = spec.rsplit("-", 1)
                 for ref in ("heuristic", "strong"):

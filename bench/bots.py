@@ -4,6 +4,7 @@
                          [--matches strong-random,heuristic-random,strong-heuristic,
                                     heuristic-heuristic]
                          [--ceiling] [--ceiling-games 1000] [--fresh 5]
+                         [--first-game 0] [--save FILE.json] [--compare FILE.json]
 
 Each rule set of ``--rules`` in turn (default league, then classic), board 4, four
 colours, each its own player; a game counts as won by the first colour home (under
@@ -30,6 +31,14 @@ strong − heuristic on the same dice (95% interval). ``--fresh N`` times the st
 player's first decision in N fresh processes (a new interpreter each: the import of the
 engine, then the first ``choose``, which loads the evaluator's weights), timed apart from
 the import.
+
+Besides the registry's players a hero may be one of the benchmark's own
+(:func:`bench_bot`): ``strong1`` / ``strong3`` (one or three plies), ``rolloutsN`` (N
+rollouts per option with the heuristic for every colour), or a model file ``PATH.npz``
+(the strong player on that model: a new generation against the shipped one). ``--save``
+writes every match's per-game results (after each match), ``--compare`` pairs this run's
+matches with an earlier run's on the same games (``--first-game`` must agree): e.g. a new
+model against the shipped one without playing the shipped one again.
 
 ``--ceiling`` adds a clairvoyant player: it knows every future die and every future
 choice of its random opponents (it sees the generators), and at each decision plays

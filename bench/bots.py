@@ -4,6 +4,7 @@
                          [--matches strong-random,heuristic-random,strong-heuristic,
                                     heuristic-heuristic]
                          [--ceiling] [--ceiling-games 1000] [--fresh 5]
+                         [--first-game 0] [--save FILE.json] [--compare FILE.json]
 
 Each rule set of ``--rules`` in turn (default league, then classic), board 4, four
 colours, each its own player; a game counts as won by the first colour home (under
@@ -30,6 +31,14 @@ strong − heuristic on the same dice (95% interval). ``--fresh N`` times the st
 player's first decision in N fresh processes (a new interpreter each: the import of the
 engine, then the first ``choose``, which loads the evaluator's weights), timed apart from
 the import.
+
+Besides the registry's players a hero may be one of the benchmark's own
+(:func:`bench_bot`): ``strong1`` / ``strong3`` (one or three plies), ``rolloutsN`` (N
+rollouts per option with the heuristic for every colour), or a model file ``PATH.npz``
+(the strong player on that model: a new generation against the shipped one). ``--save``
+writes every match's per-game results (after each match), ``--compare`` pairs this run's
+matches with an earlier run's on the same games (``--first-game`` must agree): e.g. a new
+model against the shipped one without playing the shipped one again.
 
 ``--ceiling`` adds a clairvoyant player: it knows every future die and every future
 choice of its random opponents (it sees the generators), and at each decision plays
@@ -81,10 +90,78 @@ class Streams:
 
 
 def make(name: str) -> Bot:
+    """A bot by name: the registry's, or one of the benchmark's own (:func:`bench_bot`)."""
+    bot = bench_bot(name)
+    if bot is not None:
+        return bot
     try:
         return make_bot(name)
     except ValueError as exc:
         raise SystemExit(str(exc)) from None
+
+
+def bench_bot(name: str) -> Bot | None:
+    """Players only the benchmarks know (too slow or not better, so not in the registry):
+
+    * ``strong1`` / ``strong3``: the strong player with one ply (its evaluator on the
+      positions after its own moves) or three (one more roll with every roller's best
+      reply, about eight times the positions);
+    * ``rolloutsN`` (e.g. ``rollouts64``): N rollouts per option to the end of the game
+      on common random numbers, every colour played by the heuristic (the true model of
+      heuristic opponents), the option with the most wins — one step of policy
+      improvement over the heuristic;
+    * ``MODEL.npz`` (a path ending in ``.npz``): the strong player on that model file.
+    """
+    from games.engine.strong import StrongBot
+
+    if name in ("strong1", "strong3"):
+        return StrongBot(depth=int(name[-1]))
+    if name.startswith("rollouts") and name[8:].isdigit():
+        return RolloutBot(int(name[8:]))
+    if name.endswith(".npz"):
+        from games.engine.evaluator import Evaluator
+        from games.engine.evaluator.model import Network
+
+        return StrongBot(Evaluator(Network.load(Path(name)), Path(name).stem))
+    return None
+
+
+class RolloutBot(Bot):
+    """N rollouts per option (module docstring of :func:`bench_bot`): rollout ``k`` of
+    every option on the same dice, the heuristic (its exact fast replica) for every
+    colour; the most wins, the heuristic's own choice first among equals."""
+
+    def __init__(self, rollouts: int) -> None:
+        from games.engine.analysis.policy import FastHeuristicPolicy
+
+        self.rollouts = rollouts
+        self.policy = FastHeuristicPolicy()
+        self.calls = 0
+
+    def choose(self, game, seat, die, moves, rng):
+        from games.engine.analysis.dice import dice_for
+        from games.engine.analysis.rollout import rollout
+
+        self.calls += 1
+        me = game.setup.player_of(seat)
+        own = self.policy.choose(game, seat, die, moves)
+        order = [own] + [m for m in moves if m != own]
+        afters = []
+        for m in order:
+            g = game.copy()
+            g.push_raw(die, m)
+            afters.append(g)
+        wins = [0] * len(order)
+        tag = int(rng.random() * 1_000_000)
+        for k in range(self.rollouts):
+            dice = dice_for(tag, 0, k, len(game.pawns))
+            for j, g in enumerate(afters):
+                wins[j] += rollout(g.copy(), dice, self.policy) == me
+        best = 0
+        for j in range(1, len(order)):
+            if wins[j] > wins[best]:
+                best = j
+        return order[best]
 
 
 def step(game: Game, st: Streams, bots: list[Bot], times: list[float] | None = None) -> None:
@@ -208,11 +285,14 @@ def run_chunk(args: tuple[str, str, str, int, int]) -> tuple[list[bool], list[fl
     return [play_game(i, hero, opponent, times)[0] for i in range(lo, hi)], times
 
 
-def match(pool: ProcessPoolExecutor, hero: str, opponent: str, games: int, workers: int):
+def match(
+    pool: ProcessPoolExecutor, hero: str, opponent: str, games: int, workers: int, first: int = 0
+):
     """Play a match over the pool and print its line; returns the per-game results."""
     t0 = time.perf_counter()
     step = max(4, games // (workers * 8))
-    chunks = [(RULES, hero, opponent, lo, min(games, lo + step)) for lo in range(0, games, step)]
+    end = first + games
+    chunks = [(RULES, hero, opponent, lo, min(end, lo + step)) for lo in range(first, end, step)]
     results: list[bool] = []
     times: list[float] = []
     for r, t in pool.map(run_chunk, chunks):
@@ -242,6 +322,15 @@ def paired(a: list[bool], b: list[bool]) -> str:
     ints = [int(x) for x in a], [int(y) for y in b]
     mean = (sum(ints[0]) - sum(ints[1])) / len(a)
     return f"{mean:+.1%} ± {paired_half_width(*ints):.1%}"
+
+
+def save(path: Path, rules: str, spec: str, first: int, results: list[bool]) -> None:
+    """Add a match's per-game results to the JSON file ``path`` (``--save``)."""
+    import json
+
+    saved = json.loads(path.read_text()) if path.is_file() else {}
+    saved.setdefault(rules, {})[spec] = {"first": first, "results": [int(x) for x in results]}
+    path.write_text(json.dumps(saved))
 
 
 FRESH = """
@@ -307,6 +396,20 @@ def main() -> None:
     parser.add_argument("--ceiling", action="store_true", help="add the clairvoyant")
     parser.add_argument("--ceiling-games", type=int, default=1000)
     parser.add_argument("--fresh", type=int, default=5, help="fresh processes timed")
+    parser.add_argument("--first-game", type=int, default=0, help="games FIRST … FIRST+GAMES-1")
+    parser.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        help="write every match's per-game results here (JSON), to pair them with a later "
+        "run on the same games (--compare)",
+    )
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        default=None,
+        help="a --save file of an earlier run: paired differences against its matches",
+    )
     args = parser.parse_args()
     print(
         f"board 4, 4 colours; hero seat and first colour rotated; {args.workers} worker processes"
@@ -319,15 +422,35 @@ def main() -> None:
                 fresh_first_decisions(rules, args.fresh)
             done: dict[str, list[bool]] = {}
             for spec in filter(None, args.matches.split(",")):
-                hero, opponent = spec.split("-")
-                done[spec] = match(pool, hero, opponent, args.games, args.workers)
-            for opponent in ("random", "heuristic"):
-                a, b = done.get(f"strong-{opponent}"), done.get(f"heuristic-{opponent}")
-                if a is not None and b is not None:
-                    print(
-                        f"{rules:>8} strong − heuristic against {opponent} players, "
-                        f"same dice: {paired(a, b)}"
-                    )
+                hero, opponent = spec.rsplit("-", 1)
+                done[spec] = match(pool, hero, opponent, args.games, args.workers, args.first_game)
+                if args.save:  # after every match: a run stopped later keeps what it has
+                    save(args.save, rules, spec, args.first_game, done[spec])
+            for spec, a in done.items():
+                hero, opponent = spec.rsplit("-", 1)
+                for ref in ("heuristic", "strong"):
+                    b = done.get(f"{ref}-{opponent}")
+                    skip = hero == ref or (ref == "strong" and hero == "heuristic")
+                    if b is not None and not skip:
+                        print(
+                            f"{rules:>8} {hero} − {ref} against {opponent} players, "
+                            f"same dice: {paired(a, b)}"
+                        )
+            if args.compare and args.compare.is_file():
+                import json
+
+                old = json.loads(args.compare.read_text()).get(rules, {})
+                for spec, a in done.items():
+                    hero, opponent = spec.rsplit("-", 1)
+                    for ospec, entry in old.items():
+                        ohero, oopp = ospec.rsplit("-", 1)
+                        b = entry["results"]
+                        same = oopp == opponent and entry["first"] == args.first_game
+                        if same and len(b) == len(a):
+                            print(
+                                f"{rules:>8} {hero} − {ohero} (earlier run) against "
+                                f"{opponent} players, same dice: {paired(a, b)}"
+                            )
             if args.ceiling:
                 match(pool, "clairvoyant", "random", args.ceiling_games, args.workers)
     print(f"elapsed {time.perf_counter() - t0:.0f} s wall")

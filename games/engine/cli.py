@@ -112,6 +112,22 @@ def _train_parser(sub) -> None:
         "itself as the strong player",
     )
     p.add_argument("--start", type=Path, default=None, help="start from these weights")
+    p.add_argument(
+        "--td-events",
+        type=int,
+        default=0,
+        help="TD targets: the teacher's value this many rolls after each sampled position "
+        "(0: outcomes only)",
+    )
+    p.add_argument(
+        "--td-weight",
+        type=float,
+        default=0.0,
+        help="weight of the TD target against the outcome in the loss (0 … 1)",
+    )
+    p.add_argument(
+        "--teacher", type=Path, default=None, help="the TD targets' model (default: shipped)"
+    )
     p.set_defaults(run=_train)
 
 

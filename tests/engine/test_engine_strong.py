@@ -176,7 +176,7 @@ def test_depth_one_is_the_best_afterstate_by_the_evaluator():
         h.push_raw(4, m)
         assert v == ev.win_chances(h)[0]
     with pytest.raises(ValueError):
-        StrongBot(depth=3)
+        StrongBot(depth=4)
 
 
 def test_depth_two_averages_the_best_replies_over_the_six_rolls():
@@ -198,6 +198,39 @@ def test_depth_two_averages_the_best_replies_over_the_six_rolls():
                 outcomes.append(ev.win_chances(leaf))
             expected += max(outcomes, key=lambda ch: ch[c])[0] / 6
         assert v == pytest.approx(expected, abs=1e-12)
+
+
+def _expectimax(ev, g: Game, plies: int, seat: int) -> tuple[float, ...]:
+    """The textbook expectimax the search must equal: per roll the reply best for its
+    roller by the value ``plies - 1`` deeper, the mean over the six rolls."""
+    if plies == 0 or g.over:
+        return ev.win_chances(g)
+    c = g.turn_seat
+    total = None
+    for d in range(1, 7):
+        outcomes = []
+        for r in g.legal(c, d) or [None]:
+            h = g.copy()
+            h.push_raw(d, r)
+            outcomes.append(_expectimax(ev, h, plies - 1, seat))
+        best = outcomes[0]
+        for o in outcomes[1:]:
+            if o[c] > best[c]:
+                best = o
+        total = list(best) if total is None else [a + b for a, b in zip(total, best, strict=True)]
+    return tuple(x / 6 for x in total)
+
+
+def test_depth_three_is_expectimax_over_two_rolls_and_depth_two_agrees_with_it():
+    game = Game.from_positions({"red": [30, 36, 42, 43], "black": [31, 35, 41, 42]}, turn="red")
+    moves = game.legal(0, 3)
+    ev = StrongBot().evaluator(game)
+    for depth in (2, 3):
+        values = StrongBot(depth=depth).move_values(game, 0, 3, moves)
+        for m, v in zip(moves, values, strict=True):
+            h = game.copy()
+            h.push_raw(3, m)
+            assert v == pytest.approx(_expectimax(ev, h, depth - 1, 0)[0], abs=1e-12)
 
 
 @pytest.mark.parametrize("variant", ["quick", "first-capture"])

@@ -113,3 +113,33 @@ def test_training_resumed_from_its_checkpoint_equals_an_uninterrupted_run(tmp_pa
     assert "resumed at epoch 1" in resumed.getvalue()
     assert (b / "m.npz").read_bytes() == (a / "m.npz").read_bytes()
     assert json.loads(again)["sha256"] == json.loads(whole)["sha256"]
+
+
+def test_td_targets_are_the_teachers_chances_a_horizon_later_or_the_outcome():
+    from games.engine.evaluator import Evaluator
+    from games.engine.evaluator.train import heuristic_chooser, play_game
+
+    teacher = Evaluator(shipped_network(), "teacher")
+    plain = play_game(4, 9, 0.2, heuristic_chooser())
+    xs, _a, _m, _s, ys, _f, ts = play_game(4, 9, 0.2, heuristic_chooser(), teacher, 12)
+    assert len(ts) == len(xs) == len(plain[0]) > 3
+    assert all((np.asarray(x) == np.asarray(p)).all() for x, p in zip(xs, plain[0], strict=True))
+    for t in ts:
+        assert len(t) == 6 and sum(t) == pytest.approx(1.0) and min(t) >= 0.0
+    # the last samples' horizon lies past the end: their target is the outcome
+    assert ts[-1][ys[-1]] == 1.0
+    # the earlier ones are the teacher's (not one-hot)
+    assert any(0.0 < max(t) < 1.0 for t in ts[:-1])
+
+
+def test_training_on_td_targets_runs_and_records_them(tmp_path, monkeypatch):
+    args = ["train", "--work", str(tmp_path / "w"), "--out", str(tmp_path / "m.npz")]
+    args += ["--games", "4", "--chunk", "2", "--sample", "0.05", "--hidden", "6"]
+    args += ["--epochs", "2", "--batch", "64", "--seed", "3", "--td-events", "12"]
+    args += ["--td-weight", "0.5"]
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert main(args, io.StringIO()) == 0
+    net = Network.load(tmp_path / "m.npz")
+    assert net.meta["td_events"] == 12 and net.meta["td_weight"] == 0.5
+    with np.load(next((tmp_path / "w").glob("data-*.npz"))) as z:
+        assert z["t"].shape == (len(z["y"]), 6)

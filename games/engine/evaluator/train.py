@@ -126,9 +126,14 @@ def encode(g: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
 
 
 def play_game(
-    index: int, seed: int, sample: float, chooser
-) -> tuple[list, list, list, list, list, int]:
-    """Self-play game ``index`` of a run: its sampled positions and who won."""
+    index: int, seed: int, sample: float, chooser, teacher=None, td_events: int = 0
+) -> tuple[list, list, list, list, list, int] | tuple[list, list, list, list, list, int, list]:
+    """Self-play game ``index`` of a run: its sampled positions and who won.
+
+    With a ``teacher`` (an :class:`~games.engine.evaluator.Evaluator`), also every sampled
+    position's TD target: the teacher's chances per player (``setup.players`` order) at
+    the roll point ``td_events`` rolls later, or the one-hot outcome if the game was
+    decided before (returned as a seventh list). The moves and dice do not depend on it."""
     rng = random.Random(f"{seed}/{index}")
     fam_rng = rng.random() * sum(f.weight for f in FAMILIES)
     fam_id = 0
@@ -139,9 +144,19 @@ def play_game(
     fam = FAMILIES[fam_id]
     g = fam.new(first=rng.choice(colours_in_play(fam.board, fam.preset, None, fam.unused)))
     xs, acts, mems, sigs = [], [], [], []
+    targets: list[list[float] | None] = []
+    pending: list[tuple[int, int]] = []  # (sample index, the roll point of its target)
+    n_players = len(g.setup.players)
     dice = rng.random
     while not decided(g) and g.events < 20_000:
+        if teacher is not None:
+            while pending and pending[0][1] <= g.events:
+                k, _due = pending.pop(0)
+                targets[k] = _teacher_vector(teacher, g)
         if dice() < sample:
+            if teacher is not None:
+                pending.append((len(xs), g.events + td_events))
+                targets.append(None)
             x, a, m, sg = encode(g)
             xs.append(x)
             acts.append(a)
@@ -161,7 +176,20 @@ def play_game(
     w = winner(g)
     players = list(g.setup.players)
     y = players.index(w) if w is not None else -1
-    return xs, acts, mems, sigs, [y] * len(xs), fam_id
+    if teacher is None:
+        return xs, acts, mems, sigs, [y] * len(xs), fam_id
+    outcome = [1.0 if i == y else 0.0 for i in range(n_players)]
+    soft = [t if t is not None else outcome for t in targets]
+    padded = [t + [0.0] * (SLOTS - len(t)) for t in soft]
+    return xs, acts, mems, sigs, [y] * len(xs), fam_id, padded
+
+
+def _teacher_vector(teacher, g: Game) -> list[float]:
+    """The teacher's chance of every player (``setup.players`` order), summing to 1."""
+    chances = teacher.win_chances(g)
+    raw = [max(0.0, chances[seats[0]]) for seats in g.setup.players.values()]
+    total = sum(raw)
+    return [x / total for x in raw] if total > 0 else [1.0 / len(raw)] * len(raw)
 
 
 def heuristic_chooser(epsilon: float = 0.05):
@@ -195,10 +223,19 @@ def strong_chooser(network: Network, epsilon: float = 0.05):
 
 
 def generate(
-    work: Path, games: int, seed: int, chunk: int, sample: float, chooser, err: TextIO
+    work: Path,
+    games: int,
+    seed: int,
+    chunk: int,
+    sample: float,
+    chooser,
+    err: TextIO,
+    teacher=None,
+    td_events: int = 0,
 ) -> dict[str, np.ndarray]:
     """The positions of games ``0 … games-1``: chunks already in ``work`` are read back,
-    the missing ones played and written."""
+    the missing ones played and written (with a ``teacher``, the TD targets ``t`` too:
+    :func:`play_game`)."""
     parts = []
     t0 = time.process_time()
     for lo in range(0, games, chunk):
@@ -208,9 +245,11 @@ def generate(
             with np.load(path) as z:
                 parts.append({k: z[k] for k in z.files})
             continue
-        xs, acts, mems, sigs, ys, fams, gid = [], [], [], [], [], [], []
+        xs, acts, mems, sigs, ys, fams, gid, ts = [], [], [], [], [], [], [], []
         for i in range(lo, hi):
-            x, a, m, sg, y, fam = play_game(i, seed, sample, chooser)
+            x, a, m, sg, y, fam, *t = play_game(i, seed, sample, chooser, teacher, td_events)
+            if t:
+                ts += t[0]
             xs += x
             acts += a
             mems += m
@@ -227,6 +266,8 @@ def generate(
             "family": np.asarray(fams, dtype=np.int8),
             "game": np.asarray(gid, dtype=np.int32),
         }
+        if teacher is not None:
+            part["t"] = np.asarray(ts, dtype=np.float32).reshape(-1, SLOTS)
         tmp = path.with_suffix(".tmp.npz")
         np.savez(tmp, **part)
         tmp.replace(path)
@@ -245,8 +286,14 @@ def generate(
 # --- the loss --------------------------------------------------------------------------------
 
 
-def loss_and_grad(net: Network, batch: dict[str, np.ndarray], want_grad: bool = True):
-    """Mean log loss of the players' softmax on ``batch``, its gradients, the chances."""
+def loss_and_grad(
+    net: Network, batch: dict[str, np.ndarray], want_grad: bool = True, td_weight: float = 0.0
+):
+    """Mean log loss of the players' softmax on ``batch``, its gradients, the chances.
+
+    The target is the outcome (player ``y`` won), or with ``td_weight`` w > 0 the mix
+    ``w · t + (1 − w) · outcome`` of the TD target ``t`` (a distribution over the players)
+    and the outcome: the loss is then the cross-entropy against that mix."""
     x = batch["x"]
     b = x.shape[0]
     s, acts = net.forward(x.reshape(b * SLOTS, N_FEATURES).astype(np.float64))
@@ -268,13 +315,19 @@ def loss_and_grad(net: Network, batch: dict[str, np.ndarray], want_grad: bool = 
     pe = np.where(valid, np.exp(logit - top), 0.0)
     p = pe / pe.sum(axis=1, keepdims=True)
     y = batch["y"].astype(np.int64)
-    py = p[np.arange(b), y]
-    loss = float(-np.log(np.maximum(py, 1e-300)).mean())
-    if not want_grad:
-        return loss, None, p
     onehot = np.zeros_like(p)
     onehot[np.arange(b), y] = 1.0
-    dlogit = (p - onehot) / b
+    if td_weight > 0.0:
+        target = td_weight * batch["t"].astype(np.float64) + (1.0 - td_weight) * onehot
+        logp = np.log(np.maximum(p, 1e-300))
+        loss = float(-(target * np.where(target > 0, logp, 0.0)).sum(axis=1).mean())
+    else:
+        target = onehot
+        py = p[np.arange(b), y]
+        loss = float(-np.log(np.maximum(py, 1e-300)).mean())
+    if not want_grad:
+        return loss, None, p
+    dlogit = (p - target) / b
     ds = np.einsum("bcp,bp->bc", w, dlogit)
     grads = net.backward(acts, ds.reshape(-1))
     return loss, grads, p
@@ -302,6 +355,7 @@ def train(
     l2: float,
     err: TextIO,
     start: Network | None = None,
+    td_weight: float = 0.0,
 ) -> tuple[Network, list[dict]]:
     """Fit the network to ``data`` (Adam), resuming from ``work/checkpoint.npz`` if it
     is there; returns the network and the curve (train / held-out loss per epoch)."""
@@ -334,7 +388,7 @@ def train(
         for lo in range(0, n, batch):
             idx = order[lo : lo + batch]
             bt = {k: val[idx] for k, val in tr.items()}
-            loss, grads, _p = loss_and_grad(net, bt)
+            loss, grads, _p = loss_and_grad(net, bt, td_weight=td_weight)
             total += loss * len(idx)
             step += 1
             new_layers = []
@@ -356,7 +410,7 @@ def train(
         held_loss = evaluate_loss(net, te)
         curve.append({"epoch": epoch + 1, "train": total / n, "held_out": held_loss})
         print(
-            f"epoch {epoch + 1}/{epochs}: train log loss {total / n:.4f}, held-out "
+            f"epoch {epoch + 1}/{epochs}: train loss {total / n:.4f}, held-out log loss "
             f"{held_loss:.4f} ({time.process_time() - t0:.1f} s CPU)",
             file=err,
             flush=True,
@@ -396,7 +450,23 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         chooser = heuristic_chooser()
     else:
         chooser = strong_chooser(Network.load(Path(args.policy)))
-    data = generate(work, args.games, args.seed, args.chunk, args.sample, chooser, err)
+    teacher = None
+    td_events = getattr(args, "td_events", 0) or 0
+    td_weight = getattr(args, "td_weight", 0.0) or 0.0
+    if td_events > 0:
+        from . import Evaluator
+
+        teacher_net = Network.load(args.teacher) if args.teacher else None
+        if teacher_net is None:
+            from . import shipped_network
+
+            teacher_net = shipped_network()
+        teacher = Evaluator(teacher_net, "teacher")
+    elif td_weight > 0:
+        raise SystemExit("--td-weight needs --td-events")
+    data = generate(
+        work, args.games, args.seed, args.chunk, args.sample, chooser, err, teacher, td_events
+    )
     print(f"{len(data['y'])} positions from {args.games} games", file=err, flush=True)
     start = Network.load(args.start) if args.start else None
     net, curve = train(
@@ -410,6 +480,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         l2=args.l2,
         err=err,
         start=start,
+        td_weight=td_weight,
     )
     net.meta = {
         "name": args.out.stem,
@@ -420,6 +491,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         "hidden": list(hidden),
         "epochs": args.epochs,
         "positions": len(data["y"]),
+        **({"td_events": td_events, "td_weight": td_weight} if td_events > 0 else {}),
         "curve": curve,
     }
     blob = net.to_bytes()

@@ -34,11 +34,12 @@ def worker_with_beat(env: dict[str, str]) -> CeleryWorker:
     )
 
 
-@pytest.fixture
-def production(transactional_db, scheduled):
-    """Its own Redis, a worker with beat and a Daphne server on them. The test process
-    itself schedules nothing (``scheduled``): the rooms it starts are picked up by the
-    sweep, the first proof that it works."""
+@pytest.fixture(params=["process", "celery"])
+def production(request, transactional_db, scheduled):
+    """Its own Redis, a worker with beat and a Daphne server on them, the rooms' steps on
+    the processes' own timers (``LIVE_STEPS=process``, the default) or as Celery tasks with
+    a countdown (``celery``). The test process itself schedules nothing (``scheduled``):
+    the rooms it starts are picked up by the sweep, the first proof that it works."""
     redis = RedisServer().wait_ready()
     port = redis.port
     env = os.environ.copy()
@@ -51,10 +52,12 @@ def production(transactional_db, scheduled):
         PYTHONUNBUFFERED="1",
         LOG_LEVEL="WARNING",
         FAULT_PORT=str(port),
-        # the production pauses: the worker holds each room's next step as a countdown task
-        # and waits for it most of the time, as a production worker with turn timers does
+        # the production pauses: a process waits for a room's next step most of the time
+        # (with LIVE_STEPS=celery the worker waits holding it as a countdown task, as a
+        # production worker holds turn timers: the state a Redis restart used to kill)
         LIVE_COMPUTER_PAUSE="0.8",
         LIVE_AUTO_PAUSE="0.8",
+        LIVE_STEPS=request.param,
     )
     env.pop("PYTEST_XDIST_WORKER", None)
     started = {"redis": redis, "worker": worker_with_beat(env)}

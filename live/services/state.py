@@ -41,6 +41,23 @@ def room_seats(room: Room) -> list[Seat]:
     return seats
 
 
+def room_with_seats(room_id: int) -> Room | None:
+    """The room with its seats (and their users) in one query — what every move and step
+    reads first: the seats joined to their room, the room taken from the first."""
+    seats = list(
+        Seat.objects.filter(room_id=room_id)
+        .select_related("room", "user", "original")
+        .order_by("index")
+    )
+    if not seats:  # every room has its seats from its creation; a missing room has none
+        return Room.objects.filter(pk=room_id).first()
+    room = seats[0].room
+    for seat in seats:
+        seat.room = room
+    room._seat_list = seats
+    return room
+
+
 def seat_of(room: Room, colour: str | None) -> Seat | None:
     return next((s for s in room_seats(room) if s.colour == colour), None)
 

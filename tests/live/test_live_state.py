@@ -80,3 +80,20 @@ def test_the_stored_snapshot_is_the_game_its_events_make(people, scheduled):
     Room.objects.filter(pk=room.pk).update(snapshot=None)
     room.refresh_from_db()
     assert services.room_game(room).positions() == replayed.positions()
+
+
+def test_a_connect_is_two_reads(people, scheduled):
+    """What a spectator's connect costs: the room with its seats (and a league game's
+    league, for who may see it) in one query, and the events so far; nothing written."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from live.consumers import _connect
+
+    room = services.room_create(host=people[0], rules="league", mode="computer")
+    room.seats.update(kind="computer", user=None)
+    services.room_start(room=room, user=people[0])
+    _play(room, 2)
+    with CaptureQueriesContext(connection) as ctx:
+        found, state = _connect(room.token, AnonymousUser())
+    assert found.pk == room.pk and len(state["events"]) == 2
+    assert len(ctx.captured_queries) == 2, [q["sql"] for q in ctx.captured_queries]

@@ -16,11 +16,18 @@ the servers' own timers (``LIVE_STEPS=process``). The CPU per move is printed pe
 kind (servers, workers; PostgreSQL and Redis are every such process on the machine).
 The servers listen on ``HELPER_PORT_BASE``, ``+1``, … when that is set.
 
+3. Connections, measured once on one server (after the modes): how many spectators one
+   process lets in per second (``--connects``: handshake and the first state; with its CPU
+   per connect, so the connects per second the process would take with a core of its own),
+   and what ``--idle`` idle spectator connections of one room cost it in memory (resident
+   size before and after, per connection).
+
 Bounded in time and count, loopback only. Needs PostgreSQL and Redis (``make bench``):
 
     python bench/online.py [--mode embedded,production] [--rooms 200] [--seconds 20]
                            [--servers 2] [--workers 2]
                            [--capacity-rooms 10,40,100] [--capacity-seconds 12]
+                           [--connects 1000] [--idle 2000]
 """
 
 from __future__ import annotations
@@ -247,34 +254,11 @@ WORKERS: list = []
 N_WORKERS = 2
 
 
-class Worker:
-    """``celery -A config worker -P solo``: one worker process (production mode)."""
+def start_worker(env: dict[str, str]):
+    """One Celery worker process, solo pool (production mode): ``tests/processes.py``."""
+    from tests.processes import CeleryWorker
 
-    def __init__(self, env: dict[str, str]) -> None:
-        from tests.processes import HelperProcess
-
-        cmd = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-P",
-            "solo",
-            "-l",
-            "warning",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ]
-        full = os.environ.copy()
-        full.update(env)
-        self.helper = HelperProcess(cmd, env=full, log_path=ROOT / "var" / "bench-worker.log")
-        self.process = self.helper.process
-
-    def stop(self) -> None:
-        self.helper.stop()
+    return CeleryWorker({**os.environ, **env}, log_path=ROOT / "var" / "bench-worker.log")
 
 
 def start_servers(n: int, pause: float):
@@ -315,7 +299,7 @@ def start_servers(n: int, pause: float):
     WORKERS.clear()
     if MODE.startswith("production"):
         worker_env = {**env, "DATABASE_URL": os.environ["DATABASE_URL"]}
-        WORKERS.extend(Worker(worker_env) for _ in range(N_WORKERS))
+        WORKERS.extend(start_worker(worker_env) for _ in range(N_WORKERS))
         time.sleep(5)  # the workers connect to the broker
     return servers
 
@@ -324,6 +308,70 @@ def stop_all(servers) -> None:
     for s in [*servers, *WORKERS]:
         s.stop()
     WORKERS.clear()
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def spectator(url: str, token: str):
+    """An anonymous spectator's connection, once it has the room's state."""
+    import websockets
+
+    host = url.split("//", 1)[1]
+    ws = await websockets.connect(
+        f"ws://{host}/ws/live/{token}/", origin=f"http://{host}", open_timeout=60
+    )
+    await ws.recv()
+    return ws
+
+
+async def connections_phase(server, token: str, connects: int, idle: int) -> None:
+    """Connects per second into one server, then the memory of ``idle`` open spectators."""
+    pid = server.process.pid
+    if connects:
+        in_flight = asyncio.Semaphore(50)
+
+        async def one() -> None:
+            async with in_flight:
+                ws = await spectator(server.url, token)
+                await ws.close()
+
+        cpu0, client0, t0 = cpu_ticks([pid]), cpu_ticks([os.getpid()]), time.monotonic()
+        await asyncio.gather(*(one() for _ in range(connects)))
+        wall = time.monotonic() - t0
+        cpu, client = cpu_ticks([pid]) - cpu0, cpu_ticks([os.getpid()]) - client0
+        print(
+            f"connects into one server: {connects} spectators (50 at a time, each until its "
+            f"first state) in {wall:.1f} s: {connects / wall:.0f} connects/s; server CPU "
+            f"{1000 * cpu / connects:.2f} ms per connect (so {connects / max(cpu, 1e-9):.0f} "
+            f"connects/s on a core of its own), client CPU {1000 * client / connects:.2f} ms; "
+            f"load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+    if idle:
+        await asyncio.sleep(2)
+        before = rss_mb(pid)
+        opened = []
+        in_flight = asyncio.Semaphore(50)
+
+        async def keep() -> None:
+            async with in_flight:
+                opened.append(await spectator(server.url, token))
+
+        await asyncio.gather(*(keep() for _ in range(idle)))
+        await asyncio.sleep(5)  # settled: nothing moves in the room
+        after = rss_mb(pid)
+        print(
+            f"idle connections on one server: {len(opened)} spectators of one room; resident "
+            f"memory {before:.0f} MB → {after:.0f} MB: {1024 * (after - before) / idle:.1f} KB "
+            f"per connection; load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+        await asyncio.gather(*(ws.close() for ws in opened), return_exceptions=True)
 
 
 def show(title: str, r: dict) -> None:
@@ -355,6 +403,8 @@ def main() -> None:
     )
     parser.add_argument("--mode", default="embedded,production,production-process")
     parser.add_argument("--workers", type=int, default=2, help="Celery workers (production)")
+    parser.add_argument("--connects", type=int, default=1000, help="spectators connecting")
+    parser.add_argument("--idle", type=int, default=2000, help="idle spectators held open")
     args = parser.parse_args()
     global DEBUG_SERVERS, MODE, N_WORKERS, HOST_COOKIE
     DEBUG_SERVERS = args.debug_servers
@@ -391,6 +441,16 @@ def main() -> None:
                     show(f"{mode} flat out, {n:4d} rooms", result)
             finally:
                 stop_all(servers)
+
+    if args.connects or args.idle:
+        MODE = "embedded"
+        print("== connections: one Daphne server (DEBUG off), one waiting room", flush=True)
+        servers = start_servers(1, args.pause)
+        try:
+            rooms = make_rooms(1)  # waiting: nothing moves, the connections stay idle
+            asyncio.run(connections_phase(servers[0], rooms[0][1], args.connects, args.idle))
+        finally:
+            stop_all(servers)
 
 
 if __name__ == "__main__":

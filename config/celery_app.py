@@ -9,6 +9,9 @@ import os
 
 from celery import Celery
 
+from config.kombu_redis import patch_redis_restore
+
+patch_redis_restore()  # a worker holding countdown tasks survives a Redis restart
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 
 app = Celery("maedn")

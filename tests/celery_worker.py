@@ -10,7 +10,6 @@ so the workers of two test processes never take each other's tasks.
 from __future__ import annotations
 
 import os
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -20,7 +19,7 @@ from django.db import connection
 from kombu import pools
 
 from config.celery_app import app as celery_app
-from tests.processes import REPO_ROOT, HelperProcess
+from tests.processes import REPO_ROOT, CeleryWorker
 
 REDIS_DATABASES = 16  # Redis's default ``databases`` setting
 
@@ -88,11 +87,8 @@ def _reset_app_connections() -> None:
     celery_app.__dict__.pop("backend_cls", None)
 
 
-class WorkerProcess(HelperProcess):
+class WorkerProcess(CeleryWorker):
     """``celery -A config worker`` on the test broker and the test database."""
-
-    what = "celery worker"
-    stop_seconds = 20.0
 
     def __init__(self, *, concurrency: int = 1, log: Path | None = None) -> None:
         env = os.environ.copy()
@@ -105,23 +101,14 @@ class WorkerProcess(HelperProcess):
         )
         worker = os.environ.get("PYTEST_XDIST_WORKER", "")
         name = f"test-worker-{worker}.log" if worker else "test-worker.log"
-        cmd = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-l",
-            "info",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-Q",  # the default queue and the move analyses' own (CELERY_TASK_ROUTES)
-            f"celery,{settings.ANALYSIS_QUEUE}",
-        ]
-        cmd += ["-P", "solo"] if concurrency == 1 else ["-P", "prefork", "-c", str(concurrency)]
-        super().__init__(cmd, env=env, log_path=log or REPO_ROOT / "var" / name)
+        super().__init__(
+            env,
+            log_path=log or REPO_ROOT / "var" / name,
+            concurrency=concurrency,
+            loglevel="info",
+            # the default queue and the move analyses' own (CELERY_TASK_ROUTES)
+            queues=["celery", settings.ANALYSIS_QUEUE],
+        )
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         from config.celery_app import ping

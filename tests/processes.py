@@ -1,11 +1,15 @@
-"""A helper process of the tests (a Celery worker, an ASGI server): started in its own
-process group with its output in ``var/``, waited for, stopped or killed as a whole."""
+"""A helper process of the tests and the benchmarks (a Celery worker, an ASGI server, a
+Redis of their own): started in its own process group with its output in ``var/``, waited
+for, stopped or killed as a whole. The one place that knows how each is started
+(``tests/live/servers.py`` has the Daphne server)."""
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -61,3 +65,67 @@ class HelperProcess:
             except subprocess.TimeoutExpired:
                 self.kill()
         self._log.close()
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listens(port: int) -> bool:
+    with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+        return True
+
+
+class RedisServer(HelperProcess):
+    """A ``redis-server`` of its own on 127.0.0.1:``port`` (a free one unless given; never
+    a shared Redis), without persistence: killed and started again on the same port, it
+    comes back empty, as a restarted production Redis without a dump would."""
+
+    what = "redis-server"
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        cmd = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        super().__init__(
+            [*cmd, "--save", "", "--appendonly", "no"],
+            env=os.environ.copy(),
+            log_path=REPO_ROOT / "var" / f"redis-{self.port}.log",
+        )
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def wait_ready(self, timeout: float = 20.0) -> RedisServer:
+        self.wait_until(lambda: listens(self.port), timeout, 0.05)
+        return self
+
+
+class CeleryWorker(HelperProcess):
+    """``celery -A config worker`` with the settings, broker and database of ``env``: the
+    solo pool (or prefork with ``concurrency``), the ``queues`` given (else the default),
+    and with ``beat_schedule`` (a schedule file) beat in the same process (``-B``)."""
+
+    what = "celery worker"
+    stop_seconds = 20.0
+
+    def __init__(
+        self,
+        env: dict[str, str],
+        *,
+        log_path: Path,
+        concurrency: int = 1,
+        queues: list[str] | None = None,
+        beat_schedule: Path | None = None,
+        loglevel: str = "warning",
+    ) -> None:
+        cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", loglevel]
+        cmd += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+        if queues:
+            cmd += ["-Q", ",".join(queues)]
+        if beat_schedule is not None:
+            cmd += ["-B", "-s", str(beat_schedule)]
+        cmd += ["-P", "solo"] if concurrency == 1 else ["-P", "prefork", "-c", str(concurrency)]
+        super().__init__(cmd, env=env, log_path=log_path)

@@ -429,10 +429,10 @@ LIVE = {
     "GRACE_SECONDS": float(os.environ.get("LIVE_GRACE_SECONDS", "20")),
     # a roll still unanswered this long after its pause or timer: the sweep steps it
     "SWEEP_AFTER": float(os.environ.get("LIVE_SWEEP_AFTER", "15")),
-    # where a room's steps and timers run with a broker: "celery" (a task with a countdown,
-    # any worker) or "process" (the timer of the process that applied the move; the sweep
-    # repairs a process that died) — docs/live.md, "Where timers run"
-    "STEPS": os.environ.get("LIVE_STEPS", "celery"),
+    # where a room's steps and timers run with a broker: "process" (the timer of the process
+    # that applied the move, behind the claim; the sweep repairs a process that died) or
+    # "celery" (a task with a countdown, any worker) — docs/live.md, "Where steps run"
+    "STEPS": os.environ.get("LIVE_STEPS", "process"),
     # how often the sweep runs (beat with a broker; the ASGI server's own thread without)
     "SWEEP_SECONDS": float(os.environ.get("LIVE_SWEEP_SECONDS", "10")),
     # a connection's seats are marked alive this often; a seat not marked for 3 beats and

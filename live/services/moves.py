@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models.sql import UpdateQuery
 from django.utils import timezone
 
 from games.engine import Game, IllegalMove, Move
@@ -14,7 +15,15 @@ from live import computer, signals
 from live.models import Room, RoomEvent, Seat
 from live.services import timers
 from live.services.json_view import room_state
-from live.services.state import Refused, last_t, roll, room_game, seat_of, snapshot_of
+from live.services.state import (
+    Refused,
+    last_t,
+    roll,
+    room_game,
+    room_with_seats,
+    seat_of,
+    snapshot_of,
+)
 
 
 def _parse_choice(choice: Any) -> tuple[Any, int, str | None]:
@@ -36,7 +45,7 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
     if isinstance(move_number, bool) or not isinstance(move_number, int):
         raise Refused("say which roll you answer (move_number)", field="move_number")
     frm, to, pawn = _parse_choice(choice)
-    room = Room.objects.filter(pk=room_id).first()
+    room = room_with_seats(room_id)
     if room is None:
         raise Refused(f"there is no room {room_id}")
     if room.status != Room.Status.PLAYING:
@@ -76,7 +85,7 @@ def room_step(*, room_id: int, move_number: int, reschedule: bool = True) -> dic
     when the turn timer ran out. Nothing when the roll is answered already (a late or a
     second timer) or a person still has time (then, with ``reschedule``, the step asks for
     itself again at the deadline; the sweep does not: the timer is not lost)."""
-    room = Room.objects.filter(pk=room_id).first()
+    room = room_with_seats(room_id)
     if room is None or room.status != Room.Status.PLAYING or room.move_number != move_number:
         return None
     game = room_game(room)
@@ -135,23 +144,51 @@ def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, An
             rolled_at=now,
             turn_deadline=now + timedelta(seconds=room.turn_seconds) if room.turn_seconds else None,
         )
-    with transaction.atomic():
-        claimed = Room.objects.filter(
-            pk=room.pk, move_number=number, status=Room.Status.PLAYING
-        ).update(**fields)
-        if not claimed:
-            raise Refused(f"roll {number} has been answered already")
-        RoomEvent.objects.create(room=room, number=number, data=event, by=by)
-        for k, v in fields.items():
-            setattr(room, k, v)
-        if over:
-            transaction.on_commit(lambda: timers.later("live.room_finish", [room.pk], 0))
-        else:
-            timers.schedule_step_on_commit(room.pk, number + 1, timers.pause_for(room, game))
-        last = {**event, "number": number, "by": by}
-        transaction.on_commit(
-            lambda: signals.group_send(
-                room.group, {"type": "room.state", "state": room_state(room, game, last)}
-            )
+    if not claim(room.pk, number, fields, event, by):
+        raise Refused(f"roll {number} has been answered already")
+    for k, v in fields.items():
+        setattr(room, k, v)
+    # after the commit: at once here, or when the caller's own transaction commits
+    if over:
+        transaction.on_commit(lambda: timers.later("live.room_finish", [room.pk], 0))
+    else:
+        timers.schedule_step_on_commit(room.pk, number + 1, timers.pause_for(room, game))
+    last = {**event, "number": number, "by": by}
+    transaction.on_commit(
+        lambda: signals.group_send(
+            room.group, {"type": "room.state", "state": room_state(room, game, last)}
         )
+    )
     return last
+
+
+def claim(room_id: int, number: int, fields: dict[str, Any], event: dict, by: str) -> bool:
+    """**The claim**: the room's row moves from move number ``number`` on (``fields``) only
+    if it is still there and playing, and event ``number`` is written with it — both or
+    neither. False: someone applied roll ``number`` first, and nothing was written.
+
+    On PostgreSQL one statement does both (an UPDATE … RETURNING in a WITH, feeding the
+    INSERT: atomic on its own, one round trip instead of a transaction's four); elsewhere
+    (SQLite, the embedded default) a transaction does."""
+    rows = Room.objects.filter(pk=room_id, move_number=number, status=Room.Status.PLAYING)
+    if connection.vendor != "postgresql":
+        with transaction.atomic():
+            if not rows.update(**fields):
+                return False
+            RoomEvent.objects.create(room_id=room_id, number=number, data=event, by=by)
+        return True
+    update = rows.query.chain(UpdateQuery)
+    update.add_update_values(fields)
+    update_sql, update_params = update.get_compiler(rows.db).as_sql()
+    q = connection.ops.quote_name
+    meta = RoomEvent._meta
+    columns = ", ".join(q(meta.get_field(f).column) for f in ("room", "number", "data", "by"))
+    data = meta.get_field("data").get_db_prep_save(event, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH claimed AS ({update_sql} RETURNING {q(Room._meta.pk.column)}) "
+            f"INSERT INTO {q(meta.db_table)} ({columns}) SELECT {q(Room._meta.pk.column)}, "
+            "%s, %s, %s FROM claimed",
+            [*update_params, number, data, by],
+        )
+        return cursor.rowcount == 1

@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.engine import Game, RulesError, RuleSet
@@ -71,13 +71,14 @@ def room_create(
     else:
         seconds = None
     names = [n.strip() for n in (names or []) if n and n.strip()]
+    address = (address or "")[:64]  # as stored, so the limit counts what it compares
     if mode == Room.Mode.TABLE and not 1 <= len(names) <= len(colours):
         raise Refused(f"name 1 to {len(colours)} people at the table", field="names")
     with transaction.atomic():
         open_rooms_limit(host, address)
         room = Room.objects.create(
             host=host,
-            host_address=address[:64],
+            host_address=address,
             board=board,
             rules=rules,
             variant=variant,
@@ -104,9 +105,14 @@ ROOMS_WINDOW = timedelta(hours=24)
 def open_rooms_limit(host, address: str) -> None:
     """Refuse a new casual room when ``host`` already has LIVE_ROOMS_PER_ACCOUNT open
     (waiting or playing, opened in the last 24 hours; league games do not count), or the
-    client ``address`` LIVE_ROOMS_PER_ADDRESS. Called in the creating transaction, under
-    the host's row lock: two requests at once cannot both take the last place."""
-    get_user_model().objects.select_for_update().filter(pk=host.pk).first()
+    client ``address`` LIVE_ROOMS_PER_ADDRESS. Called in the creating transaction, which
+    it serialises with every other room creation of the same host (a ``FOR NO KEY
+    UPDATE`` lock on the host's row) and of the same address (:func:`address_lock`): two
+    requests at once, even from two accounts at one address, cannot both take the last
+    place."""
+    get_user_model().objects.select_for_update(no_key=True).filter(pk=host.pk).first()
+    if address:
+        address_lock(address)
     recent = Room.objects.filter(
         status__in=[Room.Status.WAITING, Room.Status.PLAYING],
         fixture__isnull=True,
@@ -126,6 +132,18 @@ def open_rooms_limit(host, address: str) -> None:
             "before opening another",
             field="rooms",
         )
+
+
+def address_lock(address: str) -> None:
+    """Serialise room creations from one client address until the transaction ends
+    (PostgreSQL: a transaction-level advisory lock on the address's hash, in a key space of
+    its own; SQLite has one writer at a time anyway). There is no row to lock: the address
+    has none, and the count it guards is of rows not yet written."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"live-room-address:{address}"]
+            )
 
 
 def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = None) -> Room:

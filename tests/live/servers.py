@@ -6,16 +6,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import sys
 
-from tests.processes import REPO_ROOT, HelperProcess
+from tests.processes import REPO_ROOT, HelperProcess, free_port, listens
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+__all__ = ["Daphne", "free_port", "receive", "session_cookie", "ws_connect"]
 
 
 class Daphne(HelperProcess):
@@ -46,11 +41,7 @@ class Daphne(HelperProcess):
         return f"http://127.0.0.1:{self.port}"
 
     def wait_ready(self, timeout: float = 30.0) -> Daphne:
-        def listens() -> bool:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                return True
-
-        self.wait_until(listens, timeout, 0.1)
+        self.wait_until(lambda: listens(self.port), timeout, 0.1)
         return self
 
 

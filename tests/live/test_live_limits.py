@@ -121,10 +121,15 @@ def test_a_service_that_fails_is_refused_and_the_connection_stays(people, schedu
     assert _snapshot(room) == before
 
 
-def test_a_move_during_a_broker_outage_commits_and_reaches_everyone(people, scheduled, monkeypatch):
-    """The move's next step cannot be sent: it is logged (the sweep repairs it), the move
-    stands and its broadcast goes out; the connection is not harmed."""
+def test_a_move_during_a_broker_outage_commits_and_reaches_everyone(
+    people, scheduled, monkeypatch, settings
+):
+    """With the steps as Celery tasks (``LIVE_STEPS=celery``), the move's next step cannot
+    be sent: it is logged (the sweep repairs it), the move stands and its broadcast goes
+    out; the connection is not harmed."""
     from celery import current_app
+
+    settings.LIVE = {**settings.LIVE, "STEPS": "celery"}
 
     room, game = _human_room(people, scheduled)
     legal = game.legal_moves(room.die)

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from games.engine import Game
 from live import services
 from live.models import Room, RoomEvent
+from live.services import moves
 
 
 def _step_queries(room: Room) -> list[str]:
@@ -41,6 +42,24 @@ def test_a_step_reads_no_events_and_costs_the_same_late_in_the_game(people, sche
     assert not [q for q in early + late if q.startswith("SELECT") and events_table in q]
 
 
+def test_a_step_is_one_read_and_one_write_on_postgresql(people, scheduled):
+    """The room with its seats in one query, the claim with its event in one statement
+    (no transaction of four round trips); the claim still refuses a roll answered already
+    and writes nothing then."""
+    room = services.room_create(host=people[0], rules="league", mode="computer")
+    room.seats.update(kind="computer", user=None)
+    services.room_start(room=room, user=people[0])
+    _play(room, 3)
+    queries = _step_queries(room)
+    assert len(queries) == 2, queries
+    assert queries[1].startswith("WITH") and "INSERT" in queries[1]
+    room.refresh_from_db()
+    stale = room.move_number - 1
+    assert not moves.claim(room.pk, stale, {"move_number": stale + 1}, {"die": 1}, "auto")
+    assert RoomEvent.objects.filter(room=room).count() == room.move_number
+    assert Room.objects.get(pk=room.pk).move_number == room.move_number
+
+
 def test_the_stored_snapshot_is_the_game_its_events_make(people, scheduled):
     room = services.room_create(host=people[0], rules="online", board=6, variant="quick")
     services.room_start(room=room, user=people[0])
@@ -61,3 +80,20 @@ def test_the_stored_snapshot_is_the_game_its_events_make(people, scheduled):
     Room.objects.filter(pk=room.pk).update(snapshot=None)
     room.refresh_from_db()
     assert services.room_game(room).positions() == replayed.positions()
+
+
+def test_a_connect_is_two_reads(people, scheduled):
+    """What a spectator's connect costs: the room with its seats (and a league game's
+    league, for who may see it) in one query, and the events so far; nothing written."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from live.consumers import _connect
+
+    room = services.room_create(host=people[0], rules="league", mode="computer")
+    room.seats.update(kind="computer", user=None)
+    services.room_start(room=room, user=people[0])
+    _play(room, 2)
+    with CaptureQueriesContext(connection) as ctx:
+        found, state = _connect(room.token, AnonymousUser())
+    assert found.pk == room.pk and len(state["events"]) == 2
+    assert len(ctx.captured_queries) == 2, [q["sql"] for q in ctx.captured_queries]

@@ -214,3 +214,36 @@ def erin_against_carol(*, counts_at_once: bool = False) -> dict[str, Any]:
         "league": league,
         "fixture": fixture,
     }
+
+
+def result_link_world() -> dict:
+    """The scene of the private-result-link tests: erin has no account, carol has one.
+    League A: G1 erin v carol (the example log's game), G2 dave v carol. League B (same
+    organizer): erin v carol again. erin's entry in A has a live result link."""
+    from tournaments.models import Entry
+    from tournaments.services.result_links import result_link_create
+
+    organizer = make_user("olga")
+    carol_user = make_user("carol_u")
+    erin = make_player("erin", created_by=organizer)
+    carol = make_player("carol", user=carol_user)
+    dave = make_player("dave", created_by=organizer)
+    a = make_league(organizer, "league-a", format="2T+")
+    b = make_league(organizer, "league-b", format="2T+")
+    g1 = make_fixture(a, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
+    g2 = make_fixture(a, [(dave, ["black", "yellow"]), (carol, ["green", "red"])], "black")
+    b1 = make_fixture(b, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
+    entry = Entry.objects.get(league=a, player=erin)
+    link, token = result_link_create(entry=entry, by=organizer)
+    return {
+        "organizer": organizer,
+        "carol": carol_user,
+        "a": a,
+        "b": b,
+        "g1": g1,
+        "g2": g2,
+        "b1": b1,
+        "entry": entry,
+        "link": link,
+        "token": token,
+    }

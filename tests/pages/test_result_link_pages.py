@@ -8,9 +8,14 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
-from tests.builders import PASSWORD, example_text, make_fixture, make_league, make_player, make_user
+from tests.builders import (
+    PASSWORD,
+    example_text,
+    make_user,
+    result_link_world,
+)
 from tournaments.models import Entry, RejectedSubmission, Result, ResultLink
-from tournaments.services.result_links import result_link_create, result_link_revoke
+from tournaments.services.result_links import result_link_revoke
 from tournaments.services.results import game_log_submit
 from tournaments.web.printing import qr_svg
 
@@ -19,30 +24,7 @@ LOG = "valid-league-2tplus.json"
 
 @pytest.fixture
 def world(db):
-    organizer = make_user("olga")
-    carol_user = make_user("carol_u")
-    erin = make_player("erin", created_by=organizer)
-    carol = make_player("carol", user=carol_user)
-    dave = make_player("dave", created_by=organizer)
-    a = make_league(organizer, "league-a", format="2T+")
-    b = make_league(organizer, "league-b", format="2T+")
-    g1 = make_fixture(a, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
-    g2 = make_fixture(a, [(dave, ["black", "yellow"]), (carol, ["green", "red"])], "black")
-    b1 = make_fixture(b, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
-    entry = Entry.objects.get(league=a, player=erin)
-    link, token = result_link_create(entry=entry, by=organizer)
-    return {
-        "organizer": organizer,
-        "carol": carol_user,
-        "a": a,
-        "b": b,
-        "g1": g1,
-        "g2": g2,
-        "b1": b1,
-        "entry": entry,
-        "link": link,
-        "token": token,
-    }
+    return result_link_world()
 
 
 def private_headers(response):

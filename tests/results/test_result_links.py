@@ -3,7 +3,11 @@ player in that league's games only, through the same services and permissions.""
 
 import pytest
 
-from tests.builders import example_text, make_fixture, make_league, make_player, make_user
+from tests.builders import (
+    example_text,
+    make_user,
+    result_link_world,
+)
 from tournaments.actors import LinkHolder
 from tournaments.models import Entry, Fixture, League, RejectedSubmission, Result, ResultLink
 from tournaments.permissions import CONFIRM, DISPUTE, RESOLVE, SUBMIT, VOID, result_actions
@@ -32,31 +36,9 @@ BAD = "invalid-house-jump.json"
 
 @pytest.fixture
 def world(db):
-    """erin has no account; carol has one. League A: G1 erin v carol (the example log's
-    game), G2 carol v dave. League B (same organizer): erin v carol again."""
-    organizer = make_user("org")
-    carol_user = make_user("carol_u")
-    erin = make_player("erin", created_by=organizer)
-    carol = make_player("carol", user=carol_user)
-    dave = make_player("dave", created_by=organizer)
-    a = make_league(organizer, "league-a", format="2T+")
-    b = make_league(organizer, "league-b", format="2T+")
-    g1 = make_fixture(a, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
-    g2 = make_fixture(a, [(dave, ["black", "yellow"]), (carol, ["green", "red"])], "black")
-    b1 = make_fixture(b, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
-    link, token = result_link_create(entry=Entry.objects.get(league=a, player=erin), by=organizer)
-    return {
-        "organizer": organizer,
-        "carol": carol_user,
-        "a": a,
-        "b": b,
-        "g1": g1,
-        "g2": g2,
-        "b1": b1,
-        "link": link,
-        "token": token,
-        "erin": LinkHolder(link_for_token(token)),
-    }
+    world = result_link_world()
+    world["erin"] = LinkHolder(link_for_token(world["token"]))
+    return world
 
 
 def test_the_token_is_not_stored_and_finds_its_live_link(world):

@@ -8,7 +8,8 @@ import pytest
 from django.db.models import F
 
 from tournaments.models import League, Result, StandingsRow
-from tournaments.services.standings import standings_recompute, stored_game_time
+from tournaments.selectors.standings_inputs import stored_game_time
+from tournaments.services.standings import standings_recompute
 
 from .test_standings_recompute import league_with_results
 

@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 from games.engine.board import DEFAULT_COLOURS
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League
+from tournaments.selectors.open_tournaments import final_table_cut_tie
 
 UNDECIDED = (Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED, Fixture.Status.DISPUTED)
 Kind = League.EventKind
@@ -179,8 +180,6 @@ def _open_step(league: League, fixtures) -> NextStep:
             button=_("Draw round %(n)s") % {"n": rounds + 1},
         )
     if league.final_table_size and not final:
-        from tournaments.services.open_tournaments import final_table_cut_tie
-
         if tied := final_table_cut_tie(league):
             return NextStep(
                 "tie-break-roll",

@@ -10,16 +10,13 @@ from django.db import transaction
 from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import open_draw
 from tournaments.algorithms.errors import AlgorithmError
-from tournaments.algorithms.standings import compute_standings
 from tournaments.algorithms.starting_colour import decide_starting_colour
-from tournaments.models import Entry, Fixture, League, OpenRound, Seat
+from tournaments.models import Fixture, League, OpenRound, Seat
+from tournaments.selectors import open_tournaments as open_reads
 from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.schedule import require_invitations_answered
 from tournaments.services.standings import (
-    league_metrics,
-    outcomes_for,
-    roll_offs_for,
     standings_invalidate,
 )
 
@@ -143,38 +140,17 @@ def open_round_draw(*, league: League, by, seed: int | None = None) -> OpenRound
 
 def preliminary_rows(league: League):
     """The preliminary ranking (placement points → wins → die roll), computed now."""
-    accepted = league.entries.filter(state=Entry.State.ACCEPTED)  # withdrawn ones stay ranked
-    entries = list(accepted.order_by("pk").values_list("pk", flat=True))
     try:
-        return compute_standings(
-            entries, outcomes_for(league), league_metrics(league), roll_offs=roll_offs_for(league)
-        )
+        return open_reads.preliminary_rows(league)
     except AlgorithmError as exc:
         raise ServiceError(str(exc)) from None
 
 
 def _final_table_rows(league: League):
-    active = set(league.entries.playing().values_list("pk", flat=True))
-    return [r for r in preliminary_rows(league) if r.entry in active]
-
-
-def _cut_tie(league: League, rows) -> list[str]:
-    """The names of the players sharing the last place at the final table with a player
-    below the cut (they need a tie-break roll first), or []."""
-    size = league.final_table_size
-    if not size or len(rows) <= size or rows[size].rank > size:
-        return []
-    names = dict(league.entries.values_list("pk", "player__name"))
-    return [names[r.entry] for r in rows if r.rank == rows[size].rank]
-
-
-def final_table_cut_tie(league: League) -> list[str]:
-    """Who must roll before the final table can be seated (see ``open_final_table``): the
-    players tied for its last place with one below the cut; [] when none (or unknown)."""
     try:
-        return _cut_tie(league, _final_table_rows(league))
-    except ServiceError:
-        return []
+        return open_reads.final_table_rows(league)
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc)) from None
 
 
 def open_final_table(*, league: League, by) -> Fixture:
@@ -196,7 +172,7 @@ def open_final_table(*, league: League, by) -> Fixture:
             )
         _require_previous_round_done(league)
         rows = _final_table_rows(league)
-        if tied := _cut_tie(league, rows):
+        if tied := open_reads.cut_tie(league, rows):
             raise coded("final_table_tie", names=", ".join(tied))
         size = league.final_table_size
         try:

@@ -70,8 +70,15 @@
     return !!s && mine(s);
   }
 
+  /* Whether the socket is open. The page draws its buttons from the state it came with,
+     before the socket opens (and keeps them while it reconnects): until it is open they are
+     disabled, since a click then could not be sent and would be lost without a word. */
+  function online() { return !!socket && socket.readyState === 1; }
+
+  var start = root.querySelector("[data-start]");
+
   function send(message) {
-    if (!socket || socket.readyState !== 1) return false;
+    if (!online()) return false;
     message.room = t.room;
     socket.send(JSON.stringify(message));
     return true;
@@ -79,7 +86,7 @@
 
   function play(k) {
     var m = state.legal[k];
-    if (!m || !myTurn()) return;
+    if (!m || !myTurn() || !online()) return;
     send({ type: "move", move_number: state.move_number, move: [m[0], m[1], m[2]] });
     ui.moves.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
   }
@@ -142,6 +149,7 @@
       b.setAttribute("aria-pressed", k === selected ? "true" : "false");
       b.setAttribute("data-move", k);
       b.textContent = fmt(t.i18nMove, { n: k + 1, from: posText(m[0]), to: posText(m[1]) });
+      b.disabled = !online();
       b.addEventListener("click", function () { play(k); });
       ui.moves.appendChild(b);
     });
@@ -167,6 +175,7 @@
         b.type = "button";
         b.className = "secondary";
         b.setAttribute("data-take", s.colour);
+        b.disabled = !online();
         /* "back" only for a seat she sat in and left (not one merely reserved for her) */
         b.textContent = mineOnce && s.left_at ? t.i18nTakeBack : t.i18nTake;
         b.addEventListener("click", function () { send({ type: "take", colour: s.colour }); });
@@ -180,6 +189,7 @@
       lb.type = "button";
       lb.className = "secondary";
       lb.setAttribute("data-leave", "");
+      lb.disabled = !online();
       lb.textContent = t.i18nLeave;
       lb.addEventListener("click", function () { send({ type: "leave" }); });
       leave.appendChild(lb);
@@ -228,6 +238,7 @@
     root.classList.toggle("my-turn", myTurn());
     ui.last.textContent = state.last ? eventText(state.last) : "";
     ui.startWrap.hidden = !(state.status === "waiting" && t.host && !state.fixture);
+    if (start) start.disabled = !online();
     drawBoard();
     drawMoves();
     drawSeats();
@@ -266,17 +277,17 @@
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     ui.conn.textContent = socket ? t.i18nReconnecting : t.i18nConnecting;
     socket = new WebSocket(scheme + window.location.host + t.ws);
-    socket.onopen = function () { retry = 500; root.dataset.connected = "1"; };
+    socket.onopen = function () { retry = 500; root.dataset.connected = "1"; render(); };
     socket.onmessage = function (e) { receive(JSON.parse(e.data)); };
     socket.onclose = function () {
       root.dataset.connected = "";
+      render();
       ui.conn.textContent = t.i18nReconnecting;
       setTimeout(connect, retry);
       retry = Math.min(5000, retry * 2);
     };
   }
 
-  var start = root.querySelector("[data-start]");
   if (start) start.addEventListener("click", function () { send({ type: "start" }); });
   root.addEventListener("keydown", function (e) {
     if (!myTurn() || state.legal.length < 2) return;

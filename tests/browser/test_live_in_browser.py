@@ -77,6 +77,56 @@ def _timer_diagnosis(room) -> str:
     )
 
 
+#: a page's WebSocket cannot open until the test sets ``window.__letIn``: until then each
+#: socket stays connecting (a slow server, a slow network), then it closes and the page
+#: reconnects for real
+_SOCKET_HELD_BACK = """
+(() => {
+  const Real = window.WebSocket;
+  window.__letIn = false;
+  window.WebSocket = function (url, protocols) {
+    if (window.__letIn) return new Real(url, protocols);
+    const held = { readyState: 0, send() { throw new Error("not open"); }, close() {} };
+    const wait = setInterval(() => {
+      if (!window.__letIn) return;
+      clearInterval(wait);
+      held.readyState = 3;
+      if (held.onclose) held.onclose({ code: 1006 });
+    }, 50);
+    return held;
+  };
+})();
+"""
+
+
+def test_a_seat_taken_before_the_socket_opens_is_not_lost(chromium, server):
+    """The page draws its seats from the state it was served with, before its WebSocket
+    opens: a "Take your seat back" clicked then used to be dropped without a word (the
+    seat stayed the computer's). Until the socket is open the buttons are disabled; once
+    it opens, the click takes the seat."""
+    User = get_user_model()
+    ann, ben = User.objects.create_user("ann"), User.objects.create_user("ben")
+    room = services.room_create(host=ann, rules="online", turn_seconds=0)
+    services.seat_take(room=room, user=ann, colour="red")
+    services.seat_take(room=room, user=ben, colour="yellow")
+    services.seat_leave(room=room, user=ben)
+    pb = _page(chromium, server, ben)
+    pb.context.add_init_script(_SOCKET_HELD_BACK)
+    pb.goto(f"/live/{room.token}/")
+    take_back = pb.locator('[data-take="yellow"]')
+    expect(take_back).to_have_text("Take your seat back")
+    assert pb.locator("#live-room").get_attribute("data-connected") != "1"
+    expect(take_back).to_be_disabled()
+    take_back.click(force=True)  # what a person's click does then: nothing, visibly
+    pb.evaluate("window.__letIn = true")
+    expect(pb.locator("#live-room")).to_have_attribute("data-connected", "1")
+    take_back.click()
+    expect(pb.locator('[data-seat-colour="yellow"]')).to_contain_text("ben")
+    assert room.seats.get(colour="yellow").user == ben
+    assert not pb.js_errors, pb.js_errors
+    pb.context.close()
+
+
 def test_two_people_two_computers_a_timer_a_takeover_and_a_spectator(chromium, server):
     User = get_user_model()
     ann, ben = User.objects.create_user("ann"), User.objects.create_user("ben")

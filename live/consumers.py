@@ -15,9 +15,14 @@ import asyncio
 import logging
 import time
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as _n
 
 from live import services
 from live.models import Room
@@ -60,6 +65,21 @@ def json_depth_over(text: str, limit: int) -> bool:
     return False
 
 
+def connection_language(scope: dict[str, Any]) -> str:
+    """The language of a connection's refusals: the page's own (the room page opens its
+    socket with ``?lang=`` the language it was served in), else the language cookie, else
+    the site's default. Only the site's languages are taken."""
+    asked = parse_qs((scope.get("query_string") or b"").decode("latin-1")).get("lang", [""])[0]
+    cookie = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+    for code in (asked, cookie):
+        if code:
+            try:
+                return translation.get_supported_language_variant(code[:20])
+            except LookupError:
+                continue
+    return settings.LANGUAGE_CODE
+
+
 def _state(room: Room) -> dict[str, Any]:
     """The whole state and the whole log so far, with who moved (a reconnecting page
     resumes exactly and still says "time ran out")."""
@@ -90,6 +110,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         remember_server_loop()
+        self.language = connection_language(self.scope)
         self.token = self.scope["url_route"]["kwargs"]["token"]
         self.user = self.scope.get("user")
         self.limits = services.live_setting
@@ -154,7 +175,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_TOO_LARGE)
             return
         if text_data is None:
-            await self._refuse("a message is a JSON text frame")
+            await self._refuse(_n("a message is a JSON text frame"))
             return
         if json_depth_over(text_data, self.limits("MAX_JSON_DEPTH")):
             await self.close(code=CLOSE_TOO_DEEP)
@@ -162,17 +183,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         try:
             content = await self.decode_json(text_data)
         except (ValueError, RecursionError):
-            await self._refuse("a message is a JSON object with a type")
+            await self._refuse(_n("a message is a JSON object with a type"))
             return
         try:
             await self.receive_json(content)
         except Exception:  # a bug or an outage (database, broker): refused, connection kept
             log.exception("live: a message to room %s failed", self.room_id)
-            await self._refuse("the server could not carry that out; try again", content)
+            await self._refuse(_n("the server could not carry that out; try again"), content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
-            await self._refuse("a message is a JSON object with a type")
+            await self._refuse(_n("a message is a JSON object with a type"))
             return
         kind = content.get("type")
         if kind == "ping":
@@ -185,12 +206,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(await database_sync_to_async(_state_of)(self.room_id))
             return
         if content.get("room") != self.token:
-            await self._refuse("that message is for another room", content)
+            await self._refuse(_n("that message is for another room"), content)
             return
         try:
             await database_sync_to_async(self._handle)(kind, content)
         except ServiceError as exc:  # live play's Refused and the services' own refusals
-            await self._refuse(exc.message, content)
+            await self._refuse(exc, content)
 
     def _handle(self, kind: Any, content: dict[str, Any]) -> None:
         room = Room.objects.get(pk=self.room_id)
@@ -209,10 +230,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "start":
             services.room_start(room=room, user=self.user)
         else:
-            raise services.Refused(f"unknown message type {str(kind)[:40]!r}")
+            raise services.Refused(_n("unknown message type %(kind)s"), kind=repr(str(kind)[:40]))
 
-    async def _refuse(self, message: str, content: Any = None) -> None:
-        answer: dict[str, Any] = {"type": "refused", "error": message}
+    async def _refuse(self, reason: str | ServiceError, content: Any = None) -> None:
+        """Answer with a refusal in the connection's language (``reason``: a service's
+        refusal, or one of the consumer's own texts, marked for translation)."""
+        with translation.override(self.language):
+            text = reason.localized() if isinstance(reason, ServiceError) else gettext(reason)
+        answer: dict[str, Any] = {"type": "refused", "error": text}
         if isinstance(content, dict) and "move_number" in content:
             number = content.get("move_number")
             answer["move_number"] = number if isinstance(number, int) else None

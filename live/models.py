@@ -20,7 +20,10 @@ class Room(models.Model):
     """A game played live. ``move_number`` is the number of events applied so far; every
     event is claimed with a conditional update on it (``UPDATE … WHERE move_number = n``),
     so two processes, or a late timer, can never apply one turn twice. ``die`` is the roll
-    the server made for the colour on turn (answered by event number ``move_number``)."""
+    the server made for the colour on turn (answered by event number ``move_number``).
+    ``seats_version`` changes with every change of who plays a seat (taken, left, handed to
+    the computer); the claim also checks it (``AND seats_version = v``), so a move decided
+    on seats that have changed since it read them is never applied."""
 
     class Mode(models.TextChoices):
         ONLINE = "online", "online (turn timer)"
@@ -58,6 +61,10 @@ class Room(models.Model):
     first = models.CharField(max_length=20)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     move_number = models.PositiveIntegerField(default=0)
+    seats_version = models.PositiveIntegerField(
+        default=0,
+        help_text="bumped by every change of who plays a seat; the claim checks it",
+    )
     die = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
     rolled_at = models.DateTimeField(

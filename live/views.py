@@ -60,7 +60,7 @@ def lobby(request):
                 address=LoginThrottle().get_ident(request) or "",
             )
         except services.Refused as exc:
-            error = exc.message
+            error = exc.localized()
         else:
             return redirect("live:room", token=room.token)
     rooms = (
@@ -189,7 +189,7 @@ def fixture_room(request, pk: int):
     try:
         room = services.fixture_room_create(fixture=fixture, user=request.user)
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.localized())
         return redirect("tournaments:game", pk=pk)
     return redirect("live:room", token=room.token)
 
@@ -202,7 +202,7 @@ def no_show(request, token: str):
     try:
         services.fixture_no_show(room=room, user=request.user, absent=entry)
     except ServiceError as exc:  # Refused, or the results service's own refusals
-        messages.error(request, exc.message)
+        messages.error(request, exc.localized())
     else:
         messages.success(request, _("The no-show was recorded as a forfeit."))
     return redirect("live:room", token=token)

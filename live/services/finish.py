@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop as _n
 
 from games.services import LogRejected, game_log_check, game_log_store
 from live.models import Room, RoomEvent, Seat
@@ -126,17 +127,17 @@ def fixture_no_show(*, room: Room, user, absent) -> Any:
 
     room = Room.objects.select_related("fixture__league").get(pk=room.pk)
     if room.fixture_id is None:
-        raise Refused("this room is not a league game")
+        raise Refused(_n("this room is not a league game"))
     if not is_organizer(user, room.fixture.league):
-        raise Refused("only an organizer records a no-show")
+        raise Refused(_n("only an organizer records a no-show"))
     with transaction.atomic():  # the room's lock: nobody sits down (and starts it) meanwhile
         room = (
             Room.objects.select_for_update(of=("self",)).select_related("fixture").get(pk=room.pk)
         )
         if room.status != Room.Status.WAITING:
-            raise Refused("the game has started: it is played to the end by the computer")
+            raise Refused(_n("the game has started: it is played to the end by the computer"))
         if room.seats.filter(original=absent.player.user, kind=Seat.Kind.HUMAN).exists():
-            raise Refused(f"{absent.player.name} is here")
+            raise Refused(_n("%(player)s is here"), player=absent.player.name)
         result = forfeit_record(
             fixture=room.fixture, user=user, loser=absent, reason="did not come to the online game"
         )

@@ -48,6 +48,7 @@ def room_state(room: Room, game: Game | None = None, last: dict | None = None) -
         "fixture": room.fixture_id,
         "players_reserved": bool(room.fixture_id),
         "move_number": room.move_number,
+        "seats_version": room.seats_version,
         "die": room.die,
         "turn": game.turn if room.status == Room.Status.PLAYING else None,
         "tries_left": game.tries_left,

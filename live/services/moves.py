@@ -9,6 +9,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models.sql import UpdateQuery
 from django.utils import timezone
+from django.utils.translation import gettext_noop as _n
 
 from games.engine import Game, IllegalMove, Move
 from live import computer, signals
@@ -28,12 +29,12 @@ from live.services.state import (
 
 def _parse_choice(choice: Any) -> tuple[Any, int, str | None]:
     if not isinstance(choice, list | tuple) or len(choice) not in (2, 3):
-        raise Refused('a move is [from, to] (from: "B" or a field)', field="move")
+        raise Refused(_n('a move is [from, to] (from: "B" or a field)'), field="move")
     frm, to = choice[0], choice[1]
     if isinstance(frm, bool) or isinstance(to, bool) or not isinstance(to, int):
-        raise Refused('a move is [from, to] (from: "B" or a field)', field="move")
+        raise Refused(_n('a move is [from, to] (from: "B" or a field)'), field="move")
     if frm != "B" and not isinstance(frm, int):
-        raise Refused('a move is [from, to] (from: "B" or a field)', field="move")
+        raise Refused(_n('a move is [from, to] (from: "B" or a field)'), field="move")
     pawn = choice[2] if len(choice) == 3 else None
     return frm, to, pawn if isinstance(pawn, str) else None
 
@@ -43,16 +44,18 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
     (``[from, to]``, optionally ``[from, to, pawn_colour]``). Refused, changing nothing:
     a stale or replayed number, a seat not on turn or not this user's, an illegal move."""
     if isinstance(move_number, bool) or not isinstance(move_number, int):
-        raise Refused("say which roll you answer (move_number)", field="move_number")
+        raise Refused(_n("say which roll you answer (move_number)"), field="move_number")
     frm, to, pawn = _parse_choice(choice)
     room = room_with_seats(room_id)
     if room is None:
-        raise Refused(f"there is no room {room_id}")
+        raise Refused(_n("there is no room %(room)s"), room=room_id)
     if room.status != Room.Status.PLAYING:
-        raise Refused("the game is not being played")
+        raise Refused(_n("the game is not being played"))
     if move_number != room.move_number:
         raise Refused(
-            f"that answers roll {move_number}, but the game is at roll {room.move_number}"
+            _n("that answers roll %(asked)s, but the game is at roll %(at)s"),
+            asked=move_number,
+            at=room.move_number,
         )
     game = room_game(room)
     seat = seat_of(room, game.turn)
@@ -66,7 +69,7 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
         )
     )
     if not allowed:
-        raise Refused(f"it is {game.turn}'s turn, not yours")
+        raise Refused(_n("it is %(turn)s's turn, not yours"), turn=game.turn)
     legal = game.legal_moves(room.die)
     wanted = [
         m
@@ -74,8 +77,20 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
         if m.from_ == frm and m.to == to and (pawn is None or m.pawn_colour == pawn)
     ]
     if not wanted:
-        shown = ", ".join(str(m) for m in legal) or "none (the roll is spent)"
-        raise Refused(f"{frm}→{to} is not a legal move with a {room.die}; legal: {shown}")
+        if not legal:
+            raise Refused(
+                _n(
+                    "%(move)s is not a legal move with a %(die)s: there is none (the roll is spent)"
+                ),
+                move=f"{frm}→{to}",
+                die=room.die,
+            )
+        raise Refused(
+            _n("%(move)s is not a legal move with a %(die)s; legal: %(legal)s"),
+            move=f"{frm}→{to}",
+            die=room.die,
+            legal=", ".join(str(m) for m in legal),
+        )
     return apply(room, game, wanted[0], by="player")
 
 
@@ -105,7 +120,9 @@ def room_step(*, room_id: int, move_number: int, reschedule: bool = True) -> dic
     try:
         return apply(room, game, move, by=by)
     except Refused:
-        return None  # someone else applied this roll first
+        # someone else applied this roll first, or the seats changed since they were read
+        # (the change asked for a step of its own, which reads them afresh)
+        return None
 
 
 def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, Any]:
@@ -144,8 +161,14 @@ def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, An
             rolled_at=now,
             turn_deadline=now + timedelta(seconds=room.turn_seconds) if room.turn_seconds else None,
         )
-    if not claim(room.pk, number, fields, event, by):
-        raise Refused(f"roll {number} has been answered already")
+    if not claim(room.pk, number, fields, event, by, seats_version=room.seats_version):
+        now_at = Room.objects.filter(pk=room.pk).values_list("move_number", "seats_version").first()
+        if now_at is not None and now_at[0] == number and now_at[1] != room.seats_version:
+            raise Refused(
+                _n("the seats changed while roll %(number)s was being answered; try again"),
+                number=number,
+            )
+        raise Refused(_n("roll %(number)s has been answered already"), number=number)
     for k, v in fields.items():
         setattr(room, k, v)
     # after the commit: at once here, or when the caller's own transaction commits
@@ -162,15 +185,27 @@ def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, An
     return last
 
 
-def claim(room_id: int, number: int, fields: dict[str, Any], event: dict, by: str) -> bool:
+def claim(
+    room_id: int,
+    number: int,
+    fields: dict[str, Any],
+    event: dict,
+    by: str,
+    *,
+    seats_version: int | None = None,
+) -> bool:
     """**The claim**: the room's row moves from move number ``number`` on (``fields``) only
-    if it is still there and playing, and event ``number`` is written with it — both or
-    neither. False: someone applied roll ``number`` first, and nothing was written.
+    if it is still there and playing (and, given ``seats_version``, its seats are still
+    the ones the caller read: nobody took, left or lost a seat since), and event
+    ``number`` is written with it — both or neither. False: someone applied roll
+    ``number`` first, or the seats changed, and nothing was written.
 
     On PostgreSQL one statement does both (an UPDATE … RETURNING in a WITH, feeding the
     INSERT: atomic on its own, one round trip instead of a transaction's four); elsewhere
     (SQLite, the embedded default) a transaction does."""
     rows = Room.objects.filter(pk=room_id, move_number=number, status=Room.Status.PLAYING)
+    if seats_version is not None:
+        rows = rows.filter(seats_version=seats_version)
     if connection.vendor != "postgresql":
         with transaction.atomic():
             if not rows.update(**fields):

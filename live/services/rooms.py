@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop as _n
 
 from games.engine import Game, RulesError, RuleSet
 from games.engine.board import DEFAULT_COLOURS
@@ -27,7 +28,7 @@ def _check_rules(rules: Any, board: int, variant: str) -> None:
         RuleSet.from_spec(spec)
         Game.new(spec, board)
     except (RulesError, ValueError) as exc:
-        raise Refused(f"these rules cannot be played: {exc}") from None
+        raise Refused(_n("these rules cannot be played: %(why)s"), why=str(exc)) from None
 
 
 def room_create(
@@ -52,28 +53,35 @@ def room_create(
     Bounded: one account hosts at most LIVE_ROOMS_PER_ACCOUNT open rooms, one client
     ``address`` at most LIVE_ROOMS_PER_ADDRESS (``open_rooms_limit``)."""
     if not getattr(host, "is_authenticated", False):
-        raise Refused("log in to open a room")
+        raise Refused(_n("log in to open a room"))
     if board not in (4, 6):
-        raise Refused("the board must be 4 or 6", field="board")
+        raise Refused(_n("the board must be 4 or 6"), field="board")
     if mode not in Room.Mode.values:
-        raise Refused(f"unknown mode {mode!r}", field="mode")
+        raise Refused(_n("unknown mode %(mode)s"), field="mode", mode=repr(mode))
     if strength not in computer.STRENGTHS:
-        raise Refused(f"unknown computer strength {strength!r}", field="strength")
+        raise Refused(
+            _n("unknown computer strength %(strength)s"), field="strength", strength=repr(strength)
+        )
     _check_rules(rules, board, variant)
     colours = list(DEFAULT_COLOURS[board])
     first = first or colours[0]
     if first not in colours:
-        raise Refused(f"{first!r} is not a colour of board {board}", field="first")
+        raise Refused(
+            _n("%(first)s is not a colour of board %(board)s"),
+            field="first",
+            first=repr(first),
+            board=board,
+        )
     if mode == Room.Mode.ONLINE:
         seconds = turn_seconds or live_setting("TURN_SECONDS")
         if not 1 <= seconds <= 600:
-            raise Refused("the turn timer must be 1 to 600 seconds", field="turn_seconds")
+            raise Refused(_n("the turn timer must be 1 to 600 seconds"), field="turn_seconds")
     else:
         seconds = None
     names = [n.strip() for n in (names or []) if n and n.strip()]
     address = (address or "")[:64]  # as stored, so the limit counts what it compares
     if mode == Room.Mode.TABLE and not 1 <= len(names) <= len(colours):
-        raise Refused(f"name 1 to {len(colours)} people at the table", field="names")
+        raise Refused(_n("name 1 to %(n)s people at the table"), field="names", n=len(colours))
     with transaction.atomic():
         open_rooms_limit(host, address)
         room = Room.objects.create(
@@ -121,16 +129,22 @@ def open_rooms_limit(host, address: str) -> None:
     per_account = live_setting("ROOMS_PER_ACCOUNT")
     if recent.filter(host=host).count() >= per_account:
         raise Refused(
-            f"you have {per_account} open rooms already: finish one of them (or wait a day) "
-            "before opening another",
+            _n(
+                "you have %(n)s open rooms already: finish one of them (or wait a day) "
+                "before opening another"
+            ),
             field="rooms",
+            n=per_account,
         )
     per_address = live_setting("ROOMS_PER_ADDRESS")
     if address and recent.filter(host_address=address).count() >= per_address:
         raise Refused(
-            f"{per_address} rooms are open from your address already: finish one of them "
-            "before opening another",
+            _n(
+                "%(n)s rooms are open from your address already: finish one of them "
+                "before opening another"
+            ),
             field="rooms",
+            n=per_address,
         )
 
 
@@ -153,11 +167,15 @@ def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = No
     actions = result_actions(user, fixture)
     if not actions.allows(SUBMIT):
         refusal = actions.refusal(SUBMIT)
-        raise Refused(refusal.message if refusal else "you may not open a room for this game")
+        if refusal:
+            raise Refused(refusal.message)
+        raise Refused(_n("you may not open a room for this game"))
     if not fixture.starting_colour:
         raise Refused(
-            "this game's starting colour is decided by an earlier game; open the room once "
-            "that game's result counts"
+            _n(
+                "this game's starting colour is decided by an earlier game; open the room once "
+                "that game's result counts"
+            )
         )
     league = fixture.league
     seats = list(fixture.seats.select_related("entry__player__user"))
@@ -166,7 +184,9 @@ def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = No
     for s in seats:
         player = s.entry.player
         if player.user_id is None:
-            raise Refused(f"{player.name} has no account, so cannot play online")
+            raise Refused(
+                _n("%(player)s has no account, so cannot play online"), player=player.name
+            )
         players[player.name] = list(s.colours)
         for colour in s.colours:
             holder[colour] = player.user
@@ -175,9 +195,9 @@ def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = No
         # under the game's row lock: two requests at once open one room
         locked = Fixture.objects.select_for_update(no_key=True).get(pk=fixture.pk)
         if locked.status != Fixture.Status.SCHEDULED:
-            raise Refused("this game already has a result")
+            raise Refused(_n("this game already has a result"))
         if locked.live_rooms.filter(status__in=[Room.Status.WAITING, Room.Status.PLAYING]).exists():
-            raise Refused("this game already has an open room")
+            raise Refused(_n("this game already has an open room"))
         room = Room.objects.create(
             host=user,
             board=league.board,
@@ -203,11 +223,11 @@ def room_start(*, room: Room, user) -> Room:
     with transaction.atomic():
         room = locked_room(room.pk)
         if room.host_id != getattr(user, "pk", None):
-            raise Refused("only the host starts the game")
+            raise Refused(_n("only the host starts the game"))
         if room.status != Room.Status.WAITING:
-            raise Refused("the game has started already")
+            raise Refused(_n("the game has started already"))
         if room.fixture_id:
-            raise Refused("a league game starts when every player has taken their seats")
+            raise Refused(_n("a league game starts when every player has taken their seats"))
         start(room)
         timers.broadcast_on_commit(room.pk)
     return room

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_noop as _n
 
 from live.models import Room, Seat
 from live.services import timers
@@ -19,42 +20,54 @@ def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
     seat; a reserved one only its player, who takes all their colours at once). The
     original player takes their seat back the same way."""
     if not getattr(user, "is_authenticated", False):
-        raise Refused("log in to take a seat")
+        raise Refused(_n("log in to take a seat"))
     if not isinstance(colour, str):
-        raise Refused("say which seat: a colour name", field="colour")
+        raise Refused(_n("say which seat: a colour name"), field="colour")
     with transaction.atomic():
         room = locked_room(room.pk)
         if room.status in (Room.Status.FINISHED, Room.Status.ABANDONED):
-            raise Refused("the game is over")
+            raise Refused(_n("the game is over"))
         if room.mode == Room.Mode.TABLE:
-            raise Refused("around the table the host plays every seat")
+            raise Refused(_n("around the table the host plays every seat"))
         seats = {s.colour: s for s in room.seats.select_for_update()}
         seat = seats.get(colour)
         if seat is None:
-            raise Refused(f"there is no {colour!r} seat in this room", field="colour")
+            raise Refused(
+                _n("there is no %(colour)s seat in this room"), field="colour", colour=repr(colour)
+            )
         if seat.kind == Seat.Kind.HUMAN:
             if seat.user_id == user.pk:
                 return [seat]
-            raise Refused(f"the {colour} seat is taken")
+            raise Refused(_n("the %(colour)s seat is taken"), colour=colour)
         if seat.reserved and seat.original_id != user.pk:
-            raise Refused(f"the {colour} seat is reserved for {seat.original} in this league game")
+            raise Refused(
+                _n("the %(colour)s seat is reserved for %(player)s in this league game"),
+                colour=colour,
+                player=str(seat.original),
+            )
         held = held_until(seat)
         if held is not None and seat.original_id != user.pk and timezone.now() < held:
             raise Refused(
-                f"the {colour} seat is held for {seat.original} until "
-                f"{held:%H:%M:%S} UTC (they left it just now)"
+                _n(
+                    "the %(colour)s seat is held for %(player)s until %(until)s UTC "
+                    "(they left it just now)"
+                ),
+                colour=colour,
+                player=str(seat.original),
+                until=f"{held:%H:%M:%S}",
             )
         if seat.reserved:
             taking = [s for s in seats.values() if s.reserved and s.original_id == user.pk]
         else:
             if any(s.user_id == user.pk for s in seats.values()):
-                raise Refused("you already play a colour in this room")
+                raise Refused(_n("you already play a colour in this room"))
             taking = [seat]
         for s in taking:
             s.kind, s.user = Seat.Kind.HUMAN, user
             s.original = s.original or user
             s.disconnected_at, s.seen_at = None, timezone.now()
             s.save(update_fields=["kind", "user", "original", "disconnected_at", "seen_at"])
+        seats_changed(room)
         begin = (
             room.status == Room.Status.WAITING
             and room.fixture_id
@@ -68,19 +81,28 @@ def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
     return taking
 
 
-def to_computer(seats: list[Seat]) -> None:
+def seats_changed(room: Room) -> None:
+    """Inside the room's lock: who plays a seat has changed. A step or a move that read the
+    seats before now can no longer claim its roll (``moves.claim`` checks the version)."""
+    Room.objects.filter(pk=room.pk).update(seats_version=F("seats_version") + 1)
+    room.seats_version += 1
+
+
+def to_computer(room: Room, seats: list[Seat]) -> None:
     """The computer plays these seats from now; ``disconnected_at`` of a computer seat is
     when its player left it (``held_until``)."""
     now = timezone.now()
     for s in seats:
         s.kind, s.user, s.connections, s.disconnected_at = Seat.Kind.COMPUTER, None, 0, now
         s.save(update_fields=["kind", "user", "connections", "disconnected_at"])
+    if seats:
+        seats_changed(room)
 
 
 def hand_to_computer(room: Room, seats: list[Seat]) -> None:
     """Inside the room's lock: the computer plays ``seats`` on; the room is abandoned if
     nobody is left, else its next step is scheduled; the watchers are told (on commit)."""
-    to_computer(seats)
+    to_computer(room, seats)
     abandon_if_everyone_left(room)
     if seats and room.status == Room.Status.PLAYING:
         timers.schedule_step_on_commit(room.pk, room.move_number, 0)

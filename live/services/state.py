@@ -11,16 +11,41 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as _n
 
 from games.engine import Game, game_restore, game_snapshot
 from games.engine.variants import variant_rules
+from games.replay import colour_label
 from live.models import Room, RoomEvent, Seat
 from tournaments.permissions import can_view
 from tournaments.services.errors import ServiceError
 
 
 class Refused(ServiceError):
-    """A request live play does not carry out; nothing changed."""
+    """A request live play does not carry out; nothing changed.
+
+    ``message`` is an English template (marked with ``gettext_noop``) and ``params`` its
+    ``%(name)s`` values: ``.message`` is the English text (logs), ``.localized()`` the text
+    in the active language — what the room's WebSocket sends in its connection's language
+    and the pages show in theirs. Colour parameters (``colour``, ``turn``) are shown in the
+    reader's language too."""
+
+    COLOUR_PARAMS = ("colour", "turn")
+
+    def __init__(self, message: str, *, field: str | None = None, **params: Any):
+        self.template = message
+        super().__init__(message % params if params else message, field=field, params=params)
+
+    def localized(self) -> str:
+        shown = {
+            k: colour_label(v) if k in self.COLOUR_PARAMS and isinstance(v, str) else v
+            for k, v in self.params.items()
+        }
+        try:
+            return gettext(self.template) % shown if shown else gettext(self.template)
+        except (KeyError, TypeError, ValueError):  # a translation missing a parameter
+            return self.message
 
 
 def live_setting(name: str) -> Any:
@@ -134,7 +159,7 @@ def room_game(room: Room) -> Game:
         .values_list("data", flat=True)
     )
     if len(events) != room.move_number:
-        raise Refused("the room's log is being written; try again")
+        raise Refused(_n("the room's log is being written; try again"))
     game.push_events(events)
     return game
 
@@ -175,7 +200,7 @@ def locked_room(room_id: int) -> Room:
     try:
         return Room.objects.select_for_update().get(pk=room_id)
     except Room.DoesNotExist:
-        raise Refused(f"there is no room {room_id}") from None
+        raise Refused(_n("there is no room %(room)s"), room=room_id) from None
 
 
 def held_until(seat: Seat) -> datetime | None:

@@ -25,7 +25,7 @@
   history.setAttribute("data-history", "");
   root.appendChild(history);
   var seatsView = layout.seats.map(function (s) { return { css: s.css, symbol: s.symbol, used: true }; });
-  var socket = null, retry = 500, selected = 0, ticker = null;
+  var socket = null, retry = 500, selected = 0, ticker = null, closedWhy = "";
 
   function fmt(template, values) {
     return template.replace(/%\((\w+)\)s/g, function (_, k) { return values[k]; });
@@ -259,6 +259,9 @@
       message.events.forEach(function (ev, i) { addHistory(Object.assign({ number: i }, ev)); });
     } else if (message.last && message.move_number < state.move_number) {
       return; /* an older broadcast overtaken by a newer state */
+    } else if (message.move_number === state.move_number &&
+               (message.seats_version || 0) < (state.seats_version || 0)) {
+      return; /* the same roll with the seats as they were before a change already shown */
     } else if (message.last && message.last.number > history.children.length) {
       /* an event is missing (broadcasts overtook each other, or one was lost): ask for the
          whole state and log, and show this one when it comes */
@@ -275,14 +278,18 @@
 
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    ui.conn.textContent = socket ? t.i18nReconnecting : t.i18nConnecting;
+    ui.conn.textContent = closedWhy || (socket ? t.i18nReconnecting : t.i18nConnecting);
     socket = new WebSocket(scheme + window.location.host + t.ws);
-    socket.onopen = function () { retry = 500; root.dataset.connected = "1"; render(); };
+    socket.onopen = function () { retry = 500; closedWhy = ""; root.dataset.connected = "1"; render(); };
     socket.onmessage = function (e) { receive(JSON.parse(e.data)); };
-    socket.onclose = function () {
+    socket.onclose = function (e) {
       root.dataset.connected = "";
       render();
-      ui.conn.textContent = t.i18nReconnecting;
+      /* the server's own close codes (live/consumers.py), said in the page's language */
+      if (e.code === 4404) { ui.conn.textContent = t.i18nClosedNotFound; return; }
+      closedWhy = ({ 4413: t.i18nClosedTooLarge, 4400: t.i18nClosedTooDeep,
+        4429: t.i18nClosedTooMany })[e.code] || "";
+      ui.conn.textContent = closedWhy || t.i18nReconnecting;
       setTimeout(connect, retry);
       retry = Math.min(5000, retry * 2);
     };

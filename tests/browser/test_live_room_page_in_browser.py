@@ -146,3 +146,36 @@ def test_the_end_line_and_the_replay_name_the_people(chromium, server, people, s
     expect(body).not_to_contain_text("(eigener Spieler)")
     screenshot(page, "live-replay-names-de-390")
     assert page.js_errors == []
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_german_room_shows_the_servers_lines_and_refusals_in_german(
+    chromium, server, people, scheduled, monkeypatch, width
+):
+    room, game = _human_room(people, scheduled)
+    page = _page(chromium, server, people[2], width=width)
+    page.goto(f"/live/{room.token}/")
+    root = page.locator("#live-room")
+    expect(root).to_have_attribute("data-connected", "1")
+    assert root.get_attribute("data-ws").endswith("?lang=de")
+    # a move reaches the page: its event line and the turn line in German
+    move = game.legal_moves(room.die)[0]
+    services.move_play(
+        room_id=room.pk,
+        user=people[0],
+        move_number=room.move_number,
+        choice=[move.from_, move.to, move.pawn_colour],
+    )
+    expect(page.locator("[data-last]")).to_contain_text("würfelt")
+    expect(page.locator(".step-count[data-turn]")).to_contain_text(re.compile(r"am Zug|Sieger"))
+    # a refusal from the server, in German: the green seat is taken by someone else while
+    # this page still offers it (its broadcast held back)
+    monkeypatch.setattr("live.signals.group_send", lambda *a, **k: None)
+    services.seat_take(room=room, user=people[3], colour="green")
+    page.locator('[data-take="green"]').click()
+    conn = page.locator("[data-connection]")
+    expect(conn).to_have_text("der Platz „grün“ ist besetzt")
+    screenshot(page, f"live-room-refused-de-{width}")
+    for english in ("seat is taken", "rolled", "to move", "turn"):
+        assert english not in page.locator("main").inner_text(), english
+    assert page.js_errors == []

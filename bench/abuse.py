@@ -31,12 +31,10 @@ in (a wrong password: the throttles count); "before" is Django's own RedisCache
 from __future__ import annotations
 
 import argparse
-import getpass
 import http.client
 import json
 import os
 import re
-import shutil
 import socket
 import statistics
 import subprocess
@@ -52,6 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.pages import DB_URL, ENV, PORT, fetch, prepare, wait_until_serving  # noqa: E402
+from tests.processes import Gunicorn, Nginx, OwnRedis  # noqa: E402
 
 PAGE = "/leagues/nine-2t-plus/standings/"
 
@@ -186,9 +185,7 @@ def run(label: str, extra_env: dict, args, log: str, *, signed_in: bool = False)
 
     redis.Redis.from_url(CACHE_URL).flushdb()
     env = dict(ENV, CACHE_URL=CACHE_URL, LOG_LEVEL="ERROR", **extra_env)
-    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{PORT}"]
-    command += ["-w", str(args.workers), "--timeout", "120", "--log-level", "error"]
-    server = subprocess.Popen(command, cwd=ROOT, env=env)
+    server = Gunicorn(env, port=PORT, workers=args.workers, timeout=120)
     try:
         wait_until_serving()
         fetch(PAGE)  # warm
@@ -227,8 +224,7 @@ def run(label: str, extra_env: dict, args, log: str, *, signed_in: bool = False)
             + (f"; {timeouts} visits got no answer within 10 s" if timeouts else "")
         )
     finally:
-        server.terminate()
-        server.wait(30)
+        server.stop()
 
 
 def main() -> None:
@@ -357,7 +353,7 @@ def slowloris(port: int, stop: float) -> None:
         pass  # the server closed it: this client is done
 
 
-def start_nginx(port: int, app_port: int, directory: str) -> subprocess.Popen:
+def start_nginx(port: int, app_port: int, directory: str) -> Nginx:
     template = (ROOT / "config" / "nginx.conf.template").read_text()
     conf = Path(directory) / "nginx.conf"
     conf.write_text(
@@ -366,17 +362,15 @@ def start_nginx(port: int, app_port: int, directory: str) -> subprocess.Popen:
         .replace("@APP@", f"127.0.0.1:{app_port}")
         .replace("@ASGI@", f"127.0.0.1:{app_port}")  # no WebSockets in this bench
     )
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    user = f"user {getpass.getuser()};" if os.geteuid() == 0 else ""
-    return subprocess.Popen([nginx, "-p", directory, "-c", str(conf), "-g", f"daemon off; {user}"])
+    return Nginx(conf, Path(directory))
 
 
 def slow_run(label: str, args, behind_proxy: bool) -> None:
     app_port = PORT + 1 if behind_proxy else PORT
     env = dict(ENV, LOG_LEVEL="ERROR")
-    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{app_port}"]
-    command += ["-w", str(args.workers), "--timeout", "30", "--log-level", "critical"]
-    processes = [subprocess.Popen(command, cwd=ROOT, env=env)]
+    processes = [
+        Gunicorn(env, port=app_port, workers=args.workers, timeout=30, log_level="critical")
+    ]
     with tempfile.TemporaryDirectory() as directory:
         try:
             if behind_proxy:
@@ -400,8 +394,7 @@ def slow_run(label: str, args, behind_proxy: bool) -> None:
             )
         finally:
             for process in reversed(processes):
-                process.terminate()
-                process.wait(30)
+                process.stop()
 
 
 def slow_case(args) -> None:
@@ -416,36 +409,14 @@ def slow_case(args) -> None:
 # --- Redis down or hung (issue 22 point 11) -------------------------------------------------
 
 
-class OwnRedis:
-    """A redis-server of the bench's own on ``port``; ``hang()`` replaces it by a listener
-    that completes connections and never reads them (a hung host)."""
+class HangingRedis(OwnRedis):
+    """A redis-server of the bench's own on ``port`` (``tests.processes``); ``hang()``
+    replaces it by a listener that completes connections and never reads them (a hung
+    host)."""
 
     def __init__(self, port: int) -> None:
-        self.port = port
-        self.process: subprocess.Popen | None = None
+        super().__init__(port)
         self.listener: socket.socket | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                *("redis-server", "--port", str(self.port), "--bind", "127.0.0.1"),
-                *("--save", "", "--appendonly", "no", "--loglevel", "warning"),
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        for _ in range(100):
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError(f"redis-server did not come up on {self.port}")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(10)
-            self.process = None
 
     def hang(self) -> None:
         self.listener = socket.create_server(("127.0.0.1", self.port), backlog=512)
@@ -470,7 +441,7 @@ def login_form() -> tuple[str, str]:
 
 def redis_run(label: str, settings_module: str, args) -> None:
     redis_port = PORT + 10
-    own = OwnRedis(redis_port)
+    own = HangingRedis(redis_port)
     own.start()
     env = dict(
         ENV,
@@ -479,9 +450,7 @@ def redis_run(label: str, settings_module: str, args) -> None:
         CELERY_BROKER_URL=f"redis://127.0.0.1:{redis_port}/1",
         LOG_LEVEL="CRITICAL",
     )
-    command = [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{PORT}"]
-    command += ["-w", str(args.workers), "--timeout", "30", "--log-level", "critical"]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    server = Gunicorn(env, port=PORT, workers=args.workers, timeout=30, log_level="critical")
     try:
         wait_until_up()
         visit(PAGE)
@@ -510,8 +479,7 @@ def redis_run(label: str, settings_module: str, args) -> None:
                 act()
             print(f"{label}, {phase}: {summary(visitor(args.seconds, step))}")
     finally:
-        server.terminate()
-        server.wait(30)
+        server.stop()
         own.close()
 
 

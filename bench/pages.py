@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tests.processes: the one start-up of the helper processes
 DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maedn_pages")
 PORT = int(os.environ.get("BENCH_PORT", "8799"))
 ENV = dict(
@@ -240,22 +241,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     prepare()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi",
-            "-b",
-            f"127.0.0.1:{PORT}",
-            "-w",
-            str(args.workers),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=ENV,
-    )
+    from tests.processes import Gunicorn
+
+    server = Gunicorn(ENV, port=PORT, workers=args.workers, log_level="warning")
     try:
         wait_until_serving()
         league = "/leagues/nine-2t-plus"
@@ -310,8 +298,7 @@ def main() -> None:
                 load(path, args.clients, args.seconds, headers)
         shared_cache_check(anonymous)
     finally:
-        server.terminate()
-        server.wait(30)
+        server.stop()
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -156,28 +155,10 @@ def bench_uploads(uploads: int) -> None:
                 )
             )
         )
+    from tests.processes import CeleryWorker
+
     env = dict(os.environ, CELERY_BROKER_URL=BROKER, DEBUG="0")
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-P",
-            "solo",
-            "-l",
-            "warning",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    worker = CeleryWorker(env, log_path=ROOT / "var" / "bench-standings-worker.log")
     try:
         from config.celery_app import app, ping
 
@@ -199,8 +180,7 @@ def bench_uploads(uploads: int) -> None:
             f"p50 {p(0.50):.0f} ms, p95 {p(0.95):.0f} ms, max {latencies[-1] * 1000:.0f} ms"
         )
     finally:
-        worker.terminate()
-        worker.wait(30)
+        worker.stop()
 
 
 def main() -> None:

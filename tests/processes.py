@@ -1,11 +1,14 @@
-"""A helper process of the tests and the benchmarks (a Celery worker, an ASGI server, a
-Redis of their own): started in its own process group with its output in ``var/``, waited
-for, stopped or killed as a whole. The one place that knows how each is started
-(``tests/live/servers.py`` has the Daphne server)."""
+"""A helper process of the tests and the benchmarks (a Celery worker, an ASGI or WSGI
+server, nginx, a Redis of their own): started in its own process group with its output in
+``var/``, waited for, stopped or killed as a whole. The one place that knows how each is
+started (``tests/live/servers.py`` has the Daphne server); the fault tests
+(``tests/foundation``, ``tests/live``) and the benchmarks (``bench/``) start theirs here."""
 
 from __future__ import annotations
 
+import getpass
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -79,6 +82,14 @@ def listens(port: int) -> bool:
         return True
 
 
+def redis_answers(port: int) -> bool:
+    """Whether a Redis on 127.0.0.1:``port`` answers PING (listening is not enough: a
+    starting Redis may accept before it serves)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+        sock.sendall(b"PING\r\n")
+        return sock.recv(16).startswith(b"+PONG")
+
+
 class RedisServer(HelperProcess):
     """A ``redis-server`` of its own on 127.0.0.1:``port`` (a free one unless given; never
     a shared Redis), without persistence: killed and started again on the same port, it
@@ -90,7 +101,7 @@ class RedisServer(HelperProcess):
         self.port = port or free_port()
         cmd = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
         super().__init__(
-            [*cmd, "--save", "", "--appendonly", "no"],
+            [*cmd, "--save", "", "--appendonly", "no", "--loglevel", "warning"],
             env=os.environ.copy(),
             log_path=REPO_ROOT / "var" / f"redis-{self.port}.log",
         )
@@ -99,8 +110,70 @@ class RedisServer(HelperProcess):
         return f"redis://127.0.0.1:{self.port}/{db}"
 
     def wait_ready(self, timeout: float = 20.0) -> RedisServer:
-        self.wait_until(lambda: listens(self.port), timeout, 0.05)
+        self.wait_until(lambda: redis_answers(self.port), timeout, 0.05)
         return self
+
+
+class OwnRedis:
+    """A Redis of its own at one address that can be stopped (an outage: connections are
+    refused) and started again there (it comes back empty): a ``RedisServer`` per run."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.server: RedisServer | None = None
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def start(self) -> OwnRedis:
+        self.server = RedisServer(self.port).wait_ready()
+        return self
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+
+
+class Gunicorn(HelperProcess):
+    """``gunicorn <app>`` on 127.0.0.1:``port`` with ``workers`` sync workers and the
+    settings of ``env`` (the caller waits for it to serve: each knows its own page)."""
+
+    what = "gunicorn"
+    stop_seconds = 30.0
+
+    def __init__(
+        self,
+        env: dict[str, str],
+        *,
+        port: int,
+        workers: int = 1,
+        timeout: int | None = None,
+        log_level: str = "error",
+        config: Path | None = None,
+        app: str = "config.wsgi",
+    ) -> None:
+        self.port = port
+        cmd = [sys.executable, "-m", "gunicorn", app, "-b", f"127.0.0.1:{port}"]
+        cmd += ["-w", str(workers), "--log-level", log_level]
+        if timeout is not None:
+            cmd += ["--timeout", str(timeout)]
+        if config is not None:
+            cmd += ["-c", str(config)]
+        super().__init__(cmd, env=env, log_path=REPO_ROOT / "var" / f"gunicorn-{port}.log")
+
+
+class Nginx(HelperProcess):
+    """nginx in the foreground with the configuration ``conf`` and its files under
+    ``directory`` (``-p``); as root, its workers run as the current user."""
+
+    what = "nginx"
+
+    def __init__(self, conf: Path, directory: Path) -> None:
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        user = f"user {getpass.getuser()};" if os.geteuid() == 0 else ""
+        cmd = [nginx, "-p", str(directory), "-c", str(conf), "-g", f"daemon off; {user}"]
+        super().__init__(cmd, env=os.environ.copy(), log_path=Path(directory) / "nginx.out")
 
 
 class CeleryWorker(HelperProcess):
@@ -128,4 +201,16 @@ class CeleryWorker(HelperProcess):
         if beat_schedule is not None:
             cmd += ["-B", "-s", str(beat_schedule)]
         cmd += ["-P", "solo"] if concurrency == 1 else ["-P", "prefork", "-c", str(concurrency)]
+        super().__init__(cmd, env=env, log_path=log_path)
+
+
+class CeleryBeat(HelperProcess):
+    """``celery -A config beat`` (beat alone, no worker) with the settings, broker and
+    database of ``env`` and the schedule file ``schedule``."""
+
+    what = "celery beat"
+    stop_seconds = 20.0
+
+    def __init__(self, env: dict[str, str], *, schedule: Path, log_path: Path) -> None:
+        cmd = [sys.executable, "-m", "celery", "-A", "config", "beat", "--schedule", str(schedule)]
         super().__init__(cmd, env=env, log_path=log_path)

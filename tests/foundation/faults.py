@@ -1,14 +1,13 @@
 """Fault injection for the outage tests: a TCP server on 127.0.0.1 that accepts connections
 and never answers (or relays them to a real server, switchable while it runs), a port that
-refuses connections, and this process's Celery app pointed at such a broker."""
+refuses connections, and this process's Celery app pointed at such a broker. A Redis of a
+test's own that it stops and starts is ``tests.processes.OwnRedis``."""
 
 from __future__ import annotations
 
 import contextlib
 import socket
-import subprocess
 import threading
-import time
 from collections.abc import Iterator
 
 from django.test import override_settings
@@ -111,51 +110,3 @@ def celery_broker(url: str) -> Iterator[None]:
         celery_app.conf.update(saved)
         _reset_app_connections()
         publish_succeeded()  # this process's memory of the outage ends with the test
-
-
-class RedisServer:
-    """A redis-server of this test alone, on a free port of 127.0.0.1 (never a shared one):
-    ``stop()`` is an outage (connections refused), ``start()`` ends it on the same port."""
-
-    def __init__(self) -> None:
-        self.port = refused_port()
-        self.process: subprocess.Popen | None = None
-
-    def url(self, db: int = 0) -> str:
-        return f"redis://127.0.0.1:{self.port}/{db}"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                "redis-server",
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--loglevel",
-                "warning",
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while True:
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as sock,
-            ):
-                sock.sendall(b"PING\r\n")
-                if sock.recv(16).startswith(b"+PONG"):
-                    return
-            assert self.process.poll() is None, "redis-server exited (port taken?)"
-            assert time.monotonic() < deadline, "redis-server did not come up"
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
-        self.process = None

@@ -5,9 +5,6 @@ never published, with nobody calling the catch-up task."""
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,14 +14,14 @@ from django.conf import settings
 from tests.builders import example_text
 from tests.celery_worker import WorkerProcess, database_url_of_test_db, use_real_broker
 from tests.foundation.faults import celery_broker, refused_port
+from tests.processes import REPO_ROOT, CeleryBeat
 from tournaments.models import StandingsSnapshot
 from tournaments.services.results import game_log_submit
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 
 
-def start_beat(schedule: Path, interval: str) -> subprocess.Popen:
+def start_beat(schedule: Path, interval: str) -> CeleryBeat:
     env = os.environ.copy()
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings.test",
@@ -33,15 +30,7 @@ def start_beat(schedule: Path, interval: str) -> subprocess.Popen:
         DATABASE_URL=database_url_of_test_db(),
         STANDINGS_CATCH_UP_SECONDS=interval,
     )
-    log = (REPO_ROOT / "var" / "test-beat.log").open("ab")
-    return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "beat", "--schedule", str(schedule)],
-        cwd=REPO_ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    return CeleryBeat(env, schedule=schedule, log_path=REPO_ROOT / "var" / "test-beat.log")
 
 
 def test_beat_and_a_worker_repair_a_league_whose_recompute_was_never_published(game, tmp_path):
@@ -64,13 +53,12 @@ def test_beat_and_a_worker_repair_a_league_whose_recompute_was_never_published(g
             beat = start_beat(tmp_path / "celerybeat-schedule", "1")
             deadline = time.monotonic() + 30
             while not StandingsSnapshot.objects.filter(league=league).exists():
-                assert beat.poll() is None, "celery beat exited; see var/test-beat.log"
+                assert beat.process.poll() is None, "celery beat exited; see var/test-beat.log"
                 assert time.monotonic() < deadline, "no snapshot 30 s after beat started"
                 time.sleep(0.2)
         finally:
-            if beat is not None and beat.poll() is None:
-                os.killpg(beat.pid, signal.SIGTERM)
-                beat.wait(20)
+            if beat is not None:
+                beat.stop()
             worker.stop()
     snapshot = StandingsSnapshot.objects.get(league=league)
     assert snapshot.results_revision == 1

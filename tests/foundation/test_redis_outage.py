@@ -29,9 +29,10 @@ from rest_framework.test import APIClient
 
 from tests.builders import PASSWORD
 from tests.examples import example_text
-from tests.foundation.faults import RedisServer, SilentServer, celery_broker, refused_port
+from tests.foundation.faults import SilentServer, celery_broker, refused_port
 from tests.foundation.test_broker_outage import LOG, bounded
 from tests.foundation.test_healthz import HEALTHZ_BOUND, REPO_ROOT
+from tests.processes import Gunicorn, OwnRedis
 from tournaments.models import Result
 from tournaments.services.standings import standings_recompute
 
@@ -64,8 +65,7 @@ def resilient_cache(url: str, retry_seconds: float = 5.0) -> dict:
 
 @pytest.fixture
 def own_redis():
-    server = RedisServer()
-    server.start()
+    server = OwnRedis().start()
     yield server
     server.stop()
 
@@ -252,28 +252,11 @@ def test_healthz_answers_in_time_on_the_first_call_of_a_fresh_process_while_redi
         STATIC_ROOT=str(tmp_path / "static"),
         LOG_LEVEL="ERROR",
     )
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi",
-            "-b",
-            f"127.0.0.1:{port}",
-            "-w",
-            "1",
-            "-c",
-            str(conf),
-            "--log-level",
-            "error",
-        ],
-        cwd=REPO_ROOT,
-        env=env,
-    )
+    server = Gunicorn(env, port=port, workers=1, config=conf)
     try:
         deadline = time.monotonic() + 120
         while not booted.exists():
-            assert server.poll() is None, "gunicorn exited"
+            assert server.process.poll() is None, f"gunicorn exited; see {server.log_path}"
             assert time.monotonic() < deadline, "the worker did not boot"
             time.sleep(0.1)
         for call in ("first", "second"):
@@ -290,5 +273,4 @@ def test_healthz_answers_in_time_on_the_first_call_of_a_fresh_process_while_redi
             assert body["database"] == {"ok": True}
             assert seconds < HEALTHZ_BOUND
     finally:
-        server.terminate()
-        server.wait(30)
+        server.stop()

@@ -74,7 +74,7 @@ def make_league(players: int, name: str):
         confirmation_required=False,
     )
     for i in range(players):
-        player = player_create(name=f"{league.slug}-p{i}")
+        player = player_create(name=f"{league.slug}-p{i}", created_by=owner)
         entry_add(league=league, player=player, by=owner)
     return owner, league
 

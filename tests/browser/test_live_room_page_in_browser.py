@@ -179,3 +179,96 @@ def test_a_german_room_shows_the_servers_lines_and_refusals_in_german(
     for english in ("seat is taken", "rolled", "to move", "turn"):
         assert english not in page.locator("main").inner_text(), english
     assert page.js_errors == []
+
+
+def test_a_league_game_both_players_leave_in_the_browser_and_nothing_counts(chromium, server):
+    """Issue 23 points 6 and 7 in the browser: a player who leaves sees "take your seat
+    back", a stranger is offered none of the reserved seats; when both have left the page
+    says the game does not count, and no result is recorded."""
+    from tests.builders import erin_against_carol, make_user
+    from tournaments.models import Result
+
+    t = erin_against_carol()
+    room = services.fixture_room_create(fixture=t["fixture"], user=t["carol"])
+    erin, carol = _page(chromium, server, t["erin"]), _page(chromium, server, t["carol"])
+    stranger = _page(chromium, server, make_user("stranger"), width=1280)
+    for page, colour in ((erin, "black"), (carol, "red")):
+        page.goto(f"/live/{room.token}/")
+        expect(page.locator("#live-room")).to_have_attribute("data-connected", "1")
+        page.locator(f'[data-take="{colour}"]').click()
+    stranger.goto(f"/live/{room.token}/")
+    for page in (erin, carol, stranger):
+        expect(page.locator("#live-room")).to_have_attribute("data-status", "playing")
+
+    erin.locator("[data-leave]").click()
+    # her seats are held for her: she may take them back, the stranger none of them
+    expect(erin.locator('[data-take="black"]')).to_have_text("Deinen Platz zurücknehmen")
+    expect(stranger.locator('[data-seat-colour="black"]')).to_contain_text("Computer")
+    expect(stranger.locator("[data-take]")).to_have_count(0)
+    expect(carol.locator("[data-take]")).to_have_count(0)
+    screenshot(erin, "live-league-left-de-390")
+
+    carol.locator("[data-leave]").click()
+    for page in (erin, carol, stranger):
+        expect(page.locator("#live-room")).to_have_attribute("data-status", "abandoned")
+        expect(page.locator(".step-count[data-turn]")).to_have_text(
+            "Alle Spieler sind gegangen: das Spiel zählt nicht."
+        )
+        expect(page.locator("[data-take]")).to_have_count(0)
+    screenshot(carol, "live-league-everyone-left-de-390")
+    screenshot(stranger, "live-league-everyone-left-de-1280")
+    room.refresh_from_db()
+    assert room.status == Room.Status.ABANDONED and room.game_log_id is None
+    assert not Result.objects.filter(fixture=t["fixture"]).exists()
+    assert erin.js_errors == [] and carol.js_errors == [] and stranger.js_errors == []
+
+
+def _red_with_one_move(people):
+    """A room where person0 holds red and red is on turn with exactly one legal move."""
+    from live.models import Seat
+
+    for _ in range(100):
+        room = services.room_create(host=people[0], mode="online", turn_seconds=60)
+        services.seat_take(room=room, user=people[0], colour="red")
+        services.room_start(room=room, user=people[0])
+        for _ in range(400):
+            room.refresh_from_db()
+            if room.status != Room.Status.PLAYING:
+                break
+            game = services.room_game(room)
+            legal = game.legal_moves(room.die)
+            if game.turn == "red" and len(legal) == 1:
+                return room
+            seat = room.seats.get(colour=game.turn)
+            if seat.kind == Seat.Kind.HUMAN and len(legal) >= 2:
+                services.move_play(
+                    room_id=room.pk,
+                    user=seat.user,
+                    move_number=room.move_number,
+                    choice=[legal[0].from_, legal[0].to],
+                )
+            else:
+                services.room_step(room_id=room.pk, move_number=room.move_number)
+    raise AssertionError("no position with one move for red")
+
+
+def test_one_legal_move_is_said_once_and_never_asks_for_a_choice(chromium, people, scheduled):
+    """Issue 23 point 8: no "your turn: choose a move" beside "only one move: it is made
+    for you". The server's own sweep is held off (LIVE_SWEEP_AFTER) so the position stays."""
+    room = _red_with_one_move(people)
+    daphne = Daphne(
+        database_url=database_url_of_test_db(), env={"DEBUG": "1", "LIVE_SWEEP_AFTER": "600"}
+    )
+    try:
+        page = _page(chromium, daphne.wait_ready(), people[0])
+        page.goto(f"/live/{room.token}/")
+        expect(page.locator("#live-room")).to_have_attribute("data-connected", "1")
+        expect(page.locator(".step-count[data-turn]")).to_have_text("Du bist am Zug (rot)")
+        moves = page.locator("[data-moves]")
+        expect(moves).to_have_text("Nur ein Zug möglich: er wird für dich gemacht.")
+        expect(page.locator("[data-moves] button")).to_have_count(0)
+        assert "wähle einen Zug" not in page.locator("#live-room").inner_text()
+        screenshot(page, "live-room-one-move-de-390")
+        assert page.js_errors == []
+    finally:
+        daphne.stop()

@@ -272,3 +272,50 @@ def test_one_legal_move_is_said_once_and_never_asks_for_a_choice(chromium, peopl
         assert page.js_errors == []
     finally:
         daphne.stop()
+
+
+#: each real socket of the page is kept (``window.__sockets``) with the last state it got
+_SOCKETS_KEPT = """
+(() => {
+  const Real = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = function (url, protocols) {
+    const socket = new Real(url, protocols);
+    socket.addEventListener("message", (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === "state") window.__lastState = m;
+    });
+    window.__sockets.push(socket);
+    return socket;
+  };
+})();
+"""
+
+
+def test_a_state_with_the_seats_before_a_change_is_not_shown_after_it(
+    chromium, server, people, scheduled
+):
+    """Two broadcasts of one roll can arrive out of order (a step's and a seat change's):
+    the page keeps the newer seats (``seats_version``), not the last message to arrive."""
+    room = services.room_create(host=people[0], mode="online", turn_seconds=60)
+    page = _page(chromium, server, people[1])
+    page.context.add_init_script(_SOCKETS_KEPT)
+    page.goto(f"/live/{room.token}/")
+    expect(page.locator("#live-room")).to_have_attribute("data-connected", "1")
+    before = page.evaluate("window.__lastState")
+    services.seat_take(room=room, user=people[2], colour="green")
+    green = page.locator('[data-seat-colour="green"]')
+    expect(green).to_contain_text("person2")
+    after = page.evaluate("window.__lastState")
+    assert after["seats_version"] == before["seats_version"] + 1
+    assert after["move_number"] == before["move_number"]
+    # the older state (green still the computer's) arrives late
+    page.evaluate(
+        "old => window.__sockets.at(-1).onmessage({ data: JSON.stringify(old) })",
+        {**before, "events": None},
+    )
+    expect(green).to_contain_text("person2")
+    # a newer one is shown
+    services.seat_leave(room=room, user=people[2])
+    expect(green).not_to_contain_text("person2")
+    assert page.js_errors == []

@@ -453,11 +453,26 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # secret tokens in paths (/r/<token>/, the calendar feed, invitations, …) never reach a
+    # log: config/redaction.py
+    "filters": {"redact_tokens": {"()": "config.redaction.RedactTokens"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["redact_tokens"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django": {"level": os.environ.get("LOG_LEVEL", "INFO")},
         "django.db.backends": {"level": "WARNING"},
+        # runserver's request lines: Django's default handler for them has no filter
+        "django.server": {
+            "handlers": ["console"],
+            "level": os.environ.get("LOG_LEVEL", "INFO"),
+            "propagate": False,
+        },
     },
 }
 

@@ -197,8 +197,9 @@ def test_a_player_reports_a_game_without_a_log_through_her_link(
         fits(page)
         assert not violations(page, axe_source), "axe: serious or critical violations"
         screenshot(page, f"result-link-report-{lang}")
-        tab_to(page, f'input[name="winner"][value="{carol_entry.pk}"]')
-        page.keyboard.press("Space")
+        tab_to(page, 'input[name="winner"]')  # the group's first radio: erin
+        page.keyboard.press("ArrowDown")  # the arrow keys choose within the group: carol
+        expect(page.locator(f'input[name="winner"][value="{carol_entry.pk}"]')).to_be_checked()
         erin_entry = link.entry
         tab_to(page, f'input[name="counted_{erin_entry.pk}"]')
         page.keyboard.insert_text("3")

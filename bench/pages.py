@@ -15,6 +15,11 @@ headers: one request per s-maxage window reaches the application, as a 304 while
 is unchanged).
 
     .venv/bin/python bench/pages.py [--clients 20] [--seconds 10] [--workers 2]
+        [--only standings,me] [--rounds N]
+
+``--only`` measures some of the pages (names: standings, standings-304, fragment-304,
+schedule, bracket, game, player, home, me); ``--rounds`` repeats the runs (interleaved),
+for comparing figures on a busy machine.
 
 BENCH_DATABASE_URL (scratch database, dropped and made again), BENCH_PORT, BENCH_CACHE_URL
 (redis://… to measure the production cache; locmem:// by default) override the defaults.
@@ -239,6 +244,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", default="", help="comma-separated page names (all)")
+    parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
     prepare()
     from tests.processes import Gunicorn
@@ -283,19 +290,22 @@ def main() -> None:
             f"gunicorn with {args.workers} workers, PostgreSQL, cache {ENV['CACHE_URL']}"
         )
         runs = [
-            (page, None),
-            (page, {"If-None-Match": page_etag} if page_etag else None),
-            (fragment, {"If-None-Match": etag} if etag else None),
-            *((path, None) for name, path in anonymous.items() if name != "standings"),
-            ("/me/", session),
+            ("standings", page, None),
+            ("standings-304", page, {"If-None-Match": page_etag} if page_etag else None),
+            ("fragment-304", fragment, {"If-None-Match": etag} if etag else None),
+            *((name, path, None) for name, path in anonymous.items() if name != "standings"),
+            ("me", "/me/", session),
         ]
-        if shutil.which("wrk"):
-            for path, headers in runs:
-                load_wrk(path, args.clients, args.seconds, headers)
-        else:
+        wanted = {x.strip() for x in args.only.split(",") if x.strip()}
+        runs = [run for run in runs if not wanted or run[0] in wanted]
+        measure = load_wrk if shutil.which("wrk") else load
+        if measure is load:
             print("(wrk not installed: `apt-get install wrk`; using Python client threads)")
-            for path, headers in runs:
-                load(path, args.clients, args.seconds, headers)
+        for _ in range(args.rounds):
+            for _name, path, headers in runs:
+                one, five, fifteen = os.getloadavg()
+                print(f"  (load average {one:.2f} {five:.2f} {fifteen:.2f})")
+                measure(path, args.clients, args.seconds, headers)
         shared_cache_check(anonymous)
     finally:
         server.stop()

@@ -107,6 +107,48 @@ ENGINE_MESSAGES: dict[str, str] = {
     "why_not_allowed": gettext_noop("the rules do not allow that move"),
     "fields_one": gettext_noop("1 field"),
     "fields_many": gettext_noop("%(n)s fields"),
+    "log_utf16": gettext_noop(
+        "the log is not UTF-8: it looks like UTF-16 (or UTF-32) text; save it as UTF-8 (game-log.md)"
+    ),
+    "log_not_utf8": gettext_noop("the log is not UTF-8 text (byte %(byte)s is invalid)"),
+    "log_too_large": gettext_noop(
+        "the log is %(size)s bytes; logs larger than %(limit)s are not accepted"
+    ),
+    "json_too_deep": gettext_noop("the log is not valid JSON: it is nested too deeply"),
+    "json_bad_value": gettext_noop('the log is not valid JSON: "%(path)s" is %(what)s'),
+    "duplicate_key": gettext_noop(
+        'the log is malformed: a JSON object has the key "%(key)s" twice (the object\'s keys: %(keys)s); a key may appear once in an object, since JSON readers disagree on which value counts'
+    ),
+    "log_not_object": gettext_noop("a log is a JSON object, not %(what)s"),
+    "no_format": gettext_noop('the log has no "format" (it should be "%(expected)s")'),
+    "unknown_format": gettext_noop('unknown log format %(what)s (expected "%(expected)s")'),
+    "bad_board": gettext_noop("board must be 4 or 6, not %(what)s"),
+    "events_not_list": gettext_noop("events must be a list, not %(what)s"),
+    "too_many_events": gettext_noop(
+        "the log has %(n)s events; more than %(limit)s are not accepted"
+    ),
+    "unused_not_list": gettext_noop("unused must be a list of colours, not %(what)s"),
+    "first_not_colour": gettext_noop("first must be a colour name, not %(what)s"),
+    "t_earlier": gettext_noop(
+        '%(name)s\'s event has "t": %(t)s, earlier than the "t" of an event before it (%(last)s); event times never go back'
+    ),
+    "t_too_late": gettext_noop(
+        '%(name)s\'s event has "t": %(t)s, but "t" is at most %(limit)s seconds (about 115 days) since the game started; no game lasts longer'
+    ),
+    "t_not_seconds": gettext_noop(
+        '%(name)s\'s event has "t": %(t)s, but "t" is a number of seconds from 0 to %(limit)s since the game started'
+    ),
+    "huff_not_due": gettext_noop(
+        "%(name)s rolled %(die)s and moved %(move)s with a huff of %(huff)s, but %(why)s, so nobody is huffed"
+    ),
+    "huff_why_captured": gettext_noop("the move captured"),
+    "huff_why_none_could": gettext_noop("no pawn of %(name)s could have captured"),
+    "huff_missing": gettext_noop(
+        "%(name)s rolled %(die)s and moved %(move)s without capturing, although it could have captured (%(capture)s); the huff is missing: the pawn that could have captured goes back to the yard (huff %(shown)s)"
+    ),
+    "huff_wrong_pawn": gettext_noop(
+        "%(name)s rolled %(die)s and moved %(move)s with a huff of %(huff)s, but no pawn there could have captured (%(capture)s); the huff must name %(shown)s"
+    ),
 }
 
 

@@ -391,6 +391,9 @@ CONTENT_SECURITY_POLICY = {
 # rendering is kept in the cache for PUBLIC_PAGE_CACHE_SECONDS (0: rendered every time)
 PUBLIC_PAGES_S_MAXAGE = int(os.environ.get("PUBLIC_PAGES_S_MAXAGE", "30"))
 PUBLIC_PAGE_CACHE_SECONDS = int(os.environ.get("PUBLIC_PAGE_CACHE_SECONDS", "30"))
+# the standings page's anonymous rendering: kept only this long (at most the above), as the
+# page is polled for a newer table; a visit in that window costs no database query
+STANDINGS_PAGE_CACHE_SECONDS = int(os.environ.get("STANDINGS_PAGE_CACHE_SECONDS", "5"))
 # the sites that may frame the embeds (/leagues/<slug>/embed/…): every site by default;
 # a space-separated list of sources (https://club.example) narrows it
 EMBED_FRAME_ANCESTORS = os.environ.get("EMBED_FRAME_ANCESTORS", "*").split()
@@ -453,11 +456,26 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # secret tokens in paths (/r/<token>/, the calendar feed, invitations, …) never reach a
+    # log: config/redaction.py
+    "filters": {"redact_tokens": {"()": "config.redaction.RedactTokens"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["redact_tokens"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django": {"level": os.environ.get("LOG_LEVEL", "INFO")},
         "django.db.backends": {"level": "WARNING"},
+        # runserver's request lines: Django's default handler for them has no filter
+        "django.server": {
+            "handlers": ["console"],
+            "level": os.environ.get("LOG_LEVEL", "INFO"),
+            "propagate": False,
+        },
     },
 }
 

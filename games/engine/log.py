@@ -94,14 +94,11 @@ def _utf8_text(data: bytes | bytearray) -> str:
     """The log's bytes as text: UTF-8, a leading byte-order mark ignored, UTF-16 refused."""
     head = bytes(data[:4])
     if head[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(head) >= 2 and 0 in head):
-        raise InvalidLog(
-            "the log is not UTF-8: it looks like UTF-16 (or UTF-32) text; "
-            "save it as UTF-8 (game-log.md)"
-        )
+        raise InvalidLog(coded("log_utf16"))
     try:
         return bytes(data).decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
-        raise InvalidLog(f"the log is not UTF-8 text (byte {exc.start:,} is invalid)") from None
+        raise InvalidLog(coded("log_not_utf8", byte=f"{exc.start:,}")) from None
 
 
 def load_json(data: str | bytes | bytearray) -> Any:
@@ -141,11 +138,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _duplicate_message(exc: DuplicateKey) -> str:
     keys = list(dict.fromkeys(exc.keys))
     shown = ", ".join(f'"{describe_path(k)}"' for k in keys[:6]) + (", …" if len(keys) > 6 else "")
-    return (
-        f'the log is malformed: a JSON object has the key "{describe_path(exc.key)}" twice '
-        f"(the object's keys: {shown}); a key may appear once in an object, since JSON "
-        "readers disagree on which value counts"
-    )
+    return coded("duplicate_key", key=describe_path(exc.key), keys=shown)
 
 
 def _load(data: str | bytes | bytearray) -> tuple[Any, bool]:
@@ -155,10 +148,7 @@ def _load(data: str | bytes | bytearray) -> tuple[Any, bool]:
     else:
         size = len(data)
     if size > MAX_LOG_BYTES:
-        raise InvalidLog(
-            f"the log is {size:,} bytes; logs larger than {size_text(MAX_LOG_BYTES)} "
-            "are not accepted"
-        )
+        raise InvalidLog(coded("log_too_large", size=f"{size:,}", limit=size_text(MAX_LOG_BYTES)))
     text = data.removeprefix("\ufeff") if isinstance(data, str) else _utf8_text(data)
     seen: list[str] = []
 
@@ -207,7 +197,7 @@ def _load(data: str | bytes | bytearray) -> tuple[Any, bool]:
     except DuplicateKey as exc:
         raise InvalidLog(_duplicate_message(exc)) from None
     except RecursionError:
-        raise InvalidLog("the log is not valid JSON: it is nested too deeply") from None
+        raise InvalidLog(coded("json_too_deep")) from None
     except (ValueError, TypeError) as exc:  # JSONDecodeError
         raise InvalidLog(coded("not_json", why=str(exc))) from None
 
@@ -251,9 +241,7 @@ def _refuse_non_json_header(log: Mapping[str, Any]) -> None:
             continue
         found = _not_json(value, str(key))
         if found is not None:
-            raise InvalidLog(
-                f'the log is not valid JSON: "{describe_path(found[0])}" is {found[1]}'
-            )
+            raise InvalidLog(coded("json_bad_value", path=describe_path(found[0]), what=found[1]))
 
 
 def _cut_at_non_json(events: list[Any]) -> Events | None:
@@ -290,30 +278,28 @@ def read_log_parsed(log: object) -> tuple[Mapping[str, Any], Setup, list[Any]]:
     if isinstance(log, (str, bytes, bytearray)):
         log, non_json = _load(log)
     if not isinstance(log, Mapping):
-        raise InvalidLog(f"a log is a JSON object, not {describe(log)}")
+        raise InvalidLog(coded("log_not_object", what=describe(log)))
     if non_json:
         _refuse_non_json_header(log)
     fmt = log.get("format")
     if fmt != FORMAT or not isinstance(fmt, str):
         if "format" not in log:
-            raise InvalidLog(f'the log has no "format" (it should be "{FORMAT}")')
-        raise InvalidLog(f'unknown log format {describe(fmt)} (expected "{FORMAT}")')
+            raise InvalidLog(coded("no_format", expected=FORMAT))
+        raise InvalidLog(coded("unknown_format", what=describe(fmt), expected=FORMAT))
     for key in ("rules", "first", "events"):
         if key not in log:
             raise InvalidLog(coded("malformed", field=key))
     board = log.get("board", 4)
     if isinstance(board, bool) or board not in (4, 6) or not isinstance(board, int):
-        raise InvalidLog(f"board must be 4 or 6, not {describe(board)}")
+        raise InvalidLog(coded("bad_board", what=describe(board)))
     events = log["events"]
     if not isinstance(events, list):
-        raise InvalidLog(f"events must be a list, not {describe(events)}")
+        raise InvalidLog(coded("events_not_list", what=describe(events)))
     if len(events) > MAX_EVENTS:
-        raise InvalidLog(
-            f"the log has {len(events):,} events; more than {MAX_EVENTS:,} are not accepted"
-        )
+        raise InvalidLog(coded("too_many_events", n=f"{len(events):,}", limit=f"{MAX_EVENTS:,}"))
     unused = log.get("unused")
     if unused is not None and not isinstance(unused, list):
-        raise InvalidLog(f"unused must be a list of colours, not {describe(unused)}")
+        raise InvalidLog(coded("unused_not_list", what=describe(unused)))
     try:
         setup = Setup.create(
             board=board,
@@ -332,5 +318,5 @@ def read_log_parsed(log: object) -> tuple[Mapping[str, Any], Setup, list[Any]]:
 
 def _first(value: object) -> str:
     if not isinstance(value, str):
-        raise InvalidLog(f"first must be a colour name, not {describe(value)}")
+        raise InvalidLog(coded("first_not_colour", what=describe(value)))
     return value

@@ -83,19 +83,10 @@ def bad_time(name: str, t: object, last: float) -> str:
     """A ``"t"`` that is not a number from 0 to :data:`MAX_T`, or earlier than the previous
     event's."""
     if (type(t) is float or type(t) is int) and 0 <= t <= MAX_T:
-        return (
-            f'{name}\'s event has "t": {describe(t)}, earlier than the "t" of an event before '
-            f"it ({describe(last)}); event times never go back"
-        )
+        return coded("t_earlier", name=name, t=describe(t), last=describe(last))
     if (type(t) is float or type(t) is int) and t == t and t > MAX_T:
-        return (
-            f'{name}\'s event has "t": {describe(t)}, but "t" is at most {MAX_T:,} seconds '
-            "(about 115 days) since the game started; no game lasts longer"
-        )
-    return (
-        f'{name}\'s event has "t": {describe(t)}, but "t" is a number of seconds from 0 to '
-        f"{MAX_T:,} since the game started"
-    )
+        return coded("t_too_late", name=name, t=describe(t), limit=f"{MAX_T:,}")
+    return coded("t_not_seconds", name=name, t=describe(t), limit=f"{MAX_T:,}")
 
 
 def illegal_move(
@@ -210,10 +201,14 @@ def filtered_out(game: Position, c: int, n: int, s: int, frm: int, to: int) -> s
 
 def huff_not_due(names: Sequence[str], c: int, n: int, m: RawMove, huff: int) -> str:
     name = names[c]
-    why = "the move captured" if m[3] >= 0 else f"no pawn of {name} could have captured"
-    return (
-        f"{name} rolled {n} and moved {show_move(names, m, c)} with a huff of "
-        f"{position_name(huff)}, but {why}, so nobody is huffed"
+    why = coded("huff_why_captured") if m[3] >= 0 else coded("huff_why_none_could", name=name)
+    return coded(
+        "huff_not_due",
+        name=name,
+        die=n,
+        move=show_move(names, m, c),
+        huff=position_name(huff),
+        why=why,
     )
 
 
@@ -230,17 +225,10 @@ def huff_wrong(
     name = names[c]
     capture = ", ".join(show_move(names, x, c) for x in legal if x[0] == c and x[3] >= 0)
     shown = " or ".join(str(position_name(p)) for p in sorted(targets))
-    moved = f"{name} rolled {n} and moved {show_move(names, m, c)}"
+    moved = {"name": name, "die": n, "move": show_move(names, m, c)}
     if huff is None:
-        return (
-            f"{moved} without capturing, although it could have captured ({capture}); "
-            f"the huff is missing: the pawn that could have captured goes back to the yard "
-            f"(huff {shown})"
-        )
-    return (
-        f"{moved} with a huff of {position_name(huff)}, but no pawn there could have "
-        f"captured ({capture}); the huff must name {shown}"
-    )
+        return coded("huff_missing", **moved, capture=capture, shown=shown)
+    return coded("huff_wrong_pawn", **moved, huff=position_name(huff), capture=capture, shown=shown)
 
 
 def fields(k: int) -> str:

@@ -155,3 +155,64 @@ def test_the_organizer_makes_and_shows_a_link_on_a_phone(
         expect(page.locator("h1")).to_contain_text("erin")
     finally:
         context.close()
+
+
+REPORTED = {"en": "The result is reported", "de": "Das Ergebnis ist gemeldet"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_player_reports_a_game_without_a_log_through_her_link(
+    chromium,
+    live_server,
+    transactional_db,
+    axe_source,  # noqa: F811
+    lang,
+):
+    """Issue 25: from her link page, by keyboard on a phone, she opens the by-hand form of
+    her game, gives the winner and the loser's counted pawns, and sends it: it waits for
+    carol. The form page fits, passes axe, and sends no Referer."""
+    organizer = make_user("olga")
+    carol_user = make_user("carol_u")
+    erin = make_player("erin", created_by=organizer)
+    carol = make_player("carol", user=carol_user)
+    league = make_league(organizer, "spring-hand", format="2T+")
+    g1 = make_fixture(league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
+    link, token = result_link_create(entry=Entry.objects.get(player=erin), by=organizer)
+    carol_entry = Entry.objects.get(player=carol)
+
+    context = chromium.new_context(
+        viewport=PHONE, locale=LANGUAGES[lang], base_url=live_server.url, is_mobile=True
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    referers: list[str | None] = []
+    page.on("request", lambda req: referers.append(req.headers.get("referer")))
+    try:
+        page.goto(f"/r/{token}/")
+        tab_to(page, f'#game-{g1.pk} a[href$="/games/{g1.pk}/report/"]')
+        page.keyboard.press("Enter")
+        expect(page.locator("#hand-result-form")).to_be_visible()
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        fits(page)
+        assert not violations(page, axe_source), "axe: serious or critical violations"
+        screenshot(page, f"result-link-report-{lang}")
+        tab_to(page, 'input[name="winner"]')  # the group's first radio: erin
+        page.keyboard.press("ArrowDown")  # the arrow keys choose within the group: carol
+        expect(page.locator(f'input[name="winner"][value="{carol_entry.pk}"]')).to_be_checked()
+        erin_entry = link.entry
+        tab_to(page, f'input[name="counted_{erin_entry.pk}"]')
+        page.keyboard.insert_text("3")
+        tab_to(page, "#hand-result-form button[type=submit]")
+        page.keyboard.press("Enter")
+        expect(page.locator(".messages")).to_contain_text(REPORTED[lang])
+        result = Result.objects.get(fixture=g1)
+        assert result.state == Result.State.PENDING and result.submitted_via_id == link.pk
+        assert result.winner_id == carol_entry.pk
+        assert result.counted_pawns[str(erin_entry.pk)] == 3
+        fits(page)
+        screenshot(page, f"result-link-reported-{lang}")
+    finally:
+        context.close()
+    assert not any(token in (r or "") for r in referers), "the token travelled in a Referer"
+    assert not errors, f"JavaScript errors: {errors}"

@@ -290,3 +290,97 @@ def test_staff_list_and_withdraw_links_in_the_admin_without_seeing_tokens(world)
     world["link"].refresh_from_db()
     assert world["link"].revoked_by == staff
     assert Client().get(f"/r/{world['token']}/").status_code == 404
+
+
+# --- a game played without a log, reported by hand through the link ---------------------
+
+
+def hand_report(client, token, fixture, winner, **extra):
+    """The 2T+ form: winner, counted pawns and colours completed, game time."""
+    loser = next(s.entry for s in fixture.seats.all() if s.entry_id != winner.pk)
+    data = {
+        "winner": winner.pk,
+        f"counted_{loser.pk}": "5",
+        f"completed_{loser.pk}": "1",
+        "game_time": "41:30",
+        "reason": "",
+        **extra,
+    }
+    return client.post(f"/r/{token}/games/{fixture.pk}/report/", data)
+
+
+def test_she_reports_her_game_by_hand_and_carol_confirms_it(world):
+    client = Client()
+    token, g1, erin = world["token"], world["g1"], world["entry"]
+    page = client.get(f"/r/{token}/").content.decode()
+    assert f"/r/{token}/games/{g1.pk}/report/" in page  # beside the upload form
+    form = client.get(f"/r/{token}/games/{g1.pk}/report/")
+    assert form.status_code == 200
+    private_headers(form)
+    html = form.content.decode()
+    assert 'name="winner"' in html and f'name="counted_{erin.pk}"' in html
+    assert f'action="/r/{token}/games/{g1.pk}/report/"' in html
+    assert f"next=/r/{token}" not in html  # the log-in link does not carry the token
+    response = hand_report(client, token, g1, erin)
+    assert response.status_code == 302
+    assert response["Location"] == f"/r/{token}/#game-{g1.pk}"
+    private_headers(response)
+    result = Result.objects.get()
+    assert result.source == Result.Source.REPORT and not result.verified
+    assert result.submitted_via == world["link"] and result.submitted_by is None
+    assert result.state == Result.State.PENDING and result.winner == erin
+    assert result.game_time == 41 * 60 + 30
+    page = client.get(f"/r/{token}/").content.decode()
+    assert "The result is reported" in page and "you sent it" in page
+    assert "Confirm this result" not in page  # the two-person rule
+    # a second report is refused: the first one waits for carol
+    again = client.get(f"/r/{token}/games/{g1.pk}/report/")
+    assert again.status_code == 400 and "awaiting confirmation" in again.content.decode()
+    assert hand_report(client, token, g1, erin).status_code == 400
+    assert Result.objects.count() == 1
+    login(world["carol"]).post(f"/games/{g1.pk}/results/{result.pk}/confirm/")
+    result.refresh_from_db()
+    assert result.state == Result.State.CONFIRMED
+
+
+def test_a_wrong_hand_report_is_refused_and_changes_nothing(world):
+    response = hand_report(Client(), world["token"], world["g1"], world["entry"], game_time="forty")
+    assert response.status_code == 400
+    assert "minutes:seconds" in response.content.decode()
+    assert not Result.objects.exists()
+
+
+def test_no_hand_report_for_another_entrys_or_another_leagues_game(world):
+    carol_entry = world["g2"].seats.get(entry__player__name="carol").entry
+    for fixture, winner in ((world["g2"], carol_entry), (world["b1"], world["entry"])):
+        client = Client()
+        assert client.get(f"/r/{world['token']}/games/{fixture.pk}/report/").status_code == 404
+        response = hand_report(client, world["token"], fixture, winner)
+        assert response.status_code == 404
+        private_headers(response)
+    assert not Result.objects.exists()
+
+
+def test_no_hand_report_once_the_link_is_withdrawn(world):
+    client = Client()
+    url = f"/r/{world['token']}/games/{world['g1'].pk}/report/"
+    assert client.get(url).status_code == 200  # the form was open …
+    result_link_revoke(entry=world["entry"], by=world["organizer"])
+    response = hand_report(client, world["token"], world["g1"], world["entry"])
+    assert response.status_code == 404  # … and is gone with the link
+    assert client.get(url).status_code == 404
+    assert not Result.objects.exists()
+
+
+def test_a_withdrawn_link_is_refused_by_the_service_too(world):
+    """The page was served while the link was live; the service checks the link again
+    under the game's lock, so a report racing the withdrawal is refused."""
+    from tournaments.actors import LinkHolder
+    from tournaments.services.errors import NotAllowed
+    from tournaments.services.results import result_report
+
+    holder = LinkHolder(world["link"])
+    result_link_revoke(entry=world["entry"], by=world["organizer"])
+    with pytest.raises(NotAllowed):
+        result_report(fixture=world["g1"], user=holder, winner=world["entry"])
+    assert not Result.objects.exists()

@@ -48,3 +48,41 @@ def test_query_strings_share_the_one_cached_page(client, league, snapshot):
         assert client.get(f"{URL}?utm_source=x{n}").status_code == 200
     assert set(cache._cache) == keys_before
     assert len([k for k in cache._cache if "standings-page" in k]) == 1
+
+
+def test_kept_whole_for_a_few_seconds_without_a_query(
+    client, league, snapshot, settings, django_assert_num_queries
+):
+    """With the page cache on (production), an anonymous repeat visit within
+    STANDINGS_PAGE_CACHE_SECONDS is answered from the kept page: no query, not even the
+    stamp; its ETag answers 304 the same way. A signed-in visitor is never served it, and
+    once the window has passed the new snapshot shows."""
+    from django.core.cache import cache
+
+    settings.PUBLIC_PAGE_CACHE_SECONDS = 30
+    settings.STANDINGS_PAGE_CACHE_SECONDS = 5
+    cache.clear()
+    first = client.get(URL)
+    with django_assert_num_queries(0):
+        again = client.get(f"{URL}?utm_source=x")
+        unchanged = client.get(URL, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+    assert "public" in again["Cache-Control"] and again["Last-Modified"]
+    assert unchanged.status_code == 304
+    StandingsRow.objects.filter(snapshot=snapshot).delete()
+    league.results_revision = snapshot.results_revision + 1
+    league.save(update_fields=["results_revision"])
+    standings_recompute(league.pk)
+    assert client.get(URL).content == first.content  # within the window
+    cache.clear()  # the window has passed
+    assert client.get(URL).content != first.content
+
+
+def test_the_window_is_never_longer_than_the_public_pages(
+    client, league, snapshot, settings, django_assert_num_queries
+):
+    settings.PUBLIC_PAGE_CACHE_SECONDS = 0  # the page cache off: every visit reads the stamp
+    settings.STANDINGS_PAGE_CACHE_SECONDS = 5
+    client.get(URL)
+    with django_assert_num_queries(1):
+        client.get(URL)

@@ -136,3 +136,52 @@ def test_the_replay_page_names_the_broken_event_in_german(client):
     assert "aber ein Würfel zeigt eine ganze Zahl von 1 bis 6 (Ereignis 4)" in page.text
     english = client.post("/replay/", {"content": json.dumps(data)}).text
     assert "but a die shows a whole number from 1 to 6 (event 4)" in english
+
+
+def _header_broken(change) -> str | bytes:
+    data = json.loads(example_text(LOG))
+    result = change(data)
+    return result if result is not None else json.dumps(data)
+
+
+def _t_back(data):
+    data["events"][2]["t"], data["events"][3]["t"] = 50, 20
+
+
+def _t_too_late(data):
+    data["events"][1]["t"] = 10**9
+
+
+RARER = {
+    "log_utf16": lambda d: json.dumps(d).encode("utf-16"),
+    "log_not_utf8": lambda d: b'{"format": "\xff"}',
+    "json_too_deep": lambda d: "[" * 100_000 + "]" * 100_000,
+    "duplicate_key": lambda d: '{"format": "maedn-log/1", "format": "x"}',
+    "log_not_object": lambda d: "[1, 2]",
+    "no_format": lambda d: d.pop("format") and None,
+    "unknown_format": lambda d: d.update(format="maedn-log/9"),
+    "bad_board": lambda d: d.update(board=5),
+    "events_not_list": lambda d: d.update(events={"a": 1}),
+    "unused_not_list": lambda d: d.update(unused="red"),
+    "first_not_colour": lambda d: d.update(first=3),
+    "t_earlier": _t_back,
+    "t_too_late": _t_too_late,
+}
+
+
+@pytest.mark.parametrize("code", sorted(RARER))
+def test_the_rarer_refusals_are_coded_and_shown_in_german(code):
+    """Issue 25: the log's bytes, JSON and header, and a "t" out of order, have codes too:
+    the English is what the engine always said, a German reader gets German."""
+    verdict = validate(_header_broken(RARER[code]))
+    assert not verdict["valid"]
+    error = verdict["error"]
+    assert isinstance(error, Coded) and error.code == code, error
+    data = error.data()
+    json.dumps(data)
+    with translation.override("en"):
+        assert engine_error_text(error) == str(error)
+    with translation.override("de"):
+        german = localize(data["code"], data["params"], fallback="")
+    assert german and german != str(error)
+    assert "Protokoll" in german or "Ereignis" in german or "muss" in german, german

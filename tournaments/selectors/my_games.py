@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import F, FilteredRelation, Q
+from django.db.models import F
 
-from tournaments.models import Entry, Fixture, League, Player, Result
-from tournaments.selectors.prefetch import seats_prefetch
+from tournaments.models import Entry, Fixture, League, Player, Result, Seat
 
 
 @dataclass
@@ -59,6 +58,43 @@ class MyGames:
 
 
 DEADLINES_SHOWN = 5
+#: what "My games" and the home page's block show of a game, its open result and its
+#: seats (tests/pages/test_my_games.py fails on a query per game if one is missing)
+FIXTURE_COLUMNS = (
+    "league_id",
+    "number",
+    "label",
+    "scheduled_at",
+    "deadline",
+    "starting_colour",
+    "start_depends_on_id",
+    "status",
+    "league__name",
+    "league__slug",
+    "start_depends_on__number",
+)
+RESULT_COLUMNS = (
+    "fixture_id",
+    "state",
+    "source",
+    "created_at",
+    "winner_id",
+    "submitted_by_id",
+    "submitted_via_id",
+    "submitted_by__username",
+    "winner__player_id",
+    "winner__player__name",
+)
+SEAT_COLUMNS = (
+    "fixture_id",
+    "position",
+    "colours",
+    "entry_id",
+    "entry__player_id",
+    "entry__player__name",
+    "entry__player__slug",
+    "entry__player__user_id",
+)
 OPEN_FIXTURE = (Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED, Fixture.Status.DISPUTED)
 LIVE_LEAGUE = (League.Status.REGISTRATION, League.Status.RUNNING, League.Status.PLAYOFFS)
 
@@ -81,40 +117,52 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
     page = MyGames(player=player)
     if player is None:
         return page
-    # a game has at most one open result (a partial unique index): it rides along in the
-    # games' own query (a filtered LEFT JOIN), one query for the games, one for their seats
+    # Which games: the player's seats, as a subquery (``pk IN (…)``: no DISTINCT over wide
+    # rows). Then the games with only the columns the pages show (a join of ten tables
+    # with every column cost the planner more than the query itself), their open results
+    # (a game has at most one: a partial unique index) and their seats: three small
+    # queries, a bounded number whatever the count of games or leagues.
+    mine = Seat.objects.filter(
+        entry__player=player,
+        entry__state=Entry.State.ACCEPTED,
+        fixture__status__in=OPEN_FIXTURE,
+        fixture__league__status__in=LIVE_LEAGUE,
+    ).values("fixture_id")
     fixtures = list(
-        Fixture.objects.filter(
-            seats__entry__player=player,
-            seats__entry__state=Entry.State.ACCEPTED,
-            status__in=OPEN_FIXTURE,
-            league__status__in=LIVE_LEAGUE,
-        )
-        .annotate(
-            open_result=FilteredRelation(
-                "results", condition=Q(results__state__in=Result.OPEN_STATES)
-            )
-        )
-        .select_related(
-            "league", "cycle", "series", "open_result__submitted_by", "open_result__winner__player"
-        )
-        .prefetch_related(seats_prefetch())
-        .distinct()
+        Fixture.objects.filter(pk__in=mine)
+        .select_related("league", "start_depends_on")
+        .only(*FIXTURE_COLUMNS)
         .order_by(F("scheduled_at").asc(nulls_last=True), "league_id", "number", "pk")
     )
+    by_pk = {f.pk: f for f in fixtures}
+    open_results = {
+        r.fixture_id: r
+        for r in Result.objects.filter(fixture_id__in=by_pk, state__in=Result.OPEN_STATES)
+        .select_related("submitted_by", "winner__player")
+        .only(*RESULT_COLUMNS)
+    }
+    seats: dict[int, list[Seat]] = {pk: [] for pk in by_pk}
+    for seat in (
+        Seat.objects.filter(fixture_id__in=by_pk)
+        .select_related("entry__player")
+        .only(*SEAT_COLUMNS)
+        .order_by("fixture_id", "position")
+    ):
+        seats[seat.fixture_id].append(seat)
     for fixture in fixtures:
-        seats = list(fixture.seats.all())
-        mine = next(s for s in seats if s.entry.player_id == player.pk)
+        at_board = seats[fixture.pk]
+        own = next(s for s in at_board if s.entry.player_id == player.pk)
         item = MyFixture(
             fixture=fixture,
-            colours=list(mine.colours),
-            opponents=[s for s in seats if s is not mine],
-            starts=fixture.starting_colour in (mine.colours or []),
+            colours=list(own.colours),
+            opponents=[s for s in at_board if s is not own],
+            starts=fixture.starting_colour in (own.colours or []),
         )
-        open_result = getattr(fixture, "open_result", None)  # unset when none matched
+        open_result = open_results.get(fixture.pk)
         if open_result is None:
             page.to_play.append(item)
             continue
+        open_result.fixture = fixture  # the one read above (no query for result.fixture)
         open_result.my_fixture = item
         if open_result.state == Result.State.DISPUTED:
             page.disputes.append(open_result)
@@ -126,9 +174,9 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
     with_deadline.sort(key=lambda f: f.fixture.deadline)
     page.deadlines = with_deadline[:DEADLINES_SHOWN]
     entries = list(
-        Entry.objects.filter(
-            player=player, state__in=(Entry.State.INVITED, Entry.State.REQUESTED)
-        ).select_related("league")
+        Entry.objects.filter(player=player, state__in=(Entry.State.INVITED, Entry.State.REQUESTED))
+        .select_related("league")
+        .only("state", "player_id", "league__name", "league__slug")
     )
     page.invitations = [e for e in entries if e.state == Entry.State.INVITED]
     page.requests = [e for e in entries if e.state == Entry.State.REQUESTED]

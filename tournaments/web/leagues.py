@@ -187,8 +187,15 @@ def _standings_revision(request, slug: str) -> Revision | None:
     return Revision(f"page-{stamp.etag}", at)
 
 
+def _standings_keep() -> int:
+    """Seconds an anonymous standings page is kept whole (no query at all, not even the
+    stamp): short, since a new result should show soon; never longer than the other
+    public pages (0 there, as in the tests: always the stamp)."""
+    return min(settings.STANDINGS_PAGE_CACHE_SECONDS, settings.PUBLIC_PAGE_CACHE_SECONDS)
+
+
 @require_GET
-@public_page(_standings_revision)
+@public_page(_standings_revision, keep=_standings_keep, ignore_query=True)
 def league_standings(request, slug: str):
     stamp = getattr(request, "standings_stamp", None) or standings_selectors.standings_stamp(slug)
     page_key = _shared_page_key(request, stamp)

@@ -26,22 +26,24 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.throttles import SubmissionThrottle, throttled_view
 from tournaments.actors import LinkHolder
 from tournaments.models import Entry, Result
+from tournaments.permissions import SUBMIT, result_actions
 from tournaments.selectors import result_links as link_selectors
 from tournaments.services import result_links as link_services
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
-from tournaments.web.forms import DisputeForm, LogUploadForm
+from tournaments.web.forms import DisputeForm, HandResultForm, LogUploadForm
 from tournaments.web.lookups import organized_league
 
 
@@ -172,6 +174,71 @@ def link_upload(request, token: str, pk: int):
             request, _("The log was accepted. The result counts once your opponent confirms it.")
         )
     return _back(token, fixture.pk)
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+@private_page
+@throttled_view([SubmissionThrottle])
+def link_report(request, token: str, pk: int):
+    """A game of the link's own played without a log: the holder reports it by hand (the
+    format's fields, as a signed-in player does on ``/games/<id>/report/``), through the
+    same service and permission check (``result_report`` with the ``LinkHolder``). It
+    waits for the opponent or an organizer to confirm."""
+    link = _link_or_404(token)
+    fixture = _fixture_or_404(link, pk)
+    holder = LinkHolder(link)
+    refusal = result_actions(holder, fixture, results=fixture.all_results).refusal(SUBMIT)
+    if refusal is not None:  # nothing to report here (a result is there, or not theirs)
+        return _page(
+            request,
+            link,
+            status=403 if refusal.forbidden else 400,
+            form_error=refusal.message,  # as the game page words it (English only)
+            forms={"fixture": fixture.pk},
+        )
+    form = HandResultForm(request.POST or None, fixture=fixture, reason_required=False)
+    status, error = 200, None
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                typed = form.typed()
+                winner_id = typed.pop("winner_id", None)
+                winner = next((s.entry for s in form.seats if s.entry_id == winner_id), None)
+                result_services.result_report(
+                    fixture=fixture,
+                    user=holder,
+                    winner=winner,
+                    reason=form.cleaned_data["reason"],
+                    **typed,
+                )
+            except ServiceError as exc:
+                error = exc.localized()
+                status = 403 if isinstance(exc, NotAllowed) else 400
+            except ValidationError as exc:  # a form-level inconsistency found by typed()
+                error = " ".join(exc.messages)
+            else:
+                messages.success(
+                    request, _("The result is reported; it counts once it is confirmed.")
+                )
+                return _back(token, fixture.pk)
+    return render(
+        request,
+        "tournaments/result_link_report.html",
+        {
+            "link": link,
+            "entry": link.entry,
+            "league": fixture.league,
+            "fixture": fixture,
+            "token": token,
+            "form": form,
+            "form_error": error,
+            "action": reverse("tournaments:link-report", args=[token, fixture.pk]),
+            "login_next": "/",  # the header's log-in link must not carry the token
+        },
+        status=status,
+    )
 
 
 def _result_or_404(fixture, result_id: int) -> Result:

@@ -78,6 +78,7 @@ urlpatterns = [
     # private result links (no account): the token is the only key
     path("r/<str:token>/", result_links.link_page, name="result-link"),
     path("r/<str:token>/games/<int:pk>/upload/", result_links.link_upload, name="link-upload"),
+    path("r/<str:token>/games/<int:pk>/report/", result_links.link_report, name="link-report"),
     path(
         "r/<str:token>/games/<int:pk>/results/<int:result_id>/confirm/",
         result_links.link_confirm,

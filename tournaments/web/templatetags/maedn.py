@@ -7,13 +7,14 @@ chips that do not rely on colour alone, durations, metric values, admin links.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from django import template
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.geometry import SHAPES, SYMBOLS, shape_path
@@ -225,6 +226,13 @@ def one_decimal(value: float | None) -> str:
 
 
 def _chip(colour: str) -> str:
+    return _chip_in(colour, get_language())
+
+
+@lru_cache(maxsize=512)
+def _chip_in(colour: str, language: str | None) -> str:
+    """A chip's HTML, the same for a colour and language every time: kept (a page of
+    games shows dozens, each a translated name and an SVG path)."""
     known = colour in SYMBOLS
     css = colour if known else "other"
     return format_html(

@@ -1,0 +1,208 @@
+"""No log the project configures records a secret token from a path (issue 25): the private
+result link /r/<token>/, the calendar feed, invitations, e-mail confirmations, one-click
+unsubscribes and password resets are written with the token cut out — by Django's logging,
+gunicorn's access log (its logger class) and nginx's ``redacted`` log format."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import re
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from config.redaction import GunicornLogger, RedactTokens, redact
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SECRET = "Zq8xSECRETtoken42"
+
+
+def secret_urls() -> list[str]:
+    """Every URL that carries a secret token, made by its URL name."""
+    return [
+        reverse("tournaments:result-link", args=[SECRET]),
+        reverse("tournaments:link-upload", args=[SECRET, 7]),
+        reverse("tournaments:my-calendar", args=[SECRET]),
+        reverse("tournaments:confirm-email", args=[SECRET]),
+        reverse("tournaments:invitation", args=[SECRET]),
+        reverse("notifications_unsubscribe", args=[SECRET]),
+        reverse("password_reset_confirm", args=["MQ", SECRET]),
+    ]
+
+
+def test_every_secret_path_is_redacted():
+    for url in secret_urls():
+        cleaned = redact(f"GET {url}?lang=de HTTP/1.1")
+        assert SECRET not in cleaned, url
+        assert "…" in cleaned and cleaned.endswith("?lang=de HTTP/1.1")
+    assert redact("/r/abc/games/3/upload/") == "/r/…/games/3/upload/"
+    # other paths stay as they are
+    for path in ("/leagues/nine/standings/", "/games/3/", "/players/anna/", "/me/"):
+        assert redact(path) == path
+
+
+def _console_handler() -> logging.Handler:
+    return next(
+        h
+        for h in logging.getLogger().handlers
+        if any(isinstance(f, RedactTokens) for f in h.filters)
+    )
+
+
+def test_django_request_log_has_no_token(client, settings):
+    """A 404 on a bad result link is logged by django.request ("Not Found: …") through
+    the configured console handler: the line names the path without its token."""
+    handler = _console_handler()
+    stream = io.StringIO()
+    old = handler.setStream(stream)
+    try:
+        for url in secret_urls()[:3]:
+            client.get(url)
+    finally:
+        handler.setStream(old)
+    written = stream.getvalue()
+    assert "Not Found: /r/…/" in written
+    assert SECRET not in written
+
+
+def test_runserver_log_goes_through_the_filter():
+    logger = logging.getLogger("django.server")
+    assert any(isinstance(f, RedactTokens) for h in logger.handlers for f in h.filters), (
+        "django.server's request lines must pass the redacting filter"
+    )
+
+
+class _Response:
+    status = "200 OK"
+    sent = 12
+    headers = [("Location", f"/r/{SECRET}/#game-3")]
+
+
+def test_gunicorn_access_log_has_no_token():
+    from gunicorn.config import Config
+
+    cfg = Config()
+    cfg.set("accesslog", "-")
+    log = GunicornLogger(cfg)
+    url = f"/r/{SECRET}/games/3/upload/"
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "RAW_URI": url,
+        "PATH_INFO": url,
+        "QUERY_STRING": "",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "HTTP_REFERER": f"http://example.org/r/{SECRET}/",
+    }
+    request = type("Req", (), {"headers": [("REFERER", environ["HTTP_REFERER"])]})()
+    atoms = log.atoms(_Response(), request, environ, timedelta(milliseconds=3))
+    line = cfg.access_log_format % atoms
+    assert "/r/…/games/3/upload/" in line
+    assert SECRET not in " ".join(str(v) for v in atoms.values())
+
+
+def test_gunicorn_uses_the_redacting_logger():
+    """The repository's gunicorn.conf.py (read from the directory gunicorn starts in) and
+    the production-like run name the logger class."""
+    conf = (REPO_ROOT / "gunicorn.conf.py").read_text()
+    assert 'logger_class = "config.redaction.GunicornLogger"' in conf
+    assert (
+        "--logger-class config.redaction.GunicornLogger"
+        in (REPO_ROOT / "config" / "prod_local.sh").read_text()
+    )
+
+
+def _nginx_map() -> list[tuple[str, str]]:
+    text = (REPO_ROOT / "config" / "nginx.conf.template").read_text()
+    return re.findall(r'^\s*"~(\^[^"]+)" "([^"]+)";$', text, flags=re.M)
+
+
+def test_nginx_map_matches_the_python_patterns():
+    """The template's map repeats config/redaction.py's patterns: the same URLs come out
+    the same (nginx's regular expressions read here as Python's; "..." for "…", which
+    nginx would write as escaped bytes)."""
+    rules = [(re.compile(p.replace("(?<", "(?P<")), r) for p, r in _nginx_map()]
+    assert len(rules) == 6
+    for url in secret_urls():
+        for pattern, replacement in rules:
+            if match := pattern.match(url):
+                # nginx escapes bytes outside ASCII in its log: "..." there for "…"
+                written = replacement.replace("$rest", match["rest"]).replace("...", "…")
+                assert written == redact(url)
+                break
+        else:
+            pytest.fail(f"the nginx map leaves {url} as it is")
+    text = (REPO_ROOT / "config" / "nginx.conf.template").read_text()
+    # the only access log lines: off, or the redacted format
+    for line in re.findall(r"^\s*access_log\s+([^;]+);", text, flags=re.M):
+        assert line == "off" or line.endswith(" redacted"), line
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.skipif(
+    not shutil.which("nginx") and not Path("/usr/sbin/nginx").exists(), reason="no nginx"
+)
+def test_nginx_redacted_log_format(tmp_path):
+    """nginx itself, with the template and its access log switched on in the ``redacted``
+    format: a request to a result link is written without its token."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    port, dead = _free_port(), _free_port()
+    conf = (REPO_ROOT / "config" / "nginx.conf.template").read_text()
+    for field, value in {
+        "@PREFIX@": str(tmp_path),
+        "@LISTEN@": f"127.0.0.1:{port}",
+        "@APP@": f"127.0.0.1:{dead}",
+        "@ASGI@": f"127.0.0.1:{dead}",
+    }.items():
+        conf = conf.replace(field, value)
+    conf = conf.replace("access_log off;", f"access_log {tmp_path}/access.log redacted;")
+    (tmp_path / "nginx.conf").write_text(conf)
+    user = subprocess.run(["id", "-un"], capture_output=True, text=True).stdout.strip()
+    group = subprocess.run(["id", "-gn"], capture_output=True, text=True).stdout.strip()
+    proc = subprocess.Popen(
+        [
+            nginx,
+            "-p",
+            str(tmp_path),
+            "-c",
+            str(tmp_path / "nginx.conf"),
+            "-g",
+            f"daemon off; user {user} {group};",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                time.sleep(0.05)
+        for url in (f"/r/{SECRET}/?lang=de", f"/me/calendar/{SECRET}.ics"):
+            # 502: nothing behind it; the log line is written all the same
+            with contextlib.suppress(urllib.error.HTTPError):
+                urllib.request.urlopen(f"http://127.0.0.1:{port}{url}", timeout=5)
+        time.sleep(0.2)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    written = (tmp_path / "access.log").read_text()
+    assert '"GET /r/.../?lang=de HTTP/1.1" 502' in written
+    assert "/me/calendar/....ics" in written
+    assert SECRET not in written

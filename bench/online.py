@@ -22,12 +22,32 @@ The servers listen on ``HELPER_PORT_BASE``, ``+1``, … when that is set.
    and what ``--idle`` idle spectator connections of one room cost it in memory (resident
    size before and after, per connection).
 
-Bounded in time and count, loopback only. Needs PostgreSQL and Redis (``make bench``):
+4. Issue 23's other targets, in the last mode of ``--mode`` (the production default,
+   ``production-process``, last by default), each printed with its target:
 
-    python bench/online.py [--mode embedded,production] [--rooms 200] [--seconds 20]
-                           [--servers 2] [--workers 2]
+   * ``timers``: ``--timer-rooms`` rooms whose red seat is held by a connected person who
+     never moves, with a ``--turn-seconds`` turn timer, beside ``--timer-load-rooms``
+     computer rooms at a human pace: how late each timeout move is applied (its
+     ``applied_at`` minus the roll's ``deadline``), p50/p95/p99/max (p99 < 250 ms);
+   * ``flood``: ``--flood-rooms`` rooms at a human pace with a spectator each, the other
+     rooms' latency quiet, while one anonymous connection floods a server (sending as
+     fast as it can; closed with 4429 after its burst, it reconnects at once and floods
+     again), and quiet again; the servers keep the default message limits (p95 within
+     20 % of its quiet value);
+   * ``failover``: ``--failover-clients`` clients spread over ``--failover-rooms`` rooms on
+     two servers; one server is killed (SIGKILL); its clients reconnect to the other as
+     the page's JS does (500 ms, doubling up to 5 s) — the time until every one is back and
+     has received a new move (≤ 60 s);
+   * ``connects`` and ``idle`` as in 3 (``--idle`` 10,000 by default: one process holding
+     them, the open-files limit raised for the bench and its servers).
+
+``--phases`` (or ``--skip``) picks among human, capacity, timers, flood, failover,
+connects, idle. Bounded in time and count, loopback only. Needs PostgreSQL and Redis:
+
+    python bench/online.py [--mode embedded,production,production-process] [--rooms 200]
+                           [--seconds 20] [--servers 2] [--workers 2]
                            [--capacity-rooms 10,40,100] [--capacity-seconds 12]
-                           [--connects 1000] [--idle 2000]
+                           [--connects 1000] [--idle 10000] [--phases …] [--skip …]
 """
 
 from __future__ import annotations
@@ -36,6 +56,8 @@ import argparse
 import asyncio
 import json
 import os
+import re
+import resource
 import secrets
 import subprocess
 import sys
@@ -94,9 +116,12 @@ def machine_busy() -> tuple[float, float]:
     return sum(parts) - idle, sum(parts)
 
 
-def make_rooms(n: int) -> list[tuple[int, str]]:
+def make_rooms(n: int, timer_rooms: int = 0, turn_seconds: int = 1) -> list[tuple[int, str]]:
     """``n`` computer-only rooms, waiting: the host's connection to each starts it, so the
-    first step is scheduled where the servers schedule steps (their timer, or the broker)."""
+    first step is scheduled where the servers schedule steps (their timer, or the broker).
+    Then ``timer_rooms`` online rooms with a ``turn_seconds`` timer whose seats are the
+    host's (connected through the bench's watcher, who never moves: every roll with a
+    choice times out, the others are the server's automatic moves)."""
     from django.contrib.auth import get_user_model
 
     from live import services
@@ -112,6 +137,12 @@ def make_rooms(n: int) -> list[tuple[int, str]]:
     for _ in range(n):
         room = services.room_create(host=host, rules="online", mode="computer", strength="random")
         room.seats.update(kind="computer", user=None)
+        rooms.append((room.pk, room.token))
+    for _ in range(timer_rooms):
+        room = services.room_create(
+            host=host, rules="online", mode="online", strength="random", turn_seconds=turn_seconds
+        )
+        room.seats.update(kind="human", user=host, original=host)
         rooms.append((room.pk, room.token))
     return rooms
 
@@ -135,8 +166,19 @@ def total_moves(ids: list[int]) -> int:
     return Room.objects.filter(pk__in=ids).aggregate(n=Sum("move_number"))["n"] or 0
 
 
-async def watch(url: str, token: str, latencies: list[float], stop: asyncio.Event, ready):
+async def watch(
+    url: str,
+    token: str,
+    latencies: list[float],
+    stop: asyncio.Event,
+    ready,
+    lateness: list[float] | None = None,
+):
+    """The host's connection to a room: it starts the room, then records each move's delay
+    (and, with ``lateness``, how late each timeout move came after its roll's deadline)."""
     import websockets
+
+    deadlines: dict[int, float] = {}
 
     host = url.split("//", 1)[1]
     async with CONNECTING:  # a few handshakes at a time (Daphne drops one not accepted in 5 s)
@@ -166,15 +208,31 @@ async def watch(url: str, token: str, latencies: list[float], stop: asyncio.Even
                 continue
             received = time.time()
             message = json.loads(raw)
-            if message.get("type") == "state" and message.get("last") and "events" not in message:
+            if message.get("type") != "state":
+                continue
+            last = message.get("last")
+            if last and "events" not in message:
                 latencies.append(received - message["applied_at"])
+            if lateness is not None:
+                if message.get("deadline"):
+                    deadlines[message["move_number"]] = message["deadline"]
+                if last and last.get("by") == "timeout" and last.get("number") in deadlines:
+                    lateness.append(message["applied_at"] - deadlines.pop(last["number"]))
 
 
 CONNECTING: asyncio.Semaphore
 FAILED_CONNECTS: list[str] = []
 
 
-async def run_phase(servers, rooms, seconds: float, warmup: float = 3.0):
+async def run_phase(servers, rooms, seconds: float, warmup: float = 3.0, lateness=None):
+    """The rooms played for ``seconds`` after ``warmup``: one window's figures."""
+    return (await run_windows(servers, rooms, [("", seconds, None)], warmup, lateness))[0]
+
+
+async def run_windows(servers, rooms, windows, warmup: float = 3.0, lateness=None):
+    """Every room watched by its host's connection (spread over the servers), then each
+    window ``(name, seconds, background)`` measured in turn: ``background`` (a coroutine
+    function taking a stop event, or None) runs during it. A figure per window."""
     global CONNECTING
     CONNECTING = asyncio.Semaphore(10)
     FAILED_CONNECTS.clear()
@@ -186,7 +244,9 @@ async def run_phase(servers, rooms, seconds: float, warmup: float = 3.0):
         connected[0] += 1
 
     tasks = [
-        asyncio.ensure_future(watch(servers[i % len(servers)].url, token, latencies, stop, ready))
+        asyncio.ensure_future(
+            watch(servers[i % len(servers)].url, token, latencies, stop, ready, lateness)
+        )
         for i, (_, token) in enumerate(rooms)
     ]
     while connected[0] < len(rooms):
@@ -195,50 +255,57 @@ async def run_phase(servers, rooms, seconds: float, warmup: float = 3.0):
             raise next(t.exception() for t in tasks if t.done() and t.exception())
     await asyncio.sleep(warmup)
     ids = [pk for pk, _ in rooms]
-    latencies.clear()
     server_pids = [s.process.pid for s in servers]
     worker_pids = [w.process.pid for w in WORKERS]
     pg, redis = pids_named("postgres"), pids_named("redis-server")
-    before = (
-        await asyncio.to_thread(total_moves, ids),
-        cpu_ticks(server_pids),
-        cpu_ticks(pg),
-        cpu_ticks(redis),
-        cpu_ticks([os.getpid()]),
-        machine_busy(),
-        time.monotonic(),
-        cpu_ticks(worker_pids),
-    )
-    await asyncio.sleep(seconds)
-    after = (
-        await asyncio.to_thread(total_moves, ids),
-        cpu_ticks(server_pids),
-        cpu_ticks(pg),
-        cpu_ticks(redis),
-        cpu_ticks([os.getpid()]),
-        machine_busy(),
-        time.monotonic(),
-        cpu_ticks(worker_pids),
-    )
-    sample = list(latencies)
+
+    async def sample():
+        return (
+            await asyncio.to_thread(total_moves, ids),
+            cpu_ticks(server_pids),
+            cpu_ticks(pg),
+            cpu_ticks(redis),
+            cpu_ticks([os.getpid()]),
+            machine_busy(),
+            time.monotonic(),
+            cpu_ticks(worker_pids),
+        )
+
+    results = []
+    for _name, seconds, background in windows:
+        bg_stop = asyncio.Event()
+        bg = asyncio.ensure_future(background(bg_stop)) if background else None
+        latencies.clear()
+        if lateness is not None:
+            lateness.clear()
+        before = await sample()
+        await asyncio.sleep(seconds)
+        after = await sample()
+        taken = list(latencies)
+        if bg is not None:
+            bg_stop.set()
+            await asyncio.gather(bg, return_exceptions=True)
+        wall = after[6] - before[6]
+        busy = (after[5][0] - before[5][0]) / max(1, after[5][1] - before[5][1])
+        results.append(
+            {
+                "moves_per_s": (after[0] - before[0]) / wall,
+                "received": len(taken),
+                "p50_ms": pct(taken, 50),
+                "p95_ms": pct(taken, 95),
+                "p99_ms": pct(taken, 99),
+                "cpu_servers": (after[1] - before[1]) / wall,
+                "cpu_postgres": (after[2] - before[2]) / wall,
+                "cpu_redis": (after[3] - before[3]) / wall,
+                "cpu_client": (after[4] - before[4]) / wall,
+                "cpu_workers": (after[7] - before[7]) / wall,
+                "machine_busy": busy,
+                "connect_retries": len(FAILED_CONNECTS),
+            }
+        )
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
-    wall = after[6] - before[6]
-    busy = (after[5][0] - before[5][0]) / max(1, after[5][1] - before[5][1])
-    return {
-        "moves_per_s": (after[0] - before[0]) / wall,
-        "received": len(sample),
-        "p50_ms": pct(sample, 50),
-        "p95_ms": pct(sample, 95),
-        "p99_ms": pct(sample, 99),
-        "cpu_servers": (after[1] - before[1]) / wall,
-        "cpu_postgres": (after[2] - before[2]) / wall,
-        "cpu_redis": (after[3] - before[3]) / wall,
-        "cpu_client": (after[4] - before[4]) / wall,
-        "cpu_workers": (after[7] - before[7]) / wall,
-        "machine_busy": busy,
-        "connect_retries": len(FAILED_CONNECTS),
-    }
+    return results
 
 
 def pct(values: list[float], p: int) -> float:
@@ -254,14 +321,18 @@ WORKERS: list = []
 N_WORKERS = 2
 
 
-def start_worker(env: dict[str, str]):
-    """One Celery worker process, solo pool (production mode): ``tests/processes.py``."""
+def start_worker(env: dict[str, str], beat: bool = False):
+    """One Celery worker process, solo pool (production mode): ``tests/processes.py``; with
+    ``beat``, Celery beat in it (the sweep of lost timers, as in production)."""
     from tests.processes import CeleryWorker
 
-    return CeleryWorker({**os.environ, **env}, log_path=ROOT / "var" / "bench-worker.log")
+    schedule = ROOT / "var" / f"bench-beat-{os.getpid()}" if beat else None
+    return CeleryWorker(
+        {**os.environ, **env}, log_path=ROOT / "var" / "bench-worker.log", beat_schedule=schedule
+    )
 
 
-def start_servers(n: int, pause: float):
+def start_servers(n: int, pause: float, extra_env: dict[str, str | None] | None = None):
     from tests.live.servers import Daphne
 
     env = {
@@ -278,6 +349,11 @@ def start_servers(n: int, pause: float):
         # production-process: a broker and workers, but the steps on the servers' own timers
         "LIVE_STEPS": "process" if MODE == "production-process" else "celery",
     }
+    for key, value in (extra_env or {}).items():  # None: the setting's default
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
     if DEBUG_SERVERS:
         env["DEBUG"] = "1"
     else:  # as in production: DEBUG off (no query log, no debug cursors)
@@ -299,7 +375,7 @@ def start_servers(n: int, pause: float):
     WORKERS.clear()
     if MODE.startswith("production"):
         worker_env = {**env, "DATABASE_URL": os.environ["DATABASE_URL"]}
-        WORKERS.extend(start_worker(worker_env) for _ in range(N_WORKERS))
+        WORKERS.extend(start_worker(worker_env, beat=i == 0) for i in range(N_WORKERS))
         time.sleep(5)  # the workers connect to the broker
     return servers
 
@@ -317,16 +393,31 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-async def spectator(url: str, token: str):
-    """An anonymous spectator's connection, once it has the room's state."""
+async def spectator(url: str, token: str, quiet: bool = False):
+    """An anonymous spectator's connection, once it has the room's state. ``quiet``: its
+    client sends no pings of its own (an idle page's only traffic is the server's)."""
     import websockets
 
     host = url.split("//", 1)[1]
     ws = await websockets.connect(
-        f"ws://{host}/ws/live/{token}/", origin=f"http://{host}", open_timeout=60
+        f"ws://{host}/ws/live/{token}/",
+        origin=f"http://{host}",
+        open_timeout=60,
+        max_size=2**22,
+        ping_interval=None if quiet else 20,
     )
     await ws.recv()
     return ws
+
+
+def raise_open_files() -> int:
+    """The open-files limit of this process (and so of the servers it starts) raised to
+    its hard limit: 10,000 connections are 10,000 descriptors on each side."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        want = hard if hard != resource.RLIM_INFINITY else 1_048_576
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 async def connections_phase(server, token: str, connects: int, idle: int) -> None:
@@ -360,18 +451,227 @@ async def connections_phase(server, token: str, connects: int, idle: int) -> Non
 
         async def keep() -> None:
             async with in_flight:
-                opened.append(await spectator(server.url, token))
+                opened.append(await spectator(server.url, token, quiet=True))
 
-        await asyncio.gather(*(keep() for _ in range(idle)))
+        t0 = time.monotonic()
+        results = await asyncio.gather(*(keep() for _ in range(idle)), return_exceptions=True)
+        failed = [r for r in results if isinstance(r, BaseException)]
+        opening = time.monotonic() - t0
         await asyncio.sleep(5)  # settled: nothing moves in the room
         after = rss_mb(pid)
+        still = sum(1 for ws in opened if ws.state.name == "OPEN")
         print(
-            f"idle connections on one server: {len(opened)} spectators of one room; resident "
-            f"memory {before:.0f} MB → {after:.0f} MB: {1024 * (after - before) / idle:.1f} KB "
-            f"per connection; load average {os.getloadavg()[0]:.1f}",
+            f"idle connections on one server: {len(opened)} spectators of one room opened in "
+            f"{opening:.0f} s ({len(failed)} failed{': ' + repr(failed[0])[:80] if failed else ''}"
+            f"), {still} still open after 5 s; resident memory {before:.0f} MB → {after:.0f} MB: "
+            f"{1024 * (after - before) / max(1, len(opened)):.1f} KB per connection (target: "
+            f"one process holds 10,000); load average {os.getloadavg()[0]:.1f}",
             flush=True,
         )
         await asyncio.gather(*(ws.close() for ws in opened), return_exceptions=True)
+
+
+def timers_phase(servers, load_rooms: int, timer_rooms: int, turn_seconds: int, seconds):
+    """Timer lateness under load: how late the server applies a timed-out move."""
+    rooms = make_rooms(load_rooms, timer_rooms, turn_seconds)
+    lateness: list[float] = []
+    # the first choices come once pawns are out: the timers are measured after a warm-up
+    result = asyncio.run(run_phase(servers, rooms, seconds, warmup=15.0, lateness=lateness))
+    show(f"{MODE} timers: {load_rooms} computer rooms + {timer_rooms} timer rooms, load", result)
+    print(
+        f"{MODE} timer lateness ({timer_rooms} rooms, {turn_seconds} s turn timer, seats held "
+        f"by a connected person who never moves, beside {load_rooms} rooms at 1 move/s): "
+        f"{len(lateness)} timeouts; applied after the deadline p50 {pct(lateness, 50):.0f} ms, p95 "
+        f"{pct(lateness, 95):.0f} ms, p99 {pct(lateness, 99):.0f} ms, max "
+        f"{pct(lateness, 100):.0f} ms (target: p99 < 250 ms); load average "
+        f"{os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+
+
+async def flood(url: str, token: str, stop: asyncio.Event, counts: dict) -> None:
+    """One anonymous connection sending as fast as it can; closed (4429 after its burst),
+    it connects again at once and goes on."""
+    import websockets
+
+    host = url.split("//", 1)[1]
+    frame = json.dumps({"type": "ping", "at": 1})
+    while not stop.is_set():
+        try:
+            async with websockets.connect(
+                f"ws://{host}/ws/live/{token}/", origin=f"http://{host}", open_timeout=30
+            ) as ws:
+                counts["connects"] += 1
+                while not stop.is_set():
+                    for _ in range(50):
+                        await ws.send(frame)
+                    counts["sent"] += 50
+                    await asyncio.sleep(0)
+        except websockets.exceptions.ConnectionClosed as exc:
+            code = exc.rcvd.code if exc.rcvd else None
+            counts["closed"][code] = counts["closed"].get(code, 0) + 1
+        except (OSError, websockets.exceptions.WebSocketException):
+            counts["failed"] += 1
+            await asyncio.sleep(0.05)
+
+
+def flood_phase(n_rooms: int, seconds: float, pause: float) -> None:
+    """The other rooms' latency without, with and again without one flooding connection,
+    with the servers' default message limits."""
+    limits = {"LIVE_MESSAGES_PER_SECOND": None, "LIVE_MESSAGE_BURST": None}
+    servers = start_servers(2, pause, limits)
+    counts: dict = {"connects": 0, "sent": 0, "closed": {}, "failed": 0}
+    try:
+        rooms = make_rooms(n_rooms + 1)
+        target, watched = rooms[0], rooms[1:]
+
+        async def flooding(stop):
+            started = time.monotonic()
+            await flood(servers[0].url, target[1], stop, counts)
+            counts["seconds"] = time.monotonic() - started
+
+        windows = [("quiet", seconds, None), ("flood", seconds, flooding), ("quiet", seconds, None)]
+        quiet1, flooded, quiet2 = asyncio.run(run_windows(servers, watched, windows))
+    finally:
+        stop_all(servers)
+    for name, r in (("quiet", quiet1), ("flooded", flooded), ("quiet again", quiet2)):
+        show(f"{MODE} flood phase, {n_rooms} rooms, {name}", r)
+    quiet_p95 = (quiet1["p95_ms"] + quiet2["p95_ms"]) / 2
+    rate = counts["sent"] / max(counts.get("seconds", seconds), 1e-9)
+    print(
+        f"{MODE} flooding connection: {counts['sent']} messages sent ({rate:.0f}/s) over "
+        f"{counts['connects']} connections, closed {counts['closed']}, {counts['failed']} "
+        f"failed to connect; the other rooms' p95 {flooded['p95_ms']:.1f} ms flooded against "
+        f"{quiet_p95:.1f} ms quiet: {100 * (flooded['p95_ms'] / quiet_p95 - 1):+.0f} % "
+        f"(target: within 20 %); load average {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+
+
+MOVE_NUMBER = re.compile(r'"move_number":\s*(\d+)')
+
+
+async def failover_client(urls, first: int, token: str, cookie: str, t: dict, out: dict, ready):
+    """A page's socket: connected to server ``first``; when it closes after the kill, it
+    reconnects to the other server as live.js does (after 500 ms, doubling up to 5 s per
+    failed try) and records when it is back and when it first sees a new move."""
+    import websockets
+
+    host = urls[first].split("//", 1)[1]
+    headers = {"Cookie": cookie} if cookie else {}
+
+    async def open_to(h):
+        ws = await websockets.connect(
+            f"ws://{h}/ws/live/{token}/",
+            origin=f"http://{h}",
+            additional_headers=headers,
+            max_size=2**22,
+            open_timeout=30,
+            ping_interval=None,
+        )
+        number = int(MOVE_NUMBER.search(await ws.recv()).group(1))
+        return ws, number
+
+    async with CONNECTING:
+        for attempt in range(5):
+            try:
+                ws, number = await open_to(host)
+                break
+            except (OSError, websockets.exceptions.WebSocketException, TimeoutError):
+                if attempt == 4:
+                    raise
+                await asyncio.sleep(0.5)
+    if cookie:
+        await ws.send(json.dumps({"type": "start", "room": token}))
+    ready()
+    while True:
+        try:
+            raw = await ws.recv()
+        except websockets.exceptions.ConnectionClosed:
+            break
+        if not t.get("killed") and (m := MOVE_NUMBER.search(raw)):
+            number = int(m.group(1))
+    if not t.get("killed"):
+        return
+    out["lost"] += 1
+    other = urls[1 - first].split("//", 1)[1]
+    retry = 0.5
+    while True:
+        await asyncio.sleep(retry)
+        try:
+            ws, number = await open_to(other)
+            break
+        except (OSError, websockets.exceptions.WebSocketException, TimeoutError):
+            out["retries"] += 1
+            retry = min(5.0, retry * 2)
+    out["back"].append(time.monotonic() - t["killed"])
+    async with ws:
+        while True:
+            m = MOVE_NUMBER.search(await ws.recv())
+            if m and int(m.group(1)) > number:
+                out["moving"].append(time.monotonic() - t["killed"])
+                return
+
+
+def failover_phase(n_clients: int, n_rooms: int, pause: float, limit: float) -> None:
+    """``n_clients`` over ``n_rooms`` rooms on two servers; one server killed."""
+    servers = start_servers(2, pause)
+    rooms = make_rooms(n_rooms)
+    t: dict = {}
+    out: dict = {"lost": 0, "retries": 0, "back": [], "moving": []}
+
+    async def run() -> None:
+        global CONNECTING
+        CONNECTING = asyncio.Semaphore(50)
+        connected = [0]
+
+        def ready():
+            connected[0] += 1
+
+        urls = [s.url for s in servers]
+        tasks, owners = [], []
+        for i in range(n_clients):
+            _, token = rooms[i % n_rooms]
+            cookie = HOST_COOKIE if i < n_rooms else ""  # the host starts the room
+            # a room's clients on both servers, its host (and so its timer) on either
+            first = (i + i // n_rooms) % 2
+            tasks.append(
+                asyncio.ensure_future(failover_client(urls, first, token, cookie, t, out, ready))
+            )
+            owners.append(first)
+        started = time.monotonic()
+        while connected[0] < n_clients:
+            await asyncio.sleep(0.2)
+            if any(x.done() and x.exception() for x in tasks):
+                raise next(x.exception() for x in tasks if x.done() and x.exception())
+        print(
+            f"{MODE} failover: {n_clients} clients on {n_rooms} rooms over 2 servers connected "
+            f"in {time.monotonic() - started:.0f} s; load average {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+        await asyncio.sleep(5)  # playing
+        t["killed"] = time.monotonic()
+        servers[0].kill()
+        theirs = [x for x, o in zip(tasks, owners, strict=True) if o == 0]  # the killed one's
+        await asyncio.wait(theirs, timeout=limit + 30)
+        for x in tasks:
+            x.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    try:
+        asyncio.run(run())
+    finally:
+        stop_all(servers)
+    lost = out["lost"]
+    print(
+        f"{MODE} failover: server killed (SIGKILL) with {lost} clients; back on the other "
+        f"{len(out['back'])} (all after {pct(out['back'], 100) / 1000:.1f} s, p50 "
+        f"{pct(out['back'], 50) / 1000:.1f} s; {out['retries']} connects refused and retried), "
+        f"receiving moves again {len(out['moving'])} (all after "
+        f"{pct(out['moving'], 100) / 1000:.1f} s, p50 {pct(out['moving'], 50) / 1000:.1f} s) "
+        f"(target: all back and moving within 60 s); load average {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
 
 
 def show(title: str, r: dict) -> None:
@@ -390,6 +690,9 @@ def show(title: str, r: dict) -> None:
     )
 
 
+PHASES = ("human", "capacity", "timers", "flood", "failover", "connects", "idle")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", default="50,100,200", help="room counts at human pace")
@@ -404,18 +707,40 @@ def main() -> None:
     parser.add_argument("--mode", default="embedded,production,production-process")
     parser.add_argument("--workers", type=int, default=2, help="Celery workers (production)")
     parser.add_argument("--connects", type=int, default=1000, help="spectators connecting")
-    parser.add_argument("--idle", type=int, default=2000, help="idle spectators held open")
+    parser.add_argument("--idle", type=int, default=10000, help="idle spectators held open")
+    parser.add_argument("--phases", default=",".join(PHASES), help="which phases run")
+    parser.add_argument("--skip", default="", help="phases not to run")
+    parser.add_argument("--timer-rooms", type=int, default=100)
+    parser.add_argument("--timer-load-rooms", type=int, default=200)
+    parser.add_argument("--turn-seconds", type=int, default=1)
+    parser.add_argument("--timer-seconds", type=float, default=20)
+    parser.add_argument("--flood-rooms", type=int, default=100)
+    parser.add_argument("--flood-seconds", type=float, default=10)
+    parser.add_argument("--failover-clients", type=int, default=5000)
+    parser.add_argument("--failover-rooms", type=int, default=100)
+    parser.add_argument("--failover-limit", type=float, default=60)
     args = parser.parse_args()
+    phases = [p for p in args.phases.split(",") if p and p not in args.skip.split(",")]
+    unknown = [p for p in [*phases, *args.skip.split(",")] if p and p not in PHASES]
+    if unknown:
+        parser.error(f"unknown phases {unknown}; the phases: {', '.join(PHASES)}")
     global DEBUG_SERVERS, MODE, N_WORKERS, HOST_COOKIE
     DEBUG_SERVERS = args.debug_servers
     N_WORKERS = args.workers
+    files = raise_open_files()
     setup_database()
     django.setup()
     from django.contrib.auth import get_user_model
 
     get_user_model().objects.get_or_create(username="bench-host")
     HOST_COOKIE = host_cookie()
-    for mode in [m for m in args.mode.split(",") if m]:
+    modes = [m for m in args.mode.split(",") if m]
+    print(
+        f"== bench/online.py: phases {', '.join(phases)}; modes {', '.join(modes)}; open "
+        f"files {files}; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}",
+        flush=True,
+    )
+    for mode in modes:
         MODE = mode
         workers = f", {N_WORKERS} Celery workers" if mode.startswith("production") else ""
         print(
@@ -423,16 +748,17 @@ def main() -> None:
             f"{'on' if DEBUG_SERVERS else 'off'}){workers}, Redis, PostgreSQL",
             flush=True,
         )
-        servers = start_servers(args.servers, args.pause)
-        try:
-            for n in [int(x) for x in args.rooms.split(",") if x]:
-                rooms = make_rooms(n)
-                result = asyncio.run(run_phase(servers, rooms, args.seconds))
-                show(f"{mode} human pace, {n:4d} rooms ({args.pause:g} s per move)", result)
-        finally:
-            stop_all(servers)
+        if "human" in phases and args.rooms:
+            servers = start_servers(args.servers, args.pause)
+            try:
+                for n in [int(x) for x in args.rooms.split(",") if x]:
+                    rooms = make_rooms(n)
+                    result = asyncio.run(run_phase(servers, rooms, args.seconds))
+                    show(f"{mode} human pace, {n:4d} rooms ({args.pause:g} s per move)", result)
+            finally:
+                stop_all(servers)
 
-        if args.capacity_rooms:
+        if "capacity" in phases and args.capacity_rooms:
             servers = start_servers(args.servers, 0.0)
             try:
                 for n in [int(x) for x in args.capacity_rooms.split(",")]:
@@ -442,13 +768,34 @@ def main() -> None:
             finally:
                 stop_all(servers)
 
-    if args.connects or args.idle:
+    if modes:
+        MODE = modes[-1]  # the issue's other targets: in the last mode (production by default)
+    if "timers" in phases:
+        servers = start_servers(args.servers, args.pause)
+        try:
+            timers_phase(
+                servers,
+                args.timer_load_rooms,
+                args.timer_rooms,
+                args.turn_seconds,
+                args.timer_seconds,
+            )
+        finally:
+            stop_all(servers)
+    if "flood" in phases:
+        flood_phase(args.flood_rooms, args.flood_seconds, args.pause)
+    if "failover" in phases:
+        failover_phase(args.failover_clients, args.failover_rooms, args.pause, args.failover_limit)
+
+    connects = args.connects if "connects" in phases else 0
+    idle = args.idle if "idle" in phases else 0
+    if connects or idle:
         MODE = "embedded"
         print("== connections: one Daphne server (DEBUG off), one waiting room", flush=True)
         servers = start_servers(1, args.pause)
         try:
             rooms = make_rooms(1)  # waiting: nothing moves, the connections stay idle
-            asyncio.run(connections_phase(servers[0], rooms[0][1], args.connects, args.idle))
+            asyncio.run(connections_phase(servers[0], rooms[0][1], connects, idle))
         finally:
             stop_all(servers)
 

@@ -11,6 +11,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _n
 
@@ -18,6 +20,7 @@ from games.engine import Game, game_restore, game_snapshot
 from games.engine.variants import variant_rules
 from games.replay import colour_label
 from live.models import Room, RoomEvent, Seat
+from tournaments.models import Fixture
 from tournaments.permissions import can_view
 from tournaments.services.errors import ServiceError
 
@@ -69,22 +72,106 @@ def room_seats(room: Room) -> list[Seat]:
 def room_with_seats(room_id: int) -> Room | None:
     """The room with its seats (and their users) in one query — what every move and step
     reads first: the seats joined to their room, the room taken from the first."""
-    return _joined(Seat.objects.filter(room_id=room_id), Room.objects.filter(pk=room_id))
+    return _room_read("id", room_id)
 
 
-def _joined(seats_of_room, room_alone, *related: str) -> Room | None:
-    """The room of ``seats_of_room`` (a query of one room's seats) with those seats, read
-    in one query; ``room_alone`` (with ``related``) if it has none (no such room)."""
-    seats = list(
-        seats_of_room.select_related(*[f"room__{r}" for r in related] or ["room"])
-        .select_related("user", "original")
-        .order_by("index")
+# --- one read of a room with its seats --------------------------------------------------------
+#
+# Every step, every move and every connect reads the room with its seats. Through the ORM that
+# one query (room, seats, their two users, ordered) cost about 1 ms of CPU to compile and 1 ms
+# to turn into objects, the largest part of a step's and a connect's server CPU (py-spy,
+# bench/online.py). It is compiled here once per process from the models' own fields (a new
+# field is read with the others) and its rows made into the same objects the ORM would make:
+# the room, its seats with ``seat.room`` set, each seat's ``user`` and ``original`` with their
+# primary key and username (any other field of theirs is read when asked for).
+
+_read_sql: dict[str, tuple[str, list[Any], list[Any]]] = {}
+_SEAT_ROOM, _SEAT_USER, _SEAT_ORIGINAL = (
+    Seat._meta.get_field(f) for f in ("room", "user", "original")
+)
+
+
+def _converters(fields, alias: str) -> list[Any]:
+    """Per column: the field's converters from the database value (as the ORM applies them:
+    e.g. JSON text to objects), with the column expression they are called with."""
+    out = []
+    for field in fields:
+        col = field.get_col(alias)
+        convs = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+        out.append((col, convs))
+    return out
+
+
+def _read_statement(column: str) -> tuple[str, list[Any], list[Any]]:
+    """The room-with-seats SELECT by ``column`` of the room, with its converters."""
+    cached = _read_sql.get(f"{connection.vendor}:{column}")
+    if cached is not None:
+        return cached
+    q = connection.ops.quote_name
+    user_model = get_user_model()
+    room_fields = list(Room._meta.concrete_fields)
+    seat_fields = list(Seat._meta.concrete_fields)
+    user_fields = [user_model._meta.pk, user_model._meta.get_field(user_model.USERNAME_FIELD)]
+    cols = [f"r.{q(f.column)}" for f in room_fields]
+    cols += [f"s.{q(f.column)}" for f in seat_fields]
+    cols += [f"u.{q(f.column)}" for f in user_fields] + [f"o.{q(f.column)}" for f in user_fields]
+    users = q(user_model._meta.db_table)
+    sql = (
+        f"SELECT {', '.join(cols)} FROM {q(Room._meta.db_table)} r "
+        f"LEFT JOIN {q(Seat._meta.db_table)} s ON s.{q(Seat._meta.get_field('room').column)} "
+        f"= r.{q(Room._meta.pk.column)} "
+        f"LEFT JOIN {users} u ON u.{q(user_model._meta.pk.column)} "
+        f"= s.{q(Seat._meta.get_field('user').column)} "
+        f"LEFT JOIN {users} o ON o.{q(user_model._meta.pk.column)} "
+        f"= s.{q(Seat._meta.get_field('original').column)} "
+        f"WHERE r.{q(Room._meta.get_field(column).column)} = %s "
+        f"ORDER BY s.{q(Seat._meta.get_field('index').column)}"
     )
-    if not seats:  # every room has its seats from its creation; a missing room has none
-        return room_alone.select_related(*related).first()
-    room = seats[0].room
-    for seat in seats:
-        seat.room = room
+    convs = (
+        _converters(room_fields, "r")
+        + _converters(seat_fields, "s")
+        + _converters(user_fields, "u")
+        + _converters(user_fields, "o")
+    )
+    shapes = [room_fields, seat_fields, user_fields]
+    _read_sql[f"{connection.vendor}:{column}"] = (sql, convs, shapes)
+    return sql, convs, shapes
+
+
+def _room_read(column: str, value: Any) -> Room | None:
+    """The room whose ``column`` is ``value`` with its seats, in one statement, or None."""
+    sql, convs, (room_fields, seat_fields, user_fields) = _read_statement(column)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    alias = connection.alias
+    user_model = get_user_model()
+    user_names = [f.attname for f in user_fields]
+    nr, ns, nu = len(room_fields), len(seat_fields), len(user_fields)
+    room = None
+    seats: list[Seat] = []
+    users: dict[Any, Any] = {}
+    for raw in rows:
+        row = list(raw)
+        for i, (col, funcs) in enumerate(convs):
+            for func in funcs:
+                row[i] = func(row[i], col, connection)
+        if room is None:
+            room = Room.from_db(alias, None, row[:nr])
+        if row[nr] is None:  # a room without seats (never, once created)
+            continue
+        seat = Seat.from_db(alias, None, row[nr : nr + ns])
+        _SEAT_ROOM.set_cached_value(seat, room)
+        for offset, field in ((nr + ns, _SEAT_USER), (nr + ns + nu, _SEAT_ORIGINAL)):
+            key = row[offset]
+            if key is None:
+                continue
+            if key not in users:
+                users[key] = user_model.from_db(alias, user_names, row[offset : offset + nu])
+            field.set_cached_value(seat, users[key])
+        seats.append(seat)
     room._seat_list = seats
     return room
 
@@ -186,12 +273,12 @@ def room_visible(token: str, user) -> Room | None:
     """The room of ``token`` as ``user`` may see it, or None: a league game's room only
     for those who may see its league (a private league's game is not found by others, as
     its pages are not); other rooms by whoever has the link. Pages and the WebSocket
-    both ask this. Read with its seats, in one query."""
-    room = _joined(
-        Seat.objects.filter(room__token=token), Room.objects.filter(token=token), "fixture__league"
-    )
-    if room is not None and room.fixture_id and not can_view(user, room.fixture.league):
-        return None
+    both ask this. Read with its seats, in one query (a league game's fixture in a second)."""
+    room = _room_read("token", token)
+    if room is not None and room.fixture_id:
+        room.fixture = Fixture.objects.select_related("league").get(pk=room.fixture_id)
+        if not can_view(user, room.fixture.league):
+            return None
     return room
 
 

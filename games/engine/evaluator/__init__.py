@@ -112,7 +112,8 @@ class Evaluator:
         out: list[tuple[float, ...] | None] = [None] * len(games)
         pending: list[int] = []
         feats: list[list[float]] = []
-        solves = 1  # endgame graphs one batch may solve (the rest: the network), for the budget
+        if self.exact_endgames:  # one new endgame graph at most a batch: the budget
+            endgame.prepare(games)
         for i, g in enumerate(games):
             decided = self._decided(g)
             if decided is not None:
@@ -127,9 +128,7 @@ class Evaluator:
                     )
                     continue
             if self.exact_endgames:
-                before = endgame.solved
-                solved = endgame_chance(g, solve=solves > 0)
-                solves -= endgame.solved - before
+                solved = endgame_chance(g, solve=False)
                 if solved is not None:
                     x, y, px = solved
                     player_of = g.setup.player_of

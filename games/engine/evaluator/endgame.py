@@ -39,6 +39,7 @@ ahead: a table is small enough to solve when it is first needed.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -63,6 +64,7 @@ _tables: OrderedDict[tuple, _Table] = OrderedDict()
 _TABLES = 16
 _too_large: set[tuple] = set()
 solved = 0
+_lock = threading.Lock()  # the memo is shared by the threads of a process (live rooms)
 """Graphs solved so far in this process (a counter: the evaluator's budget per batch)."""
 
 
@@ -73,6 +75,8 @@ class _TooLarge(Exception):
 def endgame_seats(g: Game) -> tuple[int, int] | None:
     """The two colours' seats ``(X, Y)`` (lower seat first) if ``g`` is a two-colour
     endgame (module docstring), else None."""
+    if g.in_play.count(True) - g.finished.count(True) != 2:  # the common case: first
+        return None
     if (
         g.over
         or g.neutral >= 0
@@ -348,6 +352,12 @@ def endgame_chance(g: Game, solve: bool = True) -> tuple[int, int, float] | None
     seats = endgame_seats(g)
     if seats is None:
         return None
+    with _lock:
+        return _lookup(g, seats, solve)
+
+
+def _lookup(g: Game, seats: tuple[int, int], solve: bool) -> tuple[int, int, float] | None:
+    global solved
     x, y = seats
     T = g.T
     rules = (g.jump, g.entry, g.clear, g.three)
@@ -373,14 +383,35 @@ def endgame_chance(g: Game, solve: bool = True) -> tuple[int, int, float] | None
             _too_large.add(key)
             return None
         _tables[key] = table
-        global solved
         solved += 1
         while len(_tables) > _TABLES:
             _tables.popitem(last=False)
     return x, y, table.value(g, x, y)
 
 
+def prepare(games) -> None:
+    """Solve at most one new graph for a batch of positions: of those in the rule that no
+    memoised graph holds, the one with the least advanced house pawns (its graph holds
+    the positions after house moves, which the others may be). Pure races are left out
+    (:mod:`.race` values them)."""
+    from .race import is_pure_race
+
+    best = None
+    for g in games:
+        seats = endgame_seats(g)
+        if seats is None or endgame_chance(g, solve=False) is not None or is_pure_race(g):
+            continue
+        x, y = seats
+        T = g.T
+        key = (sum(_yardify(g.pawns[x], T)) + sum(_yardify(g.pawns[y], T)), len(g.names))
+        if best is None or key < best[0]:
+            best = (key, g)
+    if best is not None:
+        endgame_chance(best[1])
+
+
 def clear() -> None:
     """Forget every solved endgame (the next lookups solve again)."""
-    _tables.clear()
-    _too_large.clear()
+    with _lock:
+        _tables.clear()
+        _too_large.clear()

@@ -2,6 +2,7 @@
 
     python bench/evaluator.py [--games 200] [--every 25] [--rollouts 1,4,16]
                               [--rules league] [--endgames 24] [--seed 7]
+                              [--two-colour 0]
 
 **Calibration on held-out self-play positions.** ``--games`` games of four heuristic
 players under ``--rules`` (board 4), seeded far from the training games (the evaluator's
@@ -18,6 +19,13 @@ bins, against how often those players won). CPU time, one process.
 without ``jump_in_goal``, three colours, board 6, and positions with a capture possible)
 solved by expectimax (games/engine/analysis/exact.py): the evaluator's largest error and
 the strong player's choices (exact best, largest loss). Solving takes seconds each.
+
+**Two-colour games** (``--two-colour N``): N games of the strong player against the
+heuristic, two colours on the board (board 4 opposite and adjacent seats, board 6
+opposite; league rules), one process, the endgame memo kept across games as in a room's
+process: the strong player's decision CPU (p50 / p99 / max), how many decisions solved an
+endgame graph (evaluator/endgame.py) and their CPU — the budget check of the exact
+endgames, which four-colour games never reach.
 """
 
 from __future__ import annotations
@@ -147,6 +155,58 @@ def exact_checks(args) -> None:
         )
 
 
+def two_colour(args) -> None:
+    from games.engine.evaluator import endgame
+
+    bot = StrongBot()
+    heur = HeuristicBot()
+    layouts = [(4, ("red", "yellow")), (4, ("red", "black")), (6, ("red", "green"))]
+    times: list[float] = []
+    solving: list[float] = []
+    won = 0
+    t0 = time.process_time()
+    for i in range(args.two_colour):
+        board, colours = layouts[i % len(layouts)]
+        rng = random.Random(20_000_000 + i)
+        hero = colours[i % 2]
+        names = ["red", "black", "yellow", "green", "blue", "white"][:board]
+        unused = [c for c in names if c not in colours]
+        g = Game.new("league", board, unused=unused, first=colours[(i // 2) % 2])
+        while not g.over:
+            c = g.turn_seat
+            n = rng.randint(1, 6)
+            moves = g.legal(c, n)
+            m = None
+            if len(moves) == 1:
+                m = moves[0]
+            elif moves:
+                if g.names[c] == hero:
+                    before = endgame.solved
+                    t = time.process_time()
+                    m = bot.choose(g, c, n, moves, rng)
+                    dt = time.process_time() - t
+                    times.append(dt)
+                    if endgame.solved != before:
+                        solving.append(dt)
+                else:
+                    m = heur.choose(g, c, n, moves, rng)
+            g.push_raw(n, m)
+        won += g.winner == hero
+    times.sort()
+    solving.sort()
+
+    def q(xs, p):
+        return xs[min(len(xs) - 1, int(p * len(xs)))] * 1000 if xs else float("nan")
+
+    print(
+        f"two-colour games: {args.two_colour} (strong vs heuristic, league), strong won "
+        f"{won} ({time.process_time() - t0:.0f} s CPU); {len(times)} decisions: CPU p50 "
+        f"{q(times, 0.5):.2f} / p99 {q(times, 0.99):.2f} / max {q(times, 1.0):.1f} ms; "
+        f"{len(solving)} solved an endgame graph: p50 {q(solving, 0.5):.1f} / max "
+        f"{q(solving, 1.0):.1f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
@@ -155,11 +215,14 @@ def main() -> None:
     parser.add_argument("--rules", default="league")
     parser.add_argument("--endgames", type=int, default=24)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--two-colour", type=int, default=0)
     args = parser.parse_args()
     if args.games:
         calibration(args)
     if args.endgames:
         exact_checks(args)
+    if args.two_colour:
+        two_colour(args)
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@ and a position where a capture is still possible.
 
 Targets (issue 21): the strong player's choice is the exact best or within 0.5 points of
 it; the evaluator's value within 2 points. Races are solved by the evaluator's race part
-(games/engine/evaluator/race.py); the capture endgame is the network's, where only the
-choice is held to the target here (its value error is reported by bench/evaluator.py).
+(games/engine/evaluator/race.py); the capture endgame by its endgame part
+(games/engine/evaluator/endgame.py, tested against exact.py in
+tests/engine/test_evaluator_endgame.py).
 """
 
 from __future__ import annotations
@@ -85,8 +86,10 @@ def test_allied_colours_in_a_race_under_both_end_conditions():
 
 def test_a_capture_endgame_choice_against_expectimax():
     game, c = _check(*CAPTURE)
-    assert not is_pure_race(game)  # the network's, not the race part's
+    assert not is_pure_race(game)  # the endgame part's, not the race part's
     assert c.worst_loss <= 0.005
+    for player, value in c.exact.items():
+        assert abs(c.evaluated[player] - value) <= 0.02  # the target: 2 points
 
 
 def test_the_race_part_is_not_used_where_pawns_can_still_meet():

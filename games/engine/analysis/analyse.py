@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..evaluator import endgame
 from ..game import Game
 from ..moves import IllegalMove
 from ..variants import VARIANTS, Variant
@@ -92,6 +93,7 @@ def analyse(
     if type(plies) is not int or not 0 <= plies <= MAX_PLIES:
         raise ValueError(f"plies must be a whole number from 0 to {MAX_PLIES}, not {plies!r}")
     t0 = time.perf_counter()
+    endgame.clear()  # the solved endgames a lookup may use depend on what came before
     used: list[Evaluator] = []
 
     def equity_for(game: Game) -> Equity:

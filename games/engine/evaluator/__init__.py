@@ -49,7 +49,11 @@ The model: features per colour (:mod:`.features`), a small numpy network
 its figures are in docs/analysis.md, "Evaluator". Pure races (no pawn can meet another any
 more: the end of most games) are solved instead (:mod:`.race`: each colour's distribution
 of turns to finish, exact for play that minimises the expected turns; milliseconds,
-memoised), unless ``Evaluator(..., exact_races=False)``.
+memoised), unless ``Evaluator(..., exact_races=False)``; so are the two-colour endgames
+where a capture is still possible, with one pawn each outside the house (:mod:`.endgame`:
+value iteration over the endgame's whole graph, 5–35 ms once per endgame, memoised; at
+most one new graph is solved per call of ``win_chances_many``, so a search never waits
+for two), unless ``exact_endgames=False``.
 """
 
 from __future__ import annotations
@@ -66,6 +70,8 @@ import numpy as np
 
 from ..game import Game
 from ..rules import RuleSet
+from . import endgame
+from .endgame import endgame_chance
 from .features import N_FEATURES, NAMES, allies_of, first_complete_player, rows
 from .model import Network, player_chances
 from .race import race_chances
@@ -83,11 +89,17 @@ class Evaluator:
     """Win chances from a :class:`Network` (see the module docstring for the contract)."""
 
     def __init__(
-        self, network: Network, name: str = "maedn-eval", *, exact_races: bool = True
+        self,
+        network: Network,
+        name: str = "maedn-eval",
+        *,
+        exact_races: bool = True,
+        exact_endgames: bool = True,
     ) -> None:
         self.network = network
         self.name = name
         self.exact_races = exact_races
+        self.exact_endgames = exact_endgames
         self._setups: dict[int, tuple] = {}
 
     # --- the contract -------------------------------------------------------------------
@@ -100,6 +112,8 @@ class Evaluator:
         out: list[tuple[float, ...] | None] = [None] * len(games)
         pending: list[int] = []
         feats: list[list[float]] = []
+        if self.exact_endgames:  # one new endgame graph at most a batch: the budget
+            endgame.prepare(games)
         for i, g in enumerate(games):
             decided = self._decided(g)
             if decided is not None:
@@ -112,6 +126,13 @@ class Evaluator:
                     out[i] = self._per_colour(
                         g, {p: c for (p, _s), c in zip(players, exact, strict=True)}
                     )
+                    continue
+            if self.exact_endgames:
+                solved = endgame_chance(g, solve=False)
+                if solved is not None:
+                    x, y, px = solved
+                    player_of = g.setup.player_of
+                    out[i] = self._per_colour(g, {player_of(x): px, player_of(y): 1.0 - px})
                     continue
             pending.append(i)
             feats.extend(rows(g, self._info(g)[0]))

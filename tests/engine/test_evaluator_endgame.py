@@ -1,0 +1,142 @@
+"""The two-colour endgame solver (games/engine/evaluator/endgame.py) against the textbook
+expectimax (games/engine/analysis/exact.py) on random small positions, and the
+evaluator with it against expectimax on the bench's endgame set (tests/engine/endgames.py).
+
+Target (issue 21): the evaluator's value within 2 points of exact; the solver itself is
+exact up to its iteration tolerance (1e-6), so it is held to 1e-4 here."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from endgames import JUMP, Endgame, check, endgames
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine import Game
+from games.engine.analysis.exact import exact_win
+from games.engine.evaluator import Evaluator, endgame, evaluator_for, shipped_network
+from games.engine.evaluator.endgame import endgame_chance, endgame_seats
+from games.engine.strong import StrongBot
+
+RULES = {"league": "league", "jump": JUMP, "classic": "classic", "online": "online"}
+
+
+def small(rng: random.Random, rules, board: int) -> Game | None:
+    """Two colours (random seats), one pawn each on the last fields of the track or in
+    the yard, three pawns packed in the house (a small graph: exact.py solves it in
+    about a second)."""
+    g0 = Game.new(rules, board)
+    T = g0.T
+    names = g0.names
+    a, b = rng.sample(range(board), 2)
+    positions = {}
+    for s in (a, b):
+        loose = rng.choice(["B", *range(T - 10, T)])
+        positions[names[s]] = [loose, T + 1, T + 2, T + 3]
+    try:
+        return Game.from_positions(
+            positions, turn=names[rng.choice((a, b))], rules=rules, board=board
+        )
+    except ValueError:  # both loose pawns on one field
+        return None
+
+
+def _exact_of(g: Game) -> dict[str, float]:
+    return exact_win(g, max_states=60_000)
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 100_000), kind=st.sampled_from(sorted(RULES)))
+def test_the_solver_agrees_with_expectimax_on_random_small_endgames(seed, kind):
+    # board 4 (exact.py takes 1-3 s here; board 6: test_board_6)
+    board = 4
+    rng = random.Random(seed)
+    g = small(rng, RULES[kind], board)
+    if g is None or g.over:
+        return
+    endgame.clear()
+    solved = endgame_chance(g)
+    assert solved is not None  # packed houses, one loose pawn each: always solved
+    x, y, px = solved
+    exact = _exact_of(g)
+    assert px == pytest.approx(exact[g.setup.player_of(x)], abs=1e-4)
+    assert 1 - px == pytest.approx(exact[g.setup.player_of(y)], abs=1e-4)
+
+
+def test_board_6():
+    g = Game.from_positions(
+        {"red": [44, 49, 50, 51], "yellow": [40, 49, 50, 51]}, turn="yellow", board=6
+    )
+    endgame.clear()
+    x, _y, px = endgame_chance(g)
+    assert px == pytest.approx(_exact_of(g)[g.setup.player_of(x)], abs=1e-4)
+
+
+def test_within_a_stuck_colours_three_tries():
+    # red: its loose pawn in the yard, house packed: stuck, up to three rolls for a 6
+    g = Game.from_positions(
+        {"red": ["B", 41, 42, 43], "yellow": [33, 41, 42, 43]}, turn="red", rules="league"
+    )
+    assert g.tries == 3
+    g.push_raw(2)  # a miss: two tries left
+    assert g.turn == "red" and g.tries == 2
+    endgame.clear()
+    x, _y, px = endgame_chance(g)
+    assert px == pytest.approx(_exact_of(g)[g.setup.player_of(x)], abs=1e-4)
+
+
+def test_what_is_not_solved():
+    # three colours; two loose pawns; allied colours of one player
+    three = Game.from_positions(
+        {"red": [30, 41, 42, 43], "black": [5, 41, 42, 43], "yellow": [12, 41, 42, 43]},
+        turn="red",
+    )
+    assert endgame_seats(three) is None
+    two_loose = Game.from_positions(
+        {"red": [30, 20, 42, 43], "yellow": [12, 41, 42, 43]}, turn="red"
+    )
+    assert endgame_seats(two_loose) is None
+    allied = Game.from_positions(
+        {
+            "red": [30, 41, 42, 43],
+            "black": [5, 41, 42, 43],
+            "yellow": [40, 41, 42, 43],
+            "green": [40, 41, 42, 43],
+        },
+        turn="red",
+        rules="league-2t+",
+        players={"a": ["red", "black"], "b": ["yellow", "green"]},
+    )
+    assert endgame_seats(allied) is None
+
+
+def test_the_evaluator_uses_it_and_can_do_without():
+    g = Game.from_positions(
+        {"red": [35, 41, 42, 43], "yellow": [12, 41, 42, 43]}, turn="yellow"
+    )  # yellow's pawn (absolute 32) is 3 behind red's (absolute 35): a capture is possible
+    endgame.clear()
+    x, y, px = endgame_chance(g)
+    exact = {g.setup.player_of(x): px, g.setup.player_of(y): 1 - px}
+    with_it = evaluator_for("league").player_chances(g)
+    without = Evaluator(shipped_network(), exact_endgames=False).player_chances(g)
+    for p in exact:
+        assert with_it[p] == pytest.approx(exact[p], abs=1e-6)
+    assert max(abs(without[p] - exact[p]) for p in exact) > 1e-3  # the network's, not exact
+
+
+@pytest.mark.parametrize("i", [5])
+def test_bench_capture_endgames_value_and_choice(i):
+    """A capture endgame of the bench's set (seed 7) that the solver takes: the value
+    within 2 points, every choice the exact best or within 0.5 points (the others take
+    10-30 s of exact.py each: bench/evaluator.py checks them)."""
+    e = endgames(7, i + 1)[i]
+    assert e.kind.startswith("capture")
+    endgame.clear()
+    if endgame_chance(e.game) is None:
+        pytest.skip("over the size limit")
+    c = check(Endgame(e.kind, e.game), StrongBot(), evaluator_for("league"))
+    for p, v in c.exact.items():
+        assert abs(c.evaluated[p] - v) <= 0.02
+    assert c.worst_loss <= 0.005

@@ -201,6 +201,9 @@ class _Table:
         self.x_stuck = np.array([three and _stuck(s, T) for s in LA])
         self.y_stuck = np.array([three and _stuck(s, T) for s in LB])
         self.vx, self.vy = self._solve()
+        # keep only what a lookup needs (the plans are megabytes for the largest graphs)
+        self.x_six, self.y_six = self._six(True), self._six(False)
+        del self.x_plan, self.y_plan
 
     def _captures(self, L, index, shift: int) -> np.ndarray:
         """``cap[j, r]``: the index of placement ``L[j]`` after its pawn on the mover's
@@ -325,7 +328,7 @@ class _Table:
         own, other = (self.vx, self.vy) if x_on_turn else (self.vy, self.vx)
         if g.tries_max > 1 and g.tries < g.tries_max:  # within a stuck opportunity
             r = g.tries
-            idx = self._six(x_on_turn)[a, b]
+            idx = (self.x_six if x_on_turn else self.y_six)[a, b]
             six = own.ravel()[idx]  # a 6 indexes the mover's own table
             return float((1.0 - _Q**r) * six + _Q**r * other[a, b])
         return float(own[a, b])

@@ -64,9 +64,9 @@ _Q = 5.0 / 6.0
 _tables: OrderedDict[tuple, _Table] = OrderedDict()
 _TABLES = 16
 _too_large: set[tuple] = set()
-solved = 0
 _lock = threading.Lock()  # the memo is shared by the threads of a process (live rooms)
-"""Graphs solved so far in this process (a counter: the evaluator's budget per batch)."""
+solved = 0
+"""Graphs solved so far in this process (a counter, for tests and benchmarks)."""
 
 
 class _TooLarge(Exception):

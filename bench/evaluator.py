@@ -2,7 +2,7 @@
 
     python bench/evaluator.py [--games 200] [--every 25] [--rollouts 1,4,16]
                               [--rules league] [--endgames 24] [--seed 7]
-                              [--two-colour 0]
+                              [--two-colour 0] [--capture 0]
 
 **Calibration on held-out self-play positions.** ``--games`` games of four heuristic
 players under ``--rules`` (board 4), seeded far from the training games (the evaluator's
@@ -26,6 +26,13 @@ opposite; league rules), one process, the endgame memo kept across games as in a
 process: the strong player's decision CPU (p50 / p99 / max), how many decisions solved an
 endgame graph (evaluator/endgame.py) and their CPU — the budget check of the exact
 endgames, which four-colour games never reach.
+
+**Capture endgames, solved** (``--capture N``): N random capture endgames of each kind
+(tests/engine/endgames.py ``capture``: league, ``jump_in_goal``, board 6; seeded by
+``--seed``): how many the rule of evaluator/endgame.py takes, the CPU of a solve, and at
+every roll with a choice the strong player's move — with the endgame part and on the
+network alone — against the best by the solver's values (exact: the solver agrees with
+exact.py to 1e-4, tests/engine/test_evaluator_endgame.py).
 """
 
 from __future__ import annotations
@@ -207,6 +214,61 @@ def two_colour(args) -> None:
     )
 
 
+def capture_choices(args) -> None:
+    from games.engine.evaluator import Evaluator, endgame, shipped_network
+    from tests.engine.endgames import JUMP, capture
+
+    rng = random.Random(args.seed)
+    bots = {
+        "strong": StrongBot(evaluator_for("league")),
+        "strong, network alone": StrongBot(Evaluator(shipped_network(), exact_endgames=False)),
+    }
+    stats = {name: [0, 0, 0.0] for name in bots}  # decisions, exact best, worst loss
+    kinds = [("league", 4, "league"), ("jump_in_goal", 4, JUMP), ("board 6", 6, "league")]
+    for kind, board, rules in kinds:
+        made = solved = 0
+        times: list[float] = []
+        while made < args.capture:
+            g = capture(rng, board, rules)
+            if g is None or g.over:
+                continue
+            made += 1
+            endgame.clear()
+            t = time.process_time()
+            if endgame.endgame_chance(g) is None:
+                continue
+            times.append(time.process_time() - t)
+            solved += 1
+            c = g.turn_seat
+            for d in range(1, 7):
+                moves = g.legal(c, d)
+                if len(moves) < 2:
+                    continue
+                values = []
+                for m in moves:
+                    h = g.copy()
+                    h.push_raw(d, m)
+                    if h.over:
+                        values.append(1.0 if h.winner == g.setup.player_of(c) else 0.0)
+                        continue
+                    x, _y, px = endgame.endgame_chance(h)
+                    values.append(px if x == c else 1.0 - px)
+                best = max(values)
+                for name, bot in bots.items():
+                    loss = best - values[moves.index(bot.choose(g, c, d, moves, rng))]
+                    st = stats[name]
+                    st[0] += 1
+                    st[1] += loss <= 1e-4
+                    st[2] = max(st[2], loss)
+        times.sort()
+        print(
+            f"capture {kind}: {solved} of {made} in the rule; solve CPU p50 "
+            f"{times[len(times) // 2] * 1000:.1f} / max {times[-1] * 1000:.1f} ms"
+        )
+    for name, (n, best, worst) in stats.items():
+        print(f"{name}: {n} decisions, the exact best {best}, worst loss {worst:.4f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
@@ -216,6 +278,7 @@ def main() -> None:
     parser.add_argument("--endgames", type=int, default=24)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--two-colour", type=int, default=0)
+    parser.add_argument("--capture", type=int, default=0)
     args = parser.parse_args()
     if args.games:
         calibration(args)
@@ -223,6 +286,8 @@ def main() -> None:
         exact_checks(args)
     if args.two_colour:
         two_colour(args)
+    if args.capture:
+        capture_choices(args)
 
 
 if __name__ == "__main__":

@@ -112,9 +112,9 @@ def test_gunicorn_access_log_has_no_token():
 
 
 def test_gunicorn_uses_the_redacting_logger():
-    """The repository's gunicorn.conf.py (read from the directory gunicorn starts in) and
-    the production-like run name the logger class."""
-    conf = (REPO_ROOT / "gunicorn.conf.py").read_text()
+    """gunicorn's settings file (config/gunicorn.conf.py, ``-c`` in the README) and the
+    production-like run name the logger class."""
+    conf = (REPO_ROOT / "config" / "gunicorn.conf.py").read_text()
     assert 'logger_class = "config.redaction.GunicornLogger"' in conf
     assert (
         "--logger-class config.redaction.GunicornLogger"

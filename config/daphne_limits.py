@@ -7,8 +7,9 @@ parsing its frames, so the consumer got about ten messages a second, never reach
 limit, and the other rooms on that server waited up to a second (``bench/online.py
 --phases flood``). Here every frame is counted as Daphne parses it, with the same limits
 (``LIVE_MESSAGES_PER_SECOND``, ``LIVE_MESSAGE_BURST``): over them the connection is
-closed with 4429 at once, its socket is no longer read, and autobahn drops it when the
-client does not answer the close within its close-handshake timeout (1 s). Installed by
+closed with 4429 at once, the frames that arrived with the one over the limit are not even
+parsed, its socket is no longer read, and autobahn drops it after its close-handshake
+timeout (1 s). Installed by
 ``config/asgi.py``; a no-op without Daphne."""
 
 from __future__ import annotations
@@ -43,9 +44,11 @@ def install() -> None:
         if allowance < 1:
             self._maedn_over = True
             self.sendClose(code=CLOSE_TOO_MANY)
-            # its further frames are not even read (without flow control autobahn still
-            # drops the connection after its close-handshake timeout)
-            with contextlib.suppress(Exception):
+            # the frames read with this one are not parsed (autobahn's parser goes on while
+            # its buffer has data; this is called between two frames), and no more are read:
+            # autobahn drops the connection after its close-handshake timeout (1 s)
+            self.data = b""
+            with contextlib.suppress(Exception):  # a transport without flow control
                 self.transport.pauseProducing()
             return
         self._maedn_allowance = allowance - 1

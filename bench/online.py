@@ -644,11 +644,14 @@ def failover_phase(n_clients: int, n_rooms: int, pause: float, limit: float) -> 
                 asyncio.ensure_future(failover_client(urls, first, token, cookie, t, out, ready))
             )
             owners.append(first)
-        started = time.monotonic()
+        started = shown = time.monotonic()
         while connected[0] < n_clients:
             await asyncio.sleep(0.2)
             if any(x.done() and x.exception() for x in tasks):
                 raise next(x.exception() for x in tasks if x.done() and x.exception())
+            if time.monotonic() - shown > 15:
+                shown = time.monotonic()
+                print(f"  … {connected[0]} of {n_clients} connected", flush=True)
         print(
             f"{MODE} failover: {n_clients} clients on {n_rooms} rooms over 2 servers connected "
             f"in {time.monotonic() - started:.0f} s ({out['first_retries']} tries refused and "
@@ -725,6 +728,7 @@ def main() -> None:
     parser.add_argument("--failover-clients", type=int, default=5000)
     parser.add_argument("--failover-rooms", type=int, default=100)
     parser.add_argument("--failover-limit", type=float, default=60)
+    parser.add_argument("--failover-pause", type=float, default=2.0, help="seconds per move")
     args = parser.parse_args()
     phases = [p for p in args.phases.split(",") if p and p not in args.skip.split(",")]
     unknown = [p for p in [*phases, *args.skip.split(",")] if p and p not in PHASES]
@@ -791,7 +795,9 @@ def main() -> None:
     if "flood" in phases:
         flood_phase(args.flood_rooms, args.flood_seconds, args.pause)
     if "failover" in phases:
-        failover_phase(args.failover_clients, args.failover_rooms, args.pause, args.failover_limit)
+        failover_phase(
+            args.failover_clients, args.failover_rooms, args.failover_pause, args.failover_limit
+        )
 
     connects = args.connects if "connects" in phases else 0
     idle = args.idle if "idle" in phases else 0

@@ -572,15 +572,20 @@ async def failover_client(urls, first: int, token: str, cookie: str, t: dict, ou
         number = int(MOVE_NUMBER.search(await ws.recv()).group(1))
         return ws, number
 
-    async with CONNECTING:
-        for attempt in range(5):
-            try:
+    retry = 0.5
+    for attempt in range(10):  # as the page: 500 ms, doubling up to 5 s
+        try:
+            async with CONNECTING:
                 ws, number = await open_to(host)
-                break
-            except (OSError, websockets.exceptions.WebSocketException, TimeoutError):
-                if attempt == 4:
-                    raise
-                await asyncio.sleep(0.5)
+            break
+        except (OSError, websockets.exceptions.WebSocketException, TimeoutError):
+            out["first_retries"] += 1
+            if attempt == 9:
+                out["never"] += 1
+                ready()
+                return
+            await asyncio.sleep(retry)
+            retry = min(5.0, retry * 2)
     if cookie:
         await ws.send(json.dumps({"type": "start", "room": token}))
     ready()
@@ -618,11 +623,11 @@ def failover_phase(n_clients: int, n_rooms: int, pause: float, limit: float) -> 
     servers = start_servers(2, pause)
     rooms = make_rooms(n_rooms)
     t: dict = {}
-    out: dict = {"lost": 0, "retries": 0, "back": [], "moving": []}
+    out: dict = {"lost": 0, "retries": 0, "back": [], "moving": [], "first_retries": 0, "never": 0}
 
     async def run() -> None:
         global CONNECTING
-        CONNECTING = asyncio.Semaphore(50)
+        CONNECTING = asyncio.Semaphore(20)
         connected = [0]
 
         def ready():
@@ -639,14 +644,18 @@ def failover_phase(n_clients: int, n_rooms: int, pause: float, limit: float) -> 
                 asyncio.ensure_future(failover_client(urls, first, token, cookie, t, out, ready))
             )
             owners.append(first)
-        started = time.monotonic()
+        started = shown = time.monotonic()
         while connected[0] < n_clients:
             await asyncio.sleep(0.2)
             if any(x.done() and x.exception() for x in tasks):
                 raise next(x.exception() for x in tasks if x.done() and x.exception())
+            if time.monotonic() - shown > 15:
+                shown = time.monotonic()
+                print(f"  … {connected[0]} of {n_clients} connected", flush=True)
         print(
             f"{MODE} failover: {n_clients} clients on {n_rooms} rooms over 2 servers connected "
-            f"in {time.monotonic() - started:.0f} s; load average {os.getloadavg()[0]:.1f}",
+            f"in {time.monotonic() - started:.0f} s ({out['first_retries']} tries refused and "
+            f"retried, {out['never']} never in); load average {os.getloadavg()[0]:.1f}",
             flush=True,
         )
         await asyncio.sleep(5)  # playing
@@ -719,6 +728,7 @@ def main() -> None:
     parser.add_argument("--failover-clients", type=int, default=5000)
     parser.add_argument("--failover-rooms", type=int, default=100)
     parser.add_argument("--failover-limit", type=float, default=60)
+    parser.add_argument("--failover-pause", type=float, default=2.0, help="seconds per move")
     args = parser.parse_args()
     phases = [p for p in args.phases.split(",") if p and p not in args.skip.split(",")]
     unknown = [p for p in [*phases, *args.skip.split(",")] if p and p not in PHASES]
@@ -785,7 +795,9 @@ def main() -> None:
     if "flood" in phases:
         flood_phase(args.flood_rooms, args.flood_seconds, args.pause)
     if "failover" in phases:
-        failover_phase(args.failover_clients, args.failover_rooms, args.pause, args.failover_limit)
+        failover_phase(
+            args.failover_clients, args.failover_rooms, args.failover_pause, args.failover_limit
+        )
 
     connects = args.connects if "connects" in phases else 0
     idle = args.idle if "idle" in phases else 0

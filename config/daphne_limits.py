@@ -1,0 +1,58 @@
+"""A WebSocket connection's message rate, enforced where Daphne parses its frames.
+
+The consumer counts messages too (``live/consumers.py``, a token bucket closing with 4429),
+but it counts them as it handles them, and through Daphne it handles them behind the
+parser: a client that sends without pause (and never reads) keeps Daphne's event loop
+parsing its frames, so the consumer got about ten messages a second, never reached its
+limit, and the other rooms on that server waited up to a second (``bench/online.py
+--phases flood``). Here every frame is counted as Daphne parses it, with the same limits
+(``LIVE_MESSAGES_PER_SECOND``, ``LIVE_MESSAGE_BURST``): over them the connection is
+closed with 4429 at once, the frames that arrived with the one over the limit are not even
+parsed, its socket is no longer read, and autobahn drops it after its close-handshake
+timeout (1 s). Installed by
+``config/asgi.py``; a no-op without Daphne."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+from django.conf import settings
+
+CLOSE_TOO_MANY = 4429  # as live.consumers.CLOSE_TOO_MANY
+
+
+def install() -> None:
+    try:
+        from daphne.ws_protocol import WebSocketProtocol
+    except ImportError:
+        return
+    if getattr(WebSocketProtocol, "_maedn_rate_limited", False):
+        return
+    on_message = WebSocketProtocol.onMessage
+
+    def rate_limited_on_message(self, payload, is_binary):
+        if getattr(self, "_maedn_over", False):
+            return  # closed for flooding: nothing more is handed to the application
+        now = time.monotonic()
+        rate = float(settings.LIVE["MESSAGES_PER_SECOND"])
+        burst = float(settings.LIVE["MESSAGE_BURST"])
+        allowance = getattr(self, "_maedn_allowance", burst)
+        checked = getattr(self, "_maedn_checked", now)
+        allowance = min(burst, allowance + (now - checked) * rate)
+        self._maedn_checked = now
+        if allowance < 1:
+            self._maedn_over = True
+            self.sendClose(code=CLOSE_TOO_MANY)
+            # the frames read with this one are not parsed (autobahn's parser goes on while
+            # its buffer has data; this is called between two frames), and no more are read:
+            # autobahn drops the connection after its close-handshake timeout (1 s)
+            self.data = b""
+            with contextlib.suppress(Exception):  # a transport without flow control
+                self.transport.pauseProducing()
+            return
+        self._maedn_allowance = allowance - 1
+        on_message(self, payload, is_binary)
+
+    WebSocketProtocol.onMessage = rate_limited_on_message
+    WebSocketProtocol._maedn_rate_limited = True

@@ -36,8 +36,8 @@ The servers listen on ``HELPER_PORT_BASE``, ``+1``, … when that is set.
      20 % of its quiet value);
    * ``failover``: ``--failover-clients`` clients spread over ``--failover-rooms`` rooms on
      two servers; one server is killed (SIGKILL); its clients reconnect to the other as
-     the page's JS does (500 ms, doubling up to 5 s) — the time until every one is back and
-     has received a new move (≤ 60 s);
+     the page's JS does (500 ms, doubling up to 5 s, each wait spread ±50 %) — the time
+     until every one is back and has received a new move (≤ 60 s);
    * ``connects`` and ``idle`` as in 3 (``--idle`` 10,000 by default: one process holding
      them, the open-files limit raised for the bench and its servers).
 
@@ -56,6 +56,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import re
 import resource
 import secrets
@@ -554,7 +555,8 @@ MOVE_NUMBER = re.compile(r'"move_number":\s*(\d+)')
 async def failover_client(urls, first: int, token: str, cookie: str, t: dict, out: dict, ready):
     """A page's socket: connected to server ``first``; when it closes after the kill, it
     reconnects to the other server as live.js does (after 500 ms, doubling up to 5 s per
-    failed try) and records when it is back and when it first sees a new move."""
+    failed try, each wait spread over half to one and a half times) and records when it is
+    back and when it first sees a new move."""
     import websockets
 
     host = urls[first].split("//", 1)[1]
@@ -584,7 +586,7 @@ async def failover_client(urls, first: int, token: str, cookie: str, t: dict, ou
                 out["never"] += 1
                 ready()
                 return
-            await asyncio.sleep(retry)
+            await asyncio.sleep(retry * (0.5 + random.random()))
             retry = min(5.0, retry * 2)
     if cookie:
         await ws.send(json.dumps({"type": "start", "room": token}))
@@ -602,7 +604,7 @@ async def failover_client(urls, first: int, token: str, cookie: str, t: dict, ou
     other = urls[1 - first].split("//", 1)[1]
     retry = 0.5
     while True:
-        await asyncio.sleep(retry)
+        await asyncio.sleep(retry * (0.5 + random.random()))
         try:
             ws, number = await open_to(other)
             break

@@ -79,7 +79,10 @@ pids+=($!)
     --logger-class config.redaction.GunicornLogger \
     --access-logfile - &
 pids+=($!)
-"$VENV/bin/daphne" -b 127.0.0.1 -p "$ASGI_PORT" --proxy-headers config.asgi:application &
+# a handshake may wait 30 s for its turn (Daphne's default, 5 s, drops the queued handshakes of
+# a reconnect storm after a server is lost, and their pages come back in waves)
+"$VENV/bin/daphne" -b 127.0.0.1 -p "$ASGI_PORT" --websocket_connect_timeout 30 --proxy-headers \
+    config.asgi:application &
 pids+=($!)
 # workers as this user (as root nginx would switch them to nobody, who may not read var/)
 "$NGINX" -p "$NGINX_DIR" -c "$NGINX_DIR/nginx.conf" -g "daemon off; user $(id -un) $(id -gn);" &

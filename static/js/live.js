@@ -290,7 +290,9 @@
       closedWhy = ({ 4413: t.i18nClosedTooLarge, 4400: t.i18nClosedTooDeep,
         4429: t.i18nClosedTooMany })[e.code] || "";
       ui.conn.textContent = closedWhy || t.i18nReconnecting;
-      setTimeout(connect, retry);
+      /* spread out: after a server goes away, all its pages must not come back in step
+         (a reconnect storm in waves); half to one and a half times the doubling wait */
+      setTimeout(connect, retry * (0.5 + Math.random()));
       retry = Math.min(5000, retry * 2);
     };
   }

@@ -30,6 +30,7 @@ class Daphne(HelperProcess):
         full.pop("TEST_CELERY_WORKER", None)
         full.update(env or {})
         cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+        cmd += ["--websocket_connect_timeout", "30"]  # as config/prod_local.sh and the README
         super().__init__(
             [*cmd, "config.asgi:application"],
             env=full,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,8 +18,14 @@ from tournaments.models import Fixture
 from tournaments.permissions import ENTER, FORFEIT, SUBMIT, VOID, is_organizer, result_actions
 from tournaments.selectors import desk as desk_selectors
 from tournaments.services import results as result_services
-from tournaments.services.errors import NotAllowed, ServiceError
-from tournaments.web.forms import ForfeitForm, HandResultForm, ReasonForm, ResolveForm
+from tournaments.services.errors import ServiceError
+from tournaments.web.forms import (
+    ForfeitForm,
+    HandResultForm,
+    ReasonForm,
+    ResolveForm,
+    hand_result_send,
+)
 from tournaments.web.lookups import fixture_or_404, league_or_404, safe_next
 
 
@@ -73,27 +79,12 @@ def _hand_result(request, pk: int, *, action: str):
     if request.method == "POST":
         status = 400
         if form.is_valid():
-            try:
-                typed = form.typed()
-                winner_id = typed.pop("winner_id", None)
-                winner = next((s.entry for s in form.seats if s.entry_id == winner_id), None)
-                service = (
-                    result_services.result_enter
-                    if organizer_entry
-                    else (result_services.result_report)
-                )
-                service(
-                    fixture=fixture,
-                    user=request.user,
-                    winner=winner,
-                    reason=form.cleaned_data["reason"],
-                    **typed,
-                )
-            except ServiceError as exc:
-                error = exc.localized()
-                status = 403 if isinstance(exc, NotAllowed) else 400
-            except ValidationError as exc:  # a form-level inconsistency found by typed()
-                error = " ".join(exc.messages)
+            service = (
+                result_services.result_enter if organizer_entry else result_services.result_report
+            )
+            refused = hand_result_send(form, service, fixture=fixture, user=request.user)
+            if refused is not None:
+                status, error = refused
             else:
                 if organizer_entry:
                     messages.success(request, _("The result is entered and counts."))

@@ -11,6 +11,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.services import MAX_LOG_BYTES
+from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.hand_results import format_kind
 
 
@@ -299,3 +300,22 @@ class HandResultForm(forms.Form):
         elif (points := per_player("points")) is not None:
             out["count_points"] = points
         return out
+
+
+def hand_result_send(form: HandResultForm, service, *, fixture, user) -> tuple[int, str] | None:
+    """Send a valid hand-result ``form`` of ``fixture`` to ``service`` (``result_report``
+    or ``result_enter``) as ``user`` (an account or a result link's holder): None when it is
+    taken, else the HTTP status and the message why not (the service's refusal, or the
+    form's own inconsistency found by ``typed()``); a refusal changes nothing."""
+    try:
+        typed = form.typed()
+        winner_id = typed.pop("winner_id", None)
+        winner = next((s.entry for s in form.seats if s.entry_id == winner_id), None)
+        service(
+            fixture=fixture, user=user, winner=winner, reason=form.cleaned_data["reason"], **typed
+        )
+    except ServiceError as exc:
+        return (403 if isinstance(exc, NotAllowed) else 400), exc.localized()
+    except forms.ValidationError as exc:
+        return 400, " ".join(exc.messages)
+    return None

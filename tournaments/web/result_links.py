@@ -26,7 +26,6 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -43,7 +42,7 @@ from tournaments.selectors import result_links as link_selectors
 from tournaments.services import result_links as link_services
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
-from tournaments.web.forms import DisputeForm, HandResultForm, LogUploadForm
+from tournaments.web.forms import DisputeForm, HandResultForm, LogUploadForm, hand_result_send
 from tournaments.web.lookups import organized_league
 
 
@@ -202,22 +201,11 @@ def link_report(request, token: str, pk: int):
     if request.method == "POST":
         status = 400
         if form.is_valid():
-            try:
-                typed = form.typed()
-                winner_id = typed.pop("winner_id", None)
-                winner = next((s.entry for s in form.seats if s.entry_id == winner_id), None)
-                result_services.result_report(
-                    fixture=fixture,
-                    user=holder,
-                    winner=winner,
-                    reason=form.cleaned_data["reason"],
-                    **typed,
-                )
-            except ServiceError as exc:
-                error = exc.localized()
-                status = 403 if isinstance(exc, NotAllowed) else 400
-            except ValidationError as exc:  # a form-level inconsistency found by typed()
-                error = " ".join(exc.messages)
+            refused = hand_result_send(
+                form, result_services.result_report, fixture=fixture, user=holder
+            )
+            if refused is not None:
+                status, error = refused
             else:
                 messages.success(
                     request, _("The result is reported; it counts once it is confirmed.")

@@ -14,7 +14,7 @@ from live import services
 from live.models import Room
 from tests.browser.conftest import screenshot
 from tests.celery_worker import database_url_of_test_db
-from tests.live.conftest import drive
+from tests.live.conftest import drive, play_until
 from tests.live.servers import Daphne, session_cookie
 from tests.live.test_live_services import _human_room
 
@@ -225,30 +225,13 @@ def test_a_league_game_both_players_leave_in_the_browser_and_nothing_counts(chro
 
 def _red_with_one_move(people):
     """A room where person0 holds red and red is on turn with exactly one legal move."""
-    from live.models import Seat
-
     for _ in range(100):
         room = services.room_create(host=people[0], mode="online", turn_seconds=60)
         services.seat_take(room=room, user=people[0], colour="red")
         services.room_start(room=room, user=people[0])
-        for _ in range(400):
-            room.refresh_from_db()
-            if room.status != Room.Status.PLAYING:
-                break
-            game = services.room_game(room)
-            legal = game.legal_moves(room.die)
-            if game.turn == "red" and len(legal) == 1:
-                return room
-            seat = room.seats.get(colour=game.turn)
-            if seat.kind == Seat.Kind.HUMAN and len(legal) >= 2:
-                services.move_play(
-                    room_id=room.pk,
-                    user=seat.user,
-                    move_number=room.move_number,
-                    choice=[legal[0].from_, legal[0].to],
-                )
-            else:
-                services.room_step(room_id=room.pk, move_number=room.move_number)
+        found = play_until(room, lambda game, legal: game.turn == "red" and len(legal) == 1)
+        if found is not None:
+            return found
     raise AssertionError("no position with one move for red")
 
 

@@ -39,6 +39,20 @@ def fits(page) -> None:
     assert report["page"] <= PHONE["width"] and not report["wide"], report
 
 
+def phone_page(chromium, live_server, lang: str):
+    """A phone's browser in ``lang`` on the test server: its context, its page, and the
+    lists the page's script errors and each request's Referer are collected into."""
+    context = chromium.new_context(
+        viewport=PHONE, locale=LANGUAGES[lang], base_url=live_server.url, is_mobile=True
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    referers: list[str | None] = []
+    page.on("request", lambda req: referers.append(req.headers.get("referer")))
+    return context, page, errors, referers
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_player_reports_through_her_link_on_a_phone(
     chromium,
@@ -58,14 +72,7 @@ def test_a_player_reports_through_her_link_on_a_phone(
     sent = result_report(fixture=g2, user=carol_user, winner=Entry.objects.get(player=carol))
     _link, token = result_link_create(entry=Entry.objects.get(player=erin), by=organizer)
 
-    context = chromium.new_context(
-        viewport=PHONE, locale=LANGUAGES[lang], base_url=live_server.url, is_mobile=True
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    referers: list[str | None] = []
-    page.on("request", lambda req: referers.append(req.headers.get("referer")))
+    context, page, errors, referers = phone_page(chromium, live_server, lang)
     try:
         response = page.goto(f"/r/{token}/")
         assert response.headers["referrer-policy"] == "no-referrer"
@@ -180,14 +187,7 @@ def test_a_player_reports_a_game_without_a_log_through_her_link(
     link, token = result_link_create(entry=Entry.objects.get(player=erin), by=organizer)
     carol_entry = Entry.objects.get(player=carol)
 
-    context = chromium.new_context(
-        viewport=PHONE, locale=LANGUAGES[lang], base_url=live_server.url, is_mobile=True
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    referers: list[str | None] = []
-    page.on("request", lambda req: referers.append(req.headers.get("referer")))
+    context, page, errors, referers = phone_page(chromium, live_server, lang)
     try:
         page.goto(f"/r/{token}/")
         tab_to(page, f'#game-{g1.pk} a[href$="/games/{g1.pk}/report/"]')

@@ -38,3 +38,31 @@ def drive(room, *, limit: int = 20000):
                 "drive() plays rooms whose every seat is the computer's"
             )
     raise AssertionError("the game did not end")
+
+
+def play_until(room, wanted, *, limit: int = 400):
+    """Play ``room`` on (a person's seat plays its first legal move when it has a choice,
+    the server steps the others) until ``wanted(game, legal)`` holds for the roll on turn:
+    the room then, or None if the game ended or ``limit`` rolls passed first."""
+    from live import services
+    from live.models import Room, Seat
+
+    for _ in range(limit):
+        room.refresh_from_db()
+        if room.status != Room.Status.PLAYING:
+            return None
+        game = services.room_game(room)
+        legal = game.legal_moves(room.die)
+        if wanted(game, legal):
+            return room
+        seat = room.seats.get(colour=game.turn)
+        if seat.kind == Seat.Kind.HUMAN and len(legal) >= 2:
+            services.move_play(
+                room_id=room.pk,
+                user=seat.user,
+                move_number=room.move_number,
+                choice=[legal[0].from_, legal[0].to],
+            )
+        else:
+            services.room_step(room_id=room.pk, move_number=room.move_number)
+    return None

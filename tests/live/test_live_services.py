@@ -13,7 +13,7 @@ from games.engine import final_game, simulate_game, validate
 from live import services
 from live.models import Room, RoomEvent, Seat
 from live.services import moves
-from tests.live.conftest import drive
+from tests.live.conftest import drive, play_until
 
 
 def _snapshot(room):
@@ -75,24 +75,9 @@ def _human_room(people, scheduled, *, mode="online", seconds=60):
         services.seat_take(room=room, user=people[0], colour="red")
         services.seat_take(room=room, user=people[1], colour="yellow")
         services.room_start(room=room, user=people[0])
-        for _ in range(400):
-            room.refresh_from_db()
-            if room.status != Room.Status.PLAYING:
-                break
-            game = services.room_game(room)
-            if game.turn == "red" and len(game.legal_moves(room.die)) >= 2:
-                return room, game
-            seat = room.seats.get(colour=game.turn)
-            legal = game.legal_moves(room.die)
-            if seat.kind == Seat.Kind.HUMAN and len(legal) >= 2:
-                services.move_play(
-                    room_id=room.pk,
-                    user=seat.user,
-                    move_number=room.move_number,
-                    choice=[legal[0].from_, legal[0].to],
-                )
-            else:
-                services.room_step(room_id=room.pk, move_number=room.move_number)
+        found = play_until(room, lambda game, legal: game.turn == "red" and len(legal) >= 2)
+        if found is not None:
+            return found, services.room_game(found)
     raise AssertionError("no position with a choice for red")
 
 

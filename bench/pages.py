@@ -4,8 +4,9 @@ Loads the demo season into a scratch database, starts gunicorn on 127.0.0.1, and
 CLIENTS connections fetch, for DURATION seconds each: the standings page (anonymous, its
 page cache warm), the live-refresh fragment and the page itself with their ETag (what a
 browser or a shared cache revalidating gets: 304), the schedule, bracket, game and player
-pages, and "My games" signed in. Prints requests/s, p50, p95, p99, max with wrk (Debian
-package `wrk`, installed by tests/ensure_services.sh; Python client threads otherwise).
+pages, the embeddable standings (HTML and JSON), and "My games" signed in. Prints
+requests/s, p50, p95, p99, max with wrk (Debian package `wrk`, installed by
+tests/ensure_services.sh; Python client threads otherwise).
 
 Then the shared-cache check: each anonymous page's headers (public, s-maxage, ETag, Vary)
 and its conditional GET (304), and the share of anonymous requests a shared cache in front
@@ -18,8 +19,8 @@ is unchanged).
         [--only standings,me] [--rounds N]
 
 ``--only`` measures some of the pages (names: standings, standings-304, fragment-304,
-schedule, bracket, game, player, home, me); ``--rounds`` repeats the runs (interleaved),
-for comparing figures on a busy machine.
+schedule, bracket, game, player, home, embed, embed-json, me); ``--rounds`` repeats the
+runs (interleaved), for comparing figures on a busy machine.
 
 BENCH_DATABASE_URL (scratch database, dropped and made again), BENCH_PORT, BENCH_CACHE_URL
 (redis://… to measure the production cache; locmem:// by default) override the defaults.
@@ -278,6 +279,8 @@ def main() -> None:
             "game": game,
             "player": player,
             "home": "/",
+            "embed": f"{league}/embed/standings/",
+            "embed-json": f"{league}/embed/standings.json",
         }
         anonymous = {k: v for k, v in anonymous.items() if v}
         for path in [*anonymous.values(), fragment]:

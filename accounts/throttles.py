@@ -191,11 +191,14 @@ def throttled_view(
     respond: Callable[[Any, int], Any] = too_many_requests,
 ) -> Callable:
     """Decorate a page view: a request past a rate gets ``respond(request, retry_after)``
-    (with ``Retry-After``) instead of the view."""
+    (with ``Retry-After``) instead of the view. Only writes count: showing a page or its
+    form (GET, HEAD, OPTIONS) uses none of the allowance."""
     throttles = list(throttles)
 
     def decorate(view_func):
         def wrapper(request, *args, **kwargs):
+            if request.method in ("GET", "HEAD", "OPTIONS"):
+                return view_func(request, *args, **kwargs)
             wait = refused_for(request, throttles)
             if wait is not None:
                 response = respond(request, wait)

@@ -232,8 +232,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self._refuse(exc, content)
 
     def _handle(self, kind: Any, content: dict[str, Any]) -> None:
-        room = Room.objects.get(pk=self.room_id)
-        if kind == "move":
+        if kind == "move":  # move_play reads the room with its seats itself
             services.move_play(
                 room_id=self.room_id,
                 user=self.user,
@@ -241,12 +240,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 choice=content.get("move"),
             )
         elif kind == "take":
+            room = Room.objects.get(pk=self.room_id)
             services.seat_take(room=room, user=self.user, colour=content.get("colour"))
             services.seat_connected(room_id=self.room_id, user=self.user)
         elif kind == "leave":
-            services.seat_leave(room=room, user=self.user)
+            services.seat_leave(room=Room.objects.get(pk=self.room_id), user=self.user)
         elif kind == "start":
-            services.room_start(room=room, user=self.user)
+            services.room_start(room=Room.objects.get(pk=self.room_id), user=self.user)
         else:
             raise services.Refused(_n("unknown message type %(kind)s"), kind=repr(str(kind)[:40]))
 

@@ -128,6 +128,7 @@ def test_a_seat_left_between_a_persons_read_and_claim_refuses_the_move(
     room.refresh_from_db()
     assert room.move_number == number
     assert room.seats.get(colour=colour).kind == Seat.Kind.COMPUTER
+    assert sent  # the seat change's own broadcast
     for state in sent:
         shown = next(s for s in state["seats"] if s["colour"] == colour)
         assert shown["kind"] == Seat.Kind.COMPUTER, state

@@ -2,6 +2,7 @@
 one query per visit, and a new snapshot shows at once."""
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tournaments.models import StandingsRow
@@ -51,7 +52,7 @@ def test_query_strings_share_the_one_cached_page(client, league, snapshot):
 
 
 def test_kept_whole_for_a_few_seconds_without_a_query(
-    client, league, snapshot, settings, django_assert_num_queries
+    client, league, snapshot, settings, django_assert_num_queries, django_user_model
 ):
     """With the page cache on (production), an anonymous repeat visit within
     STANDINGS_PAGE_CACHE_SECONDS is answered from the kept page: no query, not even the
@@ -69,6 +70,10 @@ def test_kept_whole_for_a_few_seconds_without_a_query(
     assert again.content == first.content and again["ETag"] == first["ETag"]
     assert "public" in again["Cache-Control"] and again["Last-Modified"]
     assert unchanged.status_code == 304
+    signed_in = Client()
+    signed_in.force_login(django_user_model.objects.create_user("kept-out", password="x"))
+    own = signed_in.get(URL)  # never the kept anonymous page
+    assert "kept-out" in own.content.decode() and "private" in own["Cache-Control"]
     StandingsRow.objects.filter(snapshot=snapshot).delete()
     league.results_revision = snapshot.results_revision + 1
     league.save(update_fields=["results_revision"])

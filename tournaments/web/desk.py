@@ -73,7 +73,11 @@ def _hand_result(request, pk: int, *, action: str):
     if response is not None:
         return response
     organizer_entry = action == ENTER
-    form = HandResultForm(request.POST or None, fixture=fixture, reason_required=organizer_entry)
+    form = HandResultForm(
+        request.POST if request.method == "POST" else None,
+        fixture=fixture,
+        reason_required=organizer_entry,
+    )
     status = 200
     error = None
     if request.method == "POST":

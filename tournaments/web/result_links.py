@@ -196,7 +196,9 @@ def link_report(request, token: str, pk: int):
             form_error=refusal.message,  # as the game page words it (English only)
             forms={"fixture": fixture.pk},
         )
-    form = HandResultForm(request.POST or None, fixture=fixture, reason_required=False)
+    form = HandResultForm(
+        request.POST if request.method == "POST" else None, fixture=fixture, reason_required=False
+    )
     status, error = 200, None
     if request.method == "POST":
         status = 400

@@ -371,11 +371,14 @@ def _lookup(g: Game, seats: tuple[int, int], solve: bool) -> tuple[int, int, flo
     bx = _yardify(g.pawns[y], T)
     key = (head, ax, bx)
     table = _tables.get(key)
-    if table is None:
+    if table is not None:
+        _tables.move_to_end(key)  # kept least-recently-used last
+    else:
         a = tuple(sorted(g.pawns[x], reverse=True))
         b = tuple(sorted(g.pawns[y], reverse=True))
         for k, t in reversed(_tables.items()):
             if k[0] == head and a in t.ia and b in t.ib:
+                _tables.move_to_end(k)
                 return x, y, t.value(g, x, y)
         if key in _too_large or not solve:
             return None

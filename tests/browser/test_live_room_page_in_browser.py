@@ -208,6 +208,8 @@ def test_a_league_game_both_players_leave_in_the_browser_and_nothing_counts(chro
     expect(carol.locator("[data-take]")).to_have_count(0)
     screenshot(erin, "live-league-left-de-390")
 
+    # carol's page has drawn erin's leaving before she leaves (no redraw under her click)
+    expect(carol.locator('[data-seat-colour="black"]')).to_contain_text("Computer")
     carol.locator("[data-leave]").click()
     for page in (erin, carol, stranger):
         expect(page.locator("#live-room")).to_have_attribute("data-status", "abandoned")

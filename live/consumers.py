@@ -232,7 +232,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self._refuse(exc, content)
 
     def _handle(self, kind: Any, content: dict[str, Any]) -> None:
-        if kind == "move":  # move_play reads the room with its seats itself
+        room = Room.objects.get(pk=self.room_id)
+        if kind == "move":
             services.move_play(
                 room_id=self.room_id,
                 user=self.user,
@@ -240,13 +241,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 choice=content.get("move"),
             )
         elif kind == "take":
-            room = Room.objects.get(pk=self.room_id)
             services.seat_take(room=room, user=self.user, colour=content.get("colour"))
             services.seat_connected(room_id=self.room_id, user=self.user)
         elif kind == "leave":
-            services.seat_leave(room=Room.objects.get(pk=self.room_id), user=self.user)
+            services.seat_leave(room=room, user=self.user)
         elif kind == "start":
-            services.room_start(room=Room.objects.get(pk=self.room_id), user=self.user)
+            services.room_start(room=room, user=self.user)
         else:
             raise services.Refused(_n("unknown message type %(kind)s"), kind=repr(str(kind)[:40]))
 

@@ -33,7 +33,8 @@ engine, then the first ``choose``, which loads the evaluator's weights), timed a
 the import.
 
 Besides the registry's players a hero may be one of the benchmark's own
-(:func:`bench_bot`): ``strong1`` / ``strong3`` (one or three plies), ``rolloutsN`` (N
+(:func:`bench_bot`): ``strong1`` / ``strong2`` / ``strong3`` (one, two or three plies;
+``strong`` is three since session 9), ``rolloutsN`` (N
 rollouts per option with the heuristic for every colour), or a model file ``PATH.npz``
 (the strong player on that model: a new generation against the shipped one). ``--save``
 writes every match's per-game results (after each match), ``--compare`` pairs this run's
@@ -103,9 +104,11 @@ def make(name: str) -> Bot:
 def bench_bot(name: str) -> Bot | None:
     """Players only the benchmarks know (too slow or not better, so not in the registry):
 
-    * ``strong1`` / ``strong3``: the strong player with one ply (its evaluator on the
-      positions after its own moves) or three (one more roll with every roller's best
-      reply, about eight times the positions);
+    * ``strong1`` / ``strong2`` / ``strong3``: the strong player with one ply (its
+      evaluator on the positions after its own moves), two (the expectation over the next
+      roll of its roller's best reply; the registry's ``strong`` until session 9) or three
+      (the two best moves by two plies searched one roll deeper when they are close: the
+      registry's ``strong``);
     * ``rolloutsN`` (e.g. ``rollouts64``): N rollouts per option to the end of the game
       on common random numbers, every colour played by the heuristic (the true model of
       heuristic opponents), the option with the most wins — one step of policy
@@ -114,7 +117,7 @@ def bench_bot(name: str) -> Bot | None:
     """
     from games.engine.strong import StrongBot
 
-    if name in ("strong1", "strong3"):
+    if name in ("strong1", "strong2", "strong3"):
         return StrongBot(depth=int(name[-1]))
     if name.startswith("rollouts") and name[8:].isdigit():
         return RolloutBot(int(name[8:]))

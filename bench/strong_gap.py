@@ -3,7 +3,8 @@
     python bench/strong_gap.py [--games 40] [--first-game 0] [--rollouts 64] [--every 6]
                                [--workers 2] [--rules league]
 
-The games of ``bench/bots.py``'s ``strong-heuristic`` match (game ``i``: the strong player
+The games of ``bench/bots.py``'s ``strong2-heuristic`` match (game ``i``: the two-ply
+strong player, the registry's ``strong`` until session 9,
 at seat ``i mod 4`` against three heuristic players, first roll to colour ``(i div 4) mod
 4``, the same per-seat dice). At every decision of the strong player (two or more legal
 moves) it also asks the heuristic bot and the three-ply strong player (``StrongBot(depth=3)``)
@@ -90,7 +91,7 @@ def play(i: int, rollouts: int, every: int) -> dict:
     hero_seat = i % 4
     game = bench.new_game(i)
     st = bench.Streams(i)
-    strong, strong3, heur = StrongBot(), StrongBot(depth=3), HeuristicBot()
+    strong, strong3, heur = StrongBot(depth=2), StrongBot(depth=3), HeuristicBot()
     policy = FastHeuristicPolicy()
     opp = HeuristicBot()
     decisions = 0

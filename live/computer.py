@@ -5,7 +5,7 @@ hands out ``Move`` objects. :func:`choose` maps one to the other through public 
 (``Game.seat_of``, ``YARD``), so this adapter is the one place to change when the engine
 offers a public ``choose_move(game, die) -> Move`` (see docs/live.md, "Later in the engine").
 
-The strong computer (``StrongBot``: the engine's learned evaluator with a two-ply search)
+The strong computer (``StrongBot``: the engine's learned evaluator with a two- to three-ply search)
 needs nothing prepared: its weights ship with the engine and load in milliseconds
 (``live/apps.py`` loads them when the process starts), so every decision, the first of a
 process included, takes milliseconds (docs/engine.md, "Computer players").

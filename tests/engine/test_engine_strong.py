@@ -182,7 +182,7 @@ def test_depth_one_is_the_best_afterstate_by_the_evaluator():
 def test_depth_two_averages_the_best_replies_over_the_six_rolls():
     game = Game.from_positions({"red": [30, 36, 42, 43], "black": [31, 35, 41, 42]}, turn="red")
     moves = game.legal(0, 3)
-    bot = StrongBot()
+    bot = StrongBot(depth=2)
     ev = bot.evaluator(game)
     for m, v in zip(moves, bot.move_values(game, 0, 3, moves), strict=True):
         h = game.copy()
@@ -246,3 +246,32 @@ def test_in_a_platform_variant_it_takes_the_move_that_wins_at_once(variant):
     moves = game.legal(0, die)
     assert len(moves) > 1
     assert StrongBot().choose(game, 0, die, moves, random.Random(0))[1:3] == wins
+
+
+def test_depth_three_deepens_the_two_best_moves_when_the_call_is_close():
+    # positions from a seeded game of four heuristic players; at every roll with three or
+    # more moves, depth 3 plays the two-ply best unless the runner-up is within the
+    # margin, and then the better of the two by three plies
+    from games.engine.strong import DEEPEN_MARGIN
+
+    rng = random.Random(11)
+    game = Game.new("league", first="red")
+    heuristic, two, three = HeuristicBot(), StrongBot(depth=2), StrongBot()
+    close = clear = 0
+    while not game.over and close + clear < 12:
+        c, d = game.turn_seat, rng.randint(1, 6)
+        moves = game.legal(c, d)
+        if len(moves) >= 3:
+            v2 = two.move_values(game, c, d, moves)
+            order = sorted(range(len(moves)), key=lambda i: (-v2[i], i))
+            pick = three.best_index(game, c, d, moves)
+            if v2[order[0]] - v2[order[1]] > DEEPEN_MARGIN:
+                clear += 1
+                assert pick == order[0] == two.best_index(game, c, d, moves)
+            else:
+                close += 1
+                v3 = three.move_values(game, c, d, moves)
+                pair = sorted(order[:2])
+                assert pick == (pair[1] if v3[pair[1]] > v3[pair[0]] else pair[0])
+        game.push_raw(d, heuristic.choose(game, c, d, moves, rng) if moves else None)
+    assert close and clear  # both branches were taken

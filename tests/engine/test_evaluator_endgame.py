@@ -139,3 +139,67 @@ def test_a_batch_solves_one_new_graph_at_most():
     assert endgame_chance(a, solve=False) is not None
     assert endgame_chance(b, solve=False) is not None
     assert ev.win_chances_many([a, b]) == first
+
+
+@pytest.mark.parametrize("board", [4, 6])
+@pytest.mark.parametrize("kind", ["league", "jump"])
+def test_the_largest_graphs_are_solved_and_are_a_fixed_point(board, kind):
+    # both houses as unpacked as one loose pawn allows (four house configurations each:
+    # 164 x 164 placement pairs on board 4, 196 x 196 on board 6) - too large for
+    # exact.py here, so the solved values are checked against one step of the game's
+    # expectimax over the six rolls, every child looked up in the same table
+    g0 = Game.new(RULES[kind], board)
+    T, names = g0.T, g0.names
+    x_name, y_name = names[0], names[board // 2]
+    g = Game.from_positions(
+        {x_name: [T - 10, T, T + 1, T + 2], y_name: [T - 15, T, T + 1, T + 2]},
+        turn=x_name,
+        rules=RULES[kind],
+        board=board,
+    )
+    endgame.clear()
+    solved = endgame_chance(g)
+    assert solved is not None, "every two-colour endgame with one loose pawn each is solved"
+    x, _y, root = solved
+    (table,) = endgame.tables()
+    assert table.nA * table.nB == (164 if board == 4 else 196) ** 2
+    expected = 0.0
+    for d in range(1, 7):
+        options = []
+        for m in g.legal(x, d) or [None]:
+            h = g.copy()
+            h.push_raw(d, m)
+            if h.over:
+                options.append(1.0 if h.winner == g.setup.player_of(x) else 0.0)
+                continue
+            hx, _hy, p = endgame_chance(h, solve=False)
+            options.append(p if hx == x else 1.0 - p)
+        expected += max(options) / 6
+    assert root == pytest.approx(expected, abs=1e-4)
+    assert endgame.solved >= 1
+
+
+def test_a_private_store_keeps_its_graphs_to_itself_and_the_analysis_uses_one():
+    from games.engine import simulate_game
+    from games.engine.analysis import analyse
+
+    shared_game = Game.from_positions(
+        {"red": [35, 41, 42, 43], "yellow": [12, 41, 42, 43]}, turn="red"
+    )
+    other_game = Game.from_positions(
+        {"red": [35, 40, 42, 43], "yellow": [12, 40, 41, 43]}, turn="red"
+    )
+    endgame.clear()
+    outside = endgame_chance(shared_game)
+    (shared,) = endgame.tables()
+    with endgame.private_store():
+        assert endgame.tables() == []  # empty at the start: nothing from outside is used
+        inside = endgame_chance(shared_game)
+        endgame_chance(other_game)
+        assert len(endgame.tables()) == 2 and shared not in endgame.tables()
+        endgame.clear()  # clears the private store only
+    assert endgame.tables() == [shared]
+    assert inside == pytest.approx(outside, abs=1e-4)
+    # the analysis of a log neither reads nor clears the process's store
+    analyse(simulate_game(rules="league", players={"a": ["red"], "b": ["black"]}, seed=1))
+    assert endgame.tables() == [shared]

@@ -92,8 +92,12 @@ def analyse(
     """
     if type(plies) is not int or not 0 <= plies <= MAX_PLIES:
         raise ValueError(f"plies must be a whole number from 0 to {MAX_PLIES}, not {plies!r}")
+    with endgame.private_store():  # what a lookup gives depends on what was solved before
+        return _analyse(log, evaluator, plies, progress)
+
+
+def _analyse(log, evaluator, plies, progress) -> dict[str, Any]:
     t0 = time.perf_counter()
-    endgame.clear()  # the solved endgames a lookup may use depend on what came before
     used: list[Evaluator] = []
 
     def equity_for(game: Game) -> Equity:

@@ -4,12 +4,12 @@
 different players (so the first of them to finish wins, under every end condition); the
 rules are a preset's option family (no barriers, backward captures, compulsory capture,
 huff, neutral colour or platform variant); each of the two colours has **one pawn
-outside its house** (on the track or in the yard) and three in it; and the endgame's
-graph has at most :data:`MAX_PAIRS` pairs of placements (one per colour; with both houses
-packed there are 41 × 41 on board 4 and 49 × 49 on board 6, an unpacked house multiplies
-its colour's count by the house configurations it can still reach, up to four). Pure
-races are left to :mod:`.race` (cheaper, and exact for its play); everything else to
-the network.
+outside its house** (on the track or in the yard) and three in it. Its graph has at most
+164 × 164 pairs of placements on board 4 and 196 × 196 on board 6 (one per colour: 41 or
+49 places for the loose pawn, times the house configurations the colour can still reach,
+one with a packed house and up to four), all within :data:`MAX_PAIRS`, so every such
+endgame is solved. Pure races are left to :mod:`.race` (cheaper, and exact for its play);
+everything else to the network.
 
 Without barriers, a colour's legal moves depend on its own pawns only (rules.md §3: the
 entry, forward moves, the house, compulsory entry and clearing A); the other colour only
@@ -33,23 +33,29 @@ values are a fixed point, the same as :func:`games.engine.analysis.exact.exact_w
 (tests/engine/test_evaluator_endgame.py checks the two against each other on random
 positions). One solve gives every position of the endgame's graph and is memoised (the
 positions a search asks about are in the graph of its root), so an endgame costs one
-solve: 5–25 ms of CPU (docs/analysis.md, "Evaluator"). Nothing is shipped or built
-ahead: a table is small enough to solve when it is first needed.
+solve: 5–25 ms of CPU with packed houses, 40–75 ms for the largest graphs
+(docs/analysis.md, "Evaluator"). Nothing is shipped or built ahead: a table is small
+enough to solve when it is first needed.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import numpy as np
 
 from ..board import PAWNS_PER_COLOUR, YARD
 from ..game import Game
 
-MAX_PAIRS = 10_100
-"""Placement pairs a solve may have (about 30 ms of CPU at the limit on the shared
-machine, docs/analysis.md); larger endgames are left to the network."""
+MAX_PAIRS = 40_000
+"""Placement pairs a solve may have: above the largest graph the rule admits (196² =
+38,416 on board 6; 40–75 ms of CPU, docs/analysis.md), a safety net like
+:data:`MAX_LOCAL`."""
 
 MAX_LOCAL = 400
 """Placements one colour may have (a safety net: one loose pawn gives at most 4 · 49)."""
@@ -61,12 +67,50 @@ targets)."""
 
 _Q = 5.0 / 6.0
 
-_tables: OrderedDict[tuple, _Table] = OrderedDict()
 _TABLES = 16
-_too_large: set[tuple] = set()
-_lock = threading.Lock()  # the memo is shared by the threads of a process (live rooms)
+
+
+class _Store:
+    """Solved graphs (at most :data:`_TABLES`, least recently used first) and the keys of
+    graphs found too large, behind a lock (a store may be shared by threads)."""
+
+    def __init__(self) -> None:
+        self.tables: OrderedDict[tuple, _Table] = OrderedDict()
+        self.too_large: set[tuple] = set()
+        self.lock = threading.Lock()
+
+
+_shared = _Store()
+"""The process's store: the live rooms' threads and the simulations share it."""
+
+_current: ContextVar[_Store | None] = ContextVar("endgame_store", default=None)
+
 solved = 0
 """Graphs solved so far in this process (a counter, for tests and benchmarks)."""
+
+
+def _store() -> _Store:
+    return _current.get() or _shared
+
+
+@contextmanager
+def private_store() -> Iterator[None]:
+    """Lookups within this block (in this thread or task) use a store of their own,
+    empty at the start and dropped at the end. Two graphs that hold the same position
+    agree to about 5e-5 (``TOL``), not to the bit, so what a lookup returns depends on
+    which graphs were solved before it; the analysis runs every log in a private store,
+    so the same log gives the same bits in any process, whatever else the process
+    solves meanwhile."""
+    token = _current.set(_Store())
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def tables() -> list[_Table]:
+    """The current store's solved graphs, least recently used first (for tests)."""
+    return list(_store().tables.values())
 
 
 class _TooLarge(Exception):
@@ -101,9 +145,12 @@ def endgame_seats(g: Game) -> tuple[int, int] | None:
     return x, y
 
 
-def _local_moves(s: tuple[int, ...], d: int, T: int, rules: tuple) -> list[tuple]:
+@functools.lru_cache(maxsize=1 << 16)
+def _local_moves(s: tuple[int, ...], d: int, T: int, rules: tuple) -> tuple[tuple, ...]:
     """The legal moves of a colour at placement ``s`` (sorted, largest first; yard -1)
-    rolling ``d``: ``(placement after, relative field landed on or None)``."""
+    rolling ``d``: ``(placement after, relative field landed on or None)``. Memoised
+    process-wide (a colour's moves depend only on its own placement and the rules, and
+    the closure and the plan of every solve ask for the same ones)."""
     jump, entry, clear, _three = rules
     last = T + PAWNS_PER_COLOUR - 1
     out: list[tuple[tuple[int, ...], int | None, int]] = []  # (after, landed, from)
@@ -134,7 +181,7 @@ def _local_moves(s: tuple[int, ...], d: int, T: int, rules: tuple) -> list[tuple
             sel = [m for m in out if m[2] == 0]
             if sel:
                 out = sel
-    return [(a, t) for a, t, _f in out]
+    return tuple((a, t) for a, t, _f in out)
 
 
 def _stuck(s: tuple[int, ...], T: int) -> bool:
@@ -350,18 +397,22 @@ def endgame_chance(g: Game, solve: bool = True) -> tuple[int, int, float] | None
     there, so that placement generates the same graph), else in the latest table whose
     graph holds it (a position after a move is in the graph of the one before), else its
     graph is solved. Tables that hold the same position agree to about 5e-5 (``TOL``), not
-    to the bit: :func:`clear` first where the same input must give the same bits
-    (the analysis does, at the start of every log). ``solve=False``: a lookup only (None
+    to the bit: use a :func:`private_store` where the same input must give the same bits
+    (the analysis does, for every log). ``solve=False``: a lookup only (None
     where a solve would be needed)."""
     seats = endgame_seats(g)
     if seats is None:
         return None
-    with _lock:
-        return _lookup(g, seats, solve)
+    store = _store()
+    with store.lock:
+        return _lookup(store, g, seats, solve)
 
 
-def _lookup(g: Game, seats: tuple[int, int], solve: bool) -> tuple[int, int, float] | None:
+def _lookup(
+    store: _Store, g: Game, seats: tuple[int, int], solve: bool
+) -> tuple[int, int, float] | None:
     global solved
+    memo, too_large = store.tables, store.too_large
     x, y = seats
     T = g.T
     rules = (g.jump, g.entry, g.clear, g.three)
@@ -370,29 +421,29 @@ def _lookup(g: Game, seats: tuple[int, int], solve: bool) -> tuple[int, int, flo
     ax = _yardify(g.pawns[x], T)
     bx = _yardify(g.pawns[y], T)
     key = (head, ax, bx)
-    table = _tables.get(key)
+    table = memo.get(key)
     if table is not None:
-        _tables.move_to_end(key)  # kept least-recently-used last
+        memo.move_to_end(key)  # kept least-recently-used last
     else:
         a = tuple(sorted(g.pawns[x], reverse=True))
         b = tuple(sorted(g.pawns[y], reverse=True))
-        for k, t in reversed(_tables.items()):
+        for k, t in reversed(memo.items()):
             if k[0] == head and a in t.ia and b in t.ib:
-                _tables.move_to_end(k)
+                memo.move_to_end(k)
                 return x, y, t.value(g, x, y)
-        if key in _too_large or not solve:
+        if key in too_large or not solve:
             return None
         try:
             table = _Table(T, rules, starts, ax, bx)
         except _TooLarge:
-            if len(_too_large) > 10_000:
-                _too_large.clear()
-            _too_large.add(key)
+            if len(too_large) > 10_000:
+                too_large.clear()
+            too_large.add(key)
             return None
-        _tables[key] = table
+        memo[key] = table
         solved += 1
-        while len(_tables) > _TABLES:
-            _tables.popitem(last=False)
+        while len(memo) > _TABLES:
+            memo.popitem(last=False)
     return x, y, table.value(g, x, y)
 
 
@@ -418,7 +469,8 @@ def prepare(games) -> None:
 
 
 def clear() -> None:
-    """Forget every solved endgame (the next lookups solve again)."""
-    with _lock:
-        _tables.clear()
-        _too_large.clear()
+    """Forget every solved endgame of the current store (the next lookups solve again)."""
+    store = _store()
+    with store.lock:
+        store.tables.clear()
+        store.too_large.clear()

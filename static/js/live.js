@@ -17,7 +17,7 @@
   var ui = {
     pawns: $("[data-pawns]"), marks: $("[data-marks]"), pips: $("[data-pips]"),
     dieTitle: $("[data-die-title]"), turn: $("[data-turn]"), timer: $("[data-timer]"),
-    moves: $("[data-moves]"), last: $("[data-last]"), seats: $("[data-seats]"),
+    moves: $("[data-moves]"), kbdHelp: $("[data-kbd-help]"), last: $("[data-last]"), seats: $("[data-seats]"),
     end: $("[data-end]"), conn: $("[data-connection]"), startWrap: $("[data-start-wrap]")
   };
   var history = document.createElement("ol");
@@ -236,6 +236,7 @@
     else if (!myTurn()) ui.turn.textContent = fmt(t.i18nTurn, { colour: whoAt(state.turn) });
     else ui.turn.textContent = fmt(state.legal.length > 1 ? t.i18nYourTurn : t.i18nYourRoll, { colour: colourLabel(state.turn) });
     root.classList.toggle("my-turn", myTurn());
+    if (ui.kbdHelp) ui.kbdHelp.hidden = !(state.status === "playing" && state.seats.some(mine));
     ui.last.textContent = state.last ? eventText(state.last) : "";
     ui.startWrap.hidden = !(state.status === "waiting" && t.host && !state.fixture);
     if (start) start.disabled = !online();

@@ -160,6 +160,9 @@ def test_two_people_two_computers_a_timer_a_takeover_and_a_spectator(chromium, s
         time.sleep(0.05)
     screenshot(watcher, "live-spectator-390")
     screenshot(pa, "live-player")
+    # the keys' help is for the people who play, not for a spectator
+    expect(pa.locator("[data-kbd-help]")).to_be_visible()
+    expect(watcher.locator("[data-kbd-help]")).to_be_hidden()
 
     # ann lets her timer run out: the server moves for her and the pages say so
     deadline = time.monotonic() + 60

@@ -42,7 +42,10 @@ The servers listen on ``HELPER_PORT_BASE``, ``+1``, … when that is set.
      them, the open-files limit raised for the bench and its servers).
 
 ``--phases`` (or ``--skip``) picks among human, capacity, timers, flood, failover,
-connects, idle. Bounded in time and count, loopback only. Needs PostgreSQL and Redis:
+connects, idle. ``--strength`` sets the computers' strength (``random`` by default: the
+platform's cost without the player's thinking; ``strong`` measures rooms of the strong
+player, whose decisions cost milliseconds each, docs/engine.md). Bounded in time and
+count, loopback only. Needs PostgreSQL and Redis:
 
     python bench/online.py [--mode embedded,production,production-process] [--rooms 200]
                            [--seconds 20] [--servers 2] [--workers 2]
@@ -117,6 +120,10 @@ def machine_busy() -> tuple[float, float]:
     return sum(parts) - idle, sum(parts)
 
 
+STRENGTH = "random"
+"""The computer rooms' strength (``--strength``)."""
+
+
 def make_rooms(n: int, timer_rooms: int = 0, turn_seconds: int = 1) -> list[tuple[int, str]]:
     """``n`` computer-only rooms, waiting: the host's connection to each starts it, so the
     first step is scheduled where the servers schedule steps (their timer, or the broker).
@@ -136,7 +143,7 @@ def make_rooms(n: int, timer_rooms: int = 0, turn_seconds: int = 1) -> list[tupl
     timers.later = lambda *a, **k: None  # this process schedules nothing
     rooms = []
     for _ in range(n):
-        room = services.room_create(host=host, rules="online", mode="computer", strength="random")
+        room = services.room_create(host=host, rules="online", mode="computer", strength=STRENGTH)
         room.seats.update(kind="computer", user=None)
         rooms.append((room.pk, room.token))
     for _ in range(timer_rooms):
@@ -724,6 +731,7 @@ def main() -> None:
     parser.add_argument("--timer-rooms", type=int, default=100)
     parser.add_argument("--timer-load-rooms", type=int, default=200)
     parser.add_argument("--turn-seconds", type=int, default=1)
+    parser.add_argument("--strength", default="random", choices=["random", "heuristic", "strong"])
     parser.add_argument("--timer-seconds", type=float, default=20)
     parser.add_argument("--flood-rooms", type=int, default=100)
     parser.add_argument("--flood-seconds", type=float, default=10)
@@ -736,8 +744,9 @@ def main() -> None:
     unknown = [p for p in [*phases, *args.skip.split(",")] if p and p not in PHASES]
     if unknown:
         parser.error(f"unknown phases {unknown}; the phases: {', '.join(PHASES)}")
-    global DEBUG_SERVERS, MODE, N_WORKERS, HOST_COOKIE
+    global DEBUG_SERVERS, MODE, N_WORKERS, HOST_COOKIE, STRENGTH
     DEBUG_SERVERS = args.debug_servers
+    STRENGTH = args.strength
     N_WORKERS = args.workers
     files = raise_open_files()
     setup_database()
@@ -748,7 +757,8 @@ def main() -> None:
     HOST_COOKIE = host_cookie()
     modes = [m for m in args.mode.split(",") if m]
     print(
-        f"== bench/online.py: phases {', '.join(phases)}; modes {', '.join(modes)}; open "
+        f"== bench/online.py: phases {', '.join(phases)}; modes {', '.join(modes)}; "
+        f"computers {STRENGTH}; open "
         f"files {files}; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}",
         flush=True,
     )

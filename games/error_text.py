@@ -149,6 +149,21 @@ ENGINE_MESSAGES: dict[str, str] = {
     "huff_wrong_pawn": gettext_noop(
         "%(name)s rolled %(die)s and moved %(move)s with a huff of %(huff)s, but no pawn there could have captured (%(capture)s); the huff must name %(shown)s"
     ),
+    "bad_start": gettext_noop(
+        "the start of %(name)s's move is %(what)s, which is not a position (B for the yard, or 0–%(last)s)"
+    ),
+    "bad_target": gettext_noop(
+        "the target of %(name)s's move is %(what)s, which is not a position (B for the yard, or 0–%(last)s)"
+    ),
+    "bad_huff": gettext_noop(
+        "%(name)s's huff is %(what)s, which is not a position (B for the yard, or 0–%(last)s)"
+    ),
+    "move_syntax": gettext_noop(
+        'a move is written [FROM, TO], e.g. [12, 16] or ["B", 0], not %(what)s'
+    ),
+    "move_to_yard": gettext_noop(
+        "a move can't end in the yard (captured pawns go there by themselves)"
+    ),
 }
 
 

@@ -137,6 +137,19 @@ TEMPLATES: dict[str, str] = {
         "%(name)s rolled %(die)s and moved %(move)s with a huff of %(huff)s, but no "
         "pawn there could have captured (%(capture)s); the huff must name %(shown)s"
     ),
+    "bad_start": (
+        "the start of %(name)s's move is %(what)s, which is not a position (B for the "
+        "yard, or 0–%(last)s)"
+    ),
+    "bad_target": (
+        "the target of %(name)s's move is %(what)s, which is not a position (B for the "
+        "yard, or 0–%(last)s)"
+    ),
+    "bad_huff": (
+        "%(name)s's huff is %(what)s, which is not a position (B for the yard, or 0–%(last)s)"
+    ),
+    "move_syntax": 'a move is written [FROM, TO], e.g. [12, 16] or ["B", 0], not %(what)s',
+    "move_to_yard": "a move can't end in the yard (captured pawns go there by themselves)",
 }
 
 #: parameters whose values are colour names of the log

@@ -198,15 +198,15 @@ def event_defect(game: Game, ev: object) -> str:
     )
 
 
-def parse_pos(game: Game, value: object, what: str) -> int:
-    """The engine's code of a position written in a log: ``"B"`` → ``YARD``, ``0…T+3``."""
+def parse_pos(game: Game, value: object, code: str, c: int) -> int:
+    """The engine's code of a position written in a log: ``"B"`` → ``YARD``, ``0…T+3``;
+    else the coded error ``code`` (``bad_start``, ``bad_target``, ``bad_huff``) of seat
+    ``c``."""
     if value == YARD_NAME and type(value) is str:
         return YARD
     if type(value) is int and 0 <= value <= game.last:
         return value
-    raise IllegalMove(
-        f"{what} is {describe(value)}, which is not a position (B for the yard, or 0–{game.last})"
-    )
+    raise IllegalMove(coded(code, name=game.names[c], what=describe(value), last=game.last))
 
 
 def parse_huff(game: Game, c: int, h: object) -> int:
@@ -216,23 +216,20 @@ def parse_huff(game: Game, c: int, h: object) -> int:
             f"the event records a huff ({describe(h)}), but these rules have no huffing "
             '(compulsory_capture is not "huff")'
         )
-    return parse_pos(game, h, f"{game.names[c]}'s huff")
+    return parse_pos(game, h, "bad_huff", c)
 
 
 def parse_move(game: Game, c: int, mv: Any, pc: object) -> tuple[int, int, int]:
     """(pawn seat, from, to) of a move ``[FROM, TO]`` of seat ``c``, with the event's
     ``pawn_colour`` ``pc`` (``None``: ``c``'s own pawn)."""
     if type(mv) is not list or len(mv) != 2:
-        raise IllegalMove(
-            f'a move is written [FROM, TO], e.g. [12, 16] or ["B", 0], not {describe(mv)}'
-        )
+        raise IllegalMove(coded("move_syntax", what=describe(mv)))
     f, t = mv
     names = game.names
-    who = f"{names[c]}'s move"
-    frm = parse_pos(game, f, f"the start of {who}")
-    to = parse_pos(game, t, f"the target of {who}")
+    frm = parse_pos(game, f, "bad_start", c)
+    to = parse_pos(game, t, "bad_target", c)
     if to < 0:
-        raise IllegalMove("a move can't end in the yard (captured pawns go there by themselves)")
+        raise IllegalMove(coded("move_to_yard"))
     if pc is None:
         return c, frm, to
     s = game.seat_of.get(pc, -1) if type(pc) is str else -1

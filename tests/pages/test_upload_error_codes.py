@@ -185,3 +185,50 @@ def test_the_rarer_refusals_are_coded_and_shown_in_german(code):
         german = localize(data["code"], data["params"], fallback="")
     assert german and german != str(error)
     assert "Protokoll" in german or "Ereignis" in german or "muss" in german, german
+
+
+@pytest.mark.parametrize(
+    ("move", "code", "english", "german"),
+    [
+        (
+            [99, None],
+            "bad_start",
+            "the start of {c}'s move is 99, which is not a position",
+            "der Start des Zugs von {de} ist 99",
+        ),
+        (
+            [None, 99],
+            "bad_target",
+            "the target of {c}'s move is 99, which is not a position",
+            "das Ziel des Zugs von {de} ist 99",
+        ),
+        (
+            "12-16",
+            "move_syntax",
+            'a move is written [FROM, TO], e.g. [12, 16] or ["B", 0], not "12-16"',
+            'nicht "12-16"',
+        ),
+        (
+            [None, "B"],
+            "move_to_yard",
+            "a move can't end in the yard",
+            "ein Zug kann nicht im Haus enden",
+        ),
+    ],
+)
+def test_a_move_that_names_no_position_is_coded(move, code, english, german):
+    log = simulate_game("league", seed=3)
+    k, event = next((k, e) for k, e in enumerate(log["events"]) if e.get("move"))
+    if isinstance(move, list):
+        move = [
+            event["move"][0] if move[0] is None else move[0],
+            event["move"][1] if move[1] is None else move[1],
+        ]
+    log["events"][k] = dict(event, move=move)
+    error = validate(log)["error"]
+    assert isinstance(error, Coded) and error.code == code
+    colour = event["colour"]
+    assert english.format(c=colour) in str(error)  # the English is the engine's, as before
+    with translation.override("de"):
+        de_colour = translation.pgettext("colour", colour)
+        assert german.format(de=de_colour) in engine_error_text(error)

@@ -249,29 +249,34 @@ def test_in_a_platform_variant_it_takes_the_move_that_wins_at_once(variant):
 
 
 def test_depth_three_deepens_the_two_best_moves_when_the_call_is_close():
-    # positions from a seeded game of four heuristic players; at every roll with three or
+    # positions from seeded games of four heuristic players; at every roll with three or
     # more moves, depth 3 plays the two-ply best unless the runner-up is within the
-    # margin, and then the better of the two by three plies
+    # margin, and then the better of the two by three plies - until both branches were
+    # taken and the third ply overturned the two-ply choice at least once
     from games.engine.strong import DEEPEN_MARGIN
 
-    rng = random.Random(11)
-    game = Game.new("league", first="red")
     heuristic, two, three = HeuristicBot(), StrongBot(depth=2), StrongBot()
-    close = clear = 0
-    while not game.over and close + clear < 12:
-        c, d = game.turn_seat, rng.randint(1, 6)
-        moves = game.legal(c, d)
-        if len(moves) >= 3:
-            v2 = two.move_values(game, c, d, moves)
-            order = sorted(range(len(moves)), key=lambda i: (-v2[i], i))
-            pick = three.best_index(game, c, d, moves)
-            if v2[order[0]] - v2[order[1]] > DEEPEN_MARGIN:
-                clear += 1
-                assert pick == order[0] == two.best_index(game, c, d, moves)
-            else:
-                close += 1
-                v3 = three.move_values(game, c, d, moves)
-                pair = sorted(order[:2])
-                assert pick == (pair[1] if v3[pair[1]] > v3[pair[0]] else pair[0])
-        game.push_raw(d, heuristic.choose(game, c, d, moves, rng) if moves else None)
-    assert close and clear  # both branches were taken
+    close = clear = overturned = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        game = Game.new("league", first="red")
+        while not game.over and not (clear and overturned):
+            c, d = game.turn_seat, rng.randint(1, 6)
+            moves = game.legal(c, d)
+            if len(moves) >= 3:
+                v2 = two.move_values(game, c, d, moves)
+                order = sorted(range(len(moves)), key=lambda i: (-v2[i], i))
+                pick = three.best_index(game, c, d, moves)
+                if v2[order[0]] - v2[order[1]] > DEEPEN_MARGIN:
+                    clear += 1
+                    assert pick == order[0] == two.best_index(game, c, d, moves)
+                else:
+                    close += 1
+                    v3 = three.move_values(game, c, d, moves)
+                    pair = sorted(order[:2])
+                    assert pick == (pair[1] if v3[pair[1]] > v3[pair[0]] else pair[0])
+                    overturned += pick != order[0]
+            game.push_raw(d, heuristic.choose(game, c, d, moves, rng) if moves else None)
+        if clear and overturned:
+            break
+    assert close and clear and overturned  # both branches, and the third ply mattered

@@ -1,0 +1,103 @@
+"""Bounded answers (issue 31): every page runs the same number of queries and answers about
+the same number of bytes on a site five times the size (more games, leagues, players and
+results). Counts, never times: the site is built twice (tests/builders.py: build_site),
+each page is fetched on the small one and on the grown one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.builders import build_site
+
+SMALL, LARGE = 1, 5
+#: the grown page may be this much larger (names and numbers grow by a digit or two)
+SLACK_BYTES = 2_000
+
+
+@pytest.fixture(autouse=True)
+def _short_pages(monkeypatch):
+    """Pages shorter than the small site's lists, so both sizes fill a whole page (the
+    sizes are the pages' constants; the bound holds whatever they are)."""
+    from tournaments.selectors import leagues, ratings
+
+    monkeypatch.setattr(leagues, "HOME_LEAGUES_PER_PAGE", 1)
+    monkeypatch.setattr(ratings, "RATINGS_PER_PAGE", 4)
+
+
+@dataclass
+class Fetch:
+    queries: int
+    size: int
+    sql: list[str]
+
+
+def fetch(site: dict, who: str | None, url: str) -> Fetch:
+    client = Client()
+    if who:
+        client.force_login(site[who])
+    client.get(url)  # warm: sessions, content types, translations
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    return Fetch(len(captured), len(body), [q["sql"] for q in captured.captured_queries])
+
+
+PAGES: dict[str, tuple[str | None, Callable[[dict], str]]] = {
+    "home": (None, lambda s: reverse("tournaments:home")),
+    "home, finished leagues": (None, lambda s: reverse("tournaments:home") + "?page=3"),
+    "home signed in": ("me", lambda s: reverse("tournaments:home") + "?page=3"),
+    "player": (None, lambda s: reverse("tournaments:player", args=[s["player"].slug])),
+    "ratings": (None, lambda s: reverse("tournaments:ratings")),
+    "rankings": (None, lambda s: reverse("tournaments:rankings")),
+    "game": (None, lambda s: reverse("tournaments:game", args=[s["fixture"].pk])),
+    "league overview": (None, lambda s: reverse("tournaments:league", args=[s["big"].slug])),
+    "standings": (None, lambda s: reverse("tournaments:standings", args=[s["big"].slug])),
+    "schedule": (None, lambda s: reverse("tournaments:schedule", args=[s["big"].slug])),
+    "schedule of a player": (
+        None,
+        lambda s: (
+            reverse("tournaments:schedule", args=[s["big"].slug]) + f"?player={s['player'].slug}"
+        ),
+    ),
+    "manage": ("owner", lambda s: reverse("tournaments:manage", args=[s["big"].slug])),
+    "desk": ("owner", lambda s: reverse("tournaments:desk", args=[s["big"].slug])),
+    "my games": ("me", lambda s: reverse("tournaments:my-games")),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", list(PAGES))
+def test_a_page_costs_the_same_on_a_site_five_times_the_size(page):
+    who, url_of = PAGES[page]
+    small = build_site(SMALL)
+    before = fetch(small, who, url_of(small))
+    large = build_site(LARGE)
+    after = fetch(large, who, url_of(large))
+    assert after.queries == before.queries, "\n".join(after.sql)
+    assert after.size <= before.size + SLACK_BYTES, (before.size, after.size)
+
+
+@pytest.mark.django_db
+def test_the_grown_site_is_really_larger():
+    """The builder's growth reaches the pages: the big league's games, the finished leagues
+    and the rated players are five times as many (so an equal count above means bounded)."""
+    from tournaments.models import Fixture, League, PlayerRating
+
+    small = build_site(SMALL)
+    counts = (
+        Fixture.objects.filter(league=small["big"]).count(),
+        League.objects.filter(status=League.Status.FINISHED).count(),
+        PlayerRating.objects.count(),
+    )
+    large = build_site(LARGE)
+    assert Fixture.objects.filter(league=large["big"]).count() == 5 * counts[0]
+    assert League.objects.filter(status=League.Status.FINISHED).count() == 6 * counts[1]
+    assert PlayerRating.objects.count() == counts[2] + 26

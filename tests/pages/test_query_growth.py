@@ -101,3 +101,18 @@ def test_the_grown_site_is_really_larger():
     assert Fixture.objects.filter(league=large["big"]).count() == 5 * counts[0]
     assert League.objects.filter(status=League.Status.FINISHED).count() == 6 * counts[1]
     assert PlayerRating.objects.count() == counts[2] + 26
+
+
+@pytest.mark.django_db
+def test_the_schedule_shows_the_current_drr_and_links_the_others(client):
+    site = build_site(3)
+    url = reverse("tournaments:schedule", args=[site["big"].slug])
+    page = client.get(url).content.decode()
+    # the third DRR holds the games still to play: shown first, the others linked
+    assert page.count('aria-current="page">DRR 3') == 1
+    assert "?part=1" in page and "?part=2" in page
+    assert "Double round-robin 3" in page and "Double round-robin 1" not in page
+    first = client.get(url + "?part=1").content.decode()
+    assert "Double round-robin 1" in first and "Double round-robin 3" not in first
+    # an unknown part is the current one, not an error
+    assert "Double round-robin 3" in client.get(url + "?part=99").content.decode()

@@ -143,6 +143,9 @@ def league_schedule(request, slug: str):
     players = league_selectors.entry_players(league)
     wanted = request.GET.get("player", "")
     player = next((p for p in players if p.slug == wanted), None)
+    shown = not wanted or player is not None
+    parts = schedule_selectors.schedule_parts(league, player) if shown else []
+    part = schedule_selectors.current_part(parts, request.GET.get("part"))
     return render(
         request,
         "tournaments/schedule.html",
@@ -152,7 +155,9 @@ def league_schedule(request, slug: str):
             "players": players,
             "player": player,
             "unknown_player": bool(wanted) and player is None,
-            "blocks": schedule_selectors.schedule(league, player) if not wanted or player else [],
+            "parts": schedule_selectors.part_window(parts, part),
+            "part": part,
+            "blocks": schedule_selectors.schedule(league, player, part) if part else [],
         },
     )
 

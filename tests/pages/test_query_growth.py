@@ -25,10 +25,14 @@ SLACK_BYTES = 2_000
 def _short_pages(monkeypatch):
     """Pages shorter than the small site's lists, so both sizes fill a whole page (the
     sizes are the pages' constants; the bound holds whatever they are)."""
-    from tournaments.selectors import leagues, ratings
+    from tournaments.selectors import leagues, players, ratings
 
     monkeypatch.setattr(leagues, "HOME_LEAGUES_PER_PAGE", 1)
     monkeypatch.setattr(ratings, "RATINGS_PER_PAGE", 4)
+    monkeypatch.setattr(ratings, "CHART_POINTS", 3)
+    monkeypatch.setattr(players, "GAMES_SHOWN", 2)
+    monkeypatch.setattr(players, "CHANGES_SHOWN", 2)
+    monkeypatch.setattr(players, "OPPONENTS_SHOWN", 2)
 
 
 @dataclass

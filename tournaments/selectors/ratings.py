@@ -152,12 +152,19 @@ class Chart:
     games: int
 
 
+#: the most points a rating chart draws (a long history is sampled: bounded bytes)
+CHART_POINTS = 120
+
+
 def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 200) -> Chart | None:
     """SVG coordinates for the history: the start (before the first game), then the rating
     after each game. ``None`` with no games."""
     if not changes:
         return None
     values = [changes[0].display_before, *(c.display_after for c in changes)]
+    if len(values) > CHART_POINTS:  # a point per game up to that many, then evenly sampled
+        step = (len(values) - 1) / (CHART_POINTS - 1)
+        values = [values[round(i * step)] for i in range(CHART_POINTS)]
     low, high = min(values), max(values)
     pad = max(10, (high - low) // 10)
     low, high = low - pad, high + pad

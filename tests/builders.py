@@ -257,8 +257,9 @@ def build_site(scale: int = 1, *, logs: bool = True) -> dict[str, Any]:
     - ``big``: a running 2T+ league (organizer ``owner``) of 6 entries and ``scale`` DRRs
       of 5 rounds × 3 games; every game but the last DRR's last round is confirmed (a
       result with ``decided_at``; with ``logs``, a stored log each), a standings snapshot;
-    - ``2 × scale`` finished public 3T leagues (ranking level 1) of 2 entries and one
-      counted game each, with a league-stage snapshot (champions, the World Rankings);
+    - ``8 + 2 × scale`` finished public 3T leagues (ranking level 1: more than the World
+      Rankings' window of 9 at any scale) of 2 of 4 players and one counted game each,
+      with a league-stage snapshot (champions);
     - ``6 + 4 × scale`` players, each rated, with a rated game and a change per counted
       seat;
     - ``me``: the account of the big league's first player (their games grow with scale).
@@ -312,7 +313,7 @@ def build_site(scale: int = 1, *, logs: bool = True) -> dict[str, Any]:
                 )
                 pairs.append([entries[pair[0]], entries[pair[1]]])
     leagues = []
-    for i in range(2 * scale):
+    for i in range(8 + 2 * scale):
         lg = make_league(
             owner,
             f"site-{tag}-final-{i:03d}",
@@ -320,7 +321,7 @@ def build_site(scale: int = 1, *, logs: bool = True) -> dict[str, Any]:
             status=League.Status.FINISHED,
             ranking_level=1,
         )
-        a, b = players[6 + (2 * i) % (4 * scale)], players[6 + (2 * i + 1) % (4 * scale)]
+        a, b = players[6 + (2 * i) % 4], players[6 + (2 * i + 1) % 4]
         pair = Entry.objects.bulk_create([Entry(league=lg, player=a), Entry(league=lg, player=b)])
         fixtures.append(
             Fixture(

@@ -75,3 +75,80 @@ def test_an_api_list_costs_the_same_on_a_site_five_times_the_size(name):
     queries_after, size_after, sql = fetch(large, who, url_of(large))
     assert queries_after == queries, "\n".join(sql)
     assert size_after <= size + SLACK_BYTES, (size, size_after)
+
+
+# --- the league archive: an explicit export, whole but streamed -------------------------------
+
+
+def _archive(client, site, **headers):
+    url = reverse("api:league-archive", args=[site["big"].slug])
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url, **headers)
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+    return response, body, len(captured)
+
+
+@pytest.mark.django_db
+def test_the_archive_streams_in_a_fixed_number_of_queries_with_the_logs_by_reference(
+    monkeypatch,
+):
+    """A chunk of games at a time (the queries grow with the chunks, not the games), and no
+    log's text inside: the archive grows by a game's record, never by its log."""
+    import json
+
+    from tournaments.api import exports
+
+    monkeypatch.setattr(exports, "ARCHIVE_CHUNK", 1_000)
+    small = build_site(SMALL)
+    response, body, queries = _archive(APIClient(), small)
+    assert response.status_code == 200 and response.streaming
+    large = build_site(LARGE)
+    response, large_body, large_queries = _archive(APIClient(), large)
+    assert large_queries == queries
+    archive = json.loads(large_body)
+    assert archive["format"] == "maedn-league-archive/2"
+    counted = [f for f in archive["fixtures"] if f["counted_result"]]
+    assert len(archive["fixtures"]) == 5 * len(json.loads(body)["fixtures"])
+    assert len(archive["game_logs"]) == len(counted) > 0
+    assert all("content" not in log for log in archive["game_logs"])
+    # per game, the archive costs its record (about a kilobyte), not its log
+    log_size = large["fixture"].results.get().game_log.size
+    per_game = (len(large_body) - len(body)) / (len(archive["fixtures"]) * 4 / 5)
+    assert per_game < 3_000 < log_size + per_game
+
+
+@pytest.mark.django_db
+def test_the_archive_answers_304_while_the_league_is_unchanged():
+    from tournaments.models import League
+
+    site = build_site(SMALL)
+    client = APIClient()
+    first, _, _ = _archive(client, site)
+    etag, modified = first["ETag"], first["Last-Modified"]
+    again, body, queries = _archive(client, site, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and body == b""
+    assert queries <= 3  # the league, its stamps: nothing of the games is read
+    since, _, _ = _archive(client, site, HTTP_IF_MODIFIED_SINCE=modified)
+    assert since.status_code == 304
+    # a new counted result moves the revision: the old ETag no longer matches
+    League.objects.filter(pk=site["big"].pk).update(results_revision=99)
+    changed, _, _ = _archive(client, site, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+@pytest.mark.django_db
+def test_anonymous_archive_downloads_are_throttled_signed_in_ones_are_not(settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "exports": "2/min",
+        },
+    }
+    site = build_site(SMALL)
+    anonymous = APIClient()
+    codes = [_archive(anonymous, site)[0].status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+    signed_in = APIClient()
+    signed_in.force_login(site["me"])
+    assert [_archive(signed_in, site)[0].status_code for _ in range(3)] == [200, 200, 200]

@@ -28,7 +28,10 @@ def page_sizes(monkeypatch):
     rows, so a query per row would show as more queries)."""
     from django.contrib import admin
 
-    from tournaments.selectors import leagues, players, ratings
+    from tournaments.selectors import leagues, players, ratings, schedule
+
+    # a DRR of more games than a page is paged by its rounds (the small site's DRR is 15)
+    monkeypatch.setattr(schedule, "GAMES_PER_PAGE", 6)
 
     def set_sizes(k: int) -> None:
         monkeypatch.setattr(leagues, "HOME_LEAGUES_PER_PAGE", k)
@@ -163,3 +166,18 @@ def test_the_schedule_shows_the_current_drr_and_links_the_others(client):
     assert "Double round-robin 1" in first and "Double round-robin 3" not in first
     # an unknown part is the current one, not an error
     assert "Double round-robin 3" in client.get(url + "?part=99").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_drr_longer_than_a_page_is_paged_by_its_rounds(client, monkeypatch):
+    from tournaments.selectors import schedule
+
+    monkeypatch.setattr(schedule, "GAMES_PER_PAGE", 6)  # 3 games a round: 2 rounds a page
+    site = build_site(1)
+    url = reverse("tournaments:schedule", args=[site["big"].slug])
+    page = client.get(url).content.decode()
+    # the current rounds first: round 5 holds the games to play (page 3 of 3)
+    assert "Round 5" in page and "Round 4" not in page and "Round 1" not in page
+    assert "page 3 of 3" in page and "rounds=1" in page
+    first = client.get(url + "?rounds=1").content.decode()
+    assert "Round 1" in first and "Round 2" in first and "Round 3" not in first

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
 
 from tournaments.models import (
@@ -138,18 +139,11 @@ def part_window(
     return out
 
 
-def schedule(
-    league: League, player: Player | None = None, part: SchedulePart | None = None
-) -> list[ScheduleBlock]:
-    """The league's games by DRR and round (then playoff series), each with its seats and
-    confirmed result. With ``player``, only that player's games; with ``part``, only that
-    part's (one DRR, or the games outside the DRRs): a page as long as one DRR, whatever
-    the league's history."""
-    fixtures = (
-        league.fixtures.select_related("cycle", "series", "start_depends_on")
-        .prefetch_related(seats_prefetch(), confirmed_prefetch())
-        .order_by("cycle__number", "series__round", "series__slot", "round", "number", "id")
-    )
+#: about this many games a schedule page: a part (DRR) with more is paged by its rounds
+GAMES_PER_PAGE = 240
+
+
+def _part_fixtures(fixtures, player: Player | None, part: SchedulePart | None):
     if player is not None:
         fixtures = fixtures.filter(seats__entry__player=player)
     if part is not None:
@@ -158,6 +152,50 @@ def schedule(
             if part.number is not None
             else fixtures.filter(cycle__isnull=True)
         )
+    return fixtures
+
+
+def round_pages(league: League, player: Player | None, part: SchedulePart | None, wanted=None):
+    """``None`` when the part fits a page (:data:`GAMES_PER_PAGE`); else a Django ``Page``
+    of its round numbers (``?rounds=`` picks one), by default the page holding the first
+    round with a game to play (a DRR of a hundred players is shown a few rounds at a
+    time). One query."""
+    if part is None or part.games <= GAMES_PER_PAGE:
+        return None
+    rows = sorted(
+        _part_fixtures(league.fixtures.all(), player, part)
+        .order_by()
+        .values_list("round")
+        .annotate(open=Count("id", filter=~Q(status__in=_SETTLED)))
+    )
+    numbers = [number for number, _ in rows]
+    per_round = -(-part.games // max(1, len(numbers)))
+    size = max(1, GAMES_PER_PAGE // per_round)
+    paginator = Paginator(numbers, size)
+    if not wanted:
+        current = next((i for i, (_, open_) in enumerate(rows) if open_), len(rows) - 1)
+        wanted = current // size + 1
+    return paginator.get_page(wanted)
+
+
+def schedule(
+    league: League,
+    player: Player | None = None,
+    part: SchedulePart | None = None,
+    rounds=None,
+) -> list[ScheduleBlock]:
+    """The league's games by DRR and round (then playoff series), each with its seats and
+    confirmed result. With ``player``, only that player's games; with ``part``, only that
+    part's (one DRR, or the games outside the DRRs): a page as long as one DRR, whatever
+    the league's history; with ``rounds``, only those rounds of it (:func:`round_pages`)."""
+    fixtures = (
+        league.fixtures.select_related("cycle", "series", "start_depends_on")
+        .prefetch_related(seats_prefetch(), confirmed_prefetch())
+        .order_by("cycle__number", "series__round", "series__slot", "round", "number", "id")
+    )
+    fixtures = _part_fixtures(fixtures, player, part)
+    if rounds is not None:
+        fixtures = fixtures.filter(round__in=list(rounds))
     blocks: dict[tuple, ScheduleBlock] = {}
     for fixture in fixtures:
         if fixture.cycle_id:

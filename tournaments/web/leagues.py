@@ -146,6 +146,7 @@ def league_schedule(request, slug: str):
     shown = not wanted or player is not None
     parts = schedule_selectors.schedule_parts(league, player) if shown else []
     part = schedule_selectors.current_part(parts, request.GET.get("part"))
+    rounds = schedule_selectors.round_pages(league, player, part, request.GET.get("rounds"))
     return render(
         request,
         "tournaments/schedule.html",
@@ -157,7 +158,12 @@ def league_schedule(request, slug: str):
             "unknown_player": bool(wanted) and player is None,
             "parts": schedule_selectors.part_window(parts, part),
             "part": part,
-            "blocks": schedule_selectors.schedule(league, player, part) if part else [],
+            "rounds": rounds,
+            "blocks": schedule_selectors.schedule(
+                league, player, part, rounds.object_list if rounds else None
+            )
+            if part
+            else [],
         },
     )
 

@@ -381,9 +381,11 @@ def swing(value: float | None) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def query_with(context, name: str, value) -> str:
+def query_with(context, name: str, value, drop: str = "") -> str:
     """This page's query string with ``name`` set to ``value`` (the other parameters kept:
-    a pager's links keep the filters), starting with ``?``."""
+    a pager's links keep the filters; ``drop``: a parameter left out, e.g. the page of
+    another list), starting with ``?``."""
     params = context["request"].GET.copy()
+    params.pop(drop, None)
     params[name] = value
     return "?" + params.urlencode()

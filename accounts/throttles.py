@@ -13,6 +13,7 @@ Default rates, which ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (environment v
 | ``replay`` | replays of pasted logs (``/replay/``) | user, else address | 20/min |
 | ``signup`` | sign-up attempts (``/accounts/signup/``) | client address | 10/hour |
 | ``signup_day`` | sign-up attempts, per day | client address | 20/day |
+| ``exports`` | anonymous league archive downloads (304s too) | client address | 10/min |
 
 The client address is ``REMOTE_ADDR``, or the ``X-Forwarded-For`` entry added by the last
 of ``NUM_PROXIES`` trusted proxies (0 unless configured: a client cannot pick its own
@@ -42,6 +43,7 @@ DEFAULT_RATES: dict[str, str | None] = {
     "replay": "20/min",
     "signup": "10/hour",
     "signup_day": "20/day",
+    "exports": "10/min",
 }
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -144,6 +146,23 @@ class ReplayThrottle(_ScopedThrottle):
         user = getattr(request, "user", None)
         if getattr(user, "is_authenticated", False):
             return self.key(f"user-{user.pk}")
+        return self.key(self.get_ident(request))
+
+
+class ExportThrottle(_ScopedThrottle):
+    """Anonymous reads of a whole-league export (the archive) per client address: the one
+    public answer whose size grows with a league's history. Signed-in users are not
+    counted (their requests are accounted to them)."""
+
+    scope = "exports"
+
+    def allow_request(self, request, view) -> bool:
+        user = getattr(request, "user", None)
+        if getattr(user, "is_authenticated", False):
+            return True
+        return SimpleRateThrottle.allow_request(self, request, view)
+
+    def get_cache_key(self, request, view) -> str:
         return self.key(self.get_ident(request))
 
 

@@ -49,6 +49,7 @@ class GameLog(models.Model):
 
     class Meta:
         ordering = ["-uploaded_at"]
+        indexes = [models.Index(fields=["-uploaded_at"], name="gamelog_uploaded_at")]
 
     def __str__(self) -> str:
         state = "complete" if self.complete else "incomplete"

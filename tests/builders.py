@@ -29,6 +29,7 @@ __all__ = [
     "LOG_2TPLUS",
     "PASSWORD",
     "build_league",
+    "build_site",
     "example",
     "example_bytes",
     "example_text",
@@ -246,4 +247,192 @@ def result_link_world() -> dict:
         "entry": entry,
         "link": link,
         "token": token,
+    }
+
+
+def build_site(scale: int = 1, *, logs: bool = True) -> dict[str, Any]:
+    """A site whose history grows with ``scale``, bulk-created (fast at 5×): the tests of
+    bounded answers build it at two sizes and compare queries and bytes.
+
+    - ``big``: a running 2T+ league (organizer ``owner``) of 6 entries and ``scale`` DRRs
+      of 5 rounds × 3 games; every game but the last DRR's last round is confirmed (a
+      result with ``decided_at``; with ``logs``, a stored log each), a standings snapshot;
+    - ``8 + 2 × scale`` finished public 3T leagues (ranking level 1: more than the World
+      Rankings' window of 9 at any scale) of 2 of 4 players and one counted game each,
+      with a league-stage snapshot (champions);
+    - ``6 + 4 × scale`` players, each rated, with a rated game and a change per counted
+      seat;
+    - ``me``: the account of the big league's first player (their games grow with scale).
+
+    Keys: owner, me (users), big (league), fixture (a counted game of ``big``), scheduled
+    (a game still to play), player (``me``'s player), players, leagues (the finished)."""
+    import hashlib
+
+    from games.models import GameLog
+    from tournaments.models import PlayerRating, RatingChange, RatingGame, Result
+
+    tag = next(_counter)
+    now = timezone.now()
+    owner = make_user(f"site-owner-{tag}")
+    me = make_user(f"site-me-{tag}")
+    players = Player.objects.bulk_create(
+        Player(
+            name=f"Site {tag} Player {i:03d}",
+            slug=f"site-{tag}-player-{i:03d}",
+            user=me if i == 0 else None,
+            shared=i != 0,
+            created_by=owner if i else None,
+        )
+        for i in range(6 + 4 * scale)
+    )
+    big = make_league(owner, f"site-{tag}-big", drr_count=scale, results_revision=scale)
+    entries = Entry.objects.bulk_create(Entry(league=big, player=p) for p in players[:6])
+    cycles = Cycle.objects.bulk_create(
+        Cycle(league=big, number=c + 1, rolls=[]) for c in range(scale)
+    )
+    rounds, ring = [], list(range(6))  # the circle method: 5 rounds of 3 games
+    for _ in range(5):
+        rounds.append([(ring[i], ring[5 - i]) for i in range(3)])
+        ring = [ring[0], ring[-1], *ring[1:-1]]
+    fixtures, pairs = [], []
+    for cycle in cycles:
+        for rnd, games in enumerate(rounds, start=1):
+            for n, pair in enumerate(games, start=1):
+                open_ = cycle.number == scale and rnd == 5
+                fixtures.append(
+                    Fixture(
+                        league=big,
+                        cycle=cycle,
+                        round=rnd,
+                        number=(rnd - 1) * 3 + n,
+                        label=f"G{(rnd - 1) * 3 + n}",
+                        starting_colour="black",
+                        scheduled_at=now + timedelta(days=rnd - (0 if open_ else 40)),
+                        status=Fixture.Status.SCHEDULED if open_ else Fixture.Status.CONFIRMED,
+                    )
+                )
+                pairs.append([entries[pair[0]], entries[pair[1]]])
+    leagues = []
+    for i in range(8 + 2 * scale):
+        lg = make_league(
+            owner,
+            f"site-{tag}-final-{i:03d}",
+            format="3T",
+            status=League.Status.FINISHED,
+            ranking_level=1,
+        )
+        a, b = players[6 + (2 * i) % 4], players[6 + (2 * i + 1) % 4]
+        pair = Entry.objects.bulk_create([Entry(league=lg, player=a), Entry(league=lg, player=b)])
+        fixtures.append(
+            Fixture(
+                league=lg,
+                round=1,
+                number=1,
+                label="G1",
+                starting_colour="black",
+                scheduled_at=now - timedelta(days=60),
+                status=Fixture.Status.CONFIRMED,
+            )
+        )
+        pairs.append(pair)
+        lg.test_entries = pair
+        leagues.append(lg)
+    fixtures = Fixture.objects.bulk_create(fixtures)
+    Seat.objects.bulk_create(
+        Seat(fixture=f, entry=e, position=k, colours=[["black", "yellow"], ["green", "red"]][k])
+        for f, pair in zip(fixtures, pairs, strict=True)
+        for k, e in enumerate(pair)
+    )
+    counted = [
+        (f, pair)
+        for f, pair in zip(fixtures, pairs, strict=True)
+        if f.status == Fixture.Status.CONFIRMED
+    ]
+    game_logs: list[Any] = [None] * len(counted)
+    if logs:
+        text = example_text("valid-league-2tplus.json")
+        game_logs = GameLog.objects.bulk_create(
+            GameLog(
+                sha256=hashlib.sha256(f"{tag}-{f.pk}".encode() + text.encode()).hexdigest(),
+                content=text,
+                size=len(text),
+                board=4,
+                rules="league",
+                players={},
+                first="black",
+                complete=True,
+                events=10,
+                seat_faces={},
+                seat_stats={},
+            )
+            for f, _ in counted
+        )
+    results = Result.objects.bulk_create(
+        Result(
+            fixture=f,
+            source=Result.Source.LOG if log else Result.Source.REPORT,
+            state=Result.State.CONFIRMED,
+            game_log=log,
+            winner=pair[0],
+            placings=[e.pk for e in pair],
+            counted_pawns={str(pair[0].pk): 8, str(pair[1].pk): -5},
+            completed_colours={str(pair[0].pk): 2, str(pair[1].pk): 0},
+            verified=bool(log),
+            decided_by=owner,
+            decided_at=now - timedelta(days=30, minutes=k),
+        )
+        for k, ((f, pair), log) in enumerate(zip(counted, game_logs, strict=True))
+    )
+    rated = RatingGame.objects.bulk_create(
+        RatingGame(
+            fixture=f,
+            result=r,
+            places=[[e.player_id, k + 1] for k, e in enumerate(pair)],
+            applied=True,
+            played_at=r.decided_at,
+        )
+        for (f, pair), r in zip(counted, results, strict=True)
+    )
+    RatingChange.objects.bulk_create(
+        RatingChange(
+            player_id=e.player_id,
+            game=g,
+            fixture=f,
+            sequence=g.pk,
+            place=k + 1,
+            mu_before=25,
+            sigma_before=8,
+            mu_after=26 - 2 * k,
+            sigma_after=7.5,
+            display_before=1000,
+            display_after=1010 - 20 * k,
+            win_probability=0.5,
+            played_at=g.played_at,
+        )
+        for (f, pair), g in zip(counted, rated, strict=True)
+        for k, e in enumerate(pair)
+    )
+    PlayerRating.objects.bulk_create(
+        PlayerRating(
+            player=p,
+            mu=25 + i % 7,
+            sigma=5,
+            display=1000 + 10 * (i % 7),
+            games=3,
+            last_played_at=now - timedelta(days=30),
+        )
+        for i, p in enumerate(players)
+    )
+    make_snapshot(big, entries, revision=scale)
+    for lg in leagues:
+        make_snapshot(lg, lg.test_entries, revision=1, provisional=False)
+    return {
+        "owner": owner,
+        "me": me,
+        "big": big,
+        "fixture": counted[0][0],
+        "scheduled": next(f for f in fixtures if f.status == Fixture.Status.SCHEDULED),
+        "player": players[0],
+        "players": players,
+        "leagues": leagues,
     }

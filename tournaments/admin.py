@@ -9,6 +9,7 @@ them). Leagues are created on the site (/leagues/new/)."""
 
 from django import forms
 from django.contrib import admin, messages
+from django.db.models import Prefetch
 from django.utils.html import format_html_join
 
 from tournaments.algorithms.standings import METRICS
@@ -50,6 +51,12 @@ from tournaments.services.result_links import result_link_revoke
 from tournaments.services.schedule import cycle_create, fixture_reschedule
 from tournaments.services.standings import standings_enqueue
 from tournaments.services.text import single_line
+
+
+def seats_with_players(path: str) -> Prefetch:
+    """The seats of a game with their players (a game's ``__str__`` names them): the
+    changelists' one query for a page's seats, instead of two a row."""
+    return Prefetch(path, queryset=Seat.objects.select_related("entry__player"))
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -95,6 +102,7 @@ class PlayerAdminForm(forms.ModelForm):
 class PlayerAdmin(admin.ModelAdmin):
     form = PlayerAdminForm
     list_display = ["name", "user", "preferred_colours", "created_by", "shared"]
+    list_select_related = ["user", "created_by"]
     search_fields = ["name", "user__username"]
     readonly_fields = ["created_by"]
 
@@ -310,6 +318,7 @@ class LeagueAdmin(admin.ModelAdmin):
 @admin.register(Entry)
 class EntryAdmin(ReadOnlyAdmin):
     list_display = ["player", "league", "state", "preferred_colours", "withdrawn_at"]
+    list_select_related = ["player", "league"]
     list_filter = ["state", "league"]
 
 
@@ -326,6 +335,7 @@ class CycleSeedInline(admin.TabularInline):
 @admin.register(Cycle)
 class CycleAdmin(ReadOnlyAdmin):
     list_display = ["league", "number", "seed", "created_at"]
+    list_select_related = ["league"]
     list_filter = ["league"]
     readonly_fields = ["league", "number", "seed", "rolls", "late_order"]
     inlines = [CycleSeedInline]
@@ -359,6 +369,7 @@ class FixtureAdmin(admin.ModelAdmin):
     decided on the game page and the organizers' pages."""
 
     list_display = ["__str__", "league", "cycle", "round", "starting_colour", "status"]
+    list_select_related = ["league", "cycle__league"]
     list_filter = ["league", "status"]
     readonly_fields = [
         "league",
@@ -372,6 +383,10 @@ class FixtureAdmin(admin.ModelAdmin):
     ]
     fields = [*readonly_fields, "scheduled_at", "deadline"]
     inlines = [SeatInline, ResultInline]
+
+    def get_queryset(self, request):
+        # __str__ names the players: one query for the page's seats, not one per row
+        return super().get_queryset(request).prefetch_related(seats_with_players("seats"))
 
     def has_add_permission(self, request):
         return False
@@ -398,6 +413,10 @@ class FixtureAdmin(admin.ModelAdmin):
 class ResultAdmin(ReadOnlyAdmin):
     list_display = ["fixture", "state", "source", "winner", "verified", "created_at"]
     list_filter = ["state", "source", "verified"]
+    list_select_related = ["fixture", "winner__player", "winner__league"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related(seats_with_players("fixture__seats"))
 
 
 @admin.register(ResultLink)
@@ -406,6 +425,7 @@ class ResultLinkAdmin(ReadOnlyAdmin):
     (it is not stored); withdrawing goes through ``result_link_revoke``."""
 
     list_display = ["entry", "created_by", "created_at", "revoked_at", "revoked_by"]
+    list_select_related = ["entry__player", "entry__league", "created_by", "revoked_by"]
     list_filter = ["revoked_at"]
     fields = ["entry", "created_by", "created_at", "revoked_at", "revoked_by"]
     actions = ["withdraw"]
@@ -425,11 +445,23 @@ class ResultLinkAdmin(ReadOnlyAdmin):
 @admin.register(RejectedSubmission)
 class RejectedSubmissionAdmin(ReadOnlyAdmin):
     list_display = ["fixture", "submitted_by", "event", "error", "created_at"]
+    list_select_related = ["fixture", "submitted_by"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related(seats_with_players("fixture__seats"))
 
 
 @admin.register(Series)
 class SeriesAdmin(ReadOnlyAdmin):
     list_display = ["name", "league", "round", "slot", "higher", "lower", "first_to", "winner"]
+    list_select_related = [
+        "league",
+        *(
+            f"{side}__{field}"
+            for side in ("higher", "lower", "winner")
+            for field in ("player", "league")
+        ),
+    ]
     list_filter = ["league"]
 
 
@@ -447,6 +479,7 @@ class StandingsRowInline(admin.TabularInline):
 @admin.register(StandingsSnapshot)
 class StandingsSnapshotAdmin(ReadOnlyAdmin):
     list_display = ["league", "stage", "results_revision", "provisional", "computed_at"]
+    list_select_related = ["league"]
     readonly_fields = [
         "league",
         "stage",
@@ -472,20 +505,34 @@ class _ReadOnly(admin.ModelAdmin):
 @admin.register(TieBreakRoll)
 class TieBreakRollAdmin(_ReadOnly):
     list_display = ["league", "fixture", "recorded_at", "recorded_by", "note"]
+    list_select_related = ["league", "fixture", "recorded_by"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related(seats_with_players("fixture__seats"))
+
     list_filter = ["league"]
 
 
 @admin.register(OpenRound)
 class OpenRoundAdmin(_ReadOnly):
     list_display = ["league", "number", "is_final", "seed", "created_at"]
+    list_select_related = ["league"]
     list_filter = ["league"]
 
 
 @admin.register(Invitation)
 class InvitationAdmin(ReadOnlyAdmin):
     list_display = ["league", "email", "name", "entry", "created_by", "accepted_by", "revoked_at"]
+    list_select_related = [
+        "league",
+        "entry__player",
+        "entry__league",
+        "created_by",
+        "accepted_by",
+    ]
 
 
 @admin.register(PlayerClaim)
 class PlayerClaimAdmin(ReadOnlyAdmin):
     list_display = ["player", "user", "state", "decided_by", "decided_at"]
+    list_select_related = ["player", "user", "decided_by"]

@@ -183,7 +183,10 @@ class Entry(models.Model):
         INVITED = "invited", "invited, awaiting the player"
         REQUESTED = "requested", "asked to join, awaiting an organizer"
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="entries")
+    # indexed by entry_unique_player (league, player): no index of its own
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="entries", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     preferred_colours = models.JSONField(default=list, blank=True)
     state = models.CharField(max_length=10, choices=State.choices, default=State.ACCEPTED)
@@ -306,7 +309,10 @@ class Fixture(models.Model):
         DECIDED = "decided", "cancelled: the winner is certain"
         SERIES = "series", "cancelled: the series is decided"
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="fixtures")
+    # indexed by the (league, status) index: no index of its own
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="fixtures", db_index=False
+    )
     cycle = models.ForeignKey(
         Cycle, null=True, blank=True, on_delete=models.CASCADE, related_name="fixtures"
     )
@@ -387,7 +393,10 @@ class Seat(models.Model):
     """A player at a fixture's board: their at-board position (0 = first mentioned) and the
     colours they hold."""
 
-    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="seats")
+    # indexed by seat_unique_position (fixture, position): no index of its own
+    fixture = models.ForeignKey(
+        Fixture, on_delete=models.CASCADE, related_name="seats", db_index=False
+    )
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     colours = models.JSONField()
@@ -482,6 +491,14 @@ class Result(models.Model):
 
     class Meta:
         ordering = ["fixture", "-created_at"]
+        indexes = [
+            # the home page's latest results: newest counted first, read from the index
+            models.Index(
+                fields=["-decided_at", "-created_at"],
+                name="result_confirmed_decided",
+                condition=Q(state="confirmed"),
+            )
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["fixture"],
@@ -603,7 +620,10 @@ class StandingsSnapshot(models.Model):
 
 
 class StandingsRow(models.Model):
-    snapshot = models.ForeignKey(StandingsSnapshot, on_delete=models.CASCADE, related_name="rows")
+    # indexed by row_unique_entry (snapshot, entry): no index of its own
+    snapshot = models.ForeignKey(
+        StandingsSnapshot, on_delete=models.CASCADE, related_name="rows", db_index=False
+    )
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     rank = models.PositiveSmallIntegerField()
     position = models.PositiveSmallIntegerField(help_text="row order (ties share a rank)")
@@ -706,8 +726,14 @@ class PlayerRating(models.Model):
 class RatingChange(models.Model):
     """One player's rating change in one rated game (the history behind the chart)."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
-    game = models.ForeignKey(RatingGame, on_delete=models.CASCADE, related_name="changes")
+    # indexed by ratingchange_player_seq (player, sequence) and ratingchange_unique_player
+    # (game, player): no index of their own
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
+    game = models.ForeignKey(
+        RatingGame, on_delete=models.CASCADE, related_name="changes", db_index=False
+    )
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="+")
     sequence = models.PositiveBigIntegerField()
     place = models.PositiveSmallIntegerField()

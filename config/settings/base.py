@@ -325,6 +325,7 @@ REST_FRAMEWORK = {
         "replay": env_rate("THROTTLE_REPLAY", "20/min"),
         "signup": env_rate("THROTTLE_SIGNUP", "10/hour"),
         "signup_day": env_rate("THROTTLE_SIGNUP_DAY", "20/day"),
+        "exports": env_rate("THROTTLE_EXPORTS", "10/min"),
     },
     # How many reverse proxies in front of the site append to X-Forwarded-For. 0: the
     # client address is REMOTE_ADDR and the header is ignored (a client cannot choose its

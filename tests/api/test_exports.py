@@ -144,16 +144,21 @@ def test_league_archive(world):
     response = world.client("anonymous").get("/api/v1/leagues/xleague/archive.json")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
-    archive = json.loads(response.content)
-    assert archive["format"] == "maedn-league-archive/1"
+    assert response.streaming
+    archive = json.loads(b"".join(response.streaming_content))
+    assert archive["format"] == "maedn-league-archive/2"
     assert archive["league"]["slug"] == "xleague"
     assert {e["player"]["slug"] for e in archive["entries"]} == {"erin", "carol", "dave"}
     [fixture] = archive["fixtures"]
     assert [r["state"] for r in fixture["results"]] == ["superseded", "confirmed"]
     assert fixture["seats"][0]["colours"] == ["black", "yellow"]
     [log] = archive["game_logs"]
-    assert log["content"].encode("utf-8") == example_bytes()
+    assert "content" not in log  # by reference: its hash and the URL of its exact text
     assert log["sha256"] == GameLog.objects.get().sha256 == fixture["results"][0]["game_log"]
+    assert fixture["results"][0]["log_url"] == log["log_url"]
+    assert fixture["results"][1]["log_url"] is None  # the organizer's correction: no log
+    text = world.client("anonymous").get(log["log_url"])
+    assert text.status_code == 200 and text.content == example_bytes()
     assert archive["standings"][0]["rows"][0]["player"]["slug"] == "carol"
 
 

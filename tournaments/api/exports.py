@@ -4,17 +4,24 @@ as iCalendar, the league archive as JSON."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Count, Max, Min, Prefetch, Q
+from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import http_date, quote_etag
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
 )
 
+from accounts.throttles import ExportThrottle
+from games.models import GameLog
 from tournaments import exports
 from tournaments.api.base import READ_ERRORS, DownloadView, _download
 from tournaments.api.cycles import CycleSerializer
@@ -89,51 +96,91 @@ class LeagueScheduleView(DownloadView):
 
 
 class LeagueArchiveView(DownloadView):
+    """The league archive, streamed (``maedn-league-archive/2``: docs/api.md): the games
+    a chunk at a time, the logs by reference (SHA-256 and a URL), so a worker's memory
+    stays flat whatever the league's size; validators from the league's revision (a
+    matching ``If-None-Match`` or ``If-Modified-Since`` is a 304 before anything is read);
+    anonymous clients throttled (scope ``exports``)."""
+
     queryset = League.objects.none()
+    throttle_classes = [ExportThrottle]
 
     @extend_schema(
-        summary="The whole league as a JSON archive",
+        summary="The whole league as a JSON archive (streamed; game logs by reference)",
         responses={(200, "application/json"): OpenApiTypes.OBJECT, **READ_ERRORS},
     )
     def get(self, request, slug: str):
         league = self.visible_league(slug)
-        content = json.dumps(league_archive(league), ensure_ascii=False, indent=1)
-        return _download(content, "application/json", f"{league.slug}-archive.json")
+        etag, last_modified = archive_validators(league)
+        not_modified = get_conditional_response(request, etag=etag, last_modified=last_modified)
+        response = not_modified or StreamingHttpResponse(
+            league_archive_chunks(league), content_type="application/json"
+        )
+        if not_modified is None:
+            response["Content-Disposition"] = f'attachment; filename="{league.slug}-archive.json"'
+        response["ETag"] = etag
+        if last_modified:
+            response["Last-Modified"] = http_date(last_modified)
+        if league.is_public:
+            patch_cache_control(response, public=True, max_age=0, must_revalidate=True)
+        else:
+            patch_cache_control(response, private=True, no_cache=True)
+        patch_vary_headers(response, ("Cookie", "Authorization"))
+        return response
 
 
-ARCHIVE_FORMAT = "maedn-league-archive/1"
+ARCHIVE_FORMAT = "maedn-league-archive/2"
+#: games read from the database at a time while the archive streams
+ARCHIVE_CHUNK = 200
 
 
 # --- JSON archive ----------------------------------------------------------------------------
 
 
-def league_archive(league: League) -> dict[str, Any]:
-    """The whole league as one JSON document: settings, players and entries, DRRs with
-    their seeding, playoff series, every game with its seats and every result version,
-    the standings snapshots, and each game log's exact text (by SHA-256)."""
-    fixtures = (
-        league.fixtures.select_related("league", "cycle")
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("entry__player")),
-            Prefetch(
-                "results",
-                queryset=Result.objects.select_related(
-                    "game_log", "submitted_by", "decided_by", "submitted_via", "decided_via"
-                ).order_by("created_at", "pk"),
-            ),
-        )
-        .order_by("pk")
+def archive_validators(league: League) -> tuple[str, int | None]:
+    """The archive's ETag and Last-Modified (one query): the league's results revision,
+    its games' last change and its standings' last computation (a rescheduled game, a
+    new snapshot or a changed setting change them; a player's entry through the league's
+    ``results_revision`` or the snapshot it leads to)."""
+    stamps = League.objects.filter(pk=league.pk).aggregate(
+        games=Max("fixtures__updated_at"),
+        games_n=Count("fixtures", distinct=True),
+        entries_n=Count("entries", distinct=True),
     )
-    fixture_data, logs = [], {}
-    for fixture in fixtures:
-        item = dict(FixtureSerializer(fixture).data)
-        item["results"] = ResultSerializer(fixture.results.all(), many=True).data
-        fixture_data.append(item)
-        for result in fixture.results.all():
-            if result.game_log_id and result.game_log.sha256 not in logs:
-                logs[result.game_log.sha256] = result.game_log
+    snapshot = league.snapshots.aggregate(at=Max("computed_at"))["at"]
+    times = [t for t in (stamps["games"], snapshot) if t is not None]
+    last = int(max(times).timestamp()) if times else None  # HTTP dates are in seconds
+    tag = "-".join(
+        str(v)
+        for v in (
+            ARCHIVE_FORMAT.rsplit("/", 1)[1],
+            league.pk,
+            league.results_revision,
+            league.status,
+            stamps["games_n"],
+            stamps["entries_n"],
+            int(max(times).timestamp() * 1000) if times else 0,
+        )
+    )
+    return quote_etag(f"archive-{tag}"), last
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _log_url(result_id: int) -> str:
+    return reverse("api:result-log", args=[result_id])
+
+
+def league_archive_chunks(league: League) -> Iterator[str]:
+    """The whole league as one JSON document, in pieces: settings, players and entries,
+    DRRs with their seeding, playoff series, the standings snapshots, then every game with
+    its seats and every result version (read ``ARCHIVE_CHUNK`` games at a time), then each
+    game log by reference: its verdict fields, its SHA-256 and the URL of its exact text
+    (``log_url``; a result version names its log's SHA-256 and the same URL)."""
     entries = league.entries.filter(state=Entry.State.ACCEPTED)  # the public record
-    entries = entries.select_related("player", "league").order_by("pk")
+    entries = list(entries.select_related("player", "league").order_by("pk"))
     cycles = league.cycles.select_related("league").prefetch_related(
         Prefetch("seeds", queryset=CycleSeed.objects.select_related("entry__player"))
     )
@@ -141,7 +188,7 @@ def league_archive(league: League) -> dict[str, Any]:
     snapshots = league.snapshots.prefetch_related(
         Prefetch("rows", queryset=StandingsRow.objects.select_related("entry__player"))
     )
-    return {
+    head = {
         "format": ARCHIVE_FORMAT,
         "exported_at": timezone.now().isoformat(),
         "league": LeagueSerializer(league).data,
@@ -149,13 +196,42 @@ def league_archive(league: League) -> dict[str, Any]:
         "players": PlayerRefSerializer([entry.player for entry in entries], many=True).data,
         "cycles": CycleSerializer(cycles.order_by("number"), many=True).data,
         "series": SeriesSerializer(series, many=True).data,
-        "fixtures": fixture_data,
         "standings": StandingsSnapshotSerializer(snapshots, many=True).data,
-        "game_logs": [
-            {
-                **GameLogInfoSerializer(log).data,
-                "content": log.content,
-            }
-            for log in logs.values()
-        ],
     }
+    yield _dumps(head)[:-1] + ',"fixtures":['
+    fixtures = (
+        league.fixtures.select_related("league", "cycle", "start_depends_on")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("entry__player")),
+            Prefetch(
+                "results",
+                queryset=Result.objects.select_related(
+                    "game_log", "submitted_by", "decided_by", "submitted_via", "decided_via"
+                )
+                .defer("game_log__content")
+                .order_by("created_at", "pk"),
+            ),
+        )
+        .order_by("pk")
+    )
+    for i, fixture in enumerate(fixtures.iterator(chunk_size=ARCHIVE_CHUNK)):
+        item = dict(FixtureSerializer(fixture).data)
+        results = []
+        for result in fixture.results.all():
+            data = dict(ResultSerializer(result).data)
+            data["log_url"] = _log_url(result.pk) if result.game_log_id else None
+            results.append(data)
+        item["results"] = results
+        yield ("," if i else "") + _dumps(item)
+    yield '],"game_logs":['
+    logs = (
+        GameLog.objects.filter(results__fixture__league=league)
+        .annotate(result_id=Min("results__id", filter=Q(results__fixture__league=league)))
+        .defer("content")
+        .order_by("pk")
+    )
+    for i, log in enumerate(logs.iterator(chunk_size=ARCHIVE_CHUNK * 5)):
+        data = dict(GameLogInfoSerializer(log).data)
+        data["log_url"] = _log_url(log.result_id)
+        yield ("," if i else "") + _dumps(data)
+    yield "]}"

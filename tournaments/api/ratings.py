@@ -64,8 +64,9 @@ class RatingListView(ApiView):
         responses={200: RatingRowSerializer(many=True), **LIST_ERRORS},
     )
     def get(self, request):
-        rows = rating_selectors.ratings_table(_filters(request))
-        return self.paginated(rows, RatingRowSerializer)
+        page = self.paginate_queryset(rating_selectors.ratings_queryset(_filters(request)))
+        rows = [rating_selectors.rating_row(r) for r in page]
+        return self.get_paginated_response(RatingRowSerializer(rows, many=True).data)
 
 
 class RatingCsvView(DownloadView):

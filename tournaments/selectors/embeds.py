@@ -83,7 +83,7 @@ def _fixture(fixture, base_url: str) -> dict[str, Any]:
 
 def schedule_data(league: League, base_url: str) -> dict[str, Any]:
     blocks = []
-    for block in schedule_selectors.schedule(league):
+    for block in schedule_selectors.current_schedule(league):
         blocks.append(
             {
                 "kind": block.title_kind,

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q
+from django.core.paginator import Paginator
+from django.db.models import Case, Count, F, IntegerField, Q, Value, When
 
 from tournaments.models import (
     Entry,
@@ -23,19 +24,45 @@ def league_get(slug: str) -> League:
     return League.objects.select_related("owner").get(slug=slug)
 
 
-def home_leagues() -> list[League]:
-    """Public leagues that are running, in their playoffs or finished; running first."""
-    order = {League.Status.RUNNING: 0, League.Status.PLAYOFFS: 1, League.Status.FINISHED: 2}
-    leagues = list(
-        League.objects.filter(is_public=True, status__in=PUBLIC_STATUSES).annotate(
-            entry_count=Count(
-                "entries", filter=Q(entries__state=Entry.State.ACCEPTED), distinct=True
-            )
-        )
+#: leagues on one page of the home page's list
+HOME_LEAGUES_PER_PAGE = 20
+
+
+def home_leagues_queryset():
+    """Public leagues that are running, in their playoffs or finished: running first, then
+    in their playoffs, then finished; newest first within each (a query to page)."""
+    order = Case(
+        When(status=League.Status.RUNNING, then=Value(0)),
+        When(status=League.Status.PLAYOFFS, then=Value(1)),
+        default=Value(2),
+        output_field=IntegerField(),
     )
-    for league, champion in champions(leagues).items():
-        next(lg for lg in leagues if lg.pk == league).champion = champion
-    return sorted(leagues, key=lambda lg: (order[lg.status], -lg.created_at.timestamp()))
+    return (
+        League.objects.filter(is_public=True, status__in=PUBLIC_STATUSES)
+        .annotate(status_order=order)
+        .order_by("status_order", "-created_at", "-pk")
+    )
+
+
+def home_leagues(page: int | str | None = 1, per_page: int | None = None):
+    """One page (a Django ``Page``) of :func:`home_leagues_queryset`, each league with its
+    ``entry_count`` and, when finished, its ``champion``: a fixed number of queries
+    whatever the site's history (the count, the page, the entries, the champions)."""
+    paginator = Paginator(home_leagues_queryset(), per_page or HOME_LEAGUES_PER_PAGE)
+    page_obj = paginator.get_page(page)
+    leagues = list(page_obj.object_list)
+    counts = dict(
+        Entry.objects.filter(league__in=[lg.pk for lg in leagues], state=Entry.State.ACCEPTED)
+        .values_list("league_id")
+        .annotate(n=Count("id"))
+        .values_list("league_id", "n")
+    )
+    champs = champions(leagues)
+    for league in leagues:
+        league.entry_count = counts.get(league.pk, 0)
+        league.champion = champs.get(league.pk)
+    page_obj.object_list = leagues
+    return page_obj
 
 
 @dataclass
@@ -92,11 +119,33 @@ def league_champion(league: League) -> Player | None:
 
 
 def champions(leagues) -> dict[int, Player]:
-    """League id → champion, for the finished leagues among ``leagues``."""
-    out = {}
-    for league in leagues:
-        if league.status == League.Status.FINISHED and (champ := league_champion(league)):
-            out[league.pk] = champ
+    """League id → champion, for the finished leagues among ``leagues`` (the rule of
+    :func:`league_champion`) in two queries, whatever their number."""
+    from tournaments.models import Series, StandingsRow
+
+    ids = [lg.pk for lg in leagues if lg.status == League.Status.FINISHED]
+    if not ids:
+        return {}
+    out: dict[int, Player] = {}
+    finals = (
+        Series.objects.filter(league_id__in=ids, next_series__isnull=True, winner__isnull=False)
+        .select_related("winner__player")
+        .order_by("league_id", "-round")
+        .distinct("league_id")
+    )
+    for series in finals:
+        out[series.league_id] = series.winner.player
+    rest = [pk for pk in ids if pk not in out]
+    if rest:
+        tops = (
+            StandingsRow.objects.filter(snapshot__league_id__in=rest, snapshot__stage="league")
+            .select_related("entry__player")
+            .annotate(league_id=F("snapshot__league_id"))
+            .order_by("snapshot__league_id", "position")
+            .distinct("snapshot__league_id")
+        )
+        for row in tops:
+            out[row.league_id] = row.entry.player
     return out
 
 

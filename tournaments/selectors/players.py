@@ -32,6 +32,13 @@ from tournaments.selectors.rankings import final_places
 from tournaments.selectors.ratings import Chart, rating_chart, rating_history
 from tournaments.selectors.visibility import visible_leagues
 
+#: a player's page lists this many games per league, rating changes and opponents (the
+#: schedule filtered by the player and the API have the rest): bounded, whatever the history
+GAMES_SHOWN = 10
+CHANGES_SHOWN = 20
+OPPONENTS_SHOWN = 20
+LEAGUES_PER_PAGE = 10
+
 
 @dataclass
 class PlayerGame:
@@ -53,6 +60,11 @@ class PlayerLeague:
     @property
     def wins(self) -> int:
         return sum(1 for g in self.games if g.won)
+
+    @property
+    def recent_games(self) -> list[PlayerGame]:
+        """The last :data:`GAMES_SHOWN` games (the page's table; the schedule has all)."""
+        return self.games[-GAMES_SHOWN:]
 
     @property
     def losses(self) -> int:
@@ -124,6 +136,14 @@ class PlayerPage:
         return self.rating is not None and is_provisional(
             Rating(self.rating.mu, self.rating.sigma), PLATFORM_RATINGS
         )
+
+    @property
+    def recent_changes(self) -> list[RatingChange]:
+        return self.rating_changes[-CHANGES_SHOWN:]
+
+    @property
+    def top_opponents(self) -> list[tuple[Player, Record]]:
+        return self.opponents[:OPPONENTS_SHOWN]
 
     @property
     def titles(self) -> int:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.core.paginator import Paginator
+from django.db.models import Exists, F, OuterRef, QuerySet, Window
+from django.db.models.functions import Rank
 from django.utils import timezone
 
 from tournaments.algorithms.ratings import Rating, is_provisional, predict_win
@@ -67,11 +69,16 @@ class RatingRow:
     last_played_at: dt.datetime | None
 
 
-def ratings_table(filters: RatingFilters = RatingFilters()) -> list[RatingRow]:
-    """Every rated player, best displayed rating first; the filters keep the players who
-    played a rated game of that format / on that board / in the last N months (in public
-    leagues: a private league's games move the one global rating but are never listed)."""
-    ratings = PlayerRating.objects.select_related("player").order_by("-display", "player__name")
+#: rows on one page of the ratings table (the page; the API has its own page size)
+RATINGS_PER_PAGE = 50
+
+
+def ratings_queryset(filters: RatingFilters = RatingFilters()) -> QuerySet[PlayerRating]:
+    """Every rated player, best displayed rating first, ranked in SQL (``RANK() OVER``: a
+    tie shares a rank, the next rank skips), so a page of it costs one page of rows. The
+    filters keep the players who played a rated game of that format / on that board / in
+    the last N months (in public leagues: a private league's games move the one global
+    rating but are never listed); the rank is among the players kept."""
     played = RatingChange.objects.filter(
         player_id=OuterRef("player_id"), fixture__league__is_public=True
     )
@@ -82,24 +89,39 @@ def ratings_table(filters: RatingFilters = RatingFilters()) -> list[RatingRow]:
     if filters.active_months:
         since = timezone.now() - dt.timedelta(days=round(30.44 * filters.active_months))
         played = played.filter(played_at__gte=since)
-    ratings = ratings.filter(Exists(played))
-    rows, rank, previous = [], 0, None
-    for position, r in enumerate(ratings, start=1):
-        if r.display != previous:
-            rank, previous = position, r.display
-        rows.append(
-            RatingRow(
-                rank=rank,
-                player=r.player,
-                rating=r.display,
-                mu=r.mu,
-                sigma=r.sigma,
-                games=r.games,
-                provisional=is_provisional(Rating(r.mu, r.sigma), PLATFORM_RATINGS),
-                last_played_at=r.last_played_at,
-            )
-        )
-    return rows
+    return (
+        PlayerRating.objects.filter(Exists(played))
+        .select_related("player")
+        .annotate(rank=Window(Rank(), order_by=F("display").desc()))
+        .order_by("-display", "player__name", "pk")
+    )
+
+
+def rating_row(r: PlayerRating) -> RatingRow:
+    """A row of the table from a rating of :func:`ratings_queryset` (its ``rank``)."""
+    return RatingRow(
+        rank=r.rank,
+        player=r.player,
+        rating=r.display,
+        mu=r.mu,
+        sigma=r.sigma,
+        games=r.games,
+        provisional=is_provisional(Rating(r.mu, r.sigma), PLATFORM_RATINGS),
+        last_played_at=r.last_played_at,
+    )
+
+
+def ratings_page(filters: RatingFilters, page, per_page: int | None = None):
+    """One page (a Django ``Page`` of :class:`RatingRow`) of the ratings table: two
+    queries (the count, the page) whatever the number of rated players."""
+    page_obj = Paginator(ratings_queryset(filters), per_page or RATINGS_PER_PAGE).get_page(page)
+    page_obj.object_list = [rating_row(r) for r in page_obj.object_list]
+    return page_obj
+
+
+def ratings_table(filters: RatingFilters = RatingFilters()):
+    """Every row of the table, streamed (the CSV export: an explicit export is whole)."""
+    return (rating_row(r) for r in ratings_queryset(filters).iterator(chunk_size=500))
 
 
 def ratings_by_player(player_ids) -> dict[int, PlayerRating]:
@@ -130,12 +152,19 @@ class Chart:
     games: int
 
 
+#: the most points a rating chart draws (a long history is sampled: bounded bytes)
+CHART_POINTS = 120
+
+
 def rating_chart(changes: list[RatingChange], width: int = 600, height: int = 200) -> Chart | None:
     """SVG coordinates for the history: the start (before the first game), then the rating
     after each game. ``None`` with no games."""
     if not changes:
         return None
     values = [changes[0].display_before, *(c.display_after for c in changes)]
+    if len(values) > CHART_POINTS:  # a point per game up to that many, then evenly sampled
+        step = (len(values) - 1) / (CHART_POINTS - 1)
+        values = [values[round(i * step)] for i in range(CHART_POINTS)]
     low, high = min(values), max(values)
     pad = max(10, (high - low) // 10)
     low, high = low - pad, high + pad

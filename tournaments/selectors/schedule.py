@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
+
 from tournaments.models import (
     Fixture,
     League,
@@ -74,16 +77,125 @@ class ScheduleBlock:
     seeding: Seeding | None = None
 
 
-def schedule(league: League, player: Player | None = None) -> list[ScheduleBlock]:
+#: the part of a schedule holding every game outside the DRRs (series, events, final table)
+OTHER_PART = "other"
+_SETTLED = (Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED, Fixture.Status.CANCELLED)
+
+
+@dataclass
+class SchedulePart:
+    """One page of a league's schedule: a DRR (``key`` its number) or every game outside
+    the DRRs (``key`` ``"other"``), with how many of its games are still to settle."""
+
+    key: str
+    number: int | None
+    games: int
+    open: int
+
+
+def schedule_parts(league: League, player: Player | None = None) -> list[SchedulePart]:
+    """The schedule's parts in order (one query): each DRR, then the games outside them."""
+    fixtures = league.fixtures.all()
+    if player is not None:
+        fixtures = fixtures.filter(seats__entry__player=player)
+    rows = (
+        fixtures.order_by()
+        .values_list("cycle__number")
+        .annotate(games=Count("id"), open=Count("id", filter=~Q(status__in=_SETTLED)))
+    )
+    parts = [
+        SchedulePart(str(n) if n is not None else OTHER_PART, n, games, open_)
+        for n, games, open_ in rows
+    ]
+    return sorted(parts, key=lambda p: (p.number is None, p.number or 0))
+
+
+def current_part(parts: list[SchedulePart], wanted: str | None = None) -> SchedulePart | None:
+    """The part asked for, else the current one: the first with a game still to settle,
+    else the last (a finished league shows its end)."""
+    if not parts:
+        return None
+    for part in parts:
+        if part.key == wanted:
+            return part
+    return next((p for p in parts if p.open), parts[-1])
+
+
+def part_window(
+    parts: list[SchedulePart], part: SchedulePart | None, around: int = 3
+) -> list[SchedulePart | None]:
+    """The parts to link to: the first, the last and ``around`` either side of ``part``;
+    ``None`` marks a gap (so a league of hundreds of DRRs links a dozen)."""
+    if part is None:
+        return []
+    at = parts.index(part)
+    keep = {0, len(parts) - 1, *range(at - around, at + around + 1)}
+    out: list[SchedulePart | None] = []
+    for i, p in enumerate(parts):
+        if i in keep:
+            out.append(p)
+        elif out and out[-1] is not None:
+            out.append(None)
+    return out
+
+
+#: about this many games a schedule page: a part (DRR) with more is paged by its rounds
+GAMES_PER_PAGE = 240
+
+
+def _part_fixtures(fixtures, player: Player | None, part: SchedulePart | None):
+    if player is not None:
+        fixtures = fixtures.filter(seats__entry__player=player)
+    if part is not None:
+        fixtures = (
+            fixtures.filter(cycle__number=part.number)
+            if part.number is not None
+            else fixtures.filter(cycle__isnull=True)
+        )
+    return fixtures
+
+
+def round_pages(league: League, player: Player | None, part: SchedulePart | None, wanted=None):
+    """``None`` when the part fits a page (:data:`GAMES_PER_PAGE`); else a Django ``Page``
+    of its round numbers (``?rounds=`` picks one), by default the page holding the first
+    round with a game to play (a DRR of a hundred players is shown a few rounds at a
+    time). One query."""
+    if part is None or part.games <= GAMES_PER_PAGE:
+        return None
+    rows = sorted(
+        _part_fixtures(league.fixtures.all(), player, part)
+        .order_by()
+        .values_list("round")
+        .annotate(open=Count("id", filter=~Q(status__in=_SETTLED)))
+    )
+    numbers = [number for number, _ in rows]
+    per_round = -(-part.games // max(1, len(numbers)))
+    size = max(1, GAMES_PER_PAGE // per_round)
+    paginator = Paginator(numbers, size)
+    if not wanted:
+        current = next((i for i, (_, open_) in enumerate(rows) if open_), len(rows) - 1)
+        wanted = current // size + 1
+    return paginator.get_page(wanted)
+
+
+def schedule(
+    league: League,
+    player: Player | None = None,
+    part: SchedulePart | None = None,
+    rounds=None,
+) -> list[ScheduleBlock]:
     """The league's games by DRR and round (then playoff series), each with its seats and
-    confirmed result. With ``player``, only that player's games."""
+    confirmed result. With ``player``, only that player's games; with ``part``, only that
+    part's (one DRR, or the games outside the DRRs): a page as long as one DRR, whatever
+    the league's history; with ``rounds``, only those rounds of it (:func:`round_pages`)."""
     fixtures = (
         league.fixtures.select_related("cycle", "series", "start_depends_on")
         .prefetch_related(seats_prefetch(), confirmed_prefetch())
         .order_by("cycle__number", "series__round", "series__slot", "round", "number", "id")
     )
-    if player is not None:
-        fixtures = fixtures.filter(seats__entry__player=player)
+    fixtures = _part_fixtures(fixtures, player, part)
+    if rounds is not None:
+        fixtures = fixtures.filter(round__in=list(rounds))
     blocks: dict[tuple, ScheduleBlock] = {}
     for fixture in fixtures:
         if fixture.cycle_id:
@@ -116,3 +228,9 @@ def schedule(league: League, player: Player | None = None) -> list[ScheduleBlock
             playing = {s.entry.player_id for f in rnd.fixtures for s in f.seats.all()}
             rnd.byes = [p for p in everyone if p.pk not in playing]
     return [blocks[k] for k in sorted(blocks)]
+
+
+def current_schedule(league: League) -> list[ScheduleBlock]:
+    """The current part of the schedule (the embeds: what a club's site shows now)."""
+    part = current_part(schedule_parts(league))
+    return schedule(league, part=part) if part else []

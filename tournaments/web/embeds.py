@@ -109,7 +109,10 @@ def embed_schedule(request, slug: str):
     return render(
         request,
         "tournaments/embed/schedule.html",
-        {**_context(request, league, "schedule"), "blocks": schedule_selectors.schedule(league)},
+        {
+            **_context(request, league, "schedule"),
+            "blocks": schedule_selectors.current_schedule(league),
+        },
     )
 
 

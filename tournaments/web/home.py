@@ -20,7 +20,7 @@ def home(request):
         request,
         "tournaments/home.html",
         {
-            "leagues": league_selectors.home_leagues(),
+            "leagues": league_selectors.home_leagues(request.GET.get("page")),
             "results": game_selectors.latest_results(),
             # signed in: what needs me, above the leagues (the whole list at /me/)
             "mine": my_games_selectors.my_games(request.user)

@@ -143,6 +143,10 @@ def league_schedule(request, slug: str):
     players = league_selectors.entry_players(league)
     wanted = request.GET.get("player", "")
     player = next((p for p in players if p.slug == wanted), None)
+    shown = not wanted or player is not None
+    parts = schedule_selectors.schedule_parts(league, player) if shown else []
+    part = schedule_selectors.current_part(parts, request.GET.get("part"))
+    rounds = schedule_selectors.round_pages(league, player, part, request.GET.get("rounds"))
     return render(
         request,
         "tournaments/schedule.html",
@@ -152,7 +156,14 @@ def league_schedule(request, slug: str):
             "players": players,
             "player": player,
             "unknown_player": bool(wanted) and player is None,
-            "blocks": schedule_selectors.schedule(league, player) if not wanted or player else [],
+            "parts": schedule_selectors.part_window(parts, part),
+            "part": part,
+            "rounds": rounds,
+            "blocks": schedule_selectors.schedule(
+                league, player, part, rounds.object_list if rounds else None
+            )
+            if part
+            else [],
         },
     )
 

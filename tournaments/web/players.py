@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -26,7 +27,15 @@ def player_detail(request, slug: str):
     except Player.DoesNotExist:
         raise Http404("no such player") from None
     page = player_selectors.player_page(player, request.user)
-    context = {"page": page, "player": player, "can_share": may_share(request.user, player)}
+    leagues = Paginator(page.leagues, player_selectors.LEAGUES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    context = {
+        "page": page,
+        "leagues": leagues,
+        "player": player,
+        "can_share": may_share(request.user, player),
+    }
     return render(request, "tournaments/player.html", context)
 
 
@@ -47,7 +56,8 @@ def player_share(request, slug: str):
             request,
             "tournaments/player.html",
             {
-                "page": player_selectors.player_page(player, request.user),
+                "page": (page := player_selectors.player_page(player, request.user)),
+                "leagues": page.leagues,
                 "player": player,
                 "can_share": may_share(request.user, player),
                 "share_error": exc.message,

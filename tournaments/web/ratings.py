@@ -23,7 +23,7 @@ def ratings_table(request):
         error = None
     except rating_selectors.FilterError as exc:
         filters, error = rating_selectors.RatingFilters(), str(exc)
-    rows = rating_selectors.ratings_table(filters)
+    rows = rating_selectors.ratings_page(filters, request.GET.get("page"))
     return render(
         request,
         "tournaments/ratings.html",

@@ -378,3 +378,14 @@ def swing(value: float | None) -> str:
     if points == 0:
         return "±0 pp"
     return f"+{points} pp" if points > 0 else f"−{-points} pp"
+
+
+@register.simple_tag(takes_context=True)
+def query_with(context, name: str, value, drop: str = "") -> str:
+    """This page's query string with ``name`` set to ``value`` (the other parameters kept:
+    a pager's links keep the filters; ``drop``: a parameter left out, e.g. the page of
+    another list), starting with ``?``."""
+    params = context["request"].GET.copy()
+    params.pop(drop, None)
+    params[name] = value
+    return "?" + params.urlencode()

@@ -134,6 +134,12 @@ class League(models.Model):
     results_revision = models.PositiveIntegerField(
         default=0, help_text="bumped whenever a counting result changes; standings follow it"
     )
+    standings_claimed_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="a worker is recomputing the standings until then (one at a time per league; "
+        "a burst of results coalesces into its next run)",
+    )
     ranking_level = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
@@ -672,6 +678,11 @@ class RatingGame(models.Model):
     skip_reason = models.CharField(max_length=100, blank=True)
     applied = models.BooleanField(default=False)
     played_at = models.DateTimeField(help_text="when the result first counted")
+    revision = models.PositiveIntegerField(
+        default=0,
+        help_text="raised by every change of the places; the ratings task marks a game applied "
+        "only at the revision it rated (a correction meanwhile leaves it pending)",
+    )
 
     class Meta:
         ordering = ["id"]

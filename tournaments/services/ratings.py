@@ -21,7 +21,7 @@ from collections import defaultdict
 from functools import reduce
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -277,6 +277,33 @@ def _settle_games(marks: list[tuple[int, int]], voided: list[tuple[int, int]]) -
         ).delete()
 
 
+def _update_changes(rows: list[RatingChange]) -> None:
+    """Write the replayed fields of ``rows``: on PostgreSQL one ``UPDATE … FROM (VALUES …)``
+    per 1,000 rows (Django's ``bulk_update`` builds a ``CASE`` per field and row, which took
+    5 s for 5,500 rows; this takes a fraction of that)."""
+    if connection.vendor != "postgresql":
+        RatingChange.objects.bulk_update(rows, CHANGE_FIELDS, batch_size=1000)
+        return
+    table = RatingChange._meta.db_table
+    columns = ", ".join(CHANGE_FIELDS)
+    assign = ", ".join(f"{name} = v.{name}" for name in CHANGE_FIELDS)
+    width = len(CHANGE_FIELDS) + 1
+    row_sql = "(" + ", ".join(["%s"] * width) + ")"
+    with connection.cursor() as cursor:
+        for i in range(0, len(rows), 1000):
+            batch = rows[i : i + 1000]
+            params: list[Any] = []
+            for row in batch:
+                params.append(row.pk)
+                params.extend(getattr(row, name) for name in CHANGE_FIELDS)
+            cursor.execute(
+                f"UPDATE {table} AS c SET {assign} "
+                f"FROM (VALUES {', '.join([row_sql] * len(batch))}) AS v(id, {columns}) "
+                "WHERE c.id = v.id",
+                params,
+            )
+
+
 class _Replay:
     """One pass of the update from the earliest pending game on (docs/ratings.md, "Replay
     from the change").
@@ -405,7 +432,7 @@ class _Replay:
         if deletes:
             RatingChange.objects.filter(pk__in=deletes).delete()
         if updates:
-            RatingChange.objects.bulk_update(updates, CHANGE_FIELDS, batch_size=1000)
+            _update_changes(updates)
         if creates:
             RatingChange.objects.bulk_create(creates, batch_size=1000)
         self.written["created"] += len(creates)
@@ -575,6 +602,59 @@ def _resync_batch(results: list[Result], verified_owners: dict[int, bool]) -> No
     RatingGame.objects.bulk_update(changed, fields, batch_size=500)
 
 
+HISTORY_COLUMNS = (
+    "player_id",
+    "game_id",
+    "fixture_id",
+    "sequence",
+    *CHANGE_FIELDS,
+    "played_at",
+)
+
+
+class _HistoryWriter:
+    """The recompute's history rows, written every ``CHUNK`` rows: with ``COPY`` on
+    PostgreSQL (no model instances: ``bulk_create`` spent most of the recompute preparing
+    them), with ``bulk_create`` elsewhere."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple] = []
+
+    def add(self, game: dict, c) -> None:
+        fields = _change_fields(c)
+        self.rows.append(
+            (
+                c.player,
+                game["pk"],
+                game["fixture_id"],
+                game["pk"],
+                *(fields[name] for name in CHANGE_FIELDS),
+                game["played_at"],
+            )
+        )
+        if len(self.rows) >= CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.rows:
+            return
+        if connection.vendor == "postgresql":
+            table = RatingChange._meta.db_table
+            with (
+                connection.cursor() as cursor,
+                cursor.cursor.copy(
+                    f"COPY {table} ({', '.join(HISTORY_COLUMNS)}) FROM STDIN"
+                ) as copy,
+            ):
+                for row in self.rows:
+                    copy.write_row(row)
+        else:
+            RatingChange.objects.bulk_create(
+                RatingChange(**dict(zip(HISTORY_COLUMNS, row, strict=True))) for row in self.rows
+            )
+        self.rows = []
+
+
 def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
     """Every rating from scratch: the rated games streamed in sequence order, the history
     written in batches; only the pending games are marked (at the revision read)."""
@@ -584,7 +664,7 @@ def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
     PlayerRating.objects.all().delete()
     current: dict[int, Rating] = {}
     players: dict[int, PlayerRating] = {}
-    batch: list[RatingChange] = []
+    history = _HistoryWriter()
     marks: list[tuple[int, int]] = []
     voided: list[tuple[int, int]] = []
     rated = 0
@@ -603,16 +683,13 @@ def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
         update = rate_game(current, _rated(game), PLATFORM_RATINGS)
         current.update(update.after)
         for c in update.changes:
-            batch.append(_new_change(game, c))
+            history.add(game, c)
             row = players.get(c.player)
             if row is None:
                 row = players[c.player] = PlayerRating(player_id=c.player, games=0)
             row.games += 1
             row.last_played_at = game["played_at"]
-        if len(batch) >= CHUNK:
-            RatingChange.objects.bulk_create(batch)
-            batch = []
-    RatingChange.objects.bulk_create(batch)
+    history.flush()
     for p, row in players.items():
         row.mu, row.sigma = current[p].mu, current[p].sigma
         row.display = display_rating(current[p], PLATFORM_RATINGS)

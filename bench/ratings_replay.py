@@ -166,13 +166,16 @@ def main() -> None:
     full = measure("full recompute", lambda: ratings_recompute(resync=False))
     rows.append(full)
     games = list(RatingGame.objects.filter(places__isnull=False).order_by("pk"))
-    late, early, late_void = games[-10], games[10], games[-20]
+    n = len(games)
+    late, middle, early, late_void = games[-10], games[n // 2 + 10], games[10], games[-20]
     correct(late, rng)
     rows.append(measure("correction, 10th-last game", ratings_update))
-    correct(early, rng)
-    rows.append(measure("correction, 10th game", ratings_update))
     void(late_void)
     rows.append(measure("void, 20th-last game", ratings_update))
+    correct(middle, rng)
+    rows.append(measure("correction, game at 50 %", ratings_update))
+    correct(early, rng)
+    rows.append(measure("correction, 10th game", ratings_update))
     print(
         f"{'':30} {'seconds':>9} {'× full':>8} {'queries':>8} {'writes':>7} {'locks':>6} "
         f"{'RSS +MB':>8}"
@@ -183,7 +186,7 @@ def main() -> None:
             f"{r['queries']:8d} {r['writes']:7d} {r['locks']:6d} {r['rss_mb']:8.1f}"
         )
     for r in rows:
-        print(r["label"], {k: v for k, v in r["outcome"].items() if k != "status"})
+        print(r["label"], r["outcome"])
 
 
 if __name__ == "__main__":

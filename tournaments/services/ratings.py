@@ -217,6 +217,12 @@ def ratings_enqueue() -> None:
 
 #: rated games (and their history rows) read and written per batch
 CHUNK = 2000
+#: a change with more rated games after it than this share of all (and than the floor) is
+#: answered with the full recompute: when most of the history may change, deleting it and
+#: writing it anew with COPY beats comparing and updating it row by row (bench/ratings_replay.py:
+#: a change reaching every player cost 1.8× the full recompute as a replay)
+REPLAY_SHARE = 0.5
+REPLAY_FLOOR = 2000
 #: the fields of a history row that a replay recomputes
 CHANGE_FIELDS = (
     "place",
@@ -277,31 +283,31 @@ def _settle_games(marks: list[tuple[int, int]], voided: list[tuple[int, int]]) -
         ).delete()
 
 
-def _update_changes(rows: list[RatingChange]) -> None:
-    """Write the replayed fields of ``rows``: on PostgreSQL one ``UPDATE … FROM (VALUES …)``
-    per 1,000 rows (Django's ``bulk_update`` builds a ``CASE`` per field and row, which took
-    5 s for 5,500 rows; this takes a fraction of that)."""
-    if connection.vendor != "postgresql":
-        RatingChange.objects.bulk_update(rows, CHANGE_FIELDS, batch_size=1000)
+def _update_rows(model, rows: list, fields: tuple[str, ...] | list[str]) -> None:
+    """Write ``fields`` of ``rows``: on PostgreSQL one ``UPDATE … FROM unnest(arrays)`` per
+    5,000 rows (Django's ``bulk_update`` builds a ``CASE`` per field and row — 27.9 s for
+    5,500 history rows — and a ``VALUES`` list of thousands of parameters spends seconds in
+    the driver's query parsing); ``bulk_update`` elsewhere."""
+    if not rows:
         return
-    table = RatingChange._meta.db_table
-    columns = ", ".join(CHANGE_FIELDS)
-    assign = ", ".join(f"{name} = v.{name}" for name in CHANGE_FIELDS)
-    width = len(CHANGE_FIELDS) + 1
-    row_sql = "(" + ", ".join(["%s"] * width) + ")"
+    if connection.vendor != "postgresql":
+        model.objects.bulk_update(rows, fields, batch_size=1000)
+        return
+    meta = model._meta
+    columns = [meta.get_field(name) for name in fields]
+    arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in [meta.pk, *columns])
+    names = ", ".join(f.column for f in columns)
+    assign = ", ".join(f"{f.column} = v.{f.column}" for f in columns)
+    sql = (
+        f"UPDATE {meta.db_table} AS t SET {assign} "
+        f"FROM unnest({arrays}) AS v(id, {names}) WHERE t.{meta.pk.column} = v.id"
+    )
     with connection.cursor() as cursor:
-        for i in range(0, len(rows), 1000):
-            batch = rows[i : i + 1000]
-            params: list[Any] = []
-            for row in batch:
-                params.append(row.pk)
-                params.extend(getattr(row, name) for name in CHANGE_FIELDS)
-            cursor.execute(
-                f"UPDATE {table} AS c SET {assign} "
-                f"FROM (VALUES {', '.join([row_sql] * len(batch))}) AS v(id, {columns}) "
-                "WHERE c.id = v.id",
-                params,
-            )
+        for i in range(0, len(rows), 5000):
+            batch = rows[i : i + 5000]
+            params = [[row.pk for row in batch]]
+            params += [[getattr(row, f.attname) for row in batch] for f in columns]
+            cursor.execute(sql, params)
 
 
 class _Replay:
@@ -431,8 +437,7 @@ class _Replay:
                 self._settle(c.player, c.after, old_after)
         if deletes:
             RatingChange.objects.filter(pk__in=deletes).delete()
-        if updates:
-            _update_changes(updates)
+        _update_rows(RatingChange, updates, CHANGE_FIELDS)
         if creates:
             RatingChange.objects.bulk_create(creates, batch_size=1000)
         self.written["created"] += len(creates)
@@ -492,7 +497,7 @@ class _Replay:
             row.display = display_rating(rating, PLATFORM_RATINGS)
             row.games, row.last_played_at = games, last
         fields = ["mu", "sigma", "display", "games", "last_played_at"]
-        PlayerRating.objects.bulk_update(changed, fields, batch_size=1000)
+        _update_rows(PlayerRating, changed, fields)
         PlayerRating.objects.bulk_create(fresh, batch_size=1000)
         PlayerRating.objects.filter(pk__in=gone).delete()
         return len(players)
@@ -521,6 +526,11 @@ def ratings_update() -> dict[str, Any]:
         )
         if start is None:
             return {"status": "up to date", "applied": 0, "through": state.applied_through}
+        if start <= state.applied_through:
+            reach = RatingGame.objects.filter(pk__gte=start, places__isnull=False).count()
+            if reach > max(REPLAY_FLOOR, state.games_rated * REPLAY_SHARE):
+                # most of the history follows the change: writing it all anew is cheaper
+                return _recompute_locked(state, resync=False)
         replay = _Replay(state.applied_through)
         replay.run(start)
         players = replay.save_players()

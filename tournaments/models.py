@@ -650,9 +650,9 @@ class StandingsFailure(models.Model):
 
 
 class RatingState(models.Model):
-    """The one row that serialises rating updates: the task locks it, applies every pending
-    game in sequence order and records how far it got. ``needs_recompute`` is set when an
-    already-rated game was corrected or voided (an incremental update cannot undo it)."""
+    """The one row that serialises rating updates (the ratings writer's lock): the task locks
+    it, replays from the earliest pending game and records how far it got.
+    ``needs_recompute`` is an operator's switch: the next update rebuilds everything."""
 
     applied_through = models.PositiveBigIntegerField(
         default=0, help_text="highest rating sequence applied"

@@ -3,11 +3,15 @@
 1. Recompute of a league with 10,000 confirmed games: wall time and number of queries
    (the query count must not grow with the number of games).
 2. Upload → snapshot updated, through a real Celery worker on Redis: p50/p95 over N uploads.
+3. ``--contention``: an upload's own time (tasks not run) alone and while a recompute of
+   its 10,000-game league runs in another connection, as a ratio (issue 31: the recompute
+   held the league's row, so the upload's revision bump waited for all of it).
 
 Runs against PostgreSQL (DATABASE_URL, default a scratch database ``maedn_bench`` on
 127.0.0.1) and Redis (BENCH_BROKER_URL, default redis://127.0.0.1:6379/14).
 
     .venv/bin/python bench/standings.py [--games 10000] [--uploads 200] [--skip-uploads]
+                                        [--contention]
 """
 
 from __future__ import annotations
@@ -79,7 +83,7 @@ def make_league(players: int, name: str):
     return owner, league
 
 
-def bench_recompute(games: int) -> None:
+def bench_recompute(games: int, keep_open: int = 0):
     from django.db import connection
     from django.db.models import F
     from django.test.utils import CaptureQueriesContext
@@ -93,7 +97,8 @@ def bench_recompute(games: int) -> None:
     t0 = time.perf_counter()
     while league.fixtures.count() < games:
         cycle_create(league=league, by=owner, seed=league.cycles.count() + 1)
-    fixtures = list(league.fixtures.prefetch_related("seats")[:games])
+    fixtures = list(league.fixtures.prefetch_related("seats").order_by("pk")[:games])
+    open_fixtures, fixtures = fixtures[len(fixtures) - keep_open :], fixtures[: games - keep_open]
     results = []
     for i, fixture in enumerate(fixtures):
         a, b = [s.entry_id for s in fixture.seats.all()]
@@ -128,6 +133,82 @@ def bench_recompute(games: int) -> None:
         f"recompute of {len(fixtures)} games: best {min(timings) * 1000:.0f} ms, "
         f"median {statistics.median(timings) * 1000:.0f} ms, queries {queries[0]}"
     )
+    return owner, league, open_fixtures
+
+
+def bench_contention(owner, league, fixtures) -> None:
+    import json
+
+    from django.db import connection
+    from django.db.models import F
+
+    from games.engine import simulate_game
+    from tournaments.models import League
+    from tournaments.services import analyses, ratings, standings
+    from tournaments.services.results import game_log_submit
+
+    for module in (standings, ratings, analyses):  # the POST's own cost: tasks not run
+        if hasattr(module, "task_send"):
+            module.task_send = lambda *args, **kwargs: True
+    logs = []
+    for fixture in fixtures:
+        seats = list(fixture.seats.select_related("entry__player"))
+        game = simulate_game(
+            rules=league.rules_spec,
+            players={s.entry.player.name: s.colours for s in seats},
+            first=fixture.starting_colour,
+            bots="heuristic",
+            seed=fixture.pk,
+        )
+        logs.append(json.dumps(game))
+    pairs = list(zip(fixtures, logs, strict=True))
+
+    def upload(fixture, text) -> float:
+        start = time.perf_counter()
+        game_log_submit(fixture=fixture, content=text, user=owner)
+        return time.perf_counter() - start
+
+    alone = [upload(*pairs.pop()) for _ in range(3)]
+    # the recompute runs in another process (its own connection, no shared GIL), and the
+    # upload starts once that process has begun reading the league's results
+    import multiprocessing
+
+    fork = multiprocessing.get_context("fork")
+    during, recomputes = [], []
+    for _ in range(3):
+        League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + 1)
+        computing, took = fork.Event(), fork.Queue()
+        connection.close()  # the child must not share this connection
+        child = fork.Process(target=_recompute_in_child, args=(league.pk, computing, took))
+        child.start()
+        computing.wait(60)
+        during.append(upload(*pairs.pop()))
+        recomputes.append(took.get(timeout=120))
+        child.join()
+    a, d = statistics.median(alone), statistics.median(during)
+    print(
+        f"upload alone {a * 1000:.0f} ms, during a recompute {d * 1000:.0f} ms "
+        f"(× {d / a:.2f}; the recompute took {statistics.median(recomputes) * 1000:.0f} ms)"
+    )
+
+
+def _recompute_in_child(league_id: int, computing, took) -> None:
+    from django.db import connection
+
+    from tournaments.services import standings
+
+    connection.close()  # a connection of its own
+    real = standings.outcomes_for  # the first read of the run's inputs
+
+    def load(*args, **kwargs):
+        computing.set()
+        return real(*args, **kwargs)
+
+    standings.outcomes_for = load
+    start = time.perf_counter()
+    standings.standings_recompute(league_id)
+    took.put(time.perf_counter() - start)
+    connection.close()
 
 
 def bench_uploads(uploads: int) -> None:
@@ -188,10 +269,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--uploads", type=int, default=200)
     parser.add_argument("--skip-uploads", action="store_true")
+    parser.add_argument("--contention", action="store_true")
     args = parser.parse_args()
     ensure_database()
     setup_django(None if args.skip_uploads else BROKER)
-    bench_recompute(args.games)
+    owner, league, open_fixtures = bench_recompute(args.games, 6 if args.contention else 0)
+    if args.contention:
+        bench_contention(owner, league, open_fixtures)
     if not args.skip_uploads:
         bench_uploads(args.uploads)
 

@@ -134,6 +134,12 @@ class League(models.Model):
     results_revision = models.PositiveIntegerField(
         default=0, help_text="bumped whenever a counting result changes; standings follow it"
     )
+    standings_claimed_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="a worker is recomputing the standings until then (one at a time per league; "
+        "a burst of results coalesces into its next run)",
+    )
     ranking_level = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
@@ -664,9 +670,9 @@ class StandingsFailure(models.Model):
 
 
 class RatingState(models.Model):
-    """The one row that serialises rating updates: the task locks it, applies every pending
-    game in sequence order and records how far it got. ``needs_recompute`` is set when an
-    already-rated game was corrected or voided (an incremental update cannot undo it)."""
+    """The one row that serialises rating updates (the ratings writer's lock): the task locks
+    it, replays from the earliest pending game and records how far it got.
+    ``needs_recompute`` is an operator's switch: the next update rebuilds everything."""
 
     applied_through = models.PositiveBigIntegerField(
         default=0, help_text="highest rating sequence applied"
@@ -692,6 +698,11 @@ class RatingGame(models.Model):
     skip_reason = models.CharField(max_length=100, blank=True)
     applied = models.BooleanField(default=False)
     played_at = models.DateTimeField(help_text="when the result first counted")
+    revision = models.PositiveIntegerField(
+        default=0,
+        help_text="raised by every change of the places; the ratings task marks a game applied "
+        "only at the revision it rated (a correction meanwhile leaves it pending)",
+    )
 
     class Meta:
         ordering = ["id"]

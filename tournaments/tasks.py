@@ -29,7 +29,8 @@ TRANSIENT_ERRORS = (
     max_retries=8,
 )
 def recompute_standings(league_id: int) -> dict:
-    """Recompute one league's standings snapshot (idempotent; safe to run concurrently)."""
+    """Bring one league's standings snapshot to its results revision (idempotent; runs for
+    one league coalesce: a run finding the league claimed leaves it to the holder)."""
     return standings.standings_recompute(league_id)
 
 
@@ -52,7 +53,7 @@ def standings_catch_up() -> list[int]:
 )
 def update_ratings() -> dict:
     """Apply every pending rated game in sequence order (idempotent: a duplicate or retried
-    run finds nothing pending; a correction of a rated game runs the full recompute).
+    run finds nothing pending; a correction or void of a rated game replays from it).
     Retried only on an outage (``TRANSIENT_ERRORS``), never on an error of its own."""
     return ratings.ratings_update()
 

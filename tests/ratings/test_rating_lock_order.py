@@ -42,12 +42,12 @@ def _interleaved(organizer_write):
     rated games while the organizer takes the fixture, then writing its history."""
     update_holds_games = threading.Event()
     organizer_holds_fixture = threading.Event()
-    real_apply, real_lock = ratings._apply, results._locked_fixture
+    real_rate, real_lock = ratings.rate_game, results._locked_fixture
 
-    def apply_after_the_organizer_locked(games, current):
+    def rate_after_the_organizer_locked(*args, **kwargs):
         update_holds_games.set()
         organizer_holds_fixture.wait(timeout=5)
-        return real_apply(games, current)
+        return real_rate(*args, **kwargs)
 
     def lock_while_the_update_holds_games(fixture_id):
         update_holds_games.wait(timeout=5)
@@ -56,7 +56,7 @@ def _interleaved(organizer_write):
         return fixture
 
     with (
-        mock.patch.object(ratings, "_apply", apply_after_the_organizer_locked),
+        mock.patch.object(ratings, "rate_game", rate_after_the_organizer_locked),
         mock.patch.object(results, "_locked_fixture", lock_while_the_update_holds_games),
     ):
         outcomes = run_concurrently(ratings.ratings_update, organizer_write)
@@ -69,7 +69,7 @@ def test_a_correction_during_the_update_neither_deadlocks_nor_is_lost(world):
     update, correction = _interleaved(lambda: world.enter(fixture, ["cid", "bob", "ann"]))
     assert not isinstance(update, Exception), update
     assert not isinstance(correction, Exception), correction
-    assert update["status"] in ("updated", "recomputed")
+    assert update["status"] in ("updated", "replayed")
     # the correction made its game pending again; the next update rates the corrected order
     ratings.ratings_update()
     places = dict(RatingChange.objects.filter(fixture=fixture).values_list("player__name", "place"))
@@ -92,7 +92,7 @@ def test_a_void_through_the_api_during_the_update_answers_200_and_counts(world):
     assert not isinstance(response, Exception), response
     assert response.status_code == 200, response.content
     assert not Result.objects.filter(fixture=fixture, state=Result.State.CONFIRMED).exists()
-    ratings.ratings_update()  # the void of a rated game: recomputed without it
+    ratings.ratings_update()  # the void of a rated game: replayed without it
     assert not RatingChange.objects.filter(fixture=fixture).exists()
     assert not RatingGame.objects.filter(fixture=fixture, places__isnull=False).exists()
 

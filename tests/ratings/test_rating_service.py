@@ -97,14 +97,14 @@ def test_incremental_equals_full_recompute_and_the_command(world):
     assert snapshot() == incremental
 
 
-def test_a_correction_of_a_rated_game_recomputes_in_the_original_order(world):
+def test_a_correction_of_a_rated_game_replays_in_the_original_order(world):
     league = world.league()
     fixtures = play_all(world, league)
     world.enter(fixtures[1], ["ann", "bob", "cid"], reason="wrong winner")
     corrected_game = RatingGame.objects.get(fixture=fixtures[1])
     assert corrected_game.applied is False  # pending again, below what was applied
     assert corrected_game.pk <= RatingState.objects.get().applied_through
-    assert ratings_update()["status"] == "recomputed"
+    assert ratings_update()["status"] == "replayed"
     corrected = snapshot()
     # the same figures as if the corrected result had been there from the start
     RatingChange.objects.all().delete()
@@ -120,7 +120,7 @@ def test_void_of_a_rated_game_takes_it_out(world):
     league = world.league()
     fixtures = play_all(world, league, ORDERS[:2])
     result_void(fixture=fixtures[0], user=world.organizer, reason="played with wrong rules")
-    assert ratings_update()["status"] == "recomputed"
+    assert ratings_update()["status"] == "replayed"
     assert not RatingGame.objects.filter(fixture=fixtures[0]).exists()
     assert RatingChange.objects.filter(fixture=fixtures[0]).count() == 0
     ann = PlayerRating.objects.get(player=world.players["ann"])
@@ -138,7 +138,7 @@ def test_forfeits_are_not_rated(world):
     assert not PlayerRating.objects.exists()
 
 
-def test_a_late_commit_with_a_lower_sequence_triggers_a_recompute(world):
+def test_a_late_commit_with_a_lower_sequence_replays_from_it(world):
     league = world.league()
     play_all(world, league, ORDERS[:3], update_each=False)
     # the second game's transaction "committed late": the first and third were applied
@@ -152,7 +152,7 @@ def test_a_late_commit_with_a_lower_sequence_triggers_a_recompute(world):
     second.applied = False
     second.save(force_insert=True)
     out = ratings_update()
-    assert out["status"] == "recomputed"
+    assert out["status"] == "replayed"
     after = snapshot()
     ratings_recompute(resync=False)
     assert snapshot() == after

@@ -94,9 +94,12 @@ def test_a_database_outage_is_raised_for_the_task_to_retry(monkeypatch):
         raise OperationalError("server closed the connection unexpectedly")
 
     monkeypatch.setattr(standings, "_recompute", down)
+    League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + 1)
     with pytest.raises(OperationalError):
         standings.standings_recompute(league.pk)
     assert not StandingsFailure.objects.filter(league=league).exists()
+    # the claim is let go: the retry recomputes
+    assert League.objects.get(pk=league.pk).standings_claimed_until is None
 
 
 def test_the_organizers_are_told_once():

@@ -4,20 +4,25 @@ incremental update the Celery task runs, and the full recompute.
 The walk (docs/ratings.md): a result counts → ``rating_game_counted`` (inside the result's
 transaction) records the fixture's rating places under its **rating sequence** and, on
 commit, queues ``tournaments.update_ratings`` by name → the task runs ``ratings_update``:
-it locks the one ``RatingState`` row and applies *every* pending game in sequence order, so
-concurrent commits land in order and a retried or duplicated task finds nothing to do.
-A correction or void of a game already rated sets ``needs_recompute``: the next update
-rebuilds every rating from scratch (``ratings_recompute``, also ``manage.py
-ratings_recompute``), which gives the incremental figures bit for bit.
+it locks the one ``RatingState`` row (the writer's lock; organizers' writes never take it)
+and applies *every* pending game in sequence order, so concurrent commits land in order and
+a retried or duplicated task finds nothing to do. A correction or void of a game already
+rated (or a game committed late) replays the history from that game on, rewriting only
+the rows whose values change; the full recompute (``ratings_recompute``, also ``manage.py
+ratings_recompute``) streams every game and writes in batches. Both give the figures of a
+replay from scratch bit for bit.
 """
 
 from __future__ import annotations
 
 import logging
+import operator
 from collections import defaultdict
+from functools import reduce
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from tournaments.algorithms.ratings import (
@@ -27,11 +32,13 @@ from tournaments.algorithms.ratings import (
     RatingError,
     display_rating,
     finishing_places,
+    initial_rating,
     rate_game,
 )
 from tournaments.formats import get_format
 from tournaments.models import (
     Fixture,
+    Player,
     PlayerRating,
     RatingChange,
     RatingGame,
@@ -141,6 +148,8 @@ def result_places(result: Result, seats: list[Seat]) -> tuple[list[list[int]] | 
 
 
 def _state_locked() -> RatingState:
+    """The ratings writer's lock: the one ``RatingState`` row. Only the ratings task and
+    the recompute take it; organizers' result writes never do."""
     try:
         with transaction.atomic():
             RatingState.objects.get_or_create(pk=STATE_ID)
@@ -155,11 +164,13 @@ def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
 
     The entry point for every place that makes a result count (leagues, open tournaments;
     live rooms that create a fixture's result call it too). A game seen for the first time
-    gets the next rating sequence; a correction keeps its sequence; a change to a game
-    already rated, or a void of one, makes it pending again below what was applied, which
-    the next update answers with a full recompute. (The rating state row is never locked
-    here: the task locks it first and the rated games second, this the other way round
-    would deadlock.)
+    gets the next rating sequence; a correction keeps its sequence; a change of a game's
+    places makes it pending (``applied = False``) and raises its ``revision``; a void
+    leaves it pending with no places (``skip_reason = "voided"``), removed by the next
+    update. The next update replays the ratings from the earliest pending game on
+    (docs/ratings.md). The row is locked ``FOR NO KEY UPDATE``: the ratings task's history
+    rows check their foreign key to it with a key-share lock, which this does not block,
+    and the task itself never locks rated games until it marks them applied at its end.
     """
     fixture_id = fixture if isinstance(fixture, int) else fixture.pk
     result = (
@@ -167,16 +178,14 @@ def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
         .select_related("fixture__league__owner")
         .first()
     )
-    game = RatingGame.objects.select_for_update().filter(fixture_id=fixture_id).first()
+    game = RatingGame.objects.select_for_update(no_key=True).filter(fixture_id=fixture_id).first()
     if result is None:
-        if game is not None and game.applied and game.places is not None:
-            # a void of a rated game: keep the row, unrated and pending, so the next update
-            # sees a pending game at or below what it applied and recomputes
+        if game is not None and (game.places is not None or game.skip_reason != VOIDED):
+            # kept (unrated, pending) until the next update takes its history out: the task
+            # may be writing history rows that point at it right now
             game.places, game.skip_reason, game.applied = None, VOIDED, False
-            game.save(update_fields=["places", "skip_reason", "applied"])
-        elif game is not None:
-            game.delete()
-            game = None
+            game.revision += 1
+            game.save(update_fields=["places", "skip_reason", "applied", "revision"])
     else:
         seats = list(Seat.objects.filter(fixture_id=fixture_id).select_related("entry__player"))
         places, reason = rated_places(result, seats)
@@ -188,11 +197,12 @@ def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
                 skip_reason=reason,
                 played_at=result.decided_at or timezone.now(),
             )
-        elif game.result_id != result.pk or game.places != places:
+        elif game.result_id != result.pk or game.places != places or game.skip_reason != reason:
             if game.places != places:
-                game.applied = False  # rated with other places: pending again → recompute
+                game.applied = False  # rated with other places: pending again → replay
             game.result, game.places, game.skip_reason = result, places, reason
-            game.save(update_fields=["result", "places", "skip_reason", "applied"])
+            game.revision += 1
+            game.save(update_fields=["result", "places", "skip_reason", "applied", "revision"])
     transaction.on_commit(ratings_enqueue)
     return game
 
@@ -205,82 +215,337 @@ def ratings_enqueue() -> None:
 
 # --- the update ------------------------------------------------------------------------------
 
+#: rated games (and their history rows) read and written per batch
+CHUNK = 2000
+#: a change with more rated games after it than this share of all (and than the floor) is
+#: answered with the full recompute: when most of the history may change, deleting it and
+#: writing it anew with COPY beats comparing and updating it row by row (bench/ratings_replay.py:
+#: a change reaching every player cost 1.8× the full recompute as a replay)
+REPLAY_SHARE = 0.5
+REPLAY_FLOOR = 2000
+#: the fields of a history row that a replay recomputes
+CHANGE_FIELDS = (
+    "place",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+    "display_before",
+    "display_after",
+    "win_probability",
+)
+GAME_FIELDS = ("pk", "places", "applied", "revision", "skip_reason", "played_at", "fixture_id")
 
-def _rated(game: RatingGame) -> RatedGame:
-    return RatedGame(game.pk, tuple((int(p), int(place)) for p, place in game.places))
+
+def _rated(game: dict) -> RatedGame:
+    return RatedGame(game["pk"], tuple((int(p), int(place)) for p, place in game["places"]))
 
 
-def _apply(games: list[RatingGame], ratings: dict[int, PlayerRating]) -> list[RatingChange]:
-    """Rate ``games`` in order on top of ``ratings`` (changed in place); the history rows."""
-    changes: list[RatingChange] = []
-    current = {p: Rating(r.mu, r.sigma) for p, r in ratings.items()}
-    for game in games:
-        update = rate_game(current, _rated(game), PLATFORM_RATINGS)
-        current.update(update.after)
-        for c in update.changes:
-            row = ratings.get(c.player)
-            if row is None:
-                row = ratings[c.player] = PlayerRating(player_id=c.player, games=0)
-            row.mu, row.sigma = c.after.mu, c.after.sigma
-            row.display = display_rating(c.after, PLATFORM_RATINGS)
-            row.games += 1
-            row.last_played_at = game.played_at
-            changes.append(
-                RatingChange(
-                    player_id=c.player,
-                    game=game,
-                    fixture_id=game.fixture_id,
-                    sequence=game.pk,
-                    place=c.place,
-                    mu_before=c.before.mu,
-                    sigma_before=c.before.sigma,
-                    mu_after=c.after.mu,
-                    sigma_after=c.after.sigma,
-                    display_before=display_rating(c.before, PLATFORM_RATINGS),
-                    display_after=row.display,
-                    win_probability=c.win_probability,
-                    played_at=game.played_at,
-                )
+def _change_fields(c) -> dict[str, Any]:
+    return {
+        "place": c.place,
+        "mu_before": c.before.mu,
+        "sigma_before": c.before.sigma,
+        "mu_after": c.after.mu,
+        "sigma_after": c.after.sigma,
+        "display_before": display_rating(c.before, PLATFORM_RATINGS),
+        "display_after": display_rating(c.after, PLATFORM_RATINGS),
+        "win_probability": c.win_probability,
+    }
+
+
+def _new_change(game: dict, c) -> RatingChange:
+    return RatingChange(
+        player_id=c.player,
+        game_id=game["pk"],
+        fixture_id=game["fixture_id"],
+        sequence=game["pk"],
+        played_at=game["played_at"],
+        **_change_fields(c),
+    )
+
+
+def _where_revision(pairs: list[tuple[int, int]]) -> Q:
+    """Games at exactly the revision this run read (a change since leaves them pending)."""
+    return reduce(operator.or_, (Q(pk=pk, revision=rev) for pk, rev in pairs))
+
+
+def _settle_games(marks: list[tuple[int, int]], voided: list[tuple[int, int]]) -> None:
+    """Mark the pending games this run rated applied, and delete the voided ones it took
+    out — each only at the revision it read (the only rated-game rows the task writes)."""
+    for i in range(0, len(marks), 500):
+        RatingGame.objects.filter(_where_revision(marks[i : i + 500]), applied=False).update(
+            applied=True
+        )
+    for i in range(0, len(voided), 500):
+        RatingGame.objects.filter(
+            _where_revision(voided[i : i + 500]), places__isnull=True, skip_reason=VOIDED
+        ).delete()
+
+
+def _update_rows(model, rows: list, fields: tuple[str, ...] | list[str]) -> None:
+    """Write ``fields`` of ``rows``: on PostgreSQL one ``UPDATE … FROM unnest(arrays)`` per
+    5,000 rows (Django's ``bulk_update`` builds a ``CASE`` per field and row — 27.9 s for
+    5,500 history rows — and a ``VALUES`` list of thousands of parameters spends seconds in
+    the driver's query parsing); ``bulk_update`` elsewhere."""
+    if not rows:
+        return
+    if connection.vendor != "postgresql":
+        model.objects.bulk_update(rows, fields, batch_size=1000)
+        return
+    meta = model._meta
+    columns = [meta.get_field(name) for name in fields]
+    arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in [meta.pk, *columns])
+    names = ", ".join(f.column for f in columns)
+    assign = ", ".join(f"{f.column} = v.{f.column}" for f in columns)
+    sql = (
+        f"UPDATE {meta.db_table} AS t SET {assign} "
+        f"FROM unnest({arrays}) AS v(id, {names}) WHERE t.{meta.pk.column} = v.id"
+    )
+    with connection.cursor() as cursor:
+        for i in range(0, len(rows), 5000):
+            batch = rows[i : i + 5000]
+            params = [[row.pk for row in batch]]
+            params += [[getattr(row, f.attname) for row in batch] for f in columns]
+            cursor.execute(sql, params)
+
+
+class _Replay:
+    """One pass of the update from the earliest pending game on (docs/ratings.md, "Replay
+    from the change").
+
+    The stored history is a fold: each row's "before" is the player's previous "after".
+    Walking the rated games from ``start`` in sequence order, a game is rated again only if
+    it is pending (new, corrected, voided) or one of its players is **dirty** — their
+    replayed rating differs from the stored one at that point (``dirty`` holds the replayed
+    value). Everyone else's rating there is read from the stored rows. A player whose
+    replayed "after" equals the stored one is clean again. Rows are written only where a
+    value changed, so a correction of a late game reads and writes only the games after it
+    that its players' changes reach.
+    """
+
+    def __init__(self, through: int):
+        self.through = through
+        self.dirty: dict[int, Rating] = {}
+        self.touched: set[int] = set()
+        self.counted: set[int] = set()  # players who gained or lost a history row
+        self.current: dict[int, PlayerRating | None] = {}  # stored ratings (before this run)
+        self.marks: list[tuple[int, int]] = []
+        self.voided: list[tuple[int, int]] = []
+        self.newest = through
+        self.rated_delta = 0
+        self.written = {"created": 0, "updated": 0, "deleted": 0, "games": 0}
+
+    # -- the stored value of a clean player at a game -------------------------------------
+
+    def _stored_at(self, player: int, sequence: int) -> Rating:
+        if sequence > self.through:  # after everything stored: the current rating
+            row = self.current.get(player)
+            return Rating(row.mu, row.sigma) if row else initial_rating(PLATFORM_RATINGS)
+        last = (
+            RatingChange.objects.filter(player_id=player, sequence__lt=sequence)
+            .order_by("-sequence")
+            .values_list("mu_after", "sigma_after")
+            .first()
+        )
+        return Rating(*last) if last else initial_rating(PLATFORM_RATINGS)
+
+    def _settle(self, player: int, replayed: Rating, stored: Rating) -> None:
+        if replayed == stored:
+            self.dirty.pop(player, None)
+        else:
+            self.dirty[player] = replayed
+            self.touched.add(player)
+
+    # -- the walk --------------------------------------------------------------------------
+
+    def run(self, start: int) -> None:
+        cursor = start
+        while True:
+            games = list(
+                RatingGame.objects.filter(pk__gte=cursor)
+                .filter(Q(places__isnull=False) | Q(applied=False))
+                .order_by("pk")
+                .values(*GAME_FIELDS)[:CHUNK]
             )
-    return changes
+            if not games:
+                return
+            cursor = games[-1]["pk"] + 1
+            self._chunk(games)
 
+    def _chunk(self, games: list[dict]) -> None:
+        rows: dict[int, dict[int, RatingChange]] | None = None
+        creates: list[RatingChange] = []
+        updates: list[RatingChange] = []
+        deletes: list[int] = []
+        for i, game in enumerate(games):
+            places = game["places"]
+            players = [int(p) for p, _ in places] if places is not None else []
+            pending = not game["applied"]
+            if not pending and not any(p in self.dirty for p in players):
+                continue  # nothing reaching it changed: its stored rows stand
+            if rows is None:  # the chunk's history, from the first game that needs it
+                rows = self._rows([g["pk"] for g in games[i:]])
+                fresh = {
+                    int(p)
+                    for g in games[i:]
+                    if g["pk"] > self.through and g["places"] is not None
+                    for p, _ in g["places"]
+                }
+                self._load_current(fresh)
+            stored = rows.get(game["pk"], {})
+            self.written["games"] += 1
+            if pending:
+                self.newest = max(self.newest, game["pk"])
+                if places is None and game["skip_reason"] == VOIDED:
+                    self.voided.append((game["pk"], game["revision"]))
+                else:
+                    self.marks.append((game["pk"], game["revision"]))
+                self.rated_delta += (places is not None) - bool(stored)
+            before: dict[int, Rating] = {}
+            for p in players:
+                if p in self.dirty:
+                    before[p] = self.dirty[p]
+                elif p in stored:
+                    before[p] = Rating(stored[p].mu_before, stored[p].sigma_before)
+                else:
+                    before[p] = self._stored_at(p, game["pk"])
+            for p, row in stored.items():
+                if p not in before:  # no longer in this game (or the game no longer rated)
+                    replayed = self.dirty.get(p, Rating(row.mu_before, row.sigma_before))
+                    deletes.append(row.pk)
+                    self.counted.add(p)
+                    self.touched.add(p)
+                    self._settle(p, replayed, Rating(row.mu_after, row.sigma_after))
+            if places is None:
+                continue
+            update = rate_game(before, _rated(game), PLATFORM_RATINGS)
+            for c in update.changes:
+                row = stored.get(c.player)
+                fields = _change_fields(c)
+                if row is None:
+                    creates.append(_new_change(game, c))
+                    self.counted.add(c.player)
+                    self.touched.add(c.player)
+                    self.dirty[c.player] = c.after
+                    continue
+                old_after = Rating(row.mu_after, row.sigma_after)
+                if any(getattr(row, k) != v for k, v in fields.items()):
+                    for k, v in fields.items():
+                        setattr(row, k, v)
+                    updates.append(row)
+                self._settle(c.player, c.after, old_after)
+        if deletes:
+            RatingChange.objects.filter(pk__in=deletes).delete()
+        _update_rows(RatingChange, updates, CHANGE_FIELDS)
+        if creates:
+            RatingChange.objects.bulk_create(creates, batch_size=1000)
+        self.written["created"] += len(creates)
+        self.written["updated"] += len(updates)
+        self.written["deleted"] += len(deletes)
 
-def _save(ratings: dict[int, PlayerRating], changes: list[RatingChange]) -> None:
-    existing = [r for r in ratings.values() if r.pk]
-    fresh = [r for r in ratings.values() if not r.pk]
-    fields = ["mu", "sigma", "display", "games", "last_played_at"]
-    PlayerRating.objects.bulk_update(existing, fields, batch_size=500)
-    PlayerRating.objects.bulk_create(fresh, batch_size=500)
-    RatingChange.objects.bulk_create(changes, batch_size=1000)
+    def _rows(self, game_ids: list[int]) -> dict[int, dict[int, RatingChange]]:
+        out: dict[int, dict[int, RatingChange]] = defaultdict(dict)
+        for row in RatingChange.objects.filter(game_id__in=game_ids).only(
+            "pk", "game_id", "player_id", *CHANGE_FIELDS
+        ):
+            out[row.game_id][row.player_id] = row
+        return out
+
+    def _load_current(self, players: set[int]) -> None:
+        missing = players - self.current.keys()
+        if missing:
+            found = {r.player_id: r for r in PlayerRating.objects.filter(player_id__in=missing)}
+            for p in missing:
+                self.current[p] = found.get(p)
+
+    # -- the players' current ratings -----------------------------------------------------
+
+    def save_players(self) -> int:
+        players = self.touched | set(self.dirty)
+        if not players:
+            return 0
+        self._load_current(players)
+        counts: dict[int, tuple[int, Any]] = {}
+        if self.counted:
+            latest = RatingChange.objects.filter(player_id=OuterRef("pk")).order_by("-sequence")
+            number = (
+                RatingChange.objects.filter(player_id=OuterRef("pk"))
+                .values("player_id")
+                .annotate(n=Count("pk"))
+                .values("n")
+            )
+            for pk, n, last in Player.objects.filter(pk__in=self.counted).values_list(
+                "pk", Subquery(number), Subquery(latest.values("played_at")[:1])
+            ):
+                counts[pk] = (n or 0, last)
+        changed, fresh, gone = [], [], []
+        for p in sorted(players):
+            row = self.current.get(p)
+            games, last = counts.get(p, (row.games, row.last_played_at) if row else (0, None))
+            if games == 0:
+                if row is not None:
+                    gone.append(row.pk)
+                continue
+            rating = self.dirty.get(p) or Rating(row.mu, row.sigma)
+            if row is None:
+                row = PlayerRating(player_id=p)
+                fresh.append(row)
+            else:
+                changed.append(row)
+            row.mu, row.sigma = rating.mu, rating.sigma
+            row.display = display_rating(rating, PLATFORM_RATINGS)
+            row.games, row.last_played_at = games, last
+        fields = ["mu", "sigma", "display", "games", "last_played_at"]
+        _update_rows(PlayerRating, changed, fields)
+        PlayerRating.objects.bulk_create(fresh, batch_size=1000)
+        PlayerRating.objects.filter(pk__in=gone).delete()
+        return len(players)
 
 
 def ratings_update() -> dict[str, Any]:
-    """Apply every pending rated game, in sequence order, under the rating state's lock.
+    """Apply every pending rated game under the ratings writer's lock (the rating state
+    row), replaying from the earliest one.
 
-    Idempotent: a game is applied once (its ``applied`` flag and the unique history row
-    per game and player), so a retried or duplicated task changes nothing. A pending game
-    older than one already applied (its transaction committed late), or a correction of a
-    rated game, makes this a full recompute, so the figures never depend on commit order.
+    New games after everything applied are an append; a pending game at or below what was
+    applied (a correction, a void, a game whose transaction committed late) replays the
+    history from that game on, rewriting only what changes (:class:`_Replay`), so the
+    figures always equal a recompute from scratch. Idempotent: a game is marked applied at
+    the revision it was rated, so a retried or duplicated task finds nothing to do and a
+    correction committed meanwhile stays pending for the next run.
     """
     with transaction.atomic():
         state = _state_locked()
-        # the rated games are locked too: a correction committed meanwhile waits, then makes
-        # its game pending again (never lost under an "applied" written from stale places)
-        pending = list(RatingGame.objects.select_for_update().filter(applied=False).order_by("pk"))
-        if state.needs_recompute or (pending and pending[0].pk <= state.applied_through):
+        if state.needs_recompute:
             return _recompute_locked(state, resync=False)
-        if not pending:
+        start = (
+            RatingGame.objects.filter(applied=False)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if start is None:
             return {"status": "up to date", "applied": 0, "through": state.applied_through}
-        rated = [g for g in pending if g.places is not None]
-        players = {int(p) for g in rated for p, _ in g.places}
-        ratings = {r.player_id: r for r in PlayerRating.objects.filter(player_id__in=players)}
-        changes = _apply(rated, ratings)
-        _save({p: r for p, r in ratings.items() if p in players}, changes)
-        RatingGame.objects.filter(pk__in=[g.pk for g in pending]).update(applied=True)
-        state.applied_through = pending[-1].pk
-        state.games_rated += len(rated)
+        if start <= state.applied_through:
+            reach = RatingGame.objects.filter(pk__gte=start, places__isnull=False).count()
+            if reach > max(REPLAY_FLOOR, state.games_rated * REPLAY_SHARE):
+                # most of the history follows the change: writing it all anew is cheaper
+                return _recompute_locked(state, resync=False)
+        replay = _Replay(state.applied_through)
+        replay.run(start)
+        players = replay.save_players()
+        _settle_games(replay.marks, replay.voided)
+        state.applied_through = replay.newest
+        state.games_rated += replay.rated_delta
         state.save(update_fields=["applied_through", "games_rated", "updated_at"])
-        return {"status": "updated", "applied": len(rated), "through": state.applied_through}
+        return {
+            "status": "replayed" if start <= replay.through else "updated",
+            "applied": len(replay.marks) + len(replay.voided),
+            "from": start,
+            "players": players,
+            "through": state.applied_through,
+            **replay.written,
+        }
 
 
 def ratings_recompute(*, resync: bool = True) -> dict[str, Any]:
@@ -296,56 +561,158 @@ def ratings_recompute(*, resync: bool = True) -> dict[str, Any]:
 
 
 def _resync() -> None:
+    """The rated games in line with the counted results, streamed in batches."""
     counted = (
         Result.objects.filter(state=Result.State.CONFIRMED)
         .select_related("fixture__league__owner")
         .order_by("decided_at", "pk")
     )
-    seats: dict[int, list[Seat]] = defaultdict(list)
-    for seat in Seat.objects.select_related("entry__player").order_by("fixture_id", "position"):
-        seats[seat.fixture_id].append(seat)
-    games = {g.fixture_id: g for g in RatingGame.objects.all()}
-    counted_fixtures = set()
     verified_owners: dict[int, bool] = {}  # one look-up per league owner
-    for result in counted:
-        counted_fixtures.add(result.fixture_id)
+    batch: list[Result] = []
+    for result in counted.iterator(chunk_size=CHUNK):
+        batch.append(result)
+        if len(batch) == CHUNK:
+            _resync_batch(batch, verified_owners)
+            batch = []
+    _resync_batch(batch, verified_owners)
+    is_counted = Result.objects.filter(
+        fixture_id=OuterRef("fixture_id"), state=Result.State.CONFIRMED
+    )
+    RatingGame.objects.exclude(Exists(is_counted)).delete()
+
+
+def _resync_batch(results: list[Result], verified_owners: dict[int, bool]) -> None:
+    if not results:
+        return
+    fixture_ids = [r.fixture_id for r in results]
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seat in Seat.objects.filter(fixture_id__in=fixture_ids).select_related("entry__player"):
+        seats[seat.fixture_id].append(seat)
+    games = {g.fixture_id: g for g in RatingGame.objects.filter(fixture_id__in=fixture_ids)}
+    fresh, changed = [], []
+    for result in results:
         places, reason = rated_places(result, seats[result.fixture_id], verified_owners)
         game = games.get(result.fixture_id)
         if game is None:
-            RatingGame.objects.create(
-                fixture_id=result.fixture_id,
-                result=result,
-                places=places,
-                skip_reason=reason,
-                played_at=result.decided_at or result.created_at,
+            fresh.append(
+                RatingGame(
+                    fixture_id=result.fixture_id,
+                    result=result,
+                    places=places,
+                    skip_reason=reason,
+                    played_at=result.decided_at or result.created_at,
+                )
             )
         elif (game.result_id, game.places, game.skip_reason) != (result.pk, places, reason):
             game.result, game.places, game.skip_reason = result, places, reason
-            game.save(update_fields=["result", "places", "skip_reason"])
-    RatingGame.objects.exclude(fixture_id__in=counted_fixtures).delete()
+            game.revision += 1
+            changed.append(game)
+    RatingGame.objects.bulk_create(fresh)  # sequences in the results' order
+    fields = ["result", "places", "skip_reason", "revision"]
+    RatingGame.objects.bulk_update(changed, fields, batch_size=500)
+
+
+HISTORY_COLUMNS = (
+    "player_id",
+    "game_id",
+    "fixture_id",
+    "sequence",
+    *CHANGE_FIELDS,
+    "played_at",
+)
+
+
+class _HistoryWriter:
+    """The recompute's history rows, written every ``CHUNK`` rows: with ``COPY`` on
+    PostgreSQL (no model instances: ``bulk_create`` spent most of the recompute preparing
+    them), with ``bulk_create`` elsewhere."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple] = []
+
+    def add(self, game: dict, c) -> None:
+        fields = _change_fields(c)
+        self.rows.append(
+            (
+                c.player,
+                game["pk"],
+                game["fixture_id"],
+                game["pk"],
+                *(fields[name] for name in CHANGE_FIELDS),
+                game["played_at"],
+            )
+        )
+        if len(self.rows) >= CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.rows:
+            return
+        if connection.vendor == "postgresql":
+            table = RatingChange._meta.db_table
+            with (
+                connection.cursor() as cursor,
+                cursor.cursor.copy(
+                    f"COPY {table} ({', '.join(HISTORY_COLUMNS)}) FROM STDIN"
+                ) as copy,
+            ):
+                for row in self.rows:
+                    copy.write_row(row)
+        else:
+            RatingChange.objects.bulk_create(
+                RatingChange(**dict(zip(HISTORY_COLUMNS, row, strict=True))) for row in self.rows
+            )
+        self.rows = []
 
 
 def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
-    list(RatingGame.objects.select_for_update().values_list("pk", flat=True))  # lock them all
+    """Every rating from scratch: the rated games streamed in sequence order, the history
+    written in batches; only the pending games are marked (at the revision read)."""
     if resync:
         _resync()
-    RatingGame.objects.filter(places__isnull=True, skip_reason=VOIDED).delete()
     RatingChange.objects.all().delete()
     PlayerRating.objects.all().delete()
-    games = list(RatingGame.objects.select_for_update().order_by("pk"))
-    rated = [g for g in games if g.places is not None]
-    ratings: dict[int, PlayerRating] = {}
-    changes = _apply(rated, ratings)
-    _save(ratings, changes)
-    RatingGame.objects.filter(pk__in=[g.pk for g in games], applied=False).update(applied=True)
-    state.applied_through = max((g.pk for g in games), default=state.applied_through)
-    state.games_rated = len(rated)
+    current: dict[int, Rating] = {}
+    players: dict[int, PlayerRating] = {}
+    history = _HistoryWriter()
+    marks: list[tuple[int, int]] = []
+    voided: list[tuple[int, int]] = []
+    rated = 0
+    newest = state.applied_through
+    games = RatingGame.objects.order_by("pk").values(*GAME_FIELDS)
+    for game in games.iterator(chunk_size=CHUNK):
+        if not game["applied"]:
+            newest = max(newest, game["pk"])
+            if game["places"] is None and game["skip_reason"] == VOIDED:
+                voided.append((game["pk"], game["revision"]))
+                continue
+            marks.append((game["pk"], game["revision"]))
+        if game["places"] is None:
+            continue
+        rated += 1
+        update = rate_game(current, _rated(game), PLATFORM_RATINGS)
+        current.update(update.after)
+        for c in update.changes:
+            history.add(game, c)
+            row = players.get(c.player)
+            if row is None:
+                row = players[c.player] = PlayerRating(player_id=c.player, games=0)
+            row.games += 1
+            row.last_played_at = game["played_at"]
+    history.flush()
+    for p, row in players.items():
+        row.mu, row.sigma = current[p].mu, current[p].sigma
+        row.display = display_rating(current[p], PLATFORM_RATINGS)
+    PlayerRating.objects.bulk_create(players.values(), batch_size=1000)
+    _settle_games(marks, voided)
+    state.applied_through = newest
+    state.games_rated = rated
     state.needs_recompute = False
     state.recomputed_at = timezone.now()
     state.save()
     return {
         "status": "recomputed",
-        "applied": len(rated),
-        "players": len(ratings),
+        "applied": rated,
+        "players": len(players),
         "through": state.applied_through,
     }

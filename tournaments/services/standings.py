@@ -11,11 +11,12 @@ leaves the previous snapshot intact (the next run fixes it).
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from fractions import Fraction
 from typing import Any
 
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -76,30 +77,95 @@ def standings_enqueue(league_id: int) -> None:
 TRANSIENT_ERRORS = (OperationalError, InterfaceError)
 
 
+#: how long a claim on a league's recompute lasts: a worker killed mid-run holds it no
+#: longer than this, after which the catch-up's task claims it again
+CLAIM_SECONDS = 60
+
+
 def standings_recompute(league_id: int) -> dict:
-    """Replace the league's snapshot if its results changed since the last one.
+    """Bring the league's snapshot up to its results revision, one worker at a time.
 
-    Idempotent: the same results give the same snapshot, and a snapshot already at the
-    league's results revision is left alone. A recompute that fails on the league's data
-    (a bad row) keeps the previous snapshot, records why (``StandingsFailure``: the page
-    says the table is stale and why) and is not retried until the results change again;
-    other leagues are unaffected. A database outage is raised, for the task to retry.
+    Coalescing (docs/results.md, "A burst of results"): a worker **claims** the league with
+    a conditional UPDATE (``standings_claimed_until`` empty or past); a task that finds it
+    claimed does nothing, since the holder recomputes again before it lets go whenever the
+    revision moved during its run, and checks once more after letting go (a task that gave
+    up in between is covered). So a burst of N results costs one or two recomputes, and the
+    last one is at the league's final revision. A snapshot already at the revision is left
+    alone (idempotent).
+
+    A recompute that fails on the league's data (a bad row) keeps the previous snapshot,
+    records why (``StandingsFailure``: the page says the table is stale and why) and is not
+    retried until the results change again; other leagues are unaffected. A database
+    outage is raised, for the task to retry.
     """
-    try:
-        outcome = _recompute(league_id)
-    except TRANSIENT_ERRORS:
-        raise
-    except Exception as exc:
-        return _record_failure(league_id, exc)
-    StandingsFailure.objects.filter(league_id=league_id).delete()
-    return outcome
+    outcome: dict = {"league": league_id, "status": "up to date"}
+    while True:
+        target = _behind(league_id)
+        if target is None:
+            return {"league": league_id, "status": "gone"}
+        if target is False:
+            return outcome
+        claim = _claim(league_id)
+        if claim is None:
+            return {"league": league_id, "status": "claimed by another worker"}
+        try:
+            while (revision := _behind(league_id)) not in (None, False):
+                try:
+                    step = _recompute(league_id)
+                except TRANSIENT_ERRORS:
+                    raise
+                except Exception as exc:
+                    outcome = _record_failure(league_id, revision, exc)
+                    continue  # recorded at this revision: done unless it moved meanwhile
+                StandingsFailure.objects.filter(league_id=league_id).delete()
+                if step["status"] == "recomputed" or outcome["status"] == "up to date":
+                    outcome = step
+        finally:
+            League.objects.filter(pk=league_id, standings_claimed_until=claim).update(
+                standings_claimed_until=None
+            )
 
 
-def _record_failure(league_id: int, exc: Exception) -> dict:
-    revision = League.objects.filter(pk=league_id).values_list("results_revision", flat=True)
-    revision = revision.first()
-    if revision is None:
-        return {"league": league_id, "status": "gone"}
+def _behind(league_id: int) -> int | bool | None:
+    """The league's results revision if its snapshot is behind it (and no recompute failed
+    at it), ``False`` if it is current, ``None`` if the league is gone."""
+    row = (
+        League.objects.filter(pk=league_id)
+        .annotate(
+            snap=Subquery(
+                StandingsSnapshot.objects.filter(league=OuterRef("pk"), stage=STAGE).values(
+                    "results_revision"
+                )[:1]
+            ),
+            failed=Subquery(
+                StandingsFailure.objects.filter(league=OuterRef("pk")).values("revision")[:1]
+            ),
+        )
+        .values_list("results_revision", "snap", "failed")
+        .first()
+    )
+    if row is None:
+        return None
+    revision, snap, failed = row
+    if (snap is not None and snap >= revision) or (failed is not None and failed >= revision):
+        return False
+    return revision
+
+
+def _claim(league_id: int):
+    """Claim the league's recompute (a conditional UPDATE, race-safe); the claim's value,
+    or ``None`` if another worker holds an unexpired claim."""
+    now = timezone.now()
+    until = now + dt.timedelta(seconds=CLAIM_SECONDS)
+    claimed = (
+        League.objects.filter(pk=league_id)
+        .filter(Q(standings_claimed_until__isnull=True) | Q(standings_claimed_until__lt=now))
+        .update(standings_claimed_until=until)
+    )
+    return until if claimed else None
+
+
+def _record_failure(league_id: int, revision: int, exc: Exception) -> dict:
     reason = f"{type(exc).__name__}: {exc}"[:2000]
     logger.exception("standings of league %s failed at revision %s", league_id, revision)
     StandingsFailure.objects.update_or_create(
@@ -110,64 +176,77 @@ def _record_failure(league_id: int, exc: Exception) -> dict:
 
 
 def _recompute(league_id: int) -> dict:
+    """One recompute to the revision read first (the inputs read after it are at least as
+    new), computed without any lock; then the snapshot replaced in one short transaction
+    holding only the snapshot's row, and only if it is still behind. The league's row is
+    never locked here: organizers' result writes (which raise its revision) never wait for
+    a recompute."""
+    league = League.objects.filter(pk=league_id).first()
+    if league is None:
+        return {"league": league_id, "status": "gone"}
+    revision = league.results_revision
+    current = StandingsSnapshot.objects.filter(league=league, stage=STAGE)
+    if current.filter(results_revision__gte=revision).exists():
+        return {"league": league_id, "status": "up to date", "revision": revision}
+    entries = list(
+        league.entries.filter(state=Entry.State.ACCEPTED)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    outcomes = outcomes_for(league)
+    table = compute_standings(
+        entries, outcomes, league_metrics(league), roll_offs=roll_offs_for(league)
+    )
+    counts = Fixture.objects.filter(
+        league=league, series__isnull=True, stage=Fixture.Stage.REGULAR
+    ).aggregate(total=_count(), decided=_count(Q(status__in=DECIDED)))
+    fields = dict(
+        results_revision=revision,
+        provisional=_provisional(league, counts),
+        games_played=len(outcomes),
+        games_total=counts["total"],
+        precedence=list(league.precedence),
+    )
+    rows = [
+        StandingsRow(
+            entry_id=row.entry,
+            rank=row.rank,
+            position=position,
+            played=row.values.get("games_played", 0),
+            wins=row.values.get("wins", 0),
+            losses=row.values.get("losses", 0),
+            points=_points(row.values, league.precedence),
+            metrics={k: _jsonable(v) for k, v in row.values.items()},
+            separated_by=row.separated_by or "",
+        )
+        for position, row in enumerate(table, start=1)
+    ]
     with transaction.atomic():
-        league = League.objects.select_for_update().filter(pk=league_id).first()
-        if league is None:
-            return {"league": league_id, "status": "gone"}
-        snapshot = StandingsSnapshot.objects.filter(league=league, stage=STAGE).first()
-        if snapshot is not None and snapshot.results_revision == league.results_revision:
-            return {
-                "league": league_id,
-                "status": "up to date",
-                "revision": league.results_revision,
-            }
-        entries = list(
-            league.entries.filter(state=Entry.State.ACCEPTED)
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
-        outcomes = outcomes_for(league)
-        table = compute_standings(
-            entries, outcomes, league_metrics(league), roll_offs=roll_offs_for(league)
-        )
-        counts = Fixture.objects.filter(
-            league=league, series__isnull=True, stage=Fixture.Stage.REGULAR
-        ).aggregate(total=_count(), decided=_count(Q(status__in=DECIDED)))
-        fields = dict(
-            results_revision=league.results_revision,
-            provisional=_provisional(league, counts),
-            games_played=len(outcomes),
-            games_total=counts["total"],
-            precedence=list(league.precedence),
-        )
+        snapshot = current.select_for_update().first()
+        if snapshot is not None and snapshot.results_revision >= revision:
+            return {"league": league_id, "status": "up to date", "revision": revision}
         if snapshot is None:
-            snapshot = StandingsSnapshot.objects.create(league=league, stage=STAGE, **fields)
+            try:
+                with transaction.atomic():
+                    snapshot = StandingsSnapshot.objects.create(
+                        league=league, stage=STAGE, **fields
+                    )
+            except IntegrityError:  # written at the same moment by a worker with a stale claim
+                return {"league": league_id, "status": "up to date", "revision": revision}
         else:
             StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
                 computed_at=timezone.now(), **fields
             )
             snapshot.rows.all().delete()
-        StandingsRow.objects.bulk_create(
-            StandingsRow(
-                snapshot=snapshot,
-                entry_id=row.entry,
-                rank=row.rank,
-                position=position,
-                played=row.values.get("games_played", 0),
-                wins=row.values.get("wins", 0),
-                losses=row.values.get("losses", 0),
-                points=_points(row.values, league.precedence),
-                metrics={k: _jsonable(v) for k, v in row.values.items()},
-                separated_by=row.separated_by or "",
-            )
-            for position, row in enumerate(table, start=1)
-        )
-        return {
-            "league": league_id,
-            "status": "recomputed",
-            "revision": league.results_revision,
-            "games": len(outcomes),
-        }
+        for row in rows:
+            row.snapshot = snapshot
+        StandingsRow.objects.bulk_create(rows)
+    return {
+        "league": league_id,
+        "status": "recomputed",
+        "revision": revision,
+        "games": len(outcomes),
+    }
 
 
 def _provisional(league: League, counts: dict) -> bool:

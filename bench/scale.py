@@ -544,15 +544,13 @@ class SiteBuilder:
         from django.db.models import Count, Q
 
         from games.models import GameLog
-        from tournaments.models import League, Result
+        from tournaments.models import League
 
         self.built.counted = self._counted()
         self.built.logs = GameLog.objects.count()
         self.built.league_slugs = dict(
             League.objects.annotate(
-                n=Count(
-                    "fixtures__results", filter=Q(fixtures__results__state=Result.State.CONFIRMED)
-                )
+                n=Count("fixtures__results", filter=Q(fixtures__results__state="confirmed"))
             ).values_list("slug", "n")
         )
 

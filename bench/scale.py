@@ -40,9 +40,14 @@ BENCH_PORT (default 18190) and BENCH_DATABASE_HOST (default
 
 from __future__ import annotations
 
+import argparse
+import http.client
 import json
 import os
 import random
+import resource
+import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -251,6 +256,7 @@ class SiteBuilder:
 
     # … and in bulk, as the upload service stores them (the DRR games of leagues)
     def play_in_bulk(self, league, fraction: float, start, days: int) -> int:
+        from django.db import transaction
         from django.db.models import F
 
         from games.models import GameLog
@@ -321,8 +327,9 @@ class SiteBuilder:
             )
             pending.append((fixture, log, result))
             if ordered:  # the next game's start is decided by this one's result
-                flush()
-                event_starts_update(fixture)
+                with transaction.atomic():
+                    flush()
+                    event_starts_update(fixture)
             elif len(pending) >= 500:
                 flush()
         flush()
@@ -558,3 +565,400 @@ class SiteBuilder:
 def build_site(size: float, seed: int = SEED, *, quiet: bool = False) -> Built:
     """Build the site of ``size`` × the demo into the current (empty, migrated) database."""
     return SiteBuilder(size, seed, quiet=quiet).build()
+
+
+# --- the databases ---------------------------------------------------------------------------
+
+
+def _admin_conn():
+    import psycopg
+
+    return psycopg.connect(f"{DB_HOST}/postgres", autocommit=True)
+
+
+def marker(size: float) -> str:
+    return f"bench/scale.py builder {BUILDER_VERSION} seed {SEED} size {size:g}"
+
+
+def site_ready(size: float) -> bool:
+    """Whether the database of ``size`` exists and was built whole by this builder."""
+    with _admin_conn() as conn:
+        row = conn.execute(
+            "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s",
+            (db_name(size),),
+        ).fetchone()
+    return bool(row) and row[0] == marker(size)
+
+
+def ensure_site(size: float, *, rebuild: bool = False) -> None:
+    """Build the site of ``size`` unless its database is there with this builder's marker
+    (the comment is written last: an interrupted build is built again)."""
+    if site_ready(size) and not rebuild:
+        print(f"{db_name(size)}: built ({marker(size)})")
+        return
+    name = db_name(size)
+    print(f"{name}: building the site at {size:g}× …", flush=True)
+    with _admin_conn() as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    env = env_for(size)
+    for args in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True)
+    stage(size, "build")
+    with _admin_conn() as conn:
+        conn.execute(f"COMMENT ON DATABASE \"{name}\" IS '{marker(size)}'")
+
+
+def stage(size: float, name: str, *extra: str, env: dict | None = None) -> dict:
+    """Run a stage of this script in a process of its own on the database of ``size``;
+    its JSON answer (the last line starting with ``RESULT ``)."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--stage", name, "--sizes", f"{size:g}", *extra],
+        cwd=ROOT,
+        env=env or env_for(size),
+        stdout=subprocess.PIPE,
+        text=True,
+        check=True,
+    ).stdout
+    answer = {}
+    for line in out.splitlines():
+        if line.startswith("RESULT "):
+            answer = json.loads(line[7:])
+        else:
+            print(line, flush=True)
+    return answer
+
+
+def reply(value: Any) -> None:
+    print("RESULT " + json.dumps(value), flush=True)
+
+
+# --- what is measured ------------------------------------------------------------------------
+
+
+def requests_to_measure() -> list[dict[str, Any]]:
+    """Every request measured: name, group (page, signed-in, api, export, admin), path and
+    who asks (None: anonymous). Needs the built site (the slugs and ids are looked up)."""
+    from django.db.models import Count, Q
+
+    from tournaments.models import Fixture, League, Player, Result
+
+    big = League.objects.get(slug=BIG)
+    typical = (
+        League.objects.filter(event_kind="league", format="2T", status="running")
+        .exclude(slug__in=[BIG, XLEAGUE])
+        .annotate(n=Count("fixtures"))
+        .order_by("n", "pk")
+    )
+    typical = list(typical)[len(typical) // 2] if typical else big
+    players = list(
+        Player.objects.annotate(n=Count("entries__seats", filter=Q(entries__seats__isnull=False)))
+        .filter(n__gt=0)
+        .order_by("n", "pk")
+        .values_list("slug", "n")
+    )
+    player, busiest = players[len(players) // 2][0], players[-1][0]
+    game = big.fixtures.filter(status=Fixture.Status.CONFIRMED).order_by("-pk").first()
+    result = Result.objects.filter(fixture=game, state="confirmed").first()
+    L, T = f"/leagues/{big.slug}", f"/leagues/{typical.slug}"
+    A, AT = f"/api/v1/leagues/{big.slug}", f"/api/v1/leagues/{typical.slug}"
+    rows = [
+        ("page", "home", "/", None),
+        ("page", "search", "/search/?q=Player+01", None),
+        ("page", "league (largest)", f"{L}/", None),
+        ("page", "league (typical)", f"{T}/", None),
+        ("page", "standings (largest)", f"{L}/standings/", None),
+        ("page", "schedule (largest)", f"{L}/schedule/", None),
+        ("page", "schedule (typical)", f"{T}/schedule/", None),
+        ("page", "bracket", f"/leagues/{XLEAGUE}/playoffs/", None),
+        ("page", "open tournament", f"/leagues/{OPEN}/", None),
+        ("page", "embed standings", f"{L}/embed/standings/", None),
+        ("page", "game", f"/games/{game.pk}/", None),
+        ("page", "player (typical)", f"/players/{player}/", None),
+        ("page", "player (busiest)", f"/players/{busiest}/", None),
+        ("page", "ratings", "/ratings/", None),
+        ("page", "rankings", "/rankings/", None),
+        ("signed-in", "/me/", "/me/", BENCH_USER),
+        ("signed-in", "/me/leagues/", "/me/leagues/", BENCH_USER),
+        ("signed-in", "manage (largest)", f"{L}/manage/", big.owner.username),
+        ("signed-in", "desk (largest)", f"{L}/desk/", big.owner.username),
+        ("api", "players", "/api/v1/players/", None),
+        ("api", "player", f"/api/v1/players/{busiest}/", None),
+        ("api", "ratings", "/api/v1/ratings/", None),
+        ("api", "rankings", "/api/v1/rankings/", None),
+        ("api", "leagues", "/api/v1/leagues/", None),
+        ("api", "league", f"{A}/", None),
+        ("api", "entries", f"{A}/entries/", None),
+        ("api", "cycles", f"{A}/cycles/", None),
+        ("api", "standings", f"{A}/standings/", None),
+        ("api", "series", f"/api/v1/leagues/{XLEAGUE}/series/", None),
+        ("api", "fixtures (largest)", f"/api/v1/fixtures/?league={big.slug}", None),
+        ("api", "fixtures (all)", "/api/v1/fixtures/", None),
+        ("api", "fixture", f"/api/v1/fixtures/{game.pk}/", None),
+        ("api", "result", f"/api/v1/results/{result.pk}/", None),
+        ("api", "me", "/api/v1/me/", BENCH_USER),
+        ("export", "standings.csv", f"{A}/standings.csv", None),
+        ("export", "schedule.ics (largest)", f"{A}/schedule.ics", None),
+        ("export", "player schedule.ics", f"/api/v1/players/{player}/schedule.ics", None),
+        ("export", "ratings.csv", "/api/v1/ratings.csv", None),
+        ("export", "rankings.csv", "/api/v1/rankings.csv", None),
+        ("export", "archive.json (typical)", f"{AT}/archive.json", None),
+        ("export", "archive.json (largest)", f"{A}/archive.json", None),
+    ]
+    for model in (
+        "tournaments/result",
+        "tournaments/fixture",
+        "tournaments/player",
+        "tournaments/league",
+        "tournaments/entry",
+        "tournaments/standingssnapshot",
+        "games/gamelog",
+    ):
+        rows.append(("admin", f"admin {model.split('/')[1]}", f"/admin/{model}/", "staff"))
+    return [dict(group=g, name=n, path=p, user=u) for g, n, p, u in rows]
+
+
+def in_process(only: str) -> dict:
+    """Status, queries and bytes of every request with the page cache off, and the queries
+    of a cache hit (cache on, second request); the session cookies for wrk."""
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext, override_settings
+
+    wanted = {"pages": ("page", "signed-in", "admin"), "api": ("api", "export")}.get(only)
+    rows = [r for r in requests_to_measure() if not wanted or r["group"] in wanted]
+    User = get_user_model()
+    clients: dict[str | None, Client] = {None: Client()}
+    cookies: dict[str, str] = {}
+    for username in {r["user"] for r in rows if r["user"]}:
+        client = Client()
+        client.force_login(User.objects.get(username=username))
+        clients[username] = client
+        cookies[username] = client.cookies["sessionid"].value
+    for row in rows:
+        client = clients[row["user"]]
+        cache.clear()
+        off = override_settings(PUBLIC_PAGE_CACHE_SECONDS=0, STANDINGS_PAGE_CACHE_SECONDS=0)
+        if row["name"] != "archive.json (largest)":
+            with off:  # a first request of its kind (templates, translations) is not measured
+                client.get(row["path"])
+        with off, CaptureQueriesContext(connection) as queries:
+            rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            began = time.perf_counter()
+            response = client.get(row["path"])
+            body = b"".join(response.streaming_content) if response.streaming else response.content
+            row["ms"] = (time.perf_counter() - began) * 1000
+            row["rss_growth_mb"] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss) / 1024
+        row.update(status=response.status_code, queries=len(queries), bytes=len(body))
+        if row["ms"] > 5000:  # not twice more
+            row["queries_cached"] = None
+            continue
+        client.get(row["path"])  # cache on (the settings' own): fill, then a hit
+        with CaptureQueriesContext(connection) as queries:
+            client.get(row["path"])
+        row["queries_cached"] = len(queries)
+    return {"rows": rows, "cookies": cookies}
+
+
+TASKS = (
+    "standings recompute (largest)",
+    "upload a new game (service)",
+    "ratings update after a new game",
+    "ratings update after a void",
+    "full ratings recompute",
+    "world rankings",
+    "analyses catch-up",
+)
+
+
+def run_task(name: str) -> dict:
+    """One task on the built site, inside a transaction rolled back afterwards: its wall
+    time and the process's peak RSS growth (this process runs only this task)."""
+    from django.db import transaction
+    from django.db.models import F
+
+    from tournaments.models import Fixture, League
+    from tournaments.selectors.rankings import world_rankings
+    from tournaments.services.analyses import analyses_catch_up
+    from tournaments.services.ratings import ratings_recompute, ratings_update
+    from tournaments.services.results import game_log_submit, result_void
+    from tournaments.services.standings import standings_recompute
+
+    big = League.objects.select_related("owner").get(slug=BIG)
+    builder = SiteBuilder(1, quiet=True)
+    work, before = None, None
+    with transaction.atomic():
+        # what the task needs first, outside its time
+        if name == "standings recompute (largest)":
+            League.objects.filter(pk=big.pk).update(results_revision=F("results_revision") + 1)
+            work = lambda: standings_recompute(big.pk)  # noqa: E731
+        elif name in ("upload a new game (service)", "ratings update after a new game"):
+            fixture = (
+                big.fixtures.filter(status=Fixture.Status.SCHEDULED)
+                .select_related("league")
+                .prefetch_related("seats__entry__player")
+                .order_by("cycle__number", "number")
+                .first()
+            )
+            text = builder._simulated(fixture)
+
+            def upload():
+                return game_log_submit(fixture=fixture, content=text, user=big.owner).pk
+
+            if name == "upload a new game (service)":
+                work = upload
+            else:
+                upload()
+                work = ratings_update
+        elif name == "ratings update after a void":
+            fixture = big.fixtures.filter(status=Fixture.Status.CONFIRMED).order_by("pk").first()
+            result_void(fixture=fixture, user=big.owner, reason="bench: a void of a rated game")
+            work = ratings_update
+        elif name == "full ratings recompute":
+            work = ratings_recompute
+        elif name == "world rankings":
+            work = lambda: len(world_rankings().players)  # noqa: E731
+        elif name == "analyses catch-up":
+            work = analyses_catch_up
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        began = time.perf_counter()
+        outcome = work()
+        seconds = time.perf_counter() - began
+        grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+        transaction.set_rollback(True)
+    text = outcome if isinstance(outcome, dict | int | str) else type(outcome).__name__
+    return {"task": name, "seconds": seconds, "rss_growth_mb": grown, "outcome": str(text)[:80]}
+
+
+def throughput(size: float, rows: list[dict], cookies: dict, args, cache_on: bool) -> None:
+    """Requests/s of each row under gunicorn (wrk) as a fraction of the trivial view,
+    measured before and after the rows in the same server (their mean is the peer)."""
+    import bench.pages as pages
+    from tests.processes import Gunicorn
+
+    pages.PORT = PORT
+    key = "x_trivial_cached" if cache_on else "x_trivial"
+    extra = (
+        {} if cache_on else {"PUBLIC_PAGE_CACHE_SECONDS": "0", "STANDINGS_PAGE_CACHE_SECONDS": "0"}
+    )
+    server = Gunicorn(env_for(size, **extra), port=PORT, workers=args.workers, log_level="error")
+    quiet = open(os.devnull, "w")  # noqa: SIM115
+    try:
+        pages.wait_until_serving(30)
+
+        def rate(path: str, headers: dict | None) -> float:
+            # warm (and fill the cache when on), after the last run's queue has drained
+            conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=300)
+            conn.request("GET", path, headers=headers or {})
+            conn.getresponse().read()
+            conn.close()
+            stdout, sys.stdout = sys.stdout, quiet
+            try:
+                return pages.load_wrk(path, args.clients, args.seconds, headers)
+            finally:
+                sys.stdout = stdout
+
+        first = rate(TRIVIAL, None)
+        for row in rows:
+            if row["ms"] > 2000 or row["name"] == "archive.json (largest)":
+                row[key] = None  # seconds a request: 20 clients would only queue
+                continue
+            headers = {"Cookie": f"sessionid={cookies[row['user']]}"} if row["user"] else None
+            row[key] = rate(row["path"], headers)
+            print(f"  {row['name']:28} {row[key]:8.1f} req/s", flush=True)
+        last = rate(TRIVIAL, None)
+        trivial = (first + last) / 2
+        print(
+            f"  trivial view ({'cache on' if cache_on else 'cache off'}): "
+            f"{first:.0f} and {last:.0f} req/s (start, end of the run)"
+        )
+        for row in rows:
+            if row[key] is not None:
+                row[key] = row[key] / trivial
+    finally:
+        server.stop()
+        quiet.close()
+
+
+def table(size: float, rows: list[dict]) -> None:
+    print(f"\n{'=' * 24} {size:g}× the demo ({db_name(size)}) {'=' * 24}")
+    print(
+        f"{'group':9} {'request':24} {'st':>3} {'queries':>7} {'hit q':>5} {'bytes':>11} "
+        f"{'ms':>8} {'×trivial':>8} {'cached':>7}"
+    )
+
+    def ratio(v):
+        return "   —   " if v is None else f"{v:7.4f}" if v < 0.1 else f"{v:7.2f}"
+
+    for r in rows:
+        print(
+            f"{r['group']:9} {r['name'][:24]:24} {r['status']:>3} {r['queries']:>7} "
+            f"{'—' if r['queries_cached'] is None else r['queries_cached']:>5} "
+            f"{r['bytes']:>11,} {r['ms']:>8.1f} "
+            f"{ratio(r.get('x_trivial'))} {ratio(r.get('x_trivial_cached'))}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1,10,100")
+    parser.add_argument("--skip-build", action="store_true", help="measure the sites as built")
+    parser.add_argument("--rebuild", action="store_true", help="build even when built")
+    parser.add_argument("--only", choices=("pages", "api", "tasks"), default=None)
+    parser.add_argument("--seconds", type=float, default=3)
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--build-only", action="store_true")
+    parser.add_argument("--stage", help=argparse.SUPPRESS)
+    parser.add_argument("--task", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    sizes = [float(s) for s in args.sizes.split(",") if s.strip()]
+    if args.stage:  # a child process on one database
+        import django
+
+        django.setup()
+        if args.stage == "build":
+            reply(build_site(sizes[0]).as_dict())
+        elif args.stage == "requests":
+            reply(in_process(args.only or ""))
+        elif args.stage == "task":
+            reply(run_task(args.task))
+        return
+    for size in sizes:
+        if not args.skip_build:
+            ensure_site(size, rebuild=args.rebuild)
+        elif not site_ready(size):
+            sys.exit(f"{db_name(size)} is not built (run without --skip-build)")
+    if args.build_only:
+        return
+    one, five, fifteen = os.getloadavg()
+    print(
+        f"load average {one:.2f} {five:.2f} {fifteen:.2f}; {os.cpu_count()} cores; "
+        f"gunicorn {args.workers} workers, {args.clients} clients, {args.seconds:g} s each"
+    )
+    for size in sizes:
+        if args.only != "tasks":
+            measured = stage(size, "requests", *(["--only", args.only] if args.only else []))
+            rows = measured["rows"]
+            if shutil.which("wrk"):
+                throughput(size, rows, measured["cookies"], args, cache_on=False)
+                throughput(size, rows, measured["cookies"], args, cache_on=True)
+            else:
+                print("(wrk not installed: only queries and bytes)")
+            table(size, rows)
+        if args.only in (None, "tasks"):
+            print(f"\ntasks at {size:g}×: {'task':34} {'seconds':>8} {'peak RSS +MB':>12}")
+            for name in TASKS:
+                t = stage(size, "task", "--task", name)
+                print(
+                    f"  {t['task']:44} {t['seconds']:8.2f} {t['rss_growth_mb']:12.1f}  "
+                    f"{t['outcome']}"
+                )
+        one, five, fifteen = os.getloadavg()
+        print(f"(load average {one:.2f} {five:.2f} {fifteen:.2f})")
+
+
+if __name__ == "__main__":
+    main()

@@ -111,12 +111,12 @@ class Plan:
 
     def __post_init__(self) -> None:
         s = self.size
-        self.players = max(24, round(20 * s))
+        self.players = max(12 if s < 1 else 24, round(20 * s))
         # n(n-1) games a DRR, 3 DRRs: 64 players at 100× (12,096 games), 21 at 10×, 7 at 1×
         self.big_players = max(3, round(0.5 + (0.25 + 40.32 * s) ** 0.5))
         self.open_players = min(200, max(8, round(2 * s)))
         self.events = max(1, round(s / 10))
-        self.cups = max(2, round(s / 5))
+        self.cups = max(1 if s < 1 else 2, round(s / 5))
         self.games = round(1110 * s)
 
 
@@ -362,6 +362,9 @@ class SiteBuilder:
     def build(self) -> Built:
         from django.utils import timezone
 
+        from tournaments.models import League
+        from tournaments.services.standings import standings_recompute
+
         began = time.perf_counter()
         rng, plan = self.rng, self.plan
         now = timezone.now()
@@ -390,8 +393,9 @@ class SiteBuilder:
         self.say(f"{BIG}: {big.fixtures.count()} games")
         formats = ["2T", "2T+", "3T", "2T", "2T+", "3T+"]
         low, high = (10, 18) if plan.size >= 10 else (5, 10)
-        while self._counted() < plan.games:
-            n = self.league_number
+        first = True
+        while first or self._counted() < plan.games:  # at least one league of these
+            first, n = False, self.league_number
             fmt = formats[n % len(formats)]
             k = rng.randint(low, high) if fmt in ("2T", "2T+") else rng.choice((3, 6, 9))
             status = ("finished", "finished", "running", "running", "running", "registration")[
@@ -408,6 +412,10 @@ class SiteBuilder:
             )
             if self.built.leagues % 10 == 0:
                 self.say(f"{self.built.leagues} leagues, {self._counted()} counted games")
+        # the leagues played through the services recompute on commit (a task); here at
+        # once, so a build inside one transaction (the test's) is complete too
+        for league_id in League.objects.values_list("pk", flat=True):
+            standings_recompute(league_id)
         self.ratings()
         self.bench_account(big)
         self.totals()

@@ -253,7 +253,8 @@ def main() -> None:
     prepare()
     from tests.processes import Gunicorn
 
-    server = Gunicorn(ENV, port=PORT, workers=args.workers, log_level="warning")
+    # without --max-requests: a worker restart every 1,000 cache hits would be measured
+    server = Gunicorn(ENV, port=PORT, workers=args.workers, log_level="warning", max_requests=0)
     try:
         wait_until_serving()
         league = "/leagues/nine-2t-plus"
@@ -328,7 +329,7 @@ def uncached_beside(args, runs, cached: dict[str, float], measure) -> None:
     if not plain:
         return
     env = dict(ENV, PUBLIC_PAGE_CACHE_SECONDS="0", STANDINGS_PAGE_CACHE_SECONDS="0")
-    server = Gunicorn(env, port=PORT, workers=args.workers, log_level="warning")
+    server = Gunicorn(env, port=PORT, workers=args.workers, log_level="warning", max_requests=0)
     uncached: dict[str, float] = {}
     try:
         wait_until_serving()

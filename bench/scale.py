@@ -851,7 +851,11 @@ def throughput(size: float, rows: list[dict], cookies: dict, args, cache_on: boo
     extra = (
         {} if cache_on else {"PUBLIC_PAGE_CACHE_SECONDS": "0", "STANDINGS_PAGE_CACHE_SECONDS": "0"}
     )
-    server = Gunicorn(env_for(size, **extra), port=PORT, workers=args.workers, log_level="error")
+    # no --max-requests here: a worker replaced every 1,000 requests costs the trivial view
+    # (hundreds of requests a second) a restart every few seconds and the slow pages none
+    server = Gunicorn(
+        env_for(size, **extra), port=PORT, workers=args.workers, log_level="error", max_requests=0
+    )
     quiet = open(os.devnull, "w")  # noqa: SIM115
     try:
         pages.wait_until_serving(30)
@@ -868,23 +872,30 @@ def throughput(size: float, rows: list[dict], cookies: dict, args, cache_on: boo
             finally:
                 sys.stdout = stdout
 
-        first = rate(TRIVIAL, None)
-        for row in rows:
+        # the machine's load moves within a run: the trivial view is measured before and
+        # after every few requests, and each request is a fraction of the mean of the two
+        # measured around it
+        trivials = [rate(TRIVIAL, None)]
+        block: list[dict] = []
+        for index, row in enumerate(rows):
             if row["ms"] > 2000 or row["name"] == "archive.json (big)":
                 row[key] = None  # seconds a request: 20 clients would only queue
-                continue
-            headers = {"Cookie": f"sessionid={cookies[row['user']]}"} if row["user"] else None
-            row[key] = rate(row["path"], headers)
-            print(f"  {row['name']:28} {row[key]:8.1f} req/s", flush=True)
-        last = rate(TRIVIAL, None)
-        trivial = (first + last) / 2
+            else:
+                headers = {"Cookie": f"sessionid={cookies[row['user']]}"} if row["user"] else None
+                row[key] = rate(row["path"], headers)
+                print(f"  {row['name']:28} {row[key]:8.1f} req/s", flush=True)
+                block.append(row)
+            if len(block) == 6 or (index == len(rows) - 1 and block):
+                trivials.append(rate(TRIVIAL, None))
+                peer = (trivials[-2] + trivials[-1]) / 2
+                print(f"  trivial view: {trivials[-2]:.0f} → {trivials[-1]:.0f} req/s", flush=True)
+                for done in block:
+                    done[key] = done[key] / peer
+                block = []
         print(
             f"  trivial view ({'cache on' if cache_on else 'cache off'}): "
-            f"{first:.0f} and {last:.0f} req/s (start, end of the run)"
+            f"{min(trivials):.0f}–{max(trivials):.0f} req/s over the run"
         )
-        for row in rows:
-            if row[key] is not None:
-                row[key] = row[key] / trivial
     finally:
         server.stop()
         quiet.close()

@@ -160,8 +160,9 @@ class Gunicorn(HelperProcess):
         cmd += ["-w", str(workers), "--log-level", log_level]
         # as production: a worker is replaced after max_requests (+ up to 10 %), so the peak
         # memory of one large answer is not kept for ever (0: never)
-        cmd += ["--max-requests", str(max_requests)]
-        cmd += ["--max-requests-jitter", str(max_requests // 10)]
+        if max_requests:
+            cmd += ["--max-requests", str(max_requests)]
+            cmd += ["--max-requests-jitter", str(max_requests // 10)]
         if timeout is not None:
             cmd += ["--timeout", str(timeout)]
         if config is not None:

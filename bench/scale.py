@@ -967,6 +967,10 @@ def main() -> None:
             else:
                 print("(wrk not installed: only queries and bytes)")
             table(size, rows)
+            out = ROOT / "var" / f"scale-{size:g}x.json"
+            out.parent.mkdir(exist_ok=True)
+            out.write_text(json.dumps(rows, indent=1))
+            print(f"(every figure, the peak RSS growth of each request included: {out})")
         if args.only in (None, "tasks"):
             print(f"\ntasks at {size:g}×: {'task':34} {'seconds':>8} {'peak RSS +MB':>12}")
             for name in TASKS:

@@ -44,6 +44,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/bots.py --games 2000
 	$(PY) bench/standings.py
 	$(PY) bench/pages.py
+	$(PY) bench/scale.py --sizes 1,10
 	$(PY) bench/abuse.py
 	$(PY) bench/open_draw.py
 	$(PY) bench/online.py

@@ -170,7 +170,7 @@ def _text(path: str) -> list[str]:
     return body.splitlines()
 
 
-def load(path: str, clients: int, seconds: float, headers: dict | None = None) -> None:
+def load(path: str, clients: int, seconds: float, headers: dict | None = None) -> float:
     latencies: list[float] = []
     statuses: dict[int, int] = {}
     lock = threading.Lock()
@@ -199,6 +199,7 @@ def load(path: str, clients: int, seconds: float, headers: dict | None = None) -
         f"p50 {statistics.median(latencies) * 1000:.1f} ms, p95 {p95:.1f} ms, "
         f"max {latencies[-1] * 1000:.1f} ms, statuses {statuses}"
     )
+    return len(latencies) / seconds
 
 
 def _label(headers: dict | None) -> str:
@@ -218,7 +219,7 @@ end
 """
 
 
-def load_wrk(path: str, clients: int, seconds: float, headers: dict | None = None) -> None:
+def load_wrk(path: str, clients: int, seconds: float, headers: dict | None = None) -> float:
     """The same measurement with wrk (Debian package), which costs the machine far less
     than Python client threads: the figures then describe the server."""
     script = ROOT / "var" / "bench-wrk.lua"
@@ -238,6 +239,7 @@ def load_wrk(path: str, clients: int, seconds: float, headers: dict | None = Non
         f"p95 {float(p95):.1f} ms, p99 {float(p99):.1f} ms, max {float(worst):.1f} ms, "
         f"errors {errors}"
     )
+    return int(requests) / seconds
 
 
 def main() -> None:
@@ -251,7 +253,8 @@ def main() -> None:
     prepare()
     from tests.processes import Gunicorn
 
-    server = Gunicorn(ENV, port=PORT, workers=args.workers, log_level="warning")
+    # without --max-requests: a worker restart every 1,000 cache hits would be measured
+    server = Gunicorn(ENV, port=PORT, workers=args.workers, log_level="warning", max_requests=0)
     try:
         wait_until_serving()
         league = "/leagues/nine-2t-plus"
@@ -304,14 +307,42 @@ def main() -> None:
         measure = load_wrk if shutil.which("wrk") else load
         if measure is load:
             print("(wrk not installed: `apt-get install wrk`; using Python client threads)")
+        cached: dict[str, float] = {}
         for _ in range(args.rounds):
-            for _name, path, headers in runs:
+            for name, path, headers in runs:
                 one, five, fifteen = os.getloadavg()
                 print(f"  (load average {one:.2f} {five:.2f} {fifteen:.2f})")
-                measure(path, args.clients, args.seconds, headers)
+                cached[name] = measure(path, args.clients, args.seconds, headers)
         shared_cache_check(anonymous)
     finally:
         server.stop()
+    uncached_beside(args, runs, cached, measure)
+
+
+def uncached_beside(args, runs, cached: dict[str, float], measure) -> None:
+    """The anonymous pages again with the page cache off (PUBLIC_PAGE_CACHE_SECONDS=0,
+    STANDINGS_PAGE_CACHE_SECONDS=0): the rendering itself, printed beside the cache hit
+    (a cache hit is the cache's speed, not the page's)."""
+    from tests.processes import Gunicorn
+
+    plain = [(n, p, h) for n, p, h in runs if h is None]
+    if not plain:
+        return
+    env = dict(ENV, PUBLIC_PAGE_CACHE_SECONDS="0", STANDINGS_PAGE_CACHE_SECONDS="0")
+    server = Gunicorn(env, port=PORT, workers=args.workers, log_level="warning", max_requests=0)
+    uncached: dict[str, float] = {}
+    try:
+        wait_until_serving()
+        print("\npage cache off (rendered every time):")
+        for name, path, _ in plain:
+            fetch(path)
+            uncached[name] = measure(path, args.clients, args.seconds, None)
+    finally:
+        server.stop()
+    print("\nanonymous pages, req/s: cache hit | uncached rendering | ratio")
+    for name, _, _ in plain:
+        hit, rendered = cached.get(name, 0.0), uncached[name]
+        print(f"  {name:12} {hit:8.0f} | {rendered:8.0f} | {rendered / hit if hit else 0:.2f}")
 
 
 if __name__ == "__main__":

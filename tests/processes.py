@@ -136,8 +136,9 @@ class OwnRedis:
 
 
 class Gunicorn(HelperProcess):
-    """``gunicorn <app>`` on 127.0.0.1:``port`` with ``workers`` sync workers and the
-    settings of ``env`` (the caller waits for it to serve: each knows its own page)."""
+    """``gunicorn <app>`` on 127.0.0.1:``port`` with ``workers`` sync workers, production's
+    ``--max-requests`` (with jitter) and the settings of ``env`` (the caller waits for it to
+    serve: each knows its own page)."""
 
     what = "gunicorn"
     stop_seconds = 30.0
@@ -152,10 +153,16 @@ class Gunicorn(HelperProcess):
         log_level: str = "error",
         config: Path | None = None,
         app: str = "config.wsgi",
+        max_requests: int = 1000,
     ) -> None:
         self.port = port
         cmd = [sys.executable, "-m", "gunicorn", app, "-b", f"127.0.0.1:{port}"]
         cmd += ["-w", str(workers), "--log-level", log_level]
+        # as production: a worker is replaced after max_requests (+ up to 10 %), so the peak
+        # memory of one large answer is not kept for ever (0: never)
+        if max_requests:
+            cmd += ["--max-requests", str(max_requests)]
+            cmd += ["--max-requests-jitter", str(max_requests // 10)]
         if timeout is not None:
             cmd += ["--timeout", str(timeout)]
         if config is not None:

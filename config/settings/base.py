@@ -447,6 +447,11 @@ LIVE = {
     "MAX_JSON_DEPTH": int(os.environ.get("LIVE_MAX_JSON_DEPTH", "4")),
     "MESSAGES_PER_SECOND": float(os.environ.get("LIVE_MESSAGES_PER_SECOND", "10")),
     "MESSAGE_BURST": int(os.environ.get("LIVE_MESSAGE_BURST", "30")),
+    # a `state` request is answered from the room's latest state in the process while it is
+    # younger than this (every broadcast renews it): no database read per request
+    "STATE_CACHE_SECONDS": float(os.environ.get("LIVE_STATE_CACHE_SECONDS", "2")),
+    # the most events one `events` answer carries (the page asks again for the rest)
+    "EVENTS_PER_MESSAGE": int(os.environ.get("LIVE_EVENTS_PER_MESSAGE", "500")),
     # open rooms (waiting or playing, league games aside) one account, one address may host
     "ROOMS_PER_ACCOUNT": int(os.environ.get("LIVE_ROOMS_PER_ACCOUNT", "5")),
     "ROOMS_PER_ADDRESS": int(os.environ.get("LIVE_ROOMS_PER_ADDRESS", "10")),

@@ -53,6 +53,8 @@ CLOSE_NOT_FOUND = 4404  # no such room, or not one this visitor may see
 CLOSE_TOO_LARGE = 4413  # a frame over LIVE_MAX_FRAME_BYTES
 CLOSE_TOO_DEEP = 4400  # JSON nested deeper than LIVE_MAX_JSON_DEPTH
 CLOSE_TOO_MANY = 4429  # more messages than LIVE_MESSAGES_PER_SECOND allows
+#: the messages that change a room (refused, not dropped, over an address's budget)
+CHANGES = frozenset({"move", "take", "leave", "start"})
 CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) is away: the page reconnects
 
 
@@ -162,6 +164,35 @@ async def latest_state_text(room_id: int) -> str:
     return remember_state(room_id, state)
 
 
+#: every address's message budget in this process: [allowance, checked at]
+_address_budget: OrderedDict[str, list[float]] = OrderedDict()
+
+
+def address_over(address: str | None) -> bool:
+    """A token bucket per client address, shared by its connections to this process:
+    LIVE_MESSAGES_PER_ADDRESS a second with a burst of LIVE_ADDRESS_BURST. A school behind
+    one address sends a few messages a minute per page; one address opening every socket
+    nginx allows and sending each one's own limit is held to this instead."""
+    if not address:
+        return False
+    rate = float(services.live_setting("MESSAGES_PER_ADDRESS"))
+    if rate <= 0:
+        return False
+    burst = float(services.live_setting("ADDRESS_BURST"))
+    now = time.monotonic()
+    budget = _address_budget.get(address)
+    if budget is None:
+        budget = _address_budget[address] = [burst, now]
+        while len(_address_budget) > _ROOMS_KEPT:
+            _address_budget.popitem(last=False)
+    budget[0] = min(burst, budget[0] + (now - budget[1]) * rate)
+    budget[1] = now
+    if budget[0] < 1:
+        return True
+    budget[0] -= 1
+    return False
+
+
 #: releases under way (a task must be referenced until it is done)
 _releasing: set[asyncio.Task] = set()
 
@@ -191,6 +222,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.limits = services.live_setting
         self.allowance = float(self.limits("MESSAGE_BURST"))
         self.checked_at = time.monotonic()
+        client = self.scope.get("client")  # the real address behind nginx (--proxy-headers)
+        self.address = client[0] if client else None
         found = await database_sync_to_async(_connect)(self.token, self.user)
         if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -309,6 +342,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             content = await self.decode_json(text_data)
         except (ValueError, RecursionError):
             await self._refuse(_n("a message is a JSON object with a type"))
+            return
+        if address_over(self.address):
+            # the address's budget is spent: a read is dropped, a change refused
+            if isinstance(content, dict) and content.get("type") in CHANGES:
+                await self._refuse(
+                    _n("too many messages from your network just now; try again"), content
+                )
             return
         try:
             await self.receive_json(content)

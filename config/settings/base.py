@@ -447,6 +447,10 @@ LIVE = {
     "MAX_JSON_DEPTH": int(os.environ.get("LIVE_MAX_JSON_DEPTH", "4")),
     "MESSAGES_PER_SECOND": float(os.environ.get("LIVE_MESSAGES_PER_SECOND", "10")),
     "MESSAGE_BURST": int(os.environ.get("LIVE_MESSAGE_BURST", "30")),
+    # per client address and server process, all its connections together: messages a
+    # second (with a burst); over it a read is dropped and a change refused (0: no limit)
+    "MESSAGES_PER_ADDRESS": float(os.environ.get("LIVE_MESSAGES_PER_ADDRESS", "100")),
+    "ADDRESS_BURST": int(os.environ.get("LIVE_ADDRESS_BURST", "300")),
     # a `state` request is answered from the room's latest state in the process while it is
     # younger than this (every broadcast renews it): no database read per request
     "STATE_CACHE_SECONDS": float(os.environ.get("LIVE_STATE_CACHE_SECONDS", "2")),

@@ -21,6 +21,8 @@ from celery import current_app
 from channels.layers import get_channel_layer
 from django.db import connections
 
+from live.errors import log_failure, one_line
+
 log = logging.getLogger(__name__)
 
 #: the event loop of this process's ASGI server, once a consumer has connected
@@ -60,8 +62,8 @@ def group_send(group: str, message: dict[str, Any]) -> None:
             asyncio.run_coroutine_threadsafe(
                 layer.group_send(group, message), _sender_loop()
             ).result(5)
-    except Exception:  # the channel layer is down: the game goes on, clients resync
-        log.warning("live: broadcast to %s failed", group, exc_info=True)
+    except Exception as exc:  # the channel layer is down: the game goes on, clients resync
+        log_failure(log, exc, "live: broadcast to %s failed", group)
 
 
 _sender: asyncio.AbstractEventLoop | None = None
@@ -100,8 +102,13 @@ def later(task: str, args: list[Any], delay: float) -> None:
     if not _eager() and not (task in IN_PROCESS_TASKS and _steps_in_process()):
         try:
             current_app.send_task(task, args=args, countdown=delay)
-        except Exception:
-            log.warning("live: %s%r not sent (broker down?); the sweep repairs it", task, args)
+        except Exception as exc:
+            log.warning(
+                "live: %s%r not sent (broker down?); the sweep repairs it: %s",
+                task,
+                args,
+                one_line(exc),
+            )
         return
     _timer().add(time.monotonic() + delay, task, args)
 
@@ -137,8 +144,8 @@ def sweep_in_process(every: float) -> None:
             time.sleep(every)
             try:
                 current_app.tasks["live.rooms_sweep"].run()
-            except Exception:
-                log.exception("live: the in-process sweep failed")
+            except Exception as exc:
+                log_failure(log, exc, "live: the in-process sweep failed")
                 connections.close_all()
 
     threading.Thread(target=run, name="live-sweep", daemon=True).start()
@@ -176,8 +183,8 @@ class _Timer:
         # is a round trip per roll); a failed task drops them, the next one reconnects.
         try:
             current_app.tasks[task].run(*args)
-        except Exception:
-            log.exception("live: in-process task %s%r failed", task, args)
+        except Exception as exc:
+            log_failure(log, exc, "live: in-process task %s%r failed", task, args)
             connections.close_all()
 
     def close_connections(self) -> None:

@@ -467,12 +467,17 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     # secret tokens in paths (/r/<token>/, the calendar feed, invitations, …) never reach a
     # log: config/redaction.py
-    "filters": {"redact_tokens": {"()": "config.redaction.RedactTokens"}},
+    # an outage of Redis, the broker or the database: one line, not a traceback
+    # (config/expected_errors.py)
+    "filters": {
+        "redact_tokens": {"()": "config.redaction.RedactTokens"},
+        "one_line_outages": {"()": "config.expected_errors.OneLineExpectedErrors"},
+    },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "plain",
-            "filters": ["redact_tokens"],
+            "filters": ["redact_tokens", "one_line_outages"],
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},

@@ -601,6 +601,31 @@ async def abuser(url: str, token: str, rate: float, stop: asyncio.Event, counts:
             await asyncio.sleep(0.2)
 
 
+def abuse_client(urls: str, token: str, conns: int, rate: float, seconds: float) -> None:
+    """The abusing address as a process of its own (``--abuse-client``): its figures as
+    one JSON line."""
+    counts: dict = {"connects": 0, "sent": 0, "answers": 0, "bytes": 0, "closed": {}, "failed": 0}
+    servers = urls.split(",")
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        tasks = [
+            asyncio.ensure_future(abuser(servers[i % len(servers)], token, rate, stop, counts))
+            for i in range(conns)
+        ]
+        started = time.monotonic()
+        await asyncio.sleep(seconds)
+        stop.set()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        counts["seconds"] = time.monotonic() - started
+
+    asyncio.run(run())
+    counts["closed"] = {str(k): v for k, v in counts["closed"].items()}
+    print(json.dumps(counts), flush=True)
+
+
 def long_game_room(moves: int) -> tuple[int, str]:
     """A computer room played ``moves`` rolls here (its log as long as a whole game's),
     then left waiting for nothing: what the abusing address asks about."""
@@ -639,14 +664,22 @@ def abuse_phase(n_rooms: int, seconds: float, pause: float, conns: int, rate: fl
         watched = make_rooms(n_rooms)
 
         async def abusing(stop):
-            started = time.monotonic()
-            await asyncio.gather(
-                *(
-                    abuser(servers[i % len(servers)].url, target[1], rate, stop, counts)
-                    for i in range(conns)
-                )
+            # in a process of its own: the watchers' loop here measures the other rooms
+            # without sharing its CPU or its event loop with the abusing address's sockets
+            urls = ",".join(s.url for s in servers)
+            child = await asyncio.create_subprocess_exec(
+                sys.executable,
+                __file__,
+                "--abuse-client",
+                urls,
+                target[1],
+                str(conns),
+                str(rate),
+                str(seconds),
+                stdout=subprocess.PIPE,
             )
-            counts["seconds"] = time.monotonic() - started
+            out, _ = await child.communicate()
+            counts.update(json.loads(out.decode().strip().splitlines()[-1]))
 
         windows = [("quiet", seconds, None), ("abuse", seconds, abusing), ("quiet", seconds, None)]
         quiet1, abused, quiet2 = asyncio.run(run_windows(servers, watched, windows))
@@ -825,6 +858,10 @@ PHASES = ("human", "capacity", "timers", "flood", "failover", "connects", "idle"
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--abuse-client"]:
+        urls, token, conns, rate, seconds = sys.argv[2:7]
+        abuse_client(urls, token, int(conns), float(rate), float(seconds))
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", default="50,100,200", help="room counts at human pace")
     parser.add_argument("--seconds", type=float, default=20)

@@ -21,6 +21,10 @@ from django.conf import settings
 
 CLOSE_TOO_MANY = 4429  # as live.consumers.CLOSE_TOO_MANY
 
+#: frames that change a room: never dropped for an address's budget (the consumer refuses
+#: nothing for it under Daphne; each is still within its socket's own limit)
+_CHANGES = (b'"move"', b'"take"', b'"leave"', b'"start"')
+
 
 def install() -> None:
     try:
@@ -29,6 +33,10 @@ def install() -> None:
         return
     if getattr(WebSocketProtocol, "_maedn_rate_limited", False):
         return
+    from live import consumers
+    from live.consumers import address_over
+
+    consumers.ADDRESS_COUNTED_BY_SERVER = True  # counted here, not again in the consumer
     on_message = WebSocketProtocol.onMessage
 
     def rate_limited_on_message(self, payload, is_binary):
@@ -52,6 +60,11 @@ def install() -> None:
                 self.transport.pauseProducing()
             return
         self._maedn_allowance = allowance - 1
+        # the address's budget (LIVE_MESSAGES_PER_ADDRESS, all its sockets to this process):
+        # a read over it is dropped here, before the application is woken for it
+        address = self.client_addr[0] if getattr(self, "client_addr", None) else None
+        if address_over(address) and not any(c in payload for c in _CHANGES):
+            return
         on_message(self, payload, is_binary)
 
     WebSocketProtocol.onMessage = rate_limited_on_message

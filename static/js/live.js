@@ -293,7 +293,7 @@
     ui.conn.textContent = closedWhy || (socket ? t.i18nReconnecting : t.i18nConnecting);
     socket = new WebSocket(scheme + window.location.host + t.ws);
     socket.onopen = function () { retry = 500; closedWhy = ""; asking = false; root.dataset.connected = "1"; render(); };
-    socket.onmessage = function (e) { receive(JSON.parse(e.data)); };
+    socket.onmessage = function (e) { heardAt = Date.now(); askedAt = 0; receive(JSON.parse(e.data)); };
     socket.onclose = function (e) {
       root.dataset.connected = "";
       render();
@@ -308,6 +308,28 @@
       retry = Math.min(5000, retry * 2);
     };
   }
+
+  /* A room where the server should have moved but the page heard nothing (its broadcasts
+     lost or stuck: Redis restarting or hung) asks for the state, which the server answers
+     without Redis; a server that does not answer that either is reconnected to. A person
+     thinking over a choice is silence as it should be. */
+  var heardAt = Date.now(), askedAt = 0;
+  function someoneThinking() {
+    var s = state.seats[seatIndex(state.turn)];
+    if (!s || s.kind !== "human" || state.legal.length < 2) return false;
+    return !state.deadline || state.deadline > Date.now() / 1000 - 2;
+  }
+  setInterval(function () {
+    if (!online() || state.status !== "playing") return;
+    if (askedAt && Date.now() - askedAt > 5000) {
+      ui.conn.textContent = t.i18nReconnecting;
+      socket.close(); /* onclose reconnects */
+      return;
+    }
+    if (!askedAt && Date.now() - heardAt > 6000 && !someoneThinking()) {
+      if (send({ type: "state" })) askedAt = Date.now();
+    }
+  }, 2000);
 
   if (start) start.addEventListener("click", function () { send({ type: "start" }); });
   root.addEventListener("keydown", function (e) {

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
 
 import pytest
 import redis.exceptions
@@ -46,12 +48,46 @@ def _one_line_warnings(caplog, name: str) -> list[logging.LogRecord]:
     return records
 
 
+def _wait_for_sends() -> None:
+    deadline = time.monotonic() + 30
+    while signals._pending and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.1)  # the callback that logs runs just after the send ends
+
+
 def test_a_broadcast_during_an_outage_is_one_warning(redis_down, caplog):
     caplog.set_level(logging.WARNING)
     signals.group_send("room.1", {"type": "room.state", "state": {}})
+    _wait_for_sends()
     (record,) = _one_line_warnings(caplog, "live.signals")
     assert "broadcast to room.1 failed" in record.getMessage()
     assert "onnect" in record.getMessage()  # the error's own words: connection refused
+
+
+def test_a_hung_redis_does_not_hold_the_thread_that_broadcasts(monkeypatch, caplog):
+    """Redis accepts and never answers (a hang): the move's thread goes on without the
+    send, which gives up by itself with one warning; the rooms keep moving meanwhile."""
+    caplog.set_level(logging.WARNING)
+    release, finished = threading.Event(), threading.Event()
+
+    class HungLayer:
+        async def group_send(self, group, message):
+            try:
+                while not release.is_set():
+                    await asyncio.sleep(0.01)
+            finally:
+                finished.set()
+
+    monkeypatch.setattr(signals, "get_channel_layer", lambda: HungLayer())
+    monkeypatch.setattr(signals, "BROADCAST_WAIT", 0.05)
+    monkeypatch.setattr(signals, "SEND_TIMEOUT", 0.3)
+    signals.group_send("room.9", {"type": "room.state", "state": {}})
+    assert not finished.is_set() and signals._pending == 1  # returned; the send goes on
+    _wait_for_sends()
+    assert signals._pending == 0
+    (record,) = _one_line_warnings(caplog, "live.signals")
+    assert "broadcast to room.9 failed" in record.getMessage()
+    release.set()
 
 
 @pytest.mark.django_db(transaction=True)

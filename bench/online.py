@@ -38,11 +38,15 @@ The servers listen on ``HELPER_PORT_BASE``, ``+1``, … when that is set.
      two servers; one server is killed (SIGKILL); its clients reconnect to the other as
      the page's JS does (500 ms, doubling up to 5 s, each wait spread ±50 %) — the time
      until every one is back and has received a new move (≤ 60 s);
+   * ``abuse`` (issue 33): ``--abuse-rooms`` rooms at a human pace, the other rooms'
+     latency quiet, while one address uses everything the limits allow —
+     ``--abuse-connections`` sockets each sending ``--abuse-rate`` ``state`` requests a
+     second about a game of 400 rolls — and quiet again (p95 within 1.5× of quiet);
    * ``connects`` and ``idle`` as in 3 (``--idle`` 10,000 by default: one process holding
      them, the open-files limit raised for the bench and its servers).
 
 ``--phases`` (or ``--skip``) picks among human, capacity, timers, flood, failover,
-connects, idle. ``--strength`` sets the computers' strength (``random`` by default: the
+connects, idle, abuse. ``--strength`` sets the computers' strength (``random`` by default: the
 platform's cost without the player's thinking; ``strong`` measures rooms of the strong
 player, whose decisions cost milliseconds each, docs/engine.md). Bounded in time and
 count, loopback only. Needs PostgreSQL and Redis:
@@ -556,6 +560,148 @@ def flood_phase(n_rooms: int, seconds: float, pause: float) -> None:
     )
 
 
+async def abuser(url: str, token: str, rate: float, stop: asyncio.Event, counts: dict) -> None:
+    """One connection of the abusing address: it asks for the events once (as a page does),
+    then sends a ``state`` request ``rate`` times a second (the per-connection limit) and
+    reads every answer; closed, it connects again."""
+    import websockets
+
+    host = url.split("//", 1)[1]
+    state = json.dumps({"type": "state"})
+    while not stop.is_set():
+        try:
+            async with websockets.connect(
+                f"ws://{host}/ws/live/{token}/",
+                origin=f"http://{host}",
+                open_timeout=30,
+                max_size=2**22,
+            ) as ws:
+                counts["connects"] += 1
+                await ws.recv()
+                await ws.send(json.dumps({"type": "events", "since": 0}))
+
+                async def read() -> None:
+                    async for raw in ws:
+                        counts["answers"] += 1
+                        counts["bytes"] += len(raw)
+
+                reader = asyncio.ensure_future(read())
+                try:
+                    while not stop.is_set():
+                        await ws.send(state)
+                        counts["sent"] += 1
+                        await asyncio.sleep(1 / rate)
+                finally:
+                    reader.cancel()
+        except websockets.exceptions.ConnectionClosed as exc:
+            code = exc.rcvd.code if exc.rcvd else None
+            counts["closed"][code] = counts["closed"].get(code, 0) + 1
+        except (OSError, websockets.exceptions.WebSocketException):
+            counts["failed"] += 1
+            await asyncio.sleep(0.2)
+
+
+def abuse_client(urls: str, token: str, conns: int, rate: float, seconds: float) -> None:
+    """The abusing address as a process of its own (``--abuse-client``): its figures as
+    one JSON line."""
+    counts: dict = {"connects": 0, "sent": 0, "answers": 0, "bytes": 0, "closed": {}, "failed": 0}
+    servers = urls.split(",")
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        tasks = [
+            asyncio.ensure_future(abuser(servers[i % len(servers)], token, rate, stop, counts))
+            for i in range(conns)
+        ]
+        started = time.monotonic()
+        await asyncio.sleep(seconds)
+        stop.set()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        counts["seconds"] = time.monotonic() - started
+
+    asyncio.run(run())
+    counts["closed"] = {str(k): v for k, v in counts["closed"].items()}
+    print(json.dumps(counts), flush=True)
+
+
+def long_game_room(moves: int) -> tuple[int, str]:
+    """A computer room played ``moves`` rolls here (its log as long as a whole game's),
+    then left waiting for nothing: what the abusing address asks about."""
+    from django.contrib.auth import get_user_model
+
+    from live import services
+    from live.models import Room
+
+    (pk, token), *_ = make_rooms(1)
+    host = get_user_model().objects.get(username="bench-host")
+    room = Room.objects.get(pk=pk)
+    services.room_start(room=room, user=host)
+    for _ in range(moves):
+        room.refresh_from_db()
+        if room.status != Room.Status.PLAYING:
+            break
+        services.room_step(room_id=pk, move_number=room.move_number)
+    # it stays "playing", its next step never scheduled: a long game on hold
+    return pk, token
+
+
+def abuse_phase(n_rooms: int, seconds: float, pause: float, conns: int, rate: float) -> None:
+    """The other rooms' latency quiet, while one address uses everything the limits allow
+    (``conns`` connections, each sending ``rate`` state requests a second about a long
+    game), and quiet again; the servers keep the default limits."""
+    limits = {
+        "LIVE_MESSAGES_PER_SECOND": None,
+        "LIVE_MESSAGE_BURST": None,
+        "LIVE_MESSAGES_PER_ADDRESS": None,
+        "LIVE_ADDRESS_BURST": None,
+    }
+    servers = start_servers(2, pause, limits)
+    counts: dict = {"connects": 0, "sent": 0, "answers": 0, "bytes": 0, "closed": {}, "failed": 0}
+    try:
+        target = long_game_room(400)
+        watched = make_rooms(n_rooms)
+
+        async def abusing(stop):
+            # in a process of its own: the watchers' loop here measures the other rooms
+            # without sharing its CPU or its event loop with the abusing address's sockets
+            urls = ",".join(s.url for s in servers)
+            child = await asyncio.create_subprocess_exec(
+                sys.executable,
+                __file__,
+                "--abuse-client",
+                urls,
+                target[1],
+                str(conns),
+                str(rate),
+                str(seconds),
+                stdout=subprocess.PIPE,
+            )
+            out, _ = await child.communicate()
+            counts.update(json.loads(out.decode().strip().splitlines()[-1]))
+
+        windows = [("quiet", seconds, None), ("abuse", seconds, abusing), ("quiet", seconds, None)]
+        quiet1, abused, quiet2 = asyncio.run(run_windows(servers, watched, windows))
+    finally:
+        stop_all(servers)
+    for name, r in (("quiet", quiet1), ("abused", abused), ("quiet again", quiet2)):
+        show(f"{MODE} abuse phase, {n_rooms} rooms, {name}", r)
+    quiet_p95 = (quiet1["p95_ms"] + quiet2["p95_ms"]) / 2
+    wall = max(counts.get("seconds", seconds), 1e-9)
+    each = counts["bytes"] / max(1, counts["answers"])
+    print(
+        f"{MODE} abusing address: {conns} connections × {rate:g} state requests/s about a "
+        f"game of 400 rolls: {counts['sent'] / wall:.0f} requests/s sent, "
+        f"{counts['answers'] / wall:.0f} answers/s ({each:.0f} bytes each), "
+        f"{counts['connects']} connects, closed {counts['closed']}, "
+        f"{counts['failed']} failed; the other rooms' p95 {abused['p95_ms']:.1f} ms against "
+        f"{quiet_p95:.1f} ms quiet: {abused['p95_ms'] / quiet_p95:.2f}× (target: ≤ 1.5×); "
+        f"load average {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+
+
 MOVE_NUMBER = re.compile(r'"move_number":\s*(\d+)')
 
 
@@ -708,10 +854,14 @@ def show(title: str, r: dict) -> None:
     )
 
 
-PHASES = ("human", "capacity", "timers", "flood", "failover", "connects", "idle")
+PHASES = ("human", "capacity", "timers", "flood", "failover", "connects", "idle", "abuse")
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--abuse-client"]:
+        urls, token, conns, rate, seconds = sys.argv[2:7]
+        abuse_client(urls, token, int(conns), float(rate), float(seconds))
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", default="50,100,200", help="room counts at human pace")
     parser.add_argument("--seconds", type=float, default=20)
@@ -735,6 +885,12 @@ def main() -> None:
     parser.add_argument("--timer-seconds", type=float, default=20)
     parser.add_argument("--flood-rooms", type=int, default=100)
     parser.add_argument("--flood-seconds", type=float, default=10)
+    parser.add_argument("--abuse-rooms", type=int, default=100)
+    parser.add_argument("--abuse-seconds", type=float, default=10)
+    parser.add_argument(
+        "--abuse-connections", type=int, default=100, help="the abusing address's sockets"
+    )
+    parser.add_argument("--abuse-rate", type=float, default=10, help="state requests/s each")
     parser.add_argument("--failover-clients", type=int, default=5000)
     parser.add_argument("--failover-rooms", type=int, default=100)
     parser.add_argument("--failover-limit", type=float, default=60)
@@ -806,6 +962,14 @@ def main() -> None:
             stop_all(servers)
     if "flood" in phases:
         flood_phase(args.flood_rooms, args.flood_seconds, args.pause)
+    if "abuse" in phases:
+        abuse_phase(
+            args.abuse_rooms,
+            args.abuse_seconds,
+            args.pause,
+            args.abuse_connections,
+            args.abuse_rate,
+        )
     if "failover" in phases:
         failover_phase(
             args.failover_clients, args.failover_rooms, args.failover_pause, args.failover_limit

@@ -7,7 +7,7 @@ task runs in-process (eager), so the embedded default needs no services.
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 from config.kombu_redis import patch_redis_restore
 
@@ -17,6 +17,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
 app = Celery("maedn")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.after_setup_logger.connect
+@signals.after_setup_task_logger.connect
+def _one_line_outages(logger=None, **kwargs) -> None:
+    """An outage of Redis or the broker is one log line, not a traceback
+    (config/expected_errors.py), on the handlers Celery sets up in a worker too."""
+    from config.expected_errors import install_on
+
+    if logger is not None:
+        install_on(logger)
 
 
 @app.task(name="maedn.ping")

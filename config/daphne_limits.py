@@ -21,6 +21,22 @@ from django.conf import settings
 
 CLOSE_TOO_MANY = 4429  # as live.consumers.CLOSE_TOO_MANY
 
+#: frames that change a room: never dropped for an address's budget (the consumer refuses
+#: nothing for it under Daphne; each is still within its socket's own limit)
+_CHANGES = (b'"move"', b'"take"', b'"leave"', b'"start"')
+
+
+#: how long a socket of an address over its budget is not read
+ADDRESS_PAUSE_SECONDS = 1.0
+
+
+def _resume(protocol) -> None:
+    protocol._maedn_paused = False
+    if getattr(protocol, "_maedn_over", False):
+        return  # closed for flooding: stays unread
+    with contextlib.suppress(Exception):
+        protocol.transport.resumeProducing()
+
 
 def install() -> None:
     try:
@@ -29,6 +45,10 @@ def install() -> None:
         return
     if getattr(WebSocketProtocol, "_maedn_rate_limited", False):
         return
+    from live import consumers
+    from live.consumers import address_over
+
+    consumers.ADDRESS_COUNTED_BY_SERVER = True  # counted here, not again in the consumer
     on_message = WebSocketProtocol.onMessage
 
     def rate_limited_on_message(self, payload, is_binary):
@@ -52,6 +72,21 @@ def install() -> None:
                 self.transport.pauseProducing()
             return
         self._maedn_allowance = allowance - 1
+        # the address's budget (LIVE_MESSAGES_PER_ADDRESS, all its sockets to this process):
+        # a read over it is dropped here, before the application is woken for it
+        address = self.client_addr[0] if getattr(self, "client_addr", None) else None
+        if address_over(address):
+            # and this socket is not read for a while: what it sends meanwhile waits in the
+            # kernel's buffers (and then the client's), costing this process nothing
+            if not getattr(self, "_maedn_paused", False):
+                self._maedn_paused = True
+                from twisted.internet import reactor  # Daphne's, installed by now
+
+                with contextlib.suppress(Exception):
+                    self.transport.pauseProducing()
+                    reactor.callLater(ADDRESS_PAUSE_SECONDS, _resume, self)
+            if not any(c in payload for c in _CHANGES):
+                return
         on_message(self, payload, is_binary)
 
     WebSocketProtocol.onMessage = rate_limited_on_message

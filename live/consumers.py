@@ -7,13 +7,27 @@ LIVE_MESSAGES_PER_SECOND (with a burst of LIVE_MESSAGE_BURST) closes the connect
 its own close code. Bad input never kills ``receive()``: anything a service or the server
 cannot carry out is answered with a refusal, and the connection stays. While a seated
 player's connection is open, its server marks their seats alive every heartbeat.
+
+The connection's lifetime owns what it started: however it ends — closed by the client, by
+a limit, by an exception in a handler, or cancelled by the server (Daphne kills an
+application that has not finished 10 s after its socket closed) — its heartbeat stops and
+its seats are released (``seat_disconnected``: the grace period starts), exactly once.
+
+A ``state`` request costs the same whatever the game's length: it is the room's current
+position with its version (``move_number``, ``seats_version``), served from the room's
+latest state this process has sent or read (no database read per request); the events a
+page lacks it asks for with ``{"type": "events", "since": n}``, and a connection is sent
+each event at most once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 import time
+from collections import OrderedDict
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -27,6 +41,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _n
 
 from live import services
+from live.errors import expected, log_failure
 from live.models import Room
 from live.signals import remember_server_loop
 from tournaments.services.errors import ServiceError
@@ -38,6 +53,9 @@ CLOSE_NOT_FOUND = 4404  # no such room, or not one this visitor may see
 CLOSE_TOO_LARGE = 4413  # a frame over LIVE_MAX_FRAME_BYTES
 CLOSE_TOO_DEEP = 4400  # JSON nested deeper than LIVE_MAX_JSON_DEPTH
 CLOSE_TOO_MANY = 4429  # more messages than LIVE_MESSAGES_PER_SECOND allows
+#: the messages that change a room (refused, not dropped, over an address's budget)
+CHANGES = frozenset({"move", "take", "leave", "start"})
+CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) is away: the page reconnects
 
 
 def json_depth_over(text: str, limit: int) -> bool:
@@ -82,26 +100,105 @@ def connection_language(scope: dict[str, Any]) -> str:
     return settings.LANGUAGE_CODE
 
 
-def _state(room: Room) -> dict[str, Any]:
-    """The whole state and the whole log so far, with who moved (a reconnecting page
-    resumes exactly and still says "time ran out")."""
-    state = services.room_state(room)
-    state["events"] = services.room_events_with_movers(room)
-    return state
-
-
 def _state_of(room_id: int) -> dict[str, Any]:
-    return _state(Room.objects.get(pk=room_id))
+    return services.room_state(Room.objects.get(pk=room_id))
 
 
 def _connect(token: str, user) -> tuple[Room, dict[str, Any]] | None:
-    """What a connect costs: the room read once, the user's seats marked connected (one
-    UPDATE, for a signed-in user only), the state and log read. Nothing is scheduled."""
+    """What a connect costs, whatever the game's length: the room read once (with its
+    seats), the user's seats marked connected (one UPDATE, for a signed-in user only), the
+    state built. No events: the page asks for the ones it lacks. Nothing is scheduled."""
     room = services.room_visible(token, user)
     if room is None:
         return None
     services.seat_connected(room_id=room.pk, user=user)
-    return room, _state(room)
+    return room, services.room_state(room)
+
+
+# --- the room's latest state, per process ------------------------------------------------------
+#
+# Every broadcast of a room passes through each of its consumers in this process; the newest
+# (by move number, then seats version) is kept here as the text sent, with when it was taken.
+# A ``state`` request is answered from it; only when it is older than LIVE_STATE_CACHE_SECONDS
+# (a room where nothing happened, or a lost broadcast) is the room read again — once, however
+# many requests are waiting for it.
+
+_ROOMS_KEPT = 10_000
+_latest: OrderedDict[int, tuple[float, tuple[int, int], Any, str]] = OrderedDict()
+_reading: dict[int, asyncio.Future] = {}
+
+
+def _version(state: dict[str, Any]) -> tuple[int, int]:
+    return (int(state.get("move_number") or 0), int(state.get("seats_version") or 0))
+
+
+def remember_state(room_id: int, state: dict[str, Any], text: str | None = None) -> str:
+    """Keep ``state`` as the room's latest unless a newer one is kept; the text to send."""
+    version, made = _version(state), state.get("applied_at")
+    kept = _latest.get(room_id)
+    if kept is not None and kept[1] == version and kept[2] == made:
+        return kept[3]  # the same broadcast, for another connection: made into text once
+    if kept is not None and kept[1] > version:
+        return text or json.dumps(state)
+    text = text or json.dumps(state)
+    _latest[room_id] = (time.monotonic(), version, made, text)
+    _latest.move_to_end(room_id)
+    while len(_latest) > _ROOMS_KEPT:
+        _latest.popitem(last=False)
+    return text
+
+
+async def latest_state_text(room_id: int) -> str:
+    """The room's state as text: the kept one while fresh, else read (one read at a time
+    per room in this process)."""
+    kept = _latest.get(room_id)
+    fresh = float(services.live_setting("STATE_CACHE_SECONDS"))
+    if kept is not None and time.monotonic() - kept[0] < fresh:
+        return kept[3]
+    pending = _reading.get(room_id)
+    if pending is None:
+        pending = asyncio.ensure_future(database_sync_to_async(_state_of)(room_id))
+        _reading[room_id] = pending
+        pending.add_done_callback(lambda _f: _reading.pop(room_id, None))
+    state = await asyncio.shield(pending)
+    return remember_state(room_id, state)
+
+
+#: set when the server counts every frame against its address's budget itself (Daphne:
+#: config/daphne_limits.py, which drops a read over it before the consumer is woken)
+ADDRESS_COUNTED_BY_SERVER = False
+
+#: every address's message budget in this process: [allowance, checked at]
+_address_budget: OrderedDict[str, list[float]] = OrderedDict()
+
+
+def address_over(address: str | None) -> bool:
+    """A token bucket per client address, shared by its connections to this process:
+    LIVE_MESSAGES_PER_ADDRESS a second with a burst of LIVE_ADDRESS_BURST. A school behind
+    one address sends a few messages a minute per page; one address opening every socket
+    nginx allows and sending each one's own limit is held to this instead."""
+    if not address:
+        return False
+    rate = float(services.live_setting("MESSAGES_PER_ADDRESS"))
+    if rate <= 0:
+        return False
+    burst = float(services.live_setting("ADDRESS_BURST"))
+    now = time.monotonic()
+    budget = _address_budget.get(address)
+    if budget is None:
+        budget = _address_budget[address] = [burst, now]
+        while len(_address_budget) > _ROOMS_KEPT:
+            _address_budget.popitem(last=False)
+    budget[0] = min(burst, budget[0] + (now - budget[1]) * rate)
+    budget[1] = now
+    if budget[0] < 1:
+        return True
+    budget[0] -= 1
+    return False
+
+
+#: releases under way (a task must be referenced until it is done)
+_releasing: set[asyncio.Task] = set()
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
@@ -109,6 +206,25 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     room_id: int | None = None
     heartbeat: asyncio.Task | None = None
+    ended = False  # closed by this server (a limit): further frames are not handled
+    released = False
+    events_sent = 0  # the events before this number were sent in answers to `events`
+
+    async def __call__(self, scope, receive, send) -> None:
+        """The connection's whole life: whatever ends it (a close, an exception in a
+        handler, the server cancelling it), its heartbeat stops and its seats are let go."""
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception as exc:
+            if not expected(exc):
+                raise
+            # Redis away before the connection was set up (the channel layer's own
+            # subscription): one line, and the page is told to come back
+            log_failure(log, exc, "live: a connection could not be set up")
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
+        finally:
+            await self._let_go()
 
     async def connect(self) -> None:
         remember_server_loop()
@@ -118,6 +234,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.limits = services.live_setting
         self.allowance = float(self.limits("MESSAGE_BURST"))
         self.checked_at = time.monotonic()
+        client = self.scope.get("client")  # the real address behind nginx (--proxy-headers)
+        self.address = client[0] if client else None
         found = await database_sync_to_async(_connect)(self.token, self.user)
         if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -125,11 +243,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         room, state = found
         self.room_id = room.pk
         self.group = room.group
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.send_json(state)
         if getattr(self.user, "is_authenticated", False):
             self.heartbeat = asyncio.ensure_future(self._beat())
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except Exception as exc:  # Redis away: the page reconnects (its seats are let go)
+            log_failure(log, exc, "live: a connection to room %s could not subscribe", self.room_id)
+            self.ended = True
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
+        await self.accept()
+        await self.send(text_data=remember_state(self.room_id, state))
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' own, without its thread hop per message to close the thread's old
@@ -154,20 +278,48 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await database_sync_to_async(services.seat_heartbeat)(
                     room_id=self.room_id, user=self.user
                 )
-            except Exception:  # the database is away: the next beat tries again
-                log.warning("live: heartbeat of room %s failed", self.room_id, exc_info=True)
+            except Exception as exc:  # the database is away: the next beat tries again
+                log_failure(log, exc, "live: heartbeat of room %s failed", self.room_id)
 
     async def disconnect(self, code: int) -> None:
+        await self._let_go()
+
+    async def _let_go(self) -> None:
+        """Once per connection: the heartbeat stops, the group is left and a signed-in
+        user's seats are released. Runs to its end even when the server cancels the
+        connection meanwhile (it is a task of its own)."""
+        if self.released:
+            return
+        self.released = True
         if self.heartbeat is not None:
             self.heartbeat.cancel()
         if self.room_id is None:
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        task = asyncio.ensure_future(self._release())
+        _releasing.add(task)
+        task.add_done_callback(_releasing.discard)
+        # cancelled again while it runs: the release goes on by itself
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.shield(task)
+
+    async def _release(self) -> None:
+        try:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        except Exception as exc:
+            log_failure(log, exc, "live: leaving the group of room %s failed", self.room_id)
         if not getattr(self.user, "is_authenticated", False):
             return  # a spectator without an account holds no seat
-        await database_sync_to_async(services.seat_disconnected)(
-            room_id=self.room_id, user=self.user
-        )
+        try:
+            await database_sync_to_async(services.seat_disconnected)(
+                room_id=self.room_id, user=self.user
+            )
+        except Exception as exc:  # the database away: the sweep hands the seats over
+            log_failure(log, exc, "live: releasing the seats in room %s failed", self.room_id)
+
+    async def _end(self, code: int) -> None:
+        """Close the connection for a limit; nothing it sent afterwards is handled."""
+        self.ended = True
+        await self.close(code=code)
 
     def _over_rate(self) -> bool:
         """A token bucket: LIVE_MESSAGES_PER_SECOND, at most LIVE_MESSAGE_BURST at once."""
@@ -183,30 +335,37 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kw):
         """Every frame: counted, its size and nesting checked before it is parsed; then
         handled. Nothing a client sends makes this raise."""
-        if self.room_id is None:
+        if self.room_id is None or self.ended:
             return
         if self._over_rate():
-            await self.close(code=CLOSE_TOO_MANY)
+            await self._end(CLOSE_TOO_MANY)
             return
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
         if size > self.limits("MAX_FRAME_BYTES"):
-            await self.close(code=CLOSE_TOO_LARGE)
+            await self._end(CLOSE_TOO_LARGE)
             return
         if text_data is None:
             await self._refuse(_n("a message is a JSON text frame"))
             return
         if json_depth_over(text_data, self.limits("MAX_JSON_DEPTH")):
-            await self.close(code=CLOSE_TOO_DEEP)
+            await self._end(CLOSE_TOO_DEEP)
             return
         try:
             content = await self.decode_json(text_data)
         except (ValueError, RecursionError):
             await self._refuse(_n("a message is a JSON object with a type"))
             return
+        if not ADDRESS_COUNTED_BY_SERVER and address_over(self.address):
+            # the address's budget is spent: a read is dropped, a change refused
+            if isinstance(content, dict) and content.get("type") in CHANGES:
+                await self._refuse(
+                    _n("too many messages from your network just now; try again"), content
+                )
+            return
         try:
             await self.receive_json(content)
-        except Exception:  # a bug or an outage (database, broker): refused, connection kept
-            log.exception("live: a message to room %s failed", self.room_id)
+        except Exception as exc:  # a bug or an outage (database, broker): refused, line kept
+            log_failure(log, exc, "live: a message to room %s failed", self.room_id)
             await self._refuse(_n("the server could not carry that out; try again"), content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
@@ -220,8 +379,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 {"type": "pong", "at": at if isinstance(at, int | float) else None}
             )
             return
-        if kind == "state":
-            await self.send_json(await database_sync_to_async(_state_of)(self.room_id))
+        if kind == "state":  # the position and its version, from the room's latest state
+            await self.send(text_data=await latest_state_text(self.room_id))
+            return
+        if kind == "events":
+            await self._events(content.get("since"))
             return
         if content.get("room") != self.token:
             await self._refuse(_n("that message is for another room"), content)
@@ -261,5 +423,25 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             answer["move_number"] = number if isinstance(number, int) else None
         await self.send_json(answer)
 
+    async def _events(self, since: Any) -> None:
+        """The events from ``since`` on (at most LIVE_EVENTS_PER_MESSAGE; ``more`` says
+        whether to ask again), each with who moved. An answer starts where this
+        connection's last answer ended, at the earliest: a page keeps every event it was
+        answered, so it never needs one twice, and asking again costs nothing."""
+        if isinstance(since, bool) or not isinstance(since, int) or since < 0:
+            await self._refuse(_n("say from which event on (since: a number)"))
+            return
+        since = max(since, self.events_sent)
+        limit = int(self.limits("EVENTS_PER_MESSAGE"))
+        events = await database_sync_to_async(services.room_events_since)(
+            self.room_id, since, limit
+        )
+        self.events_sent = since + len(events)
+        await self.send_json(
+            {"type": "events", "since": since, "events": events, "more": len(events) == limit}
+        )
+
     async def room_state(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["state"])
+        if self.ended:
+            return
+        await self.send(text_data=remember_state(self.room_id, event["state"]))

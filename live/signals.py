@@ -8,6 +8,7 @@ name (``live.room_step``, ``live.seat_grace``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import logging
 import os
@@ -20,6 +21,8 @@ from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
 from django.db import connections
+
+from live.errors import log_failure, one_line
 
 log = logging.getLogger(__name__)
 
@@ -35,33 +38,64 @@ def remember_server_loop() -> None:
 
 def group_send(group: str, message: dict[str, Any]) -> None:
     """Send ``message`` to everyone in ``group`` (best effort: a lost broadcast is repaired
-    by the next one, every message carries the whole state).
+    by the next one, every message carries the whole state, and a page that hears nothing
+    asks for the state).
 
     A Redis layer is driven from one long-lived event loop per process (a daemon thread),
     whatever thread calls: ``async_to_sync`` would make a new loop, and so new Redis
-    connections, for every message. The in-memory layer (one process, ``make run``) must be
+    connections, for every message. The caller waits at most ``BROADCAST_WAIT`` for the
+    send (so broadcasts keep their order while Redis answers); a hung Redis no longer holds
+    the timer thread that made the move — the send goes on in the background (``SEND_TIMEOUT``
+    each try, a second try on a fresh connection), at most ``MAX_PENDING`` at once, and a
+    failure is one warning line. The in-memory layer (one process, ``make run``) must be
     used from the server's own loop."""
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
-        if type(layer).__name__ == "InMemoryChannelLayer":
+    if type(layer).__name__ == "InMemoryChannelLayer":
+        try:
             loop = _server_loop
             if _in_server_worker_thread() or loop is None or not loop.is_running():
                 async_to_sync(layer.group_send)(group, message)
             else:
                 asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(5)
+        except Exception as exc:
+            log_failure(log, exc, "live: broadcast to %s failed", group)
+        return
+    global _pending
+    with _pending_lock:
+        if _pending >= MAX_PENDING:
+            log.warning("live: broadcast to %s dropped: %s sends wait for Redis", group, _pending)
             return
-        try:
-            asyncio.run_coroutine_threadsafe(
-                layer.group_send(group, message), _sender_loop()
-            ).result(5)
-        except Exception:  # a connection broken by a Redis restart: once more, anew
-            asyncio.run_coroutine_threadsafe(
-                layer.group_send(group, message), _sender_loop()
-            ).result(5)
-    except Exception:  # the channel layer is down: the game goes on, clients resync
-        log.warning("live: broadcast to %s failed", group, exc_info=True)
+        _pending += 1
+    future = asyncio.run_coroutine_threadsafe(_send_twice(layer, group, message), _sender_loop())
+    future.add_done_callback(lambda done: _sent(done, group))
+    with contextlib.suppress(Exception):  # a timeout: it goes on; a failure: _sent logs it
+        future.result(BROADCAST_WAIT)
+
+
+#: how long the thread that broadcasts waits for the send; one try's limit; sends at once
+BROADCAST_WAIT = 1.0
+SEND_TIMEOUT = 5.0
+MAX_PENDING = 2000
+_pending = 0
+_pending_lock = threading.Lock()
+
+
+async def _send_twice(layer, group: str, message: dict[str, Any]) -> None:
+    try:
+        await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
+    except Exception:  # a connection broken by a Redis restart: once more, anew
+        await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
+
+
+def _sent(done, group: str) -> None:
+    global _pending
+    with _pending_lock:
+        _pending -= 1
+    exc = None if done.cancelled() else done.exception()
+    if exc is not None:  # the channel layer is down: the game goes on, clients resync
+        log_failure(log, exc, "live: broadcast to %s failed", group)
 
 
 _sender: asyncio.AbstractEventLoop | None = None
@@ -100,8 +134,13 @@ def later(task: str, args: list[Any], delay: float) -> None:
     if not _eager() and not (task in IN_PROCESS_TASKS and _steps_in_process()):
         try:
             current_app.send_task(task, args=args, countdown=delay)
-        except Exception:
-            log.warning("live: %s%r not sent (broker down?); the sweep repairs it", task, args)
+        except Exception as exc:
+            log.warning(
+                "live: %s%r not sent (broker down?); the sweep repairs it: %s",
+                task,
+                args,
+                one_line(exc),
+            )
         return
     _timer().add(time.monotonic() + delay, task, args)
 
@@ -137,8 +176,8 @@ def sweep_in_process(every: float) -> None:
             time.sleep(every)
             try:
                 current_app.tasks["live.rooms_sweep"].run()
-            except Exception:
-                log.exception("live: the in-process sweep failed")
+            except Exception as exc:
+                log_failure(log, exc, "live: the in-process sweep failed")
                 connections.close_all()
 
     threading.Thread(target=run, name="live-sweep", daemon=True).start()
@@ -176,8 +215,8 @@ class _Timer:
         # is a round trip per roll); a failed task drops them, the next one reconnects.
         try:
             current_app.tasks[task].run(*args)
-        except Exception:
-            log.exception("live: in-process task %s%r failed", task, args)
+        except Exception as exc:
+            log_failure(log, exc, "live: in-process task %s%r failed", task, args)
             connections.close_all()
 
     def close_connections(self) -> None:

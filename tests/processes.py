@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import random
 import shutil
 import signal
 import socket
@@ -71,7 +72,22 @@ class HelperProcess:
 
 
 def free_port() -> int:
-    """A TCP port of 127.0.0.1 that nothing listens on right now."""
+    """A TCP port of 127.0.0.1 that nothing listens on right now: within ``TEST_PORT_RANGE``
+    (``first-last``) when that is set (several test runs sharing a machine keep to their own
+    ports), else any the system gives."""
+    wanted = os.environ.get("TEST_PORT_RANGE", "")
+    if wanted:
+        first, last = (int(x) for x in wanted.split("-"))
+        ports = list(range(first, last + 1))
+        random.shuffle(ports)
+        for port in ports:
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                return port
+        raise RuntimeError(f"no free port in TEST_PORT_RANGE {wanted}")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

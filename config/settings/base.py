@@ -448,6 +448,15 @@ LIVE = {
     "MAX_JSON_DEPTH": int(os.environ.get("LIVE_MAX_JSON_DEPTH", "4")),
     "MESSAGES_PER_SECOND": float(os.environ.get("LIVE_MESSAGES_PER_SECOND", "10")),
     "MESSAGE_BURST": int(os.environ.get("LIVE_MESSAGE_BURST", "30")),
+    # per client address and server process, all its connections together: messages a
+    # second (with a burst); over it a read is dropped and a change refused (0: no limit)
+    "MESSAGES_PER_ADDRESS": float(os.environ.get("LIVE_MESSAGES_PER_ADDRESS", "100")),
+    "ADDRESS_BURST": int(os.environ.get("LIVE_ADDRESS_BURST", "300")),
+    # a `state` request is answered from the room's latest state in the process while it is
+    # younger than this (every broadcast renews it): no database read per request
+    "STATE_CACHE_SECONDS": float(os.environ.get("LIVE_STATE_CACHE_SECONDS", "2")),
+    # the most events one `events` answer carries (the page asks again for the rest)
+    "EVENTS_PER_MESSAGE": int(os.environ.get("LIVE_EVENTS_PER_MESSAGE", "500")),
     # open rooms (waiting or playing, league games aside) one account, one address may host
     "ROOMS_PER_ACCOUNT": int(os.environ.get("LIVE_ROOMS_PER_ACCOUNT", "5")),
     "ROOMS_PER_ADDRESS": int(os.environ.get("LIVE_ROOMS_PER_ADDRESS", "10")),
@@ -459,12 +468,17 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     # secret tokens in paths (/r/<token>/, the calendar feed, invitations, …) never reach a
     # log: config/redaction.py
-    "filters": {"redact_tokens": {"()": "config.redaction.RedactTokens"}},
+    # an outage of Redis, the broker or the database: one line, not a traceback
+    # (config/expected_errors.py)
+    "filters": {
+        "redact_tokens": {"()": "config.redaction.RedactTokens"},
+        "one_line_outages": {"()": "config.expected_errors.OneLineExpectedErrors"},
+    },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "plain",
-            "filters": ["redact_tokens"],
+            "filters": ["redact_tokens", "one_line_outages"],
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},

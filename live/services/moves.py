@@ -19,6 +19,7 @@ from live.services.json_view import room_state
 from live.services.state import (
     Refused,
     last_t,
+    refuse_if_over,
     roll,
     room_game,
     room_with_seats,
@@ -49,6 +50,7 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
     room = room_with_seats(room_id)
     if room is None:
         raise Refused(_n("there is no room %(room)s"), room=room_id)
+    refuse_if_over(room)
     if room.status != Room.Status.PLAYING:
         raise Refused(_n("the game is not being played"))
     if move_number != room.move_number:

@@ -16,7 +16,7 @@ from games.engine.variants import get_variant, variant_rules
 from live import computer
 from live.models import Room, Seat
 from live.services import timers
-from live.services.state import Refused, live_setting, locked_room, new_game, roll
+from live.services.state import Refused, live_setting, locked_room, new_game, refuse_if_over, roll
 from tournaments.models import Fixture
 from tournaments.permissions import SUBMIT, result_actions
 
@@ -224,6 +224,7 @@ def room_start(*, room: Room, user) -> Room:
         room = locked_room(room.pk)
         if room.host_id != getattr(user, "pk", None):
             raise Refused(_n("only the host starts the game"))
+        refuse_if_over(room)
         if room.status != Room.Status.WAITING:
             raise Refused(_n("the game has started already"))
         if room.fixture_id:

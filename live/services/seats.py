@@ -12,7 +12,13 @@ from live.models import Room, Seat
 from live.services import timers
 from live.services.finish import abandon_if_everyone_left
 from live.services.rooms import start
-from live.services.state import Refused, held_until, live_setting, locked_room
+from live.services.state import (
+    Refused,
+    held_until,
+    live_setting,
+    locked_room,
+    refuse_if_over,
+)
 
 
 def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
@@ -25,8 +31,7 @@ def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
         raise Refused(_n("say which seat: a colour name"), field="colour")
     with transaction.atomic():
         room = locked_room(room.pk)
-        if room.status in (Room.Status.FINISHED, Room.Status.ABANDONED):
-            raise Refused(_n("the game is over"))
+        refuse_if_over(room)
         if room.mode == Room.Mode.TABLE:
             raise Refused(_n("around the table the host plays every seat"))
         seats = {s.colour: s for s in room.seats.select_for_update()}
@@ -112,9 +117,11 @@ def hand_to_computer(room: Room, seats: list[Seat]) -> None:
 
 def seat_leave(*, room: Room, user) -> int:
     """``user`` leaves: the computer plays their colours on, pawns where they stand. The
-    number of seats handed over."""
+    number of seats handed over. Refused once the game has ended (the seats are part of
+    its log and its result)."""
     with transaction.atomic():
         room = locked_room(room.pk)
+        refuse_if_over(room)
         seats = list(room.seats.select_for_update().filter(user=user, kind=Seat.Kind.HUMAN))
         hand_to_computer(room, seats)
     return len(seats)

@@ -282,6 +282,19 @@ def room_visible(token: str, user) -> Room | None:
     return room
 
 
+ENDED = (Room.Status.FINISHED, Room.Status.ABANDONED)
+
+
+def refuse_if_over(room: Room) -> None:
+    """Every change of a room (a move, taking, leaving or holding a seat, starting) is
+    refused once its game has ended: the log and the result stay what the end made them,
+    whenever the end-of-game task runs (a ``leave`` after the last move once rewrote the
+    log's seats, and a league game both players left before that task ran lost its
+    result). Called under the room's lock, or on a room read after the claim that ended it."""
+    if room.status in ENDED:
+        raise Refused(_n("the game is over"))
+
+
 def locked_room(room_id: int) -> Room:
     """The room's row, locked for the rest of the transaction."""
     try:

@@ -1,6 +1,6 @@
 /* Live play: the room's board, die, turn, timer and legal moves, kept in step with the server
-   over a WebSocket (reconnecting on its own; every message carries the whole state, the first
-   one after connecting the whole log too). The server rolls the dice and decides; this page
+   over a WebSocket (reconnecting on its own; every state message carries the whole position
+   and its version, and the page asks for the events its history lacks: "events" since n). The server rolls the dice and decides; this page
    only shows the state and sends the chosen move with the roll number it answers.
    Keys: number keys choose a move, arrows change the choice, Enter plays it. */
 (function () {
@@ -252,37 +252,48 @@
     }
   }
 
+  /* the events the page lacks (a page fresh or back after a gap): it asks for them from the
+     first it lacks on; the server's state messages carry the position and its version only */
+  var asking = false;
+  function askEvents() {
+    if (asking || history.children.length >= state.move_number) return;
+    if (send({ type: "events", since: history.children.length })) asking = true;
+  }
+
   function receive(message) {
     if (message.type === "refused") { ui.conn.textContent = message.error; render(); return; }
+    if (message.type === "events") {
+      asking = false;
+      var added = 0;
+      message.events.forEach(function (ev, i) {
+        var n = message.since + i;
+        if (n === history.children.length) { addHistory(Object.assign({ number: n }, ev)); added++; }
+      });
+      if (added) askEvents(); /* more of them (an answer carries at most a few hundred) */
+      return;
+    }
     if (message.type !== "state") return;
-    if (message.events) {
-      history.textContent = "";
-      message.events.forEach(function (ev, i) { addHistory(Object.assign({ number: i }, ev)); });
-    } else if (message.last && message.move_number < state.move_number) {
+    if (message.last && message.move_number < state.move_number) {
       return; /* an older broadcast overtaken by a newer state */
     } else if (message.move_number === state.move_number &&
                (message.seats_version || 0) < (state.seats_version || 0)) {
       return; /* the same roll with the seats as they were before a change already shown */
-    } else if (message.last && message.last.number > history.children.length) {
-      /* an event is missing (broadcasts overtook each other, or one was lost): ask for the
-         whole state and log, and show this one when it comes */
-      send({ type: "state" });
-      return;
-    } else if (message.last && !history.querySelector('[data-n="' + message.last.number + '"]')) {
+    } else if (message.last && message.last.number === history.children.length) {
       addHistory(message.last);
     }
     if (message.move_number !== state.move_number) selected = 0;
     state = message;
     ui.conn.textContent = "";
     render();
+    askEvents(); /* events missing (a fresh page, a reconnect, a lost broadcast) */
   }
 
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     ui.conn.textContent = closedWhy || (socket ? t.i18nReconnecting : t.i18nConnecting);
     socket = new WebSocket(scheme + window.location.host + t.ws);
-    socket.onopen = function () { retry = 500; closedWhy = ""; root.dataset.connected = "1"; render(); };
-    socket.onmessage = function (e) { receive(JSON.parse(e.data)); };
+    socket.onopen = function () { retry = 500; closedWhy = ""; asking = false; root.dataset.connected = "1"; render(); };
+    socket.onmessage = function (e) { heardAt = Date.now(); askedAt = 0; receive(JSON.parse(e.data)); };
     socket.onclose = function (e) {
       root.dataset.connected = "";
       render();
@@ -297,6 +308,28 @@
       retry = Math.min(5000, retry * 2);
     };
   }
+
+  /* A room where the server should have moved but the page heard nothing (its broadcasts
+     lost or stuck: Redis restarting or hung) asks for the state, which the server answers
+     without Redis; a server that does not answer that either is reconnected to. A person
+     thinking over a choice is silence as it should be. */
+  var heardAt = Date.now(), askedAt = 0;
+  function someoneThinking() {
+    var s = state.seats[seatIndex(state.turn)];
+    if (!s || s.kind !== "human" || state.legal.length < 2) return false;
+    return !state.deadline || state.deadline > Date.now() / 1000 - 2;
+  }
+  setInterval(function () {
+    if (!online() || state.status !== "playing") return;
+    if (askedAt && Date.now() - askedAt > 5000) {
+      ui.conn.textContent = t.i18nReconnecting;
+      socket.close(); /* onclose reconnects */
+      return;
+    }
+    if (!askedAt && Date.now() - heardAt > 6000 && !someoneThinking()) {
+      if (send({ type: "state" })) askedAt = Date.now();
+    }
+  }, 2000);
 
   if (start) start.addEventListener("click", function () { send({ type: "start" }); });
   root.addEventListener("keydown", function (e) {

@@ -304,3 +304,83 @@ def test_a_state_with_the_seats_before_a_change_is_not_shown_after_it(
     services.seat_leave(room=room, user=people[2])
     expect(green).not_to_contain_text("person2")
     assert page.js_errors == []
+
+
+#: broadcasts the page would get are dropped while ``window.__deaf`` (lost or stuck in a
+#: hung Redis); the one state message after each ``state`` request the page sends still
+#: comes through (the server answers those without Redis)
+_BROADCASTS_LOST = """
+(() => {
+  const Real = window.WebSocket;
+  window.__deaf = false;
+  window.__dropped = 0;
+  window.WebSocket = function (url, protocols) {
+    const socket = new Real(url, protocols);
+    let asked = 0;
+    const send = socket.send.bind(socket);
+    socket.send = (data) => {
+      if (JSON.parse(data).type === "state") asked++;
+      send(data);
+    };
+    let handler = null;
+    socket.addEventListener("message", (e) => {
+      const m = JSON.parse(e.data);
+      if (window.__deaf && m.type === "state") {
+        if (asked === 0) { window.__dropped++; return; }
+        asked--;
+      }
+      if (handler) handler(e);
+    });
+    Object.defineProperty(socket, "onmessage", { set(fn) { handler = fn; } });
+    return socket;
+  };
+})();
+"""
+
+
+@pytest.fixture
+def server_without_sweep(transactional_db):
+    """A server whose sweep leaves the test's rooms alone (the test makes every step)."""
+    daphne = Daphne(
+        database_url=database_url_of_test_db(), env={"DEBUG": "1", "LIVE_SWEEP_AFTER": "600"}
+    )
+    try:
+        yield daphne.wait_ready()
+    finally:
+        daphne.stop()
+
+
+def test_a_page_whose_broadcasts_are_lost_asks_for_the_state_and_catches_up(
+    chromium, server_without_sweep, people, scheduled
+):
+    """Issue 33, point 4: while a hung Redis holds the broadcasts, a page in a room where
+    the server should be moving asks for the state itself (answered without Redis), and
+    fills in the events it missed."""
+    from live.models import Room
+
+    server = server_without_sweep
+    room = services.room_create(host=people[0], mode="computer")
+    room.seats.update(kind="computer", user=None)
+    services.room_start(room=room, user=people[0])
+    page = _page(chromium, server, None, width=1280)
+    page.context.add_init_script(_BROADCASTS_LOST)
+    page.goto(f"/live/{room.token}/")
+    expect(page.locator("#live-room")).to_have_attribute("data-connected", "1")
+    page.evaluate("window.__deaf = true")
+    for _ in range(10):  # the server moves once a second; the page hears none of it
+        room.refresh_from_db()
+        if room.status != Room.Status.PLAYING:
+            break
+        services.room_step(room_id=room.pk, move_number=room.move_number)
+        page.wait_for_timeout(1000)
+    room.refresh_from_db()
+    page.wait_for_function(
+        "n => +document.getElementById('live-room').dataset.moveNumber === n",
+        arg=room.move_number,
+        timeout=20_000,
+    )
+
+    assert page.evaluate("window.__dropped") > 0  # broadcasts were lost
+    history = page.locator("[data-history] li")
+    expect(history).to_have_count(room.move_number)  # the events it missed, asked for
+    assert page.js_errors == []

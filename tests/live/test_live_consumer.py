@@ -44,8 +44,16 @@ async def _connect(room, user):
     connected, _ = await comm.connect()
     assert connected
     state = await comm.receive_json_from(timeout=5)
-    assert state["type"] == "state" and "events" in state
+    assert state["type"] == "state" and "events" not in state  # the page asks for them
     return comm, state
+
+
+async def _events(comm, since):
+    await comm.send_json_to({"type": "events", "since": since})
+    while True:
+        message = await comm.receive_json_from(timeout=5)
+        if message["type"] == "events":
+            return message
 
 
 async def _next_state(comm, number):
@@ -67,7 +75,7 @@ def test_refused_messages_change_nothing_and_a_valid_move_reaches_everyone(peopl
         yellow, _ = await _connect(room, people[1])
         watcher, _ = await _connect(room, people[2])
         assert state["move_number"] == room.move_number and state["turn"] == "red"
-        assert len(state["events"]) == room.move_number
+        assert len((await _events(red, 0))["events"]) == room.move_number
         n = room.move_number
         refused = [
             (yellow, {"type": "move", "room": room.token, "move_number": n, "move": good}),
@@ -90,20 +98,30 @@ def test_refused_messages_change_nothing_and_a_valid_move_reaches_everyone(peopl
             assert state["last"]["move"] == good and state["last"]["number"] == n
         await red.send_json_to(move)  # the replayed message
         assert (await red.receive_json_from(timeout=5))["type"] == "refused"
-        # a reconnect resumes exactly: the whole log so far and the state
+        # a reconnect resumes exactly: the state, and the events it asks for
         await watcher.disconnect()
         watcher, again = await _connect(room, people[2])
         assert again["move_number"] == n + 1
+        answer = await _events(watcher, 0)
+        assert answer["since"] == 0 and not answer["more"]
         log = await database_sync_to_async(services.room_log)(room)
         by = await database_sync_to_async(
             lambda: list(
                 RoomEvent.objects.filter(room=room).order_by("number").values_list("by", flat=True)
             )
         )()
-        assert [{k: v for k, v in e.items() if k != "by"} for e in again["events"]] == log["events"]
-        assert [e["by"] for e in again["events"]] == by and by[-1] == "player"
-        await watcher.send_json_to({"type": "state"})  # what a page with a gap asks for
-        assert (await watcher.receive_json_from(timeout=5))["events"] == again["events"]
+        shown = [{k: v for k, v in e.items() if k != "by"} for e in answer["events"]]
+        assert shown == log["events"]
+        assert [e["by"] for e in answer["events"]] == by and by[-1] == "player"
+        # from where it lacks them: the last two
+        assert (await _events(yellow, n - 1))["events"] == answer["events"][n - 1 :]
+        # asking again on the same connection is answered from where its last answer ended
+        again_asked = await _events(watcher, 0)
+        assert again_asked["since"] == n + 1 and again_asked["events"] == []
+        await watcher.send_json_to({"type": "state"})  # the position and its version
+        current = await watcher.receive_json_from(timeout=5)
+        assert current["type"] == "state" and current["move_number"] == n + 1
+        assert "events" not in current
         for comm in (red, yellow, watcher):
             await comm.disconnect()
 

@@ -38,6 +38,7 @@ class Conn:
     def __init__(self, ws):
         self.ws = ws
         self.states: list[dict] = []
+        self.answers: list[dict] = []  # answers to "events"
         self.refusals: list[str] = []
         self.closed = False
         self.task = asyncio.ensure_future(self._read())
@@ -48,6 +49,8 @@ class Conn:
                 message = await receive(self.ws, timeout=120)
                 if message["type"] == "state":
                     self.states.append(message)
+                elif message["type"] == "events":
+                    self.answers.append(message)
                 elif message["type"] == "refused":
                     self.refusals.append(message["error"])
         except Exception:
@@ -68,11 +71,12 @@ class Conn:
 
 
 def _seen_events(conn: Conn) -> dict[int, dict]:
-    """Every event a connection was shown: the log sent on connect, then each broadcast."""
+    """Every event a connection was shown: the events it asked for, and each broadcast."""
     seen: dict[int, dict] = {}
+    for answer in conn.answers:
+        for i, ev in enumerate(answer["events"]):
+            seen[answer["since"] + i] = {k: v for k, v in ev.items() if k != "by"}
     for state in conn.states:
-        for i, ev in enumerate(state.get("events") or []):
-            seen[i] = {k: v for k, v in ev.items() if k != "by"}
         last = state.get("last")
         if last:
             seen[last["number"]] = {k: v for k, v in last.items() if k not in ("number", "by")}
@@ -89,10 +93,20 @@ async def _until(predicate, timeout=120.0):
 
 
 async def _whole_state(conn: Conn) -> None:
-    """Ask for the whole state (the log so far) and wait until it has come."""
+    """Ask for the events it has not been answered yet (the log so far, as a page that sees
+    a gap does) and the current state; wait until they have come."""
+    since = max((a["since"] + len(a["events"]) for a in conn.answers), default=0)
+    while True:
+        asked = len(conn.answers)
+        await conn.send({"type": "events", "since": since})
+        await _until(lambda asked=asked: len(conn.answers) > asked, 30)
+        answer = conn.answers[-1]
+        since = answer["since"] + len(answer["events"])
+        if not answer["more"]:
+            break
     asked = len(conn.states)
     await conn.send({"type": "state"})
-    await _until(lambda: any("events" in s for s in conn.states[asked:]), 30)
+    await _until(lambda: len(conn.states) > asked, 30)
 
 
 def test_two_servers_serve_one_room_without_a_double_move(servers):

@@ -53,7 +53,7 @@ def die(seed: bytes, index: int) -> int:
     message = f"{SCHEME}:{index}"
     k = 0
     while True:
-        digest = hmac.new(seed, message.encode("ascii"), hashlib.sha256).digest()
+        digest = hmac.digest(seed, message.encode("ascii"), "sha256")
         for b in digest:
             if b < ACCEPT_BELOW:
                 return b % 6 + 1

@@ -261,3 +261,45 @@ def test_a_room_opened_before_seeds_rolls_as_before_and_shows_no_card(client, pe
     assert "dice" not in log["meta"] and validate(log)["valid"]
     assert services.room_state(room)["dice"] is None
     assert "data-dice-check" not in client.get(f"/live/{room.token}/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_socket_sends_the_commitment_and_never_the_seed_during_play(people, scheduled):
+    """Over the real consumer and Redis channel layer: the connect message (state and the
+    whole log so far) and the state after a move carry the commitment, never the seed."""
+    import asyncio
+
+    from channels.db import database_sync_to_async
+    from django.db import connections
+
+    from tests.live.test_live_consumer import _connect, _next_state
+    from tests.live.test_live_services import _human_room
+
+    room, game = _human_room(people, scheduled)
+    seed = _seed(room)
+    legal = game.legal_moves(room.die)
+
+    async def main():
+        red, state = await _connect(room, people[0])
+        watcher, _ = await _connect(room, people[2])
+        texts = [json.dumps(state)]
+        await red.send_json_to(
+            {
+                "type": "move",
+                "room": room.token,
+                "move_number": room.move_number,
+                "move": [legal[0].from_, legal[0].to],
+            }
+        )
+        texts.append(json.dumps(await _next_state(watcher, room.move_number + 1)))
+        await red.disconnect()
+        await watcher.disconnect()
+        return state, texts
+
+    try:
+        state, texts = asyncio.run(main())
+    finally:
+        asyncio.run(database_sync_to_async(connections.close_all)())
+    assert state["dice"]["commitment"] == commitment(seed) and len(state["events"]) > 0
+    for text in texts:
+        assert seed.hex() not in text and seed.hex().upper() not in text

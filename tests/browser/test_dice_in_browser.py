@@ -1,7 +1,8 @@
 """The dice card in Chromium (German, 390 px): while the game is played it shows the
 commitment and hides the seed; when the game ends while the page is open, the seed appears
 (from the final state); after the end the page checks every roll. No horizontal scrolling,
-the explanation opens by keyboard. Screenshots in test-artifacts/screenshots/."""
+the explanation opens by keyboard, axe finds nothing serious. Screenshots in
+test-artifacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from games.engine.dice import commitment
 from live import services
 from live.models import Room
 from tests.browser.conftest import screenshot
+from tests.browser.test_accessibility import axe_source, violations  # noqa: F401 (fixture)
 from tests.browser.test_live_room_page_in_browser import (  # noqa: F401 (fixtures)
     _page,
     people,
@@ -23,7 +25,7 @@ from tests.live.conftest import drive
 pytestmark = [pytest.mark.browser, pytest.mark.live_servers]
 
 
-def test_the_dice_card_during_and_after_the_game(chromium, server, people, scheduled):  # noqa: F811
+def test_the_dice_card_during_and_after_the_game(chromium, server, people, scheduled, axe_source):  # noqa: F811
     room = services.room_create(host=people[0], strength="random")
     services.room_start(room=room, user=people[0])
     for _ in range(10):
@@ -51,4 +53,5 @@ def test_the_dice_card_during_and_after_the_game(chromium, server, people, sched
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     card.scroll_into_view_if_needed()
     screenshot(page, "live-dice-verified-de-390")
+    assert violations(page, axe_source) == []  # axe: no serious or critical finding
     assert page.js_errors == []

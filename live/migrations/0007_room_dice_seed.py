@@ -2,8 +2,9 @@
 # provably fair dice keep no seed (a callable default in AddField would give every existing
 # room the same seed, one of their rolls would then not match it), and new rooms get one.
 
-import live.models
 from django.db import migrations, models
+
+import live.models
 
 HELP = (
     "secret until the game is over: every roll is derived from it (empty: a room opened "

@@ -5,16 +5,24 @@ channel layer and PostgreSQL, computer-only rooms each watched by a spectator co
    computer's pause); the delay from a move being applied (the state built right after the
    commit) to the spectator receiving it: p50, p95, p99.
 2. Capacity: rooms playing flat out (no pause), for each of ``--capacity-rooms``: the moves
-   per second the machine sustains, the latency, and where the CPU goes (servers,
-   PostgreSQL, Redis, this client).
+   per second the machine sustains, the latency, and where the CPU goes (the servers,
+   nginx, the workers, this database's PostgreSQL backends, this client: by PID, below).
 
 Modes (``--mode``): **embedded** — the computer's steps and timers on the Daphne servers'
-own timer threads (no broker); **production** — the steps and timers as Celery tasks with
-a countdown through the Redis broker (``BENCH_BROKER_URL``), run by ``--workers`` Celery
-worker processes; **production-process** — the same broker and workers, but the steps on
-the servers' own timers (``LIVE_STEPS=process``). The CPU per move is printed per process
-kind (servers, workers; PostgreSQL and Redis are every such process on the machine).
-The servers listen on ``HELPER_PORT_BASE``, ``+1``, … when that is set.
+own timer threads (no broker), the clients connected to the servers directly;
+**production** — the production topology (README, docs/configuration.md, ``make
+prod-local``): nginx from ``config/nginx.conf.template`` in front of the Daphne servers (one
+upstream with all of them; every client connects through nginx), the steps and timers as
+Celery tasks with a countdown through the Redis broker (``BENCH_BROKER_URL``), run by
+``--workers`` Celery worker processes; **production-process** — the same, but the steps on
+the servers' own timers (``LIVE_STEPS=process``). CPU is counted **by PID** from
+``/proc/<pid>/stat``, each process with its descendants: the Daphne servers, nginx (master
+and workers), the Celery workers, and this database's PostgreSQL backends (their PIDs from
+``pg_stat_activity``, looked at every 0.1 s: a lower bound, ``BackendMeter``); Redis is
+shared with the machine's other users and not counted.
+After the modes, each production mode's figures are printed as ratios against the embedded
+mode's in the same run. The servers listen on ``HELPER_PORT_BASE``, ``+1``, … (nginx on
+``HELPER_PORT_BASE + 50``) when that is set.
 
 3. Connections, measured once on one server (after the modes): how many spectators one
    process lets in per second (``--connects``: handshake and the first state; with its CPU
@@ -113,9 +121,83 @@ def cpu_ticks(pids: list[int]) -> float:
     return total
 
 
-def pids_named(name: str) -> list[int]:
-    out = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout
-    return [int(p) for p in out.split()]
+def with_descendants(pids: list[int]) -> list[int]:
+    """``pids`` and every process below them (nginx's and Celery's workers are alive, so
+    their CPU is not yet in their parent's children's times), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], list(pids)
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def cpu_by_pid(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds of each process (without its children's)."""
+    hz = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            out[pid] = sum(int(x) for x in fields[11:13]) / hz
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return out
+
+
+def cpu_delta(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds between two ``cpu_by_pid`` samples (a process born in between counts
+    from 0; one that died in between is lost — the servers, workers, nginx and the
+    persistent backends (CONN_MAX_AGE) live through a window)."""
+    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
+
+
+class BackendMeter:
+    """CPU seconds of the PostgreSQL backends connected to this bench's database, by PID:
+    a thread lists them (``pg_stat_activity``) every ``every`` seconds and adds what each
+    used since it last looked (a backend first seen after the start counts from 0). A
+    backend that lives and dies between two looks is missed, and one that dies loses its
+    last ``every`` seconds: a lower bound (the Celery workers' connections come and go)."""
+
+    def __init__(self, every: float = 0.1) -> None:
+        import threading
+
+        self.every, self.total, self.seen = every, 0.0, {}
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        import psycopg
+
+        first = True
+        with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
+            while not self.stopped.is_set():
+                rows = conn.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND pid <> pg_backend_pid()"
+                ).fetchall()
+                ticks = cpu_by_pid([pid for (pid,) in rows])
+                for pid, t in ticks.items():
+                    if pid not in self.seen and first:
+                        self.seen[pid] = t
+                    self.total += t - self.seen.get(pid, 0.0)
+                    self.seen[pid] = t
+                first = False
+                self.stopped.wait(self.every)
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.thread.join(5)
 
 
 def machine_busy() -> tuple[float, float]:
@@ -257,7 +339,14 @@ async def run_windows(servers, rooms, windows, warmup: float = 3.0, lateness=Non
 
     tasks = [
         asyncio.ensure_future(
-            watch(servers[i % len(servers)].url, token, latencies, stop, ready, lateness)
+            watch(
+                PROXY.url if PROXY else servers[i % len(servers)].url,
+                token,
+                latencies,
+                stop,
+                ready,
+                lateness,
+            )
         )
         for i, (_, token) in enumerate(rooms)
     ]
@@ -267,20 +356,22 @@ async def run_windows(servers, rooms, windows, warmup: float = 3.0, lateness=Non
             raise next(t.exception() for t in tasks if t.done() and t.exception())
     await asyncio.sleep(warmup)
     ids = [pk for pk, _ in rooms]
-    server_pids = [s.process.pid for s in servers]
-    worker_pids = [w.process.pid for w in WORKERS]
-    pg, redis = pids_named("postgres"), pids_named("redis-server")
+    server_pids = with_descendants([s.process.pid for s in servers])
+    worker_pids = with_descendants([w.process.pid for w in WORKERS])
+    proxy_pids = with_descendants([PROXY.process.pid]) if PROXY else []
+
+    meter = BackendMeter()
 
     async def sample():
         return (
             await asyncio.to_thread(total_moves, ids),
-            cpu_ticks(server_pids),
-            cpu_ticks(pg),
-            cpu_ticks(redis),
+            cpu_by_pid(server_pids),
+            meter.total,
+            cpu_by_pid(proxy_pids),
             cpu_ticks([os.getpid()]),
             machine_busy(),
             time.monotonic(),
-            cpu_ticks(worker_pids),
+            cpu_by_pid(worker_pids),
         )
 
     results = []
@@ -306,15 +397,16 @@ async def run_windows(servers, rooms, windows, warmup: float = 3.0, lateness=Non
                 "p50_ms": pct(taken, 50),
                 "p95_ms": pct(taken, 95),
                 "p99_ms": pct(taken, 99),
-                "cpu_servers": (after[1] - before[1]) / wall,
+                "cpu_servers": cpu_delta(before[1], after[1]) / wall,
                 "cpu_postgres": (after[2] - before[2]) / wall,
-                "cpu_redis": (after[3] - before[3]) / wall,
+                "cpu_proxy": cpu_delta(before[3], after[3]) / wall,
                 "cpu_client": (after[4] - before[4]) / wall,
-                "cpu_workers": (after[7] - before[7]) / wall,
+                "cpu_workers": cpu_delta(before[7], after[7]) / wall,
                 "machine_busy": busy,
                 "connect_retries": len(FAILED_CONNECTS),
             }
         )
+    meter.stop()
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     return results
@@ -330,6 +422,10 @@ def pct(values: list[float], p: int) -> float:
 DEBUG_SERVERS = False
 MODE = "embedded"
 WORKERS: list = []
+PROXY = None
+"""nginx in front of the servers (production modes), or None: the clients connect to it."""
+RESULTS: list[tuple[str, str, dict]] = []
+"""(mode, phase label, figures) of the human-pace and flat-out runs: the ratios at the end."""
 N_WORKERS = 2
 
 
@@ -384,6 +480,13 @@ def start_servers(n: int, pause: float, extra_env: dict[str, str | None] | None 
     ]
     for s in servers:
         s.wait_ready()
+    global PROXY
+    try:
+        PROXY = start_proxy(servers) if MODE.startswith("production") else None
+    except Exception:
+        for s in servers:
+            s.stop()
+        raise
     WORKERS.clear()
     if MODE.startswith("production"):
         worker_env = {**env, "DATABASE_URL": os.environ["DATABASE_URL"]}
@@ -392,10 +495,40 @@ def start_servers(n: int, pause: float, extra_env: dict[str, str | None] | None 
     return servers
 
 
+def start_proxy(servers):
+    """nginx from ``config/nginx.conf.template`` (as ``make prod-local`` fills it in), with
+    every server in its ``asgi`` upstream; its per-address connection limit raised, since
+    every bench client comes from 127.0.0.1 (the template's 100 is per visitor address)."""
+    from tests.processes import Nginx, free_port, listens
+
+    base = int(os.environ.get("HELPER_PORT_BASE", "0") or 0)
+    port = base + 50 if base else free_port()
+    directory = ROOT / "var" / f"bench-nginx-{port}"
+    directory.mkdir(parents=True, exist_ok=True)
+    upstream = "; server ".join(f"127.0.0.1:{s.port}" for s in servers)
+    text = (ROOT / "config" / "nginx.conf.template").read_text()
+    text = (
+        text.replace("@PREFIX@", str(directory))
+        .replace("@LISTEN@", f"127.0.0.1:{port}")
+        .replace("@APP@", f"127.0.0.1:{servers[0].port}")  # no pages in this bench
+        .replace("@ASGI@", upstream)
+    )
+    text = re.sub(r"limit_conn per_address \d+;", "limit_conn per_address 60000;", text)
+    conf = directory / "nginx.conf"
+    conf.write_text(text)
+    proxy = Nginx(conf, directory)
+    proxy.port = port
+    proxy.url = f"http://127.0.0.1:{port}"
+    proxy.wait_until(lambda: listens(port), 20, 0.1)  # (a refused connection: not yet)
+    return proxy
+
+
 def stop_all(servers) -> None:
-    for s in [*servers, *WORKERS]:
+    global PROXY
+    for s in [*servers, *WORKERS, *([PROXY] if PROXY else [])]:
         s.stop()
     WORKERS.clear()
+    PROXY = None
 
 
 def rss_mb(pid: int) -> float:
@@ -842,16 +975,44 @@ def show(title: str, r: dict) -> None:
     print(
         f"{title}: {r['moves_per_s']:7.1f} moves/s applied, {r['received']} received; "
         f"latency p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms; "
-        f"CPU cores: servers {r['cpu_servers']:.2f}, workers {r['cpu_workers']:.2f}, "
-        f"postgres {r['cpu_postgres']:.2f}, "
-        f"redis {r['cpu_redis']:.2f}, client {r['cpu_client']:.2f}; "
+        f"CPU cores (by PID): servers {r['cpu_servers']:.2f}, nginx {r['cpu_proxy']:.2f}, "
+        f"workers {r['cpu_workers']:.2f}, postgres backends {r['cpu_postgres']:.2f}, "
+        f"client {r['cpu_client']:.2f}; "
         f"machine busy {100 * r['machine_busy']:.0f}%; CPU per move: servers "
-        f"{1000 * r['cpu_servers'] / max(r['moves_per_s'], 1e-9):.1f} ms, workers "
+        f"{1000 * r['cpu_servers'] / max(r['moves_per_s'], 1e-9):.1f} ms, nginx "
+        f"{1000 * r['cpu_proxy'] / max(r['moves_per_s'], 1e-9):.1f} ms, workers "
         f"{1000 * r['cpu_workers'] / max(r['moves_per_s'], 1e-9):.1f} ms, postgres "
         f"{1000 * r['cpu_postgres'] / max(r['moves_per_s'], 1e-9):.1f} ms; "
         f"load average {os.getloadavg()[0]:.1f}; connects retried {r['connect_retries']}",
         flush=True,
     )
+
+
+def platform_cpu(r: dict) -> float:
+    """The platform's own processes' CPU (cores): servers, nginx, workers, backends."""
+    return r["cpu_servers"] + r["cpu_proxy"] + r["cpu_workers"] + r["cpu_postgres"]
+
+
+def show_ratios() -> None:
+    """Each production mode's runs against the embedded mode's same run (same phase and
+    room count), measured in this process minutes apart on the same machine."""
+    embedded = {label: r for mode, label, r in RESULTS if mode == "embedded"}
+    for mode, label, r in RESULTS:
+        e = embedded.get(label)
+        if mode == "embedded" or e is None:
+            continue
+        per_move = platform_cpu(r) / max(r["moves_per_s"], 1e-9)
+        per_move_e = platform_cpu(e) / max(e["moves_per_s"], 1e-9)
+        moves, p95 = r["moves_per_s"], r["p95_ms"]
+        print(
+            f"ratio {mode} / embedded, {label}: moves/s {moves / max(e['moves_per_s'], 1e-9):.2f}"
+            f" ({moves:.1f} / {e['moves_per_s']:.1f}), p95 "
+            f"{p95 / max(e['p95_ms'], 1e-9):.2f} ({p95:.1f} / {e['p95_ms']:.1f} ms),"
+            f" platform CPU per move {per_move / max(per_move_e, 1e-9):.2f} "
+            f"({1000 * per_move:.1f} / {1000 * per_move_e:.1f} ms: servers, nginx, workers and "
+            "this database's backends, by PID)",
+            flush=True,
+        )
 
 
 PHASES = ("human", "capacity", "timers", "flood", "failover", "connects", "idle", "abuse")
@@ -932,7 +1093,9 @@ def main() -> None:
                 for n in [int(x) for x in args.rooms.split(",") if x]:
                     rooms = make_rooms(n)
                     result = asyncio.run(run_phase(servers, rooms, args.seconds))
-                    show(f"{mode} human pace, {n:4d} rooms ({args.pause:g} s per move)", result)
+                    label = f"human pace, {n:4d} rooms ({args.pause:g} s per move)"
+                    show(f"{mode} {label}", result)
+                    RESULTS.append((mode, label, result))
             finally:
                 stop_all(servers)
 
@@ -943,9 +1106,11 @@ def main() -> None:
                     rooms = make_rooms(n)
                     result = asyncio.run(run_phase(servers, rooms, args.capacity_seconds, 2.0))
                     show(f"{mode} flat out, {n:4d} rooms", result)
+                    RESULTS.append((mode, f"flat out, {n:4d} rooms", result))
             finally:
                 stop_all(servers)
 
+    show_ratios()
     if modes:
         MODE = modes[-1]  # the issue's other targets: in the last mode (production by default)
     if "timers" in phases:

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # A local production-like run: DEBUG off, PostgreSQL, the Redis broker, nginx in front of
-# gunicorn and Daphne, a Celery worker and Celery beat, served over plain HTTP on 127.0.0.1
-# (ALLOW_PLAIN_HTTP=1).
+# gunicorn and TWO Daphne servers, a Celery worker and Celery beat, served over plain HTTP on
+# 127.0.0.1 (ALLOW_PLAIN_HTTP=1). This is the production topology of the README,
+# docs/configuration.md and `bench/online.py --mode production`.
 #
 # It runs the production command sequence of the README (migrate, collectstatic, web, ASGI,
 # proxy, worker, beat) with local defaults; every variable below can be overridden from the
 # environment. nginx listens on PORT and passes complete requests to gunicorn on APP_PORT
-# and WebSockets (/ws/) to Daphne on ASGI_PORT (config/nginx.conf.template: slow clients
-# never hold a gunicorn worker). Ctrl-C (or SIGTERM) stops every process.
+# and WebSockets (/ws/) to the Daphne servers on ASGI_PORT, ASGI_PORT + 1, … (ASGI_SERVERS of
+# them, 2 by default: one upstream, nginx spreads the sockets over both; a room's players on
+# different servers meet through the Redis channel layer) (config/nginx.conf.template: slow
+# clients never hold a gunicorn worker). Ctrl-C (or SIGTERM) stops every process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +20,8 @@ HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
 WEB_WORKERS=${WEB_WORKERS:-2}
 APP_PORT=${APP_PORT:-$((PORT + 1))}     # gunicorn, loopback only: nginx is the way in
-ASGI_PORT=${ASGI_PORT:-$((PORT + 2))}   # Daphne, loopback only
+ASGI_PORT=${ASGI_PORT:-$((PORT + 2))}   # the first Daphne, loopback only
+ASGI_SERVERS=${ASGI_SERVERS:-2}         # Daphne servers on ASGI_PORT, ASGI_PORT + 1, …
 NGINX=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
 mkdir -p var
 NGINX_DIR=${NGINX_DIR:-$PWD/var/nginx-$PORT}   # its configuration, pid and buffers
@@ -60,8 +64,13 @@ fi
 # 4. web, ASGI, proxy, worker, beat
 [[ -x "$NGINX" ]] || { echo "nginx is missing: bash tests/ensure_services.sh installs it" >&2; exit 1; }
 mkdir -p "$NGINX_DIR"
+# the upstream's servers: "server @ASGI@;" becomes "server A; server B;"
+ASGI_UPSTREAM="127.0.0.1:$ASGI_PORT"
+for ((i = 1; i < ASGI_SERVERS; i++)); do
+    ASGI_UPSTREAM="$ASGI_UPSTREAM; server 127.0.0.1:$((ASGI_PORT + i))"
+done
 sed -e "s|@PREFIX@|$NGINX_DIR|g" -e "s|@LISTEN@|$HOST:$PORT|g" \
-    -e "s|@APP@|127.0.0.1:$APP_PORT|g" -e "s|@ASGI@|127.0.0.1:$ASGI_PORT|g" \
+    -e "s|@APP@|127.0.0.1:$APP_PORT|g" -e "s|@ASGI@|$ASGI_UPSTREAM|g" \
     config/nginx.conf.template > "$NGINX_DIR/nginx.conf"
 "$NGINX" -t -q -p "$NGINX_DIR" -c "$NGINX_DIR/nginx.conf" -g "daemon off; user $(id -un) $(id -gn);"
 pids=()
@@ -82,11 +91,14 @@ pids+=($!)
 pids+=($!)
 # a handshake may wait 30 s for its turn (Daphne's default, 5 s, drops the queued handshakes of
 # a reconnect storm after a server is lost, and their pages come back in waves)
-"$VENV/bin/daphne" -b 127.0.0.1 -p "$ASGI_PORT" --websocket_connect_timeout 30 --proxy-headers \
-    config.asgi:application &
-pids+=($!)
+for ((i = 0; i < ASGI_SERVERS; i++)); do
+    "$VENV/bin/daphne" -b 127.0.0.1 -p "$((ASGI_PORT + i))" --websocket_connect_timeout 30 \
+        --proxy-headers config.asgi:application &
+    pids+=($!)
+done
 # workers as this user (as root nginx would switch them to nobody, who may not read var/)
 "$NGINX" -p "$NGINX_DIR" -c "$NGINX_DIR/nginx.conf" -g "daemon off; user $(id -un) $(id -gn);" &
 pids+=($!)
-echo "serving http://$HOST:$PORT through nginx (Ctrl-C stops proxy, web, ASGI, worker and beat)"
+echo "serving http://$HOST:$PORT through nginx: gunicorn on $APP_PORT, $ASGI_SERVERS Daphne servers" \
+    "from $ASGI_PORT (Ctrl-C stops proxy, web, ASGI, worker and beat)"
 wait -n

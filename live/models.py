@@ -12,6 +12,12 @@ def new_token() -> str:
     return secrets.token_urlsafe(9)
 
 
+def new_dice_seed() -> bytes:
+    """A room's secret dice seed (games/engine/dice.py): 32 bytes from the operating
+    system's randomness."""
+    return secrets.token_bytes(32)
+
+
 def online_rules() -> str:
     return "online"
 
@@ -20,7 +26,10 @@ class Room(models.Model):
     """A game played live. ``move_number`` is the number of events applied so far; every
     event is claimed with a conditional update on it (``UPDATE … WHERE move_number = n``),
     so two processes, or a late timer, can never apply one turn twice. ``die`` is the roll
-    the server made for the colour on turn (answered by event number ``move_number``).
+    the server made for the colour on turn (answered by event number ``move_number``):
+    roll i is ``games.engine.dice.die(dice_seed, i)``, the stream of the room's secret
+    ``dice_seed``, whose SHA-256 the room publishes from the start and whose value only
+    the finished room's log reveals (docs/live.md, "Provably fair dice").
     ``seats_version`` changes with every change of who plays a seat (taken, left, handed to
     the computer); the claim also checks it (``AND seats_version = v``), so a move decided
     on seats that have changed since it read them is never applied."""
@@ -66,6 +75,14 @@ class Room(models.Model):
         help_text="bumped by every change of who plays a seat; the claim checks it",
     )
     die = models.PositiveSmallIntegerField(null=True, blank=True)
+    dice_seed = models.BinaryField(
+        max_length=32,
+        null=True,
+        default=new_dice_seed,
+        editable=False,
+        help_text="secret until the game is over: every roll is derived from it "
+        "(empty: a room opened before provably fair dice, rolled from `secrets`)",
+    )
     turn_deadline = models.DateTimeField(null=True, blank=True)
     rolled_at = models.DateTimeField(
         null=True, blank=True, help_text="when the die on turn was rolled (the sweep's clock)"

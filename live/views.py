@@ -100,6 +100,7 @@ def room_page(request, token: str):
             and is_organizer(request.user, room.fixture.league),
             "mode_label": dict(MODE_LABELS).get(room.mode, room.mode),
             "variant_label": VARIANT_LABELS.get(room.variant or "", room.variant),
+            "dice": services.room_dice_check(room),
         },
     )
 

@@ -1,9 +1,18 @@
-"""Command line: ``python -m games.engine validate|simulate|explain|analyse``.
+"""Command line: ``python -m games.engine validate|verify-dice|simulate|explain|analyse``.
 
 python -m games.engine validate LOG.json [LOG.json ...]
     one JSON line per file (the result object of game-log.md plus "file");
     exit 0 if all are valid, 1 if any is invalid, 2 if a file can't be read
     or is not JSON at all.
+python -m games.engine verify-dice LOG.json [LOG.json ...]
+    recomputes every roll of each log from the seed its meta.dice reveals
+    (maedn-dice/1, games/engine/dice.py) and prints one line per file:
+    "FILE: verified: N rolls", or the first roll (event index) that differs, a
+    commitment the seed does not match, or that the log carries no commitment (or
+    has not revealed its seed). Exit 0 if every log verified, 1 if any log's dice
+    differ, its seed misses its commitment or its meta.dice is malformed, 2 if a
+    file can't be read or is not JSON, 3 if none failed but some log had nothing to
+    verify (no commitment, seed not revealed).
 python -m games.engine simulate --rules PRESET [--board 4|6] [--players SPEC]
     [--games N] [--seed S] [--out DIR] [--bots random,heuristic,...] [--first COLOUR]
     plays games with computer players, writes their logs to DIR and prints a
@@ -30,6 +39,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
+from .dice import NO_COMMITMENT, NOT_REVEALED, verify_dice
 from .log import MAX_LOG_BYTES, InvalidLog, load_json
 from .rules import PRESETS, RulesError, RuleSet, explain
 from .setup import colours_in_play
@@ -50,13 +60,18 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m games.engine", description="MÄDN rules engine: validate, simulate, explain"
+        prog="python -m games.engine",
+        description="MÄDN rules engine: validate, verify-dice, simulate, explain",
     )
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
 
     p = sub.add_parser("validate", help="validate maedn-log/1 game logs")
     p.add_argument("logs", nargs="+", metavar="LOG.json")
     p.set_defaults(run=_validate)
+
+    p = sub.add_parser("verify-dice", help="recompute every roll of logs from their revealed seed")
+    p.add_argument("logs", nargs="+", metavar="LOG.json")
+    p.set_defaults(run=_verify_dice)
 
     p = sub.add_parser("simulate", help="play games with computer players")
     p.add_argument("--rules", default="league", help="preset name or JSON rules object")
@@ -166,6 +181,32 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
         if not result["valid"] and status == 0:
             status = 1
     return status
+
+
+def _verify_dice(args: argparse.Namespace, out: TextIO) -> int:
+    failed = unreadable = unchecked = False
+    for name in args.logs:
+        try:
+            log = load_json(Path(name).read_bytes())
+        except OSError as exc:
+            print(f"{name}: can't read the file: {exc}", file=out)
+            unreadable = True
+            continue
+        except InvalidLog as exc:
+            print(f"{name}: not a log: {exc.error}", file=out)
+            unreadable = True
+            continue
+        if not isinstance(log, dict):
+            print(f"{name}: not a log: the file is not a JSON object", file=out)
+            unreadable = True
+            continue
+        check = verify_dice(log)
+        print(f"{name}: {check.message()}", file=out)
+        if check.status in (NO_COMMITMENT, NOT_REVEALED):
+            unchecked = True
+        elif not check.verified:
+            failed = True
+    return 2 if unreadable else 1 if failed else 3 if unchecked else 0
 
 
 def _rules_arg(text: str) -> Any:

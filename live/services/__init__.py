@@ -21,6 +21,7 @@ duplicated timer can never apply one turn twice.
 from live.services.finish import fixture_no_show, room_finish
 from live.services.json_view import (
     LOG_FORMAT,
+    room_dice_check,
     room_events_since,
     room_events_with_movers,
     room_log,
@@ -56,6 +57,7 @@ __all__ = [
     "live_setting",
     "move_play",
     "room_create",
+    "room_dice_check",
     "room_events_since",
     "room_events_with_movers",
     "room_finish",

@@ -11,8 +11,16 @@ from django.db import connection
 from django.urls import reverse
 
 from games.engine import Game
+from games.fair_dice import dice_check
 from live.models import Room, RoomEvent, Seat
-from live.services.state import held_until, new_game, room_game, room_rules, room_seats
+from live.services.state import (
+    held_until,
+    new_game,
+    room_dice,
+    room_game,
+    room_rules,
+    room_seats,
+)
 
 LOG_FORMAT = "maedn-log/1"
 
@@ -86,6 +94,8 @@ def room_state(room: Room, game: Game | None = None, last: dict | None = None) -
         "replay_url": reverse("live:replay", args=[room.token])
         if room.status == Room.Status.FINISHED
         else None,
+        # the dice's commitment (games.engine.dice); the seed only once the game is over
+        "dice": room_dice(room),
         "applied_at": time.time(),
     }
 
@@ -162,9 +172,24 @@ def room_log(room: Room) -> dict[str, Any]:
         meta["ended"] = {"reason": room.end_reason, "winner": room.winner}
     if room.fixture_id:
         meta["fixture"] = room.fixture_id
+    dice = room_dice(room)  # the commitment; the seed only once the game is over
+    if dice is not None:
+        meta["dice"] = dice
     log["meta"] = meta
     log["events"] = events
     return log
+
+
+def room_dice_check(room: Room) -> dict[str, Any] | None:
+    """The room page's "Provably fair dice" card: while the game is played, the commitment
+    only (``not-revealed``); once it is over, every roll of its log checked against the
+    revealed seed (``games.fair_dice.dice_check``). None for a room without a seed."""
+    dice = room_dice(room)
+    if dice is None:
+        return None
+    if "seed" not in dice:
+        return {"status": "not-revealed", "commitment": dice["commitment"]}
+    return dice_check(room_log(room))
 
 
 def room_log_text(room: Room) -> str:

@@ -159,7 +159,7 @@ def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, An
         )
     else:
         fields.update(
-            die=roll(),
+            die=roll(room, number + 1),
             rolled_at=now,
             turn_deadline=now + timedelta(seconds=room.turn_seconds) if room.turn_seconds else None,
         )

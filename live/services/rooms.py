@@ -239,7 +239,7 @@ def start(room: Room) -> None:
     now = timezone.now()
     room.status = Room.Status.PLAYING
     room.started_at = now
-    room.die = roll()
+    room.die = roll(room, 0)
     room.turn_deadline = now + timedelta(seconds=room.turn_seconds) if room.turn_seconds else None
     room.rolled_at = now
     room.save(update_fields=["status", "started_at", "die", "turn_deadline", "rolled_at"])

@@ -16,7 +16,7 @@ from django.db import connection
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _n
 
-from games.engine import Game, game_restore, game_snapshot
+from games.engine import Game, dice, game_restore, game_snapshot
 from games.engine.variants import variant_rules
 from games.replay import colour_label
 from live.models import Room, RoomEvent, Seat
@@ -55,9 +55,25 @@ def live_setting(name: str) -> Any:
     return settings.LIVE[name]
 
 
-def roll() -> int:
-    """The server's die: 1–6 from the operating system's randomness."""
+def roll(room: Room, index: int) -> int:
+    """The server's die for event ``index`` of ``room``: roll ``index`` of the stream of
+    the room's secret seed (``games.engine.dice``: HMAC-SHA256, published as its SHA-256,
+    revealed in the log when the game is over). Players', timers' and the computer's turns
+    all take theirs from here. A room opened before seeds existed rolls from ``secrets``."""
+    seed = room.dice_seed
+    if seed:
+        return dice.die(bytes(seed), index)
     return secrets.randbelow(6) + 1
+
+
+def room_dice(room: Room) -> dict[str, str] | None:
+    """The room's ``meta.dice`` (None for a room without a seed): the commitment always,
+    the seed only once the game is over (finished or abandoned: no roll follows)."""
+    seed = room.dice_seed
+    if not seed:
+        return None
+    over = room.status in (Room.Status.FINISHED, Room.Status.ABANDONED)
+    return dice.dice_meta(bytes(seed), reveal=over)
 
 
 def room_seats(room: Room) -> list[Seat]:

@@ -250,6 +250,18 @@
       $("[data-replay]").href = state.replay_url;
       $("[data-log]").href = state.log_url;
     }
+    drawDice();
+  }
+
+  // the dice card (templates/games/_dice_check.html): the seed once the game is over
+  function drawDice() {
+    var card = document.querySelector("[data-dice-check]");
+    if (!card || !state.dice || !state.dice.seed) return;
+    var seed = card.querySelector("[data-dice-seed]");
+    if (seed.textContent === state.dice.seed) return;
+    seed.textContent = state.dice.seed;
+    var verdict = card.querySelector('[data-dice-verdict="not-revealed"]');
+    if (verdict) verdict.textContent = t.i18nDiceRevealed;
   }
 
   /* the events the page lacks (a page fresh or back after a gap): it asks for them from the

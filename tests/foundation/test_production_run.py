@@ -41,6 +41,18 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def free_pair() -> int:
+    """A free port whose next port is free too (the two Daphne servers)."""
+    while True:
+        port = free_port()
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+        return port
+
+
 class Browser:
     """urllib with a cookie jar: like a browser, it sends a ``Secure`` cookie over HTTPS
     only, so a login over plain HTTP works only if the cookies are not marked Secure."""
@@ -76,7 +88,8 @@ class Site:
     """``config/prod_local.sh`` running on free ports, its output in ``log``."""
 
     def __init__(self, tmp_path: Path) -> None:
-        self.port, app_port, asgi_port = free_port(), free_port(), free_port()
+        self.port, app_port, asgi_port = free_port(), free_port(), free_pair()
+        self.asgi_ports = [asgi_port, asgi_port + 1]
         self.base = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "DJANGO_SETTINGS_MODULE"}}
         env.update(
@@ -200,6 +213,16 @@ def test_the_production_sequence_serves_the_site_on_plain_http(site):
     ) as ws:
         state = json.loads(ws.recv(timeout=10))
     assert state, "the room's state arrives over the proxied WebSocket"
+    # the production topology: two Daphne servers, both in nginx's upstream (round robin:
+    # four sockets in a row reach both, each answered with the room's state)
+    for port in site.asgi_ports:
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    for _ in range(4):
+        with websocket_connect(
+            ws_url, additional_headers={"Cookie": cookies, "Origin": site.base}, open_timeout=10
+        ) as ws:
+            assert json.loads(ws.recv(timeout=10))["room"] == room
+    assert "2 Daphne servers" in site.log_path.read_text(errors="replace")
 
 
 def slow_client(port: int, kind: str) -> socket.socket:

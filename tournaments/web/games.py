@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.throttles import SubmissionThrottle, throttled_view
 from games import views as game_views
+from games.fair_dice import dice_check
 from games.geometry import board_layout
 from games.models import GameLog
 from tournaments.models import Fixture, Result
@@ -95,6 +96,8 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
         ),
         "prediction": rating_selectors.fixture_prediction(fixture),
         "analysis": analysis,
+        # a log played online: its dice checked against the seed it reveals
+        "dice": dice_check(result.game_log.content) if result and result.game_log else None,
         "can_retry_analysis": _can_retry_analysis(request.user, fixture, actions, analysis),
     }
 

@@ -12,7 +12,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import F, OuterRef, Prefetch, Subquery
 
-from games.analysis import analysis_for_log, analysis_key
+from games.analysis import analysis_for_log, analysis_key, too_long
 from games.analysis_view import player_summary, viewer_data
 from games.engine.analysis import ANALYSIS_FORMAT
 from games.engine.board import DEFAULT_COLOURS
@@ -43,6 +43,11 @@ class GameAnalysisView:
     @property
     def status(self) -> str | None:
         return self.row.status if self.row else None
+
+    @property
+    def too_long(self) -> bool:
+        """The game was too long to analyse (``ANALYSIS_MAX_EVENTS`` or a time limit)."""
+        return too_long(self.row)
 
 
 def _seat_log_player(row: GameAnalysis, board: int, seat: Seat) -> str | None:

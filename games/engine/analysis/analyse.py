@@ -78,6 +78,8 @@ def analyse(
     evaluator: Evaluator | None = None,
     plies: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    max_events: int | None = None,
+    max_cpu_seconds: float | None = None,
 ) -> dict[str, Any]:
     """Analyse a game log (dict, JSON text or bytes — what ``validate`` takes).
 
@@ -87,16 +89,19 @@ def analyse(
     reply), 0 (the evaluator's value of the state after the move) or 2 (one ply deeper,
     ~12 times the cost). Deterministic: the same log and
     model always give the same analysis (``seconds`` aside). ``progress(done, total)`` is
-    called now and then (events done of all). Raises :class:`~games.engine.InvalidLog`
-    for an invalid log and ``ValueError`` for bad arguments.
+    called now and then (events done of all). ``max_events`` and ``max_cpu_seconds``
+    bound the work (``None``: no bound): a longer log, or a walk past that much CPU time,
+    raises :class:`AnalysisTooLong` (the platform's limits: ``ANALYSIS_MAX_EVENTS`` and
+    ``ANALYSIS_MAX_CPU_SECONDS``). Raises :class:`~games.engine.InvalidLog` for an
+    invalid log and ``ValueError`` for bad arguments.
     """
     if type(plies) is not int or not 0 <= plies <= MAX_PLIES:
         raise ValueError(f"plies must be a whole number from 0 to {MAX_PLIES}, not {plies!r}")
     with endgame.private_store():  # what a lookup gives depends on what was solved before
-        return _analyse(log, evaluator, plies, progress)
+        return _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds)
 
 
-def _analyse(log, evaluator, plies, progress) -> dict[str, Any]:
+def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> dict[str, Any]:
     t0 = time.perf_counter()
     used: list[Evaluator] = []
 
@@ -106,11 +111,12 @@ def _analyse(log, evaluator, plies, progress) -> dict[str, Any]:
         return Equity(model, game, plies)
 
     variant = log_variant(log)
+    bounds = {"max_events": max_events, "max_cpu_seconds": max_cpu_seconds}
     try:
-        w = walk(log, equity_for, variant, progress)
+        w = walk(log, equity_for, variant, progress, **bounds)
     except IllegalMove:  # the log goes on past the variant's end: not that variant's game
         variant = None
-        w = walk(log, equity_for, None, progress)
+        w = walk(log, equity_for, None, progress, **bounds)
     players = w.players
     names = w.game0.names
     setup = w.game0.setup

@@ -25,6 +25,7 @@ is marked by evaluator error alone, if that error were normal with the measured 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import NormalDist
@@ -55,6 +56,22 @@ marks need clearer losses."""
 
 FAMILY_CONFIDENCE = 0.95
 """The chance that no move of a game is marked by the evaluator's error alone."""
+
+
+class AnalysisTooLong(ValueError):
+    """The log is longer than the analysis may take on: more events than ``max_events``
+    (checked before any work), or the walk used more than ``max_cpu_seconds`` of CPU
+    (checked after every event, so at most one event's work past the limit).
+    ``kind`` is ``"events"`` or ``"time"``; ``events`` the log's events (``"events"``)
+    or those done (``"time"``); ``limit`` the limit crossed."""
+
+    def __init__(self, kind: str, events: int, limit: float):
+        self.kind, self.events, self.limit = kind, events, limit
+        if kind == "events":
+            msg = f"the log has {events} events; the analysis takes at most {limit:g}"
+        else:
+            msg = f"stopped after {events} events at the limit of {limit:g} CPU seconds"
+        super().__init__(msg)
 
 
 def is_endgame(game: Game) -> bool:
@@ -144,14 +161,27 @@ def walk(
     equity_for: Callable[[Game], Equity],
     variant: Variant | None = None,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    max_events: int | None = None,
+    max_cpu_seconds: float | None = None,
 ) -> Walk:
     """Read and check the log and value every roll (``equity_for(game0)`` gives the
     :class:`Equity` to use). With a platform ``variant`` (a live room's "Quick" or "First
     capture") every state ends by the variant's condition, as the game did.
 
-    Raises :class:`~games.engine.InvalidLog` for a malformed or illegal log, and
-    :class:`~games.engine.IllegalMove` when the log goes on past the variant's end.
+    ``max_events`` / ``max_cpu_seconds`` bound the work (:class:`AnalysisTooLong`): the
+    event count is checked before anything is valued, the process's CPU time after every
+    event — a cheap check that never changes what a finished walk returns.
+
+    Raises :class:`~games.engine.InvalidLog` for a malformed or illegal log,
+    :class:`~games.engine.IllegalMove` when the log goes on past the variant's end and
+    :class:`AnalysisTooLong` past a bound.
     """
+    if max_events is not None:
+        count = _event_count(log)
+        if count > max_events:
+            raise AnalysisTooLong("events", count, max_events)
+    deadline = None if max_cpu_seconds is None else time.process_time() + max_cpu_seconds
     setup, game, steps = replay_log(log)
     game.platform_variant = variant
     game0 = game.copy()
@@ -204,6 +234,8 @@ def walk(
             Roll(step.index, c, setup.player_of(c), die, before, best_v, played, decision, expected)
         )
         before = played
+        if deadline is not None and time.process_time() > deadline:
+            raise AnalysisTooLong("time", step.index + 1, max_cpu_seconds or 0.0)
         if progress is not None and (step.index % 25 == 0):
             progress(step.index + 1, total)
     if progress is not None:

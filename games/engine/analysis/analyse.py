@@ -207,5 +207,6 @@ def _decision_entry(
         "loss": loss,
         "loss_mw": round(loss_mw, 1),
         "endgame": d.endgame,
+        "phase": d.phase,
         "mark": mark_for(loss_mw, margin),
     }

@@ -85,6 +85,15 @@ def is_endgame(game: Game) -> bool:
     return True
 
 
+def phase(game: Game, seat: int) -> str:
+    """The kind of position a decision is made in, for the measured error of its loss:
+    ``"race"`` (:func:`is_endgame`), ``"opening"`` (the mover still has three or four
+    pawns in its yard), else ``"middle"``."""
+    if is_endgame(game):
+        return "race"
+    return "opening" if game.yard[seat] >= PAWNS_PER_COLOUR - 1 else "middle"
+
+
 def clear_margin(decisions: int, sd: float = LOSS_SD_MW) -> float:
     """The margin (milli-wins) a loss must clear above a band's threshold in a game with
     ``decisions`` decisions: ``z · sd`` with ``z`` the one-sided normal quantile of
@@ -137,6 +146,8 @@ class Decision:
     best: int
     endgame: bool = False
     """a race endgame (:func:`is_endgame`) before the roll"""
+    phase: str = "middle"
+    """:func:`phase` before the roll"""
 
     def loss(self, me: int) -> float:
         return max(0.0, self.values[self.best][me] - self.values[self.played][me])
@@ -203,6 +214,7 @@ def walk(
         legal = game.legal(c, die)
         choices = eq.options(game, die) if len(legal) > 1 else []
         endgame = bool(choices) and is_endgame(game)
+        kind = phase(game, c) if choices else "middle"
         offer = capture_offers(game, c)
         expected = _expected(eq, game, me)
         pushed = game.push_event(step.event)
@@ -225,6 +237,7 @@ def walk(
                 played=k,
                 best=best,
                 endgame=endgame,
+                phase=kind,
             )
             decisions.append(decision)
             best_v = values[best]

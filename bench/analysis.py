@@ -389,16 +389,65 @@ def held_out_positions(n: int, rollouts: int) -> list[dict]:
     return found
 
 
-def shown_loss(loss: float, phase: str, subtract: dict[str, float]) -> float:
-    """The rule under test: a loss counts only by what it exceeds the measured error of
-    its phase (``subtract``, fractions of a game)."""
-    return max(0.0, loss - subtract.get(phase, 0.0))
+def soft(subtract: dict[str, float]):
+    """A loss counts by what it exceeds ``subtract[phase]`` (fractions of a game)."""
+    return lambda loss, ph: max(0.0, loss - subtract.get(ph, 0.0))
+
+
+def hard(limit: dict[str, float]):
+    """A loss counts in full once it exceeds ``limit[phase]``, else not at all."""
+    return lambda loss, ph: loss if loss > limit.get(ph, 0.0) else 0.0
+
+
+def shipped(loss: float, ph: str) -> float:
+    """The rule of the analysis (``games.engine.analysis.counted_loss_mw``)."""
+    from games.engine.analysis import counted_loss_mw
+
+    return counted_loss_mw(1000 * loss, ph == "race") / 1000
+
+
+def judge(games: list[dict], rule) -> tuple[dict[str, list[float]], int, int]:
+    """Per player kind the counted loss of every game (heuristic: the mean of its two
+    seats), and in how many games the levels (``band_for`` on the counted error rate) put
+    random strictly below heuristic strictly below strong, and the error rates in that order
+    (random > heuristic > strong, or heuristic = strong = 0)."""
+    from games.engine.analysis import band_for
+
+    rank = {"strong": 3, "good": 2, "fair": 1, "weak": 0, None: -1}
+    per: dict[str, list[float]] = {"random": [], "heuristic": [], "strong": []}
+    bands_ok = rates_ok = 0
+    for g in games:
+        totals = {p: 0.0 for p in g["bots"]}
+        counts = {p: 0 for p in g["bots"]}
+        for player, loss, ph in g["decisions"]:
+            totals[player] += rule(loss, ph)
+            counts[player] += 1
+        kinds: dict[str, list[float]] = {"random": [], "heuristic": [], "strong": []}
+        for p, kind in g["bots"].items():
+            kinds[kind].append(totals[p])
+        for kind, xs in kinds.items():
+            per[kind].append(sum(xs) / len(xs))
+        rate = {p: 1000 * totals[p] / max(1, counts[p]) for p in g["bots"]}
+        by_kind: dict[str, list[str]] = {"random": [], "heuristic": [], "strong": []}
+        for p, kind in g["bots"].items():
+            by_kind[kind].append(p)
+        r, s_ = by_kind["random"][0], by_kind["strong"][0]
+        band = {p: rank[band_for(rate[p], counts[p])] for p in g["bots"]}
+        for h in by_kind["heuristic"]:  # each heuristic seat is one comparison
+            bands_ok += band[r] < band[h] < band[s_]
+            rates_ok += rate[r] > rate[h] > rate[s_] or (rate[r] > rate[h] == rate[s_] == 0.0)
+    return per, bands_ok, rates_ok
 
 
 def calibration(n: int, positions: int, rollouts: int, cache: Path) -> None:
     print(f"== calibration: {positions} held-out positions × {rollouts} paired rollouts")
     c0 = time.process_time()
-    rows = held_out_positions(positions, rollouts)
+    kept = cache.with_name(cache.stem + f"-positions-{positions}x{rollouts}.json")
+    if kept.is_file():
+        rows = json.loads(kept.read_text())
+    else:
+        rows = held_out_positions(positions, rollouts)
+        kept.write_text(json.dumps(rows))
     sd: dict[str, float] = {}
     for ph in ("opening", "middle", "race", "all"):
         mine = [r for r in rows if ph in ("all", r["phase"])]
@@ -429,39 +478,29 @@ def calibration(n: int, positions: int, rollouts: int, cache: Path) -> None:
         "paired win-rate differences (points): random − heuristic −24.5 ± 3.8 "
         "(bench/bots.py, 600 games), strong − heuristic +0.9 ± 1.1 (docs/engine.md, 10,000)"
     )
-    rules = {"raw": {}}
-    for k in (1.0, 1.5, 2.0, 2.5, 3.0):
-        rules[f"excess over {k:g} × error"] = {p: k * x for p, x in sd.items() if p != "all"}
-    for name, subtract in rules.items():
-        per: dict[str, list[float]] = {"random": [], "heuristic": [], "strong": []}
-        order_ok = order_n = 0
-        for g in games:
-            totals = {p: 0.0 for p in g["bots"]}
-            counts = {p: 0 for p in g["bots"]}
-            for player, loss, ph in g["decisions"]:
-                totals[player] += shown_loss(loss, ph, subtract)
-                counts[player] += 1
-            kinds: dict[str, list[float]] = {"random": [], "heuristic": [], "strong": []}
-            for p, kind in g["bots"].items():
-                kinds[kind].append(totals[p])
-            for kind, xs in kinds.items():
-                per[kind].append(sum(xs) / len(xs))
-            rate = {g["bots"][p]: 1000 * totals[p] / max(1, counts[p]) for p in g["bots"]}
-            order_n += 1
-            order_ok += rate["random"] > rate["heuristic"] > rate["strong"] or (
-                rate["random"] > rate["heuristic"] == rate["strong"] == 0.0
-            )
-        line = [f"{name:>24}:"]
+    phases = ("opening", "middle", "race")
+    rules = {"raw": soft({}), "shipped (counted_loss_mw)": shipped}
+    for k in (1.0, 2.0, 3.0):
+        rules[f"excess over {k:g} × error"] = soft({p: k * sd.get(p, 0.0) for p in phases})
+        rules[f"in full beyond {k:g} × error"] = hard({p: k * sd.get(p, 0.0) for p in phases})
+    for name, rule in rules.items():
+        per, bands_ok, rates_ok = judge(games, rule)
+        line = [f"{name:>28}: mean loss per game (points)"]
         for kind, xs in per.items():
-            line.append(f"{kind} {100 * sum(xs) / len(xs):5.1f}")
+            line.append(f"{kind} {100 * sum(xs) / len(xs):.1f}")
         for (a, b), (want, half) in truth.items():
-            diffs = [100 * (x - y) for x, y in zip(per[b], per[a], strict=True)]
+            # a's winning chance over b's = b's loss − a's loss, game by game
+            diffs = [100 * (y - x) for x, y in zip(per[a], per[b], strict=True)]
             m = sum(diffs) / len(diffs)
             sdv = math.sqrt(sum((x - m) ** 2 for x in diffs) / (len(diffs) - 1))
             h = 1.96 * sdv / math.sqrt(len(diffs))
             ok = abs(m - want) <= math.hypot(h, half)
-            line.append(f"| {a} − {b} {m:+5.1f} ± {h:.1f} ({'agrees' if ok else 'DIFFERS'})")
-        line.append(f"| rates random > heuristic > strong in {order_ok}/{order_n} games")
+            line.append(f"| {a} − {b} {m:+.1f} ± {h:.1f} ({'agrees' if ok else 'differs'})")
+        pairs = 2 * len(games)
+        line.append(
+            f"| rates in order {rates_ok}/{pairs} = {rates_ok / pairs:.0%}, levels strictly in "
+            f"order {bands_ok}/{pairs} = {bands_ok / pairs:.0%}"
+        )
         print(" ".join(line))
     wins = {k: 0.0 for k in ("random", "heuristic", "strong")}
     for g in games:

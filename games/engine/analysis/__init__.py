@@ -22,6 +22,7 @@ from .decisions import (
     THRESHOLDS_MW,
     AnalysisTooLong,
     clear_margin,
+    counted_loss_mw,
     is_endgame,
     mark_for,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "analyse",
     "band_for",
     "clear_margin",
+    "counted_loss_mw",
     "default_evaluator",
     "default_policy",
     "estimate_options",

@@ -19,12 +19,14 @@ from ..game import Game
 from ..moves import IllegalMove
 from ..variants import VARIANTS, Variant
 from .decisions import (
+    COUNT_OVER_SD,
     FAMILY_CONFIDENCE,
     LOSS_SD_ENDGAME_MW,
     LOSS_SD_MW,
     THRESHOLDS_MW,
     Decision,
     clear_margin,
+    counted_loss_mw,
     mark_for,
     walk,
 )
@@ -138,13 +140,16 @@ def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> di
     summary = {}
     for p in players:
         mine = [e for e in decisions if e["player"] == p]
-        total = sum(e["loss"] for e in mine)
+        raw = sum(e["loss"] for e in mine)
+        total = sum(counted_loss_mw(1000 * e["loss"], e["endgame"]) for e in mine) / 1000
         rate = 1000 * total / len(mine) if mine else None
         summary[p] = {
             "decisions": len(mine),
             "loss_mw": round(1000 * total, 1),
             "error_rate": None if rate is None else round(rate, 1),
             "average_loss": round(total / len(mine), 4) if mine else 0.0,
+            "raw_loss_mw": round(1000 * raw, 1),
+            "raw_error_rate": round(1000 * raw / len(mine), 1) if mine else None,
             "band": band_for(rate, len(mine)),
             "inaccuracies": sum(e["mark"] == "inaccuracy" for e in mine),
             "mistakes": sum(e["mark"] == "mistake" for e in mine),
@@ -164,6 +169,7 @@ def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> di
             "thresholds_mw": dict(THRESHOLDS_MW),
             "loss_sd_mw": LOSS_SD_MW,
             "loss_sd_endgame_mw": LOSS_SD_ENDGAME_MW,
+            "count_over_sd": COUNT_OVER_SD,
             "family_confidence": FAMILY_CONFIDENCE,
             "margin_mw": round(margin, 1),
             "margin_endgame_mw": round(margin_endgame, 1),
@@ -208,5 +214,7 @@ def _decision_entry(
         "loss_mw": round(loss_mw, 1),
         "endgame": d.endgame,
         "phase": d.phase,
+        # the part of the loss beyond the measured error: what error rates and totals add up
+        "counted_mw": round(counted_loss_mw(loss_mw, d.endgame), 1),
         "mark": mark_for(loss_mw, margin),
     }

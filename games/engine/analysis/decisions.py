@@ -54,6 +54,24 @@ small endgames ``bench/analysis.py --exact 16`` measures a spread of 20.6 mw wit
 evaluator generation 1b (67 mw with generation 1) — the model is least sure there, so
 marks need clearer losses."""
 
+COUNT_OVER_SD = 1.0
+"""A loss *counts* (error rates, totals, levels) only by what it exceeds this many times
+the measured error of its kind of position (:func:`counted_loss_mw`): smaller losses are
+within the model's error, and adding them up charged a heuristic player about six times
+what real games show (issue #37; ``bench/analysis.py --calibration``)."""
+
+
+def loss_sd_mw(endgame: bool) -> float:
+    """The measured error (milli-wins, one standard deviation) of a loss in a position of
+    that kind."""
+    return LOSS_SD_ENDGAME_MW if endgame else LOSS_SD_MW
+
+
+def counted_loss_mw(loss_mw: float, endgame: bool) -> float:
+    """The part of a loss beyond ``COUNT_OVER_SD`` times the measured error (never < 0)."""
+    return max(0.0, loss_mw - COUNT_OVER_SD * loss_sd_mw(endgame))
+
+
 FAMILY_CONFIDENCE = 0.95
 """The chance that no move of a game is marked by the evaluator's error alone."""
 

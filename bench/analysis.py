@@ -408,7 +408,7 @@ def shipped(loss: float, ph: str) -> float:
 
 def judge(games: list[dict], rule) -> tuple[dict[str, list[float]], int, int]:
     """Per player kind the counted loss of every game (heuristic: the mean of its two
-    seats), and in how many games the levels (``band_for`` on the counted error rate) put
+    seats), and in how many games the levels (``band_for`` on the error rate) put
     random strictly below heuristic strictly below strong, and the error rates in that order
     (random > heuristic > strong, or heuristic = strong = 0)."""
     from games.engine.analysis import band_for
@@ -418,9 +418,11 @@ def judge(games: list[dict], rule) -> tuple[dict[str, list[float]], int, int]:
     bands_ok = rates_ok = 0
     for g in games:
         totals = {p: 0.0 for p in g["bots"]}
+        raw = {p: 0.0 for p in g["bots"]}
         counts = {p: 0 for p in g["bots"]}
         for player, loss, ph in g["decisions"]:
             totals[player] += rule(loss, ph)
+            raw[player] += loss
             counts[player] += 1
         kinds: dict[str, list[float]] = {"random": [], "heuristic": [], "strong": []}
         for p, kind in g["bots"].items():
@@ -432,7 +434,8 @@ def judge(games: list[dict], rule) -> tuple[dict[str, list[float]], int, int]:
         for p, kind in g["bots"].items():
             by_kind[kind].append(p)
         r, s_ = by_kind["random"][0], by_kind["strong"][0]
-        band = {p: rank[band_for(rate[p], counts[p])] for p in g["bots"]}
+        # the levels: by the error rate of the model's own losses (what BANDS are set on)
+        band = {p: rank[band_for(1000 * raw[p] / max(1, counts[p]), counts[p])] for p in g["bots"]}
         for h in by_kind["heuristic"]:  # each heuristic seat is one comparison
             bands_ok += band[r] < band[h] < band[s_]
             rates_ok += rate[r] > rate[h] > rate[s_] or (rate[r] > rate[h] == rate[s_] == 0.0)

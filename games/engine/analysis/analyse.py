@@ -36,18 +36,17 @@ from .luck import capture_stats, decompose, luck_summary
 ANALYSIS_FORMAT = "maedn-analysis/2"
 
 BANDS: tuple[tuple[str, float], ...] = (
-    ("strong", 0.4),
-    ("good", 1.4),
-    ("fair", 11.5),
+    ("strong", 0.6),
+    ("good", 3.2),
+    ("fair", 8.3),
     ("weak", float("inf")),
 )
-"""Error-rate bands (milli-wins lost per decision, upper bounds), calibrated on the
-platform's own computer players in league games, four alike (``bench/analysis.py
---skip speed depth exact luck drift``; docs/analysis.md, "Error rate and levels"):
-``strong`` up to the lower quartile of the heuristic player's games, ``good`` up to their
-upper quartile, ``fair`` up to the median of the random player's, ``weak`` above. (The
-strong player chooses by the same model with deeper search: its games lose ~0 mw and
-cannot calibrate the top band.)"""
+"""Error-rate levels (milli-wins lost per decision, upper bounds), calibrated on 100 mixed
+league games of a random, a heuristic, a strong and a second heuristic player
+(``bench/analysis.py --calibration``; docs/analysis.md, "Calibration"): the edges that put
+the three in order in the most single games — ``strong`` up to 0.6 (the strong player's
+90th percentile), ``good`` up to 3.2 (the heuristic player's 90th), ``fair`` up to 8.3 (the
+random player's upper quartile), ``weak`` above."""
 
 MIN_DECISIONS_FOR_BAND = 10
 """Fewer decisions than this in a game: no band (one error decides the rate)."""
@@ -141,15 +140,15 @@ def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> di
     for p in players:
         mine = [e for e in decisions if e["player"] == p]
         raw = sum(e["loss"] for e in mine)
-        total = sum(counted_loss_mw(1000 * e["loss"], e["endgame"]) for e in mine) / 1000
-        rate = 1000 * total / len(mine) if mine else None
+        counted = sum(counted_loss_mw(1000 * e["loss"], e["endgame"]) for e in mine)
+        rate = 1000 * raw / len(mine) if mine else None
         summary[p] = {
             "decisions": len(mine),
-            "loss_mw": round(1000 * total, 1),
-            "error_rate": None if rate is None else round(rate, 1),
-            "average_loss": round(total / len(mine), 4) if mine else 0.0,
+            # the chances lost that count: each loss beyond the measured error, in full
+            "loss_mw": round(counted, 1),
             "raw_loss_mw": round(1000 * raw, 1),
-            "raw_error_rate": round(1000 * raw / len(mine), 1) if mine else None,
+            "error_rate": None if rate is None else round(rate, 1),
+            "average_loss": round(raw / len(mine), 4) if mine else 0.0,
             "band": band_for(rate, len(mine)),
             "inaccuracies": sum(e["mark"] == "inaccuracy" for e in mine),
             "mistakes": sum(e["mark"] == "mistake" for e in mine),

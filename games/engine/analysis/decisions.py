@@ -54,11 +54,12 @@ small endgames ``bench/analysis.py --exact 16`` measures a spread of 20.6 mw wit
 evaluator generation 1b (67 mw with generation 1) — the model is least sure there, so
 marks need clearer losses."""
 
-COUNT_OVER_SD = 1.0
-"""A loss *counts* (error rates, totals, levels) only by what it exceeds this many times
-the measured error of its kind of position (:func:`counted_loss_mw`): smaller losses are
-within the model's error, and adding them up charged a heuristic player about six times
-what real games show (issue #37; ``bench/analysis.py --calibration``)."""
+COUNT_OVER_SD = 2.0
+"""A loss *counts* in a player's total of chances lost only when it exceeds this many times
+the measured error of its kind of position, and then in full (:func:`counted_loss_mw`):
+adding up every loss charged a heuristic player +5.4 points a game more than the strong
+player, where real games show +0.9 ± 1.1 (issue #37; ``bench/analysis.py
+--calibration``, docs/analysis.md "Calibration")."""
 
 
 def loss_sd_mw(endgame: bool) -> float:
@@ -68,8 +69,9 @@ def loss_sd_mw(endgame: bool) -> float:
 
 
 def counted_loss_mw(loss_mw: float, endgame: bool) -> float:
-    """The part of a loss beyond ``COUNT_OVER_SD`` times the measured error (never < 0)."""
-    return max(0.0, loss_mw - COUNT_OVER_SD * loss_sd_mw(endgame))
+    """A loss as it counts: in full beyond ``COUNT_OVER_SD`` times the measured error of
+    its kind of position, else 0."""
+    return loss_mw if loss_mw > COUNT_OVER_SD * loss_sd_mw(endgame) else 0.0
 
 
 FAMILY_CONFIDENCE = 0.95

@@ -484,8 +484,8 @@ def calibration(n: int, positions: int, rollouts: int, cache: Path) -> None:
     phases = ("opening", "middle", "race")
     rules = {"raw": soft({}), "shipped (counted_loss_mw)": shipped}
     for k in (1.0, 2.0, 3.0):
-        rules[f"excess over {k:g} × error"] = soft({p: k * sd.get(p, 0.0) for p in phases})
-        rules[f"in full beyond {k:g} × error"] = hard({p: k * sd.get(p, 0.0) for p in phases})
+        rules[f"excess over {k:g} × error"] = soft({p: k * sd.get(p, sd["all"]) for p in phases})
+        rules[f"in full beyond {k:g} × error"] = hard({p: k * sd.get(p, sd["all"]) for p in phases})
     for name, rule in rules.items():
         per, bands_ok, rates_ok = judge(games, rule)
         line = [f"{name:>28}: mean loss per game (points)"]

@@ -199,9 +199,8 @@ def bands(n: int) -> None:
     # strong player plays the model's own choices: it cannot calibrate the top band)
     edges = (quantile["heuristic", 0.25], quantile["heuristic", 0.75], quantile["random", 0.5])
     print(
-        "BANDS by the rule: strong ≤ {:.1f}, good ≤ {:.1f}, fair ≤ {:.1f}, weak above".format(
-            *edges
-        )
+        "the old rule (BANDS now come from --calibration): "
+        "strong ≤ {:.1f}, good ≤ {:.1f}, fair ≤ {:.1f}, weak above".format(*edges)
     )
 
 
@@ -505,6 +504,23 @@ def calibration(n: int, positions: int, rollouts: int, cache: Path) -> None:
             f"order {bands_ok}/{pairs} = {bands_ok / pairs:.0%}"
         )
         print(" ".join(line))
+    rates: dict[str, list[float]] = {"random": [], "heuristic": [], "strong": []}
+    for g in games:  # the error rates (the model's loss per decision) the levels classify
+        loss = {p: 0.0 for p in g["bots"]}
+        count = {p: 0 for p in g["bots"]}
+        for player, x, _ph in g["decisions"]:
+            loss[player] += x
+            count[player] += 1
+        for p, kind in g["bots"].items():
+            if count[p] >= 10:
+                rates[kind].append(1000 * loss[p] / count[p])
+    for kind, xs in rates.items():
+        xs.sort()
+        q = [xs[int(f * (len(xs) - 1))] for f in (0.1, 0.25, 0.5, 0.75, 0.9)]
+        print(
+            f"  error rate {kind:>9}: {len(xs)} player-games, mean {sum(xs) / len(xs):.1f}; "
+            "10/25/50/75/90 %: " + " / ".join(f"{x:.2f}" for x in q)
+        )
     wins = {k: 0.0 for k in ("random", "heuristic", "strong")}
     for g in games:
         for p, kind in g["bots"].items():

@@ -43,10 +43,10 @@ BANDS: tuple[tuple[str, float], ...] = (
 )
 """Error-rate levels (milli-wins lost per decision, upper bounds), calibrated on 100 mixed
 league games of a random, a heuristic, a strong and a second heuristic player
-(``bench/analysis.py --calibration``; docs/analysis.md, "Calibration"): the edges that put
-the three in order in the most single games — ``strong`` up to 0.6 (the strong player's
-90th percentile), ``good`` up to 3.2 (the heuristic player's 90th), ``fair`` up to 8.3 (the
-random player's upper quartile), ``weak`` above."""
+(``bench/analysis.py --calibration``; docs/analysis.md, "Calibration"): the edges that
+put the three in order in the most single games (56 %) — ``strong`` up to 0.6 (about the
+strong player's 90th percentile, 0.56), ``good`` up to 3.2 (about the heuristic player's
+90th, 3.07), ``fair`` up to 8.3 (the random player's upper quartile), ``weak`` above."""
 
 MIN_DECISIONS_FOR_BAND = 10
 """Fewer decisions than this in a game: no band (one error decides the rate)."""

@@ -103,6 +103,8 @@ def review_view(content: str, data: dict[str, Any], names: dict[str, str]) -> di
         "moments": moments,
         "mark_points": f"{(first + float(marks.get('margin_mw') or 0)) / 10:.0f}",
         "mark_points_endgame": f"{(first + float(marks.get('margin_endgame_mw') or 0)) / 10:.0f}",
+        "threshold_points": f"{first / 10:.0f}",
+        "error_points": f"{float(marks.get('loss_sd_mw') or 0) / 10:.1f}",
     }
 
 

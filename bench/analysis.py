@@ -26,6 +26,20 @@ Prints, with the shipped model (``games.engine.evaluator.evaluator_for``):
 * **drift**: over ``--drift`` games, the part of the luck that is the model changing its
   mind when it looks one roll further (the expected equity over the six rolls, each best
   move valued as the options are, minus the equity before the roll; 0 for a perfect model).
+* **calibration** (issue #37; ``--calibration N``, ``--rollouts R``, ``--positions P``,
+  ``--calibration-cache FILE``): (1) on ``P`` held-out positions of heuristic league games
+  (seeds 70,000 on, never trained on), the analysis' loss of the move played against its
+  best move, next to the same two moves valued by ``R`` paired rollouts to the end with the
+  heuristic for every colour (the players' real continuation), by phase (opening: the mover
+  has three or four pawns in its yard; race: every colour out with at most two pawns on the
+  track; middle: the rest): mean of each, their difference and its spread with the
+  rollouts' own noise taken out; (2) ``N`` mixed league games (game ``i``: a random, a
+  heuristic, a strong and a second heuristic player, seats rotated with ``i``, seed 50,000 +
+  ``i``), each analysed: per player kind the mean total loss per game under the raw rule and
+  under the shown rule (``shown_loss``), against the paired win-rate differences (random −
+  heuristic: ``bench/bots.py --matches random-heuristic,heuristic-heuristic``; strong −
+  heuristic: docs/engine.md), and how often one game's levels put random < heuristic <
+  strong. The games' analyses are kept in the cache file (resumed when it exists).
 """
 
 from __future__ import annotations
@@ -43,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.engine import simulate_game  # noqa: E402
 from games.engine.analysis import analyse  # noqa: E402
+from games.engine.analysis.decisions import phase as position_phase  # noqa: E402
 from games.engine.analysis.decisions import walk  # noqa: E402
 from games.engine.analysis.equity import Equity  # noqa: E402
 from games.engine.analysis.luck import decompose  # noqa: E402
@@ -184,9 +199,8 @@ def bands(n: int) -> None:
     # strong player plays the model's own choices: it cannot calibrate the top band)
     edges = (quantile["heuristic", 0.25], quantile["heuristic", 0.75], quantile["random", 0.5])
     print(
-        "BANDS by the rule: strong ≤ {:.1f}, good ≤ {:.1f}, fair ≤ {:.1f}, weak above".format(
-            *edges
-        )
+        "the old rule (BANDS now come from --calibration): "
+        "strong ≤ {:.1f}, good ≤ {:.1f}, fair ≤ {:.1f}, weak above".format(*edges)
     )
 
 
@@ -298,6 +312,225 @@ def drift(n: int) -> None:
     )
 
 
+# --- calibration (issue #37) -------------------------------------------------------------
+
+MIXED = ("random", "heuristic", "strong", "heuristic")
+COLOURS = ("red", "black", "yellow", "green")
+
+
+def mixed_games(n: int, cache: Path) -> list[dict]:
+    """``n`` mixed league games, analysed (see the module); resumed from ``cache``."""
+    records = json.loads(cache.read_text()) if cache.is_file() else []
+    c0 = time.process_time()
+    for i in range(len(records), n):
+        bots = {COLOURS[(s + i) % 4]: MIXED[s] for s in range(4)}
+        log = simulate_game(rules="league", bots=bots, seed=50_000 + i)
+        data = analyse(log)
+        winner = [p for p, x in data["summary"].items() if x["luck"]["end"] == 1.0]
+        records.append(
+            {
+                "seed": 50_000 + i,
+                "bots": bots,
+                "winner": winner[0] if winner else None,
+                "decisions": [
+                    [d["player"], round(d["loss"], 6), d["phase"]] for d in data["decisions"]
+                ],
+            }
+        )
+        if i % 5 == 4 or i == n - 1:
+            cache.write_text(json.dumps(records))
+            print(f"  {i + 1} games analysed ({time.process_time() - c0:.0f} CPU s)", flush=True)
+    return records[:n]
+
+
+def held_out_positions(n: int, rollouts: int) -> list[dict]:
+    """``n`` decisions of heuristic league games where the analysis' best move is not the
+    move played: both moves valued by paired rollouts (heuristic for every colour)."""
+    from games.engine.analysis.policy import HeuristicPolicy
+    from games.engine.analysis.rollout import estimate_options
+    from games.engine.validate import replay_log
+
+    policy = HeuristicPolicy()  # the heuristic bot's exact replica: the real continuation
+    found: list[dict] = []
+    seed = 70_000
+    while len(found) < n:
+        log = simulate_game(rules="league", bots="heuristic", seed=seed)
+        data = analyse(log)
+        wanted = {d["event"]: d for d in data["decisions"] if d["played"] != d["best"]}
+        picks = sorted(wanted)[:: max(1, len(wanted) // 4)][:4]  # a few per game, spread out
+        _, game, steps = replay_log(log)
+        for step in steps:
+            if step.index in picks and len(found) < n:
+                d = wanted[step.index]
+                c = game.turn_seat
+                legal = game.legal(c, d["die"])
+                names = [str(game.move_object(m, c)) for m in legal]
+                after = []
+                for name in (d["best"], d["played"]):
+                    g = game.copy()
+                    g.push_raw(d["die"], legal[names.index(name)])
+                    after.append(g)
+                est = estimate_options(after, rollouts, seed, step.index, policy)
+                best_w, played_w = (e.indicator(d["player"]) for e in est)
+                diffs = [b - p for b, p in zip(best_w, played_w, strict=True)]
+                mean = sum(diffs) / rollouts
+                var = sum((x - mean) ** 2 for x in diffs) / (rollouts - 1)
+                found.append(
+                    {
+                        "phase": position_phase(game, c),
+                        "loss": d["loss"],
+                        "rollout": mean,
+                        "noise_var": var / rollouts,
+                    }
+                )
+            game.push_event(step.event)
+        seed += 1
+    return found
+
+
+def soft(subtract: dict[str, float]):
+    """A loss counts by what it exceeds ``subtract[phase]`` (fractions of a game)."""
+    return lambda loss, ph: max(0.0, loss - subtract.get(ph, 0.0))
+
+
+def hard(limit: dict[str, float]):
+    """A loss counts in full once it exceeds ``limit[phase]``, else not at all."""
+    return lambda loss, ph: loss if loss > limit.get(ph, 0.0) else 0.0
+
+
+def shipped(loss: float, ph: str) -> float:
+    """The rule of the analysis (``games.engine.analysis.counted_loss_mw``)."""
+    from games.engine.analysis import counted_loss_mw
+
+    return counted_loss_mw(1000 * loss, ph == "race") / 1000
+
+
+def judge(games: list[dict], rule) -> tuple[dict[str, list[float]], int, int]:
+    """Per player kind the counted loss of every game (heuristic: the mean of its two
+    seats), and in how many games the levels (``band_for`` on the error rate) put
+    random strictly below heuristic strictly below strong, and the error rates in that order
+    (random > heuristic > strong, or heuristic = strong = 0)."""
+    from games.engine.analysis import band_for
+
+    rank = {"strong": 3, "good": 2, "fair": 1, "weak": 0, None: -1}
+    per: dict[str, list[float]] = {"random": [], "heuristic": [], "strong": []}
+    bands_ok = rates_ok = 0
+    for g in games:
+        totals = {p: 0.0 for p in g["bots"]}
+        raw = {p: 0.0 for p in g["bots"]}
+        counts = {p: 0 for p in g["bots"]}
+        for player, loss, ph in g["decisions"]:
+            totals[player] += rule(loss, ph)
+            raw[player] += loss
+            counts[player] += 1
+        kinds: dict[str, list[float]] = {"random": [], "heuristic": [], "strong": []}
+        for p, kind in g["bots"].items():
+            kinds[kind].append(totals[p])
+        for kind, xs in kinds.items():
+            per[kind].append(sum(xs) / len(xs))
+        rate = {p: 1000 * totals[p] / max(1, counts[p]) for p in g["bots"]}
+        by_kind: dict[str, list[str]] = {"random": [], "heuristic": [], "strong": []}
+        for p, kind in g["bots"].items():
+            by_kind[kind].append(p)
+        r, s_ = by_kind["random"][0], by_kind["strong"][0]
+        # the levels: by the error rate of the model's own losses (what BANDS are set on)
+        band = {p: rank[band_for(1000 * raw[p] / max(1, counts[p]), counts[p])] for p in g["bots"]}
+        for h in by_kind["heuristic"]:  # each heuristic seat is one comparison
+            bands_ok += band[r] < band[h] < band[s_]
+            rates_ok += rate[r] > rate[h] > rate[s_] or (rate[r] > rate[h] == rate[s_] == 0.0)
+    return per, bands_ok, rates_ok
+
+
+def calibration(n: int, positions: int, rollouts: int, cache: Path) -> None:
+    print(f"== calibration: {positions} held-out positions × {rollouts} paired rollouts")
+    c0 = time.process_time()
+    kept = cache.with_name(cache.stem + f"-positions-{positions}x{rollouts}.json")
+    if kept.is_file():
+        rows = json.loads(kept.read_text())
+    else:
+        rows = held_out_positions(positions, rollouts)
+        kept.write_text(json.dumps(rows))
+    sd: dict[str, float] = {}
+    for ph in ("opening", "middle", "race", "all"):
+        mine = [r for r in rows if ph in ("all", r["phase"])]
+        if len(mine) < 2:
+            continue
+        err = [r["loss"] - r["rollout"] for r in mine]
+        m = sum(err) / len(err)
+        spread = sum((x - m) ** 2 for x in err) / (len(err) - 1)
+        noise = sum(r["noise_var"] for r in mine) / len(mine)
+        model_sd = math.sqrt(max(0.0, spread - noise))
+        sd[ph] = model_sd
+        half = 1.96 * math.sqrt(spread / len(err))
+        shown = 1000 * sum(r["loss"] for r in mine) / len(mine)
+        rolled = 1000 * sum(r["rollout"] for r in mine) / len(mine)
+        print(
+            f"{ph:>8}: {len(mine):3d} positions; analysis loss {shown:5.1f} mw, "
+            f"rollouts {rolled:5.1f} mw; "
+            f"analysis − rollouts {1000 * m:+5.1f} ± {1000 * half:.1f} mw, spread "
+            f"{1000 * math.sqrt(spread):.1f} mw of which rollout noise "
+            f"{1000 * math.sqrt(noise):.1f} → model error {1000 * model_sd:.1f} mw"
+        )
+    print(f"  ({time.process_time() - c0:.0f} CPU s)")
+
+    print(f"== calibration: {n} mixed league games (random, heuristic, strong, heuristic)")
+    games = mixed_games(n, cache)
+    truth = {("random", "heuristic"): (-24.5, 3.8), ("strong", "heuristic"): (0.9, 1.1)}
+    print(
+        "paired win-rate differences (points): random − heuristic −24.5 ± 3.8 "
+        "(bench/bots.py, 600 games), strong − heuristic +0.9 ± 1.1 (docs/engine.md, 10,000)"
+    )
+    phases = ("opening", "middle", "race")
+    rules = {"raw": soft({}), "shipped (counted_loss_mw)": shipped}
+    for k in (1.0, 2.0, 3.0):
+        rules[f"excess over {k:g} × error"] = soft({p: k * sd.get(p, sd["all"]) for p in phases})
+        rules[f"in full beyond {k:g} × error"] = hard({p: k * sd.get(p, sd["all"]) for p in phases})
+    for name, rule in rules.items():
+        per, bands_ok, rates_ok = judge(games, rule)
+        line = [f"{name:>28}: mean loss per game (points)"]
+        for kind, xs in per.items():
+            line.append(f"{kind} {100 * sum(xs) / len(xs):.1f}")
+        for (a, b), (want, half) in truth.items():
+            # a's winning chance over b's = b's loss − a's loss, game by game
+            diffs = [100 * (y - x) for x, y in zip(per[a], per[b], strict=True)]
+            m = sum(diffs) / len(diffs)
+            sdv = math.sqrt(sum((x - m) ** 2 for x in diffs) / (len(diffs) - 1))
+            h = 1.96 * sdv / math.sqrt(len(diffs))
+            ok = abs(m - want) <= math.hypot(h, half)
+            line.append(f"| {a} − {b} {m:+.1f} ± {h:.1f} ({'agrees' if ok else 'differs'})")
+        pairs = 2 * len(games)
+        line.append(
+            f"| rates in order {rates_ok}/{pairs} = {rates_ok / pairs:.0%}, levels strictly in "
+            f"order {bands_ok}/{pairs} = {bands_ok / pairs:.0%}"
+        )
+        print(" ".join(line))
+    rates: dict[str, list[float]] = {"random": [], "heuristic": [], "strong": []}
+    for g in games:  # the error rates (the model's loss per decision) the levels classify
+        loss = {p: 0.0 for p in g["bots"]}
+        count = {p: 0 for p in g["bots"]}
+        for player, x, _ph in g["decisions"]:
+            loss[player] += x
+            count[player] += 1
+        for p, kind in g["bots"].items():
+            if count[p] >= 10:
+                rates[kind].append(1000 * loss[p] / count[p])
+    for kind, xs in rates.items():
+        xs.sort()
+        q = [xs[int(f * (len(xs) - 1))] for f in (0.1, 0.25, 0.5, 0.75, 0.9)]
+        print(
+            f"  error rate {kind:>9}: {len(xs)} player-games, mean {sum(xs) / len(xs):.1f}; "
+            "10/25/50/75/90 %: " + " / ".join(f"{x:.2f}" for x in q)
+        )
+    wins = {k: 0.0 for k in ("random", "heuristic", "strong")}
+    for g in games:
+        for p, kind in g["bots"].items():
+            wins[kind] += (g["winner"] == p) / (2 if kind == "heuristic" else 1)
+    print(
+        "  wins per seat in the mixed games: "
+        + ", ".join(f"{k} {v / len(games):.1%}" for k, v in wins.items())
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--games", type=int, default=1000, help="games of the luck check")
@@ -305,11 +538,20 @@ def main() -> None:
     ap.add_argument("--loss-error", type=int, default=12, help="games of the depth check")
     ap.add_argument("--drift", type=int, default=10, help="games of the look-ahead check")
     ap.add_argument("--exact", type=int, default=16, help="endgames of the exact check")
+    ap.add_argument("--calibration", type=int, default=100, help="mixed games (calibration)")
+    ap.add_argument("--positions", type=int, default=60, help="held-out positions")
+    ap.add_argument("--rollouts", type=int, default=300, help="paired rollouts per position")
+    ap.add_argument(
+        "--calibration-cache",
+        type=Path,
+        default=ROOT / "var" / "bench-calibration.json",
+        help="the mixed games' analyses (resumed)",
+    )
     ap.add_argument(
         "--skip",
         nargs="*",
         default=[],
-        choices=("speed", "depth", "exact", "bands", "luck", "drift"),
+        choices=("speed", "depth", "exact", "bands", "luck", "drift", "calibration"),
         help="sections to leave out",
     )
     args = ap.parse_args()
@@ -328,6 +570,9 @@ def main() -> None:
         luck(args.games)
     if "drift" not in args.skip:
         drift(args.drift)
+    if "calibration" not in args.skip:
+        args.calibration_cache.parent.mkdir(exist_ok=True)
+        calibration(args.calibration, args.positions, args.rollouts, args.calibration_cache)
 
 
 if __name__ == "__main__":

@@ -27,12 +27,14 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from games.analysis_view import seat_players
-from games.engine.analysis import ANALYSIS_FORMAT, analyse
+from games.engine.analysis import ANALYSIS_FORMAT, AnalysisTooLong, analyse
 from games.models import GameAnalysis, GameLog
 
 logger = logging.getLogger(__name__)
@@ -42,6 +44,21 @@ ANALYSE_TASK = "games.analyse"
 #: a row still "running" this long after its start lost its worker: it may be claimed again
 STALE_AFTER = timedelta(minutes=30)
 Status = GameAnalysis.Status
+#: how the ``error`` of an analysis stopped by a bound begins (the pages look for it)
+TOO_LONG = "too long to analyse: "
+
+
+def too_long(row: GameAnalysis | None) -> bool:
+    """Whether ``row`` failed because the game was too long to analyse (a bound)."""
+    return bool(row and row.status == Status.FAILED and row.error.startswith(TOO_LONG))
+
+
+def max_events() -> int:
+    return int(getattr(settings, "ANALYSIS_MAX_EVENTS", 3000))
+
+
+def _too_long_error(log: GameLog) -> str:
+    return f"{TOO_LONG}the log has {log.events} events; the analysis takes at most {max_events()}"
 
 
 def analysis_key() -> dict[str, Any]:
@@ -57,9 +74,13 @@ def analysis_request(log: GameLog) -> tuple[GameAnalysis, bool]:
     existing = GameAnalysis.objects.filter(sha256=log.sha256, **key).first()
     if existing is not None:
         return existing, False
+    fields: dict[str, Any] = {}
+    if log.events > max_events():  # never queued: the page says at once it is too long
+        fields = {"status": Status.FAILED, "error": _too_long_error(log)}
+        fields["finished_at"] = timezone.now()
     try:
         with transaction.atomic():
-            return GameAnalysis.objects.create(log=log, sha256=log.sha256, **key), True
+            return GameAnalysis.objects.create(log=log, sha256=log.sha256, **key, **fields), True
     except IntegrityError:  # asked for at the same moment elsewhere
         return GameAnalysis.objects.get(sha256=log.sha256, **key), False
 
@@ -99,7 +120,23 @@ def analysis_run(analysis_id: int, *, retry_failed: bool = False, progress=None)
     row = GameAnalysis.objects.select_related("log").get(pk=analysis_id)
     started = time.monotonic()
     try:
-        data = analyse(row.log.content, progress=progress)
+        data = analyse(
+            row.log.content,
+            progress=progress,
+            max_events=max_events(),
+            max_cpu_seconds=float(getattr(settings, "ANALYSIS_MAX_CPU_SECONDS", 60)),
+        )
+    except (AnalysisTooLong, SoftTimeLimitExceeded) as exc:
+        if isinstance(exc, AnalysisTooLong):
+            reason = f"{TOO_LONG}{exc}"
+        else:
+            spent = time.monotonic() - started
+            reason = f"{TOO_LONG}stopped at the task's time limit ({spent:.0f} s)"
+        logger.warning("analysis %s of log %s: %s", analysis_id, row.sha256[:10], reason)
+        GameAnalysis.objects.filter(pk=analysis_id, claim=token).update(
+            status=Status.FAILED, error=reason, finished_at=timezone.now(), claim=""
+        )
+        return {"analysis": analysis_id, "status": Status.FAILED, "error": reason, "stored": False}
     except Exception as exc:
         reason = f"{type(exc).__name__}: {exc}"[:2000]
         logger.exception("analysis %s of log %s failed", analysis_id, row.sha256[:10])

@@ -301,6 +301,15 @@ ANALYSIS_QUEUE = os.environ.get("ANALYSIS_QUEUE", "analysis")
 # for the catch-up (tournaments/services/analyses.py)
 ANALYSIS_QUEUED_PER_ORGANIZER = int(os.environ.get("ANALYSIS_QUEUED_PER_ORGANIZER", "10"))
 CELERY_TASK_ROUTES = {"games.analyse": {"queue": ANALYSIS_QUEUE}}
+# Bounds on one analysis (docs/analysis.md, "Bounds"): a log with more events is not analysed
+# (the page says it was too long); the engine stops a walk past ANALYSIS_MAX_CPU_SECONDS of
+# CPU; the task's soft time limit (wall seconds: SoftTimeLimitExceeded, the row marked too
+# long) and hard limit (the worker process is killed) catch what the engine's check cannot.
+# A league game of 400-600 events takes 2-4 CPU-s; a valid log may have 50,000 events.
+ANALYSIS_MAX_EVENTS = int(os.environ.get("ANALYSIS_MAX_EVENTS", "3000"))
+ANALYSIS_MAX_CPU_SECONDS = float(os.environ.get("ANALYSIS_MAX_CPU_SECONDS", "60"))
+ANALYSIS_SOFT_TIME_LIMIT = int(os.environ.get("ANALYSIS_SOFT_TIME_LIMIT", "180"))
+ANALYSIS_TIME_LIMIT = int(os.environ.get("ANALYSIS_TIME_LIMIT", "240"))
 
 # --- REST framework ------------------------------------------------------------------------
 #: the largest log (bytes) a visitor who is not logged in may replay on /replay/

@@ -100,7 +100,11 @@ def test_the_game_page_summarises_each_player(client, table, analysed):
     assert f"{erin['luck_adjusted']:.2f}" in shown  # the luck-adjusted result, per player
     swing = round(100 * erin["luck"])
     assert (f"+{swing} pp" if swing > 0 else f"−{-swing} pp") in luck  # percentage points
-    assert "of which +2 pp the model's own look-ahead" in luck
+    assert "look-ahead" not in luck  # the model's own share is not a player's luck to show
+    c = erin["captures"], erin["capture_chances"], erin["capture_chances_expected"]
+    assert f"{c[0]} captures; a capture was possible on {c[1]} rolls ({c[2]} such rolls" in luck
+    assert "trained on many games against itself" not in html
+    assert "fitted to 1.07 million positions from 58,000 games between four heuristic" in html
     # the list of marked moves links each to its step of the replay
     links = re.findall(r'<li><a href="#step-(\d+)">Event \d+: (\w+) rolled', html)
     expected = [

@@ -93,7 +93,8 @@ def test_the_graph_moves_the_replay_and_the_options_follow(browser_page, game):
     marks = [d["mark"] for d in row.data["decisions"] if d["mark"]]
     expect(viewer.locator("[data-moves] .mark")).to_have_count(len(marks))
 
-    # a marked move in the list below the replay jumps the replay to it
+    # a marked move in the list of the numbers (one click below the review) jumps there
+    page.locator("#analysis-numbers > summary").click()
     marked = page.locator("ol.marked-moves a")
     expect(marked).to_have_count(len(marks))
     if marks:
@@ -246,3 +247,59 @@ def test_no_svg_label_is_cut_off_on_a_phone(chromium, live_server, game, locale)
             )
     finally:
         context.close()
+
+
+JARGON = re.compile(r"\bmw\b|milli|evaluator|bewert|\bply\b|plies|modell|model", re.I)
+
+
+@pytest.mark.parametrize(
+    ("locale", "heading", "words"),
+    [
+        ("en-GB", "Key moments", ("decided this game", "Chance to win")),
+        ("de-DE", "Schlüsselmomente", ("entschieden", "Gewinnchance")),
+    ],
+)
+def test_the_review_reads_in_plain_words_at_390_px(
+    chromium, live_server, game, locale, heading, words
+):
+    fixture, row = game
+    context = chromium.new_context(
+        viewport={"width": 390, "height": 844}, locale=locale, base_url=live_server.url
+    )
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"/games/{fixture.pk}/#analysis", wait_until="networkidle")
+        review = page.locator("#analysis-review")
+        expect(review).to_be_visible()
+        expect(page.locator("#key-moments-heading")).to_have_text(heading)
+        expect(page.locator("#review-verdict")).to_contain_text(words[0])
+        # above the numbers, which are one click away
+        numbers = page.locator("#analysis-numbers")
+        assert review.bounding_box()["y"] < numbers.bounding_box()["y"]
+        expect(page.locator("table.analysis-summary")).to_be_hidden()
+        moments = page.locator("li.key-moment")
+        marked = sorted((d for d in row.data["decisions"] if d["mark"]), key=lambda d: -d["loss"])
+        expect(moments).to_have_count(min(3, len(marked)) or moments.count())
+        assert 1 <= moments.count() <= 3
+        # the reader's test: each key moment in a player's words, no engine units
+        for i in range(moments.count()):
+            text = moments.nth(i).inner_text()
+            assert words[1] in text or "%" in text
+            assert not JARGON.search(text), f"jargon in a key moment: {text!r}"
+            assert moments.nth(i).locator("ul.reasons li").count() >= 1
+        assert not JARGON.search(page.locator("#review-verdict").inner_text())
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert review.bounding_box()["width"] <= 390
+        review.screenshot(path=str(SCREENSHOTS / f"analysis-review-390-{locale[:2]}.png"))
+        # the first key moment's link moves the replay there
+        first = moments.first.locator("a")
+        target = first.get_attribute("href").removeprefix("#step-")
+        first.click()
+        expect(page.locator("#replay-viewer")).to_have_attribute("data-index", target)
+        numbers.locator("summary").click()
+        expect(page.locator("table.analysis-summary")).to_be_visible()
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -12,9 +12,10 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import F, OuterRef, Prefetch, Subquery
 
-from games.analysis import analysis_for_log, analysis_key
+from games.analysis import analysis_for_log, analysis_key, too_long
 from games.analysis_view import player_summary, viewer_data
 from games.engine.analysis import ANALYSIS_FORMAT
+from games.engine.analysis.review import review as game_review
 from games.engine.board import DEFAULT_COLOURS
 from games.engine.fairness import FACES, Fairness, combine, fairness
 from games.models import GameAnalysis, GameLog
@@ -39,10 +40,16 @@ class GameAnalysisView:
     row: GameAnalysis | None
     viewer: dict[str, Any] | None = None  # the replay viewer's data (done analyses only)
     seats: list[SeatSummary] = field(default_factory=list)
+    review: dict[str, Any] | None = None  # the review in plain words (done analyses only)
 
     @property
     def status(self) -> str | None:
         return self.row.status if self.row else None
+
+    @property
+    def too_long(self) -> bool:
+        """The game was too long to analyse (``ANALYSIS_MAX_EVENTS`` or a time limit)."""
+        return too_long(self.row)
 
 
 def _seat_log_player(row: GameAnalysis, board: int, seat: Seat) -> str | None:
@@ -71,7 +78,34 @@ def game_analysis(fixture: Fixture, result: Result | None) -> GameAnalysisView |
         out.append(SeatSummary(seat, player_summary(row.data, log_player)))
     log = result.game_log
     viewer = viewer_data(row.data, steps=log.events, board=log.board, seats=row.seats, names=names)
-    return GameAnalysisView(row, viewer, out)
+    return GameAnalysisView(row, viewer, out, review_view(log.content, row.data, names))
+
+
+def _signed(points: int) -> str:
+    return f"+{points}" if points > 0 else ("±0" if points == 0 else f"−{-points}")
+
+
+def review_view(content: str, data: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """The review of a log in plain words (``games.engine.analysis.review``) with the
+    players' shown names, signed percentage points, and the marks' rule in percentage
+    points (the smallest loss marked: the inaccuracy threshold plus this game's margin)."""
+    out = game_review(content, data)
+    verdict = dict(out["verdict"])
+    if verdict.get("player"):
+        verdict["name"] = names.get(verdict["player"], verdict["player"])
+        verdict["dice_points"] = _signed(verdict["dice_points"])
+        verdict["decision_points"] = _signed(verdict["decision_points"])
+    moments = [{**m, "name": names.get(m["player"], m["player"])} for m in out["moments"]]
+    marks = data.get("marks") or {}
+    first = float((marks.get("thresholds_mw") or {}).get("inaccuracy", 0))
+    return {
+        "verdict": verdict,
+        "moments": moments,
+        "mark_points": f"{(first + float(marks.get('margin_mw') or 0)) / 10:.0f}",
+        "mark_points_endgame": f"{(first + float(marks.get('margin_endgame_mw') or 0)) / 10:.0f}",
+        "threshold_points": f"{first / 10:.0f}",
+        "error_points": f"{float(marks.get('loss_sd_mw') or 0) / 10:.1f}",
+    }
 
 
 def counted_log_analysis(fixture: Fixture) -> tuple[GameLog | None, GameAnalysis | None]:

@@ -19,12 +19,14 @@ from ..game import Game
 from ..moves import IllegalMove
 from ..variants import VARIANTS, Variant
 from .decisions import (
+    COUNT_OVER_SD,
     FAMILY_CONFIDENCE,
     LOSS_SD_ENDGAME_MW,
     LOSS_SD_MW,
     THRESHOLDS_MW,
     Decision,
     clear_margin,
+    counted_loss_mw,
     mark_for,
     walk,
 )
@@ -34,18 +36,17 @@ from .luck import capture_stats, decompose, luck_summary
 ANALYSIS_FORMAT = "maedn-analysis/2"
 
 BANDS: tuple[tuple[str, float], ...] = (
-    ("strong", 0.4),
-    ("good", 1.4),
-    ("fair", 11.5),
+    ("strong", 0.6),
+    ("good", 3.2),
+    ("fair", 8.3),
     ("weak", float("inf")),
 )
-"""Error-rate bands (milli-wins lost per decision, upper bounds), calibrated on the
-platform's own computer players in league games, four alike (``bench/analysis.py
---skip speed depth exact luck drift``; docs/analysis.md, "Error rate and levels"):
-``strong`` up to the lower quartile of the heuristic player's games, ``good`` up to their
-upper quartile, ``fair`` up to the median of the random player's, ``weak`` above. (The
-strong player chooses by the same model with deeper search: its games lose ~0 mw and
-cannot calibrate the top band.)"""
+"""Error-rate levels (milli-wins lost per decision, upper bounds), calibrated on 100 mixed
+league games of a random, a heuristic, a strong and a second heuristic player
+(``bench/analysis.py --calibration``; docs/analysis.md, "Calibration"): the edges that
+put the three in order in the most single games (56 %) — ``strong`` up to 0.6 (about the
+strong player's 90th percentile, 0.56), ``good`` up to 3.2 (about the heuristic player's
+90th, 3.07), ``fair`` up to 8.3 (the random player's upper quartile), ``weak`` above."""
 
 MIN_DECISIONS_FOR_BAND = 10
 """Fewer decisions than this in a game: no band (one error decides the rate)."""
@@ -78,6 +79,8 @@ def analyse(
     evaluator: Evaluator | None = None,
     plies: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    max_events: int | None = None,
+    max_cpu_seconds: float | None = None,
 ) -> dict[str, Any]:
     """Analyse a game log (dict, JSON text or bytes — what ``validate`` takes).
 
@@ -87,16 +90,19 @@ def analyse(
     reply), 0 (the evaluator's value of the state after the move) or 2 (one ply deeper,
     ~12 times the cost). Deterministic: the same log and
     model always give the same analysis (``seconds`` aside). ``progress(done, total)`` is
-    called now and then (events done of all). Raises :class:`~games.engine.InvalidLog`
-    for an invalid log and ``ValueError`` for bad arguments.
+    called now and then (events done of all). ``max_events`` and ``max_cpu_seconds``
+    bound the work (``None``: no bound): a longer log, or a walk past that much CPU time,
+    raises :class:`AnalysisTooLong` (the platform's limits: ``ANALYSIS_MAX_EVENTS`` and
+    ``ANALYSIS_MAX_CPU_SECONDS``). Raises :class:`~games.engine.InvalidLog` for an
+    invalid log and ``ValueError`` for bad arguments.
     """
     if type(plies) is not int or not 0 <= plies <= MAX_PLIES:
         raise ValueError(f"plies must be a whole number from 0 to {MAX_PLIES}, not {plies!r}")
     with endgame.private_store():  # what a lookup gives depends on what was solved before
-        return _analyse(log, evaluator, plies, progress)
+        return _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds)
 
 
-def _analyse(log, evaluator, plies, progress) -> dict[str, Any]:
+def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> dict[str, Any]:
     t0 = time.perf_counter()
     used: list[Evaluator] = []
 
@@ -106,11 +112,12 @@ def _analyse(log, evaluator, plies, progress) -> dict[str, Any]:
         return Equity(model, game, plies)
 
     variant = log_variant(log)
+    bounds = {"max_events": max_events, "max_cpu_seconds": max_cpu_seconds}
     try:
-        w = walk(log, equity_for, variant, progress)
+        w = walk(log, equity_for, variant, progress, **bounds)
     except IllegalMove:  # the log goes on past the variant's end: not that variant's game
         variant = None
-        w = walk(log, equity_for, None, progress)
+        w = walk(log, equity_for, None, progress, **bounds)
     players = w.players
     names = w.game0.names
     setup = w.game0.setup
@@ -132,13 +139,16 @@ def _analyse(log, evaluator, plies, progress) -> dict[str, Any]:
     summary = {}
     for p in players:
         mine = [e for e in decisions if e["player"] == p]
-        total = sum(e["loss"] for e in mine)
-        rate = 1000 * total / len(mine) if mine else None
+        raw = sum(e["loss"] for e in mine)
+        counted = sum(counted_loss_mw(1000 * e["loss"], e["endgame"]) for e in mine)
+        rate = 1000 * raw / len(mine) if mine else None
         summary[p] = {
             "decisions": len(mine),
-            "loss_mw": round(1000 * total, 1),
+            # the chances lost that count: each loss beyond the measured error, in full
+            "loss_mw": round(counted, 1),
+            "raw_loss_mw": round(1000 * raw, 1),
             "error_rate": None if rate is None else round(rate, 1),
-            "average_loss": round(total / len(mine), 4) if mine else 0.0,
+            "average_loss": round(raw / len(mine), 4) if mine else 0.0,
             "band": band_for(rate, len(mine)),
             "inaccuracies": sum(e["mark"] == "inaccuracy" for e in mine),
             "mistakes": sum(e["mark"] == "mistake" for e in mine),
@@ -158,6 +168,7 @@ def _analyse(log, evaluator, plies, progress) -> dict[str, Any]:
             "thresholds_mw": dict(THRESHOLDS_MW),
             "loss_sd_mw": LOSS_SD_MW,
             "loss_sd_endgame_mw": LOSS_SD_ENDGAME_MW,
+            "count_over_sd": COUNT_OVER_SD,
             "family_confidence": FAMILY_CONFIDENCE,
             "margin_mw": round(margin, 1),
             "margin_endgame_mw": round(margin_endgame, 1),
@@ -201,5 +212,8 @@ def _decision_entry(
         "loss": loss,
         "loss_mw": round(loss_mw, 1),
         "endgame": d.endgame,
+        "phase": d.phase,
+        # the part of the loss beyond the measured error: what error rates and totals add up
+        "counted_mw": round(counted_loss_mw(loss_mw, d.endgame), 1),
         "mark": mark_for(loss_mw, margin),
     }

@@ -25,6 +25,7 @@ is marked by evaluator error alone, if that error were normal with the measured 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import NormalDist
@@ -41,11 +42,14 @@ THRESHOLDS_MW = {"inaccuracy": 30, "mistake": 60, "blunder": 120}
 """Loss in milli-wins (thousandths of a game) from which a move falls into a band, once
 the loss is clear (:func:`mark_for`)."""
 
-LOSS_SD_MW = 8.0
+LOSS_SD_MW = 12.0
 """The spread (standard deviation, milli-wins) of the evaluator's error on a decision's
-loss in an ordinary position: ``bench/analysis.py`` measures 2.2 mw between the one-ply
-loss and the loss with one more ply of search — a lower bound, both depths sharing the
-model — so the rule takes about four times that (docs/analysis.md, "How sure")."""
+loss in an ordinary position: ``bench/analysis.py --calibration`` compares the loss at 48
+held-out positions of heuristic league games (the move played against the analysis' best)
+with 400 paired rollouts to the end per position (the heuristic for every colour): the
+differences spread by 29.4 mw, 26.8 of them the rollouts' own noise, leaving 12.0 mw for
+the model (docs/analysis.md, "Calibration"). Before: 8, four times the 2.2 mw between one
+and two plies of search, a lower bound."""
 
 LOSS_SD_ENDGAME_MW = 25.0
 """The same in a race endgame (:func:`is_endgame`): against exact values (expectimax) in
@@ -53,8 +57,44 @@ small endgames ``bench/analysis.py --exact 16`` measures a spread of 20.6 mw wit
 evaluator generation 1b (67 mw with generation 1) — the model is least sure there, so
 marks need clearer losses."""
 
+COUNT_OVER_SD = 2.0
+"""A loss *counts* in a player's total of chances lost only when it exceeds this many times
+the measured error of its kind of position, and then in full (:func:`counted_loss_mw`):
+adding up every loss charged a heuristic player +5.4 points a game more than the strong
+player, where real games show +0.9 ± 1.1 (issue #37; ``bench/analysis.py
+--calibration``, docs/analysis.md "Calibration")."""
+
+
+def loss_sd_mw(endgame: bool) -> float:
+    """The measured error (milli-wins, one standard deviation) of a loss in a position of
+    that kind."""
+    return LOSS_SD_ENDGAME_MW if endgame else LOSS_SD_MW
+
+
+def counted_loss_mw(loss_mw: float, endgame: bool) -> float:
+    """A loss as it counts: in full beyond ``COUNT_OVER_SD`` times the measured error of
+    its kind of position, else 0."""
+    return loss_mw if loss_mw > COUNT_OVER_SD * loss_sd_mw(endgame) else 0.0
+
+
 FAMILY_CONFIDENCE = 0.95
 """The chance that no move of a game is marked by the evaluator's error alone."""
+
+
+class AnalysisTooLong(ValueError):
+    """The log is longer than the analysis may take on: more events than ``max_events``
+    (checked before any work), or the walk used more than ``max_cpu_seconds`` of CPU
+    (checked after every event, so at most one event's work past the limit).
+    ``kind`` is ``"events"`` or ``"time"``; ``events`` the log's events (``"events"``)
+    or those done (``"time"``); ``limit`` the limit crossed."""
+
+    def __init__(self, kind: str, events: int, limit: float):
+        self.kind, self.events, self.limit = kind, events, limit
+        if kind == "events":
+            msg = f"the log has {events} events; the analysis takes at most {limit:g}"
+        else:
+            msg = f"stopped after {events} events at the limit of {limit:g} CPU seconds"
+        super().__init__(msg)
 
 
 def is_endgame(game: Game) -> bool:
@@ -66,6 +106,15 @@ def is_endgame(game: Game) -> bool:
         if game.yard[s] or PAWNS_PER_COLOUR - game.home[s] > 2:
             return False
     return True
+
+
+def phase(game: Game, seat: int) -> str:
+    """The kind of position a decision is made in, for the measured error of its loss:
+    ``"race"`` (:func:`is_endgame`), ``"opening"`` (the mover still has three or four
+    pawns in its yard), else ``"middle"``."""
+    if is_endgame(game):
+        return "race"
+    return "opening" if game.yard[seat] >= PAWNS_PER_COLOUR - 1 else "middle"
 
 
 def clear_margin(decisions: int, sd: float = LOSS_SD_MW) -> float:
@@ -120,6 +169,8 @@ class Decision:
     best: int
     endgame: bool = False
     """a race endgame (:func:`is_endgame`) before the roll"""
+    phase: str = "middle"
+    """:func:`phase` before the roll"""
 
     def loss(self, me: int) -> float:
         return max(0.0, self.values[self.best][me] - self.values[self.played][me])
@@ -144,14 +195,27 @@ def walk(
     equity_for: Callable[[Game], Equity],
     variant: Variant | None = None,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    max_events: int | None = None,
+    max_cpu_seconds: float | None = None,
 ) -> Walk:
     """Read and check the log and value every roll (``equity_for(game0)`` gives the
     :class:`Equity` to use). With a platform ``variant`` (a live room's "Quick" or "First
     capture") every state ends by the variant's condition, as the game did.
 
-    Raises :class:`~games.engine.InvalidLog` for a malformed or illegal log, and
-    :class:`~games.engine.IllegalMove` when the log goes on past the variant's end.
+    ``max_events`` / ``max_cpu_seconds`` bound the work (:class:`AnalysisTooLong`): the
+    event count is checked before anything is valued, the process's CPU time after every
+    event — a cheap check that never changes what a finished walk returns.
+
+    Raises :class:`~games.engine.InvalidLog` for a malformed or illegal log,
+    :class:`~games.engine.IllegalMove` when the log goes on past the variant's end and
+    :class:`AnalysisTooLong` past a bound.
     """
+    if max_events is not None:
+        count = _event_count(log)
+        if count > max_events:
+            raise AnalysisTooLong("events", count, max_events)
+    deadline = None if max_cpu_seconds is None else time.process_time() + max_cpu_seconds
     setup, game, steps = replay_log(log)
     game.platform_variant = variant
     game0 = game.copy()
@@ -173,6 +237,7 @@ def walk(
         legal = game.legal(c, die)
         choices = eq.options(game, die) if len(legal) > 1 else []
         endgame = bool(choices) and is_endgame(game)
+        kind = phase(game, c) if choices else "middle"
         offer = capture_offers(game, c)
         expected = _expected(eq, game, me)
         pushed = game.push_event(step.event)
@@ -195,6 +260,7 @@ def walk(
                 played=k,
                 best=best,
                 endgame=endgame,
+                phase=kind,
             )
             decisions.append(decision)
             best_v = values[best]
@@ -204,6 +270,8 @@ def walk(
             Roll(step.index, c, setup.player_of(c), die, before, best_v, played, decision, expected)
         )
         before = played
+        if deadline is not None and time.process_time() > deadline:
+            raise AnalysisTooLong("time", step.index + 1, max_cpu_seconds or 0.0)
         if progress is not None and (step.index % 25 == 0):
             progress(step.index + 1, total)
     if progress is not None:

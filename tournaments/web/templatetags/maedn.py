@@ -370,6 +370,14 @@ def signed(value: int | None) -> str:
 
 
 @register.filter
+def lost_points(loss_mw: float | None) -> str:
+    """Milli-wins lost as percentage points of winning chance: 123.4 → "12.3 pp"."""
+    if not isinstance(loss_mw, int | float) or isinstance(loss_mw, bool):
+        return "–"
+    return f"{loss_mw / 10:.1f} pp"
+
+
+@register.filter
 def swing(value: float | None) -> str:
     """A change in chance to win as signed percentage points: +12 pp, −7 pp, ±0 pp."""
     if not isinstance(value, int | float) or isinstance(value, bool):

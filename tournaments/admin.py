@@ -45,7 +45,12 @@ from tournaments.services.leagues import (
     validate_precedence,
     validate_rules,
 )
-from tournaments.services.players import player_create, player_set_colours, player_set_shared
+from tournaments.services.players import (
+    player_create,
+    player_name_check,
+    player_set_colours,
+    player_set_shared,
+)
 from tournaments.services.playoffs import playoffs_generate
 from tournaments.services.result_links import result_link_revoke, result_links_revoke_for_player
 from tournaments.services.schedule import cycle_create, fixture_reschedule
@@ -73,7 +78,9 @@ class PlayerAdminForm(forms.ModelForm):
 
     def clean_name(self):
         try:
-            return single_line(self.cleaned_data.get("name") or "", field="name", what="a name")
+            return player_name_check(
+                self.cleaned_data.get("name") or "", exclude_pk=self.instance.pk, what="a name"
+            )
         except ServiceError as exc:
             raise forms.ValidationError(exc.message) from None
 

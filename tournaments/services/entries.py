@@ -40,6 +40,8 @@ from tournaments.services.players import (
     check_pair,
     fitting_pair,
     player_create,
+    player_name_check,
+    player_name_clash,
 )
 from tournaments.services.result_links import result_links_revoke_for_player
 from tournaments.services.text import single_line
@@ -114,11 +116,14 @@ def invitation_create(
             "claims the player when they sign up.",
             field="player",
         )
-    if name and Player.objects.filter(name__iexact=name).exists():
-        raise ServiceError(
-            f"there is already a player called {name}; choose them as the player instead",
-            field="name",
-        )
+    if name:
+        clash = player_name_clash(name)
+        if clash is not None:
+            raise ServiceError(
+                f"there is already a player called {clash.name}; choose them as the player instead",
+                field="name",
+            )
+        name = player_name_check(name, what="the player's name")
     with transaction.atomic():
         if email:
             mail_allowance_check(kind=MailSent.Kind.INVITATION, sender=by, recipient=email)

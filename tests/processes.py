@@ -71,10 +71,29 @@ class HelperProcess:
 
 
 def free_port() -> int:
-    """A TCP port of 127.0.0.1 that nothing listens on right now."""
+    """A TCP port of 127.0.0.1 that nothing listens on right now: one of
+    ``TEST_PORT_RANGE`` (``18700-18799``) when that is set (a shared machine where each
+    person keeps to their own ports), else one the system picks."""
+    wanted = os.environ.get("TEST_PORT_RANGE", "")
+    if wanted:
+        low, _sep, high = wanted.partition("-")
+        for port in range(int(low), int(high or low) + 1):
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                if port not in _handed_out:
+                    _handed_out.add(port)
+                    return port
+        raise RuntimeError(f"no free port left in TEST_PORT_RANGE={wanted}")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+#: ports of TEST_PORT_RANGE already handed out by this process (bound later by a server)
+_handed_out: set[int] = set()
 
 
 def listens(port: int) -> bool:

@@ -5,9 +5,9 @@
 #
 # It runs the production command sequence of the README (migrate, collectstatic, web, ASGI,
 # proxy, worker, analysis worker, beat) with local defaults; every variable below can be
-# overridden from the environment. nginx listens on PORT and passes complete requests to gunicorn on APP_PORT
-# and WebSockets (/ws/) to Daphne on ASGI_PORT (config/nginx.conf.template: slow clients
-# never hold a gunicorn worker). Ctrl-C (or SIGTERM) stops every process.
+# overridden from the environment. nginx listens on PORT and passes complete requests to
+# gunicorn on APP_PORT and WebSockets (/ws/) to Daphne on ASGI_PORT
+# (config/nginx.conf.template: slow clients never hold a gunicorn worker). Ctrl-C (or SIGTERM) stops every process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

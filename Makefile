@@ -6,19 +6,36 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench worker analysis-worker beat prod-local
+.PHONY: run test lint bench worker analysis-worker beat prod-local lock
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e .
+# The application installs from its lock files (every version and hash pinned: two installs
+# a month apart run the same code), then itself without dependencies. pyproject.toml keeps
+# the ranges; `make lock` writes the locks from them (README, "Dependencies").
+$(VENV)/.installed: pyproject.toml requirements.lock | $(PY)
+	$(PY) -m pip install -q --require-hashes -r requirements.lock
+	$(PY) -m pip install -q --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[dev]'
+$(VENV)/.installed-dev: pyproject.toml requirements-dev.lock | $(PY)
+	$(PY) -m pip install -q --require-hashes -r requirements-dev.lock
+	$(PY) -m pip install -q --no-deps -e .
 	touch $@ $(VENV)/.installed
+
+## lock: requirements.lock and requirements-dev.lock from pyproject.toml's ranges (pip-tools in
+## a throw-away virtualenv, hashes included); commit both
+PIP_COMPILE_FLAGS := --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url \
+	--no-emit-find-links --quiet
+lock:
+	rm -rf /tmp/maedn-pip-tools && $(PYTHON) -m venv /tmp/maedn-pip-tools
+	/tmp/maedn-pip-tools/bin/pip install -q pip-tools
+	/tmp/maedn-pip-tools/bin/pip-compile $(PIP_COMPILE_FLAGS) -o requirements.lock pyproject.toml
+	/tmp/maedn-pip-tools/bin/pip-compile $(PIP_COMPILE_FLAGS) --extra dev \
+		-o requirements-dev.lock pyproject.toml
+	rm -rf /tmp/maedn-pip-tools
 
 ## run: the platform on http://127.0.0.1:8000 — SQLite, Celery in-process, demo league loaded
 run: $(VENV)/.installed

@@ -8,4 +8,12 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_save
+
         from accounts import tasks  # noqa: F401  (registers accounts.notify with Celery)
+        from accounts.signals import username_key_keep
+
+        post_save.connect(
+            username_key_keep, sender=get_user_model(), dispatch_uid="accounts.username_key"
+        )

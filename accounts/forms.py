@@ -6,6 +6,9 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from accounts.services import username_check
+from tournaments.services.errors import ServiceError
+
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(
@@ -26,6 +29,15 @@ class SignupForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        """Also refused here (as ``account_signup`` does): invisible, bidirectional and
+        control characters, and a look-alike of an existing user name (issue 32)."""
+        username = super().clean_username()
+        try:
+            return username_check(username)
+        except ServiceError as exc:
+            raise forms.ValidationError(exc.localized()) from None
 
     def clean_player_name(self) -> str:
         return (self.cleaned_data.get("player_name") or "").strip()

@@ -27,6 +27,10 @@ class Kind(models.TextChoices):
     JOIN_DECIDED = "join_decided", _("your request to join a league was decided")
     CLAIM_OPENED = "claim_opened", _("an account claims a player you created (organizers)")
     CLAIM_DECIDED = "claim_decided", _("your claim to be a player was decided")
+    RESULT_LINK_REVOKED = (
+        "result_link_revoked",
+        _("a player's private result link stopped: they have an account now (organizers)"),
+    )
 
 
 class Notification(models.Model):
@@ -98,3 +102,23 @@ class AccountSettings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.language or '-'}{' digest' if self.daily_digest else ''}"
+
+
+class UsernameKey(models.Model):
+    """The confusable skeletons of an account's user name
+    (``tournaments.algorithms.names.name_keys``: as it looks, and case-folded), kept by a
+    signal whenever a user is saved (``accounts.signals``): a new user name whose key is
+    taken looks like an existing one (``alice`` and ``аlice`` with a Cyrillic а) and is
+    refused (issue 32)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="username_key",
+    )
+    key = models.CharField(max_length=600, db_index=True)
+    key_folded = models.CharField(max_length=600, db_index=True, default="")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.key}"

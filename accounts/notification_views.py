@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 
 from accounts import notifications
@@ -73,11 +73,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-@csrf_exempt  # as Django's own set_language (config/urls.py): a harmless preference
-@require_http_methods(["POST"])
-def set_language(request: HttpRequest) -> HttpResponse:
-    """The site's language switch (Django's ``set_language``); while logged in it also
-    becomes the account's language, the one its e-mails are written in."""
+def _set_language(request: HttpRequest) -> HttpResponse:
     from django.views.i18n import set_language as django_set_language
 
     response = django_set_language(request)
@@ -85,6 +81,25 @@ def set_language(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):
         notifications.language_set(request.user, language)
     return response
+
+
+_set_language_checked = csrf_protect(_set_language)
+
+
+@csrf_exempt  # checked below for signed-in visitors only
+@require_http_methods(["POST"])
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The site's language switch (Django's ``set_language``); while logged in it also
+    becomes the account's language, the one its e-mails are written in.
+
+    A signed-in visitor's switch must carry the CSRF token (the header's form has it):
+    otherwise another site could change the account's language, and with it its mails'
+    (issue 32). An anonymous visitor's switch only sets their own language cookie and
+    needs none, so the public pages render no token and stay cacheable by shared caches
+    (``tournaments/web/caching.py``: a page that sets a CSRF cookie is private)."""
+    if request.user.is_authenticated:
+        return _set_language_checked(request)
+    return _set_language(request)
 
 
 @csrf_exempt  # the signed token is the authority; RFC 8058 one-click POSTs carry no CSRF token

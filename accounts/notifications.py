@@ -28,7 +28,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import AccountSettings, Kind, Notification, NotificationPreference
-from tournaments.models import Entry, Fixture, League, PlayerClaim, Result
+from tournaments.models import Entry, Fixture, League, PlayerClaim, Result, ResultLink
 from tournaments.selectors.desk import overdue_fixtures
 
 logger = logging.getLogger(__name__)
@@ -223,6 +223,8 @@ def event_recipients(kind: str, object_id: int, stamp: str = "") -> tuple[list, 
         )
     if kind in ENTRY_KINDS:
         return _entry_recipients(kind, object_id, stamp)
+    if kind == Kind.RESULT_LINK_REVOKED:
+        return _link_revoked_recipients(object_id)
     raise ValueError(f"unknown notification kind {kind!r}")
 
 
@@ -333,6 +335,35 @@ def _entry_recipients(kind: str, object_id: int, stamp: str) -> tuple[list, Mess
         reverse("tournaments:player", args=[player.slug])
         if approved
         else reverse("tournaments:my-leagues"),
+    )
+
+
+def _link_revoked_recipients(object_id: int) -> tuple[list, Message | None]:
+    """A player's private result link stopped because an account became the player: the
+    league's organizers hear of it (the manage page no longer lists it)."""
+    link = (
+        ResultLink.objects.select_related("entry__league__owner", "entry__player__user")
+        .filter(pk=object_id, revoked_at__isnull=False)
+        .first()
+    )
+    if link is None or link.entry.player.user is None:
+        return [], None
+    league, player = link.entry.league, link.entry.player
+    values = {
+        "player": player.name,
+        "league": league.name,
+        "user": player.user.get_username(),
+    }
+    return _organizers(league), Message(
+        Kind.RESULT_LINK_REVOKED,
+        _("The private result link of %(player)s in %(league)s stopped working") % values,
+        _(
+            "%(player)s has an account now (%(user)s), so the private result link you made "
+            "for them in %(league)s no longer works: they report their games after logging "
+            "in. If you printed the link on score sheets, they no longer report through it."
+        )
+        % values,
+        reverse("tournaments:manage", args=[league.slug]),
     )
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
-from tournaments.models import Player
+from tournaments.algorithms.names import BadName, name_keys, normalise_name
 from tournaments.services.entries import claim_create
 from tournaments.services.errors import ServiceError
-from tournaments.services.players import player_create
+from tournaments.services.players import player_create, player_name_clash
 
 
 def account_signup(
@@ -33,6 +34,7 @@ def account_signup(
     league the player is in approves); without ``claim`` the sign-up is refused with a
     message that offers it (``field="claim"``)."""
     user_model = get_user_model()
+    username = username_check(username)
     if invitation is not None and not invitation.is_open:
         invitation = None
     if invitation is not None and invitation.entry_id:
@@ -44,8 +46,11 @@ def account_signup(
         except IntegrityError:
             raise _name_taken(username) from None
     default = (invitation.name if invitation is not None else "") or username
-    name = (player_name or default).strip()
-    taken = Player.objects.filter(name__iexact=name).first()
+    try:
+        name = normalise_name(player_name or default, what="a player's name")
+    except BadName as exc:
+        raise ServiceError(str(exc), field="name") from None
+    taken = player_name_clash(name)
     if taken is not None and taken.user_id is None and not claim:
         raise ServiceError(
             f"there is already a player called {taken.name}, created by an organizer. "
@@ -63,6 +68,38 @@ def account_signup(
     except IntegrityError:
         raise _name_taken(username) from None
     return user
+
+
+def username_clash(username: str):
+    """The account whose user name is ``username`` or looks like it (equal confusable
+    skeletons: ``alice`` and ``аlice`` with a Cyrillic а, ``ALICE``), or None. User names
+    are unique on the whole site."""
+    user_model = get_user_model()
+    key, folded = name_keys(username)
+    found = user_model.objects.filter(
+        Q(username__iexact=username) | Q(username_key__key=key) | Q(username_key__key_folded=folded)
+    )
+    return found.order_by("pk").first()
+
+
+def username_check(username: str) -> str:
+    """The validator of a new user name: NFKC, no control, tab, zero-width or
+    bidirectional characters, and no look-alike of an existing one (ServiceError naming
+    which)."""
+    try:
+        username = normalise_name(username, what="a user name")
+    except BadName as exc:
+        raise ServiceError(str(exc), field="username") from None
+    clash = username_clash(username)
+    if clash is not None:
+        if clash.get_username().casefold() == username.casefold():
+            raise ServiceError(f"the user name {username} is taken", field="username")
+        raise ServiceError(
+            f"the user name {username} looks like the existing {clash.get_username()} (they "
+            "differ only in characters that look alike); choose one that can be told apart",
+            field="username",
+        )
+    return username
 
 
 def _name_taken(username: str) -> ServiceError:

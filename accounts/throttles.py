@@ -14,6 +14,7 @@ Default rates, which ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (environment v
 | ``signup`` | sign-up attempts (``/accounts/signup/``) | client address | 10/hour |
 | ``signup_day`` | sign-up attempts, per day | client address | 20/day |
 | ``exports`` | anonymous league archive downloads (304s too) | client address | 10/min |
+| ``league_create`` | league creations, page or API (each POST counts) | user | 10/hour |
 
 The client address is ``REMOTE_ADDR``, or the ``X-Forwarded-For`` entry added by the last
 of ``NUM_PROXIES`` trusted proxies (0 unless configured: a client cannot pick its own
@@ -29,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Iterable
+from functools import wraps
 from typing import Any
 
 from rest_framework.settings import api_settings
@@ -44,6 +46,7 @@ DEFAULT_RATES: dict[str, str | None] = {
     "signup": "10/hour",
     "signup_day": "20/day",
     "exports": "10/min",
+    "league_create": "10/hour",
 }
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -181,6 +184,19 @@ class SignupDayThrottle(SignupThrottle):
     scope = "signup_day"
 
 
+class LeagueCreateThrottle(_ScopedThrottle):
+    """League creations per account (page or API): a league costs the site mails, pages
+    and ratings work, and a flood of them buries the real ones (issue 32)."""
+
+    scope = "league_create"
+
+    def get_cache_key(self, request, view) -> str:
+        user = getattr(request, "user", None)
+        if getattr(user, "is_authenticated", False):
+            return self.key(f"user-{user.pk}")
+        return self.key(self.get_ident(request))
+
+
 LOGIN_THROTTLES = [LoginThrottle, LoginAccountThrottle]
 SIGNUP_THROTTLES = [SignupThrottle, SignupDayThrottle]
 PASSWORD_RESET_THROTTLES = [PasswordResetThrottle, PasswordResetEmailThrottle]
@@ -215,6 +231,7 @@ def throttled_view(
     throttles = list(throttles)
 
     def decorate(view_func):
+        @wraps(view_func)  # its module and name too: the route tables find the view
         def wrapper(request, *args, **kwargs):
             if request.method in ("GET", "HEAD", "OPTIONS"):
                 return view_func(request, *args, **kwargs)
@@ -225,9 +242,6 @@ def throttled_view(
                 return response
             return view_func(request, *args, **kwargs)
 
-        wrapper.__name__ = getattr(view_func, "__name__", "view")
-        wrapper.__doc__ = view_func.__doc__
-        wrapper.__wrapped__ = view_func
         return wrapper
 
     return decorate

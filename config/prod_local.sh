@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # A local production-like run: DEBUG off, PostgreSQL, the Redis broker, nginx in front of
-# gunicorn and TWO Daphne servers, a Celery worker and Celery beat, served over plain HTTP on
+# gunicorn and TWO Daphne servers, a Celery worker, a worker for the move analyses'
+# queue and Celery beat, served over plain HTTP on
 # 127.0.0.1 (ALLOW_PLAIN_HTTP=1). This is the production topology of the README,
 # docs/configuration.md and `bench/online.py --mode production`.
 #
 # It runs the production command sequence of the README (migrate, collectstatic, web, ASGI,
-# proxy, worker, beat) with local defaults; every variable below can be overridden from the
+# proxy, worker, analysis worker, beat) with local defaults; every variable below can be overridden from the
 # environment. nginx listens on PORT and passes complete requests to gunicorn on APP_PORT
 # and WebSockets (/ws/) to the Daphne servers on ASGI_PORT, ASGI_PORT + 1, … (ASGI_SERVERS of
 # them, 2 by default: one upstream, nginx spreads the sockets over both; a room's players on
@@ -80,7 +81,13 @@ stop() {
     wait || true
 }
 trap stop EXIT INT TERM
-"$VENV/bin/celery" -A config worker -l info -Q "celery,${ANALYSIS_QUEUE:-analysis}" &
+# standings, mails and the rest on one worker; the move analyses (seconds of CPU each) on a
+# worker of their own, as the README's production sequence runs them: a backlog of analyses
+# never holds up a standings recompute (issue 32: 42 s with 8 analyses queued on one worker)
+"$VENV/bin/celery" -A config worker -l info -Q celery -n "default@%h" &
+pids+=($!)
+"$VENV/bin/celery" -A config worker -l info -Q "${ANALYSIS_QUEUE:-analysis}" \
+    -c "${ANALYSIS_CONCURRENCY:-1}" -n "analysis@%h" &
 pids+=($!)
 "$VENV/bin/celery" -A config beat -l info --schedule var/celerybeat-schedule &
 pids+=($!)

@@ -10,6 +10,7 @@ them). Leagues are created on the site (/leagues/new/)."""
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Prefetch
+from django.db import transaction
 from django.utils.html import format_html_join
 
 from tournaments.algorithms.standings import METRICS
@@ -45,9 +46,14 @@ from tournaments.services.leagues import (
     validate_precedence,
     validate_rules,
 )
-from tournaments.services.players import player_create, player_set_colours, player_set_shared
+from tournaments.services.players import (
+    player_create,
+    player_name_check,
+    player_set_colours,
+    player_set_shared,
+)
 from tournaments.services.playoffs import playoffs_generate
-from tournaments.services.result_links import result_link_revoke
+from tournaments.services.result_links import result_link_revoke, result_links_revoke_for_player
 from tournaments.services.schedule import cycle_create, fixture_reschedule
 from tournaments.services.standings import standings_enqueue
 from tournaments.services.text import single_line
@@ -79,7 +85,9 @@ class PlayerAdminForm(forms.ModelForm):
 
     def clean_name(self):
         try:
-            return single_line(self.cleaned_data.get("name") or "", field="name", what="a name")
+            return player_name_check(
+                self.cleaned_data.get("name") or "", exclude_pk=self.instance.pk, what="a name"
+            )
         except ServiceError as exc:
             raise forms.ValidationError(exc.message) from None
 
@@ -142,6 +150,10 @@ class PlayerAdmin(admin.ModelAdmin):
             player_set_colours(player=obj, by=request.user, preferred_colours=colours)
         else:
             obj.save()
+        if change and "user" in form.changed_data:
+            # who the player is changed: their private result links stop (issue 32)
+            with transaction.atomic():
+                result_links_revoke_for_player(player=obj, by=request.user)
 
 
 #: the league settings the admin edits (the site's settings page has all of them, each with

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from tournaments.algorithms.names import name_keys
 from tournaments.formats import FORMAT_CHOICES
 
 User = settings.AUTH_USER_MODEL
@@ -24,6 +25,10 @@ class Player(models.Model):
         User, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
     name = models.CharField(max_length=100, unique=True)
+    #: the name's confusable skeletons (``tournaments.algorithms.names.name_keys``: as it
+    #: looks, and case-folded), kept by ``save``: names that look alike share a key (issue 32)
+    name_key = models.CharField(max_length=400, db_index=True, editable=False, default="")
+    name_key_folded = models.CharField(max_length=400, db_index=True, editable=False, default="")
     slug = models.SlugField(max_length=100, unique=True)
     preferred_colours = models.JSONField(
         default=list, blank=True, help_text='preferred allied pair, e.g. ["green", "red"]'
@@ -53,6 +58,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.name_key, self.name_key_folded = name_keys(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key", "name_key_folded"}
+        super().save(*args, **kwargs)
 
 
 class League(models.Model):

@@ -335,6 +335,7 @@ REST_FRAMEWORK = {
         "signup": env_rate("THROTTLE_SIGNUP", "10/hour"),
         "signup_day": env_rate("THROTTLE_SIGNUP_DAY", "20/day"),
         "exports": env_rate("THROTTLE_EXPORTS", "10/min"),
+        "league_create": env_rate("THROTTLE_LEAGUE_CREATE", "10/hour"),
     },
     # How many reverse proxies in front of the site append to X-Forwarded-For. 0: the
     # client address is REMOTE_ADDR and the header is ignored (a client cannot choose its

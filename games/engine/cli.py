@@ -24,7 +24,8 @@ python -m games.engine explain PRESET
 python -m games.engine analyse LOG.json [--plies 0|1|2] [--quiet]
     move analysis and luck of one game (docs/analysis.md): the analysis JSON on
     stdout, progress on stderr; exit 1 if the log is invalid, 2 if the file can't
-    be read or an argument is bad.
+    be read, is not JSON at all (as ``validate``, with its message) or an argument
+    is bad.
 python -m games.engine train --work DIR --out MODEL.npz [--games N] [--seed S] ...
     trains the evaluator on self-play (docs/analysis.md, "Evaluator"): seeded,
     progress on stderr, resumable (run it again with the same DIR).
@@ -289,6 +290,12 @@ def _analyse(args: argparse.Namespace, out: TextIO) -> int:
     except OSError as exc:
         print(f"error: can't read the file: {exc}", file=sys.stderr)
         return 2
+    if len(data) <= MAX_LOG_BYTES:
+        try:
+            load_json(data)  # not JSON at all (nested too deeply too): exit 2, as validate
+        except InvalidLog as exc:
+            print(f"error: invalid log: {exc.error}", file=sys.stderr)
+            return 2
     progress = None if args.quiet else _progress_printer(sys.stderr)
     try:
         result = analyse(data, plies=args.plies, progress=progress)

@@ -149,9 +149,9 @@ def test_nginx_map_matches_the_python_patterns():
 
 
 def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    from tests.processes import free_port
+
+    return free_port()
 
 
 @pytest.mark.skipif(
@@ -206,3 +206,86 @@ def test_nginx_redacted_log_format(tmp_path):
     assert '"GET /r/.../?lang=de HTTP/1.1" 502' in written
     assert "/me/calendar/....ics" in written
     assert SECRET not in written
+
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+needs_nginx = pytest.mark.skipif(not Path(NGINX).exists(), reason="no nginx")
+
+
+@contextlib.contextmanager
+def _nginx(tmp_path):
+    """nginx with the template as it is (its error log in a file, at the template's level),
+    nothing behind it: yields its port."""
+    port, dead = _free_port(), _free_port()
+    conf = (REPO_ROOT / "config" / "nginx.conf.template").read_text()
+    for field, value in {
+        "@PREFIX@": str(tmp_path),
+        "@LISTEN@": f"127.0.0.1:{port}",
+        "@APP@": f"127.0.0.1:{dead}",
+        "@ASGI@": f"127.0.0.1:{dead}",
+    }.items():
+        conf = conf.replace(field, value)
+    conf, n = re.subn(r"^error_log stderr ", f"error_log {tmp_path}/error.log ", conf, flags=re.M)
+    assert n == 1, "the template's error_log line moved"
+    (tmp_path / "nginx.conf").write_text(conf)
+    user = subprocess.run(["id", "-un"], capture_output=True, text=True).stdout.strip()
+    group = subprocess.run(["id", "-gn"], capture_output=True, text=True).stdout.strip()
+    proc = subprocess.Popen(
+        [
+            NGINX,
+            *("-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")),
+            *("-g", f"daemon off; user {user} {group};"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                time.sleep(0.05)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _status(port: int, url: str, *, method: str = "GET", body: bytes | None = None):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{url}", data=body, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.headers
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers
+    except (ConnectionError, urllib.error.URLError):  # nginx may close before the body ends
+        return None, {}
+
+
+@needs_nginx
+def test_nginx_error_log_keeps_the_tokens_out(tmp_path):
+    """Issue 32: nginx wrote the live /r/<token>/ path into its error log when it refused an
+    oversized body (413), and for every 502; its error log cannot be redacted, so it logs
+    only from crit up."""
+    with _nginx(tmp_path) as port:
+        status, _headers = _status(
+            port, f"/r/{SECRET}/games/1/upload/", method="POST", body=b"x" * (9 * 1024 * 1024)
+        )
+        assert status in (413, None)  # refused (nginx may cut the connection first)
+        assert _status(port, f"/r/{SECRET}/")[0] == 502  # nothing behind it
+        assert _status(port, f"/me/calendar/{SECRET}.ics")[0] == 502
+        time.sleep(0.2)
+    written = (tmp_path / "error.log").read_text() if (tmp_path / "error.log").exists() else ""
+    assert SECRET not in written
+
+
+@needs_nginx
+def test_nginx_answers_trace_with_405_and_allow(tmp_path):
+    with _nginx(tmp_path) as port:
+        status, headers = _status(port, "/", method="TRACE")
+        assert status == 405
+        allowed = {m.strip() for m in headers.get("Allow", "").split(",")}
+        assert {"GET", "HEAD", "POST", "OPTIONS"} <= allowed and "TRACE" not in allowed
+        # an ordinary request still goes to the application (502: nothing behind it)
+        assert _status(port, "/")[0] == 502

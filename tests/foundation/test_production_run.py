@@ -36,9 +36,9 @@ VISITOR_BOUND = 10.0
 
 
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    from tests.processes import free_port as free
+
+    return free()
 
 
 def free_pair() -> int:
@@ -259,6 +259,28 @@ def test_slow_clients_do_not_keep_a_visitor_waiting(site):
     finally:
         for sock in slow:
             sock.close()
+
+
+def test_the_analyses_have_a_worker_of_their_own(site):
+    """Issue 32: as the README's production sequence, the move analyses' queue is served by
+    a worker of its own, so a backlog of analyses never holds up the standings."""
+    from celery import Celery
+
+    app = Celery(broker=settings.TEST_CELERY_BROKER_URL)
+    queues: dict[str, list[str]] = {}
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        replies = app.control.inspect(timeout=2).active_queues() or {}
+        queues = {node: sorted(q["name"] for q in qs) for node, qs in replies.items()}
+        if any(n.startswith("analysis@") for n in queues) and any(
+            n.startswith("default@") for n in queues
+        ):
+            break
+        time.sleep(1)
+    mine = {
+        n.split("@")[0]: q for n, q in queues.items() if n.split("@")[0] in ("default", "analysis")
+    }
+    assert mine == {"default": ["celery"], "analysis": ["analysis"]}, queues
 
 
 def test_sigterm_stops_every_process(site):

@@ -10,6 +10,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
+from accounts.throttles import LeagueCreateThrottle
 from tournaments.api.base import (
     LIST_ERRORS,
     READ_ERRORS,
@@ -185,6 +186,7 @@ def _league_queryset(user) -> QuerySet[League]:
 class LeagueListView(ApiView):
     filterset_class = LeagueFilter
     queryset = League.objects.all()
+    throttle_classes = [LeagueCreateThrottle]  # counts POSTs only
 
     @extend_schema(
         summary="List the leagues you may see",
@@ -196,7 +198,7 @@ class LeagueListView(ApiView):
     @extend_schema(
         summary="Create a league (you become its owner)",
         request=LeagueCreateSerializer,
-        responses={201: LeagueSerializer, **_errors(400, 401)},
+        responses={201: LeagueSerializer, **_errors(400, 401, 429)},
     )
     def post(self, request):
         data = self.input(LeagueCreateSerializer, request)

@@ -40,7 +40,10 @@ from tournaments.services.players import (
     check_pair,
     fitting_pair,
     player_create,
+    player_name_check,
+    player_name_clash,
 )
+from tournaments.services.result_links import result_links_revoke_for_player
 from tournaments.services.text import single_line
 
 logger = logging.getLogger(__name__)
@@ -113,11 +116,14 @@ def invitation_create(
             "claims the player when they sign up.",
             field="player",
         )
-    if name and Player.objects.filter(name__iexact=name).exists():
-        raise ServiceError(
-            f"there is already a player called {name}; choose them as the player instead",
-            field="name",
-        )
+    if name:
+        clash = player_name_clash(name)
+        if clash is not None:
+            raise ServiceError(
+                f"there is already a player called {clash.name}; choose them as the player instead",
+                field="name",
+            )
+        name = player_name_check(name, what="the player's name")
     with transaction.atomic():
         if email:
             mail_allowance_check(kind=MailSent.Kind.INVITATION, sender=by, recipient=email)
@@ -256,8 +262,11 @@ def invitation_accept(*, invitation: Invitation, user) -> Entry:
                     f"your account is the player {own.name}; this invitation is for "
                     f"{player.name}. Ask the organizer to invite {own.name} instead."
                 )
+            changed = player.user_id != user.pk
             player.user = user
             player.save(update_fields=["user"])
+            if changed:  # the account reports from now on: the private link stops
+                result_links_revoke_for_player(player=player, by=user)
         else:
             if refusal := entries_open_refusal(league):
                 raise ServiceError(refusal)
@@ -411,6 +420,8 @@ def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
                 raise ServiceError(f"{claim.user.get_username()} has a player profile already")
             player.user = claim.user
             player.save(update_fields=["user"])
+            # the account reports from now on: the private result links stop at once
+            result_links_revoke_for_player(player=player, by=by)
             # the account holder asked to be this player: their entries stand as accepted
             PlayerClaim.objects.filter(player=player, state=PlayerClaim.State.OPEN).exclude(
                 pk=claim.pk

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils.text import slugify
 
 from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import colours as colour_rules
 from tournaments.algorithms.errors import AlgorithmError
+from tournaments.algorithms.names import BadName, name_keys, normalise_name
 from tournaments.formats import get_format
 from tournaments.models import League, Player
 from tournaments.permissions import may_share, organizes_any_league
 from tournaments.services.errors import NotAllowed, ServiceError
-from tournaments.services.text import single_line
 
 
 def unique_slug(model, text: str, reserved: frozenset[str] = frozenset()) -> str:
@@ -28,14 +28,45 @@ def unique_slug(model, text: str, reserved: frozenset[str] = frozenset()) -> str
     return slug
 
 
+def player_name_clash(name: str, *, exclude_pk: int | None = None) -> Player | None:
+    """The existing player whose name is ``name`` or looks like it (equal confusable
+    skeletons: ``Anna``, ``ANNA``, ``Αnna`` with a Greek Alpha), or None. The one place that
+    says in which scope a player's name must be unique: today, the whole site."""
+    key, folded = name_keys(name)
+    found = Player.objects.filter(
+        Q(name_key=key) | Q(name_key_folded=folded) | Q(name__iexact=name)
+    )
+    if exclude_pk is not None:
+        found = found.exclude(pk=exclude_pk)
+    return found.order_by("pk").first()
+
+
+def player_name_check(name: str, *, exclude_pk: int | None = None, what="a player's name") -> str:
+    """The validator of a player's name: ``name`` in its normal form (NFKC, single
+    spaces), or ServiceError naming the refused character (control, tab, zero-width,
+    bidirectional) or the existing player it is, or looks like."""
+    try:
+        name = normalise_name(name, what=what)
+    except BadName as exc:
+        raise ServiceError(str(exc), field="name") from None
+    if not name:
+        raise ServiceError("a player needs a name", field="name")
+    clash = player_name_clash(name, exclude_pk=exclude_pk)
+    if clash is not None:
+        if clash.name.casefold() == name.casefold():
+            raise ServiceError(f"there is already a player called {name}", field="name")
+        raise ServiceError(
+            f"{name} looks like the existing player {clash.name} (their letters differ only "
+            "in characters that look alike); choose a name that can be told apart",
+            field="name",
+        )
+    return name
+
+
 def player_create(
     *, name: str, user=None, preferred_colours=None, created_by=None, shared: bool = False
 ) -> Player:
-    name = single_line(name, field="name", what="a player's name")
-    if not name:
-        raise ServiceError("a player needs a name", field="name")
-    if Player.objects.filter(name__iexact=name).exists():
-        raise ServiceError(f"there is already a player called {name}", field="name")
+    name = player_name_check(name)
     try:
         with transaction.atomic():
             return Player.objects.create(

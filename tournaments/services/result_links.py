@@ -27,6 +27,7 @@ from tournaments.models import Entry, ResultLink
 from tournaments.permissions import result_link_refusal
 from tournaments.services.errors import coded
 from tournaments.services.guards import require_no_refusal
+from tournaments.services.notify import RESULT_LINK_REVOKED, notify_on_commit
 
 KEY_SALT = "tournaments.result-link"
 #: what a token looks like (32 base64url characters): anything else is not looked up
@@ -50,6 +51,17 @@ def link_for_token(token: str) -> ResultLink | None:
     return (
         ResultLink.objects.filter(token_hash=_token_hash(token), revoked_at__isnull=True)
         .select_related("entry__league", "entry__player")
+        .first()
+    )
+
+
+def revoked_link_for_token(token: str) -> ResultLink | None:
+    """The revoked link of ``token`` (only its true holder can name it), or None."""
+    if not isinstance(token, str) or not TOKEN_RE.match(token):
+        return None
+    return (
+        ResultLink.objects.filter(token_hash=_token_hash(token), revoked_at__isnull=False)
+        .select_related("entry__player")
         .first()
     )
 
@@ -91,3 +103,21 @@ def result_link_revoke(*, entry: Entry, by) -> ResultLink:
         link.revoked_by = by
         link.save(update_fields=["revoked_at", "revoked_by"])
     return link
+
+
+def result_links_revoke_for_player(*, player, by=None) -> list[ResultLink]:
+    """Who an account-less player is has changed (a claim approved, an invitation of their
+    entry accepted): every live result link of theirs stops working at once, and each
+    league's organizers are told (``RESULT_LINK_REVOKED``). Call it inside the transaction
+    that changes the player; the account reports from now on (issue 32)."""
+    links = list(
+        ResultLink.objects.select_for_update()
+        .filter(entry__player=player, revoked_at__isnull=True)
+        .order_by("pk")
+    )
+    now = timezone.now()
+    for link in links:
+        link.revoked_at, link.revoked_by = now, by
+        link.save(update_fields=["revoked_at", "revoked_by"])
+        notify_on_commit(RESULT_LINK_REVOKED, link.pk)
+    return links

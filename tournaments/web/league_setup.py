@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts.throttles import LeagueCreateThrottle, throttled_view
 from tournaments.permissions import organize_refusal
 from tournaments.services import leagues as league_services
 from tournaments.services.errors import NotAllowed, ServiceError
@@ -20,6 +21,7 @@ from tournaments.web.organize_forms import LeagueForm, LeagueSettingsForm, prese
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@throttled_view([LeagueCreateThrottle])
 def league_create(request):
     refusal = organize_refusal(request.user)
     template = TEMPLATES.get(request.GET.get("template", ""))

@@ -46,6 +46,10 @@ from tournaments.web.forms import DisputeForm, HandResultForm, LogUploadForm, ha
 from tournaments.web.lookups import organized_league
 
 
+class LinkTakenOver(Http404):
+    """The link was revoked because its player has an account now (issue 32)."""
+
+
 def private_page(view):
     """No caching, no Referer, no indexing: for every answer of a link page (404 too)."""
 
@@ -53,6 +57,9 @@ def private_page(view):
     def wrapped(request, *args, **kwargs):
         try:
             response = view(request, *args, **kwargs)
+        except LinkTakenOver:
+            # only the true holder can name a revoked link: telling them why leaks nothing
+            response = render(request, "tournaments/result_link_taken_over.html", status=410)
         except Http404:
             response = render(request, "tournaments/result_link_gone.html", status=404)
         add_never_cache_headers(response)
@@ -66,6 +73,9 @@ def private_page(view):
 def _link_or_404(token: str):
     link = link_services.link_for_token(token)
     if link is None:
+        old = link_services.revoked_link_for_token(token)
+        if old is not None and old.entry.player.user_id is not None:
+            raise LinkTakenOver
         raise Http404
     return link
 

@@ -59,8 +59,9 @@ def log_variant(log: object) -> Variant | None:
         data = log if isinstance(log, dict) else json.loads(log)  # type: ignore[arg-type]
         key = (data.get("meta") or {}).get("variant")
         return VARIANTS.get(key) if isinstance(key, str) else None
-    except (ValueError, TypeError, AttributeError):
-        return None  # not readable here: walk() reports what is wrong with it
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        # not readable here (nested too deeply: issue 32): walk() reports what is wrong
+        return None
 
 
 def band_for(error_rate: float | None, decisions: int) -> str | None:

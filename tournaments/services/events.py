@@ -230,8 +230,14 @@ def event_starts_update(fixture: Fixture) -> list[Fixture]:
         return changed
     previous = previous_game(fixture)
     board_colours = DEFAULT_COLOURS[fixture.league.board]
+    winner_colours = _counted_winner_colours(fixture) if previous is None else ()
     for game in dependents:
         colour, reason = "", ""
+        if previous is None and game.starting_colour in winner_colours:
+            # a result without the colours' finishing order (entered by hand) that keeps
+            # the winner: the colour that clinched is still one of the winner's, so the
+            # start stays (correcting pawns or placings must not undo the next game)
+            continue
         if previous is not None:
             plan = starting_colour.StartPlan(game.number, game.start_basis, fixture.number)
             assignment = {s.entry_id: tuple(s.colours) for s in game.seats.all()}
@@ -243,16 +249,35 @@ def event_starts_update(fixture: Fixture) -> list[Fixture]:
         if colour == game.starting_colour:
             continue
         if game.starting_colour and game.results.filter(state__in=LIVE).exists():
+            change = (
+                f"make {colour} its starting colour"
+                if colour
+                else "leave its start undecided (the new result has another winner, or none, "
+                "and no finishing order of the colours)"
+            )
             raise ServiceError(
                 f"{game.label} already has a result and was started by "
-                f"{game.starting_colour}; this change would make "
-                f"{colour or 'its start undecided'} its starting colour. Void the result of "
+                f"{game.starting_colour}; this change would {change}. Void the result of "
                 f"{game.label} first"
             )
         game.starting_colour, game.start_reason = colour, reason
         game.save(update_fields=["starting_colour", "start_reason", "updated_at"])
         changed.append(game)
     return changed
+
+
+def _counted_winner_colours(fixture: Fixture) -> tuple[str, ...]:
+    """The colours the winner of ``fixture``'s counted result held in it (none without a
+    counted result or a winner)."""
+    winner = (
+        fixture.results.filter(state=Result.State.CONFIRMED)
+        .values_list("winner_id", flat=True)
+        .first()
+    )
+    if winner is None:
+        return ()
+    seat = fixture.seats.filter(entry_id=winner).first()
+    return tuple(seat.colours) if seat is not None else ()
 
 
 # --- the Grand Prix -------------------------------------------------------------------------

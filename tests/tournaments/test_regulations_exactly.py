@@ -1,0 +1,134 @@
+"""Issue 34, the regulations exactly (tournament.md, "Starting colour", "Grand Prix"):
+
+1. seeding rolls typed by the organizer do not make the platform's starting-colour dice
+   a constant: they roll from the league's recorded seed, and the stored rolls replay;
+4. a 3T league of DRRs is one triple-threat tournament: DRR 2's first round is started
+   by the colour that clinched the last round of DRR 1 (docs/decisions.md);
+5. an earlier 3T game is corrected by hand after the next game has a result, as long as
+   the winner stays."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.engine import outcome
+from tests.builders import make_user
+from tests.tournaments.test_league_starting_colours import games, league_with, log_for
+from tournaments.algorithms.starting_colour import decide_starting_colour
+from tournaments.models import Fixture
+from tournaments.services.errors import ServiceError
+from tournaments.services.results import game_log_submit, result_enter
+from tournaments.services.schedule import cycle_create, start_seed
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organizer(db):
+    return make_user("organizer")
+
+
+def test_typed_seeding_rolls_do_not_fix_the_starting_colour_and_the_roll_replays(organizer):
+    firsts = []
+    for i in range(8):
+        names = [f"Ann{i}", f"Ben{i}", f"Cat{i}"]
+        league = league_with(organizer, names, format="3T")
+        typed = [dict(zip(names, (6, 4, 2), strict=True))]  # the same rolls in every league
+        cycle = cycle_create(league=league, by=organizer, rolls=typed)
+        league.refresh_from_db()
+        assert cycle.seed is None  # the seeding was rolled by hand, and is shown so
+        assert league.draw_seed is not None  # the dice's own seed, recorded
+        g1 = games(league)[0]
+        assert g1.start_basis == "die-roll" and g1.start_rolls
+        seats = {s.entry_id: tuple(s.colours) for s in g1.seats.all()}
+        replay = decide_starting_colour(
+            "die-roll",
+            assignment=seats,
+            board_colours=("red", "black", "yellow", "green", "blue", "white"),
+            seed=start_seed(cycle, g1.number),
+        )
+        assert replay.colour == g1.starting_colour
+        assert [r.as_dict() for r in replay.rolls.history] == g1.start_rolls
+        assert "None" not in start_seed(cycle, g1.number)
+        firsts.append(g1.starting_colour)
+    # with a constant seed all eight began with the same colour (6 colours: 6**-7 by chance)
+    assert len(set(firsts)) > 1
+
+
+def test_a_two_player_gp_league_with_typed_rolls_does_not_always_start_alike(organizer):
+    starts = set()
+    for i in range(6):
+        league = league_with(organizer, [f"Ann{i}", f"Ben{i}"], format="GP")
+        cycle_create(league=league, by=organizer, rolls=[{f"Ann{i}": 5, f"Ben{i}": 3}])
+        starts.add(tuple(g.starting_colour for g in games(league)))
+    assert len(starts) > 1
+
+
+def _play(game: Fixture, organizer, seed: int) -> dict:
+    log = log_for(game, seed=seed)
+    game_log_submit(fixture=game, content=json.dumps(log), user=organizer)
+    return log
+
+
+def test_drr_two_of_a_3t_league_continues_the_clinching_chain(organizer):
+    league = league_with(organizer, ["Ann", "Ben", "Cat"], format="3T", drr_count=2)
+    cycle_create(league=league, by=organizer, seed=7)
+    last_log = None
+    for number, game in enumerate(games(league), start=1):
+        game.refresh_from_db()
+        last_log = _play(game, organizer, seed=100 + number)
+    drr2 = cycle_create(league=league, by=organizer, seed=8)
+    first = drr2.fixtures.order_by("number").first()
+    last_of_drr1 = league.fixtures.filter(cycle__number=1).order_by("-number").first()
+    # seeded after DRR 1 was played: decided at once by game 6's clinching colour
+    assert first.start_depends_on_id == last_of_drr1.pk
+    assert first.start_basis == "clinching-colour" and not first.start_rolls
+    assert first.starting_colour == outcome(last_log).placings[0]
+
+
+def test_drr_two_seeded_early_waits_for_the_last_game_of_drr_one(organizer):
+    league = league_with(organizer, ["Ann", "Ben", "Cat"], format="3T", drr_count=2)
+    cycle_create(league=league, by=organizer, seed=7)
+    drr2 = cycle_create(league=league, by=organizer, seed=8)
+    first = drr2.fixtures.order_by("number").first()
+    assert first.starting_colour == "" and first.start_depends_on.cycle.number == 1
+    log = None
+    for number, game in enumerate(games(league.cycles.get(number=1)), start=1):
+        game.refresh_from_db()
+        log = _play(game, organizer, seed=200 + number)
+    first.refresh_from_db()
+    assert first.starting_colour == outcome(log).placings[0]
+
+
+def _hand_correction(game: Fixture, organizer, winner_id: int, reason: str):
+    others = [s.entry_id for s in game.seats.all() if s.entry_id != winner_id]
+    return result_enter(
+        fixture=game,
+        user=organizer,
+        winner=game.seats.get(entry_id=winner_id).entry,
+        counted_pawns={winner_id: 4, others[0]: 3, others[1]: 1},
+        reason=reason,
+    )
+
+
+def test_an_earlier_3t_game_is_corrected_by_hand_when_its_winner_stays(organizer):
+    league = league_with(organizer, ["Ann", "Ben", "Cat"], format="3T", drr_count=2)
+    cycle_create(league=league, by=organizer, seed=7)
+    g1, g2, *_ = games(league)
+    _play(g1, organizer, seed=11)
+    g2.refresh_from_db()
+    started_by = g2.starting_colour
+    _play(g2, organizer, seed=12)
+    winner = g1.results.get(state="confirmed").winner_id
+    _hand_correction(g1, organizer, winner, "counted pawns were miscounted")
+    g2.refresh_from_db()
+    assert g2.starting_colour == started_by
+    assert g1.results.get(state="confirmed").source == "organizer"
+    # another winner cannot have clinched with g2's start: refused, saying why
+    other = next(s.entry_id for s in g1.seats.all() if s.entry_id != winner)
+    with pytest.raises(ServiceError, match="leave its start undecided") as refused:
+        _hand_correction(g1, organizer, other, "wrong winner")
+    assert "undecided its starting colour" not in str(refused.value)
+    assert g1.results.get(state="confirmed").winner_id == winner

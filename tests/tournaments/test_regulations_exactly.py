@@ -132,3 +132,24 @@ def test_an_earlier_3t_game_is_corrected_by_hand_when_its_winner_stays(organizer
         _hand_correction(g1, organizer, other, "wrong winner")
     assert "undecided its starting colour" not in str(refused.value)
     assert g1.results.get(state="confirmed").winner_id == winner
+
+
+def test_a_3t_player_who_won_two_games_and_withdrew_is_last_with_four_losses(organizer):
+    from tournaments.models import StandingsRow
+    from tournaments.services.leagues import entry_withdraw
+    from tournaments.services.standings import standings_recompute
+
+    league = league_with(organizer, ["Ann", "Ben", "Cat"], format="3T")
+    cycle_create(league=league, by=organizer, seed=7)
+    quitter = league.entries.get(player__name="Ann")
+    for game in games(league)[:2]:
+        _hand_correction(game, organizer, quitter.pk, "played over the board")
+    assert entry_withdraw(entry=quitter, by=organizer, reason="moved away") == 4
+    standings_recompute(league.pk)
+    rows = list(StandingsRow.objects.filter(snapshot__league=league).order_by("position"))
+    assert [r.entry.player.name for r in rows][-1] == "Ann"
+    assert {(r.entry.player.name, r.wins, r.losses) for r in rows} == {
+        ("Ann", 2, 4),
+        ("Ben", 4, 2),
+        ("Cat", 4, 2),
+    }

@@ -19,7 +19,13 @@ from tests.tournaments.test_league_starting_colours import games, league_with, l
 from tournaments.algorithms.starting_colour import decide_starting_colour
 from tournaments.models import Fixture
 from tournaments.services.errors import ServiceError
-from tournaments.services.results import game_log_submit, result_enter
+from tournaments.services.events import fixture_start_record
+from tournaments.services.results import (
+    forfeit_record,
+    game_log_submit,
+    result_enter,
+    result_void,
+)
 from tournaments.services.schedule import cycle_create, start_seed
 
 pytestmark = pytest.mark.django_db
@@ -153,3 +159,83 @@ def test_a_3t_player_who_won_two_games_and_withdrew_is_last_with_four_losses(org
         ("Ben", 4, 2),
         ("Cat", 4, 2),
     }
+
+
+# --- 2. a start the regulation decides is not set by hand -------------------------------
+
+
+def _client(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_a_2t_drr_start_is_refused_by_hand_on_the_api_and_the_page(organizer):
+    league = league_with(organizer, ["Ann", "Ben", "Cat"], format="2T")
+    cycle_create(league=league, by=organizer, seed=3)
+    game = games(league)[0]
+    rule = game.starting_colour
+    other = next(c for s in game.seats.all() for c in s.colours if c != rule)
+    client = _client(organizer)
+    api = client.post(
+        f"/api/v1/fixtures/{game.pk}/start/",
+        {"colour": other, "reason": "we rolled"},
+        content_type="application/json",
+    )
+    assert api.status_code == 400
+    assert "rearguard colour of its first-mentioned player" in api.json()["error"]["message"]
+    assert api.json()["error"]["reason"] == "start_rule_drr"
+    rolled = client.post(
+        f"/api/v1/fixtures/{game.pk}/start/",
+        {"rolls": [{c: 6 if c == other else 1 for s in game.seats.all() for c in s.colours}]},
+        content_type="application/json",
+    )
+    assert rolled.status_code == 400
+    page = client.post(f"/games/{game.pk}/start/", {"colour": other, "reason": "x"}, follow=True)
+    assert "its start is not set by hand" in page.content.decode()
+    game.refresh_from_db()
+    assert game.starting_colour == rule and not game.start_reason.startswith("set by")
+
+
+def test_a_3t_start_decided_by_the_previous_log_is_refused_and_one_waiting_too(organizer):
+    league = league_with(organizer, ["Ann", "Ben", "Cat"], format="3T")
+    cycle_create(league=league, by=organizer, seed=7)
+    g1, g2, g3, *_ = games(league)
+    colour = g2.seats.first().colours[0]
+    with pytest.raises(ServiceError, match="has no counted result yet"):
+        fixture_start_record(fixture=g2, by=organizer, colour=colour, reason="hurry")
+    _play(g1, organizer, seed=11)
+    g2.refresh_from_db()
+    decided = g2.starting_colour
+    with pytest.raises(ServiceError, match=f"started by {decided}, decided by the result"):
+        fixture_start_record(fixture=g2, by=organizer, colour=colour, reason="why not")
+    # the page offers no form where the service would refuse
+    assert (
+        "Set the starting colour" not in _client(organizer).get(f"/games/{g3.pk}/").content.decode()
+    )
+    # a forfeit has no clinching colour: then the organizer sets it (as before)
+    result_void(fixture=g1, user=organizer, reason="replayed")
+    forfeit_record(fixture=g1, user=organizer, loser=g1.seats.first().entry, reason="absent")
+    g2.refresh_from_db()
+    assert "Set the starting colour" in _client(organizer).get(f"/games/{g2.pk}/").content.decode()
+    fixture_start_record(fixture=g2, by=organizer, colour=colour, reason="G1 forfeited")
+    g2.refresh_from_db()
+    assert g2.starting_colour == colour
+
+
+def test_a_playoff_start_is_refused_by_hand(organizer):
+    from tournaments.models import Fixture as F
+
+    league = league_with(organizer, ["Ann", "Ben"], format="2T")
+    cycle_create(league=league, by=organizer, seed=3)
+    game = games(league)[0]
+    # a playoff game: any fixture of a series (its start is the higher seed's rearguard)
+    from tournaments.models import Series
+
+    series = Series.objects.create(league=league, name="Final", round=1, slot=1, first_to=1)
+    F.objects.filter(pk=game.pk).update(series=series, cycle=None)
+    game.refresh_from_db()
+    with pytest.raises(ServiceError, match="is a playoff game"):
+        fixture_start_record(fixture=game, by=organizer, colour="red", reason="x")

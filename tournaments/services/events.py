@@ -359,6 +359,32 @@ def grand_prix_add_game(*, league: League, by) -> Fixture:
         return fixture
 
 
+def start_by_hand_refusal(fixture: Fixture) -> ServiceError | None:
+    """Why ``fixture``'s start may not be set by hand (None where it may): the regulation
+    decides a double-threat DRR start (the first-mentioned player's rearguard), a playoff
+    start (the higher seed's rearguard) and a start decided by an earlier game's result —
+    unless that result has no finishing order (a forfeit, a result without a log) or its
+    colour is not in play here. Die-roll starts are rolled at the table (or set by hand)."""
+    game = fixture.label or str(fixture.number)
+    if fixture.start_depends_on_id is not None:
+        decider = fixture.start_depends_on
+        name = decider.label or str(decider.number)
+        if not decider.results.filter(state=Result.State.CONFIRMED).exists():
+            return coded("start_rule_waits", game=game, decider=name)
+        if previous_game(decider) is not None and fixture.starting_colour:
+            if fixture.start_reason.startswith("set by the organizer"):
+                return None  # set by hand before: the organizer may correct it
+            return coded("start_rule_decided", game=game, c=fixture.starting_colour, decider=name)
+        return None
+    if fixture.start_basis == "die-roll":
+        return None
+    if fixture.series_id is not None:
+        return coded("start_rule_playoff", game=game)
+    if fixture.cycle_id is not None and fixture.starting_colour:
+        return coded("start_rule_drr", game=game)
+    return None
+
+
 def fixture_start_record(
     *, fixture: Fixture, by, rolls: list | None = None, colour: str | None = None, reason: str = ""
 ) -> Fixture:
@@ -375,6 +401,9 @@ def fixture_start_record(
             .select_related("league")
             .get(pk=fixture.pk)
         )
+        refusal = start_by_hand_refusal(fixture)
+        if refusal is not None:
+            raise refusal
         if fixture.results.filter(state__in=LIVE).exists():
             raise ServiceError(
                 f"{fixture.label or fixture.number} already has a result; void it before "

@@ -37,6 +37,7 @@ from tournaments.selectors import ratings as rating_selectors
 from tournaments.services import analyses as analysis_services
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.events import start_by_hand_refusal
 from tournaments.web.caching import public_page
 from tournaments.web.forms import DisputeForm, LogUploadForm, ResolveForm
 from tournaments.web.lookups import fixture_or_404, safe_next
@@ -96,6 +97,10 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
         "prediction": rating_selectors.fixture_prediction(fixture),
         "analysis": analysis,
         "can_retry_analysis": _can_retry_analysis(request.user, fixture, actions, analysis),
+        "can_set_start": actions.organizer
+        and not fixture.starting_colour
+        and fixture.status == Fixture.Status.SCHEDULED
+        and start_by_hand_refusal(fixture) is None,
     }
 
 

@@ -239,3 +239,61 @@ def test_a_playoff_start_is_refused_by_hand(organizer):
     game.refresh_from_db()
     with pytest.raises(ServiceError, match="is a playoff game"):
         fixture_start_record(fixture=game, by=organizer, colour="red", reason="x")
+
+
+# --- 6. a Grand Prix league of DRRs: extra games while the top is tied -------------------
+
+
+def _gp_result(game: Fixture, organizer, first, reason="played"):
+    """``first`` finishes both colours first (places 1, 2), the other player 3, 4."""
+    places, n = {}, 1
+    for seat in sorted(game.seats.all(), key=lambda s: s.entry_id != first.pk):
+        for colour in seat.colours:
+            places[colour] = n
+            n += 1
+    return result_enter(fixture=game, user=organizer, colour_places=places, reason=reason)
+
+
+def test_a_gp_league_tied_for_first_gets_an_extra_game(organizer):
+    from tournaments.services.events import grand_prix_add_game
+    from tournaments.services.leagues import league_finish
+
+    league = league_with(organizer, ["Ann", "Ben"], format="GP")
+    cycle_create(league=league, by=organizer, seed=4)
+    ann, ben = (league.entries.get(player__name=n) for n in ("Ann", "Ben"))
+    g1, g2 = games(league)
+    with pytest.raises(ServiceError, match="games are still to be played"):
+        grand_prix_add_game(league=league, by=organizer)
+    _gp_result(g1, organizer, ann)
+    _gp_result(g2, organizer, ben)  # 25–25
+    extra = league.fixtures.filter(cycle__isnull=True)
+    assert extra.count() == 1
+    game = extra.get()
+    assert {s.entry_id for s in game.seats.all()} == {ann.pk, ben.pk}
+    assert game.starting_colour and game.start_rolls and "extra" in game.label
+    with pytest.raises(ServiceError):
+        league_finish(league=league, by=organizer)  # the extra game is still to be played
+    # a correction that unties the top cancels it (decided), a tie again brings it back
+    _gp_result(g2, organizer, ann, reason="Ann won G2")
+    game.refresh_from_db()
+    assert game.status == Fixture.Status.CANCELLED and game.cancel_reason == "decided"
+    _gp_result(g2, organizer, ben, reason="Ben won G2 after all")
+    game.refresh_from_db()
+    assert game.status == Fixture.Status.SCHEDULED
+    _gp_result(game, organizer, ben)
+    assert league.fixtures.filter(cycle__isnull=True).count() == 1  # Ben leads: no more
+    with pytest.raises(ServiceError, match="it is not"):
+        grand_prix_add_game(league=league, by=organizer)
+    league_finish(league=league, by=organizer)
+
+
+def test_three_tied_gp_league_leaders_play_each_pair_once(organizer):
+    league = league_with(organizer, ["Ann", "Ben", "Cat"], format="GP")
+    cycle_create(league=league, by=organizer, seed=4)
+    # every player wins the two games they are first mentioned in: 2 wins each, all tied
+    for game in games(league):
+        first = game.seats.order_by("position").first().entry
+        _gp_result(game, organizer, first)
+    extra = league.fixtures.filter(cycle__isnull=True)
+    pairs = {frozenset(s.entry_id for s in g.seats.all()) for g in extra}
+    assert len(pairs) == 3 == extra.count()

@@ -11,6 +11,7 @@ start of a game that already has a result.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 
 from django.db import transaction
@@ -324,6 +325,80 @@ def grand_prix_progress(league: League) -> None:
         grand_prix_extra_game(league)
 
 
+def grand_prix_league_progress(league: League) -> None:
+    """A Grand Prix league of DRRs has no tie-breaks either (tournament.md, "Grand Prix":
+    extra games while the top is tied): once every DRR is seeded and every game decided,
+    a top tied on GP points gets extra games among the leaders (two leaders: one game;
+    more: each pair once); a correction that unties the top cancels the extra games
+    without a result (shown as decided), and brings them back when it ties again. Not
+    for a league with playoffs (they decide the title). Runs inside the transaction that
+    changed the result."""
+    if league.playoffs or league.event_kind != EventKind.LEAGUE:
+        return
+    league = League.objects.select_for_update().get(pk=league.pk)
+    if league.cycles.count() < league.drr_count:
+        return
+    extra = league.fixtures.filter(cycle__isnull=True, series__isnull=True)
+    pending = extra.filter(status__in=formats_selectors.UNDECIDED).exclude(results__state__in=LIVE)
+    regular_open = league.fixtures.filter(
+        cycle__isnull=False, status__in=formats_selectors.UNDECIDED
+    ).exists()
+    if regular_open:
+        return
+    leaders = grand_prix_league_leaders(league)
+    if len(leaders) < 2:
+        pending.update(status=Fixture.Status.CANCELLED, cancel_reason=Fixture.CancelReason.DECIDED)
+        return
+    cancelled = extra.filter(cancel_reason=Fixture.CancelReason.DECIDED)
+    if cancelled.exists():
+        cancelled.update(status=Fixture.Status.SCHEDULED, cancel_reason="")
+        return
+    if league.fixtures.filter(status__in=formats_selectors.UNDECIDED).exists():
+        return  # the extra games of this tie are still to be played
+    made = [_extra_league_game(league, pair) for pair in itertools.combinations(leaders, 2)]
+    from tournaments.services.schedule import date_new_games
+
+    date_new_games(league, made)
+
+
+def grand_prix_league_leaders(league: League) -> list[int]:
+    """The entries tied on top of a GP league's points (one entry: a single leader)."""
+    points = formats_selectors.grand_prix_points(league)
+    if not points:
+        return []
+    top = max(points.values())
+    return sorted(e for e, v in points.items() if v == top)
+
+
+def _extra_league_game(league: League, pair: tuple[int, ...]) -> Fixture:
+    if league.draw_seed is None:
+        league.draw_seed = secrets.randbelow(2**31)
+        league.save(update_fields=["draw_seed"])
+    board_colours = DEFAULT_COLOURS[league.board]
+    entries = {e.pk: e for e in league.entries.filter(pk__in=pair)}
+    preferences = {pk: (entries[pk].preferred_colours or None) for pk in pair}
+    try:
+        assignment = grand_prix.grand_prix_seating(list(pair), preferences, board_colours)
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc)) from None
+    last = league.fixtures.order_by("-number").values_list("number", "round").first() or (0, 0)
+    rounds = league.fixtures.order_by("-round").values_list("round", flat=True).first() or 0
+    number = last[0] + 1
+    fixture = Fixture.objects.create(
+        league=league,
+        round=rounds + 1,
+        number=number,
+        label=f"GP {number} (extra)",
+        start_basis="die-roll",
+        **_die_roll_start(league, assignment, board_colours, number),
+    )
+    Seat.objects.bulk_create(
+        Seat(fixture=fixture, entry_id=pk, position=i, colours=list(assignment[pk]))
+        for i, pk in enumerate(pair)
+    )
+    return fixture
+
+
 def grand_prix_extra_game(league: League) -> Fixture:
     """Add one more game to a Grand Prix whose top is tied with no game left."""
     entries = list(league.entries.playing().select_related("player").order_by("pk"))
@@ -342,6 +417,8 @@ def grand_prix_add_game(*, league: League, by) -> Fixture:
     """An organizer adds an extra game; only while the top is tied and no game is left
     (normally the platform adds it by itself when the last game counts)."""
     require_organizer(by, league)
+    if league.event_kind == EventKind.LEAGUE and league.format in ("GP", "GP+"):
+        return _grand_prix_league_add_game(league)
     if league.event_kind != EventKind.GRAND_PRIX:
         raise ServiceError(f"{league.name} is not a Grand Prix")
     with transaction.atomic():
@@ -383,6 +460,32 @@ def start_by_hand_refusal(fixture: Fixture) -> ServiceError | None:
     if fixture.cycle_id is not None and fixture.starting_colour:
         return coded("start_rule_drr", game=game)
     return None
+
+
+def _grand_prix_league_add_game(league: League) -> Fixture:
+    """An organizer adds the extra games of a GP league's tied top (normally added by
+    themselves when the last game counts): refused unless the top is tied and every game
+    is decided."""
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.playoffs:
+            raise ServiceError(f"{league.name} has playoffs: they decide the title")
+        leaders = grand_prix_league_leaders(league)
+        if (
+            league.cycles.count() < league.drr_count
+            or league.fixtures.filter(status__in=formats_selectors.UNDECIDED).exists()
+        ):
+            raise ServiceError(
+                "an extra game is added only while the top is tied and no game is left; "
+                "games are still to be played (or DRRs to be seeded)"
+            )
+        if len(leaders) < 2:
+            raise ServiceError("an extra game is added only while the top is tied; it is not")
+        before = set(league.fixtures.values_list("pk", flat=True))
+        grand_prix_league_progress(league)
+        made = league.fixtures.exclude(pk__in=before).order_by("number").first()
+        standings_invalidate(league)
+        return made
 
 
 def fixture_start_record(

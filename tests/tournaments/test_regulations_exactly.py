@@ -297,3 +297,79 @@ def test_three_tied_gp_league_leaders_play_each_pair_once(organizer):
     extra = league.fixtures.filter(cycle__isnull=True)
     pairs = {frozenset(s.entry_id for s in g.seats.all()) for g in extra}
     assert len(pairs) == 3 == extra.count()
+
+
+# --- 7. Challengers "game 0": a decider by default, counted when the organizer says so -----
+
+
+def _challengers(organizer, suffix: str, **kw):
+    from tournaments.services.events import event_schedule
+    from tournaments.services.leagues import entry_add, league_create
+    from tournaments.services.players import player_create
+
+    league = league_create(
+        owner=organizer,
+        name=f"Challengers {suffix}",
+        format="2T",
+        event_kind="challengers",
+        game_formats=["2T", "2T", "2T"],
+        confirmation_required=False,
+        **kw,
+    )
+    for name in ("Ann", "Ben"):
+        entry_add(
+            league=league, player=player_create(name=f"{name}{suffix}", shared=True), by=organizer
+        )
+    event_schedule(league=league, by=organizer, seed=3)
+    return league
+
+
+@pytest.mark.parametrize(
+    ("counts", "ann", "ben"), [(False, (1, 1), (1, 1)), (True, (2, 1), (1, 2))]
+)
+def test_challengers_game_zero_decides_the_start_and_counts_only_if_set(
+    organizer, counts, ann, ben
+):
+    from tournaments.models import StandingsRow
+    from tournaments.services.standings import standings_recompute
+
+    league = _challengers(
+        organizer, "c" if counts else "d", **({"game0_counts": True} if counts else {})
+    )
+    assert league.game0_counts is counts
+    entries = {e.player.name[:3]: e for e in league.entries.select_related("player")}
+    g0, g1, g2 = games(league)
+    for game, winner in ((g0, "Ann"), (g1, "Ann"), (g2, "Ben")):
+        game.refresh_from_db()
+        _hand_correction_2(game, organizer, entries[winner])
+    standings_recompute(league.pk)
+    rows = {
+        r.entry.player.name[:3]: (r.wins, r.losses)
+        for r in StandingsRow.objects.filter(snapshot__league=league)
+    }
+    assert rows == {"Ann": ann, "Ben": ben}
+
+
+def _hand_correction_2(game: Fixture, organizer, winner):
+    return result_enter(fixture=game, user=organizer, winner=winner, reason="over the board")
+
+
+def test_game_zero_counting_is_a_challengers_setting_only(organizer):
+    from tournaments.services.leagues import league_create
+
+    with pytest.raises(ServiceError, match="only a Challengers event has a game 0"):
+        league_create(owner=organizer, name="L", format="2T", game0_counts=True)
+    client = _client(organizer)
+    made = client.post(
+        "/api/v1/leagues/",
+        {
+            "name": "Chall API",
+            "format": "2T",
+            "event_kind": "challengers",
+            "game_formats": ["2T", "2T"],
+            "game0_counts": True,
+        },
+        content_type="application/json",
+    )
+    assert made.status_code == 201, made.content
+    assert made.json()["game0_counts"] is True

@@ -124,6 +124,7 @@ FORM_SETTINGS = (
     "board",
     "drr_count",
     "game_formats",
+    "game0_counts",
     "games_planned",
     "time_limit_minutes",
     "final_table_size",
@@ -281,6 +282,8 @@ class LeagueForm(forms.Form):
             kwargs["playoffs"] = self.playoffs_config()
         if spec.applies("game_formats", kind):
             kwargs["game_formats"] = data.get("game_formats_list") or None
+        if spec.applies("game0_counts", kind):
+            kwargs["game0_counts"] = data.get("game0_counts", False)
         for key in ("games_planned", "time_limit_minutes", "final_table_size"):
             if spec.applies(key, kind):
                 kwargs[key] = data.get(key)

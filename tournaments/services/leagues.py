@@ -418,6 +418,10 @@ def league_finish(*, league: League, by) -> League:
             raise refusal
         league.status = Status.FINISHED
         league.save(update_fields=["status"])
+        # a new snapshot stamp: the cached table (badge "final", the champion) is redrawn
+        from tournaments.services.standings import standings_invalidate
+
+        standings_invalidate(league)
         return league
 
 
@@ -465,6 +469,10 @@ def league_set_status(*, league: League, status: str, by) -> League:
             )
         league.status = status
         league.save(update_fields=["status"])
+        if status == Status.FINISHED:  # the table's badge and champion are redrawn
+            from tournaments.services.standings import standings_invalidate
+
+            standings_invalidate(league)
         return league
 
 

@@ -23,6 +23,7 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -541,7 +542,8 @@ def deadline_sweep(now: datetime | None = None) -> dict:
         scheduled_at__gt=now,
         scheduled_at__lte=now + DEADLINE_NOTICE,
     ).values_list("pk", "scheduled_at")
-    late = overdue_fixtures(now=now).values_list("pk", "scheduled_at")
+    # keyed by the scheduled time as before (a game dated by its deadline alone: that)
+    late = overdue_fixtures(now=now).values_list("pk", Coalesce("scheduled_at", "deadline"))
     counts = {"deadline_near": 0, "game_overdue": 0}
     for kind, games in ((Kind.DEADLINE_NEAR, soon), (Kind.GAME_OVERDUE, late)):
         events = {event_key(kind, pk, when.isoformat()): (pk, when) for pk, when in games}

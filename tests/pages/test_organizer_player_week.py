@@ -113,3 +113,76 @@ def test_a_grand_prix_before_any_game_says_no_game_has_counted(organizer):
     assert "Noch kein Spiel wurde gewertet." in _get(
         Client(), f"/leagues/{league.slug}/standings/", "de"
     )
+
+
+# --- 13. deadlines: overdue is past the result deadline, and a link's result has a sender --
+
+
+def test_my_games_marks_a_past_deadline_overdue_and_lists_only_the_next_ones(
+    client, league, erin_user
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    g1, g2 = league.test_objects["g1"], league.test_objects["g2"]
+    now = timezone.now()
+    g1.deadline = now - timedelta(days=2)
+    g1.save()
+    g2.deadline = now + timedelta(days=3)
+    g2.save()
+    client.force_login(erin_user)
+    response = client.get("/me/")
+    page = response.context["page"]
+    assert [i.fixture for i in page.overdue] == [g1]
+    assert [i.fixture for i in page.deadlines] == [g2]
+    text = response.content.decode()
+    overdue, upcoming = text.index("Past their deadline"), text.index("Next deadlines")
+    assert "overdue" in text[overdue:upcoming]
+    assert f"/games/{g1.pk}/" in text[overdue:upcoming]
+    deadlines = text[upcoming : text.index("</section>", upcoming)]
+    assert f"/games/{g1.pk}/" not in deadlines and f"/games/{g2.pk}/" in deadlines
+    german = client.get("/me/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Frist abgelaufen" in german and "überfällig" in german
+
+
+def test_the_desks_overdue_games_are_past_their_result_deadline(league):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.selectors.desk import overdue_fixtures
+
+    g1, g2 = league.test_objects["g1"], league.test_objects["g2"]
+    now = timezone.now()
+    # G1 was played yesterday, its result is due on Sunday: not overdue yet
+    g1.scheduled_at, g1.deadline = now - timedelta(days=1), now + timedelta(days=3)
+    g1.save()
+    # G2 has no deadline and its time has passed: overdue
+    g2.scheduled_at, g2.deadline = now - timedelta(hours=2), None
+    g2.save()
+    assert list(overdue_fixtures(league)) == [g2]
+    g1.deadline = now - timedelta(minutes=1)
+    g1.save()
+    assert set(overdue_fixtures(league)) == {g1, g2}
+
+
+def test_a_result_sent_through_a_private_link_names_its_sender(client, league, owner, erin_user):
+    from tournaments.models import Result
+    from tournaments.services.result_links import result_link_create
+
+    from tournaments.models import Player
+
+    g1, carol = league.test_objects["g1"], league.test_objects["carol"]
+    Player.objects.filter(pk=carol.player_id).update(user=None)  # links: players without one
+    carol.refresh_from_db()
+    link, _token = result_link_create(entry=carol, by=owner)
+    Result.objects.create(
+        fixture=g1, source="report", state="pending", winner=carol, submitted_via=link
+    )
+    client.force_login(erin_user)
+    text = client.get("/me/").content.decode()
+    assert "submitted by carol" in text and "submitted by –" not in text
+    client.force_login(owner)
+    desk = client.get(f"/leagues/{league.slug}/desk/").content.decode()
+    assert "Submitted by carol" in desk or "<td>carol</td>" in desk

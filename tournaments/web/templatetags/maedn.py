@@ -95,6 +95,17 @@ METRICS = {
 
 
 @register.filter
+def submitter(result) -> str:
+    """Who sent a result: the player of the private result link it came through, else the
+    account's name ("–" when neither is known, e.g. the account was deleted)."""
+    if getattr(result, "submitted_via_id", None):
+        return result.submitted_via.entry.player.name
+    if getattr(result, "submitted_by_id", None):
+        return result.submitted_by.get_username()
+    return "–"
+
+
+@register.filter
 def status_label(value: str) -> str:
     return STATUS_LABELS.get(value, value)
 

@@ -27,6 +27,10 @@ class Kind(models.TextChoices):
     JOIN_DECIDED = "join_decided", _("your request to join a league was decided")
     CLAIM_OPENED = "claim_opened", _("an account claims a player you created (organizers)")
     CLAIM_DECIDED = "claim_decided", _("your claim to be a player was decided")
+    INVITATION_DECLINED = (
+        "invitation_declined",
+        _("a player declined to play in your league (organizers)"),
+    )
 
 
 class Notification(models.Model):

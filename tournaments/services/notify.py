@@ -26,6 +26,8 @@ JOIN_REQUESTED = "join_requested"  # an Entry was requested: the league's organi
 JOIN_DECIDED = "join_decided"  # a League (stamp: "user id:approved|refused"): that user
 CLAIM_OPENED = "claim_opened"  # a PlayerClaim is open: who may vouch for the player
 CLAIM_DECIDED = "claim_decided"  # a PlayerClaim was decided (stamp: its state): the claimer
+#: a League (stamp: "player id:entry id" of the entry, gone): the league's organizers
+INVITATION_DECLINED = "invitation_declined"
 #: not a notice: what the notices of (stamp kind, object) asked for is done; their inbox
 #: items stop being new
 ACTION_DONE = "action_done"

@@ -168,10 +168,8 @@ def test_the_desks_overdue_games_are_past_their_result_deadline(league):
 
 
 def test_a_result_sent_through_a_private_link_names_its_sender(client, league, owner, erin_user):
-    from tournaments.models import Result
+    from tournaments.models import Player, Result
     from tournaments.services.result_links import result_link_create
-
-    from tournaments.models import Player
 
     g1, carol = league.test_objects["g1"], league.test_objects["carol"]
     Player.objects.filter(pk=carol.player_id).update(user=None)  # links: players without one
@@ -186,3 +184,91 @@ def test_a_result_sent_through_a_private_link_names_its_sender(client, league, o
     client.force_login(owner)
     desk = client.get(f"/leagues/{league.slug}/desk/").content.decode()
     assert "Submitted by carol" in desk or "<td>carol</td>" in desk
+
+
+# --- 19. German: colours, series names, messages as sentences; accent-blind search --------
+
+
+def test_the_colour_preference_lists_colours_in_the_readers_language():
+    from django.utils import translation
+
+    from tournaments.web.organize_forms import ColoursForm
+
+    with translation.override("de"):
+        labels = [str(label) for _v, label in ColoursForm(board=4).fields["first"].choices]
+    assert labels[1:] == ["rot", "schwarz", "gelb", "grün"]
+
+
+def test_a_refused_upload_and_a_form_error_read_as_sentences():
+    from types import SimpleNamespace
+
+    from tournaments.web.templatetags.maedn import upload_error
+
+    rejection = SimpleNamespace(error_code="", error_params={}, error="the log is empty")
+    assert upload_error(rejection) == "The log is empty"
+
+
+@pytest.mark.parametrize(
+    ("stored", "german"),
+    [
+        ("Final", "Finale"),
+        ("Semi-final 2", "Halbfinale 2"),
+        ("Qualifying Series", "Qualifikationsserie"),
+        ("Round of 16 – 3", "Runde der letzten 16 – 3"),
+        ("Club final", "Club final"),  # an organizer's own name stays
+    ],
+)
+def test_series_names_are_german_in_german(stored, german):
+    from django.utils import translation
+
+    from tournaments.web.templatetags.maedn import series_name
+
+    with translation.override("de"):
+        assert series_name(stored) == german
+    assert series_name(stored) == stored
+
+
+def test_the_german_bracket_embed_says_finale(organizer):
+    league = _finished_xleague(organizer)
+    page = _get(Client(), f"/leagues/{league.slug}/embed/bracket/?lang=de")
+    assert "Finalserie" in page and "Stand von Finalserie" in page
+    assert "Final Series" not in page
+
+
+def test_search_on_sqlite_ignores_accents(tmp_path):
+    """The embedded mode's SQLite: "pia" finds "Pía", "Pía" finds "Pia" (a subprocess: the
+    tests' database is PostgreSQL)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_SETTINGS")}
+    env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", DEBUG="1")
+    script = (
+        "from tournaments.models import Player\n"
+        "from tournaments.selectors.search import search\n"
+        "from django.contrib.auth.models import AnonymousUser\n"
+        "Player.objects.create(name='Pía Müller', slug='pia-m')\n"
+        "Player.objects.create(name='Pia Schmidt', slug='pia-s')\n"
+        "for q in ('pia', 'Pía', 'MULLER'):\n"
+        "    r = search(q, AnonymousUser())\n"
+        "    print('|'.join([r.method, q] + sorted(p.name for p in r.players)))\n"
+    )
+    for args in (["migrate", "-v0"], ["shell", "-c", script]):
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.startswith("substring|")]
+    assert lines == [
+        "substring|pia|Pia Schmidt|Pía Müller",
+        "substring|Pía|Pia Schmidt|Pía Müller",
+        "substring|MULLER|Pía Müller",
+    ]

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import OPTIONS, PRESET_OPTIONS, PRESET_TITLES
+from games.replay import colour_label
 from tournaments.algorithms.standings import LEAGUE_PRECEDENCE, METRICS
 from tournaments.formats import FORMATS
 from tournaments.services import league_settings as spec
@@ -516,7 +517,9 @@ class ColoursForm(forms.Form):
 
     def __init__(self, *args, board: int = 4, allied: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [("", _("no preference"))] + [(c, c) for c in DEFAULT_COLOURS[board]]
+        choices = [("", _("no preference"))] + [
+            (c, colour_label(c)) for c in DEFAULT_COLOURS[board]
+        ]
         self.fields["first"].choices = choices
         self.fields["second"].choices = choices
         if not allied:

@@ -27,6 +27,10 @@ from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.schedule import require_invitations_answered
 from tournaments.services.standings import standings_invalidate
+from tournaments.services.starts import (  # noqa: F401  (event_starts_update: re-exported)
+    event_starts_update,
+    previous_game,
+)
 
 EventKind = League.EventKind
 SEQUENCE_EVENTS = (EventKind.TRIPLE_THREAT, EventKind.CHALLENGERS, EventKind.GRAND_PRIX)
@@ -195,90 +199,6 @@ def _die_roll_start(league: League, assignment, board_colours, number: int) -> d
         "start_reason": "highest die roll of the colours in play",
         "start_rolls": [r.as_dict() for r in decided.rolls.history] if decided.rolls else [],
     }
-
-
-# --- starts decided by earlier results -----------------------------------------------------
-
-
-def previous_game(fixture: Fixture) -> starting_colour.PreviousGame | None:
-    """The counted result of ``fixture`` as the start rules need it (colours in finishing
-    order, who held which, how its format ends), or None while nothing counts."""
-    result = fixture.results.filter(state=Result.State.CONFIRMED).first()
-    if result is None or not result.finished_colours:
-        return None  # no counted result, or one without the colours' finishing order
-    owner_colours = {s.entry_id: tuple(s.colours) for s in fixture.seats.all()}
-    placings = tuple(result.finished_colours)
-    return starting_colour.PreviousGame(
-        placings=placings,
-        assignment=owner_colours,
-        end=starting_colour.FORMAT_ENDS.get(fixture.game_format, "first-colour"),
-    )
-
-
-def event_starts_update(fixture: Fixture) -> list[Fixture]:
-    """``fixture``'s counted result changed (confirmed, corrected or voided): resolve the
-    start of every game it decides. Raises ServiceError, naming the game, when a game
-    whose start would change already has a result; the caller's transaction then rolls
-    the change back."""
-    changed = []
-    dependents = list(
-        Fixture.objects.select_for_update(no_key=True)
-        .filter(start_depends_on=fixture)
-        .prefetch_related("seats")
-        .order_by("number")
-    )
-    if not dependents:
-        return changed
-    previous = previous_game(fixture)
-    board_colours = DEFAULT_COLOURS[fixture.league.board]
-    winner_colours = _counted_winner_colours(fixture) if previous is None else ()
-    for game in dependents:
-        colour, reason = "", ""
-        if previous is None and game.starting_colour in winner_colours:
-            # a result without the colours' finishing order (entered by hand) that keeps
-            # the winner: the colour that clinched is still one of the winner's, so the
-            # start stays (correcting pawns or placings must not undo the next game)
-            continue
-        if previous is not None:
-            plan = starting_colour.StartPlan(game.number, game.start_basis, fixture.number)
-            assignment = {s.entry_id: tuple(s.colours) for s in game.seats.all()}
-            try:
-                decided = starting_colour.resolve_start(plan, previous, assignment, board_colours)
-            except AlgorithmError as exc:
-                raise ServiceError(f"{game.label}: {exc}") from None
-            colour, reason = decided.colour, decided.reason
-        if colour == game.starting_colour:
-            continue
-        if game.starting_colour and game.results.filter(state__in=LIVE).exists():
-            change = (
-                f"make {colour} its starting colour"
-                if colour
-                else "leave its start undecided (the new result has another winner, or none, "
-                "and no finishing order of the colours)"
-            )
-            raise ServiceError(
-                f"{game.label} already has a result and was started by "
-                f"{game.starting_colour}; this change would {change}. Void the result of "
-                f"{game.label} first"
-            )
-        game.starting_colour, game.start_reason = colour, reason
-        game.save(update_fields=["starting_colour", "start_reason", "updated_at"])
-        changed.append(game)
-    return changed
-
-
-def _counted_winner_colours(fixture: Fixture) -> tuple[str, ...]:
-    """The colours the winner of ``fixture``'s counted result held in it (none without a
-    counted result or a winner)."""
-    winner = (
-        fixture.results.filter(state=Result.State.CONFIRMED)
-        .values_list("winner_id", flat=True)
-        .first()
-    )
-    if winner is None:
-        return ()
-    seat = fixture.seats.filter(entry_id=winner).first()
-    return tuple(seat.colours) if seat is not None else ()
 
 
 # --- the Grand Prix -------------------------------------------------------------------------

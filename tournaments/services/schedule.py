@@ -20,6 +20,7 @@ from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.notify import SCHEDULE_CHANGED, notify_on_commit
 from tournaments.services.standings import standings_invalidate
+from tournaments.services.starts import event_starts_update
 
 
 def _active_entries(league: League) -> list[Entry]:
@@ -271,8 +272,6 @@ def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
         previous_at_board = this_round
     Seat.objects.bulk_create(seats)
     if carried_over:
-        from tournaments.services.events import event_starts_update  # events imports us
-
         for earlier in carried_over.values():  # already counted: the start is known now
             event_starts_update(earlier)
 

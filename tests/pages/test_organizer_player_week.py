@@ -272,3 +272,27 @@ def test_search_on_sqlite_ignores_accents(tmp_path):
         "substring|Pía|Pia Schmidt|Pía Müller",
         "substring|MULLER|Pía Müller",
     ]
+
+
+# --- 20. the same log twice; the schedule's counted pawns; the analysis' capture line ------
+
+
+def test_uploading_the_same_log_again_says_nothing_changed(client, league, erin_user):
+    from tests.builders import example_text
+    from tournaments.models import Result
+
+    g1 = league.test_objects["g1"]
+    client.force_login(erin_user)
+    log = example_text("valid-league-2tplus.json")
+    first = client.post(f"/games/{g1.pk}/submit/", {"content": log}, follow=True)
+    assert "The log was accepted" in first.content.decode()
+    again = client.post(f"/games/{g1.pk}/submit/", {"content": log}, follow=True).content.decode()
+    assert "This log was submitted before; nothing changed." in again
+    assert "The log was accepted" not in again
+    assert Result.objects.filter(fixture=g1).count() == 1
+
+
+def test_the_schedule_labels_the_counted_pawns(client, league, submitted):
+    page = _get(client, f"/leagues/{league.slug}/schedule/")
+    assert "counted pawns: " in page
+    assert "(8 pawns)" not in page and "(0 pawns)" not in page

@@ -139,12 +139,24 @@ def game_submit(request, pk: int):
         context = _game_context(request, fixture, upload_form=form)
         return render(request, "tournaments/game.html", context, status=400)
     try:
-        result = result_services.game_log_submit(
+        upload = result_services.game_log_upload(
             fixture=fixture, content=form.cleaned_data["log"], user=request.user
         )
     except ServiceError as exc:
         return _service_error(request, fixture, exc, upload_form=form)
-    if result.state == Result.State.CONFIRMED:
+    result = upload.result
+    if not upload.created:  # the very same log again: nothing new was stored
+        messages.info(
+            request,
+            _("This log was submitted before; nothing changed.")
+            + " "
+            + (
+                _("Its result counts.")
+                if result.state == Result.State.CONFIRMED
+                else _("Its result waits for the opponent's confirmation.")
+            ),
+        )
+    elif result.state == Result.State.CONFIRMED:
         messages.success(request, _("The log was accepted and the result counts."))
     else:
         messages.success(

@@ -31,6 +31,10 @@ class Kind(models.TextChoices):
         "result_link_revoked",
         _("a player's private result link stopped: they have an account now (organizers)"),
     )
+    INVITATION_DECLINED = (
+        "invitation_declined",
+        _("a player declined to play in your league (organizers)"),
+    )
 
 
 class Notification(models.Model):

@@ -23,8 +23,10 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.models import AccountSettings, Kind, Notification, NotificationPreference
@@ -83,6 +85,20 @@ def _game_name(fixture: Fixture) -> str:
         "names": names,
         "league": fixture.league.name,
     }
+
+
+def _when(moment) -> str:
+    """A date and time in the site's time zone, in the active language's format, with the
+    zone's name (the reader may live elsewhere): "Sun 7 Dec 2026, 19:00 CET"."""
+    if moment is None:
+        return ""
+    local = timezone.localtime(moment)
+    return f"{date_format(local, 'D j M Y, H:i')} {local.tzname()}"
+
+
+def _sentence(text: str) -> str:
+    """A mail's sentence starts with a capital ("game G1 …" → "Game G1 …")."""
+    return text[:1].upper() + text[1:]
 
 
 def _result(object_id: int) -> Result | None:
@@ -191,19 +207,30 @@ def event_recipients(kind: str, object_id: int, stamp: str = "") -> tuple[list, 
         if fixture is None or fixture.status != Fixture.Status.SCHEDULED:
             return [], None
         users = _players(fixture)
-        when = timezone.localtime(fixture.scheduled_at).strftime("%Y-%m-%d %H:%M")
+        game = _game_name(fixture)
+        when = _when(fixture.scheduled_at)
+        due = _when(fixture.deadline)
         if kind == Kind.GAME_OVERDUE:
             seen = {u.pk for u in users}
             users += [u for u in _organizers(fixture.league) if u.pk not in seen]
-            subject = _("Overdue: %(game)s") % {"game": _game_name(fixture)}
-            body = _("%(game)s was due on %(when)s and has no result yet.")
+            subject = _("Overdue: %(game)s") % {"game": game}
+            if due:
+                body = _("The result of %(game)s was due by %(due)s and is still missing.")
+            else:
+                body = _("%(game)s was scheduled for %(when)s and has no result yet.")
         else:
-            subject = _("Due within 48 hours: %(game)s") % {"game": _game_name(fixture)}
-            body = _("%(game)s is due on %(when)s. Play it and submit the log in time.")
+            subject = _("Within 48 hours: %(game)s") % {"game": game}
+            if due:
+                body = _(
+                    "%(game)s is scheduled for %(when)s; its result is due by %(due)s. "
+                    "Play it and submit the log in time."
+                )
+            else:
+                body = _("%(game)s is scheduled for %(when)s. Play it and submit the log in time.")
         return users, Message(
             kind,
             subject,
-            body % {"game": _game_name(fixture), "when": when},
+            _sentence(body % {"game": game, "when": when, "due": due}),
             reverse("tournaments:game", args=[fixture.pk]),
         )
     if kind == Kind.STANDINGS_FAILED:
@@ -234,11 +261,30 @@ ENTRY_KINDS = (
     Kind.JOIN_DECIDED,
     Kind.CLAIM_OPENED,
     Kind.CLAIM_DECIDED,
+    Kind.INVITATION_DECLINED,
 )
 
 
 def _entry_recipients(kind: str, object_id: int, stamp: str) -> tuple[list, Message | None]:
     """Invitations, join requests and claims: who is told, and what."""
+    if kind == Kind.INVITATION_DECLINED:
+        from tournaments.models import Player
+
+        league = League.objects.filter(pk=object_id).select_related("owner").first()
+        player = Player.objects.filter(pk=stamp.partition(":")[0] or 0).first()
+        if league is None or player is None:
+            return [], None
+        return _organizers(league), Message(
+            kind,
+            _("%(player)s declined to play in %(league)s")
+            % {"player": player.name, "league": league.name},
+            _(
+                "%(player)s declined your invitation to %(league)s: their entry is removed. "
+                "Seed the league without them, or enter another player."
+            )
+            % {"player": player.name, "league": league.name},
+            reverse("tournaments:manage", args=[league.slug]),
+        )
     if kind in (Kind.ENTRY_INVITED, Kind.JOIN_REQUESTED):
         entry = (
             Entry.objects.select_related("league__owner", "player__user")
@@ -572,7 +618,8 @@ def deadline_sweep(now: datetime | None = None) -> dict:
         scheduled_at__gt=now,
         scheduled_at__lte=now + DEADLINE_NOTICE,
     ).values_list("pk", "scheduled_at")
-    late = overdue_fixtures(now=now).values_list("pk", "scheduled_at")
+    # keyed by the scheduled time as before (a game dated by its deadline alone: that)
+    late = overdue_fixtures(now=now).values_list("pk", Coalesce("scheduled_at", "deadline"))
     counts = {"deadline_near": 0, "game_overdue": 0}
     for kind, games in ((Kind.DEADLINE_NEAR, soon), (Kind.GAME_OVERDUE, late)):
         events = {event_key(kind, pk, when.isoformat()): (pk, when) for pk, when in games}

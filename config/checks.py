@@ -36,3 +36,24 @@ def check_plain_http(app_configs, **kwargs):
             id="maedn.W002",
         )
     ]
+
+
+@register(Tags.security, deploy=True)
+def check_from_address(app_configs, **kwargs):
+    """Every mail (notifications, invitations, password resets) is sent from
+    DEFAULT_FROM_EMAIL; Django's default, webmaster@localhost, is refused or sorted as spam
+    by most receiving servers and cannot be answered."""
+    sender = (settings.DEFAULT_FROM_EMAIL or "").strip()
+    if settings.DEBUG or settings.EMAIL_BACKEND == CONSOLE_EMAIL:
+        return []
+    if sender.rstrip(">").lower().endswith(("@localhost", "@localhost.localdomain")):
+        return [
+            Warning(
+                f"DEFAULT_FROM_EMAIL is {sender!r}: every mail of the site is sent from an "
+                "address no one can answer, which receiving servers often refuse.",
+                hint="Set DEFAULT_FROM_EMAIL to an address of the site's domain, e.g. "
+                '"MÄDN League <noreply@example.org>".',
+                id="maedn.W003",
+            )
+        ]
+    return []

@@ -9,4 +9,10 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Leagues and tournaments"
 
     def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+
         from tournaments import tasks  # noqa: F401  (registers the tasks with Celery)
+        from tournaments.selectors.search import register_sqlite_functions
+
+        # SQLite (the embedded mode) searches names without regard to accents
+        connection_created.connect(register_sqlite_functions, dispatch_uid="maedn-sqlite-fold")

@@ -129,6 +129,11 @@ class League(models.Model):
     final_table_size = models.PositiveSmallIntegerField(
         default=4, help_text="open tournaments: how many play the final table (0: none)"
     )
+    game0_counts = models.BooleanField(
+        default=False,
+        help_text="Challengers: game 0 counts in the table (default: it only decides who "
+        "starts game 1)",
+    )
     draw_seed = models.BigIntegerField(
         null=True, blank=True, help_text="RNG seed of the open draw and of the platform's dice"
     )

@@ -83,6 +83,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None, help="directory for the logs")
     p.add_argument("--bots", default="random", help="e.g. heuristic,random")
     p.add_argument("--first", default=None, help="colour that starts (default: drawn)")
+    p.add_argument(
+        "--unused",
+        default=None,
+        help='colours with no pawns, e.g. "blue,white" (two players on board 6); '
+        "default: every colour no player holds plays as its own computer player",
+    )
     p.set_defaults(run=_simulate)
 
     p = sub.add_parser("explain", help="describe a preset's options in words")
@@ -230,6 +236,7 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
     rules = RuleSet.from_spec(_rules_arg(args.rules))
     players = _parse_players(args.players)
     bot_names = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
+    unused = [c.strip() for c in (args.unused or "").split(",") if c.strip()] or None
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
     base = args.seed
@@ -239,9 +246,15 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
     incomplete = 0
     for i in range(args.games):
         seed = None if base is None else base + i
-        bots = _assign_bots(rules, args.board, players, bot_names)
+        bots = _assign_bots(rules, args.board, players, bot_names, unused)
         log = simulate_game(
-            rules=rules, board=args.board, players=players, first=args.first, bots=bots, seed=seed
+            rules=rules,
+            board=args.board,
+            players=players,
+            first=args.first,
+            bots=bots,
+            seed=seed,
+            unused=unused,
         )
         result = validate(log)
         rolls += len(log["events"])
@@ -268,10 +281,14 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _assign_bots(
-    rules: RuleSet, board: int, players: dict[str, list[str]] | None, bot_names: list[str]
+    rules: RuleSet,
+    board: int,
+    players: dict[str, list[str]] | None,
+    bot_names: list[str],
+    unused: list[str] | None = None,
 ) -> dict[str, str]:
     order = list(players or {})
-    held = {c for cs in (players or {}).values() for c in cs}
+    held = {c for cs in (players or {}).values() for c in cs} | set(unused or ())
     order += [c for c in colours_in_play(board, rules) if c not in held]
     return {p: bot_names[min(i, len(bot_names) - 1)] for i, p in enumerate(order)}
 

@@ -325,6 +325,8 @@ CASES = [
         lambda w: f"/api/v1/fixtures/{w.fixture.pk}/start/",
         lambda w: {"rolls": [{"black": 6, "yellow": 2, "green": 1, "red": 3}]},
         allowed=ORGANIZERS,
+        # a game started by die roll (a DRR game's start is the regulation's: refused)
+        prepare=lambda w: Fixture.objects.filter(pk=w.fixture.pk).update(start_basis="die-roll"),
     ),
     # the world's league is a DRR league: organizers get the service's clear refusal
     Case(

@@ -216,7 +216,7 @@ def test_upload_a_log_and_see_the_result(browser_page, data, login):
     broken = json.dumps(log)
     paste(page.get_by_label("…or paste the log"), broken)
     page.get_by_role("button", name="Submit the log").click()
-    expect(page.locator("#form-error")).to_contain_text("the log was rejected")
+    expect(page.locator("#form-error")).to_contain_text("The log was rejected")
     assert page.get_by_label("…or paste the log").input_value() == broken
 
     page.get_by_label("…or paste the log").fill("")  # a file or pasted text, not both

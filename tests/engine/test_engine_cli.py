@@ -134,3 +134,30 @@ def test_explain() -> None:
     code, lines = run("explain", '{"preset": "classic", "barriers": true}')
     assert code == 0 and any("barrier" in line for line in lines)
     assert run("explain", "chess")[0] == 2
+
+
+def test_simulate_two_players_on_board_six_with_unused_colours(tmp_path: Path) -> None:
+    """Issue 34: without --unused the empty colours were random computer players, so the
+    CLI could not make the log of a two-player game on board 6 (a GP league's)."""
+    code, lines = run(
+        "simulate",
+        "--rules",
+        "league-gp",
+        "--board",
+        "6",
+        "--players",
+        "ann=red+yellow,ben=black+blue",
+        "--unused",
+        "green,white",
+        "--seed",
+        "4",
+        "--out",
+        str(tmp_path),
+    )
+    assert code == 0, lines
+    log = json.loads((tmp_path / "game-00001.json").read_text())
+    assert sorted(log["unused"]) == ["green", "white"]
+    assert set(log["players"]) == {"ann", "ben"}
+    result = validate(log)
+    assert result["valid"] and result["complete"]
+    assert result["pawns_home"]["green"] == result["pawns_home"]["white"] == 0

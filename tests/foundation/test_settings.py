@@ -264,8 +264,9 @@ def check_deploy(**env_overrides: str) -> subprocess.CompletedProcess:
         SECRET_KEY="a-long-random-production-secret-" + "k3y9" * 10,
         ALLOWED_HOSTS="league.example.org",
         CACHE_URL="redis://127.0.0.1:6379/1",
-        **env_overrides,
+        DEFAULT_FROM_EMAIL="MÄDN League <noreply@league.example.org>",
     )
+    env.update(env_overrides)
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=REPO_ROOT,
@@ -279,3 +280,10 @@ def check_deploy(**env_overrides: str) -> subprocess.CompletedProcess:
 def test_check_deploy_passes_with_production_settings():
     result = check_deploy(EMAIL_BACKEND="smtp")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_check_deploy_warns_while_mail_comes_from_webmaster_at_localhost():
+    # issue 34: every mail came from Django's default sender, which no one can answer
+    result = check_deploy(EMAIL_BACKEND="smtp", DEFAULT_FROM_EMAIL="webmaster@localhost")
+    assert result.returncode != 0
+    assert "maedn.W003" in result.stderr and "DEFAULT_FROM_EMAIL" in result.stderr

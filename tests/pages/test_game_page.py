@@ -143,7 +143,7 @@ def test_invalid_log_shows_the_service_message_and_keeps_the_text(client, league
     pasted = json.dumps(data)
     response = client.post(submit_url(league), {"content": pasted})
     assert response.status_code == 400
-    assert "the log was rejected (event 4)" in response.text
+    assert "The log was rejected (event 4)" in response.text
     assert 'role="alert"' in response.text
     textarea = re.search(r"<textarea[^>]*>(.*?)</textarea>", response.text, re.S).group(1)
     assert json.loads(textarea.replace("&quot;", '"').replace("&amp;", "&")) == data
@@ -155,7 +155,7 @@ def test_log_of_another_game_is_refused_with_the_reason(client, league, erin_use
     client.force_login(erin_user)
     response = client.post(submit_url(league, "g2"), {"content": example_text(LOG)})
     assert response.status_code == 400
-    assert "this log does not belong to this game" in response.text
+    assert "This log does not belong to this game" in response.text
     assert "starting colour is green" in response.text
 
 
@@ -170,7 +170,7 @@ def test_outsider_may_not_upload(client, league, outsider):
     client.force_login(outsider)
     response = client.post(submit_url(league), {"content": example_text(LOG)})
     assert response.status_code == 403
-    assert "only the players at this game" in response.text
+    assert "Only the players at this game" in response.text
     assert "Upload the game log" not in response.text  # no form for outsiders
     assert not Result.objects.exists()
 
@@ -232,7 +232,7 @@ def test_disputing_a_confirmed_result_shows_the_service_message(
     url = reverse("tournaments:result-dispute", args=[league.test_objects["g1"].pk, submitted.pk])
     response = client.post(url, {"reason": "wrong"})
     assert response.status_code == 400
-    assert "only a pending result can be disputed" in response.text
+    assert "Only a pending result can be disputed" in response.text
 
 
 def test_forms_need_post(client, league, erin_user):

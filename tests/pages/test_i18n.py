@@ -73,6 +73,6 @@ def test_service_errors_are_german_on_german_pages(client, league, erin_user):
     )
     assert response.status_code == 400
     # coded (log_rejected nesting the engine's not_json); only the parser's detail is English
-    assert "das Protokoll wurde abgelehnt: das Protokoll ist kein gültiges JSON" in response.text
+    assert "Das Protokoll wurde abgelehnt: das Protokoll ist kein gültiges JSON" in response.text
     assert "the log is not valid JSON" not in response.text
     assert "Spielprotokoll hochladen" in response.text

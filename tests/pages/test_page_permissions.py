@@ -331,7 +331,9 @@ CASES = [
         lambda w: f"/games/{w.fixture.pk}/start/",
         lambda w: {"colour": w.fixture.seats.first().colours[-1], "reason": "game 1 forfeited"},
         allowed=ORGANIZERS,
-        prepare=lambda w: Fixture.objects.filter(pk=w.fixture.pk).update(starting_colour=""),
+        prepare=lambda w: Fixture.objects.filter(pk=w.fixture.pk).update(
+            starting_colour="", start_basis="die-roll"
+        ),
     ),
     Case(
         "forfeit",

@@ -24,7 +24,7 @@ def test_a_refused_upload_reads_in_german_and_links_to_the_replay(client, league
     client.force_login(erin_user)
     url = reverse("tournaments:game-submit", args=[league.test_objects["g1"].pk])
     page = client.post(url, {"content": bad_log()}, HTTP_ACCEPT_LANGUAGE="de").text
-    assert "das Protokoll wurde abgelehnt (Ereignis 4)" in page
+    assert "Das Protokoll wurde abgelehnt (Ereignis 4)" in page
     assert "würfelte 7, aber ein Würfel zeigt eine ganze Zahl von 1 bis 6" in page
     assert f'action="{reverse("tournaments:games:replay")}#step-3"' in page
     assert "Wiedergabe dort öffnen, wo Ereignis 4 abgelehnt wurde" in page

@@ -94,7 +94,7 @@ def test_schedule_by_drr_and_round_with_seats_colours_and_result(client, league,
     assert row.index("erin") < row.index("carol")
     assert "confirmed" in row
     assert "carol won" in row
-    assert "(8 pawns)" in row  # carol finished both colours: 8 counted pawns (2T+)
+    assert "(counted pawns: 8)" in row  # carol finished both colours: 8 counted pawns (2T+)
     g2_row = re.search(r"G2</a>.*?</tr>", response.text, re.S).group(0)
     assert g2_row.index("carol") < g2_row.index("erin")
     assert "scheduled" in g2_row

@@ -119,7 +119,7 @@ def test_a_bad_log_is_refused_with_the_clear_error_in_her_language(world):
     response = upload(Client(), world["token"], world["g1"], "invalid-house-jump.json")
     assert response.status_code == 400
     private_headers(response)
-    assert "the log was rejected (event" in response.content.decode()
+    assert "The log was rejected (event" in response.content.decode()
     assert not Result.objects.exists()
     assert RejectedSubmission.objects.get().submitted_via == world["link"]
     german = Client()

@@ -97,7 +97,7 @@ def test_a_german_reader_sees_the_refusal_in_german(client, league, erin_user):
         HTTP_ACCEPT_LANGUAGE="de",
     )
     assert response.status_code == 400
-    assert "das Protokoll wurde abgelehnt (Ereignis 4)" in response.text
+    assert "Das Protokoll wurde abgelehnt (Ereignis 4)" in response.text
     assert "aber ein Würfel zeigt eine ganze Zahl von 1 bis 6" in response.text
     rejection = RejectedSubmission.objects.get()
     assert rejection.error.startswith("the log was rejected (event 4): ")  # English kept
@@ -120,7 +120,7 @@ def test_another_games_log_is_refused_in_german_part_by_part(client, league, eri
         HTTP_ACCEPT_LANGUAGE="de",
     )
     assert response.status_code == 400
-    assert "dieses Protokoll gehört nicht zu dieser Partie" in response.text
+    assert "Dieses Protokoll gehört nicht zu dieser Partie" in response.text
     assert "das Protokoll beginnt mit schwarz, aber in dieser Partie beginnt grün" in response.text
     rejection = RejectedSubmission.objects.get()
     assert rejection.error_code == "log_mismatch"

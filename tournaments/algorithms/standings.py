@@ -78,7 +78,8 @@ class GameOutcome:
     - ``completed_colours`` — ``entry → colours finished`` (2T+); missing entries count 0.
     - ``game_time`` — the game's duration in seconds, ``None`` if unknown.
     - ``forfeit_loser`` — the entry that forfeited (the game was not played). A forfeit
-      counts for wins, losses and head-to-head; the pawn, colour and time metrics
+      counts for wins (every other player at the board), losses (the forfeiter) and
+      head-to-head; the pawn, colour and time metrics
       ignore it *(platform rule)*.
 
     Sequences are stored as tuples and mappings as read-only copies.
@@ -256,6 +257,21 @@ def _count(ctx: StandingsContext, group: Sequence[EntryId], test: Callable[..., 
     return {e: sum(1 for g in ctx.games_of(e) if test(g, e)) for e in group}
 
 
+def _won(game: GameOutcome, entry: EntryId) -> bool:
+    """The winner won; a forfeit *(platform rule)* is won by every player at the board who
+    did not forfeit (a 3T forfeit has no single winner, and the game was not played)."""
+    if game.forfeit_loser is not None and game.winner is None:
+        return entry != game.forfeit_loser
+    return game.winner == entry
+
+
+def _lost(game: GameOutcome, entry: EntryId) -> bool:
+    """A game with a winner the entry did not win, or the entry's own forfeit."""
+    if game.forfeit_loser is not None:
+        return entry == game.forfeit_loser
+    return game.winner is not None and game.winner != entry
+
+
 @dataclass(frozen=True)
 class GamesPlayed(Metric):
     key: str = "games_played"
@@ -271,7 +287,7 @@ class Wins(Metric):
     label: str = "Won"
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
-        return _count(ctx, group, lambda g, e: g.winner == e)
+        return _count(ctx, group, _won)
 
 
 @dataclass(frozen=True)
@@ -283,7 +299,7 @@ class Losses(Metric):
     higher_is_better: bool = False
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
-        return _count(ctx, group, lambda g, e: g.winner is not None and g.winner != e)
+        return _count(ctx, group, _lost)
 
 
 @dataclass(frozen=True)
@@ -324,7 +340,10 @@ class WinPercentage(Metric):
 
 def _beats(game: GameOutcome, a: EntryId, b: EntryId) -> bool:
     """Did ``a`` finish ahead of ``b`` in ``game``? (winner first, then placings;
-    a placed player is ahead of an unplaced one)."""
+    a placed player is ahead of an unplaced one). In a forfeit only the player who
+    forfeited is behind: the others did not play each other."""
+    if game.forfeit_loser is not None:
+        return b == game.forfeit_loser and a != b
     if game.winner is not None and (game.winner == a or game.winner == b):
         return game.winner == a
     placings = game.player_placings

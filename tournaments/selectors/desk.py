@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from tournaments.models import Fixture, League, RejectedSubmission, Result
@@ -41,16 +41,20 @@ class Desk:
 def _open_results(league: League, state: str) -> list[Result]:
     return list(
         Result.objects.filter(fixture__league=league, state=state)
-        .select_related("fixture", "submitted_by", "winner__player")
+        .select_related("fixture", "submitted_by", "submitted_via__entry__player", "winner__player")
         .prefetch_related(Prefetch("fixture__seats", seats_prefetch().queryset))
         .order_by("created_at", "pk")
     )
 
 
 def overdue_fixtures(league: League | None = None, now: datetime | None = None):
-    """Games whose time has passed without a result (all leagues when ``league`` is None)."""
+    """Games past their result deadline without a result (all leagues when ``league`` is
+    None); a game without a deadline once its scheduled time has passed (a game played
+    today with its result due on Sunday is not overdue before Sunday)."""
+    now = now or timezone.now()
     games = Fixture.objects.filter(
-        scheduled_at__lt=now or timezone.now(), status__in=WAITING_FOR_A_RESULT
+        Q(deadline__lt=now) | Q(deadline__isnull=True, scheduled_at__lt=now),
+        status__in=WAITING_FOR_A_RESULT,
     )
     if league is not None:
         games = games.filter(league=league)

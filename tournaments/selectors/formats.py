@@ -46,6 +46,7 @@ class GrandPrixSummary:
     games_left: int
     games_cancelled: int
     extra_game_needed: bool
+    started: bool = True  # a game has counted (before that nobody leads and nobody is tied)
 
 
 def grand_prix_summary(league: League) -> GrandPrixSummary | None:
@@ -66,6 +67,9 @@ def grand_prix_summary(league: League) -> GrandPrixSummary | None:
         games_left=league.fixtures.filter(status__in=UNDECIDED).count(),
         games_cancelled=league.fixtures.filter(cancel_reason=Fixture.CancelReason.DECIDED).count(),
         extra_game_needed=status.extra_game_needed,
+        started=Result.objects.filter(
+            fixture__league=league, state=Result.State.CONFIRMED
+        ).exists(),
     )
 
 

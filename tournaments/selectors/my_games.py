@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import F
+from django.utils import timezone
 
 from tournaments.models import Entry, Fixture, League, Player, Result, Seat
 
@@ -38,7 +39,11 @@ class MyGames:
     invitations: list[Entry] = field(default_factory=list)
     requests: list[Entry] = field(default_factory=list)
     deadlines: list[MyFixture] = field(default_factory=list)
-    """games to play with a deadline, the nearest first (at most ``DEADLINES_SHOWN``)"""
+    """games to play whose deadline is still ahead, the nearest first (at most
+    ``DEADLINES_SHOWN``)"""
+    overdue: list[MyFixture] = field(default_factory=list)
+    """games to play whose deadline has passed, the oldest first (at most
+    ``DEADLINES_SHOWN``)"""
 
     @property
     def needs_me(self) -> int:
@@ -82,6 +87,7 @@ RESULT_COLUMNS = (
     "submitted_by_id",
     "submitted_via_id",
     "submitted_by__username",
+    "submitted_via__entry__player__name",
     "winner__player_id",
     "winner__player__name",
 )
@@ -138,7 +144,7 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
     open_results = {
         r.fixture_id: r
         for r in Result.objects.filter(fixture_id__in=by_pk, state__in=Result.OPEN_STATES)
-        .select_related("submitted_by", "winner__player")
+        .select_related("submitted_by", "submitted_via__entry__player", "winner__player")
         .only(*RESULT_COLUMNS)
     }
     seats: dict[int, list[Seat]] = {pk: [] for pk in by_pk}
@@ -172,7 +178,9 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
             page.to_confirm.append(open_result)
     with_deadline = [f for f in page.to_play if f.fixture.deadline]
     with_deadline.sort(key=lambda f: f.fixture.deadline)
-    page.deadlines = with_deadline[:DEADLINES_SHOWN]
+    now = timezone.now()
+    page.overdue = [f for f in with_deadline if f.fixture.deadline < now][:DEADLINES_SHOWN]
+    page.deadlines = [f for f in with_deadline if f.fixture.deadline >= now][:DEADLINES_SHOWN]
     entries = list(
         Entry.objects.filter(player=player, state__in=(Entry.State.INVITED, Entry.State.REQUESTED))
         .select_related("league")

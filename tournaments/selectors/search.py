@@ -4,17 +4,31 @@ On PostgreSQL: full-text search of the names (the ``simple`` configuration: name
 words of a language, so no stemming), plus a substring match for parts of words, ranked by
 the full-text rank, a name starting with the query first; where the ``pg_trgm`` extension
 is installed, also trigram word similarity, so a misspelt name ("Karol") finds "Carol".
-Elsewhere (SQLite, the embedded mode): a plain case-insensitive substring match. Leagues
+Elsewhere (SQLite, the embedded mode): a substring match that ignores case and accents
+("pia" finds "Pía", "Pía" finds "Pia"): both sides folded by :func:`fold`, registered as
+the SQLite function ``maedn_fold`` for every connection (``apps.py``). Leagues
 are only those the visitor may see (``visible_leagues``); players are public.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 
 from django.db import connection
-from django.db.models import Case, F, FloatField, IntegerField, Q, QuerySet, Value, When
+from django.db.models import (
+    Case,
+    CharField,
+    F,
+    FloatField,
+    Func,
+    IntegerField,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
 from django.db.models.functions import Greatest
 
 from tournaments.models import League, Player
@@ -37,6 +51,26 @@ class SearchResults:
     """how the names were matched: "full-text+trigram", "full-text" or "substring" """
 
 
+def fold(text: str | None) -> str:
+    """``text`` without accents and case: "Pía Ærø" → "pia æro" (NFKD, combining marks
+    dropped, casefolded)."""
+    decomposed = unicodedata.normalize("NFKD", text or "")
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+class Folded(Func):
+    """``maedn_fold(name)`` on SQLite (see :func:`fold`)."""
+
+    function = "maedn_fold"
+    output_field = CharField()
+
+
+def register_sqlite_functions(sender, connection, **kwargs) -> None:
+    """``connection_created``: give every SQLite connection ``maedn_fold``."""
+    if connection.vendor == "sqlite":
+        connection.connection.create_function("maedn_fold", 1, fold, deterministic=True)
+
+
 @cache
 def _has_trigram() -> bool:
     """Is pg_trgm installed in this database? (Asked once per process.)"""
@@ -55,8 +89,19 @@ def _ranked(qs: QuerySet, query: str, method: str) -> QuerySet:
     starts = Case(
         When(name__istartswith=query, then=Value(1)), default=Value(0), output_field=IntegerField()
     )
-    if method == "substring":
+    if method == "substring" and connection.vendor != "sqlite":
         return qs.filter(name__icontains=query).annotate(starts=starts).order_by("-starts", "name")
+    if method == "substring":
+        folded = fold(query)
+        qs = qs.annotate(folded=Folded("name"))
+        starts = Case(
+            When(folded__startswith=folded, then=Value(1)),
+            default=Value(0),
+            output_field=IntegerField(),
+        )
+        return (
+            qs.filter(folded__contains=folded).annotate(starts=starts).order_by("-starts", "name")
+        )
     from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 
     vector = SearchVector("name", config="simple")

@@ -45,6 +45,8 @@ def _counted_results(league: League) -> list[dict[str, Any]]:
         fixture__stage=Fixture.Stage.REGULAR,
         state=Result.State.CONFIRMED,
     )
+    if not_counted_game0(league):
+        counted = counted.exclude(fixture__number=0)
     if connection.vendor == "postgresql":
         sql, params = counted.values(*RESULT_FIELDS).query.sql_with_params()
         columns = ", ".join(f"q.{name}" for name in RESULT_FIELDS)
@@ -55,6 +57,12 @@ def _counted_results(league: League) -> list[dict[str, Any]]:
             text = cursor.fetchone()[0]
         return [dict(zip(RESULT_FIELDS, row, strict=True)) for row in json.loads(text or "[]")]
     return list(counted.values(*RESULT_FIELDS))
+
+
+def not_counted_game0(league: League) -> bool:
+    """A Challengers event's game 0 decides who starts game 1 and, by default
+    (``League.game0_counts`` off), is not counted in the table."""
+    return league.event_kind == League.EventKind.CHALLENGERS and not league.game0_counts
 
 
 def stored_game_time(value: Any) -> float | None:

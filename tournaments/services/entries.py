@@ -30,6 +30,7 @@ from tournaments.services.notify import (
     CLAIM_DECIDED,
     CLAIM_OPENED,
     ENTRY_INVITED,
+    INVITATION_DECLINED,
     JOIN_DECIDED,
     JOIN_REQUESTED,
     done_on_commit,
@@ -310,6 +311,8 @@ def entry_decline(*, entry: Entry, user) -> None:
         if entry.state != Entry.State.INVITED or entry.seats.exists():
             raise ServiceError("this invitation has been answered already")
         done_on_commit(ENTRY_INVITED, entry.pk)
+        # the organizers are told (they waited for the answer to seed the league)
+        notify_on_commit(INVITATION_DECLINED, entry.league_id, f"{entry.player_id}:{entry.pk}")
         entry.delete()
 
 

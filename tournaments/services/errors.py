@@ -93,6 +93,24 @@ MESSAGES: dict[str, str] = {
     "log_used": gettext_noop(
         "this log is already the result of game %(game)s (id %(id)s); every game needs its own log"
     ),
+    # issue 34: a start the regulation decides is not set by hand
+    "start_rule_drr": gettext_noop(
+        "%(game)s is a double round-robin game: the rearguard colour of its first-mentioned "
+        "player starts, as the regulations say; its start is not set by hand"
+    ),
+    "start_rule_playoff": gettext_noop(
+        "%(game)s is a playoff game: the rearguard colour of the higher seed starts, as the "
+        "regulations say; its start is not set by hand"
+    ),
+    "start_rule_waits": gettext_noop(
+        "%(game)s is started as the result of %(decider)s decides, and that game has no "
+        "counted result yet; a start is set by hand only when that result has no finishing "
+        "order (a forfeit, a result without a log)"
+    ),
+    "start_rule_decided": gettext_noop(
+        "%(game)s is started by %(c)s, decided by the result of %(decider)s as the "
+        "regulations say; its start is not set by hand"
+    ),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

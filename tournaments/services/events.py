@@ -11,6 +11,7 @@ start of a game that already has a result.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 
 from django.db import transaction
@@ -26,6 +27,10 @@ from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.schedule import require_invitations_answered
 from tournaments.services.standings import standings_invalidate
+from tournaments.services.starts import (  # noqa: F401  (event_starts_update: re-exported)
+    event_starts_update,
+    previous_game,
+)
 
 EventKind = League.EventKind
 SEQUENCE_EVENTS = (EventKind.TRIPLE_THREAT, EventKind.CHALLENGERS, EventKind.GRAND_PRIX)
@@ -196,65 +201,6 @@ def _die_roll_start(league: League, assignment, board_colours, number: int) -> d
     }
 
 
-# --- starts decided by earlier results -----------------------------------------------------
-
-
-def previous_game(fixture: Fixture) -> starting_colour.PreviousGame | None:
-    """The counted result of ``fixture`` as the start rules need it (colours in finishing
-    order, who held which, how its format ends), or None while nothing counts."""
-    result = fixture.results.filter(state=Result.State.CONFIRMED).first()
-    if result is None or not result.finished_colours:
-        return None  # no counted result, or one without the colours' finishing order
-    owner_colours = {s.entry_id: tuple(s.colours) for s in fixture.seats.all()}
-    placings = tuple(result.finished_colours)
-    return starting_colour.PreviousGame(
-        placings=placings,
-        assignment=owner_colours,
-        end=starting_colour.FORMAT_ENDS.get(fixture.game_format, "first-colour"),
-    )
-
-
-def event_starts_update(fixture: Fixture) -> list[Fixture]:
-    """``fixture``'s counted result changed (confirmed, corrected or voided): resolve the
-    start of every game it decides. Raises ServiceError, naming the game, when a game
-    whose start would change already has a result; the caller's transaction then rolls
-    the change back."""
-    changed = []
-    dependents = list(
-        Fixture.objects.select_for_update(no_key=True)
-        .filter(start_depends_on=fixture)
-        .prefetch_related("seats")
-        .order_by("number")
-    )
-    if not dependents:
-        return changed
-    previous = previous_game(fixture)
-    board_colours = DEFAULT_COLOURS[fixture.league.board]
-    for game in dependents:
-        colour, reason = "", ""
-        if previous is not None:
-            plan = starting_colour.StartPlan(game.number, game.start_basis, fixture.number)
-            assignment = {s.entry_id: tuple(s.colours) for s in game.seats.all()}
-            try:
-                decided = starting_colour.resolve_start(plan, previous, assignment, board_colours)
-            except AlgorithmError as exc:
-                raise ServiceError(f"{game.label}: {exc}") from None
-            colour, reason = decided.colour, decided.reason
-        if colour == game.starting_colour:
-            continue
-        if game.starting_colour and game.results.filter(state__in=LIVE).exists():
-            raise ServiceError(
-                f"{game.label} already has a result and was started by "
-                f"{game.starting_colour}; this change would make "
-                f"{colour or 'its start undecided'} its starting colour. Void the result of "
-                f"{game.label} first"
-            )
-        game.starting_colour, game.start_reason = colour, reason
-        game.save(update_fields=["starting_colour", "start_reason", "updated_at"])
-        changed.append(game)
-    return changed
-
-
 # --- the Grand Prix -------------------------------------------------------------------------
 
 
@@ -299,6 +245,80 @@ def grand_prix_progress(league: League) -> None:
         grand_prix_extra_game(league)
 
 
+def grand_prix_league_progress(league: League) -> None:
+    """A Grand Prix league of DRRs has no tie-breaks either (tournament.md, "Grand Prix":
+    extra games while the top is tied): once every DRR is seeded and every game decided,
+    a top tied on GP points gets extra games among the leaders (two leaders: one game;
+    more: each pair once); a correction that unties the top cancels the extra games
+    without a result (shown as decided), and brings them back when it ties again. Not
+    for a league with playoffs (they decide the title). Runs inside the transaction that
+    changed the result."""
+    if league.playoffs or league.event_kind != EventKind.LEAGUE:
+        return
+    league = League.objects.select_for_update().get(pk=league.pk)
+    if league.cycles.count() < league.drr_count:
+        return
+    extra = league.fixtures.filter(cycle__isnull=True, series__isnull=True)
+    pending = extra.filter(status__in=formats_selectors.UNDECIDED).exclude(results__state__in=LIVE)
+    regular_open = league.fixtures.filter(
+        cycle__isnull=False, status__in=formats_selectors.UNDECIDED
+    ).exists()
+    if regular_open:
+        return
+    leaders = grand_prix_league_leaders(league)
+    if len(leaders) < 2:
+        pending.update(status=Fixture.Status.CANCELLED, cancel_reason=Fixture.CancelReason.DECIDED)
+        return
+    cancelled = extra.filter(cancel_reason=Fixture.CancelReason.DECIDED)
+    if cancelled.exists():
+        cancelled.update(status=Fixture.Status.SCHEDULED, cancel_reason="")
+        return
+    if league.fixtures.filter(status__in=formats_selectors.UNDECIDED).exists():
+        return  # the extra games of this tie are still to be played
+    made = [_extra_league_game(league, pair) for pair in itertools.combinations(leaders, 2)]
+    from tournaments.services.schedule import date_new_games
+
+    date_new_games(league, made)
+
+
+def grand_prix_league_leaders(league: League) -> list[int]:
+    """The entries tied on top of a GP league's points (one entry: a single leader)."""
+    points = formats_selectors.grand_prix_points(league)
+    if not points:
+        return []
+    top = max(points.values())
+    return sorted(e for e, v in points.items() if v == top)
+
+
+def _extra_league_game(league: League, pair: tuple[int, ...]) -> Fixture:
+    if league.draw_seed is None:
+        league.draw_seed = secrets.randbelow(2**31)
+        league.save(update_fields=["draw_seed"])
+    board_colours = DEFAULT_COLOURS[league.board]
+    entries = {e.pk: e for e in league.entries.filter(pk__in=pair)}
+    preferences = {pk: (entries[pk].preferred_colours or None) for pk in pair}
+    try:
+        assignment = grand_prix.grand_prix_seating(list(pair), preferences, board_colours)
+    except AlgorithmError as exc:
+        raise ServiceError(str(exc)) from None
+    last = league.fixtures.order_by("-number").values_list("number", "round").first() or (0, 0)
+    rounds = league.fixtures.order_by("-round").values_list("round", flat=True).first() or 0
+    number = last[0] + 1
+    fixture = Fixture.objects.create(
+        league=league,
+        round=rounds + 1,
+        number=number,
+        label=f"GP {number} (extra)",
+        start_basis="die-roll",
+        **_die_roll_start(league, assignment, board_colours, number),
+    )
+    Seat.objects.bulk_create(
+        Seat(fixture=fixture, entry_id=pk, position=i, colours=list(assignment[pk]))
+        for i, pk in enumerate(pair)
+    )
+    return fixture
+
+
 def grand_prix_extra_game(league: League) -> Fixture:
     """Add one more game to a Grand Prix whose top is tied with no game left."""
     entries = list(league.entries.playing().select_related("player").order_by("pk"))
@@ -317,6 +337,8 @@ def grand_prix_add_game(*, league: League, by) -> Fixture:
     """An organizer adds an extra game; only while the top is tied and no game is left
     (normally the platform adds it by itself when the last game counts)."""
     require_organizer(by, league)
+    if league.event_kind == EventKind.LEAGUE and league.format in ("GP", "GP+"):
+        return _grand_prix_league_add_game(league)
     if league.event_kind != EventKind.GRAND_PRIX:
         raise ServiceError(f"{league.name} is not a Grand Prix")
     with transaction.atomic():
@@ -332,6 +354,58 @@ def grand_prix_add_game(*, league: League, by) -> Fixture:
         fixture = grand_prix_extra_game(league)
         standings_invalidate(league)
         return fixture
+
+
+def start_by_hand_refusal(fixture: Fixture) -> ServiceError | None:
+    """Why ``fixture``'s start may not be set by hand (None where it may): the regulation
+    decides a double-threat DRR start (the first-mentioned player's rearguard), a playoff
+    start (the higher seed's rearguard) and a start decided by an earlier game's result —
+    unless that result has no finishing order (a forfeit, a result without a log) or its
+    colour is not in play here. Die-roll starts are rolled at the table (or set by hand)."""
+    game = fixture.label or str(fixture.number)
+    if fixture.start_depends_on_id is not None:
+        decider = fixture.start_depends_on
+        name = decider.label or str(decider.number)
+        if not decider.results.filter(state=Result.State.CONFIRMED).exists():
+            return coded("start_rule_waits", game=game, decider=name)
+        if previous_game(decider) is not None and fixture.starting_colour:
+            if fixture.start_reason.startswith("set by the organizer"):
+                return None  # set by hand before: the organizer may correct it
+            return coded("start_rule_decided", game=game, c=fixture.starting_colour, decider=name)
+        return None
+    if fixture.start_basis == "die-roll":
+        return None
+    if fixture.series_id is not None:
+        return coded("start_rule_playoff", game=game)
+    if fixture.cycle_id is not None and fixture.starting_colour:
+        return coded("start_rule_drr", game=game)
+    return None
+
+
+def _grand_prix_league_add_game(league: League) -> Fixture:
+    """An organizer adds the extra games of a GP league's tied top (normally added by
+    themselves when the last game counts): refused unless the top is tied and every game
+    is decided."""
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.playoffs:
+            raise ServiceError(f"{league.name} has playoffs: they decide the title")
+        leaders = grand_prix_league_leaders(league)
+        if (
+            league.cycles.count() < league.drr_count
+            or league.fixtures.filter(status__in=formats_selectors.UNDECIDED).exists()
+        ):
+            raise ServiceError(
+                "an extra game is added only while the top is tied and no game is left; "
+                "games are still to be played (or DRRs to be seeded)"
+            )
+        if len(leaders) < 2:
+            raise ServiceError("an extra game is added only while the top is tied; it is not")
+        before = set(league.fixtures.values_list("pk", flat=True))
+        grand_prix_league_progress(league)
+        made = league.fixtures.exclude(pk__in=before).order_by("number").first()
+        standings_invalidate(league)
+        return made
 
 
 def fixture_start_record(
@@ -350,6 +424,9 @@ def fixture_start_record(
             .select_related("league")
             .get(pk=fixture.pk)
         )
+        refusal = start_by_hand_refusal(fixture)
+        if refusal is not None:
+            raise refusal
         if fixture.results.filter(state__in=LIVE).exists():
             raise ServiceError(
                 f"{fixture.label or fixture.number} already has a result; void it before "

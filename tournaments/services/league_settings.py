@@ -181,6 +181,17 @@ SETTINGS: dict[str, Setting] = {
             max_length=400,
         ),
         Setting(
+            "game0_counts",
+            _("Game 0 counts in the table"),
+            _(
+                "Challengers: off (the default), game 0 only decides who starts game 1; on, "
+                "it counts like games 1, 2, …"
+            ),
+            kind="bool",
+            default=False,
+            kinds=(CHALLENGERS,),
+        ),
+        Setting(
             "games_planned",
             _("Games (Grand Prix) or preliminary rounds (open)"),
             _("Grand Prix: 1 to 50 games; open tournament: 1 to 30 rounds (default 5)"),

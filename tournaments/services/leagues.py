@@ -117,6 +117,7 @@ def league_create(
     final_table_size: int | None = None,
     draw_seed: int | None = None,
     ranking_level: int | None = None,
+    game0_counts: bool = False,
 ) -> League:
     """Create a league in the draft state, owned (and organized) by ``owner``. Every value
     is checked by its specification in ``tournaments.services.league_settings`` (the forms and the
@@ -145,8 +146,10 @@ def league_create(
     points_scheme = spec.clean("points_scheme", points_scheme or None)
     draw_seed = spec.clean("draw_seed", draw_seed)
     ranking_level = _check_ranking_level(spec.clean("ranking_level", ranking_level), fmt)
-    for flag in ("confirmation_required", "is_public", "registration_open"):
+    for flag in ("confirmation_required", "is_public", "registration_open", "game0_counts"):
         spec.clean(flag, locals()[flag])
+    if game0_counts and event_kind != spec.CHALLENGERS:
+        raise ServiceError("only a Challengers event has a game 0", field="game0_counts")
     event = _check_event_settings(
         fmt,
         board,
@@ -186,6 +189,7 @@ def league_create(
                 ranking_level=ranking_level,
                 **event,
                 registration_open=bool(registration_open),
+                game0_counts=bool(game0_counts),
             )
     except IntegrityError:
         raise ServiceError(
@@ -414,6 +418,10 @@ def league_finish(*, league: League, by) -> League:
             raise refusal
         league.status = Status.FINISHED
         league.save(update_fields=["status"])
+        # a new snapshot stamp: the cached table (badge "final", the champion) is redrawn
+        from tournaments.services.standings import standings_invalidate
+
+        standings_invalidate(league)
         return league
 
 
@@ -461,6 +469,10 @@ def league_set_status(*, league: League, status: str, by) -> League:
             )
         league.status = status
         league.save(update_fields=["status"])
+        if status == Status.FINISHED:  # the table's badge and champion are redrawn
+            from tournaments.services.standings import standings_invalidate
+
+            standings_invalidate(league)
         return league
 
 

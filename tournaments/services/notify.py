@@ -28,6 +28,8 @@ CLAIM_OPENED = "claim_opened"  # a PlayerClaim is open: who may vouch for the pl
 CLAIM_DECIDED = "claim_decided"  # a PlayerClaim was decided (stamp: its state): the claimer
 #: a ResultLink was revoked because its player now has an account: the league's organizers
 RESULT_LINK_REVOKED = "result_link_revoked"
+#: a League (stamp: "player id:entry id" of the entry, gone): the league's organizers
+INVITATION_DECLINED = "invitation_declined"
 #: not a notice: what the notices of (stamp kind, object) asked for is done; their inbox
 #: items stop being new
 ACTION_DONE = "action_done"

@@ -47,7 +47,11 @@ from tournaments.permissions import (
 )
 from tournaments.services.analyses import analysis_for_counted
 from tournaments.services.errors import NotAllowed, ServiceError, coded, coded_text
-from tournaments.services.events import event_starts_update, grand_prix_progress
+from tournaments.services.events import (
+    event_starts_update,
+    grand_prix_league_progress,
+    grand_prix_progress,
+)
 from tournaments.services.guards import require_action
 from tournaments.services.hand_results import HandResult, hand_result_fields
 from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
@@ -215,6 +219,8 @@ def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
         event_starts_update(fixture)  # games whose start this game decides
         if league.event_kind == League.EventKind.GRAND_PRIX:
             grand_prix_progress(league)  # cancel once decided, extra game while tied
+        elif league.format in ("GP", "GP+"):
+            grand_prix_league_progress(league)  # a GP league of DRRs: extra games too
         if fixture.stage == Fixture.Stage.FINAL:  # an open tournament's final table
             counted = fixture.results.filter(state=Result.State.CONFIRMED).exists()
             League.objects.filter(pk=league.pk).update(

@@ -20,6 +20,7 @@ from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.notify import SCHEDULE_CHANGED, notify_on_commit
 from tournaments.services.standings import standings_invalidate
+from tournaments.services.starts import event_starts_update
 
 
 def _active_entries(league: League) -> list[Entry]:
@@ -117,6 +118,12 @@ def cycle_create(
             ) from None
         if seed is None and recorded is None:
             seed = secrets.randbelow(2**31)
+        if recorded is not None and league.draw_seed is None:
+            # the rolls typed by the organizer seed the players, not the starting colours:
+            # the platform's dice for those (3T round 1, GP games) need a seed of their own,
+            # unpredictable and recorded (the league's, drawn once) so they replay
+            league.draw_seed = secrets.randbelow(2**31)
+            league.save(update_fields=["draw_seed"])
         try:
             order = seed_by_die_roll([e.pk for e in entries], seed=seed, recorded_rolls=recorded)
             if fmt.players_per_game == 3:
@@ -166,6 +173,33 @@ def _typed_order(players, recorded, index: int) -> list[str]:
     return [str(p) for p in players]
 
 
+def start_seed(cycle: Cycle, game_number: int) -> str:
+    """The seed of the platform's starting-colour dice of a DRR game: the DRR's seed when
+    the platform drew the seeding rolls, else the league's recorded draw seed (typed
+    seeding rolls used to give the constant ``"None-1-1"``, so every such league started
+    alike)."""
+    base = cycle.seed if cycle.seed is not None else cycle.league.draw_seed
+    return f"{base}-{cycle.number}-{game_number}"
+
+
+def _last_round_by_board(cycle: Cycle) -> dict[int, Fixture]:
+    """A 3T/3T+ league is one triple-threat tournament (docs/decisions.md): the first
+    round of DRR n follows the last round of DRR n−1, board k after board k (only the
+    league's very first round is started by die roll)."""
+    earlier = (
+        Cycle.objects.filter(league_id=cycle.league_id, number__lt=cycle.number)
+        .order_by("-number")
+        .first()
+    )
+    if earlier is None:
+        return {}
+    games = list(earlier.fixtures.order_by("-round", "number"))
+    if not games:
+        return {}
+    last = [g for g in games if g.round == games[0].round]
+    return dict(enumerate(last))
+
+
 def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
     """The DRR's games with their seats and starts. The start follows the format
     (tournament.md, Starting colour): a double-threat DRR game the rearguard of the
@@ -179,7 +213,8 @@ def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
     chained = fmt.players_per_game == 3  # 3T / 3T+: games follow each other at a board
     game_number = 0
     seats: list[Seat] = []
-    previous_at_board: dict[int, Fixture] = {}
+    carried_over = _last_round_by_board(cycle) if chained else {}
+    previous_at_board: dict[int, Fixture] = dict(carried_over)
     for rnd in schedule.rounds:
         this_round: dict[int, Fixture] = {}
         for board_index, game in enumerate(rnd.games):
@@ -203,7 +238,7 @@ def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
                         assignment=assignment,
                         board_colours=board_colours,
                         at_board=at_board,
-                        seed=f"{cycle.seed}-{cycle.number}-{game_number}",
+                        seed=start_seed(cycle, game_number),
                     )
                     start_fields = {"starting_colour": start.colour}
                     if rule == "die-roll":
@@ -236,6 +271,9 @@ def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
             )
         previous_at_board = this_round
     Seat.objects.bulk_create(seats)
+    if carried_over:
+        for earlier in carried_over.values():  # already counted: the start is known now
+            event_starts_update(earlier)
 
 
 def cycle_reorder_late_games(*, cycle: Cycle, by, late_order: list[int]) -> Cycle:

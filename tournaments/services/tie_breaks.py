@@ -66,6 +66,8 @@ def tie_break_roll_record(*, league: League, by, rolls, note: str = "") -> TieBr
     moment of recording). The standings' die-roll tie-break uses the latest roll-off every
     member of a tied group took part in."""
     require_organizer(by, league)
+    if league.status == League.Status.FINISHED:
+        raise ServiceError(f"{league.name} has finished: its table is final, no roll changes it")
     rounds = _rounds_by_entry(league, rolls)
     with transaction.atomic():
         roll = TieBreakRoll.objects.create(

@@ -38,6 +38,7 @@ from tournaments.selectors import ratings as rating_selectors
 from tournaments.services import analyses as analysis_services
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.events import start_by_hand_refusal
 from tournaments.web.caching import public_page
 from tournaments.web.forms import DisputeForm, LogUploadForm, ResolveForm
 from tournaments.web.lookups import fixture_or_404, safe_next
@@ -99,6 +100,10 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
         # a log played online: its dice checked against the seed it reveals
         "dice": dice_check(result.game_log.content) if result and result.game_log else None,
         "can_retry_analysis": _can_retry_analysis(request.user, fixture, actions, analysis),
+        "can_set_start": actions.organizer
+        and not fixture.starting_colour
+        and fixture.status == Fixture.Status.SCHEDULED
+        and start_by_hand_refusal(fixture) is None,
     }
 
 
@@ -137,12 +142,24 @@ def game_submit(request, pk: int):
         context = _game_context(request, fixture, upload_form=form)
         return render(request, "tournaments/game.html", context, status=400)
     try:
-        result = result_services.game_log_submit(
+        upload = result_services.game_log_upload(
             fixture=fixture, content=form.cleaned_data["log"], user=request.user
         )
     except ServiceError as exc:
         return _service_error(request, fixture, exc, upload_form=form)
-    if result.state == Result.State.CONFIRMED:
+    result = upload.result
+    if not upload.created:  # the very same log again: nothing new was stored
+        messages.info(
+            request,
+            _("This log was submitted before; nothing changed.")
+            + " "
+            + (
+                _("Its result counts.")
+                if result.state == Result.State.CONFIRMED
+                else _("Its result waits for the opponent's confirmation.")
+            ),
+        )
+    elif result.state == Result.State.CONFIRMED:
         messages.success(request, _("The log was accepted and the result counts."))
     else:
         messages.success(

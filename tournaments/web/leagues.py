@@ -286,6 +286,8 @@ def _format_extras(league) -> dict:
         "grand_prix": format_selectors.grand_prix_summary(league),
         "rolls": format_selectors.tie_break_rolls(league),
         "final_ranking": None,
+        # a finished league names its champion above the table (its page and its embed)
+        "champion": league_selectors.league_champion(league),
     }
     if league.event_kind == league.EventKind.OPEN:
         order = open_final_ranking(league)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.board import DEFAULT_COLOURS
 from games.engine.rules import OPTIONS, PRESET_OPTIONS, PRESET_TITLES
+from games.replay import colour_label
 from tournaments.algorithms.standings import LEAGUE_PRECEDENCE, METRICS
 from tournaments.formats import FORMATS
 from tournaments.services import league_settings as spec
@@ -124,6 +125,7 @@ FORM_SETTINGS = (
     "board",
     "drr_count",
     "game_formats",
+    "game0_counts",
     "games_planned",
     "time_limit_minutes",
     "final_table_size",
@@ -281,6 +283,8 @@ class LeagueForm(forms.Form):
             kwargs["playoffs"] = self.playoffs_config()
         if spec.applies("game_formats", kind):
             kwargs["game_formats"] = data.get("game_formats_list") or None
+        if spec.applies("game0_counts", kind):
+            kwargs["game0_counts"] = data.get("game0_counts", False)
         for key in ("games_planned", "time_limit_minutes", "final_table_size"):
             if spec.applies(key, kind):
                 kwargs[key] = data.get(key)
@@ -513,7 +517,9 @@ class ColoursForm(forms.Form):
 
     def __init__(self, *args, board: int = 4, allied: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [("", _("no preference"))] + [(c, c) for c in DEFAULT_COLOURS[board]]
+        choices = [("", _("no preference"))] + [
+            (c, colour_label(c)) for c in DEFAULT_COLOURS[board]
+        ]
         self.fields["first"].choices = choices
         self.fields["second"].choices = choices
         if not allied:

@@ -171,12 +171,24 @@ def link_upload(request, token: str, pk: int):
     if not form.is_valid():
         return _page(request, link, status=400, forms={"fixture": pk, "upload_form": form})
     try:
-        result = result_services.game_log_submit(
+        upload = result_services.game_log_upload(
             fixture=fixture, content=form.cleaned_data["log"], user=LinkHolder(link)
         )
     except ServiceError as exc:
         return _failed(request, link, fixture, exc, upload_form=form)
-    if result.state == Result.State.CONFIRMED:
+    result = upload.result
+    if not upload.created:  # the very same log again: nothing new was stored
+        messages.info(
+            request,
+            _("This log was submitted before; nothing changed.")
+            + " "
+            + (
+                _("Its result counts.")
+                if result.state == Result.State.CONFIRMED
+                else _("Its result waits for the opponent's confirmation.")
+            ),
+        )
+    elif result.state == Result.State.CONFIRMED:
         messages.success(request, _("The log was accepted and the result counts."))
     else:
         messages.success(

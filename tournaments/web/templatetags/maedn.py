@@ -14,7 +14,7 @@ from django import template
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.geometry import SHAPES, SYMBOLS, shape_path
@@ -92,6 +92,45 @@ METRICS = {
     "placement_points": (_("Points"), _("more placement points")),
     "points": (_("Points"), _("more points")),
 }
+
+
+@register.filter
+def submitter(result) -> str:
+    """Who sent a result: the player of the private result link it came through, else the
+    account's name ("–" when neither is known, e.g. the account was deleted)."""
+    if getattr(result, "submitted_via_id", None):
+        return result.submitted_via.entry.player.name
+    if getattr(result, "submitted_by_id", None):
+        return result.submitted_by.get_username()
+    return "–"
+
+
+_SERIES_NUMBERED = re.compile(r"^(Semi-final|Quarter-final) (\d+)$")
+_SERIES_ROUND_OF = re.compile(r"^Round of (\d+)(?: – (\d+))?$")
+
+
+@register.filter
+def series_name(name: str) -> str:
+    """A playoff series' name (stored in English by the bracket: "Final", "Semi-final 2",
+    "Round of 16 – 3", "Qualifying Series") in the reader's language; an organizer's own
+    name as it is."""
+    fixed = {
+        "Final": pgettext("series", "Final"),
+        "Final Series": pgettext("series", "Final Series"),
+        "Qualifying Series": pgettext("series", "Qualifying Series"),
+    }
+    if name in fixed:
+        return fixed[name]
+    if m := _SERIES_NUMBERED.match(name or ""):
+        words = {
+            "Semi-final": pgettext("series", "Semi-final %(n)s"),
+            "Quarter-final": pgettext("series", "Quarter-final %(n)s"),
+        }
+        return words[m.group(1)] % {"n": m.group(2)}
+    if m := _SERIES_ROUND_OF.match(name or ""):
+        text = pgettext("series", "Round of %(n)s") % {"n": m.group(1)}
+        return f"{text} – {m.group(2)}" if m.group(2) else text
+    return name
 
 
 @register.filter
@@ -331,7 +370,8 @@ def upload_error(rejection) -> str:
     """A refused upload's reason (a ``RejectedSubmission``) in the reader's language: its
     code and parameters rendered (``services.errors.error_text``); an uncoded one (older
     rows, rare refusals) as it was worded, in English."""
-    return error_text(rejection.error_code, rejection.error_params or {}, rejection.error or "")
+    text = error_text(rejection.error_code, rejection.error_params or {}, rejection.error or "")
+    return text[:1].upper() + text[1:]  # shown as a sentence (the messages start in lower case)
 
 
 @register.simple_tag

@@ -1,0 +1,96 @@
+"""Starts decided by earlier results: a game stored with ``starting_colour`` empty,
+``start_basis`` and ``start_depends_on`` gets its colour when the deciding game's result
+counts (``event_starts_update``, called by ``results._counts_changed`` and by the schedule
+for a DRR whose first round follows the last one). Apart from ``events`` so the schedule
+can use it without an import circle."""
+
+from __future__ import annotations
+
+from games.engine.board import DEFAULT_COLOURS
+from tournaments.algorithms import starting_colour
+from tournaments.algorithms.errors import AlgorithmError
+from tournaments.models import Fixture, Result
+from tournaments.services.errors import ServiceError
+
+LIVE = (Result.State.CONFIRMED, *Result.OPEN_STATES)
+
+
+def previous_game(fixture: Fixture) -> starting_colour.PreviousGame | None:
+    """The counted result of ``fixture`` as the start rules need it (colours in finishing
+    order, who held which, how its format ends), or None while nothing counts."""
+    result = fixture.results.filter(state=Result.State.CONFIRMED).first()
+    if result is None or not result.finished_colours:
+        return None  # no counted result, or one without the colours' finishing order
+    owner_colours = {s.entry_id: tuple(s.colours) for s in fixture.seats.all()}
+    placings = tuple(result.finished_colours)
+    return starting_colour.PreviousGame(
+        placings=placings,
+        assignment=owner_colours,
+        end=starting_colour.FORMAT_ENDS.get(fixture.game_format, "first-colour"),
+    )
+
+
+def event_starts_update(fixture: Fixture) -> list[Fixture]:
+    """``fixture``'s counted result changed (confirmed, corrected or voided): resolve the
+    start of every game it decides. Raises ServiceError, naming the game, when a game
+    whose start would change already has a result; the caller's transaction then rolls
+    the change back."""
+    changed = []
+    dependents = list(
+        Fixture.objects.select_for_update(no_key=True)
+        .filter(start_depends_on=fixture)
+        .prefetch_related("seats")
+        .order_by("number")
+    )
+    if not dependents:
+        return changed
+    previous = previous_game(fixture)
+    board_colours = DEFAULT_COLOURS[fixture.league.board]
+    winner_colours = _counted_winner_colours(fixture) if previous is None else ()
+    for game in dependents:
+        colour, reason = "", ""
+        if previous is None and game.starting_colour in winner_colours:
+            # a result without the colours' finishing order (entered by hand) that keeps
+            # the winner: the colour that clinched is still one of the winner's, so the
+            # start stays (correcting pawns or placings must not undo the next game)
+            continue
+        if previous is not None:
+            plan = starting_colour.StartPlan(game.number, game.start_basis, fixture.number)
+            assignment = {s.entry_id: tuple(s.colours) for s in game.seats.all()}
+            try:
+                decided = starting_colour.resolve_start(plan, previous, assignment, board_colours)
+            except AlgorithmError as exc:
+                raise ServiceError(f"{game.label}: {exc}") from None
+            colour, reason = decided.colour, decided.reason
+        if colour == game.starting_colour:
+            continue
+        if game.starting_colour and game.results.filter(state__in=LIVE).exists():
+            change = (
+                f"make {colour} its starting colour"
+                if colour
+                else "leave its start undecided (the new result has another winner, or none, "
+                "and no finishing order of the colours)"
+            )
+            raise ServiceError(
+                f"{game.label} already has a result and was started by "
+                f"{game.starting_colour}; this change would {change}. Void the result of "
+                f"{game.label} first"
+            )
+        game.starting_colour, game.start_reason = colour, reason
+        game.save(update_fields=["starting_colour", "start_reason", "updated_at"])
+        changed.append(game)
+    return changed
+
+
+def _counted_winner_colours(fixture: Fixture) -> tuple[str, ...]:
+    """The colours the winner of ``fixture``'s counted result held in it (none without a
+    counted result or a winner)."""
+    winner = (
+        fixture.results.filter(state=Result.State.CONFIRMED)
+        .values_list("winner_id", flat=True)
+        .first()
+    )
+    if winner is None:
+        return ()
+    seat = fixture.seats.filter(entry_id=winner).first()
+    return tuple(seat.colours) if seat is not None else ()

@@ -15,6 +15,7 @@ import base64
 import hmac
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db.models import Q
 from django.utils.crypto import salted_hmac
@@ -104,4 +105,102 @@ def round_tables(league: League, number: int) -> list[Fixture]:
         league.fixtures.filter(round=number)
         .prefetch_related(seats_prefetch(), "results")
         .order_by("number", "pk")
+    )
+
+
+#: a table's state on the desk and the table's page, most urgent first
+TABLE_STATES = ("referee", "disputed", "entered", "playing", "confirmed")
+
+
+def table_state(fixture: Fixture) -> str:
+    """``referee`` (called and not cleared), ``disputed``, ``confirmed`` (counts; a forfeit
+    too), ``entered`` (waiting for another player or the desk) or ``playing``."""
+    if fixture.referee_called_at is not None:
+        return "referee"
+    status = fixture.status
+    if status == Fixture.Status.DISPUTED:
+        return "disputed"
+    if status in (Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED, Fixture.Status.CANCELLED):
+        return "confirmed"
+    if status == Fixture.Status.SUBMITTED:
+        return "entered"
+    return "playing"
+
+
+def open_result(fixture: Fixture):
+    """The table's newest open or counting result (prefetched ``results``), or None."""
+    wanted = ("pending", "disputed", "confirmed")
+    results = [r for r in fixture.results.all() if r.state in wanted]
+    return max(results, key=lambda r: r.pk) if results else None
+
+
+def projector_version(league: League) -> str:
+    """A short fingerprint of everything the projector shows (one query): the tables and
+    their results (fixtures' count and newest change), the results revision and the
+    league's check-in; the ETag of the projector's fragment."""
+    from django.db.models import Count, Max
+
+    agg = league.fixtures.aggregate(n=Count("pk"), changed=Max("updated_at"))
+    changed = agg["changed"].timestamp() if agg["changed"] else 0
+    return f'"p{league.pk}-{agg["n"]}-{changed:.6f}-{league.results_revision}"'
+
+
+@dataclass(frozen=True)
+class Projector:
+    round: int | None
+    is_final: bool
+    #: (name, table number, colours) alphabetically by name
+    seating: list[tuple[str, int, list[str]]]
+    #: when the round's clock started (the round's draw), or None
+    started_at: object
+    time_limit_minutes: int | None
+    #: (rank, name, placement points, games played), best first
+    standings: list[tuple[int, str, object, object]]
+
+    @property
+    def ends_at(self):
+        if self.started_at is None or not self.time_limit_minutes:
+            return None
+        return self.started_at + timedelta(minutes=self.time_limit_minutes)
+
+
+def projector(league: League, *, standings_rows: int = 20) -> Projector:
+    """What the projector shows: the newest round's seating, its clock and the
+    preliminary standings (top ``standings_rows``)."""
+    from tournaments.algorithms.errors import AlgorithmError
+    from tournaments.selectors import open_tournaments as open_reads
+
+    number = current_round(league)
+    seating: list[tuple[str, int, list[str]]] = []
+    is_final = False
+    started = None
+    if number is not None:
+        for fixture in round_tables(league, number):
+            is_final = is_final or fixture.stage == Fixture.Stage.FINAL
+            for seat in fixture.seats.all():
+                seating.append((seat.entry.player.name, fixture.number, list(seat.colours)))
+        seating.sort(key=lambda row: (row[0].casefold(), row[1]))
+        drawn = league.open_rounds.filter(number=number).order_by("-pk").first()
+        started = drawn.created_at if drawn else None
+    try:
+        rows = open_reads.preliminary_rows(league)
+    except AlgorithmError:
+        rows = []
+    names = dict(league.entries.values_list("pk", "player__name"))
+    standings = [
+        (
+            r.rank,
+            names.get(r.entry, "?"),
+            r.values.get("placement_points"),
+            r.values.get("games_played"),
+        )
+        for r in rows[:standings_rows]
+    ]
+    return Projector(
+        round=number,
+        is_final=is_final,
+        seating=seating,
+        started_at=started,
+        time_limit_minutes=league.time_limit_minutes,
+        standings=standings,
     )

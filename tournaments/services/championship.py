@@ -17,15 +17,19 @@ the first time."""
 
 from __future__ import annotations
 
+import json
+
 from django.db import transaction
 from django.utils import timezone
 
 from tournaments.actors import link_holder
-from tournaments.models import Entry, Fixture, League
+from tournaments.models import Entry, Fixture, League, Result
 from tournaments.permissions import is_organizer
 from tournaments.selectors.championship import venue_token_valid
 from tournaments.services.errors import NotAllowed, coded
 from tournaments.services.guards import require_organizer
+from tournaments.services.hand_results import HandResult, hand_result_fields
+from tournaments.services.results import result_confirm, result_report
 
 
 def _require_open_tournament(league: League) -> None:
@@ -115,7 +119,7 @@ def entry_mark_paid(*, entry: Entry, by, paid: bool = True) -> Entry:
     return entry
 
 
-def _sits_at(by, fixture: Fixture) -> bool:
+def sits_at(by, fixture: Fixture) -> bool:
     seats = fixture.seats.all()
     if (holder := link_holder(by)) is not None:
         return any(s.entry_id == holder.entry_id for s in seats)
@@ -128,7 +132,7 @@ def table_referee_call(*, fixture: Fixture, by, called: bool = True) -> Fixture:
     """A player at the table calls the referee (the desk sees the table flagged); the desk
     (or a player at the table) clears the call. Calling twice keeps the first time."""
     organizer = getattr(by, "is_authenticated", False) and is_organizer(by, fixture.league)
-    if not organizer and not _sits_at(by, fixture):
+    if not organizer and not sits_at(by, fixture):
         raise coded("table_not_yours", table=fixture.number, cls=NotAllowed)
     with transaction.atomic():
         fixture = Fixture.objects.select_for_update(of=("self",), no_key=True).get(pk=fixture.pk)
@@ -138,3 +142,61 @@ def table_referee_call(*, fixture: Fixture, by, called: bool = True) -> Fixture:
             fixture.referee_called_at = None
         fixture.save(update_fields=["referee_called_at", "updated_at"])
     return fixture
+
+
+def same_actor(result: Result, by) -> bool:
+    if (holder := link_holder(by)) is not None:
+        return result.submitted_via_id is not None and result.submitted_via.entry_id == (
+            holder.entry_id
+        )
+    return result.submitted_by_id is not None and result.submitted_by_id == getattr(by, "pk", -1)
+
+
+def _as_stored(value):
+    return json.loads(json.dumps(value))
+
+
+def table_result_enter(
+    *, fixture: Fixture, user, winner=None, counted_pawns=None, reason: str = "", **typed
+) -> Result:
+    """A player at the table enters its placings (or count points when time ran out), from
+    their phone. The same result entered again counts once, however the phones race (the
+    table's row is locked first): typed again by the same player it changes nothing; typed
+    by another player at the table it confirms the first entry; different placings replace
+    the open entry (``result_report``), and the others confirm or dispute that one."""
+    if not sits_at(user, fixture):
+        raise coded("table_not_yours", table=fixture.number, cls=NotAllowed)
+    with transaction.atomic():
+        fixture = (
+            Fixture.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("league")
+            .get(pk=fixture.pk)
+        )
+        fields = hand_result_fields(
+            fixture,
+            HandResult(
+                winner=winner.pk if winner is not None else None,
+                counted_pawns=counted_pawns,
+                **typed,
+            ),
+        )
+        current = (
+            fixture.results.filter(state__in=[Result.State.PENDING, Result.State.CONFIRMED])
+            .select_related("submitted_via")
+            .order_by("-pk")
+            .first()
+        )
+        if current is not None and all(
+            _as_stored(v) == _as_stored(getattr(current, k)) for k, v in fields.items()
+        ):
+            if current.state == Result.State.CONFIRMED or same_actor(current, user):
+                return current  # entered twice: counts once
+            return result_confirm(result=current, user=user)
+        return result_report(
+            fixture=fixture,
+            user=user,
+            winner=winner,
+            counted_pawns=counted_pawns,
+            reason=reason,
+            **typed,
+        )

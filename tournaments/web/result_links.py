@@ -142,6 +142,9 @@ def link_page(request, token: str):
             httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
         )
         return response
+    # a championship day (issue 36): the table's page (its QR code) knows this phone's
+    # player from now on, as the link itself does (the session is this browser's only)
+    request.session["result_link"] = link.pk
     return _page(request, link)
 
 

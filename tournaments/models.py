@@ -145,6 +145,11 @@ class League(models.Model):
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     is_public = models.BooleanField(default=True)
+    checkin_opened_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="check-in open since (only the checked-in are drawn)",
+    )
     registration_open = models.BooleanField(
         default=False, help_text="anyone signed in may ask to join (else by invitation only)"
     )
@@ -215,6 +220,10 @@ class Entry(models.Model):
     state = models.CharField(max_length=10, choices=State.choices, default=State.ACCEPTED)
     accepted_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    checked_in_at = models.DateTimeField(
+        null=True, blank=True, help_text="checked in at the venue (open tournaments)"
+    )
+    paid_at = models.DateTimeField(null=True, blank=True, help_text="entry fee marked paid")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = EntryQuerySet.as_manager()
@@ -379,6 +388,9 @@ class Fixture(models.Model):
         null=True, blank=True, help_text="the result is due by then (organizers' deadline)"
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    referee_called_at = models.DateTimeField(
+        null=True, blank=True, help_text="a player at the table called the referee"
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -130,6 +130,7 @@ TEMPLATES = [
             # the page helpers live with the pages (tournaments/web/), not at the app's root
             "libraries": {
                 "maedn": "tournaments.web.templatetags.maedn",
+                "championship": "tournaments.web.templatetags.championship",
             },
         },
     },

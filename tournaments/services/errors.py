@@ -111,6 +111,14 @@ MESSAGES: dict[str, str] = {
         "%(game)s is started by %(c)s, decided by the result of %(decider)s as the "
         "regulations say; its start is not set by hand"
     ),
+    # championship day (issue 36)
+    "checkin_not_open": gettext_noop("check-in for %(league)s is not open"),
+    "checkin_bad_venue_code": gettext_noop(
+        "this check-in code is not (or no longer) valid; scan the code shown at the venue"
+    ),
+    "checkin_not_yours": gettext_noop("you can check in only yourself"),
+    "checkin_not_open_tournament": gettext_noop("%(league)s is not an open tournament"),
+    "table_not_yours": gettext_noop("only the players at table %(table)s act on its result"),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

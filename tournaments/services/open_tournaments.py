@@ -114,7 +114,12 @@ def open_round_draw(*, league: League, by, seed: int | None = None) -> OpenRound
             )
         _require_previous_round_done(league)
         require_invitations_answered(league, "draw")
-        players = list(league.entries.playing().order_by("pk").values_list("pk", flat=True))
+        playing = league.entries.playing()
+        if league.checkin_opened_at is not None:
+            # a championship day: who is not checked in sits this round out, no points
+            # (docs/decisions.md, "Check-in and the draw")
+            playing = playing.filter(checked_in_at__isnull=False)
+        players = list(playing.order_by("pk").values_list("pk", flat=True))
         board = DEFAULT_COLOURS[league.board]
         try:
             draw = open_draw.draw_round(

@@ -98,6 +98,8 @@ def _page(request, link, *, status=200, form_error=None, forms=None):
             "dispute_form": forms.get("dispute_form"),
             "refill": _refill(forms.get("upload_form")),
             "login_next": "/",  # the header's log-in link must not carry the token
+            # a championship day: the venue's check-in QR code scanned before (issue 36)
+            "venue_scanned": str(link.entry.league_id) in request.session.get("checkin_venue", {}),
         },
         status=status,
     )
@@ -150,6 +152,9 @@ def link_page(request, token: str):
             httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
         )
         return response
+    # a championship day (issue 36): the table's page (its QR code) knows this phone's
+    # player from now on, as the link itself does (the session is this browser's only)
+    request.session["result_link"] = link.pk
     return _page(request, link)
 
 
@@ -248,6 +253,8 @@ def link_report(request, token: str, pk: int):
             "form_error": error,
             "action": reverse("tournaments:link-report", args=[token, fixture.pk]),
             "login_next": "/",  # the header's log-in link must not carry the token
+            # a championship day: the venue's check-in QR code scanned before (issue 36)
+            "venue_scanned": str(link.entry.league_id) in request.session.get("checkin_venue", {}),
         },
         status=status,
     )

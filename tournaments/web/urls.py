@@ -5,6 +5,7 @@ from django.urls import include, path
 from accounts.throttles import ReplayThrottle, throttled_view
 from games import views as game_views
 from tournaments.web import (
+    championship,
     desk,
     embeds,
     entries,
@@ -130,6 +131,25 @@ urlpatterns = [
     ),
     path("leagues/<slug:slug>/playoffs/", leagues.league_playoffs, name="playoffs"),
     path("leagues/<slug:slug>/desk/", desk.league_desk, name="desk"),
+    path("leagues/<slug:slug>/desk/check-in/", championship.desk_checkin, name="desk-checkin"),
+    path(
+        "leagues/<slug:slug>/desk/check-in/poster/", championship.venue_poster, name="venue-poster"
+    ),
+    path(
+        "leagues/<slug:slug>/check-in/<str:token>/",
+        championship.venue_checkin,
+        name="venue-checkin",
+    ),
+    path("leagues/<slug:slug>/desk/tables/", championship.desk_tables, name="desk-tables"),
+    path("leagues/<slug:slug>/table-cards/", championship.table_cards, name="table-cards"),
+    path("leagues/<slug:slug>/projector/", championship.projector, name="projector"),
+    path(
+        "leagues/<slug:slug>/projector/panels/",
+        championship.projector_fragment,
+        name="projector-panels",
+    ),
+    path("tables/<int:pk>/", championship.table_page, name="table"),
+    path("r/<str:token>/check-in/", championship.link_check_in, name="result-link-checkin"),
     path("leagues/<slug:slug>/embed/standings/", embeds.embed_standings, name="embed-standings"),
     path("leagues/<slug:slug>/embed/bracket/", embeds.embed_bracket, name="embed-bracket"),
     path("leagues/<slug:slug>/embed/schedule/", embeds.embed_schedule, name="embed-schedule"),

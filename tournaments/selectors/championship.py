@@ -1,0 +1,206 @@
+"""A championship day on an open tournament (issue 36), as reads: the players' check-in
+codes and the venue's check-in token, the desk's check-in list, the tables of a round and
+their states, and what the projector shows.
+
+**Check-in codes.** A player's code is ``<entry id>-<4 characters>``: the characters are
+an HMAC of the entry id under the site's SECRET_KEY, so a code cannot be guessed from
+another one, is printed on a badge or a list and typed by a barcode scanner (which types
+it and presses Enter); nothing is stored. **The venue token** (the QR code on the wall)
+is an HMAC of the league and the moment check-in was opened: opening check-in again
+makes a new one, and the old poster stops working."""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models import Q
+from django.utils.crypto import salted_hmac
+
+from tournaments.models import Entry, Fixture, League
+from tournaments.selectors.prefetch import seats_prefetch
+
+CODE_RE = re.compile(r"^\s*(\d{1,10})-([A-Za-z2-7]{4})\s*$")
+
+
+def _mac(salt: str, value: str, length: int) -> str:
+    digest = salted_hmac(salt, value, algorithm="sha256").digest()
+    return base64.b32encode(digest).decode("ascii")[:length]
+
+
+def checkin_code(entry: Entry | int) -> str:
+    """The entry's check-in code (``12-K7QF``): exact, not guessable, never stored."""
+    pk = entry if isinstance(entry, int) else entry.pk
+    return f"{pk}-{_mac('tournaments.checkin-code', str(pk), 4)}"
+
+
+def entry_for_code(league: League, code: str) -> Entry | None:
+    """The league's entry whose check-in code is ``code`` exactly (case aside), or None."""
+    match = CODE_RE.match(code or "")
+    if not match:
+        return None
+    pk = int(match.group(1))
+    if not hmac.compare_digest(checkin_code(pk), f"{pk}-{match.group(2).upper()}"):
+        return None
+    return league.entries.playing().select_related("player").filter(pk=pk).first()
+
+
+def venue_token(league: League) -> str | None:
+    """The token of the venue's check-in QR code while check-in is open, else None."""
+    if league.checkin_opened_at is None:
+        return None
+    value = f"{league.pk}:{league.checkin_opened_at.isoformat()}"
+    return _mac("tournaments.checkin-venue", value, 20).lower()
+
+
+def venue_token_valid(league: League, token: str) -> bool:
+    wanted = venue_token(league)
+    return wanted is not None and hmac.compare_digest(wanted, (token or "").lower())
+
+
+@dataclass(frozen=True)
+class CheckinList:
+    entries: list[Entry]
+    #: the entry whose code was typed (or scanned) exactly, if any
+    exact: Entry | None
+    total: int
+    checked_in: int
+    paid: int
+
+
+def checkin_list(league: League, query: str = "") -> CheckinList:
+    """The playing entries for the desk's check-in page: an exact check-in code finds that
+    one entry; other text filters by name; counts over the whole field. Three queries."""
+    entries = league.entries.playing().select_related("player").order_by("player__name", "pk")
+    query = (query or "").strip()
+    exact = entry_for_code(league, query) if query else None
+    everyone = list(entries)
+    if exact is not None:
+        shown = [e for e in everyone if e.pk == exact.pk]
+    elif query:
+        shown = list(entries.filter(Q(player__name__icontains=query)))
+    else:
+        shown = everyone
+    return CheckinList(
+        entries=shown,
+        exact=exact,
+        total=len(everyone),
+        checked_in=sum(1 for e in everyone if e.checked_in_at),
+        paid=sum(1 for e in everyone if e.paid_at),
+    )
+
+
+def current_round(league: League) -> int | None:
+    """The newest drawn round's number (the final table counts as a round), or None."""
+    last = league.fixtures.order_by("-round").values_list("round", flat=True).first()
+    return last
+
+
+def round_tables(league: League, number: int) -> list[Fixture]:
+    """The tables of round ``number``, by table number, seats and players loaded."""
+    return list(
+        league.fixtures.filter(round=number)
+        .prefetch_related(seats_prefetch(), "results")
+        .order_by("number", "pk")
+    )
+
+
+#: a table's state on the desk and the table's page, most urgent first
+TABLE_STATES = ("referee", "disputed", "entered", "playing", "confirmed")
+
+
+def table_state(fixture: Fixture) -> str:
+    """``referee`` (called and not cleared), ``disputed``, ``confirmed`` (counts; a forfeit
+    too), ``entered`` (waiting for another player or the desk) or ``playing``."""
+    if fixture.referee_called_at is not None:
+        return "referee"
+    status = fixture.status
+    if status == Fixture.Status.DISPUTED:
+        return "disputed"
+    if status in (Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED, Fixture.Status.CANCELLED):
+        return "confirmed"
+    if status == Fixture.Status.SUBMITTED:
+        return "entered"
+    return "playing"
+
+
+def open_result(fixture: Fixture):
+    """The table's newest open or counting result (prefetched ``results``), or None."""
+    wanted = ("pending", "disputed", "confirmed")
+    results = [r for r in fixture.results.all() if r.state in wanted]
+    return max(results, key=lambda r: r.pk) if results else None
+
+
+def projector_version(league: League) -> str:
+    """A short fingerprint of everything the projector shows (one query): the tables and
+    their results (fixtures' count and newest change), the results revision and the
+    league's check-in; the ETag of the projector's fragment."""
+    from django.db.models import Count, Max
+
+    agg = league.fixtures.aggregate(n=Count("pk"), changed=Max("updated_at"))
+    changed = agg["changed"].timestamp() if agg["changed"] else 0
+    return f'"p{league.pk}-{agg["n"]}-{changed:.6f}-{league.results_revision}"'
+
+
+@dataclass(frozen=True)
+class Projector:
+    round: int | None
+    is_final: bool
+    #: (name, table number, colours) alphabetically by name
+    seating: list[tuple[str, int, list[str]]]
+    #: when the round's clock started (the round's draw), or None
+    started_at: object
+    time_limit_minutes: int | None
+    #: (rank, name, placement points, games played), best first
+    standings: list[tuple[int, str, object, object]]
+
+    @property
+    def ends_at(self):
+        if self.started_at is None or not self.time_limit_minutes:
+            return None
+        return self.started_at + timedelta(minutes=self.time_limit_minutes)
+
+
+def projector(league: League, *, standings_rows: int = 20) -> Projector:
+    """What the projector shows: the newest round's seating, its clock and the
+    preliminary standings (top ``standings_rows``)."""
+    from tournaments.algorithms.errors import AlgorithmError
+    from tournaments.selectors import open_tournaments as open_reads
+
+    number = current_round(league)
+    seating: list[tuple[str, int, list[str]]] = []
+    is_final = False
+    started = None
+    if number is not None:
+        for fixture in round_tables(league, number):
+            is_final = is_final or fixture.stage == Fixture.Stage.FINAL
+            for seat in fixture.seats.all():
+                seating.append((seat.entry.player.name, fixture.number, list(seat.colours)))
+        seating.sort(key=lambda row: (row[0].casefold(), row[1]))
+        drawn = league.open_rounds.filter(number=number).order_by("-pk").first()
+        started = drawn.created_at if drawn else None
+    try:
+        rows = open_reads.preliminary_rows(league)
+    except AlgorithmError:
+        rows = []
+    names = dict(league.entries.values_list("pk", "player__name"))
+    standings = [
+        (
+            r.rank,
+            names.get(r.entry, "?"),
+            r.values.get("placement_points"),
+            r.values.get("games_played"),
+        )
+        for r in rows[:standings_rows]
+    ]
+    return Projector(
+        round=number,
+        is_final=is_final,
+        seating=seating,
+        started_at=started,
+        time_limit_minutes=league.time_limit_minutes,
+        standings=standings,
+    )

@@ -9,8 +9,8 @@ them). Leagues are created on the site (/leagues/new/)."""
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Prefetch
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils.html import format_html_join
 
 from tournaments.algorithms.standings import METRICS

@@ -26,18 +26,6 @@ CLOSE_TOO_MANY = 4429  # as live.consumers.CLOSE_TOO_MANY
 _CHANGES = (b'"move"', b'"take"', b'"leave"', b'"start"')
 
 
-#: how long a socket of an address over its budget is not read
-ADDRESS_PAUSE_SECONDS = 1.0
-
-
-def _resume(protocol) -> None:
-    protocol._maedn_paused = False
-    if getattr(protocol, "_maedn_over", False):
-        return  # closed for flooding: stays unread
-    with contextlib.suppress(Exception):
-        protocol.transport.resumeProducing()
-
-
 def install() -> None:
     try:
         from daphne.ws_protocol import WebSocketProtocol
@@ -75,18 +63,8 @@ def install() -> None:
         # the address's budget (LIVE_MESSAGES_PER_ADDRESS, all its sockets to this process):
         # a read over it is dropped here, before the application is woken for it
         address = self.client_addr[0] if getattr(self, "client_addr", None) else None
-        if address_over(address):
-            # and this socket is not read for a while: what it sends meanwhile waits in the
-            # kernel's buffers (and then the client's), costing this process nothing
-            if not getattr(self, "_maedn_paused", False):
-                self._maedn_paused = True
-                from twisted.internet import reactor  # Daphne's, installed by now
-
-                with contextlib.suppress(Exception):
-                    self.transport.pauseProducing()
-                    reactor.callLater(ADDRESS_PAUSE_SECONDS, _resume, self)
-            if not any(c in payload for c in _CHANGES):
-                return
+        if address_over(address) and not any(c in payload for c in _CHANGES):
+            return
         on_message(self, payload, is_binary)
 
     WebSocketProtocol.onMessage = rate_limited_on_message

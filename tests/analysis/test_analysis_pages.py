@@ -88,7 +88,8 @@ def test_the_game_page_summarises_each_player(client, table, analysed):
         assert f'<td class="num wide-only">{mine["decisions"]}</td>' in rows[name]
         cells = ["", *re.findall(r'<td class="num">([^<]+)</td>', rows[name])]
         assert cells[1] == f"{mine['error_rate']:.1f}"  # milli-wins per decision
-        assert cells[2:5] == [
+        assert cells[2] == f"{mine['loss_mw'] / 10:.1f} pp"  # chances lost, percentage points
+        assert cells[3:6] == [
             str(mine["inaccuracies"]),
             str(mine["mistakes"]),
             str(mine["blunders"]),

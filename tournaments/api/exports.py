@@ -26,7 +26,7 @@ from tournaments import exports
 from tournaments.api.base import READ_ERRORS, DownloadView, _download
 from tournaments.api.cycles import CycleSerializer
 from tournaments.api.entries import EntrySerializer
-from tournaments.api.fixtures import FixtureSerializer
+from tournaments.api.fixtures import FixtureSerializer, shared
 from tournaments.api.leagues import LeagueSerializer
 from tournaments.api.players import PlayerRefSerializer
 from tournaments.api.playoffs import SeriesSerializer
@@ -214,11 +214,12 @@ def league_archive_chunks(league: League) -> Iterator[str]:
         )
         .order_by("pk")
     )
+    fixture_serializer, result_serializer = shared(FixtureSerializer), shared(ResultSerializer)
     for i, fixture in enumerate(fixtures.iterator(chunk_size=ARCHIVE_CHUNK)):
-        item = dict(FixtureSerializer(fixture).data)
+        item = dict(fixture_serializer.to_representation(fixture))
         results = []
         for result in fixture.results.all():
-            data = dict(ResultSerializer(result).data)
+            data = dict(result_serializer.to_representation(result))
             data["log_url"] = _log_url(result.pk) if result.game_log_id else None
             results.append(data)
         item["results"] = results
@@ -230,8 +231,9 @@ def league_archive_chunks(league: League) -> Iterator[str]:
         .defer("content")
         .order_by("pk")
     )
+    log_serializer = shared(GameLogInfoSerializer)
     for i, log in enumerate(logs.iterator(chunk_size=ARCHIVE_CHUNK * 5)):
-        data = dict(GameLogInfoSerializer(log).data)
+        data = dict(log_serializer.to_representation(log))
         data["log_url"] = _log_url(log.result_id)
         yield ("," if i else "") + _dumps(data)
     yield "]}"

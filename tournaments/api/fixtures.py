@@ -3,6 +3,7 @@ forfeits, voids, versions and rejected uploads."""
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -59,6 +60,14 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.guards import require_action
 
 
+@functools.cache
+def shared(serializer_class: type[serializers.Serializer]) -> serializers.Serializer:
+    """One instance of a serializer without context, whose fields are built once: a nested
+    item serialized through it costs its values only (a new ``ModelSerializer`` per item
+    rebuilt every field each time: most of a list's time)."""
+    return serializer_class()
+
+
 class SeatSerializer(serializers.ModelSerializer):
     player = serializers.SerializerMethodField()
     colours = StringListField()
@@ -69,7 +78,7 @@ class SeatSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(PlayerRefSerializer)
     def get_player(self, seat: Seat) -> dict[str, Any]:
-        return PlayerRefSerializer(seat.entry.player).data
+        return shared(PlayerRefSerializer).to_representation(seat.entry.player)
 
 
 class StartSerializer(serializers.Serializer):
@@ -141,7 +150,7 @@ class FixtureSerializer(serializers.ModelSerializer):
     def _result(self, fixture: Fixture, states) -> dict[str, Any] | None:
         for result in fixture.results.all():
             if result.state in states:
-                return ResultSerializer(result).data
+                return shared(ResultSerializer).to_representation(result)
         return None
 
     @extend_schema_field(ResultSerializer(allow_null=True))

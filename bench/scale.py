@@ -649,7 +649,7 @@ def requests_to_measure() -> list[dict[str, Any]]:
     who asks (None: anonymous). Needs the built site (the slugs and ids are looked up)."""
     from django.db.models import Count, Q
 
-    from tournaments.models import Fixture, League, Player, Result
+    from tournaments.models import Fixture, League, Player, Result, Series
 
     big = League.objects.get(slug=BIG)
     typical = (
@@ -668,6 +668,7 @@ def requests_to_measure() -> list[dict[str, Any]]:
     player, busiest = players[len(players) // 2][0], players[-1][0]
     game = big.fixtures.filter(status=Fixture.Status.CONFIRMED).order_by("-pk").first()
     result = Result.objects.filter(fixture=game, state="confirmed").first()
+    series = Series.objects.filter(league__slug=XLEAGUE).order_by("pk").first()
     L, T = f"/leagues/{big.slug}", f"/leagues/{typical.slug}"
     A, AT = f"/api/v1/leagues/{big.slug}", f"/api/v1/leagues/{typical.slug}"
     rows = [
@@ -684,6 +685,9 @@ def requests_to_measure() -> list[dict[str, Any]]:
         ("page", "game", f"/games/{game.pk}/", None),
         ("page", "player (typical)", f"/players/{player}/", None),
         ("page", "player (busiest)", f"/players/{busiest}/", None),
+        ("page", "head-to-head", f"/players/{busiest}/vs/{player}/", None),
+        ("page", "dice (big)", f"{L}/dice/", None),
+        ("page", "round sheets (big)", f"{L}/sheets/?round=1&drr=1", None),
         ("page", "ratings", "/ratings/", None),
         ("page", "rankings", "/rankings/", None),
         ("signed-in", "/me/", "/me/", BENCH_USER),
@@ -700,10 +704,12 @@ def requests_to_measure() -> list[dict[str, Any]]:
         ("api", "cycles", f"{A}/cycles/", None),
         ("api", "standings", f"{A}/standings/", None),
         ("api", "series", f"/api/v1/leagues/{XLEAGUE}/series/", None),
+        ("api", "series detail", f"/api/v1/series/{series.pk}/", None),
         ("api", "fixtures (big)", f"/api/v1/fixtures/?league={big.slug}", None),
         ("api", "fixtures (all)", "/api/v1/fixtures/", None),
         ("api", "fixture", f"/api/v1/fixtures/{game.pk}/", None),
         ("api", "result", f"/api/v1/results/{result.pk}/", None),
+        ("api", "result log", f"/api/v1/results/{result.pk}/log/", None),
         ("api", "me", "/api/v1/me/", BENCH_USER),
         ("export", "standings.csv", f"{A}/standings.csv", None),
         ("export", "schedule.ics (big)", f"{A}/schedule.ics", None),

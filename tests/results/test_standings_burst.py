@@ -203,3 +203,13 @@ def test_a_result_counts_while_a_recompute_of_its_league_runs(monkeypatch):
     revision = League.objects.get(pk=league.pk).results_revision
     assert outcome["status"] == "recomputed" and outcome["revision"] == revision
     assert _table(league)[1] == 2
+
+
+@pytest.mark.django_db
+def test_a_league_at_revision_zero_without_a_snapshot_gets_one():
+    world, _ = _league_with_games(1)
+    league = world["league"]
+    assert League.objects.get(pk=league.pk).results_revision == 0
+    assert standings.standings_recompute(league.pk)["status"] == "recomputed"
+    assert _table(league)[:2] == (0, 0)
+    assert standings.standings_recompute(league.pk)["status"] == "up to date"

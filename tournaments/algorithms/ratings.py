@@ -348,7 +348,7 @@ def rate_game(
     players = game.players
     before = [_current(ratings, p, settings) for p in players]
     teams = [[_os(r)] for r in before]
-    forecast = model.predict_win([[_os(r)] for r in before])
+    forecast = model.predict_win(teams)  # reads them only; rate() works on a deep copy
     ranks = [float(place) for _, place in game.places]
     result = model.rate(teams, ranks=ranks)
     changes = tuple(

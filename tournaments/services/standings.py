@@ -101,15 +101,15 @@ def standings_recompute(league_id: int) -> dict:
     outcome: dict = {"league": league_id, "status": "up to date"}
     while True:
         target = _behind(league_id)
-        if target is None:
+        if target is GONE:
             return {"league": league_id, "status": "gone"}
-        if target is False:
+        if target is CURRENT:
             return outcome
         claim = _claim(league_id)
         if claim is None:
             return {"league": league_id, "status": "claimed by another worker"}
         try:
-            while (revision := _behind(league_id)) not in (None, False):
+            while isinstance(revision := _behind(league_id), int):
                 try:
                     step = _recompute(league_id)
                 except TRANSIENT_ERRORS:
@@ -126,9 +126,12 @@ def standings_recompute(league_id: int) -> dict:
             )
 
 
-def _behind(league_id: int) -> int | bool | None:
-    """The league's results revision if its snapshot is behind it (and no recompute failed
-    at it), ``False`` if it is current, ``None`` if the league is gone."""
+GONE, CURRENT = "gone", "current"
+
+
+def _behind(league_id: int) -> int | str:
+    """The league's results revision if its snapshot is missing or behind it (and no
+    recompute failed at it), ``CURRENT`` if it is current, ``GONE`` if the league is."""
     row = (
         League.objects.filter(pk=league_id)
         .annotate(
@@ -145,10 +148,10 @@ def _behind(league_id: int) -> int | bool | None:
         .first()
     )
     if row is None:
-        return None
+        return GONE
     revision, snap, failed = row
     if (snap is not None and snap >= revision) or (failed is not None and failed >= revision):
-        return False
+        return CURRENT
     return revision
 
 

@@ -352,6 +352,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Leagues, schedules, game logs and standings for Mensch ärgere Dich nicht.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # a request's string the API refuses blank says minLength: 1 (issue 32)
+    "ENFORCE_NON_BLANK_FIELDS": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournaments.api.schema.declare_query_bounds",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "LeagueStatusEnum": "tournaments.models.League.Status",
         "FixtureStatusEnum": "tournaments.models.Fixture.Status",

@@ -58,7 +58,8 @@ def test_a_revoked_token_stops_working(world, token_auth):
 
 def test_wrong_credentials_get_no_token(world, token_auth):
     response = get_token("player", "wrong")
-    assert response.status_code == 400
+    # refused credentials, not a malformed request (issue 32: the schema's 400 is for that)
+    assert response.status_code == 401
     assert "unable to log in" in error_of(response)["message"]
     assert not token_auth.objects.exists()
 
@@ -84,7 +85,7 @@ def test_token_login_is_throttled_per_address_and_per_account(world, token_auth,
         "DEFAULT_THROTTLE_RATES": {"login": "100/min", "login_account": "3/min"},
     }
     for _ in range(3):
-        assert get_token("player", "wrong").status_code == 400
+        assert get_token("player", "wrong").status_code == 401  # refused credentials (issue 32)
     response = get_token("player")  # even the right password: wait first
     assert response.status_code == 429
     assert error_of(response)["code"] == "throttled"

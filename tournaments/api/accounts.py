@@ -18,7 +18,6 @@ from tournaments.models import (
     League,
     Player,
 )
-from tournaments.services.errors import ServiceError
 
 
 class MeSerializer(serializers.Serializer):
@@ -57,7 +56,7 @@ class AuthTokenView(ApiView):
         operation_id="auth_token_create",
         summary="Get your API token (log in with user name and password)",
         request=TokenRequestSerializer,
-        responses={200: TokenSerializer, **_errors(400, 429)},
+        responses={200: TokenSerializer, **_errors(400, 401, 403, 429)},
         auth=[],
     )
     def post(self, request):
@@ -65,7 +64,10 @@ class AuthTokenView(ApiView):
         data = self.input(TokenRequestSerializer, request)
         user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None or not user.is_active:
-            raise ServiceError("unable to log in with this user name and password")
+            # not a malformed request: the credentials are refused (issue 32: was a 400)
+            raise exceptions.AuthenticationFailed(
+                "unable to log in with this user name and password"
+            )
         return Response({"token": api_token_issue(user).key})
 
     @extend_schema(

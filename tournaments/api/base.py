@@ -9,6 +9,7 @@ from typing import Any
 
 from django.http import Http404, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
+from django_filters import BooleanFilter
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import (
     OpenApiResponse,
@@ -30,7 +31,7 @@ from tournaments.api.errors import api_exception_handler, error_body
 from tournaments.api.parsers import (
     refuse_unstorable,
 )
-from tournaments.api.schema import ApiAutoSchema
+from tournaments.api.schema import MAX_PAGE_SIZE, PAGE_SIZE_QUERY_PARAM, ApiAutoSchema
 from tournaments.models import (
     League,
 )
@@ -118,8 +119,22 @@ SUBMIT_ERRORS = _errors(400, 401, 403, 404, 429)
 
 class Pagination(PageNumberPagination):
     page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 200
+    page_size_query_param = PAGE_SIZE_QUERY_PARAM
+    max_page_size = MAX_PAGE_SIZE
+
+    def get_page_size(self, request):
+        """``page_size`` as the schema declares it (a whole number from 1 to 200), else 400
+        naming it: DRF's default silently used 50 for ``page_size=null`` (issue 32)."""
+        values = request.query_params.getlist(self.page_size_query_param)
+        if not values:
+            return self.page_size
+        value = values[-1]
+        if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= self.max_page_size:
+            raise ServiceError(
+                f"page_size must be a whole number from 1 to {self.max_page_size}, not {value!r}",
+                field=self.page_size_query_param,
+            )
+        return int(value)
 
 
 class JSONParser(parsers.JSONParser):
@@ -153,6 +168,26 @@ class Metadata(SimpleMetadata):
         return {}
 
 
+def refuse_undeclared_filter_values(view, params) -> None:
+    """The list filters take what the schema declares: no empty value (``?league=``, which
+    the filters ignored), and ``true``/``false`` for a yes/no filter (``?mine=null`` was
+    read as "either"); page and page size are checked by ``Pagination`` (issue 32)."""
+    filterset = getattr(view, "filterset_class", None)
+    filters = dict(getattr(filterset, "base_filters", {}) or {})
+    for name, values in params.lists():
+        wanted = filters.get(name)
+        if wanted is None and name not in ("page", "page_size"):
+            continue
+        for value in values:
+            if value == "":
+                raise ServiceError(
+                    f"the query parameter {name!r} has no value: leave it out or give one",
+                    field=name,
+                )
+            if isinstance(wanted, BooleanFilter) and value not in ("true", "false"):
+                raise ServiceError(f"{name} must be true or false, not {value!r}", field=name)
+
+
 def refuse_unusable_query(params) -> None:
     """A query parameter no database can compare (a NUL character, an unpaired surrogate)
     is the client's error: 400 naming the parameter, never a 500 from the database."""
@@ -168,6 +203,42 @@ def refuse_unusable_query(params) -> None:
                 raise ServiceError(
                     f"the query parameter {name!r} is not valid text", field=name
                 ) from None
+
+
+#: (DRF field class, the JSON types it takes, how the schema calls them): DRF coerces
+#: ``"name": 0`` to "0" and ``"shared": "yes"`` to True; the schema says a string, a boolean
+_STRICT = (
+    (serializers.BooleanField, (bool,), "true or false"),
+    (serializers.IntegerField, (int,), "a whole number"),
+    (serializers.FloatField, (int, float), "a number"),
+    (serializers.ChoiceField, (str, int), "one of the listed values"),
+    (serializers.CharField, (str,), "a string"),
+    (serializers.ListField, (list,), "a list"),
+)
+
+
+def refuse_loose_types(serializer, data) -> None:
+    """Each top-level field of a JSON body has the type the schema declares (issue 32:
+    ``"name": 0`` made a player called "0"), else 400 naming the field."""
+    if not isinstance(data, dict):
+        return
+    for name, field in serializer.fields.items():
+        if name not in data or field.read_only:
+            continue
+        value = data[name]
+        if value is None:
+            continue  # allow_null or not: the field's own check says
+        for cls, types, words in _STRICT:
+            if isinstance(field, cls):
+                ok = isinstance(value, types) and not (
+                    isinstance(value, bool) and bool not in types
+                )
+                if not ok:
+                    raise ServiceError(f"{name} must be {words}", field=name)
+                strings = isinstance(getattr(field, "child", None), serializers.CharField)
+                if strings and any(not isinstance(item, str) for item in value):
+                    raise ServiceError(f"{name} must be a list of strings", field=name)
+                break
 
 
 class ApiView(GenericAPIView):
@@ -186,11 +257,18 @@ class ApiView(GenericAPIView):
         return api_exception_handler
 
     def initial(self, request, *args, **kwargs):
+        method = request.method.lower()
+        if method not in self.http_method_names or not hasattr(self, method):
+            # a method the view does not have is its 405 with Allow, whatever the query
+            # says (``?format=2T`` made TRACE a 404 in content negotiation: issue 32)
+            raise exceptions.MethodNotAllowed(request.method)
         super().initial(request, *args, **kwargs)
         refuse_unusable_query(request.query_params)
+        refuse_undeclared_filter_values(self, request.query_params)
 
     def input(self, serializer_class, request: Request) -> dict[str, Any]:
         serializer = serializer_class(data=request.data)
+        refuse_loose_types(serializer, request.data)
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
 

@@ -8,6 +8,7 @@ import django_filters
 from django import forms
 from django.db.models import Q
 from django_filters.fields import IsoDateTimeField
+from drf_spectacular.utils import extend_schema_field
 
 from tournaments.formats import FORMAT_CHOICES
 from tournaments.models import Entry, Fixture, League, Player
@@ -31,8 +32,10 @@ class UTCDateTimeFilter(django_filters.IsoDateTimeFilter):
     field_class = UTCDateTimeField
 
 
+@extend_schema_field({"type": "integer", "minimum": 0, "maximum": 2**31 - 1})
 class IdFilter(django_filters.NumberFilter):
-    """A whole number that fits the database's integers (else a clear 400, not a 500)."""
+    """A whole number that fits the database's integers (else a clear 400, not a 500); the
+    schema says so (issue 32: it said "number", and -1.7e-245 was "valid")."""
 
     field_class = forms.IntegerField
 

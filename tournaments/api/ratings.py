@@ -23,6 +23,7 @@ from tournaments.api.base import (
 )
 from tournaments.api.leagues import LeagueSerializer
 from tournaments.api.players import PlayerRefSerializer
+from tournaments.formats import FORMAT_CHOICES
 from tournaments.models import Fixture, League, Player, PlayerRating
 from tournaments.selectors import rankings as ranking_selectors
 from tournaments.selectors import ratings as rating_selectors
@@ -31,9 +32,20 @@ from tournaments.services import rankings as ranking_services
 from tournaments.services.errors import ServiceError
 
 FILTER_PARAMETERS = [
-    OpenApiParameter("game_format", str, description="players who played this format (2T, 3T, …)"),
-    OpenApiParameter("board", int, description="players who played on this board (4 or 6)"),
-    OpenApiParameter("active", int, description="players with a rated game in the last N months"),
+    OpenApiParameter(
+        "game_format",
+        str,
+        enum=[code for code, _label in FORMAT_CHOICES],
+        description="players who played this format (2T, 3T, …)",
+    ),
+    OpenApiParameter(
+        "board", int, enum=[4, 6], description="players who played on this board (4 or 6)"
+    ),
+    OpenApiParameter(
+        "active",
+        {"type": "integer", "minimum": 1, "maximum": 120},
+        description="players with a rated game in the last N months (1 to 120)",
+    ),
 ]
 
 
@@ -146,9 +158,9 @@ class FixturePredictionView(ApiView):
 
 
 def _as_of(request) -> dt.date | None:
-    value = (request.query_params.get("as_of") or "").strip()
-    if not value:
+    if "as_of" not in request.query_params:
         return None
+    value = request.query_params.get("as_of").strip()  # ?as_of= : a 400, not "today"
     try:
         return dt.date.fromisoformat(value)
     except ValueError:

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
 
+#: the list pages' size parameter and its bound (``tournaments.api.base.Pagination``)
+PAGE_SIZE_QUERY_PARAM = "page_size"
+MAX_PAGE_SIZE = 200
+
 
 class ApiAutoSchema(AutoSchema):
     """Operations are tagged by resource: the path segment after /api/v1/."""
@@ -17,3 +21,29 @@ class ApiAutoSchema(AutoSchema):
         if len(parts) >= 3 and parts[:2] == ["api", "v1"]:
             return [parts[2]]
         return super().get_tags()
+
+
+def declare_query_bounds(result, generator, request, public):
+    """Postprocessing hook (``SPECTACULAR_SETTINGS``): the query parameters say what the API
+    takes (issue 32, Schemathesis): a string parameter is never empty (a list filter's
+    ``?q=`` is refused with 400: ``tournaments.api.base.refuse_undeclared_filter_values``),
+    ``page`` starts at 1 and ``page_size`` is 1 to 200 (``Pagination.get_page_size``)."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") != "query":
+                    continue
+                schema = parameter.setdefault("schema", {})
+                if parameter["name"] == "page":
+                    schema["minimum"] = 1
+                elif parameter["name"] == PAGE_SIZE_QUERY_PARAM:
+                    schema.update(minimum=1, maximum=MAX_PAGE_SIZE)
+                if schema.get("type") == "string" and "enum" not in schema:
+                    schema.setdefault("minLength", 1)
+                elif schema.get("type") == "array":
+                    items = schema.get("items", {})
+                    if items.get("type") == "string" and "enum" not in items:
+                        items.setdefault("minLength", 1)
+    return result

@@ -87,6 +87,13 @@ class Room(models.Model):
     rolled_at = models.DateTimeField(
         null=True, blank=True, help_text="when the die on turn was rolled (the sweep's clock)"
     )
+    timer_owner = models.CharField(
+        max_length=100,
+        blank=True,
+        default="",
+        help_text="the timer owner (a server, `TimerOwner`) whose timer holds the next step; "
+        "empty: none (a live owner adopts the room)",
+    )
     snapshot = models.JSONField(
         null=True,
         blank=True,
@@ -170,3 +177,16 @@ class RoomEvent(models.Model):
 
     def __str__(self) -> str:
         return f"event {self.number} of room {self.room_id}"
+
+
+class TimerOwner(models.Model):
+    """A process whose timer runs rooms' steps (an ASGI server with ``LIVE_STEPS=process``
+    and a broker) and its lease: it renews ``until`` every LIVE_SWEEP_SECONDS to now +
+    LIVE_SWEEP_AFTER. A room whose ``timer_owner`` has no live lease is adopted by a live
+    owner (docs/live.md, "Issue 33, item 4")."""
+
+    name = models.CharField(max_length=100, primary_key=True)
+    until = models.DateTimeField(help_text="the lease: alive until then unless renewed")
+
+    def __str__(self) -> str:
+        return f"timer owner {self.name} until {self.until:%H:%M:%S}"

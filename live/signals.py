@@ -12,8 +12,11 @@ import contextlib
 import heapq
 import logging
 import os
+import secrets
+import socket
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -154,6 +157,48 @@ def _steps_in_process() -> bool:
     from django.conf import settings
 
     return settings.LIVE.get("STEPS") == "process"
+
+
+#: this process's name as a timer owner (``own_timers``), "" when it is not one
+_owner = ""
+
+
+def owner_name() -> str:
+    """The name this process holds rooms' timers under ("" when it is not a timer owner:
+    a worker, a web process, the embedded default)."""
+    return _owner
+
+
+def hands_rooms_back() -> bool:
+    """True in a process that steps rooms on its own timer with a broker but is not a timer
+    owner (the Celery worker whose sweep moved a room, a web process that started one): a
+    room it moves goes back to a live owner instead of staying on this process's timer."""
+    return not _owner and not _eager() and _steps_in_process()
+
+
+def own_timers(every: float, tick: Callable[[str], Any]) -> None:
+    """Make this process a timer owner (an ASGI server with ``LIVE_STEPS=process`` and a
+    broker): every ``every`` seconds ``tick(name)`` renews its lease and adopts the rooms
+    of owners whose lease ran out (``live.services.sweep.timer_owner_tick``)."""
+    global _owner
+    if _eager() or not _steps_in_process() or every <= 0:
+        return
+    with _timer_lock:
+        if _owner:
+            return
+        _owner = f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
+    name = _owner
+
+    def run() -> None:
+        while True:
+            try:
+                tick(name)
+            except Exception as exc:
+                log_failure(log, exc, "live: the timer owner's lease or adoption failed")
+                connections.close_all()
+            time.sleep(every)
+
+    threading.Thread(target=run, name="live-owner", daemon=True).start()
 
 
 _sweeping = False

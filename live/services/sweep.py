@@ -11,10 +11,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from live.models import Room, Seat
+from live.models import Room, Seat, TimerOwner
+from live.services import timers
 from live.services.moves import room_step
 from live.services.seats import hand_to_computer
-from live.services.state import live_setting, locked_room
+from live.services.state import live_setting, locked_room, room_game, room_with_seats
 
 
 def rooms_sweep(*, older_than: float | None = None, limit: int = 500) -> int:
@@ -90,3 +91,48 @@ def seats_sweep(*, now=None) -> int:
             hand_to_computer(room, seats)
             freed += len(seats)
     return freed
+
+
+def timer_owner_tick(name: str, *, limit: int = 200) -> int:
+    """One tick of the timer owner ``name`` (every LIVE_SWEEP_SECONDS, on its own thread):
+
+    1. renew its lease to now + LIVE_SWEEP_AFTER (an owner that stops renewing — killed,
+       hung — is dead once that has passed);
+    2. adopt up to ``limit`` playing rooms that no live owner holds, most overdue first:
+       each with a conditional UPDATE on the room's row (``WHERE timer_owner = <the owner
+       read> AND move_number = <the roll read>``), so of two owners adopting one room, or
+       an owner adopting a room that moved meanwhile, exactly one wins or none; the winner
+       schedules the room's step on its own timer at the time it is due (at once when
+       overdue). A second step for one roll is harmless: the claim on the move number.
+
+    A step of a room applied anywhere later moves the room to the applier if that is an
+    owner, or leaves it to be adopted (docs/live.md, "Issue 33, item 4"). Returns how many
+    rooms were adopted."""
+    now = timezone.now()
+    lease = timedelta(seconds=live_setting("SWEEP_AFTER"))
+    if not TimerOwner.objects.filter(name=name).update(until=now + lease):
+        TimerOwner.objects.update_or_create(name=name, defaults={"until": now + lease})
+        # owners that died long ago, gone (a restarted server has a new name)
+        TimerOwner.objects.filter(until__lt=now - timedelta(hours=1)).delete()
+    alive = TimerOwner.objects.filter(until__gt=now).values("name")
+    orphans = list(
+        Room.objects.filter(status=Room.Status.PLAYING)
+        .exclude(timer_owner__in=alive)
+        .order_by("rolled_at")
+        .values_list("pk", "move_number", "timer_owner")[:limit]
+    )
+    adopted = 0
+    for room_id, number, was in orphans:
+        won = Room.objects.filter(
+            pk=room_id, status=Room.Status.PLAYING, move_number=number, timer_owner=was
+        ).update(timer_owner=name)
+        if not won:
+            continue
+        adopted += 1
+        room = room_with_seats(room_id)
+        if room is None or room.status != Room.Status.PLAYING or room.move_number != number:
+            continue  # it moved since: whoever moved it scheduled (or handed it back)
+        delay = timers.due_in(room, room_game(room))
+        if delay >= 0:
+            timers.later("live.room_step", [room_id, number], delay)
+    return adopted

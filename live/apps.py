@@ -20,9 +20,9 @@ class LiveConfig(AppConfig):
 
 def sweep_in_process_on_start() -> None:
     """The embedded default (no broker, no beat): the ASGI server runs the sweep itself
-    every LIVE_SWEEP_SECONDS (``live.signals.sweep_in_process``) — unless the embedded beat
+    every LIVE_SWEEP_SECONDS (``live.dispatch.sweep_in_process``) — unless the embedded beat
     runs (``EMBEDDED_BEAT``, ``make run``): its schedule has the sweep already."""
-    from live.signals import sweep_in_process
+    from live.dispatch import sweep_in_process
 
     if getattr(settings, "EMBEDDED_BEAT", False):
         return

@@ -11,7 +11,7 @@ from django.db import connection
 from django.urls import reverse
 
 from games.engine import Game
-from games.engine.log import FORMAT, GameLog, log_dumps
+from games.engine.log import FORMAT, LogRecord, log_dumps
 from games.fair_dice import dice_check
 from live.models import Room, RoomEvent, Seat
 from live.services.state import (
@@ -168,7 +168,7 @@ def room_log(room: Room) -> dict[str, Any]:
     dice = room_dice(room)  # the commitment; the seed only once the game is over
     if dice is not None:
         meta["dice"] = dice
-    return GameLog(
+    return LogRecord(
         rules=room_rules(room),
         first=room.first,
         events=events,

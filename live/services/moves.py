@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop as _n
 
 from games.engine import Game, IllegalMove, Move
-from live import computer, signals
+from live import computer, dispatch
 from live.models import Room, RoomEvent, Seat
 from live.services import timers
 from live.services.json_view import room_state
@@ -180,7 +180,7 @@ def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, An
         timers.schedule_step_on_commit(room.pk, number + 1, timers.pause_for(room, game))
     last = {**event, "number": number, "by": by}
     transaction.on_commit(
-        lambda: signals.group_send(
+        lambda: dispatch.group_send(
             room.group, {"type": "room.state", "state": room_state(room, game, last)}
         )
     )

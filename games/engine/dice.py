@@ -207,7 +207,7 @@ def play_with_seed(
     random (``choice_seed``), played as a live room plays it — ``Game.legal_moves`` and
     ``Game.push`` with roll i for event i — with ``meta.dice`` revealed: its log."""
     from .game import Game
-    from .log import GameLog
+    from .log import LogRecord
 
     game = Game.new(rules, board)
     rng = random.Random(choice_seed)
@@ -223,7 +223,7 @@ def play_with_seed(
             huff = options[0] if options else None
         played = game.push(roll, move, huff)
         events.append(played.event(roll) if played is not None else {"colour": roller, "die": roll})
-    return GameLog(
+    return LogRecord(
         rules=rules,
         first=game.setup.colours[game.setup.first],
         events=events,

@@ -5,13 +5,13 @@ whole* is checked here (format, board, rules, colours, players, unused, first, e
 list, size limits); events are checked one by one while the engine replays them
 (:mod:`games.engine.validate`).
 
-Writing: :class:`GameLog` is a log as written (its header fields as given, its events
+Writing: :class:`LogRecord` is a log as written (its header fields as given, its events
 and meta); :func:`write_log` builds the log dict from a setup, the events and meta, and
 :func:`log_dumps` gives its canonical JSON text. Everything that writes a log (live
 rooms, simulation, the command line, the dice demonstration) writes it through these,
 so every log has the same key order and text. The two round-trip:
-``GameLog.read(write_log(setup, events, meta))`` gives back that setup and those events,
-and ``log_dumps(GameLog.read(text).to_dict()) == text`` for a canonical ``text``.
+``LogRecord.read(write_log(setup, events, meta))`` gives back that setup and those events,
+and ``log_dumps(LogRecord.read(text).to_dict()) == text`` for a canonical ``text``.
 """
 
 from __future__ import annotations
@@ -340,7 +340,7 @@ the (long) ``events`` last, so the header and meta read first in the text."""
 
 
 @dataclass
-class GameLog:
+class LogRecord:
     """A ``maedn-log/1`` log as written: its header fields as given (``None``: not written,
     the spec's default applies), its events and its meta.
 
@@ -365,7 +365,7 @@ class GameLog:
         meta: Mapping[str, Any] | None = None,
         *,
         colours: bool = True,
-    ) -> GameLog:
+    ) -> LogRecord:
         """The log of a game set up as ``setup``: the shortest ``rules`` giving its rule
         set, its colours (unless ``colours=False``: the board's default colours are meant),
         its named players, its unused colours and its first colour."""
@@ -381,7 +381,7 @@ class GameLog:
         )
 
     @classmethod
-    def read(cls, log: object) -> GameLog:
+    def read(cls, log: object) -> LogRecord:
         """The log (a dict, or JSON text) as written. Raises :class:`InvalidLog` for a
         defect of the log as a whole; its events are not replayed here. Top-level keys
         the format does not know are not kept."""
@@ -433,13 +433,13 @@ def write_log(
     colours: bool = True,
 ) -> dict[str, Any]:
     """The ``maedn-log/1`` log (a dict) of a game set up as ``setup`` with these events
-    and meta (``None``: no ``meta`` key): :meth:`GameLog.of` written."""
-    return GameLog.of(setup, events, meta, colours=colours).to_dict()
+    and meta (``None``: no ``meta`` key): :meth:`LogRecord.of` written."""
+    return LogRecord.of(setup, events, meta, colours=colours).to_dict()
 
 
-def log_dumps(log: Mapping[str, Any] | GameLog) -> str:
+def log_dumps(log: Mapping[str, Any] | LogRecord) -> str:
     """A log's canonical JSON text: UTF-8 characters as themselves, no spaces, keys in the
     order they are in (:data:`LOG_KEYS` for a written log), no trailing newline."""
-    if isinstance(log, GameLog):
+    if isinstance(log, LogRecord):
         log = log.to_dict()
     return json.dumps(log, ensure_ascii=False, separators=(",", ":"), allow_nan=False)

@@ -1,4 +1,4 @@
-"""The log writer (games.engine.log: GameLog, write_log, log_dumps) and the reader round-trip:
+"""The log writer (games.engine.log: LogRecord, write_log, log_dumps) and the reader round-trip:
 read(write(game)) gives back the game, write(read(text)) gives back the canonical text."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from games.engine import read_log, simulate_game, validate
 from games.engine.dice import play_with_seed
-from games.engine.log import LOG_KEYS, GameLog, InvalidLog, log_dumps, write_log
+from games.engine.log import LOG_KEYS, InvalidLog, LogRecord, log_dumps, write_log
 
 EXAMPLES = Path("/work/shared/examples")
 OPTIONS = {
@@ -75,7 +75,7 @@ def test_write_then_read_gives_back_the_game(game: tuple[dict[str, Any], dict | 
     again_setup, again_events = read_log(written)
     assert again_setup == setup
     assert again_events == events
-    assert GameLog.read(written).setup() == setup
+    assert LogRecord.read(written).setup() == setup
     assert validate(written) == validate(log)
     assert validate(json.loads(log_dumps(written))) == validate(log)
     # the simulation writes through the writer: its log is this log with its meta
@@ -88,18 +88,18 @@ def test_read_then_write_gives_back_the_canonical_text(
     game: tuple[dict[str, Any], dict | None],
 ) -> None:
     log, meta = game
-    for text in (log_dumps(log), log_dumps(replace(GameLog.read(log), meta=meta))):
-        read = GameLog.read(text)
+    for text in (log_dumps(log), log_dumps(replace(LogRecord.read(log), meta=meta))):
+        read = LogRecord.read(text)
         assert log_dumps(read) == text
         assert read.dumps() == text
-        assert GameLog.read(read.to_dict()) == read
+        assert LogRecord.read(read.to_dict()) == read
         # bytes, and text with a byte-order mark, read the same
-        assert GameLog.read(text.encode("utf-8")) == read
-        assert GameLog.read("\ufeff" + text) == read
+        assert LogRecord.read(text.encode("utf-8")) == read
+        assert LogRecord.read("\ufeff" + text) == read
 
 
 def test_canonical_text_is_compact_utf8_in_the_writer_s_key_order() -> None:
-    log = GameLog(
+    log = LogRecord(
         rules={"preset": "classic", "barriers": True},
         first="red",
         events=[{"colour": "red", "die": 6, "move": ["B", 0]}],
@@ -113,18 +113,18 @@ def test_canonical_text_is_compact_utf8_in_the_writer_s_key_order() -> None:
         '"players":{"Jürgen":["red","yellow"]},"first":"red","meta":{"note":"grüß dich"},'
         '"events":[{"colour":"red","die":6,"move":["B",0]}]}'
     )
-    assert GameLog.read(text) == log
+    assert LogRecord.read(text) == log
 
 
 def test_unset_fields_are_not_written_and_read_back_unset() -> None:
-    log = GameLog(rules="league", first="green")
+    log = LogRecord(rules="league", first="green")
     assert log.to_dict() == {
         "format": "maedn-log/1",
         "rules": "league",
         "first": "green",
         "events": [],
     }
-    assert GameLog.read(log.to_dict()) == log
+    assert LogRecord.read(log.to_dict()) == log
     assert log.setup().board.size == 4
 
 
@@ -148,16 +148,16 @@ def test_of_a_setup_writes_the_shortest_rules_and_can_leave_default_colours_out(
 
 def test_a_log_that_cannot_be_written_is_refused_by_the_reader() -> None:
     with pytest.raises(InvalidLog):
-        GameLog(rules="no-such-preset", first="red").setup()
+        LogRecord(rules="no-such-preset", first="red").setup()
     with pytest.raises(InvalidLog):
-        GameLog.read({"format": "maedn-log/1", "rules": "league", "events": []})
+        LogRecord.read({"format": "maedn-log/1", "rules": "league", "events": []})
     with pytest.raises(ValueError):  # not JSON: never written
-        log_dumps(GameLog(rules="league", first="red", meta={"x": float("nan")}))
+        log_dumps(LogRecord(rules="league", first="red", meta={"x": float("nan")}))
 
 
 def test_the_dice_demonstration_writes_through_the_writer() -> None:
     log = play_with_seed(b"\x01" * 32, max_events=50)
-    read = GameLog.read(log)
+    read = LogRecord.read(log)
     assert read.to_dict() == log and list(log) == list(read.to_dict())
     assert read.meta is not None and read.meta["generator"] == "games.engine.dice"
 
@@ -171,7 +171,7 @@ def _examples() -> list[Path]:
 def test_shared_examples_round_trip(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     try:
-        read = GameLog.read(text)
+        read = LogRecord.read(text)
     except InvalidLog:  # a log invalid as a whole: nothing to write
         assert validate(text)["valid"] is False
         return
@@ -179,6 +179,6 @@ def test_shared_examples_round_trip(path: Path) -> None:
     # the same game (and the same verdict, valid or not at an event) as the example's
     assert validate(written) == validate(text)
     assert read_log(written)[0] == read_log(text)[0]
-    assert GameLog.read(written) == read
-    assert GameLog.read(written).dumps() == written
+    assert LogRecord.read(written) == read
+    assert LogRecord.read(written).dumps() == written
     assert json.loads(written) == {k: v for k, v in json.loads(text).items() if k in LOG_KEYS}

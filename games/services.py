@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +12,7 @@ from games import engine
 from games.engine.log import MAX_LOG_BYTES, size_text
 from games.models import GameLog
 from games.stats import stored_columns
+from games.storable import NUL_CHARACTER, find_unstorable
 
 
 class LogRejected(Exception):
@@ -59,18 +59,17 @@ def log_text(content: str | bytes) -> str:
         raise LogRejected(f"the log is not UTF-8 text (byte {exc.start} is invalid)") from None
 
 
-def _require_storable(text: str, data: Any) -> None:
-    """No name or value may contain NUL or an unpaired surrogate: a database cannot store
-    them, and no real log needs them."""
-    if "\x00" in text or "\\u0000" in text.lower():
+def _require_storable(data: Any) -> None:
+    """No name or value may contain NUL or an unpaired surrogate (``games.storable``): a
+    database cannot store them, and no real log needs them."""
+    found = find_unstorable(data)
+    if found is None:
+        return
+    if found.problem == NUL_CHARACTER:
         raise LogRejected("the log contains a NUL character (\\u0000), which no value may hold")
-    try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        raise LogRejected(
-            "the log contains an unpaired surrogate escape (\\ud800–\\udfff), which is not "
-            "valid text"
-        ) from None
+    raise LogRejected(
+        "the log contains an unpaired surrogate escape (\\ud800–\\udfff), which is not valid text"
+    )
 
 
 def game_log_check(content: str | bytes, *, storing: bool = True) -> CheckedLog:
@@ -83,7 +82,7 @@ def game_log_check(content: str | bytes, *, storing: bool = True) -> CheckedLog:
     if data is None:
         raise LogRejected(verdict["error"])
     if storing:
-        _require_storable(text, data)
+        _require_storable(data)
     if not verdict.get("valid"):
         raise LogRejected(verdict.get("error", "the log is invalid"), verdict.get("event"))
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()

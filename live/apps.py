@@ -21,10 +21,10 @@ class LiveConfig(AppConfig):
 def sweep_in_process_on_start() -> None:
     """A server with a broker and ``LIVE_STEPS=process`` becomes a timer owner. The embedded
     default (no broker, no beat): the ASGI server runs the sweep itself every
-    LIVE_SWEEP_SECONDS (``live.signals.sweep_in_process``) — unless the embedded beat
+    LIVE_SWEEP_SECONDS (``live.dispatch.sweep_in_process``) — unless the embedded beat
     runs (``EMBEDDED_BEAT``, ``make run``): its schedule has the sweep already."""
+    from live.dispatch import own_timers, sweep_in_process
     from live.services.sweep import timer_owner_tick
-    from live.signals import own_timers, sweep_in_process
 
     # with a broker and LIVE_STEPS=process this server is a timer owner: it renews its lease
     # and adopts the rooms of owners that died or of the worker's sweep (docs/live.md)

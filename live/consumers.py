@@ -41,9 +41,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _n
 
 from live import services
+from live.dispatch import remember_server_loop
 from live.errors import expected, log_failure
 from live.models import Room
-from live.signals import remember_server_loop
 from tournaments.services.errors import ServiceError
 
 log = logging.getLogger(__name__)

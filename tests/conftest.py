@@ -53,7 +53,7 @@ def _timer_threads_let_go(request):
         return
     request.getfixturevalue("django_db_setup")
     yield
-    from live.signals import timer_close_connections
+    from live.dispatch import timer_close_connections
 
     timer_close_connections()
 

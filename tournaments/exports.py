@@ -1,4 +1,5 @@
-"""File exports: standings as CSV and schedules as iCalendar (RFC 5545).
+"""File exports: standings as CSV and schedules as iCalendar (RFC 5545, written with the
+``icalendar`` library).
 
 Pure builders over already-authorised querysets; the HTTP endpoints are in
 ``tournaments/api/exports.py`` (``/api/v1/leagues/{slug}/standings.csv`` and friends), which
@@ -16,6 +17,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
+from icalendar import Calendar, Event
 
 from tournaments.models import (
     Fixture,
@@ -160,38 +162,11 @@ def rankings_csv(page) -> str:
 # --- iCalendar -------------------------------------------------------------------------------
 
 
-def _ics_text(value: str) -> str:
-    return (
-        value.replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\r\n", "\\n")
-        .replace("\n", "\\n")
-        .replace("\r", "\\n")
-    )
+def _utc(moment: datetime) -> datetime:
+    return moment.astimezone(UTC)
 
 
-def _fold(line: str) -> list[str]:
-    """RFC 5545 §3.1: lines of at most 75 octets, continued with a leading space; never
-    split inside a UTF-8 character."""
-    parts: list[str] = []
-    current, size, limit = "", 0, 75
-    for char in line:
-        width = len(char.encode("utf-8"))
-        if size + width > limit:
-            parts.append(current)
-            current, size, limit = " ", 1, 75
-        current += char
-        size += width
-    parts.append(current)
-    return parts
-
-
-def _ics_time(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-
-
-def _fixture_event(fixture: Fixture, stamp: datetime) -> list[str]:
+def _fixture_event(fixture: Fixture, stamp: datetime) -> Event:
     seats = list(fixture.seats.all())
     names = " vs ".join(seat.entry.player.name for seat in seats)
     label = fixture.label or f"Game {fixture.number}"
@@ -204,20 +179,18 @@ def _fixture_event(fixture: Fixture, stamp: datetime) -> list[str]:
         f"starting colour: {fixture.starting_colour}",
         f"status: {fixture.status}",
     ]
-    start = fixture.scheduled_at or stamp
-    lines = [
-        "BEGIN:VEVENT",
-        f"UID:fixture-{fixture.pk}@maedn-league",
-        f"DTSTAMP:{_ics_time(stamp)}",
-        f"LAST-MODIFIED:{_ics_time(fixture.updated_at)}",
-        f"DTSTART:{_ics_time(start)}",
-        f"DTEND:{_ics_time(start + GAME_DURATION)}",
-        f"SUMMARY:{_ics_text(f'{label}: {names} ({fixture.league.name})')}",
-        f"DESCRIPTION:{_ics_text(chr(10).join(details))}",
-        f"STATUS:{'CANCELLED' if fixture.status == Fixture.Status.CANCELLED else 'CONFIRMED'}",
-        "END:VEVENT",
-    ]
-    return lines
+    start = _utc(fixture.scheduled_at or stamp)
+    event = Event()
+    event.add("uid", f"fixture-{fixture.pk}@maedn-league")
+    event.add("dtstamp", _utc(stamp))
+    event.add("last-modified", _utc(fixture.updated_at))
+    event.add("dtstart", start)
+    event.add("dtend", start + GAME_DURATION)
+    event.add("summary", f"{label}: {names} ({fixture.league.name})")
+    event.add("description", "\n".join(details))
+    cancelled = fixture.status == Fixture.Status.CANCELLED
+    event.add("status", "CANCELLED" if cancelled else "CONFIRMED")
+    return event
 
 
 def schedule_fixtures(fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
@@ -234,19 +207,17 @@ def schedule_ics(name: str, fixtures: Iterable[Fixture]) -> str:
     """An iCalendar file with one event per scheduled game (games without a time are
     left out)."""
     stamp = timezone.now()
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        f"PRODID:{PRODID}",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{_ics_text(name)}",
-    ]
+    calendar = Calendar()
+    calendar.add("version", "2.0")
+    calendar.add("prodid", PRODID)
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    calendar.add("x-wr-calname", name)
     for fixture in fixtures:
         if fixture.scheduled_at is not None:
-            lines.extend(_fixture_event(fixture, stamp))
-    lines.append("END:VCALENDAR")
-    return "".join(f"{part}\r\n" for line in lines for part in _fold(line))
+            calendar.add_component(_fixture_event(fixture, stamp))
+    # the library escapes text (\\ ; , newlines) and folds lines at 75 octets (RFC 5545)
+    return calendar.to_ical().decode("utf-8")
 
 
 def league_schedule_ics(league: League) -> str:

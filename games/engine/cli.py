@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .dice import NO_COMMITMENT, NOT_REVEALED, verify_dice
-from .log import MAX_LOG_BYTES, InvalidLog, load_json
+from .log import MAX_LOG_BYTES, InvalidLog, load_json, log_dumps
 from .rules import PRESETS, RulesError, RuleSet, explain
 from .setup import colours_in_play
 from .simulate import simulate_game
@@ -266,7 +266,7 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
             wins_by_bot[log["meta"]["bots"][winner]] += 1
         if args.out:
             path = args.out / f"game-{i + 1:05d}.json"
-            path.write_text(json.dumps(log, ensure_ascii=False) + "\n", encoding="utf-8")
+            path.write_text(log_dumps(log) + "\n", encoding="utf-8")
     games = args.games
     print(f"games: {games}  rules: {rules.preset}  board: {args.board}", file=out)
     print(f"mean rolls: {rolls / games:.1f}" if games else "mean rolls: -", file=out)

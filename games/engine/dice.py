@@ -207,7 +207,7 @@ def play_with_seed(
     random (``choice_seed``), played as a live room plays it — ``Game.legal_moves`` and
     ``Game.push`` with roll i for event i — with ``meta.dice`` revealed: its log."""
     from .game import Game
-    from .log import FORMAT
+    from .log import LogRecord
 
     game = Game.new(rules, board)
     rng = random.Random(choice_seed)
@@ -223,11 +223,10 @@ def play_with_seed(
             huff = options[0] if options else None
         played = game.push(roll, move, huff)
         events.append(played.event(roll) if played is not None else {"colour": roller, "die": roll})
-    return {
-        "format": FORMAT,
-        "board": board,
-        "rules": rules,
-        "first": game.setup.colours[game.setup.first],
-        "meta": {"generator": "games.engine.dice", "dice": dice_meta(seed, reveal=True)},
-        "events": events,
-    }
+    return LogRecord(
+        rules=rules,
+        first=game.setup.colours[game.setup.first],
+        events=events,
+        board=board,
+        meta={"generator": "games.engine.dice", "dice": dice_meta(seed, reveal=True)},
+    ).to_dict()

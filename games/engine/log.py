@@ -1,8 +1,17 @@
-"""Reading ``maedn-log/1`` game logs (game-log.md): JSON in, a :class:`Setup` and events out.
+"""Reading and writing ``maedn-log/1`` game logs (game-log.md), in one module.
 
-Only the log *as a whole* is checked here (format, board, rules, colours,
-players, unused, first, events list, size limits); events are checked one by
-one while the engine replays them (:mod:`games.engine.validate`).
+Reading: JSON in, a :class:`Setup` and events out (:func:`read_log`). Only the log *as a
+whole* is checked here (format, board, rules, colours, players, unused, first, events
+list, size limits); events are checked one by one while the engine replays them
+(:mod:`games.engine.validate`).
+
+Writing: :class:`LogRecord` is a log as written (its header fields as given, its events
+and meta); :func:`write_log` builds the log dict from a setup, the events and meta, and
+:func:`log_dumps` gives its canonical JSON text. Everything that writes a log (live
+rooms, simulation, the command line, the dice demonstration) writes it through these,
+so every log has the same key order and text. The two round-trip:
+``LogRecord.read(write_log(setup, events, meta))`` gives back that setup and those events,
+and ``log_dumps(LogRecord.read(text).to_dict()) == text`` for a canonical ``text``.
 """
 
 from __future__ import annotations
@@ -10,7 +19,8 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ._text import describe
@@ -320,3 +330,116 @@ def _first(value: object) -> str:
     if not isinstance(value, str):
         raise InvalidLog(coded("first_not_colour", what=describe(value)))
     return value
+
+
+# --- writing --------------------------------------------------------------------------------
+
+LOG_KEYS = ("format", "board", "rules", "colours", "players", "unused", "first", "meta", "events")
+"""The order of a written log's keys: the header in game-log.md's order, then ``meta``, then
+the (long) ``events`` last, so the header and meta read first in the text."""
+
+
+@dataclass
+class LogRecord:
+    """A ``maedn-log/1`` log as written: its header fields as given (``None``: not written,
+    the spec's default applies), its events and its meta.
+
+    :meth:`of` builds one from a :class:`Setup`; :meth:`read` from a log (validating its
+    header as :func:`read_log` does); :meth:`to_dict` writes it, :meth:`dumps` as text.
+    """
+
+    rules: str | Mapping[str, Any]
+    first: str
+    events: list[Any] = field(default_factory=list)
+    board: int | None = None
+    colours: Sequence[str] | None = None
+    players: Mapping[str, Sequence[str]] | None = None
+    unused: Sequence[str] | None = None
+    meta: Mapping[str, Any] | None = None
+
+    @classmethod
+    def of(
+        cls,
+        setup: Setup,
+        events: Iterable[Any] = (),
+        meta: Mapping[str, Any] | None = None,
+        *,
+        colours: bool = True,
+    ) -> LogRecord:
+        """The log of a game set up as ``setup``: the shortest ``rules`` giving its rule
+        set, its colours (unless ``colours=False``: the board's default colours are meant),
+        its named players, its unused colours and its first colour."""
+        return cls(
+            rules=setup.rules.to_spec(),
+            first=setup.colours[setup.first],
+            events=list(events),
+            board=setup.board.size,
+            colours=list(setup.colours) if colours else None,
+            players={p: list(cs) for p, cs in setup.named_players.items()} or None,
+            unused=[setup.colours[s] for s in sorted(setup.unused)] or None,
+            meta=meta,
+        )
+
+    @classmethod
+    def read(cls, log: object) -> LogRecord:
+        """The log (a dict, or JSON text) as written. Raises :class:`InvalidLog` for a
+        defect of the log as a whole; its events are not replayed here. Top-level keys
+        the format does not know are not kept."""
+        parsed, _setup, events = read_log_parsed(log)
+        meta = parsed.get("meta")
+        return cls(
+            rules=parsed["rules"],
+            first=parsed["first"],
+            events=list(events),
+            board=parsed.get("board"),
+            colours=parsed.get("colours"),
+            players=parsed.get("players"),
+            unused=parsed.get("unused"),
+            meta=meta if isinstance(meta, Mapping) else None,
+        )
+
+    def setup(self) -> Setup:
+        """The game's :class:`Setup` (raises :class:`InvalidLog` as the reader does)."""
+        return read_log(self.to_dict())[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``maedn-log/1`` log: keys in :data:`LOG_KEYS` order, unset fields left out."""
+        log: dict[str, Any] = {"format": FORMAT}
+        if self.board is not None:
+            log["board"] = self.board
+        log["rules"] = self.rules
+        if self.colours is not None:
+            log["colours"] = list(self.colours)
+        if self.players is not None:
+            log["players"] = {p: list(cs) for p, cs in self.players.items()}
+        if self.unused is not None:
+            log["unused"] = list(self.unused)
+        log["first"] = self.first
+        if self.meta is not None:
+            log["meta"] = self.meta
+        log["events"] = self.events
+        return log
+
+    def dumps(self) -> str:
+        """The log's canonical JSON text (:func:`log_dumps`)."""
+        return log_dumps(self.to_dict())
+
+
+def write_log(
+    setup: Setup,
+    events: Iterable[Any],
+    meta: Mapping[str, Any] | None = None,
+    *,
+    colours: bool = True,
+) -> dict[str, Any]:
+    """The ``maedn-log/1`` log (a dict) of a game set up as ``setup`` with these events
+    and meta (``None``: no ``meta`` key): :meth:`LogRecord.of` written."""
+    return LogRecord.of(setup, events, meta, colours=colours).to_dict()
+
+
+def log_dumps(log: Mapping[str, Any] | LogRecord) -> str:
+    """A log's canonical JSON text: UTF-8 characters as themselves, no spaces, keys in the
+    order they are in (:data:`LOG_KEYS` for a written log), no trailing newline."""
+    if isinstance(log, LogRecord):
+        log = log.to_dict()
+    return json.dumps(log, ensure_ascii=False, separators=(",", ":"), allow_nan=False)

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from .board import PAWNS_PER_COLOUR, YARD, position_name
 from .bots import Bot, RandomBot
 from .game import Game
-from .log import FORMAT
+from .log import write_log
 from .moves import RawMove
 from .registry import make_bot
 from .rules import STUCK_TRIES, RuleSet
@@ -67,26 +67,17 @@ def simulate_game(
     seat_bots = _seat_bots(setup, bots)
     events: list[dict[str, Any]] = []
     play(game, seat_bots, rng, record=events, max_events=max_events)
-    log: dict[str, Any] = {
-        "format": FORMAT,
-        "board": setup.board.size,
-        "rules": setup.rules.to_spec(),
-        "colours": list(setup.colours),
-    }
-    if setup.named_players:
-        log["players"] = {p: list(cs) for p, cs in setup.named_players.items()}
-    if setup.unused:
-        log["unused"] = [setup.colours[s] for s in sorted(setup.unused)]
-    log["first"] = setup.colours[setup.first]
-    log["meta"] = {
-        "generator": "games.engine.simulate",
-        "seed": seed,
-        "bots": {p: seat_bots[seats[0]].name for p, seats in setup.players.items()},
-        **({"variant": v.key} if v else {}),
-        **(meta or {}),
-    }
-    log["events"] = events
-    return log
+    return write_log(
+        setup,
+        events,
+        {
+            "generator": "games.engine.simulate",
+            "seed": seed,
+            "bots": {p: seat_bots[seats[0]].name for p, seats in setup.players.items()},
+            **({"variant": v.key} if v else {}),
+            **(meta or {}),
+        },
+    )
 
 
 def _setup(

@@ -11,6 +11,7 @@ from django.db import connection
 from django.urls import reverse
 
 from games.engine import Game
+from games.engine.log import FORMAT, LogRecord, log_dumps
 from games.fair_dice import dice_check
 from live.models import Room, RoomEvent, Seat
 from live.services.state import (
@@ -22,7 +23,7 @@ from live.services.state import (
     room_seats,
 )
 
-LOG_FORMAT = "maedn-log/1"
+LOG_FORMAT = FORMAT
 
 
 def seat_name(seat: Seat) -> str:
@@ -150,14 +151,6 @@ def room_log(room: Room) -> dict[str, Any]:
     events = list(
         RoomEvent.objects.filter(room=room).order_by("number").values_list("data", flat=True)
     )
-    log: dict[str, Any] = {
-        "format": LOG_FORMAT,
-        "board": room.board,
-        "rules": room_rules(room),
-        "first": room.first,
-    }
-    if room.players:
-        log["players"] = room.players
     meta: dict[str, Any] = {
         "generator": "maedn-league live play",
         "room": room.token,
@@ -175,9 +168,14 @@ def room_log(room: Room) -> dict[str, Any]:
     dice = room_dice(room)  # the commitment; the seed only once the game is over
     if dice is not None:
         meta["dice"] = dice
-    log["meta"] = meta
-    log["events"] = events
-    return log
+    return LogRecord(
+        rules=room_rules(room),
+        first=room.first,
+        events=events,
+        board=room.board,
+        players=room.players or None,
+        meta=meta,
+    ).to_dict()
 
 
 def room_dice_check(room: Room) -> dict[str, Any] | None:
@@ -193,4 +191,5 @@ def room_dice_check(room: Room) -> dict[str, Any] | None:
 
 
 def room_log_text(room: Room) -> str:
-    return json.dumps(room_log(room), ensure_ascii=False, separators=(",", ":"))
+    """The room's log as its canonical text (``games.engine.log.log_dumps``)."""
+    return log_dumps(room_log(room))

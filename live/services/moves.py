@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop as _n
 
 from games.engine import Game, IllegalMove, Move
-from live import computer, signals
+from live import computer, dispatch
 from live.models import Room, RoomEvent, Seat
 from live.services import timers
 from live.services.json_view import room_state
@@ -147,7 +147,7 @@ def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, An
     fields: dict[str, Any] = {
         # the step of the next roll is on this process's timer if it is a timer owner; else
         # none holds the room and a live owner adopts it (docs/live.md, "Issue 33, item 4")
-        "timer_owner": signals.owner_name(),
+        "timer_owner": dispatch.owner_name(),
         "move_number": number + 1,
         "snapshot": snapshot_of(game, number + 1, t),  # the next move loads this, in O(1)
     }
@@ -179,13 +179,13 @@ def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, An
     # after the commit: at once here, or when the caller's own transaction commits
     if over:
         transaction.on_commit(lambda: timers.later("live.room_finish", [room.pk], 0))
-    elif not (signals.hands_rooms_back() and timers.live_owner_exists()):
+    elif not (dispatch.hands_rooms_back() and timers.live_owner_exists()):
         # a process that is not a timer owner (the worker's sweep) keeps the room on its
         # own timer only while no owner lives; else a live owner adopts it within a tick
         timers.schedule_step_on_commit(room.pk, number + 1, timers.pause_for(room, game))
     last = {**event, "number": number, "by": by}
     transaction.on_commit(
-        lambda: signals.group_send(
+        lambda: dispatch.group_send(
             room.group, {"type": "room.state", "state": room_state(room, game, last)}
         )
     )

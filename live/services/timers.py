@@ -1,6 +1,6 @@
 """Broadcasts and timers of a room: the state sent to its channel-layer group after a
 commit, and the server's next step (computer, automatic move, turn timer) scheduled by
-name through ``live.signals.later`` (a Celery task with a countdown, or the in-process
+name through ``live.dispatch.later`` (a Celery task with a countdown, or the in-process
 timer)."""
 
 from __future__ import annotations
@@ -12,20 +12,20 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import Game
-from live import signals
+from live import dispatch
 from live.models import Room, Seat, TimerOwner
 from live.services.json_view import room_state
 from live.services.state import live_setting, seat_of
 
 
 def later(task: str, args: list[Any], delay: float) -> None:
-    """Ask for the task ``task`` after ``delay`` seconds (``live.signals.later``)."""
-    signals.later(task, args, delay)
+    """Ask for the task ``task`` after ``delay`` seconds (``live.dispatch.later``)."""
+    dispatch.later(task, args, delay)
 
 
 def broadcast(room_id: int, last: dict | None = None) -> None:
     room = Room.objects.get(pk=room_id)
-    signals.group_send(room.group, {"type": "room.state", "state": room_state(room, last=last)})
+    dispatch.group_send(room.group, {"type": "room.state", "state": room_state(room, last=last)})
 
 
 def broadcast_on_commit(room_id: int, last: dict | None = None) -> None:

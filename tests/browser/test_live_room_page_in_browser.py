@@ -170,7 +170,7 @@ def test_a_german_room_shows_the_servers_lines_and_refusals_in_german(
     expect(page.locator(".step-count[data-turn]")).to_contain_text(re.compile(r"am Zug|Sieger"))
     # a refusal from the server, in German: the green seat is taken by someone else while
     # this page still offers it (its broadcast held back)
-    monkeypatch.setattr("live.signals.group_send", lambda *a, **k: None)
+    monkeypatch.setattr("live.dispatch.group_send", lambda *a, **k: None)
     services.seat_take(room=room, user=people[3], colour="green")
     page.locator('[data-take="green"]').click()
     conn = page.locator("[data-connection]")

@@ -16,7 +16,7 @@ from django.utils import translation
 from games.engine import validate
 from games.engine.dice import commitment, die, verify_dice
 from games.fair_dice import dice_check
-from live import services, signals
+from live import dispatch, services
 from live.models import Room, RoomEvent, Seat
 from tests.builders import erin_against_carol
 from tests.live.conftest import drive
@@ -159,7 +159,7 @@ def test_the_broadcast_states_hold_the_commitment_only(
     people, scheduled, monkeypatch, django_capture_on_commit_callbacks
 ):
     sent: list[dict] = []
-    monkeypatch.setattr(signals, "group_send", lambda group, message: sent.append(message))
+    monkeypatch.setattr(dispatch, "group_send", lambda group, message: sent.append(message))
     room = services.room_create(host=people[0])
     seed = _seed(room)
     with django_capture_on_commit_callbacks(execute=True):

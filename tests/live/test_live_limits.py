@@ -134,8 +134,8 @@ def test_a_move_during_a_broker_outage_commits_and_reaches_everyone(
     room, game = _human_room(people, scheduled)
     legal = game.legal_moves(room.die)
     number = room.move_number
-    monkeypatch.setattr("live.services.timers.later", __import__("live.signals").signals.later)
-    monkeypatch.setattr("live.signals._eager", lambda: False)
+    monkeypatch.setattr("live.services.timers.later", __import__("live.dispatch").dispatch.later)
+    monkeypatch.setattr("live.dispatch._eager", lambda: False)
 
     def down(*args, **kwargs):
         raise ConnectionRefusedError("the broker is down")
@@ -203,21 +203,21 @@ def test_with_live_steps_process_a_step_runs_on_the_own_timer_even_with_a_broker
     a game still to the broker (docs/live.md, "Where timers run")."""
     from celery import current_app
 
-    from live import signals
+    from live import dispatch
 
     sent, timed = [], []
-    monkeypatch.setattr(signals, "_eager", lambda: False)
+    monkeypatch.setattr(dispatch, "_eager", lambda: False)
     monkeypatch.setattr(current_app, "send_task", lambda task, **kw: sent.append(task))
 
     class Timer:
         def add(self, at, task, args):
             timed.append(task)
 
-    monkeypatch.setattr(signals, "_timer", Timer)
+    monkeypatch.setattr(dispatch, "_timer", Timer)
     settings.LIVE = {**settings.LIVE, "STEPS": "process"}
-    signals.later("live.room_step", [1, 0], 0.5)
-    signals.later("live.room_finish", [1], 0)
+    dispatch.later("live.room_step", [1, 0], 0.5)
+    dispatch.later("live.room_finish", [1], 0)
     assert timed == ["live.room_step"] and sent == ["live.room_finish"]
     settings.LIVE = {**settings.LIVE, "STEPS": "celery"}
-    signals.later("live.room_step", [1, 1], 0.5)
+    dispatch.later("live.room_step", [1, 1], 0.5)
     assert sent == ["live.room_finish", "live.room_step"]

@@ -18,7 +18,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from config.expected_errors import OneLineExpectedErrors
-from live import consumers, services, signals, tasks
+from live import consumers, dispatch, services, tasks
 from live.routing import websocket_urlpatterns
 from tests.processes import free_port
 
@@ -34,9 +34,9 @@ def redis_down(settings):
             "CONFIG": {"hosts": [f"redis://127.0.0.1:{free_port()}/0"], "prefix": "down"},
         }
     }
-    signals._sender = None  # a sender loop of its own for the dead layer
+    dispatch._sender = None  # a sender loop of its own for the dead layer
     yield
-    signals._sender = None
+    dispatch._sender = None
 
 
 def _one_line_warnings(caplog, name: str) -> list[logging.LogRecord]:
@@ -50,16 +50,16 @@ def _one_line_warnings(caplog, name: str) -> list[logging.LogRecord]:
 
 def _wait_for_sends() -> None:
     deadline = time.monotonic() + 30
-    while signals._pending and time.monotonic() < deadline:
+    while dispatch._pending and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.1)  # the callback that logs runs just after the send ends
 
 
 def test_a_broadcast_during_an_outage_is_one_warning(redis_down, caplog):
     caplog.set_level(logging.WARNING)
-    signals.group_send("room.1", {"type": "room.state", "state": {}})
+    dispatch.group_send("room.1", {"type": "room.state", "state": {}})
     _wait_for_sends()
-    (record,) = _one_line_warnings(caplog, "live.signals")
+    (record,) = _one_line_warnings(caplog, "live.dispatch")
     assert "broadcast to room.1 failed" in record.getMessage()
     assert "onnect" in record.getMessage()  # the error's own words: connection refused
 
@@ -78,14 +78,14 @@ def test_a_hung_redis_does_not_hold_the_thread_that_broadcasts(monkeypatch, capl
             finally:
                 finished.set()
 
-    monkeypatch.setattr(signals, "get_channel_layer", lambda: HungLayer())
-    monkeypatch.setattr(signals, "BROADCAST_WAIT", 0.05)
-    monkeypatch.setattr(signals, "SEND_TIMEOUT", 0.3)
-    signals.group_send("room.9", {"type": "room.state", "state": {}})
-    assert not finished.is_set() and signals._pending == 1  # returned; the send goes on
+    monkeypatch.setattr(dispatch, "get_channel_layer", lambda: HungLayer())
+    monkeypatch.setattr(dispatch, "BROADCAST_WAIT", 0.05)
+    monkeypatch.setattr(dispatch, "SEND_TIMEOUT", 0.3)
+    dispatch.group_send("room.9", {"type": "room.state", "state": {}})
+    assert not finished.is_set() and dispatch._pending == 1  # returned; the send goes on
     _wait_for_sends()
-    assert signals._pending == 0
-    (record,) = _one_line_warnings(caplog, "live.signals")
+    assert dispatch._pending == 0
+    (record,) = _one_line_warnings(caplog, "live.dispatch")
     assert "broadcast to room.9 failed" in record.getMessage()
     release.set()
 
@@ -118,7 +118,7 @@ def test_the_timer_and_the_worker_s_tasks_log_an_outage_in_one_line(monkeypatch,
     monkeypatch.setattr(services, "seats_sweep", down)
     assert tasks.room_step.run(1, 0) is None  # the worker's task: no exception for Celery
     assert tasks.rooms_sweep.run() is None
-    signals._Timer._call("live.room_step", [1, 0])  # the process's own timer
+    dispatch._Timer._call("live.room_step", [1, 0])  # the process's own timer
     records = _one_line_warnings(caplog, "live.")
     assert len(records) == 3
     assert all("Error 111" in r.getMessage() for r in records)
@@ -132,8 +132,8 @@ def test_a_bug_keeps_its_traceback(monkeypatch, caplog):
     with pytest.raises(KeyError):
         tasks.room_step.run(1, 0)
     caplog.set_level(logging.WARNING)
-    signals._Timer._call("live.room_step", [1, 0])
-    (record,) = [r for r in caplog.records if r.name == "live.signals"]
+    dispatch._Timer._call("live.room_step", [1, 0])
+    (record,) = [r for r in caplog.records if r.name == "live.dispatch"]
     assert record.exc_info is not None and record.levelno == logging.ERROR
 
 

@@ -58,7 +58,7 @@ def _between_read_and_claim(monkeypatch, fn) -> None:
 def sent(monkeypatch):
     states: list[dict] = []
     monkeypatch.setattr(
-        "live.signals.group_send", lambda group, message: states.append(message["state"])
+        "live.dispatch.group_send", lambda group, message: states.append(message["state"])
     )
     return states
 

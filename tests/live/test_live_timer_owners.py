@@ -12,7 +12,7 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
-from live import services, signals
+from live import dispatch, services
 from live.models import Room, TimerOwner
 from live.services import timers
 from live.services.sweep import timer_owner_tick
@@ -92,7 +92,7 @@ def test_two_owners_adopting_at_once_each_room_is_adopted_once(people, scheduled
 def test_a_worker_hands_a_room_it_moved_to_a_live_owner(
     people, scheduled, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(signals, "hands_rooms_back", lambda: True)
+    monkeypatch.setattr(dispatch, "hands_rooms_back", lambda: True)
     [room_id] = _rooms(people, 1)
     Room.objects.filter(pk=room_id).update(timer_owner="gone")
     number = Room.objects.get(pk=room_id).move_number
@@ -117,7 +117,7 @@ def test_a_worker_hands_a_room_it_moved_to_a_live_owner(
 def test_a_step_applied_by_an_owner_puts_the_room_on_its_timer(
     people, scheduled, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(signals, "_owner", "server-1")
+    monkeypatch.setattr(dispatch, "_owner", "server-1")
     [room_id] = _rooms(people, 1)
     number = Room.objects.get(pk=room_id).move_number
     scheduled.clear()

@@ -24,6 +24,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games.storable import NUL_CHARACTER, UNPAIRED_SURROGATE, unstorable
 from tournaments.api.auth import (
     AUTHENTICATION_CLASSES,
 )
@@ -193,16 +194,13 @@ def refuse_unusable_query(params) -> None:
     is the client's error: 400 naming the parameter, never a 500 from the database."""
     for name, values in params.lists():
         for value in values:
-            if "\x00" in value or "\x00" in name:
+            problems = {unstorable(name), unstorable(value)}
+            if NUL_CHARACTER in problems:
                 raise ServiceError(
                     f"the query parameter {name!r} contains a NUL character", field=name
                 )
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                raise ServiceError(
-                    f"the query parameter {name!r} is not valid text", field=name
-                ) from None
+            if UNPAIRED_SURROGATE in problems:
+                raise ServiceError(f"the query parameter {name!r} is not valid text", field=name)
 
 
 #: (DRF field class, the JSON types it takes, how the schema calls them): DRF coerces

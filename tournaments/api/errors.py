@@ -23,13 +23,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.storable import storable
 from tournaments.services.errors import NotAllowed, ServiceError
-
-
-def _text(message: str) -> str:
-    """A message that can be encoded as UTF-8 (an unpaired surrogate echoed from the input
-    would break the response)."""
-    return message.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def error_body(
@@ -41,7 +36,7 @@ def error_body(
     fields: Any = None,
     reason: str | None = None,
 ) -> dict[str, Any]:
-    error: dict[str, Any] = {"code": code, "message": _text(message), "field": field}
+    error: dict[str, Any] = {"code": code, "message": storable(message), "field": field}
     if reason:
         error["reason"] = reason
     if event is not None:

@@ -10,6 +10,7 @@ from rest_framework import exceptions, parsers, status
 
 from games.engine.log import size_text
 from games.services import MAX_LOG_BYTES
+from games.storable import find_unstorable
 
 #: Room for the multipart envelope around a log file.
 MULTIPART_OVERHEAD = 64 * 1024
@@ -43,45 +44,8 @@ class RawJSONLogParser(parsers.BaseParser):
         return RawLog(content)
 
 
-def _bad_character(text: str) -> str | None:
-    if "\x00" in text:
-        return "a NUL character (\\u0000)"
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "an unpaired surrogate (\\ud800–\\udfff)"
-    return None
-
-
-def _path(link) -> str:
-    parts: list[str] = []
-    while link is not None:
-        step, link = link
-        parts.append(step)
-    return "".join(reversed(parts)).lstrip(".") or "the document"
-
-
-def find_unstorable(value: Any) -> str | None:
-    """Describe the first string (key or value) in parsed JSON that PostgreSQL cannot store
-    as text — one with a NUL character or an unpaired surrogate — or None. Iterative, so
-    that deeply nested input cannot exhaust the stack."""
-    stack: list[tuple[Any, Any]] = [(value, None)]
-    while stack:
-        item, link = stack.pop()
-        if isinstance(item, str):
-            if problem := _bad_character(item):
-                return f"{_path(link)} contains {problem}"
-        elif isinstance(item, dict):
-            for key, child in item.items():
-                if problem := _bad_character(key):
-                    return f"a key in {_path(link)} contains {problem}"
-                stack.append((child, (f".{key}", link)))
-        elif isinstance(item, list):
-            stack.extend((child, (f"[{i}]", link)) for i, child in enumerate(item))
-    return None
-
-
 def refuse_unstorable(value: Any, what: str = "the request") -> None:
+    """Refuse parsed JSON holding a string PostgreSQL cannot store (``games.storable``)."""
     if problem := find_unstorable(value):
         raise exceptions.ParseError(f"{what} cannot be stored: {problem}")
 

@@ -28,6 +28,7 @@ from django.utils import timezone
 from games import engine
 from games.engine.board import count_points
 from games.services import CheckedLog, LogRejected, game_log_check, game_log_store
+from games.storable import find_unstorable, storable
 from tournaments.actors import account, link_holder, via_link
 from tournaments.algorithms import open_draw
 from tournaments.algorithms.errors import AlgorithmError
@@ -271,7 +272,7 @@ def _record_rejection(
             sha256=checked.sha256 if checked else "",
             size=len(raw),
             event=event,
-            error=_storable(error.message)[:5000],
+            error=storable(error.message)[:5000],
             error_code=(error.code or "") if params is not None else "",
             error_params=params if params is not None else {},
         )
@@ -279,21 +280,15 @@ def _record_rejection(
 
 def _storable_params(params: dict) -> dict | None:
     """The parameters as stored, or None when the database cannot hold them (a bad log's
-    text may reach them: NUL, an unpaired surrogate) or they are too long."""
+    text may reach them: NUL, an unpaired surrogate — ``games.storable``) or they are too
+    long."""
     try:
         text = json.dumps(params, ensure_ascii=False)
-        text.encode("utf-8")
-    except (TypeError, ValueError, UnicodeEncodeError):
+    except (TypeError, ValueError):
         return None
-    if "\\u0000" in text or len(text) > 20_000:
+    if len(text) > 20_000 or find_unstorable(params) is not None:
         return None
     return params
-
-
-def _storable(text: str) -> str:
-    """PostgreSQL text cannot hold NUL or unpaired surrogates, which a bad log may carry
-    into the error message: escape them so the rejection is still recorded."""
-    return text.replace("\x00", "\\x00").encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _submitter_decides(user, fixture: Fixture) -> bool:

@@ -1,4 +1,6 @@
-"""Sending to a room's channel-layer group and scheduling a room's next step (timers).
+"""Dispatch out of a request or consumer: sending to a room's channel-layer group
+(``group_send``) and scheduling a room's next step (``later``: a Celery task with a
+countdown, or the in-process timer thread). No Django signals (it was ``live/signals.py``).
 
 Both work from any thread: a consumer's worker thread, a Celery worker, or the in-process
 timer thread of the embedded default. A service never imports a task; it asks for one by

@@ -28,7 +28,8 @@
     var data = new FormData(form);
     data.set("action", button.value);
     button.disabled = true;
-    fetch(form.action || window.location.pathname, {
+    /* not form.action: the button named "action" shadows that property */
+    fetch(form.getAttribute("action") || window.location.href, {
       method: "POST", body: data, credentials: "same-origin",
       headers: { "Accept": "application/json" }
     }).then(function (response) {

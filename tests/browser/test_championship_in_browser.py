@@ -106,7 +106,7 @@ def test_the_desk_checks_players_in_on_a_phone(chromium, live_server, day, axe_s
     page.keyboard.type(champ_reads.checkin_code(cleo))
     with page.expect_navigation():
         page.keyboard.press("Enter")
-    rows = page.locator(".checkin-row")
+    rows = page.locator(".ck")
     assert rows.count() == 1 and NAMES[2] in rows.first.inner_text()
     # with the keyboard: Tab to the row's check-in button and press Enter (sent by fetch)
     button = rows.first.get_by_role("button", name=f"{WORDS[lang]['in']} {NAMES[2]}")
@@ -132,7 +132,7 @@ def test_the_check_in_list_works_without_javascript(chromium, live_server, day):
     with page.expect_navigation():
         page.get_by_role("button", name="Paid Dora Dietz").click()
     assert Entry.objects.get(league=league, player__name="Dora Dietz").paid_at is not None
-    assert "q=Dora" in page.url and page.locator(".checkin-row").count() == 1
+    assert "q=Dora" in page.url and page.locator(".ck").count() == 1
     context.close()
 
 

@@ -176,3 +176,34 @@ def test_the_projector_fragment_is_304_until_something_changes(client, day):
     assert changed.status_code == 200 and changed["ETag"] != etag
     page = client.get(reverse("tournaments:projector", args=[day["league"].slug]))
     assert page.status_code == 200 and len(page.content) < 100_000
+
+
+def _league_of(n: int, tag: str):
+    org = make_user(f"org{tag}")
+    league = league_create(owner=org, name=f"Day {tag}", format="open", games_planned=2)
+    for i in range(n):
+        entry_add(league=league, player=player_create(name=f"P{tag}-{i:03d}", shared=True), by=org)
+    Entry.objects.filter(league=league).update(state="accepted")
+    open_round_draw(league=league, by=org, seed=1)
+    return league
+
+
+def test_an_unchanged_projector_costs_the_same_queries_at_any_size(client, db):
+    """The projectors poll every 3 s: a 304 costs the same few queries for 8 and for 200
+    players, and the check-in list a fixed number of queries."""
+    counts = {}
+    for n in (8, 200):
+        league = _league_of(n, str(n))
+        url = reverse("tournaments:projector-panels", args=[league.slug])
+        etag = client.get(url)["ETag"]
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as polled:
+            assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+        with CaptureQueriesContext(connection) as full:
+            body = client.get(url).content
+        counts[n] = (len(polled), len(full), len(body))
+    assert counts[8][0] == counts[200][0]
+    assert counts[8][1] == counts[200][1]  # the full fragment: no query per player
+    assert counts[200][2] < 100_000

@@ -63,10 +63,12 @@ def desk_checkin(request, slug: str):
                     _("Check-in is open.") if action == "open" else _("Check-in is closed."),
                 )
                 return redirect(reverse("tournaments:desk-checkin", args=[slug]))
+            if "act" in request.POST:  # one form, a button per row: "in:<entry id>"
+                action, _sep, entry_id = request.POST["act"].partition(":")
+            else:
+                entry_id = request.POST.get("entry", "")
             try:
-                entry = league.entries.select_related("league", "player").get(
-                    pk=int(request.POST.get("entry", ""))
-                )
+                entry = league.entries.select_related("league", "player").get(pk=int(entry_id))
             except (ValueError, Entry.DoesNotExist):
                 raise Http404("no such entry in this league") from None
             if action in ("in", "out"):

@@ -237,9 +237,11 @@ def test_the_projector_updates_within_five_seconds(chromium, live_server, day, a
     assert seats[0].entry.player.name in standings and "5" in standings
     # the clock and the standings take their turn
     page.evaluate(SHOW_PANEL, "clock")
+    assert not violations(page, axe_source)  # each panel shown in turn (contrast)
     assert ":" in page.locator(".pj-clock").inner_text()
     screenshot(page, f"championship-projector-{w}x{h}-clock")
     page.evaluate(SHOW_PANEL, "standings")
+    assert not violations(page, axe_source)  # each panel shown in turn (contrast)
     screenshot(page, f"championship-projector-{w}x{h}-standings")
     # the network drops: the wall keeps the last state
     context.set_offline(True)

@@ -249,3 +249,55 @@ def test_the_projector_updates_within_five_seconds(chromium, live_server, day, a
     assert page.locator(".pj-standings tbody tr").count() == len(NAMES)
     context.close()
     assert not errors
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_players_check_themselves_in_with_the_venue_code(
+    chromium,
+    live_server,
+    day,
+    axe_source,  # noqa: F811
+    lang,
+):
+    """Anna (an account) scans the poster and checks in; Zoe (no account) scans it, then
+    opens her private result link and checks in there."""
+    from tournaments.services.result_links import result_link_create
+
+    league = champ.checkin_open(league=day["league"], by=day["org"])
+    venue = f"/leagues/{league.slug}/check-in/{champ_reads.venue_token(league)}/"
+    context, page, errors = context_for(chromium, live_server, day["org"], lang=lang)
+    page.goto(f"/leagues/{league.slug}/desk/check-in/poster/")
+    assert page.locator("svg.qr").count() == 1
+    assert not violations(page, axe_source)
+    screenshot(page, f"championship-poster-{lang}")
+    context.close()
+    anna = day["users"][NAMES[0]]
+    context, page, errors = context_for(chromium, live_server, anna, lang=lang)
+    page.goto(venue)
+    fits(page)
+    assert not violations(page, axe_source)
+    screenshot(page, f"championship-venue-{lang}")
+    page.locator("form button.big-button").focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert Entry.objects.get(league=league, player__name=NAMES[0]).checked_in_at is not None
+    screenshot(page, f"championship-venue-done-{lang}")
+    context.close()
+    zoe = entry_add(
+        league=league, player=player_create(name=f"Zoe {lang}", shared=True), by=day["org"]
+    )
+    Entry.objects.filter(pk=zoe.pk).update(state="accepted")
+    _, token = result_link_create(entry=zoe, by=day["org"])
+    context, page, errors = context_for(chromium, live_server, lang=lang)
+    page.goto(venue)
+    fits(page)
+    page.goto(f"/r/{token}/")
+    fits(page)
+    assert not violations(page, axe_source)
+    with page.expect_navigation():
+        page.locator("#check-in button").click()
+    assert Entry.objects.get(pk=zoe.pk).checked_in_at is not None
+    assert page.locator("#check-in [role=status]").count() == 1
+    screenshot(page, f"championship-link-checked-in-{lang}")
+    context.close()
+    assert not errors

@@ -207,3 +207,16 @@ def test_an_unchanged_projector_costs_the_same_queries_at_any_size(client, db):
     assert counts[8][0] == counts[200][0]
     assert counts[8][1] == counts[200][1]  # the full fragment: no query per player
     assert counts[200][2] < 100_000
+
+
+def test_the_desk_confirms_an_entered_result_on_the_table_page(client, day):
+    a = day["sitters"][0]
+    result = champ.table_result_enter(fixture=day["table"], user=a, placings=placings(day))
+    page = reverse("tournaments:table", args=[day["table"].pk])
+    client.force_login(day["org"])
+    body = client.get(page).content.decode()
+    assert "Confirm: this is right" in body and "Enter the paper sheet by hand" in body
+    client.post(page, {"do": "confirm", "result": result.pk})
+    assert Result.objects.get(pk=result.pk).state == "confirmed"
+    client.force_login(day["outsider"])
+    assert "Confirm: this is right" not in client.get(page).content.decode()

@@ -14,7 +14,7 @@ from tournaments.actors import LinkHolder
 from tournaments.models import Entry, Fixture, Result
 from tournaments.selectors import championship as champ_reads
 from tournaments.services import championship as champ
-from tournaments.services.errors import NotAllowed
+from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.leagues import entry_add, league_create
 from tournaments.services.open_tournaments import open_round_draw
 from tournaments.services.players import player_create
@@ -220,3 +220,18 @@ def test_the_desk_confirms_an_entered_result_on_the_table_page(client, day):
     assert Result.objects.get(pk=result.pk).state == "confirmed"
     client.force_login(day["outsider"])
     assert "Confirm: this is right" not in client.get(page).content.decode()
+
+
+def test_different_placings_from_another_player_dispute_the_table(day):
+    a, b = day["sitters"][:2]
+    order = placings(day)
+    first = champ.table_result_enter(fixture=day["table"], user=a, placings=order)
+    with pytest.raises(ServiceError, match="already awaiting confirmation"):
+        champ.table_result_enter(fixture=day["table"], user=a, placings=order[::-1])
+    disputed = champ.table_result_enter(fixture=day["table"], user=b, placings=order[::-1])
+    assert disputed.pk == first.pk and disputed.state == "disputed"
+    assert "different placings" in disputed.decision_note
+    table = Fixture.objects.get(pk=day["table"].pk)
+    assert champ_reads.table_state(table) == "disputed"
+    counting = Result.objects.filter(fixture=table, state__in=["pending", "confirmed"])
+    assert not counting.exists()  # nothing counts until the desk decides

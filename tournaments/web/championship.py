@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.throttles import SubmissionThrottle, throttled_view
 from tournaments.actors import LinkHolder
-from tournaments.models import Entry, League, Result, ResultLink
+from tournaments.models import Entry, Fixture, League, Result, ResultLink
 from tournaments.permissions import is_organizer
 from tournaments.selectors import championship as champ_reads
 from tournaments.services import championship as champ
@@ -283,6 +283,14 @@ def table_page(request, pk: int):
                 )
                 if refused is not None:
                     status, error = refused
+                elif champ_reads.table_state(Fixture.objects.get(pk=pk)) == "disputed":
+                    messages.warning(
+                        request,
+                        _(
+                            "Your entry differs from the one entered before: the table is "
+                            "disputed, and the desk decides."
+                        ),
+                    )
                 else:
                     messages.success(request, _("The result is entered."))
             elif do in ("confirm", "dispute"):

@@ -1,6 +1,6 @@
-/* The desk's check-in list without reloading: each row's plain form is posted with fetch
-   (Accept: application/json); the row's badges and button change in place and the search
-   box keeps the focus for the next scan. Without JavaScript the forms post and reload. */
+/* The desk's check-in list without reloading: the list's plain form is posted with fetch
+   (Accept: application/json) for the row's button; its badges and button change in place,
+   and the search box keeps the focus for the next scan. Without JavaScript the forms post and reload. */
 (function () {
   "use strict";
   if (!window.fetch || !window.FormData) return;
@@ -22,29 +22,25 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.hasAttribute || !form.hasAttribute("data-checkin")) return;
-    var button = event.submitter || form.querySelector("button[name=action]");
-    if (!button) return;
+    var button = event.submitter;
+    if (!button || button.name !== "act") return;
     event.preventDefault();
+    var parts = button.value.split(":");
+    var action = parts[0], entry = parts[1];
     var data = new FormData(form);
-    data.set("action", button.value);
+    data.set("act", button.value);
     button.disabled = true;
-    fetch(form.action || window.location.pathname, {
+    /* not form.action: an element named "action" could shadow that property */
+    fetch(form.getAttribute("action") || window.location.href, {
       method: "POST", body: data, credentials: "same-origin",
       headers: { "Accept": "application/json" }
     }).then(function (response) {
       return response.json().then(function (body) {
         if (!response.ok) throw new Error(body.error || "error");
-        var row = form.closest("[data-entry]");
-        var action = button.value;
+        var row = button.closest("li");
         var flip = flips[action];
-        var name = row.querySelector(".player-name").textContent;
-        button.value = flip[0];
-        button.innerHTML = "";
-        button.appendChild(document.createTextNode(word(flip[1]) + " "));
-        var hidden = document.createElement("span");
-        hidden.className = "visually-hidden";
-        hidden.textContent = name;
-        button.appendChild(hidden);
+        button.value = flip[0] + ":" + entry;
+        button.textContent = word(flip[1]);  /* named with the player (aria-labelledby) */
         button.className = (flip[0] === "in") ? "" : "secondary";
         if (action === "in" || action === "out") {
           row.querySelector("[data-flag=in]").textContent = body.checked_in ? word("in") : word("out");
@@ -56,7 +52,11 @@
         }
       });
     }).catch(function () {
-      form.submit();  /* let the server say what went wrong, on a page */
+      /* let the server say what went wrong, on a page: post the button's own form */
+      var field = document.createElement("input");
+      field.type = "hidden"; field.name = "act"; field.value = button.value;
+      form.appendChild(field);
+      form.submit();
     }).then(function () { button.disabled = false; });
   });
 })();

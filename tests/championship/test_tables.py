@@ -14,7 +14,7 @@ from tournaments.actors import LinkHolder
 from tournaments.models import Entry, Fixture, Result
 from tournaments.selectors import championship as champ_reads
 from tournaments.services import championship as champ
-from tournaments.services.errors import NotAllowed
+from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.leagues import entry_add, league_create
 from tournaments.services.open_tournaments import open_round_draw
 from tournaments.services.players import player_create
@@ -176,3 +176,62 @@ def test_the_projector_fragment_is_304_until_something_changes(client, day):
     assert changed.status_code == 200 and changed["ETag"] != etag
     page = client.get(reverse("tournaments:projector", args=[day["league"].slug]))
     assert page.status_code == 200 and len(page.content) < 100_000
+
+
+def _league_of(n: int, tag: str):
+    org = make_user(f"org{tag}")
+    league = league_create(owner=org, name=f"Day {tag}", format="open", games_planned=2)
+    for i in range(n):
+        entry_add(league=league, player=player_create(name=f"P{tag}-{i:03d}", shared=True), by=org)
+    Entry.objects.filter(league=league).update(state="accepted")
+    open_round_draw(league=league, by=org, seed=1)
+    return league
+
+
+def test_an_unchanged_projector_costs_the_same_queries_at_any_size(client, db):
+    """The projectors poll every 3 s: a 304 costs the same few queries for 8 and for 200
+    players, and the check-in list a fixed number of queries."""
+    counts = {}
+    for n in (8, 200):
+        league = _league_of(n, str(n))
+        url = reverse("tournaments:projector-panels", args=[league.slug])
+        etag = client.get(url)["ETag"]
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as polled:
+            assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+        with CaptureQueriesContext(connection) as full:
+            body = client.get(url).content
+        counts[n] = (len(polled), len(full), len(body))
+    assert counts[8][0] == counts[200][0]
+    assert counts[8][1] == counts[200][1]  # the full fragment: no query per player
+    assert counts[200][2] < 100_000
+
+
+def test_the_desk_confirms_an_entered_result_on_the_table_page(client, day):
+    a = day["sitters"][0]
+    result = champ.table_result_enter(fixture=day["table"], user=a, placings=placings(day))
+    page = reverse("tournaments:table", args=[day["table"].pk])
+    client.force_login(day["org"])
+    body = client.get(page).content.decode()
+    assert "Confirm: this is right" in body and "Enter the paper sheet by hand" in body
+    client.post(page, {"do": "confirm", "result": result.pk})
+    assert Result.objects.get(pk=result.pk).state == "confirmed"
+    client.force_login(day["outsider"])
+    assert "Confirm: this is right" not in client.get(page).content.decode()
+
+
+def test_different_placings_from_another_player_dispute_the_table(day):
+    a, b = day["sitters"][:2]
+    order = placings(day)
+    first = champ.table_result_enter(fixture=day["table"], user=a, placings=order)
+    with pytest.raises(ServiceError, match="already awaiting confirmation"):
+        champ.table_result_enter(fixture=day["table"], user=a, placings=order[::-1])
+    disputed = champ.table_result_enter(fixture=day["table"], user=b, placings=order[::-1])
+    assert disputed.pk == first.pk and disputed.state == "disputed"
+    assert "different placings" in disputed.decision_note
+    table = Fixture.objects.get(pk=day["table"].pk)
+    assert champ_reads.table_state(table) == "disputed"
+    counting = Result.objects.filter(fixture=table, state__in=["pending", "confirmed"])
+    assert not counting.exists()  # nothing counts until the desk decides

@@ -29,7 +29,7 @@ from tournaments.selectors.championship import venue_token_valid
 from tournaments.services.errors import NotAllowed, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.hand_results import HandResult, hand_result_fields
-from tournaments.services.results import result_confirm, result_report
+from tournaments.services.results import result_confirm, result_dispute, result_report
 
 
 def _require_open_tournament(league: League) -> None:
@@ -162,8 +162,9 @@ def table_result_enter(
     """A player at the table enters its placings (or count points when time ran out), from
     their phone. The same result entered again counts once, however the phones race (the
     table's row is locked first): typed again by the same player it changes nothing; typed
-    by another player at the table it confirms the first entry; different placings replace
-    the open entry (``result_report``), and the others confirm or dispute that one."""
+    by another player at the table it confirms the first entry; different placings from
+    another player dispute it (the desk decides); the same player's different entry is
+    refused while theirs waits (``result_report``)."""
     if not sits_at(user, fixture):
         raise coded("table_not_yours", table=fixture.number, cls=NotAllowed)
     with transaction.atomic():
@@ -192,6 +193,20 @@ def table_result_enter(
             if current.state == Result.State.CONFIRMED or same_actor(current, user):
                 return current  # entered twice: counts once
             return result_confirm(result=current, user=user)
+        if (
+            current is not None
+            and current.state == Result.State.PENDING
+            and not same_actor(current, user)
+        ):
+            # two players at the table disagree: the table is disputed, the desk decides
+            names = dict(fixture.seats.values_list("entry_id", "entry__player__name"))
+            typed_order = fields.get("placings") or []
+            order = ", ".join(names.get(e, "?") for e in typed_order) or str(fields)
+            return result_dispute(
+                result=current,
+                user=user,
+                reason=f"another player at the table entered different placings: {order}",
+            )
         return result_report(
             fixture=fixture,
             user=user,

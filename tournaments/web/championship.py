@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.throttles import SubmissionThrottle, throttled_view
 from tournaments.actors import LinkHolder
-from tournaments.models import Entry, League, Result, ResultLink
+from tournaments.models import Entry, Fixture, League, Result, ResultLink
 from tournaments.permissions import is_organizer
 from tournaments.selectors import championship as champ_reads
 from tournaments.services import championship as champ
@@ -63,10 +63,12 @@ def desk_checkin(request, slug: str):
                     _("Check-in is open.") if action == "open" else _("Check-in is closed."),
                 )
                 return redirect(reverse("tournaments:desk-checkin", args=[slug]))
+            if "act" in request.POST:  # one form, a button per row: "in:<entry id>"
+                action, _sep, entry_id = request.POST["act"].partition(":")
+            else:
+                entry_id = request.POST.get("entry", "")
             try:
-                entry = league.entries.select_related("league", "player").get(
-                    pk=int(request.POST.get("entry", ""))
-                )
+                entry = league.entries.select_related("league", "player").get(pk=int(entry_id))
             except (ValueError, Entry.DoesNotExist):
                 raise Http404("no such entry in this league") from None
             if action in ("in", "out"):
@@ -281,6 +283,14 @@ def table_page(request, pk: int):
                 )
                 if refused is not None:
                     status, error = refused
+                elif champ_reads.table_state(Fixture.objects.get(pk=pk)) == "disputed":
+                    messages.warning(
+                        request,
+                        _(
+                            "Your entry differs from the one entered before: the table is "
+                            "disputed, and the desk decides."
+                        ),
+                    )
                 else:
                     messages.success(request, _("The result is entered."))
             elif do in ("confirm", "dispute"):

@@ -265,14 +265,15 @@ def test_a_room_opened_before_seeds_rolls_as_before_and_shows_no_card(client, pe
 
 @pytest.mark.django_db(transaction=True)
 def test_the_socket_sends_the_commitment_and_never_the_seed_during_play(people, scheduled):
-    """Over the real consumer and Redis channel layer: the connect message (state and the
-    whole log so far) and the state after a move carry the commitment, never the seed."""
+    """Over the real consumer and Redis channel layer: the connect message (the state), the
+    events the page asks for and the state after a move carry the commitment, never the
+    seed."""
     import asyncio
 
     from channels.db import database_sync_to_async
     from django.db import connections
 
-    from tests.live.test_live_consumer import _connect, _next_state
+    from tests.live.test_live_consumer import _connect, _events, _next_state
     from tests.live.test_live_services import _human_room
 
     room, game = _human_room(people, scheduled)
@@ -282,7 +283,8 @@ def test_the_socket_sends_the_commitment_and_never_the_seed_during_play(people, 
     async def main():
         red, state = await _connect(room, people[0])
         watcher, _ = await _connect(room, people[2])
-        texts = [json.dumps(state)]
+        events = await _events(watcher, 0)
+        texts = [json.dumps(state), json.dumps(events)]
         await red.send_json_to(
             {
                 "type": "move",
@@ -294,12 +296,12 @@ def test_the_socket_sends_the_commitment_and_never_the_seed_during_play(people, 
         texts.append(json.dumps(await _next_state(watcher, room.move_number + 1)))
         await red.disconnect()
         await watcher.disconnect()
-        return state, texts
+        return state, events, texts
 
     try:
-        state, texts = asyncio.run(main())
+        state, events, texts = asyncio.run(main())
     finally:
         asyncio.run(database_sync_to_async(connections.close_all)())
-    assert state["dice"]["commitment"] == commitment(seed) and len(state["events"]) > 0
+    assert state["dice"]["commitment"] == commitment(seed) and len(events["events"]) > 0
     for text in texts:
         assert seed.hex() not in text and seed.hex().upper() not in text

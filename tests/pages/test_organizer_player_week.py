@@ -296,3 +296,49 @@ def test_the_schedule_labels_the_counted_pawns(client, league, submitted):
     page = _get(client, f"/leagues/{league.slug}/schedule/")
     assert "counted pawns: " in page
     assert "(8 pawns)" not in page and "(0 pawns)" not in page
+
+
+# --- 17. a draft is deleted, a finished league archived ------------------------------------
+
+
+def test_the_owner_deletes_a_league_without_games_and_not_one_with_games(organizer):
+    from tournaments.services.leagues import league_create
+
+    draft = league_create(owner=organizer, name="Duplicate Cup", format="2T")
+    client = Client()
+    client.force_login(organizer)
+    manage = _get(client, f"/leagues/{draft.slug}/manage/")
+    assert "Delete the league" in manage
+    unticked = client.post(f"/leagues/{draft.slug}/manage/delete/", follow=True)
+    assert League.objects.filter(pk=draft.pk).exists() and "Tick the box" in unticked.text
+    done = client.post(f"/leagues/{draft.slug}/manage/delete/", {"confirm": "1"}, follow=True)
+    assert not League.objects.filter(pk=draft.pk).exists()
+    assert "Duplicate Cup is deleted." in done.text
+    # a co-organizer may not, nor may anyone once games exist
+    other = league_create(owner=organizer, name="Other Cup", format="2T")
+    co = make_user("co-org")
+    other.organizers.add(co)
+    client.force_login(co)
+    assert client.post(f"/leagues/{other.slug}/manage/delete/", {"confirm": "1"}).status_code == 403
+    played = _finished_xleague(organizer)
+    from tests.builders import make_fixture
+
+    make_fixture(played, [(e, ["red", "black"]) for e in played.entries.all()[:1]], "red")
+    client.force_login(organizer)
+    assert "Delete the league" not in _get(client, f"/leagues/{played.slug}/manage/")
+    refused = client.post(f"/leagues/{played.slug}/manage/delete/", {"confirm": "1"})
+    assert refused.status_code == 400 and League.objects.filter(pk=played.pk).exists()
+
+
+def test_a_finished_league_is_archived_out_of_the_search(organizer):
+    league = _finished_xleague(organizer)
+    assert league.name in _get(Client(), "/search/?q=finished")
+    client = Client()
+    client.force_login(organizer)
+    assert "Archive this league" in _get(client, f"/leagues/{league.slug}/manage/")
+    client.post(f"/leagues/{league.slug}/manage/archive/")
+    league.refresh_from_db()
+    assert not league.is_public and not league.registration_open
+    assert league.name not in _get(Client(), "/search/?q=finished")
+    assert Client().get(f"/leagues/{league.slug}/").status_code == 404
+    assert _get(client, f"/leagues/{league.slug}/")  # its organizer still sees it

@@ -96,6 +96,8 @@ urlpatterns = [
     ),
     path("leagues/<slug:slug>/manage/access/", organize.league_open, name="manage-access"),
     path("leagues/<slug:slug>/manage/finish/", organize.league_finish, name="manage-finish"),
+    path("leagues/<slug:slug>/manage/delete/", organize.league_delete, name="manage-delete"),
+    path("leagues/<slug:slug>/manage/archive/", organize.league_archive, name="manage-archive"),
     path("leagues/<slug:slug>/manage/dates/", organize.league_dates, name="manage-dates"),
     path("leagues/<slug:slug>/manage/seed/", seeding.seed, name="seed"),
     path(

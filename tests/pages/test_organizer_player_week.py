@@ -342,3 +342,17 @@ def test_a_finished_league_is_archived_out_of_the_search(organizer):
     assert league.name not in _get(Client(), "/search/?q=finished")
     assert Client().get(f"/leagues/{league.slug}/").status_code == 404
     assert _get(client, f"/leagues/{league.slug}/")  # its organizer still sees it
+
+
+# --- 18. templates keep their promise; one "Playoffs" tab ---------------------------------
+
+
+def test_the_triple_threat_template_is_ranked_and_the_organizer_tab_is_the_draw(organizer):
+    from tournaments.services.league_settings import TEMPLATES
+
+    assert TEMPLATES["triple-threat"].values["ranking_level"] == 1
+    league = _finished_xleague(organizer)
+    client = Client()
+    client.force_login(organizer)
+    page = _get(client, f"/leagues/{league.slug}/manage/")
+    assert page.count(">Playoffs</a>") == 1 and ">Playoff draw</a>" in page

@@ -356,3 +356,29 @@ def test_the_triple_threat_template_is_ranked_and_the_organizer_tab_is_the_draw(
     client.force_login(organizer)
     page = _get(client, f"/leagues/{league.slug}/manage/")
     assert page.count(">Playoffs</a>") == 1 and ">Playoff draw</a>" in page
+
+
+# --- 9. "Embed on your site" gives the code ------------------------------------------------
+
+
+def test_embed_on_your_site_gives_the_iframe_code_with_its_choices(organizer):
+    league = _finished_xleague(organizer)
+    standings = _get(Client(), f"/leagues/{league.slug}/standings/")
+    assert f'href="/leagues/{league.slug}/embed/"' in standings
+    page = _get(
+        Client(),
+        f"/leagues/{league.slug}/embed/?what=bracket&theme=dark&lang=de&width=500&height=300&auto=1",
+    )
+    snippet = page[page.index('id="embed-snippet"') : page.index("</textarea>")]
+    src = f"/leagues/{league.slug}/embed/bracket/?theme=dark&amp;lang=de"
+    assert "&lt;iframe src=&quot;http://testserver" + src in snippet
+    assert "width=&quot;500&quot; height=&quot;300&quot;" in snippet
+    assert "data-maedn-embed" in snippet and "maedn-embed-height" in snippet
+    assert "e.origin !== &quot;http://testserver&quot;" in snippet  # only this site's messages
+    assert 'data-copy="embed-snippet"' in page and "Copy the code" in page
+    # without auto-height: no script; the defaults when nothing is chosen
+    plain = _get(Client(), f"/leagues/{league.slug}/embed/?what=schedule&width=9999")
+    plain_snippet = plain[plain.index('id="embed-snippet"') : plain.index("</textarea>")]
+    assert "&lt;script" not in plain_snippet and "width=&quot;2000&quot;" in plain_snippet
+    first = _get(Client(), f"/leagues/{league.slug}/embed/")
+    assert "data-maedn-embed" in first  # auto-height on by default

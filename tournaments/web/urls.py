@@ -132,6 +132,7 @@ urlpatterns = [
     ),
     path("leagues/<slug:slug>/playoffs/", leagues.league_playoffs, name="playoffs"),
     path("leagues/<slug:slug>/desk/", desk.league_desk, name="desk"),
+    path("leagues/<slug:slug>/embed/", embeds.embed_code, name="embed-code"),
     path("leagues/<slug:slug>/embed/standings/", embeds.embed_standings, name="embed-standings"),
     path("leagues/<slug:slug>/embed/bracket/", embeds.embed_bracket, name="embed-bracket"),
     path("leagues/<slug:slug>/embed/schedule/", embeds.embed_schedule, name="embed-schedule"),

@@ -42,6 +42,7 @@ run: $(VENV)/.installed
 	DEBUG=1 $(PY) manage.py migrate --noinput
 	DEBUG=1 $(PY) manage.py demo --if-empty
 	DEBUG=1 EMBEDDED_BEAT=1 SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} \
+		ANALYSIS_CATCH_UP_SECONDS=$${ANALYSIS_CATCH_UP_SECONDS:-60} \
 		$(PY) manage.py runserver $(HOST):$(PORT)
 
 ## test: services up, lint, migrations, the whole pytest suite against PostgreSQL + Redis

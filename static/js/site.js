@@ -46,8 +46,38 @@
     });
   }
 
+  // an embed in another site's frame tells its parent its height (auto-height: the host
+  // page's script from "Embed on your site" sets the frame's height)
+  function reportHeight() {
+    if (window.parent === window || !document.documentElement.classList.contains("embed")) return;
+    var send = function () {
+      window.parent.postMessage(
+        { type: "maedn-embed-height", height: document.documentElement.scrollHeight }, "*"
+      );
+    };
+    send();
+    if (window.ResizeObserver) new ResizeObserver(send).observe(document.body);
+  }
+
+  function setUpCopy() {
+    document.querySelectorAll("[data-copy]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var source = document.getElementById(button.getAttribute("data-copy"));
+        var status = button.parentElement.querySelector("[data-copy-status]");
+        var done = function () { if (status) status.textContent = button.getAttribute("data-copied"); };
+        source.select();
+        if (navigator.clipboard) navigator.clipboard.writeText(source.value).then(done, function () {
+          document.execCommand("copy"); done();
+        });
+        else { document.execCommand("copy"); done(); }
+      });
+    });
+  }
+
   function ready() {
     setUpMenu();
+    setUpCopy();
+    reportHeight();
     document.querySelectorAll("[data-print]").forEach(function (button) {
       button.addEventListener("click", function () { window.print(); });
     });

@@ -226,3 +226,19 @@ def test_analyse_games_command_computes_counted_logs(table, capsys):
     assert "1 stored, 0 failed" in out
     call_command("analyse_games")
     assert "0 stored" in capsys.readouterr().out  # idempotent
+
+
+def test_the_embedded_beat_computes_queued_analyses_where_no_worker_runs(
+    table, analyses_on, settings, django_capture_on_commit_callbacks
+):
+    """Issue 34 point 16: under ``make run`` (eager Celery, the embedded beat) the queued
+    analyses were never computed and every game page said "queued" for ever."""
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(table)
+    assert GameAnalysis.objects.get().status == "queued"
+    settings.EMBEDDED_BEAT = False
+    assert "analysed" not in analyses.analyses_catch_up()  # a worker's deployment: sent
+    assert GameAnalysis.objects.get().status == "queued"
+    settings.EMBEDDED_BEAT = True
+    assert analyses.analyses_catch_up()["analysed"] == 1
+    assert GameAnalysis.objects.get().status == "done"

@@ -102,8 +102,10 @@ def test_a_triple_threat_event_from_creation_to_its_end(client, org):
     assert league.fixtures.count() == 3
     assert "3 games wait for a result" in step(client, league)
     forfeit_all(league, org)
-    assert "Finish the league" in step(client, league)
-    finish(client, league)
+    # issue 34: it finishes by itself once every game is decided (as a Grand Prix does)
+    league.refresh_from_db()
+    assert league.status == "finished"
+    assert "Finish the league" not in step(client, league)
     assert step(client, league) == "The season is over."
 
 
@@ -119,7 +121,8 @@ def test_a_challengers_event_finishes_from_the_site(client, org):
     response = client.post(reverse("tournaments:manage-finish", args=[league.slug]))
     assert "still wait for a result" in response.content.decode()
     forfeit_all(league, org)
-    finish(client, league)
+    league.refresh_from_db()
+    assert league.status == "finished"  # by itself, with the last game decided
 
 
 def test_a_grand_prix_event_on_board_six_ends_when_the_winner_is_certain(client, org):

@@ -296,3 +296,89 @@ def test_the_schedule_labels_the_counted_pawns(client, league, submitted):
     page = _get(client, f"/leagues/{league.slug}/schedule/")
     assert "counted pawns: " in page
     assert "(8 pawns)" not in page and "(0 pawns)" not in page
+
+
+# --- 17. a draft is deleted, a finished league archived ------------------------------------
+
+
+def test_the_owner_deletes_a_league_without_games_and_not_one_with_games(organizer):
+    from tournaments.services.leagues import league_create
+
+    draft = league_create(owner=organizer, name="Duplicate Cup", format="2T")
+    client = Client()
+    client.force_login(organizer)
+    manage = _get(client, f"/leagues/{draft.slug}/manage/")
+    assert "Delete the league" in manage
+    unticked = client.post(f"/leagues/{draft.slug}/manage/delete/", follow=True)
+    assert League.objects.filter(pk=draft.pk).exists() and "Tick the box" in unticked.text
+    done = client.post(f"/leagues/{draft.slug}/manage/delete/", {"confirm": "1"}, follow=True)
+    assert not League.objects.filter(pk=draft.pk).exists()
+    assert "Duplicate Cup is deleted." in done.text
+    # a co-organizer may not, nor may anyone once games exist
+    other = league_create(owner=organizer, name="Other Cup", format="2T")
+    co = make_user("co-org")
+    other.organizers.add(co)
+    client.force_login(co)
+    assert client.post(f"/leagues/{other.slug}/manage/delete/", {"confirm": "1"}).status_code == 403
+    played = _finished_xleague(organizer)
+    from tests.builders import make_fixture
+
+    make_fixture(played, [(e, ["red", "black"]) for e in played.entries.all()[:1]], "red")
+    client.force_login(organizer)
+    assert "Delete the league" not in _get(client, f"/leagues/{played.slug}/manage/")
+    refused = client.post(f"/leagues/{played.slug}/manage/delete/", {"confirm": "1"})
+    assert refused.status_code == 400 and League.objects.filter(pk=played.pk).exists()
+
+
+def test_a_finished_league_is_archived_out_of_the_search(organizer):
+    league = _finished_xleague(organizer)
+    assert league.name in _get(Client(), "/search/?q=finished")
+    client = Client()
+    client.force_login(organizer)
+    assert "Archive this league" in _get(client, f"/leagues/{league.slug}/manage/")
+    client.post(f"/leagues/{league.slug}/manage/archive/")
+    league.refresh_from_db()
+    assert not league.is_public and not league.registration_open
+    assert league.name not in _get(Client(), "/search/?q=finished")
+    assert Client().get(f"/leagues/{league.slug}/").status_code == 404
+    assert _get(client, f"/leagues/{league.slug}/")  # its organizer still sees it
+
+
+# --- 18. templates keep their promise; one "Playoffs" tab ---------------------------------
+
+
+def test_the_triple_threat_template_is_ranked_and_the_organizer_tab_is_the_draw(organizer):
+    from tournaments.services.league_settings import TEMPLATES
+
+    assert TEMPLATES["triple-threat"].values["ranking_level"] == 1
+    league = _finished_xleague(organizer)
+    client = Client()
+    client.force_login(organizer)
+    page = _get(client, f"/leagues/{league.slug}/manage/")
+    assert page.count(">Playoffs</a>") == 1 and ">Playoff draw</a>" in page
+
+
+# --- 9. "Embed on your site" gives the code ------------------------------------------------
+
+
+def test_embed_on_your_site_gives_the_iframe_code_with_its_choices(organizer):
+    league = _finished_xleague(organizer)
+    standings = _get(Client(), f"/leagues/{league.slug}/standings/")
+    assert f'href="/leagues/{league.slug}/embed/"' in standings
+    page = _get(
+        Client(),
+        f"/leagues/{league.slug}/embed/?what=bracket&theme=dark&lang=de&width=500&height=300&auto=1",
+    )
+    snippet = page[page.index('id="embed-snippet"') : page.index("</textarea>")]
+    src = f"/leagues/{league.slug}/embed/bracket/?theme=dark&amp;lang=de"
+    assert "&lt;iframe src=&quot;http://testserver" + src in snippet
+    assert "width=&quot;500&quot; height=&quot;300&quot;" in snippet
+    assert "data-maedn-embed" in snippet and "maedn-embed-height" in snippet
+    assert "e.origin !== &quot;http://testserver&quot;" in snippet  # only this site's messages
+    assert 'data-copy="embed-snippet"' in page and "Copy the code" in page
+    # without auto-height: no script; the defaults when nothing is chosen
+    plain = _get(Client(), f"/leagues/{league.slug}/embed/?what=schedule&width=9999")
+    plain_snippet = plain[plain.index('id="embed-snippet"') : plain.index("</textarea>")]
+    assert "&lt;script" not in plain_snippet and "width=&quot;2000&quot;" in plain_snippet
+    first = _get(Client(), f"/leagues/{league.slug}/embed/")
+    assert "data-maedn-embed" in first  # auto-height on by default

@@ -81,24 +81,33 @@ def test_the_invitation_page_tells_a_stranger_and_offers_no_button(org, league):
     assert "Diese Einladung ging an eine andere E-Mail-Adresse" in german
 
 
-def test_the_owner_confirms_from_the_invitation_page_and_comes_back(
+def test_the_owner_accepts_with_the_mailed_link_without_a_second_mail(
     org, league, django_capture_on_commit_callbacks
 ):
+    """Issue 34 point 11: the invitation's token was mailed to the address, so it proves the
+    mailbox: the account with that address accepts at once (it had to confirm the address
+    by a second mail first), and the address counts as confirmed from then on."""
+    from tournaments.services.entries import email_confirmed
+
     with django_capture_on_commit_callbacks(execute=True):
         invitation = invitation_create(league=league, by=org, email="anna@example.org", name="Anna")
     assert "confirmed address anna@example.org" in mail.outbox[0].body
+    sent_before = len(mail.outbox)
     url = reverse("tournaments:invitation", args=[invitation_token(invitation)])
     anna = make_user("anna", email="anna@example.org")
     c = Client()
     c.force_login(anna)
     page = c.get(url).content.decode()
-    assert "Confirm that address first" in page and "Send me the confirmation link" in page
-    sent = c.post(reverse("tournaments:confirm-email", args=["send"]), {"next": url})
-    assert sent.status_code == 302 and sent["Location"] == url
-    link = mail.outbox[-1].body.split(": ", 1)[1].split()[0]
-    assert c.get(link).status_code == 200
+    assert "Confirm that address first" not in page
     assert c.post(url).status_code == 302
     assert Player.objects.get(user=anna).name == "Anna"
+    assert email_confirmed(anna) and len(mail.outbox) == sent_before  # no second mail
+    # the token does not stand in for another address: that is still refused
+    other = invitation_create(league=league, by=org, email="bert@example.org", name="Bert")
+    eve = make_user("eve", email="eve@example.org")
+    c.force_login(eve)
+    refused = c.post(reverse("tournaments:invitation", args=[invitation_token(other)]))
+    assert refused.status_code in (400, 403)
 
 
 def test_the_confirmation_send_goes_back_only_to_this_site(org):

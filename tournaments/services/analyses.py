@@ -13,8 +13,10 @@ When analyses are not sent at once:
 
 * ``ANALYSIS_ENABLED`` off (the test-suite default): nothing is asked for.
 * Celery in-process (eager, the embedded ``make run`` default): the row is queued but no task
-  runs inside the request (an analysis takes up to a minute); ``manage.py analyse_games``
-  computes the queued ones.
+  runs inside the request (an analysis takes up to a minute); with the embedded beat
+  (``EMBEDDED_BEAT``, ``make run``) the catch-up computes ``EMBEDDED_ANALYSES_PER_RUN`` of
+  them per run in its background thread (``make run``: every 60 s), else
+  ``manage.py analyse_games`` computes the queued ones.
 * A recent broker outage (``services/broker.py``): not sent, so a confirmation never waits
   for one more broker timeout; ``analyses_catch_up`` (beat) sends it later.
 
@@ -51,6 +53,8 @@ CHANGED_MEANWHILE = gettext_noop("the analysis of this game changed meanwhile; t
 #: a queued row whose message went out this long ago may be sent again by the catch-up,
 #: if its message looks lost (``_lost``)
 RESEND_AFTER = timedelta(minutes=10)
+#: analyses the embedded beat computes per catch-up run where no worker runs (make run)
+EMBEDDED_ANALYSES_PER_RUN = 3
 #: the ``error`` of a skipped analysis (the pages translate it)
 SUPERSEDED = gettext_noop(
     "not analysed: this log stopped counting (a correction replaced it) before its turn came"
@@ -320,6 +324,10 @@ def analyses_catch_up(limit: int = 500) -> dict:
     resend_before = timezone.now() - RESEND_AFTER
     sent += sum(analysis_send(pk, resend_before=resend_before) for pk in _lost(limit))
     outcome = {"created": new, "sent": sent}
+    if current_app.conf.task_always_eager and getattr(settings, "EMBEDDED_BEAT", False):
+        # make run: no worker takes the queue; the embedded beat's thread computes a few
+        # per run (bounded: the serving process stays responsive), oldest first
+        outcome["analysed"] = len(analyse_now(limit=EMBEDDED_ANALYSES_PER_RUN))
     if skipped:
         outcome["skipped"] = skipped
     return outcome

@@ -215,7 +215,9 @@ def invitation_revoke(*, invitation: Invitation, by) -> None:
     invitation.save(update_fields=["revoked_at"])
 
 
-def invitation_address_refusal(invitation: Invitation, user) -> Refusal | None:
+def invitation_address_refusal(
+    invitation: Invitation, user, *, token_in_hand: bool = False
+) -> Refusal | None:
     """Why ``user`` may not accept ``invitation`` because of its address, or None.
 
     An invitation mailed to an address is that address's, not the link's holder's: only
@@ -227,6 +229,14 @@ def invitation_address_refusal(invitation: Invitation, user) -> Refusal | None:
         return None
     if email_confirmed(user) and user.email.strip().lower() == invitation.email.lower():
         return None
+    if token_in_hand and (user.email or "").strip().lower() == invitation.email.lower():
+        from tournaments.models import ConfirmedEmail
+
+        # the invitation's token was mailed to this address: it proves the mailbox as the
+        # confirmation link would (issue 34: no second mail), unless another account has
+        # the address confirmed already
+        if not ConfirmedEmail.objects.filter(email__iexact=invitation.email).exists():
+            return None
     if (user.email or "").strip().lower() == invitation.email.lower():
         return Refusal(
             f"this invitation was sent to {invitation.email}: confirm that address first "
@@ -240,14 +250,22 @@ def invitation_address_refusal(invitation: Invitation, user) -> Refusal | None:
     )
 
 
-def invitation_accept(*, invitation: Invitation, user) -> Entry:
+def invitation_accept(*, invitation: Invitation, user, token_in_hand: bool = False) -> Entry:
     """Accept an invitation: the account becomes the invited entry's player (one created
     without an account), or its own player (created when it has none, under the
-    invitation's name) is entered and accepted."""
+    invitation's name) is entered and accepted. ``token_in_hand``: accepted through the
+    mailed link (its token), which proves the mailbox: an account with the invited
+    address accepts without confirming it by a second mail, and the address counts as
+    confirmed from then on."""
     if not getattr(user, "is_authenticated", False):
         raise NotAllowed("log in or sign up to accept the invitation")
-    require_no_refusal(invitation_address_refusal(invitation, user))
+    require_no_refusal(invitation_address_refusal(invitation, user, token_in_hand=token_in_hand))
     with transaction.atomic():
+        if token_in_hand and invitation.email and not email_confirmed(user):
+            from tournaments.models import ConfirmedEmail
+
+            address_lock(user.email)
+            ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})
         invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
         if not invitation.is_open:
             raise ServiceError("this invitation has been used or withdrawn already")

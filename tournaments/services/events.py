@@ -245,6 +245,24 @@ def grand_prix_progress(league: League) -> None:
         grand_prix_extra_game(league)
 
 
+def sequence_event_progress(league: League) -> None:
+    """A triple-threat or Challengers event finishes by itself once every game is decided
+    (as a Grand Prix does when its winner is certain), and runs again when a correction
+    or a void leaves a game undecided. Runs inside the transaction that changed the
+    result."""
+    if league.event_kind not in (EventKind.TRIPLE_THREAT, EventKind.CHALLENGERS):
+        return
+    league = League.objects.select_for_update().get(pk=league.pk)
+    games = league.fixtures.exclude(status=Fixture.Status.CANCELLED)
+    open_games = games.filter(status__in=formats_selectors.UNDECIDED).exists()
+    if not open_games and games.exists() and league.status == League.Status.RUNNING:
+        league.status = League.Status.FINISHED
+        league.save(update_fields=["status"])
+    elif open_games and league.status == League.Status.FINISHED:
+        league.status = League.Status.RUNNING
+        league.save(update_fields=["status"])
+
+
 def grand_prix_league_progress(league: League) -> None:
     """A Grand Prix league of DRRs has no tie-breaks either (tournament.md, "Grand Prix":
     extra games while the top is tied): once every DRR is seeded and every game decided,

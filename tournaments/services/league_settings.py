@@ -445,7 +445,12 @@ TEMPLATES: dict[str, Template] = {
             "triple-threat",
             _("Triple-threat event"),
             _("three players, a sequence of 3T, 3T+ and GP games; ranked in the 3T World Rankings"),
-            {"event_kind": TRIPLE_THREAT, "format": "3T", "game_formats": "3T, 3T, GP, 3T+, 3T"},
+            {
+                "event_kind": TRIPLE_THREAT,
+                "format": "3T",
+                "game_formats": "3T, 3T, GP, 3T+, 3T",
+                "ranking_level": 1,  # ranked, as the description says (level 1 to 4)
+            },
         ),
         Template(
             "challengers",

@@ -292,6 +292,36 @@ def league_add_organizer(*, league: League, user, by) -> None:
     league.organizers.add(user)
 
 
+def league_delete(*, league: League, by) -> None:
+    """The owner (or staff) deletes a league that has no games yet (a draft, an accidental
+    duplicate): its entries, invitations and settings go with it. A league with games is
+    archived instead (``league_archive``): its results stay."""
+    if not (getattr(by, "is_staff", False) or league.owner_id == getattr(by, "pk", None)):
+        require_organizer(by, league)
+        raise NotAllowed(f"only the owner of {league.name} deletes it")
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        if league.fixtures.exists() or league.cycles.exists():
+            raise ServiceError(
+                f"{league.name} has games: it is not deleted (its results stay); archive it "
+                "once it has finished, or make it private"
+            )
+        league.delete()
+
+
+def league_archive(*, league: League, by) -> League:
+    """An organizer archives a finished league: it leaves the public lists, the search and
+    the rankings (private: its organizers and players still see it), registration closes.
+    Reversible on the manage page (Access: public)."""
+    require_organizer(by, league)
+    if league.status != Status.FINISHED:
+        raise ServiceError(
+            f"{league.name} is {league.status}: only a finished league is archived (a league "
+            "without games can be deleted)"
+        )
+    return league_update(league=league, by=by, is_public=False, registration_open=False)
+
+
 def league_remove_organizer(*, league: League, user, by) -> None:
     if not (getattr(by, "is_staff", False) or league.owner_id == getattr(by, "pk", None)):
         require_organizer(by, league)

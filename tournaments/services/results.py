@@ -52,6 +52,7 @@ from tournaments.services.events import (
     event_starts_update,
     grand_prix_league_progress,
     grand_prix_progress,
+    sequence_event_progress,
 )
 from tournaments.services.guards import require_action
 from tournaments.services.hand_results import HandResult, hand_result_fields
@@ -220,8 +221,10 @@ def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
         event_starts_update(fixture)  # games whose start this game decides
         if league.event_kind == League.EventKind.GRAND_PRIX:
             grand_prix_progress(league)  # cancel once decided, extra game while tied
-        elif league.format in ("GP", "GP+"):
+        elif league.format in ("GP", "GP+") and league.event_kind == League.EventKind.LEAGUE:
             grand_prix_league_progress(league)  # a GP league of DRRs: extra games too
+        else:
+            sequence_event_progress(league)  # a triple-threat or Challengers event ends
         if fixture.stage == Fixture.Stage.FINAL:  # an open tournament's final table
             counted = fixture.results.filter(state=Result.State.CONFIRMED).exists()
             League.objects.filter(pk=league.pk).update(

@@ -147,3 +147,87 @@ def embed_json(request, slug: str, what: str):
         json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str),
         content_type="application/json",
     )
+
+
+#: what can be embedded, and the default size of its frame (CSS pixels)
+EMBED_KINDS = ("standings", "bracket", "schedule")
+EMBED_MESSAGE = "maedn-embed-height"
+
+
+def _host_script(origin: str) -> str:
+    """The host page's script for auto-height: each embed posts ``{type, height}`` to its
+    parent (``site.js``); this sets the height of the frame that sent it, only for messages
+    from this site."""
+    return (
+        "<script>\n"
+        'addEventListener("message", function (e) {\n'
+        f'  if (e.origin !== "{origin}" || !e.data || e.data.type !== "{EMBED_MESSAGE}") return;\n'
+        '  document.querySelectorAll("iframe[data-maedn-embed]").forEach(function (f) {\n'
+        '    if (f.contentWindow === e.source) f.style.height = e.data.height + "px";\n'
+        "  });\n"
+        "});\n"
+        "</script>"
+    )
+
+
+def _bounded(value, low: int, high: int, default: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return default
+    return min(max(number, low), high)
+
+
+@require_GET
+def embed_code(request, slug: str):
+    """ "Embed on your site": the ``<iframe>`` snippet of a public league's standings, bracket
+    or schedule, with its size, theme and language chosen here, a copy button, a preview,
+    and the host page's few lines for auto-height (the frame reports its height by
+    ``postMessage``)."""
+    from django.urls import reverse
+    from django.utils.html import escape
+
+    league = _league(slug)
+    kind = request.GET.get("what", "standings")
+    kind = kind if kind in EMBED_KINDS else "standings"
+    theme = request.GET.get("theme", "auto")
+    theme = theme if theme in THEMES else "auto"
+    lang = _language(request) if request.GET.get("lang") else translation.get_language()
+    width = _bounded(request.GET.get("width"), 200, 2000, 640)
+    height = _bounded(request.GET.get("height"), 150, 4000, 480)
+    auto = request.GET.get("auto") == "1" if request.GET else True  # on by default
+    origin = _base_url(request)
+    src = (
+        origin
+        + reverse(f"tournaments:embed-{kind}", args=[league.slug])
+        + f"?theme={theme}&lang={lang}"
+    )
+    title = f"{league.name}: {kind}"
+    frame = (
+        f'<iframe src="{src}" title="{escape(title)}" width="{width}" height="{height}" '
+        f'style="border:0;max-width:100%" loading="lazy"'
+        + (" data-maedn-embed" if auto else "")
+        + "></iframe>"
+    )
+    snippet = frame + ("\n" + _host_script(origin) if auto else "")
+    return render(
+        request,
+        "tournaments/embed_code.html",
+        {
+            "league": league,
+            "tab": "standings",
+            "kinds": EMBED_KINDS,
+            "themes": THEMES,
+            "languages": settings.LANGUAGES,
+            "chosen": {
+                "what": kind,
+                "theme": theme,
+                "lang": lang,
+                "width": width,
+                "height": height,
+                "auto": auto,
+            },
+            "snippet": snippet,
+            "preview_src": src,
+        },
+    )

@@ -191,7 +191,9 @@ def invitation(request, token: str):
 
             return redirect_to_login(request.get_full_path())
         try:
-            entry = entry_services.invitation_accept(invitation=inv, user=request.user)
+            entry = entry_services.invitation_accept(
+                invitation=inv, user=request.user, token_in_hand=True
+            )
         except ServiceError as exc:
             error, status = exc.localized(), _status(exc)
         else:
@@ -201,7 +203,7 @@ def invitation(request, token: str):
             return redirect("tournaments:league", slug=entry.league.slug)
     address = None  # the refusal of an invitation mailed to another (or unconfirmed) address
     if request.user.is_authenticated and inv.is_open:
-        address = entry_services.invitation_address_refusal(inv, request.user)
+        address = entry_services.invitation_address_refusal(inv, request.user, token_in_hand=True)
     return render(
         request,
         "tournaments/organize/invitation.html",

@@ -84,6 +84,7 @@ def _manage_context(request, league, **forms) -> dict:
         "result_links": result_links,
         "organizers": organizers,
         "is_owner": request.user.is_staff or league.owner_id == request.user.pk,
+        "league_has_games": league.fixtures.exists() or league.cycles.exists(),
         "entries_closed": (
             error.localized() if (error := league_services.entries_open_error(league)) else None
         ),
@@ -289,6 +290,36 @@ def organizer_add(request, slug: str):
     messages.success(
         request, _("%(user)s organizes this league now.") % {"user": user.get_username()}
     )
+    return redirect("tournaments:manage", slug=league.slug)
+
+
+@login_required
+@require_POST
+def league_delete(request, slug: str):
+    """The owner deletes a league without games (a draft, a duplicate); confirmed by a tick."""
+    league = organized_league(request, slug)
+    if request.POST.get("confirm") != "1":
+        messages.error(request, _("Tick the box to confirm that the league is deleted."))
+        return redirect("tournaments:manage", slug=league.slug)
+    name = league.name
+    try:
+        league_services.league_delete(league=league, by=request.user)
+    except ServiceError as exc:
+        return _failed(request, league, exc)
+    messages.success(request, _("%(league)s is deleted.") % {"league": name})
+    return redirect("tournaments:my-leagues")
+
+
+@login_required
+@require_POST
+def league_archive(request, slug: str):
+    """Archive a finished league: private, out of the lists and the search."""
+    league = organized_league(request, slug)
+    try:
+        league_services.league_archive(league=league, by=request.user)
+    except ServiceError as exc:
+        return _failed(request, league, exc)
+    messages.success(request, _("The league is archived: only its organizers and players see it."))
     return redirect("tournaments:manage", slug=league.slug)
 
 

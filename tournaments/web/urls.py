@@ -97,6 +97,8 @@ urlpatterns = [
     ),
     path("leagues/<slug:slug>/manage/access/", organize.league_open, name="manage-access"),
     path("leagues/<slug:slug>/manage/finish/", organize.league_finish, name="manage-finish"),
+    path("leagues/<slug:slug>/manage/delete/", organize.league_delete, name="manage-delete"),
+    path("leagues/<slug:slug>/manage/archive/", organize.league_archive, name="manage-archive"),
     path("leagues/<slug:slug>/manage/dates/", organize.league_dates, name="manage-dates"),
     path("leagues/<slug:slug>/manage/seed/", seeding.seed, name="seed"),
     path(
@@ -150,6 +152,7 @@ urlpatterns = [
     ),
     path("tables/<int:pk>/", championship.table_page, name="table"),
     path("r/<str:token>/check-in/", championship.link_check_in, name="result-link-checkin"),
+    path("leagues/<slug:slug>/embed/", embeds.embed_code, name="embed-code"),
     path("leagues/<slug:slug>/embed/standings/", embeds.embed_standings, name="embed-standings"),
     path("leagues/<slug:slug>/embed/bracket/", embeds.embed_bracket, name="embed-bracket"),
     path("leagues/<slug:slug>/embed/schedule/", embeds.embed_schedule, name="embed-schedule"),

@@ -80,3 +80,17 @@ def _broker_outage_forgotten(request):
         from tournaments.services.broker import publish_succeeded
 
         publish_succeeded()
+
+
+@pytest.fixture(autouse=True)
+def _celery_may_join_results():
+    """Celery keeps "a task is running here, joining a result would block" in one flag per
+    process (``celery._state``), not per thread: an eager task run by a background thread
+    of an earlier test (a live room's timer, a broadcast held by a hung Redis) sets it for
+    the whole process while it runs, and a later test's ``result.get()`` in the main
+    thread is then refused ("Never call result.get() within a task!"). Every test starts
+    as a fresh process does: not inside a task."""
+    from celery._state import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
+    yield

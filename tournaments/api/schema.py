@@ -27,11 +27,17 @@ def declare_query_bounds(result, generator, request, public):
     """Postprocessing hook (``SPECTACULAR_SETTINGS``): the query parameters say what the API
     takes (issue 32, Schemathesis): a string parameter is never empty (a list filter's
     ``?q=`` is refused with 400: ``tournaments.api.base.refuse_undeclared_filter_values``),
-    ``page`` starts at 1 and ``page_size`` is 1 to 200 (``Pagination.get_page_size``)."""
+    ``page`` starts at 1 and ``page_size`` is 1 to 200 (``Pagination.get_page_size``); an
+    operation with such a parameter says that it answers 400 (the Error body) when one is
+    out of bounds, even where its view declares no 400 of its own."""
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             if not isinstance(operation, dict):
                 continue
+            queries = [p for p in operation.get("parameters", []) if p.get("in") == "query"]
+            responses = operation.get("responses", {})
+            if queries and "400" not in responses and "404" in responses:
+                responses["400"] = {**responses["404"], "description": ""}
             for parameter in operation.get("parameters", []):
                 if parameter.get("in") != "query":
                     continue

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Case, Count, F, IntegerField, Q, Value, When
+from django.db.models import Case, Count, F, IntegerField, OuterRef, Q, Subquery, Value, When
 
 from tournaments.models import (
     Entry,
@@ -127,22 +127,33 @@ def champions(leagues) -> dict[int, Player]:
     if not ids:
         return {}
     out: dict[int, Player] = {}
-    finals = (
-        Series.objects.filter(league_id__in=ids, next_series__isnull=True, winner__isnull=False)
-        .select_related("winner__player")
-        .order_by("league_id", "-round")
-        .distinct("league_id")
+    # the latest final of each league, by a correlated subquery (DISTINCT ON is
+    # PostgreSQL's: the embedded default runs on SQLite)
+    last_final = (
+        Series.objects.filter(
+            league_id=OuterRef("league_id"), next_series__isnull=True, winner__isnull=False
+        )
+        .order_by("-round", "-pk")
+        .values("pk")[:1]
+    )
+    finals = Series.objects.filter(league_id__in=ids, pk=Subquery(last_final)).select_related(
+        "winner__player"
     )
     for series in finals:
         out[series.league_id] = series.winner.player
     rest = [pk for pk in ids if pk not in out]
     if rest:
+        first_row = (
+            StandingsRow.objects.filter(snapshot_id=OuterRef("snapshot_id"))
+            .order_by("position", "pk")
+            .values("pk")[:1]
+        )
         tops = (
-            StandingsRow.objects.filter(snapshot__league_id__in=rest, snapshot__stage="league")
+            StandingsRow.objects.filter(
+                snapshot__league_id__in=rest, snapshot__stage="league", pk=Subquery(first_row)
+            )
             .select_related("entry__player")
             .annotate(league_id=F("snapshot__league_id"))
-            .order_by("snapshot__league_id", "position")
-            .distinct("snapshot__league_id")
         )
         for row in tops:
             out[row.league_id] = row.entry.player

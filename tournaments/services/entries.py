@@ -20,7 +20,15 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from tournaments.models import Entry, Invitation, League, MailSent, Player, PlayerClaim
+from tournaments.models import (
+    Entry,
+    Invitation,
+    League,
+    MailSent,
+    Player,
+    PlayerClaim,
+    RatingChange,
+)
 from tournaments.permissions import Refusal, email_confirmed, entry_refusal, may_vouch_for
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
@@ -417,6 +425,13 @@ def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
             raise ServiceError("this claim has been decided already")
         player = Player.objects.select_for_update().get(pk=claim.player_id)
         if approve:
+            if not by.is_staff and RatingChange.objects.filter(player=player).exists():
+                # a rating is other people's number: handing it to an account is staff's
+                # decision, so a farmed rating cannot be given to a sock account
+                raise NotAllowed(
+                    f"{player.name} has a rating (rated games): only staff may hand it to "
+                    "an account; the claim waits for staff"
+                )
             if player.user_id:
                 raise ServiceError(f"{player.name} belongs to an account already")
             if Player.objects.filter(user=claim.user).exists():

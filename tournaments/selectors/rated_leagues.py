@@ -1,0 +1,98 @@
+"""Whether a league is rated, and why (docs/ratings.md, "Rated leagues"): the same words on
+the create, manage, league and game pages and in the API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db.models import QuerySet
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from tournaments.models import League, LeagueRatingDecision
+
+
+@dataclass(frozen=True)
+class RatingStatus:
+    rated: bool
+    why: str
+    requested: bool = False  # a request waits for a rating officer
+
+
+def every_league_rated() -> bool:
+    return getattr(settings, "RATED_LEAGUES", "sanctioned") == "all"
+
+
+def new_league_rating() -> RatingStatus:
+    """What the create page says: a new league starts unrated unless every league is."""
+    if every_league_rated():
+        return RatingStatus(True, _("Every league on this site is rated."))
+    return RatingStatus(
+        False,
+        _(
+            "A new league is unrated: its games move ratings and world rankings only once a "
+            "rating officer sanctions it. Ask for a rating on the league's manage page."
+        ),
+    )
+
+
+def _when(decision: LeagueRatingDecision) -> str:
+    return date_format(decision.decided_at, "DATE_FORMAT") if decision.decided_at else ""
+
+
+def league_rating(league: League) -> RatingStatus:
+    """Rated or not, and why, from the league's latest decision (one query)."""
+    if every_league_rated():
+        return RatingStatus(True, _("Every league on this site is rated."))
+    last = (
+        LeagueRatingDecision.objects.filter(league=league).select_related("decided_by").first()
+    )
+    who = (last.decided_by.get_username() if last and last.decided_by else "") or _("staff")
+    reason = last.reason if last else ""
+    if league.rated:
+        if last is None or last.state != LeagueRatingDecision.State.APPROVED:
+            return RatingStatus(True, _("Rated: sanctioned by a rating officer."))
+        return RatingStatus(
+            True,
+            _("Rated: sanctioned by %(who)s on %(when)s. %(reason)s")
+            % {"who": who, "when": _when(last), "reason": reason},
+        )
+    if last is None:
+        return RatingStatus(
+            False, _("Unrated: no rating officer has sanctioned this league (none was requested).")
+        )
+    if last.state == LeagueRatingDecision.State.REQUESTED:
+        return RatingStatus(
+            False,
+            _("Unrated: a rating was requested; a rating officer has not decided yet."),
+            requested=True,
+        )
+    if last.state == LeagueRatingDecision.State.REFUSED:
+        return RatingStatus(
+            False,
+            _("Unrated: a rating was refused by %(who)s on %(when)s. %(reason)s")
+            % {"who": who, "when": _when(last), "reason": reason},
+        )
+    return RatingStatus(
+        False,
+        _("Unrated: the rating was withdrawn by %(who)s on %(when)s. %(reason)s")
+        % {"who": who, "when": _when(last), "reason": reason},
+    )
+
+
+def rating_requests_open() -> QuerySet[LeagueRatingDecision]:
+    """The rating officers' queue: open requests, oldest first, with their league."""
+    return (
+        LeagueRatingDecision.objects.filter(state=LeagueRatingDecision.State.REQUESTED)
+        .select_related("league__owner", "requested_by")
+        .order_by("requested_at", "id")
+    )
+
+
+def rating_decisions_recent(limit: int = 50) -> list[LeagueRatingDecision]:
+    return list(
+        LeagueRatingDecision.objects.exclude(state=LeagueRatingDecision.State.REQUESTED)
+        .select_related("league", "decided_by", "requested_by")
+        .order_by("-decided_at", "-id")[:limit]
+    )

@@ -225,6 +225,9 @@ class LeagueRatingDecision(models.Model):
             )
         ]
 
+    def __str__(self) -> str:
+        return f"{self.league} rating: {self.state}"
+
 
 class EntryQuerySet(models.QuerySet):
     def playing(self) -> EntryQuerySet:

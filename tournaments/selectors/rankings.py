@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from django.conf import settings
-
 import datetime as dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import Max, QuerySet
 
 from tournaments.algorithms.world_rankings import (
@@ -85,7 +84,9 @@ def finished_leagues() -> QuerySet[League]:
 def ranking_tournaments() -> list[Tournament]:
     """Every finished, public triple-threat league with a ranking level, as the rankings'
     ``Tournament`` records, by date (the day its last result counted), then id."""
-    ranked = finished_leagues().filter(format__in=TRIPLE_THREAT_FORMATS, ranking_level__isnull=False)
+    ranked = finished_leagues().filter(
+        format__in=TRIPLE_THREAT_FORMATS, ranking_level__isnull=False
+    )
     if getattr(settings, "RATED_LEAGUES", "sanctioned") != "all":
         ranked = ranked.filter(rated=True)  # only rated leagues count (docs/ratings.md)
     leagues = list(

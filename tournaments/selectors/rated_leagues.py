@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
@@ -41,13 +41,29 @@ def _when(decision: LeagueRatingDecision) -> str:
     return date_format(decision.decided_at, "DATE_FORMAT") if decision.decided_at else ""
 
 
+def rating_decisions_prefetch() -> Prefetch:
+    """For a list of leagues: their decisions, newest first, in one query."""
+    return Prefetch(
+        "rating_decisions",
+        queryset=LeagueRatingDecision.objects.select_related("decided_by").order_by("-id"),
+    )
+
+
 def league_rating(league: League) -> RatingStatus:
-    """Rated or not, and why, from the league's latest decision (one query)."""
+    """Rated or not, and why, from the league's latest decision (one query, none when
+    :func:`rating_decisions_prefetch` was applied)."""
     if every_league_rated():
         return RatingStatus(True, _("Every league on this site is rated."))
-    last = (
-        LeagueRatingDecision.objects.filter(league=league).select_related("decided_by").first()
-    )
+    if "rating_decisions" in getattr(league, "_prefetched_objects_cache", {}):
+        decisions = list(league.rating_decisions.all())
+        last = decisions[0] if decisions else None
+    else:
+        last = (
+            LeagueRatingDecision.objects.filter(league=league)
+            .select_related("decided_by")
+            .order_by("-id")
+            .first()
+        )
     who = (last.decided_by.get_username() if last and last.decided_by else "") or _("staff")
     reason = last.reason if last else ""
     if league.rated:

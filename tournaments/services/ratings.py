@@ -83,7 +83,8 @@ def rating_refusal(
     0. the league is **rated**: sanctioned by a rating officer (``League.rated``), unless
        ``RATED_LEAGUES=all``, where every league is and rule 1 applies instead;
     1. (``RATED_LEAGUES=all``) the league's **owner is verified**: staff, or an account
-       with a confirmed e-mail address (a throwaway account cannot make a league whose games move ratings);
+       with a confirmed e-mail address (a throwaway account cannot make a league whose
+       games move ratings);
     2. a result **without an engine-validated log** (an organizer's hand entry, an
        over-the-board report) is rated only when every player at the board holds an
        account: each of them accepted the entry, is told of the result and may dispute

@@ -131,6 +131,7 @@ TEMPLATES = [
             "libraries": {
                 "maedn": "tournaments.web.templatetags.maedn",
                 "championship": "tournaments.web.templatetags.championship",
+                "rated": "tournaments.web.templatetags.rated",
             },
         },
     },

@@ -187,3 +187,68 @@ def test_a_claim_of_a_rated_player_waits_for_staff(db, django_capture_on_commit_
     with transaction.atomic():
         done = claim_decide(claim=claim, by=make_user("s2", staff=True), approve=True)
     assert done.state == PlayerClaim.State.APPROVED
+
+
+def test_the_pages_say_rated_or_unrated_and_why_in_english_and_german(db, client):
+    owner = verified("owner")
+    league = make_league(owner, format="2T", confirmation_required=False)
+    a, b = make_player("Ann", created_by=owner), make_player("Bo", created_by=owner)
+    fixture = simulated_game(league, owner, a, b, 3)
+    client.force_login(owner)
+    pages = {
+        "create": "/leagues/new/",
+        "manage": f"/leagues/{league.slug}/manage/",
+        "league": f"/leagues/{league.slug}/",
+        "game": f"/games/{fixture.pk}/",
+    }
+    for name, url in pages.items():
+        html = client.get(url).content.decode()
+        assert 'data-rated="false"' in html, name
+        assert "until" in html or "not sanctioned" in html or "rating officer" in html, name
+    manage = client.get(pages["manage"]).content.decode()
+    assert "Ask for a rating" in manage
+    client.post(f"/leagues/{league.slug}/manage/rating/", {"note": "club season"})
+    assert "a rating was requested" in client.get(pages["league"]).content.decode()
+    assert "Ask for a rating" not in client.get(pages["manage"]).content.decode()
+
+    # the rating officer's queue: a page with approve / refuse and a reason
+    client.force_login(officer())
+    queue = client.get("/rating-requests/").content.decode()
+    assert league.name in queue and "club season" in queue
+    client.post(f"/rating-requests/{league.slug}/", {"rated": "1", "reason": "FIDE-style"})
+    league.refresh_from_db()
+    assert league.rated
+    client.force_login(owner)
+    for name, url in pages.items():
+        html = client.get(url).content.decode()
+        want = 'data-rated="false"' if name == "create" else 'data-rated="true"'
+        assert want in html, name
+    assert "sanctioned by officer" in client.get(pages["game"]).content.decode()
+    client.cookies["django_language"] = "de"
+    assert "Gewertet: anerkannt von officer" in client.get(pages["league"]).content.decode()
+    assert "Eine neue Liga ist ungewertet" in client.get(pages["create"]).content.decode()
+
+
+def test_the_queue_is_for_staff_and_rating_officers_only(db, client):
+    client.force_login(verified("owner"))
+    assert client.get("/rating-requests/").status_code == 403
+    client.force_login(officer())
+    assert client.get("/rating-requests/").status_code == 200
+
+
+def test_the_api_says_whether_a_league_is_rated_read_only(db, client, settings):
+    owner = verified("owner")
+    league = make_league(owner, format="2T")
+    client.force_login(owner)
+    url = f"/api/v1/leagues/{league.slug}/"
+    body = client.get(url).json()
+    assert body["rated"] is False and "not sanctioned" in body["rated_why"]
+    client.patch(url, {"rated": True}, content_type="application/json")
+    league.refresh_from_db()
+    assert not league.rated  # read-only
+    league_rating_decide(league=league, by=officer(), rated=True, reason="club")
+    listed = client.get("/api/v1/leagues/").json()
+    row = next(r for r in listed["results"] if r["slug"] == league.slug)
+    assert row["rated"] is True and "sanctioned by officer" in row["rated_why"]
+    settings.RATED_LEAGUES = "all"
+    assert client.get(url).json()["rated_why"] == "Every league on this site is rated."

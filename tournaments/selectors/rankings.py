@@ -89,11 +89,7 @@ def ranking_tournaments() -> list[Tournament]:
     )
     if getattr(settings, "RATED_LEAGUES", "sanctioned") != "all":
         ranked = ranked.filter(rated=True)  # only rated leagues count (docs/ratings.md)
-    leagues = list(
-        ranked
-        .annotate(ended=Max("fixtures__results__decided_at"))
-        .order_by("pk")
-    )
+    leagues = list(ranked.annotate(ended=Max("fixtures__results__decided_at")).order_by("pk"))
     places = final_places(leagues)
     tournaments = []
     for league in leagues:

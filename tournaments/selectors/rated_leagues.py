@@ -76,7 +76,8 @@ def league_rating(league: League) -> RatingStatus:
         )
     if last is None:
         return RatingStatus(
-            False, _("Unrated: no rating officer has sanctioned this league (none was requested).")
+            False,
+            _("Unrated: the league is not sanctioned by a rating officer (none was asked yet)."),
         )
     if last.state == LeagueRatingDecision.State.REQUESTED:
         return RatingStatus(

@@ -6,6 +6,7 @@ replays the ratings from the earliest of them on commit (the update task's repla
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from tournaments.models import Fixture, League, LeagueRatingDecision, Result
@@ -40,12 +41,12 @@ def _rerate(league: League) -> int:
     """Re-decide every counted game of ``league`` (its rated games become pending where their
     places change) and queue the replay on commit. The fixtures are locked first, in id
     order, as every result write does (docs/ratings.md, "Lock order")."""
+    counted = Result.objects.filter(fixture=OuterRef("pk"), state=Result.State.CONFIRMED)
     fixture_ids = list(
-        Fixture.objects.filter(league=league, results__state=Result.State.CONFIRMED)
+        Fixture.objects.filter(Exists(counted), league=league)
         .select_for_update(no_key=True)
         .order_by("pk")
         .values_list("pk", flat=True)
-        .distinct()
     )
     for fixture_id in fixture_ids:
         rating_game_counted(fixture_id)

@@ -72,6 +72,8 @@ def every_league_rated() -> bool:
     """``RATED_LEAGUES=all``: a private club install where every league is rated (its
     owner verified); the default, ``sanctioned``, rates only sanctioned leagues."""
     return getattr(settings, "RATED_LEAGUES", "sanctioned") == "all"
+
+
 HAND_RESULT_WITHOUT_ACCOUNTS = "a result without a validated log, with a player without an account"
 
 

@@ -22,7 +22,7 @@ from tournaments.models import (
     RatingChange,
     RatingGame,
 )
-from tournaments.services.entries import claim_create, claim_decide
+from tournaments.services.entries import claim_create, claim_decide, invitation_create
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.rated_leagues import league_rating_decide, league_rating_request
 from tournaments.services.ratings import NOT_SANCTIONED, ratings_recompute, ratings_update
@@ -180,6 +180,10 @@ def test_a_claim_of_a_rated_player_waits_for_staff(db, django_capture_on_commit_
     claim.refresh_from_db()
     champ.refresh_from_db()
     assert claim.state == PlayerClaim.State.OPEN and champ.user_id is None
+    with pytest.raises(NotAllowed, match="only staff"):  # nor through an invitation
+        invitation_create(
+            league=make_league(owner, format="2T", status="registration"), by=owner, player=champ
+        )
     # an unrated player is still the creator's to hand over
     unrated = make_player("Newbie", created_by=owner, shared=False)
     other = claim_create(player=unrated, user=make_user("newbie"))

@@ -256,3 +256,28 @@ def test_the_api_says_whether_a_league_is_rated_read_only(db, client, settings):
     assert row["rated"] is True and "sanctioned by officer" in row["rated_why"]
     settings.RATED_LEAGUES = "all"
     assert client.get(url).json()["rated_why"] == "Every league on this site is rated."
+
+
+def test_the_migration_keeps_leagues_rated_today_rated(db):
+    """Upgrading changes nothing for honest federations: a league whose owner is staff or
+    has a confirmed address stays rated (an approval recorded by nobody); an unverified
+    owner's league stays unrated, as it was."""
+    from importlib import import_module
+    from pathlib import Path
+
+    from django.apps import apps
+
+    import tournaments.migrations as migrations
+
+    (path,) = Path(migrations.__file__).parent.glob("*_rated_leagues.py")  # renumbered or not
+    keep_rated = import_module(f"tournaments.migrations.{path.stem}").keep_rated
+    verified_league = make_league(verified("fed"), format="2T")
+    staff_league = make_league(make_user("boss", staff=True), format="2T")
+    plain_league = make_league(make_user("plain"), format="2T")
+    keep_rated(apps, None)
+    rated = {lg.pk: lg.rated for lg in type(plain_league).objects.all()}
+    assert rated == {verified_league.pk: True, staff_league.pk: True, plain_league.pk: False}
+    kept = LeagueRatingDecision.objects.get(league=verified_league)
+    assert kept.state == "approved" and kept.decided_by is None and "before" in kept.reason
+    group = Group.objects.get(name="Rating officers")
+    assert group.permissions.filter(codename="sanction_league").exists()

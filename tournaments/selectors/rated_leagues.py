@@ -11,6 +11,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from tournaments.models import League, LeagueRatingDecision
+from tournaments.permissions import email_confirmed
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,12 @@ def league_rating(league: League) -> RatingStatus:
     """Rated or not, and why, from the league's latest decision (one query, none when
     :func:`rating_decisions_prefetch` was applied)."""
     if every_league_rated():
+        # a club install: every league, under the issue-22 rule of a verified owner
+        owner = league.owner
+        if not (owner.is_staff or email_confirmed(owner)):
+            return RatingStatus(
+                False, _("Unrated: the league's owner has not confirmed an e-mail address.")
+            )
         return RatingStatus(True, _("Every league on this site is rated."))
     if "rating_decisions" in getattr(league, "_prefetched_objects_cache", {}):
         decisions = list(league.rating_decisions.all())

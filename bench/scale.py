@@ -192,6 +192,10 @@ class SiteBuilder:
         fields.setdefault("name", slug.replace("-", " ").title())
         fields.setdefault("confirmation_required", False)
         league = league_create(owner=self.organizer(), slug=slug, **fields)
+        # a federation's site: its leagues are sanctioned (rated) before any game counts
+        # (docs/ratings.md, "Rated leagues"); set directly, as the builder sets up the site
+        league.rated = True
+        league.save(update_fields=["rated"])
         self.built.leagues += 1
         return league
 

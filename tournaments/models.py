@@ -170,10 +170,16 @@ class League(models.Model):
     )
     world_championship = models.BooleanField(default=False)
     major = models.BooleanField(default=False)
+    rated = models.BooleanField(
+        default=False,
+        help_text="sanctioned by a rating officer: its games move ratings and world rankings "
+        "(docs/ratings.md; RATED_LEAGUES=all rates every league)",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
+        permissions = [("sanction_league", "may sanction leagues as rated (rating officer)")]
 
     def __str__(self) -> str:
         return self.name
@@ -183,6 +189,44 @@ class League(models.Model):
         if not self.rules_overrides:
             return self.rules_preset
         return {"preset": self.rules_preset, **self.rules_overrides}
+
+
+class LeagueRatingDecision(models.Model):
+    """A league's request for a rating and the rating officer's decision, in the open: who
+    asked, who decided, when and why (docs/ratings.md, "Rated leagues"). A withdrawal of a
+    rated league is a decision without a request."""
+
+    class State(models.TextChoices):
+        REQUESTED = "requested", "requested"
+        APPROVED = "approved", "approved"
+        REFUSED = "refused", "refused"
+        REVOKED = "revoked", "revoked"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rating_decisions")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.REQUESTED)
+    requested_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=500, blank=True, help_text="the organizer's request")
+    decided_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league"],
+                condition=models.Q(state="requested"),
+                name="one_open_rating_request_per_league",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} rating: {self.state}"
 
 
 class EntryQuerySet(models.QuerySet):

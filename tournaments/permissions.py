@@ -59,6 +59,15 @@ def may_vouch_for(user, player) -> bool:
     )
 
 
+def may_sanction(user) -> bool:
+    """Whether ``user`` may decide which leagues are rated (docs/ratings.md, "Rated
+    leagues"): staff, or a rating officer (the permission ``tournaments.sanction_league``,
+    granted to the group "Rating officers")."""
+    if not _authenticated(user):
+        return False
+    return bool(user.is_staff or user.has_perm("tournaments.sanction_league"))
+
+
 def may_share(user, player) -> bool:
     """Whether ``user`` may mark a player without an account as shared (other organizers
     may then enter it) or stop sharing it: its creator or staff."""

@@ -131,6 +131,7 @@ TEMPLATES = [
             "libraries": {
                 "maedn": "tournaments.web.templatetags.maedn",
                 "championship": "tournaments.web.templatetags.championship",
+                "rated": "tournaments.web.templatetags.rated",
             },
         },
     },
@@ -213,6 +214,12 @@ SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 # Organizing (issue 11 point 5): only accounts with a confirmed e-mail address may create
 # leagues when set; each organizer may create at most this many players without accounts.
 ORGANIZERS_MUST_BE_VERIFIED = env_bool("ORGANIZERS_MUST_BE_VERIFIED")
+# Rated play (issue 32, docs/ratings.md "Rated leagues"): "sanctioned" (default) rates only the
+# leagues a rating officer sanctioned; "all" (a private club install) rates every league whose
+# owner is verified.
+RATED_LEAGUES = os.environ.get("RATED_LEAGUES", "sanctioned")
+if RATED_LEAGUES not in ("sanctioned", "all"):
+    raise ValueError(f"RATED_LEAGUES must be 'sanctioned' or 'all', not {RATED_LEAGUES!r}")
 ACCOUNTLESS_PLAYERS_PER_ORGANIZER = int(os.environ.get("ACCOUNTLESS_PLAYERS_PER_ORGANIZER", "200"))
 # Mails sent on request (invitations, address confirmations): at most this many per sending
 # account and per recipient address, per hour and per day (tournaments/services/mail_limits.py)

@@ -64,3 +64,11 @@ class World:
 @pytest.fixture
 def world(db):
     return World()
+
+
+@pytest.fixture(autouse=True)
+def _every_league_rated(settings):
+    """These tests are about the ratings' arithmetic and the trust rules inside a rated
+    league: every league is rated here (``RATED_LEAGUES=all``, a club install). Sanctioning
+    (the default) is tests/ratings/test_rated_leagues.py's subject, which sets it back."""
+    settings.RATED_LEAGUES = "all"

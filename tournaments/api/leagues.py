@@ -25,6 +25,7 @@ from tournaments.api.filters import LeagueFilter
 from tournaments.models import (
     League,
 )
+from tournaments.selectors.rated_leagues import league_rating, rating_decisions_prefetch
 from tournaments.selectors.visibility import (
     visible_leagues,
 )
@@ -41,6 +42,11 @@ class LeagueSerializer(serializers.ModelSerializer):
     precedence = StringListField()
     points_scheme = IntegerListField()
     game_formats = StringListField()
+    rated = serializers.SerializerMethodField(
+        help_text="whether the league's games move ratings and world rankings: sanctioned by a "
+        "rating officer, or every league on a RATED_LEAGUES=all install (docs/ratings.md)"
+    )
+    rated_why = serializers.SerializerMethodField(help_text="why the league is rated or not")
 
     class Meta:
         model = League
@@ -71,8 +77,22 @@ class LeagueSerializer(serializers.ModelSerializer):
             "ranking_level",
             "world_championship",
             "major",
+            "rated",
+            "rated_why",
             "created_at",
         ]
+
+    def _rating(self, league: League):
+        cache = self.context.setdefault("league_rating", {})
+        if league.pk not in cache:
+            cache[league.pk] = league_rating(league)
+        return cache[league.pk]
+
+    def get_rated(self, league: League) -> bool:
+        return self._rating(league).rated
+
+    def get_rated_why(self, league: League) -> str:
+        return self._rating(league).why
 
     def get_owner(self, league: League) -> str:
         return league.owner.get_username()
@@ -180,7 +200,7 @@ def _league_queryset(user) -> QuerySet[League]:
     return (
         visible_leagues(user)
         .select_related("owner")
-        .prefetch_related("organizers")
+        .prefetch_related("organizers", rating_decisions_prefetch())
         .order_by("-created_at", "pk")
     )
 

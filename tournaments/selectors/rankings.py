@@ -6,6 +6,7 @@ import datetime as dt
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import Max, QuerySet
 
 from tournaments.algorithms.world_rankings import (
@@ -83,12 +84,12 @@ def finished_leagues() -> QuerySet[League]:
 def ranking_tournaments() -> list[Tournament]:
     """Every finished, public triple-threat league with a ranking level, as the rankings'
     ``Tournament`` records, by date (the day its last result counted), then id."""
-    leagues = list(
-        finished_leagues()
-        .filter(format__in=TRIPLE_THREAT_FORMATS, ranking_level__isnull=False)
-        .annotate(ended=Max("fixtures__results__decided_at"))
-        .order_by("pk")
+    ranked = finished_leagues().filter(
+        format__in=TRIPLE_THREAT_FORMATS, ranking_level__isnull=False
     )
+    if getattr(settings, "RATED_LEAGUES", "sanctioned") != "all":
+        ranked = ranked.filter(rated=True)  # only rated leagues count (docs/ratings.md)
+    leagues = list(ranked.annotate(ended=Max("fixtures__results__decided_at")).order_by("pk"))
     places = final_places(leagues)
     tournaments = []
     for league in leagues:

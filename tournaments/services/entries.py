@@ -20,7 +20,15 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from tournaments.models import Entry, Invitation, League, MailSent, Player, PlayerClaim
+from tournaments.models import (
+    Entry,
+    Invitation,
+    League,
+    MailSent,
+    Player,
+    PlayerClaim,
+    RatingChange,
+)
 from tournaments.permissions import Refusal, email_confirmed, entry_refusal, may_vouch_for
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
@@ -117,6 +125,8 @@ def invitation_create(
             "claims the player when they sign up.",
             field="player",
         )
+    if player is not None and rated_player_refusal(by, player):
+        raise NotAllowed(rated_player_refusal(by, player), field="player")
     if name:
         clash = player_name_clash(name)
         if clash is not None:
@@ -400,6 +410,16 @@ def join_decide(*, entry: Entry, by, approve: bool) -> Entry | None:
         return entry
 
 
+def rated_player_refusal(by, player: Player) -> str:
+    """Why ``by`` may not hand ``player`` (without an account) to an account, or "": a
+    player with rated games is staff's to hand over (docs/ratings.md, "Rated leagues"): a
+    rating is other people's number, so a farmed rating cannot pass to a sock account on
+    its creator's word."""
+    if getattr(by, "is_staff", False) or not RatingChange.objects.filter(player=player).exists():
+        return ""
+    return f"{player.name} has a rating (rated games): only staff may hand it to an account"
+
+
 def claim_create(*, player: Player, user) -> PlayerClaim:
     """``user`` (an account without a player) asks to become ``player`` (created by an
     organizer without an account)."""
@@ -435,6 +455,8 @@ def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
             raise ServiceError("this claim has been decided already")
         player = Player.objects.select_for_update().get(pk=claim.player_id)
         if approve:
+            if refusal := rated_player_refusal(by, player):
+                raise NotAllowed(f"{refusal}; the claim waits for staff")
             if player.user_id:
                 raise ServiceError(f"{player.name} belongs to an account already")
             if Player.objects.filter(user=claim.user).exists():

@@ -21,6 +21,7 @@ from collections import defaultdict
 from functools import reduce
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.utils import timezone
@@ -64,6 +65,15 @@ VOIDED = "voided"
 
 #: ``skip_reason`` of the trust rules (docs/ratings.md, "Which games are rated")
 UNVERIFIED_ORGANIZER = "the league's owner has no confirmed e-mail address"
+NOT_SANCTIONED = "the league is not rated (not sanctioned by a rating officer)"
+
+
+def every_league_rated() -> bool:
+    """``RATED_LEAGUES=all``: a private club install where every league is rated (its
+    owner verified); the default, ``sanctioned``, rates only sanctioned leagues."""
+    return getattr(settings, "RATED_LEAGUES", "sanctioned") == "all"
+
+
 HAND_RESULT_WITHOUT_ACCOUNTS = "a result without a validated log, with a player without an account"
 
 
@@ -72,8 +82,11 @@ def rating_refusal(
 ) -> str:
     """Why a counted result is not rated for trust reasons, or "" (docs/ratings.md):
 
-    1. the league's **owner is verified**: staff, or an account with a confirmed e-mail
-       address (a throwaway account cannot make a league whose games move ratings);
+    0. the league is **rated**: sanctioned by a rating officer (``League.rated``), unless
+       ``RATED_LEAGUES=all``, where every league is and rule 1 applies instead;
+    1. (``RATED_LEAGUES=all``) the league's **owner is verified**: staff, or an account
+       with a confirmed e-mail address (a throwaway account cannot make a league whose
+       games move ratings);
     2. a result **without an engine-validated log** (an organizer's hand entry, an
        over-the-board report) is rated only when every player at the board holds an
        account: each of them accepted the entry, is told of the result and may dispute
@@ -83,7 +96,15 @@ def rating_refusal(
     (Who may be seated at all is the entry rules': an account holder only after
     accepting, a player without an account only by its creator or when shared.)
     """
-    owner = result.fixture.league.owner
+    league = result.fixture.league
+    if not every_league_rated():
+        # a rating officer's sanction is the trust decision; it replaces the address check
+        if not league.rated:
+            return NOT_SANCTIONED
+        if not result.verified and any(s.entry.player.user_id is None for s in seats):
+            return HAND_RESULT_WITHOUT_ACCOUNTS
+        return ""
+    owner = league.owner
     verified = None if verified_owners is None else verified_owners.get(owner.pk)
     if verified is None:
         verified = owner.is_staff or email_confirmed(owner)

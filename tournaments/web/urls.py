@@ -18,6 +18,7 @@ from tournaments.web import (
     players,
     playoffs_setup,
     printing,
+    rated,
     ratings,
     result_links,
     search,
@@ -66,6 +67,13 @@ urlpatterns = [
         name="manage-claim-decide",
     ),
     path("leagues/<slug:slug>/manage/organizers/", organize.organizer_add, name="manage-organizer"),
+    path(
+        "leagues/<slug:slug>/manage/rating/",
+        rated.rating_request,
+        name="manage-rating-request",
+    ),
+    path("rating-requests/", rated.rating_queue, name="rating-requests"),
+    path("rating-requests/<slug:slug>/", rated.rating_decide, name="rating-decide"),
     path(
         "leagues/<slug:slug>/manage/entries/<int:entry_id>/result-link/",
         result_links.link_create,

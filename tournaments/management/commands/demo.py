@@ -24,6 +24,7 @@ from tournaments.services.open_tournaments import (
 )
 from tournaments.services.players import player_create
 from tournaments.services.rankings import league_set_ranking
+from tournaments.services.rated_leagues import league_rating_decide
 from tournaments.services.results import game_log_submit
 from tournaments.services.schedule import cycle_create
 from tournaments.services.standings import standings_recompute
@@ -89,7 +90,13 @@ class Command(BaseCommand):
             played = Fixture.objects.filter(league=league, status="confirmed").count()
             total = Fixture.objects.filter(league=league).count()
             self.stdout.write(f"demo: {league.name}: {played} of {total} games played")
-        self._staff()
+        staff = self._staff()
+        for league in made:
+            # the demo's leagues are sanctioned, as a federation's would be (docs/ratings.md):
+            # their counted games join the ratings by the same replay as any sanction
+            league_rating_decide(
+                league=league, by=staff, rated=True, reason="the demo's seasons are rated"
+            )
         self._analyse(analyses)
         self.stdout.write(
             "demo: log in as 'organizer' / 'demo' to run the leagues on the site "

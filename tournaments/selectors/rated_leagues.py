@@ -1,0 +1,122 @@
+"""Whether a league is rated, and why (docs/ratings.md, "Rated leagues"): the same words on
+the create, manage, league and game pages and in the API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db.models import Prefetch, QuerySet
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from tournaments.models import League, LeagueRatingDecision
+from tournaments.permissions import email_confirmed
+
+
+@dataclass(frozen=True)
+class RatingStatus:
+    rated: bool
+    why: str
+    requested: bool = False  # a request waits for a rating officer
+
+
+def every_league_rated() -> bool:
+    return getattr(settings, "RATED_LEAGUES", "sanctioned") == "all"
+
+
+def new_league_rating() -> RatingStatus:
+    """What the create page says: a new league starts unrated unless every league is."""
+    if every_league_rated():
+        return RatingStatus(True, _("Every league on this site is rated."))
+    return RatingStatus(
+        False,
+        _(
+            "A new league is unrated: its games move ratings and world rankings only once a "
+            "rating officer sanctions it. Ask for a rating on the league's manage page."
+        ),
+    )
+
+
+def _when(decision: LeagueRatingDecision) -> str:
+    return date_format(decision.decided_at, "DATE_FORMAT") if decision.decided_at else ""
+
+
+def rating_decisions_prefetch() -> Prefetch:
+    """For a list of leagues: their decisions, newest first, in one query."""
+    return Prefetch(
+        "rating_decisions",
+        queryset=LeagueRatingDecision.objects.select_related("decided_by").order_by("-id"),
+    )
+
+
+def league_rating(league: League) -> RatingStatus:
+    """Rated or not, and why, from the league's latest decision (one query, none when
+    :func:`rating_decisions_prefetch` was applied)."""
+    if every_league_rated():
+        # a club install: every league, under the issue-22 rule of a verified owner
+        owner = league.owner
+        if not (owner.is_staff or email_confirmed(owner)):
+            return RatingStatus(
+                False, _("Unrated: the league's owner has not confirmed an e-mail address.")
+            )
+        return RatingStatus(True, _("Every league on this site is rated."))
+    if "rating_decisions" in getattr(league, "_prefetched_objects_cache", {}):
+        decisions = list(league.rating_decisions.all())
+        last = decisions[0] if decisions else None
+    else:
+        last = (
+            LeagueRatingDecision.objects.filter(league=league)
+            .select_related("decided_by")
+            .order_by("-id")
+            .first()
+        )
+    who = (last.decided_by.get_username() if last and last.decided_by else "") or _("staff")
+    reason = last.reason if last else ""
+    if league.rated:
+        if last is None or last.state != LeagueRatingDecision.State.APPROVED:
+            return RatingStatus(True, _("Rated: sanctioned by a rating officer."))
+        return RatingStatus(
+            True,
+            _("Rated: sanctioned by %(who)s on %(when)s. %(reason)s")
+            % {"who": who, "when": _when(last), "reason": reason},
+        )
+    if last is None:
+        return RatingStatus(
+            False,
+            _("Unrated: the league is not sanctioned by a rating officer (none was asked yet)."),
+        )
+    if last.state == LeagueRatingDecision.State.REQUESTED:
+        return RatingStatus(
+            False,
+            _("Unrated: a rating was requested; a rating officer has not decided yet."),
+            requested=True,
+        )
+    if last.state == LeagueRatingDecision.State.REFUSED:
+        return RatingStatus(
+            False,
+            _("Unrated: a rating was refused by %(who)s on %(when)s. %(reason)s")
+            % {"who": who, "when": _when(last), "reason": reason},
+        )
+    return RatingStatus(
+        False,
+        _("Unrated: the rating was withdrawn by %(who)s on %(when)s. %(reason)s")
+        % {"who": who, "when": _when(last), "reason": reason},
+    )
+
+
+def rating_requests_open() -> QuerySet[LeagueRatingDecision]:
+    """The rating officers' queue: open requests, oldest first, with their league."""
+    return (
+        LeagueRatingDecision.objects.filter(state=LeagueRatingDecision.State.REQUESTED)
+        .select_related("league__owner", "requested_by")
+        .order_by("requested_at", "id")
+    )
+
+
+def rating_decisions_recent(limit: int = 50) -> list[LeagueRatingDecision]:
+    return list(
+        LeagueRatingDecision.objects.exclude(state=LeagueRatingDecision.State.REQUESTED)
+        .select_related("league", "decided_by", "requested_by")
+        .order_by("-decided_at", "-id")[:limit]
+    )

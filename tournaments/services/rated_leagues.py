@@ -1,0 +1,91 @@
+"""Rated leagues (docs/ratings.md, "Rated leagues"): an organizer asks for a rating, a rating
+officer (staff or the permission ``tournaments.sanction_league``) approves or refuses it with
+a reason, or withdraws it. A change of a league's rating re-decides its counted games and
+replays the ratings from the earliest of them on commit (the update task's replay)."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from tournaments.models import Fixture, League, LeagueRatingDecision, Result
+from tournaments.permissions import may_sanction
+from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.guards import require_organizer
+from tournaments.services.ratings import every_league_rated, rating_game_counted
+
+NOTE_MAX = REASON_MAX = 500
+
+
+def league_rating_request(*, league: League, by, note: str = "") -> LeagueRatingDecision:
+    """An organizer of ``league`` asks a rating officer to rate it."""
+    require_organizer(by, league)
+    note = (note or "").strip()
+    if len(note) > NOTE_MAX:
+        raise ServiceError(f"the note is {len(note)} characters; at most {NOTE_MAX}", field="note")
+    if every_league_rated():
+        raise ServiceError("every league on this site is rated; there is nothing to ask")
+    if league.rated:
+        raise ServiceError(f"{league.name} is rated already")
+    try:
+        with transaction.atomic():
+            return LeagueRatingDecision.objects.create(
+                league=league, requested_by=by, requested_at=timezone.now(), note=note
+            )
+    except IntegrityError:
+        raise ServiceError(f"a rating of {league.name} has been requested already") from None
+
+
+def _rerate(league: League) -> int:
+    """Re-decide every counted game of ``league`` (its rated games become pending where their
+    places change) and queue the replay on commit. The fixtures are locked first, in id
+    order, as every result write does (docs/ratings.md, "Lock order")."""
+    counted = Result.objects.filter(fixture=OuterRef("pk"), state=Result.State.CONFIRMED)
+    fixture_ids = list(
+        Fixture.objects.filter(Exists(counted), league=league)
+        .select_for_update(no_key=True)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    for fixture_id in fixture_ids:
+        rating_game_counted(fixture_id)
+    return len(fixture_ids)
+
+
+def league_rating_decide(
+    *, league: League, by, rated: bool, reason: str = ""
+) -> LeagueRatingDecision:
+    """A rating officer rates ``league`` (approving its open request, or directly) or not
+    (refusing the open request, or withdrawing the rating), with a reason: recorded with who
+    and when. The league's counted games join or leave the ratings on commit."""
+    if not may_sanction(by):
+        raise NotAllowed("only staff or a rating officer may decide whether a league is rated")
+    reason = (reason or "").strip()
+    if len(reason) > REASON_MAX:
+        raise ServiceError(
+            f"the reason is {len(reason)} characters; at most {REASON_MAX}", field="reason"
+        )
+    if not rated and not reason:
+        raise ServiceError("say why the league is not rated", field="reason")
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        open_request = (
+            LeagueRatingDecision.objects.select_for_update()
+            .filter(league=league, state=LeagueRatingDecision.State.REQUESTED)
+            .first()
+        )
+        if rated == league.rated and open_request is None:
+            raise ServiceError(f"{league.name} is {'rated' if rated else 'unrated'} already")
+        state = LeagueRatingDecision.State
+        decision = open_request or LeagueRatingDecision(league=league)
+        decision.state = (
+            state.APPROVED if rated else (state.REFUSED if open_request else state.REVOKED)
+        )
+        decision.decided_by, decision.decided_at, decision.reason = by, timezone.now(), reason
+        decision.save()
+        if league.rated != rated:
+            league.rated = rated
+            league.save(update_fields=["rated"])
+            _rerate(league)
+        return decision

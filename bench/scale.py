@@ -958,6 +958,14 @@ def main() -> None:
             sys.exit(f"{db_name(size)} is not built (run without --skip-build)")
     if args.build_only:
         return
+    # the static files of this checkout (a site built by another checkout, or --skip-build
+    # after a pull: production settings need the manifest of the templates' files)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env_for(sizes[0]),
+        check=True,
+    )
     one, five, fifteen = os.getloadavg()
     print(
         f"load average {one:.2f} {five:.2f} {fifteen:.2f}; {os.cpu_count()} cores; "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db.models import Count, F, FilteredRelation, Prefetch, Q, Window
+from django.db.models import F, FilteredRelation, Prefetch, Q, Window
 from django.db.models.functions import RowNumber
 
 from games.engine.board import DEFAULT_COLOURS
@@ -204,36 +204,58 @@ def player_page(player: Player, user) -> PlayerPage:
     )
     by_entry = {e.pk: PlayerLeague(e.league, e) for e in entries}
     mine = Seat.objects.filter(entry__in=entries)
-    colours: Counter[tuple[str, ...]] = Counter()
-    for row in mine.values("entry_id", "colours").annotate(n=Count("pk")).order_by():
-        colours[tuple(row["colours"])] += row["n"]
-        by_entry[row["entry_id"]].games_total += row["n"]
-    counted = mine.annotate(
-        counted=FilteredRelation(
-            "fixture__results",
-            condition=Q(fixture__results__state=Result.State.CONFIRMED),
+    # one row of plain values per game of the player (its counted result, if any, joined),
+    # numbered back from the last game of each league (the window picks the games shown)
+    facts = (
+        mine.annotate(
+            counted=FilteredRelation(
+                "fixture__results",
+                condition=Q(fixture__results__state=Result.State.CONFIRMED),
+            ),
+            back=Window(
+                RowNumber(),
+                partition_by=[F("entry_id")],
+                order_by=[
+                    F("fixture__cycle__number").desc(),
+                    F("fixture__round").desc(),
+                    F("fixture__number").desc(),
+                ],
+            ),
         )
-    ).filter(counted__isnull=False)
-    facts = counted.values_list(
-        "entry_id",
-        "position",
-        "colours",
-        "fixture_id",
-        "fixture__starting_colour",
-        "counted__winner_id",
-        "counted__placings",
-        "counted__game_log__board",
-        "counted__game_log__seat_faces",
-        "counted__game_log__seat_stats",
+        .values_list(
+            "pk",
+            "back",
+            "counted__id",
+            "entry_id",
+            "position",
+            "colours",
+            "fixture_id",
+            "fixture__starting_colour",
+            "counted__winner_id",
+            "counted__placings",
+            "counted__game_log__board",
+            "counted__game_log__seat_faces",
+            "counted__game_log__seat_stats",
+        )
+        .order_by()
     )
-    played: dict[int, tuple[int, bool | None, list]] = {}  # fixture → my entry, won, placings
+    colours: Counter[tuple[str, ...]] = Counter()
+    played: dict[int, tuple[int, int | None, list, list]] = {}  # fixture → mine, winner, …
     at_seat: dict[int, Record] = {}
     started = Record()
     stats = PlayerStats()
     tallies: dict[int, list[int]] = {}  # entry → [wins, losses, games]
-    for entry_id, position, seat_colours, fixture_id, starting, winner, placings, *log in facts:
+    shown_pks = []
+    for pk, back, result_id, entry_id, position, seat_colours, fixture_id, *rest in facts:
+        colours[tuple(seat_colours)] += 1
+        by_entry[entry_id].games_total += 1
+        if back <= GAMES_SHOWN:
+            shown_pks.append(pk)
+        if result_id is None:
+            continue
+        starting, winner, placings, *log = rest
         won = _won(entry_id, winner, placings)
-        played[fixture_id] = (entry_id, winner, placings)
+        played[fixture_id] = (entry_id, winner, placings, seat_colours)
         tally = tallies.setdefault(entry_id, [0, 0, 0])
         tally[0] += won is True
         tally[1] += won is False
@@ -242,20 +264,8 @@ def player_page(player: Player, user) -> PlayerPage:
         if starting in seat_colours:
             _count(started, won)
         _add_log_stats(stats, seat_colours, *log)
-    # the last GAMES_SHOWN games of each league, as objects (the page's tables)
-    last = mine.annotate(
-        back=Window(
-            RowNumber(),
-            partition_by=[F("entry_id")],
-            order_by=[
-                F("fixture__cycle__number").desc(),
-                F("fixture__round").desc(),
-                F("fixture__number").desc(),
-            ],
-        )
-    ).filter(back__lte=GAMES_SHOWN)
     shown = list(
-        Seat.objects.filter(pk__in=[pk for (pk,) in last.values_list("pk")])
+        Seat.objects.filter(pk__in=shown_pks)
         .select_related("fixture__cycle", "fixture__series")
         .prefetch_related(
             Prefetch("fixture__seats", queryset=Seat.objects.select_related("entry__player")),
@@ -303,7 +313,7 @@ def player_page(player: Player, user) -> PlayerPage:
         opponents=_opponents(played),
         seats=sorted(at_seat.items()),
         started=started,
-        analysed=_analysed(counted, by_entry),
+        analysed=_analysed(played, by_entry),
     )
 
 
@@ -316,55 +326,56 @@ def _won(entry_id: int, winner_id: int | None, placings: list | None) -> bool | 
     return None
 
 
-def _opponents(played: dict[int, tuple[int, int | None, list]]) -> list[tuple[Player, Record]]:
+def _opponents(played: dict[int, tuple]) -> list[tuple[Player, Record]]:
     """The records against every opponent of the counted games ``played`` (fixture → this
-    player's entry, the winner, the placings): the other seats as plain values, the
-    opponents' players once each."""
-    records: dict[int, Record] = {}
+    player's entry, the winner, the placings, the colours): the other seats and their
+    players' names as plain values."""
+    records: dict[int, tuple[Player, Record]] = {}
     others = (
         Seat.objects.filter(fixture_id__in=list(played))
-        .values_list("fixture_id", "entry_id", "entry__player_id")
+        .values_list(
+            "fixture_id",
+            "entry_id",
+            "entry__player_id",
+            "entry__player__name",
+            "entry__player__slug",
+        )
         .order_by()
     )
     result = Result(placings=[])
-    for fixture_id, entry_id, player_id in others:
-        me, winner, placings = played[fixture_id]
+    for fixture_id, entry_id, player_id, name, slug in others:
+        me, winner, placings, _ = played[fixture_id]
         if entry_id == me:
             continue
         result.winner_id, result.placings = winner, placings
-        _count_against(records.setdefault(player_id, Record()), result, me, entry_id)
-    players = Player.objects.in_bulk(list(records))
-    return sorted(
-        ((players[pk], record) for pk, record in records.items()),
-        key=lambda item: (-item[1].games, item[0].name),
-    )
+        _, record = records.setdefault(
+            player_id, (Player(pk=player_id, name=name, slug=slug), Record())
+        )
+        _count_against(record, result, me, entry_id)
+    return sorted(records.values(), key=lambda item: (-item[1].games, item[0].name))
 
 
-def _analysed(counted, by_entry: dict[int, PlayerLeague]) -> dict[int, AnalysedRecord]:
+def _analysed(played: dict[int, tuple], by_entry: dict[int, PlayerLeague]):
     """League id → the move analyses of the player's counted games there (only analysed
     results are read: their summaries, never the analyses' data)."""
     analysed: dict[int, AnalysedRecord] = {}
-    rows = with_analysis_summary(
-        Result.objects.filter(
-            state=Result.State.CONFIRMED,
-            fixture__in=counted.values("fixture_id"),
-            game_log__analyses__status=GameAnalysis.Status.DONE,
-        ).distinct()
-    ).select_related("fixture")
-    rows = list(rows)
-    seats = {
-        s.fixture_id: s
-        for s in counted.filter(fixture_id__in=[r.fixture_id for r in rows]).only(
-            "fixture_id", "entry_id", "colours"
+    rows = (
+        with_analysis_summary(
+            Result.objects.filter(
+                state=Result.State.CONFIRMED,
+                fixture_id__in=list(played),
+                game_log__analyses__status=GameAnalysis.Status.DONE,
+            ).distinct()
         )
-    }
+        if played
+        else []
+    )
     for result in rows:
-        seat = seats.get(result.fixture_id)
-        if seat is None:
-            continue
-        summary = seat_summary(result, by_entry[seat.entry_id].league.board, seat.colours)
+        entry_id, _, _, colours = played[result.fixture_id]
+        league = by_entry[entry_id].league
+        summary = seat_summary(result, league.board, colours)
         if summary:
-            analysed.setdefault(result.fixture.league_id, AnalysedRecord()).add(summary)
+            analysed.setdefault(league.pk, AnalysedRecord()).add(summary)
     return analysed
 
 

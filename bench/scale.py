@@ -47,6 +47,7 @@ import os
 import random
 import resource
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -859,6 +860,9 @@ def throughput(size: float, rows: list[dict], cookies: dict, args, cache_on: boo
     )
     # no --max-requests here: a worker replaced every 1,000 requests costs the trivial view
     # (hundreds of requests a second) a restart every few seconds and the slow pages none
+    with socket.socket() as probe:  # a server left on the port would be measured instead
+        if probe.connect_ex(("127.0.0.1", PORT)) == 0:
+            sys.exit(f"port {PORT} is in use: stop what listens there (or set BENCH_PORT)")
     server = Gunicorn(
         env_for(size, **extra), port=PORT, workers=args.workers, log_level="error", max_requests=0
     )

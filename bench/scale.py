@@ -47,6 +47,7 @@ import os
 import random
 import resource
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -863,6 +864,9 @@ def throughput(size: float, rows: list[dict], cookies: dict, args, cache_on: boo
     )
     # no --max-requests here: a worker replaced every 1,000 requests costs the trivial view
     # (hundreds of requests a second) a restart every few seconds and the slow pages none
+    with socket.socket() as probe:  # a server left on the port would be measured instead
+        if probe.connect_ex(("127.0.0.1", PORT)) == 0:
+            sys.exit(f"port {PORT} is in use: stop what listens there (or set BENCH_PORT)")
     server = Gunicorn(
         env_for(size, **extra), port=PORT, workers=args.workers, log_level="error", max_requests=0
     )
@@ -962,6 +966,14 @@ def main() -> None:
             sys.exit(f"{db_name(size)} is not built (run without --skip-build)")
     if args.build_only:
         return
+    # the static files of this checkout (a site built by another checkout, or --skip-build
+    # after a pull: production settings need the manifest of the templates' files)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env_for(sizes[0]),
+        check=True,
+    )
     one, five, fifteen = os.getloadavg()
     print(
         f"load average {one:.2f} {five:.2f} {fifteen:.2f}; {os.cpu_count()} cores; "

@@ -181,3 +181,34 @@ def test_a_drr_longer_than_a_page_is_paged_by_its_rounds(client, monkeypatch):
     assert "page 3 of 3" in page and "rounds=1" in page
     first = client.get(url + "?rounds=1").content.decode()
     assert "Round 1" in first and "Round 2" in first and "Round 3" not in first
+
+
+@pytest.mark.django_db
+def test_the_player_page_builds_objects_only_for_the_games_it_shows(page_sizes):
+    """The player's records, colours and dice statistics are counted from plain values and
+    aggregates: the seats, fixtures and results built as objects are those of the games the
+    page shows (the last few of each league), however many games the player has played."""
+    from django.db.models.signals import post_init
+
+    from tournaments.models import Fixture, Result, Seat
+
+    def built(site: dict) -> tuple[int, int]:
+        made = {"n": 0}
+
+        def count(sender, **kwargs):
+            made["n"] += 1
+
+        for model in (Seat, Fixture, Result):
+            post_init.connect(count, sender=model, weak=False)
+        try:
+            fetch(site, None, reverse("tournaments:player", args=[site["player"].slug]))
+        finally:
+            for model in (Seat, Fixture, Result):
+                post_init.disconnect(count, sender=model)
+        games = Seat.objects.filter(entry__player=site["player"]).count()
+        return made["n"], games
+
+    small_objects, small_games = built(build_site(SMALL))
+    large_objects, large_games = built(build_site(LARGE))
+    assert large_games > 2 * small_games  # the player really played more
+    assert large_objects == small_objects

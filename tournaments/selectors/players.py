@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import F, FilteredRelation, Prefetch, Q, Window
+from django.db.models.functions import RowNumber
 
 from games.engine.board import DEFAULT_COLOURS
-from games.models import GameLog
+from games.models import GameAnalysis
 from tournaments.algorithms.ratings import Rating, is_provisional
 from tournaments.models import (
     Entry,
@@ -57,9 +58,16 @@ class PlayerLeague:
     entry: Entry
     games: list[PlayerGame] = field(default_factory=list)
 
+    #: (wins, losses, counted games) of every game in the league, counted in the database
+    counts: tuple[int, int, int] = (0, 0, 0)
+
     @property
     def wins(self) -> int:
-        return sum(1 for g in self.games if g.won)
+        return self.counts[0]
+
+    @property
+    def counted_games(self) -> int:
+        return self.counts[2]
 
     @property
     def recent_games(self) -> list[PlayerGame]:
@@ -68,7 +76,15 @@ class PlayerLeague:
 
     @property
     def losses(self) -> int:
-        return sum(1 for g in self.games if g.won is False)
+        return self.counts[1]
+
+    @property
+    def more_games(self) -> bool:
+        """Whether the league has more games than the page shows."""
+        return self.games_total > len(self.games)
+
+    #: every game of the player in the league (counted or not)
+    games_total: int = 0
 
 
 @dataclass
@@ -88,6 +104,14 @@ class PlayerStats:
     @property
     def six_rate(self) -> float | None:
         return self.sixes / self.rolls if self.rolls else None
+
+
+@dataclass(frozen=True)
+class _Change:
+    """A rating change as the chart reads it."""
+
+    display_before: int
+    display_after: int
 
 
 @dataclass
@@ -115,7 +139,9 @@ class PlayerPage:
     colours: list[tuple[tuple[str, ...], int]]
     stats: PlayerStats
     rating: PlayerRating | None = None
+    #: the last :data:`CHANGES_SHOWN` rating changes (``changes_total`` in all)
     rating_changes: list[RatingChange] = field(default_factory=list)
+    changes_total: int = 0
     chart: Chart | None = None
     honours: list[Honour] = field(default_factory=list)
     opponents: list[tuple[Player, Record]] = field(default_factory=list)
@@ -142,6 +168,10 @@ class PlayerPage:
         return self.rating_changes[-CHANGES_SHOWN:]
 
     @property
+    def more_changes(self) -> bool:
+        return self.changes_total > len(self.recent_changes)
+
+    @property
     def top_opponents(self) -> list[tuple[Player, Record]]:
         return self.opponents[:OPPONENTS_SHOWN]
 
@@ -160,15 +190,82 @@ def player_get(slug: str) -> Player:
 
 def player_page(player: Player, user) -> PlayerPage:
     """A player's leagues (those ``user`` may see), games with counted results, the colours
-    they held and statistics from the logs of those games."""
+    they held and statistics from the logs of those games.
+
+    Model instances (seats, fixtures, results, their players) are built only for the games
+    the page shows (the last :data:`GAMES_SHOWN` of each league, a window in SQL); the
+    records, the colours and the statistics come from aggregates and one row of plain
+    values per counted game (issue 31: a 700-game player's page built 3,000 objects)."""
     leagues = visible_leagues(user)
     entries = list(
         Entry.objects.filter(player=player, league__in=leagues, state=Entry.State.ACCEPTED)
         .select_related("league")
         .order_by("-league__created_at")
     )
-    seats = list(
-        Seat.objects.filter(entry__in=entries)
+    by_entry = {e.pk: PlayerLeague(e.league, e) for e in entries}
+    mine = Seat.objects.filter(entry__in=entries)
+    # one row of plain values per game of the player (its counted result, if any, joined),
+    # numbered back from the last game of each league (the window picks the games shown)
+    facts = (
+        mine.annotate(
+            counted=FilteredRelation(
+                "fixture__results",
+                condition=Q(fixture__results__state=Result.State.CONFIRMED),
+            ),
+            back=Window(
+                RowNumber(),
+                partition_by=[F("entry_id")],
+                order_by=[
+                    F("fixture__cycle__number").desc(),
+                    F("fixture__round").desc(),
+                    F("fixture__number").desc(),
+                ],
+            ),
+        )
+        .values_list(
+            "pk",
+            "back",
+            "counted__id",
+            "entry_id",
+            "position",
+            "colours",
+            "fixture_id",
+            "fixture__starting_colour",
+            "counted__winner_id",
+            "counted__placings",
+            "counted__game_log__board",
+            "counted__game_log__seat_faces",
+            "counted__game_log__seat_stats",
+        )
+        .order_by()
+    )
+    colours: Counter[tuple[str, ...]] = Counter()
+    played: dict[int, tuple[int, int | None, list, list]] = {}  # fixture → mine, winner, …
+    at_seat: dict[int, Record] = {}
+    started = Record()
+    stats = PlayerStats()
+    tallies: dict[int, list[int]] = {}  # entry → [wins, losses, games]
+    shown_pks = []
+    for pk, back, result_id, entry_id, position, seat_colours, fixture_id, *rest in facts:
+        colours[tuple(seat_colours)] += 1
+        by_entry[entry_id].games_total += 1
+        if back <= GAMES_SHOWN:
+            shown_pks.append(pk)
+        if result_id is None:
+            continue
+        starting, winner, placings, *log = rest
+        won = _won(entry_id, winner, placings)
+        played[fixture_id] = (entry_id, winner, placings, seat_colours)
+        tally = tallies.setdefault(entry_id, [0, 0, 0])
+        tally[0] += won is True
+        tally[1] += won is False
+        tally[2] += 1
+        _count(at_seat.setdefault(position, Record()), won)
+        if starting in seat_colours:
+            _count(started, won)
+        _add_log_stats(stats, seat_colours, *log)
+    shown = list(
+        Seat.objects.filter(pk__in=shown_pks)
         .select_related("fixture__cycle", "fixture__series")
         .prefetch_related(
             Prefetch("fixture__seats", queryset=Seat.objects.select_related("entry__player")),
@@ -184,58 +281,102 @@ def player_page(player: Player, user) -> PlayerPage:
         )
         .order_by("fixture__league", "fixture__cycle__number", "fixture__round", "fixture__number")
     )
-    by_entry = {e.pk: PlayerLeague(e.league, e) for e in entries}
-    colours: Counter[tuple[str, ...]] = Counter()
-    logs: list[tuple[GameLog, Seat]] = []
-    opponents: dict[int, tuple[Player, Record]] = {}
-    at_seat: dict[int, Record] = {}
-    started = Record()
-    analysed: dict[int, AnalysedRecord] = {}
-    for seat in seats:
-        fixture = seat.fixture
-        result = fixture.confirmed_results[0] if fixture.confirmed_results else None
-        colours[tuple(seat.colours)] += 1
+    for seat in shown:
+        result = seat.fixture.confirmed_results[0] if seat.fixture.confirmed_results else None
         won = place = luck_adjusted = None
         if result is not None:
-            won = result.winner_id == seat.entry_id if result.winner_id else None
+            won = _won(seat.entry_id, result.winner_id, result.placings)
             if result.placings and seat.entry_id in result.placings:
                 place = result.placings.index(seat.entry_id) + 1
-            if won is None and place is not None:
-                won = place == 1
-            if result.game_log_id:
-                logs.append((result.game_log, seat))
-                summary = seat_summary(result, by_entry[seat.entry_id].league.board, seat.colours)
-                if summary:
-                    analysed.setdefault(fixture.league_id, AnalysedRecord()).add(summary)
-                    luck_adjusted = (summary.get("luck") or {}).get("luck_adjusted")
-            _count(at_seat.setdefault(seat.position, Record()), won)
-            if fixture.starting_colour in seat.colours:
-                _count(started, won)
-            for other in fixture.seats.all():
-                if other.entry_id == seat.entry_id:
-                    continue
-                _, record = opponents.setdefault(
-                    other.entry.player_id, (other.entry.player, Record())
-                )
-                _count_against(record, result, seat.entry_id, other.entry_id)
+            summary = seat_summary(result, by_entry[seat.entry_id].league.board, seat.colours)
+            if summary:
+                luck_adjusted = (summary.get("luck") or {}).get("luck_adjusted")
         by_entry[seat.entry_id].games.append(
-            PlayerGame(fixture, seat, result, won, place, luck_adjusted)
+            PlayerGame(seat.fixture, seat, result, won, place, luck_adjusted)
         )
-    changes = list(rating_history(player, user))
+    for entry_id, (wins, losses, games) in tallies.items():
+        by_entry[entry_id].counts = (wins, losses, games)
+    history = rating_history(player, user)
+    # the chart from two integers per game; objects only for the changes listed
+    points = [_Change(*row) for row in history.values_list("display_before", "display_after")]
+    changes = list(reversed(history.order_by("-sequence")[:CHANGES_SHOWN]))
     return PlayerPage(
         player=player,
         leagues=list(by_entry.values()),
         colours=colours.most_common(),
-        stats=_player_stats(logs),
+        stats=stats,
         rating=_rating_of(player),
         rating_changes=changes,
-        chart=rating_chart(changes),
+        changes_total=len(points),
+        chart=rating_chart(points),
         honours=_honours(player, [e.league for e in entries]),
-        opponents=sorted(opponents.values(), key=lambda item: (-item[1].games, item[0].name)),
+        opponents=_opponents(played),
         seats=sorted(at_seat.items()),
         started=started,
-        analysed=analysed,
+        analysed=_analysed(played, by_entry),
     )
+
+
+def _won(entry_id: int, winner_id: int | None, placings: list | None) -> bool | None:
+    """Whether the seat of ``entry_id`` won (None: neither a winner nor its place known)."""
+    if winner_id:
+        return winner_id == entry_id
+    if placings and entry_id in placings:
+        return placings[0] == entry_id
+    return None
+
+
+def _opponents(played: dict[int, tuple]) -> list[tuple[Player, Record]]:
+    """The records against every opponent of the counted games ``played`` (fixture → this
+    player's entry, the winner, the placings, the colours): the other seats and their
+    players' names as plain values."""
+    records: dict[int, tuple[Player, Record]] = {}
+    others = (
+        Seat.objects.filter(fixture_id__in=list(played))
+        .values_list(
+            "fixture_id",
+            "entry_id",
+            "entry__player_id",
+            "entry__player__name",
+            "entry__player__slug",
+        )
+        .order_by()
+    )
+    result = Result(placings=[])
+    for fixture_id, entry_id, player_id, name, slug in others:
+        me, winner, placings, _ = played[fixture_id]
+        if entry_id == me:
+            continue
+        result.winner_id, result.placings = winner, placings
+        _, record = records.setdefault(
+            player_id, (Player(pk=player_id, name=name, slug=slug), Record())
+        )
+        _count_against(record, result, me, entry_id)
+    return sorted(records.values(), key=lambda item: (-item[1].games, item[0].name))
+
+
+def _analysed(played: dict[int, tuple], by_entry: dict[int, PlayerLeague]):
+    """League id → the move analyses of the player's counted games there (only analysed
+    results are read: their summaries, never the analyses' data)."""
+    analysed: dict[int, AnalysedRecord] = {}
+    rows = (
+        with_analysis_summary(
+            Result.objects.filter(
+                state=Result.State.CONFIRMED,
+                fixture_id__in=list(played),
+                game_log__analyses__status=GameAnalysis.Status.DONE,
+            ).distinct()
+        )
+        if played
+        else []
+    )
+    for result in rows:
+        entry_id, _, _, colours = played[result.fixture_id]
+        league = by_entry[entry_id].league
+        summary = seat_summary(result, league.board, colours)
+        if summary:
+            analysed.setdefault(league.pk, AnalysedRecord()).add(summary)
+    return analysed
 
 
 def _rating_of(player: Player) -> PlayerRating | None:
@@ -337,28 +478,25 @@ def head_to_head(player: Player, other: Player, user) -> HeadToHead:
     return HeadToHead(player, other, record, games)
 
 
-def _player_stats(logs: list[tuple[GameLog, Seat]]) -> PlayerStats:
-    """Sum the per-seat statistics stored with each log (``seat_faces``, ``seat_stats``)
-    over the colours the player held; no log's text is read."""
-    stats = PlayerStats()
-    for log, seat in logs:
-        if not log.seat_stats:  # a log the engine no longer read when it was migrated
+def _add_log_stats(stats: PlayerStats, colours, board, seat_faces, seat_stats) -> None:
+    """Add the per-seat statistics stored with a log (``seat_faces``, ``seat_stats``) of the
+    colours the player held; no log's text is read."""
+    if board is None or not seat_stats:  # no log, or one the engine no longer read
+        return
+    order = list(DEFAULT_COLOURS.get(board, ()))
+    stats.logged_games += 1
+    for colour in colours:
+        if colour not in order:
             continue
-        colours = list(DEFAULT_COLOURS.get(log.board, ()))
-        stats.logged_games += 1
-        for colour in seat.colours:
-            if colour not in colours:
-                continue
-            key = str(colours.index(colour))
-            faces = log.seat_faces.get(key)
-            row = log.seat_stats.get(key)
-            if not faces or not row:
-                continue
-            stats.rolls += sum(faces)
-            stats.sixes += faces[5]
-            stats.captures += row["captures"]
-            stats.captured += row["captured"]
-            stats.huffed += row["huffed"]
-            for k, n in enumerate(faces):
-                stats.faces[k] += n
-    return stats
+        key = str(order.index(colour))
+        faces = (seat_faces or {}).get(key)
+        row = seat_stats.get(key)
+        if not faces or not row:
+            continue
+        stats.rolls += sum(faces)
+        stats.sixes += faces[5]
+        stats.captures += row["captures"]
+        stats.captured += row["captured"]
+        stats.huffed += row["huffed"]
+        for k, n in enumerate(faces):
+            stats.faces[k] += n

@@ -265,8 +265,7 @@ class SiteBuilder:
         from django.db.models import F
 
         from games.models import GameLog
-        from games.services import game_log_check
-        from games.stats import stored_columns
+        from games.services import game_log_check, game_log_fields
         from tournaments.models import Fixture, League, Result
         from tournaments.services.events import event_starts_update
         from tournaments.services.results import result_fields_from_log
@@ -300,25 +299,7 @@ class SiteBuilder:
             if not fixture.starting_colour:
                 continue
             checked = game_log_check(self._simulated(fixture))
-            v, data = checked.verdict, checked.data
-            log = GameLog(
-                sha256=checked.sha256,
-                content=checked.text,
-                size=len(checked.text.encode("utf-8")),
-                board=data.get("board", 4),
-                rules=data["rules"],
-                players=data.get("players") or {},
-                first=data["first"],
-                complete=bool(v.get("complete")),
-                events=v.get("events", 0),
-                placings=v.get("placings") or [],
-                winner=v.get("winner") or "",
-                pawns_home=v.get("pawns_home") or {},
-                captures=v.get("captures") or {},
-                **stored_columns(checked.text),
-                game_time=checked.game_time,
-                uploaded_by=owner,
-            )
+            log = GameLog(**game_log_fields(checked), uploaded_by=owner)
             when = start + timedelta(days=days * index / max(1, len(fixtures)))
             result = Result(
                 fixture=fixture,

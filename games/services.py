@@ -89,32 +89,40 @@ def game_log_check(content: str | bytes, *, storing: bool = True) -> CheckedLog:
     return CheckedLog(text=text, sha256=sha, data=data, verdict=verdict)
 
 
+def game_log_fields(checked: CheckedLog) -> dict:
+    """The columns of the ``GameLog`` row of an accepted log: its text and hash, what its
+    header and verdict say, and the per-seat columns read from its replay (``seat_faces``,
+    ``seat_stats``). One definition for the upload and for bulk builders (bench/scale.py)."""
+    v, data = checked.verdict, checked.data
+    return {
+        "sha256": checked.sha256,
+        "content": checked.text,
+        "size": len(checked.text.encode("utf-8")),
+        "board": data.get("board", 4),
+        "rules": data["rules"],
+        "players": data.get("players") or {},
+        "first": data["first"],
+        "complete": bool(v.get("complete")),
+        "events": v.get("events", 0),
+        "placings": v.get("placings") or [],
+        "winner": v.get("winner") or "",
+        "pawns_home": v.get("pawns_home") or {},
+        "captures": v.get("captures") or {},
+        **stored_columns(checked.text),
+        "game_time": checked.game_time,
+    }
+
+
 def game_log_store(checked: CheckedLog, *, user=None) -> tuple[GameLog, bool]:
     """Store an accepted log, or find the identical one stored before (same SHA-256).
     Returns ``(log, created)``. Call inside the caller's transaction."""
     existing = GameLog.objects.filter(sha256=checked.sha256).first()
     if existing is not None:
         return existing, False
-    v = checked.verdict
-    data = checked.data
     try:
         with transaction.atomic():
             log = GameLog.objects.create(
-                sha256=checked.sha256,
-                content=checked.text,
-                size=len(checked.text.encode("utf-8")),
-                board=data.get("board", 4),
-                rules=data["rules"],
-                players=data.get("players") or {},
-                first=data["first"],
-                complete=bool(v.get("complete")),
-                events=v.get("events", 0),
-                placings=v.get("placings") or [],
-                winner=v.get("winner") or "",
-                pawns_home=v.get("pawns_home") or {},
-                captures=v.get("captures") or {},
-                **stored_columns(checked.text),  # seat_faces, seat_stats
-                game_time=checked.game_time,
+                **game_log_fields(checked),
                 uploaded_by=user if getattr(user, "is_authenticated", False) else None,
             )
     except IntegrityError:  # the same log stored concurrently

@@ -28,6 +28,7 @@ from tests.builders import make_player, make_user
 from tournaments.models import Fixture, League
 from tournaments.selectors.rankings import ranking_tournaments
 from tournaments.services.log_check import fixture_rules_spec
+from tournaments.services.rated_leagues import league_rating_decide
 
 pytestmark = pytest.mark.browser
 
@@ -204,6 +205,12 @@ def test_a_triple_threat_event_reaches_the_world_rankings(chromium, live_server,
     assert _play_all(page, league, 10) == 3
     league.refresh_from_db()  # finished by itself with its last game (issue 34)
     assert league.status == League.Status.FINISHED
+    # only a rated league reaches the rankings (issue 32): a rating officer sanctions it
+    page.goto("/rankings/")
+    expect(page.locator("main")).not_to_contain_text("Berlin 3T Open")
+    league_rating_decide(
+        league=league, by=make_user("officer", staff=True), rated=True, reason="a real event"
+    )
     page.goto("/rankings/")
     expect(page.locator("main")).to_contain_text("Berlin 3T Open")
     screenshot(page, "kinds-05-tt-rankings")

@@ -15,7 +15,9 @@ from tournaments.services.standings import standings_recompute
 
 
 @pytest.fixture
-def season(transactional_db):
+def season(transactional_db, settings):
+    # the rating pages of a club install where every league is rated (tests/ratings)
+    settings.RATED_LEAGUES = "all"
     world = World()
     cup = world.league(format="3T", name="Cup A")
     for order in (["ann", "bob", "cid"], ["ann", "cid", "bob"], ["bob", "ann", "cid"]) * 4:

@@ -7,10 +7,13 @@ import re
 from collections.abc import Iterable
 
 from django import forms
+from django.contrib import messages
 from django.utils.text import format_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.services import MAX_LOG_BYTES
+from tournaments.models import Result
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.hand_results import format_kind
 
@@ -319,3 +322,27 @@ def hand_result_send(form: HandResultForm, service, *, fixture, user) -> tuple[i
     except forms.ValidationError as exc:
         return 400, " ".join(exc.messages)
     return None
+
+
+def log_upload_told(request, upload) -> None:
+    """Tell the uploader what became of an accepted log (the game page and the private
+    result link alike): counted, waiting for the opponent, or the same log again."""
+    counts = upload.result.state == Result.State.CONFIRMED
+    if not upload.created:  # the very same log again: nothing new was stored
+        messages.info(
+            request,
+            gettext("This log was submitted before; nothing changed.")
+            + " "
+            + (
+                gettext("Its result counts.")
+                if counts
+                else gettext("Its result waits for the opponent's confirmation.")
+            ),
+        )
+    elif counts:
+        messages.success(request, gettext("The log was accepted and the result counts."))
+    else:
+        messages.success(
+            request,
+            gettext("The log was accepted. The result counts once your opponent confirms it."),
+        )

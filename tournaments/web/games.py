@@ -40,7 +40,7 @@ from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.events import start_by_hand_refusal
 from tournaments.web.caching import public_page
-from tournaments.web.forms import DisputeForm, LogUploadForm, ResolveForm
+from tournaments.web.forms import DisputeForm, LogUploadForm, ResolveForm, log_upload_told
 from tournaments.web.lookups import fixture_or_404, safe_next
 
 
@@ -147,24 +147,7 @@ def game_submit(request, pk: int):
         )
     except ServiceError as exc:
         return _service_error(request, fixture, exc, upload_form=form)
-    result = upload.result
-    if not upload.created:  # the very same log again: nothing new was stored
-        messages.info(
-            request,
-            _("This log was submitted before; nothing changed.")
-            + " "
-            + (
-                _("Its result counts.")
-                if result.state == Result.State.CONFIRMED
-                else _("Its result waits for the opponent's confirmation.")
-            ),
-        )
-    elif result.state == Result.State.CONFIRMED:
-        messages.success(request, _("The log was accepted and the result counts."))
-    else:
-        messages.success(
-            request, _("The log was accepted. The result counts once your opponent confirms it.")
-        )
+    log_upload_told(request, upload)
     return redirect("tournaments:game", pk=fixture.pk)
 
 

@@ -42,7 +42,13 @@ from tournaments.selectors import result_links as link_selectors
 from tournaments.services import result_links as link_services
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
-from tournaments.web.forms import DisputeForm, HandResultForm, LogUploadForm, hand_result_send
+from tournaments.web.forms import (
+    DisputeForm,
+    HandResultForm,
+    LogUploadForm,
+    hand_result_send,
+    log_upload_told,
+)
 from tournaments.web.lookups import organized_league
 
 
@@ -181,24 +187,7 @@ def link_upload(request, token: str, pk: int):
         )
     except ServiceError as exc:
         return _failed(request, link, fixture, exc, upload_form=form)
-    result = upload.result
-    if not upload.created:  # the very same log again: nothing new was stored
-        messages.info(
-            request,
-            _("This log was submitted before; nothing changed.")
-            + " "
-            + (
-                _("Its result counts.")
-                if result.state == Result.State.CONFIRMED
-                else _("Its result waits for the opponent's confirmation.")
-            ),
-        )
-    elif result.state == Result.State.CONFIRMED:
-        messages.success(request, _("The log was accepted and the result counts."))
-    else:
-        messages.success(
-            request, _("The log was accepted. The result counts once your opponent confirms it.")
-        )
+    log_upload_told(request, upload)
     return _back(token, fixture.pk)
 
 

@@ -104,6 +104,16 @@ def _state_of(room_id: int) -> dict[str, Any]:
     return services.room_state(Room.objects.get(pk=room_id))
 
 
+def _still_current(room_id: int, state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` if the room has not changed since it was read, else the room's state now:
+    checked once the connection hears the room's broadcasts, so a change made between the
+    first read and the subscription (a seat taken, a move) is never lost (one query)."""
+    now = Room.objects.filter(pk=room_id).values_list("move_number", "seats_version").first()
+    if now is None or tuple(now) == _version(state):
+        return state
+    return _state_of(room_id)
+
+
 def _connect(token: str, user) -> tuple[Room, dict[str, Any]] | None:
     """What a connect costs, whatever the game's length: the room read once (with its
     seats), the user's seats marked connected (one UPDATE, for a signed-in user only), the
@@ -252,6 +262,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.ended = True
             await self.close(code=CLOSE_UNAVAILABLE)
             return
+        # subscribed: what changes from now on reaches this connection as a broadcast; what
+        # changed since the room was read is caught here
+        state = await database_sync_to_async(_still_current)(self.room_id, state)
         await self.accept()
         await self.send(text_data=remember_state(self.room_id, state))
 

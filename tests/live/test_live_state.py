@@ -106,3 +106,23 @@ def test_a_connect_is_one_read_whatever_the_game_s_length(people, scheduled):
     assert room.move_number == 150
     assert costs[0][0] == costs[1][0] == 1
     assert abs(costs[0][1] - costs[1][1]) < 100  # the numbers' digits, not the log
+
+
+def test_a_change_between_the_connects_read_and_its_subscription_is_not_lost(people):
+    """The connect reads the room, then subscribes to its broadcasts: a seat taken in
+    between (no broadcast reaches the connection yet) must still be in the state it sends,
+    and an unchanged room costs one query to confirm."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from live.consumers import _connect, _still_current
+
+    room = services.room_create(host=people[0])
+    _found, state = _connect(room.token, AnonymousUser())
+    with CaptureQueriesContext(connection) as ctx:
+        assert _still_current(room.pk, state) is state
+    assert len(ctx.captured_queries) == 1
+    services.seat_take(room=room, user=people[1], colour="green")  # before the subscription
+    now = _still_current(room.pk, state)
+    assert now["seats_version"] > state["seats_version"]
+    green = [s for s in now["seats"] if s["colour"] == "green"]
+    assert green and green[0]["kind"] == "human" and now != state

@@ -155,47 +155,73 @@
     });
   }
 
-  function drawSeats() {
-    ui.seats.textContent = "";
+  /* The seats are drawn from a plan and redrawn only when the plan changes: a redraw under a
+     player's click (a roll arriving between her pressing and releasing "leave") would replace
+     the button she pressed, and the click would be lost. One listener on the list answers
+     every button in it, whichever drawing made it. */
+  var seatsDrawn = null;
+  function seatsPlan() {
     var holdsOne = state.seats.some(mine);
+    var plan = { seats: [], leave: null };
     state.seats.forEach(function (s) {
-      var li = document.createElement("li");
-      li.setAttribute("data-seat-colour", s.colour);
-      if (s.colour === state.turn) li.className = "on-turn";
       var name = s.kind === "computer" ? t.i18nComputer : s.name;
       if (mine(s)) name += " (" + t.i18nYou + ")";
-      li.textContent = colourLabel(s.colour) + ": " + name + " ";
       var mineOnce = !!s.original && s.original === t.username;
       var heldForOther = !mineOnce && s.held_until && s.held_until > Date.now() / 1000;
       var canTake = s.kind === "computer" && me !== null && state.mode !== "table" &&
         state.status !== "finished" && state.status !== "abandoned" && !heldForOther &&
         (!s.reserved || mineOnce) && (!holdsOne || s.reserved);
-      if (canTake) {
+      plan.seats.push({
+        colour: s.colour, onTurn: s.colour === state.turn,
+        text: colourLabel(s.colour) + ": " + name + " ",
+        /* "back" only for a seat she sat in and left (not one merely reserved for her) */
+        take: canTake ? (mineOnce && s.left_at ? t.i18nTakeBack : t.i18nTake) : null
+      });
+    });
+    if (holdsOne && state.status !== "finished" && state.mode !== "table") plan.leave = t.i18nLeave;
+    plan.online = online();
+    return plan;
+  }
+  function drawSeats() {
+    var plan = seatsPlan();
+    var key = JSON.stringify(plan);
+    if (key === seatsDrawn) return;
+    seatsDrawn = key;
+    ui.seats.textContent = "";
+    plan.seats.forEach(function (s) {
+      var li = document.createElement("li");
+      li.setAttribute("data-seat-colour", s.colour);
+      if (s.onTurn) li.className = "on-turn";
+      li.textContent = s.text;
+      if (s.take) {
         var b = document.createElement("button");
         b.type = "button";
         b.className = "secondary";
         b.setAttribute("data-take", s.colour);
-        b.disabled = !online();
-        /* "back" only for a seat she sat in and left (not one merely reserved for her) */
-        b.textContent = mineOnce && s.left_at ? t.i18nTakeBack : t.i18nTake;
-        b.addEventListener("click", function () { send({ type: "take", colour: s.colour }); });
+        b.disabled = !plan.online;
+        b.textContent = s.take;
         li.appendChild(b);
       }
       ui.seats.appendChild(li);
     });
-    if (holdsOne && state.status !== "finished" && state.mode !== "table") {
+    if (plan.leave) {
       var leave = document.createElement("li");
       var lb = document.createElement("button");
       lb.type = "button";
       lb.className = "secondary";
       lb.setAttribute("data-leave", "");
-      lb.disabled = !online();
-      lb.textContent = t.i18nLeave;
-      lb.addEventListener("click", function () { send({ type: "leave" }); });
+      lb.disabled = !plan.online;
+      lb.textContent = plan.leave;
       leave.appendChild(lb);
       ui.seats.appendChild(leave);
     }
   }
+  ui.seats.addEventListener("click", function (e) {
+    var b = e.target.closest("button");
+    if (!b || b.disabled) return;
+    if (b.hasAttribute("data-leave")) send({ type: "leave" });
+    else if (b.hasAttribute("data-take")) send({ type: "take", colour: b.getAttribute("data-take") });
+  });
 
   /* "Players not here yet" (a league game waiting): each player disappears as they sit down */
   var absent = document.querySelector("[data-absent]");

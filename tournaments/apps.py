@@ -1,5 +1,7 @@
 """The tournaments app's wiring: when Django is ready, its Celery tasks are registered (so a
-service can queue a task by name in any process, the web's included)."""
+service can queue a task by name in any process, the web's included), and so are the
+subscribers of counted results (``tournaments/services/counting.py``: every process has
+the same registry, whatever it imported first)."""
 
 from django.apps import AppConfig
 
@@ -13,6 +15,10 @@ class TournamentsConfig(AppConfig):
 
         from tournaments import tasks  # noqa: F401  (registers the tasks with Celery)
         from tournaments.selectors.search import register_sqlite_functions
+
+        # the subscribers of counted results register themselves when imported (the order
+        # is their own ``order``, not this import order)
+        from tournaments.services import analyses, ratings  # noqa: F401
 
         # SQLite (the embedded mode) searches names without regard to accents
         connection_created.connect(register_sqlite_functions, dispatch_uid="maedn-sqlite-fold")

@@ -42,7 +42,7 @@ def _interleaved(organizer_write):
     rated games while the organizer takes the fixture, then writing its history."""
     update_holds_games = threading.Event()
     organizer_holds_fixture = threading.Event()
-    real_rate, real_lock = ratings.rate_game, results._locked_fixture
+    real_rate, real_lock = ratings.rate_game, results.fixture_lock
 
     def rate_after_the_organizer_locked(*args, **kwargs):
         update_holds_games.set()
@@ -57,7 +57,7 @@ def _interleaved(organizer_write):
 
     with (
         mock.patch.object(ratings, "rate_game", rate_after_the_organizer_locked),
-        mock.patch.object(results, "_locked_fixture", lock_while_the_update_holds_games),
+        mock.patch.object(results, "fixture_lock", lock_while_the_update_holds_games),
     ):
         outcomes = run_concurrently(ratings.ratings_update, organizer_write)
     assert update_holds_games.is_set() and organizer_holds_fixture.is_set()

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from accounts.throttles import LOGIN_THROTTLES
 from accounts.tokens import api_token_issue, api_token_revoke, token_auth_available
-from tournaments.api.base import ApiView, _errors
+from tournaments.api.base import ApiView, error_responses
 from tournaments.api.players import PlayerSerializer
 from tournaments.models import (
     League,
@@ -56,7 +56,7 @@ class AuthTokenView(ApiView):
         operation_id="auth_token_create",
         summary="Get your API token (log in with user name and password)",
         request=TokenRequestSerializer,
-        responses={200: TokenSerializer, **_errors(400, 401, 403, 429)},
+        responses={200: TokenSerializer, **error_responses(400, 401, 403, 429)},
         auth=[],
     )
     def post(self, request):
@@ -74,7 +74,7 @@ class AuthTokenView(ApiView):
         operation_id="auth_token_destroy",
         summary="Revoke your API token",
         request=None,
-        responses={204: None, **_errors(401)},
+        responses={204: None, **error_responses(401)},
     )
     def delete(self, request):
         if not request.user.is_authenticated:
@@ -87,7 +87,7 @@ class AuthTokenView(ApiView):
 class MeView(ApiView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(summary="Who am I", responses={200: MeSerializer, **_errors(401)})
+    @extend_schema(summary="Who am I", responses={200: MeSerializer, **error_responses(401)})
     def get(self, request):
         user = request.user
         player = Player.objects.filter(user=user).first()

@@ -75,7 +75,7 @@ class RulesField(serializers.JSONField):
     pass
 
 
-def _username(user) -> str | None:
+def username_of(user) -> str | None:
     return user.get_username() if user is not None else None
 
 
@@ -105,17 +105,17 @@ class ReasonSerializer(serializers.Serializer):
 JSON_BODY_LIMIT = 256 * 1024
 
 
-def _errors(*codes: int) -> dict[int, OpenApiResponse]:
+def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: OpenApiResponse(ErrorSerializer) for code in codes}
 
 
-READ_ERRORS = _errors(404)
+READ_ERRORS = error_responses(404)
 
-LIST_ERRORS = _errors(400, 404)  # 400: a bad filter value; 404: no such page (or league)
+LIST_ERRORS = error_responses(400, 404)  # 400: a bad filter value; 404: no such page (or league)
 
-WRITE_ERRORS = _errors(400, 401, 403, 404)
+WRITE_ERRORS = error_responses(400, 401, 403, 404)
 
-SUBMIT_ERRORS = _errors(400, 401, 403, 404, 429)
+SUBMIT_ERRORS = error_responses(400, 401, 403, 404, 429)
 
 
 class Pagination(PageNumberPagination):
@@ -306,7 +306,7 @@ def endpoint_not_found(request, *args, **kwargs) -> JsonResponse:
     )
 
 
-def _download(content: str, content_type: str, filename: str) -> HttpResponse:
+def download(content: str, content_type: str, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

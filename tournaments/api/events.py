@@ -12,7 +12,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from tournaments.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, ObjectField
-from tournaments.api.fixtures import FixtureSerializer, FixtureView, _fixture_queryset
+from tournaments.api.fixtures import FixtureSerializer, FixtureView, fixture_queryset
 from tournaments.models import League, OpenRound, TieBreakRoll
 from tournaments.services import events as event_services
 from tournaments.services import open_tournaments as open_services
@@ -101,7 +101,7 @@ def _names(league: League) -> dict[int, str]:
 
 
 def _fixtures(request, league: League, **filters) -> list[dict[str, Any]]:
-    queryset = _fixture_queryset(request.user).filter(league=league, **filters)
+    queryset = fixture_queryset(request.user).filter(league=league, **filters)
     return FixtureSerializer(queryset, many=True).data
 
 
@@ -166,7 +166,7 @@ class GrandPrixExtraGameView(ApiView):
     def post(self, request, slug: str):
         league = self.visible_league(slug)
         fixture = event_services.grand_prix_add_game(league=league, by=request.user)
-        fixture = _fixture_queryset(request.user).get(pk=fixture.pk)
+        fixture = fixture_queryset(request.user).get(pk=fixture.pk)
         return Response(FixtureSerializer(fixture).data, status=status.HTTP_201_CREATED)
 
 
@@ -209,7 +209,7 @@ class OpenFinalTableView(ApiView):
     def post(self, request, slug: str):
         league = self.visible_league(slug)
         fixture = open_services.open_final_table(league=league, by=request.user)
-        fixture = _fixture_queryset(request.user).get(pk=fixture.pk)
+        fixture = fixture_queryset(request.user).get(pk=fixture.pk)
         return Response(FixtureSerializer(fixture).data, status=status.HTTP_201_CREATED)
 
 

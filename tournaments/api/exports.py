@@ -23,7 +23,7 @@ from drf_spectacular.utils import (
 from accounts.throttles import ExportThrottle
 from games.models import GameLog
 from tournaments import exports
-from tournaments.api.base import READ_ERRORS, DownloadView, _download
+from tournaments.api.base import READ_ERRORS, DownloadView, download
 from tournaments.api.cycles import CycleSerializer
 from tournaments.api.entries import EntrySerializer
 from tournaments.api.fixtures import FixtureSerializer, shared
@@ -57,7 +57,7 @@ class PlayerScheduleView(DownloadView):
     def get(self, request, slug: str):
         player = get_object_or_404(Player, slug=slug)
         content = exports.player_schedule_ics(player, visible_fixtures(request.user))
-        return _download(content, "text/calendar; charset=utf-8", f"{player.slug}.ics")
+        return download(content, "text/calendar; charset=utf-8", f"{player.slug}.ics")
 
 
 class StandingsCsvView(DownloadView):
@@ -72,7 +72,7 @@ class StandingsCsvView(DownloadView):
         league = self.visible_league(slug)
         stage = request.query_params.get("stage") or "league"
         snapshot = league.snapshots.filter(stage=stage).first()
-        return _download(
+        return download(
             exports.standings_csv(snapshot),
             "text/csv; charset=utf-8",
             f"{league.slug}-standings.csv",
@@ -88,7 +88,7 @@ class LeagueScheduleView(DownloadView):
     )
     def get(self, request, slug: str):
         league = self.visible_league(slug)
-        return _download(
+        return download(
             exports.league_schedule_ics(league),
             "text/calendar; charset=utf-8",
             f"{league.slug}.ics",

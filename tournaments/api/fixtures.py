@@ -30,7 +30,7 @@ from tournaments.api.base import (
     ApiView,
     ReasonSerializer,
     StringListField,
-    _errors,
+    error_responses,
 )
 from tournaments.api.filters import FixtureFilter
 from tournaments.api.parsers import (
@@ -44,8 +44,8 @@ from tournaments.api.players import PlayerRefSerializer
 from tournaments.api.results import (
     RejectedSubmissionSerializer,
     ResultSerializer,
-    _log_response,
-    _result_queryset,
+    result_log_response,
+    result_queryset,
 )
 from tournaments.models import (
     Entry,
@@ -231,7 +231,7 @@ class ForfeitSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=REASON_MAX, required=False, allow_blank=True)
 
 
-def _fixture_queryset(user) -> QuerySet[Fixture]:
+def fixture_queryset(user) -> QuerySet[Fixture]:
     return (
         visible_fixtures(user)
         .select_related("league", "cycle", "start_depends_on")
@@ -259,14 +259,14 @@ class FixtureListView(ApiView):
         responses={200: FixtureSerializer(many=True), **LIST_ERRORS},
     )
     def get(self, request):
-        return self.paginated(_fixture_queryset(request.user), FixtureSerializer)
+        return self.paginated(fixture_queryset(request.user), FixtureSerializer)
 
 
 class FixtureView(ApiView):
     queryset = Fixture.objects.none()
 
     def get_fixture(self, pk: int) -> Fixture:
-        fixture = _fixture_queryset(self.request.user).filter(pk=pk).first()
+        fixture = fixture_queryset(self.request.user).filter(pk=pk).first()
         if fixture is None:
             raise Http404(f"there is no game {pk}")
         return fixture
@@ -285,7 +285,7 @@ class FixtureView(ApiView):
         return self.entry_of(fixture, data["winner"], "winner")
 
     def created(self, result: Result) -> Response:
-        result = _result_queryset(self.request.user).get(pk=result.pk)
+        result = result_queryset(self.request.user).get(pk=result.pk)
         return Response(ResultSerializer(result).data, status=status.HTTP_201_CREATED)
 
 
@@ -313,7 +313,7 @@ class FixtureLogView(FixtureView):
             (r for r in fixture.results.all() if r.game_log_id),
             key=lambda r: (r.state != Result.State.CONFIRMED, r.created_at),
         )
-        return _log_response(results[0] if results else None)
+        return result_log_response(results[0] if results else None)
 
     @extend_schema(
         summary="Submit the game's log (players at the board, organizers)",
@@ -331,7 +331,7 @@ class FixtureLogView(FixtureView):
             201: ResultSerializer,
             200: ResultSerializer,
             **SUBMIT_ERRORS,
-            **_errors(413),
+            **error_responses(413),
         },
     )
     def post(self, request, pk: int):
@@ -462,7 +462,7 @@ class FixtureResultsView(FixtureView):
     )
     def get(self, request, pk: int):
         fixture = self.get_fixture(pk)
-        results = _result_queryset(request.user).filter(fixture=fixture).order_by("-created_at")
+        results = result_queryset(request.user).filter(fixture=fixture).order_by("-created_at")
         return self.paginated(results, ResultSerializer)
 
 
@@ -471,7 +471,10 @@ class FixtureRejectionsView(FixtureView):
 
     @extend_schema(
         summary="Rejected submissions of a game (players at the board, organizers)",
-        responses={200: RejectedSubmissionSerializer(many=True), **_errors(400, 401, 403, 404)},
+        responses={
+            200: RejectedSubmissionSerializer(many=True),
+            **error_responses(400, 401, 403, 404),
+        },
     )
     def get(self, request, pk: int):
         fixture = self.get_fixture(pk)

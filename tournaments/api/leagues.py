@@ -19,7 +19,7 @@ from tournaments.api.base import (
     IntegerListField,
     ObjectField,
     StringListField,
-    _errors,
+    error_responses,
 )
 from tournaments.api.filters import LeagueFilter
 from tournaments.models import (
@@ -220,7 +220,7 @@ class LeagueListView(ApiView):
     @extend_schema(
         summary="Create a league (you become its owner)",
         request=LeagueCreateSerializer,
-        responses={201: LeagueSerializer, **_errors(400, 401, 429)},
+        responses={201: LeagueSerializer, **error_responses(400, 401, 429)},
     )
     def post(self, request):
         data = self.input(LeagueCreateSerializer, request)

@@ -19,7 +19,7 @@ from tournaments.api.base import (
     WRITE_ERRORS,
     ApiView,
     DownloadView,
-    _download,
+    download,
 )
 from tournaments.api.leagues import LeagueSerializer
 from tournaments.api.players import PlayerRefSerializer
@@ -91,7 +91,7 @@ class RatingCsvView(DownloadView):
     )
     def get(self, request):
         rows = rating_selectors.ratings_table(_filters(request))
-        return _download(exports.ratings_csv(rows), "text/csv; charset=utf-8", "ratings.csv")
+        return download(exports.ratings_csv(rows), "text/csv; charset=utf-8", "ratings.csv")
 
 
 class RatingChangeSerializer(serializers.Serializer):
@@ -232,7 +232,7 @@ class RankingsCsvView(DownloadView):
     )
     def get(self, request):
         page = ranking_selectors.world_rankings(_as_of(request))
-        return _download(exports.rankings_csv(page), "text/csv; charset=utf-8", "rankings.csv")
+        return download(exports.rankings_csv(page), "text/csv; charset=utf-8", "rankings.csv")
 
 
 class LeagueRankingSerializer(serializers.Serializer):

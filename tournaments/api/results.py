@@ -27,7 +27,7 @@ from tournaments.api.base import (
     ReasonSerializer,
     RulesField,
     StringListField,
-    _username,
+    username_of,
 )
 from tournaments.models import (
     RejectedSubmission,
@@ -88,10 +88,10 @@ class ResultSerializer(serializers.ModelSerializer):
         ]
 
     def get_submitted_by(self, result: Result) -> str | None:
-        return _username(result.submitted_by)
+        return username_of(result.submitted_by)
 
     def get_decided_by(self, result: Result) -> str | None:
-        return _username(result.decided_by)
+        return username_of(result.decided_by)
 
     def get_submitted_through_link(self, result: Result) -> int | None:
         return result.submitted_via.entry_id if result.submitted_via_id else None
@@ -128,7 +128,7 @@ class RejectedSubmissionSerializer(serializers.ModelSerializer):
         ]
 
     def get_submitted_by(self, rejection: RejectedSubmission) -> str | None:
-        return _username(rejection.submitted_by)
+        return username_of(rejection.submitted_by)
 
     def get_reason(self, rejection: RejectedSubmission) -> str | None:
         return rejection.error_code or None
@@ -164,13 +164,13 @@ class GameLogInfoSerializer(serializers.ModelSerializer):
         ]
 
 
-def _result_queryset(user) -> QuerySet[Result]:
+def result_queryset(user) -> QuerySet[Result]:
     return visible_results(user).select_related(
         "game_log", "submitted_by", "decided_by", "submitted_via", "decided_via"
     )
 
 
-def _log_response(result: Result | None) -> HttpResponse:
+def result_log_response(result: Result | None) -> HttpResponse:
     if result is None or result.game_log is None:
         raise Http404("this game has no game log")
     log = result.game_log
@@ -189,7 +189,7 @@ class ResultView(ApiView):
     queryset = Result.objects.none()
 
     def get_result(self, pk: int) -> Result:
-        result = _result_queryset(self.request.user).filter(pk=pk).first()
+        result = result_queryset(self.request.user).filter(pk=pk).first()
         if result is None:
             raise Http404(f"there is no result {pk}")
         return result
@@ -215,7 +215,7 @@ class ResultLogView(ResultView):
         responses={(200, "application/json"): OpenApiTypes.OBJECT, **READ_ERRORS},
     )
     def get(self, request, pk: int):
-        return _log_response(self.get_result(pk))
+        return result_log_response(self.get_result(pk))
 
 
 class ResultConfirmView(ResultView):

@@ -1,5 +1,5 @@
 """Read queries of the formats: a Grand Prix's points and status, the recorded tie-break
-rolls of a league (who rolled what, when)."""
+rolls of a league (who rolled what, when) and of one time-limited game."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from datetime import datetime
 
 from tournaments.algorithms import grand_prix
 from tournaments.algorithms.errors import AlgorithmError
+from tournaments.algorithms.standings import TieBreakRoll
 from tournaments.models import Fixture, League, Result
 
 UNDECIDED = (Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED, Fixture.Status.DISPUTED)
@@ -99,3 +100,12 @@ def tie_break_rolls(league: League) -> list[RecordedRoll]:
             )
         )
     return rolls
+
+
+def game_tie_rolls(fixture: Fixture) -> list[TieBreakRoll]:
+    """The die rolls an organizer recorded for a tie on count points in this game, oldest
+    first, as the placing algorithm reads them (``open_draw.place_unfinished_game``)."""
+    return [
+        TieBreakRoll(rounds=tuple({int(k): v for k, v in r.items()} for r in roll.rounds))
+        for roll in fixture.tie_break_rolls.order_by("recorded_at", "pk")
+    ]

@@ -42,6 +42,7 @@ from games.models import GameAnalysis, GameLog
 from tournaments.models import Fixture, Result
 from tournaments.permissions import analysis_retry_refusal
 from tournaments.selectors.analyses import counted_log_analysis
+from tournaments.services import counting
 from tournaments.services.broker import broker_recently_down, task_send
 from tournaments.services.errors import ServiceError
 from tournaments.services.guards import require_no_refusal
@@ -364,3 +365,8 @@ def analyse_now(
             progress(log, outcome)
         outcomes.append(outcome)
     return outcomes
+
+
+# --- a subscriber of counted results (tournaments/services/counting.py, docs/architecture.md)
+#: the counted log's move analysis queued, sent on commit
+counting.subscribe("analyses", order=200)(analysis_for_counted)

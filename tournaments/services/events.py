@@ -4,7 +4,7 @@ starting colours that earlier results decide, and a Grand Prix's extra and cance
 
 A game whose start depends on an earlier game is stored with ``starting_colour`` empty,
 ``start_basis`` and ``start_depends_on``; ``event_starts_update`` (called by
-``results._counts_changed`` in the transaction that makes a result count, or stop counting)
+``counting.result_counted`` in the transaction that makes a result count, or stop counting)
 resolves it with ``starting_colour.resolve_start`` and refuses a change that would move the
 start of a game that already has a result.
 """

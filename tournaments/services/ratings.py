@@ -49,6 +49,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import email_confirmed
 from tournaments.ratings_config import PLATFORM_RATINGS
+from tournaments.services import counting
 from tournaments.services.broker import task_send
 
 logger = logging.getLogger(__name__)
@@ -737,3 +738,8 @@ def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
         "players": len(players),
         "through": state.applied_through,
     }
+
+
+# --- a subscriber of counted results (tournaments/services/counting.py, docs/architecture.md)
+#: the rated game in line with the counted result, the ratings updated on commit
+counting.subscribe("ratings", order=100)(rating_game_counted)

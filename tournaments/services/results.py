@@ -2,10 +2,15 @@
 
 The walk of a game log: ``game_log_submit`` → ``games`` validates it with the engine →
 ``fixture_log_mismatches`` checks it against the schedule → the derived result is saved in
-the same transaction as the stored log → ``standings_invalidate`` bumps the league's
-revision, and on commit a Celery task recomputes the standings
-(``tournaments/services/standings.py``). Who may do what is ``tournaments.permissions.
-result_actions``, the same answer the pages and the API show.
+the same transaction as the stored log → when it counts, ``counting.result_counted`` runs
+the competition's consequences in order (series, starts, the event, a final table, the
+standings: revision bumped now, recomputed by a Celery task on commit), then the registered
+subscribers (ratings, analyses; ``tournaments/services/counting.py``). Who may do what is
+``tournaments.permissions.result_actions``, the same answer the pages and the API show.
+
+Public to the other result services (``tie_breaks``): ``fixture_lock`` (the fixture's row
+lock every result write takes first) and ``result_version_create`` (a new result version,
+superseding what it replaces and calling ``result_counted`` when it counts).
 
 Who acts (``user`` everywhere here) is an account or the holder of an entry's private
 result link (``tournaments.actors.LinkHolder``): the same checks answer for both, and what
@@ -32,9 +37,8 @@ from games.storable import find_unstorable, storable
 from tournaments.actors import account, link_holder, via_link
 from tournaments.algorithms import open_draw
 from tournaments.algorithms.errors import AlgorithmError
-from tournaments.algorithms.standings import TieBreakRoll
 from tournaments.formats import get_format
-from tournaments.models import Entry, Fixture, League, RejectedSubmission, Result, ResultLink
+from tournaments.models import Entry, Fixture, RejectedSubmission, Result, ResultLink
 from tournaments.permissions import (
     CONFIRM,
     DISPUTE,
@@ -46,14 +50,9 @@ from tournaments.permissions import (
     fixture_closed,
     result_actions,
 )
-from tournaments.services.analyses import analysis_for_counted
+from tournaments.selectors.formats import game_tie_rolls
+from tournaments.services.counting import result_counted
 from tournaments.services.errors import NotAllowed, ServiceError, coded, coded_text
-from tournaments.services.events import (
-    event_starts_update,
-    grand_prix_league_progress,
-    grand_prix_progress,
-    sequence_event_progress,
-)
 from tournaments.services.guards import require_action
 from tournaments.services.hand_results import HandResult, hand_result_fields
 from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
@@ -64,9 +63,6 @@ from tournaments.services.notify import (
     done_on_commit,
     notify_on_commit,
 )
-from tournaments.services.playoffs import series_progress
-from tournaments.services.ratings import rating_game_counted
-from tournaments.services.standings import standings_invalidate
 
 OPEN = Result.OPEN_STATES
 
@@ -111,7 +107,7 @@ def result_fields_from_log(fixture: Fixture, checked: CheckedLog) -> dict[str, A
     points: dict[str, int] = {}
     if not v.get("complete"):  # a time-limited open game: placed by count points
         placings, points = _placings_by_count_points(
-            checked, seats, to_league, colour_places, _tie_rolls(fixture)
+            checked, seats, to_league, colour_places, game_tie_rolls(fixture)
         )
         winner = placings[0] if placings else None
     return {
@@ -126,14 +122,6 @@ def result_fields_from_log(fixture: Fixture, checked: CheckedLog) -> dict[str, A
         "captures": {str(k): n for k, n in captures.items()},
         "game_time": checked.game_time,
     }
-
-
-def _tie_rolls(fixture: Fixture) -> list[TieBreakRoll]:
-    """The die rolls an organizer recorded for a tie in this game, oldest first."""
-    return [
-        TieBreakRoll(rounds=tuple({int(k): v for k, v in r.items()} for r in roll.rounds))
-        for roll in fixture.tie_break_rolls.order_by("recorded_at", "pk")
-    ]
 
 
 def _placings_by_count_points(checked: CheckedLog, seats, to_league, colour_places, tie_rolls):
@@ -165,7 +153,7 @@ def open_ties(fixture: Fixture, result: Result) -> list[list[int]]:
     points = {int(k): v for k, v in result.count_points.items()}
     players = [s.entry_id for s in fixture.seats.all()]
     try:
-        placed = open_draw.place_unfinished_game(players, points, finished, _tie_rolls(fixture))
+        placed = open_draw.place_unfinished_game(players, points, finished, game_tie_rolls(fixture))
     except AlgorithmError:
         return []
     return [list(t) for t in placed.open_ties]
@@ -193,9 +181,11 @@ def _player_placings(seats, winner, colour_places, counted, both_finished) -> li
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _locked_fixture(fixture_id: int, user=None) -> Fixture:
-    """The fixture, its row locked; a link holder's link is checked again under the lock
-    (revoked since the page was opened: refused)."""
+def fixture_lock(fixture_id: int, user=None) -> Fixture:
+    """The fixture, its row locked (``FOR NO KEY UPDATE``), with its league: the first
+    step of every write to a game's results, inside the caller's transaction. A link
+    holder's link is checked again under the lock (revoked since the page was opened:
+    refused)."""
     try:
         fixture = (
             Fixture.objects.select_for_update(of=("self",), no_key=True)
@@ -209,31 +199,6 @@ def _locked_fixture(fixture_id: int, user=None) -> Fixture:
         if not live:
             raise coded("link_withdrawn", cls=NotAllowed)
     return fixture
-
-
-def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
-    """A counting result changed: a playoff game moves its series on (next game, or the
-    winner into the next series) in this same transaction, and the standings are
-    invalidated (recomputed once the transaction has committed), and so are the ratings."""
-    if fixture is not None and fixture.series_id:
-        series_progress(fixture.series_id)
-    if fixture is not None:
-        event_starts_update(fixture)  # games whose start this game decides
-        if league.event_kind == League.EventKind.GRAND_PRIX:
-            grand_prix_progress(league)  # cancel once decided, extra game while tied
-        elif league.format in ("GP", "GP+") and league.event_kind == League.EventKind.LEAGUE:
-            grand_prix_league_progress(league)  # a GP league of DRRs: extra games too
-        else:
-            sequence_event_progress(league)  # a triple-threat or Challengers event ends
-        if fixture.stage == Fixture.Stage.FINAL:  # an open tournament's final table
-            counted = fixture.results.filter(state=Result.State.CONFIRMED).exists()
-            League.objects.filter(pk=league.pk).update(
-                status=League.Status.FINISHED if counted else League.Status.RUNNING
-            )
-    standings_invalidate(league)
-    if fixture is not None:
-        rating_game_counted(fixture)
-        analysis_for_counted(fixture)  # the counted log's move analysis, queued on commit
 
 
 def _unfinished_log_problems(league, data: dict) -> list[str]:
@@ -391,7 +356,7 @@ def game_log_upload(
         raise error
 
     with transaction.atomic():
-        fixture = _locked_fixture(fixture.pk, user)
+        fixture = fixture_lock(fixture.pk, user)
         if refusal := fixture_closed(fixture):
             raise ServiceError(refusal.message)
         same = fixture.results.filter(game_log__sha256=checked.sha256).exclude(
@@ -406,7 +371,7 @@ def game_log_upload(
         log, _ = game_log_store(checked, user=user)
         fields = result_fields_from_log(fixture, checked)
         counts_now = organizer or played_online or not fixture.league.confirmation_required
-        result = _new_version(
+        result = result_version_create(
             fixture,
             user,
             source=Result.Source.LOG,
@@ -435,9 +400,9 @@ def result_report(
     organizer = _submitter_decides(user, fixture)
     fields = _manual_fields(fixture, winner, counted_pawns, typed)
     with transaction.atomic():
-        fixture = _locked_fixture(fixture.pk, user)
+        fixture = fixture_lock(fixture.pk, user)
         require_action(result_actions(user, fixture), SUBMIT)
-        return _new_version(
+        return result_version_create(
             fixture,
             user,
             source=Result.Source.REPORT,
@@ -464,9 +429,9 @@ def result_enter(
         raise ServiceError("say why the result is entered or corrected", field="reason")
     fields = _manual_fields(fixture, winner, counted_pawns, typed)
     with transaction.atomic():
-        fixture = _locked_fixture(fixture.pk)
+        fixture = fixture_lock(fixture.pk)
         require_action(result_actions(user, fixture), ENTER)
-        return _new_version(
+        return result_version_create(
             fixture,
             user,
             source=Result.Source.ORGANIZER,
@@ -492,10 +457,10 @@ def forfeit_record(
         raise ServiceError(f"{loser.player.name} is not at this game's board", field="loser")
     others = [s.entry_id for s in seats if s.entry_id != loser.pk]
     with transaction.atomic():
-        fixture = _locked_fixture(fixture.pk)
+        fixture = fixture_lock(fixture.pk)
         if not own_withdrawal:
             require_action(result_actions(user, fixture), FORFEIT)
-        return _new_version(
+        return result_version_create(
             fixture,
             user,
             source=Result.Source.FORFEIT,
@@ -523,9 +488,14 @@ def _manual_fields(fixture: Fixture, winner: Entry | None, counted_pawns, typed)
     )
 
 
-def _new_version(fixture: Fixture, user, *, confirmed: bool, status=None, **fields) -> Result:
-    """Store a new result version. When it counts at once the previous confirmed version
-    is superseded; an open version of someone else is superseded too."""
+def result_version_create(
+    fixture: Fixture, user, *, confirmed: bool, status=None, **fields
+) -> Result:
+    """Store a new result version of ``fixture`` (locked by ``fixture_lock``). When it
+    counts at once (``confirmed``) the previous confirmed version is superseded and
+    ``result_counted`` runs; an open version of someone else is superseded too. ``fields``
+    are the ``Result``'s (winner, placings, source, …); ``status`` the fixture's new status
+    (default: confirmed or submitted)."""
     now = timezone.now()
     if confirmed:
         fixture.results.filter(state__in=[Result.State.CONFIRMED, *OPEN]).update(
@@ -550,7 +520,7 @@ def _new_version(fixture: Fixture, user, *, confirmed: bool, status=None, **fiel
     fixture.status = status or (Fixture.Status.CONFIRMED if confirmed else Fixture.Status.SUBMITTED)
     fixture.save(update_fields=["status", "updated_at"])
     if confirmed:
-        _counts_changed(fixture.league, fixture)
+        result_counted(fixture)
         by_player = result.submitted_via_id is not None or (
             result.submitted_by_id is not None and _plays(result.submitted_by_id, fixture)
         )
@@ -573,7 +543,7 @@ def _locked_result(result_id: int, user=None) -> tuple[Result, Fixture]:
         fixture_id = Result.objects.values_list("fixture_id", flat=True).get(pk=result_id)
     except Result.DoesNotExist:
         raise ServiceError(f"there is no result with id {result_id}") from None
-    fixture = _locked_fixture(fixture_id, user)
+    fixture = fixture_lock(fixture_id, user)
     return Result.objects.select_related("fixture").get(pk=result_id), fixture
 
 
@@ -630,7 +600,7 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
     if not reason.strip():
         raise ServiceError("say why the result is voided", field="reason")
     with transaction.atomic():
-        fixture = _locked_fixture(fixture.pk)
+        fixture = fixture_lock(fixture.pk)
         voided = list(
             fixture.results.filter(state__in=[Result.State.CONFIRMED, *OPEN]).values_list(
                 "pk", flat=True
@@ -646,7 +616,7 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
             raise ServiceError("this game has no result to void")
         fixture.status = Fixture.Status.SCHEDULED
         fixture.save(update_fields=["status", "updated_at"])
-        _counts_changed(fixture.league, fixture)
+        result_counted(fixture)
         notify_on_commit(DECISION_MADE, max(voided), Result.State.VOIDED)
 
 
@@ -672,5 +642,5 @@ def _decide(result: Result, fixture: Fixture, user, state: str, note: str) -> Re
         fixture.status = Fixture.Status.SCHEDULED
     fixture.save(update_fields=["status", "updated_at"])
     if state == Result.State.CONFIRMED:
-        _counts_changed(fixture.league, fixture)
+        result_counted(fixture)
     return result

@@ -1,6 +1,6 @@
 """Starts decided by earlier results: a game stored with ``starting_colour`` empty,
 ``start_basis`` and ``start_depends_on`` gets its colour when the deciding game's result
-counts (``event_starts_update``, called by ``results._counts_changed`` and by the schedule
+counts (``event_starts_update``, called by ``counting.result_counted`` and by the schedule
 for a DRR whose first round follows the last one). Apart from ``events`` so the schedule
 can use it without an import circle."""
 

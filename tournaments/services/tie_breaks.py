@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from tournaments.algorithms import open_draw
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.standings import TieBreakRoll as RollOff
 from tournaments.algorithms.standings import roll_off_sequences
 from tournaments.models import Entry, Fixture, League, Result, TieBreakRoll
+from tournaments.selectors.formats import game_tie_rolls
 from tournaments.services.errors import ServiceError
 from tournaments.services.guards import require_organizer
+from tournaments.services.results import fixture_lock, open_ties, result_version_create
 from tournaments.services.standings import standings_invalidate
 
 
@@ -80,14 +83,12 @@ def tie_break_roll_record(*, league: League, by, rolls, note: str = "") -> TieBr
 def game_tie_roll_record(*, fixture: Fixture, by, rolls, note: str = "") -> TieBreakRoll:
     """An organizer records the die roll for players of a time-limited game still tied on
     count points. The game's counted result is placed again with it (a new version)."""
-    from tournaments.services.results import _locked_fixture, _new_version, open_ties
-
     league = fixture.league
     require_organizer(by, league)
     seated = {s.entry_id: s.entry for s in fixture.seats.select_related("entry__player")}
     rounds = _rounds_by_entry(league, rolls, allowed=seated)
     with transaction.atomic():
-        fixture = _locked_fixture(fixture.pk)
+        fixture = fixture_lock(fixture.pk)
         result = fixture.results.filter(state=Result.State.CONFIRMED).first()
         if result is None or not open_ties(fixture, result):
             raise ServiceError(
@@ -104,18 +105,15 @@ def game_tie_roll_record(*, fixture: Fixture, by, rolls, note: str = "") -> TieB
             note=(note or "").strip()[:200],
             recorded_by=by,
         )
-        _replace_placings(fixture, result, by, _new_version)
+        _replace_placings(fixture, result, by, result_version_create)
         return roll
 
 
 def _replace_placings(fixture: Fixture, result: Result, by, new_version) -> Result:
-    from tournaments.algorithms import open_draw
-    from tournaments.services.results import _tie_rolls
-
     finished = list(dict.fromkeys(result.colour_places))
     points = {int(k): v for k, v in result.count_points.items()}
     players = [s.entry_id for s in fixture.seats.all()]
-    placed = open_draw.place_unfinished_game(players, points, finished, _tie_rolls(fixture))
+    placed = open_draw.place_unfinished_game(players, points, finished, game_tie_rolls(fixture))
     copied = {
         name: getattr(result, name)
         for name in (

@@ -26,7 +26,7 @@ from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.web.forms import HandResultForm, hand_result_send
 from tournaments.web.lookups import fixture_or_404, league_or_404, organized_league
 from tournaments.web.printing import qr_svg
-from tournaments.web.result_links import _link_or_404, private_page
+from tournaments.web.result_links import link_or_404, private_page
 
 #: the session key of the venue tokens a visitor scanned, by league id
 VENUE_SESSION_KEY = "checkin_venue"
@@ -186,7 +186,7 @@ def venue_checkin(request, slug: str, token: str):
 def link_check_in(request, token: str):
     """A player without an account checks in through their private result link, with the
     venue code they scanned before (kept in their session)."""
-    link = _link_or_404(token)
+    link = link_or_404(token)
     league = link.entry.league
     venue = request.POST.get("venue") or scanned_venue_token(request, league)
     try:

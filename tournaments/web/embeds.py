@@ -26,7 +26,7 @@ from tournaments.selectors import embeds as embed_selectors
 from tournaments.selectors import playoffs as playoff_selectors
 from tournaments.selectors import schedule as schedule_selectors
 from tournaments.web.caching import embed_page
-from tournaments.web.leagues import _format_extras
+from tournaments.web.leagues import format_extras
 
 THEMES = ("light", "dark", "auto")
 
@@ -86,7 +86,7 @@ def embed_standings(request, slug: str):
         {
             **_context(request, league, "standings"),
             "snapshots": standings_selectors.standings_tables(league),
-            **_format_extras(league),
+            **format_extras(league),
         },
     )
 

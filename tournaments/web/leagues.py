@@ -270,7 +270,7 @@ def _standings_tables_html(request, league, stamp: standings_selectors.Standings
                 "league": league,
                 "snapshots": standings_selectors.standings_tables(league),
                 "failure": failure,
-                **_format_extras(league),
+                **format_extras(league),
             },
             request=request,
         )
@@ -278,7 +278,7 @@ def _standings_tables_html(request, league, stamp: standings_selectors.Standings
     return mark_safe(html)  # our own template's output (autoescaped when rendered)
 
 
-def _format_extras(league) -> dict:
+def format_extras(league) -> dict:
     """What the formats add to the standings: a Grand Prix's state, an open tournament's
     final ranking, the recorded tie-break rolls. All change only with a counted result or
     a recorded roll, which make a new snapshot stamp, so they are cached with the table."""

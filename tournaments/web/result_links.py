@@ -76,7 +76,7 @@ def private_page(view):
     return wrapped
 
 
-def _link_or_404(token: str):
+def link_or_404(token: str):
     link = link_services.link_for_token(token)
     if link is None:
         old = link_services.revoked_link_for_token(token)
@@ -145,7 +145,7 @@ def _failed(request, link, fixture, exc: ServiceError, **forms):
 @require_GET
 @private_page
 def link_page(request, token: str):
-    link = _link_or_404(token)
+    link = link_or_404(token)
     wanted = request.GET.get("lang", "")
     if wanted in dict(settings.LANGUAGES):  # the page's own switch (no POST: see below)
         response = redirect(reverse("tournaments:result-link", args=[token]))
@@ -176,7 +176,7 @@ def _fixture_or_404(link, pk: int):
 @private_page
 @throttled_view([SubmissionThrottle])
 def link_upload(request, token: str, pk: int):
-    link = _link_or_404(token)
+    link = link_or_404(token)
     fixture = _fixture_or_404(link, pk)
     form = LogUploadForm(request.POST, request.FILES)
     if not form.is_valid():
@@ -200,7 +200,7 @@ def link_report(request, token: str, pk: int):
     format's fields, as a signed-in player does on ``/games/<id>/report/``), through the
     same service and permission check (``result_report`` with the ``LinkHolder``). It
     waits for the opponent or an organizer to confirm."""
-    link = _link_or_404(token)
+    link = link_or_404(token)
     fixture = _fixture_or_404(link, pk)
     holder = LinkHolder(link)
     refusal = result_actions(holder, fixture, results=fixture.all_results).refusal(SUBMIT)
@@ -261,7 +261,7 @@ def _result_or_404(fixture, result_id: int) -> Result:
 @private_page
 @throttled_view([SubmissionThrottle])
 def link_confirm(request, token: str, pk: int, result_id: int):
-    link = _link_or_404(token)
+    link = link_or_404(token)
     fixture = _fixture_or_404(link, pk)
     result = _result_or_404(fixture, result_id)
     try:
@@ -277,7 +277,7 @@ def link_confirm(request, token: str, pk: int, result_id: int):
 @private_page
 @throttled_view([SubmissionThrottle])
 def link_dispute(request, token: str, pk: int, result_id: int):
-    link = _link_or_404(token)
+    link = link_or_404(token)
     fixture = _fixture_or_404(link, pk)
     result = _result_or_404(fixture, result_id)
     form = DisputeForm(request.POST, prefix=f"dispute-{fixture.pk}")

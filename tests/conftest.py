@@ -28,6 +28,19 @@ def pytest_configure(config):
     )
 
 
+#: tests that start a worker, servers or a browser, or run the real analysis engine: all
+#: also ``slow`` (left out of the fast suite, ``pytest -m "not slow"``)
+SLOW_KINDS = ("celery_worker", "browser", "live_servers", "real_engine")
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        kinds = any(item.get_closest_marker(kind) for kind in SLOW_KINDS)
+        if kinds or "celery_worker" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def celery_worker(transactional_db):
     """A real Celery worker (subprocess) consuming the Redis test broker, and this process's

@@ -23,6 +23,7 @@ from django.db import transaction
 from games.models import GameAnalysis
 from tests.api.conftest import ROLES, World, build_world, error_of
 from tests.builders import example_bytes
+from tests.matrix import matrix_params
 from tournaments.models import Cycle, Entry, Fixture, League, Player, Result, TieBreakRoll
 from tournaments.services.results import game_log_submit, result_enter, result_report
 from tournaments.services.schedule import cycle_create
@@ -410,9 +411,8 @@ def call(world: World, case: Case, role: str):
     return getattr(client, case.method)(url, body, format="json")
 
 
-@pytest.mark.parametrize("private", [False, True], ids=["public", "private"])
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+# every combination in the whole suite; a sample of each case in the fast one (tests/matrix.py)
+@pytest.mark.parametrize(("case", "role", "private"), matrix_params(CASES, ROLES))
 def test_matrix(world: World, case: Case, role: str, private: bool, settings):
     for name, value in case.settings.items():
         setattr(settings, name, value)

@@ -15,6 +15,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from tests.api.conftest import ROLES, make_fixture, make_league, make_player, make_user
+from tests.matrix import matrix_params
 from tournaments.models import (
     Cycle,
     Entry,
@@ -436,9 +437,8 @@ def fingerprint() -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("private", [False, True], ids=["public", "private"])
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+# every combination in the whole suite; a sample of each case in the fast one (tests/matrix.py)
+@pytest.mark.parametrize(("case", "role", "private"), matrix_params(CASES, ROLES))
 def test_page_matrix(world: World, case: Case, role: str, private: bool):
     if private:
         League.objects.filter(pk=world.league.pk).update(is_public=False)

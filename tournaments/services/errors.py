@@ -120,9 +120,6 @@ MESSAGES: dict[str, str] = {
     "checkin_not_open_tournament": gettext_noop("%(league)s is not an open tournament"),
     "table_not_yours": gettext_noop("only the players at table %(table)s act on its result"),
     # h-champ: waitlist, deadline, teams
-    "final_table_seated": gettext_noop(
-        "the final table of %(league)s is seated; no one can enter any more"
-    ),
     "team_line_unknown": gettext_noop("line %(line)s: no player called %(name)s plays here"),
 }
 

@@ -452,14 +452,14 @@ def desk_registration(request, slug: str):
                 released, promoted = champ.checkin_deadline_apply(league=league)
                 messages.success(
                     request,
-                    _("%(released)d places released, %(promoted)d players moved up.")
+                    _("Places released: %(released)d; players moved up: %(promoted)d.")
                     % {"released": len(released), "promoted": len(promoted)},
                 )
             elif action == "teams":
                 changed = champ.entries_set_teams(
                     league=league, by=request.user, text=request.POST.get("text", "")
                 )
-                messages.success(request, _("%(n)d players changed.") % {"n": changed})
+                messages.success(request, _("Players changed: %(n)d.") % {"n": changed})
             else:
                 raise Http404("unknown action")
         except ServiceError as exc:

@@ -137,7 +137,7 @@ def test_the_draw_applies_a_passed_deadline_and_a_player_who_played_is_never_rel
 
 
 def test_a_late_entry_plays_from_the_next_round_until_the_final_table(db):
-    org, league, entries = make_event(8, rounds=1)
+    org, league, _entries = make_event(8, rounds=1)
     open_round_draw(league=league, by=org, seed=2)
     league.refresh_from_db()
     late = accountless_player_create(league=league, by=org, name="Lena Late")
@@ -208,3 +208,36 @@ def test_the_desk_sets_capacity_and_pastes_teams_through_the_page(client, db):
     assert Entry.objects.get(pk=entries[0].pk).category == "youth"
     page = client.get(reverse("tournaments:classification", args=[league.slug]))
     assert "Kassel" in page.content.decode()
+
+
+def test_phones_behind_one_address_each_have_their_own_allowance(db, settings):
+    """A venue's phones share the Wi-Fi's address: a player acting through their private
+    link is throttled per link, not per address (30 writes a minute for the whole hall
+    would stop the day)."""
+    from django.test import Client
+
+    from tests.championship.test_tables import make_day
+    from tournaments.services.result_links import result_link_create
+
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "submissions": "2/min",
+        },
+    }
+    org, league, _ = make_day(accounts=False)
+    table = league.fixtures.get(round=1, number=1)
+    page = reverse("tournaments:table", args=[table.pk])
+    phones = []
+    for seat in table.seats.order_by("position")[:2]:
+        _, token = result_link_create(entry=seat.entry, by=org)
+        phone = Client(REMOTE_ADDR="192.0.2.7")  # the same address for both
+        phone.get(reverse("tournaments:result-link", args=[token]))
+        phones.append(phone)
+    for phone in phones:
+        for _ in range(2):
+            assert phone.post(page, {"do": "referee"}).status_code == 302
+    assert phones[0].post(page, {"do": "referee"}).status_code == 429  # its own limit
+    stranger = Client(REMOTE_ADDR="192.0.2.7")  # no link: per address, as before
+    assert [stranger.post(page, {"do": "referee"}).status_code for _ in range(3)][-1] == 429

@@ -24,10 +24,11 @@ this process), which must not grow with the field.
 
     .venv/bin/python bench/championship.py [--players 200] [--clients 20] [--seconds 8]
         [--workers 2] [--rounds 2] [--projectors 3] [--desks 4] [--skip-http]
+        [--broker redis://127.0.0.1:6379/12]
 
 BENCH_DATABASE_URL (scratch, dropped and made again; default maedn_champ_bench) and
-BENCH_PORT (25080) override the defaults. Not the production setup's nginx and workers:
-gunicorn alone, so the figures are the application's.
+BENCH_PORT (25080) override the defaults. Not the production setup's nginx: gunicorn alone;
+without ``--broker`` the tasks (standings, ratings) run inside the confirming request.
 """
 
 from __future__ import annotations
@@ -295,6 +296,11 @@ def http_day(args, league, org, tokens) -> None:
     desk_client.force_login(org)
     desk = desk_client.cookies["sessionid"].value
     server = Gunicorn(ENV, port=PORT, workers=args.workers, log_level="warning", max_requests=0)
+    worker = None
+    if args.broker:  # the standings and ratings on a worker, as in production
+        from tests.processes import CeleryWorker
+
+        worker = CeleryWorker(ENV, log_path=ROOT / "var" / "bench-championship-worker.log")
     try:
         for _ in range(100):
             try:
@@ -305,7 +311,9 @@ def http_day(args, league, org, tokens) -> None:
         one, five, _ = os.getloadavg()
         print(
             f"\nHTTP: gunicorn with {args.workers} sync workers, PostgreSQL; {args.players} "
-            f"players, {args.clients} clients at once; load average {one:.1f} {five:.1f}"
+            f"players, {args.clients} clients at once; tasks "
+            f"{'on a Celery worker (' + args.broker + ')' if args.broker else 'inline (no broker)'}"
+            f"; load average {one:.1f} {five:.1f}"
         )
         trivial, trivial_rate = flood("/bench/trivial/", args.clients, args.seconds)
         trivial_p95 = trivial.p95("get")
@@ -400,6 +408,8 @@ def http_day(args, league, org, tokens) -> None:
         )
     finally:
         server.stop()
+        if worker is not None:
+            worker.stop()
 
 
 # --- queries per request ------------------------------------------------------------------
@@ -473,7 +483,12 @@ def main() -> None:
     parser.add_argument("--projectors", type=int, default=3)
     parser.add_argument("--desks", type=int, default=4)
     parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument(
+        "--broker", default="", help="redis://…: tasks on a Celery worker (default: inline)"
+    )
     args = parser.parse_args()
+    if args.broker:
+        ENV["CELERY_BROKER_URL"] = args.broker
     prepare()
     django_setup()
     if not args.skip_http:

@@ -241,3 +241,31 @@ def test_phones_behind_one_address_each_have_their_own_allowance(db, settings):
     assert phones[0].post(page, {"do": "referee"}).status_code == 429  # its own limit
     stranger = Client(REMOTE_ADDR="192.0.2.7")  # no link: per address, as before
     assert [stranger.post(page, {"do": "referee"}).status_code for _ in range(3)][-1] == 429
+
+
+def test_projectors_share_one_rendering_per_change_and_language(db):
+    """The full fragment is rendered once per change and language and shared by every
+    projector polling; a change (a new version) is never served from the old rendering."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.championship.test_tables import make_day
+    from tournaments.models import Fixture
+
+    org, league, users = make_day()
+    url = reverse("tournaments:projector-panels", args=[league.slug])
+    first = Client().get(url)
+    with CaptureQueriesContext(connection) as again:
+        second = Client().get(url)  # another projector, no ETag yet
+    assert second.content == first.content
+    assert len(again) <= 2  # the league and the version: no rendering
+    german = Client(HTTP_ACCEPT_LANGUAGE="de").get(url).content.decode()
+    assert "Finde deinen Tisch" in german
+    assert "Find your table" in Client().get(url).content.decode()
+    table = league.fixtures.get(round=1, number=1)
+    order = list(table.seats.order_by("position").values_list("entry_id", flat=True))
+    result_enter(fixture=table, user=org, placings=order, reason="sheet")
+    assert Fixture.objects.get(pk=table.pk).status == "confirmed"
+    changed = Client().get(url)
+    assert changed["ETag"] != first["ETag"] and changed.content != first.content

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -389,11 +390,22 @@ def projector_fragment(request, slug: str):
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponseNotModified()
     else:
-        response = render(
-            request,
-            "tournaments/championship/_projector_panels.html",
-            {"league": league, "show": champ_reads.projector(league)},
-        )
+        # every projector (and every client polling) shares one rendering per change and
+        # language: the version is in the key, so a change is never served stale (h-champ)
+        from django.core.cache import cache
+        from django.http import HttpResponse
+        from django.utils.translation import get_language
+
+        key = f"projector:{etag}:{league.created_at.timestamp()}:{get_language()}"
+        html = cache.get(key)
+        if html is None:
+            html = render_to_string(
+                "tournaments/championship/_projector_panels.html",
+                {"league": league, "show": champ_reads.projector(league)},
+                request=request,
+            )
+            cache.set(key, html, 600)
+        response = HttpResponse(html)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response

@@ -253,7 +253,7 @@ def test_projectors_share_one_rendering_per_change_and_language(db):
     from tests.championship.test_tables import make_day
     from tournaments.models import Fixture
 
-    org, league, users = make_day()
+    org, league, _users = make_day()
     url = reverse("tournaments:projector-panels", args=[league.slug])
     first = Client().get(url)
     with CaptureQueriesContext(connection) as again:

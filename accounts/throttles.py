@@ -97,6 +97,13 @@ class SubmissionThrottle(_ScopedThrottle):
         user = getattr(request, "user", None)
         if getattr(user, "is_authenticated", False):
             return self.key(f"user-{user.pk}")
+        # a player acting through the private result link this browser opened (the table
+        # page of a championship day): per link, not per address — a venue's phones share
+        # one address behind its Wi-Fi (h-champ)
+        session = getattr(request, "session", None)
+        link = session.get("result_link") if session is not None else None
+        if isinstance(link, int):
+            return self.key(f"link-{link}")
         return self.key(self.get_ident(request))
 
 

@@ -176,6 +176,21 @@ class League(models.Model):
         "(docs/ratings.md; RATED_LEAGUES=all rates every league)",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # h-champ: a championship day's registration (docs/championship.md)
+    capacity = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="open tournaments: how many may play; further entries go on the waitlist",
+    )
+    checkin_deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="who is not checked in by then loses their place to the waitlist",
+    )
+    team_best = models.PositiveSmallIntegerField(
+        default=0, help_text="team classification: the best N members' points count (0: all)"
+    )
+    # end h-champ
 
     class Meta:
         ordering = ["-created_at"]
@@ -254,6 +269,7 @@ class Entry(models.Model):
         ACCEPTED = "accepted", "accepted"
         INVITED = "invited", "invited, awaiting the player"
         REQUESTED = "requested", "asked to join, awaiting an organizer"
+        WAITLISTED = "waitlisted", "on the waitlist"  # h-champ
 
     # indexed by entry_unique_player (league, player): no index of its own
     league = models.ForeignKey(
@@ -269,6 +285,16 @@ class Entry(models.Model):
     )
     paid_at = models.DateTimeField(null=True, blank=True, help_text="entry fee marked paid")
     created_at = models.DateTimeField(auto_now_add=True)
+    # h-champ: waitlist, late entries, teams and categories (docs/championship.md)
+    waitlisted_at = models.DateTimeField(
+        null=True, blank=True, help_text="on the waitlist since (its order)"
+    )
+    joined_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="a late entry (or one promoted late) plays from this round"
+    )
+    team = models.CharField(max_length=60, blank=True)
+    category = models.CharField(max_length=30, blank=True, help_text="e.g. youth")
+    # end h-champ
 
     objects = EntryQuerySet.as_manager()
 

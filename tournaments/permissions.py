@@ -140,7 +140,7 @@ def entry_refusal(user, entry: Entry, action: str) -> Refusal | None:
     if action == "withdraw":
         if not (own or is_organizer(user, entry.league)):
             return Refusal("only the player or the league's organizers may withdraw an entry", True)
-        if entry.state != Entry.State.ACCEPTED:
+        if entry.state not in (Entry.State.ACCEPTED, Entry.State.WAITLISTED):  # h-champ
             return Refusal(f"{entry.player.name} has not accepted yet; remove the entry instead")
         if entry.withdrawn_at:
             return Refusal(f"{entry.player.name} has already withdrawn")

@@ -45,7 +45,14 @@ def entry_for_code(league: League, code: str) -> Entry | None:
     pk = int(match.group(1))
     if not hmac.compare_digest(checkin_code(pk), f"{pk}-{match.group(2).upper()}"):
         return None
-    return league.entries.playing().select_related("player").filter(pk=pk).first()
+    return desk_entries(league).select_related("player").filter(pk=pk).first()
+
+
+def desk_entries(league: League):
+    """Whom the desk checks in: the playing entries and the waitlist (h-champ)."""
+    return league.entries.filter(
+        state__in=[Entry.State.ACCEPTED, Entry.State.WAITLISTED], withdrawn_at__isnull=True
+    )
 
 
 def venue_token(league: League) -> str | None:
@@ -69,22 +76,35 @@ class CheckinList:
     total: int
     checked_in: int
     paid: int
+    #: h-champ: the waitlist in order, the capacity
+    waiting: list[Entry] = ()
+    capacity: int | None = None
 
 
 def checkin_list(league: League, query: str = "") -> CheckinList:
     """The playing entries for the desk's check-in page: an exact check-in code finds that
     one entry; other text filters by name; counts over the whole field. Three queries."""
-    entries = league.entries.playing().select_related("player").order_by("player__name", "pk")
+    entries = desk_entries(league).select_related("player").order_by("player__name", "pk")
     query = (query or "").strip()
     exact = entry_for_code(league, query) if query else None
-    everyone = list(entries)
+    listed = list(entries)
+    waiting = sorted(
+        (e for e in listed if e.state == Entry.State.WAITLISTED),
+        key=lambda e: (e.waitlisted_at, e.pk),
+    )
+    for place, e in enumerate(waiting, 1):
+        e.waitlist_place = place
+    everyone = [e for e in listed if e.state != Entry.State.WAITLISTED]
     if exact is not None:
-        shown = [e for e in everyone if e.pk == exact.pk]
+        shown = [e for e in listed if e.pk == exact.pk]
     elif query:
-        shown = list(entries.filter(Q(player__name__icontains=query)))
+        found = set(entries.filter(Q(player__name__icontains=query)).values_list("pk", flat=True))
+        shown = [e for e in listed if e.pk in found]
     else:
-        shown = everyone
+        shown = listed
     return CheckinList(
+        waiting=waiting,
+        capacity=league.capacity,
         entries=shown,
         exact=exact,
         total=len(everyone),
@@ -203,4 +223,68 @@ def projector(league: League, *, standings_rows: int = 20) -> Projector:
         started_at=started,
         time_limit_minutes=league.time_limit_minutes,
         standings=standings,
+    )
+
+
+# --- h-champ: the team classification and the categories ----------------------------------
+
+
+@dataclass(frozen=True)
+class ClassRow:
+    rank: int  # in the whole field
+    place: int  # within the shown category (the rank when none is chosen)
+    entry: Entry
+    points: object
+    games: object
+
+
+@dataclass(frozen=True)
+class Classification:
+    #: the preliminary standings, filtered by ``category`` when one is chosen
+    rows: list[ClassRow]
+    #: the team classification (``algorithms.championship.team_ranking``): each row with
+    #: its counted members as (name, points)
+    teams: list
+    categories: list[str]
+    category: str
+    team_best: int
+
+
+def classification(league: League, category: str = "") -> Classification:
+    """The event's standings as the projector and the classification page show them, with
+    a category as a filter of the same table (the overall rank kept, the place within the
+    category beside it), and the team classification by the event's rule (the best
+    ``team_best`` members' placement points, all when 0). Three queries."""
+    from tournaments.algorithms.championship import team_ranking
+    from tournaments.algorithms.errors import AlgorithmError
+    from tournaments.selectors import open_tournaments as open_reads
+
+    try:
+        standings = open_reads.preliminary_rows(league)
+    except AlgorithmError:
+        standings = []
+    entries = {e.pk: e for e in league.entries.select_related("player")}
+    categories = sorted({e.category for e in entries.values() if e.category}, key=str.casefold)
+    category = category if category in categories else ""
+    rows = []
+    for r in standings:
+        entry = entries.get(r.entry)
+        if entry is None or (category and entry.category != category):
+            continue
+        place = rows[-1].place if rows and rows[-1].rank == r.rank else len(rows) + 1
+        values = r.values
+        rows.append(
+            ClassRow(
+                r.rank, place, entry, values.get("placement_points"), values.get("games_played")
+            )
+        )
+    points = {r.entry: r.values.get("placement_points") or 0 for r in standings}
+    teams = team_ranking(points, {pk: e.team for pk, e in entries.items()}, league.team_best or 0)
+    names = {pk: e.player.name for pk, e in entries.items()}
+    return Classification(
+        rows=rows,
+        teams=[(t, [(names[e], p) for e, p in t.counted]) for t in teams],
+        categories=categories,
+        category=category,
+        team_best=league.team_best or 0,
     )

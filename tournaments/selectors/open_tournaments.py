@@ -21,8 +21,13 @@ def preliminary_rows(league: League):
 
 
 def final_table_rows(league: League):
-    """The preliminary ranking of the players still playing."""
-    active = set(league.entries.playing().values_list("pk", flat=True))
+    """The preliminary ranking of the players still playing (on a championship day, while
+    check-in is open, of those checked in: an absent player is not seated at the final
+    table, the next one moves up; docs/decisions.md)."""
+    playing = league.entries.playing()
+    if league.checkin_opened_at is not None:
+        playing = playing.filter(checked_in_at__isnull=False)
+    active = set(playing.values_list("pk", flat=True))
     return [r for r in preliminary_rows(league) if r.entry in active]
 
 

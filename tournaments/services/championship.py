@@ -18,15 +18,17 @@ the first time."""
 from __future__ import annotations
 
 import json
+import re
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from tournaments.actors import link_holder
-from tournaments.models import Entry, Fixture, League, Result
+from tournaments.algorithms import championship as waitlist
+from tournaments.models import Entry, Fixture, League, Result, Seat
 from tournaments.permissions import is_organizer
 from tournaments.selectors.championship import venue_token_valid
-from tournaments.services.errors import NotAllowed, coded
+from tournaments.services.errors import NotAllowed, ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.hand_results import HandResult, hand_result_fields
 from tournaments.services.results import result_confirm, result_dispute, result_report
@@ -94,7 +96,8 @@ def entry_check_in(*, entry: Entry, by, venue_token: str | None = None, checked_
                 raise coded("checkin_not_open", league=fresh.name)
             if not venue_token_valid(fresh, venue_token or ""):
                 raise coded("checkin_bad_venue_code", field="token", cls=NotAllowed)
-        if entry.state != Entry.State.ACCEPTED or entry.withdrawn_at is not None:
+        waiting = entry.state == Entry.State.WAITLISTED  # present on the waitlist (h-champ)
+        if (entry.state != Entry.State.ACCEPTED and not waiting) or entry.withdrawn_at:
             raise NotAllowed(f"{entry.player.name} does not play in {league.name}")
         if checked_in and entry.checked_in_at is None:
             entry.checked_in_at = timezone.now()
@@ -102,6 +105,8 @@ def entry_check_in(*, entry: Entry, by, venue_token: str | None = None, checked_
         elif not checked_in and entry.checked_in_at is not None:
             entry.checked_in_at = None
             entry.save(update_fields=["checked_in_at"])
+    if checked_in and entry_waitlist_check_in(entry):  # after the deadline: a free place
+        entry.refresh_from_db()
     return entry
 
 
@@ -215,3 +220,187 @@ def table_result_enter(
             reason=reason,
             **typed,
         )
+
+
+# --- h-champ: capacity and the waitlist, late entries, the check-in deadline, teams -------
+#
+# The rules are plain functions in ``tournaments.algorithms.championship``; here they are
+# applied under the league's row lock (``SELECT … FOR UPDATE``), so two entries, two
+# withdrawals or a withdrawal and the deadline never both take the last place, and every
+# move is a conditional UPDATE (``state='waitlisted'``) that a second run finds done.
+
+
+def _lock_league(league: League) -> League:
+    return League.objects.select_for_update().get(pk=league.pk)
+
+
+def drawn_rounds(league: League) -> int:
+    return league.open_rounds.filter(is_final=False).count()
+
+
+def _joined_round(league: League) -> int | None:
+    """The round a player entered (or promoted) now plays from: None before the first draw."""
+    done = drawn_rounds(league)
+    return done + 1 if done else None
+
+
+def deadline_passed(league: League, now=None) -> bool:
+    deadline = league.checkin_deadline
+    return deadline is not None and (now or timezone.now()) >= deadline
+
+
+def entry_admit(entry: Entry) -> Entry:
+    """Called inside the transaction that made ``entry`` accepted (an organizer's entry, an
+    approved request, an accepted invitation): in an open tournament it goes on the
+    waitlist when the capacity is reached, and it is a late entry (playing from the next
+    round) once rounds are drawn. Locks the league first, so concurrent entries queue."""
+    league = entry.league
+    if league.event_kind != League.EventKind.OPEN or entry.state != Entry.State.ACCEPTED:
+        return entry
+    league = _lock_league(league)
+    joined = _joined_round(league)
+    playing = league.entries.playing().exclude(pk=entry.pk).count()
+    if waitlist.free_places(league.capacity, playing) == 0:
+        Entry.objects.filter(pk=entry.pk, state=Entry.State.ACCEPTED).update(
+            state=Entry.State.WAITLISTED, waitlisted_at=timezone.now(), accepted_at=None
+        )
+    elif joined is not None:
+        Entry.objects.filter(pk=entry.pk).update(joined_round=joined)
+    entry.refresh_from_db()
+    return entry
+
+
+def _promote(league: League, *, present_only: bool) -> list[int]:
+    """Move the first waiting entries up into the free places (the league is locked)."""
+    if league.capacity is None and not league.entries.filter(state=Entry.State.WAITLISTED):
+        return []
+    waiting = [
+        waitlist.Waiting(pk, checked is not None)
+        for pk, checked in league.entries.filter(
+            state=Entry.State.WAITLISTED, withdrawn_at__isnull=True
+        )
+        .order_by("waitlisted_at", "pk")
+        .values_list("pk", "checked_in_at")
+    ]
+    playing = league.entries.playing().count()
+    moved = []
+    now, joined = timezone.now(), _joined_round(league)
+    for pk in waitlist.promotions(league.capacity, playing, waiting, present_only=present_only):
+        done = Entry.objects.filter(
+            pk=pk, state=Entry.State.WAITLISTED, withdrawn_at__isnull=True
+        ).update(state=Entry.State.ACCEPTED, accepted_at=now, joined_round=joined)
+        if done:
+            moved.append(pk)
+    return moved
+
+
+def waitlist_promote(league: League) -> list[int]:
+    """Fill the free places from the waitlist, in order (after the check-in deadline only
+    with waiting players who are checked in). Returns the promoted entries' ids."""
+    if league.event_kind != League.EventKind.OPEN:
+        return []
+    with transaction.atomic():
+        league = _lock_league(league)
+        return _promote(league, present_only=deadline_passed(league))
+
+
+def checkin_deadline_apply(*, league: League, now=None) -> tuple[list[int], list[int]]:
+    """At the check-in deadline: who was entered before it, is not checked in and has not
+    played loses their place (withdrawn), and the waitlist's present players move up in
+    order. Nothing before the deadline; applied again, it finds nothing more (entries made
+    after the deadline are never removed by it). Run by the next draw and by the desk.
+    Returns (released, promoted) entry ids."""
+    _require_open_tournament(league)
+    now = now or timezone.now()
+    with transaction.atomic():
+        league = _lock_league(league)
+        if not deadline_passed(league, now):
+            return [], []
+        candidates = (
+            league.entries.playing()
+            .filter(
+                models.Q(accepted_at__isnull=True)
+                | models.Q(accepted_at__lte=league.checkin_deadline)
+            )
+            .annotate(played=models.Exists(Seat.objects.filter(entry=models.OuterRef("pk"))))
+            .values_list("pk", "checked_in_at", "played")
+        )
+        release = waitlist.deadline_release(
+            waitlist.Registered(pk, checked is not None, played)
+            for pk, checked, played in candidates
+        )
+        released = []
+        for pk in release:
+            if Entry.objects.filter(
+                pk=pk, withdrawn_at__isnull=True, checked_in_at__isnull=True
+            ).update(withdrawn_at=now):
+                released.append(pk)
+        return released, _promote(league, present_only=True)
+
+
+def entry_waitlist_check_in(entry: Entry) -> list[int]:
+    """A waiting player checked in after the deadline takes a free place at once."""
+    if entry.state != Entry.State.WAITLISTED or not deadline_passed(entry.league):
+        return []
+    return waitlist_promote(entry.league)
+
+
+def league_set_registration(
+    *, league: League, by, capacity: int | None, checkin_deadline, team_best: int = 0
+) -> League:
+    """The desk's registration settings: the capacity (None: no limit), the check-in
+    deadline (None: none) and how many members' points count for a team (0: all). A
+    larger capacity promotes from the waitlist at once."""
+    require_organizer(by, league)
+    _require_open_tournament(league)
+    if capacity is not None and capacity < 2:
+        raise ServiceError("the capacity is at least 2 players", field="capacity")
+    if team_best < 0:
+        raise ServiceError("a team counts at least its best member", field="team_best")
+    with transaction.atomic():
+        League.objects.filter(pk=league.pk).update(
+            capacity=capacity, checkin_deadline=checkin_deadline, team_best=team_best
+        )
+        league = _lock_league(league)
+        _promote(league, present_only=deadline_passed(league))
+    return league
+
+
+def entries_set_teams(*, league: League, by, text: str) -> int:
+    """The desk pastes one line per player, ``name; team; category`` (a spreadsheet's
+    columns; an empty field clears it). Every name must be a player of the event, else
+    nothing changes. Returns the number of entries changed."""
+    require_organizer(by, league)
+    by_name = {
+        casefold_name(name): pk
+        for pk, name in league.entries.filter(
+            state__in=[Entry.State.ACCEPTED, Entry.State.WAITLISTED]
+        ).values_list("pk", "player__name")
+    }
+    changes: dict[int, tuple[str, str]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        fields = [f.strip() for f in re.split(r"[;\t]", line)] + ["", ""]
+        name, team, category = fields[:3]
+        pk = by_name.get(casefold_name(name))
+        if pk is None:
+            raise coded("team_line_unknown", line=number, name=name, field="text")
+        changes[pk] = (team[:60], category[:30])
+    with transaction.atomic():
+        changed = 0
+        for pk, (team, category) in changes.items():
+            changed += (
+                Entry.objects.filter(pk=pk)
+                .exclude(team=team, category=category)
+                .update(team=team, category=category)
+            )
+    if changed:
+        from tournaments.services.standings import standings_invalidate
+
+        standings_invalidate(league)
+    return changed
+
+
+def casefold_name(name: str) -> str:
+    return " ".join(name.split()).casefold()

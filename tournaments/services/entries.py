@@ -318,6 +318,13 @@ def invitation_accept(*, invitation: Invitation, user, token_in_hand: bool = Fal
         return entry
 
 
+def _admit(entry: Entry) -> Entry:
+    """An open tournament's capacity and late entries (h-champ)."""
+    from tournaments.services.championship import entry_admit
+
+    return entry_admit(entry)
+
+
 def entry_accept(*, entry: Entry, user) -> Entry:
     """The player accepts an organizer's entry of them (an invitation)."""
     require_no_refusal(entry_refusal(user, entry, "accept"))
@@ -328,7 +335,7 @@ def entry_accept(*, entry: Entry, user) -> Entry:
         entry.state, entry.accepted_at = Entry.State.ACCEPTED, timezone.now()
         entry.save(update_fields=["state", "accepted_at"])
         done_on_commit(ENTRY_INVITED, entry.pk)
-        return entry
+        return _admit(entry)
 
 
 def entry_decline(*, entry: Entry, user) -> None:
@@ -407,7 +414,7 @@ def join_decide(*, entry: Entry, by, approve: bool) -> Entry | None:
             raise ServiceError(refusal)
         entry.state, entry.accepted_at = Entry.State.ACCEPTED, timezone.now()
         entry.save(update_fields=["state", "accepted_at"])
-        return entry
+        return _admit(entry)
 
 
 def rated_player_refusal(by, player: Player) -> str:
@@ -486,7 +493,8 @@ def accountless_player_create(*, league: League, by, name: str) -> Entry:
     accountless_limit_check(by)
     with transaction.atomic():
         player = player_create(name=name, created_by=by)
-        return Entry.objects.create(league=league, player=player, accepted_at=timezone.now())
+        entry = Entry.objects.create(league=league, player=player, accepted_at=timezone.now())
+        return _admit(entry)
 
 
 # --- confirming an e-mail address (ORGANIZERS_MUST_BE_VERIFIED) ---------------------------

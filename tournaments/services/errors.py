@@ -119,6 +119,8 @@ MESSAGES: dict[str, str] = {
     "checkin_not_yours": gettext_noop("you can check in only yourself"),
     "checkin_not_open_tournament": gettext_noop("%(league)s is not an open tournament"),
     "table_not_yours": gettext_noop("only the players at table %(table)s act on its result"),
+    # h-champ: waitlist, deadline, teams
+    "team_line_unknown": gettext_noop("line %(line)s: no player called %(name)s plays here"),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

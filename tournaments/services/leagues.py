@@ -515,6 +515,12 @@ def entries_open_refusal(league: League) -> str | None:
 
 def entries_open_error(league: League) -> ServiceError | None:
     """Why no one can be entered now, or None (only before the schedule exists)."""
+    if (
+        league.event_kind == League.EventKind.OPEN
+        and league.status == Status.RUNNING
+        and not league.fixtures.filter(stage=Fixture.Stage.FINAL).exists()
+    ):
+        return None  # late entries play from the next round (h-champ)
     if league.status not in (Status.DRAFT, Status.REGISTRATION):
         return coded("entries_closed", league=league.name, status=league.status)
     if league.cycles.exists():
@@ -545,6 +551,9 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
                 state=Entry.State.INVITED if consent_needed else Entry.State.ACCEPTED,
                 accepted_at=None if consent_needed else timezone.now(),
             )
+            from tournaments.services.championship import entry_admit
+
+            entry = entry_admit(entry)  # the waitlist, a late entry (h-champ)
             if consent_needed:  # a mail and an inbox item: they accept on their leagues page
                 notify_on_commit(ENTRY_INVITED, entry.pk)
             return entry
@@ -600,4 +609,8 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "withdrew") -> int:
                 own_withdrawal=not is_organizer(by, entry.league),
             )
             count += 1
-        return count
+    # a place came free: the waitlist moves up, in its own transaction (h-champ)
+    from tournaments.services.championship import waitlist_promote
+
+    waitlist_promote(entry.league)
+    return count

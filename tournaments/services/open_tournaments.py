@@ -114,6 +114,11 @@ def open_round_draw(*, league: League, by, seed: int | None = None) -> OpenRound
             )
         _require_previous_round_done(league)
         require_invitations_answered(league, "draw")
+        # h-champ: the check-in deadline has passed: the absent lose their places to the
+        # waitlist's present players (once; a no-op afterwards)
+        from tournaments.services.championship import checkin_deadline_apply
+
+        checkin_deadline_apply(league=league)
         playing = league.entries.playing()
         if league.checkin_opened_at is not None:
             # a championship day: who is not checked in sits this round out, no points

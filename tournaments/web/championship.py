@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -389,11 +390,120 @@ def projector_fragment(request, slug: str):
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponseNotModified()
     else:
-        response = render(
-            request,
-            "tournaments/championship/_projector_panels.html",
-            {"league": league, "show": champ_reads.projector(league)},
-        )
+        # every projector (and every client polling) shares one rendering per change and
+        # language: the version is in the key, so a change is never served stale (h-champ)
+        from django.core.cache import cache
+        from django.http import HttpResponse
+        from django.utils.translation import get_language
+
+        key = f"projector:{etag}:{league.created_at.timestamp()}:{get_language()}"
+        html = cache.get(key)
+        if html is None:
+            html = render_to_string(
+                "tournaments/championship/_projector_panels.html",
+                {"league": league, "show": champ_reads.projector(league)},
+                request=request,
+            )
+            cache.set(key, html, 600)
+        response = HttpResponse(html)
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
+
+
+# --- h-champ: registration (capacity, waitlist, deadline, teams) and the classification --
+
+
+def _deadline_value(league: League) -> str:
+    from django.utils import timezone as tz
+
+    if league.checkin_deadline is None:
+        return ""
+    return tz.localtime(league.checkin_deadline).strftime("%Y-%m-%dT%H:%M")
+
+
+def _parse_settings(post) -> dict:
+    from django.utils import timezone as tz
+    from django.utils.dateparse import parse_datetime
+
+    raw_capacity = post.get("capacity", "").strip()
+    raw_deadline = post.get("checkin_deadline", "").strip()
+    raw_best = post.get("team_best", "").strip() or "0"
+    try:
+        capacity = int(raw_capacity) if raw_capacity else None
+        team_best = int(raw_best)
+    except ValueError:
+        raise ServiceError(_("Enter whole numbers."), field="capacity") from None
+    deadline = None
+    if raw_deadline:
+        deadline = parse_datetime(raw_deadline)
+        if deadline is None:
+            raise ServiceError(_("Enter the deadline as a date and time."), field="deadline")
+        if tz.is_naive(deadline):
+            deadline = tz.make_aware(deadline)
+    return {"capacity": capacity, "checkin_deadline": deadline, "team_best": team_best}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def desk_registration(request, slug: str):
+    """The desk's registration page: the capacity, the check-in deadline (and applying it
+    now), the team rule, and teams and categories pasted one line per player."""
+    league = organized_league(request, slug)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action == "settings":
+                champ.league_set_registration(
+                    league=league, by=request.user, **_parse_settings(request.POST)
+                )
+                messages.success(request, _("Saved."))
+            elif action == "deadline":
+                if not is_organizer(request.user, league):
+                    raise NotAllowed("organizers only")
+                released, promoted = champ.checkin_deadline_apply(league=league)
+                messages.success(
+                    request,
+                    _("Places released: %(released)d; players moved up: %(promoted)d.")
+                    % {"released": len(released), "promoted": len(promoted)},
+                )
+            elif action == "teams":
+                changed = champ.entries_set_teams(
+                    league=league, by=request.user, text=request.POST.get("text", "")
+                )
+                messages.success(request, _("Players changed: %(n)d.") % {"n": changed})
+            else:
+                raise Http404("unknown action")
+        except ServiceError as exc:
+            messages.error(request, exc.localized())
+        return redirect(reverse("tournaments:desk-registration", args=[slug]))
+    listing = champ_reads.checkin_list(league)
+    teams_text = "\n".join(
+        f"{e.player.name}; {e.team}; {e.category}"
+        for e in sorted(listing.entries, key=lambda e: e.player.name.casefold())
+        if e.team or e.category
+    )
+    return render(
+        request,
+        "tournaments/championship/registration.html",
+        {
+            "league": league,
+            "tab": "desk",
+            "is_organizer": True,
+            "listing": listing,
+            "deadline": _deadline_value(league),
+            "teams_text": teams_text,
+        },
+    )
+
+
+def classification(request, slug: str):
+    """The standings with a category as a filter (``?category=youth``) and the team
+    classification: public like the league's standings."""
+    league = league_or_404(request, slug)
+    board = champ_reads.classification(league, request.GET.get("category", ""))
+    return render(
+        request,
+        "tournaments/championship/classification.html",
+        {"league": league, "board": board, "tab": "standings"},
+    )

@@ -151,6 +151,16 @@ urlpatterns = [
         name="venue-checkin",
     ),
     path("leagues/<slug:slug>/desk/tables/", championship.desk_tables, name="desk-tables"),
+    path(
+        "leagues/<slug:slug>/desk/registration/",
+        championship.desk_registration,
+        name="desk-registration",
+    ),
+    path(
+        "leagues/<slug:slug>/classification/",
+        championship.classification,
+        name="classification",
+    ),
     path("leagues/<slug:slug>/table-cards/", championship.table_cards, name="table-cards"),
     path("leagues/<slug:slug>/projector/", championship.projector, name="projector"),
     path(

@@ -1,0 +1,505 @@
+"""A championship day under load (issue 36): gunicorn on PostgreSQL, a scratch database.
+
+One open tournament of PLAYERS account-less players, each with a private result link (a
+phone). In order, each step through HTTP against gunicorn (``bench.settings_scale``: the
+site plus ``/bench/trivial/``, ``HttpResponse("ok")`` behind every middleware, measured in
+the same run as the peer of every figure):
+
+1. **trivial**: CLIENTS clients for SECONDS;
+2. **phones**: every phone opens its private link (the session that acts at the table);
+3. **check-in**: the desk checks every player in (JSON posts, ``--desks`` at once);
+4. **draw**: the organizer draws round 1 (``PLAYERS/4`` tables), one request;
+5. **results** (per round, ``--rounds``): at every table two phones enter the same
+   placings at once (the second confirms), CLIENTS requests at a time, while
+   ``--projectors`` projectors poll the fragment with their ETag every second and the desk
+   polls its tables page every 2 s; then the next round is drawn and the time until a
+   projector shows it is taken;
+6. **projector**: CLIENTS clients poll the projector's fragment with its ETag (304) for
+   SECONDS, then without (the full fragment).
+
+Printed: requests/s, p50/p95/max per kind and their ratio to the trivial view's, errors,
+the time from the first result to the last confirmation, the draw's time, the projector's
+delay. Then **queries per request** at 50 and PLAYERS players (Django test client, in
+this process), which must not grow with the field.
+
+    .venv/bin/python bench/championship.py [--players 200] [--clients 20] [--seconds 8]
+        [--workers 2] [--rounds 2] [--projectors 3] [--desks 4] [--skip-http]
+        [--broker redis://127.0.0.1:6379/12]
+
+BENCH_DATABASE_URL (scratch, dropped and made again; default maedn_champ_bench) and
+BENCH_PORT (25080) override the defaults. Not the production setup's nginx: gunicorn alone;
+without ``--broker`` the tasks (standings, ratings) run inside the confirming request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import queue
+import secrets
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+DB_URL = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/maedn_champ_bench"
+)
+PORT = int(os.environ.get("BENCH_PORT", "25080"))
+ENV = dict(
+    os.environ,
+    DATABASE_URL=DB_URL,
+    DEBUG="0",
+    SECRET_KEY="bench-only-not-secret",
+    ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
+    SECURE_SSL_REDIRECT="0",
+    ALLOW_PLAIN_HTTP="1",
+    LOG_LEVEL="WARNING",
+    DJANGO_SETTINGS_MODULE="bench.settings_scale",
+    EMAIL_BACKEND="console",
+    CACHE_URL="locmem://",
+    # the desk is one signed-in organizer posting 200 check-ins: not a flood
+    THROTTLE_SUBMISSIONS="100000/min",
+)
+ENV.pop("CELERY_BROKER_URL", None)
+CSRF = secrets.token_hex(16)  # 32 characters: the cookie's secret and the header's token
+
+
+def prepare() -> None:
+    import psycopg
+
+    name = DB_URL.rsplit("/", 1)[1]
+    with psycopg.connect(DB_URL.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    for command in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command],
+            cwd=ROOT,
+            env=ENV,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+
+
+def django_setup() -> None:
+    os.environ.update(ENV)
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
+    import django
+
+    django.setup()
+
+
+def make_day(players: int, name: str, rounds: int):
+    """An open tournament of ``players`` account-less players with private links; returns
+    (organizer, league, {entry id: link token})."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.models import League
+    from tournaments.services.entries import accountless_player_create
+    from tournaments.services.leagues import league_create
+    from tournaments.services.result_links import result_link_create
+
+    org, _ = get_user_model().objects.get_or_create(
+        username=f"desk-{name}", defaults={"is_staff": True}
+    )
+    league = league_create(
+        owner=org,
+        name=name,
+        format="open",
+        games_planned=rounds,
+        points_scheme=[5, 3, 1, 0],
+        time_limit_minutes=40,
+    )
+    tokens = {}
+    for i in range(players):
+        entry = accountless_player_create(league=league, by=org, name=f"{name} Player {i:03d}")
+        tokens[entry.pk] = result_link_create(entry=entry, by=org)[1]
+    from tournaments.services import championship as champ
+
+    champ.checkin_open(league=league, by=org)
+    return org, League.objects.get(pk=league.pk), tokens
+
+
+# --- HTTP ---------------------------------------------------------------------------------
+
+
+def request(method: str, path: str, headers=None, body: str | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    start = time.perf_counter()
+    conn.request(method, path, body=body, headers=headers or {})
+    response = conn.getresponse()
+    data = response.read()
+    elapsed = time.perf_counter() - start
+    conn.close()
+    return response.status, elapsed, response, data
+
+
+def post(path: str, session: str, fields: dict, accept_json: bool = False):
+    headers = {
+        "Cookie": f"sessionid={session}; csrftoken={CSRF}",
+        "X-CSRFToken": CSRF,
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
+    if accept_json:
+        headers["Accept"] = "application/json"
+    return request("POST", path, headers, urlencode(fields))
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.times: dict[str, list[float]] = {}
+        self.statuses: dict[str, dict[int, int]] = {}
+
+    def add(self, kind: str, status: int, elapsed: float) -> None:
+        with self.lock:
+            self.times.setdefault(kind, []).append(elapsed)
+            codes = self.statuses.setdefault(kind, {})
+            codes[status] = codes.get(status, 0) + 1
+
+    def line(self, kind: str, seconds: float | None = None, trivial_p95: float | None = None):
+        times = sorted(self.times.get(kind, []))
+        if not times:
+            return f"  {kind}: no requests"
+        p95 = times[int(0.95 * (len(times) - 1))]
+        rate = f"{len(times) / seconds:.0f} req/s, " if seconds else ""
+        ratio = f" (p95 {p95 / trivial_p95:.1f}x the trivial view's)" if trivial_p95 else ""
+        return (
+            f"  {kind}: {len(times)} requests, {rate}p50 {statistics.median(times) * 1000:.0f} ms, "
+            f"p95 {p95 * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms{ratio}, "
+            f"statuses {self.statuses[kind]}"
+        )
+
+    def p95(self, kind: str) -> float:
+        times = sorted(self.times[kind])
+        return times[int(0.95 * (len(times) - 1))]
+
+
+def flood(path: str, clients: int, seconds: float, headers=None) -> tuple[Stats, float]:
+    stats, stop = Stats(), time.monotonic() + seconds
+
+    def client():
+        while time.monotonic() < stop:
+            status, elapsed, _r, _d = request("GET", path, headers)
+            stats.add("get", status, elapsed)
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return stats, len(stats.times.get("get", [])) / seconds
+
+
+def run_pool(jobs: list, clients: int) -> None:
+    work: queue.Queue = queue.Queue()
+    for job in jobs:
+        work.put(job)
+
+    def worker():
+        while True:
+            try:
+                job = work.get_nowait()
+            except queue.Empty:
+                return
+            job()
+
+    threads = [threading.Thread(target=worker) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def open_phones(tokens: dict[int, str], clients: int, stats: Stats) -> dict[int, str]:
+    """Each phone opens its private link; returns {entry id: session id}."""
+    sessions: dict[int, str] = {}
+
+    def phone(entry_id: int, token: str):
+        def job():
+            status, elapsed, response, _ = request("GET", f"/r/{token}/")
+            stats.add("open link", status, elapsed)
+            for header, value in response.getheaders():
+                if header.lower() == "set-cookie" and value.startswith("sessionid="):
+                    sessions[entry_id] = value.split(";")[0].split("=", 1)[1]
+
+        return job
+
+    run_pool([phone(e, t) for e, t in tokens.items()], clients)
+    return sessions
+
+
+def tables_of(league, number: int):
+    from tournaments.models import Fixture
+
+    return [
+        (f.pk, [s.entry_id for s in f.seats.order_by("position")])
+        for f in Fixture.objects.filter(league=league, round=number).order_by("number")
+    ]
+
+
+class Pollers:
+    """Projectors polling the fragment with their ETag every second, the desk its tables
+    page every 2 s, until stopped; each projector notes when it first sees ``wanted``."""
+
+    def __init__(self, slug: str, projectors: int, desk_session: str, stats: Stats):
+        self.slug, self.stats, self.desk = slug, stats, desk_session
+        self.stop = threading.Event()
+        self.wanted: bytes | None = None
+        self.seen_at: list[float] = []
+        self.threads = [threading.Thread(target=self.projector) for _ in range(projectors)]
+        self.threads.append(threading.Thread(target=self.desk_poll))
+        for t in self.threads:
+            t.start()
+
+    def projector(self):
+        etag = None
+        seen = False
+        while not self.stop.is_set():
+            headers = {"If-None-Match": etag} if etag else {}
+            path = f"/leagues/{self.slug}/projector/panels/"
+            status, elapsed, response, data = request("GET", path, headers)
+            self.stats.add("projector poll", status, elapsed)
+            etag = response.getheader("ETag") or etag
+            if self.wanted and not seen and status == 200 and self.wanted in data:
+                seen = True
+                self.seen_at.append(time.monotonic())
+            self.stop.wait(1.0)
+
+    def desk_poll(self):
+        while not self.stop.is_set():
+            status, elapsed, _r, _d = request(
+                "GET", f"/leagues/{self.slug}/desk/tables/", {"Cookie": f"sessionid={self.desk}"}
+            )
+            self.stats.add("desk tables poll", status, elapsed)
+            self.stop.wait(2.0)
+
+    def finish(self):
+        self.stop.set()
+        for t in self.threads:
+            t.join()
+
+
+def http_day(args, league, org, tokens) -> None:
+    from django.test import Client
+
+    from tests.processes import Gunicorn
+
+    desk_client = Client()
+    desk_client.force_login(org)
+    desk = desk_client.cookies["sessionid"].value
+    server = Gunicorn(ENV, port=PORT, workers=args.workers, log_level="warning", max_requests=0)
+    worker = None
+    if args.broker:  # the standings and ratings on a worker, as in production
+        from tests.processes import CeleryWorker
+
+        worker = CeleryWorker(ENV, log_path=ROOT / "var" / "bench-championship-worker.log")
+    try:
+        for _ in range(100):
+            try:
+                request("GET", "/bench/trivial/")
+                break
+            except OSError:
+                time.sleep(0.1)
+        one, five, _ = os.getloadavg()
+        print(
+            f"\nHTTP: gunicorn with {args.workers} sync workers, PostgreSQL; {args.players} "
+            f"players, {args.clients} clients at once; tasks "
+            f"{'on a Celery worker (' + args.broker + ')' if args.broker else 'inline (no broker)'}"
+            f"; load average {one:.1f} {five:.1f}"
+        )
+        trivial, trivial_rate = flood("/bench/trivial/", args.clients, args.seconds)
+        trivial_p95 = trivial.p95("get")
+        print(f"  trivial view: {trivial_rate:.0f} req/s, p95 {trivial_p95 * 1000:.1f} ms")
+
+        stats = Stats()
+        start = time.monotonic()
+        sessions = open_phones(tokens, args.clients, stats)
+        print(stats.line("open link", time.monotonic() - start, trivial_p95))
+
+        slug = league.slug
+        checkin = f"/leagues/{slug}/desk/check-in/"
+        start = time.monotonic()
+        run_pool(
+            [
+                (
+                    lambda e=e: stats.add(
+                        "check-in",
+                        *post(checkin, desk, {"act": f"in:{e}"}, accept_json=True)[:2],
+                    )
+                )
+                for e in tokens
+            ],
+            args.desks,
+        )
+        print(stats.line("check-in", time.monotonic() - start, trivial_p95))
+        status, _e, _r, _d = request("GET", checkin, {"Cookie": f"sessionid={desk}"})
+        stats.add("check-in list", status, _e)
+        print(stats.line("check-in list", None, trivial_p95))
+
+        draw = f"/leagues/{slug}/actions/draw-round/"
+        status, elapsed, _r, _d = post(draw, desk, {})
+        n = len(tables_of(league, 1))
+        print(f"  draw of round 1 ({n} tables): {elapsed * 1000:.0f} ms, {status}")
+
+        for number in range(1, args.rounds + 1):
+            tables = tables_of(league, number)
+            pollers = Pollers(slug, args.projectors, desk, stats)
+            jobs = []
+            for pk, seats in tables:
+                form = {"do": "enter", **{f"place_{e}": i + 1 for i, e in enumerate(seats)}}
+                for e in seats[:2]:  # two phones at the table enter the same placings
+                    jobs.append(
+                        lambda pk=pk, e=e, form=form: stats.add(
+                            "result from a phone",
+                            *post(f"/tables/{pk}/", sessions[e], form)[:2],
+                        )
+                    )
+            start = time.monotonic()
+            run_pool(jobs, args.clients)
+            entered = time.monotonic() - start
+            from tournaments.models import Fixture
+
+            confirmed = Fixture.objects.filter(
+                league=league, round=number, status="confirmed"
+            ).count()
+            print(
+                f"  round {number}: {len(jobs)} phone posts for {len(tables)} tables in "
+                f"{entered:.1f} s; {confirmed} of {len(tables)} tables confirmed"
+            )
+            if number < args.rounds:
+                pollers.wanted = f"Round {number + 1}".encode()
+                drawn_at = time.monotonic()
+                status, elapsed, _r, _d = post(draw, desk, {})
+                print(f"  draw of round {number + 1}: {elapsed * 1000:.0f} ms, {status}")
+                deadline = time.monotonic() + 15
+                while len(pollers.seen_at) < args.projectors and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                if pollers.seen_at:
+                    print(
+                        f"  projectors showing round {number + 1}: "
+                        f"{len(pollers.seen_at)} of {args.projectors}, the last "
+                        f"{max(pollers.seen_at) - drawn_at:.1f} s after the draw's request"
+                    )
+            pollers.finish()
+        for kind in ("result from a phone", "projector poll", "desk tables poll"):
+            print(stats.line(kind, None, trivial_p95))
+
+        fragment = f"/leagues/{slug}/projector/panels/"
+        etag = request("GET", fragment)[2].getheader("ETag")
+        polled, rate = flood(fragment, args.clients, args.seconds, {"If-None-Match": etag})
+        print(
+            f"  projector fragment, unchanged (304): {rate:.0f} req/s = "
+            f"{rate / trivial_rate:.2f}x the trivial view; "
+            f"{polled.line('get', None, trivial_p95).strip()}"
+        )
+        full, rate = flood(fragment, args.clients, args.seconds)
+        print(
+            f"  projector fragment, full ({len(request('GET', fragment)[3]) / 1000:.1f} kB): "
+            f"{rate:.0f} req/s = {rate / trivial_rate:.2f}x the trivial view; "
+            f"{full.line('get', None, trivial_p95).strip()}"
+        )
+    finally:
+        server.stop()
+        if worker is not None:
+            worker.stop()
+
+
+# --- queries per request ------------------------------------------------------------------
+
+
+def queries(players: int) -> dict[str, tuple[int, int]]:
+    """(queries, bytes) of each request of the day with ``players`` players."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.services import championship as champ
+    from tournaments.services.open_tournaments import open_round_draw
+
+    org, league, tokens = make_day(players, f"Queries {players}", 2)
+    desk = Client()
+    desk.force_login(org)
+    out: dict[str, tuple[int, int]] = {}
+
+    def measure(name, call):
+        with CaptureQueriesContext(connection) as ctx:
+            response = call()
+        out[name] = (len(ctx.captured_queries), len(getattr(response, "content", b"") or b""))
+        if os.environ.get("BENCH_SHOW_QUERIES") == name:
+            for q in ctx.captured_queries:
+                print("   ", q["sql"][:160])
+        return response
+
+    entries = list(tokens)
+    checkin = f"/leagues/{league.slug}/desk/check-in/"
+    measure(
+        "check-in (desk, JSON)",
+        lambda: desk.post(checkin, {"act": f"in:{entries[0]}"}, HTTP_ACCEPT="application/json"),
+    )
+    for e in entries[1:]:
+        champ.entry_check_in(entry=league.entries.get(pk=e), by=org)
+    measure("check-in list", lambda: desk.get(checkin))
+    measure("draw (service)", lambda: open_round_draw(league=league, by=org))
+    table = league.fixtures.filter(round=1).order_by("number").first()
+    seats = list(table.seats.order_by("position").values_list("entry_id", flat=True))
+    phones = []
+    for e in seats[:2]:
+        phone = Client()
+        phone.get(f"/r/{tokens[e]}/")
+        phones.append(phone)
+    page = f"/tables/{table.pk}/"
+    form = {"do": "enter", **{f"place_{e}": i + 1 for i, e in enumerate(seats)}}
+    measure("table page", lambda: phones[0].get(page))
+    measure("table: enter", lambda: phones[0].post(page, form))
+    measure("table: the 2nd phone confirms", lambda: phones[1].post(page, form))
+    measure("desk tables", lambda: desk.get(f"/leagues/{league.slug}/desk/tables/"))
+    projector = Client()
+    measure("projector page", lambda: projector.get(f"/leagues/{league.slug}/projector/"))
+    fragment = f"/leagues/{league.slug}/projector/panels/"
+    response = measure("projector fragment", lambda: projector.get(fragment))
+    measure(
+        "projector fragment (304)",
+        lambda: projector.get(fragment, HTTP_IF_NONE_MATCH=response["ETag"]),
+    )
+    measure("classification", lambda: projector.get(f"/leagues/{league.slug}/classification/"))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=8)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--projectors", type=int, default=3)
+    parser.add_argument("--desks", type=int, default=4)
+    parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument(
+        "--broker", default="", help="redis://…: tasks on a Celery worker (default: inline)"
+    )
+    args = parser.parse_args()
+    if args.broker:
+        ENV["CELERY_BROKER_URL"] = args.broker
+    prepare()
+    django_setup()
+    if not args.skip_http:
+        org, league, tokens = make_day(args.players, "Championship", args.rounds)
+        http_day(args, league, org, tokens)
+    small, large = queries(50), queries(args.players)
+    print(f"\nqueries per request (and bytes), 50 and {args.players} players:")
+    for name in small:
+        (q50, b50), (qn, bn) = small[name], large[name]
+        print(f"  {name:32} {q50:3} / {qn:3} queries   {b50 / 1000:6.1f} / {bn / 1000:6.1f} kB")
+
+
+if __name__ == "__main__":
+    main()

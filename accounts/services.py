@@ -6,9 +6,9 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
+from core.errors import ServiceError
 from tournaments.algorithms.names import BadName, name_keys, normalise_name
 from tournaments.services.entries import claim_create
-from tournaments.services.errors import ServiceError
 from tournaments.services.players import player_create, player_name_clash
 
 

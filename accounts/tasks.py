@@ -8,7 +8,7 @@ import socket
 from celery import shared_task
 
 from accounts import notifications
-from tournaments.tasks import TRANSIENT_ERRORS
+from core.retry import OUTAGE_ERRORS
 
 #: what a retry of a notification can cure besides an outage of the database or the broker:
 #: the mail server away or refusing for a moment. A bug fails the task once (logged).
@@ -17,7 +17,7 @@ MAIL_ERRORS = (smtplib.SMTPException, ConnectionError, TimeoutError, socket.gaie
 
 @shared_task(
     name="accounts.notify",
-    autoretry_for=TRANSIENT_ERRORS + MAIL_ERRORS,
+    autoretry_for=OUTAGE_ERRORS + MAIL_ERRORS,
     retry_backoff=True,
     retry_backoff_max=60,
     max_retries=6,
@@ -29,7 +29,7 @@ def notify(kind: str, object_id: int, stamp: str = "") -> dict:
     return notifications.notify_event(kind, object_id, stamp)
 
 
-@shared_task(name="accounts.send_digests", autoretry_for=TRANSIENT_ERRORS + MAIL_ERRORS)
+@shared_task(name="accounts.send_digests", autoretry_for=OUTAGE_ERRORS + MAIL_ERRORS)
 def send_digests() -> dict:
     """Periodic (daily): the day's e-mails of the accounts that chose a digest."""
     return notifications.send_digests()

@@ -22,7 +22,9 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.forms import SignupForm
 from accounts.services import account_signup
-from accounts.throttles import (
+from accounts.tokens import api_token_get, api_token_revoke, api_token_rotate, token_auth_available
+from core.errors import ServiceError
+from core.throttles import (
     LOGIN_THROTTLES,
     PASSWORD_RESET_THROTTLES,
     SIGNUP_THROTTLES,
@@ -30,8 +32,6 @@ from accounts.throttles import (
     throttled_view,
     too_many_requests,
 )
-from accounts.tokens import api_token_get, api_token_revoke, api_token_rotate, token_auth_available
-from tournaments.services.errors import ServiceError
 
 
 def _redirect_target(request: HttpRequest) -> str:

@@ -1,7 +1,7 @@
 """The layer order, enforced: no module imports from a layer above its own, and the project's
 modules import each other without a circle (lazy imports inside functions included).
 
-    engine ← games ← tournaments (algorithms ← models ← selectors/permissions ← services
+    core ← engine ← games ← tournaments (algorithms ← models ← selectors/permissions ← services
     ← tasks) ← accounts' services ← web / api / accounts' pages ← config
 
 Read from the source files (``ast``), so it also sees imports that run only on some paths.
@@ -15,31 +15,32 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "tournaments", "accounts", "live", "config")
+PACKAGES = ("core", "games", "tournaments", "accounts", "live", "config")
 
 #: module prefix → rank; the longest matching prefix decides. Higher ranks may import lower.
 LAYERS: dict[str, int] = {
-    "games.engine": 0,
-    "games": 1,
-    "tournaments.algorithms": 2,
-    "tournaments": 3,  # models, formats, apps
-    "tournaments.selectors": 4,
-    "tournaments.permissions": 4,
-    "tournaments.exports": 4,
-    "tournaments.services": 5,
-    "tournaments.tasks": 6,
-    "accounts": 7,  # services, tokens, throttles
-    "accounts.views": 8,
-    "accounts.notification_views": 8,
-    "accounts.forms": 8,
-    "accounts.urls": 8,
-    "tournaments.web": 8,
-    "tournaments.api": 8,
-    "tournaments.admin": 8,
-    "tournaments.management": 8,
-    "tournaments.apps": 8,  # AppConfig.ready registers the Celery tasks
-    "live": 8,  # live play: rooms join games and leagues (above tournaments' services)
-    "config": 9,
+    "core": 0,  # shared request infrastructure: throttles, the ServiceError base, retries
+    "games.engine": 1,
+    "games": 2,
+    "tournaments.algorithms": 3,
+    "tournaments": 4,  # models, formats, apps
+    "tournaments.selectors": 5,
+    "tournaments.permissions": 5,
+    "tournaments.exports": 5,
+    "tournaments.services": 6,
+    "tournaments.tasks": 7,
+    "accounts": 8,  # services, tokens
+    "accounts.views": 9,
+    "accounts.notification_views": 9,
+    "accounts.forms": 9,
+    "accounts.urls": 9,
+    "tournaments.web": 9,
+    "tournaments.api": 9,
+    "tournaments.admin": 9,
+    "tournaments.management": 9,
+    "tournaments.apps": 9,  # AppConfig.ready registers the Celery tasks
+    "live": 9,  # live play: rooms join games and leagues (above tournaments' services)
+    "config": 10,
 }
 
 

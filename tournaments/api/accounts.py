@@ -10,8 +10,8 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from accounts.throttles import LOGIN_THROTTLES
 from accounts.tokens import api_token_issue, api_token_revoke, token_auth_available
+from core.throttles import LOGIN_THROTTLES
 from tournaments.api.base import ApiView, _errors
 from tournaments.api.players import PlayerSerializer
 from tournaments.models import (

@@ -1,4 +1,6 @@
-"""API tokens and "who am I"."""
+"""The accounts' part of the REST API (routes in ``tournaments/api/urls.py``, namespace
+``api``): API tokens and "who am I". A door like the rest of the API, on its base
+(``tournaments.api.base``)."""
 
 from __future__ import annotations
 

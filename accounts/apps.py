@@ -11,7 +11,6 @@ class AccountsConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_save
 
-        from accounts import tasks  # noqa: F401  (registers accounts.notify with Celery)
         from accounts.signals import username_key_keep
 
         post_save.connect(

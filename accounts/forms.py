@@ -7,7 +7,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from accounts.services import username_check
-from tournaments.services.errors import ServiceError
+from core.errors import ServiceError
 
 
 class SignupForm(UserCreationForm):

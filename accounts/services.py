@@ -1,14 +1,19 @@
-"""Account writes: signing up (an account and its player profile in one transaction)."""
+"""Account writes: signing up (an account and its player profile in one transaction); the
+account's language (its pages and its e-mails)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
+from accounts.models import AccountSettings
+from core.errors import ServiceError
 from tournaments.algorithms.names import BadName, name_keys, normalise_name
 from tournaments.services.entries import claim_create
-from tournaments.services.errors import ServiceError
 from tournaments.services.players import player_create, player_name_clash
 
 
@@ -106,3 +111,28 @@ def _name_taken(username: str) -> ServiceError:
     return ServiceError(
         f"the user name {username!r} was taken a moment ago; choose another", field="username"
     )
+
+
+# --- the account's language (its pages and its e-mails) ---------------------------------
+
+
+def languages_of(users: Iterable) -> dict[int, str]:
+    """Each user's language (``AccountSettings``; the site's default without one)."""
+    users = list(users)
+    chosen = dict(
+        AccountSettings.objects.filter(user__in=users)
+        .exclude(language="")
+        .values_list("user_id", "language")
+    )
+    return {u.pk: chosen.get(u.pk, settings.LANGUAGE_CODE) for u in users}
+
+
+def language_of(user) -> str:
+    return languages_of([user])[user.pk]
+
+
+def language_set(user, language: str) -> None:
+    """Store the account's language (one of ``settings.LANGUAGES``)."""
+    if language not in dict(settings.LANGUAGES):
+        raise ValueError(f"unknown language {language!r}")
+    AccountSettings.objects.update_or_create(user=user, defaults={"language": language})

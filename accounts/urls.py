@@ -1,14 +1,13 @@
 """Account pages, mounted at /accounts/: sign up, log in and out, password change and reset
 (e-mail), the API token page. The URL names are Django's own (``login``, ``logout``,
 ``password_reset``, … as in ``django.contrib.auth.urls``, not namespaced, so that Django's
-views, the admin and base.html find them) plus ``signup``, ``api_token`` and the
-notification pages (``notifications``, ``notifications_settings``,
-``notifications_unsubscribe``)."""
+views, the admin and base.html find them) plus ``signup`` and ``api_token``. The
+notification pages under /accounts/notifications/ are the notifications app's
+(``notifications/urls.py``)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts import notification_views
 from accounts import views as accounts
 
 urlpatterns = [
@@ -67,15 +66,4 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("token/", accounts.api_token, name="api_token"),
-    path("notifications/", notification_views.inbox, name="notifications"),
-    path(
-        "notifications/settings/",
-        notification_views.settings_page,
-        name="notifications_settings",
-    ),
-    path(
-        "notifications/unsubscribe/<str:token>/",
-        notification_views.unsubscribe,
-        name="notifications_unsubscribe",
-    ),
 ]

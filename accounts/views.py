@@ -1,6 +1,7 @@
-"""Account pages: sign up (an account and its player profile), log in with throttling, and
-the API token page for bots and scripts. Log out, password change and password reset are
-Django's own views (``accounts/urls.py``, templates in templates/registration/).
+"""Account pages: sign up (an account and its player profile), log in with throttling, the
+API token page for bots and scripts, and the site's language switch (``set_language``: a
+signed-in visitor's choice becomes the account's). Log out, password change and password
+reset are Django's own views (``accounts/urls.py``, templates in templates/registration/).
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import SignupForm
-from accounts.services import account_signup
-from accounts.throttles import (
+from accounts.services import account_signup, language_set
+from accounts.tokens import api_token_get, api_token_revoke, api_token_rotate, token_auth_available
+from core.errors import ServiceError
+from core.throttles import (
     LOGIN_THROTTLES,
     PASSWORD_RESET_THROTTLES,
     SIGNUP_THROTTLES,
@@ -30,8 +34,6 @@ from accounts.throttles import (
     throttled_view,
     too_many_requests,
 )
-from accounts.tokens import api_token_get, api_token_revoke, api_token_rotate, token_auth_available
-from tournaments.services.errors import ServiceError
 
 
 def _redirect_target(request: HttpRequest) -> str:
@@ -193,3 +195,32 @@ def api_token(request: HttpRequest) -> HttpResponse:
         return redirect("api_token")
     token = api_token_get(request.user)
     return render(request, "registration/token.html", {"token": token, "available": available})
+
+
+def _set_language(request: HttpRequest) -> HttpResponse:
+    from django.views.i18n import set_language as django_set_language
+
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        language_set(request.user, language)
+    return response
+
+
+_set_language_checked = csrf_protect(_set_language)
+
+
+@csrf_exempt  # checked below for signed-in visitors only
+@require_http_methods(["POST"])
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The site's language switch (Django's ``set_language``); while logged in it also
+    becomes the account's language, the one its e-mails are written in.
+
+    A signed-in visitor's switch must carry the CSRF token (the header's form has it):
+    otherwise another site could change the account's language, and with it its mails'
+    (issue 32). An anonymous visitor's switch only sets their own language cookie and
+    needs none, so the public pages render no token and stay cacheable by shared caches
+    (``tournaments/web/caching.py``: a page that sets a CSRF cookie is private)."""
+    if request.user.is_authenticated:
+        return _set_language_checked(request)
+    return _set_language(request)

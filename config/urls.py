@@ -3,8 +3,7 @@ from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
 
-from accounts.notification_views import set_language
-from accounts.views import admin_login
+from accounts.views import admin_login, set_language
 from config.health import healthz
 
 
@@ -22,6 +21,7 @@ urlpatterns = [
     # harmless preference), so it needs no CSRF token; that keeps anonymous pages free of
     # per-visitor tokens, so they can be cached whole.
     path("i18n/setlang/", set_language, name="set_language"),
+    path("accounts/notifications/", include("notifications.urls")),
     path("accounts/", include("accounts.urls")),
     path("api/", include("tournaments.api.docs_urls")),
     path("api/v1/", include("tournaments.api.urls")),

@@ -40,11 +40,11 @@ from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _n
 
+from core.errors import ServiceError
 from live import services
 from live.dispatch import remember_server_loop
 from live.errors import expected, log_failure
 from live.models import Room
-from tournaments.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 

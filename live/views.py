@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.throttles import LoginThrottle
+from core.throttles import LoginThrottle
 from games.analysis import log_viewer_data
 from games.engine.rules import PRESETS
 from games.engine.variants import VARIANTS

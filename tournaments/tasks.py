@@ -3,22 +3,9 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
-from kombu.exceptions import OperationalError as BrokerError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from core.retry import OUTAGE_ERRORS
 from tournaments.services import analyses, ratings, standings
-
-#: what a retry can cure: the database, the broker or Redis away for a moment. A bug in the
-#: code fails the task once (logged); the beat's ``ratings-catch-up`` runs it again anyway.
-TRANSIENT_ERRORS = (
-    OperationalError,
-    InterfaceError,
-    BrokerError,
-    RedisConnectionError,
-    RedisTimeoutError,
-)
 
 
 @shared_task(
@@ -46,7 +33,7 @@ def standings_catch_up() -> list[int]:
 
 @shared_task(
     name="tournaments.update_ratings",
-    autoretry_for=TRANSIENT_ERRORS,
+    autoretry_for=OUTAGE_ERRORS,  # a bug fails once; the beat's ratings-catch-up runs it again
     retry_backoff=True,
     retry_backoff_max=60,
     max_retries=8,
@@ -54,7 +41,7 @@ def standings_catch_up() -> list[int]:
 def update_ratings() -> dict:
     """Apply every pending rated game in sequence order (idempotent: a duplicate or retried
     run finds nothing pending; a correction or void of a rated game replays from it).
-    Retried only on an outage (``TRANSIENT_ERRORS``), never on an error of its own."""
+    Retried only on an outage (``core.retry.OUTAGE_ERRORS``), never on an error of its own."""
     return ratings.ratings_update()
 
 

@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "accounts",
+    "notifications",  # above tournaments and accounts (docs/architecture.md)
     "channels",
     "live",
 ]
@@ -125,7 +126,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "accounts.context_processors.notifications",
+                "notifications.context_processors.notifications",
             ],
             # the page helpers live with the pages (tournaments/web/), not at the app's root
             "libraries": {
@@ -527,12 +528,12 @@ CELERY_BEAT_SCHEDULE = {
     },
     # games due within 48 hours and overdue games: each reminder is sent once
     "notify-deadlines": {
-        "task": "accounts.notify_deadlines",
+        "task": "notifications.notify_deadlines",
         "schedule": float(os.environ.get("NOTIFY_DEADLINES_SECONDS", "900")),
     },
     # the e-mails of accounts that chose one daily digest
     "send-digests": {
-        "task": "accounts.send_digests",
+        "task": "notifications.send_digests",
         "schedule": float(os.environ.get("DIGEST_SECONDS", "86400")),
     },
     # the ratings update applies whatever is pending (a lost message, a broker outage)

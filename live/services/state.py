@@ -16,13 +16,13 @@ from django.db import connection
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _n
 
+from core.errors import ServiceError
 from games.engine import Game, dice, game_restore, game_snapshot
 from games.engine.variants import variant_rules
 from games.replay import colour_label
 from live.models import Room, RoomEvent, Seat
 from tournaments.models import Fixture
 from tournaments.permissions import can_view
-from tournaments.services.errors import ServiceError
 
 
 class Refused(ServiceError):

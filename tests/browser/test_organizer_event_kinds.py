@@ -114,7 +114,7 @@ def _enter(page, *names: str) -> None:
 def _invite_by_mail(chromium, live_server, page, league: League, names, german=()) -> None:
     """The organizer enters account holders by name; each gets the mail (in German for
     those in ``german``, whose account reads German) and accepts from its link."""
-    from accounts.notifications import language_set
+    from accounts.services import language_set
 
     people = []
     for name in names:

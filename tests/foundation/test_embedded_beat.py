@@ -10,9 +10,9 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from accounts.models import Notification
 from config import embedded_beat
 from config.embedded_beat import EmbeddedBeat
+from notifications.models import Notification
 from tests.builders import make_fixture, make_league, make_player, make_user
 from tournaments.models import Entry
 

@@ -1,8 +1,14 @@
 """The layer order, enforced: no module imports from a layer above its own, and the project's
 modules import each other without a circle (lazy imports inside functions included).
 
-    engine ← games ← tournaments (algorithms ← models ← selectors/permissions ← services
-    ← tasks) ← accounts' services ← web / api / accounts' pages ← config
+    core ← engine ← games ← tournaments (algorithms ← models ← selectors/permissions ← services
+    ← tasks) ← accounts ← notifications ← pages (tournaments.web, tournaments.api, the apps'
+    views, forms, urls, API, admin, management commands) and live ← config
+
+And between apps: no two apps import each other (nor any longer circle of apps). Only the
+pages layer, documented as the top, may import any app, so a door's imports do not count:
+``tournaments/api/urls.py`` mounting ``accounts/api.py`` is a door calling a door, while
+``accounts`` (sign-up) importing tournaments' services is an app on top of another.
 
 Read from the source files (``ast``), so it also sees imports that run only on some paths.
 """
@@ -15,32 +21,47 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "tournaments", "accounts", "live", "config")
+PACKAGES = ("core", "games", "tournaments", "accounts", "notifications", "live", "config")
 
 #: module prefix → rank; the longest matching prefix decides. Higher ranks may import lower.
 LAYERS: dict[str, int] = {
-    "games.engine": 0,
-    "games": 1,
-    "tournaments.algorithms": 2,
-    "tournaments": 3,  # models, formats, apps
-    "tournaments.selectors": 4,
-    "tournaments.permissions": 4,
-    "tournaments.exports": 4,
-    "tournaments.services": 5,
-    "tournaments.tasks": 6,
-    "accounts": 7,  # services, tokens, throttles
-    "accounts.views": 8,
-    "accounts.notification_views": 8,
-    "accounts.forms": 8,
-    "accounts.urls": 8,
-    "tournaments.web": 8,
-    "tournaments.api": 8,
-    "tournaments.admin": 8,
-    "tournaments.management": 8,
-    "tournaments.apps": 8,  # AppConfig.ready registers the Celery tasks
-    "live": 8,  # live play: rooms join games and leagues (above tournaments' services)
-    "config": 9,
+    "core": 0,  # shared request infrastructure: throttles, the ServiceError base, retries
+    "games.engine": 1,
+    "games": 2,
+    "tournaments.algorithms": 3,
+    "tournaments": 4,  # models, formats, apps
+    "tournaments.selectors": 5,
+    "tournaments.permissions": 5,
+    "tournaments.exports": 5,
+    "tournaments.services": 6,
+    "tournaments.tasks": 7,
+    "accounts": 8,  # sign-up (on tournaments' services), tokens, the account's settings
+    "notifications": 9,  # who is told of which tournament event; reads accounts' settings
+    # the pages layer (the top, below config): views, forms, urls, the API, the admin
+    "accounts.views": 10,
+    "accounts.forms": 10,
+    "accounts.urls": 10,
+    "accounts.api": 10,
+    "notifications.views": 10,
+    "notifications.urls": 10,
+    "notifications.context_processors": 10,
+    "tournaments.web": 10,
+    "tournaments.api": 10,
+    "tournaments.admin": 10,
+    "tournaments.management": 10,
+    "tournaments.apps": 10,  # AppConfig.ready registers the Celery tasks
+    "live": 10,  # live play: rooms join games and leagues (above tournaments' services)
+    "config": 11,
 }
+
+#: the apps whose imports of each other are checked pairwise (``ratings`` once it is an app)
+APPS = ("core", "games", "tournaments", "ratings", "notifications", "accounts", "live")
+
+#: the pages layer, documented as the top (docs/architecture.md): a door may import any
+#: app, so its imports are left out of the app graph
+PAGE_PARTS = frozenset(
+    {"web", "api", "views", "urls", "forms", "admin", "management", "context_processors"}
+)
 
 
 def _module_name(path: Path) -> str:
@@ -184,3 +205,71 @@ def test_the_checker_sees_lazy_and_relative_imports():
     tree = ast.parse("if TYPE_CHECKING:\n    import a\nelse:\n    import b\nimport c\n")
     names = {a.name for n in _runtime_nodes(tree) if isinstance(n, ast.Import) for a in n.names}
     assert names == {"b", "c"}
+
+
+def _app(module: str) -> str:
+    return module.split(".", 1)[0]
+
+
+def _is_page(module: str) -> bool:
+    """A module of the pages layer: a door (``tournaments.web``, ``tournaments.api``, an
+    app's ``views``, ``forms``, ``urls``, ``api``, ``admin``, ``management``, its
+    ``context_processors``)."""
+    return any(part in PAGE_PARTS for part in module.split(".")[1:])
+
+
+def _app_graph() -> dict[str, set[str]]:
+    """app → the apps its modules import, less the imports of the pages layer."""
+    graph: dict[str, set[str]] = {app: set() for app in APPS}
+    for module, targets in GRAPH.items():
+        if _app(module) not in graph or _is_page(module):
+            continue
+        graph[_app(module)] |= {_app(t) for t in targets if _app(t) in graph} - {_app(module)}
+    return graph
+
+
+def _app_circles(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """The pairs of apps that import each other, directly or through other apps."""
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            app = todo.pop()
+            if app == goal:
+                return True
+            if app not in seen:
+                seen.add(app)
+                todo.extend(graph[app])
+        return False
+
+    return sorted({tuple(sorted((a, b))) for a in graph for b in graph[a] if reaches(b, a)})
+
+
+def test_no_two_apps_import_each_other():
+    """The rule (docs/architecture.md, "Layers"): among core, games, tournaments, ratings,
+    notifications, accounts and live, no app imports an app that imports it back, directly
+    or through others; notifications sit above tournaments and accounts, accounts above
+    tournaments. The pages layer (``tournaments.web``, ``tournaments.api``, ``*.views``,
+    ``*.forms``, ``*.urls``, ``*.api``, ``admin``, ``management``) is the documented top
+    and may import any app, so its imports are not counted."""
+    circles = _app_circles(_app_graph())
+    assert not circles, f"apps importing each other (directly or around): {circles}"
+
+
+def test_the_app_check_sees_a_pair_and_leaves_the_pages_out():
+    """A tournaments service importing the notifications (instead of asking by task name)
+    would close circles with every app above tournaments that the notifications read; the
+    API's routes mounting ``accounts/api.py`` are a door's import and do not count."""
+    graph = _app_graph()
+    assert "accounts" in graph["notifications"] and "tournaments" in graph["accounts"]
+    slipped = {app: set(targets) for app, targets in graph.items()}
+    slipped["tournaments"].add("notifications")
+    assert _app_circles(slipped) == [
+        ("accounts", "notifications"),
+        ("accounts", "tournaments"),
+        ("notifications", "tournaments"),
+    ]
+    assert "accounts.api" in GRAPH["tournaments.api.urls"]
+    assert "accounts" not in graph["tournaments"]
+    assert _is_page("accounts.views") and _is_page("tournaments.api.urls")
+    assert not _is_page("accounts.services") and not _is_page("notifications.services")

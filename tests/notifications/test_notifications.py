@@ -10,8 +10,8 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import notifications
-from accounts.models import Notification
+from notifications import services as notifications
+from notifications.models import Notification
 from tests.builders import make_fixture, make_league, make_player, make_user
 from tournaments.models import Entry
 from tournaments.services.leagues import entry_add
@@ -223,7 +223,7 @@ def test_the_inbox_lists_and_marks_read(w, client):
 
 @pytest.mark.django_db
 def test_marking_read_with_only_bad_ids_marks_nothing(client):
-    from accounts.models import Notification
+    from notifications.models import Notification
     from tests.builders import make_user
 
     user = make_user("reader")

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.models import Notification
-from accounts.tasks import notify_deadlines
+from notifications.models import Notification
+from notifications.tasks import notify_deadlines
 from tests.builders import make_fixture, make_league, make_player, make_user
 from tests.mail_backends import sent_messages
 from tournaments.models import Entry, Fixture

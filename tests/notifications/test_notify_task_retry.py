@@ -8,8 +8,8 @@ import smtplib
 import pytest
 from django.db import OperationalError
 
-from accounts import notifications
-from accounts.tasks import notify
+from notifications import services as notifications
+from notifications.tasks import notify
 
 
 def flaky(monkeypatch, error: Exception) -> list[tuple]:

@@ -12,7 +12,8 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import AccountSettings, Notification
+from accounts.models import AccountSettings
+from notifications.models import Notification
 from tests.builders import make_fixture, make_league, make_player, make_user
 from tournaments.models import Entry, Player
 from tournaments.services.entries import (
@@ -146,7 +147,7 @@ def test_an_organizers_own_upload_is_not_called_a_decision(org, django_capture_o
 def test_a_daily_digest_holds_the_mails_and_sends_them_once_together(
     org, django_capture_on_commit_callbacks
 ):
-    from accounts import notifications
+    from notifications import services as notifications
 
     anna = make_user("anna")
     client = Client()

@@ -10,8 +10,8 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from accounts import notifications
-from accounts.models import Notification
+from notifications import services as notifications
+from notifications.models import Notification
 from tests.notifications.test_notifications import w  # noqa: F401  (the fixture)
 
 

@@ -9,7 +9,7 @@ from django.template import engines
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from accounts.models import Notification
+from notifications.models import Notification
 from tests.builders import make_league, make_snapshot, make_user
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from unittest import mock
 
 from django.urls import reverse
 
-from accounts import notifications
+from notifications import services as notifications
 from tests.builders import make_user
 
 

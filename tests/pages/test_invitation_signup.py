@@ -172,7 +172,7 @@ def test_the_invitation_mail_links_to_the_configured_site_not_the_requests_host(
 def test_an_account_holders_invitation_is_in_their_language(
     org, league, django_capture_on_commit_callbacks
 ):
-    from accounts.notifications import language_set
+    from accounts.services import language_set
 
     language_set(make_user("newbie", email="newbie@example.org"), "de")
     message = invite_on_the_site(org, league, django_capture_on_commit_callbacks)  # English page
@@ -199,7 +199,7 @@ def test_without_an_account_the_organizers_page_language_is_the_mails(
 def test_an_account_in_english_gets_english_from_a_german_page(
     org, league, django_capture_on_commit_callbacks
 ):
-    from accounts.notifications import language_set
+    from accounts.services import language_set
 
     language_set(make_user("newbie", email="newbie@example.org"), "en")
     message = invite_on_the_site(
@@ -219,7 +219,7 @@ def test_outside_a_request_the_site_default(org, league, django_capture_on_commi
 def test_the_address_confirmation_links_to_the_site_in_the_readers_language(org, settings):
     """The invitation's second mail (confirm the address) also links to SITE_URL, never the
     request's host, and is in the account's language (else the page's)."""
-    from accounts.notifications import language_set
+    from accounts.services import language_set
 
     settings.SITE_URL = "https://maedn.example.net"
     settings.ALLOWED_HOSTS = ["internal-host", "testserver"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from accounts.models import Notification
+from notifications.models import Notification
 from tests.builders import example_text, make_user, result_link_world
 from tournaments.models import ConfirmedEmail, Invitation, Result, ResultLink
 from tournaments.services.entries import claim_create, claim_decide, invitation_accept

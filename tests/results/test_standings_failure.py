@@ -103,7 +103,7 @@ def test_a_database_outage_is_raised_for_the_task_to_retry(monkeypatch):
 
 
 def test_the_organizers_are_told_once():
-    from accounts.models import Notification
+    from notifications.models import Notification
 
     league = league_with_a_result("told")
     corrupt(league)

@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from accounts.throttles import SubmissionThrottle
+from core.throttles import SubmissionThrottle
 from games.analysis import analysis_for_log
 from tournaments.api.base import READ_ERRORS, SUBMIT_ERRORS
 from tournaments.api.fixtures import FixtureView

@@ -1,6 +1,6 @@
 """Authentication of the API: session authentication for the site's own pages (with
 CSRF), token authentication (``Authorization: Token <key>``, DRF authtoken) for bots and
-scripts. Throttles are ``accounts.throttles`` (one policy for pages and API)."""
+scripts. Throttles are ``core.throttles`` (one policy for pages and API)."""
 
 from __future__ import annotations
 

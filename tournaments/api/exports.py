@@ -20,7 +20,7 @@ from drf_spectacular.utils import (
     extend_schema,
 )
 
-from accounts.throttles import ExportThrottle
+from core.throttles import ExportThrottle
 from games.models import GameLog
 from tournaments import exports
 from tournaments.api.base import READ_ERRORS, DownloadView, download

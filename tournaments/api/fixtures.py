@@ -19,7 +19,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from accounts.throttles import SubmissionThrottle
+from core.throttles import SubmissionThrottle
 from games.services import MAX_LOG_BYTES
 from tournaments.api.base import (
     LIST_ERRORS,

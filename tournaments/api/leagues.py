@@ -10,7 +10,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from accounts.throttles import LeagueCreateThrottle
+from core.throttles import LeagueCreateThrottle
 from tournaments.api.base import (
     LIST_ERRORS,
     READ_ERRORS,

@@ -12,7 +12,7 @@ from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from accounts.throttles import SubmissionThrottle
+from core.throttles import SubmissionThrottle
 from games.models import GameLog
 from tournaments.api.base import (
     READ_ERRORS,

@@ -2,8 +2,8 @@
 
 from django.urls import path, re_path
 
+from accounts import api as accounts
 from tournaments.api import (
-    accounts,
     analyses,
     base,
     cycles,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_noop
 
+from core.errors import NotAllowed, ServiceError  # noqa: F401  (the services import both from here)
 from games.engine.codes import COLOUR_PARAMS, Coded
 from games.error_text import ENGINE_MESSAGES, english, localize
 
@@ -151,39 +152,12 @@ WORDS = (
 )
 
 
-class ServiceError(Exception):
-    """A request that cannot be carried out; the message says what is wrong."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        field: str | None = None,
-        event: int | None = None,
-        code: str | None = None,
-        params: dict | None = None,
-    ):
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        self.event = event
-        self.code = code
-        self.params = dict(params or {})
-
-    def localized(self) -> str:
-        """The message in the active language (a coded error), else as it was worded."""
-        return error_text(self.code, self.params, self.message)
-
-
-class NotAllowed(ServiceError):
-    """The user may not do this (not an organizer of the league, not at the board, …)."""
-
-
 def coded(code: str, *, field: str | None = None, cls=ServiceError, **params) -> ServiceError:
     """A ServiceError of one of the ``MESSAGES`` (its English message filled in; a coded
     parameter — an engine error, a problem — is kept as ``{"code", "params"}`` data)."""
     data = {k: _data(v) for k, v in params.items()}
-    return cls(english(code, data, catalogue=CATALOGUE), field=field, code=code, params=data)
+    message = english(code, data, catalogue=CATALOGUE)
+    return cls(message, field=field, code=code, params=data, texts=error_text)
 
 
 def coded_text(code: str, **params) -> Coded:

@@ -1,6 +1,7 @@
 """Asking for a notification: the services name an event (kind, object id, stamp) and, on
-commit, queue the accounts app's task ``accounts.notify`` by name (tournaments never
-imports accounts); that task works out the recipients and sends each message once."""
+commit, queue the notifications app's task ``notifications.notify`` by name (tournaments
+never imports notifications, the layer above); that task works out the recipients and sends
+each message once."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from tournaments.services.broker import broker_paused, publish_failed
 
 logger = logging.getLogger(__name__)
 
-NOTIFY_TASK = "accounts.notify"
+NOTIFY_TASK = "notifications.notify"
 
-#: the events (``accounts.models.Notification.Kind`` has the same codes)
+#: the events (``notifications.models.Kind`` has the same codes)
 RESULT_AWAITING = "result_awaiting"  # a Result is pending: its opponent(s)
 DISPUTE_OPENED = "dispute_opened"  # a Result was disputed: the league's organizers
 DECISION_MADE = "decision_made"  # a Result was decided (stamp: how): the game's players

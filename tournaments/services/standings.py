@@ -16,10 +16,11 @@ import logging
 from fractions import Fraction
 from typing import Any
 
-from django.db import IntegrityError, InterfaceError, OperationalError, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from core.retry import OUTAGE_ERRORS
 from tournaments.algorithms.standings import (
     compute_standings,
 )
@@ -73,10 +74,6 @@ def standings_enqueue(league_id: int) -> None:
     task_send(RECOMPUTE_TASK, (league_id,))
 
 
-#: errors worth a retry (the database went away); anything else is the data's fault
-TRANSIENT_ERRORS = (OperationalError, InterfaceError)
-
-
 #: how long a claim on a league's recompute lasts: a worker killed mid-run holds it no
 #: longer than this, after which the catch-up's task claims it again
 CLAIM_SECONDS = 60
@@ -112,7 +109,7 @@ def standings_recompute(league_id: int) -> dict:
             while isinstance(revision := _behind(league_id), int):
                 try:
                     step = _recompute(league_id)
-                except TRANSIENT_ERRORS:
+                except OUTAGE_ERRORS:  # an outage, not the data: the task retries
                     raise
                 except Exception as exc:
                     outcome = _record_failure(league_id, revision, exc)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.throttles import SubmissionThrottle, throttled_view
+from core.throttles import SubmissionThrottle, throttled_view
 from tournaments.actors import LinkHolder
 from tournaments.models import Entry, Fixture, League, Result, ResultLink
 from tournaments.permissions import is_organizer

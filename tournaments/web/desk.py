@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.throttles import SubmissionThrottle, throttled_view
+from core.throttles import SubmissionThrottle, throttled_view
 from tournaments.models import Fixture
 from tournaments.permissions import ENTER, FORFEIT, SUBMIT, VOID, is_organizer, result_actions
 from tournaments.selectors import desk as desk_selectors

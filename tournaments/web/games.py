@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.throttles import SubmissionThrottle, throttled_view
+from core.throttles import SubmissionThrottle, throttled_view
 from games import views as game_views
 from games.fair_dice import dice_check
 from games.geometry import board_layout

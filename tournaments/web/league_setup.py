@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.throttles import LeagueCreateThrottle, throttled_view
+from core.throttles import LeagueCreateThrottle, throttled_view
 from tournaments.permissions import organize_refusal
 from tournaments.services import leagues as league_services
 from tournaments.services.errors import NotAllowed, ServiceError

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from accounts.throttles import ReplayThrottle, throttled_view
+from core.throttles import ReplayThrottle, throttled_view
 from games import views as game_views
 from tournaments.web import (
     championship,

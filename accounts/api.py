@@ -1,4 +1,6 @@
-"""API tokens and "who am I"."""
+"""The accounts' part of the REST API (routes in ``tournaments/api/urls.py``, namespace
+``api``): API tokens and "who am I". A door like the rest of the API, on its base
+(``tournaments.api.base``)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,8 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from accounts.throttles import LOGIN_THROTTLES
 from accounts.tokens import api_token_issue, api_token_revoke, token_auth_available
+from core.throttles import LOGIN_THROTTLES
 from tournaments.api.base import ApiView, error_responses
 from tournaments.api.players import PlayerSerializer
 from tournaments.models import (

@@ -11,10 +11,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from accounts import notifications
+from accounts.services import language_of, language_set
+from notifications import services as notifications
 
 
 @login_required
@@ -45,7 +46,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and "language" in request.POST:
         language = request.POST["language"]
         if language in dict(settings.LANGUAGES):
-            notifications.language_set(request.user, language)
+            language_set(request.user, language)
             translation.activate(language)
             messages.success(request, _("Your language is saved; e-mails come in it too."))
             response = redirect("notifications_settings")
@@ -66,40 +67,11 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         "registration/notification_settings.html",
         {
             "rows": rows,
-            "account_language": notifications.language_of(request.user),
+            "account_language": language_of(request.user),
             "daily_digest": notifications.digest_of(request.user),
             "languages": settings.LANGUAGES,
         },
     )
-
-
-def _set_language(request: HttpRequest) -> HttpResponse:
-    from django.views.i18n import set_language as django_set_language
-
-    response = django_set_language(request)
-    language = request.POST.get("language", "")
-    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
-        notifications.language_set(request.user, language)
-    return response
-
-
-_set_language_checked = csrf_protect(_set_language)
-
-
-@csrf_exempt  # checked below for signed-in visitors only
-@require_http_methods(["POST"])
-def set_language(request: HttpRequest) -> HttpResponse:
-    """The site's language switch (Django's ``set_language``); while logged in it also
-    becomes the account's language, the one its e-mails are written in.
-
-    A signed-in visitor's switch must carry the CSRF token (the header's form has it):
-    otherwise another site could change the account's language, and with it its mails'
-    (issue 32). An anonymous visitor's switch only sets their own language cookie and
-    needs none, so the public pages render no token and stay cacheable by shared caches
-    (``tournaments/web/caching.py``: a page that sets a CSRF cookie is private)."""
-    if request.user.is_authenticated:
-        return _set_language_checked(request)
-    return _set_language(request)
 
 
 @csrf_exempt  # the signed token is the authority; RFC 8058 one-click POSTs carry no CSRF token

@@ -1,11 +1,11 @@
-"""Notifications: who is told of which event, the in-site inbox, e-mail sent once, each
-user's switches and the signed one-click unsubscribe.
+"""Notifications: telling each recipient of an event once, the in-site inbox, e-mail sent
+once (or in a daily digest), each user's switches and the signed one-click unsubscribe.
 
 An event is (kind, object id, stamp), queued by the tournaments services on commit as the
-task ``accounts.notify`` (``tournaments/services/notify.py``) or found by the periodic
-``accounts.notify_deadlines``. ``notify_event`` works out the recipients; for each it
-creates at most one ``Notification`` (unique per user and event key) and hands its e-mail
-to Django's backend at most once: the message is *claimed* in the database before it is
+task ``notifications.notify`` (``tournaments/services/notify.py``) or found by the
+periodic ``notifications.notify_deadlines``. ``notify_event`` works out the recipients; for
+each it creates at most one ``Notification`` (unique per user and event key) and hands its
+e-mail to Django's backend at most once: the message is *claimed* in the database before it is
 sent, and released again when the backend fails (the task is then retried). A worker
 killed between claiming and sending loses that e-mail rather than sending it twice; the
 inbox entry stays.
@@ -29,7 +29,9 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from accounts.models import AccountSettings, Kind, Notification, NotificationPreference
+from accounts.models import AccountSettings
+from accounts.services import language_of, languages_of
+from notifications.models import Kind, Notification, NotificationPreference
 from tournaments.models import Entry, Fixture, League, PlayerClaim, Result, ResultLink
 from tournaments.selectors.desk import overdue_fixtures
 
@@ -37,6 +39,8 @@ logger = logging.getLogger(__name__)
 
 #: how long before a game's time its players are reminded
 DEADLINE_NOTICE = timedelta(hours=48)
+#: as signed while the notifications were the accounts app's: the links of mails already
+#: sent keep working
 UNSUBSCRIBE_SALT = "accounts.notifications.unsubscribe"
 #: not a notice: the action an earlier notice asked for is done (stamp: that notice's kind),
 #: so its inbox items stop being new (``tournaments.services.notify.ACTION_DONE``)
@@ -511,28 +515,6 @@ def email_message(notification: Notification) -> EmailMessage:
     )
 
 
-def languages_of(users: Iterable) -> dict[int, str]:
-    """Each user's language (``AccountSettings``; the site's default without one)."""
-    users = list(users)
-    chosen = dict(
-        AccountSettings.objects.filter(user__in=users)
-        .exclude(language="")
-        .values_list("user_id", "language")
-    )
-    return {u.pk: chosen.get(u.pk, settings.LANGUAGE_CODE) for u in users}
-
-
-def language_of(user) -> str:
-    return languages_of([user])[user.pk]
-
-
-def language_set(user, language: str) -> None:
-    """Store the account's language (one of ``settings.LANGUAGES``)."""
-    if language not in dict(settings.LANGUAGES):
-        raise ValueError(f"unknown language {language!r}")
-    AccountSettings.objects.update_or_create(user=user, defaults={"language": language})
-
-
 def digest_users(users: Iterable) -> set[int]:
     """The users (ids) who get their e-mails as one daily digest."""
     return set(
@@ -551,7 +533,7 @@ def digest_of(user) -> bool:
 
 
 def send_digests(now: datetime | None = None) -> dict:
-    """Periodic (``accounts.send_digests``, daily): each digest user's notices not mailed
+    """Periodic (``notifications.send_digests``, daily): each digest user's notices not mailed
     yet, whose kind they get by e-mail, in one mail in their language. The notices are
     claimed before the mail goes (as a single e-mail is), so a second run sends nothing
     twice; a failed send releases them for the next run."""

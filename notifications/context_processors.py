@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from accounts.notifications import unread_count
+from notifications.services import unread_count
 
 
 def _unread(request) -> int:

@@ -1,4 +1,5 @@
-"""Celery tasks of the accounts app: thin wrappers around ``accounts.notifications``."""
+"""Celery tasks of the notifications app: thin wrappers around ``notifications.services``.
+(Named ``accounts.*`` until the app moved out of accounts.)"""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import socket
 
 from celery import shared_task
 
-from accounts import notifications
-from tournaments.tasks import TRANSIENT_ERRORS
+from core.retry import OUTAGE_ERRORS
+from notifications import services
 
 #: what a retry of a notification can cure besides an outage of the database or the broker:
 #: the mail server away or refusing for a moment. A bug fails the task once (logged).
@@ -16,8 +17,8 @@ MAIL_ERRORS = (smtplib.SMTPException, ConnectionError, TimeoutError, socket.gaie
 
 
 @shared_task(
-    name="accounts.notify",
-    autoretry_for=TRANSIENT_ERRORS + MAIL_ERRORS,
+    name="notifications.notify",
+    autoretry_for=OUTAGE_ERRORS + MAIL_ERRORS,
     retry_backoff=True,
     retry_backoff_max=60,
     max_retries=6,
@@ -26,16 +27,16 @@ def notify(kind: str, object_id: int, stamp: str = "") -> dict:
     """Tell the recipients of one event (idempotent: a retry sends nothing twice).
     Retried on an outage of the database, the broker or the mail server, never on an
     error of its own."""
-    return notifications.notify_event(kind, object_id, stamp)
+    return services.notify_event(kind, object_id, stamp)
 
 
-@shared_task(name="accounts.send_digests", autoretry_for=TRANSIENT_ERRORS + MAIL_ERRORS)
+@shared_task(name="notifications.send_digests", autoretry_for=OUTAGE_ERRORS + MAIL_ERRORS)
 def send_digests() -> dict:
     """Periodic (daily): the day's e-mails of the accounts that chose a digest."""
-    return notifications.send_digests()
+    return services.send_digests()
 
 
-@shared_task(name="accounts.notify_deadlines")
+@shared_task(name="notifications.notify_deadlines")
 def notify_deadlines() -> dict:
     """Periodic: games due within 48 hours, and overdue games."""
-    return notifications.deadline_sweep()
+    return services.deadline_sweep()

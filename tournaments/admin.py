@@ -49,6 +49,7 @@ from tournaments.services.leagues import (
 from tournaments.services.players import (
     player_create,
     player_name_check,
+    player_names_distinguish,
     player_set_colours,
     player_set_shared,
 )
@@ -84,9 +85,19 @@ class PlayerAdminForm(forms.ModelForm):
         fields = ["name", "slug", "user", "preferred_colours", "shared"]
 
     def clean_name(self):
+        # h-trust: unique among the players of the organizer who created it (issue 34); a
+        # new one is the staff member's, one with an account needs only its form
+        instance = self.instance
+        if instance.pk is None:
+            organizer = getattr(self, "request_user", None)
+        else:
+            organizer = instance.created_by if instance.user_id is None else None
         try:
             return player_name_check(
-                self.cleaned_data.get("name") or "", exclude_pk=self.instance.pk, what="a name"
+                self.cleaned_data.get("name") or "",
+                organizer=organizer,
+                exclude_pk=instance.pk,
+                what="a name",
             )
         except ServiceError as exc:
             raise forms.ValidationError(exc.message) from None
@@ -122,6 +133,11 @@ class PlayerAdmin(admin.ModelAdmin):
         # the slug is made by the service on creation and is the player's address after
         return ["created_by"] if obj is None else ["slug", "created_by"]
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.request_user = request.user  # h-trust: the scope of a new player's name
+        return form
+
     def save_model(self, request, obj, form, change):
         if not change:
             # created through the service, which records the staff member as the creator
@@ -154,6 +170,8 @@ class PlayerAdmin(admin.ModelAdmin):
             # who the player is changed: their private result links stop (issue 32)
             with transaction.atomic():
                 result_links_revoke_for_player(player=obj, by=request.user)
+        if change and {"name", "user"} & set(form.changed_data):  # h-trust
+            player_names_distinguish(obj.name, form.initial.get("name") or obj.name)
 
 
 #: the league settings the admin edits (the site's settings page has all of them, each with

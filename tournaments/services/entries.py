@@ -51,6 +51,7 @@ from tournaments.services.players import (
     player_create,
     player_name_check,
     player_name_clash,
+    player_names_distinguish,
 )
 from tournaments.services.result_links import result_links_revoke_for_player
 from tournaments.services.text import single_line
@@ -127,11 +128,12 @@ def invitation_create(
         )
     if player is not None and rated_player_refusal(by, player):
         raise NotAllowed(rated_player_refusal(by, player), field="player")
-    if name:
-        clash = player_name_clash(name)
-        if clash is not None:
+    if name:  # the name of the account's player if it has none: checked in its scope
+        clash = player_name_clash(name, organizer=by)
+        if clash is not None and clash.user_id is None:
             raise ServiceError(
-                f"there is already a player called {clash.name}; choose them as the player instead",
+                f"there is already a player called {clash.name} in your leagues; choose "
+                "them as the player instead",
                 field="name",
             )
         name = player_name_check(name, what="the player's name")
@@ -296,6 +298,7 @@ def invitation_accept(*, invitation: Invitation, user, token_in_hand: bool = Fal
             player.save(update_fields=["user"])
             if changed:  # the account reports from now on: the private link stops
                 result_links_revoke_for_player(player=player, by=user)
+                player_names_distinguish(player.name)
         else:
             if refusal := entries_open_refusal(league):
                 raise ServiceError(refusal)
@@ -463,6 +466,7 @@ def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
                 raise ServiceError(f"{claim.user.get_username()} has a player profile already")
             player.user = claim.user
             player.save(update_fields=["user"])
+            player_names_distinguish(player.name)  # now told apart by the user name
             # the account reports from now on: the private result links stop at once
             result_links_revoke_for_player(player=player, by=by)
             # the account holder asked to be this player: their entries stand as accepted

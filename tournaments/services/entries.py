@@ -8,6 +8,7 @@ only accepted entries are seeded, ranked and shown with results.
 from __future__ import annotations
 
 import logging
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -502,10 +503,13 @@ def email_confirmation_token(user) -> str:
     return signing.dumps({"u": user.pk, "e": user.email}, salt=EMAIL_SALT, compress=True)
 
 
-def email_confirmation_send(*, user, link_for=None, language: str = "") -> None:
+def email_confirmation_send(
+    *, user, link_for=None, language: str = "", next_path: str = ""
+) -> None:
     """Mail the account a signed link that confirms its e-mail address: on the configured
     site (``SITE_URL``, like every mail; ``link_for(token)`` overrides it), in the account's
-    language (else ``language``, the page's, else the site's default)."""
+    language (else ``language``, the page's, else the site's default). ``next_path``: the
+    page (a path on this site, checked by the view) the link returns to once confirmed."""
     if not user.email:
         raise ServiceError("your account has no e-mail address", field="email")
     with transaction.atomic():
@@ -517,6 +521,8 @@ def email_confirmation_send(*, user, link_for=None, language: str = "") -> None:
         if link_for
         else site_url(reverse("tournaments:confirm-email", args=[token]))
     )
+    if next_path.startswith("/") and not next_path.startswith("//"):  # h-trust: way back
+        url += "?" + urlencode({"next": next_path})
     chosen = getattr(getattr(user, "account_settings", None), "language", "")
     wanted = chosen or language
     with translation.override(

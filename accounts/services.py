@@ -13,8 +13,14 @@ from django.db.models import Q
 from accounts.models import AccountSettings
 from core.errors import ServiceError
 from tournaments.algorithms.names import BadName, name_keys, normalise_name
+from tournaments.models import Player
 from tournaments.services.entries import claim_create
+<<<<<<< HEAD
 from tournaments.services.players import player_create, player_name_clash
+=======
+from tournaments.services.errors import ServiceError, coded
+from tournaments.services.players import player_create
+>>>>>>> h-trust
 
 
 def account_signup(
@@ -34,10 +40,11 @@ def account_signup(
     an account creates the account without a player (accepting makes it that player); an
     invitation naming a new player makes that name the default of ``player_name``.
 
-    When the name belongs to a player an organizer created without an account, ``claim``
-    creates the account without a player and asks to become that one (an organizer of a
-    league the player is in approves); without ``claim`` the sign-up is refused with a
-    message that offers it (``field="claim"``)."""
+    Player names repeat across organizers (issue 34): the account's player may share its
+    name with others (its user name tells it apart). ``claim`` ("this is me") creates the
+    account without a player and asks to become the one player without an account of that
+    name (its creator approves); none, or several (from different organizers), is refused
+    with a way forward (``field="claim"``)."""
     user_model = get_user_model()
     username = username_check(username)
     if invitation is not None and not invitation.is_open:
@@ -55,18 +62,26 @@ def account_signup(
         name = normalise_name(player_name or default, what="a player's name")
     except BadName as exc:
         raise ServiceError(str(exc), field="name") from None
-    taken = player_name_clash(name)
-    if taken is not None and taken.user_id is None and not claim:
-        raise ServiceError(
-            f"there is already a player called {taken.name}, created by an organizer. "
-            "If that is you, tick “this is me” to ask the organizer who created it to "
-            "link it to your account.",
-            field="claim",
+    # issue 34: a player name repeats across the site (an account's player is told apart by
+    # its user name); only "this is me" looks for the organizer's player of that name
+    taken = None
+    if claim:
+        key, folded = name_keys(name)
+        accountless = list(
+            Player.objects.filter(user__isnull=True)
+            .filter(Q(name_key=key) | Q(name_key_folded=folded) | Q(name__iexact=name))
+            .select_related("created_by")
+            .order_by("pk")[:6]
         )
+        if not accountless:
+            raise coded("signup_claim_none", field="claim", name=name)
+        if len(accountless) > 1:
+            raise coded("signup_claim_several", field="claim", name=name, count=len(accountless))
+        taken = accountless[0]
     try:
         with transaction.atomic():
             user = user_model.objects.create_user(username=username, email=email, password=password)
-            if taken is not None and taken.user_id is None:
+            if taken is not None:
                 claim_create(player=taken, user=user)
             else:
                 player_create(name=name, user=user)

@@ -24,8 +24,14 @@ listener that never answers (a hung host); the visitor fetches the standings pag
 in (a wrong password: the throttles count); "before" is Django's own RedisCache
 (bench/settings_plain_cache.py), "after" the production settings (config/cache.py).
 
-    .venv/bin/python bench/abuse.py [--seconds 10] [--attackers 2] [--workers 2]
-        [--slow 4] [--cases anonymous,signed-in,slow,redis]
+    .venv/bin/python bench/abuse.py [--seconds 10] [--attackers 2] [--accounts N]
+        [--workers 2] [--slow 4] [--uploads-every 5] [--cases anonymous,signed-in,slow,redis]
+
+Issue 32 point 10 adds ``--accounts`` (the signed-in attackers share N accounts: 8 clients
+of 4 accounts, as the issue's try) and, in the redis case, a demo organizer's upload of a
+valid log (the engine's simulator) for one of their scheduled games every
+``--uploads-every`` visits: an upload stores the result and publishes its tasks to the
+broker that is down or hung.
 """
 
 from __future__ import annotations
@@ -193,7 +199,9 @@ def run(label: str, extra_env: dict, args, log: str, *, signed_in: bool = False)
         wait_until_serving()
         fetch(PAGE)  # warm
         quiet = [fetch(PAGE)[1] for _ in range(50)]
-        sessions = [log_in(n) if signed_in else "" for n in range(args.attackers)]
+        accounts = min(args.accounts or args.attackers, args.attackers)
+        logged_in = [log_in(n) for n in range(accounts)] if signed_in else []
+        sessions = [logged_in[n % accounts] if signed_in else "" for n in range(args.attackers)]
         codes: dict = {}
         lock = threading.Lock()
         stop = time.monotonic() + args.seconds
@@ -234,6 +242,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--attackers", type=int, default=2)
+    parser.add_argument(
+        "--accounts",
+        type=int,
+        default=0,
+        help="signed-in case: accounts the attackers share (default: one each); issue 32 "
+        "point 10 is --attackers 8 --accounts 4",
+    )
+    parser.add_argument(
+        "--uploads-every",
+        type=int,
+        default=5,
+        help="redis case: an organizer's log upload every N-th visit (0: none)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--log-kb", type=int, default=200)
     parser.add_argument("--slow", type=int, default=4, help="slow clients (--cases slow)")
@@ -272,9 +293,10 @@ def replay_case(args) -> None:
 
 def signed_in_case(args) -> None:
     log = stuck_log()
-    make_accounts(args.attackers)
+    accounts = min(args.accounts or args.attackers, args.attackers)
+    make_accounts(accounts)
     print(
-        f"{args.attackers} signed-in clients (one account each) posting a valid "
+        f"{args.attackers} signed-in clients ({accounts} accounts) posting a valid "
         f"49,999-event log ({len(log) / 1024:.0f} KB) to /replay/ for {args.seconds:.0f} s;"
         f" one visitor on {PAGE}; gunicorn {args.workers} workers"
     )
@@ -442,7 +464,86 @@ def login_form() -> tuple[str, str]:
     return cookie, token
 
 
-def redis_run(label: str, settings_module: str, args) -> None:
+UPLOAD_SCRIPT = """
+import json
+from django.contrib.auth import get_user_model
+from django.test import Client
+from games.engine import simulate_game
+from tournaments.models import Fixture
+fixtures = (
+    Fixture.objects.filter(status=Fixture.Status.SCHEDULED, league__status="running")
+    .exclude(starting_colour="")
+    .select_related("league__owner")
+    .order_by("pk")
+)
+out, owner = [], None
+for fixture in fixtures:
+    if len(out) >= %(count)d:
+        break
+    if owner is None:
+        owner = fixture.league.owner
+    if fixture.league.owner_id != owner.pk:
+        continue
+    seats = list(fixture.seats.select_related("entry__player"))
+    if not seats or any(not s.colours for s in seats):
+        continue
+    game = simulate_game(
+        rules=fixture.league.rules_spec,
+        board=fixture.league.board,
+        players={s.entry.player.name: s.colours for s in seats},
+        first=fixture.starting_colour,
+        bots="heuristic",
+        seed=fixture.pk,
+    )
+    for i, event in enumerate(game["events"]):
+        event["t"] = 2 * (i + 1)
+    out.append([fixture.pk, json.dumps(game)])
+client = Client()
+client.force_login(owner)
+print("UPLOADS", json.dumps({"session": client.cookies["sessionid"].value, "logs": out}))
+"""
+
+
+def upload_logs(count: int) -> tuple[str, list[tuple[int, str]]]:
+    """A session of a demo organizer and valid logs (the engine's simulator) for up to
+    ``count`` of the organizer's scheduled games whose starting colour is known."""
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", UPLOAD_SCRIPT % {"count": count}],
+        cwd=ROOT,
+        env=ENV,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    data = json.loads(
+        next(x for x in out.splitlines() if x.startswith("UPLOADS ")).split(" ", 1)[1]
+    )
+    return "sessionid=" + data["session"], [tuple(x) for x in data["logs"]]
+
+
+def upload(session: str, fixture: int, log: str) -> tuple[int, float]:
+    """An organizer's upload of ``log`` for game ``fixture`` through the game page's form
+    (its time includes fetching the form's CSRF token: one page request)."""
+    start = time.perf_counter()
+    try:
+        cookie, token = csrf_session(session, path=f"/games/{fixture}/")
+    except (OSError, AttributeError):  # the page did not answer (or not with its form)
+        return 0, time.perf_counter() - start
+    body, kind = as_upload(token, log)
+    status, _took = visit(
+        f"/games/{fixture}/submit/",
+        method="POST",
+        body=body,
+        headers={
+            "Content-Type": kind,
+            "Cookie": cookie,
+            "Referer": f"http://127.0.0.1:{PORT}/games/{fixture}/",
+        },
+    )
+    return status, time.perf_counter() - start
+
+
+def redis_run(label: str, settings_module: str, args, uploads=("", [])) -> None:
     redis_port = PORT + 10
     own = HangingRedis(redis_port)
     own.start()
@@ -467,6 +568,7 @@ def redis_run(label: str, settings_module: str, args) -> None:
             "Referer": f"http://127.0.0.1:{PORT}/accounts/login/",
         }
         turn = [0]
+        logs = list(uploads[1])
 
         def step() -> list[tuple[str, int, float]]:
             turn[0] += 1
@@ -474,6 +576,9 @@ def redis_run(label: str, settings_module: str, args) -> None:
             if turn[0] % 5 == 0:  # a log-in attempt now and then (throttled: 20/min)
                 login = visit("/accounts/login/", method="POST", body=body, headers=headers)
                 visits.append(("log-in", *login))
+            every = args.uploads_every
+            if every and turn[0] % every == 2 and logs:  # an organizer uploads a game's log
+                visits.append(("upload", *upload(uploads[0], *logs.pop(0))))
             return visits
 
         phases = (("Redis up", None), ("Redis stopped", own.stop), ("Redis hung", own.hang))
@@ -487,12 +592,21 @@ def redis_run(label: str, settings_module: str, args) -> None:
 
 
 def redis_case(args) -> None:
+    # issue 32 point 10: uploads during a hung Redis (each publishes the standings, ratings
+    # and analysis tasks to the hung broker); enough games for both runs' three phases
+    wanted = 0 if not args.uploads_every else int(3 * args.seconds / 0.06 / args.uploads_every)
+    session, logs = upload_logs(2 * wanted) if wanted else ("", [])
     print(
         f"Redis as cache and broker, then stopped, then hung, {args.seconds:.0f} s each; one "
-        f"visitor on {PAGE} and a log-in every 5th visit; gunicorn {args.workers} workers"
+        f"visitor on {PAGE}, a log-in every 5th visit"
+        + (f" and an organizer's upload every {args.uploads_every}th" if wanted else "")
+        + f"; gunicorn {args.workers} workers ({len(logs)} games' logs ready)"
     )
-    redis_run("before (Django's RedisCache)", "bench.settings_plain_cache", args)
-    redis_run("after (config/cache.py)", "config.settings.base", args)
+    half = len(logs) // 2
+    redis_run(
+        "before (Django's RedisCache)", "bench.settings_plain_cache", args, (session, logs[:half])
+    )
+    redis_run("after (config/cache.py)", "config.settings.base", args, (session, logs[half:]))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from tournaments.models import (
     Fixture,
     Invitation,
     League,
+    LeagueRatingDecision,
     OpenRound,
     Player,
     PlayerClaim,
@@ -49,6 +50,7 @@ from tournaments.services.leagues import (
 from tournaments.services.players import (
     player_create,
     player_name_check,
+    player_names_distinguish,
     player_set_colours,
     player_set_shared,
 )
@@ -84,9 +86,19 @@ class PlayerAdminForm(forms.ModelForm):
         fields = ["name", "slug", "user", "preferred_colours", "shared"]
 
     def clean_name(self):
+        # h-trust: unique among the players of the organizer who created it (issue 34); a
+        # new one is the staff member's, one with an account needs only its form
+        instance = self.instance
+        if instance.pk is None:
+            organizer = getattr(self, "request_user", None)
+        else:
+            organizer = instance.created_by if instance.user_id is None else None
         try:
             return player_name_check(
-                self.cleaned_data.get("name") or "", exclude_pk=self.instance.pk, what="a name"
+                self.cleaned_data.get("name") or "",
+                organizer=organizer,
+                exclude_pk=instance.pk,
+                what="a name",
             )
         except ServiceError as exc:
             raise forms.ValidationError(exc.message) from None
@@ -122,6 +134,11 @@ class PlayerAdmin(admin.ModelAdmin):
         # the slug is made by the service on creation and is the player's address after
         return ["created_by"] if obj is None else ["slug", "created_by"]
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.request_user = request.user  # h-trust: the scope of a new player's name
+        return form
+
     def save_model(self, request, obj, form, change):
         if not change:
             # created through the service, which records the staff member as the creator
@@ -154,6 +171,8 @@ class PlayerAdmin(admin.ModelAdmin):
             # who the player is changed: their private result links stop (issue 32)
             with transaction.atomic():
                 result_links_revoke_for_player(player=obj, by=request.user)
+        if change and {"name", "user"} & set(form.changed_data):  # h-trust
+            player_names_distinguish(obj.name, form.initial.get("name") or obj.name)
 
 
 #: the league settings the admin edits (the site's settings page has all of them, each with
@@ -548,3 +567,73 @@ class InvitationAdmin(ReadOnlyAdmin):
 class PlayerClaimAdmin(ReadOnlyAdmin):
     list_display = ["player", "user", "state", "decided_by", "decided_at"]
     list_select_related = ["player", "user", "decided_by"]
+
+
+# --- h-trust: rating decisions (issue 32) --------------------------------------------------
+
+
+@admin.register(LeagueRatingDecision)
+class LeagueRatingDecisionAdmin(ReadOnlyAdmin):
+    """Every request for a rating and every rating officer's decision, read-only, with
+    filters. A decision is written only by ``league_rating_decide`` (it replays the
+    league's games into or out of the ratings): from the officers' queue
+    (``/rating-requests/``, which asks for the reason a refusal or a withdrawal needs), or
+    here by the action that approves open requests through that service."""
+
+    list_display = [
+        "league",
+        "state",
+        "league_rated",
+        "requested_by",
+        "requested_at",
+        "note",
+        "decided_by",
+        "decided_at",
+        "reason",
+    ]
+    list_filter = ["state", "league__rated", "decided_at", "requested_at"]
+    list_select_related = ["league", "requested_by", "decided_by"]
+    search_fields = [
+        "league__name",
+        "league__slug",
+        "requested_by__username",
+        "decided_by__username",
+        "reason",
+        "note",
+    ]
+    date_hierarchy = "requested_at"
+    actions = ["approve"]
+
+    @admin.display(description="league rated now", boolean=True)
+    def league_rated(self, obj) -> bool:
+        return obj.league.rated
+
+    def changelist_view(self, request, extra_context=None):
+        from django.urls import reverse
+
+        extra_context = {
+            **(extra_context or {}),
+            "subtitle": "refuse or withdraw (with a reason) on "
+            + reverse("tournaments:rating-requests"),
+        }
+        return super().changelist_view(request, extra_context)
+
+    @admin.action(description="Approve the selected open requests (rates their leagues)")
+    def approve(self, request, queryset):
+        from tournaments.services.rated_leagues import league_rating_decide
+
+        done = 0
+        for decision in queryset.filter(state=LeagueRatingDecision.State.REQUESTED).select_related(
+            "league"
+        ):
+            try:
+                league_rating_decide(
+                    league=decision.league,
+                    by=request.user,
+                    rated=True,
+                    reason="approved in the admin",
+                )
+                done += 1
+            except ServiceError as exc:
+                self.message_user(request, f"{decision.league}: {exc.message}", level="error")
+        self.message_user(request, f"{done} league(s) rated")

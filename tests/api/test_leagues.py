@@ -145,8 +145,10 @@ def test_a_second_player_profile_is_refused(world):
     assert taken.status_code == 400
     assert error_of(taken) == {
         "code": "invalid",
-        "message": "there is already a player called ERIN",
+        "message": "there is already a player called erin in your leagues: enter them, or "
+        "tell the new one apart (e.g. “erin B.”)",
         "field": "name",
+        "reason": "player_name_taken",
     }
 
 

@@ -140,7 +140,7 @@ def test_five_annas_are_one(settings):
         ("Ａｎｎａ", "there is already a player called Anna"),
         ("\u0391nna", "looks like the existing player Anna"),  # Greek capital Alpha
         ("Аnna", "looks like the existing player Anna"),  # Cyrillic А
-        ("ANNA", "there is already a player called ANNA"),
+        ("ANNA", "there is already a player called Anna in your leagues"),
     ]:
         with pytest.raises(ServiceError, match=why):
             accountless_player_create(league=league, by=organizer, name=lookalike)

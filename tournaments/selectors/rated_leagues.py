@@ -120,3 +120,59 @@ def rating_decisions_recent(limit: int = 50) -> list[LeagueRatingDecision]:
         .select_related("league", "decided_by", "requested_by")
         .order_by("-decided_at", "-id")[:limit]
     )
+
+
+# --- h-trust: one game's own reason (issue 32) -------------------------------------------
+
+
+def game_rating(fixture, result=None, league_status: RatingStatus | None = None) -> RatingStatus:
+    """Whether *this game* is rated, and why (the game page): its rated game's places or
+    the reason it was skipped (``services.ratings``: the league's sanction, a hand result
+    with a player without an account, a forfeit, no information, a void), or, before its
+    result counts, what will happen to it. One query (``league_status`` saves another)."""
+    from tournaments.models import RatingGame, Result
+    from tournaments.services import ratings as rules
+
+    rated_game = (
+        RatingGame.objects.filter(fixture=fixture)
+        .only("pk", "places", "skip_reason", "applied")
+        .first()
+    )
+    if rated_game is None or (rated_game.places is None and not rated_game.skip_reason):
+        counted = result is not None and result.state == Result.State.CONFIRMED
+        status = league_status or league_rating(fixture.league)
+        if not status.rated:
+            return RatingStatus(False, _("This game will not be rated: its league is unrated."))
+        if counted:
+            return RatingStatus(False, _("This game is not rated."))
+        return RatingStatus(True, _("This game will be rated once its result counts."))
+    if rated_game.places is not None:
+        if rated_game.applied:
+            return RatingStatus(
+                True,
+                _("This game is rated: its result moved the players' ratings (rated game %(n)s).")
+                % {"n": rated_game.pk},
+            )
+        return RatingStatus(True, _("This game is rated: the next ratings update takes it in."))
+    reasons = {
+        rules.NOT_SANCTIONED: _(
+            "This game is unrated: its league is not sanctioned by a rating officer."
+        ),
+        rules.UNVERIFIED_ORGANIZER: _(
+            "This game is unrated: the league's owner has not confirmed an e-mail address."
+        ),
+        rules.HAND_RESULT_WITHOUT_ACCOUNTS: _(
+            "This game is unrated: its result was entered without a validated log and a "
+            "player at the board has no account, so only the organizer vouches for it."
+        ),
+        rules.VOIDED: _("This game is unrated: its result was voided."),
+        "forfeit": _("This game is unrated: a forfeit is not a game played."),
+        "nothing separates the players": _(
+            "This game is unrated: nothing separates the players (nobody finished and "
+            "their counts are equal)."
+        ),
+    }
+    why = reasons.get(rated_game.skip_reason) or _("This game is unrated: %(reason)s.") % {
+        "reason": rated_game.skip_reason
+    }
+    return RatingStatus(False, why)

@@ -8,6 +8,7 @@ only accepted entries are seeded, ranked and shown with results.
 from __future__ import annotations
 
 import logging
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -51,6 +52,7 @@ from tournaments.services.players import (
     player_create,
     player_name_check,
     player_name_clash,
+    player_names_distinguish,
 )
 from tournaments.services.result_links import result_links_revoke_for_player
 from tournaments.services.text import single_line
@@ -127,11 +129,12 @@ def invitation_create(
         )
     if player is not None and rated_player_refusal(by, player):
         raise NotAllowed(rated_player_refusal(by, player), field="player")
-    if name:
-        clash = player_name_clash(name)
-        if clash is not None:
+    if name:  # the name of the account's player if it has none: checked in its scope
+        clash = player_name_clash(name, organizer=by)
+        if clash is not None and clash.user_id is None:
             raise ServiceError(
-                f"there is already a player called {clash.name}; choose them as the player instead",
+                f"there is already a player called {clash.name} in your leagues; choose "
+                "them as the player instead",
                 field="name",
             )
         name = player_name_check(name, what="the player's name")
@@ -296,6 +299,7 @@ def invitation_accept(*, invitation: Invitation, user, token_in_hand: bool = Fal
             player.save(update_fields=["user"])
             if changed:  # the account reports from now on: the private link stops
                 result_links_revoke_for_player(player=player, by=user)
+                player_names_distinguish(player.name)
         else:
             if refusal := entries_open_refusal(league):
                 raise ServiceError(refusal)
@@ -470,6 +474,7 @@ def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
                 raise ServiceError(f"{claim.user.get_username()} has a player profile already")
             player.user = claim.user
             player.save(update_fields=["user"])
+            player_names_distinguish(player.name)  # now told apart by the user name
             # the account reports from now on: the private result links stop at once
             result_links_revoke_for_player(player=player, by=by)
             # the account holder asked to be this player: their entries stand as accepted
@@ -506,10 +511,13 @@ def email_confirmation_token(user) -> str:
     return signing.dumps({"u": user.pk, "e": user.email}, salt=EMAIL_SALT, compress=True)
 
 
-def email_confirmation_send(*, user, link_for=None, language: str = "") -> None:
+def email_confirmation_send(
+    *, user, link_for=None, language: str = "", next_path: str = ""
+) -> None:
     """Mail the account a signed link that confirms its e-mail address: on the configured
     site (``SITE_URL``, like every mail; ``link_for(token)`` overrides it), in the account's
-    language (else ``language``, the page's, else the site's default)."""
+    language (else ``language``, the page's, else the site's default). ``next_path``: the
+    page (a path on this site, checked by the view) the link returns to once confirmed."""
     if not user.email:
         raise ServiceError("your account has no e-mail address", field="email")
     with transaction.atomic():
@@ -521,6 +529,8 @@ def email_confirmation_send(*, user, link_for=None, language: str = "") -> None:
         if link_for
         else site_url(reverse("tournaments:confirm-email", args=[token]))
     )
+    if next_path.startswith("/") and not next_path.startswith("//"):  # h-trust: way back
+        url += "?" + urlencode({"next": next_path})
     chosen = getattr(getattr(user, "account_settings", None), "language", "")
     wanted = chosen or language
     with translation.override(

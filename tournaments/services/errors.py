@@ -122,6 +122,28 @@ MESSAGES: dict[str, str] = {
     "table_not_yours": gettext_noop("only the players at table %(table)s act on its result"),
     # h-champ: waitlist, deadline, teams
     "team_line_unknown": gettext_noop("line %(line)s: no player called %(name)s plays here"),
+    # h-trust (issue 34): a player's name is unique among an organizer's players
+    "player_name_taken": gettext_noop(
+        "there is already a player called %(name)s in your leagues: enter them, or tell the "
+        "new one apart (e.g. “%(name)s B.”)"
+    ),
+    "player_name_lookalike": gettext_noop(
+        "%(name)s looks like the existing player %(other)s (their letters differ only in "
+        "characters that look alike); choose a name that can be told apart"
+    ),
+    "player_name_ambiguous": gettext_noop(
+        "%(count)s players are called %(name)s: %(choices)s. Type the one you mean by its "
+        "address (the part after /players/ on their page)"
+    ),
+    "signup_claim_none": gettext_noop(
+        "no organizer has created a player called %(name)s; untick “this is me” to sign up "
+        "as a new player"
+    ),
+    "signup_claim_several": gettext_noop(
+        "%(count)s organizers have a player called %(name)s: ask the organizer of your league "
+        "for an invitation to become their player (its link makes you that player), or untick "
+        "“this is me”"
+    ),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

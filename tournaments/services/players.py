@@ -13,7 +13,7 @@ from tournaments.algorithms.names import BadName, name_keys, normalise_name
 from tournaments.formats import get_format
 from tournaments.models import League, Player
 from tournaments.permissions import may_share, organizes_any_league
-from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.errors import NotAllowed, ServiceError, coded
 
 
 def unique_slug(model, text: str, reserved: frozenset[str] = frozenset()) -> str:
@@ -28,48 +28,105 @@ def unique_slug(model, text: str, reserved: frozenset[str] = frozenset()) -> str
     return slug
 
 
-def player_name_clash(name: str, *, exclude_pk: int | None = None) -> Player | None:
+def organizer_scope(organizer) -> Q:
+    """The players an organizer's new player without an account must be told apart from
+    (issue 34): those the organizer created (claimed since or not) and those entered in a
+    league the organizer owns or co-organizes, where the names meet on one page."""
+    from tournaments.models import Entry
+
+    leagues = League.objects.filter(Q(owner=organizer) | Q(organizers=organizer)).values("pk")
+    entered = Entry.objects.filter(league__in=leagues).values("player_id")
+    return Q(created_by=organizer) | Q(pk__in=entered)
+
+
+def player_name_clash(name: str, *, organizer=None, exclude_pk: int | None = None) -> Player | None:
     """The existing player whose name is ``name`` or looks like it (equal confusable
-    skeletons: ``Anna``, ``ANNA``, ``Αnna`` with a Greek Alpha), or None. The one place that
-    says in which scope a player's name must be unique: today, the whole site."""
+    skeletons: ``Anna``, ``ANNA``, ``Αnna`` with a Greek Alpha) **in the scope where it
+    must be unique**, or None. The one place that says what that scope is (issue 34: names
+    repeat across organizers, as real clubs have two Annas): an organizer's players
+    (``organizer_scope``) when ``organizer`` is given; with ``organizer=None``, every
+    player of the site (used to find a player to claim or to suggest)."""
     key, folded = name_keys(name)
     found = Player.objects.filter(
         Q(name_key=key) | Q(name_key_folded=folded) | Q(name__iexact=name)
     )
+    if organizer is not None:
+        found = found.filter(organizer_scope(organizer))
     if exclude_pk is not None:
         found = found.exclude(pk=exclude_pk)
     return found.order_by("pk").first()
 
 
-def player_name_check(name: str, *, exclude_pk: int | None = None, what="a player's name") -> str:
+def player_name_check(
+    name: str, *, organizer=None, exclude_pk: int | None = None, what="a player's name"
+) -> str:
     """The validator of a player's name: ``name`` in its normal form (NFKC, single
     spaces), or ServiceError naming the refused character (control, tab, zero-width,
-    bidirectional) or the existing player it is, or looks like."""
+    bidirectional) or the player in the organizer's scope it is, or looks like (no scope,
+    ``organizer=None``: only the form is checked; an account's own player is told apart by
+    its user name, see ``player_names_distinguish``)."""
     try:
         name = normalise_name(name, what=what)
     except BadName as exc:
         raise ServiceError(str(exc), field="name") from None
     if not name:
         raise ServiceError("a player needs a name", field="name")
-    clash = player_name_clash(name, exclude_pk=exclude_pk)
+    if organizer is None:
+        return name
+    clash = player_name_clash(name, organizer=organizer, exclude_pk=exclude_pk)
     if clash is not None:
         if clash.name.casefold() == name.casefold():
-            raise ServiceError(f"there is already a player called {name}", field="name")
-        raise ServiceError(
-            f"{name} looks like the existing player {clash.name} (their letters differ only "
-            "in characters that look alike); choose a name that can be told apart",
-            field="name",
-        )
+            raise coded("player_name_taken", field="name", name=clash.name)
+        raise coded("player_name_lookalike", field="name", name=name, other=clash.name)
     return name
+
+
+def player_suffix(player: Player) -> str:
+    """What tells ``player`` apart from others of a name that looks the same: ``@`` and the
+    user name for an account (unique and itself checked for look-alikes), else the user
+    name of the organizer who created it (names are unique per organizer), else the slug."""
+    if player.user_id is not None:
+        return "@" + player.user.get_username()
+    if player.created_by_id is not None:
+        return player.created_by.get_username()
+    return player.slug
+
+
+def player_names_distinguish(*names: str) -> int:
+    """Keep ``Player.name_suffix`` right for every player whose name looks like one of
+    ``names`` (equal confusable keys): a suffix when another player's name looks the same,
+    none when it is alone. Called after a player is created, renamed, claimed or handed to
+    an account. Returns how many rows changed."""
+    query = Q()
+    for name in names:
+        key, folded = name_keys(name)
+        query |= Q(name_key=key) | Q(name_key_folded=folded)
+    if not query:
+        return 0
+    group = list(Player.objects.filter(query).select_related("user", "created_by"))
+    changed = 0
+    for player in group:
+        key, folded = player.name_key, player.name_key_folded
+        twins = any(
+            other.pk != player.pk and (other.name_key == key or other.name_key_folded == folded)
+            for other in group
+        )
+        wanted = player_suffix(player) if twins else ""
+        if wanted != player.name_suffix:
+            changed += Player.objects.filter(pk=player.pk).update(name_suffix=wanted)
+    return changed
 
 
 def player_create(
     *, name: str, user=None, preferred_colours=None, created_by=None, shared: bool = False
 ) -> Player:
-    name = player_name_check(name)
+    """A player: with an account (``user``; its name needs no other check than its form)
+    or without one, created by the organizer ``created_by`` (unique among the players
+    that organizer meets: ``player_name_clash``)."""
+    name = player_name_check(name, organizer=None if user is not None else created_by)
     try:
         with transaction.atomic():
-            return Player.objects.create(
+            player = Player.objects.create(
                 name=name,
                 user=user,
                 slug=unique_slug(Player, name),
@@ -79,6 +136,9 @@ def player_create(
             )
     except IntegrityError:
         raise ServiceError(f"there is already a player called {name}", field="name") from None
+    player_names_distinguish(name)
+    player.refresh_from_db(fields=["name_suffix"])
+    return player
 
 
 def player_create_by(*, by, name: str, link_to_me: bool = False, preferred_colours=None) -> Player:

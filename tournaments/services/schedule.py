@@ -101,7 +101,10 @@ def cycle_create(
             raise coded("drr_needs_players", league=league.name, count=len(entries))
         if fmt.players_per_game == 3 and len(entries) < 3:
             raise coded("needs_three", format=fmt.code, count=len(entries))
-        by_name = {e.player.name: e.pk for e in entries}
+        # h-trust: a name two entries share (issue 34) is typed as its label or the slug
+        names = [e.player.name for e in entries]
+        by_name = {e.player.name: e.pk for e in entries if names.count(e.player.name) == 1}
+        by_name |= {e.player.label: e.pk for e in entries} | {e.player.slug: e.pk for e in entries}
         try:
             recorded = (
                 [{by_name[name]: roll for name, roll in round_.items()} for round_ in rolls]

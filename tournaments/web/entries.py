@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -19,7 +19,7 @@ from tournaments.selectors import leagues as league_selectors
 from tournaments.services import entries as entry_services
 from tournaments.services import leagues as league_services
 from tournaments.services.errors import NotAllowed, ServiceError
-from tournaments.web.lookups import league_or_404
+from tournaments.web.lookups import back_to, came_from, league_or_404, safe_next
 from tournaments.web.organize_forms import ColoursForm
 
 
@@ -104,7 +104,7 @@ def entry_answer(request, entry_id: int):
         messages.success(request, _("You play in %(league)s.") % {"league": entry.league.name})
     else:
         messages.success(request, _("You declined %(league)s.") % {"league": entry.league.name})
-    return redirect("tournaments:my-leagues")
+    return redirect(back_to(request, reverse("tournaments:my-leagues")))
 
 
 @login_required
@@ -228,9 +228,9 @@ def join(request, slug: str):
         entry_services.join_request(league=league, user=request.user)
     except ServiceError as exc:
         messages.error(request, exc.localized())
-        return redirect("tournaments:league", slug=league.slug)
+        return redirect(back_to(request, reverse("tournaments:league", args=[league.slug])))
     messages.success(request, _("You asked to join; an organizer will decide."))
-    return redirect("tournaments:league", slug=league.slug)
+    return redirect(back_to(request, reverse("tournaments:league", args=[league.slug])))
 
 
 @login_required
@@ -240,20 +240,16 @@ def confirm_email(request, token: str):
     (POST, token "send")."""
 
     if request.method == "POST":
+        back = came_from(request)  # the page that offered the link; the mail returns there
         try:
             entry_services.email_confirmation_send(
-                user=request.user, language=request.LANGUAGE_CODE
+                user=request.user, language=request.LANGUAGE_CODE, next_path=back
             )
         except ServiceError as exc:
             messages.error(request, exc.localized())
         else:
             messages.success(request, _("The confirmation link is on its way."))
-        back = request.POST.get("next") or ""
-        if back and url_has_allowed_host_and_scheme(
-            back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-        ):
-            return redirect(back)
-        return redirect("tournaments:my-leagues")
+        return redirect(back or "tournaments:my-leagues")
     try:
         entry_services.email_confirm(token=token, user=request.user)
     except ServiceError as exc:
@@ -263,4 +259,8 @@ def confirm_email(request, token: str):
             {"error": exc.localized()},
             status=_status(exc),
         )
+    back = safe_next(request, "")  # h-trust (issue 34): back where the person came from
+    if back:
+        messages.success(request, _("Your e-mail address is confirmed."))
+        return redirect(back)
     return render(request, "tournaments/organize/confirm_email.html", {"confirmed": True})

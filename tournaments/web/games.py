@@ -34,6 +34,7 @@ from tournaments.permissions import (
 )
 from tournaments.selectors import analyses as analysis_selectors
 from tournaments.selectors import games as game_selectors
+from tournaments.selectors import rated_leagues as rated_selectors
 from tournaments.selectors import ratings as rating_selectors
 from tournaments.services import analyses as analysis_services
 from tournaments.services import results as result_services
@@ -66,7 +67,10 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
     result = game_selectors.current_result(fixture)
     actions = result_actions(request.user, fixture, results=fixture.all_results)
     analysis = analysis_selectors.game_analysis(fixture, result)
+    league_rating = rated_selectors.league_rating(fixture.league)  # h-trust: and the game's
     return {
+        "league_rating": league_rating,
+        "game_rating": rated_selectors.game_rating(fixture, result, league_rating),
         "league": fixture.league,
         "fixture": fixture,
         "seats": list(fixture.seats.all()),

@@ -42,6 +42,34 @@ def safe_next(request, default: str) -> str:
     return default
 
 
+def came_from(request) -> str:
+    """Where the visitor came from, as a path on this site (h-trust, issue 34 item 11):
+    the ``next`` the form or link carried, else the referring page (``Referer``), each
+    only when ``url_has_allowed_host_and_scheme`` accepts it for this host; the page
+    itself does not count (a form posting to itself). ``""`` when neither is safe."""
+    from urllib.parse import urlsplit
+
+    here = request.path
+    for target in (
+        request.POST.get("next") or request.GET.get("next") or "",
+        request.META.get("HTTP_REFERER") or "",
+    ):
+        if not target or not url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
+            continue
+        parts = urlsplit(target)
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
+        if path.startswith("/") and not path.startswith("//") and parts.path != here:
+            return path
+    return ""
+
+
+def back_to(request, default: str) -> str:
+    """``came_from`` or ``default``: where a confirmation returns the visitor."""
+    return came_from(request) or default
+
+
 def organized_league(request, slug: str) -> League:
     """A league the visitor organizes: 404 when they may not see it, 403 (PermissionDenied)
     when they may see it but do not organize it. Anonymous visitors are sent to log in by

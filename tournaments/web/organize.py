@@ -129,11 +129,32 @@ def manage(request, slug: str):
     return _render(request, organized_league(request, slug))
 
 
-def _player_named(name: str) -> Player:
-    player = Player.objects.filter(name__iexact=name.strip()).first()
-    if player is None:
-        raise ServiceError(f"there is no player called {name.strip()}", field="player")
-    return player
+def _player_named(name: str, organizer=None) -> Player:
+    """The player an organizer typed (h-trust, issue 34: names repeat across organizers):
+    the one player of that name among the organizer's (``organizer_scope``), else the one
+    whose address (slug) it is, else the one of that name on the site; several answer with
+    their names told apart and their addresses."""
+    from tournaments.services.errors import coded
+    from tournaments.services.players import organizer_scope
+
+    text = name.strip()
+    named = Player.objects.filter(name__iexact=text).select_related("user", "created_by")
+    if organizer is not None:
+        mine = list(named.filter(organizer_scope(organizer)).order_by("pk")[:2])
+        if len(mine) == 1:
+            return mine[0]
+    by_slug = Player.objects.filter(slug=text).first()
+    if by_slug is not None:
+        return by_slug
+    found = list(named.order_by("pk")[:6])
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        choices = ", ".join(f"{p.label} [{p.slug}]" for p in found)
+        raise coded(
+            "player_name_ambiguous", field="player", name=text, count=len(found), choices=choices
+        )
+    raise ServiceError(f"there is no player called {text}", field="player")
 
 
 @login_required
@@ -144,7 +165,7 @@ def entry_add(request, slug: str):
     if not form.is_valid():
         return _render(request, league, 400, add_form=form)
     try:
-        player = _player_named(form.cleaned_data["player"])
+        player = _player_named(form.cleaned_data["player"], request.user)
         entry = league_services.entry_add(league=league, player=player, by=request.user)
     except ServiceError as exc:
         return _failed(request, league, exc, form, "add_form")
@@ -185,7 +206,7 @@ def invite(request, slug: str):
         return _render(request, league, 400, invite_form=form)
     data = form.cleaned_data
     try:
-        player = _player_named(data["player"]) if data.get("player") else None
+        player = _player_named(data["player"], request.user) if data.get("player") else None
         invitation = entry_services.invitation_create(
             league=league,
             by=request.user,

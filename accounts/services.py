@@ -15,12 +15,8 @@ from core.errors import ServiceError
 from tournaments.algorithms.names import BadName, name_keys, normalise_name
 from tournaments.models import Player
 from tournaments.services.entries import claim_create
-<<<<<<< HEAD
-from tournaments.services.players import player_create, player_name_clash
-=======
-from tournaments.services.errors import ServiceError, coded
+from tournaments.services.errors import coded
 from tournaments.services.players import player_create
->>>>>>> h-trust
 
 
 def account_signup(

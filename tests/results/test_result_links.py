@@ -214,8 +214,8 @@ def test_a_hand_report_through_the_link_is_hers_and_waits_for_carol(world):
 
 
 def test_carol_is_asked_to_confirm_what_erin_sent_through_her_link(world):
+    from notifications.kinds import event_recipients
     from notifications.models import Kind
-    from notifications.services import event_recipients
 
     result = game_log_submit(fixture=world["g1"], content=example_text(LOG), user=world["erin"])
     users, message = event_recipients(Kind.RESULT_AWAITING, result.pk)

@@ -8,10 +8,11 @@ from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from tournaments.services import analyses, ratings, standings
+from tournaments.services import analyses, standings
 
 #: what a retry can cure: the database, the broker or Redis away for a moment. A bug in the
-#: code fails the task once (logged); the beat's ``ratings-catch-up`` runs it again anyway.
+#: code fails the task once (logged); the beat's catch-up runs it again anyway (the ratings'
+#: task, ``ratings/tasks.py``, uses it).
 TRANSIENT_ERRORS = (
     OperationalError,
     InterfaceError,
@@ -42,20 +43,6 @@ def standings_catch_up() -> list[int]:
     for league_id in stale:
         recompute_standings.delay(league_id)
     return stale
-
-
-@shared_task(
-    name="tournaments.update_ratings",
-    autoretry_for=TRANSIENT_ERRORS,
-    retry_backoff=True,
-    retry_backoff_max=60,
-    max_retries=8,
-)
-def update_ratings() -> dict:
-    """Apply every pending rated game in sequence order (idempotent: a duplicate or retried
-    run finds nothing pending; a correction or void of a rated game replays from it).
-    Retried only on an outage (``TRANSIENT_ERRORS``), never on an error of its own."""
-    return ratings.ratings_update()
 
 
 @shared_task(name="tournaments.analyses_catch_up")

@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "tournaments",
+    "ratings",
     "accounts",
     "channels",
     "live",
@@ -131,7 +132,7 @@ TEMPLATES = [
             "libraries": {
                 "maedn": "tournaments.web.templatetags.maedn",
                 "championship": "tournaments.web.templatetags.championship",
-                "rated": "tournaments.web.templatetags.rated",
+                "rated": "ratings.templatetags.rated",
             },
         },
     },

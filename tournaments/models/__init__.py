@@ -2,7 +2,8 @@
 series and standings snapshots.
 
 Business rules live in ``tournaments/services/``; these classes hold data and the database
-constraints that keep it consistent under concurrent writes.
+constraints that keep it consistent under concurrent writes. The ratings' models live in
+the ratings app (``ratings/models.py``).
 """
 
 from tournaments.models.entries import Entry, EntryQuerySet
@@ -11,13 +12,6 @@ from tournaments.models.invitations import ConfirmedEmail, Invitation, PlayerCla
 from tournaments.models.leagues import League
 from tournaments.models.mail import MailSent
 from tournaments.models.players import Player
-from tournaments.models.ratings import (
-    LeagueRatingDecision,
-    PlayerRating,
-    RatingChange,
-    RatingGame,
-    RatingState,
-)
 from tournaments.models.result_links import ResultLink
 from tournaments.models.results import RejectedSubmission, Result, TieBreakRoll
 from tournaments.models.standings import StandingsFailure, StandingsRow, StandingsSnapshot
@@ -31,15 +25,10 @@ __all__ = [
     "Fixture",
     "Invitation",
     "League",
-    "LeagueRatingDecision",
     "MailSent",
     "OpenRound",
     "Player",
     "PlayerClaim",
-    "PlayerRating",
-    "RatingChange",
-    "RatingGame",
-    "RatingState",
     "RejectedSubmission",
     "Result",
     "ResultLink",

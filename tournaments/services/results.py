@@ -29,6 +29,9 @@ from games import engine
 from games.engine.board import count_points
 from games.services import CheckedLog, LogRejected, game_log_check, game_log_store
 from games.storable import find_unstorable, storable
+
+# counting registry (h-counting) replaces this: the one call up into the ratings app
+from ratings.services.ratings import rating_game_counted
 from tournaments.actors import account, link_holder, via_link
 from tournaments.algorithms import open_draw
 from tournaments.algorithms.errors import AlgorithmError
@@ -65,7 +68,6 @@ from tournaments.services.notify import (
     notify_on_commit,
 )
 from tournaments.services.playoffs import series_progress
-from tournaments.services.ratings import rating_game_counted
 from tournaments.services.standings import standings_invalidate
 
 OPEN = Result.OPEN_STATES
@@ -232,7 +234,7 @@ def _counts_changed(league: League, fixture: Fixture | None = None) -> None:
             )
     standings_invalidate(league)
     if fixture is not None:
-        rating_game_counted(fixture)
+        rating_game_counted(fixture)  # counting registry (h-counting) replaces this
         analysis_for_counted(fixture)  # the counted log's move analysis, queued on commit
 
 

@@ -362,8 +362,8 @@ def player_rating(player) -> str:
     """The player's displayed rating as a small badge ("1234", "1000?" while provisional),
     or nothing for a player without rated games. Reads ``player.rating`` (select it with the
     player: ``select_related("…player__rating")``, no extra query)."""
-    from tournaments.algorithms.ratings import Rating, is_provisional
-    from tournaments.ratings_config import PLATFORM_RATINGS
+    from ratings.algorithms import Rating, is_provisional
+    from ratings.config import PLATFORM_RATINGS
 
     try:
         rating = player.rating

@@ -10,7 +10,8 @@ from django.db.models import Prefetch, QuerySet
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from tournaments.models import League, LeagueRatingDecision
+from ratings.models import LeagueRatingDecision
+from tournaments.models import League
 from tournaments.permissions import email_confirmed
 
 

@@ -1,5 +1,8 @@
 """Ratings (docs/ratings.md): a league's rating decisions, the rating writer's state,
-rated games, players' ratings and their changes."""
+rated games, players' ratings and their changes.
+
+Moved from ``tournaments`` with their tables: each keeps its ``tournaments_…`` table name
+(``db_table``; migrations tournaments 0013 and ratings 0001 move them in the state only)."""
 
 from __future__ import annotations
 
@@ -39,6 +42,7 @@ class LeagueRatingDecision(models.Model):
     reason = models.CharField(max_length=500, blank=True)
 
     class Meta:
+        db_table = "tournaments_leagueratingdecision"
         ordering = ["-id"]
         constraints = [
             models.UniqueConstraint(
@@ -65,6 +69,9 @@ class RatingState(models.Model):
     recomputed_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    class Meta:
+        db_table = "tournaments_ratingstate"
+
     def __str__(self) -> str:
         return f"ratings through sequence {self.applied_through}"
 
@@ -88,6 +95,7 @@ class RatingGame(models.Model):
     )
 
     class Meta:
+        db_table = "tournaments_ratinggame"
         ordering = ["id"]
         indexes = [models.Index(fields=["applied"], name="ratinggame_applied")]
 
@@ -110,6 +118,7 @@ class PlayerRating(models.Model):
     last_played_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "tournaments_playerrating"
         ordering = ["-display", "player__name"]
         indexes = [models.Index(fields=["-display"], name="playerrating_display")]
 
@@ -141,6 +150,7 @@ class RatingChange(models.Model):
     played_at = models.DateTimeField()
 
     class Meta:
+        db_table = "tournaments_ratingchange"
         ordering = ["player", "sequence"]
         constraints = [
             models.UniqueConstraint(fields=["game", "player"], name="ratingchange_unique_player")

@@ -12,6 +12,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from ratings.exports import ratings_csv
 from ratings.models import PlayerRating
 from ratings.selectors import ratings as rating_selectors
 from tournaments import exports
@@ -92,7 +93,7 @@ class RatingCsvView(DownloadView):
     )
     def get(self, request):
         rows = rating_selectors.ratings_table(_filters(request))
-        return _download(exports.ratings_csv(rows), "text/csv; charset=utf-8", "ratings.csv")
+        return _download(ratings_csv(rows), "text/csv; charset=utf-8", "ratings.csv")
 
 
 class RatingChangeSerializer(serializers.Serializer):

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from games.engine import simulate_game  # noqa: E402
 from games.engine.bots import Bot, HeuristicBot, RandomBot  # noqa: E402
 from games.engine.validate import outcome  # noqa: E402
-from tournaments.algorithms.ratings import (  # noqa: E402
+from ratings.algorithms import (  # noqa: E402
     RatedGame,
     RatingSettings,
     calibration_report,
@@ -101,7 +101,7 @@ def database_games() -> list[RatedGame]:
     import django
 
     django.setup()
-    from tournaments.models import RatingGame
+    from ratings.models import RatingGame
 
     return [
         RatedGame(g.pk, tuple((int(p), int(place)) for p, place in g.places))

@@ -53,7 +53,8 @@ def build(games: int, players: int, seed: int) -> None:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from tournaments.models import Fixture, Player, RatingGame, Result
+    from ratings.models import RatingGame
+    from tournaments.models import Fixture, Player, Result
     from tournaments.services.leagues import league_create
 
     rng = random.Random(seed)
@@ -113,7 +114,7 @@ def measure(label: str, run) -> dict:
 
 def correct(game, rng) -> None:
     """What ``rating_game_counted`` does to a corrected game: other places, pending."""
-    from tournaments.models import RatingGame
+    from ratings.models import RatingGame
 
     places = [[p, place] for (p, _), place in zip(game.places, _shuffled(game, rng), strict=True)]
     fields = {"places": places, "applied": False}
@@ -123,7 +124,7 @@ def correct(game, rng) -> None:
 
 
 def void(game) -> None:
-    from tournaments.models import RatingGame
+    from ratings.models import RatingGame
 
     fields = {"places": None, "skip_reason": "voided", "applied": False}
     if any(f.name == "revision" for f in RatingGame._meta.fields):
@@ -154,8 +155,8 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from tournaments.models import RatingGame
-    from tournaments.services.ratings import ratings_recompute, ratings_update
+    from ratings.models import RatingGame
+    from ratings.services.ratings import ratings_recompute, ratings_update
 
     rng = random.Random(args.seed)
     start = time.perf_counter()

@@ -519,8 +519,8 @@ class SiteBuilder:
     def ratings(self) -> None:
         """Rebuilt from scratch in the order the results were decided (the events played
         through the services were rated incrementally already)."""
-        from tournaments.models import PlayerRating, RatingChange, RatingGame
-        from tournaments.services.ratings import ratings_recompute
+        from ratings.models import PlayerRating, RatingChange, RatingGame
+        from ratings.services.ratings import ratings_recompute
 
         RatingChange.objects.all().delete()
         PlayerRating.objects.all().delete()
@@ -779,10 +779,10 @@ def run_task(name: str) -> dict:
     from django.db import transaction
     from django.db.models import F
 
+    from ratings.services.ratings import ratings_recompute, ratings_update
     from tournaments.models import Fixture, League
     from tournaments.selectors.rankings import world_rankings
     from tournaments.services.analyses import analyses_catch_up
-    from tournaments.services.ratings import ratings_recompute, ratings_update
     from tournaments.services.results import game_log_submit, result_void
     from tournaments.services.standings import standings_recompute
 

@@ -143,8 +143,9 @@ def bench_contention(owner, league, fixtures) -> None:
     from django.db.models import F
 
     from games.engine import simulate_game
+    from ratings.services import ratings
     from tournaments.models import League
-    from tournaments.services import analyses, ratings, standings
+    from tournaments.services import analyses, standings
     from tournaments.services.results import game_log_submit
 
     for module in (standings, ratings, analyses):  # the POST's own cost: tasks not run

@@ -269,7 +269,8 @@ def build_site(scale: int = 1, *, logs: bool = True) -> dict[str, Any]:
     import hashlib
 
     from games.models import GameLog
-    from tournaments.models import PlayerRating, RatingChange, RatingGame, Result
+    from ratings.models import PlayerRating, RatingChange, RatingGame
+    from tournaments.models import Result
 
     tag = next(_counter)
     now = timezone.now()

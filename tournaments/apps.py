@@ -18,7 +18,7 @@ class TournamentsConfig(AppConfig):
 
         # the subscribers of counted results register themselves when imported (the order
         # is their own ``order``, not this import order)
-        from tournaments.services import analyses, ratings  # noqa: F401
+        from tournaments.services import analyses  # noqa: F401
 
         # SQLite (the embedded mode) searches names without regard to accents
         connection_created.connect(register_sqlite_functions, dispatch_uid="maedn-sqlite-fold")

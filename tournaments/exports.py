@@ -37,8 +37,9 @@ PRODID = "-//MAEDN League//Schedule//EN"
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _cell(value: Any) -> Any:
-    """A CSV cell; text that a spreadsheet would run as a formula is quoted with '."""
+def csv_cell(value: Any) -> Any:
+    """A CSV cell; text that a spreadsheet would run as a formula is quoted with '. (The
+    ratings' export, ``ratings/exports.py``, writes its cells with it too.)"""
     if value is None:
         return ""
     if isinstance(value, bool | int | float):
@@ -74,7 +75,7 @@ def standings_csv(snapshot: StandingsSnapshot | None) -> str:
         metrics = row.metrics or {}
         writer.writerow(
             [
-                _cell(v)
+                csv_cell(v)
                 for v in (
                     row.rank,
                     row.entry.player.name,
@@ -84,33 +85,6 @@ def standings_csv(snapshot: StandingsSnapshot | None) -> str:
                     row.points,
                     *(_metric(metrics.get(key)) for key in metric_keys),
                     row.separated_by,
-                )
-            ]
-        )
-    return out.getvalue()
-
-
-def ratings_csv(rows) -> str:
-    """The ratings table (``selectors.ratings.ratings_table`` rows) as CSV."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(
-        ["rank", "player", "slug", "rating", "provisional", "mu", "sigma", "games", "last_played"]
-    )
-    for r in rows:
-        writer.writerow(
-            [
-                _cell(v)
-                for v in (
-                    r.rank,
-                    r.player.name,
-                    r.player.slug,
-                    r.rating,
-                    r.provisional,
-                    r.mu,
-                    r.sigma,
-                    r.games,
-                    r.last_played_at.isoformat() if r.last_played_at else "",
                 )
             ]
         )
@@ -140,7 +114,7 @@ def rankings_csv(page) -> str:
         player = page.players.get(row.player)
         writer.writerow(
             [
-                _cell(v)
+                csv_cell(v)
                 for v in (
                     row.rank,
                     player.name if player else row.player,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from core.retry import OUTAGE_ERRORS
-from tournaments.services import analyses, ratings, standings
+from tournaments.services import analyses, standings
 
 
 @shared_task(
@@ -29,20 +28,6 @@ def standings_catch_up() -> list[int]:
     for league_id in stale:
         recompute_standings.delay(league_id)
     return stale
-
-
-@shared_task(
-    name="tournaments.update_ratings",
-    autoretry_for=OUTAGE_ERRORS,  # a bug fails once; the beat's ratings-catch-up runs it again
-    retry_backoff=True,
-    retry_backoff_max=60,
-    max_retries=8,
-)
-def update_ratings() -> dict:
-    """Apply every pending rated game in sequence order (idempotent: a duplicate or retried
-    run finds nothing pending; a correction or void of a rated game replays from it).
-    Retried only on an outage (``core.retry.OUTAGE_ERRORS``), never on an error of its own."""
-    return ratings.ratings_update()
 
 
 @shared_task(name="tournaments.analyses_catch_up")

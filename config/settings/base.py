@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "tournaments",
+    "ratings",
     "accounts",
     "notifications",  # above tournaments and accounts (docs/architecture.md)
     "channels",
@@ -132,7 +133,7 @@ TEMPLATES = [
             "libraries": {
                 "maedn": "tournaments.web.templatetags.maedn",
                 "championship": "tournaments.web.templatetags.championship",
-                "rated": "tournaments.web.templatetags.rated",
+                "rated": "ratings.templatetags.rated",
             },
         },
     },

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from tournaments.algorithms.ratings import (
+from ratings.algorithms import (
     DEFAULT_SETTINGS,
     FINISHED_COUNT_POINTS,
     Forecast,

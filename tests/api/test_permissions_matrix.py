@@ -446,7 +446,7 @@ def test_matrix(world: World, case: Case, role: str, private: bool, settings):
 
 def test_every_write_endpoint_is_in_the_matrix():
     """A new write route must get a row in CASES (and in docs/permissions.md)."""
-    from django.urls import get_resolver
+    from django.urls import URLResolver, get_resolver
 
     from tournaments.api.base import ApiView
 
@@ -483,7 +483,11 @@ def test_every_write_endpoint_is_in_the_matrix():
     }
     writes = set()
     resolver = get_resolver("tournaments.api.urls")
-    for pattern in resolver.url_patterns:
+    patterns = list(resolver.url_patterns)
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):  # an app's routes included (ratings/api/urls.py)
+            patterns.extend(pattern.url_patterns)
+            continue
         view = getattr(pattern.callback, "view_class", object)
         if issubclass(view, ApiView) and {"post", "put", "patch", "delete"} & set(dir(view)):
             writes.add(pattern.name)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from django.core.management import call_command
-from django.urls import get_resolver
+from django.urls import URLResolver, get_resolver
 from drf_spectacular.plumbing import _load_enum_name_overrides
 from drf_spectacular.validation import validate_schema
 
@@ -38,8 +38,8 @@ def test_the_served_schema_is_valid_and_covers_every_route(client, db):
     assert schema["openapi"].startswith("3.")
     documented = {(path, method) for path, item in schema["paths"].items() for method in item}
     routes = set()
-    for pattern in get_resolver("tournaments.api.urls").url_patterns:
-        path = "/api/v1/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", str(pattern.pattern))
+    for prefix, pattern in _routes(get_resolver("tournaments.api.urls").url_patterns):
+        path = "/api/v1/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", prefix + str(pattern.pattern))
         path = path.replace("{pk}", "{id}")  # drf-spectacular's name for primary keys
         view = getattr(pattern.callback, "view_class", None)
         if view is None:  # the JSON 404 for unknown URLs
@@ -49,6 +49,16 @@ def test_the_served_schema_is_valid_and_covers_every_route(client, db):
                 routes.add((path, method))
     assert routes == documented
     assert set(schema["components"]["securitySchemes"]) == {"tokenAuth", "cookieAuth"}
+
+
+def _routes(patterns, prefix: str = ""):
+    """Every route with the prefix of the includes it is in (the ratings app's routes are
+    included: ``ratings/api/urls.py``)."""
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _routes(pattern.url_patterns, prefix + str(pattern.pattern))
+        else:
+            yield prefix, pattern
 
 
 def test_the_docs_pages_use_no_cdn(client, db):

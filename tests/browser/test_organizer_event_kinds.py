@@ -23,12 +23,12 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games.engine import simulate_game
+from ratings.services.rated_leagues import league_rating_decide
 from tests.browser.conftest import screenshot
 from tests.builders import make_player, make_user
 from tournaments.models import Fixture, League
 from tournaments.selectors.rankings import ranking_tournaments
 from tournaments.services.log_check import fixture_rules_spec
-from tournaments.services.rated_leagues import league_rating_decide
 
 pytestmark = pytest.mark.browser
 

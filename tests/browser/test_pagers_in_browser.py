@@ -16,7 +16,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def site(transactional_db, monkeypatch):
-    from tournaments.selectors import leagues, ratings
+    from ratings.selectors import ratings
+    from tournaments.selectors import leagues
 
     monkeypatch.setattr(ratings, "RATINGS_PER_PAGE", 5)
     monkeypatch.setattr(leagues, "HOME_LEAGUES_PER_PAGE", 4)

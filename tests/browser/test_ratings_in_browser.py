@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from ratings.services.ratings import ratings_update
 from tests.browser.conftest import screenshot
 from tests.ratings.conftest import World
 from tournaments.models import League
 from tournaments.services.rankings import league_set_ranking
-from tournaments.services.ratings import ratings_update
 from tournaments.services.standings import standings_recompute
 
 

@@ -12,7 +12,8 @@ CHECK = """
 import django
 django.setup()
 from django.test import Client
-from tournaments.models import League, PlayerRating, StandingsRow
+from tournaments.models import League, StandingsRow
+from ratings.models import PlayerRating
 assert League.objects.count() == 7, League.objects.count()  # + 2 finished 3T cups
 assert StandingsRow.objects.filter(played__gt=0).exists()
 # a ratings table across the leagues, and a world ranking from the two cups

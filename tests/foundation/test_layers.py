@@ -2,8 +2,9 @@
 modules import each other without a circle (lazy imports inside functions included).
 
     core ← engine ← games ← tournaments (algorithms ← models ← selectors/permissions ← services
-    ← tasks) ← accounts ← notifications ← pages (tournaments.web, tournaments.api, the apps'
-    views, forms, urls, API, admin, management commands) and live ← config
+    ← tasks) ← ratings, accounts ← notifications ← pages (tournaments.web, tournaments.api,
+    the ratings' own pages and API, the apps' views, forms, urls, API, admin, management
+    commands) and live ← config
 
 And between apps: no two apps import each other (nor any longer circle of apps). Only the
 pages layer, documented as the top, may import any app, so a door's imports do not count:
@@ -21,7 +22,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("core", "games", "tournaments", "accounts", "notifications", "live", "config")
+PACKAGES = (
+    "core",
+    "games",
+    "tournaments",
+    "ratings",
+    "accounts",
+    "notifications",
+    "live",
+    "config",
+)
 
 #: module prefix → rank; the longest matching prefix decides. Higher ranks may import lower.
 LAYERS: dict[str, int] = {
@@ -35,6 +45,14 @@ LAYERS: dict[str, int] = {
     "tournaments.exports": 5,
     "tournaments.services": 6,
     "tournaments.tasks": 7,
+    # ratings: models, algorithms, selectors, services, tasks; told when a result counts
+    "ratings": 8,
+    "ratings.web": 10,
+    "ratings.api": 10,
+    "ratings.templatetags": 10,
+    "ratings.management": 10,
+    "ratings.admin": 10,
+    "ratings.apps": 10,  # AppConfig.ready registers the Celery task and the subscriber
     "accounts": 8,  # sign-up (on tournaments' services), tokens, the account's settings
     "notifications": 9,  # who is told of which tournament event; reads accounts' settings
     # the pages layer (the top, below config): views, forms, urls, the API, the admin
@@ -62,6 +80,10 @@ APPS = ("core", "games", "tournaments", "ratings", "notifications", "accounts", 
 PAGE_PARTS = frozenset(
     {"web", "api", "views", "urls", "forms", "admin", "management", "context_processors"}
 )
+
+
+#: imports that run up the layers for now, each with its reason (to be emptied)
+KNOWN_UPWARD: dict[str, set[str]] = {}
 
 
 def _module_name(path: Path) -> str:
@@ -153,6 +175,7 @@ def test_no_module_imports_from_a_layer_above(module):
         if _rank(target) > _rank(module)
         # a package's __init__ may name its own submodules
         and not target.startswith(module + ".")
+        and target not in KNOWN_UPWARD.get(module, ())
     )
     assert not upward, f"{module} (layer {_rank(module)}) imports from above: {upward}"
 

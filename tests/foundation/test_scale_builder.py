@@ -11,16 +11,8 @@ import pytest
 
 from bench.scale import BIG, OPEN, XLEAGUE, build_site
 from games.models import GameLog
-from tournaments.models import (
-    Fixture,
-    League,
-    PlayerRating,
-    RatingChange,
-    RatingGame,
-    Result,
-    Series,
-    StandingsSnapshot,
-)
+from ratings.models import PlayerRating, RatingChange, RatingGame
+from tournaments.models import Fixture, League, Result, Series, StandingsSnapshot
 from tournaments.services.log_check import fixture_log_mismatches
 
 pytestmark = pytest.mark.django_db

@@ -28,7 +28,8 @@ def page_sizes(monkeypatch):
     rows, so a query per row would show as more queries)."""
     from django.contrib import admin
 
-    from tournaments.selectors import leagues, players, ratings, schedule
+    from ratings.selectors import ratings
+    from tournaments.selectors import leagues, players, schedule
 
     # a DRR of more games than a page is paged by its rounds (the small site's DRR is 15)
     monkeypatch.setattr(schedule, "GAMES_PER_PAGE", 6)
@@ -38,7 +39,7 @@ def page_sizes(monkeypatch):
         monkeypatch.setattr(ratings, "RATINGS_PER_PAGE", 4 * k)
         monkeypatch.setattr(ratings, "CHART_POINTS", 3 * k)
         monkeypatch.setattr(players, "GAMES_SHOWN", 2 * k)
-        monkeypatch.setattr(players, "CHANGES_SHOWN", 2 * k)
+        monkeypatch.setattr(ratings, "CHANGES_SHOWN", 2 * k)
         monkeypatch.setattr(players, "OPPONENTS_SHOWN", 2 * k)
         for model_admin in admin.site._registry.values():
             monkeypatch.setattr(model_admin, "list_per_page", 3 * k)
@@ -139,7 +140,8 @@ def test_the_grown_site_is_really_larger():
     """The builder's growth reaches the pages: the big league's games five times as many,
     the finished leagues and the rated players more than twice (so an equal count above
     means bounded)."""
-    from tournaments.models import Fixture, League, PlayerRating
+    from ratings.models import PlayerRating
+    from tournaments.models import Fixture, League
 
     small = build_site(SMALL)
     counts = (

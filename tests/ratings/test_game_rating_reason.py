@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from ratings.services.rated_leagues import league_rating_decide
+from ratings.services.ratings import ratings_update
 from tests.builders import make_fixture, make_league, make_player, make_user
 from tests.ratings.test_rated_leagues import PAIRS, simulated_game, verified
 from tournaments.models import Entry
-from tournaments.services.rated_leagues import league_rating_decide
-from tournaments.services.ratings import ratings_update
 from tournaments.services.results import forfeit_record, result_enter
 
 pytestmark = pytest.mark.django_db

@@ -12,20 +12,13 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 
 from games.engine import simulate_game
+from ratings.models import LeagueRatingDecision, PlayerRating, RatingChange, RatingGame
+from ratings.services.rated_leagues import league_rating_decide, league_rating_request
+from ratings.services.ratings import NOT_SANCTIONED, ratings_recompute, ratings_update
 from tests.builders import make_fixture, make_league, make_player, make_user
-from tournaments.models import (
-    ConfirmedEmail,
-    Entry,
-    LeagueRatingDecision,
-    PlayerClaim,
-    PlayerRating,
-    RatingChange,
-    RatingGame,
-)
+from tournaments.models import ConfirmedEmail, Entry, PlayerClaim
 from tournaments.services.entries import claim_create, claim_decide, invitation_create
 from tournaments.services.errors import NotAllowed, ServiceError
-from tournaments.services.rated_leagues import league_rating_decide, league_rating_request
-from tournaments.services.ratings import NOT_SANCTIONED, ratings_recompute, ratings_update
 from tournaments.services.results import game_log_submit
 
 PAIRS = (["black", "yellow"], ["green", "red"])
@@ -265,7 +258,8 @@ def test_the_migration_keeps_leagues_rated_today_rated(db):
     from importlib import import_module
     from pathlib import Path
 
-    from django.apps import apps
+    from django.db import connection
+    from django.db.migrations.loader import MigrationLoader
 
     import tournaments.migrations as migrations
 
@@ -274,6 +268,8 @@ def test_the_migration_keeps_leagues_rated_today_rated(db):
     verified_league = make_league(verified("fed"), format="2T")
     staff_league = make_league(make_user("boss", staff=True), format="2T")
     plain_league = make_league(make_user("plain"), format="2T")
+    # the models as that migration saw them (the decisions were still the tournaments')
+    apps = MigrationLoader(connection).project_state(("tournaments", path.stem)).apps
     keep_rated(apps, None)
     rated = {lg.pk: lg.rated for lg in type(plain_league).objects.all()}
     assert rated == {verified_league.pk: True, staff_league.pk: True, plain_league.pk: False}

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from ratings.models import LeagueRatingDecision
+from ratings.services.rated_leagues import league_rating_decide, league_rating_request
 from tests.builders import make_league, make_user
-from tournaments.models import LeagueRatingDecision
-from tournaments.services.rated_leagues import league_rating_decide, league_rating_request
 
 pytestmark = pytest.mark.django_db
 URL = "/admin/tournaments/leagueratingdecision/"

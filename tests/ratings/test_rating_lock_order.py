@@ -17,10 +17,12 @@ from unittest import mock
 import pytest
 from rest_framework.test import APIClient
 
+from ratings.models import RatingChange, RatingGame
+from ratings.services import ratings
 from tests.concurrently import run_concurrently
 from tests.ratings.conftest import World
-from tournaments.models import RatingChange, RatingGame, Result
-from tournaments.services import ratings, results
+from tournaments.models import Result
+from tournaments.services import results
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,11 +11,12 @@ import io
 import pytest
 from django.urls import reverse
 
+from ratings.models import PlayerRating
+from ratings.services.ratings import ratings_update
 from tests.builders import make_user
-from tournaments.models import League, PlayerRating
+from tournaments.models import League
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.rankings import league_set_ranking
-from tournaments.services.ratings import ratings_update
 from tournaments.services.standings import standings_recompute
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,9 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournaments.models import PlayerRating, RatingChange, RatingGame, RatingState, Result
-from tournaments.services.ratings import VOIDED, ratings_recompute, ratings_update
+from ratings.models import PlayerRating, RatingChange, RatingGame, RatingState
+from ratings.services.ratings import VOIDED, ratings_recompute, ratings_update
+from tournaments.models import Result
 
 NAMES = ["ann", "bob", "cid", "dee", "eve"]
 FIXTURES = 8

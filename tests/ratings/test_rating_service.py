@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from django.core.management import call_command
 
-from tournaments.algorithms.ratings import RatedGame, ratings_replay
-from tournaments.models import Entry, PlayerRating, RatingChange, RatingGame, RatingState
-from tournaments.ratings_config import PLATFORM_RATINGS
-from tournaments.services.ratings import ratings_recompute, ratings_update
+from ratings.algorithms import RatedGame, ratings_replay
+from ratings.config import PLATFORM_RATINGS
+from ratings.models import PlayerRating, RatingChange, RatingGame, RatingState
+from ratings.services.ratings import ratings_recompute, ratings_update
+from tournaments.models import Entry
 from tournaments.services.results import forfeit_record, result_void
 
 ORDERS = [

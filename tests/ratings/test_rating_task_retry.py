@@ -7,8 +7,8 @@ import pytest
 from django.db import OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
-from tournaments.services import ratings
-from tournaments.tasks import update_ratings
+from ratings.services import ratings
+from ratings.tasks import update_ratings
 
 
 def flaky(monkeypatch, error: Exception) -> list[int]:

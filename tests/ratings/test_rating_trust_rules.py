@@ -8,15 +8,16 @@ of docs/ratings.md ("Which games are rated") with a game it rates and one it doe
 
 from __future__ import annotations
 
-from tests.builders import build_league, make_fixture, make_league, make_player, make_user
-from tests.examples import example_text
-from tournaments.models import ConfirmedEmail, Entry, PlayerRating, RatingGame
-from tournaments.services.ratings import (
+from ratings.models import PlayerRating, RatingGame
+from ratings.services.ratings import (
     HAND_RESULT_WITHOUT_ACCOUNTS,
     UNVERIFIED_ORGANIZER,
     ratings_recompute,
     ratings_update,
 )
+from tests.builders import build_league, make_fixture, make_league, make_player, make_user
+from tests.examples import example_text
+from tournaments.models import ConfirmedEmail, Entry
 from tournaments.services.results import game_log_submit, result_enter
 
 PAIRS = (["black", "yellow"], ["green", "red"])

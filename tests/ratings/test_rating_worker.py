@@ -7,9 +7,9 @@ import time
 
 import pytest
 
+from ratings.models import PlayerRating, RatingChange, RatingGame
+from ratings.tasks import update_ratings
 from tests.ratings.conftest import World
-from tournaments.models import PlayerRating, RatingChange, RatingGame
-from tournaments.tasks import update_ratings
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from ratings.models import RatingGame
 from tests.builders import example_text
-from tournaments.models import League, RatingGame, Result
+from tournaments.models import League, Result
 from tournaments.services import counting
 from tournaments.services.results import game_log_submit, result_confirm, result_void
 
@@ -22,7 +23,7 @@ LOG = "valid-league-2tplus.json"
 
 #: the registry, in the order its subscribers run (docs/architecture.md lists the same)
 EXPECTED = [
-    ("ratings", "tournaments.services.ratings.rating_game_counted"),
+    ("ratings", "ratings.services.ratings.rating_game_counted"),
     ("analyses", "tournaments.services.analyses.analysis_for_counted"),
 ]
 

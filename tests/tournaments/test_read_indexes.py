@@ -9,8 +9,9 @@ import pytest
 from django.db import connection
 
 from games.models import GameLog
+from ratings.models import RatingChange
 from tests.builders import build_site
-from tournaments.models import Entry, Fixture, RatingChange, Seat, StandingsRow
+from tournaments.models import Entry, Fixture, Seat, StandingsRow
 from tournaments.selectors.games import latest_results
 
 pytestmark = pytest.mark.django_db

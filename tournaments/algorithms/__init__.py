@@ -22,7 +22,7 @@ Modules:
   placings, the final table.
 - :mod:`~tournaments.algorithms.grand_prix` — Grand Prix seating, points, when it is
   decided.
-- :mod:`~tournaments.algorithms.ratings` — player ratings (openskill Plackett–Luce),
+- :mod:`~ratings.algorithms` — player ratings (openskill Plackett–Luce),
   replays, win predictions and their calibration.
 - :mod:`~tournaments.algorithms.world_rankings` — the 3T World Rankings.
 

@@ -11,6 +11,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from core.throttles import LeagueCreateThrottle
+from ratings.selectors.rated_leagues import league_rating, rating_decisions_prefetch
 from tournaments.api.base import (
     LIST_ERRORS,
     READ_ERRORS,
@@ -25,7 +26,6 @@ from tournaments.api.filters import LeagueFilter
 from tournaments.models import (
     League,
 )
-from tournaments.selectors.rated_leagues import league_rating, rating_decisions_prefetch
 from tournaments.selectors.visibility import (
     visible_leagues,
 )

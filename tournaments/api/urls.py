@@ -1,6 +1,6 @@
 """API v1 routes, mounted at /api/v1/ by config/urls.py."""
 
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 
 from accounts import api as accounts
 from tournaments.api import (
@@ -14,7 +14,6 @@ from tournaments.api import (
     leagues,
     players,
     playoffs,
-    ratings,
     results,
     standings,
 )
@@ -34,16 +33,8 @@ urlpatterns = [
         exports.PlayerScheduleView.as_view(),
         name="player-schedule",
     ),
-    path(
-        "players/<slug:slug>/ratings/",
-        ratings.PlayerRatingHistoryView.as_view(),
-        name="player-ratings",
-    ),
-    # ratings and rankings
-    path("ratings/", ratings.RatingListView.as_view(), name="rating-list"),
-    path("ratings.csv", ratings.RatingCsvView.as_view(), name="ratings-csv"),
-    path("rankings/", ratings.RankingsView.as_view(), name="rankings"),
-    path("rankings.csv", ratings.RankingsCsvView.as_view(), name="rankings-csv"),
+    # ratings and rankings (the ratings app), with a league's ranking and a game's prediction
+    path("", include("ratings.api.urls")),
     # leagues
     path("leagues/", leagues.LeagueListView.as_view(), name="league-list"),
     path("leagues/<slug:slug>/", leagues.LeagueDetailView.as_view(), name="league-detail"),
@@ -52,9 +43,6 @@ urlpatterns = [
         "leagues/<slug:slug>/organizers/",
         leagues.LeagueOrganizerView.as_view(),
         name="league-organizers",
-    ),
-    path(
-        "leagues/<slug:slug>/ranking/", ratings.LeagueRankingView.as_view(), name="league-ranking"
     ),
     path("leagues/<slug:slug>/entries/", entries.EntryListView.as_view(), name="entry-list"),
     path(
@@ -132,11 +120,6 @@ urlpatterns = [
     # games and results
     path("fixtures/", fixtures.FixtureListView.as_view(), name="fixture-list"),
     path("fixtures/<int:pk>/", fixtures.FixtureDetailView.as_view(), name="fixture-detail"),
-    path(
-        "fixtures/<int:pk>/prediction/",
-        ratings.FixturePredictionView.as_view(),
-        name="fixture-prediction",
-    ),
     path("fixtures/<int:pk>/log/", fixtures.FixtureLogView.as_view(), name="fixture-log"),
     path(
         "fixtures/<int:pk>/analysis/",

@@ -140,7 +140,7 @@ def table_state(fixture: Fixture) -> str:
     status = fixture.status
     if status == Fixture.Status.DISPUTED:
         return "disputed"
-    if status in (Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED, Fixture.Status.CANCELLED):
+    if status in Fixture.CLOSED_STATUSES:
         return "confirmed"
     if status == Fixture.Status.SUBMITTED:
         return "entered"

@@ -83,7 +83,7 @@ def league_overview(league: League) -> LeagueOverview:
     counts = dict(
         league.fixtures.values_list("status").annotate(n=Count("id")).values_list("status", "n")
     )
-    counted = counts.get(Fixture.Status.CONFIRMED, 0) + counts.get(Fixture.Status.FORFEITED, 0)
+    counted = sum(counts.get(status, 0) for status in Fixture.COUNTED_STATUSES)
     total = sum(n for s, n in counts.items() if s != Fixture.Status.CANCELLED)
     return LeagueOverview(league, entries, organizers, counts, total, counted)
 

@@ -1,4 +1,5 @@
-"""A player's page: their leagues, games and log statistics."""
+"""A player's page: their leagues, games and log statistics (their rating on it is the
+ratings app's: ``ratings.selectors.ratings.player_rating_view``)."""
 
 from __future__ import annotations
 
@@ -10,18 +11,7 @@ from django.db.models.functions import RowNumber
 
 from games.engine.board import DEFAULT_COLOURS
 from games.models import GameAnalysis
-from tournaments.algorithms.ratings import Rating, is_provisional
-from tournaments.models import (
-    Entry,
-    Fixture,
-    League,
-    Player,
-    PlayerRating,
-    RatingChange,
-    Result,
-    Seat,
-)
-from tournaments.ratings_config import PLATFORM_RATINGS
+from tournaments.models import Entry, Fixture, League, Player, Result, Seat
 from tournaments.selectors.analyses import (
     AnalysedRecord,
     DiceView,
@@ -30,13 +20,11 @@ from tournaments.selectors.analyses import (
     with_analysis_summary,
 )
 from tournaments.selectors.rankings import final_places
-from tournaments.selectors.ratings import Chart, rating_chart, rating_history
 from tournaments.selectors.visibility import visible_leagues
 
-#: a player's page lists this many games per league, rating changes and opponents (the
+#: a player's page lists this many games per league and opponents (the
 #: schedule filtered by the player and the API have the rest): bounded, whatever the history
 GAMES_SHOWN = 10
-CHANGES_SHOWN = 20
 OPPONENTS_SHOWN = 20
 LEAGUES_PER_PAGE = 10
 
@@ -106,14 +94,6 @@ class PlayerStats:
         return self.sixes / self.rolls if self.rolls else None
 
 
-@dataclass(frozen=True)
-class _Change:
-    """A rating change as the chart reads it."""
-
-    display_before: int
-    display_after: int
-
-
 @dataclass
 class Record:
     """Counted games against one opponent (or at one seat): ``ahead`` = this player
@@ -138,11 +118,6 @@ class PlayerPage:
     leagues: list[PlayerLeague]
     colours: list[tuple[tuple[str, ...], int]]
     stats: PlayerStats
-    rating: PlayerRating | None = None
-    #: the last :data:`CHANGES_SHOWN` rating changes (``changes_total`` in all)
-    rating_changes: list[RatingChange] = field(default_factory=list)
-    changes_total: int = 0
-    chart: Chart | None = None
     honours: list[Honour] = field(default_factory=list)
     opponents: list[tuple[Player, Record]] = field(default_factory=list)
     seats: list[tuple[int, Record]] = field(default_factory=list)
@@ -156,20 +131,6 @@ class PlayerPage:
         if not self.stats.logged_games:
             return None
         return dice_view(self.stats.faces, self.stats.logged_games)
-
-    @property
-    def provisional(self) -> bool:
-        return self.rating is not None and is_provisional(
-            Rating(self.rating.mu, self.rating.sigma), PLATFORM_RATINGS
-        )
-
-    @property
-    def recent_changes(self) -> list[RatingChange]:
-        return self.rating_changes[-CHANGES_SHOWN:]
-
-    @property
-    def more_changes(self) -> bool:
-        return self.changes_total > len(self.recent_changes)
 
     @property
     def top_opponents(self) -> list[tuple[Player, Record]]:
@@ -296,19 +257,11 @@ def player_page(player: Player, user) -> PlayerPage:
         )
     for entry_id, (wins, losses, games) in tallies.items():
         by_entry[entry_id].counts = (wins, losses, games)
-    history = rating_history(player, user)
-    # the chart from two integers per game; objects only for the changes listed
-    points = [_Change(*row) for row in history.values_list("display_before", "display_after")]
-    changes = list(reversed(history.order_by("-sequence")[:CHANGES_SHOWN]))
     return PlayerPage(
         player=player,
         leagues=list(by_entry.values()),
         colours=colours.most_common(),
         stats=stats,
-        rating=_rating_of(player),
-        rating_changes=changes,
-        changes_total=len(points),
-        chart=rating_chart(points),
         honours=_honours(player, [e.league for e in entries]),
         opponents=_opponents(played),
         seats=sorted(at_seat.items()),
@@ -377,13 +330,6 @@ def _analysed(played: dict[int, tuple], by_entry: dict[int, PlayerLeague]):
         if summary:
             analysed.setdefault(league.pk, AnalysedRecord()).add(summary)
     return analysed
-
-
-def _rating_of(player: Player) -> PlayerRating | None:
-    try:
-        return player.rating  # selected with the player by player_get
-    except PlayerRating.DoesNotExist:
-        return None
 
 
 def _count(record: Record, won: bool | None) -> None:

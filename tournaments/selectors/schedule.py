@@ -79,7 +79,6 @@ class ScheduleBlock:
 
 #: the part of a schedule holding every game outside the DRRs (series, events, final table)
 OTHER_PART = "other"
-_SETTLED = (Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED, Fixture.Status.CANCELLED)
 
 
 @dataclass
@@ -101,7 +100,9 @@ def schedule_parts(league: League, player: Player | None = None) -> list[Schedul
     rows = (
         fixtures.order_by()
         .values_list("cycle__number")
-        .annotate(games=Count("id"), open=Count("id", filter=~Q(status__in=_SETTLED)))
+        .annotate(
+            games=Count("id"), open=Count("id", filter=~Q(status__in=Fixture.CLOSED_STATUSES))
+        )
     )
     parts = [
         SchedulePart(str(n) if n is not None else OTHER_PART, n, games, open_)
@@ -166,7 +167,7 @@ def round_pages(league: League, player: Player | None, part: SchedulePart | None
         _part_fixtures(league.fixtures.all(), player, part)
         .order_by()
         .values_list("round")
-        .annotate(open=Count("id", filter=~Q(status__in=_SETTLED)))
+        .annotate(open=Count("id", filter=~Q(status__in=Fixture.CLOSED_STATUSES)))
     )
     numbers = [number for number, _ in rows]
     per_round = -(-part.games // max(1, len(numbers)))

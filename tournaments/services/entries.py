@@ -21,15 +21,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from tournaments.models import (
-    Entry,
-    Invitation,
-    League,
-    MailSent,
-    Player,
-    PlayerClaim,
-    RatingChange,
-)
+from tournaments.models import Entry, Invitation, League, MailSent, Player, PlayerClaim
 from tournaments.permissions import Refusal, email_confirmed, entry_refusal, may_vouch_for
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_no_refusal, require_organizer
@@ -426,7 +418,7 @@ def rated_player_refusal(by, player: Player) -> str:
     player with rated games is staff's to hand over (docs/ratings.md, "Rated leagues"): a
     rating is other people's number, so a farmed rating cannot pass to a sock account on
     its creator's word."""
-    if getattr(by, "is_staff", False) or not RatingChange.objects.filter(player=player).exists():
+    if getattr(by, "is_staff", False) or not player.rating_changes.exists():
         return ""
     return f"{player.name} has a rating (rated games): only staff may hand it to an account"
 

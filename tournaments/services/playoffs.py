@@ -131,9 +131,7 @@ def _schedule_next_game(series: Series, records=None) -> Fixture | None:
     game unless one is already open."""
     if series.higher_id is None or series.lower_id is None or series.winner_id:
         return None
-    if series.fixtures.exclude(
-        status__in=[Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED, Fixture.Status.CANCELLED]
-    ).exists():
+    if series.fixtures.exclude(status__in=Fixture.CLOSED_STATUSES).exists():
         return None
     if not series.fixtures.exists():
         if records is None:

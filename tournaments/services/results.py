@@ -34,6 +34,8 @@ from games import engine
 from games.engine.board import count_points
 from games.services import CheckedLog, LogRejected, game_log_check, game_log_store
 from games.storable import find_unstorable, storable
+
+# counting registry (h-counting) replaces this: the one call up into the ratings app
 from tournaments.actors import account, link_holder, via_link
 from tournaments.algorithms import open_draw
 from tournaments.algorithms.errors import AlgorithmError

@@ -340,7 +340,7 @@ def round_dates_set(
         games = list(
             cycle.fixtures.select_for_update(no_key=True)
             .filter(round=round_number)
-            .exclude(status__in=[Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED])
+            .exclude(status__in=Fixture.COUNTED_STATUSES)
         )
         if not cycle.fixtures.filter(round=round_number).exists():
             raise ServiceError(
@@ -419,7 +419,7 @@ def league_date_groups(league) -> list[tuple[str, list[Fixture]]]:
     playoff games by bracket round and game number (game 2 of both semi-finals on one
     date). Games that count already, or were cancelled, are left out. Each group is
     ``(label, games)``."""
-    done = [Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED, Fixture.Status.CANCELLED]
+    done = Fixture.CLOSED_STATUSES
     games = (
         league.fixtures.filter(cycle__isnull=True)
         .exclude(status__in=done)
@@ -479,9 +479,7 @@ def league_dates_recur(
             locked = Fixture.objects.select_for_update(no_key=True).filter(
                 pk__in=[g.pk for g in members]
             )
-            for game in locked.exclude(
-                status__in=[Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED]
-            ):
+            for game in locked.exclude(status__in=Fixture.COUNTED_STATUSES):
                 game.scheduled_at, game.deadline = date.scheduled_at, date.deadline
                 game.save(update_fields=["scheduled_at", "deadline", "updated_at"])
                 dated += 1

@@ -47,7 +47,6 @@ logger = logging.getLogger(__name__)
 RECOMPUTE_TASK = "tournaments.recompute_standings"
 
 STAGE = "league"
-DECIDED = (Fixture.Status.CONFIRMED, Fixture.Status.FORFEITED, Fixture.Status.CANCELLED)
 
 
 def _jsonable(value: Any) -> Any:
@@ -199,7 +198,7 @@ def _recompute(league_id: int) -> dict:
     )
     counts = Fixture.objects.filter(
         league=league, series__isnull=True, stage=Fixture.Stage.REGULAR
-    ).aggregate(total=_count(), decided=_count(Q(status__in=DECIDED)))
+    ).aggregate(total=_count(), decided=_count(Q(status__in=Fixture.CLOSED_STATUSES)))
     fields = dict(
         results_revision=revision,
         provisional=_provisional(league, counts),

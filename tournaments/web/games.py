@@ -18,6 +18,8 @@ from games import views as game_views
 from games.fair_dice import dice_check
 from games.geometry import board_layout
 from games.models import GameLog
+from ratings.selectors import rated_leagues as rated_selectors
+from ratings.selectors import ratings as rating_selectors
 from tournaments.models import Fixture, Result
 from tournaments.permissions import (
     CONFIRM,
@@ -34,8 +36,6 @@ from tournaments.permissions import (
 )
 from tournaments.selectors import analyses as analysis_selectors
 from tournaments.selectors import games as game_selectors
-from tournaments.selectors import rated_leagues as rated_selectors
-from tournaments.selectors import ratings as rating_selectors
 from tournaments.services import analyses as analysis_services
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError

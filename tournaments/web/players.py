@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from ratings.selectors.ratings import player_rating_view
 from tournaments.models import Player
 from tournaments.permissions import may_share
 from tournaments.selectors import players as player_selectors
@@ -32,6 +33,7 @@ def player_detail(request, slug: str):
     )
     context = {
         "page": page,
+        "player_rating": player_rating_view(player, request.user),
         "leagues": leagues,
         "player": player,
         "can_share": may_share(request.user, player),
@@ -57,6 +59,7 @@ def player_share(request, slug: str):
             "tournaments/player.html",
             {
                 "page": (page := player_selectors.player_page(player, request.user)),
+                "player_rating": player_rating_view(player, request.user),
                 "leagues": page.leagues,
                 "player": player,
                 "can_share": may_share(request.user, player),

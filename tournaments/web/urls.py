@@ -18,8 +18,6 @@ from tournaments.web import (
     players,
     playoffs_setup,
     printing,
-    rated,
-    ratings,
     result_links,
     search,
     seeding,
@@ -67,13 +65,8 @@ urlpatterns = [
         name="manage-claim-decide",
     ),
     path("leagues/<slug:slug>/manage/organizers/", organize.organizer_add, name="manage-organizer"),
-    path(
-        "leagues/<slug:slug>/manage/rating/",
-        rated.rating_request,
-        name="manage-rating-request",
-    ),
-    path("rating-requests/", rated.rating_queue, name="rating-requests"),
-    path("rating-requests/<slug:slug>/", rated.rating_decide, name="rating-decide"),
+    # ratings (the ratings app): rating requests, ratings, rankings, head to head
+    path("", include("ratings.web.urls")),
     path(
         "leagues/<slug:slug>/manage/entries/<int:entry_id>/result-link/",
         result_links.link_create,
@@ -209,9 +202,6 @@ urlpatterns = [
     path("games/<int:pk>/logs/<int:log_id>/replay.json", games.game_replay, name="game-replay"),
     path("players/<slug:slug>/", players.player_detail, name="player"),
     path("players/<slug:slug>/share/", players.player_share, name="player-share"),
-    path("players/<slug:slug>/vs/<slug:other>/", ratings.head_to_head, name="head-to-head"),
-    path("ratings/", ratings.ratings_table, name="ratings"),
-    path("rankings/", ratings.world_rankings, name="rankings"),
     # games' own page (namespace games), throttled per visitor here where pages meet accounts
     path(
         "replay/",

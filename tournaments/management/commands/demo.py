@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games.engine import simulate_game
+from ratings.services.rated_leagues import league_rating_decide
 from tournaments.models import ConfirmedEmail, Fixture, League, Player
 from tournaments.services.analyses import analyse_now
 from tournaments.services.errors import ServiceError
@@ -24,7 +25,6 @@ from tournaments.services.open_tournaments import (
 )
 from tournaments.services.players import player_create
 from tournaments.services.rankings import league_set_ranking
-from tournaments.services.rated_leagues import league_rating_decide
 from tournaments.services.results import game_log_submit
 from tournaments.services.schedule import cycle_create
 from tournaments.services.standings import standings_recompute

@@ -14,41 +14,21 @@ from django import template
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from games.geometry import SHAPES, SYMBOLS, shape_path
 from games.replay import colour_label
 from tournaments.algorithms.standings import MAX_GAME_SECONDS
 from tournaments.formats import FORMATS
+from tournaments.models import Fixture, League, Result, Series
 from tournaments.services.errors import error_text
 
 register = template.Library()
 
-STATUS_LABELS = {
-    # leagues
-    "draft": pgettext_lazy("status", "draft"),
-    "registration": pgettext_lazy("status", "registration open"),
-    "running": pgettext_lazy("status", "running"),
-    "playoffs": pgettext_lazy("status", "playoffs"),
-    "finished": pgettext_lazy("status", "finished"),
-    # fixtures
-    "scheduled": pgettext_lazy("status", "scheduled"),
-    "submitted": pgettext_lazy("status", "awaiting confirmation"),
-    "confirmed": pgettext_lazy("status", "confirmed"),
-    "disputed": pgettext_lazy("status", "disputed"),
-    "forfeited": pgettext_lazy("status", "forfeited"),
-    "cancelled": pgettext_lazy("status", "cancelled"),
-    # results
-    "pending": pgettext_lazy("status", "awaiting confirmation"),
-    "superseded": pgettext_lazy("status", "superseded"),
-    "rejected": pgettext_lazy("status", "rejected by the organizer"),
-    "voided": pgettext_lazy("status", "voided"),
-    # series
-    "waiting": pgettext_lazy("status", "waiting for players"),
-    "playing": pgettext_lazy("status", "playing"),
-    "decided": pgettext_lazy("status", "decided"),
-}
+#: the statuses the pages label, each labelled once on its model (the first that knows a
+#: value names it: a fixture's and a result's "confirmed" read the same)
+STATUS_CHOICES = (League.Status, Fixture.Status, Result.State, Series.Status)
 
 SOURCE_LABELS = {
     "log": _("validated game log"),
@@ -135,7 +115,10 @@ def series_name(name: str) -> str:
 
 @register.filter
 def status_label(value: str) -> str:
-    return STATUS_LABELS.get(value, value)
+    for choices in STATUS_CHOICES:
+        if value in choices.values:
+            return choices(value).label
+    return value
 
 
 @register.filter
@@ -379,8 +362,8 @@ def player_rating(player) -> str:
     """The player's displayed rating as a small badge ("1234", "1000?" while provisional),
     or nothing for a player without rated games. Reads ``player.rating`` (select it with the
     player: ``select_related("…player__rating")``, no extra query)."""
-    from tournaments.algorithms.ratings import Rating, is_provisional
-    from tournaments.ratings_config import PLATFORM_RATINGS
+    from ratings.algorithms import Rating, is_provisional
+    from ratings.config import PLATFORM_RATINGS
 
     try:
         rating = player.rating

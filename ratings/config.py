@@ -3,7 +3,7 @@ prediction uses (β chosen with ``bench/ratings_calibration.py``, see docs/ratin
 
 from __future__ import annotations
 
-from tournaments.algorithms.ratings import RatingSettings
+from ratings.algorithms import RatingSettings
 
 #: β (the luck of one game) is four times openskill's default 25/6: Mensch ärgere Dich
 #: nicht is a dice game, and ``bench/ratings_calibration.py`` scores β = 50/3 best (lowest

@@ -4,21 +4,25 @@ ratings next to names, and win predictions for scheduled games."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.paginator import Paginator
 from django.db.models import Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
-from tournaments.algorithms.ratings import Rating, is_provisional, predict_win
+from ratings.algorithms import Rating, is_provisional, predict_win
+from ratings.config import PLATFORM_RATINGS
+from ratings.models import PlayerRating, RatingChange
 from tournaments.formats import FORMAT_CHOICES
-from tournaments.models import Fixture, Player, PlayerRating, RatingChange
-from tournaments.ratings_config import PLATFORM_RATINGS
+from tournaments.models import Fixture, Player
 from tournaments.selectors.visibility import visible_leagues
 
 FORMATS = tuple(code for code, _ in FORMAT_CHOICES)
 BOARDS = (4, 6)
+#: a player's page lists this many rating changes (the API has the rest): bounded, whatever
+#: the history
+CHANGES_SHOWN = 20
 
 
 class FilterError(ValueError):
@@ -214,3 +218,59 @@ def fixture_prediction(fixture: Fixture) -> list[Prediction] | None:
         )
         for p in players
     ]
+
+
+@dataclass(frozen=True)
+class _Change:
+    """A rating change as the chart reads it."""
+
+    display_before: int
+    display_after: int
+
+
+@dataclass
+class PlayerRatingView:
+    """A player's rating on their page: the current rating (``None`` before their first
+    rated game), the last :data:`CHANGES_SHOWN` changes (``changes_total`` in all) in
+    leagues the visitor may see, and the chart of them all."""
+
+    rating: PlayerRating | None = None
+    changes: list[RatingChange] = field(default_factory=list)
+    changes_total: int = 0
+    chart: Chart | None = None
+
+    @property
+    def provisional(self) -> bool:
+        return self.rating is not None and is_provisional(
+            Rating(self.rating.mu, self.rating.sigma), PLATFORM_RATINGS
+        )
+
+    @property
+    def recent_changes(self) -> list[RatingChange]:
+        return self.changes[-CHANGES_SHOWN:]
+
+    @property
+    def more_changes(self) -> bool:
+        return self.changes_total > len(self.recent_changes)
+
+
+def player_rating_view(player: Player, user) -> PlayerRatingView:
+    """The rating part of a player's page (``player`` read with its rating:
+    ``tournaments.selectors.players.player_get``)."""
+    history = rating_history(player, user)
+    # the chart from two integers per game; objects only for the changes listed
+    points = [_Change(*row) for row in history.values_list("display_before", "display_after")]
+    changes = list(reversed(history.order_by("-sequence")[:CHANGES_SHOWN]))
+    return PlayerRatingView(
+        rating=_rating_of(player),
+        changes=changes,
+        changes_total=len(points),
+        chart=rating_chart(points),
+    )
+
+
+def _rating_of(player: Player) -> PlayerRating | None:
+    try:
+        return player.rating  # selected with the player by player_get
+    except PlayerRating.DoesNotExist:
+        return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from tournaments.services.ratings import ratings_recompute
+from ratings.services.ratings import ratings_recompute
 
 
 class Command(BaseCommand):

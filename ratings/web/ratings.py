@@ -8,12 +8,12 @@ from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from ratings.config import ACTIVE_MONTHS_CHOICES
+from ratings.selectors import ratings as rating_selectors
 from tournaments.algorithms.world_rankings import PRECEDENCE
 from tournaments.models import Player
-from tournaments.ratings_config import ACTIVE_MONTHS_CHOICES
 from tournaments.selectors import players as player_selectors
 from tournaments.selectors import rankings as ranking_selectors
-from tournaments.selectors import ratings as rating_selectors
 
 
 @require_GET

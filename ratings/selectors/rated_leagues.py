@@ -10,7 +10,8 @@ from django.db.models import Prefetch, QuerySet
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from tournaments.models import League, LeagueRatingDecision
+from ratings.models import LeagueRatingDecision, RatingGame
+from tournaments.models import League, Result
 from tournaments.permissions import email_confirmed
 
 
@@ -130,8 +131,7 @@ def game_rating(fixture, result=None, league_status: RatingStatus | None = None)
     the reason it was skipped (``services.ratings``: the league's sanction, a hand result
     with a player without an account, a forfeit, no information, a void), or, before its
     result counts, what will happen to it. One query (``league_status`` saves another)."""
-    from tournaments.models import RatingGame, Result
-    from tournaments.services import ratings as rules
+    from ratings.services import ratings as rules
 
     rated_game = (
         RatingGame.objects.filter(fixture=fixture)

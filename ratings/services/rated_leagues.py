@@ -9,11 +9,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from tournaments.models import Fixture, League, LeagueRatingDecision, Result
+from ratings.models import LeagueRatingDecision
+from ratings.services.ratings import every_league_rated, rating_game_counted
+from tournaments.models import Fixture, League, Result
 from tournaments.permissions import may_sanction
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import require_organizer
-from tournaments.services.ratings import every_league_rated, rating_game_counted
 
 NOTE_MAX = REASON_MAX = 500
 

@@ -2,7 +2,7 @@
 
 from django import template
 
-from tournaments.selectors.rated_leagues import RatingStatus, league_rating, new_league_rating
+from ratings.selectors.rated_leagues import RatingStatus, league_rating, new_league_rating
 
 register = template.Library()
 

@@ -6,22 +6,38 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from ratings.selectors.rated_leagues import rating_decisions_recent, rating_requests_open
+from ratings.services.rated_leagues import league_rating_decide, league_rating_request
 from tournaments.models import League
-from tournaments.permissions import may_sanction
-from tournaments.selectors.rated_leagues import rating_decisions_recent, rating_requests_open
+from tournaments.permissions import can_view, is_organizer, may_sanction
+from tournaments.selectors.leagues import league_get
 from tournaments.services.errors import ServiceError
-from tournaments.services.rated_leagues import league_rating_decide, league_rating_request
-from tournaments.web.lookups import organized_league
+
+
+def _organized_league(request, slug: str) -> League:
+    """A league the visitor organizes: 404 when they may not see it, 403 when they may see
+    it but do not organize it (as ``tournaments.web.lookups.organized_league``; the ratings'
+    pages do not import the competition's)."""
+    try:
+        league = league_get(slug)
+    except League.DoesNotExist:
+        raise Http404("no such league") from None
+    if not can_view(request.user, league):
+        raise Http404("no such league")
+    if not is_organizer(request.user, league):
+        raise PermissionDenied(f"only the organizers of {league.name} may do this")
+    return league
 
 
 @login_required
 @require_POST
 def rating_request(request, slug: str):
-    league = organized_league(request, slug)
+    league = _organized_league(request, slug)
     try:
         league_rating_request(league=league, by=request.user, note=request.POST.get("note", ""))
     except ServiceError as exc:

@@ -12,6 +12,9 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from ratings.exports import ratings_csv
+from ratings.models import PlayerRating
+from ratings.selectors import ratings as rating_selectors
 from tournaments import exports
 from tournaments.api.base import (
     LIST_ERRORS,
@@ -24,9 +27,8 @@ from tournaments.api.base import (
 from tournaments.api.leagues import LeagueSerializer
 from tournaments.api.players import PlayerRefSerializer
 from tournaments.formats import FORMAT_CHOICES
-from tournaments.models import Fixture, League, Player, PlayerRating
+from tournaments.models import Fixture, League, Player
 from tournaments.selectors import rankings as ranking_selectors
-from tournaments.selectors import ratings as rating_selectors
 from tournaments.selectors.visibility import visible_fixtures
 from tournaments.services import rankings as ranking_services
 from tournaments.services.errors import ServiceError
@@ -91,7 +93,7 @@ class RatingCsvView(DownloadView):
     )
     def get(self, request):
         rows = rating_selectors.ratings_table(_filters(request))
-        return download(exports.ratings_csv(rows), "text/csv; charset=utf-8", "ratings.csv")
+        return download(ratings_csv(rows), "text/csv; charset=utf-8", "ratings.csv")
 
 
 class RatingChangeSerializer(serializers.Serializer):

@@ -26,7 +26,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from tournaments.algorithms.ratings import (
+from ratings.algorithms import (
     FINISHED_COUNT_POINTS,
     RatedGame,
     Rating,
@@ -36,19 +36,11 @@ from tournaments.algorithms.ratings import (
     initial_rating,
     rate_game,
 )
+from ratings.config import PLATFORM_RATINGS
+from ratings.models import PlayerRating, RatingChange, RatingGame, RatingState
 from tournaments.formats import get_format
-from tournaments.models import (
-    Fixture,
-    Player,
-    PlayerRating,
-    RatingChange,
-    RatingGame,
-    RatingState,
-    Result,
-    Seat,
-)
+from tournaments.models import Fixture, Player, Result, Seat
 from tournaments.permissions import email_confirmed
-from tournaments.ratings_config import PLATFORM_RATINGS
 from tournaments.services import counting
 from tournaments.services.broker import task_send
 

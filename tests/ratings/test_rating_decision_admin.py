@@ -11,7 +11,7 @@ from ratings.services.rated_leagues import league_rating_decide, league_rating_r
 from tests.builders import make_league, make_user
 
 pytestmark = pytest.mark.django_db
-URL = "/admin/tournaments/leagueratingdecision/"
+URL = "/admin/ratings/leagueratingdecision/"
 
 
 @pytest.fixture(autouse=True)

@@ -290,7 +290,12 @@ def test_a_whole_championship_day(chromium, live_server, transactional_db, axe_s
     assert counted.placings[0] == s1[len(s1) - 1].entry_id  # 212 points placed first
     day.results_by_desk(2, skip=[1])
 
-    # a late entry after round 2 plays from round 3
+    # a late entry after round 2 plays from round 3: the desk makes a 17th place first
+    desk.goto(f"/leagues/{league.slug}/desk/registration/")
+    desk.locator("#reg-capacity").fill("17")
+    with desk.expect_navigation():
+        desk.locator("#reg-capacity").press("Enter")
+    assert day.refresh().capacity == 17
     late = day.add("Lena Spät")
     assert late.joined_round == 3
     desk.goto(f"/leagues/{league.slug}/desk/check-in/?q=Lena")

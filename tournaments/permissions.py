@@ -174,7 +174,8 @@ def result_link_refusal(user, entry: Entry, *, revoking: bool = False) -> Refusa
             f"{entry.player.name} has an account and reports their games signed in; private "
             "result links are for players without an account"
         )
-    if entry.state != Entry.State.ACCEPTED:
+    # a waiting player gets theirs with everybody's slips, and checks in with it (h-champ)
+    if entry.state not in (Entry.State.ACCEPTED, Entry.State.WAITLISTED):
         return Refusal(
             f"{entry.player.name} has not accepted the entry; a result link is for a player "
             "taking part"

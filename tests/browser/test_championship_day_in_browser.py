@@ -180,6 +180,15 @@ def test_a_whole_championship_day(chromium, live_server, transactional_db, axe_s
 
     # the desk: registration (16 places, one waiting), then check-in opens
     desk.goto(f"/leagues/{league.slug}/desk/registration/")
+    # teams and a category, pasted from a spreadsheet (tab-separated columns)
+    lines = [
+        f"{name}\t{'TV Kassel' if i % 2 else 'SG Mainz'}\t{'youth' if i < 4 else ''}"
+        for i, name in enumerate(NAMES[:8])
+    ]
+    desk.locator("#reg-text").fill("\n".join(lines))
+    with desk.expect_navigation():
+        desk.locator("input[name=action][value=teams] ~ p button").click()
+    assert Entry.objects.filter(league=league, team="TV Kassel").count() == 4
     fits(desk)
     clean(desk, axe_source)
     screenshot(desk, f"championship-day-registration-{lang}")
@@ -290,7 +299,12 @@ def test_a_whole_championship_day(chromium, live_server, transactional_db, axe_s
     assert counted.placings[0] == s1[len(s1) - 1].entry_id  # 212 points placed first
     day.results_by_desk(2, skip=[1])
 
-    # a late entry after round 2 plays from round 3
+    # a late entry after round 2 plays from round 3: the desk makes a 17th place first
+    desk.goto(f"/leagues/{league.slug}/desk/registration/")
+    desk.locator("#reg-capacity").fill("17")
+    with desk.expect_navigation():
+        desk.locator("#reg-capacity").press("Enter")
+    assert day.refresh().capacity == 17
     late = day.add("Lena Spät")
     assert late.joined_round == 3
     desk.goto(f"/leagues/{league.slug}/desk/check-in/?q=Lena")
@@ -312,6 +326,7 @@ def test_a_whole_championship_day(chromium, live_server, transactional_db, axe_s
     wait_for_text(projector, day.words["final"])
     final = day.refresh().fixtures.get(stage="final")
     fs = seats_of(final)
+    before = projector.get_attribute("#main", "data-etag")
     for i, seat in enumerate(fs[:2]):
         ctx, phone = day.phone(seat.entry_id)
         phone.goto(f"/tables/{final.pk}/")
@@ -326,6 +341,9 @@ def test_a_whole_championship_day(chromium, live_server, transactional_db, axe_s
         ctx.close()
     ranking = open_final_ranking(day.refresh())
     assert ranking is not None and ranking[0] == fs[0].entry_id
+    projector.wait_for_function(
+        "(old) => document.querySelector('#main').dataset.etag !== old", arg=before, timeout=5000
+    )
     projector.evaluate(
         """() => document.querySelectorAll('.pj-panel')
         .forEach(p => p.classList.toggle('is-shown', p.dataset.panel === 'standings'))"""
@@ -336,6 +354,14 @@ def test_a_whole_championship_day(chromium, live_server, transactional_db, axe_s
     desk.goto(f"/leagues/{league.slug}/classification/")
     fits(desk)
     clean(desk, axe_source)
+    champion = fs[0].entry.player.name
+    assert champion in desk.locator("#class-players ~ div tbody tr").first.inner_text()
+    teams = desk.locator("#class-teams ~ div tbody tr").all_inner_texts()
+    assert len(teams) == 2 and {"TV Kassel", "SG Mainz"} <= {t.split("\t")[1] for t in teams}
     screenshot(desk, f"championship-day-classification-{lang}")
+    desk.goto(f"/leagues/{league.slug}/classification/?category=youth")
+    assert desk.locator("#class-players ~ div tbody tr").count() == 4
+    fits(desk)
+    screenshot(desk, f"championship-day-classification-youth-{lang}")
     day.desk.close()
     assert not [e for errors in day.errors_lists for e in errors]

@@ -248,9 +248,14 @@ class Classification:
     categories: list[str]
     category: str
     team_best: int
+    #: ranked by the final table (its four first), not by the preliminary points
+    final: bool = False
+    with_teams: bool = False
 
 
-def classification(league: League, category: str = "") -> Classification:
+def classification(
+    league: League, category: str = "", final_order: list[int] | None = None
+) -> Classification:
     """The event's standings as the projector and the classification page show them, with
     a category as a filter of the same table (the overall rank kept, the place within the
     category beside it), and the team classification by the event's rule (the best
@@ -266,6 +271,13 @@ def classification(league: League, category: str = "") -> Classification:
     entries = {e.pk: e for e in league.entries.select_related("player")}
     categories = sorted({e.category for e in entries.values() if e.category}, key=str.casefold)
     category = category if category in categories else ""
+    if final_order:  # the final table has counted: its order on top, the others after
+        by_entry = {r.entry: r for r in standings}
+        ordered = [by_entry[e] for e in final_order if e in by_entry]
+        ordered += [r for r in standings if r.entry not in set(final_order)]
+        standings = [
+            type(r)(r.entry, i, r.values, r.separated_by, False) for i, r in enumerate(ordered, 1)
+        ]
     rows = []
     for r in standings:
         entry = entries.get(r.entry)
@@ -282,6 +294,8 @@ def classification(league: League, category: str = "") -> Classification:
     teams = team_ranking(points, {pk: e.team for pk, e in entries.items()}, league.team_best or 0)
     names = {pk: e.player.name for pk, e in entries.items()}
     return Classification(
+        final=bool(final_order),
+        with_teams=any(e.team for e in entries.values()),
         rows=rows,
         teams=[(t, [(names[e], p) for e, p in t.counted]) for t in teams],
         categories=categories,

@@ -501,7 +501,11 @@ def classification(request, slug: str):
     """The standings with a category as a filter (``?category=youth``) and the team
     classification: public like the league's standings."""
     league = league_or_404(request, slug)
-    board = champ_reads.classification(league, request.GET.get("category", ""))
+    from tournaments.services.open_tournaments import open_final_ranking
+
+    board = champ_reads.classification(
+        league, request.GET.get("category", ""), final_order=open_final_ranking(league)
+    )
     return render(
         request,
         "tournaments/championship/classification.html",

@@ -111,7 +111,7 @@ def _result(object_id: int) -> Result | None:
     )
 
 
-def event_recipients(kind: str, object_id: int, stamp: str = "") -> tuple[list, Message | None]:
+def event_recipients(kind: str, object_id: int, stamp: str = "") -> tuple[list, Message | None]:  # noqa: C901 (one branch per notification kind, each a few lines)
     """The users to tell of this event and what to tell them (no one when the object is
     gone, or the event no longer holds: a result confirmed before the task ran)."""
     if kind == Kind.RESULT_AWAITING:

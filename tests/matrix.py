@@ -5,14 +5,20 @@ The whole matrix is a third of the suite's tests, so most of it is marked ``slow
 fast suite (``pytest -m "not slow"``, README) keeps a sample that still walks every case
 once refused and once allowed — in the public league, a visitor, a logged-in stranger and
 the first role (in ``ROLES`` order) the case allows. The whole suite (``make test``, CI)
-runs every combination."""
+runs every combination.
+
+Both matrices build their world of roles once per module (``built_once``) and run each case
+in its own savepoint (pytest-django's ``db``) on a deep copy of it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import pytest
+from django.db import transaction
+
+T = TypeVar("T")
 
 #: the roles every case runs for in the fast suite (with the first role it allows)
 SAMPLE_ROLES = ("anonymous", "stranger")
@@ -41,3 +47,24 @@ def matrix_params(cases: Iterable[Any], roles: Sequence[str]) -> list[Any]:
         for role in roles
         for private in (False, True)
     ]
+
+
+def built_once(django_db_blocker, build: Callable[[], T]) -> Iterator[T]:
+    """For a module-scoped fixture: ``build()`` written once in a transaction that stays
+    open while the module runs and is rolled back at its end (each case's writes are
+    rolled back with its own savepoint)."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            built = build()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    try:
+        yield built
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)

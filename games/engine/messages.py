@@ -106,7 +106,7 @@ def illegal_move(
     return coded("illegal_move", **head, allowed=move_list(pos.names, legal, c))
 
 
-def why_illegal(game: Position, c: int, n: int, s: int, frm: int, to: int) -> str:
+def why_illegal(game: Position, c: int, n: int, s: int, frm: int, to: int) -> str:  # noqa: C901 (one check per rule, in the order a player reads them)
     """Why moving seat ``s``'s pawn ``frm → to`` is not legal for ``c`` rolling ``n``."""
     T = game.T
     pname = game.names[s]

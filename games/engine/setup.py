@@ -33,7 +33,7 @@ class Setup:
     """the log's ``players`` as given"""
 
     @classmethod
-    def create(
+    def create(  # noqa: C901 (one check per option of a game's setup)
         cls,
         *,
         board: int | Board = 4,

@@ -18,12 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from django.db import transaction
 
 from games.models import GameAnalysis
 from tests.api.conftest import ROLES, World, build_world, error_of
 from tests.builders import example_bytes
-from tests.matrix import matrix_params
+from tests.matrix import built_once, matrix_params
 from tournaments.models import Cycle, Entry, Fixture, League, Player, Result, TieBreakRoll
 from tournaments.services.results import game_log_submit, result_enter, result_report
 from tournaments.services.schedule import cycle_create
@@ -59,21 +58,7 @@ class Case:
 def module_world(django_db_setup, django_db_blocker) -> Iterator[World]:
     """The world of tests/api/conftest.py, written once in a transaction that stays open
     while the module runs and is rolled back at its end."""
-    with django_db_blocker.unblock():
-        outer = transaction.atomic()
-        outer.__enter__()
-        try:
-            built = build_world()
-        except BaseException:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
-            raise
-    try:
-        yield built
-    finally:
-        with django_db_blocker.unblock():
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
+    yield from built_once(django_db_blocker, build_world)
 
 
 @pytest.fixture

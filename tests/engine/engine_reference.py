@@ -270,7 +270,7 @@ class Reference:
                 out.add(x[1])
         return out
 
-    def event(self, ev):
+    def event(self, ev):  # noqa: C901 (the naive reference engine, one readable ladder)
         if self.over:
             raise Bad("over")
         if not isinstance(ev, dict):

@@ -99,9 +99,17 @@ def test_the_bot_returns_one_of_the_legal_moves_and_changes_nothing(case, die):
     assert bot.decisions == 1
 
 
-@pytest.mark.parametrize(
-    ("rules", "board"), [*((r, 4) for r in RULES), ("league", 6), ("league-2t+", 6)]
-)
+def _whole_games():
+    """Every rule set on board 4, league and 2T+ on board 6: a whole game each (4-35 s);
+    the fast suite keeps the two 2T+ games (allied colours, both boards)."""
+    cases = [*((r, 4) for r in RULES), ("league", 6), ("league-2t+", 6)]
+    return [
+        pytest.param(rules, board, marks=() if rules == "league-2t+" else pytest.mark.slow)
+        for rules, board in cases
+    ]
+
+
+@pytest.mark.parametrize(("rules", "board"), _whole_games())
 def test_games_with_the_strong_bot_validate(rules, board):
     neutral = isinstance(rules, dict) and "neutral" in rules
     players = None if neutral or rules != "league-2t+" else PLAYERS[board][1]
@@ -117,6 +125,7 @@ def test_games_with_the_strong_bot_validate(rules, board):
         assert log["meta"]["bots"][next(iter(players))] == "strong"
 
 
+@pytest.mark.slow  # whole games of the strong player
 def test_under_the_huff_it_weighs_the_huff_of_each_option_and_plays_valid_games():
     bot = Recording()
     rules = {"preset": "classic", "compulsory_capture": "huff"}
@@ -126,6 +135,7 @@ def test_under_the_huff_it_weighs_the_huff_of_each_option_and_plays_valid_games(
     assert bot.huffs > 0  # the look-ahead scored non-capturing options with their huff
 
 
+@pytest.mark.slow  # whole games of the strong player
 def test_it_is_registered_and_reproducible():
     assert isinstance(make_bot("strong"), StrongBot)
     a = simulate_game(rules="league", bots="strong", seed=5)

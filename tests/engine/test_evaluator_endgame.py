@@ -47,6 +47,7 @@ def _exact_of(g: Game) -> dict[str, float]:
     return exact_win(g, max_states=60_000)
 
 
+@pytest.mark.slow  # the textbook expectimax of the reference takes 10-25 s
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 100_000), kind=st.sampled_from(sorted(RULES)))
 def test_the_solver_agrees_with_expectimax_on_random_small_endgames(seed, kind):
@@ -74,6 +75,7 @@ def test_board_6():
     assert px == pytest.approx(_exact_of(g)[g.setup.player_of(x)], abs=1e-4)
 
 
+@pytest.mark.slow  # the textbook expectimax of the reference takes 10-25 s
 def test_within_a_stuck_colours_three_tries():
     # red: its loose pawn in the yard, house packed: stuck, up to three rolls for a 6
     g = Game.from_positions(
@@ -179,6 +181,7 @@ def test_the_largest_graphs_are_solved_and_are_a_fixed_point(board, kind):
     assert endgame.solved >= 1
 
 
+@pytest.mark.slow  # analyses a whole simulated game
 def test_a_private_store_keeps_its_graphs_to_itself_and_the_analysis_uses_one():
     from games.engine import simulate_game
     from games.engine.analysis import analyse

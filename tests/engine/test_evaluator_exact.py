@@ -57,6 +57,7 @@ def test_in_races_the_evaluator_is_exact_and_the_choice_the_best(case):
     assert c.worst_loss <= 0.005
 
 
+@pytest.mark.slow  # the textbook expectimax of the reference takes 10-20 s
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 10_000), kind=st.sampled_from(["league", "jump", "classic", "b6"]))
 def test_random_races_against_expectimax(seed, kind):
@@ -84,6 +85,7 @@ def test_allied_colours_in_a_race_under_both_end_conditions():
             assert got[player] == pytest.approx(exact[player], abs=0.01), rules
 
 
+@pytest.mark.slow  # the textbook expectimax of the reference takes 10-20 s
 def test_a_capture_endgame_choice_against_expectimax():
     game, c = _check(*CAPTURE)
     assert not is_pure_race(game)  # the endgame part's, not the race part's

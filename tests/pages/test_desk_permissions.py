@@ -5,11 +5,14 @@ request changes nothing."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from django.urls import reverse
 
 from tests.api.conftest import ROLES
 from tests.builders import example_text, make_fixture, make_league, make_player, make_user
+from tests.matrix import built_once
 from tournaments.models import Entry, Result
 from tournaments.services.results import (
     game_log_submit,
@@ -22,8 +25,20 @@ ORGANIZERS = {"co_organizer", "organizer", "staff"}
 AT_BOARD = {"player", "opponent"}
 
 
+@pytest.fixture(scope="module")
+def module_world(django_db_setup, django_db_blocker):
+    """The world below, written once for the module (``tests/matrix.py: built_once``)."""
+    yield from built_once(django_db_blocker, _build_world)
+
+
 @pytest.fixture
-def world(db):
+def world(module_world, db):
+    """This case's own copy of the module's world; its writes are rolled back with its
+    savepoint."""
+    return copy.deepcopy(module_world)
+
+
+def _build_world():
     users = {"anonymous": None}
     for role in ROLES[1:]:
         users[role] = make_user(role, staff=role == "staff")

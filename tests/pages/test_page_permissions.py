@@ -2,11 +2,15 @@
 and form action against anonymous, a stranger, an entrant, the game's player and
 opponent, another league's organizer, a co-organizer, the owner and staff — in a public
 league and in a private one (outsiders get 404 there). A refused request changes nothing
-(a fingerprint of the database); an accepted write changes something."""
+(a fingerprint of the database); an accepted write changes something.
+
+The world is built once for the module (``tests/matrix.py: built_once``); each case runs in
+its own savepoint on a copy of it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +19,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from tests.api.conftest import ROLES, make_fixture, make_league, make_player, make_user
-from tests.matrix import matrix_params
+from tests.matrix import built_once, matrix_params
 from tournaments.models import (
     Cycle,
     Entry,
@@ -53,8 +57,21 @@ def _fresh_cache():
     cache.clear()
 
 
+@pytest.fixture(scope="module")
+def module_world(django_db_setup, django_db_blocker) -> Iterator[World]:
+    """The world below, written once in a transaction that stays open while the module
+    runs and is rolled back at its end."""
+    yield from built_once(django_db_blocker, _build_world)
+
+
 @pytest.fixture
-def world(db) -> World:
+def world(module_world: World, db) -> World:
+    """This case's own copy of the module's world; whatever the case writes is rolled back
+    with its savepoint."""
+    return copy.deepcopy(module_world)
+
+
+def _build_world() -> World:
     users: dict[str, Any] = {"anonymous": None}
     for role in ROLES[1:]:
         users[role] = make_user(role, staff=role == "staff")

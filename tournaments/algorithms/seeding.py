@@ -108,7 +108,7 @@ def _places(first: int, size: int) -> str:
     return f"place {first}" if size == 1 else f"places {first}–{first + size - 1}"
 
 
-def roll_off(
+def roll_off(  # noqa: C901 (a roll-off's rounds and their checks in one pass)
     players: Iterable[PlayerId],
     *,
     seed: int | str | None = None,

@@ -116,7 +116,7 @@ class GameOutcome:
     def forfeited(self) -> bool:
         return self.forfeit_loser is not None
 
-    def validate(self, entries: frozenset[EntryId] | None = None) -> None:
+    def validate(self, entries: frozenset[EntryId] | None = None) -> None:  # noqa: C901 (one check per field of a game record)
         """Raise :class:`StandingsError` if the record is inconsistent."""
         gid = f"game {self.game_id!r}"
         players = self.players

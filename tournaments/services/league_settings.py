@@ -278,7 +278,7 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def clean(name: str, value, *, event_kind: str | None = None, board: int | None = None):
+def clean(name: str, value, *, event_kind: str | None = None, board: int | None = None):  # noqa: C901 (one branch per kind of setting)
     """``value`` checked against the setting's specification (normalised), or a
     ServiceError naming the setting. ``None`` is accepted where the setting is nullable."""
     s = SETTINGS[name]

@@ -340,7 +340,7 @@ def league_scheduled(league: League) -> bool:
     return league.cycles.exists() or league.fixtures.exists()
 
 
-def league_update(*, league: League, by, **changes) -> League:
+def league_update(*, league: League, by, **changes) -> League:  # noqa: C901 (one guard per group of settings)
     """Change a league's settings with the checks of ``league_create`` (the same
     specifications, ``tournaments.services.league_settings``): the name, privacy, registration,
     confirmation and ranking level at any time; rules, DRRs, the event's games, playoffs,

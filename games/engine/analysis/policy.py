@@ -91,7 +91,7 @@ class FastHeuristicPolicy(HeuristicPolicy):
             )
         return self._by_seat[seat]
 
-    def choose(self, game, seat, die, moves):
+    def choose(self, game, seat, die, moves):  # noqa: C901 (the rollout policy's hot loop, inlined for speed)
         if game.platform_variant is not None:  # a move that wins the variant's game first
             win = variant_win(game, seat, moves)
             if win is not None:
@@ -270,7 +270,7 @@ class LitePolicy(FastHeuristicPolicy):
             )
         return found
 
-    def choose(self, game, seat, die, moves):
+    def choose(self, game, seat, die, moves):  # noqa: C901 (the rollout policy's hot loop, inlined for speed)
         if game.platform_variant is not None:  # a move that wins the variant's game first
             win = variant_win(game, seat, moves)
             if win is not None:

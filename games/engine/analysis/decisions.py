@@ -57,6 +57,19 @@ small endgames ``bench/analysis.py --exact 16`` measures a spread of 20.6 mw wit
 evaluator generation 1b (67 mw with generation 1) — the model is least sure there, so
 marks need clearer losses."""
 
+LOSS_SD_LARGE_MW = 20.0
+"""The same for a loss of ``LARGE_LOSS_MW`` or more outside a race endgame: the model's
+error grows with the size of the loss (two very different positions share less of their
+error), so the marks — every one of them a loss of 30 mw or more — are judged by it.
+Measured by ``bench/analysis.py --calibration`` on marked moves against 1,500 paired
+rollouts each (docs/analysis.md, "Calibration: the intervals")."""
+
+LARGE_LOSS_MW = 30.0
+"""From this loss on (the smallest mark's threshold) the error is ``LOSS_SD_LARGE_MW``."""
+
+INTERVAL_CONFIDENCE = 0.90
+"""The confidence of the interval every decision gives for its loss (``interval_mw``)."""
+
 COUNT_OVER_SD = 2.0
 """A loss *counts* in a player's total of chances lost only when it exceeds this many times
 the measured error of its kind of position, and then in full (:func:`counted_loss_mw`):
@@ -65,16 +78,41 @@ player, where real games show +0.9 ± 1.1 (issue #37; ``bench/analysis.py
 --calibration``, docs/analysis.md "Calibration")."""
 
 
-def loss_sd_mw(endgame: bool) -> float:
-    """The measured error (milli-wins, one standard deviation) of a loss in a position of
-    that kind."""
-    return LOSS_SD_ENDGAME_MW if endgame else LOSS_SD_MW
+def loss_sd_mw(endgame: bool, loss_mw: float = 0.0) -> float:
+    """The measured error (milli-wins, one standard deviation) of a loss of that size in a
+    position of that kind: ``LOSS_SD_ENDGAME_MW`` in a race endgame, else
+    ``LOSS_SD_LARGE_MW`` from ``LARGE_LOSS_MW`` on and ``LOSS_SD_MW`` below."""
+    if endgame:
+        return LOSS_SD_ENDGAME_MW
+    return LOSS_SD_LARGE_MW if loss_mw >= LARGE_LOSS_MW else LOSS_SD_MW
+
+
+def loss_interval_mw(
+    loss_mw: float, endgame: bool, confidence: float = INTERVAL_CONFIDENCE
+) -> tuple[float, float]:
+    """The interval (milli-wins) that holds the true loss of the move played against the
+    analysis' best with probability ``confidence``, if the model's error is normal with
+    the measured spread (:func:`loss_sd_mw`): ``loss ± z · sd``. Its lower end may be
+    negative: then the move played may have been as good or better. Its coverage is
+    measured on reference positions by ``bench/analysis.py --calibration``."""
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    half = z * loss_sd_mw(endgame, loss_mw)
+    return (loss_mw - half, loss_mw + half)
+
+
+COUNT_SD_MW = 12.0
+"""The error the counting rule was calibrated with (session 10: totals of 100 mixed games
+against paired win-rate differences, docs/analysis.md "Calibration"): a loss counts beyond
+``COUNT_OVER_SD`` × 12 = 24 mw. Kept apart from ``LOSS_SD_MW`` (the intervals' error,
+measured again since), so a better-measured interval does not silently move the totals
+their own calibration fixed."""
 
 
 def counted_loss_mw(loss_mw: float, endgame: bool) -> float:
-    """A loss as it counts: in full beyond ``COUNT_OVER_SD`` times the measured error of
-    its kind of position, else 0."""
-    return loss_mw if loss_mw > COUNT_OVER_SD * loss_sd_mw(endgame) else 0.0
+    """A loss as it counts: in full beyond ``COUNT_OVER_SD`` times ``COUNT_SD_MW`` (24 mw;
+    ``LOSS_SD_ENDGAME_MW`` in a race endgame: 50 mw), else 0."""
+    sd = LOSS_SD_ENDGAME_MW if endgame else COUNT_SD_MW
+    return loss_mw if loss_mw > COUNT_OVER_SD * sd else 0.0
 
 
 FAMILY_CONFIDENCE = 0.95
@@ -198,6 +236,7 @@ def walk(
     *,
     max_events: int | None = None,
     max_cpu_seconds: float | None = None,
+    lookahead: bool = True,
 ) -> Walk:
     """Read and check the log and value every roll (``equity_for(game0)`` gives the
     :class:`Equity` to use). With a platform ``variant`` (a live room's "Quick" or "First
@@ -206,6 +245,10 @@ def walk(
     ``max_events`` / ``max_cpu_seconds`` bound the work (:class:`AnalysisTooLong`): the
     event count is checked before anything is valued, the process's CPU time after every
     event — a cheap check that never changes what a finished walk returns.
+
+    ``lookahead=False`` leaves out every roll's ``expected`` (the luck split's expectation
+    over the six rolls, five sixths of the cost): the decisions are the same, the luck
+    split cannot be made (the benchmarks' and tests' quick way to a game's decisions).
 
     Raises :class:`~games.engine.InvalidLog` for a malformed or illegal log,
     :class:`~games.engine.IllegalMove` when the log goes on past the variant's end and
@@ -239,7 +282,7 @@ def walk(
         endgame = bool(choices) and is_endgame(game)
         kind = phase(game, c) if choices else "middle"
         offer = capture_offers(game, c)
-        expected = _expected(eq, game, me)
+        expected = _expected(eq, game, me) if lookahead else None
         pushed = game.push_event(step.event)
         move = None if pushed is None else pushed[0]
         offers.append((c, die, move, offer))

@@ -27,13 +27,16 @@ Prints, with the shipped model (``games.engine.evaluator.evaluator_for``):
   mind when it looks one roll further (the expected equity over the six rolls, each best
   move valued as the options are, minus the equity before the roll; 0 for a perfect model).
 * **calibration** (issue #37; ``--calibration N``, ``--rollouts R``, ``--positions P``,
-  ``--calibration-cache FILE``): (1) on ``P`` held-out positions of heuristic league games
-  (seeds 70,000 on, never trained on), the analysis' loss of the move played against its
-  best move, next to the same two moves valued by ``R`` paired rollouts to the end with the
-  heuristic for every colour (the players' real continuation), by phase (opening: the mover
-  has three or four pawns in its yard; race: every colour out with at most two pawns on the
-  track; middle: the rest): mean of each, their difference and its spread with the
-  rollouts' own noise taken out; (2) ``N`` mixed league games (game ``i``: a random, a
+  ``--marked M``, ``--reference FILE``, ``--calibration-cache FILE``): (1) the reference
+  positions (:func:`reference_positions`: ``P`` ordinary decisions of heuristic league
+  games, seeds 70,000 on, and ``M`` moves marked by session 10's rule in mixed league
+  games, seeds 50,000 on), each move played and its best valued by ``R`` paired rollouts to
+  the end under the heuristic and under a random policy (kept in ``FILE``, resumed): how
+  often the two policies' verdicts agree, the marks against the rollouts (and the marks the
+  shipped rule keeps), the model's error by kind and by the size of the loss, and the
+  coverage of the 90 % intervals before (12 mw for every loss) and now
+  (``decisions.loss_sd_mw``), allowing for the rollouts' own noise and as if the rollouts
+  were the truth; (2) ``N`` mixed league games (0: none) (game ``i``: a random, a
   heuristic, a strong and a second heuristic player, seats rotated with ``i``, seed 50,000 +
   ``i``), each analysed: per player kind the mean total loss per game under the raw rule and
   under the shown rule (``shown_loss``), against the paired win-rate differences (random −
@@ -604,6 +607,28 @@ def report_reference(rows: list[dict]) -> None:
             f"    {k:>8}: all {_model_sd(mine):5.1f} ({len(mine)}), even {even:5.1f}, "
             f"odd {odd:5.1f}; rollouts' noise "
             f"{1000 * math.sqrt(sum(r['heuristic']['var_mean'] for r in mine) / len(mine)):.1f}"
+        )
+    from games.engine.analysis.analyse import decision_mark, mark_margins
+
+    shipped = [
+        r
+        for r in by["marked"]
+        if decision_mark(1000 * r["loss"], r["endgame"], mark_margins(r["decisions"]))
+    ]
+    if shipped:
+        diff = [1000 * (r["loss"] - r["heuristic"]["mean"]) for r in shipped]
+        m = sum(diff) / len(diff)
+        sdv = math.sqrt(sum((x - m) ** 2 for x in diff) / max(1, len(diff) - 1))
+        sure = {
+            pol: sum(_verdict(r[pol]["mean"], math.sqrt(r[pol]["var_mean"])) == 1 for r in shipped)
+            for pol in REFERENCE_POLICIES
+        }
+        print(
+            f"  marks of the shipped rule (margin from LOSS_SD_LARGE_MW): {len(shipped)} of the "
+            f"{len(by['marked'])} marked moves; analysis − heuristic rollouts {m:+.1f} ± "
+            f"{Z95 * sdv / math.sqrt(len(diff)):.1f} mw, mean |·| "
+            f"{sum(map(abs, diff)) / len(diff):.1f} mw; best better (95 % lower end > 0): "
+            + ", ".join(f"{pol} {k}/{len(shipped)}" for pol, k in sure.items())
         )
     print("  by the size of the loss (what decisions.loss_sd_mw distinguishes; no race endgames):")
     for name, lo, hi in (("< 30 mw", 0, 30), (">= 30 mw", 30, 1e9), (">= 150 mw", 150, 1e9)):

@@ -19,8 +19,10 @@ player: never negative, 0 when the best move was played.
 **Marks** (see :func:`mark_for`): a move is marked only when its loss is clear — larger
 than the band's threshold by a margin that allows for the evaluator's error and for the
 number of decisions in the game (Bonferroni: at most a 5 % chance that any move of a game
-is marked by evaluator error alone, if that error were normal with the measured spread
-``LOSS_SD_MW``, or ``LOSS_SD_ENDGAME_MW`` in a race endgame).
+is marked by evaluator error alone, if that error were normal with the measured spread of
+a loss of a mark's size, ``LOSS_SD_LARGE_MW``, or ``LOSS_SD_ENDGAME_MW`` in a race endgame).
+Every loss also has its 90 % interval (:func:`loss_interval_mw`) from the error of a loss
+of its size and kind (:func:`loss_sd_mw`).
 """
 
 from __future__ import annotations
@@ -44,12 +46,12 @@ the loss is clear (:func:`mark_for`)."""
 
 LOSS_SD_MW = 12.0
 """The spread (standard deviation, milli-wins) of the evaluator's error on a decision's
-loss in an ordinary position: ``bench/analysis.py --calibration`` compares the loss at 48
-held-out positions of heuristic league games (the move played against the analysis' best)
-with 400 paired rollouts to the end per position (the heuristic for every colour): the
-differences spread by 29.4 mw, 26.8 of them the rollouts' own noise, leaving 12.0 mw for
-the model (docs/analysis.md, "Calibration"). Before: 8, four times the 2.2 mw between one
-and two plies of search, a lower bound."""
+loss below ``LARGE_LOSS_MW`` in an ordinary position. ``bench/analysis.py --calibration``
+compares the analysis' loss (the move played against its best) with paired rollouts to the
+end under the heuristic policy, the rollouts' own noise allowed for: session 10, 48
+positions × 400 rollouts, 12.0 mw; session 11, 32 ordinary decisions of heuristic league
+games × 1,000 rollouts, 11.5 mw, and the 90 % interval ``± 1.645 · 12`` covers 28 of the 32
+(docs/analysis.md, "Calibration: the intervals"). Before issue #37: 8, a guess."""
 
 LOSS_SD_ENDGAME_MW = 25.0
 """The same in a race endgame (:func:`is_endgame`): against exact values (expectimax) in
@@ -57,12 +59,16 @@ small endgames ``bench/analysis.py --exact 16`` measures a spread of 20.6 mw wit
 evaluator generation 1b (67 mw with generation 1) — the model is least sure there, so
 marks need clearer losses."""
 
-LOSS_SD_LARGE_MW = 20.0
-"""The same for a loss of ``LARGE_LOSS_MW`` or more outside a race endgame: the model's
-error grows with the size of the loss (two very different positions share less of their
-error), so the marks — every one of them a loss of 30 mw or more — are judged by it.
-Measured by ``bench/analysis.py --calibration`` on marked moves against 1,500 paired
-rollouts each (docs/analysis.md, "Calibration: the intervals")."""
+LOSS_SD_LARGE_MW = 25.0
+"""The same for a loss of ``LARGE_LOSS_MW`` or more outside a race endgame — every mark is
+one, so the marks' margin allows for this error. Measured on 44 marked moves of mixed
+league games against 1,500 paired heuristic rollouts each (session 11, ``bench/analysis.py
+--calibration``): their spread leaves 31 mw for the model after the rollouts' noise (a
+few losses off by 70–80 mw weigh in), and the 90 % interval ``± 1.645 · 25``
+covers 39 of the 44 (89 %; with 12 mw it covered 30); docs/analysis.md, "Calibration: the
+intervals".
+Session 10 used 12 mw for every loss: two of its marks were moves the heuristic rollouts
+could not tell from the best."""
 
 LARGE_LOSS_MW = 30.0
 """From this loss on (the smallest mark's threshold) the error is ``LOSS_SD_LARGE_MW``."""

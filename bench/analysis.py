@@ -27,13 +27,16 @@ Prints, with the shipped model (``games.engine.evaluator.evaluator_for``):
   mind when it looks one roll further (the expected equity over the six rolls, each best
   move valued as the options are, minus the equity before the roll; 0 for a perfect model).
 * **calibration** (issue #37; ``--calibration N``, ``--rollouts R``, ``--positions P``,
-  ``--calibration-cache FILE``): (1) on ``P`` held-out positions of heuristic league games
-  (seeds 70,000 on, never trained on), the analysis' loss of the move played against its
-  best move, next to the same two moves valued by ``R`` paired rollouts to the end with the
-  heuristic for every colour (the players' real continuation), by phase (opening: the mover
-  has three or four pawns in its yard; race: every colour out with at most two pawns on the
-  track; middle: the rest): mean of each, their difference and its spread with the
-  rollouts' own noise taken out; (2) ``N`` mixed league games (game ``i``: a random, a
+  ``--marked M``, ``--reference FILE``, ``--calibration-cache FILE``): (1) the reference
+  positions (:func:`reference_positions`: ``P`` ordinary decisions of heuristic league
+  games, seeds 70,000 on, and ``M`` moves marked by session 10's rule in mixed league
+  games, seeds 50,000 on), each move played and its best valued by ``R`` paired rollouts to
+  the end under the heuristic and under a random policy (kept in ``FILE``, resumed): how
+  often the two policies' verdicts agree, the marks against the rollouts (and the marks the
+  shipped rule keeps), the model's error by kind and by the size of the loss, and the
+  coverage of the 90 % intervals before (12 mw for every loss) and now
+  (``decisions.loss_sd_mw``), allowing for the rollouts' own noise and as if the rollouts
+  were the truth; (2) ``N`` mixed league games (0: none) (game ``i``: a random, a
   heuristic, a strong and a second heuristic player, seats rotated with ``i``, seed 50,000 +
   ``i``), each analysed: per player kind the mean total loss per game under the raw rule and
   under the shown rule (``shown_loss``), against the paired win-rate differences (random −
@@ -57,7 +60,6 @@ sys.path.insert(0, str(ROOT))
 
 from games.engine import simulate_game  # noqa: E402
 from games.engine.analysis import analyse  # noqa: E402
-from games.engine.analysis.decisions import phase as position_phase  # noqa: E402
 from games.engine.analysis.decisions import walk  # noqa: E402
 from games.engine.analysis.equity import Equity  # noqa: E402
 from games.engine.analysis.luck import decompose  # noqa: E402
@@ -343,49 +345,333 @@ def mixed_games(n: int, cache: Path) -> list[dict]:
     return records[:n]
 
 
-def held_out_positions(n: int, rollouts: int) -> list[dict]:
-    """``n`` decisions of heuristic league games where the analysis' best move is not the
-    move played: both moves valued by paired rollouts (heuristic for every colour)."""
-    from games.engine.analysis.policy import HeuristicPolicy
+REFERENCE_POLICIES = ("heuristic", "random")
+"""The rollout policies of the reference positions: ``heuristic`` (the heuristic bot's
+exact replica, ``FastHeuristicPolicy``: the players' real continuation in these games, the
+stronger policy and the reference of the intervals) and ``random`` (a uniformly random
+move, seeded per rollout: the weak one)."""
+
+
+def _paired_rollouts(
+    game,
+    die: int,
+    legal: list,
+    names: list[str],
+    d: dict,
+    seed: int,
+    event: int,
+    rollouts: int,
+    policy,
+) -> dict:
+    """The best and the played move of decision ``d`` valued by ``rollouts`` paired
+    rollouts (common dice and, for the random policy, common choices; independent across
+    rollouts): mean of best − played for the mover and the variance of that mean."""
     from games.engine.analysis.rollout import estimate_options
+
+    after = []
+    for name in (d["best"], d["played"]):
+        g = game.copy()
+        g.push_raw(die, legal[names.index(name)])
+        after.append(g)
+    est = estimate_options(after, rollouts, seed, event, policy)
+    best_w, played_w = (e.indicator(d["player"]) for e in est)
+    diffs = [b - p for b, p in zip(best_w, played_w, strict=True)]
+    mean = sum(diffs) / rollouts
+    var = sum((x - mean) ** 2 for x in diffs) / (rollouts - 1)
+    return {"mean": mean, "var_mean": var / rollouts}
+
+
+ROW_KEYS = (
+    "event",
+    "player",
+    "die",
+    "played",
+    "best",
+    "loss",
+    "mark",
+    "phase",
+    "endgame",
+    "decisions",
+)
+
+
+def game_decisions(log: dict) -> list[dict]:
+    """The decisions of a log as :func:`analyse` values them (its walk, without the luck
+    split's look-ahead: about a sixth of the cost), each with its loss, and ``mark`` by
+    the rule the reference set was chosen with (session 10's: an error of 12 mw, 25 in a
+    race endgame, for every loss) — so the set stays the same whatever the rule becomes."""
+    from games.engine.analysis.decisions import clear_margin, mark_for
+    from games.engine.evaluator import endgame as endgames
+
+    with endgames.private_store():
+        w = walk(log, lambda g: Equity(evaluator_for(g.rules), g, 1), lookahead=False)
+    out = []
+    for d in w.decisions:
+        loss = d.loss(w.players.index(d.player))
+        sd = 25.0 if d.endgame else 12.0
+        out.append(
+            {
+                "event": d.event,
+                "player": d.player,
+                "die": d.die,
+                "played": d.names[d.played],
+                "best": d.names[d.best],
+                "loss": loss,
+                "phase": d.phase,
+                "endgame": d.endgame,
+                "decisions": len(w.decisions),
+                "mark": mark_for(1000 * loss, clear_margin(len(w.decisions), sd)),
+            }
+        )
+    return out
+
+
+def positions_at(log: dict, events: list[int]) -> dict[int, tuple]:
+    """The game before each of ``events`` with its legal moves and their names."""
     from games.engine.validate import replay_log
 
-    policy = HeuristicPolicy()  # the heuristic bot's exact replica: the real continuation
-    found: list[dict] = []
-    seed = 70_000
-    while len(found) < n:
-        log = simulate_game(rules="league", bots="heuristic", seed=seed)
-        data = analyse(log)
-        wanted = {d["event"]: d for d in data["decisions"] if d["played"] != d["best"]}
-        picks = sorted(wanted)[:: max(1, len(wanted) // 4)][:4]  # a few per game, spread out
-        _, game, steps = replay_log(log)
-        for step in steps:
-            if step.index in picks and len(found) < n:
-                d = wanted[step.index]
-                c = game.turn_seat
-                legal = game.legal(c, d["die"])
-                names = [str(game.move_object(m, c)) for m in legal]
-                after = []
-                for name in (d["best"], d["played"]):
-                    g = game.copy()
-                    g.push_raw(d["die"], legal[names.index(name)])
-                    after.append(g)
-                est = estimate_options(after, rollouts, seed, step.index, policy)
-                best_w, played_w = (e.indicator(d["player"]) for e in est)
-                diffs = [b - p for b, p in zip(best_w, played_w, strict=True)]
-                mean = sum(diffs) / rollouts
-                var = sum((x - mean) ** 2 for x in diffs) / (rollouts - 1)
-                found.append(
-                    {
-                        "phase": position_phase(game, c),
-                        "loss": d["loss"],
-                        "rollout": mean,
-                        "noise_var": var / rollouts,
-                    }
+    out = {}
+    _, game, steps = replay_log(log)
+    for step in steps:
+        if step.index > max(events):
+            break
+        if step.index in events:
+            c = game.turn_seat
+            legal = game.legal(c, step.event["die"])
+            out[step.index] = (game.copy(), legal, [str(game.move_object(m, c)) for m in legal])
+        game.push_event(step.event)
+    return out
+
+
+def reference_positions(held: int, marked: int, rollouts: int, cache: Path) -> list[dict]:
+    """The reference positions of the intervals and of the policies' agreement (issue
+    #37), deterministic and resumed from ``cache``:
+
+    * ``held`` **ordinary** decisions of heuristic league games (seeds 70,000 on, never
+      trained on) where the analysis' best move is not the move played, at most four per
+      game, spread out;
+    * ``marked`` **marked** moves of mixed league games (a random, a heuristic, a strong
+      and a second heuristic player, seats rotated, seeds 50,000 on), at most three per game.
+
+    Each: the analysis' loss of the move played against its best, and the same two moves
+    valued by ``rollouts`` paired rollouts to the end under each of ``REFERENCE_POLICIES``
+    (rollout ``k`` of a position on the dice ``(seed, event, k)``)."""
+    from games.engine.analysis.policy import FastHeuristicPolicy, RandomPolicy
+
+    policies = {"heuristic": FastHeuristicPolicy(), "random": RandomPolicy()}
+    rows: list[dict] = json.loads(cache.read_text()) if cache.is_file() else []
+    done = {(r["kind"], r["seed"], r["event"]) for r in rows}
+    c0 = time.process_time()
+
+    def source(kind: str):
+        seed = 70_000 if kind == "ordinary" else 50_000
+        while True:
+            if kind == "ordinary":
+                log = simulate_game(rules="league", bots="heuristic", seed=seed)
+            else:
+                i = seed - 50_000
+                bots = {COLOURS[(s + i) % 4]: MIXED[s] for s in range(4)}
+                log = simulate_game(rules="league", bots=bots, seed=seed)
+            yield seed, log
+            seed += 1
+
+    for kind, want in (("marked", marked), ("ordinary", held)):
+        have = sum(r["kind"] == kind for r in rows)
+        for seed, log in source(kind):
+            if have >= want:
+                break
+            found = [
+                d
+                for d in game_decisions(log)
+                if (d["mark"] if kind == "marked" else d["played"] != d["best"])
+            ]
+            per_game = 3 if kind == "marked" else 4  # a few per game, spread out
+            picks = found[:: max(1, len(found) // per_game)][:per_game]
+            picks = [d for d in picks if (kind, seed, d["event"]) not in done][: want - have]
+            positions = positions_at(log, [d["event"] for d in picks]) if picks else {}
+            for d in picks:
+                game, legal, names = positions[d["event"]]
+                row = {"kind": kind, "seed": seed, **{k: d[k] for k in ROW_KEYS}}
+                row["rollouts"] = rollouts
+                for name, policy in policies.items():
+                    row[name] = _paired_rollouts(
+                        game, d["die"], legal, names, d, seed, d["event"], rollouts, policy
+                    )
+                rows.append(row)
+                have += 1
+                cache.write_text(json.dumps(rows))
+                print(
+                    f"  {kind} {have}/{want}: seed {seed} event {d['event']} loss "
+                    f"{1000 * d['loss']:.1f} mw, heuristic rollouts "
+                    f"{1000 * row['heuristic']['mean']:+.1f}, random "
+                    f"{1000 * row['random']['mean']:+.1f} "
+                    f"({time.process_time() - c0:.0f} CPU s)",
+                    flush=True,
                 )
-            game.push_event(step.event)
-        seed += 1
-    return found
+    return [r for r in rows if r["kind"] == "ordinary"][:held] + [
+        r for r in rows if r["kind"] == "marked"
+    ][:marked]
+
+
+Z90 = 1.6448536269514722  # two-sided 90 %: the intervals' target coverage
+Z95 = 1.959963984540054
+
+
+def _verdict(m: float, se: float) -> int:
+    """+1: the analysis' best move is better (the 95 % interval of best − played above
+    0), −1: the move played is better (below 0), 0: the rollouts cannot tell."""
+    return 1 if m - Z95 * se > 0 else -1 if m + Z95 * se < 0 else 0
+
+
+def _model_sd(rows: list[dict]) -> float:
+    """The model's error (mw) on these rows: the spread of analysis − heuristic rollouts
+    with the rollouts' own noise taken out."""
+    err = [r["loss"] - r["heuristic"]["mean"] for r in rows]
+    if len(err) < 2:
+        return float("nan")
+    m = sum(err) / len(err)
+    spread = sum((x - m) ** 2 for x in err) / (len(err) - 1)
+    noise = sum(r["heuristic"]["var_mean"] for r in rows) / len(rows)
+    return 1000 * math.sqrt(max(0.0, spread - noise))
+
+
+def coverage(rows: list[dict], sd_mw, z: float = Z90) -> tuple[int, int, int]:
+    """How many of ``rows`` the interval ``loss ± z · sd_mw(row)`` covers: against the
+    heuristic rollouts' estimate as if it were the truth (``naive``), and allowing for the
+    estimate's own noise (``|loss − rollouts| ≤ z · √(sd² + se²)``: the coverage of the
+    true loss when the errors are normal). Returns (naive, allowing, n)."""
+    naive = allowing = 0
+    for r in rows:
+        diff = 1000 * abs(r["loss"] - r["heuristic"]["mean"])
+        sd = sd_mw(r)
+        se = 1000 * math.sqrt(r["heuristic"]["var_mean"])
+        naive += diff <= z * sd
+        allowing += diff <= z * math.hypot(sd, se)
+    return naive, allowing, len(rows)
+
+
+def report_reference(rows: list[dict]) -> None:
+    """The reference positions: the policies' agreement, the marks against the rollouts,
+    the model's error by kind (fitted on the even positions, checked on the odd), and the
+    90 % intervals' coverage before and after."""
+    from games.engine.analysis.decisions import loss_sd_mw
+
+    kinds = ("ordinary", "marked")
+    by = {k: [r for r in rows if r["kind"] == k] for k in kinds}
+    n_r = sorted({r["rollouts"] for r in rows})
+    print(
+        f"== reference positions: {len(by['ordinary'])} ordinary decisions, "
+        f"{len(by['marked'])} marked moves; {n_r} paired rollouts per move and policy"
+    )
+    names = {1: "best better", 0: "cannot tell", -1: "played better"}
+    for k in kinds:
+        mine = by[k]
+        if not mine:
+            continue
+        table: dict[tuple[int, int], int] = {}
+        for r in mine:
+            key = (
+                _verdict(r["heuristic"]["mean"], math.sqrt(r["heuristic"]["var_mean"])),
+                _verdict(r["random"]["mean"], math.sqrt(r["random"]["var_mean"])),
+            )
+            table[key] = table.get(key, 0) + 1
+        same = sum(v for (a, b), v in table.items() if a == b)
+        print(
+            f"  {k}: verdicts of heuristic and random rollouts the same in {same}/{len(mine)}"
+            f" = {same / len(mine):.0%}; "
+            + ", ".join(
+                f"heuristic '{names[a]}' / random '{names[b]}' {v}"
+                for (a, b), v in sorted(table.items(), reverse=True)
+            )
+        )
+        for pol in REFERENCE_POLICIES:
+            diff = [1000 * (r["loss"] - r[pol]["mean"]) for r in mine]
+            m = sum(diff) / len(diff)
+            sdv = math.sqrt(sum((x - m) ** 2 for x in diff) / max(1, len(diff) - 1))
+            lower_pos = sum(r[pol]["mean"] - Z95 * math.sqrt(r[pol]["var_mean"]) > 0 for r in mine)
+            rolled = 1000 * sum(r[pol]["mean"] for r in mine) / len(mine)
+            shown = 1000 * sum(r["loss"] for r in mine) / len(mine)
+            print(
+                f"    {pol:>9} rollouts: loss {rolled:6.1f} mw (analysis {shown:.1f}); "
+                f"analysis − rollouts {m:+.1f} ± {Z95 * sdv / math.sqrt(len(diff)):.1f} mw, "
+                f"mean |·| {sum(map(abs, diff)) / len(diff):.1f} mw; best better (95 % lower "
+                f"end > 0) in {lower_pos}/{len(mine)}"
+            )
+    print("  the model's error (mw, rollout noise taken out): fit on even positions, check on odd")
+    for k in (*kinds, "all"):
+        mine = rows if k == "all" else by[k]
+        if len(mine) < 4:
+            continue
+        even, odd = _model_sd(mine[0::2]), _model_sd(mine[1::2])
+        print(
+            f"    {k:>8}: all {_model_sd(mine):5.1f} ({len(mine)}), even {even:5.1f}, "
+            f"odd {odd:5.1f}; rollouts' noise "
+            f"{1000 * math.sqrt(sum(r['heuristic']['var_mean'] for r in mine) / len(mine)):.1f}"
+        )
+    from games.engine.analysis.analyse import decision_mark, mark_margins
+
+    shipped = [
+        r
+        for r in by["marked"]
+        if decision_mark(1000 * r["loss"], r["endgame"], mark_margins(r["decisions"]))
+    ]
+    if shipped:
+        diff = [1000 * (r["loss"] - r["heuristic"]["mean"]) for r in shipped]
+        m = sum(diff) / len(diff)
+        sdv = math.sqrt(sum((x - m) ** 2 for x in diff) / max(1, len(diff) - 1))
+        sure = {
+            pol: sum(_verdict(r[pol]["mean"], math.sqrt(r[pol]["var_mean"])) == 1 for r in shipped)
+            for pol in REFERENCE_POLICIES
+        }
+        print(
+            f"  marks of the shipped rule (margin from LOSS_SD_LARGE_MW): {len(shipped)} of the "
+            f"{len(by['marked'])} marked moves; analysis − heuristic rollouts {m:+.1f} ± "
+            f"{Z95 * sdv / math.sqrt(len(diff)):.1f} mw, mean |·| "
+            f"{sum(map(abs, diff)) / len(diff):.1f} mw; best better (95 % lower end > 0): "
+            + ", ".join(f"{pol} {k}/{len(shipped)}" for pol, k in sure.items())
+        )
+    print("  by the size of the loss (what decisions.loss_sd_mw distinguishes; no race endgames):")
+    for name, lo, hi in (("< 30 mw", 0, 30), (">= 30 mw", 30, 1e9), (">= 150 mw", 150, 1e9)):
+        mine = [r for r in rows if not r["endgame"] and lo <= 1000 * r["loss"] < hi]
+        if len(mine) >= 4:
+            print(
+                f"    {name:>9}: model error {_model_sd(mine):5.1f} mw ({len(mine)}; even "
+                f"{_model_sd(mine[0::2]):.1f}, odd {_model_sd(mine[1::2]):.1f})"
+            )
+    print(
+        "  the smallest error (whole mw) whose 90 % interval covers 90 % of the even positions, "
+        "checked on the odd:"
+    )
+    for name, lo, hi in (("< 30 mw", 0, 30), (">= 30 mw", 30, 1e9)):
+        mine = [r for r in rows if not r["endgame"] and lo <= 1000 * r["loss"] < hi]
+        even, odd = mine[0::2], mine[1::2]
+        if len(even) < 4 or not odd:
+            continue
+        sd = next(
+            x for x in range(1, 500) if coverage(even, lambda r, x=x: x)[1] >= 0.9 * len(even)
+        )
+        _, cov_odd, n_odd = coverage(odd, lambda r, x=sd: x)
+        share = cov_odd / n_odd
+        print(f"    {name:>9}: {sd} mw; on the odd positions {cov_odd}/{n_odd} = {share:.0%}")
+    before = {False: 12.0, True: 25.0}  # LOSS_SD_MW / LOSS_SD_ENDGAME_MW until this change
+    rules = {
+        "before (12 mw; 25 in a race endgame)": lambda r: before[r["endgame"]],
+        "now (decisions.loss_sd_mw)": lambda r: loss_sd_mw(r["endgame"], 1000 * r["loss"]),
+    }
+    print("  coverage of the 90 % interval loss ± 1.645 · sd (target ≥ 85–90 %):")
+    for name, rule in rules.items():
+        parts = []
+        for k in (*kinds, "all"):
+            mine = rows if k == "all" else by[k]
+            if not mine:
+                continue
+            naive, allowing, n = coverage(mine, rule)
+            _, odd_allowing, odd_n = coverage(mine[1::2], rule)
+            parts.append(
+                f"{k} {allowing}/{n} = {allowing / n:.0%} (odd {odd_allowing}/{odd_n}; "
+                f"against the rollouts as truth {naive / n:.0%})"
+            )
+        print(f"    {name}: " + "; ".join(parts))
 
 
 def soft(subtract: dict[str, float]):
@@ -441,38 +727,19 @@ def judge(games: list[dict], rule) -> tuple[dict[str, list[float]], int, int]:
     return per, bands_ok, rates_ok
 
 
-def calibration(n: int, positions: int, rollouts: int, cache: Path) -> None:
-    print(f"== calibration: {positions} held-out positions × {rollouts} paired rollouts")
+def calibration(
+    n: int, positions: int, marked: int, rollouts: int, cache: Path, reference: Path | None
+) -> None:
+    kept = reference or cache.with_name(
+        cache.stem + f"-reference-{positions}+{marked}x{rollouts}.json"
+    )
     c0 = time.process_time()
-    kept = cache.with_name(cache.stem + f"-positions-{positions}x{rollouts}.json")
-    if kept.is_file():
-        rows = json.loads(kept.read_text())
-    else:
-        rows = held_out_positions(positions, rollouts)
-        kept.write_text(json.dumps(rows))
-    sd: dict[str, float] = {}
-    for ph in ("opening", "middle", "race", "all"):
-        mine = [r for r in rows if ph in ("all", r["phase"])]
-        if len(mine) < 2:
-            continue
-        err = [r["loss"] - r["rollout"] for r in mine]
-        m = sum(err) / len(err)
-        spread = sum((x - m) ** 2 for x in err) / (len(err) - 1)
-        noise = sum(r["noise_var"] for r in mine) / len(mine)
-        model_sd = math.sqrt(max(0.0, spread - noise))
-        sd[ph] = model_sd
-        half = 1.96 * math.sqrt(spread / len(err))
-        shown = 1000 * sum(r["loss"] for r in mine) / len(mine)
-        rolled = 1000 * sum(r["rollout"] for r in mine) / len(mine)
-        print(
-            f"{ph:>8}: {len(mine):3d} positions; analysis loss {shown:5.1f} mw, "
-            f"rollouts {rolled:5.1f} mw; "
-            f"analysis − rollouts {1000 * m:+5.1f} ± {1000 * half:.1f} mw, spread "
-            f"{1000 * math.sqrt(spread):.1f} mw of which rollout noise "
-            f"{1000 * math.sqrt(noise):.1f} → model error {1000 * model_sd:.1f} mw"
-        )
-    print(f"  ({time.process_time() - c0:.0f} CPU s)")
-
+    rows = reference_positions(positions, marked, rollouts, kept)
+    report_reference(rows)
+    print(f"  ({time.process_time() - c0:.0f} CPU s; rows kept in {kept})")
+    sd = {"all": _model_sd([r for r in rows if r["kind"] == "ordinary"]) / 1000}
+    if n <= 0:
+        return
     print(f"== calibration: {n} mixed league games (random, heuristic, strong, heuristic)")
     games = mixed_games(n, cache)
     truth = {("random", "heuristic"): (-24.5, 3.8), ("strong", "heuristic"): (0.9, 1.1)}
@@ -539,8 +806,19 @@ def main() -> None:
     ap.add_argument("--drift", type=int, default=10, help="games of the look-ahead check")
     ap.add_argument("--exact", type=int, default=16, help="endgames of the exact check")
     ap.add_argument("--calibration", type=int, default=100, help="mixed games (calibration)")
-    ap.add_argument("--positions", type=int, default=60, help="held-out positions")
-    ap.add_argument("--rollouts", type=int, default=300, help="paired rollouts per position")
+    ap.add_argument(
+        "--positions", type=int, default=50, help="ordinary reference decisions (calibration)"
+    )
+    ap.add_argument("--marked", type=int, default=50, help="marked reference moves (calibration)")
+    ap.add_argument(
+        "--rollouts", type=int, default=1500, help="paired rollouts per move and policy"
+    )
+    ap.add_argument(
+        "--reference",
+        type=Path,
+        default=None,
+        help="the reference positions' file (resumed; default beside --calibration-cache)",
+    )
     ap.add_argument(
         "--calibration-cache",
         type=Path,
@@ -572,7 +850,14 @@ def main() -> None:
         drift(args.drift)
     if "calibration" not in args.skip:
         args.calibration_cache.parent.mkdir(exist_ok=True)
-        calibration(args.calibration, args.positions, args.rollouts, args.calibration_cache)
+        calibration(
+            args.calibration,
+            args.positions,
+            args.marked,
+            args.rollouts,
+            args.calibration_cache,
+            args.reference,
+        )
 
 
 if __name__ == "__main__":

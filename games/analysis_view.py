@@ -86,6 +86,10 @@ def viewer_data(
             "best": d.get("best"),
             "loss_mw": round(float(d.get("loss_mw") or 0.0), 1),
             "mark": d.get("mark") if d.get("mark") in MARKS else None,
+            # the 90 % interval of the loss (stored analyses before issue #37's have none)
+            "interval_mw": [round(float(x)) for x in d["interval_mw"]]
+            if isinstance(d.get("interval_mw"), list) and len(d["interval_mw"]) == 2
+            else None,
             # per option: the move, the mover's chance to win, milli-wins lost against the best
             "options": [
                 [o["move"], round(float(o["win"]), 4), round(1000 * (best - float(o["win"])), 1)]
@@ -112,6 +116,9 @@ def viewer_data(
         "thresholds_mw": dict(marks.get("thresholds_mw") or {}),
         "margin_mw": marks.get("margin_mw"),
         "loss_sd_mw": marks.get("loss_sd_mw"),
+        # the error of a loss of a mark's size (older analyses: one error for every loss)
+        "loss_sd_large_mw": marks.get("loss_sd_large_mw") or marks.get("loss_sd_mw"),
+        "large_loss_mw": marks.get("large_loss_mw") or 30,
         "margin_endgame_mw": marks.get("margin_endgame_mw"),
         "loss_sd_endgame_mw": marks.get("loss_sd_endgame_mw"),
         "decision_count": len(analysis.get("decisions") or []),

@@ -203,10 +203,20 @@
     if (!choice) return;
     body.textContent = "";
     if (!decision) { choice.textContent = t.i18nNoChoice; table.hidden = true; return; }
-    choice.textContent = fmt(decision.played === decision.best ? t.i18nChoiceBest : t.i18nChoice, {
+    /* the words follow how sure the analysis is: a marked move's loss is clear; an unmarked
+       one whose 90 % interval lies above 0 is probably a loss, but not clear enough to mark
+       in a game of this many moves; one whose interval reaches 0 is within the model's
+       measured error, not a finding (the interval is shown when it lies above 0) */
+    var range = decision.interval_mw, sure = decision.mark || !range;
+    var words = decision.played === decision.best ? t.i18nChoiceBest :
+      (sure ? t.i18nChoice : (range[0] > 0 ? t.i18nChoiceProbable : t.i18nChoiceNoise));
+    choice.textContent = fmt(words, {
       player: decision.player, die: decision.die, played: decision.played, best: decision.best,
       loss: mw(decision.loss_mw)
-    }) + (decision.mark ? " (" + t["i18n" + decision.mark.charAt(0).toUpperCase() + decision.mark.slice(1)] + ")" : "");
+    }) + (decision.mark ? " (" + t["i18n" + decision.mark.charAt(0).toUpperCase() + decision.mark.slice(1)] + ")" : "") +
+      (range && decision.played !== decision.best && range[0] > 0 ? " " + fmt(t.i18nChoiceInterval, {
+        low: mw(range[0]), high: mw(range[1])
+      }) : "");
     decision.options.forEach(function (o) {
       var tr = document.createElement("tr");
       if (o[0] === decision.played) tr.className = "played";

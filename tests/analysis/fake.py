@@ -43,6 +43,7 @@ def fake_analysis(log, *, progress=None, **_ignored) -> dict:
                     else [{"move": "5→9", "win": win, "p": p}],
                     "loss": loss,
                     "loss_mw": round(1000 * loss, 1),
+                    "interval_mw": [round(1000 * loss - 5, 1), round(1000 * loss + 5, 1)],
                     "endgame": False,
                     "mark": mark_for(1000 * loss, MARGIN_MW),
                 }
@@ -93,7 +94,10 @@ def fake_analysis(log, *, progress=None, **_ignored) -> dict:
         "marks": {
             "thresholds_mw": dict(THRESHOLDS_MW),
             "loss_sd_mw": 2.0,
+            "loss_sd_large_mw": 3.0,
+            "large_loss_mw": 30.0,
             "loss_sd_endgame_mw": 20.0,
+            "interval_confidence": 0.9,
             "family_confidence": 0.95,
             "margin_mw": MARGIN_MW,
             "margin_endgame_mw": 10 * MARGIN_MW,

@@ -201,3 +201,36 @@ def test_a_failed_analysis_says_so(client, table, counted):
     assert "ValueError" not in html and 'id="analysis-pending"' not in html
     body = client.get(reverse("api:fixture-analysis", args=[table["fixture"].pk])).json()
     assert (body["status"], body["error"], body["analysis"]) == ("failed", "", None)  # nor the API
+
+
+def test_the_words_follow_how_sure_the_analysis_is(client, table, analysed):
+    """Issue #37: the game page states the measured error of small and of large losses,
+    the replay viewer gets every loss's interval and words for a loss within the error
+    (not a finding) beside those of a marked one; English and German. An analysis stored
+    before the intervals (no ``interval_mw``, one error for every loss) still shows."""
+    from games.analysis_view import viewer_data
+
+    html = game_page(client, table).text
+    sure = re.search(r'<p class="small muted" id="analysis-sure">(.*?)</p>', html, re.S).group(1)
+    assert "a loss under 30 mw is off by about 2 mw" in sure
+    assert "a larger one by about 3 mw" in sure
+    assert "within its measured error: not a finding" in html  # the viewer's words
+    assert "With nine chances in ten the loss lies between" in html
+    assert "was probably better" in html and "not clearly enough to mark" in html
+    data = viewer_json(html)
+    expected = {d["event"] + 1: d for d in fake_analysis(example(LOG))["decisions"]}
+    for step, d in data["decisions"].items():
+        low, high = expected[int(step)]["interval_mw"]
+        assert d["interval_mw"] == [round(low), round(high)]
+    german = game_page(client, table, HTTP_ACCEPT_LANGUAGE="de").text
+    assert "ein größerer um etwa 3 mS" in german
+    assert "kein Befund" in german and "Mit einer Wahrscheinlichkeit von 90 Prozent" in german
+    assert "war wahrscheinlich besser" in german
+
+    old = fake_analysis(example(LOG))
+    for d in old["decisions"]:
+        del d["interval_mw"]
+    del old["marks"]["loss_sd_large_mw"], old["marks"]["large_loss_mw"]
+    view = viewer_data(old, steps=len(example(LOG)["events"]), board=4, seats={})
+    assert all(d["interval_mw"] is None for d in view["decisions"].values())
+    assert view["loss_sd_large_mw"] == old["marks"]["loss_sd_mw"]

@@ -82,6 +82,25 @@ def test_the_graph_moves_the_replay_and_the_options_follow(browser_page, game):
     assert int(viewer.get_attribute("data-index")) == 0
     expect(viewer.locator("[data-choice]")).to_contain_text("No choice at this step")
 
+    # the words follow how sure the analysis is (issue #37): an unmarked loss is a probable
+    # one (its 90 % interval above 0) or within the error, never "the best move was"
+    unmarked = [d for d in row.data["decisions"] if not d["mark"] and d["played"] != d["best"]]
+    kinds = (
+        ("was probably better", lambda d: d["interval_mw"][0] > 0),
+        ("not a finding", lambda d: d["interval_mw"][0] <= 0),
+    )
+    shown = 0
+    for words, kind in kinds:
+        d = next((d for d in unmarked if kind(d)), None)
+        if d is None:
+            continue
+        viewer.locator("[data-moves] li").nth(d["event"]).locator("button").click()
+        choice = viewer.locator("[data-choice]")
+        expect(choice).to_contain_text(words)
+        expect(choice).not_to_contain_text("the best move was")
+        shown += 1
+    assert shown, "the game has unmarked losses to word"
+
     # a decision step reached from the move list shows its options
     first = min(analysed_steps)
     viewer.locator("[data-moves] li").nth(first - 1).locator("button").click()

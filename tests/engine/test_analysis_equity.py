@@ -158,3 +158,35 @@ def test_the_mark_rule_allows_for_the_number_of_decisions() -> None:
     assert mark_for(120.01 + margin, margin) == "blunder"
     endgame = clear_margin(150, LOSS_SD_ENDGAME_MW)  # 85 mw: the model is least sure there
     assert mark_for(110, endgame) is None and mark_for(110, margin) == "mistake"
+
+
+def test_the_error_of_a_loss_grows_with_its_size_and_gives_its_interval() -> None:
+    from games.engine.analysis import (
+        INTERVAL_CONFIDENCE,
+        LARGE_LOSS_MW,
+        LOSS_SD_LARGE_MW,
+        loss_interval_mw,
+        loss_sd_mw,
+    )
+
+    assert INTERVAL_CONFIDENCE == 0.90
+    assert loss_sd_mw(False, 0.0) == LOSS_SD_MW
+    assert loss_sd_mw(False, LARGE_LOSS_MW - 0.1) == LOSS_SD_MW
+    assert loss_sd_mw(False, LARGE_LOSS_MW) == LOSS_SD_LARGE_MW > LOSS_SD_MW
+    assert loss_sd_mw(True, 0.0) == loss_sd_mw(True, 500.0) == LOSS_SD_ENDGAME_MW
+    low, high = loss_interval_mw(100.0, False)
+    assert (low + high) / 2 == pytest.approx(100.0)
+    assert high - low == pytest.approx(2 * 1.6449 * LOSS_SD_LARGE_MW, abs=0.01)
+    low, high = loss_interval_mw(5.0, False)
+    assert low < 0 < high  # a small loss: the move played may have been as good
+    assert loss_interval_mw(100.0, False, confidence=0.95)[0] < loss_interval_mw(100.0, False)[0]
+
+
+def test_the_counting_rule_keeps_its_calibrated_24_mw() -> None:
+    """The totals of chances lost were calibrated with 24 mw (session 10); measuring the
+    intervals' error again must not move them."""
+    from games.engine.analysis import counted_loss_mw
+
+    assert counted_loss_mw(24.1, False) == 24.1
+    assert counted_loss_mw(23.9, False) == 0.0
+    assert counted_loss_mw(49.9, True) == 0.0 and counted_loss_mw(50.1, True) == 50.1

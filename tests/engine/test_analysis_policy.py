@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import Game, HeuristicBot, Setup
-from games.engine.analysis.policy import FastHeuristicPolicy, HeuristicPolicy
+from games.engine.analysis.policy import FastHeuristicPolicy, HeuristicPolicy, RandomPolicy
 
 RULES: list[Any] = [
     "league",
@@ -75,3 +75,46 @@ def test_the_lite_policy_values_a_house_pawn_where_it_stands():
     assert HeuristicBot().choose(game, seat, 2, moves, random.Random(1)) == capture
     assert LitePolicy().choose(game, seat, 2, moves) == capture
     assert FastHeuristicPolicy().choose(game, seat, 2, moves) == capture
+
+
+def test_the_random_policy_is_seeded_per_rollout_paired_and_independent() -> None:
+    """Rollout ``k`` of every option starts the random policy from the same seed (its
+    choices are paired like the dice), different rollouts from different seeds, and the
+    same call gives the same winners (deterministic)."""
+    from games.engine import simulate_game
+    from games.engine.analysis.rollout import estimate_options
+    from games.engine.validate import replay_log
+
+    log = simulate_game(rules="league", bots="heuristic", seed=3)
+    _, game, steps = replay_log(log)
+    for step in steps:
+        if step.index == 60:
+            break
+        game.push_event(step.event)
+    seeds: list[int] = []
+
+    class Recording(RandomPolicy):
+        def start(self, seed: int) -> None:
+            seeds.append(seed)
+            super().start(seed)
+
+    first = estimate_options([game.copy(), game.copy()], 40, 7, 60, Recording())
+    # identical states share their rollouts; a copy of another state gets its own
+    other = game.copy()
+    other.push_raw(6 if not other.legal(other.turn_seat, 6) else 1)
+    seeds.clear()
+    a = estimate_options([game, other], 40, 7, 60, Recording())
+    assert seeds[0::2] == seeds[1::2]  # both options of rollout k: one seed
+    assert len(set(seeds[0::2])) == 40  # a seed of its own per rollout
+    b = estimate_options([game, other], 40, 7, 60, RandomPolicy())
+    assert [x.winners for x in a] == [x.winners for x in b]
+    assert first[0].winners == a[0].winners
+    assert len(set(a[0].winners)) > 1  # random play: not one winner every time
+
+    picks = RandomPolicy()
+    moves = [(0, 1, 2), (0, 3, 4), (0, 5, 6)]
+    picks.start(11)
+    run1 = [picks.choose(game, 0, 1, moves) for _ in range(30)]
+    picks.start(11)
+    assert [picks.choose(game, 0, 1, moves) for _ in range(30)] == run1
+    assert set(run1) == set(moves)

@@ -98,13 +98,15 @@ def review_view(content: str, data: dict[str, Any], names: dict[str, str]) -> di
     moments = [{**m, "name": names.get(m["player"], m["player"])} for m in out["moments"]]
     marks = data.get("marks") or {}
     first = float((marks.get("thresholds_mw") or {}).get("inaccuracy", 0))
+    # the error of a loss the size of a mark (older analyses: one error for every loss)
+    error = float(marks.get("loss_sd_large_mw") or marks.get("loss_sd_mw") or 0)
     return {
         "verdict": verdict,
         "moments": moments,
         "mark_points": f"{(first + float(marks.get('margin_mw') or 0)) / 10:.0f}",
         "mark_points_endgame": f"{(first + float(marks.get('margin_endgame_mw') or 0)) / 10:.0f}",
         "threshold_points": f"{first / 10:.0f}",
-        "error_points": f"{float(marks.get('loss_sd_mw') or 0) / 10:.1f}",
+        "error_points": f"{error / 10:.1f}",
     }
 
 

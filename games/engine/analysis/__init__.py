@@ -17,13 +17,18 @@ values of small endgames). See docs/analysis.md.
 
 from .analyse import ANALYSIS_FORMAT, BANDS, analyse, band_for
 from .decisions import (
+    INTERVAL_CONFIDENCE,
+    LARGE_LOSS_MW,
     LOSS_SD_ENDGAME_MW,
+    LOSS_SD_LARGE_MW,
     LOSS_SD_MW,
     THRESHOLDS_MW,
     AnalysisTooLong,
     clear_margin,
     counted_loss_mw,
     is_endgame,
+    loss_interval_mw,
+    loss_sd_mw,
     mark_for,
 )
 from .equity import Equity, Evaluator, default_evaluator
@@ -40,7 +45,10 @@ from .rollout import estimate_options, rollout
 __all__ = [
     "ANALYSIS_FORMAT",
     "BANDS",
+    "INTERVAL_CONFIDENCE",
+    "LARGE_LOSS_MW",
     "LOSS_SD_ENDGAME_MW",
+    "LOSS_SD_LARGE_MW",
     "LOSS_SD_MW",
     "POLICIES",
     "THRESHOLDS_MW",
@@ -59,6 +67,8 @@ __all__ = [
     "default_policy",
     "estimate_options",
     "is_endgame",
+    "loss_interval_mw",
+    "loss_sd_mw",
     "mark_for",
     "rollout",
 ]

@@ -20,13 +20,18 @@ from ..moves import IllegalMove
 from ..variants import VARIANTS, Variant
 from .decisions import (
     COUNT_OVER_SD,
+    COUNT_SD_MW,
     FAMILY_CONFIDENCE,
+    INTERVAL_CONFIDENCE,
+    LARGE_LOSS_MW,
     LOSS_SD_ENDGAME_MW,
+    LOSS_SD_LARGE_MW,
     LOSS_SD_MW,
     THRESHOLDS_MW,
     Decision,
     clear_margin,
     counted_loss_mw,
+    loss_interval_mw,
     mark_for,
     walk,
 )
@@ -122,8 +127,7 @@ def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> di
     players = w.players
     names = w.game0.names
     setup = w.game0.setup
-    margin = clear_margin(len(w.decisions))
-    margin_endgame = clear_margin(len(w.decisions), LOSS_SD_ENDGAME_MW)
+    margin, margin_endgame = mark_margins(len(w.decisions))
 
     decisions = [
         _decision_entry(d, names[d.seat], players, margin_endgame if d.endgame else margin)
@@ -168,8 +172,12 @@ def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> di
         "marks": {
             "thresholds_mw": dict(THRESHOLDS_MW),
             "loss_sd_mw": LOSS_SD_MW,
+            "loss_sd_large_mw": LOSS_SD_LARGE_MW,
+            "large_loss_mw": LARGE_LOSS_MW,
             "loss_sd_endgame_mw": LOSS_SD_ENDGAME_MW,
+            "interval_confidence": INTERVAL_CONFIDENCE,
             "count_over_sd": COUNT_OVER_SD,
+            "count_sd_mw": COUNT_SD_MW,
             "family_confidence": FAMILY_CONFIDENCE,
             "margin_mw": round(margin, 1),
             "margin_endgame_mw": round(margin_endgame, 1),
@@ -179,6 +187,19 @@ def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> di
         "summary": summary,
         "seconds": round(time.perf_counter() - t0, 2),
     }
+
+
+def mark_margins(decisions: int) -> tuple[float, float]:
+    """The margins (milli-wins) a loss must clear above a mark's threshold in a game of
+    ``decisions`` decisions: in an ordinary position and in a race endgame. Every mark is
+    a loss of ``LARGE_LOSS_MW`` or more, so the margin allows for the error of a loss of
+    that size (``LOSS_SD_LARGE_MW``)."""
+    return clear_margin(decisions, LOSS_SD_LARGE_MW), clear_margin(decisions, LOSS_SD_ENDGAME_MW)
+
+
+def decision_mark(loss_mw: float, endgame: bool, margins: tuple[float, float]) -> str | None:
+    """The mark of a decision's loss with the game's :func:`mark_margins`."""
+    return mark_for(loss_mw, margins[1] if endgame else margins[0])
 
 
 def _shares(players: Sequence[str], v: Sequence[float]) -> dict[str, float]:
@@ -195,6 +216,7 @@ def _decision_entry(
     order.insert(0, d.best)
     loss = d.loss(me)
     loss_mw = 1000 * loss
+    low, high = loss_interval_mw(loss_mw, d.endgame)
     return {
         "event": d.event,
         "colour": colour,
@@ -212,6 +234,8 @@ def _decision_entry(
         ],
         "loss": loss,
         "loss_mw": round(loss_mw, 1),
+        # where the true loss lies with INTERVAL_CONFIDENCE (the model's measured error)
+        "interval_mw": [round(low, 1), round(high, 1)],
         "endgame": d.endgame,
         "phase": d.phase,
         # the part of the loss beyond the measured error: what error rates and totals add up

@@ -19,8 +19,10 @@ player: never negative, 0 when the best move was played.
 **Marks** (see :func:`mark_for`): a move is marked only when its loss is clear — larger
 than the band's threshold by a margin that allows for the evaluator's error and for the
 number of decisions in the game (Bonferroni: at most a 5 % chance that any move of a game
-is marked by evaluator error alone, if that error were normal with the measured spread
-``LOSS_SD_MW``, or ``LOSS_SD_ENDGAME_MW`` in a race endgame).
+is marked by evaluator error alone, if that error were normal with the measured spread of
+a loss of a mark's size, ``LOSS_SD_LARGE_MW``, or ``LOSS_SD_ENDGAME_MW`` in a race endgame).
+Every loss also has its 90 % interval (:func:`loss_interval_mw`) from the error of a loss
+of its size and kind (:func:`loss_sd_mw`).
 """
 
 from __future__ import annotations
@@ -44,18 +46,35 @@ the loss is clear (:func:`mark_for`)."""
 
 LOSS_SD_MW = 12.0
 """The spread (standard deviation, milli-wins) of the evaluator's error on a decision's
-loss in an ordinary position: ``bench/analysis.py --calibration`` compares the loss at 48
-held-out positions of heuristic league games (the move played against the analysis' best)
-with 400 paired rollouts to the end per position (the heuristic for every colour): the
-differences spread by 29.4 mw, 26.8 of them the rollouts' own noise, leaving 12.0 mw for
-the model (docs/analysis.md, "Calibration"). Before: 8, four times the 2.2 mw between one
-and two plies of search, a lower bound."""
+loss below ``LARGE_LOSS_MW`` in an ordinary position. ``bench/analysis.py --calibration``
+compares the analysis' loss (the move played against its best) with paired rollouts to the
+end under the heuristic policy, the rollouts' own noise allowed for: session 10, 48
+positions × 400 rollouts, 12.0 mw; session 11, 32 ordinary decisions of heuristic league
+games × 1,000 rollouts, 11.5 mw, and the 90 % interval ``± 1.645 · 12`` covers 28 of the 32
+(docs/analysis.md, "Calibration: the intervals"). Before issue #37: 8, a guess."""
 
 LOSS_SD_ENDGAME_MW = 25.0
 """The same in a race endgame (:func:`is_endgame`): against exact values (expectimax) in
 small endgames ``bench/analysis.py --exact 16`` measures a spread of 20.6 mw with
 evaluator generation 1b (67 mw with generation 1) — the model is least sure there, so
 marks need clearer losses."""
+
+LOSS_SD_LARGE_MW = 25.0
+"""The same for a loss of ``LARGE_LOSS_MW`` or more outside a race endgame — every mark is
+one, so the marks' margin allows for this error. Measured on 44 marked moves of mixed
+league games against 1,500 paired heuristic rollouts each (session 11, ``bench/analysis.py
+--calibration``): their spread leaves 31 mw for the model after the rollouts' noise (a
+few losses off by 70–80 mw weigh in), and the 90 % interval ``± 1.645 · 25``
+covers 39 of the 44 (89 %; with 12 mw it covered 30); docs/analysis.md, "Calibration: the
+intervals".
+Session 10 used 12 mw for every loss: two of its marks were moves the heuristic rollouts
+could not tell from the best."""
+
+LARGE_LOSS_MW = 30.0
+"""From this loss on (the smallest mark's threshold) the error is ``LOSS_SD_LARGE_MW``."""
+
+INTERVAL_CONFIDENCE = 0.90
+"""The confidence of the interval every decision gives for its loss (``interval_mw``)."""
 
 COUNT_OVER_SD = 2.0
 """A loss *counts* in a player's total of chances lost only when it exceeds this many times
@@ -65,16 +84,41 @@ player, where real games show +0.9 ± 1.1 (issue #37; ``bench/analysis.py
 --calibration``, docs/analysis.md "Calibration")."""
 
 
-def loss_sd_mw(endgame: bool) -> float:
-    """The measured error (milli-wins, one standard deviation) of a loss in a position of
-    that kind."""
-    return LOSS_SD_ENDGAME_MW if endgame else LOSS_SD_MW
+def loss_sd_mw(endgame: bool, loss_mw: float = 0.0) -> float:
+    """The measured error (milli-wins, one standard deviation) of a loss of that size in a
+    position of that kind: ``LOSS_SD_ENDGAME_MW`` in a race endgame, else
+    ``LOSS_SD_LARGE_MW`` from ``LARGE_LOSS_MW`` on and ``LOSS_SD_MW`` below."""
+    if endgame:
+        return LOSS_SD_ENDGAME_MW
+    return LOSS_SD_LARGE_MW if loss_mw >= LARGE_LOSS_MW else LOSS_SD_MW
+
+
+def loss_interval_mw(
+    loss_mw: float, endgame: bool, confidence: float = INTERVAL_CONFIDENCE
+) -> tuple[float, float]:
+    """The interval (milli-wins) that holds the true loss of the move played against the
+    analysis' best with probability ``confidence``, if the model's error is normal with
+    the measured spread (:func:`loss_sd_mw`): ``loss ± z · sd``. Its lower end may be
+    negative: then the move played may have been as good or better. Its coverage is
+    measured on reference positions by ``bench/analysis.py --calibration``."""
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    half = z * loss_sd_mw(endgame, loss_mw)
+    return (loss_mw - half, loss_mw + half)
+
+
+COUNT_SD_MW = 12.0
+"""The error the counting rule was calibrated with (session 10: totals of 100 mixed games
+against paired win-rate differences, docs/analysis.md "Calibration"): a loss counts beyond
+``COUNT_OVER_SD`` × 12 = 24 mw. Kept apart from ``LOSS_SD_MW`` (the intervals' error,
+measured again since), so a better-measured interval does not silently move the totals
+their own calibration fixed."""
 
 
 def counted_loss_mw(loss_mw: float, endgame: bool) -> float:
-    """A loss as it counts: in full beyond ``COUNT_OVER_SD`` times the measured error of
-    its kind of position, else 0."""
-    return loss_mw if loss_mw > COUNT_OVER_SD * loss_sd_mw(endgame) else 0.0
+    """A loss as it counts: in full beyond ``COUNT_OVER_SD`` times ``COUNT_SD_MW`` (24 mw;
+    ``LOSS_SD_ENDGAME_MW`` in a race endgame: 50 mw), else 0."""
+    sd = LOSS_SD_ENDGAME_MW if endgame else COUNT_SD_MW
+    return loss_mw if loss_mw > COUNT_OVER_SD * sd else 0.0
 
 
 FAMILY_CONFIDENCE = 0.95
@@ -198,6 +242,7 @@ def walk(
     *,
     max_events: int | None = None,
     max_cpu_seconds: float | None = None,
+    lookahead: bool = True,
 ) -> Walk:
     """Read and check the log and value every roll (``equity_for(game0)`` gives the
     :class:`Equity` to use). With a platform ``variant`` (a live room's "Quick" or "First
@@ -206,6 +251,10 @@ def walk(
     ``max_events`` / ``max_cpu_seconds`` bound the work (:class:`AnalysisTooLong`): the
     event count is checked before anything is valued, the process's CPU time after every
     event — a cheap check that never changes what a finished walk returns.
+
+    ``lookahead=False`` leaves out every roll's ``expected`` (the luck split's expectation
+    over the six rolls, five sixths of the cost): the decisions are the same, the luck
+    split cannot be made (the benchmarks' and tests' quick way to a game's decisions).
 
     Raises :class:`~games.engine.InvalidLog` for a malformed or illegal log,
     :class:`~games.engine.IllegalMove` when the log goes on past the variant's end and
@@ -239,7 +288,7 @@ def walk(
         endgame = bool(choices) and is_endgame(game)
         kind = phase(game, c) if choices else "middle"
         offer = capture_offers(game, c)
-        expected = _expected(eq, game, me)
+        expected = _expected(eq, game, me) if lookahead else None
         pushed = game.push_event(step.event)
         move = None if pushed is None else pushed[0]
         offers.append((c, die, move, offer))

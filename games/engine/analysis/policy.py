@@ -20,6 +20,8 @@ exact tie differently.
 
 from __future__ import annotations
 
+import random
+
 from ..board import PAWNS_PER_COLOUR
 from ..bots import HeuristicBot
 from ..game import Game
@@ -42,6 +44,12 @@ class Policy:
     """Chooses one of at least two legal moves, and the huffed pawn."""
 
     name = "policy"
+
+    def start(self, seed: int) -> None:
+        """Called before every rollout with that rollout's dice seed (every option's
+        rollout ``k`` gets the same one): a policy that draws random numbers seeds them
+        here, so its choices are paired across the options like the dice and independent
+        across rollouts. The deterministic policies ignore it."""
 
     def choose(self, game: Game, seat: int, die: int, moves: list[RawMove]) -> RawMove:
         raise NotImplementedError
@@ -339,7 +347,34 @@ class LitePolicy(FastHeuristicPolicy):
         return best
 
 
-POLICIES = {"heuristic": HeuristicPolicy, "fast": FastHeuristicPolicy, "lite": LitePolicy}
+class RandomPolicy(Policy):
+    """A uniformly random legal move (the random computer player's way of playing), drawn
+    from a generator seeded by :meth:`start` for every rollout: deterministic, paired
+    across the options of one decision and independent across rollouts. The weak
+    reference of ``bench/analysis.py --calibration`` (does a verdict depend on how the
+    rest of the game is played?)."""
+
+    name = "random"
+
+    def __init__(self) -> None:
+        self._rng = random.Random(0)
+
+    def start(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, game, seat, die, moves):
+        return moves[self._rng.randrange(len(moves))]
+
+    def choose_huff(self, game, seat, targets):
+        return targets[self._rng.randrange(len(targets))]
+
+
+POLICIES = {
+    "heuristic": HeuristicPolicy,
+    "fast": FastHeuristicPolicy,
+    "lite": LitePolicy,
+    "random": RandomPolicy,
+}
 """Rollout policies by name ("heuristic" and "fast" play exactly like the heuristic bot)."""
 
 

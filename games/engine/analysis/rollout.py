@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..board import PAWNS_PER_COLOUR
 from ..game import Game
 from ..simulate import lean_rules, play_lean
-from .dice import DiceStream, dice_for
+from .dice import DiceStream, dice_for, stream_seed
 from .policy import Policy
 
 MAX_ROLLOUT_EVENTS = 20_000
@@ -129,6 +129,7 @@ def estimate_options(
     for k in range(rollouts):
         dice = dice_for(seed, decision, k, seats)
         for i in firsts:
+            policy.start(stream_seed(seed, decision, k))  # a random policy: paired as the dice
             results[i].append(rollout(games[i].copy(), dice, policy))
         if tick is not None:
             tick()

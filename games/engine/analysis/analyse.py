@@ -1,5 +1,5 @@
 """``analyse(log)``: the whole analysis of one game as a JSON-ready dict
-(``maedn-analysis/2``, docs/analysis.md "Output").
+(``maedn-analysis/3``, docs/analysis.md "Output").
 
 The decisions with their options (each option's equity from the evaluator with one ply of
 search), the win-probability graph after every event, and a per-player summary: the loss
@@ -38,7 +38,7 @@ from .decisions import (
 from .equity import MAX_PLIES, Equity, Evaluator, default_evaluator, model_name
 from .luck import capture_stats, decompose, luck_summary
 
-ANALYSIS_FORMAT = "maedn-analysis/2"
+ANALYSIS_FORMAT = "maedn-analysis/3"
 
 BANDS: tuple[tuple[str, float], ...] = (
     ("strong", 0.6),

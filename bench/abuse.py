@@ -177,12 +177,16 @@ def attack(stop: float, log: str, codes: dict, lock: threading.Lock, session: st
     }
     while time.monotonic() < stop:
         conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
-        conn.request("POST", "/replay/", body=body, headers=headers)
-        response = conn.getresponse()
-        size = len(response.read())
-        conn.close()
+        try:
+            conn.request("POST", "/replay/", body=body, headers=headers)
+            response = conn.getresponse()
+            status, size = response.status, len(response.read())
+        except OSError:  # no answer within 60 s: counted as status 0
+            status, size = 0, 0
+        finally:
+            conn.close()
         with lock:
-            codes[response.status] = codes.get(response.status, 0) + 1
+            codes[status] = codes.get(status, 0) + 1
             codes["bytes"] = codes.get("bytes", 0) + size
 
 

@@ -137,3 +137,27 @@ def test_a_refused_log_gives_its_slot_back_too(signed_in, settings):
     refused = signed_in.post("/replay/", {"content": '{"format": "maedn-log/1", "events": 3}'})
     assert refused.status_code == 400
     assert cache.get("replay-slot:0") is None
+
+
+def test_a_flood_is_refused_before_its_body_is_read(signed_in, settings):
+    """While every slot is taken, a POST to /replay/ is answered before the CSRF check
+    parses its body (a refusal then costs a worker almost nothing); a wrong token is not
+    even looked at, other pages and other posts are untouched."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    settings.REPLAY_CONCURRENT = 1
+    strict = Client(enforce_csrf_checks=True)
+    strict.cookies = signed_in.cookies
+    assert cache.add("replay-slot:0", "another worker's", timeout=30)
+    try:
+        busy = strict.post("/replay/", {"content": stuck_log(300)})
+        assert busy.status_code == 503 and busy["Retry-After"] == "5"  # not 403 (CSRF)
+        assert busy["Content-Type"].startswith("text/plain")
+        assert "try again in a few seconds" in busy.content.decode()
+        assert strict.get("/replay/").status_code == 200  # the page itself is shown
+        assert strict.post("/accounts/login/", {}).status_code == 403  # other posts: CSRF
+    finally:
+        cache.delete("replay-slot:0")
+    # a free slot: the CSRF check applies again
+    assert strict.post("/replay/", {"content": stuck_log(300)}).status_code == 403

@@ -194,3 +194,25 @@ def test_entering_an_existing_player_by_a_shared_name_asks_which(two_clubs):
     url2 = reverse("tournaments:manage-entry-add", args=[olgas2.slug])
     assert client_for(olga).post(url2, {"player": "ida"}).status_code == 302
     assert Entry.objects.get(league=olgas2).player.created_by == olga
+
+
+def test_the_migration_tells_apart_look_alikes_made_before_the_check():
+    """0013 gives the suffixes to names that already looked alike (made before issue 32's
+    check): a Cyrillic Іda beside Ida."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("tournaments.migrations.0013_player_names_per_organizer")
+    olga = make_user("olga")
+    ida = Player.objects.create(name="Ida", slug="ida", created_by=olga)
+    legacy = Player.objects.create(name="\u0406da", slug="ida-legacy")
+    alone = Player.objects.create(name="Ines", slug="ines")
+    Player.objects.update(name_suffix="")
+    migration.fill_suffixes(apps, None)
+    labels = {p.pk: p.label for p in Player.objects.all()}
+    assert labels == {
+        ida.pk: "Ida (olga’s player)",
+        legacy.pk: "\u0406da (ida-legacy)",
+        alone.pk: "Ines",
+    }

@@ -216,3 +216,22 @@ def test_the_migration_tells_apart_look_alikes_made_before_the_check():
         legacy.pk: "\u0406da (ida-legacy)",
         alone.pk: "Ines",
     }
+
+
+def test_two_idas_in_one_league_are_told_apart_on_its_pages(client, two_clubs):
+    """Where two organizers' Idas meet in a third league (both shared), the schedule and
+    the game page say which is which."""
+    from tests.builders import make_fixture
+
+    (olga, olgas), (peter, peters) = two_clubs
+    ida_o = accountless_player_create(league=olgas, by=olga, name="Ida").player
+    ida_p = accountless_player_create(league=peters, by=peter, name="Ida").player
+    carl = make_user("carl")
+    cup = make_league(carl, "cup", format="2T")
+    seats = [Entry.objects.create(league=cup, player=p) for p in (ida_o, ida_p)]
+    fixture = make_fixture(
+        cup, list(zip(seats, (["black", "yellow"], ["green", "red"]), strict=True)), "black"
+    )
+    for url in (f"/leagues/{cup.slug}/schedule/", f"/games/{fixture.pk}/"):
+        html = client.get(url).content.decode()
+        assert "Ida (olga’s player)" in html and "Ida (peter’s player)" in html, url

@@ -235,3 +235,15 @@ def test_two_idas_in_one_league_are_told_apart_on_its_pages(client, two_clubs):
     for url in (f"/leagues/{cup.slug}/schedule/", f"/games/{fixture.pk}/"):
         html = client.get(url).content.decode()
         assert "Ida (olga’s player)" in html and "Ida (peter’s player)" in html, url
+
+
+def test_names_made_in_transactions_that_could_not_see_each_other_are_told_apart_on_commit(
+    django_capture_on_commit_callbacks,
+):
+    olga, peter = make_user("olga"), make_user("peter")
+    with django_capture_on_commit_callbacks(execute=True):
+        first = player_create(name="Ida", created_by=olga)
+        Player.objects.create(name="Ida", slug="ida-2", created_by=peter)  # beside the service
+    first.refresh_from_db()
+    assert first.label == "Ida (olga’s player)"
+    assert Player.objects.get(slug="ida-2").label == "Ida (peter’s player)"

@@ -5,8 +5,11 @@ decided by the caller (``tournaments.views``) before it calls these."""
 from __future__ import annotations
 
 import json
+import secrets
+from contextlib import contextmanager
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.cache import get_conditional_response, patch_vary_headers
@@ -96,17 +99,40 @@ def _replay_shown(checked) -> tuple[dict, int]:
     return replay_data(head, cache=False), cap
 
 
+#: a replay's slot frees itself after this long, should its worker die holding it
+REPLAY_SLOT_SECONDS = 30
+
+
+@contextmanager
+def replay_slot():
+    """One of the ``REPLAY_CONCURRENT`` slots of the site for checking and drawing a pasted
+    log (h-trust, issue 32 point 10): yields True while holding it, False when all are
+    taken (the caller answers 503 at once). Slots are ``cache.add`` keys in the shared
+    cache (atomic in Redis; per process on the in-memory fallback of an outage), each
+    released by its holder and expiring after ``REPLAY_SLOT_SECONDS``."""
+    limit = int(getattr(settings, "REPLAY_CONCURRENT", 1))
+    if limit <= 0:
+        yield True
+        return
+    token = secrets.token_hex(8)
+    for number in range(limit):
+        key = f"replay-slot:{number}"
+        if cache.add(key, token, timeout=REPLAY_SLOT_SECONDS):
+            try:
+                yield True
+            finally:
+                if cache.get(key) == token:
+                    cache.delete(key)
+            return
+    yield False
+
+
 def replay_any(request):
     """Paste (or upload) any maedn-log/1 log and watch it; nothing is stored, nothing is
     cached (the page is this visitor's alone). Throttled per visitor where it is mounted
     (``tournaments/web/urls.py``)."""
     text = ""
     error = None
-    data = None
-    board = 4
-    start_step = None
-    shown = total = None
-    not_echoed = None
     if request.method == "POST":
         upload = request.FILES.get("file")
         text = request.POST.get("content", "")
@@ -118,33 +144,74 @@ def replay_any(request):
             }
             text = ""  # not echoed back either: that is what costs
         else:
-            raw = upload.read() if upload else text
-            try:
-                checked = game_log_check(raw, storing=False)  # nothing is stored here
-            except LogRejected as exc:
-                # events are numbered from 1 on every page, as the replay counts them
-                # the engine's coded error in the reader's language (games.error_text)
-                where = _(" (event %(n)s)") % {"n": exc.event + 1} if exc.event is not None else ""
-                error = f"{engine_error_text(exc.message)}{where}"
-                data, start_step = _replay_before(raw, exc.event)
-            else:
-                text = checked.text
-                board = checked.data.get("board", 4)
-                data, shown = _replay_shown(checked)
-                total = checked.verdict.get("events", shown)
-            size = len(raw.encode("utf-8", "replace")) if isinstance(raw, str) else len(raw)
-            if size > ECHO_MAX_BYTES:
-                text, not_echoed = "", size
+            with replay_slot() as free:
+                if not free:
+                    return _replay_busy(request)
+                return _replay_posted(request, upload, text)
+    return _replay_render(request, text, error)
+
+
+def _replay_busy(request):
+    response = render(
+        request,
+        "games/replay_any.html",
+        {
+            "text": "",
+            "error": _("Many logs are being replayed right now; try again in a few seconds."),
+        },
+        status=503,
+    )
+    response["Retry-After"] = "5"
+    return response
+
+
+def _replay_render(request, text, error, **found):
     status = 400 if error else 200
     context = {
         "text": text,
         "error": error,
-        "start_step": start_step,
-        "replay": data,
-        "layout": board_layout(board) if data else None,
-        "shown_events": shown,
-        "total_events": total,
-        "cut": shown is not None and total is not None and total > shown,
-        "not_echoed": not_echoed,
+        "start_step": found.get("start_step"),
+        "replay": found.get("data"),
+        "layout": board_layout(found.get("board", 4)) if found.get("data") else None,
+        "shown_events": found.get("shown"),
+        "total_events": found.get("total"),
+        "cut": found.get("shown") is not None
+        and found.get("total") is not None
+        and found["total"] > found["shown"],
+        "not_echoed": found.get("not_echoed"),
     }
     return render(request, "games/replay_any.html", context, status=status)
+
+
+def _replay_posted(request, upload, text):
+    """A pasted or uploaded log checked and drawn (inside a replay slot)."""
+    error = data = start_step = shown = total = not_echoed = None
+    board = 4
+    raw = upload.read() if upload else text
+    try:
+        checked = game_log_check(raw, storing=False)  # nothing is stored here
+    except LogRejected as exc:
+        # events are numbered from 1 on every page, as the replay counts them
+        # the engine's coded error in the reader's language (games.error_text)
+        where = _(" (event %(n)s)") % {"n": exc.event + 1} if exc.event is not None else ""
+        error = f"{engine_error_text(exc.message)}{where}"
+        data, start_step = _replay_before(raw, exc.event)
+    else:
+        text = checked.text
+        board = checked.data.get("board", 4)
+        data, shown = _replay_shown(checked)
+        total = checked.verdict.get("events", shown)
+    size = len(raw.encode("utf-8", "replace")) if isinstance(raw, str) else len(raw)
+    if size > ECHO_MAX_BYTES:
+        text, not_echoed = "", size
+    return _replay_render(
+        request,
+        text,
+        error,
+        start_step=start_step,
+        data=data,
+        board=board,
+        shown=shown,
+        total=total,
+        not_echoed=not_echoed,
+    )

@@ -106,6 +106,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "games.middleware.ReplayBusyMiddleware",  # before the CSRF check reads a body
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -327,6 +328,10 @@ REPLAY_ANONYMOUS_MAX_BYTES = int(os.environ.get("REPLAY_ANONYMOUS_MAX_BYTES", st
 # /replay/ draws at most this many events of a pasted log, for everyone (the validator
 # still checks all of them): bounds what one request costs (games/views.py)
 REPLAY_PAGE_MAX_EVENTS = int(os.environ.get("REPLAY_PAGE_MAX_EVENTS", "3000"))
+# /replay/ checks and draws at most this many pasted logs at once on the whole site (slots
+# in the shared cache; 0: no bound): a flood of replays from several accounts never holds
+# every web worker, so a visitor's page is answered (issue 32 point 10; games/views.py)
+REPLAY_CONCURRENT = int(os.environ.get("REPLAY_CONCURRENT", "1"))
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

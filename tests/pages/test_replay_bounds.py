@@ -92,3 +92,72 @@ def test_the_notice_in_german(signed_in, settings):
     response = signed_in.post("/replay/", {"content": stuck_log(1234)}, HTTP_ACCEPT_LANGUAGE="de")
     page = response.content.decode()
     assert "1.234" in page and "die ersten 100" in page, page[page.find("replay-cut") :][:400]
+
+
+# --- h-trust: a flood of replays from several accounts (issue 32 point 10) ---------------
+
+
+def test_replays_beyond_the_sites_slots_are_answered_at_once_and_the_slot_is_freed(
+    signed_in, settings
+):
+    """Eight clients of four accounts kept both web workers busy with replays (a visitor's
+    p50 3 s): at most ``REPLAY_CONCURRENT`` replays run at once on the site; another is
+    answered 503 with ``Retry-After`` at once, in the reader's language, and nothing of
+    its log is checked."""
+    from django.core.cache import cache
+
+    settings.REPLAY_CONCURRENT = 1
+    text = stuck_log(300)
+    assert signed_in.post("/replay/", {"content": text}).status_code == 200
+    # the slot was given back: the next one is served too
+    assert signed_in.post("/replay/", {"content": text}).status_code == 200
+    assert cache.add("replay-slot:0", "another worker's", timeout=30)  # one replay running
+    try:
+        busy = signed_in.post("/replay/", {"content": text})
+        assert busy.status_code == 503 and busy["Retry-After"] == "5"
+        assert "try again in a few seconds" in busy.content.decode()
+        assert 'id="replay-data"' not in busy.content.decode()
+        signed_in.cookies["django_language"] = "de"
+        german = signed_in.post("/replay/", {"content": text}).content.decode()
+        assert "versuch es in ein paar Sekunden noch einmal" in german
+        settings.REPLAY_CONCURRENT = 2  # a second slot is free
+        assert signed_in.post("/replay/", {"content": text}).status_code == 200
+        assert cache.get("replay-slot:1") is None  # given back
+        settings.REPLAY_CONCURRENT = 0  # no bound
+        assert signed_in.post("/replay/", {"content": text}).status_code == 200
+    finally:
+        cache.delete("replay-slot:0")
+    assert cache.get("replay-slot:0") is None
+
+
+def test_a_refused_log_gives_its_slot_back_too(signed_in, settings):
+    from django.core.cache import cache
+
+    settings.REPLAY_CONCURRENT = 1
+    refused = signed_in.post("/replay/", {"content": '{"format": "maedn-log/1", "events": 3}'})
+    assert refused.status_code == 400
+    assert cache.get("replay-slot:0") is None
+
+
+def test_a_flood_is_refused_before_its_body_is_read(signed_in, settings):
+    """While every slot is taken, a POST to /replay/ is answered before the CSRF check
+    parses its body (a refusal then costs a worker almost nothing); a wrong token is not
+    even looked at, other pages and other posts are untouched."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    settings.REPLAY_CONCURRENT = 1
+    strict = Client(enforce_csrf_checks=True)
+    strict.cookies = signed_in.cookies
+    assert cache.add("replay-slot:0", "another worker's", timeout=30)
+    try:
+        busy = strict.post("/replay/", {"content": stuck_log(300)})
+        assert busy.status_code == 503 and busy["Retry-After"] == "5"  # not 403 (CSRF)
+        assert busy["Content-Type"].startswith("text/plain")
+        assert "try again in a few seconds" in busy.content.decode()
+        assert strict.get("/replay/").status_code == 200  # the page itself is shown
+        assert strict.post("/accounts/login/", {}).status_code == 403  # other posts: CSRF
+    finally:
+        cache.delete("replay-slot:0")
+    # a free slot: the CSRF check applies again
+    assert strict.post("/replay/", {"content": stuck_log(300)}).status_code == 403

@@ -194,3 +194,56 @@ def test_entering_an_existing_player_by_a_shared_name_asks_which(two_clubs):
     url2 = reverse("tournaments:manage-entry-add", args=[olgas2.slug])
     assert client_for(olga).post(url2, {"player": "ida"}).status_code == 302
     assert Entry.objects.get(league=olgas2).player.created_by == olga
+
+
+def test_the_migration_tells_apart_look_alikes_made_before_the_check():
+    """0013 gives the suffixes to names that already looked alike (made before issue 32's
+    check): a Cyrillic Іda beside Ida."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("tournaments.migrations.0013_player_names_per_organizer")
+    olga = make_user("olga")
+    ida = Player.objects.create(name="Ida", slug="ida", created_by=olga)
+    legacy = Player.objects.create(name="\u0406da", slug="ida-legacy")
+    alone = Player.objects.create(name="Ines", slug="ines")
+    Player.objects.update(name_suffix="")
+    migration.fill_suffixes(apps, None)
+    labels = {p.pk: p.label for p in Player.objects.all()}
+    assert labels == {
+        ida.pk: "Ida (olga’s player)",
+        legacy.pk: "\u0406da (ida-legacy)",
+        alone.pk: "Ines",
+    }
+
+
+def test_two_idas_in_one_league_are_told_apart_on_its_pages(client, two_clubs):
+    """Where two organizers' Idas meet in a third league (both shared), the schedule and
+    the game page say which is which."""
+    from tests.builders import make_fixture
+
+    (olga, olgas), (peter, peters) = two_clubs
+    ida_o = accountless_player_create(league=olgas, by=olga, name="Ida").player
+    ida_p = accountless_player_create(league=peters, by=peter, name="Ida").player
+    carl = make_user("carl")
+    cup = make_league(carl, "cup", format="2T")
+    seats = [Entry.objects.create(league=cup, player=p) for p in (ida_o, ida_p)]
+    fixture = make_fixture(
+        cup, list(zip(seats, (["black", "yellow"], ["green", "red"]), strict=True)), "black"
+    )
+    for url in (f"/leagues/{cup.slug}/schedule/", f"/games/{fixture.pk}/"):
+        html = client.get(url).content.decode()
+        assert "Ida (olga’s player)" in html and "Ida (peter’s player)" in html, url
+
+
+def test_names_made_in_transactions_that_could_not_see_each_other_are_told_apart_on_commit(
+    django_capture_on_commit_callbacks,
+):
+    olga, peter = make_user("olga"), make_user("peter")
+    with django_capture_on_commit_callbacks(execute=True):
+        first = player_create(name="Ida", created_by=olga)
+        Player.objects.create(name="Ida", slug="ida-2", created_by=peter)  # beside the service
+    first.refresh_from_db()
+    assert first.label == "Ida (olga’s player)"
+    assert Player.objects.get(slug="ida-2").label == "Ida (peter’s player)"

@@ -58,4 +58,5 @@ class Migration(migrations.Migration):
                 name="player_unique_name_per_organizer",
             ),
         ),
+        migrations.RunPython(fill_suffixes, migrations.RunPython.noop),
     ]

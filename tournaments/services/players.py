@@ -137,6 +137,9 @@ def player_create(
     except IntegrityError:
         raise ServiceError(f"there is already a player called {name}", field="name") from None
     player_names_distinguish(name)
+    # and again once committed: two organizers' Idas created at the same moment (each in a
+    # transaction that could not see the other) are told apart by whichever commits last
+    transaction.on_commit(lambda: player_names_distinguish(name))
     player.refresh_from_db(fields=["name_suffix"])
     return player
 

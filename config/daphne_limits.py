@@ -21,6 +21,10 @@ from django.conf import settings
 
 CLOSE_TOO_MANY = 4429  # as live.consumers.CLOSE_TOO_MANY
 
+#: what a socket paused for its address's budget reads at a time once resumed (a `state`
+#: request is 22 bytes on the wire; the largest frame allowed, 2 KB, takes a few reads)
+PAUSED_READ_BYTES = 256
+
 #: frames that change a room: never dropped for an address's budget (the consumer refuses
 #: nothing for it under Daphne; each is still within its socket's own limit)
 _CHANGES = (b'"move"', b'"take"', b'"leave"', b'"start"')
@@ -33,8 +37,10 @@ def install() -> None:
         return
     if getattr(WebSocketProtocol, "_maedn_rate_limited", False):
         return
+    from twisted.internet import reactor
+
     from live import consumers
-    from live.consumers import address_over
+    from live.consumers import address_charge
 
     consumers.ADDRESS_COUNTED_BY_SERVER = True  # counted here, not again in the consumer
     on_message = WebSocketProtocol.onMessage
@@ -60,12 +66,39 @@ def install() -> None:
                 self.transport.pauseProducing()
             return
         self._maedn_allowance = allowance - 1
-        # the address's budget (LIVE_MESSAGES_PER_ADDRESS, all its sockets to this process):
-        # a read over it is dropped here, before the application is woken for it
+        # the address's budget (LIVE_MESSAGES_PER_ADDRESS, all its sockets to this process),
+        # charged for every frame parsed: over it, a read is dropped here, before the
+        # application is woken for it, and this socket is not read until the debt is paid
         address = self.client_addr[0] if getattr(self, "client_addr", None) else None
-        if address_over(address) and not any(c in payload for c in _CHANGES):
-            return
+        left = address_charge(address)
+        if left < 0:
+            rate = float(settings.LIVE["MESSAGES_PER_ADDRESS"])
+            not_read(self, min(-left / rate, float(settings.LIVE["ADDRESS_MAX_PAUSE"])))
+            if not any(c in payload for c in _CHANGES):
+                return
         on_message(self, payload, is_binary)
+
+    def not_read(protocol, seconds: float) -> None:
+        """The cheapest refusal: the socket is not read for ``seconds`` (what its client
+        sends meanwhile waits in the kernel's buffers, and once they are full the client
+        cannot send), then read a few bytes at a time, so a paused socket that is resumed
+        hands the parser a few frames, not a backlog; any frame it sends while its address
+        is still over budget pauses it again."""
+        if getattr(protocol, "_maedn_paused", False):
+            return  # frames read before the pause, parsed now
+        transport = protocol.transport
+        protocol._maedn_paused = True
+        with contextlib.suppress(Exception):  # a transport without flow control
+            transport.bufferSize = PAUSED_READ_BYTES
+            transport.pauseProducing()
+
+        def resume() -> None:
+            protocol._maedn_paused = False
+            if not getattr(protocol, "_maedn_over", False):
+                with contextlib.suppress(Exception):
+                    transport.resumeProducing()
+
+        reactor.callLater(seconds, resume)
 
     WebSocketProtocol.onMessage = rate_limited_on_message
     WebSocketProtocol._maedn_rate_limited = True

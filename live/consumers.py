@@ -104,25 +104,33 @@ def _state_of(room_id: int) -> dict[str, Any]:
     return services.room_state(Room.objects.get(pk=room_id))
 
 
-def _still_current(room_id: int, state: dict[str, Any]) -> dict[str, Any]:
-    """``state`` if the room has not changed since it was read, else the room's state now:
-    checked once the connection hears the room's broadcasts, so a change made between the
-    first read and the subscription (a seat taken, a move) is never lost (one query)."""
+def _still_current(
+    room_id: int, state: dict[str, Any] | str, version: tuple[int, int] | None = None
+) -> dict[str, Any] | str:
+    """``state`` (a state, or a kept state's text of ``version``) if the room has not
+    changed since it was read, else the room's state now: checked once the connection
+    hears the room's broadcasts, so a change made between the first read and the
+    subscription (a seat taken, a move) is never lost (one query)."""
     now = Room.objects.filter(pk=room_id).values_list("move_number", "seats_version").first()
-    if now is None or tuple(now) == _version(state):
+    if version is None:
+        version = _version(state)  # type: ignore[arg-type]
+    if now is None or tuple(now) == version:
         return state
     return _state_of(room_id)
 
 
-def _connect(token: str, user) -> tuple[Room, dict[str, Any]] | None:
+def _connect(token: str, user) -> tuple[Room, dict[str, Any] | str] | None:
     """What a connect costs, whatever the game's length: the room read once (with its
     seats), the user's seats marked connected (one UPDATE, for a signed-in user only), the
-    state built. No events: the page asks for the ones it lacks. Nothing is scheduled."""
+    state — the room's kept text when it is of the version just read and fresh (issue 33:
+    a burst of connects to one room builds it once), else built. No events: the page asks
+    for the ones it lacks. Nothing is scheduled."""
     room = services.room_visible(token, user)
     if room is None:
         return None
     services.seat_connected(room_id=room.pk, user=user)
-    return room, services.room_state(room)
+    kept = kept_state_text(room.pk, (room.move_number, room.seats_version))
+    return room, kept if kept is not None else services.room_state(room)
 
 
 # --- the room's latest state, per process ------------------------------------------------------
@@ -140,6 +148,27 @@ _reading: dict[int, asyncio.Future] = {}
 
 def _version(state: dict[str, Any]) -> tuple[int, int]:
     return (int(state.get("move_number") or 0), int(state.get("seats_version") or 0))
+
+
+def kept_state_text(room_id: int, version: tuple[int, int]) -> str | None:
+    """The room's kept state text if it is of ``version`` and fresh, else None."""
+    kept = _latest.get(room_id)
+    fresh = float(services.live_setting("STATE_CACHE_SECONDS"))
+    if kept is None or kept[1] != version or time.monotonic() - kept[0] >= fresh:
+        return None
+    return kept[3]
+
+
+def same_state(a: str | None, b: str) -> bool:
+    """Whether two state texts say the same (``applied_at``, when it was built, aside):
+    a ``state`` request answered with what the connection was sent last gets "unchanged"."""
+    if a is None:
+        return False
+    if a is b:
+        return True
+    # "applied_at" is the state's last key (json_view.room_state): what follows is its value
+    cut_a, cut_b = a.rfind('"applied_at"'), b.rfind('"applied_at"')
+    return cut_a == cut_b > 0 and a[:cut_a] == b[:cut_b]
 
 
 def remember_state(room_id: int, state: dict[str, Any], text: str | None = None) -> str:
@@ -174,6 +203,72 @@ async def latest_state_text(room_id: int) -> str:
     return remember_state(room_id, state)
 
 
+# --- the room's events, per process ------------------------------------------------------------
+#
+# An event never changes once written, so the events pages ask for are kept here as text, per
+# room (the rooms asked about last): a burst of connects to one room, each page asking for the
+# events it lacks, reads them once (issue 33: a connect of the abusing address used to read
+# and send a 400-roll game's events from the database every time).
+
+_EVENT_ROOMS_KEPT = 128
+_events_kept: OrderedDict[int, list[str]] = OrderedDict()
+_events_reading: dict[int, asyncio.Future] = {}
+
+
+def _known_events(room_id: int) -> int | None:
+    """How many events the room has, by its fresh kept state (None: not known here)."""
+    kept = _latest.get(room_id)
+    fresh = float(services.live_setting("STATE_CACHE_SECONDS"))
+    if kept is None or time.monotonic() - kept[0] >= fresh:
+        return None
+    return kept[1][0]
+
+
+async def events_texts(room_id: int, since: int, limit: int) -> list[str]:
+    """At most ``limit`` events of the room from number ``since`` on, each as JSON text with
+    who moved: from the kept ones, reading only those not kept yet (one read at a time per
+    room in this process)."""
+    for _ in range(3):
+        texts = _events_kept.get(room_id) or []
+        have = len(texts)
+        known = _known_events(room_id)
+        if since + limit <= have or (known is not None and known <= have):
+            if room_id in _events_kept:
+                _events_kept.move_to_end(room_id)
+            return texts[since : since + limit]
+        if since > have:  # far ahead of what is kept: just those, not kept
+            break
+        pending = _events_reading.get(room_id)
+        mine = pending is None
+        if mine:
+            pending = asyncio.ensure_future(
+                database_sync_to_async(services.room_event_texts_since)(
+                    room_id, have, since + limit - have
+                )
+            )
+            _events_reading[room_id] = pending
+
+            def done(future: asyncio.Future, room_id: int = room_id, have: int = have) -> None:
+                _events_reading.pop(room_id, None)
+                if future.cancelled() or future.exception() is not None:
+                    return
+                kept = _events_kept.get(room_id) or []
+                if len(kept) == have:  # contiguous with what is kept
+                    _events_kept[room_id] = kept + future.result()
+                    _events_kept.move_to_end(room_id)
+                    while len(_events_kept) > _EVENT_ROOMS_KEPT:
+                        _events_kept.popitem(last=False)
+
+            pending.add_done_callback(done)
+        rows = await asyncio.shield(pending)
+        if mine and len(rows) < since + limit - have:  # all there is, now kept
+            texts = _events_kept.get(room_id) or []
+            if len(texts) >= have + len(rows):
+                return texts[since : since + limit]
+        # another request's read (or a full one): look at what is kept now
+    return await database_sync_to_async(services.room_event_texts_since)(room_id, since, limit)
+
+
 #: set when the server counts every frame against its address's budget itself (Daphne:
 #: config/daphne_limits.py, which drops a read over it before the consumer is woken)
 ADDRESS_COUNTED_BY_SERVER = False
@@ -182,16 +277,9 @@ ADDRESS_COUNTED_BY_SERVER = False
 _address_budget: OrderedDict[str, list[float]] = OrderedDict()
 
 
-def address_over(address: str | None) -> bool:
-    """A token bucket per client address, shared by its connections to this process:
-    LIVE_MESSAGES_PER_ADDRESS a second with a burst of LIVE_ADDRESS_BURST. A school behind
-    one address sends a few messages a minute per page; one address opening every socket
-    nginx allows and sending each one's own limit is held to this instead."""
-    if not address:
-        return False
+def _address_allowance(address: str) -> tuple[list[float], float, float]:
+    """The address's bucket refilled to now, with its rate and burst."""
     rate = float(services.live_setting("MESSAGES_PER_ADDRESS"))
-    if rate <= 0:
-        return False
     burst = float(services.live_setting("ADDRESS_BURST"))
     now = time.monotonic()
     budget = _address_budget.get(address)
@@ -201,10 +289,56 @@ def address_over(address: str | None) -> bool:
             _address_budget.popitem(last=False)
     budget[0] = min(burst, budget[0] + (now - budget[1]) * rate)
     budget[1] = now
-    if budget[0] < 1:
+    return budget, rate, burst
+
+
+def address_over(address: str | None, cost: float = 1.0) -> bool:
+    """A token bucket per client address, shared by its connections to this process:
+    LIVE_MESSAGES_PER_ADDRESS a second with a burst of LIVE_ADDRESS_BURST, each message
+    costing one. A school behind one address sends a few messages a minute per page; one
+    address opening every socket nginx allows and sending each one's own limit is held to
+    this instead."""
+    if not address or float(services.live_setting("MESSAGES_PER_ADDRESS")) <= 0:
+        return False
+    budget, _rate, _burst = _address_allowance(address)
+    if budget[0] < cost:
         return True
-    budget[0] -= 1
+    budget[0] -= cost
     return False
+
+
+def address_charge(address: str | None, cost: float = 1.0) -> float:
+    """Charge ``cost`` to the address's budget whatever is left — into debt, down to
+    LIVE_ADDRESS_MAX_PAUSE seconds of its rate — and return what is left (below zero: the
+    address is over its budget for ``-left / rate`` seconds). Every frame Daphne parses
+    costs the same whether it is answered or dropped (``config/daphne_limits.py``)."""
+    if not address or float(services.live_setting("MESSAGES_PER_ADDRESS")) <= 0:
+        return float("inf")
+    budget, rate, _burst = _address_allowance(address)
+    floor = -rate * float(services.live_setting("ADDRESS_MAX_PAUSE"))
+    budget[0] = max(floor, budget[0] - cost)
+    return budget[0]
+
+
+def address_connect_wait(address: str | None) -> tuple[float, bool]:
+    """How long a new connection of ``address`` waits before it is served, in seconds, and
+    whether it is served then (else it is closed with 4429 after waiting
+    LIVE_ADDRESS_CONNECT_WAIT: a refused client that reconnects at once is held, not
+    answered at once). A connect costs LIVE_ADDRESS_CONNECT_COST messages of the address's
+    budget — it reads the room and builds its state, and the page then asks for its events
+    — and takes them in advance: the budget goes below zero, so the address's reads are
+    dropped and its next connects wait until it has refilled. A burst of connects from one
+    address is spread out."""
+    if not address or float(services.live_setting("MESSAGES_PER_ADDRESS")) <= 0:
+        return 0.0, True
+    cost = float(services.live_setting("ADDRESS_CONNECT_COST"))
+    most = float(services.live_setting("ADDRESS_CONNECT_WAIT"))
+    budget, rate, _burst = _address_allowance(address)
+    wait = max(0.0, (cost - budget[0]) / rate)
+    if wait > most:
+        return most, False
+    budget[0] -= cost
+    return wait, True
 
 
 #: releases under way (a task must be referenced until it is done)
@@ -219,6 +353,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     ended = False  # closed by this server (a limit): further frames are not handled
     released = False
     events_sent = 0  # the events before this number were sent in answers to `events`
+    sent_state: str | None = None  # the state text this connection was sent last
 
     async def __call__(self, scope, receive, send) -> None:
         """The connection's whole life: whatever ends it (a close, an exception in a
@@ -246,6 +381,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.checked_at = time.monotonic()
         client = self.scope.get("client")  # the real address behind nginx (--proxy-headers)
         self.address = client[0] if client else None
+        wait, served = address_connect_wait(self.address)
+        if wait:
+            await asyncio.sleep(wait)
+        if not served:  # the address's budget is spent for longer than a connect waits
+            self.ended = True
+            await self.close(code=CLOSE_TOO_MANY)
+            return
         found = await database_sync_to_async(_connect)(self.token, self.user)
         if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -264,9 +406,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         # subscribed: what changes from now on reaches this connection as a broadcast; what
         # changed since the room was read is caught here
-        state = await database_sync_to_async(_still_current)(self.room_id, state)
+        state = await database_sync_to_async(_still_current)(
+            self.room_id, state, (room.move_number, room.seats_version)
+        )
         await self.accept()
-        await self.send(text_data=remember_state(self.room_id, state))
+        if not isinstance(state, str):
+            state = remember_state(self.room_id, state)
+        await self._send_state(state)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' own, without its thread hop per message to close the thread's old
@@ -393,7 +539,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             )
             return
         if kind == "state":  # the position and its version, from the room's latest state
-            await self.send(text_data=await latest_state_text(self.room_id))
+            text = await latest_state_text(self.room_id)
+            if same_state(self.sent_state, text):
+                # what this connection was sent last: a tiny answer, not the state again
+                await self.send(text_data=self._unchanged(text))
+            else:
+                await self._send_state(text)
             return
         if kind == "events":
             await self._events(content.get("since"))
@@ -436,6 +587,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             answer["move_number"] = number if isinstance(number, int) else None
         await self.send_json(answer)
 
+    def _unchanged(self, text: str) -> str:
+        """The answer to a ``state`` request when the state is the one this connection was
+        sent last: its version only (about 60 bytes instead of the whole state)."""
+        kept = _latest.get(self.room_id)
+        if kept is not None and kept[3] is text:
+            number, seats = kept[1]
+        else:
+            number, seats = _version(json.loads(text))
+        return f'{{"type": "unchanged", "move_number": {number}, "seats_version": {seats}}}'
+
     async def _events(self, since: Any) -> None:
         """The events from ``since`` on (at most LIVE_EVENTS_PER_MESSAGE; ``more`` says
         whether to ask again), each with who moved. An answer starts where this
@@ -446,15 +607,19 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         since = max(since, self.events_sent)
         limit = int(self.limits("EVENTS_PER_MESSAGE"))
-        events = await database_sync_to_async(services.room_events_since)(
-            self.room_id, since, limit
-        )
+        events = await events_texts(self.room_id, since, limit)
         self.events_sent = since + len(events)
-        await self.send_json(
-            {"type": "events", "since": since, "events": events, "more": len(events) == limit}
+        more = "true" if len(events) == limit else "false"
+        await self.send(
+            text_data=f'{{"type": "events", "since": {since}, "events": [{", ".join(events)}], '
+            f'"more": {more}}}'
         )
+
+    async def _send_state(self, text: str) -> None:
+        self.sent_state = text
+        await self.send(text_data=text)
 
     async def room_state(self, event: dict[str, Any]) -> None:
         if self.ended:
             return
-        await self.send(text_data=remember_state(self.room_id, event["state"]))
+        await self._send_state(remember_state(self.room_id, event["state"]))

@@ -73,7 +73,7 @@ def lobby(request):
         "live/lobby.html",
         {
             "rooms": rooms,
-            "presets": sorted(PRESETS),
+            "presets": [(name, preset_label(name)) for name in sorted(PRESETS)],
             "variants": VARIANTS.values(),
             "modes": Room.Mode.choices,
             "error": error,
@@ -100,6 +100,13 @@ def room_page(request, token: str):
             and is_organizer(request.user, room.fixture.league),
             "mode_label": dict(MODE_LABELS).get(room.mode, room.mode),
             "variant_label": VARIANT_LABELS.get(room.variant or "", room.variant),
+            "rules_label": rules_label(room.rules),
+            # a league game's reserved seats name their player (live.js)
+            "reserved_players": {
+                colour: name for name, colours in (room.players or {}).items() for colour in colours
+            }
+            if room.fixture_id
+            else {},
             "dice": services.room_dice_check(room),
         },
     )
@@ -116,6 +123,32 @@ VARIANT_LABELS = {
     "quick": _lazy("Quick: one pawn out, two pawns home win"),
     "first-capture": _lazy("First capture wins"),
 }
+
+
+#: the rule presets in the page's language (the engine's names are codes: "league")
+PRESET_LABELS = {
+    "league": _lazy("League rules (XMädn)"),
+    "league-2t+": _lazy("League rules, double threat plus (2T+)"),
+    "league-3t+": _lazy("League rules, triple threat plus (3T+)"),
+    "league-gp": _lazy("League rules, Grand Prix"),
+    "classic": _lazy("Classic rules (Schmidt)"),
+    "online": _lazy("Online rules"),
+}
+
+
+def preset_label(name: str) -> str:
+    return str(PRESET_LABELS.get(name, name))
+
+
+def rules_label(rules) -> str:
+    """A room's rules as the page says them: the preset's name in the page's language,
+    "(changed)" when options differ from it."""
+    if isinstance(rules, str):
+        return preset_label(rules)
+    if isinstance(rules, dict) and rules.get("preset"):
+        label = preset_label(rules["preset"])
+        return label if set(rules) == {"preset"} else _("%(preset)s (changed)") % {"preset": label}
+    return str(rules)
 
 
 def _absent_entries(room: Room) -> list[Entry]:

@@ -480,9 +480,16 @@ LIVE = {
     "MESSAGES_PER_SECOND": float(os.environ.get("LIVE_MESSAGES_PER_SECOND", "10")),
     "MESSAGE_BURST": int(os.environ.get("LIVE_MESSAGE_BURST", "30")),
     # per client address and server process, all its connections together: messages a
-    # second (with a burst); over it a read is dropped and a change refused (0: no limit)
-    "MESSAGES_PER_ADDRESS": float(os.environ.get("LIVE_MESSAGES_PER_ADDRESS", "100")),
-    "ADDRESS_BURST": int(os.environ.get("LIVE_ADDRESS_BURST", "300")),
+    # second (with a burst); over it a read is dropped and a change refused (0: no limit);
+    # a connect costs ADDRESS_CONNECT_COST messages and waits for them at most
+    # ADDRESS_CONNECT_WAIT seconds (else it is refused with 4429) — docs/live.md
+    "MESSAGES_PER_ADDRESS": float(os.environ.get("LIVE_MESSAGES_PER_ADDRESS", "50")),
+    "ADDRESS_BURST": int(os.environ.get("LIVE_ADDRESS_BURST", "150")),
+    "ADDRESS_CONNECT_COST": float(os.environ.get("LIVE_ADDRESS_CONNECT_COST", "5")),
+    "ADDRESS_CONNECT_WAIT": float(os.environ.get("LIVE_ADDRESS_CONNECT_WAIT", "3")),
+    # under Daphne, a socket that sends while its address is over budget is not read until
+    # the address's debt is paid, at most this long (and then a few bytes at a time)
+    "ADDRESS_MAX_PAUSE": float(os.environ.get("LIVE_ADDRESS_MAX_PAUSE", "10")),
     # a `state` request is answered from the room's latest state in the process while it is
     # younger than this (every broadcast renews it): no database read per request
     "STATE_CACHE_SECONDS": float(os.environ.get("LIVE_STATE_CACHE_SECONDS", "2")),

@@ -22,6 +22,7 @@ from live.services.finish import fixture_no_show, room_finish
 from live.services.json_view import (
     LOG_FORMAT,
     room_dice_check,
+    room_event_texts_since,
     room_events_since,
     room_events_with_movers,
     room_log,
@@ -58,6 +59,7 @@ __all__ = [
     "move_play",
     "room_create",
     "room_dice_check",
+    "room_event_texts_since",
     "room_events_since",
     "room_events_with_movers",
     "room_finish",

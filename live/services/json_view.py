@@ -146,6 +146,12 @@ def room_events_since(room_id: int, since: int, limit: int) -> list[dict[str, An
     return [{**(json.loads(d) if isinstance(d, str) else d), "by": b} for d, b in rows]
 
 
+def room_event_texts_since(room_id: int, since: int, limit: int) -> list[str]:
+    """``room_events_since`` as JSON texts, one an event (what the consumer sends and
+    keeps)."""
+    return [json.dumps(event) for event in room_events_since(room_id, since, limit)]
+
+
 def room_log(room: Room) -> dict[str, Any]:
     """The room's ``maedn-log/1`` log so far (complete once the game is over)."""
     events = list(

@@ -160,9 +160,11 @@
      the button she pressed, and the click would be lost. One listener on the list answers
      every button in it, whichever drawing made it. */
   var seatsDrawn = null;
+  var reservedPlayers = JSON.parse((document.getElementById("reserved-players") || {}).textContent || "{}");
   function seatsPlan() {
     var holdsOne = state.seats.some(mine);
-    var plan = { seats: [], leave: null };
+    var plan = { seats: [], leave: null, takeMine: null };
+    var myReserved = [];
     state.seats.forEach(function (s) {
       var name = s.kind === "computer" ? t.i18nComputer : s.name;
       if (mine(s)) name += " (" + t.i18nYou + ")";
@@ -171,6 +173,17 @@
       var canTake = s.kind === "computer" && me !== null && state.mode !== "table" &&
         state.status !== "finished" && state.status !== "abandoned" && !heldForOther &&
         (!s.reserved || mineOnce) && (!holdsOne || s.reserved);
+      /* a league game waiting for its players: a reserved seat is its player's, not the
+         computer's; its player takes all of hers with one button (the server seats her at
+         every colour she holds at once) */
+      var waitingFor = state.status === "waiting" && s.reserved && s.kind === "computer";
+      if (waitingFor) {
+        name = mineOnce ? t.i18nReservedYou
+          : fmt(t.i18nReservedFor, { player: reservedPlayers[s.colour] || s.original || "" });
+        if (mineOnce && me !== null) myReserved.push(colourLabel(s.colour));
+        if (mineOnce && me !== null && !plan.takeMine) plan.takeMine = { colour: s.colour };
+        canTake = false;
+      }
       plan.seats.push({
         colour: s.colour, onTurn: s.colour === state.turn,
         text: colourLabel(s.colour) + ": " + name + " ",
@@ -178,6 +191,8 @@
         take: canTake ? (mineOnce && s.left_at ? t.i18nTakeBack : t.i18nTake) : null
       });
     });
+    if (plan.takeMine) plan.takeMine.text = myReserved.length > 1
+      ? fmt(t.i18nTakeYoursAll, { colours: myReserved.join(", ") }) : t.i18nTakeYours;
     if (holdsOne && state.status !== "finished" && state.mode !== "table") plan.leave = t.i18nLeave;
     plan.online = online();
     return plan;
@@ -204,6 +219,17 @@
       }
       ui.seats.appendChild(li);
     });
+    if (plan.takeMine) {
+      var takeLi = document.createElement("li");
+      var tb = document.createElement("button");
+      tb.type = "button";
+      tb.setAttribute("data-take", plan.takeMine.colour);
+      tb.setAttribute("data-take-mine", "");
+      tb.disabled = !plan.online;
+      tb.textContent = plan.takeMine.text;
+      takeLi.appendChild(tb);
+      ui.seats.appendChild(takeLi);
+    }
     if (plan.leave) {
       var leave = document.createElement("li");
       var lb = document.createElement("button");
@@ -231,7 +257,9 @@
     state.seats.forEach(function (s) { if (s.kind === "human" && s.user !== null) seated[s.user] = true; });
     var left = 0;
     absent.querySelectorAll("[data-absent-user]").forEach(function (li) {
-      li.hidden = !!seated[li.getAttribute("data-absent-user")] || state.status !== "waiting";
+      /* the page's own reader is here: her seats ask her to take them */
+      var who = li.getAttribute("data-absent-user");
+      li.hidden = !!seated[who] || state.status !== "waiting" || (me !== null && +who === me);
       if (!li.hidden) left++;
     });
     absent.hidden = left === 0;
@@ -292,10 +320,13 @@
 
   /* the events the page lacks (a page fresh or back after a gap): it asks for them from the
      first it lacks on; the server's state messages carry the position and its version only */
-  var asking = false;
+  var asking = false, askedEventsAt = 0;
   function askEvents() {
     if (asking || history.children.length >= state.move_number) return;
-    if (send({ type: "events", since: history.children.length })) asking = true;
+    if (send({ type: "events", since: history.children.length })) {
+      asking = true;
+      askedEventsAt = Date.now();
+    }
   }
 
   function receive(message) {
@@ -358,6 +389,9 @@
     return !state.deadline || state.deadline > Date.now() / 1000 - 2;
   }
   setInterval(function () {
+    /* a request for events not answered (dropped: the network's address over its budget,
+       docs/live.md "Per address"): asked again */
+    if (asking && online() && Date.now() - askedEventsAt > 5000) { asking = false; askEvents(); }
     if (!online() || state.status !== "playing") return;
     if (askedAt && Date.now() - askedAt > 5000) {
       ui.conn.textContent = t.i18nReconnecting;

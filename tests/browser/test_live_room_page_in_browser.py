@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from live import services
 from live.models import Room
 from tests.browser.conftest import screenshot
+from tests.browser.test_accessibility import axe_source, violations  # noqa: F401 (fixture)
 from tests.celery_worker import database_url_of_test_db
 from tests.live.conftest import drive, play_until
 from tests.live.servers import Daphne, session_cookie
@@ -116,7 +117,10 @@ def test_a_league_games_absent_players_follow_the_seats(chromium, server, schedu
     erin_li, carol_li = (f'[data-absent-user="{t[n].pk}"]' for n in ("erin", "carol"))
     expect(carol.locator(erin_li)).to_be_hidden()
     expect(organizer.locator(erin_li)).to_be_hidden()
-    expect(carol.locator(carol_li)).to_be_visible()
+    # carol is on the page: not "not here yet" on her own page, but on the organizer's
+    # until she sits down
+    expect(carol.locator(carol_li)).to_be_hidden()
+    expect(organizer.locator(carol_li)).to_be_visible()
     # carol's reserved seats say "take", not "take back": she never sat there
     take = carol.locator("[data-take]")
     expect(take.first).to_be_visible()
@@ -124,7 +128,68 @@ def test_a_league_games_absent_players_follow_the_seats(chromium, server, schedu
     screenshot(carol, "live-league-waiting-de-390")
     carol.locator('[data-take="red"]').click()
     expect(carol.locator("[data-absent]")).to_be_hidden()
+    expect(organizer.locator("[data-absent]")).to_be_hidden()
     assert carol.js_errors == [] and organizer.js_errors == []
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_league_games_reserved_seats_are_their_players_and_taken_with_one_button(
+    chromium,
+    server,
+    scheduled,
+    axe_source,  # noqa: F811
+    width,
+):
+    """Issue 34, point 15: a league room waiting for its players shows each reserved seat
+    as its player's ("reserviert für erin", "für dich reserviert"), never "Computer [take
+    this seat]" per colour; its player takes all her seats with one button (by keyboard);
+    she is not among the players "not here yet" on her own page; the rules are named in
+    German, not by the preset's code "league"."""
+    from tests.builders import erin_against_carol, make_user
+
+    t = erin_against_carol()
+    room = services.fixture_room_create(fixture=t["fixture"], user=t["carol"])
+    carol = _page(chromium, server, t["carol"], width=width)
+    stranger = _page(chromium, server, make_user("stranger"), width=width)
+    for page in (carol, stranger):
+        page.goto(f"/live/{room.token}/")
+        expect(page.locator("#live-room")).to_have_attribute("data-connected", "1")
+    seats = carol.locator("[data-seats]")
+    expect(seats.locator('[data-seat-colour="red"]')).to_have_text("rot: für dich reserviert")
+    expect(seats.locator('[data-seat-colour="green"]')).to_have_text("grün: für dich reserviert")
+    expect(seats.locator('[data-seat-colour="black"]')).to_have_text("schwarz: reserviert für erin")
+    expect(seats.locator('[data-seat-colour="yellow"]')).to_have_text("gelb: reserviert für erin")
+    expect(seats).not_to_contain_text("Computer")
+    take = carol.locator("[data-take]")
+    expect(take).to_have_count(1)  # one button for both of her colours
+    expect(take).to_have_text("Deine Plätze einnehmen (rot, grün)")
+    # not "not here yet" on her own page; erin is
+    expect(carol.locator(f'[data-absent-user="{t["carol"].pk}"]')).to_be_hidden()
+    expect(carol.locator(f'[data-absent-user="{t["erin"].pk}"]')).to_be_visible()
+    # the rules in German, not the preset's code
+    rules = carol.locator("[data-settings] [data-rules]")
+    expect(rules).to_contain_text("Ligaregeln")
+    assert not re.search(r"\bleague\b", rules.inner_text())
+    # a stranger sees whose seats they are and may take none
+    expect(stranger.locator('[data-seat-colour="red"]')).to_have_text("rot: reserviert für carol")
+    expect(stranger.locator("[data-take]")).to_have_count(0)
+    assert violations(carol, axe_source) == []
+    screenshot(carol, f"live-league-reserved-de-{width}")
+    # by keyboard: both of her seats at once
+    take.focus()
+    carol.keyboard.press("Enter")
+    for colour in ("red", "green"):
+        expect(seats.locator(f'[data-seat-colour="{colour}"]')).to_have_text(
+            re.compile(r": carol_u \(du\)")
+        )
+    expect(carol.locator("[data-take]")).to_have_count(0)
+    expect(stranger.locator('[data-seat-colour="green"]')).to_contain_text("carol_u")
+    expect(stranger.locator('[data-seat-colour="black"]')).to_have_text(
+        "schwarz: reserviert für erin"
+    )
+    seated = room.seats.filter(kind="human").values_list("colour", flat=True)
+    assert sorted(seated) == ["green", "red"]
+    assert carol.js_errors == [] and stranger.js_errors == []
 
 
 def test_the_end_line_and_the_replay_name_the_people(chromium, server, people, scheduled):

@@ -42,6 +42,17 @@ def test_nginx_counts_pages_and_live_sockets_apart():
     assert not re.search(r"^\s*limit_conn \w+ \d+;", server_part, re.M)
 
 
+def test_nginx_limits_how_fast_an_address_opens_live_sockets():
+    conf = (REPO_ROOT / "config" / "nginx.conf.template").read_text()
+    zone = r"limit_req_zone \$binary_remote_addr zone=(\w+):\w+ rate=([\w/]+);"
+    zones = dict(re.findall(zone, conf))
+    blocks = _locations(conf)
+    opens = re.findall(r"limit_req zone=(\w+) burst=(\d+) nodelay;", blocks["/ws/"])
+    assert opens and zones[opens[0][0]] == "10r/s" and int(opens[0][1]) == 100
+    assert "limit_req " not in blocks["/"]  # pages are not slowed by it
+    assert re.search(r"^\s*limit_req_status 429;", conf, re.M)
+
+
 def test_an_address_budget_is_shared_by_its_sockets_and_no_one_else(settings):
     settings.LIVE = {**settings.LIVE, "MESSAGES_PER_ADDRESS": 1, "ADDRESS_BURST": 5}
     consumers._address_budget.clear()
@@ -53,7 +64,12 @@ def test_an_address_budget_is_shared_by_its_sockets_and_no_one_else(settings):
 
 @pytest.mark.django_db(transaction=True)
 def test_over_the_budget_a_read_is_dropped_and_a_change_refused(people, scheduled, settings):
-    settings.LIVE = {**settings.LIVE, "MESSAGES_PER_ADDRESS": 0.01, "ADDRESS_BURST": 3}
+    settings.LIVE = {
+        **settings.LIVE,
+        "MESSAGES_PER_ADDRESS": 0.01,
+        "ADDRESS_BURST": 4,
+        "ADDRESS_CONNECT_COST": 1,  # the connect takes one of the four
+    }
     consumers._address_budget.clear()
     room = services.room_create(host=people[0])
 

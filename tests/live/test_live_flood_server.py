@@ -1,11 +1,13 @@
 """A flooding connection against a real Daphne server: closed with 4429 after its burst
 although it never reads (config/daphne_limits.py: counted as Daphne parses its frames;
 the consumer, behind the parser, never reached its limit), and the server goes on
-serving another connection."""
+serving another connection. An address over its budget is not read until its debt is
+paid: a change it sends behind a burst of reads is handled only after the pause."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import pytest
@@ -56,3 +58,53 @@ def test_a_flood_that_never_reads_is_closed_with_4429_and_the_server_serves_on(s
     sent, code, state = asyncio.run(scenario())
     assert code == 4429, f"not closed for flooding after {sent} messages"
     assert state["type"] == "state" and state["room"] == room.token
+
+
+@pytest.fixture
+def tight_address_server():
+    daphne = Daphne(
+        database_url=database_url_of_test_db(),
+        env={
+            "LIVE_MESSAGES_PER_SECOND": "1000",
+            "LIVE_MESSAGE_BURST": "1000",
+            "LIVE_MESSAGES_PER_ADDRESS": "10",
+            "LIVE_ADDRESS_BURST": "20",
+            "LIVE_ADDRESS_CONNECT_COST": "1",
+            "LIVE_ADDRESS_MAX_PAUSE": "6",
+        },
+    )
+    try:
+        yield daphne.wait_ready()
+    finally:
+        daphne.stop()
+
+
+def test_an_address_over_its_budget_is_not_read_until_its_debt_is_paid(tight_address_server):
+    server = tight_address_server
+    host = get_user_model().objects.create_user("abuse-host", password="x")
+    room = services.room_create(host=host, mode="computer")
+
+    async def scenario():
+        ws = await ws_connect(server.url, room.token)
+        await receive(ws)  # the state
+        for i in range(100):  # a burst of reads, far over the address's 20
+            await ws.send(f'{{"type": "ping", "at": {i}}}')
+        pongs = []
+        with contextlib.suppress(TimeoutError):  # what is answered of them
+            while True:
+                pongs.append((await receive(ws, timeout=1))["at"])
+        # then a change: never dropped, but this socket is not read while the debt lasts
+        sent_at = time.monotonic()
+        await ws.send(f'{{"type": "move", "room": "{room.token}", "move_number": 0}}')
+        refused = await receive(ws, timeout=30)
+        took = time.monotonic() - sent_at
+        await ws.close()
+        return pongs, refused, took
+
+    pongs, refused, took = asyncio.run(scenario())
+    assert 19 <= len(pongs) <= 40, pongs  # the burst (and what its pause lets through)
+    assert pongs[:19] == list(range(19))
+    assert refused["type"] == "refused"  # handled, once read
+    # the socket was not read while the address was in debt (100 frames at 10/s: 6 s at
+    # most, from the first frame over the budget, a second before the change was sent)
+    assert took > 2, f"the change was handled {took:.1f} s after it was sent"

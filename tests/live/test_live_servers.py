@@ -40,6 +40,7 @@ class Conn:
         self.states: list[dict] = []
         self.answers: list[dict] = []  # answers to "events"
         self.refusals: list[str] = []
+        self.unchanged: list[dict] = []  # a state request answered: the last state is current
         self.closed = False
         self.task = asyncio.ensure_future(self._read())
 
@@ -53,6 +54,8 @@ class Conn:
                     self.answers.append(message)
                 elif message["type"] == "refused":
                     self.refusals.append(message["error"])
+                elif message["type"] == "unchanged":
+                    self.unchanged.append(message)
         except Exception:
             self.closed = True
 
@@ -104,9 +107,12 @@ async def _whole_state(conn: Conn) -> None:
         since = answer["since"] + len(answer["events"])
         if not answer["more"]:
             break
-    asked = len(conn.states)
+    asked = len(conn.states) + len(conn.unchanged)
     await conn.send({"type": "state"})
-    await _until(lambda: len(conn.states) > asked, 30)
+    await _until(lambda: len(conn.states) + len(conn.unchanged) > asked, 30)
+    if conn.unchanged and len(conn.states) + len(conn.unchanged) - 1 == asked:
+        # "unchanged": the state this connection was sent last is the room's now
+        assert conn.unchanged[-1]["move_number"] == conn.state["move_number"]
 
 
 def test_two_servers_serve_one_room_without_a_double_move(servers):

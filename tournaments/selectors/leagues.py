@@ -15,6 +15,7 @@ from tournaments.models import (
     League,
     Player,
 )
+from tournaments.selectors.links import link_maker
 
 PUBLIC_STATUSES = (League.Status.RUNNING, League.Status.PLAYOFFS, League.Status.FINISHED)
 
@@ -45,10 +46,12 @@ def home_leagues_queryset():
 
 
 def home_leagues(page: int | str | None = 1, per_page: int | None = None):
-    """One page (a Django ``Page``) of :func:`home_leagues_queryset`, each league with its
-    ``entry_count`` and, when finished, its ``champion``: a fixed number of queries
-    whatever the site's history (the count, the page, the entries, the champions)."""
-    paginator = Paginator(home_leagues_queryset(), per_page or HOME_LEAGUES_PER_PAGE)
+    """One page (a Django ``Page``) of :func:`home_leagues_queryset` (the columns the home
+    page shows), each league with its ``entry_count``, its ``links`` (league, standings,
+    schedule) and, when finished, its ``champion``: a fixed number of queries whatever the
+    site's history (the count, the page, the entries, the champions)."""
+    shown = home_leagues_queryset().only("pk", "slug", "name", "format", "status", "created_at")
+    paginator = Paginator(shown, per_page or HOME_LEAGUES_PER_PAGE)
     page_obj = paginator.get_page(page)
     leagues = list(page_obj.object_list)
     counts = dict(
@@ -58,9 +61,14 @@ def home_leagues(page: int | str | None = 1, per_page: int | None = None):
         .values_list("league_id", "n")
     )
     champs = champions(leagues)
+    # the links of each row, the patterns reversed once (not three ``{% url %}`` a row)
+    links = {
+        name: link_maker(f"tournaments:{name}") for name in ("league", "standings", "schedule")
+    }
     for league in leagues:
         league.entry_count = counts.get(league.pk, 0)
         league.champion = champs.get(league.pk)
+        league.links = {name: make(league.slug) for name, make in links.items()}
     page_obj.object_list = leagues
     return page_obj
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Case, Count, F, IntegerField, OuterRef, Q, Subquery, Value, When
+from django.db.models import Case, Count, IntegerField, OuterRef, Q, Subquery, Value, When
 
 from tournaments.models import (
     Entry,
@@ -127,8 +127,9 @@ def league_champion(league: League) -> Player | None:
 
 
 def champions(leagues) -> dict[int, Player]:
-    """League id → champion, for the finished leagues among ``leagues`` (the rule of
-    :func:`league_champion`) in two queries, whatever their number."""
+    """League id → champion (a ``Player`` of its name and slug only), for the finished
+    leagues among ``leagues`` (the rule of :func:`league_champion`) in two queries of plain
+    values, whatever their number."""
     from tournaments.models import Series, StandingsRow
 
     ids = [lg.pk for lg in leagues if lg.status == League.Status.FINISHED]
@@ -144,11 +145,11 @@ def champions(leagues) -> dict[int, Player]:
         .order_by("-round", "-pk")
         .values("pk")[:1]
     )
-    finals = Series.objects.filter(league_id__in=ids, pk=Subquery(last_final)).select_related(
-        "winner__player"
+    finals = Series.objects.filter(league_id__in=ids, pk=Subquery(last_final)).values_list(
+        "league_id", "winner__player_id", "winner__player__name", "winner__player__slug"
     )
-    for series in finals:
-        out[series.league_id] = series.winner.player
+    for league_id, pk, name, slug in finals:
+        out[league_id] = Player(pk=pk, name=name, slug=slug)
     rest = [pk for pk in ids if pk not in out]
     if rest:
         first_row = (
@@ -156,15 +157,13 @@ def champions(leagues) -> dict[int, Player]:
             .order_by("position", "pk")
             .values("pk")[:1]
         )
-        tops = (
-            StandingsRow.objects.filter(
-                snapshot__league_id__in=rest, snapshot__stage="league", pk=Subquery(first_row)
-            )
-            .select_related("entry__player")
-            .annotate(league_id=F("snapshot__league_id"))
+        tops = StandingsRow.objects.filter(
+            snapshot__league_id__in=rest, snapshot__stage="league", pk=Subquery(first_row)
+        ).values_list(
+            "snapshot__league_id", "entry__player_id", "entry__player__name", "entry__player__slug"
         )
-        for row in tops:
-            out[row.league_id] = row.entry.player
+        for league_id, pk, name, slug in tops:
+            out[league_id] = Player(pk=pk, name=name, slug=slug)
     return out
 
 

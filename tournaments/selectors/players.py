@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -387,12 +388,14 @@ def _records(entry_ids: list[int]) -> _Records:
     colours: list[tuple[tuple[str, ...], int]] = []
     seats: list[tuple[int, Record]] = []
     started, stats, opponents = Record(), PlayerStats(), []
-    if entry_ids:
+    if not entry_ids:
+        rows = []
+    elif connection.vendor != "postgresql":  # the embedded default's SQLite: in Python
+        return _records_in_python(entry_ids)
+    else:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
-    else:
-        rows = []
     for kind, key, name, slug, *numbers in rows:
         n = [int(x) for x in numbers]  # sum() of bigint is numeric (Decimal)
         if kind == "entry":
@@ -415,6 +418,115 @@ def _records(entry_ids: list[int]) -> _Records:
     colours.sort(key=lambda item: (-item[1], item[0]))
     opponents.sort(key=lambda item: (-item[1].games, item[0].name))
     return _Records(tallies, colours, stats, sorted(seats), started, opponents)
+
+
+def _records_in_python(entry_ids: list[int]) -> _Records:
+    """What :func:`_records` adds up in PostgreSQL, added up here from one row of plain
+    values per game (the embedded default's SQLite has no JSON containment)."""
+    facts = (
+        Seat.objects.filter(entry_id__in=entry_ids)
+        .annotate(
+            counted=FilteredRelation(
+                "fixture__results",
+                condition=Q(fixture__results__state=Result.State.CONFIRMED),
+            )
+        )
+        .values_list(
+            "entry_id",
+            "position",
+            "colours",
+            "fixture_id",
+            "counted__id",
+            "fixture__starting_colour",
+            "counted__winner_id",
+            "counted__placings",
+            "counted__game_log__board",
+            "counted__game_log__seat_faces",
+            "counted__game_log__seat_stats",
+        )
+        .order_by()
+    )
+    colours: Counter[tuple[str, ...]] = Counter()
+    played: dict[int, tuple[int, int | None, list]] = {}  # fixture → mine, winner, placings
+    at_seat: dict[int, Record] = {}
+    started, stats = Record(), PlayerStats()
+    tallies: dict[int, list[int]] = {}  # entry → [games, wins, losses, counted]
+    for entry_id, position, seat_colours, fixture_id, result_id, *rest in facts:
+        colours[tuple(seat_colours)] += 1
+        tally = tallies.setdefault(entry_id, [0, 0, 0, 0])
+        tally[0] += 1
+        if result_id is None:
+            continue
+        starting, winner, placings, board, seat_faces, seat_stats = rest
+        won = _won(entry_id, winner, placings)
+        played[fixture_id] = (entry_id, winner, placings)
+        tally[1] += won is True
+        tally[2] += won is False
+        tally[3] += 1
+        _count(at_seat.setdefault(position, Record()), won)
+        if starting in seat_colours:
+            _count(started, won)
+        _add_log_stats(stats, seat_colours, board, seat_faces, seat_stats)
+    records: dict[int, tuple[Player, Record]] = {}
+    others = (
+        Seat.objects.filter(fixture_id__in=list(played))
+        .values_list(
+            "fixture_id",
+            "entry_id",
+            "entry__player_id",
+            "entry__player__name",
+            "entry__player__slug",
+        )
+        .order_by()
+    )
+    result = Result(placings=[])
+    for fixture_id, entry_id, player_id, name, slug in others:
+        me, winner, placings = played[fixture_id]
+        if entry_id == me:
+            continue
+        result.winner_id, result.placings = winner, placings
+        _, record = records.setdefault(
+            player_id, (Player(pk=player_id, name=name, slug=slug), Record())
+        )
+        _count_against(record, result, me, entry_id)
+    return _Records(
+        {entry: (t[0], t[1], t[2], t[3]) for entry, t in tallies.items()},
+        sorted(colours.items(), key=lambda item: (-item[1], item[0])),
+        stats,
+        sorted(at_seat.items()),
+        started,
+        sorted(records.values(), key=lambda item: (-item[1].games, item[0].name)),
+    )
+
+
+def _count(record: Record, won: bool | None) -> None:
+    record.games += 1
+    if won:
+        record.won += 1
+
+
+def _add_log_stats(stats: PlayerStats, colours, board, seat_faces, seat_stats) -> None:
+    """Add the per-seat statistics stored with a log (``seat_faces``, ``seat_stats``) of the
+    colours the player held; no log's text is read."""
+    if board is None or not seat_stats:  # no log, or one the engine no longer read
+        return
+    order = list(DEFAULT_COLOURS.get(board, ()))
+    stats.logged_games += 1
+    for colour in colours:
+        if colour not in order:
+            continue
+        key = str(order.index(colour))
+        faces = (seat_faces or {}).get(key)
+        row = seat_stats.get(key)
+        if not faces or not row:
+            continue
+        stats.rolls += sum(faces)
+        stats.sixes += faces[5]
+        stats.captures += row["captures"]
+        stats.captured += row["captured"]
+        stats.huffed += row["huffed"]
+        for k, n in enumerate(faces):
+            stats.faces[k] += n
 
 
 def _shown_games(entries: list[Entry]) -> list[tuple[PlayerGame, int]]:

@@ -10,8 +10,7 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db import connection
-from django.db.models import F, FilteredRelation, Prefetch, Q, Window
-from django.db.models.functions import RowNumber
+from django.db.models import FilteredRelation, Prefetch, Q
 
 from games.engine.board import DEFAULT_COLOURS
 from games.models import GameAnalysis
@@ -536,39 +535,35 @@ def _shown_games(entries: list[Entry]) -> list[tuple[PlayerGame, int]]:
     analyses of the results shown)."""
     if not entries:
         return []
-    rows = list(
-        Seat.objects.filter(entry__in=entries)
-        .annotate(
-            counted=FilteredRelation(
-                "fixture__results",
-                condition=Q(fixture__results__state=Result.State.CONFIRMED),
-            ),
-            back=Window(
-                RowNumber(),
-                partition_by=[F("entry_id")],
-                order_by=[
-                    F("fixture__cycle__number").desc(),
-                    F("fixture__round").desc(),
-                    F("fixture__number").desc(),
-                ],
-            ),
-        )
-        .filter(back__lte=GAMES_SHOWN)
-        .values_list(
-            "entry_id",
-            "colours",
-            "fixture_id",
-            "fixture__label",
-            "fixture__number",
-            "fixture__status",
-            "fixture__league__board",
-            "counted__id",
-            "counted__winner_id",
-            "counted__placings",
-            "counted__counted_pawns",
-        )
-        .order_by("fixture__league", "fixture__cycle__number", "fixture__round", "fixture__number")
-    )
+    from tournaments.models import Cycle
+
+    # one statement in SQL (the ORM's compiling of the window and the filtered join cost
+    # more than the query): every backend orders NULL cycles as the ORM's query would
+    marks = ", ".join(["%s"] * len(entries))
+    sql = f"""
+        SELECT entry_id, colours, fixture_id, label, number, status, board, result_id,
+               winner_id, placings, counted_pawns
+        FROM (
+            SELECT s.entry_id, s.colours, s.fixture_id, f.label, f.number, f.status,
+                   l.board, r.id AS result_id, r.winner_id, r.placings, r.counted_pawns,
+                   f.league_id, c.number AS cycle_number, f.round,
+                   ROW_NUMBER() OVER (
+                       PARTITION BY s.entry_id ORDER BY c.number DESC, f.round DESC, f.number DESC
+                   ) AS back
+            FROM {Seat._meta.db_table} s
+            JOIN {Fixture._meta.db_table} f ON f.id = s.fixture_id
+            JOIN {League._meta.db_table} l ON l.id = f.league_id
+            LEFT JOIN {Cycle._meta.db_table} c ON c.id = f.cycle_id
+            LEFT JOIN {Result._meta.db_table} r
+                ON r.fixture_id = s.fixture_id AND r.state = %s
+            WHERE s.entry_id IN ({marks})
+        ) shown
+        WHERE back <= %s
+        ORDER BY league_id, cycle_number, round, number
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Result.State.CONFIRMED, *[e.pk for e in entries], GAMES_SHOWN])
+        rows = [(r[0], _json(r[1]), *r[2:9], _json(r[9]), _json(r[10])) for r in cursor.fetchall()]
     others: dict[int, list[tuple[int, str, str]]] = {}
     for fixture_id, entry_id, name, slug in (
         Seat.objects.filter(fixture_id__in=[r[2] for r in rows])
@@ -616,6 +611,11 @@ def _shown_games(entries: list[Entry]) -> list[tuple[PlayerGame, int]]:
         )
         games.append((game, entry_id))
     return games
+
+
+def _json(value):
+    """A JSON column read by raw SQL: decoded by PostgreSQL's driver, text on SQLite."""
+    return json.loads(value) if isinstance(value, str) else value
 
 
 def _analysed(entry_ids: list[int], by_entry: dict[int, PlayerLeague]):

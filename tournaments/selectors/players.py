@@ -678,7 +678,7 @@ def _honours(player: Player, leagues: list[League]) -> list[Honour]:
     """Places 1–3 in the player's finished leagues (titles and medals)."""
     finished = [lg for lg in leagues if lg.status == League.Status.FINISHED]
     honours = []
-    for places in final_places(finished).values():
+    for places in final_places(finished, wins=False).values():
         for p in places:
             if p.player_id == player.pk and p.place <= 3:
                 honours.append(Honour(p.league, p.place))

@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import resource
@@ -144,9 +145,61 @@ def _with_times(log: dict) -> None:
         event["t"] = seconds
 
 
+def _play_text(spec: dict[str, Any]) -> str:
+    """A game played by the engine's simulator, with times, as the text of its log."""
+    from games.engine import simulate_game
+
+    log = simulate_game(**spec)
+    _with_times(log)
+    return json.dumps(log)
+
+
+def _play_checked(spec: dict[str, Any]):
+    """A pool's work (no database): the game played, checked by ``game_log_check`` (the
+    engine's verdict, the SHA-256) and its ``GameLog`` columns (``game_log_fields``: the
+    per-seat columns from its replay), as the upload service computes them."""
+    from games.services import game_log_check, game_log_fields
+
+    checked = game_log_check(_play_text(spec))
+    return checked, game_log_fields(checked)
+
+
+def copy_insert(model, objects: list) -> None:
+    """``objects`` (unsaved) inserted with PostgreSQL's ``COPY``: their primary keys drawn
+    from the table's sequence first and set on them, every concrete column prepared by its
+    field as ``bulk_create`` prepares it (``pre_save``: ``auto_now_add``; JSON, arrays)."""
+    from django.db import connection
+
+    if not objects:
+        return
+    meta = model._meta
+    quote = connection.ops.quote_name
+    fields = list(meta.concrete_fields)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [meta.db_table, meta.pk.column, len(objects)],
+        )
+        for obj, (pk,) in zip(objects, cursor.fetchall(), strict=True):
+            obj.pk = pk
+        columns = ", ".join(quote(f.column) for f in fields)
+        with cursor.copy(f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN") as copy:
+            for obj in objects:
+                row = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+                copy.write_row(row)
+    for obj in objects:
+        obj._state.adding = False
+        obj._state.db = connection.alias
+
+
 class SiteBuilder:
-    def __init__(self, size: float, seed: int = SEED, *, quiet: bool = False) -> None:
+    def __init__(
+        self, size: float, seed: int = SEED, *, quiet: bool = False, jobs: int | None = None
+    ) -> None:
         self.plan = Plan(size)
+        # processes that play and check the bulk games (the database stays in this one)
+        self.jobs = default_jobs() if jobs is None else jobs
+        self.pool = None
         self.rng = random.Random(seed)
         self.seed = seed
         self.quiet = quiet
@@ -216,13 +269,13 @@ class SiteBuilder:
             )
 
     # games: through the upload service (events, cups, open, playoffs) …
-    def _simulated(self, fixture, bots=None) -> str:
-        from games.engine import simulate_game
+    def _game_spec(self, fixture, bots=None) -> dict[str, Any]:
+        """The simulator's arguments for ``fixture`` (plain data: a pool's worker plays it)."""
         from tournaments.services.log_check import fixture_rules_spec
 
         league = fixture.league
         seats = list(fixture.seats.all())
-        log = simulate_game(
+        return dict(
             rules=fixture_rules_spec(fixture),
             board=league.board,
             players={s.entry.player.name: list(s.colours) for s in seats},
@@ -236,8 +289,9 @@ class SiteBuilder:
             seed=self.seed * 1_000_003 + fixture.pk * 7919 + league.pk,
             meta={"league": league.slug, "game": fixture.label or fixture.number},
         )
-        _with_times(log)
-        return json.dumps(log)
+
+    def _simulated(self, fixture, bots=None) -> str:
+        return _play_text(self._game_spec(fixture, bots))
 
     def play_by_service(self, league, leave: int = 0, limit: int = 400) -> None:
         """The league's scheduled games one by one, in order (a result may decide the next
@@ -261,14 +315,15 @@ class SiteBuilder:
 
     # … and in bulk, as the upload service stores them (the DRR games of leagues)
     def play_in_bulk(self, league, fraction: float, start, days: int) -> int:
+        """The first ``fraction`` of the league's scheduled DRR games, played by the
+        simulator (in the pool's processes when there is one) and written with ``COPY``, in
+        waves: every game whose start is known, then (a league whose starts depend on the
+        game before) the games whose start those results decided, until none is left."""
         from django.db import transaction
         from django.db.models import F
 
-        from games.models import GameLog
-        from games.services import game_log_check, game_log_fields
-        from tournaments.models import Fixture, League, Result
+        from tournaments.models import Fixture, League
         from tournaments.services.events import event_starts_update
-        from tournaments.services.results import result_fields_from_log
 
         fixtures = list(
             league.fixtures.filter(status=Fixture.Status.SCHEDULED, series__isnull=True)
@@ -278,51 +333,77 @@ class SiteBuilder:
         )
         fixtures = fixtures[: round(len(fixtures) * fraction)]
         ordered = any(f.start_depends_on_id for f in fixtures)
-        owner = league.owner
-        pending: list[tuple[Any, GameLog, Result]] = []
-
-        def flush() -> None:
-            if not pending:
-                return
-            GameLog.objects.bulk_create([log for _, log, _ in pending], batch_size=200)
-            for _, log, result in pending:
-                result.game_log = log
-            Result.objects.bulk_create([r for _, _, r in pending], batch_size=500)
-            Fixture.objects.filter(pk__in=[f.pk for f, _, _ in pending]).update(
-                status=Fixture.Status.CONFIRMED
-            )
-            pending.clear()
-
-        for index, fixture in enumerate(fixtures):
-            if ordered and fixture.start_depends_on_id:
-                fixture.refresh_from_db(fields=["starting_colour"])
-            if not fixture.starting_colour:
-                continue
-            checked = game_log_check(self._simulated(fixture))
-            log = GameLog(**game_log_fields(checked), uploaded_by=owner)
-            when = start + timedelta(days=days * index / max(1, len(fixtures)))
-            result = Result(
-                fixture=fixture,
-                state=Result.State.CONFIRMED,
-                source=Result.Source.LOG,
-                submitted_by=owner,
-                decided_by=owner,
-                decided_at=when,
-                verified=True,
-                **result_fields_from_log(fixture, checked),
-            )
-            pending.append((fixture, log, result))
-            if ordered:  # the next game's start is decided by this one's result
-                with transaction.atomic():
-                    flush()
+        # the results are decided in the schedule's order over ``days``
+        when = {
+            f.pk: start + timedelta(days=days * index / max(1, len(fixtures)))
+            for index, f in enumerate(fixtures)
+        }
+        remaining = fixtures
+        while remaining:
+            ready = [f for f in remaining if f.starting_colour]
+            if not ready:
+                break
+            for at in range(0, len(ready), 500):
+                part = ready[at : at + 500]
+                self._store_bulk(part, self._checked_logs(part), when, league.owner)
+            if not ordered:
+                break
+            with transaction.atomic():  # the next games' starts are decided by these
+                for fixture in ready:
                     event_starts_update(fixture)
-            elif len(pending) >= 500:
-                flush()
-        flush()
+            done = {f.pk for f in ready}
+            remaining = [f for f in remaining if f.pk not in done]
+            starts = dict(
+                Fixture.objects.filter(pk__in=[f.pk for f in remaining]).values_list(
+                    "pk", "starting_colour"
+                )
+            )
+            for fixture in remaining:
+                fixture.starting_colour = starts[fixture.pk]
         played = league.fixtures.filter(status=Fixture.Status.CONFIRMED).count()
         # one bump per counted result, as standings_invalidate does
         League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + played)
         return played
+
+    def _checked_logs(self, fixtures) -> list:
+        """Each fixture's game played and checked as the upload checks it: ``(CheckedLog,
+        GameLog columns)`` in the fixtures' order, from the pool when there is one."""
+        specs = [self._game_spec(f) for f in fixtures]
+        if self.pool is None or len(specs) < 4:
+            return [_play_checked(spec) for spec in specs]
+        chunk = max(1, min(25, len(specs) // (4 * self.jobs)))
+        return self.pool.map(_play_checked, specs, chunksize=chunk)
+
+    def _store_bulk(self, fixtures, checked_logs, when, owner) -> None:
+        """The logs and their confirmed results written with ``COPY`` (the columns
+        ``game_log_store`` and the upload would write), the fixtures confirmed."""
+        from games.models import GameLog
+        from tournaments.models import Fixture, Result
+        from tournaments.services.results import result_fields_from_log
+
+        logs, results = [], []
+        for fixture, (checked, columns) in zip(fixtures, checked_logs, strict=True):
+            log = GameLog(**columns, uploaded_by=owner)
+            logs.append(log)
+            results.append(
+                Result(
+                    fixture=fixture,
+                    state=Result.State.CONFIRMED,
+                    source=Result.Source.LOG,
+                    submitted_by=owner,
+                    decided_by=owner,
+                    decided_at=when[fixture.pk],
+                    verified=True,
+                    **result_fields_from_log(fixture, checked),
+                )
+            )
+        copy_insert(GameLog, logs)
+        for log, result in zip(logs, results, strict=True):
+            result.game_log = log
+        copy_insert(Result, results)
+        Fixture.objects.filter(pk__in=[f.pk for f in fixtures]).update(
+            status=Fixture.Status.CONFIRMED
+        )
 
     def drr_league(self, slug, fmt, players, drrs, *, fraction, status, start, **fields):
         from tournaments.services.leagues import league_set_status
@@ -348,12 +429,28 @@ class SiteBuilder:
     def build(self) -> Built:
         from django.utils import timezone
 
+        began = time.perf_counter()
+        if self.jobs > 1:  # forked: the workers only play and check games (no database)
+            self.pool = multiprocessing.get_context("fork").Pool(self.jobs)
+        try:
+            self._build(timezone.now())
+        finally:
+            if self.pool is not None:
+                self.pool.close()
+                self.pool.join()
+                self.pool = None
+        self.built.seconds = time.perf_counter() - began
+        self.say(
+            f"built: {self.built.leagues} leagues, {self.built.counted} counted games, "
+            f"{self.built.seconds:.0f} s ({self.jobs} processes playing)"
+        )
+        return self.built
+
+    def _build(self, now) -> None:
         from tournaments.models import League
         from tournaments.services.standings import standings_recompute
 
-        began = time.perf_counter()
         rng, plan = self.rng, self.plan
-        now = timezone.now()
         self.people()
         pool = self.players
         # the service-made events first (their incremental ratings are rebuilt at the end)
@@ -405,12 +502,6 @@ class SiteBuilder:
         self.ratings()
         self.bench_account(big)
         self.totals()
-        self.built.seconds = time.perf_counter() - began
-        self.say(
-            f"built: {self.built.leagues} leagues, {self.built.counted} counted games, "
-            f"{self.built.seconds:.0f} s"
-        )
-        return self.built
 
     def _counted(self) -> int:
         from tournaments.models import Result
@@ -556,9 +647,17 @@ class SiteBuilder:
         )
 
 
-def build_site(size: float, seed: int = SEED, *, quiet: bool = False) -> Built:
-    """Build the site of ``size`` × the demo into the current (empty, migrated) database."""
-    return SiteBuilder(size, seed, quiet=quiet).build()
+def default_jobs() -> int:
+    """Processes that play the bulk games: ``BENCH_BUILD_JOBS``, else one per core."""
+    return int(os.environ.get("BENCH_BUILD_JOBS") or os.cpu_count() or 1)
+
+
+def build_site(
+    size: float, seed: int = SEED, *, quiet: bool = False, jobs: int | None = None
+) -> Built:
+    """Build the site of ``size`` × the demo into the current (empty, migrated) database;
+    ``jobs`` processes play the bulk games (default: ``default_jobs()``; 1: this one)."""
+    return SiteBuilder(size, seed, quiet=quiet, jobs=jobs).build()
 
 
 # --- the databases ---------------------------------------------------------------------------
@@ -599,6 +698,12 @@ def ensure_site(size: float, *, rebuild: bool = False) -> None:
     for args in (["migrate", "-v0"], ["collectstatic", "--noinput", "-v0"]):
         subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True)
     stage(size, "build")
+    # the planner's statistics of the tables just loaded (autovacuum would gather them
+    # later; a page measured before then is planned for empty tables)
+    import psycopg
+
+    with psycopg.connect(f"{DB_HOST}/{name}", autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE")
     with _admin_conn() as conn:
         conn.execute(f"COMMENT ON DATABASE \"{name}\" IS '{marker(size)}'")
 
@@ -746,10 +851,12 @@ def in_process(only: str) -> dict:
                 client.get(row["path"])
         with off, CaptureQueriesContext(connection) as queries:
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-            began = time.perf_counter()
+            began, cpu = time.perf_counter(), time.process_time()
             response = client.get(row["path"])
             body = b"".join(response.streaming_content) if response.streaming else response.content
             row["ms"] = (time.perf_counter() - began) * 1000
+            # this process's CPU (not the database's): steadier than ms on a loaded machine
+            row["cpu_ms"] = (time.process_time() - cpu) * 1000
             row["rss_growth_mb"] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss) / 1024
         row.update(status=response.status_code, queries=len(queries), bytes=len(body))
         if row["ms"] > 5000:  # not twice more
@@ -900,7 +1007,7 @@ def table(size: float, rows: list[dict]) -> None:
     print(f"\n{'=' * 24} {size:g}× the demo ({db_name(size)}) {'=' * 24}")
     print(
         f"{'group':9} {'request':24} {'st':>3} {'queries':>7} {'hit q':>5} {'bytes':>11} "
-        f"{'ms':>8} {'×trivial':>8} {'cached':>7}"
+        f"{'ms':>8} {'cpu ms':>7} {'×trivial':>8} {'cached':>7}"
     )
 
     def ratio(v):
@@ -910,7 +1017,7 @@ def table(size: float, rows: list[dict]) -> None:
         print(
             f"{r['group']:9} {r['name'][:24]:24} {r['status']:>3} {r['queries']:>7} "
             f"{'—' if r['queries_cached'] is None else r['queries_cached']:>5} "
-            f"{r['bytes']:>11,} {r['ms']:>8.1f} "
+            f"{r['bytes']:>11,} {r['ms']:>8.1f} {r.get('cpu_ms', 0):>7.1f} "
             f"{ratio(r.get('x_trivial'))} {ratio(r.get('x_trivial_cached'))}"
         )
 

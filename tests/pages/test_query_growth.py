@@ -213,4 +213,40 @@ def test_the_player_page_builds_objects_only_for_the_games_it_shows(page_sizes):
     small_objects, small_games = built(build_site(SMALL))
     large_objects, large_games = built(build_site(LARGE))
     assert large_games > 2 * small_games  # the player really played more
-    assert large_objects == small_objects
+    # the games shown are plain values too (their links built once a page): what is built
+    # is the rating changes listed with their games
+    assert large_objects == small_objects < small_games
+
+
+@pytest.mark.django_db
+def test_the_player_page_lists_the_games_of_the_leagues_on_its_page_only(monkeypatch):
+    """The leagues are paged: the last games listed are those of the page's leagues (not
+    every league's, left unrendered), with the same queries on every page."""
+    import re
+
+    from django.db.models import Count
+
+    from tournaments.models import Fixture, Player
+    from tournaments.selectors import players
+
+    monkeypatch.setattr(players, "LEAGUES_PER_PAGE", 1)
+    build_site(SMALL)
+    player = (
+        Player.objects.annotate(n=Count("entries", distinct=True))
+        .filter(n__gte=2, entries__seats__isnull=False)
+        .order_by("pk")
+        .first()
+    )
+    assert player is not None
+    url = reverse("tournaments:player", args=[player.slug])
+    shown = []
+    for page in (1, 2):
+        fetched = fetch({}, None, f"{url}?page={page}")
+        html = Client().get(f"{url}?page={page}").content.decode()
+        sections = html.split('aria-labelledby="league-')[1:]  # the leagues' own sections
+        games = {int(pk) for part in sections for pk in re.findall(r'href="/games/(\d+)/"', part)}
+        leagues = set(Fixture.objects.filter(pk__in=games).values_list("league_id", flat=True))
+        assert games and len(leagues) == 1, (page, leagues)
+        shown.append((fetched.queries, leagues))
+    assert shown[0][0] == shown[1][0]  # the same queries
+    assert shown[0][1] != shown[1][1]  # another league's games

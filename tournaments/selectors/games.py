@@ -3,6 +3,9 @@ logs, the seats' players, and the newest results of public leagues."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.db.models import Prefetch
 
 from games.engine.board import DEFAULT_COLOURS
@@ -14,20 +17,64 @@ from tournaments.models import (
     Result,
     Seat,
 )
+from tournaments.selectors.links import link_maker
 from tournaments.selectors.prefetch import seats_prefetch
 
 
-def latest_results(limit: int = 10) -> list[Result]:
+@dataclass
+class LatestResult:
+    """A row of the home page's latest results, as it shows it (plain values, links)."""
+
+    url: str
+    label: str
+    league_url: str
+    league_name: str
+    players: list[str]
+    winner: str | None
+    has_log: bool
+    decided_at: datetime | None
+
+
+def latest_results(limit: int = 10) -> list[LatestResult]:
     """The newest confirmed results of public leagues, leaving out any game with a player
-    who never accepted taking part (consent before a record is public)."""
-    return list(
+    who never accepted taking part (consent before a record is public): two queries of
+    plain values (the results, the players of their games)."""
+    rows = list(
         Result.objects.filter(state=Result.State.CONFIRMED, fixture__league__is_public=True)
         .exclude(fixture__seats__entry__state__in=[Entry.State.INVITED, Entry.State.REQUESTED])
-        .select_related("fixture__league", "winner__player", "game_log")
-        .defer("game_log__content")
-        .prefetch_related(Prefetch("fixture__seats", Seat.objects.select_related("entry__player")))
-        .order_by("-decided_at", "-created_at")[:limit]
+        .order_by("-decided_at", "-created_at")
+        .values_list(
+            "fixture_id",
+            "fixture__label",
+            "fixture__number",
+            "fixture__league__slug",
+            "fixture__league__name",
+            "winner__player__name",
+            "game_log_id",
+            "decided_at",
+        )[:limit]
     )
+    players: dict[int, list[str]] = {}
+    for fixture_id, name in (
+        Seat.objects.filter(fixture_id__in=[r[0] for r in rows])
+        .values_list("fixture_id", "entry__player__name")
+        .order_by("fixture_id", "position")
+    ):
+        players.setdefault(fixture_id, []).append(name)
+    game_url, league_url = link_maker("tournaments:game"), link_maker("tournaments:league")
+    return [
+        LatestResult(
+            url=game_url(fixture_id),
+            label=label or str(number),
+            league_url=league_url(slug),
+            league_name=league_name,
+            players=players.get(fixture_id, []),
+            winner=winner,
+            has_log=log_id is not None,
+            decided_at=decided_at,
+        )
+        for fixture_id, label, number, slug, league_name, winner, log_id, decided_at in rows
+    ]
 
 
 def fixture_get(pk: int) -> Fixture:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Case, Count, F, IntegerField, OuterRef, Q, Subquery, Value, When
+from django.db.models import Case, Count, IntegerField, OuterRef, Q, Subquery, Value, When
 
 from tournaments.models import (
     Entry,
@@ -15,6 +15,7 @@ from tournaments.models import (
     League,
     Player,
 )
+from tournaments.selectors.links import link_maker
 
 PUBLIC_STATUSES = (League.Status.RUNNING, League.Status.PLAYOFFS, League.Status.FINISHED)
 
@@ -45,10 +46,12 @@ def home_leagues_queryset():
 
 
 def home_leagues(page: int | str | None = 1, per_page: int | None = None):
-    """One page (a Django ``Page``) of :func:`home_leagues_queryset`, each league with its
-    ``entry_count`` and, when finished, its ``champion``: a fixed number of queries
-    whatever the site's history (the count, the page, the entries, the champions)."""
-    paginator = Paginator(home_leagues_queryset(), per_page or HOME_LEAGUES_PER_PAGE)
+    """One page (a Django ``Page``) of :func:`home_leagues_queryset` (the columns the home
+    page shows), each league with its ``entry_count``, its ``links`` (league, standings,
+    schedule) and, when finished, its ``champion``: a fixed number of queries whatever the
+    site's history (the count, the page, the entries, the champions)."""
+    shown = home_leagues_queryset().only("pk", "slug", "name", "format", "status", "created_at")
+    paginator = Paginator(shown, per_page or HOME_LEAGUES_PER_PAGE)
     page_obj = paginator.get_page(page)
     leagues = list(page_obj.object_list)
     counts = dict(
@@ -58,9 +61,14 @@ def home_leagues(page: int | str | None = 1, per_page: int | None = None):
         .values_list("league_id", "n")
     )
     champs = champions(leagues)
+    # the links of each row, the patterns reversed once (not three ``{% url %}`` a row)
+    links = {
+        name: link_maker(f"tournaments:{name}") for name in ("league", "standings", "schedule")
+    }
     for league in leagues:
         league.entry_count = counts.get(league.pk, 0)
         league.champion = champs.get(league.pk)
+        league.links = {name: make(league.slug) for name, make in links.items()}
     page_obj.object_list = leagues
     return page_obj
 
@@ -119,8 +127,9 @@ def league_champion(league: League) -> Player | None:
 
 
 def champions(leagues) -> dict[int, Player]:
-    """League id → champion, for the finished leagues among ``leagues`` (the rule of
-    :func:`league_champion`) in two queries, whatever their number."""
+    """League id → champion (a ``Player`` of its name and slug only), for the finished
+    leagues among ``leagues`` (the rule of :func:`league_champion`) in two queries of plain
+    values, whatever their number."""
     from tournaments.models import Series, StandingsRow
 
     ids = [lg.pk for lg in leagues if lg.status == League.Status.FINISHED]
@@ -136,11 +145,11 @@ def champions(leagues) -> dict[int, Player]:
         .order_by("-round", "-pk")
         .values("pk")[:1]
     )
-    finals = Series.objects.filter(league_id__in=ids, pk=Subquery(last_final)).select_related(
-        "winner__player"
+    finals = Series.objects.filter(league_id__in=ids, pk=Subquery(last_final)).values_list(
+        "league_id", "winner__player_id", "winner__player__name", "winner__player__slug"
     )
-    for series in finals:
-        out[series.league_id] = series.winner.player
+    for league_id, pk, name, slug in finals:
+        out[league_id] = Player(pk=pk, name=name, slug=slug)
     rest = [pk for pk in ids if pk not in out]
     if rest:
         first_row = (
@@ -148,15 +157,13 @@ def champions(leagues) -> dict[int, Player]:
             .order_by("position", "pk")
             .values("pk")[:1]
         )
-        tops = (
-            StandingsRow.objects.filter(
-                snapshot__league_id__in=rest, snapshot__stage="league", pk=Subquery(first_row)
-            )
-            .select_related("entry__player")
-            .annotate(league_id=F("snapshot__league_id"))
+        tops = StandingsRow.objects.filter(
+            snapshot__league_id__in=rest, snapshot__stage="league", pk=Subquery(first_row)
+        ).values_list(
+            "snapshot__league_id", "entry__player_id", "entry__player__name", "entry__player__slug"
         )
-        for row in tops:
-            out[row.league_id] = row.entry.player
+        for league_id, pk, name, slug in tops:
+            out[league_id] = Player(pk=pk, name=name, slug=slug)
     return out
 
 

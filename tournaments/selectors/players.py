@@ -3,11 +3,15 @@ ratings app's: ``ratings.selectors.ratings.player_rating_view``)."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
 
-from django.db.models import F, FilteredRelation, Prefetch, Q, Window
-from django.db.models.functions import RowNumber
+from django.core.paginator import Page, Paginator
+from django.db import connection
+from django.db.models import FilteredRelation, Prefetch, Q
 
 from games.engine.board import DEFAULT_COLOURS
 from games.models import GameAnalysis
@@ -19,6 +23,7 @@ from tournaments.selectors.analyses import (
     seat_summary,
     with_analysis_summary,
 )
+from tournaments.selectors.links import link_maker
 from tournaments.selectors.rankings import final_places
 from tournaments.selectors.visibility import visible_leagues
 
@@ -31,11 +36,19 @@ LEAGUES_PER_PAGE = 10
 
 @dataclass
 class PlayerGame:
-    fixture: Fixture
-    seat: Seat
-    result: Result | None
+    """A game the page shows, as the page shows it: plain values, the links built once
+    (the page renders ten of them per league without a query, a model or a ``{% url %}``)."""
+
+    fixture_id: int
+    label: str
+    url: str
+    status: str
+    colours: list[str]
+    #: the other players of the game: (name, link to their page)
+    opponents: list[tuple[str, str]]
     won: bool | None
     place: int | None
+    counted_pawns: int | None = None
     luck_adjusted: float | None = None
     """the game's result with the luck taken out (the move analysis), when analysed"""
 
@@ -118,6 +131,8 @@ class PlayerPage:
     leagues: list[PlayerLeague]
     colours: list[tuple[tuple[str, ...], int]]
     stats: PlayerStats
+    #: the page of ``leagues`` whose last games are listed (their ``games``)
+    leagues_page: Page | None = None
     honours: list[Honour] = field(default_factory=list)
     opponents: list[tuple[Player, Record]] = field(default_factory=list)
     seats: list[tuple[int, Record]] = field(default_factory=list)
@@ -149,14 +164,15 @@ def player_get(slug: str) -> Player:
     return Player.objects.select_related("rating").get(slug=slug)
 
 
-def player_page(player: Player, user) -> PlayerPage:
+def player_page(player: Player, user, page: int | str | None = 1) -> PlayerPage:
     """A player's leagues (those ``user`` may see), games with counted results, the colours
-    they held and statistics from the logs of those games.
+    they held and statistics from the logs of those games; ``page``: the page of the
+    leagues (:data:`LEAGUES_PER_PAGE`) whose last games are listed.
 
-    Model instances (seats, fixtures, results, their players) are built only for the games
-    the page shows (the last :data:`GAMES_SHOWN` of each league, a window in SQL); the
-    records, the colours and the statistics come from aggregates and one row of plain
-    values per counted game (issue 31: a 700-game player's page built 3,000 objects)."""
+    The records, the colours and the statistics are added up in SQL (:func:`_records`,
+    one query whatever the history: issue 31); the games shown (the last
+    :data:`GAMES_SHOWN` of each league on the page) are plain values with their links
+    (:func:`_shown_games`): no model instance per game."""
     leagues = visible_leagues(user)
     entries = list(
         Entry.objects.filter(player=player, league__in=leagues, state=Entry.State.ACCEPTED)
@@ -164,109 +180,24 @@ def player_page(player: Player, user) -> PlayerPage:
         .order_by("-league__created_at")
     )
     by_entry = {e.pk: PlayerLeague(e.league, e) for e in entries}
-    mine = Seat.objects.filter(entry__in=entries)
-    # one row of plain values per game of the player (its counted result, if any, joined),
-    # numbered back from the last game of each league (the window picks the games shown)
-    facts = (
-        mine.annotate(
-            counted=FilteredRelation(
-                "fixture__results",
-                condition=Q(fixture__results__state=Result.State.CONFIRMED),
-            ),
-            back=Window(
-                RowNumber(),
-                partition_by=[F("entry_id")],
-                order_by=[
-                    F("fixture__cycle__number").desc(),
-                    F("fixture__round").desc(),
-                    F("fixture__number").desc(),
-                ],
-            ),
-        )
-        .values_list(
-            "pk",
-            "back",
-            "counted__id",
-            "entry_id",
-            "position",
-            "colours",
-            "fixture_id",
-            "fixture__starting_colour",
-            "counted__winner_id",
-            "counted__placings",
-            "counted__game_log__board",
-            "counted__game_log__seat_faces",
-            "counted__game_log__seat_stats",
-        )
-        .order_by()
-    )
-    colours: Counter[tuple[str, ...]] = Counter()
-    played: dict[int, tuple[int, int | None, list, list]] = {}  # fixture → mine, winner, …
-    at_seat: dict[int, Record] = {}
-    started = Record()
-    stats = PlayerStats()
-    tallies: dict[int, list[int]] = {}  # entry → [wins, losses, games]
-    shown_pks = []
-    for pk, back, result_id, entry_id, position, seat_colours, fixture_id, *rest in facts:
-        colours[tuple(seat_colours)] += 1
-        by_entry[entry_id].games_total += 1
-        if back <= GAMES_SHOWN:
-            shown_pks.append(pk)
-        if result_id is None:
-            continue
-        starting, winner, placings, *log = rest
-        won = _won(entry_id, winner, placings)
-        played[fixture_id] = (entry_id, winner, placings, seat_colours)
-        tally = tallies.setdefault(entry_id, [0, 0, 0])
-        tally[0] += won is True
-        tally[1] += won is False
-        tally[2] += 1
-        _count(at_seat.setdefault(position, Record()), won)
-        if starting in seat_colours:
-            _count(started, won)
-        _add_log_stats(stats, seat_colours, *log)
-    shown = list(
-        Seat.objects.filter(pk__in=shown_pks)
-        .select_related("fixture__cycle", "fixture__series")
-        .prefetch_related(
-            Prefetch("fixture__seats", queryset=Seat.objects.select_related("entry__player")),
-            Prefetch(
-                "fixture__results",
-                queryset=with_analysis_summary(
-                    Result.objects.filter(state=Result.State.CONFIRMED)
-                    .select_related("winner__player", "game_log")
-                    .defer("game_log__content")
-                ),
-                to_attr="confirmed_results",
-            ),
-        )
-        .order_by("fixture__league", "fixture__cycle__number", "fixture__round", "fixture__number")
-    )
-    for seat in shown:
-        result = seat.fixture.confirmed_results[0] if seat.fixture.confirmed_results else None
-        won = place = luck_adjusted = None
-        if result is not None:
-            won = _won(seat.entry_id, result.winner_id, result.placings)
-            if result.placings and seat.entry_id in result.placings:
-                place = result.placings.index(seat.entry_id) + 1
-            summary = seat_summary(result, by_entry[seat.entry_id].league.board, seat.colours)
-            if summary:
-                luck_adjusted = (summary.get("luck") or {}).get("luck_adjusted")
-        by_entry[seat.entry_id].games.append(
-            PlayerGame(seat.fixture, seat, result, won, place, luck_adjusted)
-        )
-    for entry_id, (wins, losses, games) in tallies.items():
-        by_entry[entry_id].counts = (wins, losses, games)
+    records = _records(list(by_entry))
+    for entry_id, (total, wins, losses, counted) in records.tallies.items():
+        by_entry[entry_id].games_total = total
+        by_entry[entry_id].counts = (wins, losses, counted)
+    leagues_page = Paginator(list(by_entry.values()), LEAGUES_PER_PAGE).get_page(page)
+    for game, entry_id in _shown_games([item.entry for item in leagues_page.object_list]):
+        by_entry[entry_id].games.append(game)
     return PlayerPage(
         player=player,
         leagues=list(by_entry.values()),
-        colours=colours.most_common(),
-        stats=stats,
+        leagues_page=leagues_page,
+        colours=records.colours,
+        stats=records.stats,
         honours=_honours(player, [e.league for e in entries]),
-        opponents=_opponents(played),
-        seats=sorted(at_seat.items()),
-        started=started,
-        analysed=_analysed(played, by_entry),
+        opponents=records.opponents,
+        seats=records.seats,
+        started=records.started,
+        analysed=_analysed(list(by_entry), by_entry),
     )
 
 
@@ -279,10 +210,215 @@ def _won(entry_id: int, winner_id: int | None, placings: list | None) -> bool | 
     return None
 
 
-def _opponents(played: dict[int, tuple]) -> list[tuple[Player, Record]]:
-    """The records against every opponent of the counted games ``played`` (fixture → this
-    player's entry, the winner, the placings, the colours): the other seats and their
-    players' names as plain values."""
+@dataclass
+class _Records:
+    #: entry → (its games, won, lost, counted)
+    tallies: dict[int, tuple[int, int, int, int]]
+    colours: list[tuple[tuple[str, ...], int]]
+    stats: PlayerStats
+    seats: list[tuple[int, Record]]
+    started: Record
+    opponents: list[tuple[Player, Record]]
+
+
+#: ``_won`` in SQL (a seat's row of ``mine``): the winner, else the first place, else NULL
+_WON_SQL = """CASE
+    WHEN result_id IS NULL THEN NULL
+    WHEN winner_id IS NOT NULL THEN winner_id = entry_id
+    WHEN jsonb_typeof(placings) = 'array' AND placings @> to_jsonb(entry_id)
+        THEN placings -> 0 = to_jsonb(entry_id)
+END"""
+
+
+def _place_sql(entry: str) -> str:
+    """The 1-based place of ``entry`` (an SQL expression) in ``placings``, else NULL."""
+    return f"""CASE WHEN jsonb_typeof(placings) = 'array' THEN (
+        SELECT min(i) FROM jsonb_array_elements(placings) WITH ORDINALITY AS x(v, i)
+        WHERE x.v = to_jsonb({entry})) END"""
+
+
+def _records(entry_ids: list[int]) -> _Records:
+    """Everything the page adds up over every game of the player's ``entry_ids``, in one
+    query (rows of a kind each): per entry its games, wins, losses and counted games; the
+    counted games per seat and holding the starting colour; the colours held; the dice and
+    tallies stored with the logs (``seat_faces``/``seat_stats`` of the held colours); the
+    record against each opponent."""
+    from games.models import GameLog
+
+    t = {
+        "seat": Seat._meta.db_table,
+        "fixture": Fixture._meta.db_table,
+        "result": Result._meta.db_table,
+        "log": GameLog._meta.db_table,
+        "entry": Entry._meta.db_table,
+        "player": Player._meta.db_table,
+    }
+    # a colour's seat on the board (as ``seat_faces``' keys count them), per board size
+    orders = " ".join(
+        f"WHEN {int(board)} THEN %(order_{int(board)})s::text[]" for board in DEFAULT_COLOURS
+    )
+    zeros = ", ".join(["0"] * 11)
+    sql = f"""
+    WITH mine AS MATERIALIZED (
+        SELECT s.entry_id, s.position, s.colours, s.fixture_id, f.starting_colour,
+               r.id AS result_id, r.winner_id, r.placings,
+               g.board, g.seat_faces, g.seat_stats
+        FROM {t["seat"]} s
+        JOIN {t["fixture"]} f ON f.id = s.fixture_id
+        LEFT JOIN {t["result"]} r ON r.fixture_id = s.fixture_id AND r.state = %(confirmed)s
+        LEFT JOIN {t["log"]} g ON g.id = r.game_log_id
+        WHERE s.entry_id = ANY(%(entries)s)
+    ), judged AS MATERIALIZED (
+        SELECT *, {_WON_SQL} AS won FROM mine
+    ), held AS (  -- the stored statistics of each colour held in a counted game with a log
+        SELECT j.seat_faces -> k.key AS faces, j.seat_stats -> k.key AS tally
+        FROM judged j
+        CROSS JOIN LATERAL jsonb_array_elements_text(j.colours) AS c(colour)
+        CROSS JOIN LATERAL (
+            SELECT (array_position(CASE j.board {orders} END, c.colour) - 1)::text AS key
+        ) k
+        WHERE j.result_id IS NOT NULL AND j.board IS NOT NULL
+          AND j.seat_stats IS NOT NULL AND j.seat_stats NOT IN ('null', '{{}}')
+          AND jsonb_typeof(j.colours) = 'array' AND k.key IS NOT NULL
+    ), counted_held AS (
+        SELECT faces, tally FROM held
+        WHERE faces IS NOT NULL AND faces NOT IN ('null', '[]')
+          AND tally IS NOT NULL AND tally NOT IN ('null', '{{}}')
+    )
+    SELECT 'entry', entry_id::text, NULL, NULL, count(*), count(*) FILTER (WHERE won),
+           count(*) FILTER (WHERE NOT won), count(result_id), 0, 0, 0, 0, 0, 0, 0
+    FROM judged GROUP BY entry_id
+    UNION ALL
+    SELECT 'seat', position::text, NULL, NULL, count(*), count(*) FILTER (WHERE won),
+           0, 0, 0, 0, 0, 0, 0, 0, 0
+    FROM judged WHERE result_id IS NOT NULL GROUP BY position
+    UNION ALL
+    SELECT 'started', NULL, NULL, NULL, count(*), count(*) FILTER (WHERE won),
+           0, 0, 0, 0, 0, 0, 0, 0, 0
+    FROM judged WHERE result_id IS NOT NULL AND colours ? starting_colour
+    UNION ALL
+    SELECT 'colours', colours::text, NULL, NULL, count(*), {zeros.removeprefix("0, ")}
+    FROM judged GROUP BY colours
+    UNION ALL
+    SELECT 'logged', NULL, NULL, NULL, count(*), {zeros.removeprefix("0, ")}
+    FROM judged WHERE result_id IS NOT NULL AND board IS NOT NULL
+      AND seat_stats IS NOT NULL AND seat_stats NOT IN ('null', '{{}}')
+    UNION ALL
+    SELECT 'stats', NULL, NULL, NULL,
+           coalesce(sum((tally ->> 'captures')::bigint), 0),
+           coalesce(sum((tally ->> 'captured')::bigint), 0),
+           coalesce(sum((tally ->> 'huffed')::bigint), 0),
+           coalesce(sum((faces ->> 0)::bigint), 0), coalesce(sum((faces ->> 1)::bigint), 0),
+           coalesce(sum((faces ->> 2)::bigint), 0), coalesce(sum((faces ->> 3)::bigint), 0),
+           coalesce(sum((faces ->> 4)::bigint), 0), coalesce(sum((faces ->> 5)::bigint), 0),
+           0, 0
+    FROM counted_held
+    UNION ALL
+    SELECT 'opponent', p.id::text, p.name, p.slug, count(*),
+           count(*) FILTER (WHERE j.winner_id = j.entry_id),
+           count(*) FILTER (WHERE j.winner_id = j.other),
+           count(*) FILTER (WHERE j.mine_at < j.theirs_at),
+           count(*) FILTER (WHERE j.mine_at > j.theirs_at),
+           0, 0, 0, 0, 0, 0
+    FROM (
+        SELECT j.entry_id, j.winner_id, o.entry_id AS other,
+               {_place_sql("j.entry_id")} AS mine_at, {_place_sql("o.entry_id")} AS theirs_at
+        FROM judged j JOIN {t["seat"]} o
+          ON o.fixture_id = j.fixture_id AND o.entry_id <> j.entry_id
+        WHERE j.result_id IS NOT NULL
+    ) j
+    JOIN {t["entry"]} e ON e.id = j.other
+    JOIN {t["player"]} p ON p.id = e.player_id
+    GROUP BY p.id, p.name, p.slug
+    """
+    params: dict[str, Any] = {
+        "confirmed": Result.State.CONFIRMED,
+        "entries": entry_ids,
+        **{f"order_{int(b)}": list(colours) for b, colours in DEFAULT_COLOURS.items()},
+    }
+    tallies: dict[int, tuple[int, int, int, int]] = {}
+    colours: list[tuple[tuple[str, ...], int]] = []
+    seats: list[tuple[int, Record]] = []
+    started, stats, opponents = Record(), PlayerStats(), []
+    if not entry_ids:
+        rows = []
+    elif connection.vendor != "postgresql":  # the embedded default's SQLite: in Python
+        return _records_in_python(entry_ids)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+    for kind, key, name, slug, *numbers in rows:
+        n = [int(x) for x in numbers]  # sum() of bigint is numeric (Decimal)
+        if kind == "entry":
+            tallies[int(key)] = (n[0], n[1], n[2], n[3])
+        elif kind == "seat":
+            seats.append((int(key), Record(games=n[0], won=n[1])))
+        elif kind == "started":
+            started = Record(games=n[0], won=n[1])
+        elif kind == "colours":
+            colours.append((tuple(json.loads(key)), n[0]))
+        elif kind == "logged":
+            stats.logged_games = n[0]
+        elif kind == "stats":
+            stats.captures, stats.captured, stats.huffed = n[0], n[1], n[2]
+            stats.faces = list(n[3:9])
+            stats.rolls, stats.sixes = sum(stats.faces), stats.faces[5]
+        elif kind == "opponent":
+            record = Record(games=n[0], won=n[1], other_won=n[2], ahead=n[3], behind=n[4])
+            opponents.append((Player(pk=int(key), name=name, slug=slug), record))
+    colours.sort(key=lambda item: (-item[1], item[0]))
+    opponents.sort(key=lambda item: (-item[1].games, item[0].name))
+    return _Records(tallies, colours, stats, sorted(seats), started, opponents)
+
+
+def _records_in_python(entry_ids: list[int]) -> _Records:
+    """What :func:`_records` adds up in PostgreSQL, added up here from one row of plain
+    values per game (the embedded default's SQLite has no JSON containment)."""
+    facts = (
+        Seat.objects.filter(entry_id__in=entry_ids)
+        .annotate(
+            counted=FilteredRelation(
+                "fixture__results",
+                condition=Q(fixture__results__state=Result.State.CONFIRMED),
+            )
+        )
+        .values_list(
+            "entry_id",
+            "position",
+            "colours",
+            "fixture_id",
+            "counted__id",
+            "fixture__starting_colour",
+            "counted__winner_id",
+            "counted__placings",
+            "counted__game_log__board",
+            "counted__game_log__seat_faces",
+            "counted__game_log__seat_stats",
+        )
+        .order_by()
+    )
+    colours: Counter[tuple[str, ...]] = Counter()
+    played: dict[int, tuple[int, int | None, list]] = {}  # fixture → mine, winner, placings
+    at_seat: dict[int, Record] = {}
+    started, stats = Record(), PlayerStats()
+    tallies: dict[int, list[int]] = {}  # entry → [games, wins, losses, counted]
+    for entry_id, position, seat_colours, fixture_id, result_id, *rest in facts:
+        colours[tuple(seat_colours)] += 1
+        tally = tallies.setdefault(entry_id, [0, 0, 0, 0])
+        tally[0] += 1
+        if result_id is None:
+            continue
+        starting, winner, placings, board, seat_faces, seat_stats = rest
+        won = _won(entry_id, winner, placings)
+        played[fixture_id] = (entry_id, winner, placings)
+        tally[1] += won is True
+        tally[2] += won is False
+        tally[3] += 1
+        _count(at_seat.setdefault(position, Record()), won)
+        if starting in seat_colours:
+            _count(started, won)
+        _add_log_stats(stats, seat_colours, board, seat_faces, seat_stats)
     records: dict[int, tuple[Player, Record]] = {}
     others = (
         Seat.objects.filter(fixture_id__in=list(played))
@@ -297,7 +433,7 @@ def _opponents(played: dict[int, tuple]) -> list[tuple[Player, Record]]:
     )
     result = Result(placings=[])
     for fixture_id, entry_id, player_id, name, slug in others:
-        me, winner, placings, _ = played[fixture_id]
+        me, winner, placings = played[fixture_id]
         if entry_id == me:
             continue
         result.winner_id, result.placings = winner, placings
@@ -305,26 +441,164 @@ def _opponents(played: dict[int, tuple]) -> list[tuple[Player, Record]]:
             player_id, (Player(pk=player_id, name=name, slug=slug), Record())
         )
         _count_against(record, result, me, entry_id)
-    return sorted(records.values(), key=lambda item: (-item[1].games, item[0].name))
+    return _Records(
+        {entry: (t[0], t[1], t[2], t[3]) for entry, t in tallies.items()},
+        sorted(colours.items(), key=lambda item: (-item[1], item[0])),
+        stats,
+        sorted(at_seat.items()),
+        started,
+        sorted(records.values(), key=lambda item: (-item[1].games, item[0].name)),
+    )
 
 
-def _analysed(played: dict[int, tuple], by_entry: dict[int, PlayerLeague]):
+def _count(record: Record, won: bool | None) -> None:
+    record.games += 1
+    if won:
+        record.won += 1
+
+
+def _add_log_stats(stats: PlayerStats, colours, board, seat_faces, seat_stats) -> None:
+    """Add the per-seat statistics stored with a log (``seat_faces``, ``seat_stats``) of the
+    colours the player held; no log's text is read."""
+    if board is None or not seat_stats:  # no log, or one the engine no longer read
+        return
+    order = list(DEFAULT_COLOURS.get(board, ()))
+    stats.logged_games += 1
+    for colour in colours:
+        if colour not in order:
+            continue
+        key = str(order.index(colour))
+        faces = (seat_faces or {}).get(key)
+        row = seat_stats.get(key)
+        if not faces or not row:
+            continue
+        stats.rolls += sum(faces)
+        stats.sixes += faces[5]
+        stats.captures += row["captures"]
+        stats.captured += row["captured"]
+        stats.huffed += row["huffed"]
+        for k, n in enumerate(faces):
+            stats.faces[k] += n
+
+
+def _shown_games(entries: list[Entry]) -> list[tuple[PlayerGame, int]]:
+    """The last :data:`GAMES_SHOWN` games of each of ``entries`` (the window numbers each
+    entry's games back from its last), oldest first per league, as (game, entry id): three
+    queries of plain values (the games with their counted results, the other seats, the
+    analyses of the results shown)."""
+    if not entries:
+        return []
+    from tournaments.models import Cycle
+
+    # one statement in SQL (the ORM's compiling of the window and the filtered join cost
+    # more than the query): every backend orders NULL cycles as the ORM's query would
+    marks = ", ".join(["%s"] * len(entries))
+    sql = f"""
+        SELECT entry_id, colours, fixture_id, label, number, status, board, result_id,
+               winner_id, placings, counted_pawns
+        FROM (
+            SELECT s.entry_id, s.colours, s.fixture_id, f.label, f.number, f.status,
+                   l.board, r.id AS result_id, r.winner_id, r.placings, r.counted_pawns,
+                   f.league_id, c.number AS cycle_number, f.round,
+                   ROW_NUMBER() OVER (
+                       PARTITION BY s.entry_id ORDER BY c.number DESC, f.round DESC, f.number DESC
+                   ) AS back
+            FROM {Seat._meta.db_table} s
+            JOIN {Fixture._meta.db_table} f ON f.id = s.fixture_id
+            JOIN {League._meta.db_table} l ON l.id = f.league_id
+            LEFT JOIN {Cycle._meta.db_table} c ON c.id = f.cycle_id
+            LEFT JOIN {Result._meta.db_table} r
+                ON r.fixture_id = s.fixture_id AND r.state = %s
+            WHERE s.entry_id IN ({marks})
+        ) shown
+        WHERE back <= %s
+        ORDER BY league_id, cycle_number, round, number
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Result.State.CONFIRMED, *[e.pk for e in entries], GAMES_SHOWN])
+        rows = [(r[0], _json(r[1]), *r[2:9], _json(r[9]), _json(r[10])) for r in cursor.fetchall()]
+    others: dict[int, list[tuple[int, str, str]]] = {}
+    for fixture_id, entry_id, name, slug in (
+        Seat.objects.filter(fixture_id__in=[r[2] for r in rows])
+        .values_list("fixture_id", "entry_id", "entry__player__name", "entry__player__slug")
+        .order_by("fixture_id", "position", "pk")
+    ):
+        others.setdefault(fixture_id, []).append((entry_id, name, slug))
+    result_ids = [r[7] for r in rows if r[7] is not None]
+    analyses = {
+        pk: SimpleNamespace(analysis_summary=summary, analysis_seats=seats)  # as seat_summary reads
+        for pk, summary, seats in with_analysis_summary(
+            Result.objects.filter(pk__in=result_ids)
+        ).values_list("pk", "analysis_summary", "analysis_seats")
+    }
+    game_url, player_url = link_maker("tournaments:game"), link_maker("tournaments:player")
+    games = []
+    for entry_id, colours, fixture_id, label, number, status, board, result_id, *rest in rows:
+        winner_id, placings, counted_pawns = rest
+        won = place = pawns = luck_adjusted = None
+        if result_id is not None:
+            won = _won(entry_id, winner_id, placings)
+            if placings and entry_id in placings:
+                place = placings.index(entry_id) + 1
+            if isinstance(counted_pawns, dict):  # entry id (JSON: as text) → pawns
+                pawns = counted_pawns.get(str(entry_id))
+            summary = seat_summary(analyses[result_id], board, colours)
+            if summary:
+                luck_adjusted = (summary.get("luck") or {}).get("luck_adjusted")
+        opponents = [
+            (name, player_url(slug))
+            for e, name, slug in others.get(fixture_id, [])
+            if e != entry_id
+        ]
+        game = PlayerGame(
+            fixture_id,
+            label or str(number),
+            game_url(fixture_id),
+            status,
+            colours,
+            opponents,
+            won,
+            place,
+            pawns,
+            luck_adjusted,
+        )
+        games.append((game, entry_id))
+    return games
+
+
+def _json(value):
+    """A JSON column read by raw SQL: decoded by PostgreSQL's driver, text on SQLite."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _analysed(entry_ids: list[int], by_entry: dict[int, PlayerLeague]):
     """League id → the move analyses of the player's counted games there (only analysed
     results are read: their summaries, never the analyses' data)."""
     analysed: dict[int, AnalysedRecord] = {}
+    mine = {
+        fixture_id: (entry_id, colours)
+        for fixture_id, entry_id, colours in Seat.objects.filter(
+            entry_id__in=entry_ids,
+            fixture__results__state=Result.State.CONFIRMED,
+            fixture__results__game_log__analyses__status=GameAnalysis.Status.DONE,
+        )
+        .values_list("fixture_id", "entry_id", "colours")
+        .order_by()
+        .distinct()
+    }
     rows = (
         with_analysis_summary(
             Result.objects.filter(
                 state=Result.State.CONFIRMED,
-                fixture_id__in=list(played),
+                fixture_id__in=list(mine),
                 game_log__analyses__status=GameAnalysis.Status.DONE,
             ).distinct()
         )
-        if played
+        if mine
         else []
     )
     for result in rows:
-        entry_id, _, _, colours = played[result.fixture_id]
+        entry_id, colours = mine[result.fixture_id]
         league = by_entry[entry_id].league
         summary = seat_summary(result, league.board, colours)
         if summary:
@@ -332,10 +606,6 @@ def _analysed(played: dict[int, tuple], by_entry: dict[int, PlayerLeague]):
     return analysed
 
 
-def _count(record: Record, won: bool | None) -> None:
-    record.games += 1
-    if won:
-        record.won += 1
 
 
 def _count_against(record: Record, result: Result, mine: int, theirs: int) -> None:
@@ -356,7 +626,7 @@ def _honours(player: Player, leagues: list[League]) -> list[Honour]:
     """Places 1–3 in the player's finished leagues (titles and medals)."""
     finished = [lg for lg in leagues if lg.status == League.Status.FINISHED]
     honours = []
-    for places in final_places(finished).values():
+    for places in final_places(finished, wins=False).values():
         for p in places:
             if p.player_id == player.pk and p.place <= 3:
                 honours.append(Honour(p.league, p.place))
@@ -422,27 +692,3 @@ def head_to_head(player: Player, other: Player, user) -> HeadToHead:
             )
         )
     return HeadToHead(player, other, record, games)
-
-
-def _add_log_stats(stats: PlayerStats, colours, board, seat_faces, seat_stats) -> None:
-    """Add the per-seat statistics stored with a log (``seat_faces``, ``seat_stats``) of the
-    colours the player held; no log's text is read."""
-    if board is None or not seat_stats:  # no log, or one the engine no longer read
-        return
-    order = list(DEFAULT_COLOURS.get(board, ()))
-    stats.logged_games += 1
-    for colour in colours:
-        if colour not in order:
-            continue
-        key = str(order.index(colour))
-        faces = (seat_faces or {}).get(key)
-        row = seat_stats.get(key)
-        if not faces or not row:
-            continue
-        stats.rolls += sum(faces)
-        stats.sixes += faces[5]
-        stats.captures += row["captures"]
-        stats.captured += row["captured"]
-        stats.huffed += row["huffed"]
-        for k, n in enumerate(faces):
-            stats.faces[k] += n

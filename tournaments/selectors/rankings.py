@@ -40,12 +40,15 @@ def _final_series(league_ids: list[int]) -> dict[int, Series]:
     return finals
 
 
-def final_places(leagues: QuerySet[League] | list[League]) -> dict[int, list[FinalPlace]]:
+def final_places(
+    leagues: QuerySet[League] | list[League], *, wins: bool = True
+) -> dict[int, list[FinalPlace]]:
     """Each finished league's final places, best first *(platform rule)*: the winner of the
     last decided playoff series first and its loser second, then everyone else in the
     order of the league-stage standings (whose rows are already ordered by every
     tie-break, so each place is held once). Also each player's games won there (every
-    counted result they won, playoffs included). A fixed number of queries."""
+    counted result they won, playoffs included; 0 with ``wins`` off: a page showing only
+    the places reads no result). A fixed number of queries."""
     leagues = list(leagues)
     ids = [league.pk for league in leagues]
     rows: dict[int, list[tuple[int, int]]] = defaultdict(list)  # league → (entry, player)
@@ -55,10 +58,12 @@ def final_places(leagues: QuerySet[League] | list[League]) -> dict[int, list[Fin
         .values_list("snapshot__league_id", "entry_id", "entry__player_id")
     ):
         rows[league_id].append((entry_id, player_id))
-    wins: Counter[int] = Counter(
+    won: Counter[int] = Counter(
         Result.objects.filter(
             fixture__league_id__in=ids, state=Result.State.CONFIRMED, winner__isnull=False
         ).values_list("winner_id", flat=True)
+        if wins
+        else ()
     )
     finals = _final_series(ids)
     out: dict[int, list[FinalPlace]] = {}
@@ -71,7 +76,7 @@ def final_places(leagues: QuerySet[League] | list[League]) -> dict[int, list[Fin
             top = [final.winner_id] + ([loser] if loser in player_of else [])
             order = top + [e for e in order if e not in top]
         out[league.pk] = [
-            FinalPlace(league, player_of[entry], place, wins.get(entry, 0))
+            FinalPlace(league, player_of[entry], place, won.get(entry, 0))
             for place, entry in enumerate(order, start=1)
         ]
     return out

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -27,14 +26,11 @@ def player_detail(request, slug: str):
         player = player_selectors.player_get(slug)
     except Player.DoesNotExist:
         raise Http404("no such player") from None
-    page = player_selectors.player_page(player, request.user)
-    leagues = Paginator(page.leagues, player_selectors.LEAGUES_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = player_selectors.player_page(player, request.user, request.GET.get("page"))
     context = {
         "page": page,
         "player_rating": player_rating_view(player, request.user),
-        "leagues": leagues,
+        "leagues": page.leagues_page,
         "player": player,
         "can_share": may_share(request.user, player),
     }
@@ -60,7 +56,7 @@ def player_share(request, slug: str):
             {
                 "page": (page := player_selectors.player_page(player, request.user)),
                 "player_rating": player_rating_view(player, request.user),
-                "leagues": page.leagues,
+                "leagues": page.leagues_page,
                 "player": player,
                 "can_share": may_share(request.user, player),
                 "share_error": exc.message,

@@ -606,8 +606,6 @@ def _analysed(entry_ids: list[int], by_entry: dict[int, PlayerLeague]):
     return analysed
 
 
-
-
 def _count_against(record: Record, result: Result, mine: int, theirs: int) -> None:
     record.games += 1
     if result.winner_id == mine:

@@ -144,6 +144,72 @@ MESSAGES: dict[str, str] = {
         "for an invitation to become their player (its link makes you that player), or untick "
         "“this is me”"
     ),
+    # h-errors (issue 35): invitations, entries, claims, e-mail confirmation, sign-up, results
+    "invitation_expired": gettext_noop(
+        "this invitation link has expired; ask the organizer for a new one"
+    ),
+    "invitation_invalid": gettext_noop("this invitation link is not valid (mistyped or altered)"),
+    "invitation_withdrawn": gettext_noop("this invitation was withdrawn by the organizer"),
+    "email_invalid": gettext_noop("%(email)s is not an e-mail address"),
+    "invite_has_account": gettext_noop(
+        "%(player)s has an account; add them as an entry and they accept on their page"
+    ),
+    "invite_not_yours": gettext_noop(
+        "%(player)s was created by another organizer: only they (or staff) can invite someone to "
+        "become %(player)s. Add %(player)s as an entry, and the person claims the player when "
+        "they sign up."
+    ),
+    "invite_name_taken": gettext_noop(
+        "there is already a player called %(player)s in your leagues; choose them as the player "
+        "instead"
+    ),
+    "invitation_used": gettext_noop("this invitation has been used or withdrawn already"),
+    "invitation_log_in": gettext_noop("log in or sign up to accept the invitation"),
+    "player_other_account": gettext_noop("%(player)s belongs to another account already"),
+    "invitation_other_player": gettext_noop(
+        "your account is the player %(own)s; this invitation is for %(player)s. Ask the organizer"
+        " to invite %(own)s instead."
+    ),
+    "invitation_answered": gettext_noop("this invitation has been answered already"),
+    "colours_fixed": gettext_noop(
+        "the schedule has been generated; the colours of each game are fixed now"
+    ),
+    "join_log_in": gettext_noop("log in to ask to join"),
+    "join_invitation_only": gettext_noop("%(league)s takes players by invitation only"),
+    "join_no_profile": gettext_noop(
+        "your account has no player profile yet; create it (or claim yours) first"
+    ),
+    "join_entered": gettext_noop("%(player)s is entered in %(league)s already"),
+    "join_decided": gettext_noop("this request has been decided already"),
+    "claim_log_in": gettext_noop("log in to claim a player"),
+    "claim_player_taken": gettext_noop("%(player)s belongs to an account already"),
+    "claim_has_profile": gettext_noop("your account has a player profile already"),
+    "claim_asked": gettext_noop("you have asked to become %(player)s already"),
+    "claim_decided": gettext_noop("this claim has been decided already"),
+    "claim_user_has_profile": gettext_noop("%(user)s has a player profile already"),
+    "email_none": gettext_noop("your account has no e-mail address"),
+    "confirm_link_invalid": gettext_noop("this confirmation link is not valid or has expired"),
+    "confirm_log_in": gettext_noop("log in with the account this link was sent to"),
+    "confirm_email_changed": gettext_noop("your e-mail address has changed since; send a new link"),
+    "confirm_email_taken": gettext_noop(
+        "%(email)s is confirmed for another account already; an address belongs to one account "
+        "(log in with that one, or use another address)"
+    ),
+    "organizers_only": gettext_noop("only the organizers of %(league)s may do this"),
+    "username_taken": gettext_noop("the user name %(username)s is taken"),
+    "username_lookalike": gettext_noop(
+        "the user name %(username)s looks like the existing %(other)s (they differ only in "
+        "characters that look alike); choose one that can be told apart"
+    ),
+    "game_unknown": gettext_noop("there is no game with id %(id)s"),
+    "reason_manual": gettext_noop("say why the result is entered or corrected"),
+    "withdraw_self_only": gettext_noop("only the player themselves withdraws without an organizer"),
+    "loser_not_at_board": gettext_noop("%(player)s is not at this game's board"),
+    "result_race": gettext_noop("another result for this game was stored at the same moment"),
+    "result_unknown": gettext_noop("there is no result with id %(id)s"),
+    "reason_dispute": gettext_noop("say what is wrong with this result"),
+    "reason_void": gettext_noop("say why the result is voided"),
+    "void_nothing": gettext_noop("this game has no result to void"),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

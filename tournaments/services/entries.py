@@ -110,7 +110,7 @@ def invitation_create(
     if player is not None and not may_vouch_for(by, player):
         raise coded("invite_not_yours", field="player", cls=NotAllowed, player=player.name)
     if player is not None and rated_player_refusal(by, player):
-        raise NotAllowed(rated_player_refusal(by, player), field="player")
+        raise coded("player_rated", field="player", cls=NotAllowed, player=player.name)
     if name:  # the name of the account's player if it has none: checked in its scope
         clash = player_name_clash(name, organizer=by)
         if clash is not None and clash.user_id is None:
@@ -426,10 +426,10 @@ def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
     and rating, or refuses. Organizers who merely entered the player may not: a player
     with no recorded creator is staff's to hand over."""
     if not may_vouch_for(by, claim.player):
-        raise NotAllowed(
-            f"only the organizer who created {claim.player.name} (or staff) may decide this"
-            if claim.player.created_by_id
-            else f"{claim.player.name} has no recorded creator: only staff may decide this"
+        raise coded(
+            "claim_creator_decides" if claim.player.created_by_id else "claim_staff_decides",
+            cls=NotAllowed,
+            player=claim.player.name,
         )
     with transaction.atomic():
         claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
@@ -437,8 +437,8 @@ def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
             raise coded("claim_decided")
         player = Player.objects.select_for_update().get(pk=claim.player_id)
         if approve:
-            if refusal := rated_player_refusal(by, player):
-                raise NotAllowed(f"{refusal}; the claim waits for staff")
+            if rated_player_refusal(by, player):
+                raise coded("player_rated_claim_waits", cls=NotAllowed, player=player.name)
             if player.user_id:
                 raise coded("claim_player_taken", player=player.name)
             if Player.objects.filter(user=claim.user).exists():

@@ -210,6 +210,71 @@ MESSAGES: dict[str, str] = {
     "reason_dispute": gettext_noop("say what is wrong with this result"),
     "reason_void": gettext_noop("say why the result is voided"),
     "void_nothing": gettext_noop("this game has no result to void"),
+    # h-errors (issue 35): players, championship day, open tournaments, rankings, rated leagues
+    "player_rated": gettext_noop(
+        "%(player)s has a rating (rated games): only staff may hand it to an account"
+    ),
+    "claim_creator_decides": gettext_noop(
+        "only the organizer who created %(player)s (or staff) may decide this"
+    ),
+    "claim_staff_decides": gettext_noop(
+        "%(player)s has no recorded creator: only staff may decide this"
+    ),
+    "player_rated_claim_waits": gettext_noop(
+        "%(player)s has a rating (rated games): only staff may hand it to an account; the claim "
+        "waits for staff"
+    ),
+    "player_name_missing": gettext_noop("a player needs a name"),
+    "player_log_in": gettext_noop("log in to create a player"),
+    "player_creator_only": gettext_noop(
+        "only the organizer who created %(player)s (or staff) may do this"
+    ),
+    "player_limit": gettext_noop(
+        "you have created %(made)s players without accounts, the limit is %(limit)s; invite "
+        "people by e-mail or link instead"
+    ),
+    "colours_not_yours": gettext_noop("only %(player)s or staff may change these colours"),
+    "colours_pair": gettext_noop("preferred colours are one pair of two different colours"),
+    "colours_unknown": gettext_noop("unknown colour(s) %(unknown)s; the colours are %(known)s"),
+    "calendar_not_yours": gettext_noop("only the player may change their calendar address"),
+    "player_exists": gettext_noop("there is already a player called %(player)s"),
+    "player_has_profile": gettext_noop("your account already has a player profile"),
+    "player_organizers_only": gettext_noop(
+        "only league organizers may create players without an account; to create your own profile"
+        " send link_to_me: true"
+    ),
+    "player_has_account": gettext_noop(
+        "%(player)s has an account: they accept or decline each entry themselves"
+    ),
+    "player_account_now": gettext_noop("%(player)s has an account now"),
+    "capacity_min": gettext_noop("the capacity is at least 2 players"),
+    "team_min": gettext_noop("a team counts at least its best member"),
+    "checkout_organizers_only": gettext_noop(
+        "only the organizers of %(league)s check a player out"
+    ),
+    "player_not_in_league": gettext_noop("%(player)s does not play in %(league)s"),
+    "draw_seed_kept": gettext_noop(
+        "this tournament is drawn with seed %(seed)s; a draw keeps its seed"
+    ),
+    "final_table_none": gettext_noop("%(league)s has no final table"),
+    "final_table_seated": gettext_noop("the final table is seated already"),
+    "final_table_waits": gettext_noop(
+        "%(done)s of %(total)s preliminary rounds are drawn; the final table follows the last of "
+        "them"
+    ),
+    "ranking_level_missing": gettext_noop(
+        "a league without a ranking level cannot be a world championship or a major"
+    ),
+    "rating_note_long": gettext_noop("the note is %(length)s characters; at most %(most)s"),
+    "rating_all_rated": gettext_noop("every league on this site is rated; there is nothing to ask"),
+    "rating_rated_already": gettext_noop("%(league)s is rated already"),
+    "rating_officers_only": gettext_noop(
+        "only staff or a rating officer may decide whether a league is rated"
+    ),
+    "rating_reason_long": gettext_noop("the reason is %(length)s characters; at most %(most)s"),
+    "rating_reason_missing": gettext_noop("say why the league is not rated"),
+    "rating_requested": gettext_noop("a rating of %(league)s has been requested already"),
+    "rating_unrated_already": gettext_noop("%(league)s is unrated already"),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

@@ -8,7 +8,7 @@ from django.db import transaction
 from tournaments.algorithms.world_rankings import LEVELS
 from tournaments.models import League
 from tournaments.selectors.rankings import TRIPLE_THREAT_FORMATS
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 
 
@@ -34,10 +34,7 @@ def league_set_ranking(
             f"the level must be one of {', '.join(map(str, LEVELS))}, not {level!r}", field="level"
         )
     if level is None and (world_championship or major):
-        raise ServiceError(
-            "a league without a ranking level cannot be a world championship or a major",
-            field="level",
-        )
+        raise coded("ranking_level_missing", field="level")
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         league.ranking_level = level

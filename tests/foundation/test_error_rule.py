@@ -42,7 +42,7 @@ REFUSALS = {"ServiceError", "NotAllowed"}
 #: count; the test fails when a file holds more (a new English refusal) or fewer (lower it).
 ALLOWED_ENGLISH: dict[str, int] = {
     "tournaments/services/events.py": 17,
-    "tournaments/services/hand_results.py": 26,
+    "tournaments/services/hand_results.py": 5,
     "tournaments/services/league_settings.py": 6,
     "tournaments/services/leagues.py": 33,
     "tournaments/services/mail_limits.py": 1,

@@ -275,6 +275,53 @@ MESSAGES: dict[str, str] = {
     "rating_reason_missing": gettext_noop("say why the league is not rated"),
     "rating_requested": gettext_noop("a rating of %(league)s has been requested already"),
     "rating_unrated_already": gettext_noop("%(league)s is unrated already"),
+    # h-errors (issue 35): results entered by hand
+    "hand_winner_not_here": gettext_noop("the winner must be one of the players at this game"),
+    "hand_placings_everyone": gettext_noop(
+        "placings must list every player at this game's board exactly once, first place first"
+    ),
+    "hand_winner_missing": gettext_noop("say who won the game"),
+    "hand_winner_pawns": gettext_noop("the winner's counted pawns must be %(most)s"),
+    "hand_only_winner_pawns": gettext_noop(
+        "only the winner has %(most)s counted pawns; the others have 0 to %(below)s"
+    ),
+    "hand_winner_both": gettext_noop("the winner has completed both colours (2)"),
+    "hand_places_missing": gettext_noop("give every colour's finishing place"),
+    "hand_places_range": gettext_noop(
+        "the finishing places are 1 to %(count)s, each given to one colour"
+    ),
+    "hand_places_winner": gettext_noop(
+        "the winner is the player who finished all their colours first; these places make someone"
+        " else the winner"
+    ),
+    "hand_placings_or_points": gettext_noop(
+        "give the placings, or every player's count points for a game the time limit ended"
+    ),
+    "hand_winner_first": gettext_noop("the winner is the player placed first"),
+    "hand_pawns_range": gettext_noop("counted pawns must be whole numbers from 0 to %(most)s"),
+    "hand_placings_winner": gettext_noop("the placings must start with the winner"),
+    "hand_pawns_tied": gettext_noop(
+        "two players who did not win have the same counted pawns: give the placings"
+    ),
+    "hand_only_winner_both": gettext_noop(
+        "only the winner completed both colours; the others completed 0 or 1"
+    ),
+    "hand_pawns_for_done": gettext_noop(
+        "a player with %(done)s completed colour(s) has %(low)s to %(high)s counted pawns, not "
+        "%(counted)s"
+    ),
+    "hand_colour_unknown": gettext_noop("%(colour)s is not a colour at this game's board"),
+    "hand_points_missing": gettext_noop("give the count points of every player"),
+    "hand_points_tied": gettext_noop(
+        "two players have the same count points: give the placings (the organizer's recorded die "
+        "roll decides)"
+    ),
+    "hand_time_range": gettext_noop(
+        "the game time is in seconds, more than 0 and at most %(most)s"
+    ),
+    "hand_points_range": gettext_noop(
+        "count points are at most %(most)s per colour (four pawns in the house)"
+    ),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

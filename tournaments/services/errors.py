@@ -322,6 +322,45 @@ MESSAGES: dict[str, str] = {
     "hand_points_range": gettext_noop(
         "count points are at most %(most)s per colour (four pawns in the house)"
     ),
+    # h-errors (issue 35): creating and running leagues
+    "tie_break_twice": gettext_noop("a tie-break metric is listed twice"),
+    "league_log_in": gettext_noop("log in to create a league"),
+    "game_zero_challengers": gettext_noop("only a Challengers event has a game 0"),
+    "slug_reserved": gettext_noop(
+        "the address %(address)s is a page of the site (leagues/%(path)s/); choose another"
+    ),
+    "slug_taken": gettext_noop("the address %(address)s is taken"),
+    "rankings_3t_only": gettext_noop(
+        "only triple-threat (3T, 3T+) leagues and events count for the 3T World Rankings"
+    ),
+    "gp_no_playoffs": gettext_noop(
+        "a Grand Prix has no playoffs: its games are played with opposite pairs, which have no "
+        "rearguard to start a playoff game, and the GP itself decides the winner (extra games "
+        "while the top is tied); remove the playoff configuration"
+    ),
+    "playoffs_drr_only": gettext_noop("only a league of DRRs has playoffs"),
+    "owner_adds_organizers": gettext_noop("only the owner of %(league)s adds co-organizers"),
+    "username_unknown": gettext_noop("no account with that user name"),
+    "organizes_already": gettext_noop("%(user)s organizes %(league)s already"),
+    "owner_deletes": gettext_noop("only the owner of %(league)s deletes it"),
+    "owner_removes_organizers": gettext_noop("only the owner of %(league)s removes co-organizers"),
+    "entry_has_games": gettext_noop(
+        "%(player)s already has scheduled games; withdraw them instead"
+    ),
+    "bracket_seeds": gettext_noop("a playoff bracket needs 2 to 64 seeds"),
+    "slug_taken_race": gettext_noop(
+        "the address %(address)s was taken a moment ago; choose another"
+    ),
+    "league_has_games": gettext_noop(
+        "%(league)s has games: it is not deleted (its results stay); archive it once it has "
+        "finished, or make it private"
+    ),
+    "gp_games_range": gettext_noop("a Grand Prix has a set number of games, 1 to 50"),
+    "tie_break_none": gettext_noop("list at least one tie-break metric"),
+    "formats_need_kind": gettext_noop(
+        "game formats and a set number of games belong to triple-threat, Challengers, Grand Prix "
+        "and open events; choose the event kind"
+    ),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

@@ -361,6 +361,69 @@ MESSAGES: dict[str, str] = {
         "game formats and a set number of games belong to triple-threat, Challengers, Grand Prix "
         "and open events; choose the event kind"
     ),
+    # h-errors (issue 35): events, schedules, playoffs, tie-break rolls
+    "event_formats_list": gettext_noop(
+        'an event lists the format of each game, 1 to 50 games, e.g. ["3T", "GP", "3T+"]'
+    ),
+    "event_board": gettext_noop("this event is played on board %(board)s"),
+    "event_kind_wrong": gettext_noop("%(league)s is not a triple-threat, Challengers or GP event"),
+    "not_gp": gettext_noop("%(league)s is not a Grand Prix"),
+    "start_rolls_or_colour": gettext_noop(
+        "give either the die rolls or the colour (with a reason)"
+    ),
+    "gp_formats": gettext_noop("a Grand Prix event plays GP or GP+ games"),
+    "extra_game_playoffs": gettext_noop("%(league)s has playoffs: they decide the title"),
+    "extra_game_drrs_left": gettext_noop(
+        "an extra game is added only while the top is tied and no game is left; games are still "
+        "to be played (or DRRs to be seeded)"
+    ),
+    "start_has_result": gettext_noop(
+        "%(game)s already has a result; void it before changing its starting colour"
+    ),
+    "start_rolls_shape": gettext_noop("rolls are a list of rounds, each {colour: roll}"),
+    "start_reason_missing": gettext_noop("say why the starting colour is set by hand"),
+    "open_no_drr": gettext_noop(
+        "open tournaments draw their tables each round; DRR schedules are for leagues"
+    ),
+    "reorder_three_only": gettext_noop(
+        "G4–G6 can be reordered only in a three-player double-threat DRR"
+    ),
+    "deadline_before_game": gettext_noop("the deadline is before the game's date"),
+    "deadline_before_round": gettext_noop("the deadline is before the round's date"),
+    "drr_nothing_to_date": gettext_noop("DRR %(cycle)s has no games to date"),
+    "league_nothing_to_date": gettext_noop("%(league)s has no games to date outside its DRRs"),
+    "drr_no_more": gettext_noop("%(league)s is %(status)s; no more DRRs can start"),
+    "reorder_before_results": gettext_noop(
+        "G4–G6 can be reordered only before any of them has a result"
+    ),
+    "game_cancelled": gettext_noop("this game was cancelled; it cannot be rescheduled"),
+    "drr_no_round": gettext_noop("DRR %(cycle)s has no round %(round)s"),
+    "seed_not_a_player": gettext_noop("%(player)s is not a player of %(league)s"),
+    "seed_rolls_shape": gettext_noop("rolls must be a list of {player: roll} rounds"),
+    "playoffs_none": gettext_noop("%(league)s has no playoffs configured"),
+    "playoffs_generated": gettext_noop("the playoffs have been generated already"),
+    "playoffs_provisional": gettext_noop(
+        "the standings are provisional (%(left)s game(s) or DRRs remain); playoffs are seeded "
+        "from the final table"
+    ),
+    "playoffs_players": gettext_noop(
+        "the playoffs need %(seeds)s players; the table has %(count)s"
+    ),
+    "series_next_has_results": gettext_noop(
+        "%(next)s has results already; void them before changing who won %(series)s"
+    ),
+    "tie_rolls_shape": gettext_noop(
+        "rolls are a list of rounds, each {player: roll}: "
+        '[{"Ann": 5, "Ben": 5}, {"Ann": 2, "Ben": 6}]'
+    ),
+    "tie_two_players": gettext_noop("a tie-break roll is rolled by at least two players"),
+    "tie_league_finished": gettext_noop(
+        "%(league)s has finished: its table is final, no roll changes it"
+    ),
+    "tie_nothing": gettext_noop(
+        "this game has no counted result with a tie on count points; nothing to roll for"
+    ),
+    "tie_all_roll": gettext_noop("the tied players (%(names)s) must all roll"),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

@@ -424,6 +424,22 @@ MESSAGES: dict[str, str] = {
         "this game has no counted result with a tie on count points; nothing to roll for"
     ),
     "tie_all_roll": gettext_noop("the tied players (%(names)s) must all roll"),
+    # h-errors (issue 35): extra games, world-ranking levels, tie-break rolls
+    "extra_game_games_left": gettext_noop(
+        "an extra game is added only while the top is tied and no game is left; the leaders are "
+        "%(leaders)s, games are still to be played"
+    ),
+    "extra_game_not_tied": gettext_noop(
+        "an extra game is added only while the top is tied; it is not"
+    ),
+    "rankings_3t_format": gettext_noop(
+        "only triple-threat leagues (%(formats)s) count in the 3T World Rankings; %(league)s is "
+        "%(format)s"
+    ),
+    "ranking_level_unknown": gettext_noop("the level must be one of %(levels)s, not %(level)s"),
+    "tie_roll_range": gettext_noop(
+        "round %(number)s: the roll of %(player)s must be a whole number 1–6, got %(roll)s"
+    ),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

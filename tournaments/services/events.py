@@ -360,12 +360,9 @@ def grand_prix_add_game(*, league: League, by) -> Fixture:
         league = League.objects.select_for_update().get(pk=league.pk)
         state = grand_prix_state(league)
         if not state.extra_game_needed:
-            raise ServiceError(
-                "an extra game is added only while the top is tied and no game is left; "
-                f"the leaders are {len(state.leaders)}, games are still to be played"
-                if len(state.leaders) > 1
-                else "an extra game is added only while the top is tied; it is not"
-            )
+            if len(state.leaders) > 1:
+                raise coded("extra_game_games_left", leaders=len(state.leaders))
+            raise coded("extra_game_not_tied")
         fixture = grand_prix_extra_game(league)
         standings_invalidate(league)
         return fixture
@@ -412,7 +409,7 @@ def _grand_prix_league_add_game(league: League) -> Fixture:
         ):
             raise coded("extra_game_drrs_left")
         if len(leaders) < 2:
-            raise ServiceError("an extra game is added only while the top is tied; it is not")
+            raise coded("extra_game_not_tied")
         before = set(league.fixtures.values_list("pk", flat=True))
         grand_prix_league_progress(league)
         made = league.fixtures.exclude(pk__in=before).order_by("number").first()

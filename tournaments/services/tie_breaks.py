@@ -38,9 +38,12 @@ def _rounds_by_entry(league: League, rolls, allowed: dict[int, Entry] | None = N
                 where = "at this game's board" if allowed else f"an active player of {league.name}"
                 raise ServiceError(f"round {number}: {who!r} is not {where}", field="rolls")
             if isinstance(roll, bool) or not isinstance(roll, int):
-                raise ServiceError(
-                    f"round {number}: the roll of {who!r} must be a whole number 1–6, got {roll!r}",
+                raise coded(
+                    "tie_roll_range",
                     field="rolls",
+                    number=number,
+                    player=repr(who),
+                    roll=repr(roll),
                 )
             converted[pk] = roll
         rounds.append(converted)

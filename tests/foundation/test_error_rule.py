@@ -168,3 +168,25 @@ def test_a_mistyped_invitation_link_is_refused_in_german_on_a_german_page():
     assert response.status_code == 400
     assert "dieser Einladungslink ist ungültig (vertippt oder verändert)" in page
     assert "mistyped or altered" not in page
+
+
+@pytest.mark.django_db
+def test_a_look_alike_user_name_is_refused_in_german_on_the_german_sign_up_page():
+    from tests.builders import make_user
+
+    make_user("anna")
+    client = Client()
+    client.cookies["django_language"] = "de"
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "\u0430nna",  # a Cyrillic а
+            "email": "anna2@example.org",
+            "password1": "a-long-enough-pass-123",
+            "password2": "a-long-enough-pass-123",
+        },
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "sieht aus wie der vorhandene anna" in page
+    assert "looks like the existing" not in page

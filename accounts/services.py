@@ -109,11 +109,9 @@ def username_check(username: str) -> str:
     clash = username_clash(username)
     if clash is not None:
         if clash.get_username().casefold() == username.casefold():
-            raise ServiceError(f"the user name {username} is taken", field="username")
-        raise ServiceError(
-            f"the user name {username} looks like the existing {clash.get_username()} (they "
-            "differ only in characters that look alike); choose one that can be told apart",
-            field="username",
+            raise coded("username_taken", field="username", username=username)
+        raise coded(
+            "username_lookalike", field="username", username=username, other=clash.get_username()
         )
     return username
 

@@ -13,7 +13,7 @@ from ratings.models import LeagueRatingDecision
 from ratings.services.ratings import every_league_rated, rating_game_counted
 from tournaments.models import Fixture, League, Result
 from tournaments.permissions import may_sanction
-from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.errors import NotAllowed, coded
 from tournaments.services.guards import require_organizer
 
 NOTE_MAX = REASON_MAX = 500
@@ -24,18 +24,18 @@ def league_rating_request(*, league: League, by, note: str = "") -> LeagueRating
     require_organizer(by, league)
     note = (note or "").strip()
     if len(note) > NOTE_MAX:
-        raise ServiceError(f"the note is {len(note)} characters; at most {NOTE_MAX}", field="note")
+        raise coded("rating_note_long", field="note", length=len(note), most=NOTE_MAX)
     if every_league_rated():
-        raise ServiceError("every league on this site is rated; there is nothing to ask")
+        raise coded("rating_all_rated")
     if league.rated:
-        raise ServiceError(f"{league.name} is rated already")
+        raise coded("rating_rated_already", league=league.name)
     try:
         with transaction.atomic():
             return LeagueRatingDecision.objects.create(
                 league=league, requested_by=by, requested_at=timezone.now(), note=note
             )
     except IntegrityError:
-        raise ServiceError(f"a rating of {league.name} has been requested already") from None
+        raise coded("rating_requested", league=league.name) from None
 
 
 def _rerate(league: League) -> int:
@@ -61,14 +61,12 @@ def league_rating_decide(
     (refusing the open request, or withdrawing the rating), with a reason: recorded with who
     and when. The league's counted games join or leave the ratings on commit."""
     if not may_sanction(by):
-        raise NotAllowed("only staff or a rating officer may decide whether a league is rated")
+        raise coded("rating_officers_only", cls=NotAllowed)
     reason = (reason or "").strip()
     if len(reason) > REASON_MAX:
-        raise ServiceError(
-            f"the reason is {len(reason)} characters; at most {REASON_MAX}", field="reason"
-        )
+        raise coded("rating_reason_long", field="reason", length=len(reason), most=REASON_MAX)
     if not rated and not reason:
-        raise ServiceError("say why the league is not rated", field="reason")
+        raise coded("rating_reason_missing", field="reason")
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         open_request = (
@@ -77,7 +75,9 @@ def league_rating_decide(
             .first()
         )
         if rated == league.rated and open_request is None:
-            raise ServiceError(f"{league.name} is {'rated' if rated else 'unrated'} already")
+            raise coded(
+                "rating_rated_already" if rated else "rating_unrated_already", league=league.name
+            )
         state = LeagueRatingDecision.State
         decision = open_request or LeagueRatingDecision(league=league)
         decision.state = (

@@ -108,6 +108,8 @@ def test_a_service_error_keeps_its_field_and_message(world):
         "code": "invalid",
         "message": "'nobody' is not a player of Xleague",
         "field": "rolls",
+        # a coded refusal (one error rule): its code alongside, as a client can branch on
+        "reason": "seed_not_a_player",
     }
 
 

@@ -28,7 +28,7 @@ from tournaments.algorithms import championship as waitlist
 from tournaments.models import Entry, Fixture, League, Result, Seat
 from tournaments.permissions import is_organizer
 from tournaments.selectors.championship import venue_token_valid
-from tournaments.services.errors import NotAllowed, ServiceError, coded
+from tournaments.services.errors import NotAllowed, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.hand_results import HandResult, hand_result_fields
 from tournaments.services.results import result_confirm, result_dispute, result_report
@@ -87,7 +87,7 @@ def entry_check_in(*, entry: Entry, by, venue_token: str | None = None, checked_
         if not _own_entry(by, entry):
             raise coded("checkin_not_yours", cls=NotAllowed)
         if not checked_in:
-            raise NotAllowed(f"only the organizers of {league.name} check a player out")
+            raise coded("checkout_organizers_only", cls=NotAllowed, league=league.name)
     with transaction.atomic():
         entry = _locked_entry(entry)
         if not organizer:
@@ -98,7 +98,9 @@ def entry_check_in(*, entry: Entry, by, venue_token: str | None = None, checked_
                 raise coded("checkin_bad_venue_code", field="token", cls=NotAllowed)
         waiting = entry.state == Entry.State.WAITLISTED  # present on the waitlist (h-champ)
         if (entry.state != Entry.State.ACCEPTED and not waiting) or entry.withdrawn_at:
-            raise NotAllowed(f"{entry.player.name} does not play in {league.name}")
+            raise coded(
+                "player_not_in_league", cls=NotAllowed, player=entry.player.name, league=league.name
+            )
         if checked_in and entry.checked_in_at is None:
             entry.checked_in_at = timezone.now()
             entry.save(update_fields=["checked_in_at"])
@@ -354,9 +356,9 @@ def league_set_registration(
     require_organizer(by, league)
     _require_open_tournament(league)
     if capacity is not None and capacity < 2:
-        raise ServiceError("the capacity is at least 2 players", field="capacity")
+        raise coded("capacity_min", field="capacity")
     if team_best < 0:
-        raise ServiceError("a team counts at least its best member", field="team_best")
+        raise coded("team_min", field="team_best")
     with transaction.atomic():
         League.objects.filter(pk=league.pk).update(
             capacity=capacity, checkin_deadline=checkin_deadline, team_best=team_best

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import Entry, Invitation, League, MailSent, Player, PlayerClaim
 from tournaments.permissions import Refusal, email_confirmed, entry_refusal, may_vouch_for
-from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.errors import NotAllowed, ServiceError, coded
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.leagues import entries_open_refusal
 from tournaments.services.mail_limits import address_lock, mail_allowance_check, mail_record
@@ -66,18 +66,16 @@ def invitation_from_token(token: str) -> Invitation:
     try:
         data = signing.loads(token, salt=INVITATION_SALT, max_age=INVITATION_MAX_AGE)
     except signing.SignatureExpired:
-        raise ServiceError(
-            "this invitation link has expired; ask the organizer for a new one"
-        ) from None
+        raise coded("invitation_expired") from None
     except signing.BadSignature:
-        raise ServiceError("this invitation link is not valid (mistyped or altered)") from None
+        raise coded("invitation_invalid") from None
     invitation = (
         Invitation.objects.select_related("league", "entry__player")
         .filter(pk=data.get("i"))
         .first()
     )
     if invitation is None or invitation.revoked_at:
-        raise ServiceError("this invitation was withdrawn by the organizer")
+        raise coded("invitation_withdrawn")
     return invitation
 
 
@@ -106,29 +104,17 @@ def invitation_create(
         try:
             validate_email(email)
         except ValidationError:
-            raise ServiceError(f"{email!r} is not an e-mail address", field="email") from None
+            raise coded("email_invalid", field="email", email=repr(email)) from None
     if player is not None and player.user_id:
-        raise ServiceError(
-            f"{player.name} has an account; add them as an entry and they accept on their page",
-            field="player",
-        )
+        raise coded("invite_has_account", field="player", player=player.name)
     if player is not None and not may_vouch_for(by, player):
-        raise NotAllowed(
-            f"{player.name} was created by another organizer: only they (or staff) can invite "
-            f"someone to become {player.name}. Add {player.name} as an entry, and the person "
-            "claims the player when they sign up.",
-            field="player",
-        )
+        raise coded("invite_not_yours", field="player", cls=NotAllowed, player=player.name)
     if player is not None and rated_player_refusal(by, player):
-        raise NotAllowed(rated_player_refusal(by, player), field="player")
+        raise coded("player_rated", field="player", cls=NotAllowed, player=player.name)
     if name:  # the name of the account's player if it has none: checked in its scope
         clash = player_name_clash(name, organizer=by)
         if clash is not None and clash.user_id is None:
-            raise ServiceError(
-                f"there is already a player called {clash.name} in your leagues; choose "
-                "them as the player instead",
-                field="name",
-            )
+            raise coded("invite_name_taken", field="name", player=clash.name)
         name = player_name_check(name, what="the player's name")
     with transaction.atomic():
         if email:
@@ -215,7 +201,7 @@ def _send_invitation(subject: str, body: str, email: str, invitation_id: int) ->
 def invitation_revoke(*, invitation: Invitation, by) -> None:
     require_organizer(by, invitation.league)
     if not invitation.is_open:
-        raise ServiceError("this invitation has been used or withdrawn already")
+        raise coded("invitation_used")
     invitation.revoked_at = timezone.now()
     invitation.save(update_fields=["revoked_at"])
 
@@ -263,7 +249,7 @@ def invitation_accept(*, invitation: Invitation, user, token_in_hand: bool = Fal
     address accepts without confirming it by a second mail, and the address counts as
     confirmed from then on."""
     if not getattr(user, "is_authenticated", False):
-        raise NotAllowed("log in or sign up to accept the invitation")
+        raise coded("invitation_log_in", cls=NotAllowed)
     require_no_refusal(invitation_address_refusal(invitation, user, token_in_hand=token_in_hand))
     with transaction.atomic():
         if token_in_hand and invitation.email and not email_confirmed(user):
@@ -273,19 +259,16 @@ def invitation_accept(*, invitation: Invitation, user, token_in_hand: bool = Fal
             ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})
         invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
         if not invitation.is_open:
-            raise ServiceError("this invitation has been used or withdrawn already")
+            raise coded("invitation_used")
         league = invitation.league
         own = Player.objects.filter(user=user).first()
         if invitation.entry_id:
             entry = Entry.objects.select_related("player").get(pk=invitation.entry_id)
             player = Player.objects.select_for_update().get(pk=entry.player_id)
             if player.user_id and player.user_id != user.pk:
-                raise ServiceError(f"{player.name} belongs to another account already")
+                raise coded("player_other_account", player=player.name)
             if own and own.pk != player.pk:
-                raise ServiceError(
-                    f"your account is the player {own.name}; this invitation is for "
-                    f"{player.name}. Ask the organizer to invite {own.name} instead."
-                )
+                raise coded("invitation_other_player", own=own.name, player=player.name)
             changed = player.user_id != user.pk
             player.user = user
             player.save(update_fields=["user"])
@@ -327,7 +310,7 @@ def entry_accept(*, entry: Entry, user) -> Entry:
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.state != Entry.State.INVITED:
-            raise ServiceError("this invitation has been answered already")
+            raise coded("invitation_answered")
         entry.state, entry.accepted_at = Entry.State.ACCEPTED, timezone.now()
         entry.save(update_fields=["state", "accepted_at"])
         done_on_commit(ENTRY_INVITED, entry.pk)
@@ -340,7 +323,7 @@ def entry_decline(*, entry: Entry, user) -> None:
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.state != Entry.State.INVITED or entry.seats.exists():
-            raise ServiceError("this invitation has been answered already")
+            raise coded("invitation_answered")
         done_on_commit(ENTRY_INVITED, entry.pk)
         # the organizers are told (they waited for the answer to seed the league)
         notify_on_commit(INVITATION_DECLINED, entry.league_id, f"{entry.player_id}:{entry.pk}")
@@ -354,9 +337,7 @@ def entry_set_colours(*, entry: Entry, user, preferred_colours) -> Entry:
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.league.cycles.exists():
-            raise ServiceError(
-                "the schedule has been generated; the colours of each game are fixed now"
-            )
+            raise coded("colours_fixed")
         entry.preferred_colours = colours
         entry.save(update_fields=["preferred_colours"])
         return entry
@@ -365,16 +346,14 @@ def entry_set_colours(*, entry: Entry, user, preferred_colours) -> Entry:
 def join_request(*, league: League, user, preferred_colours=None) -> Entry:
     """Ask to join a league whose registration is open; an organizer approves."""
     if not getattr(user, "is_authenticated", False):
-        raise NotAllowed("log in to ask to join")
+        raise coded("join_log_in", cls=NotAllowed)
     if not league.registration_open:
-        raise ServiceError(f"{league.name} takes players by invitation only")
+        raise coded("join_invitation_only", league=league.name)
     if refusal := entries_open_refusal(league):
         raise ServiceError(refusal)
     player = Player.objects.filter(user=user).first()
     if player is None:
-        raise ServiceError(
-            "your account has no player profile yet; create it (or claim yours) first"
-        )
+        raise coded("join_no_profile")
     colours = check_pair(league, preferred_colours or player.preferred_colours)
     try:
         with transaction.atomic():
@@ -387,7 +366,7 @@ def join_request(*, league: League, user, preferred_colours=None) -> Entry:
             notify_on_commit(JOIN_REQUESTED, entry.pk)
             return entry
     except IntegrityError:
-        raise ServiceError(f"{player.name} is entered in {league.name} already") from None
+        raise coded("join_entered", player=player.name, league=league.name) from None
 
 
 def join_decide(*, entry: Entry, by, approve: bool) -> Entry | None:
@@ -397,7 +376,7 @@ def join_decide(*, entry: Entry, by, approve: bool) -> Entry | None:
     with transaction.atomic():
         entry = Entry.objects.select_for_update().select_related("league").get(pk=entry.pk)
         if entry.state != Entry.State.REQUESTED:
-            raise ServiceError("this request has been decided already")
+            raise coded("join_decided")
         user_id = entry.player.user_id
         done_on_commit(JOIN_REQUESTED, entry.pk)
         if user_id:
@@ -427,18 +406,18 @@ def claim_create(*, player: Player, user) -> PlayerClaim:
     """``user`` (an account without a player) asks to become ``player`` (created by an
     organizer without an account)."""
     if not getattr(user, "is_authenticated", False):
-        raise NotAllowed("log in to claim a player")
+        raise coded("claim_log_in", cls=NotAllowed)
     if player.user_id:
-        raise ServiceError(f"{player.name} belongs to an account already", field="name")
+        raise coded("claim_player_taken", field="name", player=player.name)
     if Player.objects.filter(user=user).exists():
-        raise ServiceError("your account has a player profile already")
+        raise coded("claim_has_profile")
     try:
         with transaction.atomic():
             claim = PlayerClaim.objects.create(player=player, user=user)
             notify_on_commit(CLAIM_OPENED, claim.pk)
             return claim
     except IntegrityError:
-        raise ServiceError(f"you have asked to become {player.name} already") from None
+        raise coded("claim_asked", player=player.name) from None
 
 
 def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
@@ -447,23 +426,23 @@ def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
     and rating, or refuses. Organizers who merely entered the player may not: a player
     with no recorded creator is staff's to hand over."""
     if not may_vouch_for(by, claim.player):
-        raise NotAllowed(
-            f"only the organizer who created {claim.player.name} (or staff) may decide this"
-            if claim.player.created_by_id
-            else f"{claim.player.name} has no recorded creator: only staff may decide this"
+        raise coded(
+            "claim_creator_decides" if claim.player.created_by_id else "claim_staff_decides",
+            cls=NotAllowed,
+            player=claim.player.name,
         )
     with transaction.atomic():
         claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
         if claim.state != PlayerClaim.State.OPEN:
-            raise ServiceError("this claim has been decided already")
+            raise coded("claim_decided")
         player = Player.objects.select_for_update().get(pk=claim.player_id)
         if approve:
-            if refusal := rated_player_refusal(by, player):
-                raise NotAllowed(f"{refusal}; the claim waits for staff")
+            if rated_player_refusal(by, player):
+                raise coded("player_rated_claim_waits", cls=NotAllowed, player=player.name)
             if player.user_id:
-                raise ServiceError(f"{player.name} belongs to an account already")
+                raise coded("claim_player_taken", player=player.name)
             if Player.objects.filter(user=claim.user).exists():
-                raise ServiceError(f"{claim.user.get_username()} has a player profile already")
+                raise coded("claim_user_has_profile", user=claim.user.get_username())
             player.user = claim.user
             player.save(update_fields=["user"])
             player_names_distinguish(player.name)  # now told apart by the user name
@@ -511,7 +490,7 @@ def email_confirmation_send(
     language (else ``language``, the page's, else the site's default). ``next_path``: the
     page (a path on this site, checked by the view) the link returns to once confirmed."""
     if not user.email:
-        raise ServiceError("your account has no e-mail address", field="email")
+        raise coded("email_none", field="email")
     with transaction.atomic():
         mail_allowance_check(kind=MailSent.Kind.CONFIRMATION, sender=user, recipient=user.email)
         mail_record(kind=MailSent.Kind.CONFIRMATION, sender=user, recipient=user.email)
@@ -543,18 +522,14 @@ def email_confirm(*, token: str, user):
     try:
         data = signing.loads(token, salt=EMAIL_SALT, max_age=60 * 60 * 24 * 7)
     except signing.BadSignature:
-        raise ServiceError("this confirmation link is not valid or has expired") from None
+        raise coded("confirm_link_invalid") from None
     if not getattr(user, "is_authenticated", False) or data.get("u") != user.pk:
-        raise NotAllowed("log in with the account this link was sent to")
+        raise coded("confirm_log_in", cls=NotAllowed)
     if (data.get("e") or "").lower() != (user.email or "").lower():
-        raise ServiceError("your e-mail address has changed since; send a new link")
+        raise coded("confirm_email_changed")
     with transaction.atomic():
         address_lock(user.email)  # two accounts confirming one address at once: one wins
         taken = ConfirmedEmail.objects.filter(email__iexact=user.email).exclude(user=user)
         if taken.exists():
-            raise ServiceError(
-                f"{user.email} is confirmed for another account already; an address belongs "
-                "to one account (log in with that one, or use another address)",
-                field="email",
-            )
+            raise coded("confirm_email_taken", field="email", email=user.email)
         ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})

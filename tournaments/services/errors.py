@@ -144,6 +144,302 @@ MESSAGES: dict[str, str] = {
         "for an invitation to become their player (its link makes you that player), or untick "
         "“this is me”"
     ),
+    # h-errors (issue 35): invitations, entries, claims, e-mail confirmation, sign-up, results
+    "invitation_expired": gettext_noop(
+        "this invitation link has expired; ask the organizer for a new one"
+    ),
+    "invitation_invalid": gettext_noop("this invitation link is not valid (mistyped or altered)"),
+    "invitation_withdrawn": gettext_noop("this invitation was withdrawn by the organizer"),
+    "email_invalid": gettext_noop("%(email)s is not an e-mail address"),
+    "invite_has_account": gettext_noop(
+        "%(player)s has an account; add them as an entry and they accept on their page"
+    ),
+    "invite_not_yours": gettext_noop(
+        "%(player)s was created by another organizer: only they (or staff) can invite someone to "
+        "become %(player)s. Add %(player)s as an entry, and the person claims the player when "
+        "they sign up."
+    ),
+    "invite_name_taken": gettext_noop(
+        "there is already a player called %(player)s in your leagues; choose them as the player "
+        "instead"
+    ),
+    "invitation_used": gettext_noop("this invitation has been used or withdrawn already"),
+    "invitation_log_in": gettext_noop("log in or sign up to accept the invitation"),
+    "player_other_account": gettext_noop("%(player)s belongs to another account already"),
+    "invitation_other_player": gettext_noop(
+        "your account is the player %(own)s; this invitation is for %(player)s. Ask the organizer"
+        " to invite %(own)s instead."
+    ),
+    "invitation_answered": gettext_noop("this invitation has been answered already"),
+    "colours_fixed": gettext_noop(
+        "the schedule has been generated; the colours of each game are fixed now"
+    ),
+    "join_log_in": gettext_noop("log in to ask to join"),
+    "join_invitation_only": gettext_noop("%(league)s takes players by invitation only"),
+    "join_no_profile": gettext_noop(
+        "your account has no player profile yet; create it (or claim yours) first"
+    ),
+    "join_entered": gettext_noop("%(player)s is entered in %(league)s already"),
+    "join_decided": gettext_noop("this request has been decided already"),
+    "claim_log_in": gettext_noop("log in to claim a player"),
+    "claim_player_taken": gettext_noop("%(player)s belongs to an account already"),
+    "claim_has_profile": gettext_noop("your account has a player profile already"),
+    "claim_asked": gettext_noop("you have asked to become %(player)s already"),
+    "claim_decided": gettext_noop("this claim has been decided already"),
+    "claim_user_has_profile": gettext_noop("%(user)s has a player profile already"),
+    "email_none": gettext_noop("your account has no e-mail address"),
+    "confirm_link_invalid": gettext_noop("this confirmation link is not valid or has expired"),
+    "confirm_log_in": gettext_noop("log in with the account this link was sent to"),
+    "confirm_email_changed": gettext_noop("your e-mail address has changed since; send a new link"),
+    "confirm_email_taken": gettext_noop(
+        "%(email)s is confirmed for another account already; an address belongs to one account "
+        "(log in with that one, or use another address)"
+    ),
+    "organizers_only": gettext_noop("only the organizers of %(league)s may do this"),
+    "username_taken": gettext_noop("the user name %(username)s is taken"),
+    "username_lookalike": gettext_noop(
+        "the user name %(username)s looks like the existing %(other)s (they differ only in "
+        "characters that look alike); choose one that can be told apart"
+    ),
+    "game_unknown": gettext_noop("there is no game with id %(id)s"),
+    "reason_manual": gettext_noop("say why the result is entered or corrected"),
+    "withdraw_self_only": gettext_noop("only the player themselves withdraws without an organizer"),
+    "loser_not_at_board": gettext_noop("%(player)s is not at this game's board"),
+    "result_race": gettext_noop("another result for this game was stored at the same moment"),
+    "result_unknown": gettext_noop("there is no result with id %(id)s"),
+    "reason_dispute": gettext_noop("say what is wrong with this result"),
+    "reason_void": gettext_noop("say why the result is voided"),
+    "void_nothing": gettext_noop("this game has no result to void"),
+    # h-errors (issue 35): players, championship day, open tournaments, rankings, rated leagues
+    "player_rated": gettext_noop(
+        "%(player)s has a rating (rated games): only staff may hand it to an account"
+    ),
+    "claim_creator_decides": gettext_noop(
+        "only the organizer who created %(player)s (or staff) may decide this"
+    ),
+    "claim_staff_decides": gettext_noop(
+        "%(player)s has no recorded creator: only staff may decide this"
+    ),
+    "player_rated_claim_waits": gettext_noop(
+        "%(player)s has a rating (rated games): only staff may hand it to an account; the claim "
+        "waits for staff"
+    ),
+    "player_name_missing": gettext_noop("a player needs a name"),
+    "player_log_in": gettext_noop("log in to create a player"),
+    "player_creator_only": gettext_noop(
+        "only the organizer who created %(player)s (or staff) may do this"
+    ),
+    "player_limit": gettext_noop(
+        "you have created %(made)s players without accounts, the limit is %(limit)s; invite "
+        "people by e-mail or link instead"
+    ),
+    "colours_not_yours": gettext_noop("only %(player)s or staff may change these colours"),
+    "colours_pair": gettext_noop("preferred colours are one pair of two different colours"),
+    "colours_unknown": gettext_noop("unknown colour(s) %(unknown)s; the colours are %(known)s"),
+    "calendar_not_yours": gettext_noop("only the player may change their calendar address"),
+    "player_exists": gettext_noop("there is already a player called %(player)s"),
+    "player_has_profile": gettext_noop("your account already has a player profile"),
+    "player_organizers_only": gettext_noop(
+        "only league organizers may create players without an account; to create your own profile"
+        " send link_to_me: true"
+    ),
+    "player_has_account": gettext_noop(
+        "%(player)s has an account: they accept or decline each entry themselves"
+    ),
+    "player_account_now": gettext_noop("%(player)s has an account now"),
+    "capacity_min": gettext_noop("the capacity is at least 2 players"),
+    "team_min": gettext_noop("a team counts at least its best member"),
+    "checkout_organizers_only": gettext_noop(
+        "only the organizers of %(league)s check a player out"
+    ),
+    "player_not_in_league": gettext_noop("%(player)s does not play in %(league)s"),
+    "draw_seed_kept": gettext_noop(
+        "this tournament is drawn with seed %(seed)s; a draw keeps its seed"
+    ),
+    "final_table_none": gettext_noop("%(league)s has no final table"),
+    "final_table_seated": gettext_noop("the final table is seated already"),
+    "final_table_waits": gettext_noop(
+        "%(done)s of %(total)s preliminary rounds are drawn; the final table follows the last of "
+        "them"
+    ),
+    "ranking_level_missing": gettext_noop(
+        "a league without a ranking level cannot be a world championship or a major"
+    ),
+    "rating_note_long": gettext_noop("the note is %(length)s characters; at most %(most)s"),
+    "rating_all_rated": gettext_noop("every league on this site is rated; there is nothing to ask"),
+    "rating_rated_already": gettext_noop("%(league)s is rated already"),
+    "rating_officers_only": gettext_noop(
+        "only staff or a rating officer may decide whether a league is rated"
+    ),
+    "rating_reason_long": gettext_noop("the reason is %(length)s characters; at most %(most)s"),
+    "rating_reason_missing": gettext_noop("say why the league is not rated"),
+    "rating_requested": gettext_noop("a rating of %(league)s has been requested already"),
+    "rating_unrated_already": gettext_noop("%(league)s is unrated already"),
+    # h-errors (issue 35): results entered by hand
+    "hand_winner_not_here": gettext_noop("the winner must be one of the players at this game"),
+    "hand_placings_everyone": gettext_noop(
+        "placings must list every player at this game's board exactly once, first place first"
+    ),
+    "hand_winner_missing": gettext_noop("say who won the game"),
+    "hand_winner_pawns": gettext_noop("the winner's counted pawns must be %(most)s"),
+    "hand_only_winner_pawns": gettext_noop(
+        "only the winner has %(most)s counted pawns; the others have 0 to %(below)s"
+    ),
+    "hand_winner_both": gettext_noop("the winner has completed both colours (2)"),
+    "hand_places_missing": gettext_noop("give every colour's finishing place"),
+    "hand_places_range": gettext_noop(
+        "the finishing places are 1 to %(count)s, each given to one colour"
+    ),
+    "hand_places_winner": gettext_noop(
+        "the winner is the player who finished all their colours first; these places make someone"
+        " else the winner"
+    ),
+    "hand_placings_or_points": gettext_noop(
+        "give the placings, or every player's count points for a game the time limit ended"
+    ),
+    "hand_winner_first": gettext_noop("the winner is the player placed first"),
+    "hand_pawns_range": gettext_noop("counted pawns must be whole numbers from 0 to %(most)s"),
+    "hand_placings_winner": gettext_noop("the placings must start with the winner"),
+    "hand_pawns_tied": gettext_noop(
+        "two players who did not win have the same counted pawns: give the placings"
+    ),
+    "hand_only_winner_both": gettext_noop(
+        "only the winner completed both colours; the others completed 0 or 1"
+    ),
+    "hand_pawns_for_done": gettext_noop(
+        "a player with %(done)s completed colour(s) has %(low)s to %(high)s counted pawns, not "
+        "%(counted)s"
+    ),
+    "hand_colour_unknown": gettext_noop("%(colour)s is not a colour at this game's board"),
+    "hand_points_missing": gettext_noop("give the count points of every player"),
+    "hand_points_tied": gettext_noop(
+        "two players have the same count points: give the placings (the organizer's recorded die "
+        "roll decides)"
+    ),
+    "hand_time_range": gettext_noop(
+        "the game time is in seconds, more than 0 and at most %(most)s"
+    ),
+    "hand_points_range": gettext_noop(
+        "count points are at most %(most)s per colour (four pawns in the house)"
+    ),
+    # h-errors (issue 35): creating and running leagues
+    "tie_break_twice": gettext_noop("a tie-break metric is listed twice"),
+    "league_log_in": gettext_noop("log in to create a league"),
+    "game_zero_challengers": gettext_noop("only a Challengers event has a game 0"),
+    "slug_reserved": gettext_noop(
+        "the address %(address)s is a page of the site (leagues/%(path)s/); choose another"
+    ),
+    "slug_taken": gettext_noop("the address %(address)s is taken"),
+    "rankings_3t_only": gettext_noop(
+        "only triple-threat (3T, 3T+) leagues and events count for the 3T World Rankings"
+    ),
+    "gp_no_playoffs": gettext_noop(
+        "a Grand Prix has no playoffs: its games are played with opposite pairs, which have no "
+        "rearguard to start a playoff game, and the GP itself decides the winner (extra games "
+        "while the top is tied); remove the playoff configuration"
+    ),
+    "playoffs_drr_only": gettext_noop("only a league of DRRs has playoffs"),
+    "owner_adds_organizers": gettext_noop("only the owner of %(league)s adds co-organizers"),
+    "username_unknown": gettext_noop("no account with that user name"),
+    "organizes_already": gettext_noop("%(user)s organizes %(league)s already"),
+    "owner_deletes": gettext_noop("only the owner of %(league)s deletes it"),
+    "owner_removes_organizers": gettext_noop("only the owner of %(league)s removes co-organizers"),
+    "entry_has_games": gettext_noop(
+        "%(player)s already has scheduled games; withdraw them instead"
+    ),
+    "bracket_seeds": gettext_noop("a playoff bracket needs 2 to 64 seeds"),
+    "slug_taken_race": gettext_noop(
+        "the address %(address)s was taken a moment ago; choose another"
+    ),
+    "league_has_games": gettext_noop(
+        "%(league)s has games: it is not deleted (its results stay); archive it once it has "
+        "finished, or make it private"
+    ),
+    "gp_games_range": gettext_noop("a Grand Prix has a set number of games, 1 to 50"),
+    "tie_break_none": gettext_noop("list at least one tie-break metric"),
+    "formats_need_kind": gettext_noop(
+        "game formats and a set number of games belong to triple-threat, Challengers, Grand Prix "
+        "and open events; choose the event kind"
+    ),
+    # h-errors (issue 35): events, schedules, playoffs, tie-break rolls
+    "event_formats_list": gettext_noop(
+        'an event lists the format of each game, 1 to 50 games, e.g. ["3T", "GP", "3T+"]'
+    ),
+    "event_board": gettext_noop("this event is played on board %(board)s"),
+    "event_kind_wrong": gettext_noop("%(league)s is not a triple-threat, Challengers or GP event"),
+    "not_gp": gettext_noop("%(league)s is not a Grand Prix"),
+    "start_rolls_or_colour": gettext_noop(
+        "give either the die rolls or the colour (with a reason)"
+    ),
+    "gp_formats": gettext_noop("a Grand Prix event plays GP or GP+ games"),
+    "extra_game_playoffs": gettext_noop("%(league)s has playoffs: they decide the title"),
+    "extra_game_drrs_left": gettext_noop(
+        "an extra game is added only while the top is tied and no game is left; games are still "
+        "to be played (or DRRs to be seeded)"
+    ),
+    "start_has_result": gettext_noop(
+        "%(game)s already has a result; void it before changing its starting colour"
+    ),
+    "start_rolls_shape": gettext_noop("rolls are a list of rounds, each {colour: roll}"),
+    "start_reason_missing": gettext_noop("say why the starting colour is set by hand"),
+    "open_no_drr": gettext_noop(
+        "open tournaments draw their tables each round; DRR schedules are for leagues"
+    ),
+    "reorder_three_only": gettext_noop(
+        "G4–G6 can be reordered only in a three-player double-threat DRR"
+    ),
+    "deadline_before_game": gettext_noop("the deadline is before the game's date"),
+    "deadline_before_round": gettext_noop("the deadline is before the round's date"),
+    "drr_nothing_to_date": gettext_noop("DRR %(cycle)s has no games to date"),
+    "league_nothing_to_date": gettext_noop("%(league)s has no games to date outside its DRRs"),
+    "drr_no_more": gettext_noop("%(league)s is %(status)s; no more DRRs can start"),
+    "reorder_before_results": gettext_noop(
+        "G4–G6 can be reordered only before any of them has a result"
+    ),
+    "game_cancelled": gettext_noop("this game was cancelled; it cannot be rescheduled"),
+    "drr_no_round": gettext_noop("DRR %(cycle)s has no round %(round)s"),
+    "seed_not_a_player": gettext_noop("%(player)s is not a player of %(league)s"),
+    "seed_rolls_shape": gettext_noop("rolls must be a list of {player: roll} rounds"),
+    "playoffs_none": gettext_noop("%(league)s has no playoffs configured"),
+    "playoffs_generated": gettext_noop("the playoffs have been generated already"),
+    "playoffs_provisional": gettext_noop(
+        "the standings are provisional (%(left)s game(s) or DRRs remain); playoffs are seeded "
+        "from the final table"
+    ),
+    "playoffs_players": gettext_noop(
+        "the playoffs need %(seeds)s players; the table has %(count)s"
+    ),
+    "series_next_has_results": gettext_noop(
+        "%(next)s has results already; void them before changing who won %(series)s"
+    ),
+    "tie_rolls_shape": gettext_noop(
+        "rolls are a list of rounds, each {player: roll}: "
+        '[{"Ann": 5, "Ben": 5}, {"Ann": 2, "Ben": 6}]'
+    ),
+    "tie_two_players": gettext_noop("a tie-break roll is rolled by at least two players"),
+    "tie_league_finished": gettext_noop(
+        "%(league)s has finished: its table is final, no roll changes it"
+    ),
+    "tie_nothing": gettext_noop(
+        "this game has no counted result with a tie on count points; nothing to roll for"
+    ),
+    "tie_all_roll": gettext_noop("the tied players (%(names)s) must all roll"),
+    # h-errors (issue 35): extra games, world-ranking levels, tie-break rolls
+    "extra_game_games_left": gettext_noop(
+        "an extra game is added only while the top is tied and no game is left; the leaders are "
+        "%(leaders)s, games are still to be played"
+    ),
+    "extra_game_not_tied": gettext_noop(
+        "an extra game is added only while the top is tied; it is not"
+    ),
+    "rankings_3t_format": gettext_noop(
+        "only triple-threat leagues (%(formats)s) count in the 3T World Rankings; %(league)s is "
+        "%(format)s"
+    ),
+    "ranking_level_unknown": gettext_noop("the level must be one of %(levels)s, not %(level)s"),
+    "tie_roll_range": gettext_noop(
+        "round %(number)s: the roll of %(player)s must be a whole number 1–6, got %(roll)s"
+    ),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

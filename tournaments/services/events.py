@@ -62,17 +62,14 @@ def check_event(kind: str, fmt_code: str, board: int, formats: list, games: int)
     """Validate an event's configuration at creation; the per-game formats to store."""
     if kind == EventKind.GRAND_PRIX:
         if fmt_code not in ("GP", "GP+"):
-            raise ServiceError("a Grand Prix event plays GP or GP+ games", field="format")
+            raise coded("gp_formats", field="format")
         if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 50:
-            raise ServiceError("a Grand Prix has a set number of games, 1 to 50", field="games")
+            raise coded("gp_games_range", field="games")
         return []
     if kind not in (EventKind.TRIPLE_THREAT, EventKind.CHALLENGERS):
         return []
     if not isinstance(formats, list) or not formats or len(formats) > 50:
-        raise ServiceError(
-            'an event lists the format of each game, 1 to 50 games, e.g. ["3T", "GP", "3T+"]',
-            field="game_formats",
-        )
+        raise coded("event_formats_list", field="game_formats")
     wanted = (
         ("3T", "3T+", "GP", "GP+")
         if kind == EventKind.TRIPLE_THREAT
@@ -87,7 +84,7 @@ def check_event(kind: str, fmt_code: str, board: int, formats: list, games: int)
             )
     needed = 6 if kind == EventKind.TRIPLE_THREAT else 4
     if board != needed:
-        raise ServiceError(f"this event is played on board {needed}", field="board")
+        raise coded("event_board", field="board", board=needed)
     try:
         if kind == EventKind.CHALLENGERS:
             starting_colour.plan_challengers(formats)
@@ -119,7 +116,7 @@ def event_schedule(*, league: League, by, seed: int | None = None) -> list[Fixtu
     """
     require_organizer(by, league)
     if league.event_kind not in SEQUENCE_EVENTS:
-        raise ServiceError(f"{league.name} is not a triple-threat, Challengers or GP event")
+        raise coded("event_kind_wrong", league=league.name)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.fixtures.exists():
@@ -358,17 +355,14 @@ def grand_prix_add_game(*, league: League, by) -> Fixture:
     if league.event_kind == EventKind.LEAGUE and league.format in ("GP", "GP+"):
         return _grand_prix_league_add_game(league)
     if league.event_kind != EventKind.GRAND_PRIX:
-        raise ServiceError(f"{league.name} is not a Grand Prix")
+        raise coded("not_gp", league=league.name)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         state = grand_prix_state(league)
         if not state.extra_game_needed:
-            raise ServiceError(
-                "an extra game is added only while the top is tied and no game is left; "
-                f"the leaders are {len(state.leaders)}, games are still to be played"
-                if len(state.leaders) > 1
-                else "an extra game is added only while the top is tied; it is not"
-            )
+            if len(state.leaders) > 1:
+                raise coded("extra_game_games_left", leaders=len(state.leaders))
+            raise coded("extra_game_not_tied")
         fixture = grand_prix_extra_game(league)
         standings_invalidate(league)
         return fixture
@@ -407,18 +401,15 @@ def _grand_prix_league_add_game(league: League) -> Fixture:
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.playoffs:
-            raise ServiceError(f"{league.name} has playoffs: they decide the title")
+            raise coded("extra_game_playoffs", league=league.name)
         leaders = grand_prix_league_leaders(league)
         if (
             league.cycles.count() < league.drr_count
             or league.fixtures.filter(status__in=formats_selectors.UNDECIDED).exists()
         ):
-            raise ServiceError(
-                "an extra game is added only while the top is tied and no game is left; "
-                "games are still to be played (or DRRs to be seeded)"
-            )
+            raise coded("extra_game_drrs_left")
         if len(leaders) < 2:
-            raise ServiceError("an extra game is added only while the top is tied; it is not")
+            raise coded("extra_game_not_tied")
         before = set(league.fixtures.values_list("pk", flat=True))
         grand_prix_league_progress(league)
         made = league.fixtures.exclude(pk__in=before).order_by("number").first()
@@ -435,7 +426,7 @@ def fixture_start_record(
     clinched the earlier game is not in play). Refused once the game has a result."""
     require_organizer(by, fixture.league)
     if (rolls is None) == (colour is None):
-        raise ServiceError("give either the die rolls or the colour (with a reason)")
+        raise coded("start_rolls_or_colour")
     with transaction.atomic():
         fixture = (
             Fixture.objects.select_for_update(no_key=True)
@@ -446,14 +437,11 @@ def fixture_start_record(
         if refusal is not None:
             raise refusal
         if fixture.results.filter(state__in=LIVE).exists():
-            raise ServiceError(
-                f"{fixture.label or fixture.number} already has a result; void it before "
-                "changing its starting colour"
-            )
+            raise coded("start_has_result", game=fixture.label or fixture.number)
         in_play = [c for s in fixture.seats.all() for c in s.colours]
         if rolls is not None:
             if not isinstance(rolls, list) or not all(isinstance(r, dict) for r in rolls):
-                raise ServiceError("rolls are a list of rounds, each {colour: roll}", field="rolls")
+                raise coded("start_rolls_shape", field="rolls")
             try:
                 decided = starting_colour.die_roll_starting_colour(
                     in_play, recorded_rolls=[dict(r) for r in rolls]
@@ -470,7 +458,7 @@ def fixture_start_record(
                     field="colour",
                 )
             if not reason.strip():
-                raise ServiceError("say why the starting colour is set by hand", field="reason")
+                raise coded("start_reason_missing", field="reason")
             fixture.starting_colour = colour
             fixture.start_rolls = []
             fixture.start_reason = f"set by the organizer: {reason.strip()[:150]}"

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from tournaments.models import League
 from tournaments.permissions import Refusal, ResultActions, is_organizer
-from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.errors import NotAllowed, ServiceError, coded
 
 
 def require_organizer(user, league: League) -> None:
     if not is_organizer(user, league):
-        raise NotAllowed(f"only the organizers of {league.name} may do this")
+        raise coded("organizers_only", cls=NotAllowed, league=league.name)
 
 
 def require_action(actions: ResultActions, action: str, *, who_only: bool = False) -> None:

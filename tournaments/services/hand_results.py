@@ -17,7 +17,7 @@ from typing import Any
 
 from tournaments.formats import get_format
 from tournaments.models import Fixture
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import ServiceError, coded
 
 #: a game longer than a day is a typing error (seconds)
 MAX_GAME_TIME = 24 * 3600
@@ -78,7 +78,7 @@ def hand_result_fields(fixture: Fixture, typed: HandResult) -> dict[str, Any]:
         if value is not None:
             _check_entry_map(name, value, ids)
     if typed.winner is not None and typed.winner not in ids:
-        raise ServiceError("the winner must be one of the players at this game", field="winner")
+        raise coded("hand_winner_not_here", field="winner")
     if typed.placings is not None:
         _check_placings(typed.placings, ids)
     if kind == "grand-prix":
@@ -100,33 +100,25 @@ def _check_entry_map(name: str, value: Mapping[int, int], ids: list[int]) -> Non
 
 def _check_placings(placings: Sequence[int], ids: list[int]) -> None:
     if sorted(placings) != sorted(ids) or len(set(placings)) != len(placings):
-        raise ServiceError(
-            "placings must list every player at this game's board exactly once, first place first",
-            field="placings",
-        )
+        raise coded("hand_placings_everyone", field="placings")
 
 
 def _threat(fixture: Fixture, seats, typed: HandResult, *, plus: bool) -> dict[str, Any]:
     ids = [s.entry_id for s in seats]
     if typed.winner is None:
-        raise ServiceError("say who won the game", field="winner")
+        raise coded("hand_winner_missing", field="winner")
     winner = typed.winner
     most = 8 if plus else 4
     counted: dict[int, int] = {}
     for entry_id in ids:
         value = (typed.counted_pawns or {}).get(entry_id, most if entry_id == winner else 0)
         if not 0 <= value <= most:
-            raise ServiceError(
-                f"counted pawns must be whole numbers from 0 to {most}", field="counted_pawns"
-            )
+            raise coded("hand_pawns_range", field="counted_pawns", most=most)
         counted[entry_id] = value
     if counted[winner] != most:
-        raise ServiceError(f"the winner's counted pawns must be {most}", field="counted_pawns")
+        raise coded("hand_winner_pawns", field="counted_pawns", most=most)
     if any(n == most for e, n in counted.items() if e != winner):
-        raise ServiceError(
-            f"only the winner has {most} counted pawns; the others have 0 to {most - 1}",
-            field="counted_pawns",
-        )
+        raise coded("hand_only_winner_pawns", field="counted_pawns", most=most, below=most - 1)
     completed = {e: (1 if e == winner else 0) for e in ids}  # 2T: the winner's best colour
     game_time = None
     if plus:
@@ -136,22 +128,16 @@ def _threat(fixture: Fixture, seats, typed: HandResult, *, plus: bool) -> dict[s
         if typed.game_time is not None:
             game_time = float(typed.game_time)
             if not 0 < game_time <= MAX_GAME_TIME:
-                raise ServiceError(
-                    f"the game time is in seconds, more than 0 and at most {MAX_GAME_TIME}",
-                    field="game_time",
-                )
+                raise coded("hand_time_range", field="game_time", most=MAX_GAME_TIME)
     if typed.placings is not None:
         placings = list(typed.placings)
         if placings[0] != winner:
-            raise ServiceError("the placings must start with the winner", field="placings")
+            raise coded("hand_placings_winner", field="placings")
         _check_order_by(placings[1:], counted, "counted pawns", "placings")
     else:
         others = [e for e in ids if e != winner]
         if len(others) > 1 and len({counted[e] for e in others}) < len(others):
-            raise ServiceError(
-                "two players who did not win have the same counted pawns: give the placings",
-                field="placings",
-            )
+            raise coded("hand_pawns_tied", field="placings")
         placings = [winner, *sorted(others, key=lambda e: -counted[e])]
     return {
         "winner_id": winner,
@@ -170,21 +156,21 @@ def _check_completed(completed: dict[int, int], counted: dict[int, int], winner:
     pawns home; only the winner finished both colours."""
     field = "completed_colours"
     if completed[winner] != 2:
-        raise ServiceError("the winner has completed both colours (2)", field=field)
+        raise coded("hand_winner_both", field=field)
     for entry, done in completed.items():
         if entry == winner:
             continue
         if done > 1:
-            raise ServiceError(
-                "only the winner completed both colours; the others completed 0 or 1",
-                field=field,
-            )
+            raise coded("hand_only_winner_both", field=field)
         low, high = (4, 7) if done == 1 else (0, 6)
         if not low <= counted[entry] <= high:
-            raise ServiceError(
-                f"a player with {done} completed colour(s) has {low} to {high} counted pawns, "
-                f"not {counted[entry]}",
+            raise coded(
+                "hand_pawns_for_done",
                 field=field,
+                done=done,
+                low=low,
+                high=high,
+                counted=counted[entry],
             )
 
 
@@ -202,17 +188,15 @@ def _grand_prix(seats, typed: HandResult) -> dict[str, Any]:
     places = dict(typed.colour_places or {})
     field = "colour_places"
     if not places:
-        raise ServiceError("give every colour's finishing place", field=field)
+        raise coded("hand_places_missing", field=field)
     for colour in places:
         if colour not in owner:
-            raise ServiceError(f"{colour} is not a colour at this game's board", field=field)
+            raise coded("hand_colour_unknown", field=field, colour=colour)
     missing = [c for c in owner if c not in places]
     if missing:
         raise ServiceError(f"give the finishing place of {', '.join(missing)}", field=field)
     if sorted(places.values()) != list(range(1, len(owner) + 1)):
-        raise ServiceError(
-            f"the finishing places are 1 to {len(owner)}, each given to one colour", field=field
-        )
+        raise coded("hand_places_range", field=field, count=len(owner))
     order = sorted(places, key=places.__getitem__)
     colour_places = [owner[c] for c in order]
     done: dict[int, int] = {}
@@ -224,11 +208,7 @@ def _grand_prix(seats, typed: HandResult) -> dict[str, Any]:
             both_finished.append(entry)
     winner = both_finished[0]
     if typed.winner is not None and typed.winner != winner:
-        raise ServiceError(
-            "the winner is the player who finished all their colours first; "
-            "these places make someone else the winner",
-            field="winner",
-        )
+        raise coded("hand_places_winner", field="winner")
     return {
         "winner_id": winner,
         "placings": both_finished,
@@ -245,36 +225,25 @@ def _open(seats, typed: HandResult) -> dict[str, Any]:
     ids = [s.entry_id for s in seats]
     points = dict(typed.count_points) if typed.count_points is not None else None
     if typed.placings is None and points is None:
-        raise ServiceError(
-            "give the placings, or every player's count points for a game the time limit ended",
-            field="placings",
-        )
+        raise coded("hand_placings_or_points", field="placings")
     if points is not None:
         missing = [e for e in ids if e not in points]
         if missing:
-            raise ServiceError("give the count points of every player", field="count_points")
+            raise coded("hand_points_missing", field="count_points")
         colours = {s.entry_id: len(s.colours) for s in seats}
         for entry, value in points.items():
             if value > COUNT_POINTS_PER_COLOUR * colours[entry]:
-                raise ServiceError(
-                    f"count points are at most {COUNT_POINTS_PER_COLOUR} per colour "
-                    "(four pawns in the house)",
-                    field="count_points",
-                )
+                raise coded("hand_points_range", field="count_points", most=COUNT_POINTS_PER_COLOUR)
     if typed.placings is not None:
         placings = list(typed.placings)
         if points is not None:
             _check_order_by(placings, points, "count points", "placings")
     else:
         if len(set(points.values())) < len(points):
-            raise ServiceError(
-                "two players have the same count points: give the placings "
-                "(the organizer's recorded die roll decides)",
-                field="placings",
-            )
+            raise coded("hand_points_tied", field="placings")
         placings = sorted(ids, key=lambda e: -points[e])
     if typed.winner is not None and typed.winner != placings[0]:
-        raise ServiceError("the winner is the player placed first", field="winner")
+        raise coded("hand_winner_first", field="winner")
     return {
         "winner_id": placings[0],
         "placings": placings,

@@ -60,7 +60,7 @@ def validate_precedence(precedence: list[str]) -> list[str]:
             field="precedence",
         )
     if len(set(precedence)) != len(precedence):
-        raise ServiceError("a tie-break metric is listed twice", field="precedence")
+        raise coded("tie_break_twice", field="precedence")
     return list(precedence)
 
 
@@ -74,7 +74,7 @@ def validate_playoffs(config: dict | None) -> dict:
     if kind == "bracket":
         seeds = config.get("seeds")
         if isinstance(seeds, bool) or not isinstance(seeds, int) or not 2 <= seeds <= 64:
-            raise ServiceError("a playoff bracket needs 2 to 64 seeds", field="playoffs")
+            raise coded("bracket_seeds", field="playoffs")
         # one value per round (or one for every round), normalised and validated by the
         # algorithm: head_start [false, true] stays per round
         try:
@@ -129,7 +129,7 @@ def league_create(
     rounds, ``time_limit_minutes``, ``final_table_size``, ``points_scheme``).
     """
     if not getattr(owner, "is_authenticated", False):
-        raise ServiceError("log in to create a league")
+        raise coded("league_log_in")
     require_no_refusal(organize_refusal(owner))
     name = spec.clean("name", name)
     fmt = get_format(spec.clean("format", format))
@@ -149,7 +149,7 @@ def league_create(
     for flag in ("confirmation_required", "is_public", "registration_open", "game0_counts"):
         spec.clean(flag, locals()[flag])
     if game0_counts and event_kind != spec.CHALLENGERS:
-        raise ServiceError("only a Challengers event has a game 0", field="game0_counts")
+        raise coded("game_zero_challengers", field="game0_counts")
     event = _check_event_settings(
         fmt,
         board,
@@ -163,12 +163,9 @@ def league_create(
     )
     slug = spec.clean("slug", slug or None)
     if slug and slug.lower() in RESERVED_LEAGUE_SLUGS:
-        raise ServiceError(
-            f"the address {slug!r} is a page of the site (leagues/{slug}/); choose another",
-            field="slug",
-        )
+        raise coded("slug_reserved", field="slug", address=repr(slug), path=slug)
     if slug and League.objects.filter(slug=slug).exists():
-        raise ServiceError(f"the address {slug!r} is taken", field="slug")
+        raise coded("slug_taken", field="slug", address=repr(slug))
     try:
         with transaction.atomic():
             return League.objects.create(
@@ -192,17 +189,12 @@ def league_create(
                 game0_counts=bool(game0_counts),
             )
     except IntegrityError:
-        raise ServiceError(
-            f"the address {slug or name!r} was taken a moment ago; choose another", field="slug"
-        ) from None
+        raise coded("slug_taken_race", field="slug", address=repr(slug or name)) from None
 
 
 def _check_ranking_level(level: int | None, fmt) -> int | None:
     if level is not None and fmt.code not in ("3T", "3T+"):
-        raise ServiceError(
-            "only triple-threat (3T, 3T+) leagues and events count for the 3T World Rankings",
-            field="ranking_level",
-        )
+        raise coded("rankings_3t_only", field="ranking_level")
     return level
 
 
@@ -230,14 +222,9 @@ def _check_event_settings(
         )
     has_playoffs = (playoffs or {}).get("kind", "none") not in ("none", None)
     if fmt.code in ("GP", "GP+") and has_playoffs:
-        raise ServiceError(
-            "a Grand Prix has no playoffs: its games are played with opposite pairs, which "
-            "have no rearguard to start a playoff game, and the GP itself decides the winner "
-            "(extra games while the top is tied); remove the playoff configuration",
-            field="playoffs",
-        )
+        raise coded("gp_no_playoffs", field="playoffs")
     if kind != Kind.LEAGUE and has_playoffs:
-        raise ServiceError("only a league of DRRs has playoffs", field="playoffs")
+        raise coded("playoffs_drr_only", field="playoffs")
     fields = {"event_kind": kind, "game_formats": [], "games_planned": 0}
     if kind in (Kind.TRIPLE_THREAT, Kind.CHALLENGERS):
         formats = spec.clean("game_formats", game_formats, event_kind=kind)
@@ -250,9 +237,7 @@ def _check_event_settings(
     elif kind == Kind.GRAND_PRIX:
         games = spec.clean("games_planned", games_planned, event_kind=kind)
         if games is None:
-            raise ServiceError(
-                "a Grand Prix has a set number of games, 1 to 50", field="games_planned"
-            )
+            raise coded("gp_games_range", field="games_planned")
         check_event(kind, fmt.code, board, [], games)
         fields["games_planned"] = games
     elif kind == Kind.OPEN:
@@ -270,11 +255,7 @@ def _check_event_settings(
             final_table_size=4 if size is None else size,
         )
     elif game_formats or games_planned:
-        raise ServiceError(
-            "game formats and a set number of games belong to triple-threat, Challengers, "
-            "Grand Prix and open events; choose the event kind",
-            field="event_kind",
-        )
+        raise coded("formats_need_kind", field="event_kind")
     return fields
 
 
@@ -282,12 +263,12 @@ def league_add_organizer(*, league: League, user, by) -> None:
     """The owner (or staff) adds a co-organizer."""
     if not (getattr(by, "is_staff", False) or league.owner_id == getattr(by, "pk", None)):
         require_organizer(by, league)  # a stranger is told they are not an organizer
-        raise NotAllowed(f"only the owner of {league.name} adds co-organizers")
+        raise coded("owner_adds_organizers", cls=NotAllowed, league=league.name)
     if user is None:
-        raise ServiceError("no account with that user name", field="username")
+        raise coded("username_unknown", field="username")
     if user.pk == league.owner_id or league.organizers.filter(pk=user.pk).exists():
-        raise ServiceError(
-            f"{user.get_username()} organizes {league.name} already", field="username"
+        raise coded(
+            "organizes_already", field="username", user=user.get_username(), league=league.name
         )
     league.organizers.add(user)
 
@@ -298,14 +279,11 @@ def league_delete(*, league: League, by) -> None:
     archived instead (``league_archive``): its results stay."""
     if not (getattr(by, "is_staff", False) or league.owner_id == getattr(by, "pk", None)):
         require_organizer(by, league)
-        raise NotAllowed(f"only the owner of {league.name} deletes it")
+        raise coded("owner_deletes", cls=NotAllowed, league=league.name)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.fixtures.exists() or league.cycles.exists():
-            raise ServiceError(
-                f"{league.name} has games: it is not deleted (its results stay); archive it "
-                "once it has finished, or make it private"
-            )
+            raise coded("league_has_games", league=league.name)
         league.delete()
 
 
@@ -325,7 +303,7 @@ def league_archive(*, league: League, by) -> League:
 def league_remove_organizer(*, league: League, user, by) -> None:
     if not (getattr(by, "is_staff", False) or league.owner_id == getattr(by, "pk", None)):
         require_organizer(by, league)
-        raise NotAllowed(f"only the owner of {league.name} removes co-organizers")
+        raise coded("owner_removes_organizers", cls=NotAllowed, league=league.name)
     league.organizers.remove(user)
 
 
@@ -376,12 +354,12 @@ def league_update(*, league: League, by, **changes) -> League:  # noqa: C901 (on
             if kind != League.EventKind.LEAGUE and (changes["playoffs"] or {}).get(
                 "kind", "none"
             ) not in ("none", None):
-                raise ServiceError("only a league of DRRs has playoffs", field="playoffs")
+                raise coded("playoffs_drr_only", field="playoffs")
             changes["playoffs"] = validate_playoffs(changes["playoffs"])
         if "precedence" in changes:
             changes["precedence"] = validate_precedence(list(changes["precedence"] or []))
             if not changes["precedence"]:
-                raise ServiceError("list at least one tie-break metric", field="precedence")
+                raise coded("tie_break_none", field="precedence")
         if "ranking_level" in changes:
             _check_ranking_level(changes["ranking_level"], fmt)
             if changes["ranking_level"] is None and league.ranking_level is not None:
@@ -565,9 +543,7 @@ def entry_remove(*, entry: Entry, by) -> None:
     """An organizer takes an entry (an invitation, a join request) out before its games."""
     require_organizer(by, entry.league)
     if entry.seats.exists():
-        raise ServiceError(
-            f"{entry.player.name} already has scheduled games; withdraw them instead"
-        )
+        raise coded("entry_has_games", player=entry.player.name)
     entry.delete()
 
 

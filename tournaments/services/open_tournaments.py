@@ -25,7 +25,7 @@ UNDECIDED = (Fixture.Status.SCHEDULED, Fixture.Status.SUBMITTED, Fixture.Status.
 
 def _require_open(league: League) -> None:
     if league.event_kind != League.EventKind.OPEN:
-        raise ServiceError(f"{league.name} is not an open tournament")
+        raise coded("checkin_not_open_tournament", league=league.name)
 
 
 def draw_history(league: League, *, final: bool = False) -> list[open_draw.RoundDraw]:
@@ -85,10 +85,7 @@ def _lock_and_seed(league: League, seed: int | None) -> League:
         league.draw_seed = seed if seed is not None else secrets.randbelow(2**31)
         league.save(update_fields=["draw_seed"])
     elif seed is not None and seed != league.draw_seed:
-        raise ServiceError(
-            f"this tournament is drawn with seed {league.draw_seed}; a draw keeps its seed",
-            field="seed",
-        )
+        raise coded("draw_seed_kept", field="seed", seed=league.draw_seed)
     return league
 
 
@@ -171,15 +168,12 @@ def open_final_table(*, league: League, by) -> Fixture:
     with transaction.atomic():
         league = _lock_and_seed(league, None)
         if not league.final_table_size:
-            raise ServiceError(f"{league.name} has no final table")
+            raise coded("final_table_none", league=league.name)
         if league.fixtures.filter(stage=Fixture.Stage.FINAL).exists():
-            raise ServiceError("the final table is seated already")
+            raise coded("final_table_seated")
         done = league.open_rounds.filter(is_final=False).count()
         if done < league.games_planned:
-            raise ServiceError(
-                f"{done} of {league.games_planned} preliminary rounds are drawn; the final "
-                "table follows the last of them"
-            )
+            raise coded("final_table_waits", done=done, total=league.games_planned)
         _require_previous_round_done(league)
         rows = _final_table_rows(league)
         if tied := open_reads.cut_tie(league, rows):

@@ -70,7 +70,7 @@ def player_name_check(
     except BadName as exc:
         raise ServiceError(str(exc), field="name") from None
     if not name:
-        raise ServiceError("a player needs a name", field="name")
+        raise coded("player_name_missing", field="name")
     if organizer is None:
         return name
     clash = player_name_clash(name, organizer=organizer, exclude_pk=exclude_pk)
@@ -135,7 +135,7 @@ def player_create(
                 shared=bool(shared),
             )
     except IntegrityError:
-        raise ServiceError(f"there is already a player called {name}", field="name") from None
+        raise coded("player_exists", field="name", player=name) from None
     player_names_distinguish(name)
     # and again once committed: two organizers' Idas created at the same moment (each in a
     # transaction that could not see the other) are told apart by whichever commits last
@@ -148,15 +148,12 @@ def player_create_by(*, by, name: str, link_to_me: bool = False, preferred_colou
     """``by`` creates their own player profile (``link_to_me``, once per account), or, as an
     organizer of any league or staff, a player without an account."""
     if not getattr(by, "is_authenticated", False):
-        raise NotAllowed("log in to create a player")
+        raise coded("player_log_in", cls=NotAllowed)
     if link_to_me:
         if Player.objects.filter(user=by).exists():
-            raise ServiceError("your account already has a player profile", field="link_to_me")
+            raise coded("player_has_profile", field="link_to_me")
     elif not organizes_any_league(by):
-        raise NotAllowed(
-            "only league organizers may create players without an account; to create your "
-            "own profile send link_to_me: true"
-        )
+        raise coded("player_organizers_only", cls=NotAllowed)
     else:
         accountless_limit_check(by)
     return player_create(
@@ -173,14 +170,12 @@ def player_set_shared(*, player: Player, by, shared: bool) -> Player:
     shared stay."""
     if not may_share(by, player):
         if player.user_id is not None:
-            raise ServiceError(
-                f"{player.name} has an account: they accept or decline each entry themselves"
-            )
-        raise NotAllowed(f"only the organizer who created {player.name} (or staff) may do this")
+            raise coded("player_has_account", player=player.name)
+        raise coded("player_creator_only", cls=NotAllowed, player=player.name)
     with transaction.atomic():
         updated = Player.objects.filter(pk=player.pk, user__isnull=True).update(shared=bool(shared))
         if not updated:
-            raise ServiceError(f"{player.name} has an account now")
+            raise coded("player_account_now", player=player.name)
     player.shared = bool(shared)
     return player
 
@@ -195,11 +190,7 @@ def accountless_limit_check(by) -> None:
     limit = getattr(settings, "ACCOUNTLESS_PLAYERS_PER_ORGANIZER", 200)
     made = Player.objects.filter(created_by=by).count()
     if made >= limit:
-        raise ServiceError(
-            f"you have created {made} players without accounts, the limit is {limit}; "
-            "invite people by e-mail or link instead",
-            field="name",
-        )
+        raise coded("player_limit", field="name", made=made, limit=limit)
 
 
 def player_set_colours(*, player: Player, by, preferred_colours) -> Player:
@@ -207,18 +198,18 @@ def player_set_colours(*, player: Player, by, preferred_colours) -> Player:
     preference of their entries in leagues whose schedule is not generated yet, so it is
     never lost between profile and games."""
     if not (getattr(by, "is_staff", False) or (player.user_id and player.user_id == by.pk)):
-        raise NotAllowed(f"only {player.name} or staff may change these colours")
+        raise coded("colours_not_yours", cls=NotAllowed, player=player.name)
     colours = list(preferred_colours or [])
     known = DEFAULT_COLOURS[6]
     if len(colours) > 2 or len(set(colours)) != len(colours):
-        raise ServiceError(
-            "preferred colours are one pair of two different colours", field="preferred_colours"
-        )
+        raise coded("colours_pair", field="preferred_colours")
     unknown = [c for c in colours if c not in known]
     if unknown:
-        raise ServiceError(
-            f"unknown colour(s) {', '.join(map(str, unknown))}; the colours are {', '.join(known)}",
+        raise coded(
+            "colours_unknown",
             field="preferred_colours",
+            unknown=", ".join(map(str, unknown)),
+            known=", ".join(known),
         )
     with transaction.atomic():
         player.preferred_colours = colours
@@ -258,7 +249,7 @@ def calendar_link_rotate(*, player: Player, by) -> Player:
     """A new address for the player's calendar feed (My games): the link's version goes
     up, so the old signed link is a 404 from now on. The player's own account only."""
     if not getattr(by, "is_authenticated", False) or player.user_id != by.pk:
-        raise NotAllowed("only the player may change their calendar address")
+        raise coded("calendar_not_yours", cls=NotAllowed)
     Player.objects.filter(pk=player.pk).update(calendar_version=F("calendar_version") + 1)
     player.refresh_from_db(fields=["calendar_version"])
     return player

@@ -17,7 +17,7 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.starting_colour import playoff_starting_colour
 from tournaments.formats import get_format
 from tournaments.models import Fixture, League, Result, Seat, Series, StandingsSnapshot
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.standings import standings_recompute
 
@@ -36,7 +36,7 @@ def _bracket_for(league: League) -> brackets.Bracket:
             ).build()
     except AlgorithmError as exc:
         raise ServiceError(f"playoff configuration: {exc}") from None
-    raise ServiceError(f"{league.name} has no playoffs configured")
+    raise coded("playoffs_none", league=league.name)
 
 
 def playoffs_generate(*, league: League, by) -> list[Series]:
@@ -46,20 +46,15 @@ def playoffs_generate(*, league: League, by) -> list[Series]:
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.series.exists():
-            raise ServiceError("the playoffs have been generated already")
+            raise coded("playoffs_generated")
         standings_recompute(league.pk)  # no-op when the snapshot is current
         snapshot = StandingsSnapshot.objects.get(league=league, stage="league")
         if snapshot.provisional:
             left = snapshot.games_total - snapshot.games_played
-            raise ServiceError(
-                f"the standings are provisional ({max(left, 0)} game(s) or DRRs remain); "
-                "playoffs are seeded from the final table"
-            )
+            raise coded("playoffs_provisional", left=max(left, 0))
         rows = list(snapshot.rows.filter(entry__withdrawn_at__isnull=True).order_by("position"))
         if len(rows) < bracket.seeds:
-            raise ServiceError(
-                f"the playoffs need {bracket.seeds} players; the table has {len(rows)}"
-            )
+            raise coded("playoffs_players", seeds=bracket.seeds, count=len(rows))
         by_seed = {n: row for n, row in enumerate(rows[: bracket.seeds], start=1)}
         created: dict[tuple[int, int], Series] = {}
         names = match_names(bracket)
@@ -224,9 +219,7 @@ def _reopen(series: Series) -> None:
     if series.next_series_id:
         nxt = Series.objects.select_for_update().get(pk=series.next_series_id)
         if Result.objects.filter(fixture__series=nxt).exists():
-            raise ServiceError(
-                f"{nxt.name} has results already; void them before changing who won {series.name}"
-            )
+            raise coded("series_next_has_results", next=nxt.name, series=series.name)
         Fixture.objects.filter(series=nxt).delete()  # only unplayed, scheduled games
         if nxt.higher_id == loser_gone:
             nxt.higher_id, nxt.higher_seed = nxt.lower_id, nxt.lower_seed

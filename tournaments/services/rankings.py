@@ -8,7 +8,7 @@ from django.db import transaction
 from tournaments.algorithms.world_rankings import LEVELS
 from tournaments.models import League
 from tournaments.selectors.rankings import TRIPLE_THREAT_FORMATS
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import coded
 from tournaments.services.guards import require_organizer
 
 
@@ -24,20 +24,22 @@ def league_set_ranking(
     world rankings with ``level=None`` (the flags are cleared then)."""
     require_organizer(by, league)
     if league.format not in TRIPLE_THREAT_FORMATS:
-        raise ServiceError(
-            f"only triple-threat leagues ({', '.join(TRIPLE_THREAT_FORMATS)}) count in the "
-            f"3T World Rankings; {league.name} is {league.format}",
+        raise coded(
+            "rankings_3t_format",
             field="level",
+            formats=", ".join(TRIPLE_THREAT_FORMATS),
+            league=league.name,
+            format=league.format,
         )
     if level is not None and (isinstance(level, bool) or level not in LEVELS):
-        raise ServiceError(
-            f"the level must be one of {', '.join(map(str, LEVELS))}, not {level!r}", field="level"
+        raise coded(
+            "ranking_level_unknown",
+            field="level",
+            levels=", ".join(map(str, LEVELS)),
+            level=repr(level),
         )
     if level is None and (world_championship or major):
-        raise ServiceError(
-            "a league without a ranking level cannot be a world championship or a major",
-            field="level",
-        )
+        raise coded("ranking_level_missing", field="level")
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         league.ranking_level = level

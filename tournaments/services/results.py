@@ -195,7 +195,7 @@ def fixture_lock(fixture_id: int, user=None) -> Fixture:
             .get(pk=fixture_id)
         )
     except Fixture.DoesNotExist:
-        raise ServiceError(f"there is no game with id {fixture_id}") from None
+        raise coded("game_unknown", id=fixture_id) from None
     if (holder := link_holder(user)) is not None:
         live = ResultLink.objects.filter(pk=holder.link.pk, revoked_at__isnull=True).exists()
         if not live:
@@ -428,7 +428,7 @@ def result_enter(
     it counts at once."""
     _require_decider(user, fixture, ENTER)
     if not reason.strip():
-        raise ServiceError("say why the result is entered or corrected", field="reason")
+        raise coded("reason_manual", field="reason")
     fields = _manual_fields(fixture, winner, counted_pawns, typed)
     with transaction.atomic():
         fixture = fixture_lock(fixture.pk)
@@ -453,10 +453,10 @@ def forfeit_record(
     if not own_withdrawal:
         _require_decider(user, fixture, FORFEIT)
     elif account(user) is None or loser.player.user_id != user.pk:
-        raise NotAllowed("only the player themselves withdraws without an organizer")
+        raise coded("withdraw_self_only", cls=NotAllowed)
     seats = list(fixture.seats.all())
     if loser.pk not in {s.entry_id for s in seats}:
-        raise ServiceError(f"{loser.player.name} is not at this game's board", field="loser")
+        raise coded("loser_not_at_board", field="loser", player=loser.player.name)
     others = [s.entry_id for s in seats if s.entry_id != loser.pk]
     with transaction.atomic():
         fixture = fixture_lock(fixture.pk)
@@ -518,7 +518,7 @@ def result_version_create(
                 **fields,
             )
     except IntegrityError:
-        raise ServiceError("another result for this game was stored at the same moment") from None
+        raise coded("result_race") from None
     fixture.status = status or (Fixture.Status.CONFIRMED if confirmed else Fixture.Status.SUBMITTED)
     fixture.save(update_fields=["status", "updated_at"])
     if confirmed:
@@ -544,7 +544,7 @@ def _locked_result(result_id: int, user=None) -> tuple[Result, Fixture]:
     try:
         fixture_id = Result.objects.values_list("fixture_id", flat=True).get(pk=result_id)
     except Result.DoesNotExist:
-        raise ServiceError(f"there is no result with id {result_id}") from None
+        raise coded("result_unknown", id=result_id) from None
     fixture = fixture_lock(fixture_id, user)
     return Result.objects.select_related("fixture").get(pk=result_id), fixture
 
@@ -568,7 +568,7 @@ def result_confirm(*, result: Result, user) -> Result:
 def result_dispute(*, result: Result, user, reason: str) -> Result:
     """The opponent disputes a pending result; an organizer will resolve it."""
     if not reason or not reason.strip():
-        raise ServiceError("say what is wrong with this result", field="reason")
+        raise coded("reason_dispute", field="reason")
     with transaction.atomic():
         result, fixture = _locked_result(result.pk, user)
         require_action(result_actions(user, fixture, result=result), DISPUTE)
@@ -600,7 +600,7 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
     """An organizer voids the counted result: the game is open again."""
     _require_decider(user, fixture, VOID)
     if not reason.strip():
-        raise ServiceError("say why the result is voided", field="reason")
+        raise coded("reason_void", field="reason")
     with transaction.atomic():
         fixture = fixture_lock(fixture.pk)
         voided = list(
@@ -615,7 +615,7 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
             decided_at=timezone.now(),
         )
         if not changed:
-            raise ServiceError("this game has no result to void")
+            raise coded("void_nothing")
         fixture.status = Fixture.Status.SCHEDULED
         fixture.save(update_fields=["status", "updated_at"])
         result_counted(fixture)

@@ -76,9 +76,7 @@ def cycle_create(
     require_organizer(by, league)
     fmt = get_format(league.format)
     if fmt.code == "open":
-        raise ServiceError(
-            "open tournaments draw their tables each round; DRR schedules are for leagues"
-        )
+        raise coded("open_no_drr")
     if league.event_kind != League.EventKind.LEAGUE:
         raise ServiceError(
             f"{league.name} is a {league.get_event_kind_display()}: its games are scheduled "
@@ -91,7 +89,7 @@ def cycle_create(
             League.Status.REGISTRATION,
             League.Status.RUNNING,
         ):
-            raise ServiceError(f"{league.name} is {league.status}; no more DRRs can start")
+            raise coded("drr_no_more", league=league.name, status=league.status)
         number = league.cycles.count() + 1
         if number > league.drr_count:
             raise coded("all_drrs_generated", league=league.name, total=league.drr_count)
@@ -112,13 +110,11 @@ def cycle_create(
                 else None
             )
         except KeyError as exc:
-            raise ServiceError(
-                f"{exc.args[0]!r} is not a player of {league.name}", field="rolls"
+            raise coded(
+                "seed_not_a_player", field="rolls", player=repr(exc.args[0]), league=league.name
             ) from None
         except (AttributeError, TypeError):
-            raise ServiceError(
-                "rolls must be a list of {player: roll} rounds", field="rolls"
-            ) from None
+            raise coded("seed_rolls_shape", field="rolls") from None
         if seed is None and recorded is None:
             seed = secrets.randbelow(2**31)
         if recorded is not None and league.draw_seed is None:
@@ -283,7 +279,7 @@ def cycle_reorder_late_games(*, cycle: Cycle, by, late_order: list[int]) -> Cycl
     """Three players: the organizer reorders G4–G6 (none of them may have a result)."""
     require_organizer(by, cycle.league)
     if cycle.seeds.count() != 3 or get_format(cycle.league.format).players_per_game != 2:
-        raise ServiceError("G4–G6 can be reordered only in a three-player double-threat DRR")
+        raise coded("reorder_three_only")
     try:
         schedule = round_robin.three_player_drr(late_order)
     except AlgorithmError as exc:
@@ -298,7 +294,7 @@ def cycle_reorder_late_games(*, cycle: Cycle, by, late_order: list[int]) -> Cycl
         if any(
             f.status != Fixture.Status.SCHEDULED or f.results.exists() for f in fixtures.values()
         ):
-            raise ServiceError("G4–G6 can be reordered only before any of them has a result")
+            raise coded("reorder_before_results")
         for rnd in schedule.rounds:
             if rnd.label in fixtures:
                 f = fixtures[rnd.label]
@@ -318,11 +314,11 @@ def fixture_reschedule(*, fixture: Fixture, by, scheduled_at=None, deadline=None
     before the game."""
     require_organizer(by, fixture.league)
     if scheduled_at and deadline and deadline < scheduled_at:
-        raise ServiceError("the deadline is before the game's date", field="deadline")
+        raise coded("deadline_before_game", field="deadline")
     with transaction.atomic():
         fixture = Fixture.objects.select_for_update(no_key=True).get(pk=fixture.pk)
         if fixture.status in (Fixture.Status.CANCELLED,):
-            raise ServiceError("this game was cancelled; it cannot be rescheduled")
+            raise coded("game_cancelled")
         fixture.scheduled_at, fixture.deadline = scheduled_at, deadline
         fixture.save(update_fields=["scheduled_at", "deadline", "updated_at"])
         return fixture
@@ -335,7 +331,7 @@ def round_dates_set(
     games changed. Games that already have a counted result keep theirs."""
     require_organizer(by, cycle.league)
     if scheduled_at and deadline and deadline < scheduled_at:
-        raise ServiceError("the deadline is before the round's date", field="deadline")
+        raise coded("deadline_before_round", field="deadline")
     with transaction.atomic():
         games = list(
             cycle.fixtures.select_for_update(no_key=True)
@@ -343,8 +339,8 @@ def round_dates_set(
             .exclude(status__in=Fixture.COUNTED_STATUSES)
         )
         if not cycle.fixtures.filter(round=round_number).exists():
-            raise ServiceError(
-                f"DRR {cycle.number} has no round {round_number}", field="round_number"
+            raise coded(
+                "drr_no_round", field="round_number", cycle=cycle.number, round=round_number
             )
         for game in games:
             game.scheduled_at, game.deadline = scheduled_at, deadline
@@ -388,7 +384,7 @@ def cycle_dates_recur(
     require_organizer(by, cycle.league)
     rounds = sorted(set(cycle.fixtures.values_list("round", flat=True)))
     if not rounds:
-        raise ServiceError(f"DRR {cycle.number} has no games to date")
+        raise coded("drr_nothing_to_date", cycle=cycle.number)
     try:
         dates = round_dates(
             first,
@@ -460,7 +456,7 @@ def league_dates_recur(
     require_organizer(by, league)
     groups = league_date_groups(league)
     if not groups:
-        raise ServiceError(f"{league.name} has no games to date outside its DRRs")
+        raise coded("league_nothing_to_date", league=league.name)
     try:
         dates = round_dates(
             first,

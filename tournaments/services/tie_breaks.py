@@ -11,7 +11,7 @@ from tournaments.algorithms.standings import TieBreakRoll as RollOff
 from tournaments.algorithms.standings import roll_off_sequences
 from tournaments.models import Entry, Fixture, League, Result, TieBreakRoll
 from tournaments.selectors.formats import game_tie_rolls
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.results import fixture_lock, open_ties, result_version_create
 from tournaments.services.standings import standings_invalidate
@@ -22,11 +22,7 @@ def _rounds_by_entry(league: League, rolls, allowed: dict[int, Entry] | None = N
     validated as a complete roll-off (first round by every player, re-rolls by exactly the
     tied players, 1–6)."""
     if not isinstance(rolls, list) or not rolls or not all(isinstance(r, dict) for r in rolls):
-        raise ServiceError(
-            'rolls are a list of rounds, each {player: roll}: [{"Ann": 5, "Ben": 5}, '
-            '{"Ann": 2, "Ben": 6}]',
-            field="rolls",
-        )
+        raise coded("tie_rolls_shape", field="rolls")
     entries = allowed or {e.pk: e for e in league.entries.playing().select_related("player")}
     lookup: dict[str, int] = {}
     for pk, entry in entries.items():
@@ -42,14 +38,17 @@ def _rounds_by_entry(league: League, rolls, allowed: dict[int, Entry] | None = N
                 where = "at this game's board" if allowed else f"an active player of {league.name}"
                 raise ServiceError(f"round {number}: {who!r} is not {where}", field="rolls")
             if isinstance(roll, bool) or not isinstance(roll, int):
-                raise ServiceError(
-                    f"round {number}: the roll of {who!r} must be a whole number 1–6, got {roll!r}",
+                raise coded(
+                    "tie_roll_range",
                     field="rolls",
+                    number=number,
+                    player=repr(who),
+                    roll=repr(roll),
                 )
             converted[pk] = roll
         rounds.append(converted)
     if len(rounds[0]) < 2:
-        raise ServiceError("a tie-break roll is rolled by at least two players", field="rolls")
+        raise coded("tie_two_players", field="rolls")
     names = {pk: entries[pk].player.name for pk in entries}
     try:  # validated by name, so that a message names the players
         roll_off_sequences(
@@ -70,7 +69,7 @@ def tie_break_roll_record(*, league: League, by, rolls, note: str = "") -> TieBr
     member of a tied group took part in."""
     require_organizer(by, league)
     if league.status == League.Status.FINISHED:
-        raise ServiceError(f"{league.name} has finished: its table is final, no roll changes it")
+        raise coded("tie_league_finished", league=league.name)
     rounds = _rounds_by_entry(league, rolls)
     with transaction.atomic():
         roll = TieBreakRoll.objects.create(
@@ -91,13 +90,11 @@ def game_tie_roll_record(*, fixture: Fixture, by, rolls, note: str = "") -> TieB
         fixture = fixture_lock(fixture.pk)
         result = fixture.results.filter(state=Result.State.CONFIRMED).first()
         if result is None or not open_ties(fixture, result):
-            raise ServiceError(
-                "this game has no counted result with a tie on count points; nothing to roll for"
-            )
+            raise coded("tie_nothing")
         tied = {p for group in open_ties(fixture, result) for p in group}
         if not tied <= set(rounds[0]):
             names = ", ".join(seated[p].player.name for p in sorted(tied))
-            raise ServiceError(f"the tied players ({names}) must all roll", field="rolls")
+            raise coded("tie_all_roll", field="rolls", names=names)
         roll = TieBreakRoll.objects.create(
             league=league,
             fixture=fixture,

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, Prefetch
 from django.utils import timezone
 
 from games import engine
@@ -40,7 +41,7 @@ from tournaments.actors import account, link_holder, via_link
 from tournaments.algorithms import open_draw
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
-from tournaments.models import Entry, Fixture, RejectedSubmission, Result, ResultLink
+from tournaments.models import Entry, Fixture, RejectedSubmission, Result, ResultLink, Seat
 from tournaments.permissions import (
     CONFIRM,
     DISPUTE,
@@ -183,23 +184,33 @@ def _player_placings(seats, winner, colour_places, counted, both_finished) -> li
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def fixture_lock(fixture_id: int, user=None) -> Fixture:
+def fixture_lock(fixture_id: int, user=None, *, table: bool = False) -> Fixture:
     """The fixture, its row locked (``FOR NO KEY UPDATE``), with its league: the first
     step of every write to a game's results, inside the caller's transaction. A link
     holder's link is checked again under the lock (revoked since the page was opened:
-    refused)."""
-    try:
-        fixture = (
-            Fixture.objects.select_for_update(of=("self",), no_key=True)
-            .select_related("league")
-            .get(pk=fixture_id)
+    refused), in the same query.
+
+    ``table=True`` (a phone's post at a championship table): its seats (with their
+    players) and its result versions (with the link each was sent through) come along,
+    read after the lock is held, so the caller decides on what no other writer of this
+    game can change until it commits (``*_locked`` below: no second lock, no re-read)."""
+    query = Fixture.objects.select_for_update(of=("self",), no_key=True).select_related("league")
+    holder = link_holder(user)
+    if holder is not None:
+        query = query.annotate(
+            link_live=Exists(ResultLink.objects.filter(pk=holder.link.pk, revoked_at__isnull=True))
         )
+    if table:
+        query = query.prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("entry__player")),
+            Prefetch("results", queryset=Result.objects.select_related("submitted_via")),
+        )
+    try:
+        fixture = query.get(pk=fixture_id)
     except Fixture.DoesNotExist:
         raise ServiceError(f"there is no game with id {fixture_id}") from None
-    if (holder := link_holder(user)) is not None:
-        live = ResultLink.objects.filter(pk=holder.link.pk, revoked_at__isnull=True).exists()
-        if not live:
-            raise coded("link_withdrawn", cls=NotAllowed)
+    if holder is not None and not fixture.link_live:
+        raise coded("link_withdrawn", cls=NotAllowed)
     return fixture
 
 
@@ -415,6 +426,28 @@ def result_report(
         )
 
 
+def result_report_locked(
+    *, fixture: Fixture, versions: list[Result], user, fields: dict, reason: str = ""
+) -> Result:
+    """``result_report`` for a caller holding ``fixture``'s lock (``fixture_lock(…,
+    table=True)``) and its ``versions`` read under it, with ``fields`` made by
+    ``hand_result_fields``: the same rules, without locking or reading again."""
+    actions = result_actions(user, fixture, results=versions)
+    require_action(actions, SUBMIT, who_only=True)
+    if refusal := fixture_closed(fixture):
+        raise ServiceError(refusal.message)
+    require_action(actions, SUBMIT)
+    return result_version_create(
+        fixture,
+        user,
+        source=Result.Source.REPORT,
+        confirmed=actions.organizer and actions.seat is None,
+        verified=False,
+        reason=reason,
+        **fields,
+    )
+
+
 def result_enter(
     *,
     fixture: Fixture,
@@ -553,16 +586,28 @@ def result_confirm(*, result: Result, user) -> Result:
     """The opponent (or an organizer) confirms a pending result; it counts from now on."""
     with transaction.atomic():
         result, fixture = _locked_result(result.pk, user)
-        actions = result_actions(user, fixture, result=result)
-        require_action(actions, CONFIRM, who_only=True)
-        if result.state == Result.State.CONFIRMED:
-            return result  # confirmed already (e.g. a double click): nothing to do
-        require_action(actions, CONFIRM)
-        result = _decide(result, fixture, user, Result.State.CONFIRMED, "")
-        if actions.seat is None:  # an organizer decided it, not the opponent
-            notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
-        done_on_commit(RESULT_AWAITING, result.pk)
-        return result
+        return _confirm(result, fixture, user, result_actions(user, fixture, result=result))
+
+
+def result_confirm_locked(
+    *, result: Result, fixture: Fixture, versions: list[Result], user
+) -> Result:
+    """``result_confirm`` for a caller holding ``fixture``'s lock with its ``versions``
+    (``result`` among them) read under it: the same rules, without locking again."""
+    actions = result_actions(user, fixture, result=result, results=versions)
+    return _confirm(result, fixture, user, actions)
+
+
+def _confirm(result: Result, fixture: Fixture, user, actions) -> Result:
+    require_action(actions, CONFIRM, who_only=True)
+    if result.state == Result.State.CONFIRMED:
+        return result  # confirmed already (e.g. a double click): nothing to do
+    require_action(actions, CONFIRM)
+    result = _decide(result, fixture, user, Result.State.CONFIRMED, "")
+    if actions.seat is None:  # an organizer decided it, not the opponent
+        notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
+    done_on_commit(RESULT_AWAITING, result.pk)
+    return result
 
 
 def result_dispute(*, result: Result, user, reason: str) -> Result:
@@ -571,16 +616,31 @@ def result_dispute(*, result: Result, user, reason: str) -> Result:
         raise ServiceError("say what is wrong with this result", field="reason")
     with transaction.atomic():
         result, fixture = _locked_result(result.pk, user)
-        require_action(result_actions(user, fixture, result=result), DISPUTE)
-        result.state = Result.State.DISPUTED
-        result.decision_note = reason.strip()
-        result.decided_via = via_link(user)  # a dispute through a link says so
-        result.save(update_fields=["state", "decision_note", "decided_via"])
-        fixture.status = Fixture.Status.DISPUTED
-        fixture.save(update_fields=["status", "updated_at"])
-        notify_on_commit(DISPUTE_OPENED, result.pk)
-        done_on_commit(RESULT_AWAITING, result.pk)
-        return result
+        return _dispute(result, fixture, user, reason, result_actions(user, fixture, result=result))
+
+
+def result_dispute_locked(
+    *, result: Result, fixture: Fixture, versions: list[Result], user, reason: str
+) -> Result:
+    """``result_dispute`` for a caller holding ``fixture``'s lock with its ``versions``
+    read under it: the same rules, without locking again."""
+    if not reason or not reason.strip():
+        raise ServiceError("say what is wrong with this result", field="reason")
+    actions = result_actions(user, fixture, result=result, results=versions)
+    return _dispute(result, fixture, user, reason, actions)
+
+
+def _dispute(result: Result, fixture: Fixture, user, reason: str, actions) -> Result:
+    require_action(actions, DISPUTE)
+    result.state = Result.State.DISPUTED
+    result.decision_note = reason.strip()
+    result.decided_via = via_link(user)  # a dispute through a link says so
+    result.save(update_fields=["state", "decision_note", "decided_via"])
+    fixture.status = Fixture.Status.DISPUTED
+    fixture.save(update_fields=["status", "updated_at"])
+    notify_on_commit(DISPUTE_OPENED, result.pk)
+    done_on_commit(RESULT_AWAITING, result.pk)
+    return result
 
 
 def result_resolve(*, result: Result, user, accept: bool, note: str) -> Result:

@@ -22,7 +22,7 @@ from tournaments.services.result_links import result_link_create
 
 #: a phone's post at the table (tests run inside a transaction: savepoints count, the tasks
 #: enqueued on commit do not run); 28 and 32 before the table path was tuned
-ENTER_QUERIES, CONFIRM_QUERIES = 14, 18
+ENTER_QUERIES, CONFIRM_QUERIES = 13, 16
 
 
 def _day(players: int, tag: str):

@@ -443,6 +443,7 @@ def result_report_locked(
         source=Result.Source.REPORT,
         confirmed=actions.organizer and actions.seat is None,
         verified=False,
+        versions=versions,
         reason=reason,
         **fields,
     )
@@ -524,20 +525,18 @@ def _manual_fields(fixture: Fixture, winner: Entry | None, counted_pawns, typed)
 
 
 def result_version_create(
-    fixture: Fixture, user, *, confirmed: bool, status=None, **fields
+    fixture: Fixture, user, *, confirmed: bool, status=None, versions=None, **fields
 ) -> Result:
     """Store a new result version of ``fixture`` (locked by ``fixture_lock``). When it
     counts at once (``confirmed``) the previous confirmed version is superseded and
     ``result_counted`` runs; an open version of someone else is superseded too. ``fields``
     are the ``Result``'s (winner, placings, source, …); ``status`` the fixture's new status
-    (default: confirmed or submitted)."""
+    (default: confirmed or submitted). ``versions``: the fixture's result versions when
+    the caller read them under the lock (nothing to supersede among them: no UPDATE)."""
     now = timezone.now()
-    if confirmed:
-        fixture.results.filter(state__in=[Result.State.CONFIRMED, *OPEN]).update(
-            state=Result.State.SUPERSEDED
-        )
-    else:
-        fixture.results.filter(state__in=OPEN).update(state=Result.State.SUPERSEDED)
+    replaced = [Result.State.CONFIRMED, *OPEN] if confirmed else list(OPEN)
+    if versions is None or any(r.state in replaced for r in versions):
+        fixture.results.filter(state__in=replaced).update(state=Result.State.SUPERSEDED)
     try:
         with transaction.atomic():
             result = Result.objects.create(
@@ -595,15 +594,15 @@ def result_confirm_locked(
     """``result_confirm`` for a caller holding ``fixture``'s lock with its ``versions``
     (``result`` among them) read under it: the same rules, without locking again."""
     actions = result_actions(user, fixture, result=result, results=versions)
-    return _confirm(result, fixture, user, actions)
+    return _confirm(result, fixture, user, actions, versions)
 
 
-def _confirm(result: Result, fixture: Fixture, user, actions) -> Result:
+def _confirm(result: Result, fixture: Fixture, user, actions, versions=None) -> Result:
     require_action(actions, CONFIRM, who_only=True)
     if result.state == Result.State.CONFIRMED:
         return result  # confirmed already (e.g. a double click): nothing to do
     require_action(actions, CONFIRM)
-    result = _decide(result, fixture, user, Result.State.CONFIRMED, "")
+    result = _decide(result, fixture, user, Result.State.CONFIRMED, "", versions)
     if actions.seat is None:  # an organizer decided it, not the opponent
         notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
     done_on_commit(RESULT_AWAITING, result.pk)
@@ -682,8 +681,11 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
         notify_on_commit(DECISION_MADE, max(voided), Result.State.VOIDED)
 
 
-def _decide(result: Result, fixture: Fixture, user, state: str, note: str) -> Result:
-    if state == Result.State.CONFIRMED:
+def _decide(result: Result, fixture: Fixture, user, state: str, note: str, versions=None) -> Result:
+    """``versions``: the fixture's result versions read under its lock, when the caller
+    has them (no confirmed one among them: nothing to supersede, no UPDATE)."""
+    counted = versions is None or any(r.state == Result.State.CONFIRMED for r in versions)
+    if state == Result.State.CONFIRMED and counted:
         fixture.results.filter(state=Result.State.CONFIRMED).update(state=Result.State.SUPERSEDED)
     result.state = state
     result.decided_by = account(user)

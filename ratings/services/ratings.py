@@ -39,7 +39,7 @@ from ratings.algorithms import (
 from ratings.config import PLATFORM_RATINGS
 from ratings.models import PlayerRating, RatingChange, RatingGame, RatingState
 from tournaments.formats import get_format
-from tournaments.models import Fixture, Player, Result, Seat
+from tournaments.models import Entry, Fixture, Player, Result, Seat
 from tournaments.permissions import email_confirmed
 from tournaments.services import counting
 from tournaments.services.broker import task_send
@@ -172,6 +172,19 @@ def _state_locked() -> RatingState:
     return RatingState.objects.select_for_update().get(pk=STATE_ID)
 
 
+def _seats_with_players(fixture: Fixture | int) -> list[Seat] | None:
+    """The fixture's seats when the caller read them already with their entries' players
+    (a table's post locks the fixture with them: ``results.fixture_lock(table=True)``),
+    else None (read them)."""
+    cached = getattr(fixture, "_prefetched_objects_cache", {}).get("seats")
+    if cached is None:
+        return None
+    seats = list(cached)
+    if all(Seat.entry.is_cached(s) and Entry.player.is_cached(s.entry) for s in seats):
+        return seats
+    return None
+
+
 def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
     """The counted result of ``fixture`` changed (confirmed, corrected, voided): bring its
     rated game in line, inside the caller's transaction, and update the ratings on commit.
@@ -201,7 +214,9 @@ def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
             game.revision += 1
             game.save(update_fields=["places", "skip_reason", "applied", "revision"])
     else:
-        seats = list(Seat.objects.filter(fixture_id=fixture_id).select_related("entry__player"))
+        seats = _seats_with_players(fixture)
+        if seats is None:
+            seats = list(Seat.objects.filter(fixture_id=fixture_id).select_related("entry__player"))
         places, reason = rated_places(result, seats)
         if game is None:
             game = RatingGame.objects.create(

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.builders import make_user
 from tests.concurrently import run_concurrently
 from tournaments.actors import LinkHolder
-from tournaments.models import Entry, Fixture, Result
+from tournaments.models import Entry, Fixture, Result, ResultLink
 from tournaments.selectors import championship as champ_reads
 from tournaments.services import championship as champ
 from tournaments.services.errors import NotAllowed, ServiceError
@@ -235,3 +236,32 @@ def test_different_placings_from_another_player_dispute_the_table(day):
     assert champ_reads.table_state(table) == "disputed"
     counting = Result.objects.filter(fixture=table, state__in=["pending", "confirmed"])
     assert not counting.exists()  # nothing counts until the desk decides
+
+
+def test_the_page_warns_the_second_phone_whose_placings_differ(client, day):
+    """The page tells the second player their entry disputed the table (from the service's
+    answer, not a second read of the table)."""
+    page = reverse("tournaments:table", args=[day["table"].pk])
+    a, b = day["sitters"][:2]
+    order = placings(day)
+    client.force_login(a)
+    form = {f"place_{e}": i + 1 for i, e in enumerate(order)}
+    assert "The result is entered." in client.post(page, form, follow=True).content.decode()
+    client.force_login(b)
+    backwards = {f"place_{e}": i + 1 for i, e in enumerate(order[::-1])}
+    body = client.post(page, backwards, follow=True).content.decode()
+    assert "the table is disputed" in body
+    assert champ_reads.table_state(Fixture.objects.get(pk=day["table"].pk)) == "disputed"
+
+
+def test_a_link_revoked_after_the_page_was_opened_enters_nothing(db):
+    """The table's lock checks the link again, in the same query."""
+    org, league, _ = make_day(accounts=False)
+    table = league.fixtures.get(round=1, number=1)
+    seats = list(table.seats.order_by("position"))
+    link, _token = result_link_create(entry=seats[0].entry, by=org)
+    holder = LinkHolder(link)  # the page's actor, read before the desk revokes the link
+    ResultLink.objects.filter(pk=link.pk).update(revoked_at=timezone.now())
+    with pytest.raises(NotAllowed):
+        champ.table_result_enter(fixture=table, user=holder, placings=[s.entry_id for s in seats])
+    assert not Result.objects.filter(fixture=table).exists()

@@ -119,6 +119,13 @@ def current_round(league: League) -> int | None:
     return last
 
 
+def table_for_post(pk: int) -> Fixture:
+    """A table as a phone's post needs it (raises ``DoesNotExist``): its league and seats
+    with their players, two queries; the service reads the result versions under the
+    table's lock."""
+    return Fixture.objects.select_related("league").prefetch_related(seats_prefetch()).get(pk=pk)
+
+
 def round_tables(league: League, number: int) -> list[Fixture]:
     """The tables of round ``number``, by table number, seats and players loaded."""
     return list(

@@ -31,7 +31,12 @@ from tournaments.selectors.championship import venue_token_valid
 from tournaments.services.errors import NotAllowed, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.hand_results import HandResult, hand_result_fields
-from tournaments.services.results import result_confirm, result_dispute, result_report
+from tournaments.services.results import (
+    fixture_lock,
+    result_confirm_locked,
+    result_dispute_locked,
+    result_report_locked,
+)
 
 
 def _require_open_tournament(league: League) -> None:
@@ -175,11 +180,12 @@ def table_result_enter(
     if not sits_at(user, fixture):
         raise coded("table_not_yours", table=fixture.number, cls=NotAllowed)
     with transaction.atomic():
-        fixture = (
-            Fixture.objects.select_for_update(of=("self",), no_key=True)
-            .select_related("league")
-            .get(pk=fixture.pk)
-        )
+        # one locked read of the table with its seats and result versions (read under
+        # the lock): everything below decides on these, nothing is locked or read again
+        fixture = fixture_lock(fixture.pk, user, table=True)
+        versions = list(fixture.results.all())
+        # what follows writes results: no one may read the versions from the cache again
+        fixture._prefetched_objects_cache.pop("results", None)
         fields = hand_result_fields(
             fixture,
             HandResult(
@@ -188,39 +194,34 @@ def table_result_enter(
                 **typed,
             ),
         )
-        current = (
-            fixture.results.filter(state__in=[Result.State.PENDING, Result.State.CONFIRMED])
-            .select_related("submitted_via")
-            .order_by("-pk")
-            .first()
-        )
+        wanted = (Result.State.PENDING, Result.State.CONFIRMED)
+        current = max((r for r in versions if r.state in wanted), key=lambda r: r.pk, default=None)
         if current is not None and all(
             _as_stored(v) == _as_stored(getattr(current, k)) for k, v in fields.items()
         ):
             if current.state == Result.State.CONFIRMED or same_actor(current, user):
                 return current  # entered twice: counts once
-            return result_confirm(result=current, user=user)
+            return result_confirm_locked(
+                result=current, fixture=fixture, versions=versions, user=user
+            )
         if (
             current is not None
             and current.state == Result.State.PENDING
             and not same_actor(current, user)
         ):
             # two players at the table disagree: the table is disputed, the desk decides
-            names = dict(fixture.seats.values_list("entry_id", "entry__player__name"))
+            names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}
             typed_order = fields.get("placings") or []
             order = ", ".join(names.get(e, "?") for e in typed_order) or str(fields)
-            return result_dispute(
+            return result_dispute_locked(
                 result=current,
+                fixture=fixture,
+                versions=versions,
                 user=user,
                 reason=f"another player at the table entered different placings: {order}",
             )
-        return result_report(
-            fixture=fixture,
-            user=user,
-            winner=winner,
-            counted_pawns=counted_pawns,
-            reason=reason,
-            **typed,
+        return result_report_locked(
+            fixture=fixture, versions=versions, user=user, fields=fields, reason=reason
         )
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, Prefetch
 from django.utils import timezone
 
 from games import engine
@@ -40,7 +41,7 @@ from tournaments.actors import account, link_holder, via_link
 from tournaments.algorithms import open_draw
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
-from tournaments.models import Entry, Fixture, RejectedSubmission, Result, ResultLink
+from tournaments.models import Entry, Fixture, RejectedSubmission, Result, ResultLink, Seat
 from tournaments.permissions import (
     CONFIRM,
     DISPUTE,
@@ -183,23 +184,33 @@ def _player_placings(seats, winner, colour_places, counted, both_finished) -> li
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def fixture_lock(fixture_id: int, user=None) -> Fixture:
+def fixture_lock(fixture_id: int, user=None, *, table: bool = False) -> Fixture:
     """The fixture, its row locked (``FOR NO KEY UPDATE``), with its league: the first
     step of every write to a game's results, inside the caller's transaction. A link
     holder's link is checked again under the lock (revoked since the page was opened:
-    refused)."""
-    try:
-        fixture = (
-            Fixture.objects.select_for_update(of=("self",), no_key=True)
-            .select_related("league")
-            .get(pk=fixture_id)
+    refused), in the same query.
+
+    ``table=True`` (a phone's post at a championship table): its seats (with their
+    players) and its result versions (with the link each was sent through) come along,
+    read after the lock is held, so the caller decides on what no other writer of this
+    game can change until it commits (``*_locked`` below: no second lock, no re-read)."""
+    query = Fixture.objects.select_for_update(of=("self",), no_key=True).select_related("league")
+    holder = link_holder(user)
+    if holder is not None:
+        query = query.annotate(
+            link_live=Exists(ResultLink.objects.filter(pk=holder.link.pk, revoked_at__isnull=True))
         )
+    if table:
+        query = query.prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("entry__player")),
+            Prefetch("results", queryset=Result.objects.select_related("submitted_via")),
+        )
+    try:
+        fixture = query.get(pk=fixture_id)
     except Fixture.DoesNotExist:
         raise coded("game_unknown", id=fixture_id) from None
-    if (holder := link_holder(user)) is not None:
-        live = ResultLink.objects.filter(pk=holder.link.pk, revoked_at__isnull=True).exists()
-        if not live:
-            raise coded("link_withdrawn", cls=NotAllowed)
+    if holder is not None and not fixture.link_live:
+        raise coded("link_withdrawn", cls=NotAllowed)
     return fixture
 
 
@@ -415,6 +426,29 @@ def result_report(
         )
 
 
+def result_report_locked(
+    *, fixture: Fixture, versions: list[Result], user, fields: dict, reason: str = ""
+) -> Result:
+    """``result_report`` for a caller holding ``fixture``'s lock (``fixture_lock(…,
+    table=True)``) and its ``versions`` read under it, with ``fields`` made by
+    ``hand_result_fields``: the same rules, without locking or reading again."""
+    actions = result_actions(user, fixture, results=versions)
+    require_action(actions, SUBMIT, who_only=True)
+    if refusal := fixture_closed(fixture):
+        raise ServiceError(refusal.message)
+    require_action(actions, SUBMIT)
+    return result_version_create(
+        fixture,
+        user,
+        source=Result.Source.REPORT,
+        confirmed=actions.organizer and actions.seat is None,
+        verified=False,
+        versions=versions,
+        reason=reason,
+        **fields,
+    )
+
+
 def result_enter(
     *,
     fixture: Fixture,
@@ -491,20 +525,18 @@ def _manual_fields(fixture: Fixture, winner: Entry | None, counted_pawns, typed)
 
 
 def result_version_create(
-    fixture: Fixture, user, *, confirmed: bool, status=None, **fields
+    fixture: Fixture, user, *, confirmed: bool, status=None, versions=None, **fields
 ) -> Result:
     """Store a new result version of ``fixture`` (locked by ``fixture_lock``). When it
     counts at once (``confirmed``) the previous confirmed version is superseded and
     ``result_counted`` runs; an open version of someone else is superseded too. ``fields``
     are the ``Result``'s (winner, placings, source, …); ``status`` the fixture's new status
-    (default: confirmed or submitted)."""
+    (default: confirmed or submitted). ``versions``: the fixture's result versions when
+    the caller read them under the lock (nothing to supersede among them: no UPDATE)."""
     now = timezone.now()
-    if confirmed:
-        fixture.results.filter(state__in=[Result.State.CONFIRMED, *OPEN]).update(
-            state=Result.State.SUPERSEDED
-        )
-    else:
-        fixture.results.filter(state__in=OPEN).update(state=Result.State.SUPERSEDED)
+    replaced = [Result.State.CONFIRMED, *OPEN] if confirmed else list(OPEN)
+    if versions is None or any(r.state in replaced for r in versions):
+        fixture.results.filter(state__in=replaced).update(state=Result.State.SUPERSEDED)
     try:
         with transaction.atomic():
             result = Result.objects.create(
@@ -553,16 +585,28 @@ def result_confirm(*, result: Result, user) -> Result:
     """The opponent (or an organizer) confirms a pending result; it counts from now on."""
     with transaction.atomic():
         result, fixture = _locked_result(result.pk, user)
-        actions = result_actions(user, fixture, result=result)
-        require_action(actions, CONFIRM, who_only=True)
-        if result.state == Result.State.CONFIRMED:
-            return result  # confirmed already (e.g. a double click): nothing to do
-        require_action(actions, CONFIRM)
-        result = _decide(result, fixture, user, Result.State.CONFIRMED, "")
-        if actions.seat is None:  # an organizer decided it, not the opponent
-            notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
-        done_on_commit(RESULT_AWAITING, result.pk)
-        return result
+        return _confirm(result, fixture, user, result_actions(user, fixture, result=result))
+
+
+def result_confirm_locked(
+    *, result: Result, fixture: Fixture, versions: list[Result], user
+) -> Result:
+    """``result_confirm`` for a caller holding ``fixture``'s lock with its ``versions``
+    (``result`` among them) read under it: the same rules, without locking again."""
+    actions = result_actions(user, fixture, result=result, results=versions)
+    return _confirm(result, fixture, user, actions, versions)
+
+
+def _confirm(result: Result, fixture: Fixture, user, actions, versions=None) -> Result:
+    require_action(actions, CONFIRM, who_only=True)
+    if result.state == Result.State.CONFIRMED:
+        return result  # confirmed already (e.g. a double click): nothing to do
+    require_action(actions, CONFIRM)
+    result = _decide(result, fixture, user, Result.State.CONFIRMED, "", versions)
+    if actions.seat is None:  # an organizer decided it, not the opponent
+        notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
+    done_on_commit(RESULT_AWAITING, result.pk)
+    return result
 
 
 def result_dispute(*, result: Result, user, reason: str) -> Result:
@@ -571,16 +615,31 @@ def result_dispute(*, result: Result, user, reason: str) -> Result:
         raise coded("reason_dispute", field="reason")
     with transaction.atomic():
         result, fixture = _locked_result(result.pk, user)
-        require_action(result_actions(user, fixture, result=result), DISPUTE)
-        result.state = Result.State.DISPUTED
-        result.decision_note = reason.strip()
-        result.decided_via = via_link(user)  # a dispute through a link says so
-        result.save(update_fields=["state", "decision_note", "decided_via"])
-        fixture.status = Fixture.Status.DISPUTED
-        fixture.save(update_fields=["status", "updated_at"])
-        notify_on_commit(DISPUTE_OPENED, result.pk)
-        done_on_commit(RESULT_AWAITING, result.pk)
-        return result
+        return _dispute(result, fixture, user, reason, result_actions(user, fixture, result=result))
+
+
+def result_dispute_locked(
+    *, result: Result, fixture: Fixture, versions: list[Result], user, reason: str
+) -> Result:
+    """``result_dispute`` for a caller holding ``fixture``'s lock with its ``versions``
+    read under it: the same rules, without locking again."""
+    if not reason or not reason.strip():
+        raise coded("reason_dispute", field="reason")
+    actions = result_actions(user, fixture, result=result, results=versions)
+    return _dispute(result, fixture, user, reason, actions)
+
+
+def _dispute(result: Result, fixture: Fixture, user, reason: str, actions) -> Result:
+    require_action(actions, DISPUTE)
+    result.state = Result.State.DISPUTED
+    result.decision_note = reason.strip()
+    result.decided_via = via_link(user)  # a dispute through a link says so
+    result.save(update_fields=["state", "decision_note", "decided_via"])
+    fixture.status = Fixture.Status.DISPUTED
+    fixture.save(update_fields=["status", "updated_at"])
+    notify_on_commit(DISPUTE_OPENED, result.pk)
+    done_on_commit(RESULT_AWAITING, result.pk)
+    return result
 
 
 def result_resolve(*, result: Result, user, accept: bool, note: str) -> Result:
@@ -622,8 +681,11 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
         notify_on_commit(DECISION_MADE, max(voided), Result.State.VOIDED)
 
 
-def _decide(result: Result, fixture: Fixture, user, state: str, note: str) -> Result:
-    if state == Result.State.CONFIRMED:
+def _decide(result: Result, fixture: Fixture, user, state: str, note: str, versions=None) -> Result:
+    """``versions``: the fixture's result versions read under its lock, when the caller
+    has them (no confirmed one among them: nothing to supersede, no UPDATE)."""
+    counted = versions is None or any(r.state == Result.State.CONFIRMED for r in versions)
+    if state == Result.State.CONFIRMED and counted:
         fixture.results.filter(state=Result.State.CONFIRMED).update(state=Result.State.SUPERSEDED)
     result.state = state
     result.decided_by = account(user)

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core.throttles import SubmissionThrottle, throttled_view
 from tournaments.actors import LinkHolder
 from tournaments.models import Entry, Fixture, League, Result, ResultLink
-from tournaments.permissions import is_organizer
+from tournaments.permissions import can_view, is_organizer
 from tournaments.selectors import championship as champ_reads
 from tournaments.services import championship as champ
 from tournaments.services import results as result_services
@@ -252,8 +252,19 @@ def table_actor(request, league: League):
     return request.user
 
 
-def _table_or_404(request, pk: int):
-    fixture = fixture_or_404(request, pk)
+def _table_or_404(request, pk: int, *, posting: bool = False):
+    """The table (404 unless an open tournament's game the visitor may see). A post needs
+    its league and seats only (it redirects when taken): the result versions are read
+    by the service under the table's lock, not here."""
+    if posting:
+        try:
+            fixture = champ_reads.table_for_post(pk)
+        except Fixture.DoesNotExist:
+            raise Http404("no such game") from None
+        if not can_view(request.user, fixture.league):
+            raise Http404("no such game")
+    else:
+        fixture = fixture_or_404(request, pk)
     if fixture.league.event_kind != League.EventKind.OPEN:
         raise Http404("not a table of an open tournament")
     return fixture
@@ -265,7 +276,7 @@ def table_page(request, pk: int):
     """The table's result page (the QR code on its card): a player at the table enters the
     placings (or count points), another confirms or disputes, anyone at it calls the
     referee. Who does not sit at the table sees it, and nothing to press."""
-    fixture = _table_or_404(request, pk)
+    fixture = _table_or_404(request, pk, posting=request.method == "POST")
     league = fixture.league
     actor = table_actor(request, league)
     sits = champ.sits_at(actor, fixture)
@@ -279,12 +290,16 @@ def table_page(request, pk: int):
                 form = HandResultForm(request.POST, fixture=fixture, reason_required=False)
                 if not form.is_valid():
                     raise ServiceError(_("Give every player's place, or the count points."))
+                entered: list[Result] = []  # the service's answer: no need to read it again
                 refused = hand_result_send(
-                    form, champ.table_result_enter, fixture=fixture, user=actor
+                    form,
+                    lambda **kw: entered.append(champ.table_result_enter(**kw)),
+                    fixture=fixture,
+                    user=actor,
                 )
                 if refused is not None:
                     status, error = refused
-                elif champ_reads.table_state(Fixture.objects.get(pk=pk)) == "disputed":
+                elif entered[0].state == Result.State.DISPUTED:
                     messages.warning(
                         request,
                         _(

@@ -89,21 +89,21 @@ def test_an_address_over_its_budget_is_not_read_until_its_debt_is_paid(tight_add
         await receive(ws)  # the state
         for i in range(100):  # a burst of reads, far over the address's 20
             await ws.send(f'{{"type": "ping", "at": {i}}}')
-        pongs = []
-        with contextlib.suppress(TimeoutError):  # what is answered of them
-            while True:
-                pongs.append((await receive(ws, timeout=1))["at"])
-        # then a change: never dropped, but this socket is not read while the debt lasts
+        # then at once a change: never dropped, but behind the reads that put the address in
+        # debt, and this socket is not read while the debt lasts (however slowly the server
+        # answers on a loaded machine, the change can only be handled later, never sooner)
         sent_at = time.monotonic()
         await ws.send(f'{{"type": "move", "room": "{room.token}", "move_number": 0}}')
-        refused = await receive(ws, timeout=30)
+        pongs = []
+        while (message := await receive(ws, timeout=40))["type"] == "pong":
+            pongs.append(message["at"])
         took = time.monotonic() - sent_at
         await ws.close()
-        return pongs, refused, took
+        return pongs, message, took
 
     pongs, refused, took = asyncio.run(scenario())
-    assert 19 <= len(pongs) <= 40, pongs  # the burst (and what its pause lets through)
-    assert pongs[:19] == list(range(19))
+    assert pongs[:19] == list(range(19)), pongs  # the burst is answered
+    assert len(pongs) < 90, pongs  # reads over the budget are dropped, not answered late
     assert refused["type"] == "refused"  # handled, once read
     # the socket was not read while the address was in debt (100 frames at 10/s: 6 s at
     # most, from the first frame over the budget, a second before the change was sent)

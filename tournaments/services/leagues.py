@@ -293,10 +293,7 @@ def league_archive(*, league: League, by) -> League:
     Reversible on the manage page (Access: public)."""
     require_organizer(by, league)
     if league.status != Status.FINISHED:
-        raise ServiceError(
-            f"{league.name} is {league.status}: only a finished league is archived (a league "
-            "without games can be deleted)"
-        )
+        raise coded("archive_unfinished", league=league.name)
     return league_update(league=league, by=by, is_public=False, registration_open=False)
 
 

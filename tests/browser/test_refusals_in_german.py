@@ -2,7 +2,7 @@
 the German pages are worded in German (the catalogue's German text is on the page, its
 English text is not): a mistyped invitation link, a sign-up with a look-alike user name, a
 duplicate player name, a join request to a league that stopped taking requests, a malformed
-game log, and a hand-entered result naming a player who is not at the board."""
+game log, and a hand-entered result whose winner does not count all pawns."""
 
 from __future__ import annotations
 
@@ -114,5 +114,15 @@ def test_common_refusals_are_german_on_german_pages(chromium, live_server, trans
         assert "Expecting value" not in content
         assert english.strip().lower() not in content.lower()
         screenshot(page, "refusal-de-malformed-log")
+
+        # 6. an invalid result entered by hand: the winner of a 2T+ game counts all 8 pawns
+        erin_entry = Entry.objects.get(league=running, player=erin)
+        carol_entry = Entry.objects.get(league=running, player=carol)
+        page.goto(f"/games/{game.pk}/report/")
+        page.locator(f"input[name=winner][value='{erin_entry.pk}']").check()
+        page.fill(f"#id_counted_{erin_entry.pk}", "3")
+        page.fill(f"#id_counted_{carol_entry.pk}", "2")
+        page.locator(f"#id_counted_{carol_entry.pk}").press("Enter")
+        shows_german(page, *worded("hand_winner_pawns", most=8), "refusal-de-hand-result")
     finally:
         context.close()

@@ -459,6 +459,17 @@ MESSAGES: dict[str, str] = {
     "event_not_drrs": gettext_noop(
         "%(league)s is an event: its games are scheduled as one event, not as DRRs"
     ),
+    "metrics_unknown": gettext_noop(
+        "unknown tie-break metric(s) %(given)s; the metrics are %(metrics)s"
+    ),
+    "playoff_kind_unknown": gettext_noop(
+        "unknown playoff kind “%(given)s”; use none, xleague or bracket"
+    ),
+    "board_fixed": gettext_noop("%(format)s is played on board %(board)s, not board %(given)s"),
+    "event_format_missing": gettext_noop(
+        "the event's format %(format)s must be among its games' formats"
+    ),
+    "settings_unknown": gettext_noop("unknown league setting(s): %(given)s"),
     "tie_roll_range": gettext_noop(
         "round %(number)s: the roll of %(player)s must be a whole number 1–6, got %(roll)s"
     ),

@@ -42,7 +42,7 @@ REFUSALS = {"ServiceError", "NotAllowed"}
 #: count; the test fails when a file holds more (a new English refusal) or fewer (lower it).
 ALLOWED_ENGLISH: dict[str, int] = {
     "tournaments/services/events.py": 3,
-    "tournaments/services/league_settings.py": 6,
+    "tournaments/services/league_settings.py": 4,
     "tournaments/services/leagues.py": 6,
     "tournaments/services/mail_limits.py": 1,
     "tournaments/services/players.py": 1,

@@ -470,6 +470,10 @@ MESSAGES: dict[str, str] = {
         "the event's format %(format)s must be among its games' formats"
     ),
     "settings_unknown": gettext_noop("unknown league setting(s): %(given)s"),
+    "points_whole_numbers": gettext_noop("points must be a list of whole numbers"),
+    "event_formats_count": gettext_noop(
+        'an event lists the format of each game, %(low)s to %(high)s games, e.g. "3T, GP, 3T+"'
+    ),
     "tie_roll_range": gettext_noop(
         "round %(number)s: the roll of %(player)s must be a whole number 1–6, got %(roll)s"
     ),

@@ -19,6 +19,9 @@ from games.replay import colour_label
 #: the engine's codes → their English wording (``games.engine.codes.TEMPLATES``)
 ENGINE_MESSAGES: dict[str, str] = {
     "not_json": gettext_noop("the log is not valid JSON: %(why)s"),
+    "json_syntax": gettext_noop(
+        "the log is not valid JSON: it breaks off at line %(line)s, column %(column)s"
+    ),
     "malformed": gettext_noop('the log has no "%(field)s"'),
     "not_your_turn": gettext_noop("it is %(turn)s's turn, not %(name)s's"),
     "turn_ended": gettext_noop(

@@ -20,6 +20,7 @@ from typing import Any
 TEMPLATES: dict[str, str] = {
     # the log as a whole
     "not_json": "the log is not valid JSON: %(why)s",
+    "json_syntax": "the log is not valid JSON: it breaks off at line %(line)s, column %(column)s",
     "malformed": 'the log has no "%(field)s"',
     # whose turn it is
     "not_your_turn": "it is %(turn)s's turn, not %(name)s's",

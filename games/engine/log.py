@@ -208,7 +208,9 @@ def _load(data: str | bytes | bytearray) -> tuple[Any, bool]:
         raise InvalidLog(_duplicate_message(exc)) from None
     except RecursionError:
         raise InvalidLog(coded("json_too_deep")) from None
-    except (ValueError, TypeError) as exc:  # JSONDecodeError
+    except json.JSONDecodeError as exc:  # the parser's own words are English: line and column
+        raise InvalidLog(coded("json_syntax", line=exc.lineno, column=exc.colno)) from None
+    except (ValueError, TypeError) as exc:
         raise InvalidLog(coded("not_json", why=str(exc))) from None
 
 

@@ -437,6 +437,43 @@ MESSAGES: dict[str, str] = {
         "%(format)s"
     ),
     "ranking_level_unknown": gettext_noop("the level must be one of %(levels)s, not %(level)s"),
+    # h-errors2 (issue 35): entering a result by hand, archiving, scheduling an event
+    "hand_field_not_recorded": gettext_noop(
+        "a %(format)s game does not record %(given)s; it records %(recorded)s"
+    ),
+    "hand_entry_not_here": gettext_noop(
+        "%(given)s names entry %(entry)s, who is not at this game's board"
+    ),
+    "hand_whole_numbers": gettext_noop("%(given)s must be whole numbers of at least 0"),
+    "hand_placings_pawns": gettext_noop(
+        "the placings disagree with the counted pawns: a player placed higher has fewer"
+    ),
+    "hand_placings_points": gettext_noop(
+        "the placings disagree with the count points: a player placed higher has fewer"
+    ),
+    "hand_places_give": gettext_noop("give the finishing place of %(colour)s"),
+    "archive_unfinished": gettext_noop(
+        "%(league)s has not finished: only a finished league is archived (a league without "
+        "games can be deleted)"
+    ),
+    "event_not_drrs": gettext_noop(
+        "%(league)s is an event: its games are scheduled as one event, not as DRRs"
+    ),
+    "metrics_unknown": gettext_noop(
+        "unknown tie-break metric(s) %(given)s; the metrics are %(metrics)s"
+    ),
+    "playoff_kind_unknown": gettext_noop(
+        "unknown playoff kind “%(given)s”; use none, xleague or bracket"
+    ),
+    "board_fixed": gettext_noop("%(format)s is played on board %(board)s, not board %(given)s"),
+    "event_format_missing": gettext_noop(
+        "the event's format %(format)s must be among its games' formats"
+    ),
+    "settings_unknown": gettext_noop("unknown league setting(s): %(given)s"),
+    "points_whole_numbers": gettext_noop("points must be a list of whole numbers"),
+    "event_formats_count": gettext_noop(
+        'an event lists the format of each game, %(low)s to %(high)s games, e.g. "3T, GP, 3T+"'
+    ),
     "tie_roll_range": gettext_noop(
         "round %(number)s: the roll of %(player)s must be a whole number 1–6, got %(roll)s"
     ),

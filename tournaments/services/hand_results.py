@@ -17,7 +17,7 @@ from typing import Any
 
 from tournaments.formats import get_format
 from tournaments.models import Fixture
-from tournaments.services.errors import ServiceError, coded
+from tournaments.services.errors import coded
 
 #: a game longer than a day is a typing error (seconds)
 MAX_GAME_TIME = 24 * 3600
@@ -69,8 +69,8 @@ def hand_result_fields(fixture: Fixture, typed: HandResult) -> dict[str, Any]:
         name = sorted(extra)[0]
         label = get_format(fixture.game_format).label
         recorded = ", ".join(sorted(FIELDS[kind]))
-        raise ServiceError(
-            f"a {label} game does not record {name}; it records {recorded}", field=name
+        raise coded(
+            "hand_field_not_recorded", field=name, format=label, given=name, recorded=recorded
         )
     ids = [s.entry_id for s in seats]
     for name in ("counted_pawns", "completed_colours", "count_points"):
@@ -91,11 +91,9 @@ def hand_result_fields(fixture: Fixture, typed: HandResult) -> dict[str, Any]:
 def _check_entry_map(name: str, value: Mapping[int, int], ids: list[int]) -> None:
     for key, number in value.items():
         if key not in ids:
-            raise ServiceError(
-                f"{name} names entry {key}, who is not at this game's board", field=name
-            )
+            raise coded("hand_entry_not_here", field=name, given=name, entry=key)
         if isinstance(number, bool) or not isinstance(number, int) or number < 0:
-            raise ServiceError(f"{name} must be whole numbers of at least 0", field=name)
+            raise coded("hand_whole_numbers", field=name, given=name)
 
 
 def _check_placings(placings: Sequence[int], ids: list[int]) -> None:
@@ -133,7 +131,7 @@ def _threat(fixture: Fixture, seats, typed: HandResult, *, plus: bool) -> dict[s
         placings = list(typed.placings)
         if placings[0] != winner:
             raise coded("hand_placings_winner", field="placings")
-        _check_order_by(placings[1:], counted, "counted pawns", "placings")
+        _check_order_by(placings[1:], counted, "hand_placings_pawns", "placings")
     else:
         others = [e for e in ids if e != winner]
         if len(others) > 1 and len({counted[e] for e in others}) < len(others):
@@ -175,12 +173,10 @@ def _check_completed(completed: dict[int, int], counted: dict[int, int], winner:
 
 
 def _check_order_by(order: list[int], values: dict[int, int], what: str, field: str) -> None:
+    """``what``: the code refusing placings that disagree with ``values``."""
     for better, worse in itertools.pairwise(order):
         if values[better] < values[worse]:
-            raise ServiceError(
-                f"the placings disagree with the {what}: a player placed higher has fewer",
-                field=field,
-            )
+            raise coded(what, field=field)
 
 
 def _grand_prix(seats, typed: HandResult) -> dict[str, Any]:
@@ -194,7 +190,7 @@ def _grand_prix(seats, typed: HandResult) -> dict[str, Any]:
             raise coded("hand_colour_unknown", field=field, colour=colour)
     missing = [c for c in owner if c not in places]
     if missing:
-        raise ServiceError(f"give the finishing place of {', '.join(missing)}", field=field)
+        raise coded("hand_places_give", field=field, colour=missing)
     if sorted(places.values()) != list(range(1, len(owner) + 1)):
         raise coded("hand_places_range", field=field, count=len(owner))
     order = sorted(places, key=places.__getitem__)
@@ -237,7 +233,7 @@ def _open(seats, typed: HandResult) -> dict[str, Any]:
     if typed.placings is not None:
         placings = list(typed.placings)
         if points is not None:
-            _check_order_by(placings, points, "count points", "placings")
+            _check_order_by(placings, points, "hand_placings_points", "placings")
     else:
         if len(set(points.values())) < len(points):
             raise coded("hand_points_tied", field="placings")

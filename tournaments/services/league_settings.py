@@ -326,17 +326,13 @@ def clean(name: str, value, *, event_kind: str | None = None, board: int | None 
             or not all(_is_int(p) and p >= 0 for p in value)
             or len(value) > high
         ):
-            raise ServiceError("points must be a list of whole numbers", field=name)
+            raise coded("points_whole_numbers", field=name)
         return list(value)
     if s.kind == "format-list":
         low, high = s.bounds or (1, 50)
         allowed = GAME_FORMATS.get(event_kind or "", tuple(FORMATS))
         if not isinstance(value, list) or not low <= len(value) <= high:
-            raise ServiceError(
-                f'an event lists the format of each game, {low} to {high} games, e.g. "3T, GP, '
-                '3T+"',
-                field=name,
-            )
+            raise coded("event_formats_count", field=name, low=low, high=high)
         first = 0 if event_kind == CHALLENGERS else 1
         for number, code in enumerate(value, start=first):
             if code not in allowed:

@@ -54,10 +54,11 @@ def validate_precedence(precedence: list[str]) -> list[str]:
 
     unknown = [name for name in precedence if name not in METRICS]
     if unknown:
-        raise ServiceError(
-            f"unknown tie-break metric(s) {', '.join(unknown)}; the metrics are "
-            f"{', '.join(METRICS)}",
+        raise coded(
+            "metrics_unknown",
             field="precedence",
+            given=", ".join(unknown),
+            metrics=", ".join(METRICS),
         )
     if len(set(precedence)) != len(precedence):
         raise coded("tie_break_twice", field="precedence")
@@ -89,9 +90,7 @@ def validate_playoffs(config: dict | None) -> dict:
             "first_to": list(rounds.first_to),
             "head_start": list(rounds.head_start),
         }
-    raise ServiceError(
-        f"unknown playoff kind {kind!r}; use none, xleague or bracket", field="playoffs"
-    )
+    raise coded("playoff_kind_unknown", field="playoffs", given=str(kind))
 
 
 def league_create(
@@ -136,9 +135,7 @@ def league_create(
     board = spec.clean("board", board) or fmt.board
     event_kind = spec.clean("event_kind", event_kind) or spec.default_kind(fmt.code)
     if fmt.layout == "side-by-side" and board != fmt.board:
-        raise ServiceError(
-            f"{fmt.label} is played on board {fmt.board}, not board {board}", field="board"
-        )
+        raise coded("board_fixed", field="board", format=fmt.label, board=fmt.board, given=board)
     preset = spec.clean("rules_preset", rules_preset or None) or fmt.preset
     validate_rules(preset, rules_overrides)
     drr_count = spec.clean("drr_count", drr_count)
@@ -230,10 +227,7 @@ def _check_event_settings(
         formats = spec.clean("game_formats", game_formats, event_kind=kind)
         fields["game_formats"] = check_event(kind, fmt.code, board, formats, 0)
         if fmt.code not in fields["game_formats"]:
-            raise ServiceError(
-                f"the event's format {fmt.code} must be among its games' formats",
-                field="format",
-            )
+            raise coded("event_format_missing", field="format", format=fmt.code)
     elif kind == Kind.GRAND_PRIX:
         games = spec.clean("games_planned", games_planned, event_kind=kind)
         if games is None:
@@ -293,10 +287,7 @@ def league_archive(*, league: League, by) -> League:
     Reversible on the manage page (Access: public)."""
     require_organizer(by, league)
     if league.status != Status.FINISHED:
-        raise ServiceError(
-            f"{league.name} is {league.status}: only a finished league is archived (a league "
-            "without games can be deleted)"
-        )
+        raise coded("archive_unfinished", league=league.name)
     return league_update(league=league, by=by, is_public=False, registration_open=False)
 
 
@@ -333,7 +324,7 @@ def league_update(*, league: League, by, **changes) -> League:  # noqa: C901 (on
         changes.pop(frozen, None)
     unknown = set(changes) - set(SETTINGS_ANYTIME) - set(SETTINGS_BEFORE_SCHEDULE)
     if unknown:
-        raise ServiceError(f"unknown league setting(s): {', '.join(sorted(unknown))}")
+        raise coded("settings_unknown", given=", ".join(sorted(unknown)))
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         fmt = get_format(league.format)

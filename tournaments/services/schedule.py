@@ -78,10 +78,7 @@ def cycle_create(
     if fmt.code == "open":
         raise coded("open_no_drr")
     if league.event_kind != League.EventKind.LEAGUE:
-        raise ServiceError(
-            f"{league.name} is a {league.get_event_kind_display()}: its games are scheduled "
-            "as one event, not as DRRs"
-        )
+        raise coded("event_not_drrs", league=league.name)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.status not in (

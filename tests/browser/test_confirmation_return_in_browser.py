@@ -26,11 +26,13 @@ pytestmark = pytest.mark.browser
 
 WORDS = {
     "en": {
+        "notice": "Confirm your e-mail address before you organize a league",
         "send": "Send me the confirmation link",
         "sent": "The confirmation link is on its way.",
         "confirmed": "Your e-mail address is confirmed.",
     },
     "de": {
+        "notice": "Bestätige deine E-Mail-Adresse, bevor du eine Liga anlegst",
         "send": "Bestätigungslink senden",
         "sent": "Der Bestätigungslink ist unterwegs.",
         "confirmed": "Deine E-Mail-Adresse ist bestätigt.",
@@ -60,6 +62,9 @@ def test_the_mailed_confirmation_link_returns_to_the_page_that_asked_for_it(
     try:
         page.goto(my_leagues)
         expect(page.locator("html")).to_have_attribute("lang", lang)
+        # in the page's language, capitalised, and pointing at the button here (on main: the
+        # English refusal "confirm your e-mail address … (your account page sends …)")
+        expect(page.locator("#confirm-notice")).to_contain_text(WORDS[lang]["notice"])
         send = page.locator(SEND_BUTTON)
         expect(send).to_have_text(WORDS[lang]["send"])
         fits(page)

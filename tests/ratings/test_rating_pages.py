@@ -184,6 +184,13 @@ def test_the_api_and_the_csv_exports_tell_look_alike_names_apart(client, season)
     detail = client.get(f"/api/v1/players/{ann.slug}/").json()
     assert (detail["name"], detail["label"]) == ("ann", "ann (@ann_k)")
     assert client.get(f"/api/v1/players/{plain.slug}/").json()["label"] == "bob"
+    from tests.builders import make_player
+
+    eds = make_player("ed", created_by=make_user("olga"))
+    Player.objects.filter(pk=eds.pk).update(name_suffix="olga")
+    german = client.get(f"/api/v1/players/{eds.slug}/", HTTP_ACCEPT_LANGUAGE="de").json()
+    assert german["label"] == "ed (Spieler von olga)"  # in the request's language
+    assert client.get(f"/api/v1/players/{eds.slug}/").json()["label"] == "ed (olga’s player)"
     ranked = {r["player"]["slug"]: r["player"] for r in client.get("/api/v1/rankings/").json()}
     assert ranked[ann.slug] == {"slug": ann.slug, "name": "ann", "label": "ann (@ann_k)"}
     rated = client.get("/api/v1/ratings/").json()["results"]

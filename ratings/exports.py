@@ -10,7 +10,8 @@ from tournaments.exports import csv_cell
 
 
 def ratings_csv(rows) -> str:
-    """The ratings table (``ratings.selectors.ratings.ratings_table`` rows) as CSV."""
+    """The ratings table (``ratings.selectors.ratings.ratings_table`` rows) as CSV; the
+    player column holds the label (``Player.label``: the name, told apart where needed)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(
@@ -22,7 +23,7 @@ def ratings_csv(rows) -> str:
                 csv_cell(v)
                 for v in (
                     r.rank,
-                    r.player.name,
+                    r.player.label,
                     r.player.slug,
                     r.rating,
                     r.provisional,

@@ -78,7 +78,7 @@ def standings_csv(snapshot: StandingsSnapshot | None) -> str:
                 csv_cell(v)
                 for v in (
                     row.rank,
-                    row.entry.player.name,
+                    row.entry.player.label,
                     row.played,
                     row.wins,
                     row.losses,
@@ -92,7 +92,8 @@ def standings_csv(snapshot: StandingsSnapshot | None) -> str:
 
 
 def rankings_csv(page) -> str:
-    """The 3T World Rankings (``selectors.rankings.world_rankings``) as CSV."""
+    """The 3T World Rankings (``selectors.rankings.world_rankings``) as CSV; the player
+    column holds the label (``Player.label``), as the rankings page shows it."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(
@@ -117,7 +118,7 @@ def rankings_csv(page) -> str:
                 csv_cell(v)
                 for v in (
                     row.rank,
-                    player.name if player else row.player,
+                    player.label if player else row.player,
                     player.slug if player else "",
                     row.points,
                     row.tournament_points,

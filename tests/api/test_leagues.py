@@ -275,7 +275,7 @@ def test_playoff_series(world):
     listed = world.client("anonymous").get("/api/v1/leagues/xleague/series/").json()
     [item] = listed["results"]
     assert item["name"] == "Final Series" and item["first_to"] == 4
-    assert item["higher_player"] == {"slug": "carol", "name": "carol"}
+    assert item["higher_player"] == {"slug": "carol", "name": "carol", "label": "carol"}
     assert item["fixtures"] == [world.fixture.pk]
     detail = world.client("anonymous").get(f"/api/v1/series/{series.pk}/")
     assert detail.json() == item

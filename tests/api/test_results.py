@@ -242,13 +242,13 @@ def test_fixture_filters(world):
         {
             "position": 0,
             "entry": world.entries["erin"].pk,
-            "player": {"slug": "erin", "name": "erin"},
+            "player": {"slug": "erin", "name": "erin", "label": "erin"},
             "colours": ["black", "yellow"],
         },
         {
             "position": 1,
             "entry": world.entries["carol"].pk,
-            "player": {"slug": "carol", "name": "carol"},
+            "player": {"slug": "carol", "name": "carol", "label": "carol"},
             "colours": ["green", "red"],
         },
     ]

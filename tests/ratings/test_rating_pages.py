@@ -169,3 +169,44 @@ def test_ratings_appear_next_to_names_in_schedule_and_standings(client, season):
     assert '<span class="rating"' in schedule.text and str(rating) in schedule.text
     standings = client.get(reverse("tournaments:standings", args=[season["a"].slug]))
     assert str(rating) in standings.text
+
+
+def test_the_api_and_the_csv_exports_tell_look_alike_names_apart(client, season):
+    """Issue 34, item 8: where two players' names look alike, the API gives each player's
+    label beside the name (nested players too) and the ratings, rankings and standings CSV
+    write the label, as the pages do."""
+    from tournaments.models import Player
+
+    Player.objects.filter(name="ann").update(name_suffix="@ann_k")
+    ann = Player.objects.get(name="ann")
+    assert ann.label == "ann (@ann_k)"
+    plain = Player.objects.get(name="bob")
+    detail = client.get(f"/api/v1/players/{ann.slug}/").json()
+    assert (detail["name"], detail["label"]) == ("ann", "ann (@ann_k)")
+    assert client.get(f"/api/v1/players/{plain.slug}/").json()["label"] == "bob"
+    from tests.builders import make_player
+
+    eds = make_player("ed", created_by=make_user("olga"))
+    Player.objects.filter(pk=eds.pk).update(name_suffix="olga")
+    german = client.get(f"/api/v1/players/{eds.slug}/", HTTP_ACCEPT_LANGUAGE="de").json()
+    assert german["label"] == "ed (Spieler von olga)"  # in the request's language
+    assert client.get(f"/api/v1/players/{eds.slug}/").json()["label"] == "ed (olga’s player)"
+    ranked = {r["player"]["slug"]: r["player"] for r in client.get("/api/v1/rankings/").json()}
+    assert ranked[ann.slug] == {"slug": ann.slug, "name": "ann", "label": "ann (@ann_k)"}
+    rated = client.get("/api/v1/ratings/").json()["results"]
+    assert {r["player"]["label"] for r in rated} == {"ann (@ann_k)", "bob", "cid", "dee"}
+    entries = client.get(f"/api/v1/leagues/{season['a'].slug}/entries/").json()
+    entries = entries["results"] if isinstance(entries, dict) else entries
+    assert "ann (@ann_k)" in {e["player"]["label"] for e in entries}
+    standings = client.get(f"/api/v1/leagues/{season['a'].slug}/standings/").json()
+    assert "ann (@ann_k)" in str(standings)
+
+    def csv_rows(url):
+        return list(csv.reader(io.StringIO(client.get(url).content.decode())))
+
+    rankings = csv_rows("/api/v1/rankings.csv")
+    assert rankings[1][:3] == ["1", "ann (@ann_k)", ann.slug]
+    ratings = {row[2]: row[1] for row in csv_rows("/api/v1/ratings.csv")[1:]}
+    assert ratings[ann.slug] == "ann (@ann_k)" and ratings[plain.slug] == "bob"
+    table = csv_rows(f"/api/v1/leagues/{season['a'].slug}/standings.csv")
+    assert table[1][1] == "ann (@ann_k)" and "bob" in {row[1] for row in table[1:]}

@@ -19,20 +19,37 @@ from tournaments.permissions import may_share
 from tournaments.services import players as player_services
 from tournaments.services.errors import NotAllowed
 
+LABEL_HELP = (
+    "the name as pages show it: with what tells it apart where another player's name "
+    'looks the same ("Ida (@ida_k)", "Ida (olga’s player)"), else the name; in the '
+    "request's language"
+)
+
 
 class PlayerRefSerializer(serializers.ModelSerializer):
+    label = serializers.CharField(read_only=True, help_text=LABEL_HELP)
+
     class Meta:
         model = Player
-        fields = ["slug", "name"]
+        fields = ["slug", "name", "label"]
 
 
 class PlayerSerializer(serializers.ModelSerializer):
     preferred_colours = StringListField()
     has_account = serializers.SerializerMethodField()
+    label = serializers.CharField(read_only=True, help_text=LABEL_HELP)
 
     class Meta:
         model = Player
-        fields = ["slug", "name", "preferred_colours", "has_account", "shared", "created_at"]
+        fields = [
+            "slug",
+            "name",
+            "label",
+            "preferred_colours",
+            "has_account",
+            "shared",
+            "created_at",
+        ]
 
     def get_has_account(self, player: Player) -> bool:
         return player.user_id is not None

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tournaments.algorithms import recurrence
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.models import Cycle, Entry
 from tournaments.permissions import is_organizer
@@ -235,8 +236,6 @@ def game_start(request, pk: int):
 def drr_dates(request, slug: str, number: int):
     """Date every round of a DRR in one step (``schedule.cycle_dates_recur``): "Preview"
     shows the dates, "Set the dates" stores them; each round stays editable below."""
-    from tournaments.algorithms.recurrence import round_dates
-
     league = organized_league(request, slug)
     cycle = _cycle(league, number)
     form = RecurrenceForm(request.POST)
@@ -247,7 +246,7 @@ def drr_dates(request, slug: str, number: int):
     if "apply" not in request.POST:
         rounds = sorted(set(cycle.fixtures.values_list("round", flat=True)))
         try:
-            preview = round_dates(
+            preview = recurrence.round_dates(
                 data["first"],
                 len(rounds),
                 every_days=data["every_days"],

@@ -16,11 +16,13 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
+from django.views.i18n import set_language as django_set_language
 
 from accounts.forms import SignupForm
 from accounts.services import account_signup, language_set
@@ -34,6 +36,7 @@ from core.throttles import (
     throttled_view,
     too_many_requests,
 )
+from tournaments.services.entries import invitation_from_token
 
 
 def _redirect_target(request: HttpRequest) -> str:
@@ -49,9 +52,6 @@ def _redirect_target(request: HttpRequest) -> str:
 
 def _invitation_of(target: str):
     """The open invitation whose page ``target`` (the sign-up's ``next``) is, or None."""
-    from django.urls import Resolver404, resolve
-
-    from tournaments.services.entries import invitation_from_token
 
     try:
         match = resolve(urlsplit(target).path)
@@ -198,7 +198,6 @@ def api_token(request: HttpRequest) -> HttpResponse:
 
 
 def _set_language(request: HttpRequest) -> HttpResponse:
-    from django.views.i18n import set_language as django_set_language
 
     response = django_set_language(request)
     language = request.POST.get("language", "")

@@ -28,7 +28,7 @@ class _Lazy:
 
 def install() -> None:
     try:
-        from autobahn.websocket import protocol
+        from autobahn.websocket import protocol  # noqa: PLC0415 (optional: no autobahn without Daphne)
     except ImportError:  # no Daphne here
         return
     if getattr(protocol, "_maedn_lazy_debug", False):

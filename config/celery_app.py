@@ -9,6 +9,7 @@ import os
 
 from celery import Celery, signals
 
+from config.expected_errors import install_on
 from config.kombu_redis import patch_redis_restore
 
 patch_redis_restore()  # a worker holding countdown tasks survives a Redis restart
@@ -24,7 +25,6 @@ app.autodiscover_tasks()
 def _one_line_outages(logger=None, **kwargs) -> None:
     """An outage of Redis or the broker is one log line, not a traceback
     (config/expected_errors.py), on the handlers Celery sets up in a worker too."""
-    from config.expected_errors import install_on
 
     if logger is not None:
         install_on(logger)

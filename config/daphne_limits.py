@@ -19,6 +19,9 @@ import time
 
 from django.conf import settings
 
+from live import consumers
+from live.consumers import address_charge
+
 CLOSE_TOO_MANY = 4429  # as live.consumers.CLOSE_TOO_MANY
 
 #: what a socket paused for its address's budget reads at a time once resumed (a `state`
@@ -32,15 +35,12 @@ _CHANGES = (b'"move"', b'"take"', b'"leave"', b'"start"')
 
 def install() -> None:
     try:
-        from daphne.ws_protocol import WebSocketProtocol
+        from daphne.ws_protocol import WebSocketProtocol  # noqa: PLC0415 (optional: Daphne may be absent)
     except ImportError:
         return
     if getattr(WebSocketProtocol, "_maedn_rate_limited", False):
         return
-    from twisted.internet import reactor
-
-    from live import consumers
-    from live.consumers import address_charge
+    from twisted.internet import reactor  # noqa: PLC0415 (importing it installs the default reactor: only after Daphne chose its own)
 
     consumers.ADDRESS_COUNTED_BY_SERVER = True  # counted here, not again in the consumer
     on_message = WebSocketProtocol.onMessage

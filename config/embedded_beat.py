@@ -18,6 +18,10 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.conf import settings
+
+from config.celery_app import app
+
 logger = logging.getLogger(__name__)
 
 _started: EmbeddedBeat | None = None
@@ -69,7 +73,6 @@ class EmbeddedBeat:
 
 
 def _run_celery_task(name: str) -> Any:
-    from config.celery_app import app
 
     return app.tasks[name].apply(throw=True).result
 
@@ -77,7 +80,6 @@ def _run_celery_task(name: str) -> Any:
 def start_embedded_beat() -> EmbeddedBeat | None:
     """Start the thread when ``settings.EMBEDDED_BEAT`` is on (once per process)."""
     global _started
-    from django.conf import settings
 
     if not getattr(settings, "EMBEDDED_BEAT", False) or _started is not None:
         return _started

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 def patch_redis_restore() -> None:
     """Install the workaround (idempotent; a no-op without kombu's Redis transport)."""
     try:
-        from kombu.transport import redis as transport
+        from kombu.transport import redis as transport  # noqa: PLC0415 (optional: a no-op without redis-py)
     except ImportError:  # pragma: no cover - redis-py not installed
         return
     original = transport.QoS.restore_unacked

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any
 
+from django.shortcuts import render
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -222,7 +223,6 @@ def refused_for(request, throttles: Iterable[type[_ScopedThrottle]], view=None) 
 
 def too_many_requests(request, retry_after: int, *, offer_reset: bool = False):
     """The page a refused request gets (HTTP 429), in the reader's language."""
-    from django.shortcuts import render
 
     context = {"retry_after": retry_after, "offer_reset": offer_reset}
     return render(request, "registration/throttled.html", context, status=429)

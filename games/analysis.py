@@ -33,7 +33,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.analysis_view import seat_players
+from games.analysis_view import seat_players, viewer_data
 from games.engine.analysis import ANALYSIS_FORMAT, AnalysisTooLong, analyse
 from games.models import GameAnalysis, GameLog
 
@@ -172,7 +172,6 @@ def analysis_for_log(log_id: int | None) -> GameAnalysis | None:
 def log_viewer_data(log: GameLog | None, names: dict[str, str] | None = None) -> dict | None:
     """The replay viewer's analysis of a log (``games.analysis_view.viewer_data``), when a
     done analysis exists; ``names`` maps the log's player names to the names to show."""
-    from games.analysis_view import viewer_data
 
     row = analysis_for_log(log.pk) if log is not None else None
     if row is None or row.status != Status.DONE or not row.data:

@@ -10,8 +10,8 @@ class LiveConfig(AppConfig):
     verbose_name = "Live play"
 
     def ready(self) -> None:
-        from games.engine.evaluator import evaluator_for
-        from live import tasks  # noqa: F401  (registers the tasks with Celery)
+        from games.engine.evaluator import evaluator_for  # noqa: PLC0415 (heavy: numpy and the network, warmed in ready() only)
+        from live import tasks  # noqa: F401, PLC0415 (registers the tasks with Celery; app modules load models: only in ready())
 
         # the strong computer's model, loaded now (milliseconds) rather than in a room's
         # first decision
@@ -23,8 +23,8 @@ def sweep_in_process_on_start() -> None:
     default (no broker, no beat): the ASGI server runs the sweep itself every
     LIVE_SWEEP_SECONDS (``live.dispatch.sweep_in_process``) — unless the embedded beat
     runs (``EMBEDDED_BEAT``, ``make run``): its schedule has the sweep already."""
-    from live.dispatch import own_timers, sweep_in_process
-    from live.services.sweep import timer_owner_tick
+    from live.dispatch import own_timers, sweep_in_process  # noqa: PLC0415 (apps.py loads before the models: app modules at call time)
+    from live.services.sweep import timer_owner_tick  # noqa: PLC0415 (apps.py loads before the models: app modules at call time)
 
     # with a broker and LIVE_STEPS=process this server is a timer owner: it renews its lease
     # and adopts the rooms of owners that died or of the worker's sweep (docs/live.md)

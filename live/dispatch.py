@@ -22,9 +22,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import connections
 
 from live.errors import log_failure, one_line
@@ -119,7 +120,6 @@ def _sender_loop() -> asyncio.AbstractEventLoop:
 
 def _in_server_worker_thread() -> bool:
     """True in a thread that asgiref's ``sync_to_async`` runs for an event loop."""
-    from asgiref.sync import SyncToAsync
 
     return getattr(SyncToAsync.threadlocal, "main_event_loop", None) is not None
 
@@ -156,7 +156,6 @@ IN_PROCESS_TASKS = frozenset({"live.room_step", "live.seat_grace"})
 
 
 def _steps_in_process() -> bool:
-    from django.conf import settings
 
     return settings.LIVE.get("STEPS") == "process"
 

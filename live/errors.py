@@ -12,34 +12,25 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import kombu.exceptions
+import redis.exceptions
+from django.db import InterfaceError, OperationalError
+
 
 def _expected_types() -> tuple[type[BaseException], ...]:
-    types: list[type[BaseException]] = [
+    return (
         ConnectionError,  # refused, reset, broken pipe (OSError subclasses)
         TimeoutError,  # asyncio.TimeoutError is TimeoutError since Python 3.11
         asyncio.TimeoutError,
         EOFError,
-    ]
-    try:
-        import redis.exceptions
-
-        types += [redis.exceptions.ConnectionError, redis.exceptions.TimeoutError]
-        types += [redis.exceptions.BusyLoadingError, redis.exceptions.ReadOnlyError]
-    except ImportError:  # pragma: no cover - redis is a dependency
-        pass
-    try:
-        import kombu.exceptions
-
-        types += [kombu.exceptions.OperationalError]
-    except ImportError:  # pragma: no cover - kombu comes with Celery
-        pass
-    try:
-        from django.db import InterfaceError, OperationalError
-
-        types += [OperationalError, InterfaceError]
-    except ImportError:  # pragma: no cover
-        pass
-    return tuple(types)
+        redis.exceptions.ConnectionError,
+        redis.exceptions.TimeoutError,
+        redis.exceptions.BusyLoadingError,
+        redis.exceptions.ReadOnlyError,
+        kombu.exceptions.OperationalError,
+        OperationalError,
+        InterfaceError,
+    )
 
 
 EXPECTED: tuple[type[BaseException], ...] = _expected_types()

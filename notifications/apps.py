@@ -9,4 +9,4 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        from notifications import tasks  # noqa: F401  (registers notifications.notify with Celery)
+        from notifications import tasks  # noqa: F401, PLC0415 (registers notifications.notify with Celery; loads models: only in ready())

@@ -10,5 +10,5 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self) -> None:
-        from ratings import tasks  # noqa: F401  (registers the task with Celery)
-        from ratings.services import ratings  # noqa: F401  (the counting subscriber)
+        from ratings import tasks  # noqa: F401, PLC0415 (registers the task with Celery; loads models: only in ready())
+        from ratings.services import ratings  # noqa: F401, PLC0415 (the counting subscriber; loads models: only in ready())

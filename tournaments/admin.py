@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils.html import format_html_join
 
+from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms.standings import METRICS
 from tournaments.models import (
     Cycle,
@@ -106,7 +107,6 @@ class PlayerAdminForm(forms.ModelForm):
         colours = self.cleaned_data.get("preferred_colours") or []
         if not isinstance(colours, list):
             raise forms.ValidationError('write a list of colour names, e.g. ["green", "red"]')
-        from games.engine.board import DEFAULT_COLOURS
 
         known = DEFAULT_COLOURS[6]
         unknown = [c for c in colours if c not in known]

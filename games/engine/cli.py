@@ -40,6 +40,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
+from .analysis import analyse  # imported here: the other commands don't need it
 from .dice import NO_COMMITMENT, NOT_REVEALED, verify_dice
 from .log import MAX_LOG_BYTES, InvalidLog, load_json, log_dumps
 from .rules import PRESETS, RulesError, RuleSet, explain
@@ -154,7 +155,7 @@ def _train_parser(sub) -> None:
 
 
 def _train(args: argparse.Namespace, out: TextIO) -> int:
-    from .evaluator.train import run
+    from .evaluator.train import run  # noqa: PLC0415 (heavy: numpy and the trainer, for the train command only)
 
     return run(args, out)
 
@@ -300,7 +301,6 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _analyse(args: argparse.Namespace, out: TextIO) -> int:
-    from .analysis import analyse  # imported here: the other commands don't need it
 
     try:
         data = Path(args.log).read_bytes()

@@ -33,6 +33,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .game import Game
+from .log import LogRecord
+
 SCHEME = "maedn-dice/1"
 """The scheme's name: the HMAC message's prefix and ``meta.dice.scheme``."""
 
@@ -206,8 +209,6 @@ def play_with_seed(
     """A whole game whose rolls are the stream of ``seed`` and whose moves are chosen at
     random (``choice_seed``), played as a live room plays it — ``Game.legal_moves`` and
     ``Game.push`` with roll i for event i — with ``meta.dice`` revealed: its log."""
-    from .game import Game
-    from .log import LogRecord
 
     game = Game.new(rules, board)
     rng = random.Random(choice_seed)

@@ -17,6 +17,7 @@ from live.services.state import Refused
 from tournaments.permissions import is_organizer
 from tournaments.services.analyses import analysis_for_log
 from tournaments.services.errors import ServiceError
+from tournaments.services.results import forfeit_record, game_log_upload
 
 
 def players_gone(room: Room) -> dict[str, list[str]]:
@@ -88,8 +89,6 @@ def room_finish(*, room_id: int) -> None:
     note = ""
     log = None
     if room.fixture_id:
-        from tournaments.services.results import game_log_upload
-
         gone = players_gone(room)
         if room.players and len(gone) == len(room.players):
             note = "no result: every player had left the board"
@@ -123,7 +122,6 @@ def room_finish(*, room_id: int) -> None:
 def fixture_no_show(*, room: Room, user, absent) -> Any:
     """An organizer records a player who never came to a league game's room as the
     league's forfeit: ``forfeit_record`` (the others win); the room is abandoned."""
-    from tournaments.services.results import forfeit_record
 
     room = Room.objects.select_related("fixture__league").get(pk=room.pk)
     if room.fixture_id is None:

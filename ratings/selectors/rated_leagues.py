@@ -11,6 +11,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from ratings.models import LeagueRatingDecision, RatingGame
+from ratings.services import ratings as rules
 from tournaments.models import League, Result
 from tournaments.permissions import email_confirmed
 
@@ -131,7 +132,6 @@ def game_rating(fixture, result=None, league_status: RatingStatus | None = None)
     the reason it was skipped (``services.ratings``: the league's sanction, a hand result
     with a player without an account, a forfeit, no information, a void), or, before its
     result counts, what will happen to it. One query (``league_status`` saves another)."""
-    from ratings.services import ratings as rules
 
     rated_game = (
         RatingGame.objects.filter(fixture=fixture)

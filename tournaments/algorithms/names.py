@@ -28,6 +28,8 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
+from confusable_homoglyphs.utils import load
+
 from tournaments.algorithms.errors import AlgorithmError
 
 #: bidirectional formatting characters: embeddings, overrides, isolates and marks
@@ -90,7 +92,6 @@ def normalise_name(text: str, *, what: str = "a name") -> str:
 def _prototypes() -> tuple[dict[str, str], frozenset[str]]:
     """Each confusable character → the representative of its group (see the module), and
     every character that is in some group."""
-    from confusable_homoglyphs.utils import load
 
     data: dict[str, list[dict]] = load("confusables.json")
     graph: dict[str, set[str]] = {}

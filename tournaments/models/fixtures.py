@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import pgettext_lazy
 
+from games.engine.board import DEFAULT_COLOURS
 from tournaments.models.entries import Entry
 from tournaments.models.leagues import League
 
@@ -213,7 +214,6 @@ class Fixture(models.Model):
     def unused_colours(self) -> list[str]:
         """The board's colours nobody holds in this game (a two-player GP on board 6, a
         table of three): a log lists them under ``unused`` (game-log.md)."""
-        from games.engine.board import DEFAULT_COLOURS
 
         held = {c for seat in self.seats.all() for c in seat.colours}
         return [c for c in DEFAULT_COLOURS[self.league.board] if c not in held]

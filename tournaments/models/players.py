@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from tournaments.algorithms.names import name_keys
 
@@ -73,7 +74,6 @@ class Player(models.Model):
         """The name, with what tells it apart where another player's looks the same
         (``name_suffix``, kept by ``tournaments.services.players.player_names_distinguish``):
         ``Anna (@anna_k)`` for an account, ``Anna (olga's player)`` for one an organizer made."""
-        from django.utils.translation import gettext
 
         if not self.name_suffix:
             return self.name

@@ -17,10 +17,13 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Q
+from django.db.models import Count, Max, Q
 from django.utils.crypto import salted_hmac
 
+from tournaments.algorithms.championship import team_ranking
+from tournaments.algorithms.errors import AlgorithmError
 from tournaments.models import Entry, Fixture, League
+from tournaments.selectors import open_tournaments as open_reads
 from tournaments.selectors.prefetch import seats_prefetch
 
 CODE_RE = re.compile(r"^\s*(\d{1,10})-([A-Za-z2-7]{4})\s*$")
@@ -165,7 +168,6 @@ def projector_version(league: League) -> str:
     """A short fingerprint of everything the projector shows (one query): the tables and
     their results (fixtures' count and newest change), the results revision and the
     league's check-in; the ETag of the projector's fragment."""
-    from django.db.models import Count, Max
 
     agg = league.fixtures.aggregate(n=Count("pk"), changed=Max("updated_at"))
     changed = agg["changed"].timestamp() if agg["changed"] else 0
@@ -194,8 +196,6 @@ class Projector:
 def projector(league: League, *, standings_rows: int = 20) -> Projector:
     """What the projector shows: the newest round's seating, its clock and the
     preliminary standings (top ``standings_rows``)."""
-    from tournaments.algorithms.errors import AlgorithmError
-    from tournaments.selectors import open_tournaments as open_reads
 
     number = current_round(league)
     seating: list[tuple[str, int, list[str]]] = []
@@ -267,9 +267,6 @@ def classification(
     a category as a filter of the same table (the overall rank kept, the place within the
     category beside it), and the team classification by the event's rule (the best
     ``team_best`` members' placement points, all when 0). Three queries."""
-    from tournaments.algorithms.championship import team_ranking
-    from tournaments.algorithms.errors import AlgorithmError
-    from tournaments.selectors import open_tournaments as open_reads
 
     try:
         standings = open_reads.preliminary_rows(league)

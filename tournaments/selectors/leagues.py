@@ -14,6 +14,10 @@ from tournaments.models import (
     Fixture,
     League,
     Player,
+    Result,
+    Series,
+    StandingsRow,
+    StandingsSnapshot,
 )
 from tournaments.selectors.links import link_maker
 
@@ -105,7 +109,6 @@ def entry_players(league: League) -> list[Player]:
 def league_champion(league: League) -> Player | None:
     """The champion of a finished league: the winner of the last playoff series, else
     the top of the final table."""
-    from tournaments.models import Series, StandingsSnapshot
 
     if league.status != League.Status.FINISHED:
         return None
@@ -130,7 +133,6 @@ def champions(leagues) -> dict[int, Player]:
     """League id → champion (a ``Player`` of its name and slug only), for the finished
     leagues among ``leagues`` (the rule of :func:`league_champion`) in two queries of plain
     values, whatever their number."""
-    from tournaments.models import Series, StandingsRow
 
     ids = [lg.pk for lg in leagues if lg.status == League.Status.FINISHED]
     if not ids:
@@ -170,7 +172,6 @@ def champions(leagues) -> dict[int, Player]:
 def withdrawal_forfeits(entry: Entry) -> list[Fixture]:
     """The games a withdrawal would forfeit (the rule of ``entry_withdraw``): every game of
     the entry without a counted result."""
-    from tournaments.models import Result
 
     return list(
         Fixture.objects.filter(seats__entry=entry)

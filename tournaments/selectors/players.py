@@ -14,8 +14,8 @@ from django.db import connection
 from django.db.models import FilteredRelation, Prefetch, Q
 
 from games.engine.board import DEFAULT_COLOURS
-from games.models import GameAnalysis
-from tournaments.models import Entry, Fixture, League, Player, Result, Seat
+from games.models import GameAnalysis, GameLog
+from tournaments.models import Cycle, Entry, Fixture, League, Player, Result, Seat
 from tournaments.selectors.analyses import (
     AnalysedRecord,
     DiceView,
@@ -243,7 +243,6 @@ def _records(entry_ids: list[int]) -> _Records:
     counted games per seat and holding the starting colour; the colours held; the dice and
     tallies stored with the logs (``seat_faces``/``seat_stats`` of the held colours); the
     record against each opponent."""
-    from games.models import GameLog
 
     t = {
         "seat": Seat._meta.db_table,
@@ -488,7 +487,6 @@ def _shown_games(entries: list[Entry]) -> list[tuple[PlayerGame, int]]:
     analyses of the results shown)."""
     if not entries:
         return []
-    from tournaments.models import Cycle
 
     # one statement in SQL (the ORM's compiling of the window and the filtered join cost
     # more than the query): every backend orders NULL cycles as the ORM's query would

@@ -16,6 +16,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 
+from django.contrib.postgres.search import (
+    SearchQuery,
+    SearchRank,
+    SearchVector,
+    TrigramWordSimilarity,
+)
 from django.db import connection
 from django.db.models import (
     Case,
@@ -102,7 +108,6 @@ def _ranked(qs: QuerySet, query: str, method: str) -> QuerySet:
         return (
             qs.filter(folded__contains=folded).annotate(starts=starts).order_by("-starts", "name")
         )
-    from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 
     vector = SearchVector("name", config="simple")
     text = SearchQuery(query, config="simple", search_type="websearch")
@@ -111,8 +116,6 @@ def _ranked(qs: QuerySet, query: str, method: str) -> QuerySet:
     qs = qs.annotate(fulltext=vector, rank=rank, starts=starts)
     score = F("rank")
     if method == "full-text+trigram":
-        from django.contrib.postgres.search import TrigramWordSimilarity
-
         qs = qs.annotate(similarity=TrigramWordSimilarity(query, "name"))
         match |= Q(similarity__gte=TRIGRAM_THRESHOLD)
         score = Greatest(F("rank"), F("similarity"), output_field=FloatField())

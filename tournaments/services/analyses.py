@@ -37,7 +37,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games.analysis import ANALYSE_TASK, analysis_key, analysis_request
+from games.analysis import ANALYSE_TASK, analysis_key, analysis_request, analysis_run
 from games.models import GameAnalysis, GameLog
 from tournaments.models import Fixture, Result
 from tournaments.permissions import analysis_retry_refusal
@@ -345,7 +345,6 @@ def analyse_now(
     current key, plus queued ones: what
     ``manage.py analyse_games`` and the demo do where no worker runs. Ignores
     ``ANALYSIS_ENABLED`` (asked for explicitly). Returns one outcome per analysis."""
-    from games.analysis import analysis_run
 
     key = analysis_key()
     logs = GameLog.objects.filter(results__state=Result.State.CONFIRMED)

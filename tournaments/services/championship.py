@@ -37,6 +37,7 @@ from tournaments.services.results import (
     result_dispute_locked,
     result_report_locked,
 )
+from tournaments.services.standings import standings_invalidate
 
 
 def _require_open_tournament(league: League) -> None:
@@ -399,8 +400,6 @@ def entries_set_teams(*, league: League, by, text: str) -> int:
                 .update(team=team, category=category)
             )
     if changed:
-        from tournaments.services.standings import standings_invalidate
-
         standings_invalidate(league)
     return changed
 

@@ -21,8 +21,17 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from tournaments.models import Entry, Invitation, League, MailSent, Player, PlayerClaim
+from tournaments.models import (
+    ConfirmedEmail,
+    Entry,
+    Invitation,
+    League,
+    MailSent,
+    Player,
+    PlayerClaim,
+)
 from tournaments.permissions import Refusal, email_confirmed, entry_refusal, may_vouch_for
+from tournaments.services.championship import entry_admit
 from tournaments.services.errors import NotAllowed, ServiceError, coded
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.leagues import entries_open_refusal
@@ -220,14 +229,15 @@ def invitation_address_refusal(
         return None
     if email_confirmed(user) and user.email.strip().lower() == invitation.email.lower():
         return None
-    if token_in_hand and (user.email or "").strip().lower() == invitation.email.lower():
-        from tournaments.models import ConfirmedEmail
-
-        # the invitation's token was mailed to this address: it proves the mailbox as the
-        # confirmation link would (issue 34: no second mail), unless another account has
-        # the address confirmed already
-        if not ConfirmedEmail.objects.filter(email__iexact=invitation.email).exists():
-            return None
+    # the invitation's token was mailed to this address: it proves the mailbox as the
+    # confirmation link would (issue 34: no second mail), unless another account has
+    # the address confirmed already
+    if (
+        token_in_hand
+        and (user.email or "").strip().lower() == invitation.email.lower()
+        and not ConfirmedEmail.objects.filter(email__iexact=invitation.email).exists()
+    ):
+        return None
     if (user.email or "").strip().lower() == invitation.email.lower():
         return Refusal(
             f"this invitation was sent to {invitation.email}: confirm that address first "
@@ -253,8 +263,6 @@ def invitation_accept(*, invitation: Invitation, user, token_in_hand: bool = Fal
     require_no_refusal(invitation_address_refusal(invitation, user, token_in_hand=token_in_hand))
     with transaction.atomic():
         if token_in_hand and invitation.email and not email_confirmed(user):
-            from tournaments.models import ConfirmedEmail
-
             address_lock(user.email)
             ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})
         invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
@@ -299,7 +307,6 @@ def invitation_accept(*, invitation: Invitation, user, token_in_hand: bool = Fal
 
 def _admit(entry: Entry) -> Entry:
     """An open tournament's capacity and late entries (h-champ)."""
-    from tournaments.services.championship import entry_admit
 
     return entry_admit(entry)
 
@@ -517,7 +524,6 @@ def email_confirm(*, token: str, user):
     be the signed-in one, and still have that address). An address is confirmed for one
     account at a time: one mailbox makes one verified organizer, and an invitation
     mailed to it has one possible taker."""
-    from tournaments.models import ConfirmedEmail
 
     try:
         data = signing.loads(token, salt=EMAIL_SALT, max_age=60 * 60 * 24 * 7)

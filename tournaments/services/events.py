@@ -25,7 +25,7 @@ from tournaments.models import Fixture, League, Result, Seat
 from tournaments.selectors import formats as formats_selectors
 from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
-from tournaments.services.schedule import require_invitations_answered
+from tournaments.services.schedule import date_new_games, require_invitations_answered
 from tournaments.services.standings import standings_invalidate
 from tournaments.services.starts import (  # noqa: F401  (event_starts_update: re-exported)
     event_starts_update,
@@ -291,7 +291,6 @@ def grand_prix_league_progress(league: League) -> None:
     if league.fixtures.filter(status__in=formats_selectors.UNDECIDED).exists():
         return  # the extra games of this tie are still to be played
     made = [_extra_league_game(league, pair) for pair in itertools.combinations(leaders, 2)]
-    from tournaments.services.schedule import date_new_games
 
     date_new_games(league, made)
 
@@ -342,7 +341,6 @@ def grand_prix_extra_game(league: League) -> Fixture:
     fixture = _schedule_game(league, entries, league.format, step, [])
     fixture.label = f"GP {number + 1} (extra)"
     fixture.save(update_fields=["label"])
-    from tournaments.services.schedule import date_new_games
 
     date_new_games(league, [fixture])
     return fixture

@@ -6,8 +6,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.engine.rules import RulesError, RuleSet
-from tournaments.algorithms import brackets
+from tournaments.algorithms import brackets, open_draw
 from tournaments.algorithms.errors import AlgorithmError
+from tournaments.algorithms.standings import METRICS
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, League, Player, Result
 from tournaments.permissions import (
@@ -17,10 +18,14 @@ from tournaments.permissions import (
     organize_refusal,
 )
 from tournaments.services import league_settings as spec
+from tournaments.services.championship import entry_admit, waitlist_promote
 from tournaments.services.errors import NotAllowed, ServiceError, coded
+from tournaments.services.events import check_event
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.notify import ENTRY_INVITED, notify_on_commit
 from tournaments.services.players import check_pair, fitting_pair, unique_slug
+from tournaments.services.results import forfeit_record
+from tournaments.services.standings import standings_invalidate
 
 #: words the site's routes use right after ``leagues/`` (``/leagues/new/``) and a few more
 #: a route may want: never a league's address (tests/tournaments/test_identity_smaller.py
@@ -50,7 +55,6 @@ def validate_rules(preset: str, overrides: dict | None) -> RuleSet:
 
 
 def validate_precedence(precedence: list[str]) -> list[str]:
-    from tournaments.algorithms.standings import METRICS
 
     unknown = [name for name in precedence if name not in METRICS]
     if unknown:
@@ -207,8 +211,6 @@ def _check_event_settings(
     playoffs,
 ) -> dict:
     """The event fields of a league, validated; refuses what cannot be run."""
-    from tournaments.algorithms import open_draw
-    from tournaments.services.events import check_event
 
     Kind = League.EventKind
     if fmt.code not in spec.KIND_FORMATS[kind]:
@@ -392,8 +394,6 @@ def league_update(*, league: League, by, **changes) -> League:  # noqa: C901 (on
         if changed:
             league.save(update_fields=list(changed))
             if {"precedence", "points_scheme"} & set(changed):
-                from tournaments.services.standings import standings_invalidate
-
                 standings_invalidate(league)
         return league
 
@@ -418,7 +418,6 @@ def league_finish(*, league: League, by) -> League:
         league.status = Status.FINISHED
         league.save(update_fields=["status"])
         # a new snapshot stamp: the cached table (badge "final", the champion) is redrawn
-        from tournaments.services.standings import standings_invalidate
 
         standings_invalidate(league)
         return league
@@ -469,8 +468,6 @@ def league_set_status(*, league: League, status: str, by) -> League:
         league.status = status
         league.save(update_fields=["status"])
         if status == Status.FINISHED:  # the table's badge and champion are redrawn
-            from tournaments.services.standings import standings_invalidate
-
             standings_invalidate(league)
         return league
 
@@ -520,7 +517,6 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
                 state=Entry.State.INVITED if consent_needed else Entry.State.ACCEPTED,
                 accepted_at=None if consent_needed else timezone.now(),
             )
-            from tournaments.services.championship import entry_admit
 
             entry = entry_admit(entry)  # the waitlist, a late entry (h-champ)
             if consent_needed:  # a mail and an inbox item: they accept on their leagues page
@@ -541,7 +537,6 @@ def entry_remove(*, entry: Entry, by) -> None:
 def entry_withdraw(*, entry: Entry, by, reason: str = "withdrew") -> int:
     """A player withdraws: every game of theirs without a counted result is forfeited.
     Returns the number of forfeited games."""
-    from tournaments.services.results import forfeit_record
 
     require_no_refusal(entry_refusal(by, entry, "withdraw"))
     with transaction.atomic():
@@ -577,7 +572,6 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "withdrew") -> int:
             )
             count += 1
     # a place came free: the waitlist moves up, in its own transaction (h-champ)
-    from tournaments.services.championship import waitlist_promote
 
     waitlist_promote(entry.league)
     return count

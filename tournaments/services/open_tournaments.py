@@ -13,9 +13,10 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.starting_colour import decide_starting_colour
 from tournaments.models import Fixture, League, OpenRound, Seat
 from tournaments.selectors import open_tournaments as open_reads
+from tournaments.services.championship import checkin_deadline_apply
 from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
-from tournaments.services.schedule import require_invitations_answered
+from tournaments.services.schedule import date_new_games, require_invitations_answered
 from tournaments.services.standings import (
     standings_invalidate,
 )
@@ -73,7 +74,6 @@ def _create_tables(league: League, draw: open_draw.RoundDraw, stage: str, label)
             for i, seat in enumerate(table.seats)
         )
         made.append(fixture)
-    from tournaments.services.schedule import date_new_games
 
     date_new_games(league, made)
     return made
@@ -113,7 +113,6 @@ def open_round_draw(*, league: League, by, seed: int | None = None) -> OpenRound
         require_invitations_answered(league, "draw")
         # h-champ: the check-in deadline has passed: the absent lose their places to the
         # waitlist's present players (once; a no-op afterwards)
-        from tournaments.services.championship import checkin_deadline_apply
 
         checkin_deadline_apply(league=league)
         playing = league.entries.playing()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils.text import slugify
@@ -11,7 +12,7 @@ from tournaments.algorithms import colours as colour_rules
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.names import BadName, name_keys, normalise_name
 from tournaments.formats import get_format
-from tournaments.models import League, Player
+from tournaments.models import Entry, League, Player
 from tournaments.permissions import may_share, organizes_any_league
 from tournaments.services.errors import NotAllowed, ServiceError, coded
 
@@ -32,7 +33,6 @@ def organizer_scope(organizer) -> Q:
     """The players an organizer's new player without an account must be told apart from
     (issue 34): those the organizer created (claimed since or not) and those entered in a
     league the organizer owns or co-organizes, where the names meet on one page."""
-    from tournaments.models import Entry
 
     leagues = League.objects.filter(Q(owner=organizer) | Q(organizers=organizer)).values("pk")
     entered = Entry.objects.filter(league__in=leagues).values("player_id")
@@ -183,7 +183,6 @@ def player_set_shared(*, player: Player, by, shared: bool) -> Player:
 def accountless_limit_check(by) -> None:
     """Each organizer may create at most ``ACCOUNTLESS_PLAYERS_PER_ORGANIZER`` players
     without accounts (no squatting names); staff are not limited."""
-    from django.conf import settings
 
     if getattr(by, "is_staff", False):
         return

@@ -19,6 +19,7 @@ from tournaments.formats import get_format
 from tournaments.models import Fixture, League, Result, Seat, Series, StandingsSnapshot
 from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
+from tournaments.services.schedule import date_new_games
 from tournaments.services.standings import standings_recompute
 
 
@@ -165,7 +166,6 @@ def _schedule_next_game(series: Series, records=None) -> Fixture | None:
         Seat(fixture=fixture, entry_id=pk, position=i, colours=list(assignment[pk]))
         for i, pk in enumerate(at_board)
     )
-    from tournaments.services.schedule import date_new_games
 
     date_new_games(league, [fixture])
     return fixture

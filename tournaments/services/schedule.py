@@ -4,7 +4,9 @@ in which at-board order, with which colours, and which colour starts."""
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -12,6 +14,7 @@ from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import round_robin
 from tournaments.algorithms.colours import assign_colours
 from tournaments.algorithms.errors import AlgorithmError
+from tournaments.algorithms.recurrence import round_dates
 from tournaments.algorithms.seeding import seed_by_die_roll
 from tournaments.algorithms.starting_colour import decide_starting_colour
 from tournaments.formats import get_format
@@ -374,9 +377,6 @@ def cycle_dates_recur(
     result due ``due_hours`` later. Each round stays editable afterwards
     (``round_dates_set``); games with a counted result keep their dates. Returns how many
     games were dated."""
-    from django.conf import settings
-
-    from tournaments.algorithms.recurrence import round_dates
 
     require_organizer(by, cycle.league)
     rounds = sorted(set(cycle.fixtures.values_list("round", flat=True)))
@@ -446,9 +446,6 @@ def league_dates_recur(
     stays editable afterwards (``fixture_reschedule``). Rounds and series games that do not
     exist yet (an open round not drawn, a series game not needed yet) are dated by running
     it again once they exist. Returns how many games were dated."""
-    from django.conf import settings
-
-    from tournaments.algorithms.recurrence import round_dates
 
     require_organizer(by, league)
     groups = league_date_groups(league)
@@ -486,11 +483,6 @@ def date_new_games(league, games: list[Fixture]) -> None:
     round's game number) has a dated game takes that date; otherwise the next date after
     the latest one, ``every_days`` later at the same wall-clock time, due ``due_hours``
     after it. Without a plan, or with nothing dated yet, the games stay undated."""
-    from datetime import timedelta
-
-    from django.conf import settings
-
-    from tournaments.algorithms.recurrence import round_dates
 
     plan = league.date_plan or {}  # no query: the creating service's league row
     every, due_hours = plan.get("every_days"), plan.get("due_hours")

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseNotModified, JsonResponse
+from django.core.cache import cache
+from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone as tz
+from django.utils.dateparse import parse_datetime
 from django.utils.http import urlencode
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
@@ -24,6 +28,7 @@ from tournaments.selectors import championship as champ_reads
 from tournaments.services import championship as champ
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.open_tournaments import open_final_ranking
 from tournaments.web.forms import HandResultForm, hand_result_send
 from tournaments.web.lookups import fixture_or_404, league_or_404, organized_league
 from tournaments.web.printing import qr_svg
@@ -407,9 +412,6 @@ def projector_fragment(request, slug: str):
     else:
         # every projector (and every client polling) shares one rendering per change and
         # language: the version is in the key, so a change is never served stale (h-champ)
-        from django.core.cache import cache
-        from django.http import HttpResponse
-        from django.utils.translation import get_language
 
         key = f"projector:{etag}:{league.created_at.timestamp()}:{get_language()}"
         html = cache.get(key)
@@ -430,7 +432,6 @@ def projector_fragment(request, slug: str):
 
 
 def _deadline_value(league: League) -> str:
-    from django.utils import timezone as tz
 
     if league.checkin_deadline is None:
         return ""
@@ -438,8 +439,6 @@ def _deadline_value(league: League) -> str:
 
 
 def _parse_settings(post) -> dict:
-    from django.utils import timezone as tz
-    from django.utils.dateparse import parse_datetime
 
     raw_capacity = post.get("capacity", "").strip()
     raw_deadline = post.get("checkin_deadline", "").strip()
@@ -516,7 +515,6 @@ def classification(request, slug: str):
     """The standings with a category as a filter (``?category=youth``) and the team
     classification: public like the league's standings."""
     league = league_or_404(request, slug)
-    from tournaments.services.open_tournaments import open_final_ranking
 
     board = champ_reads.classification(
         league, request.GET.get("category", ""), final_order=open_final_ranking(league)

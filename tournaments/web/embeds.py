@@ -18,13 +18,16 @@ from csp.decorators import csp_replace
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import translation
+from django.utils.html import escape
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 
 from tournaments.selectors import embeds as embed_selectors
 from tournaments.selectors import playoffs as playoff_selectors
 from tournaments.selectors import schedule as schedule_selectors
+from tournaments.selectors import standings as standings_selectors
 from tournaments.web.caching import embed_page
 from tournaments.web.leagues import format_extras
 
@@ -77,7 +80,6 @@ def _league(slug: str):
 @embeddable
 @embed_page
 def embed_standings(request, slug: str):
-    from tournaments.selectors import standings as standings_selectors
 
     league = _league(slug)
     return render(
@@ -184,8 +186,6 @@ def embed_code(request, slug: str):
     or schedule, with its size, theme and language chosen here, a copy button, a preview,
     and the host page's few lines for auto-height (the frame reports its height by
     ``postMessage``)."""
-    from django.urls import reverse
-    from django.utils.html import escape
 
     league = _league(slug)
     kind = request.GET.get("what", "standings")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -187,8 +188,6 @@ def invitation(request, token: str):
     status = 200
     if request.method == "POST":
         if not request.user.is_authenticated:
-            from django.contrib.auth.views import redirect_to_login
-
             return redirect_to_login(request.get_full_path())
         try:
             entry = entry_services.invitation_accept(

@@ -27,6 +27,7 @@ from tournaments.selectors import standings as standings_selectors
 from tournaments.selectors.next_step import next_step
 from tournaments.services import events, open_tournaments, tie_breaks
 from tournaments.services.errors import ServiceError
+from tournaments.services.leagues import entries_open_refusal
 from tournaments.services.open_tournaments import open_final_ranking
 from tournaments.web.caching import Revision, public_page
 from tournaments.web.forms import TieBreakRollForm
@@ -127,7 +128,6 @@ def league_action(request, slug: str, action: str):
 def _can_join(user, league) -> bool:
     """Show the join button: registration open, entries open, the account's player not
     entered yet."""
-    from tournaments.services.leagues import entries_open_refusal
 
     if not (user.is_authenticated and league.registration_open):
         return False

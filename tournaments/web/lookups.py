@@ -3,11 +3,14 @@ league does not exist for outsiders)."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from tournaments.models import Fixture, League
-from tournaments.permissions import can_view
+from tournaments.permissions import can_view, is_organizer
 from tournaments.selectors import games as game_selectors
 from tournaments.selectors import leagues as league_selectors
 
@@ -47,7 +50,6 @@ def came_from(request) -> str:
     the ``next`` the form or link carried, else the referring page (``Referer``), each
     only when ``url_has_allowed_host_and_scheme`` accepts it for this host; the page
     itself does not count (a form posting to itself). ``""`` when neither is safe."""
-    from urllib.parse import urlsplit
 
     here = request.path
     for target in (
@@ -74,9 +76,6 @@ def organized_league(request, slug: str) -> League:
     """A league the visitor organizes: 404 when they may not see it, 403 (PermissionDenied)
     when they may see it but do not organize it. Anonymous visitors are sent to log in by
     the views (``login_required``)."""
-    from django.core.exceptions import PermissionDenied
-
-    from tournaments.permissions import is_organizer
 
     league = league_or_404(request, slug)
     if not is_organizer(request.user, league):

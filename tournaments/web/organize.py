@@ -13,6 +13,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments.algorithms.errors import AlgorithmError
+from tournaments.algorithms.recurrence import round_dates
 from tournaments.models import Entry, Invitation, Player, PlayerClaim, ResultLink
 from tournaments.permissions import may_vouch_for
 from tournaments.selectors.next_step import next_step
@@ -20,7 +22,8 @@ from tournaments.services import entries as entry_services
 from tournaments.services import leagues as league_services
 from tournaments.services import schedule as schedule_services
 from tournaments.services.entries import invitation_token
-from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.errors import NotAllowed, ServiceError, coded
+from tournaments.services.players import organizer_scope
 from tournaments.services.result_links import result_link_token
 from tournaments.web.lookups import organized_league
 from tournaments.web.organize_forms import (
@@ -134,8 +137,6 @@ def _player_named(name: str, organizer=None) -> Player:
     the one player of that name among the organizer's (``organizer_scope``), else the one
     whose address (slug) it is, else the one of that name on the site; several answer with
     their names told apart and their addresses."""
-    from tournaments.services.errors import coded
-    from tournaments.services.players import organizer_scope
 
     text = name.strip()
     named = Player.objects.filter(name__iexact=text).select_related("user", "created_by")
@@ -379,8 +380,6 @@ def league_open(request, slug: str):
 def league_dates(request, slug: str):
     """Date the games outside the DRRs in one step (``schedule.league_dates_recur``):
     "Preview" shows each group of games with its date, "Set the dates" stores them."""
-    from tournaments.algorithms.errors import AlgorithmError
-    from tournaments.algorithms.recurrence import round_dates
 
     league = organized_league(request, slug)
     form = RecurrenceForm(request.POST, auto_id="dates_%s")  # ids unique on the page

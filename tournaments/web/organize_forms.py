@@ -19,6 +19,7 @@ from games.replay import colour_label
 from tournaments.algorithms.standings import LEAGUE_PRECEDENCE, METRICS
 from tournaments.formats import FORMATS
 from tournaments.services import league_settings as spec
+from tournaments.services.leagues import league_scheduled
 from tournaments.web.forms import parse_rolls, split_roll_rounds
 
 #: what each tie-break metric measures (shown next to the precedence fields)
@@ -327,7 +328,6 @@ class LeagueSettingsForm(LeagueForm):
     def __init__(self, *args, league, **kwargs):
         kwargs.setdefault("initial", self.initial_from(league))
         super().__init__(*args, **kwargs)
-        from tournaments.services.leagues import league_scheduled
 
         scheduled = league_scheduled(league)
         kind = league.event_kind

@@ -13,11 +13,14 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tournaments.algorithms import recurrence
+from tournaments.algorithms.errors import AlgorithmError
 from tournaments.models import Cycle, Entry
 from tournaments.permissions import is_organizer
 from tournaments.selectors import schedule as schedule_selectors
 from tournaments.services import schedule as schedule_services
 from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.events import fixture_start_record
 from tournaments.web.lookups import fixture_or_404, organized_league
 from tournaments.web.organize_forms import DatesForm, LateOrderForm, RecurrenceForm, SeedForm
 
@@ -210,7 +213,6 @@ def game_start(request, pk: int):
     """An organizer sets a game's starting colour by hand, with a reason, where the rule
     cannot decide (the game that decides it has no finishing order: a forfeit, a result
     without a log). ``events.fixture_start_record`` refuses once the game has a result."""
-    from tournaments.services.events import fixture_start_record
 
     fixture = fixture_or_404(request, pk)
     if not is_organizer(request.user, fixture.league):
@@ -234,9 +236,6 @@ def game_start(request, pk: int):
 def drr_dates(request, slug: str, number: int):
     """Date every round of a DRR in one step (``schedule.cycle_dates_recur``): "Preview"
     shows the dates, "Set the dates" stores them; each round stays editable below."""
-    from tournaments.algorithms.errors import AlgorithmError
-    from tournaments.algorithms.recurrence import round_dates
-
     league = organized_league(request, slug)
     cycle = _cycle(league, number)
     form = RecurrenceForm(request.POST)
@@ -247,7 +246,7 @@ def drr_dates(request, slug: str, number: int):
     if "apply" not in request.POST:
         rounds = sorted(set(cycle.fixtures.values_list("round", flat=True)))
         try:
-            preview = round_dates(
+            preview = recurrence.round_dates(
                 data["first"],
                 len(rounds),
                 every_days=data["every_days"],

@@ -27,6 +27,7 @@ of its size and kind (:func:`loss_sd_mw`).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -342,7 +343,6 @@ def _expected(eq: Equity, game: Game, me: int) -> Vector:
 
 
 def _event_count(log: object) -> int:
-    import json
 
     try:
         data = log if isinstance(log, dict) else json.loads(log)  # type: ignore[arg-type]

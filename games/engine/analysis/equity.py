@@ -46,7 +46,7 @@ class Evaluator(Protocol):
 
 def default_evaluator(game: Game) -> Evaluator:
     """The shipped model for the game's rules (cached per process by the evaluator module)."""
-    from ..evaluator import evaluator_for  # the model's module: loaded only when analysing
+    from ..evaluator import evaluator_for  # noqa: PLC0415 (heavy: numpy and the network, loaded only when analysing)
 
     return evaluator_for(game.rules)
 

@@ -51,6 +51,7 @@ import numpy as np
 
 from ..board import PAWNS_PER_COLOUR, YARD
 from ..game import Game
+from .race import is_pure_race
 
 MAX_PAIRS = 40_000
 """Placement pairs a solve may have: above the largest graph the rule admits (196² =
@@ -452,7 +453,6 @@ def prepare(games) -> None:
     memoised graph holds, the one with the least advanced house pawns (its graph holds
     the positions after house moves, which the others may be). Pure races are left out
     (:mod:`.race` values them)."""
-    from .race import is_pure_race
 
     best = None
     for g in games:

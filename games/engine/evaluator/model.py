@@ -30,6 +30,7 @@ import hashlib
 import io
 import json
 import math
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,7 +131,6 @@ class Network:
 def _zero_zip_times(data: bytes) -> bytes:
     """``np.savez`` stamps the current time into the zip; rewrite it with a fixed one so a
     model's file (and its digest) depends on its weights only."""
-    import zipfile
 
     src = zipfile.ZipFile(io.BytesIO(data))
     out = io.BytesIO()

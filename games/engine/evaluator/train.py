@@ -40,6 +40,8 @@ import numpy as np
 from ..bots import HeuristicBot, RandomBot
 from ..game import Game
 from ..setup import colours_in_play
+from ..strong import StrongBot
+from . import Evaluator, shipped_network
 from .features import N_FEATURES, first_complete_player, rows
 from .model import Network
 
@@ -205,8 +207,6 @@ def heuristic_chooser(epsilon: float = 0.05):
 
 
 def strong_chooser(network: Network, epsilon: float = 0.05):
-    from ..strong import StrongBot
-    from . import Evaluator
 
     bot = StrongBot(Evaluator(network), depth=1)
     rnd = RandomBot()
@@ -454,12 +454,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     td_events = getattr(args, "td_events", 0) or 0
     td_weight = getattr(args, "td_weight", 0.0) or 0.0
     if td_events > 0:
-        from . import Evaluator
-
         teacher_net = Network.load(args.teacher) if args.teacher else None
         if teacher_net is None:
-            from . import shipped_network
-
             teacher_net = shipped_network()
         teacher = Evaluator(teacher_net, "teacher")
     elif td_weight > 0:

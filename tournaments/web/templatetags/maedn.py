@@ -11,18 +11,25 @@ from functools import lru_cache
 from typing import Any
 
 from django import template
+from django.conf import settings
+from django.shortcuts import resolve_url
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.rules import RuleSet, explain
 from games.geometry import SHAPES, SYMBOLS, shape_path
 from games.replay import colour_label
+from ratings.algorithms import Rating, is_provisional
+from ratings.config import PLATFORM_RATINGS
 from tournaments.algorithms.standings import MAX_GAME_SECONDS
 from tournaments.formats import FORMATS
 from tournaments.models import Fixture, League, Result, Series
 from tournaments.services.errors import error_text
+
+from .rules_text import translate_sentence
 
 register = template.Library()
 
@@ -312,9 +319,6 @@ def games_count(n: int) -> str:
 @register.filter
 def rules_sentences(spec) -> list[str]:
     """The engine's description of a rule set, one sentence each, in the active language."""
-    from games.engine.rules import RuleSet, explain
-
-    from .rules_text import translate_sentence
 
     return [translate_sentence(s) for s in explain(RuleSet.from_spec(spec))]
 
@@ -334,8 +338,6 @@ def css_token(value: str) -> str:
 
 @register.simple_tag
 def login_url() -> str:
-    from django.conf import settings
-    from django.shortcuts import resolve_url
 
     return resolve_url(settings.LOGIN_URL)
 
@@ -362,8 +364,6 @@ def player_rating(player) -> str:
     """The player's displayed rating as a small badge ("1234", "1000?" while provisional),
     or nothing for a player without rated games. Reads ``player.rating`` (select it with the
     player: ``select_related("…player__rating")``, no extra query)."""
-    from ratings.algorithms import Rating, is_provisional
-    from ratings.config import PLATFORM_RATINGS
 
     try:
         rating = player.rating

@@ -7,7 +7,6 @@ paid: a change it sends behind a burst of reads is handled only after the pause.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 
 import pytest

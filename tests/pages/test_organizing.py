@@ -106,7 +106,12 @@ def test_organizers_must_be_verified_setting(org, settings):
     c = client_for(org)
     response = c.post(reverse("tournaments:league-create"), league_post())
     assert response.status_code == 403
-    assert "confirm your e-mail address" in response.content.decode()
+    page = response.content.decode()
+    assert "Confirm your e-mail address before you organize a league" in page
+    assert reverse("tournaments:confirm-email", args=["send"]) in page  # the way to do it, here
+    c.cookies["django_language"] = "de"
+    german = c.get(reverse("tournaments:league-create")).content.decode()
+    assert "Bestätige deine E-Mail-Adresse, bevor du eine Liga anlegst" in german
     assert not League.objects.exists()
     # the signed link confirms it
     token = email_confirmation_token(org)

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from core.reasons import reason_text
 from notifications.models import Kind
 from tournaments.models import Entry, Fixture, League, Player, PlayerClaim, Result, ResultLink
 from tournaments.permissions import may_vouch_for
@@ -153,7 +154,7 @@ def decision_made(object_id: int, stamp: str) -> Recipients:
         Result.State.REJECTED: _("was rejected"),
         Result.State.VOIDED: _("was voided; the game is open again"),
     }.get(stamp, stamp)
-    why = result.decision_note or result.reason
+    why = reason_text(result.decision_note or result.reason)  # a service's: translated
     own_upload = (
         result.submitted_by_id is not None
         and result.submitted_by_id == result.decided_by_id

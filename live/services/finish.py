@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop as _n
 
+from core.reasons import NO_SHOW
 from games.services import LogRejected, game_log_check, game_log_store
 from live.models import Room, RoomEvent, Seat
 from live.services import timers
@@ -136,9 +137,7 @@ def fixture_no_show(*, room: Room, user, absent) -> Any:
             raise Refused(_n("the game has started: it is played to the end by the computer"))
         if room.seats.filter(original=absent.player.user, kind=Seat.Kind.HUMAN).exists():
             raise Refused(_n("%(player)s is here"), player=absent.player.name)
-        result = forfeit_record(
-            fixture=room.fixture, user=user, loser=absent, reason="did not come to the online game"
-        )
+        result = forfeit_record(fixture=room.fixture, user=user, loser=absent, reason=NO_SHOW)
         Room.objects.filter(pk=room.pk, status=Room.Status.WAITING).update(
             status=Room.Status.ABANDONED, end_reason="no-show", result_note=f"forfeit {result.pk}"
         )

@@ -135,8 +135,8 @@ def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, An
     roller = game.turn
     try:
         played = game.push(die, move, huff)
-    except IllegalMove as exc:
-        raise Refused(str(exc)) from None
+    except IllegalMove as exc:  # the engine's coded reason, in the reader's language
+        raise Refused(_n("that move cannot be played: %(why)s"), why=exc.args[0]) from None
     now = timezone.now()
     t = round(max((now - room.started_at).total_seconds(), last_t(room)), 3)
     event: dict[str, Any] = (

@@ -19,16 +19,31 @@ from live.services import timers
 from live.services.state import Refused, live_setting, locked_room, new_game, refuse_if_over, roll
 from tournaments.models import Fixture
 from tournaments.permissions import SUBMIT, result_actions
+from tournaments.services.guards import require_action
 
 
 def _check_rules(rules: Any, board: int, variant: str) -> None:
+    """Refuse rules or a variant the engine cannot play on ``board`` (coded: the names the
+    person chose; the engine's own English reason stays the refusal's cause, for logs)."""
     try:
         v = get_variant(variant)
+    except (RulesError, ValueError) as exc:
+        raise Refused(
+            _n("these rules cannot be played: there is no variant %(variant)s"),
+            field="variant",
+            variant=repr(variant),
+        ) from exc
+    try:
         spec = variant_rules(rules, v)
         RuleSet.from_spec(spec)
         Game.new(spec, board)
     except (RulesError, ValueError) as exc:
-        raise Refused(_n("these rules cannot be played: %(why)s"), why=str(exc)) from None
+        raise Refused(
+            _n("these rules cannot be played on board %(board)s: %(rules)s"),
+            field="rules",
+            board=board,
+            rules=repr(rules.get("preset", rules) if isinstance(rules, dict) else rules),
+        ) from exc
 
 
 def room_create(
@@ -164,12 +179,8 @@ def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = No
     """An online room for a scheduled league game: the league's rules and board, the
     fixture's starting colour, each colour reserved for the player who holds it. It starts
     when every player has taken their seats; its log counts as the game's result at once."""
-    actions = result_actions(user, fixture)
-    if not actions.allows(SUBMIT):
-        refusal = actions.refusal(SUBMIT)
-        if refusal:
-            raise Refused(refusal.message)
-        raise Refused(_n("you may not open a room for this game"))
+    # the results' own refusal (a coded error where they are coded), as every service's
+    require_action(result_actions(user, fixture), SUBMIT)
     if not fixture.starting_colour:
         raise Refused(
             _n(

@@ -18,7 +18,9 @@ from django.utils.translation import gettext_noop as _n
 
 from core.errors import ServiceError
 from games.engine import Game, dice, game_restore, game_snapshot
+from games.engine.codes import Coded
 from games.engine.variants import variant_rules
+from games.error_text import engine_error_text
 from games.replay import colour_label
 from live.models import Room, RoomEvent, Seat
 from tournaments.models import Fixture
@@ -32,7 +34,8 @@ class Refused(ServiceError):
     ``%(name)s`` values: ``.message`` is the English text (logs), ``.localized()`` the text
     in the active language — what the room's WebSocket sends in its connection's language
     and the pages show in theirs. Colour parameters (``colour``, ``turn``) are shown in the
-    reader's language too."""
+    reader's language too, and so is an engine's coded message given as a parameter (an
+    illegal move's ``why``)."""
 
     COLOUR_PARAMS = ("colour", "turn")
 
@@ -41,14 +44,19 @@ class Refused(ServiceError):
         super().__init__(message % params if params else message, field=field, params=params)
 
     def localized(self) -> str:
-        shown = {
-            k: colour_label(v) if k in self.COLOUR_PARAMS and isinstance(v, str) else v
-            for k, v in self.params.items()
-        }
+        shown = {k: self._shown(k, v) for k, v in self.params.items()}
         try:
             return gettext(self.template) % shown if shown else gettext(self.template)
         except (KeyError, TypeError, ValueError):  # a translation missing a parameter
             return self.message
+
+    def _shown(self, key: str, value: Any) -> Any:
+        """A parameter in the active language: an engine message, a colour's name."""
+        if isinstance(value, Coded):
+            return engine_error_text(value)
+        if key in self.COLOUR_PARAMS and isinstance(value, str):
+            return colour_label(value)
+        return value
 
 
 def live_setting(name: str) -> Any:

@@ -223,46 +223,89 @@ def finishing_places(
     """
     if forfeit:
         return None
+    board = _checked_board(players)
+    done = _checked_finished(finished, board)
+    rest = [p for p in board if p not in done]
+    score = _checked_scores(dict(scores or {}), board, rest, finished_score)
+    if not done and (not score or len({score[p] for p in rest}) == 1):
+        return None  # nobody finished and nothing separates the players: no information
+    place: dict[PlayerId, int] = {p: i for i, p in enumerate(done, start=1)}
+    place.update(_places_after(len(done), rest, score))
+    return tuple((p, place[p]) for p in board)
+
+
+def _checked_board(players: Sequence[PlayerId]) -> list[PlayerId]:
+    """The players at the board: at least two, none twice."""
     board = list(players)
     if len(board) < 2:
         raise RatingError("a rated game needs at least two players")
     if len(set(board)) != len(board):
         raise RatingError(f"players at the board are repeated: {board!r}")
+    return board
+
+
+def _checked_finished(finished: Sequence[PlayerId], board: list[PlayerId]) -> list[PlayerId]:
+    """The finishing order without repeats and ``None``, each of them at the board."""
     done = [p for p in dict.fromkeys(finished) if p is not None]
     unknown = [p for p in done if p not in board]
     if unknown:
         raise RatingError(f"finished players not at the board: {unknown!r}")
-    rest = [p for p in board if p not in done]
-    score = dict(scores or {})
+    return done
+
+
+def _checked_scores(
+    score: dict[PlayerId, float],
+    board: list[PlayerId],
+    rest: list[PlayerId],
+    finished_score: float | None,
+) -> dict[PlayerId, float]:
+    """The scores: finite numbers of players at the board, for every player not finished
+    (or for none), none of them ``finished_score`` (a finisher missing from the order)."""
+    _check_score_owners(score, board, rest)
+    _check_score_numbers(score)
+    if finished_score is not None:
+        _check_finishers_ordered(score, rest, finished_score)
+    return score
+
+
+def _check_score_owners(
+    score: Mapping[PlayerId, float], board: list[PlayerId], rest: list[PlayerId]
+) -> None:
     stray = [p for p in score if p not in board]
     if stray:
         raise RatingError(f"scores given for players not at the board: {stray!r}")
     missing = [p for p in rest if p not in score]
     if score and missing:
         raise RatingError(f"scores missing for players not finished: {missing!r}")
+
+
+def _check_score_numbers(score: Mapping[PlayerId, float]) -> None:
     for p, s in score.items():
         if isinstance(s, bool) or not isinstance(s, int | float) or not math.isfinite(s):
             raise RatingError(f"score of {p!r} must be a finite number, not {s!r}")
-    if finished_score is not None:
-        complete = [p for p in rest if score.get(p) == finished_score]
-        if complete:
-            raise RatingError(
-                f"players {complete!r} finished (score {finished_score}) but are not in the "
-                "finishing order"
-            )
-    if not done and (not score or len({score[p] for p in rest}) == 1):
-        return None  # nobody finished and nothing separates the players: no information
 
-    place: dict[PlayerId, int] = {p: i for i, p in enumerate(done, start=1)}
-    if rest:
-        if score:
-            distinct = sorted({score[p] for p in rest}, reverse=True)
-            for p in rest:
-                place[p] = len(done) + 1 + distinct.index(score[p])
-        else:
-            for p in rest:
-                place[p] = len(done) + 1
-    return tuple((p, place[p]) for p in board)
+
+def _check_finishers_ordered(
+    score: Mapping[PlayerId, float], rest: list[PlayerId], finished_score: float
+) -> None:
+    """No player outside the finishing order has the score of one who finished all."""
+    complete = [p for p in rest if score.get(p) == finished_score]
+    if complete:
+        raise RatingError(
+            f"players {complete!r} finished (score {finished_score}) but are not in the "
+            "finishing order"
+        )
+
+
+def _places_after(
+    finished: int, rest: list[PlayerId], score: Mapping[PlayerId, float]
+) -> dict[PlayerId, int]:
+    """The places of the players not finished, after the ``finished`` ones: by score
+    (equal scores tie), or all tied without scores."""
+    if not score:
+        return {p: finished + 1 for p in rest}
+    distinct = sorted({score[p] for p in rest}, reverse=True)
+    return {p: finished + 1 + distinct.index(score[p]) for p in rest}
 
 
 # --------------------------------------------------------------------------------------
@@ -613,17 +656,15 @@ def calibration_report(
             sums[k] += q
             hits[k] += o
     g = len(items)
-    table = tuple(
-        ReliabilityBin(
-            low=k / bins,
-            high=(k + 1) / bins,
-            count=counts[k],
-            mean_predicted=sums[k] / counts[k] if counts[k] else None,
-            observed=hits[k] / counts[k] if counts[k] else None,
-        )
-        for k in range(bins)
-    )
+    table = tuple(_reliability_bin(k, bins, counts[k], sums[k], hits[k]) for k in range(bins))
     return CalibrationReport(g, brier / g, brier0 / g, loss / g, loss0 / g, table)
+
+
+def _reliability_bin(k: int, bins: int, count: int, predicted: float, hits: float):
+    """Bin ``k`` of ``bins``: its forecasts' mean and how often they came true."""
+    if not count:
+        return ReliabilityBin(k / bins, (k + 1) / bins, 0, None, None)
+    return ReliabilityBin(k / bins, (k + 1) / bins, count, predicted / count, hits / count)
 
 
 __all__ = [

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import operator
 from collections import defaultdict
+from dataclasses import dataclass, field
 from functools import reduce
 from typing import Any
 
@@ -90,24 +91,25 @@ def rating_refusal(
     accepting, a player without an account only by its creator or when shared.)
     """
     league = result.fixture.league
-    if not every_league_rated():
+    if every_league_rated():
+        if not _owner_verified(league.owner, verified_owners):
+            return UNVERIFIED_ORGANIZER
+    elif not league.rated:
         # a rating officer's sanction is the trust decision; it replaces the address check
-        if not league.rated:
-            return NOT_SANCTIONED
-        if not result.verified and any(s.entry.player.user_id is None for s in seats):
-            return HAND_RESULT_WITHOUT_ACCOUNTS
-        return ""
-    owner = league.owner
-    verified = None if verified_owners is None else verified_owners.get(owner.pk)
-    if verified is None:
-        verified = owner.is_staff or email_confirmed(owner)
-        if verified_owners is not None:
-            verified_owners[owner.pk] = verified
-    if not verified:
-        return UNVERIFIED_ORGANIZER
+        return NOT_SANCTIONED
     if not result.verified and any(s.entry.player.user_id is None for s in seats):
         return HAND_RESULT_WITHOUT_ACCOUNTS
     return ""
+
+
+def _owner_verified(owner, verified_owners: dict[int, bool] | None) -> bool:
+    """Staff, or an account with a confirmed e-mail address (looked up once per owner
+    when the caller keeps ``verified_owners``)."""
+    if verified_owners is None:
+        return owner.is_staff or email_confirmed(owner)
+    if owner.pk not in verified_owners:
+        verified_owners[owner.pk] = owner.is_staff or email_confirmed(owner)
+    return verified_owners[owner.pk]
 
 
 def rated_places(
@@ -134,23 +136,9 @@ def result_places(result: Result, seats: list[Seat]) -> tuple[list[list[int]] | 
     seats = sorted(seats, key=lambda s: s.position)
     to_player = {s.entry_id: s.entry.player_id for s in seats}
     players = [to_player[s.entry_id] for s in seats]
-
-    def mapped(entries) -> list[int]:
-        return [to_player[e] for e in entries if e in to_player]
-
-    both = list(result.both_finished or [])
-    colour_places = list(result.colour_places or [])
-    if result.count_points:
-        winner = [result.winner_id] if result.winner_id in both else []
-        finished = mapped([*winner, *both, *colour_places])
-        scores = {to_player[int(k)]: v for k, v in result.count_points.items()}
-        fmt = get_format(result.fixture.league.format)
-        finished_score = FINISHED_COUNT_POINTS * fmt.colours_per_player
-    else:
-        winner = [result.winner_id] if result.winner_id is not None else []
-        finished = mapped([*winner, *both, *colour_places])
-        scores = {to_player[int(k)]: v for k, v in (result.counted_pawns or {}).items()}
-        finished_score = None
+    finished = [to_player[e] for e in _finishing_entries(result) if e in to_player]
+    scores, finished_score = _scores(result)
+    scores = {to_player[int(k)]: v for k, v in scores.items()}
     scores = {p: v for p, v in scores.items() if p in players} or None
     try:
         places = finishing_places(players, finished, scores, finished_score=finished_score)
@@ -159,6 +147,26 @@ def result_places(result: Result, seats: list[Seat]) -> tuple[list[list[int]] | 
     if places is None:
         return None, "nothing separates the players"
     return [[p, place] for p, place in places], ""
+
+
+def _finishing_entries(result: Result) -> list[int]:
+    """The entries the game placed, best first: the winner (in a time-limited game only if
+    they really finished), those who finished all colours, then by their first colour."""
+    both = list(result.both_finished or [])
+    if result.count_points:
+        winner = [result.winner_id] if result.winner_id in both else []
+    else:
+        winner = [result.winner_id] if result.winner_id is not None else []
+    return [*winner, *both, *(result.colour_places or [])]
+
+
+def _scores(result: Result) -> tuple[dict, float | None]:
+    """The other players' scores by entry (count points of a time-limited game, else
+    counted pawns) and the score that means "finished everything" (count points only)."""
+    if result.count_points:
+        fmt = get_format(result.fixture.league.format)
+        return result.count_points, FINISHED_COUNT_POINTS * fmt.colours_per_player
+    return result.counted_pawns or {}, None
 
 
 def _state_locked() -> RatingState:
@@ -207,32 +215,47 @@ def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
     )
     game = RatingGame.objects.select_for_update(no_key=True).filter(fixture_id=fixture_id).first()
     if result is None:
-        if game is not None and (game.places is not None or game.skip_reason != VOIDED):
-            # kept (unrated, pending) until the next update takes its history out: the task
-            # may be writing history rows that point at it right now
-            game.places, game.skip_reason, game.applied = None, VOIDED, False
-            game.revision += 1
-            game.save(update_fields=["places", "skip_reason", "applied", "revision"])
+        _game_voided(game)
     else:
         seats = _seats_with_players(fixture)
         if seats is None:
             seats = list(Seat.objects.filter(fixture_id=fixture_id).select_related("entry__player"))
-        places, reason = rated_places(result, seats)
-        if game is None:
-            game = RatingGame.objects.create(
-                fixture_id=fixture_id,
-                result=result,
-                places=places,
-                skip_reason=reason,
-                played_at=result.decided_at or timezone.now(),
-            )
-        elif game.result_id != result.pk or game.places != places or game.skip_reason != reason:
-            if game.places != places:
-                game.applied = False  # rated with other places: pending again → replay
-            game.result, game.places, game.skip_reason = result, places, reason
-            game.revision += 1
-            game.save(update_fields=["result", "places", "skip_reason", "applied", "revision"])
+        game = _game_rated(game, fixture_id, result, *rated_places(result, seats))
     transaction.on_commit(ratings_enqueue)
+    return game
+
+
+def _game_voided(game: RatingGame | None) -> None:
+    """A rated game whose result no longer counts: kept (unrated, pending) until the next
+    update takes its history out — the task may be writing history rows that point at it
+    right now."""
+    if game is None or (game.places is None and game.skip_reason == VOIDED):
+        return
+    game.places, game.skip_reason, game.applied = None, VOIDED, False
+    game.revision += 1
+    game.save(update_fields=["places", "skip_reason", "applied", "revision"])
+
+
+def _game_rated(
+    game: RatingGame | None, fixture_id: int, result: Result, places, reason: str
+) -> RatingGame:
+    """The rated game of a counted result: new (the next sequence), or corrected in
+    place (pending again if its places changed)."""
+    if game is None:
+        return RatingGame.objects.create(
+            fixture_id=fixture_id,
+            result=result,
+            places=places,
+            skip_reason=reason,
+            played_at=result.decided_at or timezone.now(),
+        )
+    if (game.result_id, game.places, game.skip_reason) == (result.pk, places, reason):
+        return game
+    if game.places != places:
+        game.applied = False  # rated with other places: pending again → replay
+    game.result, game.places, game.skip_reason = result, places, reason
+    game.revision += 1
+    game.save(update_fields=["result", "places", "skip_reason", "applied", "revision"])
     return game
 
 
@@ -339,6 +362,28 @@ def _update_rows(model, rows: list, fields: tuple[str, ...] | list[str]) -> None
             cursor.execute(sql, params)
 
 
+def _players_of(game: dict) -> list[int]:
+    """The players of a rated game (none for a game without places)."""
+    places = game["places"]
+    return [int(p) for p, _ in places] if places is not None else []
+
+
+@dataclass
+class _Writes:
+    """The history rows one chunk of the replay creates, rewrites and deletes."""
+
+    creates: list[RatingChange] = field(default_factory=list)
+    updates: list[RatingChange] = field(default_factory=list)
+    deletes: list[int] = field(default_factory=list)
+
+    def save(self) -> None:
+        if self.deletes:
+            RatingChange.objects.filter(pk__in=self.deletes).delete()
+        _update_rows(RatingChange, self.updates, CHANGE_FIELDS)
+        if self.creates:
+            RatingChange.objects.bulk_create(self.creates, batch_size=1000)
+
+
 class _Replay:
     """One pass of the update from the earliest pending game on (docs/ratings.md, "Replay
     from the change").
@@ -404,74 +449,88 @@ class _Replay:
 
     def _chunk(self, games: list[dict]) -> None:
         rows: dict[int, dict[int, RatingChange]] | None = None
-        creates: list[RatingChange] = []
-        updates: list[RatingChange] = []
-        deletes: list[int] = []
+        writes = _Writes()
         for i, game in enumerate(games):
-            places = game["places"]
-            players = [int(p) for p, _ in places] if places is not None else []
-            pending = not game["applied"]
-            if not pending and not any(p in self.dirty for p in players):
+            if game["applied"] and not any(p in self.dirty for p in _players_of(game)):
                 continue  # nothing reaching it changed: its stored rows stand
             if rows is None:  # the chunk's history, from the first game that needs it
-                rows = self._rows([g["pk"] for g in games[i:]])
-                fresh = {
-                    int(p)
-                    for g in games[i:]
-                    if g["pk"] > self.through and g["places"] is not None
-                    for p, _ in g["places"]
-                }
-                self._load_current(fresh)
-            stored = rows.get(game["pk"], {})
-            self.written["games"] += 1
-            if pending:
-                self.newest = max(self.newest, game["pk"])
-                if places is None and game["skip_reason"] == VOIDED:
-                    self.voided.append((game["pk"], game["revision"]))
-                else:
-                    self.marks.append((game["pk"], game["revision"]))
-                self.rated_delta += (places is not None) - bool(stored)
-            before: dict[int, Rating] = {}
-            for p in players:
-                if p in self.dirty:
-                    before[p] = self.dirty[p]
-                elif p in stored:
-                    before[p] = Rating(stored[p].mu_before, stored[p].sigma_before)
-                else:
-                    before[p] = self._stored_at(p, game["pk"])
-            for p, row in stored.items():
-                if p not in before:  # no longer in this game (or the game no longer rated)
-                    replayed = self.dirty.get(p, Rating(row.mu_before, row.sigma_before))
-                    deletes.append(row.pk)
-                    self.counted.add(p)
-                    self.touched.add(p)
-                    self._settle(p, replayed, Rating(row.mu_after, row.sigma_after))
-            if places is None:
-                continue
-            update = rate_game(before, _rated(game), PLATFORM_RATINGS)
-            for c in update.changes:
-                row = stored.get(c.player)
-                fields = _change_fields(c)
-                if row is None:
-                    creates.append(_new_change(game, c))
-                    self.counted.add(c.player)
-                    self.touched.add(c.player)
-                    self.dirty[c.player] = c.after
-                    continue
-                old_after = Rating(row.mu_after, row.sigma_after)
-                if any(getattr(row, k) != v for k, v in fields.items()):
-                    for k, v in fields.items():
-                        setattr(row, k, v)
-                    updates.append(row)
-                self._settle(c.player, c.after, old_after)
-        if deletes:
-            RatingChange.objects.filter(pk__in=deletes).delete()
-        _update_rows(RatingChange, updates, CHANGE_FIELDS)
-        if creates:
-            RatingChange.objects.bulk_create(creates, batch_size=1000)
-        self.written["created"] += len(creates)
-        self.written["updated"] += len(updates)
-        self.written["deleted"] += len(deletes)
+                rows = self._history_from(games[i:])
+            self._replay_game(game, rows.get(game["pk"], {}), writes)
+        writes.save()
+        self.written["created"] += len(writes.creates)
+        self.written["updated"] += len(writes.updates)
+        self.written["deleted"] += len(writes.deletes)
+
+    def _history_from(self, games: list[dict]) -> dict[int, dict[int, RatingChange]]:
+        """The stored history rows of ``games``, and the current ratings of the players
+        of those after everything stored (their "before" is their current rating)."""
+        rows = self._rows([g["pk"] for g in games])
+        fresh = {
+            p
+            for g in games
+            if g["pk"] > self.through and g["places"] is not None
+            for p in _players_of(g)
+        }
+        self._load_current(fresh)
+        return rows
+
+    def _replay_game(self, game: dict, stored: dict[int, RatingChange], writes: _Writes) -> None:
+        """Rate one game again from its players' replayed ratings; its stored rows are
+        updated, created or deleted as the result says."""
+        self.written["games"] += 1
+        if not game["applied"]:
+            self._note_pending(game, stored)
+        before = {p: self._before(p, stored, game["pk"]) for p in _players_of(game)}
+        for p, row in stored.items():
+            if p not in before:  # no longer in this game (or the game no longer rated)
+                self._drop(p, row, writes)
+        if game["places"] is None:
+            return
+        for c in rate_game(before, _rated(game), PLATFORM_RATINGS).changes:
+            self._keep(game, c, stored.get(c.player), writes)
+
+    def _note_pending(self, game: dict, stored: dict[int, RatingChange]) -> None:
+        """A pending game: marked applied (or deleted, voided) at the revision read."""
+        places = game["places"]
+        self.newest = max(self.newest, game["pk"])
+        if places is None and game["skip_reason"] == VOIDED:
+            self.voided.append((game["pk"], game["revision"]))
+        else:
+            self.marks.append((game["pk"], game["revision"]))
+        self.rated_delta += (places is not None) - bool(stored)
+
+    def _before(self, player: int, stored: dict[int, RatingChange], sequence: int) -> Rating:
+        """A player's rating before a game: replayed (dirty), else as stored."""
+        if player in self.dirty:
+            return self.dirty[player]
+        if player in stored:
+            return Rating(stored[player].mu_before, stored[player].sigma_before)
+        return self._stored_at(player, sequence)
+
+    def _drop(self, player: int, row: RatingChange, writes: _Writes) -> None:
+        """The player's row of a game they are no longer rated in."""
+        replayed = self.dirty.get(player, Rating(row.mu_before, row.sigma_before))
+        writes.deletes.append(row.pk)
+        self.counted.add(player)
+        self.touched.add(player)
+        self._settle(player, replayed, Rating(row.mu_after, row.sigma_after))
+
+    def _keep(self, game: dict, c, row: RatingChange | None, writes: _Writes) -> None:
+        """A player's change in a game rated again: a new row, or the stored one
+        rewritten where a value differs."""
+        if row is None:
+            writes.creates.append(_new_change(game, c))
+            self.counted.add(c.player)
+            self.touched.add(c.player)
+            self.dirty[c.player] = c.after
+            return
+        old_after = Rating(row.mu_after, row.sigma_after)
+        fields = _change_fields(c)
+        if any(getattr(row, k) != v for k, v in fields.items()):
+            for k, v in fields.items():
+                setattr(row, k, v)
+            writes.updates.append(row)
+        self._settle(c.player, c.after, old_after)
 
     def _rows(self, game_ids: list[int]) -> dict[int, dict[int, RatingChange]]:
         out: dict[int, dict[int, RatingChange]] = defaultdict(dict)
@@ -495,19 +554,7 @@ class _Replay:
         if not players:
             return 0
         self._load_current(players)
-        counts: dict[int, tuple[int, Any]] = {}
-        if self.counted:
-            latest = RatingChange.objects.filter(player_id=OuterRef("pk")).order_by("-sequence")
-            number = (
-                RatingChange.objects.filter(player_id=OuterRef("pk"))
-                .values("player_id")
-                .annotate(n=Count("pk"))
-                .values("n")
-            )
-            for pk, n, last in Player.objects.filter(pk__in=self.counted).values_list(
-                "pk", Subquery(number), Subquery(latest.values("played_at")[:1])
-            ):
-                counts[pk] = (n or 0, last)
+        counts = _history_counts(self.counted)
         changed, fresh, gone = [], [], []
         for p in sorted(players):
             row = self.current.get(p)
@@ -530,6 +577,25 @@ class _Replay:
         PlayerRating.objects.bulk_create(fresh, batch_size=1000)
         PlayerRating.objects.filter(pk__in=gone).delete()
         return len(players)
+
+
+def _history_counts(players: set[int]) -> dict[int, tuple[int, Any]]:
+    """Per player: how many history rows they have and when they last played."""
+    if not players:
+        return {}
+    latest = RatingChange.objects.filter(player_id=OuterRef("pk")).order_by("-sequence")
+    number = (
+        RatingChange.objects.filter(player_id=OuterRef("pk"))
+        .values("player_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return {
+        pk: (n or 0, last)
+        for pk, n, last in Player.objects.filter(pk__in=players).values_list(
+            "pk", Subquery(number), Subquery(latest.values("played_at")[:1])
+        )
+    }
 
 
 def ratings_update() -> dict[str, Any]:

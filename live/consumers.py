@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -53,8 +54,6 @@ CLOSE_NOT_FOUND = 4404  # no such room, or not one this visitor may see
 CLOSE_TOO_LARGE = 4413  # a frame over LIVE_MAX_FRAME_BYTES
 CLOSE_TOO_DEEP = 4400  # JSON nested deeper than LIVE_MAX_JSON_DEPTH
 CLOSE_TOO_MANY = 4429  # more messages than LIVE_MESSAGES_PER_SECOND allows
-#: the messages that change a room (refused, not dropped, over an address's budget)
-CHANGES = frozenset({"move", "take", "leave", "start"})
 CLOSE_UNAVAILABLE = 4503  # the channel layer (Redis) is away: the page reconnects
 
 
@@ -241,25 +240,7 @@ async def events_texts(room_id: int, since: int, limit: int) -> list[str]:
         pending = _events_reading.get(room_id)
         mine = pending is None
         if mine:
-            pending = asyncio.ensure_future(
-                database_sync_to_async(services.room_event_texts_since)(
-                    room_id, have, since + limit - have
-                )
-            )
-            _events_reading[room_id] = pending
-
-            def done(future: asyncio.Future, room_id: int = room_id, have: int = have) -> None:
-                _events_reading.pop(room_id, None)
-                if future.cancelled() or future.exception() is not None:
-                    return
-                kept = _events_kept.get(room_id) or []
-                if len(kept) == have:  # contiguous with what is kept
-                    _events_kept[room_id] = kept + future.result()
-                    _events_kept.move_to_end(room_id)
-                    while len(_events_kept) > _EVENT_ROOMS_KEPT:
-                        _events_kept.popitem(last=False)
-
-            pending.add_done_callback(done)
+            pending = _events_read(room_id, have, since + limit - have)
         rows = await asyncio.shield(pending)
         if mine and len(rows) < since + limit - have:  # all there is, now kept
             texts = _events_kept.get(room_id) or []
@@ -267,6 +248,30 @@ async def events_texts(room_id: int, since: int, limit: int) -> list[str]:
                 return texts[since : since + limit]
         # another request's read (or a full one): look at what is kept now
     return await database_sync_to_async(services.room_event_texts_since)(room_id, since, limit)
+
+
+def _events_read(room_id: int, have: int, count: int) -> asyncio.Future:
+    """Read ``count`` events of the room after the ``have`` kept (the one read of the room
+    under way); kept when it ends, if still contiguous with what is kept."""
+    pending = asyncio.ensure_future(
+        database_sync_to_async(services.room_event_texts_since)(room_id, have, count)
+    )
+    _events_reading[room_id] = pending
+    pending.add_done_callback(functools.partial(_events_read_done, room_id, have))
+    return pending
+
+
+def _events_read_done(room_id: int, have: int, future: asyncio.Future) -> None:
+    _events_reading.pop(room_id, None)
+    if future.cancelled() or future.exception() is not None:
+        return
+    kept = _events_kept.get(room_id) or []
+    if len(kept) != have:  # no longer contiguous with what is kept
+        return
+    _events_kept[room_id] = kept + future.result()
+    _events_kept.move_to_end(room_id)
+    while len(_events_kept) > _EVENT_ROOMS_KEPT:
+        _events_kept.popitem(last=False)
 
 
 #: set when the server counts every frame against its address's budget itself (Daphne:
@@ -340,6 +345,45 @@ def address_connect_wait(address: str | None) -> tuple[float, bool]:
     budget[0] -= cost
     return wait, True
 
+
+# --- the messages that change a room: a service each, run in a thread ---------------------------
+
+
+def _move(room: Room, user, content: dict[str, Any]) -> None:
+    services.move_play(
+        room_id=room.pk,
+        user=user,
+        move_number=content.get("move_number"),
+        choice=content.get("move"),
+    )
+
+
+def _take(room: Room, user, content: dict[str, Any]) -> None:
+    services.seat_take(room=room, user=user, colour=content.get("colour"))
+    services.seat_connected(room_id=room.pk, user=user)
+
+
+def _leave(room: Room, user, content: dict[str, Any]) -> None:
+    services.seat_leave(room=room, user=user)
+
+
+def _start(room: Room, user, content: dict[str, Any]) -> None:
+    services.room_start(room=room, user=user)
+
+
+#: the messages that change a room: ``type`` → its service (refused, not dropped, over an
+#: address's budget)
+CHANGES = {"move": _move, "take": _take, "leave": _leave, "start": _start}
+
+
+def _type_of(content: Any) -> str | None:
+    """A message's ``type`` (None for anything but a JSON object with a text type)."""
+    kind = content.get("type") if isinstance(content, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+#: what ``RoomConsumer._content`` returns for a frame it answered itself
+_HANDLED = object()
 
 #: releases under way (a task must be referenced until it is done)
 _releasing: set[asyncio.Task] = set()
@@ -496,27 +540,12 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         handled. Nothing a client sends makes this raise."""
         if self.room_id is None or self.ended:
             return
-        if self._over_rate():
-            await self._end(CLOSE_TOO_MANY)
-            return
-        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
-        if size > self.limits("MAX_FRAME_BYTES"):
-            await self._end(CLOSE_TOO_LARGE)
-            return
-        if text_data is None:
-            await self._refuse(_n("a message is a JSON text frame"))
-            return
-        if json_depth_over(text_data, self.limits("MAX_JSON_DEPTH")):
-            await self._end(CLOSE_TOO_DEEP)
-            return
-        try:
-            content = await self.decode_json(text_data)
-        except (ValueError, RecursionError):
-            await self._refuse(_n("a message is a JSON object with a type"))
+        content = await self._content(text_data, bytes_data)
+        if content is _HANDLED:
             return
         if not ADDRESS_COUNTED_BY_SERVER and address_over(self.address):
             # the address's budget is spent: a read is dropped, a change refused
-            if isinstance(content, dict) and content.get("type") in CHANGES:
+            if _type_of(content) in CHANGES:
                 await self._refuse(
                     _n("too many messages from your network just now; try again"), content
                 )
@@ -527,54 +556,78 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             log_failure(log, exc, "live: a message to room %s failed", self.room_id)
             await self._refuse(_n("the server could not carry that out; try again"), content)
 
+    async def _content(self, text_data: str | None, bytes_data: bytes | None) -> Any:
+        """The frame's JSON, its rate, size and nesting checked before it is parsed;
+        ``_HANDLED`` when the frame was refused or closed the connection instead."""
+        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        close = self._frame_over(text_data, size)
+        if close is not None:
+            await self._end(close)
+            return _HANDLED
+        if text_data is None:
+            await self._refuse(_n("a message is a JSON text frame"))
+            return _HANDLED
+        try:
+            return await self.decode_json(text_data)
+        except (ValueError, RecursionError):
+            await self._refuse(_n("a message is a JSON object with a type"))
+            return _HANDLED
+
+    def _frame_over(self, text_data: str | None, size: int) -> int | None:
+        """The close code of a frame over this connection's rate, the frame size or the
+        nesting depth; None for a frame within them."""
+        if self._over_rate():
+            return CLOSE_TOO_MANY
+        if size > self.limits("MAX_FRAME_BYTES"):
+            return CLOSE_TOO_LARGE
+        if text_data is not None and json_depth_over(text_data, self.limits("MAX_JSON_DEPTH")):
+            return CLOSE_TOO_DEEP
+        return None
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """A message: a read (``READS``: answered here, from what this process keeps) or a
+        change of this room (``CHANGES``: a service, in a thread)."""
         if not isinstance(content, dict):
             await self._refuse(_n("a message is a JSON object with a type"))
             return
-        kind = content.get("type")
-        if kind == "ping":
-            at = content.get("at")
-            await self.send_json(
-                {"type": "pong", "at": at if isinstance(at, int | float) else None}
-            )
-            return
-        if kind == "state":  # the position and its version, from the room's latest state
-            text = await latest_state_text(self.room_id)
-            if same_state(self.sent_state, text):
-                # what this connection was sent last: a tiny answer, not the state again
-                await self.send(text_data=self._unchanged(text))
-            else:
-                await self._send_state(text)
-            return
-        if kind == "events":
-            await self._events(content.get("since"))
+        read = self.READS.get(_type_of(content))
+        if read is not None:
+            await read(self, content)
             return
         if content.get("room") != self.token:
             await self._refuse(_n("that message is for another room"), content)
             return
         try:
-            await database_sync_to_async(self._handle)(kind, content)
+            await database_sync_to_async(self._handle)(content)
         except ServiceError as exc:  # live play's Refused and the services' own refusals
             await self._refuse(exc, content)
 
-    def _handle(self, kind: Any, content: dict[str, Any]) -> None:
+    def _handle(self, content: dict[str, Any]) -> None:
         room = Room.objects.get(pk=self.room_id)
-        if kind == "move":
-            services.move_play(
-                room_id=self.room_id,
-                user=self.user,
-                move_number=content.get("move_number"),
-                choice=content.get("move"),
-            )
-        elif kind == "take":
-            services.seat_take(room=room, user=self.user, colour=content.get("colour"))
-            services.seat_connected(room_id=self.room_id, user=self.user)
-        elif kind == "leave":
-            services.seat_leave(room=room, user=self.user)
-        elif kind == "start":
-            services.room_start(room=room, user=self.user)
-        else:
+        change = CHANGES.get(_type_of(content))
+        if change is None:
+            kind = content.get("type")
             raise services.Refused(_n("unknown message type %(kind)s"), kind=repr(str(kind)[:40]))
+        change(room, self.user, content)
+
+    async def _ping(self, content: dict[str, Any]) -> None:
+        at = content.get("at")
+        await self.send_json({"type": "pong", "at": at if isinstance(at, int | float) else None})
+
+    async def _state(self, content: dict[str, Any]) -> None:
+        """The position and its version, from the room's latest state."""
+        text = await latest_state_text(self.room_id)
+        if same_state(self.sent_state, text):
+            # what this connection was sent last: a tiny answer, not the state again
+            await self.send(text_data=self._unchanged(text))
+        else:
+            await self._send_state(text)
+
+    async def _events_asked(self, content: dict[str, Any]) -> None:
+        await self._events(content.get("since"))
+
+    #: the messages that read: ``type`` → handler
+    READS = {"ping": _ping, "state": _state, "events": _events_asked}
 
     async def _refuse(self, reason: str | ServiceError, content: Any = None) -> None:
         """Answer with a refusal in the connection's language (``reason``: a service's

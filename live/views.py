@@ -39,26 +39,30 @@ def _visible_room(request, token: str) -> Room:
     return room
 
 
+def _room_settings(request) -> dict:
+    """The lobby form's room settings (the service checks them)."""
+    p = request.POST
+    return {
+        "board": _int(p.get("board"), 4),
+        "rules": p.get("rules") or "online",
+        "mode": p.get("mode") or Room.Mode.ONLINE,
+        "turn_seconds": _int(p.get("turn_seconds")),
+        "is_public": p.get("is_public") == "on",
+        "variant": p.get("variant") or "",
+        "strength": p.get("strength") or "heuristic",
+        "names": [n for n in (p.get("names") or "").split(",")],
+        "address": LoginThrottle().get_ident(request) or "",
+    }
+
+
 @require_http_methods(["GET", "POST"])
 def lobby(request):
     error = None
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"/accounts/login/?next={request.path}")
-        p = request.POST
         try:
-            room = services.room_create(
-                host=request.user,
-                board=_int(p.get("board"), 4),
-                rules=p.get("rules") or "online",
-                mode=p.get("mode") or Room.Mode.ONLINE,
-                turn_seconds=_int(p.get("turn_seconds")),
-                is_public=p.get("is_public") == "on",
-                variant=p.get("variant") or "",
-                strength=p.get("strength") or "heuristic",
-                names=[n for n in (p.get("names") or "").split(",")],
-                address=LoginThrottle().get_ident(request) or "",
-            )
+            room = services.room_create(host=request.user, **_room_settings(request))
         except services.Refused as exc:
             error = exc.localized()
         else:

@@ -45,9 +45,7 @@ def room_state(room: Room, game: Game | None = None, last: dict | None = None) -
         game = room_game(room) if room.status != Room.Status.WAITING else new_game(room)
     seats = room_seats(room)
     positions = game.positions()
-    legal: list[list[Any]] = []
-    if room.status == Room.Status.PLAYING and room.die:
-        legal = [[m.from_, m.to, m.pawn_colour, m.captures] for m in game.legal_moves(room.die)]
+    playing = room.status == Room.Status.PLAYING
     return {
         "type": "state",
         "room": room.token,
@@ -60,45 +58,56 @@ def room_state(room: Room, game: Game | None = None, last: dict | None = None) -
         "move_number": room.move_number,
         "seats_version": room.seats_version,
         "die": room.die,
-        "turn": game.turn if room.status == Room.Status.PLAYING else None,
+        "turn": game.turn if playing else None,
         "tries_left": game.tries_left,
-        "legal": legal,
+        "legal": _legal_view(game, room.die) if playing else [],
         "positions": [[_pos(p) for p in positions[s.colour]] for s in seats],
         "home": game.pawns_home(),
-        "seats": [
-            {
-                "colour": s.colour,
-                "index": s.index,
-                "kind": s.kind,
-                "name": seat_name(s),
-                "user": s.user_id,
-                "original": s.original.get_username() if s.original_id else None,
-                "reserved": s.reserved,
-                "strength": s.strength,
-                # a seat its player left: when, and until when it is held for them
-                "left_at": s.disconnected_at.timestamp()
-                if s.kind == Seat.Kind.COMPUTER and s.disconnected_at
-                else None,
-                "held_until": held.timestamp() if (held := held_until(s)) else None,
-            }
-            for s in seats
-        ],
+        "seats": [_seat_view(s) for s in seats],
         "deadline": room.turn_deadline.timestamp() if room.turn_deadline else None,
         "turn_seconds": room.turn_seconds,
         "last": last,
         "winner": room.winner or None,
         "end_reason": room.end_reason or None,
         "placings": game.placing_colours(),
-        "log_url": reverse("live:log", args=[room.token])
-        if room.status == Room.Status.FINISHED
-        else None,
-        "replay_url": reverse("live:replay", args=[room.token])
-        if room.status == Room.Status.FINISHED
-        else None,
+        "log_url": _finished_url(room, "live:log"),
+        "replay_url": _finished_url(room, "live:replay"),
         # the dice's commitment (games.engine.dice); the seed only once the game is over
         "dice": room_dice(room),
         "applied_at": time.time(),
     }
+
+
+def _legal_view(game: Game, die: int | None) -> list[list[Any]]:
+    """The legal moves with the die rolled (none before the first roll)."""
+    if not die:
+        return []
+    return [[m.from_, m.to, m.pawn_colour, m.captures] for m in game.legal_moves(die)]
+
+
+def _seat_view(s: Seat) -> dict[str, Any]:
+    held = held_until(s)
+    left = s.disconnected_at if s.kind == Seat.Kind.COMPUTER else None
+    return {
+        "colour": s.colour,
+        "index": s.index,
+        "kind": s.kind,
+        "name": seat_name(s),
+        "user": s.user_id,
+        "original": s.original.get_username() if s.original_id else None,
+        "reserved": s.reserved,
+        "strength": s.strength,
+        # a seat its player left: when, and until when it is held for them
+        "left_at": left.timestamp() if left else None,
+        "held_until": held.timestamp() if held else None,
+    }
+
+
+def _finished_url(room: Room, name: str) -> str | None:
+    """A finished room's log or replay page (none before the game is over)."""
+    if room.status != Room.Status.FINISHED:
+        return None
+    return reverse(name, args=[room.token])
 
 
 def room_events_with_movers(room: Room) -> list[dict[str, Any]]:
@@ -163,17 +172,14 @@ def room_log(room: Room) -> dict[str, Any]:
         "mode": room.mode,
         "seats": {s.colour: seat_name(s) for s in room_seats(room)},
     }
-    if room.started_at:
-        meta["started"] = room.started_at.isoformat()
-    if room.variant:
-        meta["variant"] = room.variant
-    if room.end_reason:
-        meta["ended"] = {"reason": room.end_reason, "winner": room.winner}
-    if room.fixture_id:
-        meta["fixture"] = room.fixture_id
-    dice = room_dice(room)  # the commitment; the seed only once the game is over
-    if dice is not None:
-        meta["dice"] = dice
+    told = {  # each only when there is something to say
+        "started": room.started_at.isoformat() if room.started_at else None,
+        "variant": room.variant,
+        "ended": {"reason": room.end_reason, "winner": room.winner} if room.end_reason else None,
+        "fixture": room.fixture_id,
+        "dice": room_dice(room),  # the commitment; the seed only once the game is over
+    }
+    meta.update((key, value) for key, value in told.items() if value)
     return LogRecord(
         rules=room_rules(room),
         first=room.first,

@@ -29,15 +29,21 @@ from live.services.state import (
 
 
 def _parse_choice(choice: Any) -> tuple[Any, int, str | None]:
-    if not isinstance(choice, list | tuple) or len(choice) not in (2, 3):
-        raise Refused(_n('a move is [from, to] (from: "B" or a field)'), field="move")
-    frm, to = choice[0], choice[1]
-    if isinstance(frm, bool) or isinstance(to, bool) or not isinstance(to, int):
-        raise Refused(_n('a move is [from, to] (from: "B" or a field)'), field="move")
-    if frm != "B" and not isinstance(frm, int):
+    if not _is_move(choice):
         raise Refused(_n('a move is [from, to] (from: "B" or a field)'), field="move")
     pawn = choice[2] if len(choice) == 3 else None
-    return frm, to, pawn if isinstance(pawn, str) else None
+    return choice[0], choice[1], pawn if isinstance(pawn, str) else None
+
+
+def _is_move(choice: Any) -> bool:
+    """``[from, to]`` or ``[from, to, pawn colour]``: ``from`` "B" or a field, ``to`` a
+    field (a JSON true or false is not a number here)."""
+    if not isinstance(choice, list | tuple) or len(choice) not in (2, 3):
+        return False
+    frm, to = choice[0], choice[1]
+    if isinstance(frm, bool) or isinstance(to, bool) or not isinstance(to, int):
+        return False
+    return frm == "B" or isinstance(frm, int)
 
 
 def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str, Any]:
@@ -47,6 +53,16 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
     if isinstance(move_number, bool) or not isinstance(move_number, int):
         raise Refused(_n("say which roll you answer (move_number)"), field="move_number")
     frm, to, pawn = _parse_choice(choice)
+    room = _room_at_roll(room_id, move_number)
+    game = room_game(room)
+    if not _moves_for(room, seat_of(room, game.turn), user):
+        raise Refused(_n("it is %(turn)s's turn, not yours"), turn=game.turn)
+    return apply(room, game, _legal_move(game, room.die, frm, to, pawn), by="player")
+
+
+def _room_at_roll(room_id: int, move_number: int) -> Room:
+    """The room (with its seats), playing and at roll ``move_number``; else refused (a
+    stale or replayed answer)."""
     room = room_with_seats(room_id)
     if room is None:
         raise Refused(_n("there is no room %(room)s"), room=room_id)
@@ -59,41 +75,44 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
             asked=move_number,
             at=room.move_number,
         )
-    game = room_game(room)
-    seat = seat_of(room, game.turn)
-    allowed = (
-        seat is not None
-        and seat.kind == Seat.Kind.HUMAN
-        and getattr(user, "is_authenticated", False)
-        and (
-            (room.mode == Room.Mode.TABLE and room.host_id == getattr(user, "pk", None))
-            or (seat.user_id is not None and seat.user_id == getattr(user, "pk", None))
-        )
-    )
-    if not allowed:
-        raise Refused(_n("it is %(turn)s's turn, not yours"), turn=game.turn)
-    legal = game.legal_moves(room.die)
+    return room
+
+
+def _moves_for(room: Room, seat: Seat | None, user) -> bool:
+    """Whether ``user`` moves for the seat on turn: its player, or around the table the
+    host (a computer seat is nobody's)."""
+    if seat is None or seat.kind != Seat.Kind.HUMAN:
+        return False
+    if not getattr(user, "is_authenticated", False):
+        return False
+    me = getattr(user, "pk", None)
+    if room.mode == Room.Mode.TABLE and room.host_id == me:
+        return True
+    return seat.user_id is not None and seat.user_id == me
+
+
+def _legal_move(game: Game, die: int, frm: Any, to: int, pawn: str | None) -> Move:
+    """The legal move ``frm`` → ``to`` with ``die`` (of ``pawn``'s colour, if given)."""
+    legal = game.legal_moves(die)
     wanted = [
         m
         for m in legal
         if m.from_ == frm and m.to == to and (pawn is None or m.pawn_colour == pawn)
     ]
-    if not wanted:
-        if not legal:
-            raise Refused(
-                _n(
-                    "%(move)s is not a legal move with a %(die)s: there is none (the roll is spent)"
-                ),
-                move=f"{frm}→{to}",
-                die=room.die,
-            )
+    if wanted:
+        return wanted[0]
+    if not legal:
         raise Refused(
-            _n("%(move)s is not a legal move with a %(die)s; legal: %(legal)s"),
+            _n("%(move)s is not a legal move with a %(die)s: there is none (the roll is spent)"),
             move=f"{frm}→{to}",
-            die=room.die,
-            legal=", ".join(str(m) for m in legal),
+            die=die,
         )
-    return apply(room, game, wanted[0], by="player")
+    raise Refused(
+        _n("%(move)s is not a legal move with a %(die)s; legal: %(legal)s"),
+        move=f"{frm}→{to}",
+        die=die,
+        legal=", ".join(str(m) for m in legal),
+    )
 
 
 def room_step(*, room_id: int, move_number: int, reschedule: bool = True) -> dict[str, Any] | None:
@@ -106,18 +125,13 @@ def room_step(*, room_id: int, move_number: int, reschedule: bool = True) -> dic
     if room is None or room.status != Room.Status.PLAYING or room.move_number != move_number:
         return None
     game = room_game(room)
-    seat = seat_of(room, game.turn)
     legal = game.legal_moves(room.die)
-    if seat is None or seat.kind == Seat.Kind.COMPUTER:
-        by, strength = "computer", seat.strength if seat else "heuristic"
-    elif len(legal) <= 1:
-        by, strength = "auto", "heuristic"
-    elif room.turn_deadline and timezone.now() >= room.turn_deadline - timedelta(milliseconds=20):
-        by, strength = "timeout", "heuristic"
-    else:
+    mover = _server_mover(room, seat_of(room, game.turn), legal)
+    if mover is None:  # a person still has time
         if room.turn_deadline and reschedule:  # woken early (a seat changed hands)
             timers.schedule_step_on_commit(room.pk, move_number, timers.pause_for(room, game))
         return None
+    by, strength = mover
     move = computer.choose(game, room.die, legal, strength) if legal else None
     try:
         return apply(room, game, move, by=by)
@@ -125,6 +139,19 @@ def room_step(*, room_id: int, move_number: int, reschedule: bool = True) -> dic
         # someone else applied this roll first, or the seats changed since they were read
         # (the change asked for a step of its own, which reads them afresh)
         return None
+
+
+def _server_mover(room: Room, seat: Seat | None, legal: list[Move]) -> tuple[str, str] | None:
+    """Who moves for the seat on turn now, and how strongly: the computer for its seat,
+    the server for a person with one move or none, or whose time ran out; None while a
+    person still has time to choose."""
+    if seat is None or seat.kind == Seat.Kind.COMPUTER:
+        return "computer", seat.strength if seat else "heuristic"
+    if len(legal) <= 1:
+        return "auto", "heuristic"
+    if room.turn_deadline and timezone.now() >= room.turn_deadline - timedelta(milliseconds=20):
+        return "timeout", "heuristic"
+    return None
 
 
 def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, Any]:
@@ -150,30 +177,10 @@ def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, An
         "timer_owner": dispatch.owner_name(),
         "move_number": number + 1,
         "snapshot": snapshot_of(game, number + 1, t),  # the next move loads this, in O(1)
+        **(_end_fields(game, now) if over else _next_roll_fields(room, number + 1, now)),
     }
-    if over:
-        fields.update(
-            status=Room.Status.FINISHED,
-            die=None,
-            turn_deadline=None,
-            finished_at=now,
-            winner=game.winner or "",  # a player (both-colours: who finishes both)
-            end_reason=game.ended_by or "finished",
-        )
-    else:
-        fields.update(
-            die=roll(room, number + 1),
-            rolled_at=now,
-            turn_deadline=now + timedelta(seconds=room.turn_seconds) if room.turn_seconds else None,
-        )
     if not claim(room.pk, number, fields, event, by, seats_version=room.seats_version):
-        now_at = Room.objects.filter(pk=room.pk).values_list("move_number", "seats_version").first()
-        if now_at is not None and now_at[0] == number and now_at[1] != room.seats_version:
-            raise Refused(
-                _n("the seats changed while roll %(number)s was being answered; try again"),
-                number=number,
-            )
-        raise Refused(_n("roll %(number)s has been answered already"), number=number)
+        _refuse_lost_claim(room, number)
     for k, v in fields.items():
         setattr(room, k, v)
     # after the commit: at once here, or when the caller's own transaction commits
@@ -190,6 +197,39 @@ def apply(room: Room, game: Game, move: Move | None, *, by: str) -> dict[str, An
         )
     )
     return last
+
+
+def _end_fields(game: Game, now) -> dict[str, Any]:
+    """The room's row once its game is over."""
+    return {
+        "status": Room.Status.FINISHED,
+        "die": None,
+        "turn_deadline": None,
+        "finished_at": now,
+        "winner": game.winner or "",  # a player (both-colours: who finishes both)
+        "end_reason": game.ended_by or "finished",
+    }
+
+
+def _next_roll_fields(room: Room, number: int, now) -> dict[str, Any]:
+    """The room's row with roll ``number`` rolled, its turn timer started."""
+    seconds = room.turn_seconds
+    return {
+        "die": roll(room, number),
+        "rolled_at": now,
+        "turn_deadline": now + timedelta(seconds=seconds) if seconds else None,
+    }
+
+
+def _refuse_lost_claim(room: Room, number: int) -> None:
+    """Someone applied roll ``number`` first, or the seats changed since they were read."""
+    now_at = Room.objects.filter(pk=room.pk).values_list("move_number", "seats_version").first()
+    if now_at is not None and now_at[0] == number and now_at[1] != room.seats_version:
+        raise Refused(
+            _n("the seats changed while roll %(number)s was being answered; try again"),
+            number=number,
+        )
+    raise Refused(_n("roll %(number)s has been answered already"), number=number)
 
 
 def claim(

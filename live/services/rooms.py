@@ -69,34 +69,13 @@ def room_create(
     ``address`` at most LIVE_ROOMS_PER_ADDRESS (``open_rooms_limit``)."""
     if not getattr(host, "is_authenticated", False):
         raise Refused(_n("log in to open a room"))
-    if board not in (4, 6):
-        raise Refused(_n("the board must be 4 or 6"), field="board")
-    if mode not in Room.Mode.values:
-        raise Refused(_n("unknown mode %(mode)s"), field="mode", mode=repr(mode))
-    if strength not in computer.STRENGTHS:
-        raise Refused(
-            _n("unknown computer strength %(strength)s"), field="strength", strength=repr(strength)
-        )
+    _check_settings(board, mode, strength)
     _check_rules(rules, board, variant)
     colours = list(DEFAULT_COLOURS[board])
-    first = first or colours[0]
-    if first not in colours:
-        raise Refused(
-            _n("%(first)s is not a colour of board %(board)s"),
-            field="first",
-            first=repr(first),
-            board=board,
-        )
-    if mode == Room.Mode.ONLINE:
-        seconds = turn_seconds or live_setting("TURN_SECONDS")
-        if not 1 <= seconds <= 600:
-            raise Refused(_n("the turn timer must be 1 to 600 seconds"), field="turn_seconds")
-    else:
-        seconds = None
-    names = [n.strip() for n in (names or []) if n and n.strip()]
+    first = _first_colour(first, colours, board)
+    seconds = _turn_seconds(mode, turn_seconds)
+    names = _table_names(mode, names, len(colours))
     address = (address or "")[:64]  # as stored, so the limit counts what it compares
-    if mode == Room.Mode.TABLE and not 1 <= len(names) <= len(colours):
-        raise Refused(_n("name 1 to %(n)s people at the table"), field="names", n=len(colours))
     with transaction.atomic():
         open_rooms_limit(host, address)
         room = Room.objects.create(
@@ -112,13 +91,61 @@ def room_create(
             first=first,
         )
         for i, colour in enumerate(colours):
-            seat = Seat(room=room, colour=colour, index=i, strength=strength)
-            if mode == Room.Mode.TABLE and i < len(names):
-                seat.kind, seat.name = Seat.Kind.HUMAN, names[i][:100]
-            elif mode == Room.Mode.COMPUTER and i == 0:
-                seat.kind, seat.user, seat.original = Seat.Kind.HUMAN, host, host
-            seat.save()
+            _new_seat(room, i, colour, strength, names, host).save()
     return room
+
+
+def _check_settings(board: int, mode: str, strength: str) -> None:
+    if board not in (4, 6):
+        raise Refused(_n("the board must be 4 or 6"), field="board")
+    if mode not in Room.Mode.values:
+        raise Refused(_n("unknown mode %(mode)s"), field="mode", mode=repr(mode))
+    if strength not in computer.STRENGTHS:
+        raise Refused(
+            _n("unknown computer strength %(strength)s"), field="strength", strength=repr(strength)
+        )
+
+
+def _first_colour(first: str | None, colours: list[str], board: int) -> str:
+    """The colour that starts: ``first``, else the board's first."""
+    first = first or colours[0]
+    if first not in colours:
+        raise Refused(
+            _n("%(first)s is not a colour of board %(board)s"),
+            field="first",
+            first=repr(first),
+            board=board,
+        )
+    return first
+
+
+def _turn_seconds(mode: str, asked: int | None) -> int | None:
+    """An online room's turn timer (LIVE_TURN_SECONDS unless asked); the others have none."""
+    if mode != Room.Mode.ONLINE:
+        return None
+    seconds = asked or live_setting("TURN_SECONDS")
+    if not 1 <= seconds <= 600:
+        raise Refused(_n("the turn timer must be 1 to 600 seconds"), field="turn_seconds")
+    return seconds
+
+
+def _table_names(mode: str, names: list[str] | None, seats: int) -> list[str]:
+    """The people at the device, one a seat (around the table: 1 to every seat)."""
+    names = [n.strip() for n in (names or []) if n and n.strip()]
+    if mode == Room.Mode.TABLE and not 1 <= len(names) <= seats:
+        raise Refused(_n("name 1 to %(n)s people at the table"), field="names", n=seats)
+    return names
+
+
+def _new_seat(room: Room, i: int, colour: str, strength: str, names: list[str], host) -> Seat:
+    """Seat ``i``: a person's at the table, the host's first one against the computer,
+    else the computer's."""
+    seat = Seat(room=room, colour=colour, index=i, strength=strength)
+    if room.mode == Room.Mode.TABLE and i < len(names):
+        seat.kind, seat.name = Seat.Kind.HUMAN, names[i][:100]
+    elif room.mode == Room.Mode.COMPUTER and i == 0:
+        seat.kind, seat.user, seat.original = Seat.Kind.HUMAN, host, host
+    return seat
 
 
 #: a room opened longer ago than this no longer counts against its host's limit

@@ -40,50 +40,74 @@ def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
             raise Refused(
                 _n("there is no %(colour)s seat in this room"), field="colour", colour=repr(colour)
             )
-        if seat.kind == Seat.Kind.HUMAN:
-            if seat.user_id == user.pk:
-                return [seat]
-            raise Refused(_n("the %(colour)s seat is taken"), colour=colour)
-        if seat.reserved and seat.original_id != user.pk:
-            raise Refused(
-                _n("the %(colour)s seat is reserved for %(player)s in this league game"),
-                colour=colour,
-                player=str(seat.original),
-            )
-        held = held_until(seat)
-        if held is not None and seat.original_id != user.pk and timezone.now() < held:
-            raise Refused(
-                _n(
-                    "the %(colour)s seat is held for %(player)s until %(until)s UTC "
-                    "(they left it just now)"
-                ),
-                colour=colour,
-                player=str(seat.original),
-                until=f"{held:%H:%M:%S}",
-            )
-        if seat.reserved:
-            taking = [s for s in seats.values() if s.reserved and s.original_id == user.pk]
-        else:
-            if any(s.user_id == user.pk for s in seats.values()):
-                raise Refused(_n("you already play a colour in this room"))
-            taking = [seat]
-        for s in taking:
-            s.kind, s.user = Seat.Kind.HUMAN, user
-            s.original = s.original or user
-            s.disconnected_at, s.seen_at = None, timezone.now()
-            s.save(update_fields=["kind", "user", "original", "disconnected_at", "seen_at"])
+        if seat.kind == Seat.Kind.HUMAN and seat.user_id == user.pk:
+            return [seat]
+        _refuse_taken(seat, user)
+        taking = _seats_to_take(seat, seats, user)
+        _sit_down(taking, user)
         seats_changed(room)
-        begin = (
-            room.status == Room.Status.WAITING
-            and room.fixture_id
-            and all(s.kind == Seat.Kind.HUMAN for s in seats.values() if s.reserved)
-        )
-        if begin:
-            start(room)
-        elif room.status == Room.Status.PLAYING:
-            timers.schedule_step_on_commit(room.pk, room.move_number, 0)
+        _begin_or_step(room, seats)
         timers.broadcast_on_commit(room.pk)
     return taking
+
+
+def _refuse_taken(seat: Seat, user) -> None:
+    """Refuse a seat someone else plays, one reserved for another player, or one held for
+    the player who just left it."""
+    colour = seat.colour
+    if seat.kind == Seat.Kind.HUMAN:
+        raise Refused(_n("the %(colour)s seat is taken"), colour=colour)
+    if seat.original_id == user.pk:
+        return  # the player's own seat: taken back
+    if seat.reserved:
+        raise Refused(
+            _n("the %(colour)s seat is reserved for %(player)s in this league game"),
+            colour=colour,
+            player=str(seat.original),
+        )
+    held = held_until(seat)
+    if held is not None and timezone.now() < held:
+        raise Refused(
+            _n(
+                "the %(colour)s seat is held for %(player)s until %(until)s UTC "
+                "(they left it just now)"
+            ),
+            colour=colour,
+            player=str(seat.original),
+            until=f"{held:%H:%M:%S}",
+        )
+
+
+def _seats_to_take(seat: Seat, seats: dict[str, Seat], user) -> list[Seat]:
+    """A reserved seat's player takes all their colours at once; anyone else one seat."""
+    if seat.reserved:
+        return [s for s in seats.values() if s.reserved and s.original_id == user.pk]
+    if any(s.user_id == user.pk for s in seats.values()):
+        raise Refused(_n("you already play a colour in this room"))
+    return [seat]
+
+
+def _sit_down(taking: list[Seat], user) -> None:
+    now = timezone.now()
+    for s in taking:
+        s.kind, s.user = Seat.Kind.HUMAN, user
+        s.original = s.original or user
+        s.disconnected_at, s.seen_at = None, now
+        s.save(update_fields=["kind", "user", "original", "disconnected_at", "seen_at"])
+
+
+def _begin_or_step(room: Room, seats: dict[str, Seat]) -> None:
+    """A league game starts once every reserved seat is taken; a game under way moves on
+    at once (the seat's new player may be on turn)."""
+    begin = (
+        room.status == Room.Status.WAITING
+        and room.fixture_id
+        and all(s.kind == Seat.Kind.HUMAN for s in seats.values() if s.reserved)
+    )
+    if begin:
+        start(room)
+    elif room.status == Room.Status.PLAYING:
+        timers.schedule_step_on_commit(room.pk, room.move_number, 0)
 
 
 def seats_changed(room: Room) -> None:

@@ -353,10 +353,7 @@ def claim_opened(object_id: int, stamp: str) -> Recipients:
         return [], None
     player = claim.player
     entries = list(player.entries.select_related("league__owner"))
-    candidates = {u.pk: u for e in entries for u in _organizers(e.league)}
-    if player.created_by is not None:
-        candidates[player.created_by.pk] = player.created_by
-    users = [u for u in candidates.values() if u.is_active and may_vouch_for(u, player)]
+    users = _vouchers(player, entries)
     league = next((e.league for e in entries if users), None)
     return users, Message(
         Kind.CLAIM_OPENED,
@@ -369,6 +366,14 @@ def claim_opened(object_id: int, stamp: str) -> Recipients:
         % {"user": claim.user.get_username(), "player": player.name},
         reverse("tournaments:manage", args=[league.slug]) if league else "",
     )
+
+
+def _vouchers(player: Player, entries: list[Entry]) -> list:
+    """Who may vouch for ``player``: the organizers of its leagues and its creator."""
+    candidates = {u.pk: u for e in entries for u in _organizers(e.league)}
+    if player.created_by is not None:
+        candidates[player.created_by.pk] = player.created_by
+    return [u for u in candidates.values() if u.is_active and may_vouch_for(u, player)]
 
 
 def claim_decided(object_id: int, stamp: str) -> Recipients:

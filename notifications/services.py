@@ -78,25 +78,30 @@ def notify_event(kind: str, object_id: int, stamp: str = "") -> dict:
         message = worded[language]
         if not (email_on or inbox_on):
             continue
-        try:
-            with transaction.atomic():
-                notification, made = Notification.objects.get_or_create(
-                    user=user,
-                    key=key,
-                    defaults=dict(
-                        kind=kind,
-                        subject=message.subject[:200],
-                        body=message.body,
-                        url=message.path,
-                        in_inbox=inbox_on,
-                    ),
-                )
-        except IntegrityError:  # a concurrent run created it first
-            notification, made = Notification.objects.get(user=user, key=key), False
+        notification, made = _inbox_entry(user, key, kind, message, inbox_on)
         created += made
         if email_on and user.email and notification.emailed_at is None and user.pk not in digest:
             emailed += _deliver(notification)
     return {"event": kind, "created": created, "emailed": emailed}
+
+
+def _inbox_entry(user, key: str, kind: str, message, inbox_on: bool) -> tuple[Notification, bool]:
+    """The user's one notification of the event ``key`` (created once, whoever runs)."""
+    try:
+        with transaction.atomic():
+            return Notification.objects.get_or_create(
+                user=user,
+                key=key,
+                defaults=dict(
+                    kind=kind,
+                    subject=message.subject[:200],
+                    body=message.body,
+                    url=message.path,
+                    in_inbox=inbox_on,
+                ),
+            )
+    except IntegrityError:  # a concurrent run created it first
+        return Notification.objects.get(user=user, key=key), False
 
 
 def _deliver(notification: Notification) -> int:
@@ -168,6 +173,26 @@ def send_digests(now: datetime | None = None) -> dict:
     claimed before the mail goes (as a single e-mail is), so a second run sends nothing
     twice; a failed send releases them for the next run."""
     sent = 0
+    for notes in _digest_notes().values():
+        ids = [n.pk for n in notes]
+        claimed = Notification.objects.filter(pk__in=ids, email_claimed_at__isnull=True).update(
+            email_claimed_at=timezone.now()
+        )
+        if claimed != len(ids):  # another run took some: leave them to it
+            continue
+        try:
+            _digest_message(notes).send(fail_silently=False)
+        except Exception:
+            Notification.objects.filter(pk__in=ids).update(email_claimed_at=None)
+            raise
+        Notification.objects.filter(pk__in=ids).update(emailed_at=timezone.now())
+        sent += 1
+    return {"digests": sent}
+
+
+def _digest_notes() -> dict[int, list[Notification]]:
+    """Per digest user: their notices not mailed (nor claimed) yet, oldest first, of the
+    kinds they get by e-mail."""
     waiting = Notification.objects.filter(
         user__account_settings__daily_digest=True,
         emailed_at__isnull=True,
@@ -177,34 +202,25 @@ def send_digests(now: datetime | None = None) -> dict:
     for note in waiting.order_by("created_at", "pk"):
         if note.user.email and note.user.is_active and switches(note.user, note.kind)[0]:
             by_user.setdefault(note.user_id, []).append(note)
-    for notes in by_user.values():
-        ids = [n.pk for n in notes]
-        claimed = Notification.objects.filter(pk__in=ids, email_claimed_at__isnull=True).update(
-            email_claimed_at=timezone.now()
-        )
-        if claimed != len(ids):  # another run took some: leave them to it
-            continue
-        user = notes[0].user
-        with translation.override(language_of(user)):
-            subject = _("Your notices of the day (%(n)s)") % {"n": len(notes)}
-            parts = [
-                f"- {n.subject}\n  {absolute(n.url)}" if n.url else f"- {n.subject}" for n in notes
+    return by_user
+
+
+def _digest_message(notes: list[Notification]) -> EmailMessage:
+    """One user's notices of the day as one mail, in their language."""
+    user = notes[0].user
+    with translation.override(language_of(user)):
+        subject = _("Your notices of the day (%(n)s)") % {"n": len(notes)}
+        parts = [
+            f"- {n.subject}\n  {absolute(n.url)}" if n.url else f"- {n.subject}" for n in notes
+        ]
+        body = "\n\n".join(
+            [
+                "\n".join(parts),
+                _("All your notification settings: %(url)s")
+                % {"url": absolute(reverse("notifications_settings"))},
             ]
-            body = "\n\n".join(
-                [
-                    "\n".join(parts),
-                    _("All your notification settings: %(url)s")
-                    % {"url": absolute(reverse("notifications_settings"))},
-                ]
-            )
-        try:
-            EmailMessage(subject=subject, body=body, to=[user.email]).send(fail_silently=False)
-        except Exception:
-            Notification.objects.filter(pk__in=ids).update(email_claimed_at=None)
-            raise
-        Notification.objects.filter(pk__in=ids).update(emailed_at=timezone.now())
-        sent += 1
-    return {"digests": sent}
+        )
+    return EmailMessage(subject=subject, body=body, to=[user.email])
 
 
 def action_done(kind: str, object_id: int) -> int:

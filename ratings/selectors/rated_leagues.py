@@ -56,33 +56,47 @@ def league_rating(league: League) -> RatingStatus:
     """Rated or not, and why, from the league's latest decision (one query, none when
     :func:`rating_decisions_prefetch` was applied)."""
     if every_league_rated():
-        # a club install: every league, under the issue-22 rule of a verified owner
-        owner = league.owner
-        if not (owner.is_staff or email_confirmed(owner)):
-            return RatingStatus(
-                False, _("Unrated: the league's owner has not confirmed an e-mail address.")
-            )
-        return RatingStatus(True, _("Every league on this site is rated."))
-    if "rating_decisions" in getattr(league, "_prefetched_objects_cache", {}):
-        decisions = list(league.rating_decisions.all())
-        last = decisions[0] if decisions else None
-    else:
-        last = (
-            LeagueRatingDecision.objects.filter(league=league)
-            .select_related("decided_by")
-            .order_by("-id")
-            .first()
-        )
-    who = (last.decided_by.get_username() if last and last.decided_by else "") or _("staff")
-    reason = last.reason if last else ""
+        return _club_rating(league.owner)
+    last = _latest_decision(league)
     if league.rated:
         if last is None or last.state != LeagueRatingDecision.State.APPROVED:
             return RatingStatus(True, _("Rated: sanctioned by a rating officer."))
         return RatingStatus(
-            True,
-            _("Rated: sanctioned by %(who)s on %(when)s. %(reason)s")
-            % {"who": who, "when": _when(last), "reason": reason},
+            True, _("Rated: sanctioned by %(who)s on %(when)s. %(reason)s") % _decided(last)
         )
+    return _unrated(last)
+
+
+def _club_rating(owner) -> RatingStatus:
+    """A club install: every league, under the issue-22 rule of a verified owner."""
+    if not (owner.is_staff or email_confirmed(owner)):
+        return RatingStatus(
+            False, _("Unrated: the league's owner has not confirmed an e-mail address.")
+        )
+    return RatingStatus(True, _("Every league on this site is rated."))
+
+
+def _latest_decision(league: League) -> LeagueRatingDecision | None:
+    """The league's latest rating decision (read with it when it was prefetched)."""
+    if "rating_decisions" in getattr(league, "_prefetched_objects_cache", {}):
+        decisions = list(league.rating_decisions.all())
+        return decisions[0] if decisions else None
+    return (
+        LeagueRatingDecision.objects.filter(league=league)
+        .select_related("decided_by")
+        .order_by("-id")
+        .first()
+    )
+
+
+def _decided(last: LeagueRatingDecision) -> dict[str, str]:
+    """Who decided, when, and why (staff: a decision without its officer's account)."""
+    who = (last.decided_by.get_username() if last.decided_by else "") or _("staff")
+    return {"who": who, "when": _when(last), "reason": last.reason}
+
+
+def _unrated(last: LeagueRatingDecision | None) -> RatingStatus:
+    """A league not rated, by its latest decision: none, requested, refused, withdrawn."""
     if last is None:
         return RatingStatus(
             False,
@@ -95,16 +109,10 @@ def league_rating(league: League) -> RatingStatus:
             requested=True,
         )
     if last.state == LeagueRatingDecision.State.REFUSED:
-        return RatingStatus(
-            False,
-            _("Unrated: a rating was refused by %(who)s on %(when)s. %(reason)s")
-            % {"who": who, "when": _when(last), "reason": reason},
-        )
-    return RatingStatus(
-        False,
-        _("Unrated: the rating was withdrawn by %(who)s on %(when)s. %(reason)s")
-        % {"who": who, "when": _when(last), "reason": reason},
-    )
+        text = _("Unrated: a rating was refused by %(who)s on %(when)s. %(reason)s")
+    else:
+        text = _("Unrated: the rating was withdrawn by %(who)s on %(when)s. %(reason)s")
+    return RatingStatus(False, text % _decided(last))
 
 
 def rating_requests_open() -> QuerySet[LeagueRatingDecision]:

@@ -44,21 +44,38 @@ class RatingFilters:
         """From query parameters ``format`` (or ``game_format``: the API's name, as DRF
         keeps ``?format=`` for choosing a renderer), ``board``, ``active`` (months); a bad
         value raises :class:`FilterError` naming the parameter."""
-        name = "game_format" if params.get("game_format") else "format"
-        fmt = (params.get(name) or "").strip() or None
-        if fmt is not None and fmt not in FORMATS:
-            raise FilterError(name, f"{name} must be one of {', '.join(FORMATS)}")
-        board = (params.get("board") or "").strip() or None
-        if board is not None:
-            if board not in {str(b) for b in BOARDS}:
-                raise FilterError("board", "board must be 4 or 6")
-            board = int(board)
-        active = (params.get("active") or "").strip() or None
-        if active is not None:
-            if not (active.isascii() and active.isdigit()) or not 1 <= int(active) <= 120:
-                raise FilterError("active", "active must be a number of months from 1 to 120")
-            active = int(active)
-        return cls(fmt, board, active)
+        return cls(_format_filter(params), _board_filter(params), _active_filter(params))
+
+
+def _given(params, name: str) -> str | None:
+    return (params.get(name) or "").strip() or None
+
+
+def _format_filter(params) -> str | None:
+    name = "game_format" if params.get("game_format") else "format"
+    fmt = _given(params, name)
+    if fmt is not None and fmt not in FORMATS:
+        raise FilterError(name, f"{name} must be one of {', '.join(FORMATS)}")
+    return fmt
+
+
+def _board_filter(params) -> int | None:
+    board = _given(params, "board")
+    if board is None:
+        return None
+    if board not in {str(b) for b in BOARDS}:
+        raise FilterError("board", "board must be 4 or 6")
+    return int(board)
+
+
+def _active_filter(params) -> int | None:
+    """Months: a whole number from 1 to 120 (ASCII digits only)."""
+    active = _given(params, "active")
+    if active is None:
+        return None
+    if not (active.isascii() and active.isdigit()) or not 1 <= int(active) <= 120:
+        raise FilterError("active", "active must be a number of months from 1 to 120")
+    return int(active)
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,24 @@ def _rerate(league: League) -> int:
     return len(fixture_ids)
 
 
+def _checked_reason(reason: str, rated: bool) -> str:
+    """The officer's reason, stripped: at most REASON_MAX characters, required to unrate."""
+    reason = (reason or "").strip()
+    if len(reason) > REASON_MAX:
+        raise coded("rating_reason_long", field="reason", length=len(reason), most=REASON_MAX)
+    if not rated and not reason:
+        raise coded("rating_reason_missing", field="reason")
+    return reason
+
+
+def _decision_state(rated: bool, requested: bool) -> str:
+    """Approved; else a request refused, or a rating withdrawn."""
+    state = LeagueRatingDecision.State
+    if rated:
+        return state.APPROVED
+    return state.REFUSED if requested else state.REVOKED
+
+
 def league_rating_decide(
     *, league: League, by, rated: bool, reason: str = ""
 ) -> LeagueRatingDecision:
@@ -62,11 +80,7 @@ def league_rating_decide(
     and when. The league's counted games join or leave the ratings on commit."""
     if not may_sanction(by):
         raise coded("rating_officers_only", cls=NotAllowed)
-    reason = (reason or "").strip()
-    if len(reason) > REASON_MAX:
-        raise coded("rating_reason_long", field="reason", length=len(reason), most=REASON_MAX)
-    if not rated and not reason:
-        raise coded("rating_reason_missing", field="reason")
+    reason = _checked_reason(reason, rated)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         open_request = (
@@ -78,11 +92,8 @@ def league_rating_decide(
             raise coded(
                 "rating_rated_already" if rated else "rating_unrated_already", league=league.name
             )
-        state = LeagueRatingDecision.State
         decision = open_request or LeagueRatingDecision(league=league)
-        decision.state = (
-            state.APPROVED if rated else (state.REFUSED if open_request else state.REVOKED)
-        )
+        decision.state = _decision_state(rated, open_request is not None)
         decision.decided_by, decision.decided_at, decision.reason = by, timezone.now(), reason
         decision.save()
         if league.rated != rated:

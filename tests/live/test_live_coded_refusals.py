@@ -23,6 +23,14 @@ from tests.live.test_live_services import _human_room
 LIVE = Path(services.__file__).resolve().parents[1]
 
 
+@pytest.fixture(autouse=True)
+def _site_language_after():
+    """A page served in German leaves German active in this thread (the locale
+    middleware's): the next test starts in the site's language."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 def _marked_texts() -> list[tuple[str, str]]:
     """Every text live play marks for translation (``_n(...)``): its refusals' codes."""
     found = []

@@ -3,7 +3,8 @@ account's language (its pages and its e-mails)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -41,18 +42,12 @@ def account_signup(
     account without a player and asks to become the one player without an account of that
     name (its creator approves); none, or several (from different organizers), is refused
     with a way forward (``field="claim"``)."""
-    user_model = get_user_model()
     username = username_check(username)
     if invitation is not None and not invitation.is_open:
         invitation = None
     if invitation is not None and invitation.entry_id:
-        try:
-            with transaction.atomic():
-                return user_model.objects.create_user(
-                    username=username, email=email, password=password
-                )
-        except IntegrityError:
-            raise _name_taken(username) from None
+        # they become the invitation's player on accepting: an account without a player
+        return _account_create(username, email, password, lambda user: None)
     default = (invitation.name if invitation is not None else "") or username
     try:
         name = normalise_name(player_name or default, what="a player's name")
@@ -60,27 +55,42 @@ def account_signup(
         raise ServiceError(str(exc), field="name") from None
     # issue 34: a player name repeats across the site (an account's player is told apart by
     # its user name); only "this is me" looks for the organizer's player of that name
-    taken = None
     if claim:
-        key, folded = name_keys(name)
-        accountless = list(
-            Player.objects.filter(user__isnull=True)
-            .filter(Q(name_key=key) | Q(name_key_folded=folded) | Q(name__iexact=name))
-            .select_related("created_by")
-            .order_by("pk")[:6]
+        taken = _claimed_player(name)
+        return _account_create(
+            username, email, password, lambda user: claim_create(player=taken, user=user)
         )
-        if not accountless:
-            raise coded("signup_claim_none", field="claim", name=name)
-        if len(accountless) > 1:
-            raise coded("signup_claim_several", field="claim", name=name, count=len(accountless))
-        taken = accountless[0]
+    return _account_create(
+        username, email, password, lambda user: player_create(name=name, user=user)
+    )
+
+
+def _claimed_player(name: str) -> Player:
+    """The one player without an account named ``name`` (or a look-alike of it); none,
+    or several (from different organizers), is refused with a way forward."""
+    key, folded = name_keys(name)
+    accountless = list(
+        Player.objects.filter(user__isnull=True)
+        .filter(Q(name_key=key) | Q(name_key_folded=folded) | Q(name__iexact=name))
+        .select_related("created_by")
+        .order_by("pk")[:6]
+    )
+    if not accountless:
+        raise coded("signup_claim_none", field="claim", name=name)
+    if len(accountless) > 1:
+        raise coded("signup_claim_several", field="claim", name=name, count=len(accountless))
+    return accountless[0]
+
+
+def _account_create(username: str, email: str, password: str, then: Callable) -> Any:
+    """The account and (``then``) its player or claim, in one transaction; a user name
+    taken by a sign-up racing this one is refused."""
     try:
         with transaction.atomic():
-            user = user_model.objects.create_user(username=username, email=email, password=password)
-            if taken is not None:
-                claim_create(player=taken, user=user)
-            else:
-                player_create(name=name, user=user)
+            user = get_user_model().objects.create_user(
+                username=username, email=email, password=password
+            )
+            then(user)
     except IntegrityError:
         raise _name_taken(username) from None
     return user
@@ -117,9 +127,7 @@ def username_check(username: str) -> str:
 
 
 def _name_taken(username: str) -> ServiceError:
-    return ServiceError(
-        f"the user name {username!r} was taken a moment ago; choose another", field="username"
-    )
+    return coded("username_raced", field="username", username=username)
 
 
 # --- the account's language (its pages and its e-mails) ---------------------------------

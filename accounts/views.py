@@ -66,18 +66,31 @@ def _invitation_of(target: str):
     return invitation if invitation.is_open else None
 
 
+#: a sign-up refusal's field → the form's field it is shown at (else the whole form)
+SIGNUP_FIELDS = {"name": "player_name", "username": "username", "claim": "claim"}
+
+
+def _signup_throttled(request: HttpRequest) -> HttpResponse | None:
+    """HTTP 429 for a sign-up past its address's limits (``signup``, ``signup_day``)."""
+    if request.method != "POST":
+        return None
+    retry_after = refused_for(request, SIGNUP_THROTTLES)
+    if retry_after is None:
+        return None
+    response = too_many_requests(request, retry_after)
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and its player profile in one step, then log in. Sign-ups from
     one client address are limited (``signup``, ``signup_day``: HTTP 429 past them)."""
     if request.user.is_authenticated:
         return redirect(_redirect_target(request))
-    if request.method == "POST":
-        retry_after = refused_for(request, SIGNUP_THROTTLES)
-        if retry_after is not None:
-            response = too_many_requests(request, retry_after)
-            response["Retry-After"] = str(retry_after)
-            return response
+    throttled = _signup_throttled(request)
+    if throttled is not None:
+        return throttled
     target = _redirect_target(request)
     invitation = _invitation_of(target)
     form = SignupForm(request.POST or None, initial={"player_name": invitation and invitation.name})
@@ -96,10 +109,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 invitation=invitation,
             )
         except ServiceError as exc:
-            field = {"name": "player_name", "username": "username", "claim": "claim"}.get(
-                exc.field or ""
-            )
-            form.add_error(field, exc.localized())
+            form.add_error(SIGNUP_FIELDS.get(exc.field or ""), exc.localized())
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             if data.get("claim"):

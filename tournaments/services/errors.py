@@ -477,6 +477,10 @@ MESSAGES: dict[str, str] = {
     "tie_roll_range": gettext_noop(
         "round %(number)s: the roll of %(player)s must be a whole number 1–6, got %(roll)s"
     ),
+    # h-rest
+    "username_raced": gettext_noop(
+        "the user name %(username)s was taken a moment ago; choose another"
+    ),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

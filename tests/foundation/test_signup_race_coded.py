@@ -1,0 +1,29 @@
+"""Issue 35: a sign-up that loses the race for its user name is refused with a code,
+worded in the reader's language (it used to be an English sentence everywhere)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError
+from django.utils import translation
+
+from accounts.services import account_signup
+from core.errors import ServiceError
+
+
+@pytest.mark.django_db
+def test_a_user_name_taken_a_moment_ago_is_a_coded_refusal(monkeypatch):
+    def raced(*args, **kwargs):
+        raise IntegrityError("duplicate key value violates unique constraint")
+
+    monkeypatch.setattr(get_user_model().objects, "create_user", raced)
+    with pytest.raises(ServiceError) as caught:
+        account_signup(username="ida", email="ida@example.org", password="a long passphrase")
+    refusal = caught.value
+    assert refusal.code == "username_raced" and refusal.field == "username"
+    assert refusal.message == "the user name ida was taken a moment ago; choose another"
+    with translation.override("de"):
+        assert refusal.localized() == (
+            "der Benutzername ida wurde gerade eben vergeben; wähle einen anderen"
+        )

@@ -19,7 +19,8 @@ points, then by their best member's points; teams equal on both share the place.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 EntryId = Hashable
 
@@ -105,3 +106,55 @@ def team_ranking(
         rank = ranked[-1].rank if i and key(rows[i - 1]) == key(rows[i]) else i + 1
         ranked.append(TeamRow(team, rank, total, counted, size))
     return tuple(ranked)
+
+
+# --- the round clock (h-champ) ------------------------------------------------------------
+#
+# The desk starts a round's clock with the event's time limit, pauses it (a referee at a
+# table, a break) and resumes it; every phone, the desk and the projector read the same
+# stored state. A running clock is stored as the moment it reaches zero, a paused one as
+# the seconds left, so nothing has to tick on the server.
+
+
+@dataclass(frozen=True)
+class RoundClock:
+    """A round clock: running until ``ends_at``, paused with ``left_seconds`` left, or
+    (neither) not started."""
+
+    ends_at: datetime | None = None
+    left_seconds: int | None = None
+
+    @property
+    def state(self) -> str:
+        """``running``, ``paused`` or ``idle`` (not started)."""
+        if self.ends_at is not None:
+            return "running"
+        return "idle" if self.left_seconds is None else "paused"
+
+
+def clock_start(limit_minutes: int, now: datetime) -> RoundClock:
+    """A clock started now with the event's time limit."""
+    if isinstance(limit_minutes, bool) or not isinstance(limit_minutes, int) or limit_minutes < 1:
+        raise ValueError(f"the time limit is a whole number of minutes ≥ 1, got {limit_minutes!r}")
+    return RoundClock(ends_at=now + timedelta(minutes=limit_minutes))
+
+
+def clock_left(clock: RoundClock, now: datetime) -> int | None:
+    """Whole seconds left (0 once time is up), None while the clock has not started."""
+    if clock.ends_at is not None:
+        return max(0, int((clock.ends_at - now).total_seconds()))
+    return clock.left_seconds
+
+
+def clock_pause(clock: RoundClock, now: datetime) -> RoundClock:
+    """A running clock stops with what is left; a paused or idle one stays as it is."""
+    if clock.state != "running":
+        return clock
+    return RoundClock(left_seconds=clock_left(clock, now))
+
+
+def clock_resume(clock: RoundClock, now: datetime) -> RoundClock:
+    """A paused clock runs on from what was left; a running or idle one stays as it is."""
+    if clock.state != "paused":
+        return clock
+    return replace(clock, ends_at=now + timedelta(seconds=clock.left_seconds), left_seconds=None)

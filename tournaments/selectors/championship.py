@@ -15,14 +15,15 @@ import base64
 import hmac
 import re
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime
 
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from tournaments.algorithms.championship import team_ranking
+from tournaments.algorithms.championship import RoundClock, clock_left, team_ranking
 from tournaments.algorithms.errors import AlgorithmError
-from tournaments.models import Entry, Fixture, League
+from tournaments.models import Entry, Fixture, League, OpenRound
 from tournaments.selectors import open_tournaments as open_reads
 from tournaments.selectors.prefetch import seats_prefetch
 
@@ -164,14 +165,59 @@ def open_result(fixture: Fixture):
     return max(results, key=lambda r: r.pk) if results else None
 
 
+def _one_value(queryset, **aggregate):
+    """A correlated subquery of one aggregate over ``queryset`` (per league)."""
+    ((name, expression),) = aggregate.items()
+    grouped = queryset.filter(league=OuterRef("pk")).order_by().values("league")
+    return Subquery(grouped.annotate(**{name: expression}).values(name)[:1])
+
+
 def projector_version(league: League) -> str:
     """A short fingerprint of everything the projector shows (one query): the tables and
-    their results (fixtures' count and newest change), the results revision and the
-    league's check-in; the ETag of the projector's fragment."""
+    their results (fixtures' count and newest change), the results revision, the round
+    clock's last change and the league's check-in; the ETag of the projector's fragment."""
 
-    agg = league.fixtures.aggregate(n=Count("pk"), changed=Max("updated_at"))
-    changed = agg["changed"].timestamp() if agg["changed"] else 0
-    return f'"p{league.pk}-{agg["n"]}-{changed:.6f}-{league.results_revision}"'
+    row = (
+        League.objects.filter(pk=league.pk)
+        .annotate(
+            n=_one_value(Fixture.objects, n=Count("pk")),
+            changed=_one_value(Fixture.objects, changed=Max("updated_at")),
+            clock=_one_value(OpenRound.objects, clock=Max("clock_changed_at")),
+        )
+        .values("n", "changed", "clock", "results_revision")
+        .get()
+    )
+    stamps = [row[k].timestamp() if row[k] else 0 for k in ("changed", "clock")]
+    return (
+        f'"p{league.pk}-{row["n"] or 0}-{stamps[0]:.6f}-{stamps[1]:.3f}-{row["results_revision"]}"'
+    )
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """A round's clock as a page shows it: ``state`` (running, paused, idle; ``none`` when
+    the event has no time limit or no round is drawn), when it ends (running), and the
+    whole seconds left now (running or paused)."""
+
+    state: str
+    ends_at: datetime | None = None
+    left: int | None = None
+    minutes: int | None = None
+
+
+def _clock_view(record: OpenRound | None, minutes: int | None, now=None) -> ClockView:
+    if record is None or not minutes:
+        return ClockView("none")
+    clock = RoundClock(ends_at=record.clock_ends_at, left_seconds=record.clock_left_seconds)
+    left = clock_left(clock, now or timezone.now())
+    return ClockView(clock.state, clock.ends_at, left, minutes)
+
+
+def round_clock(league: League, number: int | None = None, now=None) -> ClockView:
+    """The clock of round ``number`` (else the newest round), one query."""
+    rounds = league.open_rounds.order_by("-number")
+    record = (rounds.filter(number=number) if number else rounds).first()
+    return _clock_view(record, league.time_limit_minutes, now)
 
 
 @dataclass(frozen=True)
@@ -180,17 +226,30 @@ class Projector:
     is_final: bool
     #: (name, table number, colours) alphabetically by name
     seating: list[tuple[str, int, list[str]]]
-    #: when the round's clock started (the round's draw), or None
-    started_at: object
-    time_limit_minutes: int | None
+    #: the round's clock (started, paused and resumed at the desk)
+    clock: ClockView
     #: (rank, name, placement points, games played), best first
     standings: list[tuple[int, str, object, object]]
 
-    @property
-    def ends_at(self):
-        if self.started_at is None or not self.time_limit_minutes:
-            return None
-        return self.started_at + timedelta(minutes=self.time_limit_minutes)
+
+def _seating(league: League, number: int) -> tuple[list[tuple[str, int, list[str]]], bool]:
+    """Everyone seated in round ``number`` as (name, table, colours), by name; and whether
+    it is the final table."""
+    seating, is_final = [], False
+    for fixture in round_tables(league, number):
+        is_final = is_final or fixture.stage == Fixture.Stage.FINAL
+        seating += [
+            (s.entry.player.name, fixture.number, list(s.colours)) for s in fixture.seats.all()
+        ]
+    seating.sort(key=lambda row: (row[0].casefold(), row[1]))
+    return seating, is_final
+
+
+def _preliminary_rows(league: League) -> list:
+    try:
+        return open_reads.preliminary_rows(league)
+    except AlgorithmError:
+        return []
 
 
 def projector(league: League, *, standings_rows: int = 20) -> Projector:
@@ -198,21 +257,7 @@ def projector(league: League, *, standings_rows: int = 20) -> Projector:
     preliminary standings (top ``standings_rows``)."""
 
     number = current_round(league)
-    seating: list[tuple[str, int, list[str]]] = []
-    is_final = False
-    started = None
-    if number is not None:
-        for fixture in round_tables(league, number):
-            is_final = is_final or fixture.stage == Fixture.Stage.FINAL
-            for seat in fixture.seats.all():
-                seating.append((seat.entry.player.name, fixture.number, list(seat.colours)))
-        seating.sort(key=lambda row: (row[0].casefold(), row[1]))
-        drawn = league.open_rounds.filter(number=number).order_by("-pk").first()
-        started = drawn.created_at if drawn else None
-    try:
-        rows = open_reads.preliminary_rows(league)
-    except AlgorithmError:
-        rows = []
+    seating, is_final = _seating(league, number) if number is not None else ([], False)
     names = dict(league.entries.values_list("pk", "player__name"))
     standings = [
         (
@@ -221,14 +266,13 @@ def projector(league: League, *, standings_rows: int = 20) -> Projector:
             r.values.get("placement_points"),
             r.values.get("games_played"),
         )
-        for r in rows[:standings_rows]
+        for r in _preliminary_rows(league)[:standings_rows]
     ]
     return Projector(
         round=number,
         is_final=is_final,
         seating=seating,
-        started_at=started,
-        time_limit_minutes=league.time_limit_minutes,
+        clock=round_clock(league, number) if number is not None else ClockView("none"),
         standings=standings,
     )
 

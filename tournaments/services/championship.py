@@ -24,8 +24,8 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from tournaments.actors import link_holder
-from tournaments.algorithms import championship as waitlist
-from tournaments.models import Entry, Fixture, League, Result, Seat
+from tournaments.algorithms import championship as rules
+from tournaments.models import Entry, Fixture, League, OpenRound, Result, Seat
 from tournaments.permissions import is_organizer
 from tournaments.selectors.championship import venue_token_valid
 from tournaments.services.errors import NotAllowed, coded
@@ -264,7 +264,7 @@ def entry_admit(entry: Entry) -> Entry:
     league = _lock_league(league)
     joined = _joined_round(league)
     playing = league.entries.playing().exclude(pk=entry.pk).count()
-    if waitlist.free_places(league.capacity, playing) == 0:
+    if rules.free_places(league.capacity, playing) == 0:
         Entry.objects.filter(pk=entry.pk, state=Entry.State.ACCEPTED).update(
             state=Entry.State.WAITLISTED, waitlisted_at=timezone.now(), accepted_at=None
         )
@@ -279,7 +279,7 @@ def _promote(league: League, *, present_only: bool) -> list[int]:
     if league.capacity is None and not league.entries.filter(state=Entry.State.WAITLISTED):
         return []
     waiting = [
-        waitlist.Waiting(pk, checked is not None)
+        rules.Waiting(pk, checked is not None)
         for pk, checked in league.entries.filter(
             state=Entry.State.WAITLISTED, withdrawn_at__isnull=True
         )
@@ -289,7 +289,7 @@ def _promote(league: League, *, present_only: bool) -> list[int]:
     playing = league.entries.playing().count()
     moved = []
     now, joined = timezone.now(), _joined_round(league)
-    for pk in waitlist.promotions(league.capacity, playing, waiting, present_only=present_only):
+    for pk in rules.promotions(league.capacity, playing, waiting, present_only=present_only):
         done = Entry.objects.filter(
             pk=pk, state=Entry.State.WAITLISTED, withdrawn_at__isnull=True
         ).update(state=Entry.State.ACCEPTED, accepted_at=now, joined_round=joined)
@@ -329,9 +329,8 @@ def checkin_deadline_apply(*, league: League, now=None) -> tuple[list[int], list
             .annotate(played=models.Exists(Seat.objects.filter(entry=models.OuterRef("pk"))))
             .values_list("pk", "checked_in_at", "played")
         )
-        release = waitlist.deadline_release(
-            waitlist.Registered(pk, checked is not None, played)
-            for pk, checked, played in candidates
+        release = rules.deadline_release(
+            rules.Registered(pk, checked is not None, played) for pk, checked, played in candidates
         )
         released = []
         for pk in release:
@@ -406,3 +405,66 @@ def entries_set_teams(*, league: League, by, text: str) -> int:
 
 def casefold_name(name: str) -> str:
     return " ".join(name.split()).casefold()
+
+
+# --- h-champ: the round clock -------------------------------------------------------------
+#
+# The desk starts the newest round's clock with the event's time limit, pauses it and
+# resumes it (``algorithms.championship`` computes each state); the state is stored on the
+# round, so every phone, the desk and the projector show the same time left. Each write
+# locks the round's row; pausing a paused clock or resuming a running one changes nothing.
+
+
+def _clock_of(record: OpenRound) -> rules.RoundClock:
+    return rules.RoundClock(ends_at=record.clock_ends_at, left_seconds=record.clock_left_seconds)
+
+
+def _locked_round(league: League) -> OpenRound:
+    record = OpenRound.objects.select_for_update().filter(league=league).order_by("-number").first()
+    if record is None:
+        raise coded("clock_no_round", league=league.name)
+    return record
+
+
+def _clock_change(league: League, by, change, now) -> OpenRound:
+    require_organizer(by, league)
+    _require_open_tournament(league)
+    now = now or timezone.now()
+    with transaction.atomic():
+        record = _locked_round(league)
+        before = _clock_of(record)
+        after = change(league, before, now)
+        if after != before:
+            record.clock_ends_at, record.clock_left_seconds = after.ends_at, after.left_seconds
+            record.clock_changed_at = now
+            record.save(update_fields=["clock_ends_at", "clock_left_seconds", "clock_changed_at"])
+    return record
+
+
+def _start(league: League, clock: rules.RoundClock, now) -> rules.RoundClock:
+    if not league.time_limit_minutes:
+        raise coded("clock_no_time_limit", league=league.name)
+    if clock.state != "idle":
+        raise coded("clock_started")
+    return rules.clock_start(league.time_limit_minutes, now)
+
+
+def _started(clock: rules.RoundClock) -> rules.RoundClock:
+    if clock.state == "idle":
+        raise coded("clock_not_started")
+    return clock
+
+
+def round_clock_start(*, league: League, by, now=None) -> OpenRound:
+    """Start the newest round's clock with the event's time limit (once per round)."""
+    return _clock_change(league, by, _start, now)
+
+
+def round_clock_pause(*, league: League, by, now=None) -> OpenRound:
+    """Pause the running clock (a referee at a table): what is left is kept."""
+    return _clock_change(league, by, lambda _l, c, t: rules.clock_pause(_started(c), t), now)
+
+
+def round_clock_resume(*, league: League, by, now=None) -> OpenRound:
+    """Resume the paused clock from what was left."""
+    return _clock_change(league, by, lambda _l, c, t: rules.clock_resume(_started(c), t), now)

@@ -477,6 +477,15 @@ MESSAGES: dict[str, str] = {
     "tie_roll_range": gettext_noop(
         "round %(number)s: the roll of %(player)s must be a whole number 1–6, got %(roll)s"
     ),
+    # h-champ: the round clock, series with qualifiers
+    "clock_no_round": gettext_noop(
+        "no round of %(league)s is drawn yet: the clock starts with a round"
+    ),
+    "clock_no_time_limit": gettext_noop(
+        "%(league)s has no time limit: set the minutes a game may take first"
+    ),
+    "clock_started": gettext_noop("this round's clock has already been started"),
+    "clock_not_started": gettext_noop("this round's clock has not been started yet"),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

@@ -347,6 +347,7 @@ def table_page(request, pk: int):
             "league": league,
             "fixture": fixture,
             "state": champ_reads.table_state(fixture),
+            "clock": champ_reads.round_clock(league, fixture.round),
             "current": current,
             "placed": [names.get(e, "?") for e in (current.placings if current else [])],
             "sits": sits,
@@ -360,11 +361,34 @@ def table_page(request, pk: int):
     )
 
 
+#: the desk's round-clock buttons and their services
+CLOCK_ACTIONS = {
+    "start": champ.round_clock_start,
+    "pause": champ.round_clock_pause,
+    "resume": champ.round_clock_resume,
+}
+
+
+def _desk_clock_post(request, league: League):
+    run = CLOCK_ACTIONS.get(request.POST.get("clock", ""))
+    if run is None:
+        raise Http404("unknown action")
+    try:
+        run(league=league, by=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.localized())
+    return redirect(reverse("tournaments:desk-tables", args=[league.slug]))
+
+
 @login_required
+@require_http_methods(["GET", "POST"])
 def desk_tables(request, slug: str):
     """The desk's view of a round's tables: each one's state (referee called, disputed,
-    entered, playing, confirmed), most urgent first."""
+    entered, playing, confirmed), most urgent first; and the newest round's clock, which
+    the desk starts, pauses and resumes here."""
     league = organized_league(request, slug)
+    if request.method == "POST":
+        return _desk_clock_post(request, league)
     number = _round_of(request, league)
     tables = champ_reads.round_tables(league, number)
     rows = [(f, champ_reads.table_state(f)) for f in tables]
@@ -380,6 +404,7 @@ def desk_tables(request, slug: str):
             "round": number,
             "rows": rows,
             "counts": counts,
+            "clock": champ_reads.round_clock(league),
         },
     )
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import hmac
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -83,37 +84,63 @@ class CheckinList:
     #: h-champ: the waitlist in order, the capacity
     waiting: list[Entry] = ()
     capacity: int | None = None
+    #: the initial letters the desk's list is filed under, and the one shown
+    letters: tuple[str, ...] = ()
+    letter: str = ""
 
 
-def checkin_list(league: League, query: str = "") -> CheckinList:
-    """The playing entries for the desk's check-in page: an exact check-in code finds that
-    one entry; other text filters by name; counts over the whole field. Three queries."""
-    entries = desk_entries(league).select_related("player").order_by("player__name", "pk")
-    query = (query or "").strip()
-    exact = entry_for_code(league, query) if query else None
-    listed = list(entries)
+def initial(name: str) -> str:
+    """The letter a name is filed under on the desk's list: its first letter, upper case,
+    without accents ("Ärger" under A); "#" for a name that does not start with a letter."""
+    first = unicodedata.normalize("NFKD", name.strip()[:1])[:1].upper()
+    return first if first.isalpha() else "#"
+
+
+def _waitlist_in_order(listed: list[Entry]) -> list[Entry]:
+    """The waiting entries in waitlist order, each with its ``waitlist_place``."""
     waiting = sorted(
         (e for e in listed if e.state == Entry.State.WAITLISTED),
         key=lambda e: (e.waitlisted_at, e.pk),
     )
     for place, e in enumerate(waiting, 1):
         e.waitlist_place = place
-    everyone = [e for e in listed if e.state != Entry.State.WAITLISTED]
+    return waiting
+
+
+def _shown(entries, listed: list[Entry], query: str, exact, letter: str) -> list[Entry]:
+    """The rows the desk sees: the exact code's entry, else the names matching the text,
+    else the names under ``letter``, else everybody."""
     if exact is not None:
-        shown = [e for e in listed if e.pk == exact.pk]
-    elif query:
+        return [e for e in listed if e.pk == exact.pk]
+    if query:
         found = set(entries.filter(Q(player__name__icontains=query)).values_list("pk", flat=True))
-        shown = [e for e in listed if e.pk in found]
-    else:
-        shown = listed
+        return [e for e in listed if e.pk in found]
+    if letter:
+        return [e for e in listed if initial(e.player.name) == letter]
+    return listed
+
+
+def checkin_list(league: League, query: str = "", letter: str = "") -> CheckinList:
+    """The playing entries for the desk's check-in page: an exact check-in code finds that
+    one entry; other text filters by name; else ``letter`` (an initial) filters; counts
+    over the whole field. Three queries."""
+    entries = desk_entries(league).select_related("player").order_by("player__name", "pk")
+    query = (query or "").strip()
+    exact = entry_for_code(league, query) if query else None
+    listed = list(entries)
+    letters = tuple(sorted({initial(e.player.name) for e in listed}))
+    letter = letter if letter in letters else ""
+    everyone = [e for e in listed if e.state != Entry.State.WAITLISTED]
     return CheckinList(
-        waiting=waiting,
+        waiting=_waitlist_in_order(listed),
         capacity=league.capacity,
-        entries=shown,
+        entries=_shown(entries, listed, query, exact, letter),
         exact=exact,
         total=len(everyone),
         checked_in=sum(1 for e in everyone if e.checked_in_at),
         paid=sum(1 for e in everyone if e.paid_at),
+        letters=letters,
+        letter=letter,
     )
 
 

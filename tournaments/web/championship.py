@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -15,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone as tz
 from django.utils.dateparse import parse_datetime
 from django.utils.http import urlencode
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
@@ -50,58 +51,77 @@ def _entry_state(entry: Entry) -> dict:
     }
 
 
+#: the desk's buttons on a player's row: what each does to the entry
+ROW_ACTIONS = {
+    "in": lambda entry, by: champ.entry_check_in(entry=entry, by=by, checked_in=True),
+    "out": lambda entry, by: champ.entry_check_in(entry=entry, by=by, checked_in=False),
+    "paid": lambda entry, by: champ.entry_mark_paid(entry=entry, by=by, paid=True),
+    "unpaid": lambda entry, by: champ.entry_mark_paid(entry=entry, by=by, paid=False),
+}
+#: opening and closing check-in, and what the desk is told
+CHECKIN_SWITCH = {
+    "open": (champ.checkin_open, gettext_lazy("Check-in is open.")),
+    "close": (champ.checkin_close, gettext_lazy("Check-in is closed.")),
+}
+#: rows per page of the desk's list (200 players stay under a phone's 100 kB)
+CHECKIN_PER_PAGE = 50
+#: what the list keeps when a plain form posts and comes back
+CHECKIN_LIST_PARAMS = ("q", "letter", "page")
+
+
+def _checkin_url(slug: str, params=None) -> str:
+    kept = {k: params[k] for k in CHECKIN_LIST_PARAMS if params and params.get(k)}
+    back = reverse("tournaments:desk-checkin", args=[slug])
+    return back + (f"?{urlencode(kept)}" if kept else "")
+
+
+def _row_action(request, league: League) -> Entry:
+    """The row button pressed ("in:<entry id>"; or ``action`` and ``entry``), done."""
+    if "act" in request.POST:  # one form, a button per row
+        action, _sep, entry_id = request.POST["act"].partition(":")
+    else:
+        action, entry_id = request.POST.get("action", ""), request.POST.get("entry", "")
+    run = ROW_ACTIONS.get(action)
+    if run is None:
+        raise Http404("unknown action")
+    try:
+        entry = league.entries.select_related("league", "player").get(pk=int(entry_id))
+    except (ValueError, Entry.DoesNotExist):
+        raise Http404("no such entry in this league") from None
+    return run(entry, request.user)
+
+
+def _desk_checkin_post(request, league: League):
+    switch = CHECKIN_SWITCH.get(request.POST.get("action", ""))
+    try:
+        if switch is not None:
+            switch[0](league=league, by=request.user)
+            messages.success(request, switch[1])
+            return redirect(_checkin_url(league.slug))
+        entry = _row_action(request, league)
+    except ServiceError as exc:
+        if _wants_json(request):
+            return JsonResponse({"error": exc.localized()}, status=400)
+        messages.error(request, exc.localized())
+        return redirect(_checkin_url(league.slug, request.POST))
+    if _wants_json(request):
+        return JsonResponse(_entry_state(entry))
+    return redirect(_checkin_url(league.slug, request.POST))
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def desk_checkin(request, slug: str):
     """The desk's check-in list: search (a name, or a check-in code typed by a barcode
-    scanner, which submits with Enter), mark checked in / paid, open or close check-in.
-    Plain forms; static/js/checkin.js sends them without reloading when it can."""
+    scanner, which submits with Enter), by initial letter, 50 rows a page; mark checked in
+    / paid, open or close check-in. Plain forms (a GET search); static/js/checkin.js sends
+    the row buttons without reloading when it can."""
     league = organized_league(request, slug)
-    query = request.GET.get("q", "") if request.method == "GET" else request.POST.get("q", "")
     if request.method == "POST":
-        action = request.POST.get("action", "")
-        try:
-            if action in ("open", "close"):
-                run = champ.checkin_open if action == "open" else champ.checkin_close
-                run(league=league, by=request.user)
-                messages.success(
-                    request,
-                    _("Check-in is open.") if action == "open" else _("Check-in is closed."),
-                )
-                return redirect(reverse("tournaments:desk-checkin", args=[slug]))
-            if "act" in request.POST:  # one form, a button per row: "in:<entry id>"
-                action, _sep, entry_id = request.POST["act"].partition(":")
-            else:
-                entry_id = request.POST.get("entry", "")
-            try:
-                entry = league.entries.select_related("league", "player").get(pk=int(entry_id))
-            except (ValueError, Entry.DoesNotExist):
-                raise Http404("no such entry in this league") from None
-            if action in ("in", "out"):
-                entry = champ.entry_check_in(
-                    entry=entry, by=request.user, checked_in=action == "in"
-                )
-            elif action in ("paid", "unpaid"):
-                entry = champ.entry_mark_paid(entry=entry, by=request.user, paid=action == "paid")
-            else:
-                raise Http404("unknown action")
-        except ServiceError as exc:
-            if _wants_json(request):
-                return JsonResponse({"error": exc.localized()}, status=400)
-            messages.error(request, exc.localized())
-        else:
-            if _wants_json(request):
-                return JsonResponse(_entry_state(entry))
-        back = reverse("tournaments:desk-checkin", args=[slug])
-        return redirect(back + (f"?{urlencode({'q': query})}" if query else ""))
-    listing = champ_reads.checkin_list(league, query)
-    token = champ_reads.venue_token(league)
-    venue_url = (
-        request.build_absolute_uri(reverse("tournaments:venue-checkin", args=[slug, token]))
-        if token
-        else None
-    )
-    rows = [(e, champ_reads.checkin_code(e)) for e in listing.entries]
+        return _desk_checkin_post(request, league)
+    query = request.GET.get("q", "")
+    listing = champ_reads.checkin_list(league, query, request.GET.get("letter", ""))
+    page = Paginator(listing.entries, CHECKIN_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "tournaments/championship/checkin.html",
@@ -110,9 +130,9 @@ def desk_checkin(request, slug: str):
             "tab": "desk",
             "is_organizer": True,
             "listing": listing,
-            "rows": rows,
+            "page_obj": page,
+            "rows": [(e, champ_reads.checkin_code(e)) for e in page],
             "query": query,
-            "venue_url": venue_url,
         },
     )
 

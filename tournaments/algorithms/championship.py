@@ -158,3 +158,96 @@ def clock_resume(clock: RoundClock, now: datetime) -> RoundClock:
     if clock.state != "paused":
         return clock
     return replace(clock, ends_at=now + timedelta(seconds=clock.left_seconds), left_seconds=None)
+
+
+# --- a series with qualifiers (h-champ) ---------------------------------------------------
+#
+# Regional events send their best N to a final event. **The rule** (docs/championship.md,
+# "Series with qualifiers"):
+#
+# - A region's order is its final classification: the final table's places first, then
+#   the preliminary ranking (placement points → wins → the die roll the desk recorded).
+#   Players of equal ``rank`` are still tied after all of that.
+# - The best ``places`` of each region qualify.
+# - **A player qualified in two regions takes one place**: the one where they ranked
+#   better (a smaller rank; equal ranks: the region that comes first in the series' order,
+#   i.e. the earlier event). In the other region the next player moves up — and so on, if
+#   that one has qualified elsewhere with a better claim. Computed as one pass over every
+#   (rank, region order) claim, best first: a claim is granted while the player has no
+#   place yet and the region has one free.
+# - **A tie at the cut** (the last player a region sends and players of the same rank
+#   there who qualify nowhere): the regulation breaks ties by a die roll, which the desk
+#   records while the event runs (``tie_break_roll_record``; the ranks then differ and
+#   the rule follows them). An event that finished with players still tied at its cut
+#   sends all of them (``tied=True``): nobody is left out by a roll that was never made,
+#   and a finished event's table is not changed afterwards. They take no one's place
+#   elsewhere (they qualify nowhere else).
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A player's rank in a region's final classification (equal ranks: still tied)."""
+
+    player: Hashable
+    rank: int
+
+
+@dataclass(frozen=True)
+class Qualifier:
+    player: Hashable
+    region: Hashable
+    rank: int
+    #: qualified from beyond the region's first ``places`` (someone above took a place
+    #: elsewhere, or tied at the cut)
+    moved_up: bool = False
+    #: tied with the region's last qualifier, no die roll recorded: sent as well
+    tied: bool = False
+
+
+def _claims(regions: Mapping[Hashable, Sequence[Placed]]):
+    """Every (rank, region order, position, region, placed), best claim first."""
+    claims = []
+    for order, (region, table) in enumerate(regions.items()):
+        ranked = sorted(enumerate(table), key=lambda item: item[1].rank)
+        claims += [(p.rank, order, pos, region, p) for pos, (_i, p) in enumerate(ranked)]
+    return sorted(claims, key=lambda c: c[:3])
+
+
+def _tied_at_cut(region, table: Sequence[Placed], sent: list[Qualifier], taken: set):
+    """The players of ``region`` tied with its last qualifier who qualify nowhere."""
+    last = sent[-1].rank
+    return [
+        Qualifier(p.player, region, p.rank, moved_up=True, tied=True)
+        for p in sorted(table, key=lambda p: p.rank)
+        if p.rank == last and p.player not in taken
+    ]
+
+
+def _quota(regions, places) -> dict:
+    quota = places if isinstance(places, Mapping) else dict.fromkeys(regions, places)
+    for n in quota.values():
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"places must be whole numbers ≥ 1, got {n!r}")
+    return quota
+
+
+def qualifiers(
+    regions: Mapping[Hashable, Sequence[Placed]], places: int | Mapping[Hashable, int]
+) -> tuple[Qualifier, ...]:
+    """The qualifiers of a series: each region's (in the mapping's order) best ``places``
+    players (one number, or one per region) by its classification, a player qualified in
+    two regions counted once (where they ranked better) and the next one moving up;
+    players still tied at a region's cut all go. In region order, each region's
+    qualifiers best first."""
+    quota = _quota(regions, places)
+    sent: dict[Hashable, list[Qualifier]] = {region: [] for region in regions}
+    taken: set = set()
+    for _rank, _order, pos, region, placed in _claims(regions):
+        if placed.player in taken or len(sent[region]) == quota[region]:
+            continue
+        taken.add(placed.player)
+        sent[region].append(Qualifier(placed.player, region, placed.rank, pos >= quota[region]))
+    for region, table in regions.items():
+        if sent[region] and len(sent[region]) == quota[region]:
+            sent[region] += _tied_at_cut(region, table, sent[region], taken)
+    return tuple(q for region in regions for q in sent[region])

@@ -377,3 +377,32 @@ def classification(
         category=category,
         team_best=league.team_best or 0,
     )
+
+
+# --- h-champ: a series with qualifiers ----------------------------------------------------
+
+
+def qualifiers_of(final: League) -> list[Entry]:
+    """The final event's entries carried over from a regional event, by region (in the
+    order of their creation) and place there; ``qualified_from`` loaded."""
+    return list(
+        final.entries.filter(qualified_from__isnull=False)
+        .select_related("player", "qualified_from")
+        .order_by("qualified_from__created_at", "qualified_from__pk", "qualified_place", "pk")
+    )
+
+
+def series_regions(final: League) -> list[League]:
+    """The regional events that qualify players for ``final``, in the order of creation."""
+    return list(final.qualifier_events.order_by("created_at", "pk"))
+
+
+def finals_to_choose(user, league: League) -> list[League]:
+    """The open tournaments ``user`` organizes that ``league`` may qualify players for."""
+    organized = Q(owner=user) | Q(organizers=user)
+    return list(
+        League.objects.filter(organized, event_kind=League.EventKind.OPEN)
+        .exclude(pk=league.pk)
+        .distinct()
+        .order_by("name")
+    )

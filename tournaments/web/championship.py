@@ -27,6 +27,7 @@ from tournaments.models import Entry, Fixture, League, Result, ResultLink
 from tournaments.permissions import can_view, is_organizer
 from tournaments.selectors import championship as champ_reads
 from tournaments.services import championship as champ
+from tournaments.services import open_tournaments
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.open_tournaments import open_final_ranking
@@ -503,45 +504,87 @@ def _parse_settings(post) -> dict:
     return {"capacity": capacity, "checkin_deadline": deadline, "team_best": team_best}
 
 
+def _reg_settings(request, league: League) -> str:
+    champ.league_set_registration(league=league, by=request.user, **_parse_settings(request.POST))
+    return _("Saved.")
+
+
+def _reg_deadline(request, league: League) -> str:
+    if not is_organizer(request.user, league):
+        raise NotAllowed("organizers only")
+    released, promoted = champ.checkin_deadline_apply(league=league)
+    return _("Places released: %(released)d; players moved up: %(promoted)d.") % {
+        "released": len(released),
+        "promoted": len(promoted),
+    }
+
+
+def _reg_teams(request, league: League) -> str:
+    changed = champ.entries_set_teams(
+        league=league, by=request.user, text=request.POST.get("text", "")
+    )
+    return _("Players changed: %(n)d.") % {"n": changed}
+
+
+def _reg_qualification(request, league: League) -> str:
+    """A regional event names its final and how many qualify (no final: none)."""
+    slug = request.POST.get("final", "")
+    final = League.objects.filter(slug=slug).first() if slug else None
+    if slug and final is None:
+        raise Http404("no such event")
+    try:
+        places = int(request.POST.get("places") or 0)
+    except ValueError:
+        raise ServiceError(_("Enter whole numbers."), field="places") from None
+    open_tournaments.league_set_qualification(
+        league=league, by=request.user, final=final, places=places
+    )
+    return _("Saved.")
+
+
+def _reg_carry(request, league: League) -> str:
+    made, there = open_tournaments.series_qualifiers_carry(final=league, by=request.user)
+    return _("Qualifiers carried over: %(made)d new, %(there)d already entered.") % {
+        "made": made,
+        "there": there,
+    }
+
+
+#: the registration page's forms, by their ``action``: each returns what the desk is told
+REGISTRATION_ACTIONS = {
+    "settings": _reg_settings,
+    "deadline": _reg_deadline,
+    "teams": _reg_teams,
+    "qualification": _reg_qualification,
+    "carry": _reg_carry,
+}
+
+
+def _teams_text(entries) -> str:
+    return "\n".join(
+        f"{e.player.name}; {e.team}; {e.category}"
+        for e in sorted(entries, key=lambda e: e.player.name.casefold())
+        if e.team or e.category
+    )
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def desk_registration(request, slug: str):
     """The desk's registration page: the capacity, the check-in deadline (and applying it
-    now), the team rule, and teams and categories pasted one line per player."""
+    now), the team rule, teams and categories pasted one line per player, and the series:
+    which final this event qualifies its best for, and (a final) carrying them over."""
     league = organized_league(request, slug)
     if request.method == "POST":
-        action = request.POST.get("action", "")
+        run = REGISTRATION_ACTIONS.get(request.POST.get("action", ""))
+        if run is None:
+            raise Http404("unknown action")
         try:
-            if action == "settings":
-                champ.league_set_registration(
-                    league=league, by=request.user, **_parse_settings(request.POST)
-                )
-                messages.success(request, _("Saved."))
-            elif action == "deadline":
-                if not is_organizer(request.user, league):
-                    raise NotAllowed("organizers only")
-                released, promoted = champ.checkin_deadline_apply(league=league)
-                messages.success(
-                    request,
-                    _("Places released: %(released)d; players moved up: %(promoted)d.")
-                    % {"released": len(released), "promoted": len(promoted)},
-                )
-            elif action == "teams":
-                changed = champ.entries_set_teams(
-                    league=league, by=request.user, text=request.POST.get("text", "")
-                )
-                messages.success(request, _("Players changed: %(n)d.") % {"n": changed})
-            else:
-                raise Http404("unknown action")
+            messages.success(request, run(request, league))
         except ServiceError as exc:
             messages.error(request, exc.localized())
         return redirect(reverse("tournaments:desk-registration", args=[slug]))
     listing = champ_reads.checkin_list(league)
-    teams_text = "\n".join(
-        f"{e.player.name}; {e.team}; {e.category}"
-        for e in sorted(listing.entries, key=lambda e: e.player.name.casefold())
-        if e.team or e.category
-    )
     return render(
         request,
         "tournaments/championship/registration.html",
@@ -551,7 +594,10 @@ def desk_registration(request, slug: str):
             "is_organizer": True,
             "listing": listing,
             "deadline": _deadline_value(league),
-            "teams_text": teams_text,
+            "teams_text": _teams_text(listing.entries),
+            "finals": champ_reads.finals_to_choose(request.user, league),
+            "regions": champ_reads.series_regions(league),
+            "qualifiers": champ_reads.qualifiers_of(league),
         },
     )
 
@@ -567,5 +613,10 @@ def classification(request, slug: str):
     return render(
         request,
         "tournaments/championship/classification.html",
-        {"league": league, "board": board, "tab": "standings"},
+        {
+            "league": league,
+            "board": board,
+            "tab": "standings",
+            "qualifiers": champ_reads.qualifiers_of(league),
+        },
     )

@@ -107,17 +107,27 @@ def _waitlist_in_order(listed: list[Entry]) -> list[Entry]:
     return waiting
 
 
-def _shown(entries, listed: list[Entry], query: str, exact, letter: str) -> list[Entry]:
-    """The rows the desk sees: the exact code's entry, else the names matching the text,
-    else the names under ``letter``, else everybody."""
+def _row_filter(entries, query: str, exact, letter: str):
+    """Which rows the desk sees: the exact code's entry, else the names matching the text,
+    else the names under ``letter``; None: everybody."""
     if exact is not None:
-        return [e for e in listed if e.pk == exact.pk]
+        return lambda e: e.pk == exact.pk
     if query:
         found = set(entries.filter(Q(player__name__icontains=query)).values_list("pk", flat=True))
-        return [e for e in listed if e.pk in found]
+        return lambda e: e.pk in found
     if letter:
-        return [e for e in listed if initial(e.player.name) == letter]
-    return listed
+        return lambda e: initial(e.player.name) == letter
+    return None
+
+
+def _field_counts(listed: list[Entry]) -> dict[str, int]:
+    """How many play (the waitlist aside), are checked in and have paid."""
+    everyone = [e for e in listed if e.state != Entry.State.WAITLISTED]
+    return {
+        "total": len(everyone),
+        "checked_in": sum(e.checked_in_at is not None for e in everyone),
+        "paid": sum(e.paid_at is not None for e in everyone),
+    }
 
 
 def checkin_list(league: League, query: str = "", letter: str = "") -> CheckinList:
@@ -130,17 +140,15 @@ def checkin_list(league: League, query: str = "", letter: str = "") -> CheckinLi
     listed = list(entries)
     letters = tuple(sorted({initial(e.player.name) for e in listed}))
     letter = letter if letter in letters else ""
-    everyone = [e for e in listed if e.state != Entry.State.WAITLISTED]
+    keep = _row_filter(entries, query, exact, letter)
     return CheckinList(
         waiting=_waitlist_in_order(listed),
         capacity=league.capacity,
-        entries=_shown(entries, listed, query, exact, letter),
+        entries=listed if keep is None else [e for e in listed if keep(e)],
         exact=exact,
-        total=len(everyone),
-        checked_in=sum(1 for e in everyone if e.checked_in_at),
-        paid=sum(1 for e in everyone if e.paid_at),
         letters=letters,
         letter=letter,
+        **_field_counts(listed),
     )
 
 
@@ -331,6 +339,36 @@ class Classification:
     with_teams: bool = False
 
 
+def _in_final_order(standings: list, final_order: list[int]) -> list:
+    """The final table's order on top (places 1, 2, …), everybody else after, in order."""
+    by_entry = {r.entry: r for r in standings}
+    finalists = set(final_order)
+    ordered = [by_entry[e] for e in final_order if e in by_entry]
+    ordered += [r for r in standings if r.entry not in finalists]
+    return [type(r)(r.entry, i, r.values, r.separated_by, False) for i, r in enumerate(ordered, 1)]
+
+
+def _category_rows(standings: list, entries: dict, category: str) -> list[ClassRow]:
+    """The standings' rows of ``category`` (all when empty): the overall rank kept, the
+    place within the category beside it (equal ranks share it)."""
+    rows: list[ClassRow] = []
+    for r in standings:
+        entry = entries.get(r.entry)
+        if entry is None or (category and entry.category != category):
+            continue
+        place = rows[-1].place if rows and rows[-1].rank == r.rank else len(rows) + 1
+        points, games = r.values.get("placement_points"), r.values.get("games_played")
+        rows.append(ClassRow(r.rank, place, entry, points, games))
+    return rows
+
+
+def _teams(standings: list, entries: dict, best: int) -> list:
+    """The team classification, each team with its counted members as (name, points)."""
+    points = {r.entry: r.values.get("placement_points") or 0 for r in standings}
+    teams = team_ranking(points, {pk: e.team for pk, e in entries.items()}, best)
+    return [(t, [(entries[e].player.name, p) for e, p in t.counted]) for t in teams]
+
+
 def classification(
     league: League, category: str = "", final_order: list[int] | None = None
 ) -> Classification:
@@ -339,40 +377,17 @@ def classification(
     category beside it), and the team classification by the event's rule (the best
     ``team_best`` members' placement points, all when 0). Three queries."""
 
-    try:
-        standings = open_reads.preliminary_rows(league)
-    except AlgorithmError:
-        standings = []
+    standings = _preliminary_rows(league)
     entries = {e.pk: e for e in league.entries.select_related("player")}
     categories = sorted({e.category for e in entries.values() if e.category}, key=str.casefold)
     category = category if category in categories else ""
     if final_order:  # the final table has counted: its order on top, the others after
-        by_entry = {r.entry: r for r in standings}
-        ordered = [by_entry[e] for e in final_order if e in by_entry]
-        ordered += [r for r in standings if r.entry not in set(final_order)]
-        standings = [
-            type(r)(r.entry, i, r.values, r.separated_by, False) for i, r in enumerate(ordered, 1)
-        ]
-    rows = []
-    for r in standings:
-        entry = entries.get(r.entry)
-        if entry is None or (category and entry.category != category):
-            continue
-        place = rows[-1].place if rows and rows[-1].rank == r.rank else len(rows) + 1
-        values = r.values
-        rows.append(
-            ClassRow(
-                r.rank, place, entry, values.get("placement_points"), values.get("games_played")
-            )
-        )
-    points = {r.entry: r.values.get("placement_points") or 0 for r in standings}
-    teams = team_ranking(points, {pk: e.team for pk, e in entries.items()}, league.team_best or 0)
-    names = {pk: e.player.name for pk, e in entries.items()}
+        standings = _in_final_order(standings, final_order)
     return Classification(
         final=bool(final_order),
         with_teams=any(e.team for e in entries.values()),
-        rows=rows,
-        teams=[(t, [(names[e], p) for e, p in t.counted]) for t in teams],
+        rows=_category_rows(standings, entries, category),
+        teams=_teams(standings, entries, league.team_best or 0),
         categories=categories,
         category=category,
         team_best=league.team_best or 0,

@@ -82,36 +82,52 @@ def _locked_entry(entry: Entry) -> Entry:
     )
 
 
+def _acts_as_desk(by, entry: Entry, checked_in: bool) -> bool:
+    """True for the desk (an organizer); a player may only check themselves in."""
+    league = entry.league
+    if getattr(by, "is_authenticated", False) and is_organizer(by, league):
+        return True
+    if not _own_entry(by, entry):
+        raise coded("checkin_not_yours", cls=NotAllowed)
+    if not checked_in:
+        raise coded("checkout_organizers_only", cls=NotAllowed, league=league.name)
+    return False
+
+
+def _require_venue(league: League, venue_token: str | None) -> None:
+    """A player's own check-in: only while check-in is open, with the venue's token."""
+    fresh = League.objects.get(pk=league.pk)
+    if fresh.checkin_opened_at is None:
+        raise coded("checkin_not_open", league=fresh.name)
+    if not venue_token_valid(fresh, venue_token or ""):
+        raise coded("checkin_bad_venue_code", field="token", cls=NotAllowed)
+
+
+def _require_at_the_desk(entry: Entry) -> None:
+    """Checked in are the playing entries and the waitlist (present on it, h-champ)."""
+    present = entry.state in (Entry.State.ACCEPTED, Entry.State.WAITLISTED)
+    if not present or entry.withdrawn_at:
+        raise coded(
+            "player_not_in_league",
+            cls=NotAllowed,
+            player=entry.player.name,
+            league=entry.league.name,
+        )
+
+
 def entry_check_in(*, entry: Entry, by, venue_token: str | None = None, checked_in=True) -> Entry:
     """Check ``entry`` in (or, ``checked_in=False``, out). The desk (an organizer) does
     either at any time; the player themselves only checks in, only while check-in is open
     and with the venue's current token. Checking in twice keeps the first time."""
-    league = entry.league
-    _require_open_tournament(league)
-    organizer = is_organizer(by, league) if getattr(by, "is_authenticated", False) else False
-    if not organizer:
-        if not _own_entry(by, entry):
-            raise coded("checkin_not_yours", cls=NotAllowed)
-        if not checked_in:
-            raise coded("checkout_organizers_only", cls=NotAllowed, league=league.name)
+    _require_open_tournament(entry.league)
+    desk = _acts_as_desk(by, entry, checked_in)
     with transaction.atomic():
         entry = _locked_entry(entry)
-        if not organizer:
-            fresh = League.objects.get(pk=league.pk)
-            if fresh.checkin_opened_at is None:
-                raise coded("checkin_not_open", league=fresh.name)
-            if not venue_token_valid(fresh, venue_token or ""):
-                raise coded("checkin_bad_venue_code", field="token", cls=NotAllowed)
-        waiting = entry.state == Entry.State.WAITLISTED  # present on the waitlist (h-champ)
-        if (entry.state != Entry.State.ACCEPTED and not waiting) or entry.withdrawn_at:
-            raise coded(
-                "player_not_in_league", cls=NotAllowed, player=entry.player.name, league=league.name
-            )
-        if checked_in and entry.checked_in_at is None:
-            entry.checked_in_at = timezone.now()
-            entry.save(update_fields=["checked_in_at"])
-        elif not checked_in and entry.checked_in_at is not None:
-            entry.checked_in_at = None
+        if not desk:
+            _require_venue(entry.league, venue_token)
+        _require_at_the_desk(entry)
+        if checked_in != (entry.checked_in_at is not None):
+            entry.checked_in_at = timezone.now() if checked_in else None
             entry.save(update_fields=["checked_in_at"])
     if checked_in and entry_waitlist_check_in(entry):  # after the deadline: a free place
         entry.refresh_from_db()
@@ -169,6 +185,25 @@ def _as_stored(value):
     return json.loads(json.dumps(value))
 
 
+def _current_version(versions: list[Result]) -> Result | None:
+    """The table's newest pending or counting result version, or None."""
+    wanted = (Result.State.PENDING, Result.State.CONFIRMED)
+    return max((r for r in versions if r.state in wanted), key=lambda r: r.pk, default=None)
+
+
+def _same_result(current: Result | None, fields: dict) -> bool:
+    return current is not None and all(
+        _as_stored(v) == _as_stored(getattr(current, k)) for k, v in fields.items()
+    )
+
+
+def _disagreement(fixture: Fixture, fields: dict) -> str:
+    """Why the table is disputed: the other player's placings, by name."""
+    names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}
+    order = ", ".join(names.get(e, "?") for e in fields.get("placings") or [])
+    return f"another player at the table entered different placings: {order or fields}"
+
+
 def table_result_enter(
     *, fixture: Fixture, user, winner=None, counted_pawns=None, reason: str = "", **typed
 ) -> Result:
@@ -187,43 +222,21 @@ def table_result_enter(
         versions = list(fixture.results.all())
         # what follows writes results: no one may read the versions from the cache again
         fixture._prefetched_objects_cache.pop("results", None)
-        fields = hand_result_fields(
-            fixture,
-            HandResult(
-                winner=winner.pk if winner is not None else None,
-                counted_pawns=counted_pawns,
-                **typed,
-            ),
-        )
-        wanted = (Result.State.PENDING, Result.State.CONFIRMED)
-        current = max((r for r in versions if r.state in wanted), key=lambda r: r.pk, default=None)
-        if current is not None and all(
-            _as_stored(v) == _as_stored(getattr(current, k)) for k, v in fields.items()
-        ):
+        winner_pk = winner.pk if winner is not None else None
+        hand = HandResult(winner=winner_pk, counted_pawns=counted_pawns, **typed)
+        fields = hand_result_fields(fixture, hand)
+        current = _current_version(versions)
+        locked = {"fixture": fixture, "versions": versions, "user": user}
+        if _same_result(current, fields):
             if current.state == Result.State.CONFIRMED or same_actor(current, user):
                 return current  # entered twice: counts once
-            return result_confirm_locked(
-                result=current, fixture=fixture, versions=versions, user=user
-            )
-        if (
-            current is not None
-            and current.state == Result.State.PENDING
-            and not same_actor(current, user)
-        ):
+            return result_confirm_locked(result=current, **locked)
+        if current and current.state == Result.State.PENDING and not same_actor(current, user):
             # two players at the table disagree: the table is disputed, the desk decides
-            names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}
-            typed_order = fields.get("placings") or []
-            order = ", ".join(names.get(e, "?") for e in typed_order) or str(fields)
             return result_dispute_locked(
-                result=current,
-                fixture=fixture,
-                versions=versions,
-                user=user,
-                reason=f"another player at the table entered different placings: {order}",
+                result=current, reason=_disagreement(fixture, fields), **locked
             )
-        return result_report_locked(
-            fixture=fixture, versions=versions, user=user, fields=fields, reason=reason
-        )
+        return result_report_locked(fields=fields, reason=reason, **locked)
 
 
 # --- h-champ: capacity and the waitlist, late entries, the check-in deadline, teams -------

@@ -296,6 +296,84 @@ def _table_or_404(request, pk: int, *, posting: bool = False):
     return fixture
 
 
+def _table_enter(request, fixture: Fixture, actor):
+    """A phone's placings (or count points): entered, confirmed or disputed by the service.
+    Returns the form and the refusal (status, text), None when it went through."""
+    form = HandResultForm(request.POST, fixture=fixture, reason_required=False)
+    if not form.is_valid():
+        return form, (400, _("Give every player's place, or the count points."))
+    entered: list[Result] = []  # the service's answer: no need to read it again
+    refused = hand_result_send(
+        form,
+        lambda **kw: entered.append(champ.table_result_enter(**kw)),
+        fixture=fixture,
+        user=actor,
+    )
+    if refused is None and entered[0].state == Result.State.DISPUTED:
+        messages.warning(
+            request,
+            _(
+                "Your entry differs from the one entered before: the table is "
+                "disputed, and the desk decides."
+            ),
+        )
+    elif refused is None:
+        messages.success(request, _("The result is entered."))
+    return form, refused
+
+
+def _table_result(request, fixture: Fixture) -> Result:
+    try:
+        return fixture.results.get(pk=int(request.POST.get("result", "0")))
+    except (ValueError, Result.DoesNotExist):
+        raise Http404("no such result at this table") from None
+
+
+def _table_confirm(request, fixture: Fixture, actor):
+    result_services.result_confirm(result=_table_result(request, fixture), user=actor)
+    messages.success(request, _("The result is confirmed and counts."))
+
+
+def _table_dispute(request, fixture: Fixture, actor):
+    result = _table_result(request, fixture)
+    result_services.result_dispute(result=result, user=actor, reason=request.POST.get("reason", ""))
+    messages.success(request, _("The result is disputed; the desk decides."))
+
+
+def _table_referee(request, fixture: Fixture, actor):
+    champ.table_referee_call(fixture=fixture, by=actor, called=True)
+    messages.success(request, _("The referee is called to this table."))
+
+
+def _table_referee_clear(request, fixture: Fixture, actor):
+    champ.table_referee_call(fixture=fixture, by=actor, called=False)
+
+
+#: the table page's buttons (``do``) other than entering a result
+TABLE_ACTIONS = {
+    "confirm": _table_confirm,
+    "dispute": _table_dispute,
+    "referee": _table_referee,
+    "referee-clear": _table_referee_clear,
+}
+
+
+def _table_post(request, fixture: Fixture, actor):
+    """Do what the table page's form asks. Returns (form or None, refusal or None)."""
+    do = request.POST.get("do", "enter")
+    if do == "enter":
+        return _table_enter(request, fixture, actor)
+    run = TABLE_ACTIONS.get(do)
+    if run is None:
+        raise Http404("unknown action")
+    run(request, fixture, actor)
+    return None, None
+
+
+def _table_refusal(exc: ServiceError) -> tuple[int, str]:
+    return (403 if isinstance(exc, NotAllowed) else 400), exc.localized()
+
+
 @require_http_methods(["GET", "POST"])
 @throttled_view([SubmissionThrottle])
 def table_page(request, pk: int):
@@ -305,81 +383,43 @@ def table_page(request, pk: int):
     fixture = _table_or_404(request, pk, posting=request.method == "POST")
     league = fixture.league
     actor = table_actor(request, league)
-    sits = champ.sits_at(actor, fixture)
-    organizer = request.user.is_authenticated and is_organizer(request.user, league)
-    form = HandResultForm(None, fixture=fixture, reason_required=False)
-    status, error = 200, None
+    form, refused = None, None
     if request.method == "POST":
-        do = request.POST.get("do", "enter")
         try:
-            if do == "enter":
-                form = HandResultForm(request.POST, fixture=fixture, reason_required=False)
-                if not form.is_valid():
-                    raise ServiceError(_("Give every player's place, or the count points."))
-                entered: list[Result] = []  # the service's answer: no need to read it again
-                refused = hand_result_send(
-                    form,
-                    lambda **kw: entered.append(champ.table_result_enter(**kw)),
-                    fixture=fixture,
-                    user=actor,
-                )
-                if refused is not None:
-                    status, error = refused
-                elif entered[0].state == Result.State.DISPUTED:
-                    messages.warning(
-                        request,
-                        _(
-                            "Your entry differs from the one entered before: the table is "
-                            "disputed, and the desk decides."
-                        ),
-                    )
-                else:
-                    messages.success(request, _("The result is entered."))
-            elif do in ("confirm", "dispute"):
-                result = fixture.results.get(pk=int(request.POST.get("result", "0")))
-                if do == "confirm":
-                    result_services.result_confirm(result=result, user=actor)
-                    messages.success(request, _("The result is confirmed and counts."))
-                else:
-                    result_services.result_dispute(
-                        result=result, user=actor, reason=request.POST.get("reason", "")
-                    )
-                    messages.success(request, _("The result is disputed; the desk decides."))
-            elif do in ("referee", "referee-clear"):
-                champ.table_referee_call(fixture=fixture, by=actor, called=do == "referee")
-                if do == "referee":
-                    messages.success(request, _("The referee is called to this table."))
-            else:
-                raise Http404("unknown action")
-        except (ValueError, Result.DoesNotExist):
-            raise Http404("no such result at this table") from None
+            form, refused = _table_post(request, fixture, actor)
         except ServiceError as exc:
-            status = 403 if isinstance(exc, NotAllowed) else 400
-            error = exc.localized()
-        if status == 200:
+            refused = _table_refusal(exc)
+        if refused is None:
             return redirect(reverse("tournaments:table", args=[pk]))
-    fixture = _table_or_404(request, pk)
-    current = champ_reads.open_result(fixture)
-    names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}
+    status, error = refused or (200, None)
     return render(
         request,
         "tournaments/championship/table.html",
-        {
-            "league": league,
-            "fixture": fixture,
-            "state": champ_reads.table_state(fixture),
-            "clock": champ_reads.round_clock(league, fixture.round),
-            "current": current,
-            "placed": [names.get(e, "?") for e in (current.placings if current else [])],
-            "sits": sits,
-            "organizer": organizer,
-            "mine": current is not None and champ.same_actor(current, actor),
-            "form": form,
-            "form_error": error,
-            "login_url": reverse("login") + "?" + urlencode({"next": request.path}),
-        },
+        _table_context(request, pk, actor, form, error),
         status=status,
     )
+
+
+def _table_context(request, pk: int, actor, form, error) -> dict:
+    fixture = _table_or_404(request, pk)
+    league = fixture.league
+    current = champ_reads.open_result(fixture)
+    names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}
+    organizer = request.user.is_authenticated and is_organizer(request.user, league)
+    return {
+        "league": league,
+        "fixture": fixture,
+        "state": champ_reads.table_state(fixture),
+        "clock": champ_reads.round_clock(league, fixture.round),
+        "current": current,
+        "placed": [names.get(e, "?") for e in (current.placings if current else [])],
+        "sits": champ.sits_at(actor, fixture),
+        "organizer": organizer,
+        "mine": current is not None and champ.same_actor(current, actor),
+        "form": form or HandResultForm(None, fixture=fixture, reason_required=False),
+        "form_error": error,
+        "login_url": reverse("login") + "?" + urlencode({"next": request.path}),
+    }
 
 
 #: the desk's round-clock buttons and their services

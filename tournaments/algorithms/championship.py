@@ -25,6 +25,12 @@ from datetime import datetime, timedelta
 EntryId = Hashable
 
 
+def require_whole(value, name: str, low: int) -> None:
+    """``value`` must be a whole number (not a bool) of at least ``low``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"{name} must be a whole number ≥ {low}, got {value!r}")
+
+
 @dataclass(frozen=True)
 class Waiting:
     """An entry on the waitlist (in waitlist order) and whether it is checked in."""
@@ -79,32 +85,40 @@ class TeamRow:
     members: int
 
 
+def _team_members(
+    points: Mapping[EntryId, int], teams: Mapping[EntryId, str]
+) -> dict[str, list[tuple[EntryId, int]]]:
+    """Each team's members with their points (entries without a team or points left out)."""
+    members: dict[str, list[tuple[EntryId, int]]] = {}
+    for entry, team in teams.items():
+        if team and entry in points:
+            members.setdefault(team, []).append((entry, points[entry]))
+    return members
+
+
+def _team_key(row) -> tuple[int, int]:
+    """Teams order by points, then by their best counted member's points (descending)."""
+    counted = row[2]
+    return (-row[1], -(counted[0][1] if counted else 0))
+
+
 def team_ranking(
     points: Mapping[EntryId, int], teams: Mapping[EntryId, str], best: int = 0
 ) -> tuple[TeamRow, ...]:
     """The team classification: every team with a member in ``points`` (entries without a
     team are left out), its points the sum of its best ``best`` members' (all when 0),
     ranked by points then best member; equal teams share the place, named in order."""
-    if isinstance(best, bool) or not isinstance(best, int) or best < 0:
-        raise ValueError(f"best must be a whole number ≥ 0, got {best!r}")
-    members: dict[str, list[tuple[EntryId, int]]] = {}
-    for entry, team in teams.items():
-        if team and entry in points:
-            members.setdefault(team, []).append((entry, points[entry]))
+    require_whole(best, "best", 0)
     rows = []
-    for team, group in members.items():
+    for team, group in _team_members(points, teams).items():
         group.sort(key=lambda m: -m[1])
         counted = tuple(group[:best] if best else group)
         rows.append((team, sum(p for _e, p in counted), counted, len(group)))
-
-    def key(row):
-        return (-row[1], -(row[2][0][1] if row[2] else 0))
-
-    rows.sort(key=lambda r: (*key(r), r[0].casefold(), r[0]))
+    rows.sort(key=lambda r: (*_team_key(r), r[0].casefold(), r[0]))
     ranked: list[TeamRow] = []
     for i, (team, total, counted, size) in enumerate(rows):
-        rank = ranked[-1].rank if i and key(rows[i - 1]) == key(rows[i]) else i + 1
-        ranked.append(TeamRow(team, rank, total, counted, size))
+        tied = i and _team_key(rows[i - 1]) == _team_key(rows[i])
+        ranked.append(TeamRow(team, ranked[-1].rank if tied else i + 1, total, counted, size))
     return tuple(ranked)
 
 
@@ -134,8 +148,7 @@ class RoundClock:
 
 def clock_start(limit_minutes: int, now: datetime) -> RoundClock:
     """A clock started now with the event's time limit."""
-    if isinstance(limit_minutes, bool) or not isinstance(limit_minutes, int) or limit_minutes < 1:
-        raise ValueError(f"the time limit is a whole number of minutes ≥ 1, got {limit_minutes!r}")
+    require_whole(limit_minutes, "the time limit in minutes", 1)
     return RoundClock(ends_at=now + timedelta(minutes=limit_minutes))
 
 
@@ -226,8 +239,7 @@ def _tied_at_cut(region, table: Sequence[Placed], sent: list[Qualifier], taken: 
 def _quota(regions, places) -> dict:
     quota = places if isinstance(places, Mapping) else dict.fromkeys(regions, places)
     for n in quota.values():
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"places must be whole numbers ≥ 1, got {n!r}")
+        require_whole(n, "places", 1)
     return quota
 
 

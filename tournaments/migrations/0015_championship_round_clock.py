@@ -4,25 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0014_merge_branches'),
+        ("tournaments", "0014_merge_branches"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='openround',
-            name='clock_changed_at',
+            model_name="openround",
+            name="clock_changed_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='openround',
-            name='clock_ends_at',
+            model_name="openround",
+            name="clock_ends_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='openround',
-            name='clock_left_seconds',
+            model_name="openround",
+            name="clock_left_seconds",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
     ]

@@ -5,30 +5,47 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0015_championship_round_clock'),
+        ("tournaments", "0015_championship_round_clock"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='entry',
-            name='qualified_from',
-            field=models.ForeignKey(blank=True, help_text="a final event's entry carried over: the regional event it qualified in", null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.league'),
+            model_name="entry",
+            name="qualified_from",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="a final event's entry carried over: the regional event it qualified in",
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="tournaments.league",
+            ),
         ),
         migrations.AddField(
-            model_name='entry',
-            name='qualified_place',
-            field=models.PositiveSmallIntegerField(blank=True, help_text="the place in the regional event's classification", null=True),
+            model_name="entry",
+            name="qualified_place",
+            field=models.PositiveSmallIntegerField(
+                blank=True, help_text="the place in the regional event's classification", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='league',
-            name='qualifier_places',
-            field=models.PositiveSmallIntegerField(default=0, help_text='a regional event: how many of its best qualify for the final'),
+            model_name="league",
+            name="qualifier_places",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="a regional event: how many of its best qualify for the final"
+            ),
         ),
         migrations.AddField(
-            model_name='league',
-            name='qualifies_for',
-            field=models.ForeignKey(blank=True, help_text='a regional event: the final event its best players qualify for', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='qualifier_events', to='tournaments.league'),
+            model_name="league",
+            name="qualifies_for",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="a regional event: the final event its best players qualify for",
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="qualifier_events",
+                to="tournaments.league",
+            ),
         ),
     ]

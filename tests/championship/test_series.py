@@ -17,9 +17,10 @@ from tests.builders import make_user
 from tests.concurrently import run_concurrently
 from tournaments.algorithms.championship import Placed, qualifiers
 from tournaments.models import Entry, League
+from tournaments.selectors import championship as champ_reads
 from tournaments.services import open_tournaments as series
 from tournaments.services.errors import NotAllowed, ServiceError
-from tournaments.services.leagues import entry_add, league_create
+from tournaments.services.leagues import entry_add, entry_withdraw, league_create
 from tournaments.services.open_tournaments import open_final_table, open_round_draw
 from tournaments.services.players import player_create
 from tournaments.services.results import result_enter
@@ -200,6 +201,17 @@ def test_the_qualifiers_are_carried_over_once_with_where_they_qualified(cup):
     }
     assert series.series_qualifiers_carry(final=final, by=org) == (0, 4)  # idempotent
     assert Entry.objects.filter(league=final).count() == 4
+
+
+def test_a_qualifier_who_withdraws_from_the_final_lets_the_next_one_move_up(cup):
+    org, final, _north, _south, _people = cup
+    series.series_qualifiers_carry(final=final, by=org)
+    bert = Entry.objects.get(league=final, player__name="Bert")
+    entry_withdraw(entry=bert, by=org)
+    assert series.series_qualifiers_carry(final=final, by=org) == (1, 3)
+    assert carried(final)["Cleo"] == ("North", 3, "accepted")  # moved up into Bert's place
+    listed = [e.player.name for e in champ_reads.qualifiers_of(final)]
+    assert listed == ["Anna", "Cleo", "Emil", "Fritz"]  # Bert withdrew: not listed
 
 
 def test_two_desks_carrying_at_once_enter_each_qualifier_once(transactional_db):

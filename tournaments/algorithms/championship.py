@@ -194,7 +194,8 @@ def clock_resume(clock: RoundClock, now: datetime) -> RoundClock:
 #   the rule follows them). An event that finished with players still tied at its cut
 #   sends all of them (``tied=True``): nobody is left out by a roll that was never made,
 #   and a finished event's table is not changed afterwards. They take no one's place
-#   elsewhere (they qualify nowhere else).
+#   elsewhere (they qualify nowhere else; tied at two regions' cuts, they go for the
+#   region first in order).
 
 
 @dataclass(frozen=True)
@@ -259,7 +260,9 @@ def qualifiers(
             continue
         taken.add(placed.player)
         sent[region].append(Qualifier(placed.player, region, placed.rank, pos >= quota[region]))
-    for region, table in regions.items():
+    for region, table in regions.items():  # a player tied at two cuts: the first region
         if sent[region] and len(sent[region]) == quota[region]:
-            sent[region] += _tied_at_cut(region, table, sent[region], taken)
+            tied = _tied_at_cut(region, table, sent[region], taken)
+            taken.update(q.player for q in tied)
+            sent[region] += tied
     return tuple(q for region in regions for q in sent[region])

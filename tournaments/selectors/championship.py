@@ -398,10 +398,10 @@ def classification(
 
 
 def qualifiers_of(final: League) -> list[Entry]:
-    """The final event's entries carried over from a regional event, by region (in the
-    order of their creation) and place there; ``qualified_from`` loaded."""
+    """The final event's entries carried over from a regional event (withdrawn ones aside),
+    by region (in the order of their creation) and place there; ``qualified_from`` loaded."""
     return list(
-        final.entries.filter(qualified_from__isnull=False)
+        final.entries.filter(qualified_from__isnull=False, withdrawn_at__isnull=True)
         .select_related("player", "qualified_from")
         .order_by("qualified_from__created_at", "qualified_from__pk", "qualified_place", "pk")
     )

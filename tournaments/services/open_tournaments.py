@@ -272,9 +272,16 @@ def region_classification(league: League) -> list[tuple[Entry, int]]:
     return ranked + [(entries[r.entry], r.rank) for r in rows]
 
 
+def _withdrawn_from(final: League) -> set[tuple]:
+    """Who withdrew from the final: their place goes to the next one of their region."""
+    withdrawn = final.entries.filter(withdrawn_at__isnull=False).select_related("player")
+    return {person_key(e.player) for e in withdrawn}
+
+
 def series_qualifiers(final: League) -> list[tuple[rules.Qualifier, League, Entry]]:
     """The final event's qualifiers now: (the rule's answer, its region, the entry there),
-    regions in the order of their creation."""
+    regions in the order of their creation. A qualifier who withdrew from the final is
+    left out of their regions' tables, so the next one moves up."""
     regions = list(
         final.qualifier_events.filter(qualifier_places__gt=0).order_by("created_at", "pk")
     )
@@ -282,8 +289,13 @@ def series_qualifiers(final: League) -> list[tuple[rules.Qualifier, League, Entr
         raise coded("qualifier_no_regions", league=final.name)
     tables = {region.pk: region_classification(region) for region in regions}
     entry_of = {(r, person_key(e.player)): e for r, rows in tables.items() for e, _rank in rows}
+    declined = _withdrawn_from(final)
     placed = {
-        r: [rules.Placed(person_key(e.player), rank) for e, rank in rows]
+        r: [
+            rules.Placed(key, rank)
+            for e, rank in rows
+            if (key := person_key(e.player)) not in declined
+        ]
         for r, rows in tables.items()
     }
     chosen = rules.qualifiers(placed, {r.pk: r.qualifier_places for r in regions})

@@ -237,6 +237,16 @@ def _tied_at_cut(region, table: Sequence[Placed], sent: list[Qualifier], taken: 
     ]
 
 
+def _send_the_tied(regions, quota, sent: dict, taken: set) -> None:
+    """Add to each full region the players still tied at its cut (a player tied at two
+    regions' cuts goes for the first in order)."""
+    for region, table in regions.items():
+        if sent[region] and len(sent[region]) == quota[region]:
+            tied = _tied_at_cut(region, table, sent[region], taken)
+            taken.update(q.player for q in tied)
+            sent[region] += tied
+
+
 def _quota(regions, places) -> dict:
     quota = places if isinstance(places, Mapping) else dict.fromkeys(regions, places)
     for n in quota.values():
@@ -260,9 +270,5 @@ def qualifiers(
             continue
         taken.add(placed.player)
         sent[region].append(Qualifier(placed.player, region, placed.rank, pos >= quota[region]))
-    for region, table in regions.items():  # a player tied at two cuts: the first region
-        if sent[region] and len(sent[region]) == quota[region]:
-            tied = _tied_at_cut(region, table, sent[region], taken)
-            taken.update(q.player for q in tied)
-            sent[region] += tied
+    _send_the_tied(regions, quota, sent, taken)
     return tuple(q for region in regions for q in sent[region])

@@ -278,6 +278,20 @@ def _withdrawn_from(final: League) -> set[tuple]:
     return {person_key(e.player) for e in withdrawn}
 
 
+def _region_tables(regions: list[League], declined: set) -> tuple[dict, dict]:
+    """Each region's classification for the rule (who withdrew from the final left out),
+    and the region's entry of each person."""
+    tables = {region.pk: region_classification(region) for region in regions}
+    entry_of = {(r, person_key(e.player)): e for r, rows in tables.items() for e, _rank in rows}
+    placed = {
+        r: [
+            rules.Placed(k, rank) for e, rank in rows if (k := person_key(e.player)) not in declined
+        ]
+        for r, rows in tables.items()
+    }
+    return placed, entry_of
+
+
 def series_qualifiers(final: League) -> list[tuple[rules.Qualifier, League, Entry]]:
     """The final event's qualifiers now: (the rule's answer, its region, the entry there),
     regions in the order of their creation. A qualifier who withdrew from the final is
@@ -287,17 +301,7 @@ def series_qualifiers(final: League) -> list[tuple[rules.Qualifier, League, Entr
     )
     if not regions:
         raise coded("qualifier_no_regions", league=final.name)
-    tables = {region.pk: region_classification(region) for region in regions}
-    entry_of = {(r, person_key(e.player)): e for r, rows in tables.items() for e, _rank in rows}
-    declined = _withdrawn_from(final)
-    placed = {
-        r: [
-            rules.Placed(key, rank)
-            for e, rank in rows
-            if (key := person_key(e.player)) not in declined
-        ]
-        for r, rows in tables.items()
-    }
+    placed, entry_of = _region_tables(regions, _withdrawn_from(final))
     chosen = rules.qualifiers(placed, {r.pk: r.qualifier_places for r in regions})
     by_pk = {r.pk: r for r in regions}
     return [(q, by_pk[q.region], entry_of[(q.region, q.player)]) for q in chosen]

@@ -287,6 +287,124 @@ class Pollers:
             t.join()
 
 
+def _wait_for_server() -> None:
+    for _ in range(100):
+        try:
+            request("GET", "/bench/trivial/")
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
+def _desk_checks_in(args, slug: str, desk: str, tokens, stats, p95: float) -> None:
+    """The desk checks every player in (``args.desks`` at once), then loads the list."""
+    checkin = f"/leagues/{slug}/desk/check-in/"
+
+    def check_in(e):
+        stats.add("check-in", *post(checkin, desk, {"act": f"in:{e}"}, accept_json=True)[:2])
+
+    start = time.monotonic()
+    run_pool([lambda e=e: check_in(e) for e in tokens], args.desks)
+    print(stats.line("check-in", time.monotonic() - start, p95))
+    status, elapsed, _r, _d = request("GET", checkin, {"Cookie": f"sessionid={desk}"})
+    stats.add("check-in list", status, elapsed)
+    print(stats.line("check-in list", None, p95))
+
+
+def _phone_posts(tables, sessions, stats) -> list:
+    """Two phones at each table enter the same placings: one job each."""
+    jobs = []
+    for pk, seats in tables:
+        form = {"do": "enter", **{f"place_{e}": i + 1 for i, e in enumerate(seats)}}
+        jobs += [
+            lambda pk=pk, e=e, form=form: stats.add(
+                "result from a phone", *post(f"/tables/{pk}/", sessions[e], form)[:2]
+            )
+            for e in seats[:2]
+        ]
+    return jobs
+
+
+def _next_round_on_the_wall(args, pollers, number: int, draw: str, desk: str) -> None:
+    """Draw round ``number + 1`` and wait for the projectors to show it."""
+    pollers.wanted = f"Round {number + 1}".encode()
+    drawn_at = time.monotonic()
+    status, elapsed, _r, _d = post(draw, desk, {})
+    print(f"  draw of round {number + 1}: {elapsed * 1000:.0f} ms, {status}")
+    deadline = time.monotonic() + 15
+    while len(pollers.seen_at) < args.projectors and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if pollers.seen_at:
+        print(
+            f"  projectors showing round {number + 1}: "
+            f"{len(pollers.seen_at)} of {args.projectors}, the last "
+            f"{max(pollers.seen_at) - drawn_at:.1f} s after the draw's request"
+        )
+
+
+def _play_round(args, league, number: int, draw: str, desk: str, sessions, stats) -> None:
+    from tournaments.models import Fixture
+
+    tables = tables_of(league, number)
+    pollers = Pollers(league.slug, args.projectors, desk, stats)
+    jobs = _phone_posts(tables, sessions, stats)
+    start = time.monotonic()
+    run_pool(jobs, args.clients)
+    entered = time.monotonic() - start
+    confirmed = Fixture.objects.filter(league=league, round=number, status="confirmed").count()
+    print(
+        f"  round {number}: {len(jobs)} phone posts for {len(tables)} tables in "
+        f"{entered:.1f} s; {confirmed} of {len(tables)} tables confirmed"
+    )
+    if number < args.rounds:
+        _next_round_on_the_wall(args, pollers, number, draw, desk)
+    pollers.finish()
+
+
+def _projector_floods(args, slug: str, trivial_rate: float, p95: float) -> None:
+    fragment = f"/leagues/{slug}/projector/panels/"
+    etag = request("GET", fragment)[2].getheader("ETag")
+    polled, rate = flood(fragment, args.clients, args.seconds, {"If-None-Match": etag})
+    print(
+        f"  projector fragment, unchanged (304): {rate:.0f} req/s = "
+        f"{rate / trivial_rate:.2f}x the trivial view; "
+        f"{polled.line('get', None, p95).strip()}"
+    )
+    full, rate = flood(fragment, args.clients, args.seconds)
+    print(
+        f"  projector fragment, full ({len(request('GET', fragment)[3]) / 1000:.1f} kB): "
+        f"{rate:.0f} req/s = {rate / trivial_rate:.2f}x the trivial view; "
+        f"{full.line('get', None, p95).strip()}"
+    )
+
+
+def _day_over_http(args, league, desk: str, tokens) -> None:
+    one, five, _ = os.getloadavg()
+    tasks = f"on a Celery worker ({args.broker})" if args.broker else "inline (no broker)"
+    print(
+        f"\nHTTP: gunicorn with {args.workers} sync workers, PostgreSQL; {args.players} "
+        f"players, {args.clients} clients at once; tasks {tasks}"
+        f"; load average {one:.1f} {five:.1f}"
+    )
+    trivial, trivial_rate = flood("/bench/trivial/", args.clients, args.seconds)
+    p95 = trivial.p95("get")
+    print(f"  trivial view: {trivial_rate:.0f} req/s, p95 {p95 * 1000:.1f} ms")
+    stats = Stats()
+    start = time.monotonic()
+    sessions = open_phones(tokens, args.clients, stats)
+    print(stats.line("open link", time.monotonic() - start, p95))
+    _desk_checks_in(args, league.slug, desk, tokens, stats, p95)
+    draw = f"/leagues/{league.slug}/actions/draw-round/"
+    status, elapsed, _r, _d = post(draw, desk, {})
+    n = len(tables_of(league, 1))
+    print(f"  draw of round 1 ({n} tables): {elapsed * 1000:.0f} ms, {status}")
+    for number in range(1, args.rounds + 1):
+        _play_round(args, league, number, draw, desk, sessions, stats)
+    for kind in ("result from a phone", "projector poll", "desk tables poll"):
+        print(stats.line(kind, None, p95))
+    _projector_floods(args, league.slug, trivial_rate, p95)
+
+
 def http_day(args, league, org, tokens) -> None:
     from django.test import Client
 
@@ -302,110 +420,8 @@ def http_day(args, league, org, tokens) -> None:
 
         worker = CeleryWorker(ENV, log_path=ROOT / "var" / "bench-championship-worker.log")
     try:
-        for _ in range(100):
-            try:
-                request("GET", "/bench/trivial/")
-                break
-            except OSError:
-                time.sleep(0.1)
-        one, five, _ = os.getloadavg()
-        print(
-            f"\nHTTP: gunicorn with {args.workers} sync workers, PostgreSQL; {args.players} "
-            f"players, {args.clients} clients at once; tasks "
-            f"{'on a Celery worker (' + args.broker + ')' if args.broker else 'inline (no broker)'}"
-            f"; load average {one:.1f} {five:.1f}"
-        )
-        trivial, trivial_rate = flood("/bench/trivial/", args.clients, args.seconds)
-        trivial_p95 = trivial.p95("get")
-        print(f"  trivial view: {trivial_rate:.0f} req/s, p95 {trivial_p95 * 1000:.1f} ms")
-
-        stats = Stats()
-        start = time.monotonic()
-        sessions = open_phones(tokens, args.clients, stats)
-        print(stats.line("open link", time.monotonic() - start, trivial_p95))
-
-        slug = league.slug
-        checkin = f"/leagues/{slug}/desk/check-in/"
-        start = time.monotonic()
-        run_pool(
-            [
-                (
-                    lambda e=e: stats.add(
-                        "check-in",
-                        *post(checkin, desk, {"act": f"in:{e}"}, accept_json=True)[:2],
-                    )
-                )
-                for e in tokens
-            ],
-            args.desks,
-        )
-        print(stats.line("check-in", time.monotonic() - start, trivial_p95))
-        status, _e, _r, _d = request("GET", checkin, {"Cookie": f"sessionid={desk}"})
-        stats.add("check-in list", status, _e)
-        print(stats.line("check-in list", None, trivial_p95))
-
-        draw = f"/leagues/{slug}/actions/draw-round/"
-        status, elapsed, _r, _d = post(draw, desk, {})
-        n = len(tables_of(league, 1))
-        print(f"  draw of round 1 ({n} tables): {elapsed * 1000:.0f} ms, {status}")
-
-        for number in range(1, args.rounds + 1):
-            tables = tables_of(league, number)
-            pollers = Pollers(slug, args.projectors, desk, stats)
-            jobs = []
-            for pk, seats in tables:
-                form = {"do": "enter", **{f"place_{e}": i + 1 for i, e in enumerate(seats)}}
-                for e in seats[:2]:  # two phones at the table enter the same placings
-                    jobs.append(
-                        lambda pk=pk, e=e, form=form: stats.add(
-                            "result from a phone",
-                            *post(f"/tables/{pk}/", sessions[e], form)[:2],
-                        )
-                    )
-            start = time.monotonic()
-            run_pool(jobs, args.clients)
-            entered = time.monotonic() - start
-            from tournaments.models import Fixture
-
-            confirmed = Fixture.objects.filter(
-                league=league, round=number, status="confirmed"
-            ).count()
-            print(
-                f"  round {number}: {len(jobs)} phone posts for {len(tables)} tables in "
-                f"{entered:.1f} s; {confirmed} of {len(tables)} tables confirmed"
-            )
-            if number < args.rounds:
-                pollers.wanted = f"Round {number + 1}".encode()
-                drawn_at = time.monotonic()
-                status, elapsed, _r, _d = post(draw, desk, {})
-                print(f"  draw of round {number + 1}: {elapsed * 1000:.0f} ms, {status}")
-                deadline = time.monotonic() + 15
-                while len(pollers.seen_at) < args.projectors and time.monotonic() < deadline:
-                    time.sleep(0.05)
-                if pollers.seen_at:
-                    print(
-                        f"  projectors showing round {number + 1}: "
-                        f"{len(pollers.seen_at)} of {args.projectors}, the last "
-                        f"{max(pollers.seen_at) - drawn_at:.1f} s after the draw's request"
-                    )
-            pollers.finish()
-        for kind in ("result from a phone", "projector poll", "desk tables poll"):
-            print(stats.line(kind, None, trivial_p95))
-
-        fragment = f"/leagues/{slug}/projector/panels/"
-        etag = request("GET", fragment)[2].getheader("ETag")
-        polled, rate = flood(fragment, args.clients, args.seconds, {"If-None-Match": etag})
-        print(
-            f"  projector fragment, unchanged (304): {rate:.0f} req/s = "
-            f"{rate / trivial_rate:.2f}x the trivial view; "
-            f"{polled.line('get', None, trivial_p95).strip()}"
-        )
-        full, rate = flood(fragment, args.clients, args.seconds)
-        print(
-            f"  projector fragment, full ({len(request('GET', fragment)[3]) / 1000:.1f} kB): "
-            f"{rate:.0f} req/s = {rate / trivial_rate:.2f}x the trivial view; "
-            f"{full.line('get', None, trivial_p95).strip()}"
-        )
+        _wait_for_server()
+        _day_over_http(args, league, desk, tokens)
     finally:
         server.stop()
         if worker is not None:

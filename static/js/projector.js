@@ -1,5 +1,5 @@
 /* The projector (issue 36): shows its panels in turn ("find your table" page by page,
-   the round clock, the standings), counts the clock down every second, and polls the
+   the round clock, the standings; static/js/clock.js counts the clock down), and polls the
    panels' fragment every 3 s with the ETag it last saw (304 while nothing changed). When
    the network drops, the last state stays on the wall and polling goes on. */
 (function () {
@@ -35,20 +35,6 @@
     });
   }
 
-  function tick() {
-    var clock = main.querySelector(".pj-clock[data-ends]");
-    if (!clock) return;
-    var left = Math.round((Date.parse(clock.getAttribute("data-ends")) - Date.now()) / 1000);
-    if (isNaN(left)) return;
-    if (left <= 0) {
-      clock.textContent = clock.getAttribute("data-over");
-      clock.classList.add("is-over");
-      return;
-    }
-    var m = Math.floor(left / 60), s = left % 60;
-    clock.textContent = m + ":" + (s < 10 ? "0" : "") + s;
-  }
-
   function poll() {
     var headers = { "X-Requested-With": "fetch" };
     if (etag) headers["If-None-Match"] = etag;
@@ -61,7 +47,6 @@
           main.innerHTML = html;
           main.setAttribute("data-etag", etag);
           show();
-          tick();
         });
       })
       .catch(function () { document.body.classList.add("pj-offline"); })
@@ -69,8 +54,6 @@
   }
 
   show();
-  tick();
-  setInterval(tick, 1000);
   setInterval(function () { step += 1; show(); }, SHOW_SECONDS * 1000);
   setTimeout(poll, 3000);
 })();

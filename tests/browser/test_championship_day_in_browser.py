@@ -221,6 +221,11 @@ def test_a_whole_championship_day(chromium, live_server, transactional_db, axe_s
     # round 1: drawn from the league page; the wall shows it within 5 s
     day.action("draw-round")
     wait_for_text(projector, day.words["round"].format(n=1))
+    # the desk starts the round clock; the wall counts it down
+    desk.goto(f"/leagues/{league.slug}/desk/tables/")
+    with desk.expect_navigation():
+        desk.locator("button[name=clock][value=start]").click()
+    projector.wait_for_selector(".pj-clock [data-ends]", state="attached", timeout=5000)
     clean(projector, axe_source)
     screenshot(projector, f"championship-day-projector-round1-{lang}")
     assert quirin.pk not in set(
@@ -255,11 +260,19 @@ def test_a_whole_championship_day(chromium, live_server, transactional_db, axe_s
     assert desk.locator(".table-state-referee").count() == 1
     fits(desk)
     clean(desk, axe_source)
+    # the referee at table 2: the desk pauses the clock, and resumes it after
+    with desk.expect_navigation():
+        desk.locator("button[name=clock][value=pause]").click()
+    assert day.refresh().open_rounds.get(number=1).clock_left_seconds is not None
     screenshot(desk, f"championship-day-desk-referee-{lang}")
     desk.goto(f"/tables/{t2.pk}/")
     with desk.expect_navigation():
         desk.locator("input[name=do][value=referee-clear] + button").click()
     assert Fixture.objects.get(pk=t2.pk).referee_called_at is None
+    desk.goto(f"/leagues/{league.slug}/desk/tables/")
+    with desk.expect_navigation():
+        desk.locator("button[name=clock][value=resume]").click()
+    assert day.refresh().open_rounds.get(number=1).clock_ends_at is not None
     day.results_by_desk(1, skip=[1])
 
     # a withdrawal between rounds: the waiting player moves up and is checked in at the desk

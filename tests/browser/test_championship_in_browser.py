@@ -211,6 +211,7 @@ def test_table_cards_print(chromium, live_server, day, axe_source):  # noqa: F81
 def test_the_projector_updates_within_five_seconds(chromium, live_server, day, axe_source, size):  # noqa: F811
     league = day["league"]
     open_round_draw(league=league, by=day["org"], seed=5)
+    champ.round_clock_start(league=league, by=day["org"])  # the desk starts the round clock
     w, h = size
     context, page, errors = context_for(chromium, live_server, width=w, height=h)
     page.goto(f"/leagues/{league.slug}/projector/")
@@ -238,7 +239,11 @@ def test_the_projector_updates_within_five_seconds(chromium, live_server, day, a
     # the clock and the standings take their turn
     page.evaluate(SHOW_PANEL, "clock")
     assert not violations(page, axe_source)  # each panel shown in turn (contrast)
-    assert ":" in page.locator(".pj-clock").inner_text()
+    shown = page.locator(".pj-clock .clock").inner_text()
+    assert ":" in shown
+    page.wait_for_function(  # it counts down by itself (static/js/clock.js)
+        "(old) => document.querySelector('.pj-clock .clock').textContent !== old", arg=shown
+    )
     screenshot(page, f"championship-projector-{w}x{h}-clock")
     page.evaluate(SHOW_PANEL, "standings")
     assert not violations(page, axe_source)  # each panel shown in turn (contrast)

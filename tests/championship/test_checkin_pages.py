@@ -107,3 +107,51 @@ def test_a_player_without_an_account_checks_in_through_the_link(client, day):
     client.post(reverse("tournaments:result-link-checkin", args=[link_token]))
     assert Entry.objects.get(pk=cleo.pk).checked_in_at is not None
     assert "You are checked in." in client.get(link_page).content.decode()
+
+
+# --- h-champ: the list at a championship's size (paged, by initial letter) ----------------
+
+
+@pytest.fixture
+def big_day(db):
+    org = make_user("otto")
+    league = league_create(owner=org, name="Big Day", format="open", games_planned=2)
+    names = [f"{first} {i:03d}" for i, first in enumerate(["Ärger", "Berta", "Zora"] * 40)]
+    for name in names:
+        entry_add(league=league, player=player_create(name=name, shared=True), by=org)
+    Entry.objects.filter(league=league).update(state="accepted")
+    return org, league
+
+
+def test_the_big_list_is_paged_and_filed_by_initial_letter(client, big_day):
+    org, league = big_day
+    client.force_login(org)
+    desk = reverse("tournaments:desk-checkin", args=[league.slug])
+    first = client.get(desk).content.decode()
+    assert first.count('<li class="ck') == 50 and "page 1 of 3" in first
+    assert "?letter=A" in first and "?letter=Z" in first  # "Ärger" is filed under A
+    zora = client.get(desk, {"letter": "Z"}).content.decode()
+    assert zora.count('<li class="ck') == 40 and "Berta" not in zora
+    last = client.get(desk, {"page": 3}).content.decode()
+    assert last.count('<li class="ck') == 20 and 'aria-current="page">page 3 of 3' in last
+    # the counts stay over the whole field on every page
+    assert '<strong data-count="in">0</strong>' in zora
+
+
+def test_a_scanned_code_finds_its_row_whatever_the_page(client, big_day):
+    org, league = big_day
+    client.force_login(org)
+    desk = reverse("tournaments:desk-checkin", args=[league.slug])
+    late = league.entries.order_by("-player__name").first()  # on the last page
+    found = client.get(desk, {"q": champ_reads.checkin_code(late) + "\n"}).content.decode()
+    assert found.count('<li class="ck') == 1 and late.player.name in found
+
+
+def test_a_plain_form_comes_back_to_the_same_page_and_letter(client, big_day):
+    org, league = big_day
+    client.force_login(org)
+    desk = reverse("tournaments:desk-checkin", args=[league.slug])
+    zora = league.entries.filter(player__name__startswith="Zora").first()
+    answer = client.post(desk, {"act": f"in:{zora.pk}", "letter": "Z", "page": "1", "q": ""})
+    assert answer.status_code == 302 and answer["Location"].endswith("?letter=Z&page=1")
+    assert Entry.objects.get(pk=zora.pk).checked_in_at is not None

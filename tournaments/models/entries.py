@@ -58,6 +58,17 @@ class Entry(models.Model):
     )
     team = models.CharField(max_length=60, blank=True)
     category = models.CharField(max_length=30, blank=True, help_text="e.g. youth")
+    qualified_from = models.ForeignKey(
+        League,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="a final event's entry carried over: the regional event it qualified in",
+    )
+    qualified_place = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the place in the regional event's classification"
+    )
     # end h-champ
 
     objects = EntryQuerySet.as_manager()

@@ -108,6 +108,12 @@ class OpenRound(models.Model):
         User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # h-champ: the round clock the desk starts, pauses and resumes (docs/championship.md):
+    # running until ``clock_ends_at``; paused with ``clock_left_seconds`` left; neither:
+    # not started. ``clock_changed_at``: the projector's ETag follows it.
+    clock_ends_at = models.DateTimeField(null=True, blank=True)
+    clock_left_seconds = models.PositiveIntegerField(null=True, blank=True)
+    clock_changed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["league", "number"]

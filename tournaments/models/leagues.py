@@ -136,6 +136,18 @@ class League(models.Model):
     team_best = models.PositiveSmallIntegerField(
         default=0, help_text="team classification: the best N members' points count (0: all)"
     )
+    # h-champ: a series with qualifiers (a regional event sends its best N to a final event)
+    qualifies_for = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="qualifier_events",
+        help_text="a regional event: the final event its best players qualify for",
+    )
+    qualifier_places = models.PositiveSmallIntegerField(
+        default=0, help_text="a regional event: how many of its best qualify for the final"
+    )
     # end h-champ
 
     class Meta:

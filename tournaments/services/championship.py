@@ -24,8 +24,8 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from tournaments.actors import link_holder
-from tournaments.algorithms import championship as waitlist
-from tournaments.models import Entry, Fixture, League, Result, Seat
+from tournaments.algorithms import championship as rules
+from tournaments.models import Entry, Fixture, League, OpenRound, Result, Seat
 from tournaments.permissions import is_organizer
 from tournaments.selectors.championship import venue_token_valid
 from tournaments.services.errors import NotAllowed, coded
@@ -82,36 +82,52 @@ def _locked_entry(entry: Entry) -> Entry:
     )
 
 
+def _acts_as_desk(by, entry: Entry, checked_in: bool) -> bool:
+    """True for the desk (an organizer); a player may only check themselves in."""
+    league = entry.league
+    if getattr(by, "is_authenticated", False) and is_organizer(by, league):
+        return True
+    if not _own_entry(by, entry):
+        raise coded("checkin_not_yours", cls=NotAllowed)
+    if not checked_in:
+        raise coded("checkout_organizers_only", cls=NotAllowed, league=league.name)
+    return False
+
+
+def _require_venue(league: League, venue_token: str | None) -> None:
+    """A player's own check-in: only while check-in is open, with the venue's token."""
+    fresh = League.objects.get(pk=league.pk)
+    if fresh.checkin_opened_at is None:
+        raise coded("checkin_not_open", league=fresh.name)
+    if not venue_token_valid(fresh, venue_token or ""):
+        raise coded("checkin_bad_venue_code", field="token", cls=NotAllowed)
+
+
+def _require_at_the_desk(entry: Entry) -> None:
+    """Checked in are the playing entries and the waitlist (present on it, h-champ)."""
+    present = entry.state in (Entry.State.ACCEPTED, Entry.State.WAITLISTED)
+    if not present or entry.withdrawn_at:
+        raise coded(
+            "player_not_in_league",
+            cls=NotAllowed,
+            player=entry.player.name,
+            league=entry.league.name,
+        )
+
+
 def entry_check_in(*, entry: Entry, by, venue_token: str | None = None, checked_in=True) -> Entry:
     """Check ``entry`` in (or, ``checked_in=False``, out). The desk (an organizer) does
     either at any time; the player themselves only checks in, only while check-in is open
     and with the venue's current token. Checking in twice keeps the first time."""
-    league = entry.league
-    _require_open_tournament(league)
-    organizer = is_organizer(by, league) if getattr(by, "is_authenticated", False) else False
-    if not organizer:
-        if not _own_entry(by, entry):
-            raise coded("checkin_not_yours", cls=NotAllowed)
-        if not checked_in:
-            raise coded("checkout_organizers_only", cls=NotAllowed, league=league.name)
+    _require_open_tournament(entry.league)
+    desk = _acts_as_desk(by, entry, checked_in)
     with transaction.atomic():
         entry = _locked_entry(entry)
-        if not organizer:
-            fresh = League.objects.get(pk=league.pk)
-            if fresh.checkin_opened_at is None:
-                raise coded("checkin_not_open", league=fresh.name)
-            if not venue_token_valid(fresh, venue_token or ""):
-                raise coded("checkin_bad_venue_code", field="token", cls=NotAllowed)
-        waiting = entry.state == Entry.State.WAITLISTED  # present on the waitlist (h-champ)
-        if (entry.state != Entry.State.ACCEPTED and not waiting) or entry.withdrawn_at:
-            raise coded(
-                "player_not_in_league", cls=NotAllowed, player=entry.player.name, league=league.name
-            )
-        if checked_in and entry.checked_in_at is None:
-            entry.checked_in_at = timezone.now()
-            entry.save(update_fields=["checked_in_at"])
-        elif not checked_in and entry.checked_in_at is not None:
-            entry.checked_in_at = None
+        if not desk:
+            _require_venue(entry.league, venue_token)
+        _require_at_the_desk(entry)
+        if checked_in != (entry.checked_in_at is not None):
+            entry.checked_in_at = timezone.now() if checked_in else None
             entry.save(update_fields=["checked_in_at"])
     if checked_in and entry_waitlist_check_in(entry):  # after the deadline: a free place
         entry.refresh_from_db()
@@ -169,6 +185,25 @@ def _as_stored(value):
     return json.loads(json.dumps(value))
 
 
+def _current_version(versions: list[Result]) -> Result | None:
+    """The table's newest pending or counting result version, or None."""
+    wanted = (Result.State.PENDING, Result.State.CONFIRMED)
+    return max((r for r in versions if r.state in wanted), key=lambda r: r.pk, default=None)
+
+
+def _same_result(current: Result | None, fields: dict) -> bool:
+    return current is not None and all(
+        _as_stored(v) == _as_stored(getattr(current, k)) for k, v in fields.items()
+    )
+
+
+def _disagreement(fixture: Fixture, fields: dict) -> str:
+    """Why the table is disputed: the other player's placings, by name."""
+    names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}
+    order = ", ".join(names.get(e, "?") for e in fields.get("placings") or [])
+    return f"another player at the table entered different placings: {order or fields}"
+
+
 def table_result_enter(
     *, fixture: Fixture, user, winner=None, counted_pawns=None, reason: str = "", **typed
 ) -> Result:
@@ -187,43 +222,21 @@ def table_result_enter(
         versions = list(fixture.results.all())
         # what follows writes results: no one may read the versions from the cache again
         fixture._prefetched_objects_cache.pop("results", None)
-        fields = hand_result_fields(
-            fixture,
-            HandResult(
-                winner=winner.pk if winner is not None else None,
-                counted_pawns=counted_pawns,
-                **typed,
-            ),
-        )
-        wanted = (Result.State.PENDING, Result.State.CONFIRMED)
-        current = max((r for r in versions if r.state in wanted), key=lambda r: r.pk, default=None)
-        if current is not None and all(
-            _as_stored(v) == _as_stored(getattr(current, k)) for k, v in fields.items()
-        ):
+        winner_pk = winner.pk if winner is not None else None
+        hand = HandResult(winner=winner_pk, counted_pawns=counted_pawns, **typed)
+        fields = hand_result_fields(fixture, hand)
+        current = _current_version(versions)
+        locked = {"fixture": fixture, "versions": versions, "user": user}
+        if _same_result(current, fields):
             if current.state == Result.State.CONFIRMED or same_actor(current, user):
                 return current  # entered twice: counts once
-            return result_confirm_locked(
-                result=current, fixture=fixture, versions=versions, user=user
-            )
-        if (
-            current is not None
-            and current.state == Result.State.PENDING
-            and not same_actor(current, user)
-        ):
+            return result_confirm_locked(result=current, **locked)
+        if current and current.state == Result.State.PENDING and not same_actor(current, user):
             # two players at the table disagree: the table is disputed, the desk decides
-            names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}
-            typed_order = fields.get("placings") or []
-            order = ", ".join(names.get(e, "?") for e in typed_order) or str(fields)
             return result_dispute_locked(
-                result=current,
-                fixture=fixture,
-                versions=versions,
-                user=user,
-                reason=f"another player at the table entered different placings: {order}",
+                result=current, reason=_disagreement(fixture, fields), **locked
             )
-        return result_report_locked(
-            fixture=fixture, versions=versions, user=user, fields=fields, reason=reason
-        )
+        return result_report_locked(fields=fields, reason=reason, **locked)
 
 
 # --- h-champ: capacity and the waitlist, late entries, the check-in deadline, teams -------
@@ -264,7 +277,7 @@ def entry_admit(entry: Entry) -> Entry:
     league = _lock_league(league)
     joined = _joined_round(league)
     playing = league.entries.playing().exclude(pk=entry.pk).count()
-    if waitlist.free_places(league.capacity, playing) == 0:
+    if rules.free_places(league.capacity, playing) == 0:
         Entry.objects.filter(pk=entry.pk, state=Entry.State.ACCEPTED).update(
             state=Entry.State.WAITLISTED, waitlisted_at=timezone.now(), accepted_at=None
         )
@@ -279,7 +292,7 @@ def _promote(league: League, *, present_only: bool) -> list[int]:
     if league.capacity is None and not league.entries.filter(state=Entry.State.WAITLISTED):
         return []
     waiting = [
-        waitlist.Waiting(pk, checked is not None)
+        rules.Waiting(pk, checked is not None)
         for pk, checked in league.entries.filter(
             state=Entry.State.WAITLISTED, withdrawn_at__isnull=True
         )
@@ -289,7 +302,7 @@ def _promote(league: League, *, present_only: bool) -> list[int]:
     playing = league.entries.playing().count()
     moved = []
     now, joined = timezone.now(), _joined_round(league)
-    for pk in waitlist.promotions(league.capacity, playing, waiting, present_only=present_only):
+    for pk in rules.promotions(league.capacity, playing, waiting, present_only=present_only):
         done = Entry.objects.filter(
             pk=pk, state=Entry.State.WAITLISTED, withdrawn_at__isnull=True
         ).update(state=Entry.State.ACCEPTED, accepted_at=now, joined_round=joined)
@@ -329,9 +342,8 @@ def checkin_deadline_apply(*, league: League, now=None) -> tuple[list[int], list
             .annotate(played=models.Exists(Seat.objects.filter(entry=models.OuterRef("pk"))))
             .values_list("pk", "checked_in_at", "played")
         )
-        release = waitlist.deadline_release(
-            waitlist.Registered(pk, checked is not None, played)
-            for pk, checked, played in candidates
+        release = rules.deadline_release(
+            rules.Registered(pk, checked is not None, played) for pk, checked, played in candidates
         )
         released = []
         for pk in release:
@@ -406,3 +418,66 @@ def entries_set_teams(*, league: League, by, text: str) -> int:
 
 def casefold_name(name: str) -> str:
     return " ".join(name.split()).casefold()
+
+
+# --- h-champ: the round clock -------------------------------------------------------------
+#
+# The desk starts the newest round's clock with the event's time limit, pauses it and
+# resumes it (``algorithms.championship`` computes each state); the state is stored on the
+# round, so every phone, the desk and the projector show the same time left. Each write
+# locks the round's row; pausing a paused clock or resuming a running one changes nothing.
+
+
+def _clock_of(record: OpenRound) -> rules.RoundClock:
+    return rules.RoundClock(ends_at=record.clock_ends_at, left_seconds=record.clock_left_seconds)
+
+
+def _locked_round(league: League) -> OpenRound:
+    record = OpenRound.objects.select_for_update().filter(league=league).order_by("-number").first()
+    if record is None:
+        raise coded("clock_no_round", league=league.name)
+    return record
+
+
+def _clock_change(league: League, by, change, now) -> OpenRound:
+    require_organizer(by, league)
+    _require_open_tournament(league)
+    now = now or timezone.now()
+    with transaction.atomic():
+        record = _locked_round(league)
+        before = _clock_of(record)
+        after = change(league, before, now)
+        if after != before:
+            record.clock_ends_at, record.clock_left_seconds = after.ends_at, after.left_seconds
+            record.clock_changed_at = now
+            record.save(update_fields=["clock_ends_at", "clock_left_seconds", "clock_changed_at"])
+    return record
+
+
+def _start(league: League, clock: rules.RoundClock, now) -> rules.RoundClock:
+    if not league.time_limit_minutes:
+        raise coded("clock_no_time_limit", league=league.name)
+    if clock.state != "idle":
+        raise coded("clock_started")
+    return rules.clock_start(league.time_limit_minutes, now)
+
+
+def _started(clock: rules.RoundClock) -> rules.RoundClock:
+    if clock.state == "idle":
+        raise coded("clock_not_started")
+    return clock
+
+
+def round_clock_start(*, league: League, by, now=None) -> OpenRound:
+    """Start the newest round's clock with the event's time limit (once per round)."""
+    return _clock_change(league, by, _start, now)
+
+
+def round_clock_pause(*, league: League, by, now=None) -> OpenRound:
+    """Pause the running clock (a referee at a table): what is left is kept."""
+    return _clock_change(league, by, lambda _l, c, t: rules.clock_pause(_started(c), t), now)
+
+
+def round_clock_resume(*, league: League, by, now=None) -> OpenRound:
+    """Resume the paused clock from what was left."""
+    return _clock_change(league, by, lambda _l, c, t: rules.clock_resume(_started(c), t), now)

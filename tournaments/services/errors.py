@@ -481,6 +481,24 @@ MESSAGES: dict[str, str] = {
     "username_raced": gettext_noop(
         "the user name %(username)s was taken a moment ago; choose another"
     ),
+    # h-champ: the round clock, series with qualifiers
+    "clock_no_round": gettext_noop(
+        "no round of %(league)s is drawn yet: the clock starts with a round"
+    ),
+    "clock_no_time_limit": gettext_noop(
+        "%(league)s has no time limit: set the minutes a game may take first"
+    ),
+    "clock_started": gettext_noop("this round's clock has already been started"),
+    "clock_not_started": gettext_noop("this round's clock has not been started yet"),
+    "qualifier_final_self": gettext_noop("an event cannot qualify players for itself"),
+    "qualifier_places_min": gettext_noop("at least one player qualifies for the final"),
+    "qualifier_region_unfinished": gettext_noop(
+        "%(league)s is not finished yet: its qualifiers are known once its classification is"
+    ),
+    "qualifier_no_regions": gettext_noop("no regional event qualifies players for %(league)s"),
+    "qualifier_final_started": gettext_noop(
+        "%(league)s has started: the qualifiers are carried over before its first round"
+    ),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

@@ -1,19 +1,22 @@
 """Open tournaments: drawing each round's tables (``open_draw.draw_round``, seeded and stored,
-reproducible), the final table of the best four, and the tournament's final ranking."""
+reproducible), the final table of the best four, and the tournament's final ranking; a
+series whose regional events qualify their best N for a final event (h-champ)."""
 
 from __future__ import annotations
 
 import secrets
 
-from django.db import transaction
+from django.db import models, transaction
+from django.utils import timezone
 
 from games.engine.board import DEFAULT_COLOURS
+from tournaments.algorithms import championship as rules
 from tournaments.algorithms import open_draw
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.starting_colour import decide_starting_colour
-from tournaments.models import Fixture, League, OpenRound, Seat
+from tournaments.models import Entry, Fixture, League, OpenRound, Seat
 from tournaments.selectors import open_tournaments as open_reads
-from tournaments.services.championship import checkin_deadline_apply
+from tournaments.services.championship import checkin_deadline_apply, drawn_rounds
 from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.schedule import date_new_games, require_invitations_answered
@@ -214,3 +217,139 @@ def open_final_ranking(league: League) -> list[int] | None:
         return list(open_draw.final_ranking(rows, result.placings, league.final_table_size))
     except AlgorithmError:
         return None
+
+
+# --- h-champ: a series with qualifiers ----------------------------------------------------
+#
+# A regional event (an open tournament) names the final event its best N qualify for
+# (``league.qualifies_for``, ``qualifier_places``); the final's desk carries the
+# qualifiers over into the final as entries (``Entry.qualified_from`` and
+# ``qualified_place`` say where they qualified). The rule is
+# ``algorithms.championship.qualifiers``; a player is the same person in two regions when
+# it is the same player, or the same account.
+
+
+def league_set_qualification(*, league: League, by, final: League | None, places: int) -> League:
+    """A regional event qualifies its best ``places`` for ``final`` (None: for none). Who
+    sets it organizes both events."""
+    require_organizer(by, league)
+    _require_open(league)
+    if final is not None:
+        require_organizer(by, final)
+        _require_open(final)
+        if final.pk == league.pk:
+            raise coded("qualifier_final_self", field="final")
+        if isinstance(places, bool) or not isinstance(places, int) or places < 1:
+            raise coded("qualifier_places_min", field="places")
+    League.objects.filter(pk=league.pk).update(
+        qualifies_for=final, qualifier_places=places if final is not None else 0
+    )
+    league.refresh_from_db()
+    return league
+
+
+def person_key(player) -> tuple:
+    """Who a player is across events: their account, else the player record."""
+    return ("account", player.user_id) if player.user_id else ("player", player.pk)
+
+
+def _region_finished(league: League) -> bool:
+    if league.final_table_size:
+        return open_final_ranking(league) is not None
+    undecided = league.fixtures.filter(status__in=UNDECIDED).exists()
+    return drawn_rounds(league) >= league.games_planned > 0 and not undecided
+
+
+def region_classification(league: League) -> list[tuple[Entry, int]]:
+    """A finished regional event's final classification as (entry, rank): the final
+    table's places first, then the preliminary ranks (equal: still tied)."""
+    if not _region_finished(league):
+        raise coded("qualifier_region_unfinished", league=league.name)
+    entries = {e.pk: e for e in league.entries.playing().select_related("player__user")}
+    final = (open_final_ranking(league) or [])[: league.final_table_size]
+    ranked = [(entries[pk], place) for place, pk in enumerate(final, 1) if pk in entries]
+    rows = [r for r in preliminary_rows(league) if r.entry in entries and r.entry not in final]
+    return ranked + [(entries[r.entry], r.rank) for r in rows]
+
+
+def _withdrawn_from(final: League) -> set[tuple]:
+    """Who withdrew from the final: their place goes to the next one of their region."""
+    withdrawn = final.entries.filter(withdrawn_at__isnull=False).select_related("player")
+    return {person_key(e.player) for e in withdrawn}
+
+
+def _region_tables(regions: list[League], declined: set) -> tuple[dict, dict]:
+    """Each region's classification for the rule (who withdrew from the final left out),
+    and the region's entry of each person."""
+    tables = {region.pk: region_classification(region) for region in regions}
+    entry_of = {(r, person_key(e.player)): e for r, rows in tables.items() for e, _rank in rows}
+    placed = {
+        r: [
+            rules.Placed(k, rank) for e, rank in rows if (k := person_key(e.player)) not in declined
+        ]
+        for r, rows in tables.items()
+    }
+    return placed, entry_of
+
+
+def series_qualifiers(final: League) -> list[tuple[rules.Qualifier, League, Entry]]:
+    """The final event's qualifiers now: (the rule's answer, its region, the entry there),
+    regions in the order of their creation. A qualifier who withdrew from the final is
+    left out of their regions' tables, so the next one moves up."""
+    regions = list(
+        final.qualifier_events.filter(qualifier_places__gt=0).order_by("created_at", "pk")
+    )
+    if not regions:
+        raise coded("qualifier_no_regions", league=final.name)
+    placed, entry_of = _region_tables(regions, _withdrawn_from(final))
+    chosen = rules.qualifiers(placed, {r.pk: r.qualifier_places for r in regions})
+    by_pk = {r.pk: r for r in regions}
+    return [(q, by_pk[q.region], entry_of[(q.region, q.player)]) for q in chosen]
+
+
+def _final_entry(final: League, player) -> Entry | None:
+    same = models.Q(player=player)
+    if player.user_id:
+        same |= models.Q(player__user_id=player.user_id)
+    return final.entries.filter(same).first()
+
+
+def _carry_one(final: League, region: League, entry: Entry, place: int, now) -> bool:
+    """The qualifier's entry in the final (made now, or marked where they qualified);
+    True when it was made."""
+    existing = _final_entry(final, entry.player)
+    if existing is None:
+        Entry.objects.create(
+            league=final,
+            player=entry.player,
+            state=Entry.State.ACCEPTED,
+            accepted_at=now,
+            qualified_from=region,
+            qualified_place=place,
+        )
+        return True
+    Entry.objects.filter(pk=existing.pk).exclude(
+        qualified_from=region, qualified_place=place
+    ).update(qualified_from=region, qualified_place=place)
+    return False
+
+
+def series_qualifiers_carry(*, final: League, by) -> tuple[int, int]:
+    """Carry the qualifiers of every regional event into ``final`` as accepted entries
+    (their place is earned: no invitation, no waitlist), each marked with where they
+    qualified. Idempotent under the final's row lock: a second run makes nothing new.
+    Only before the final's first draw. Returns (entries made, already there)."""
+    require_organizer(by, final)
+    _require_open(final)
+    with transaction.atomic():
+        final = League.objects.select_for_update().get(pk=final.pk)
+        if drawn_rounds(final):
+            raise coded("qualifier_final_started", league=final.name)
+        now = timezone.now()
+        made = [
+            _carry_one(final, region, entry, q.rank, now)
+            for q, region, entry in series_qualifiers(final)
+        ]
+    if any(made):
+        standings_invalidate(final)
+    return sum(made), len(made) - sum(made)

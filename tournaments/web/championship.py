@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -15,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone as tz
 from django.utils.dateparse import parse_datetime
 from django.utils.http import urlencode
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
@@ -26,6 +27,7 @@ from tournaments.models import Entry, Fixture, League, Result, ResultLink
 from tournaments.permissions import can_view, is_organizer
 from tournaments.selectors import championship as champ_reads
 from tournaments.services import championship as champ
+from tournaments.services import open_tournaments
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.open_tournaments import open_final_ranking
@@ -50,58 +52,77 @@ def _entry_state(entry: Entry) -> dict:
     }
 
 
+#: the desk's buttons on a player's row: what each does to the entry
+ROW_ACTIONS = {
+    "in": lambda entry, by: champ.entry_check_in(entry=entry, by=by, checked_in=True),
+    "out": lambda entry, by: champ.entry_check_in(entry=entry, by=by, checked_in=False),
+    "paid": lambda entry, by: champ.entry_mark_paid(entry=entry, by=by, paid=True),
+    "unpaid": lambda entry, by: champ.entry_mark_paid(entry=entry, by=by, paid=False),
+}
+#: opening and closing check-in, and what the desk is told
+CHECKIN_SWITCH = {
+    "open": (champ.checkin_open, gettext_lazy("Check-in is open.")),
+    "close": (champ.checkin_close, gettext_lazy("Check-in is closed.")),
+}
+#: rows per page of the desk's list (200 players stay under a phone's 100 kB)
+CHECKIN_PER_PAGE = 50
+#: what the list keeps when a plain form posts and comes back
+CHECKIN_LIST_PARAMS = ("q", "letter", "page")
+
+
+def _checkin_url(slug: str, params=None) -> str:
+    kept = {k: params[k] for k in CHECKIN_LIST_PARAMS if params and params.get(k)}
+    back = reverse("tournaments:desk-checkin", args=[slug])
+    return back + (f"?{urlencode(kept)}" if kept else "")
+
+
+def _row_action(request, league: League) -> Entry:
+    """The row button pressed ("in:<entry id>"; or ``action`` and ``entry``), done."""
+    if "act" in request.POST:  # one form, a button per row
+        action, _sep, entry_id = request.POST["act"].partition(":")
+    else:
+        action, entry_id = request.POST.get("action", ""), request.POST.get("entry", "")
+    run = ROW_ACTIONS.get(action)
+    if run is None:
+        raise Http404("unknown action")
+    try:
+        entry = league.entries.select_related("league", "player").get(pk=int(entry_id))
+    except (ValueError, Entry.DoesNotExist):
+        raise Http404("no such entry in this league") from None
+    return run(entry, request.user)
+
+
+def _desk_checkin_post(request, league: League):
+    switch = CHECKIN_SWITCH.get(request.POST.get("action", ""))
+    try:
+        if switch is not None:
+            switch[0](league=league, by=request.user)
+            messages.success(request, switch[1])
+            return redirect(_checkin_url(league.slug))
+        entry = _row_action(request, league)
+    except ServiceError as exc:
+        if _wants_json(request):
+            return JsonResponse({"error": exc.localized()}, status=400)
+        messages.error(request, exc.localized())
+        return redirect(_checkin_url(league.slug, request.POST))
+    if _wants_json(request):
+        return JsonResponse(_entry_state(entry))
+    return redirect(_checkin_url(league.slug, request.POST))
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def desk_checkin(request, slug: str):
     """The desk's check-in list: search (a name, or a check-in code typed by a barcode
-    scanner, which submits with Enter), mark checked in / paid, open or close check-in.
-    Plain forms; static/js/checkin.js sends them without reloading when it can."""
+    scanner, which submits with Enter), by initial letter, 50 rows a page; mark checked in
+    / paid, open or close check-in. Plain forms (a GET search); static/js/checkin.js sends
+    the row buttons without reloading when it can."""
     league = organized_league(request, slug)
-    query = request.GET.get("q", "") if request.method == "GET" else request.POST.get("q", "")
     if request.method == "POST":
-        action = request.POST.get("action", "")
-        try:
-            if action in ("open", "close"):
-                run = champ.checkin_open if action == "open" else champ.checkin_close
-                run(league=league, by=request.user)
-                messages.success(
-                    request,
-                    _("Check-in is open.") if action == "open" else _("Check-in is closed."),
-                )
-                return redirect(reverse("tournaments:desk-checkin", args=[slug]))
-            if "act" in request.POST:  # one form, a button per row: "in:<entry id>"
-                action, _sep, entry_id = request.POST["act"].partition(":")
-            else:
-                entry_id = request.POST.get("entry", "")
-            try:
-                entry = league.entries.select_related("league", "player").get(pk=int(entry_id))
-            except (ValueError, Entry.DoesNotExist):
-                raise Http404("no such entry in this league") from None
-            if action in ("in", "out"):
-                entry = champ.entry_check_in(
-                    entry=entry, by=request.user, checked_in=action == "in"
-                )
-            elif action in ("paid", "unpaid"):
-                entry = champ.entry_mark_paid(entry=entry, by=request.user, paid=action == "paid")
-            else:
-                raise Http404("unknown action")
-        except ServiceError as exc:
-            if _wants_json(request):
-                return JsonResponse({"error": exc.localized()}, status=400)
-            messages.error(request, exc.localized())
-        else:
-            if _wants_json(request):
-                return JsonResponse(_entry_state(entry))
-        back = reverse("tournaments:desk-checkin", args=[slug])
-        return redirect(back + (f"?{urlencode({'q': query})}" if query else ""))
-    listing = champ_reads.checkin_list(league, query)
-    token = champ_reads.venue_token(league)
-    venue_url = (
-        request.build_absolute_uri(reverse("tournaments:venue-checkin", args=[slug, token]))
-        if token
-        else None
-    )
-    rows = [(e, champ_reads.checkin_code(e)) for e in listing.entries]
+        return _desk_checkin_post(request, league)
+    query = request.GET.get("q", "")
+    listing = champ_reads.checkin_list(league, query, request.GET.get("letter", ""))
+    page = Paginator(listing.entries, CHECKIN_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "tournaments/championship/checkin.html",
@@ -110,9 +131,9 @@ def desk_checkin(request, slug: str):
             "tab": "desk",
             "is_organizer": True,
             "listing": listing,
-            "rows": rows,
+            "page_obj": page,
+            "rows": [(e, champ_reads.checkin_code(e)) for e in page],
             "query": query,
-            "venue_url": venue_url,
         },
     )
 
@@ -275,6 +296,84 @@ def _table_or_404(request, pk: int, *, posting: bool = False):
     return fixture
 
 
+def _table_enter(request, fixture: Fixture, actor):
+    """A phone's placings (or count points): entered, confirmed or disputed by the service.
+    Returns the form and the refusal (status, text), None when it went through."""
+    form = HandResultForm(request.POST, fixture=fixture, reason_required=False)
+    if not form.is_valid():
+        return form, (400, _("Give every player's place, or the count points."))
+    entered: list[Result] = []  # the service's answer: no need to read it again
+    refused = hand_result_send(
+        form,
+        lambda **kw: entered.append(champ.table_result_enter(**kw)),
+        fixture=fixture,
+        user=actor,
+    )
+    if refused is None and entered[0].state == Result.State.DISPUTED:
+        messages.warning(
+            request,
+            _(
+                "Your entry differs from the one entered before: the table is "
+                "disputed, and the desk decides."
+            ),
+        )
+    elif refused is None:
+        messages.success(request, _("The result is entered."))
+    return form, refused
+
+
+def _table_result(request, fixture: Fixture) -> Result:
+    try:
+        return fixture.results.get(pk=int(request.POST.get("result", "0")))
+    except (ValueError, Result.DoesNotExist):
+        raise Http404("no such result at this table") from None
+
+
+def _table_confirm(request, fixture: Fixture, actor):
+    result_services.result_confirm(result=_table_result(request, fixture), user=actor)
+    messages.success(request, _("The result is confirmed and counts."))
+
+
+def _table_dispute(request, fixture: Fixture, actor):
+    result = _table_result(request, fixture)
+    result_services.result_dispute(result=result, user=actor, reason=request.POST.get("reason", ""))
+    messages.success(request, _("The result is disputed; the desk decides."))
+
+
+def _table_referee(request, fixture: Fixture, actor):
+    champ.table_referee_call(fixture=fixture, by=actor, called=True)
+    messages.success(request, _("The referee is called to this table."))
+
+
+def _table_referee_clear(request, fixture: Fixture, actor):
+    champ.table_referee_call(fixture=fixture, by=actor, called=False)
+
+
+#: the table page's buttons (``do``) other than entering a result
+TABLE_ACTIONS = {
+    "confirm": _table_confirm,
+    "dispute": _table_dispute,
+    "referee": _table_referee,
+    "referee-clear": _table_referee_clear,
+}
+
+
+def _table_post(request, fixture: Fixture, actor):
+    """Do what the table page's form asks. Returns (form or None, refusal or None)."""
+    do = request.POST.get("do", "enter")
+    if do == "enter":
+        return _table_enter(request, fixture, actor)
+    run = TABLE_ACTIONS.get(do)
+    if run is None:
+        raise Http404("unknown action")
+    run(request, fixture, actor)
+    return None, None
+
+
+def _table_refusal(exc: ServiceError) -> tuple[int, str]:
+    return (403 if isinstance(exc, NotAllowed) else 400), exc.localized()
+
+
 @require_http_methods(["GET", "POST"])
 @throttled_view([SubmissionThrottle])
 def table_page(request, pk: int):
@@ -284,87 +383,73 @@ def table_page(request, pk: int):
     fixture = _table_or_404(request, pk, posting=request.method == "POST")
     league = fixture.league
     actor = table_actor(request, league)
-    sits = champ.sits_at(actor, fixture)
-    organizer = request.user.is_authenticated and is_organizer(request.user, league)
-    form = HandResultForm(None, fixture=fixture, reason_required=False)
-    status, error = 200, None
+    form, refused = None, None
     if request.method == "POST":
-        do = request.POST.get("do", "enter")
         try:
-            if do == "enter":
-                form = HandResultForm(request.POST, fixture=fixture, reason_required=False)
-                if not form.is_valid():
-                    raise ServiceError(_("Give every player's place, or the count points."))
-                entered: list[Result] = []  # the service's answer: no need to read it again
-                refused = hand_result_send(
-                    form,
-                    lambda **kw: entered.append(champ.table_result_enter(**kw)),
-                    fixture=fixture,
-                    user=actor,
-                )
-                if refused is not None:
-                    status, error = refused
-                elif entered[0].state == Result.State.DISPUTED:
-                    messages.warning(
-                        request,
-                        _(
-                            "Your entry differs from the one entered before: the table is "
-                            "disputed, and the desk decides."
-                        ),
-                    )
-                else:
-                    messages.success(request, _("The result is entered."))
-            elif do in ("confirm", "dispute"):
-                result = fixture.results.get(pk=int(request.POST.get("result", "0")))
-                if do == "confirm":
-                    result_services.result_confirm(result=result, user=actor)
-                    messages.success(request, _("The result is confirmed and counts."))
-                else:
-                    result_services.result_dispute(
-                        result=result, user=actor, reason=request.POST.get("reason", "")
-                    )
-                    messages.success(request, _("The result is disputed; the desk decides."))
-            elif do in ("referee", "referee-clear"):
-                champ.table_referee_call(fixture=fixture, by=actor, called=do == "referee")
-                if do == "referee":
-                    messages.success(request, _("The referee is called to this table."))
-            else:
-                raise Http404("unknown action")
-        except (ValueError, Result.DoesNotExist):
-            raise Http404("no such result at this table") from None
+            form, refused = _table_post(request, fixture, actor)
         except ServiceError as exc:
-            status = 403 if isinstance(exc, NotAllowed) else 400
-            error = exc.localized()
-        if status == 200:
+            refused = _table_refusal(exc)
+        if refused is None:
             return redirect(reverse("tournaments:table", args=[pk]))
-    fixture = _table_or_404(request, pk)
-    current = champ_reads.open_result(fixture)
-    names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}
+    status, error = refused or (200, None)
     return render(
         request,
         "tournaments/championship/table.html",
-        {
-            "league": league,
-            "fixture": fixture,
-            "state": champ_reads.table_state(fixture),
-            "current": current,
-            "placed": [names.get(e, "?") for e in (current.placings if current else [])],
-            "sits": sits,
-            "organizer": organizer,
-            "mine": current is not None and champ.same_actor(current, actor),
-            "form": form,
-            "form_error": error,
-            "login_url": reverse("login") + "?" + urlencode({"next": request.path}),
-        },
+        _table_context(request, pk, actor, form, error),
         status=status,
     )
 
 
+def _table_context(request, pk: int, actor, form, error) -> dict:
+    fixture = _table_or_404(request, pk)
+    league = fixture.league
+    current = champ_reads.open_result(fixture)
+    names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}
+    organizer = request.user.is_authenticated and is_organizer(request.user, league)
+    return {
+        "league": league,
+        "fixture": fixture,
+        "state": champ_reads.table_state(fixture),
+        "clock": champ_reads.round_clock(league, fixture.round),
+        "current": current,
+        "placed": [names.get(e, "?") for e in (current.placings if current else [])],
+        "sits": champ.sits_at(actor, fixture),
+        "organizer": organizer,
+        "mine": current is not None and champ.same_actor(current, actor),
+        "form": form or HandResultForm(None, fixture=fixture, reason_required=False),
+        "form_error": error,
+        "login_url": reverse("login") + "?" + urlencode({"next": request.path}),
+    }
+
+
+#: the desk's round-clock buttons and their services
+CLOCK_ACTIONS = {
+    "start": champ.round_clock_start,
+    "pause": champ.round_clock_pause,
+    "resume": champ.round_clock_resume,
+}
+
+
+def _desk_clock_post(request, league: League):
+    run = CLOCK_ACTIONS.get(request.POST.get("clock", ""))
+    if run is None:
+        raise Http404("unknown action")
+    try:
+        run(league=league, by=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.localized())
+    return redirect(reverse("tournaments:desk-tables", args=[league.slug]))
+
+
 @login_required
+@require_http_methods(["GET", "POST"])
 def desk_tables(request, slug: str):
     """The desk's view of a round's tables: each one's state (referee called, disputed,
-    entered, playing, confirmed), most urgent first."""
+    entered, playing, confirmed), most urgent first; and the newest round's clock, which
+    the desk starts, pauses and resumes here."""
     league = organized_league(request, slug)
+    if request.method == "POST":
+        return _desk_clock_post(request, league)
     number = _round_of(request, league)
     tables = champ_reads.round_tables(league, number)
     rows = [(f, champ_reads.table_state(f)) for f in tables]
@@ -380,6 +465,7 @@ def desk_tables(request, slug: str):
             "round": number,
             "rows": rows,
             "counts": counts,
+            "clock": champ_reads.round_clock(league),
         },
     )
 
@@ -458,45 +544,87 @@ def _parse_settings(post) -> dict:
     return {"capacity": capacity, "checkin_deadline": deadline, "team_best": team_best}
 
 
+def _reg_settings(request, league: League) -> str:
+    champ.league_set_registration(league=league, by=request.user, **_parse_settings(request.POST))
+    return _("Saved.")
+
+
+def _reg_deadline(request, league: League) -> str:
+    if not is_organizer(request.user, league):
+        raise NotAllowed("organizers only")
+    released, promoted = champ.checkin_deadline_apply(league=league)
+    return _("Places released: %(released)d; players moved up: %(promoted)d.") % {
+        "released": len(released),
+        "promoted": len(promoted),
+    }
+
+
+def _reg_teams(request, league: League) -> str:
+    changed = champ.entries_set_teams(
+        league=league, by=request.user, text=request.POST.get("text", "")
+    )
+    return _("Players changed: %(n)d.") % {"n": changed}
+
+
+def _reg_qualification(request, league: League) -> str:
+    """A regional event names its final and how many qualify (no final: none)."""
+    slug = request.POST.get("final", "")
+    final = League.objects.filter(slug=slug).first() if slug else None
+    if slug and final is None:
+        raise Http404("no such event")
+    try:
+        places = int(request.POST.get("places") or 0)
+    except ValueError:
+        raise ServiceError(_("Enter whole numbers."), field="places") from None
+    open_tournaments.league_set_qualification(
+        league=league, by=request.user, final=final, places=places
+    )
+    return _("Saved.")
+
+
+def _reg_carry(request, league: League) -> str:
+    made, there = open_tournaments.series_qualifiers_carry(final=league, by=request.user)
+    return _("Qualifiers carried over: %(made)d new, %(there)d already entered.") % {
+        "made": made,
+        "there": there,
+    }
+
+
+#: the registration page's forms, by their ``action``: each returns what the desk is told
+REGISTRATION_ACTIONS = {
+    "settings": _reg_settings,
+    "deadline": _reg_deadline,
+    "teams": _reg_teams,
+    "qualification": _reg_qualification,
+    "carry": _reg_carry,
+}
+
+
+def _teams_text(entries) -> str:
+    return "\n".join(
+        f"{e.player.name}; {e.team}; {e.category}"
+        for e in sorted(entries, key=lambda e: e.player.name.casefold())
+        if e.team or e.category
+    )
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def desk_registration(request, slug: str):
     """The desk's registration page: the capacity, the check-in deadline (and applying it
-    now), the team rule, and teams and categories pasted one line per player."""
+    now), the team rule, teams and categories pasted one line per player, and the series:
+    which final this event qualifies its best for, and (a final) carrying them over."""
     league = organized_league(request, slug)
     if request.method == "POST":
-        action = request.POST.get("action", "")
+        run = REGISTRATION_ACTIONS.get(request.POST.get("action", ""))
+        if run is None:
+            raise Http404("unknown action")
         try:
-            if action == "settings":
-                champ.league_set_registration(
-                    league=league, by=request.user, **_parse_settings(request.POST)
-                )
-                messages.success(request, _("Saved."))
-            elif action == "deadline":
-                if not is_organizer(request.user, league):
-                    raise NotAllowed("organizers only")
-                released, promoted = champ.checkin_deadline_apply(league=league)
-                messages.success(
-                    request,
-                    _("Places released: %(released)d; players moved up: %(promoted)d.")
-                    % {"released": len(released), "promoted": len(promoted)},
-                )
-            elif action == "teams":
-                changed = champ.entries_set_teams(
-                    league=league, by=request.user, text=request.POST.get("text", "")
-                )
-                messages.success(request, _("Players changed: %(n)d.") % {"n": changed})
-            else:
-                raise Http404("unknown action")
+            messages.success(request, run(request, league))
         except ServiceError as exc:
             messages.error(request, exc.localized())
         return redirect(reverse("tournaments:desk-registration", args=[slug]))
     listing = champ_reads.checkin_list(league)
-    teams_text = "\n".join(
-        f"{e.player.name}; {e.team}; {e.category}"
-        for e in sorted(listing.entries, key=lambda e: e.player.name.casefold())
-        if e.team or e.category
-    )
     return render(
         request,
         "tournaments/championship/registration.html",
@@ -506,7 +634,10 @@ def desk_registration(request, slug: str):
             "is_organizer": True,
             "listing": listing,
             "deadline": _deadline_value(league),
-            "teams_text": teams_text,
+            "teams_text": _teams_text(listing.entries),
+            "finals": champ_reads.finals_to_choose(request.user, league),
+            "regions": champ_reads.series_regions(league),
+            "qualifiers": champ_reads.qualifiers_of(league),
         },
     )
 
@@ -522,5 +653,10 @@ def classification(request, slug: str):
     return render(
         request,
         "tournaments/championship/classification.html",
-        {"league": league, "board": board, "tab": "standings"},
+        {
+            "league": league,
+            "board": board,
+            "tab": "standings",
+            "qualifiers": champ_reads.qualifiers_of(league),
+        },
     )

@@ -217,26 +217,27 @@ _STRICT = (
 
 def refuse_loose_types(serializer, data) -> None:
     """Each top-level field of a JSON body has the type the schema declares (issue 32:
-    ``"name": 0`` made a player called "0"), else 400 naming the field."""
+    ``"name": 0`` made a player called "0"), else 400 naming the field. A null is left to
+    the field's own check (``allow_null`` or not)."""
     if not isinstance(data, dict):
         return
     for name, field in serializer.fields.items():
-        if name not in data or field.read_only:
-            continue
-        value = data[name]
-        if value is None:
-            continue  # allow_null or not: the field's own check says
-        for cls, types, words in _STRICT:
-            if isinstance(field, cls):
-                ok = isinstance(value, types) and not (
-                    isinstance(value, bool) and bool not in types
-                )
-                if not ok:
-                    raise ServiceError(f"{name} must be {words}", field=name)
-                strings = isinstance(getattr(field, "child", None), serializers.CharField)
-                if strings and any(not isinstance(item, str) for item in value):
-                    raise ServiceError(f"{name} must be a list of strings", field=name)
-                break
+        if data.get(name) is not None and not field.read_only:
+            _refuse_loose_value(name, field, data[name])
+
+
+def _refuse_loose_value(name: str, field, value) -> None:
+    """``value`` of ``field`` has the JSON type of the field's class (``_STRICT``), and a
+    list of strings only strings."""
+    rule = next(((types, words) for cls, types, words in _STRICT if isinstance(field, cls)), None)
+    if rule is None:
+        return
+    types, words = rule
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        raise ServiceError(f"{name} must be {words}", field=name)
+    strings = isinstance(getattr(field, "child", None), serializers.CharField)
+    if strings and any(not isinstance(item, str) for item in value):
+        raise ServiceError(f"{name} must be a list of strings", field=name)
 
 
 class ApiView(GenericAPIView):

@@ -322,36 +322,40 @@ class LeagueAdmin(admin.ModelAdmin):
         except ServiceError as exc:
             self.message_user(request, exc.message, messages.ERROR)
 
-    @admin.action(description="Seed the next DRR by die roll and generate its schedule")
-    def generate_next_drr(self, request, queryset):
+    def _each_league(self, request, queryset, act) -> None:
+        """Run ``act`` (a service call, answering what it did) on every chosen league: one
+        message per league, the service's refusal as an error."""
         for league in queryset:
             try:
-                cycle = cycle_create(league=league, by=request.user)
+                done = act(league)
             except ServiceError as exc:
                 self.message_user(request, f"{league.name}: {exc.message}", messages.ERROR)
             else:
-                self.message_user(request, f"{league.name}: DRR {cycle.number} scheduled")
+                self.message_user(request, f"{league.name}: {done}")
+
+    @admin.action(description="Seed the next DRR by die roll and generate its schedule")
+    def generate_next_drr(self, request, queryset):
+        def seed(league) -> str:
+            cycle = cycle_create(league=league, by=request.user)
+            return f"DRR {cycle.number} scheduled"
+
+        self._each_league(request, queryset, seed)
 
     @admin.action(description="Generate the playoffs from the final table")
     def generate_playoffs(self, request, queryset):
-        for league in queryset:
-            try:
-                series = playoffs_generate(league=league, by=request.user)
-            except ServiceError as exc:
-                self.message_user(request, f"{league.name}: {exc.message}", messages.ERROR)
-            else:
-                names = ", ".join(s.name for s in series)
-                self.message_user(request, f"{league.name}: playoffs generated ({names})")
+        def draw(league) -> str:
+            series = playoffs_generate(league=league, by=request.user)
+            return f"playoffs generated ({', '.join(s.name for s in series)})"
+
+        self._each_league(request, queryset, draw)
 
     @admin.action(description="Finish the league")
     def finish(self, request, queryset):
-        for league in queryset:
-            try:
-                league_finish(league=league, by=request.user)
-            except ServiceError as exc:
-                self.message_user(request, f"{league.name}: {exc.message}", messages.ERROR)
-            else:
-                self.message_user(request, f"{league.name}: finished")
+        def finish(league) -> str:
+            league_finish(league=league, by=request.user)
+            return "finished"
+
+        self._each_league(request, queryset, finish)
 
     @admin.action(description="Recompute the standings now")
     def recompute_standings(self, request, queryset):

@@ -177,16 +177,20 @@ def refuse_undeclared_filter_values(view, params) -> None:
     filters = dict(getattr(filterset, "base_filters", {}) or {})
     for name, values in params.lists():
         wanted = filters.get(name)
-        if wanted is None and name not in ("page", "page_size"):
-            continue
-        for value in values:
-            if value == "":
-                raise ServiceError(
-                    f"the query parameter {name!r} has no value: leave it out or give one",
-                    field=name,
-                )
-            if isinstance(wanted, BooleanFilter) and value not in ("true", "false"):
-                raise ServiceError(f"{name} must be true or false, not {value!r}", field=name)
+        if wanted is not None or name in ("page", "page_size"):
+            for value in values:
+                _refuse_filter_value(name, wanted, value)
+
+
+def _refuse_filter_value(name: str, wanted, value: str) -> None:
+    """A value of a list filter (``wanted``) or of the paging parameters: never empty, and
+    ``true``/``false`` for a yes/no filter."""
+    if value == "":
+        raise ServiceError(
+            f"the query parameter {name!r} has no value: leave it out or give one", field=name
+        )
+    if isinstance(wanted, BooleanFilter) and value not in ("true", "false"):
+        raise ServiceError(f"{name} must be true or false, not {value!r}", field=name)
 
 
 def refuse_unusable_query(params) -> None:

@@ -47,17 +47,19 @@ class LogUploadForm(forms.Form):
             raise forms.ValidationError(
                 _("Choose a log file or paste the log's text."), code="empty"
             )
-        if upload:
-            if upload.size > MAX_LOG_BYTES:
-                raise forms.ValidationError(
-                    _("The file is larger than %(size)s MB; a game log is much smaller.")
-                    % {"size": f"{MAX_LOG_BYTES / (1024 * 1024):g}"},
-                    code="size",
-                )
-            data["log"] = upload.read()
-        else:
-            data["log"] = text
+        data["log"] = _read_upload(upload) if upload else text
         return data
+
+
+def _read_upload(upload) -> bytes:
+    """An uploaded log's bytes; a file larger than any game log is refused unread."""
+    if upload.size > MAX_LOG_BYTES:
+        raise forms.ValidationError(
+            _("The file is larger than %(size)s MB; a game log is much smaller.")
+            % {"size": f"{MAX_LOG_BYTES / (1024 * 1024):g}"},
+            code="size",
+        )
+    return upload.read()
 
 
 class DisputeForm(forms.Form):

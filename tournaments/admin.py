@@ -109,14 +109,22 @@ class PlayerAdminForm(forms.ModelForm):
         colours = self.cleaned_data.get("preferred_colours") or []
         if not isinstance(colours, list):
             raise forms.ValidationError('write a list of colour names, e.g. ["green", "red"]')
-
-        known = DEFAULT_COLOURS[6]
-        unknown = [c for c in colours if c not in known]
-        if unknown or len(colours) > 2 or len(set(map(str, colours))) != len(colours):
+        if not _one_pair(colours):
             raise forms.ValidationError(
-                "preferred colours are one pair of two different colours from " + ", ".join(known)
+                "preferred colours are one pair of two different colours from "
+                + ", ".join(DEFAULT_COLOURS[6])
             )
         return colours
+
+
+def _one_pair(colours: list) -> bool:
+    """At most two colours of the six-player board, different ones."""
+    known = DEFAULT_COLOURS[6]
+    return (
+        all(c in known for c in colours)
+        and len(colours) <= 2
+        and len(set(map(str, colours))) == len(colours)
+    )
 
 
 @admin.register(Player)

@@ -230,10 +230,15 @@ def refuse_loose_types(serializer, data) -> None:
             _refuse_loose_value(name, field, data[name])
 
 
+def _strict_rule(field) -> tuple[tuple[type, ...], str] | None:
+    """The JSON types ``field`` takes and how the schema calls them (None: not checked)."""
+    return next(((types, words) for cls, types, words in _STRICT if isinstance(field, cls)), None)
+
+
 def _refuse_loose_value(name: str, field, value) -> None:
     """``value`` of ``field`` has the JSON type of the field's class (``_STRICT``), and a
     list of strings only strings."""
-    rule = next(((types, words) for cls, types, words in _STRICT if isinstance(field, cls)), None)
+    rule = _strict_rule(field)
     if rule is None:
         return
     types, words = rule

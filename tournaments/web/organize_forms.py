@@ -167,6 +167,17 @@ FORM_SETTINGS = (
 )
 
 
+#: ``league_create``'s arguments a blank leaves unset (None): argument → cleaned field
+BLANK_IS_UNSET = {
+    "slug": "slug",
+    "rules_preset": "rules_preset",
+    "precedence": "precedence",
+    "points_scheme": "points_scheme_list",
+}
+
+#: the yes/no settings (unticked: no)
+FLAGS = ("confirmation_required", "is_public", "registration_open")
+
 #: the settings only some event kinds have (``spec.applies``): each one's value for
 #: ``league_create``, from the cleaned data
 KIND_SETTINGS = {
@@ -242,8 +253,7 @@ class LeagueForm(forms.Form):
         for key in ("board", "game_formats", "games_planned", "final_table_size"):
             if key in values:
                 initial[key] = values[key]
-        for i, key in enumerate(fmt.default_precedence or LEAGUE_PRECEDENCE, start=1):
-            initial[f"prec_{key}"] = i
+        initial.update(_positions(fmt.default_precedence or LEAGUE_PRECEDENCE))
         return initial
 
     def option_fields(self):
@@ -315,18 +325,13 @@ class LeagueForm(forms.Form):
         kind = data.get("event_kind") or spec.default_kind(data.get("format") or "")
         kwargs: dict[str, Any] = {
             "name": data["name"],
-            "slug": data.get("slug") or None,
             "event_kind": kind,
             "format": data["format"],
             "board": data.get("board"),
-            "rules_preset": data.get("rules_preset") or None,
             "rules_overrides": data["rules_overrides"],
-            "precedence": data["precedence"] or None,
-            "points_scheme": data.get("points_scheme_list") or None,
             "ranking_level": data.get("ranking_level"),
-            "confirmation_required": data.get("confirmation_required", False),
-            "is_public": data.get("is_public", False),
-            "registration_open": data.get("registration_open", False),
+            **{arg: data.get(key) or None for arg, key in BLANK_IS_UNSET.items()},
+            **{flag: data.get(flag, False) for flag in FLAGS},
         }
         if kind == spec.LEAGUE:
             kwargs["drr_count"] = data.get("drr_count") or 1
@@ -339,7 +344,12 @@ class LeagueForm(forms.Form):
     def update_kwargs(self) -> dict[str, Any]:
         """The changes for ``league_update`` (``LeagueSettingsForm``): every shown setting
         except the ones fixed at creation or by the schedule."""
-        kwargs = self.service_kwargs()
+        fixed = self._fixed_settings()
+        return {k: v for k, v in self.service_kwargs().items() if k not in fixed}
+
+    def _fixed_settings(self) -> set[str]:
+        """The settings fixed at creation, and the ones shown disabled: a compound setting
+        (rules overrides, precedence, playoffs) is fixed when its fields are."""
         fixed = {name for name, f in self.fields.items() if f.disabled}
         if "opt_" + next(iter(OPTIONS)) in fixed:
             fixed.add("rules_overrides")
@@ -347,8 +357,7 @@ class LeagueForm(forms.Form):
             fixed.add("precedence")
         if "playoffs_kind" in fixed or "playoffs_kind" not in self.fields:
             fixed.add("playoffs")
-        fixed |= {"slug", "event_kind", "format", "board"}
-        return {k: v for k, v in kwargs.items() if k not in fixed}
+        return fixed | {"slug", "event_kind", "format", "board"}
 
     #: service error field → form field
     FIELD_MAP = {
@@ -410,14 +419,23 @@ class LeagueSettingsForm(LeagueForm):
             name: getattr(league, name) for name in FORM_SETTINGS if hasattr(league, name)
         }
         initial["board"] = str(league.board)
-        initial["game_formats"] = ", ".join(league.game_formats or [])
-        initial["points_scheme"] = ", ".join(str(p) for p in league.points_scheme or [])
+        initial["game_formats"] = _listed(league.game_formats)
+        initial["points_scheme"] = _listed(league.points_scheme)
         initial["rules_preset"] = league.rules_preset
         initial.update(_rules_initial(league.rules_overrides or {}))
-        for i, key in enumerate(league.precedence or [], start=1):
-            initial[f"prec_{key}"] = i
+        initial.update(_positions(league.precedence or []))
         initial.update(_playoffs_initial(league.playoffs or {}))
         return initial
+
+
+def _listed(values: list | None) -> str:
+    """A list setting as it is typed: separated by commas."""
+    return ", ".join(str(v) for v in values or [])
+
+
+def _positions(precedence) -> dict[str, int]:
+    """The precedence fields of tie-break metrics in order: their positions from 1."""
+    return {f"prec_{key}": i for i, key in enumerate(precedence, start=1)}
 
 
 def _rules_initial(overrides: dict) -> dict[str, Any]:

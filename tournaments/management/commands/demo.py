@@ -77,22 +77,28 @@ class Command(BaseCommand):
             for slug, make in self._leagues()
             if not League.objects.filter(slug=slug).exists()
         ]
-        for league in made:
-            played = Fixture.objects.filter(league=league, status="confirmed").count()
-            total = Fixture.objects.filter(league=league).count()
-            self.stdout.write(f"demo: {league.name}: {played} of {total} games played")
-        staff = self._staff()
-        for league in made:
-            # the demo's leagues are sanctioned, as a federation's would be (docs/ratings.md):
-            # their counted games join the ratings by the same replay as any sanction
-            league_rating_decide(
-                league=league, by=staff, rated=True, reason="the demo's seasons are rated"
-            )
+        self._report_played(made)
+        self._rate(made)
         self._analyse(analyses)
         self.stdout.write(
             "demo: log in as 'organizer' / 'demo' to run the leagues on the site "
             "(/leagues/<slug>/manage/); the admin (/admin/) is for 'staff' / 'demo'"
         )
+
+    def _report_played(self, leagues: list[League]) -> None:
+        for league in leagues:
+            played = Fixture.objects.filter(league=league, status="confirmed").count()
+            total = Fixture.objects.filter(league=league).count()
+            self.stdout.write(f"demo: {league.name}: {played} of {total} games played")
+
+    def _rate(self, leagues: list[League]) -> None:
+        """The demo's leagues are sanctioned, as a federation's would be (docs/ratings.md):
+        their counted games join the ratings by the same replay as any sanction."""
+        staff = self._staff()
+        for league in leagues:
+            league_rating_decide(
+                league=league, by=staff, rated=True, reason="the demo's seasons are rated"
+            )
 
     def _leagues(self):
         """The demo's leagues: each one's address and the method that makes and plays it

@@ -7,6 +7,8 @@ through ``fixture_reschedule``; seeding, playoffs and finishing as actions. Resu
 series, DRRs and standings are read-only (the site's organizer pages and the API change
 them). Leagues are created on the site (/leagues/new/)."""
 
+from functools import partial
+
 from django import forms
 from django.contrib import admin, messages
 from django.db import transaction
@@ -107,14 +109,22 @@ class PlayerAdminForm(forms.ModelForm):
         colours = self.cleaned_data.get("preferred_colours") or []
         if not isinstance(colours, list):
             raise forms.ValidationError('write a list of colour names, e.g. ["green", "red"]')
-
-        known = DEFAULT_COLOURS[6]
-        unknown = [c for c in colours if c not in known]
-        if unknown or len(colours) > 2 or len(set(map(str, colours))) != len(colours):
+        if not _one_pair(colours):
             raise forms.ValidationError(
-                "preferred colours are one pair of two different colours from " + ", ".join(known)
+                "preferred colours are one pair of two different colours from "
+                + ", ".join(DEFAULT_COLOURS[6])
             )
         return colours
+
+
+def _one_pair(colours: list) -> bool:
+    """At most two colours of the six-player board, different ones."""
+    known = DEFAULT_COLOURS[6]
+    return (
+        all(c in known for c in colours)
+        and len(colours) <= 2
+        and len(set(map(str, colours))) == len(colours)
+    )
 
 
 @admin.register(Player)
@@ -140,38 +150,43 @@ class PlayerAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if not change:
-            # created through the service, which records the staff member as the creator
-            # (only a recorded creator or staff may later hand the player to an account)
-            created = player_create(
-                name=obj.name,
-                user=obj.user,
-                preferred_colours=obj.preferred_colours,
-                created_by=request.user,
-                shared=obj.shared,
-            )
-            obj.pk, obj.slug, obj.created_by, obj.created_at = (
-                created.pk,
-                created.slug,
-                created.created_by,
-                created.created_at,
-            )
-            obj._state.adding, obj._state.db = False, created._state.db
+            self._create(request, obj)
             return
-        if "shared" in form.changed_data and obj.user_id is None:
+        changed = set(form.changed_data)
+        if "shared" in changed and obj.user_id is None:
             player_set_shared(player=obj, by=request.user, shared=obj.shared)
-        colours = obj.preferred_colours
-        if change and "preferred_colours" in form.changed_data:
+        if "preferred_colours" in changed:
+            colours = obj.preferred_colours
             obj.preferred_colours = form.initial.get("preferred_colours") or []
             obj.save()
             player_set_colours(player=obj, by=request.user, preferred_colours=colours)
         else:
             obj.save()
-        if change and "user" in form.changed_data:
+        if "user" in changed:
             # who the player is changed: their private result links stop (issue 32)
             with transaction.atomic():
                 result_links_revoke_for_player(player=obj, by=request.user)
-        if change and {"name", "user"} & set(form.changed_data):  # h-trust
+        if {"name", "user"} & changed:  # h-trust
             player_names_distinguish(obj.name, form.initial.get("name") or obj.name)
+
+    @staticmethod
+    def _create(request, obj) -> None:
+        """Created through the service, which records the staff member as the creator (only
+        a recorded creator or staff may later hand the player to an account)."""
+        created = player_create(
+            name=obj.name,
+            user=obj.user,
+            preferred_colours=obj.preferred_colours,
+            created_by=request.user,
+            shared=obj.shared,
+        )
+        obj.pk, obj.slug, obj.created_by, obj.created_at = (
+            created.pk,
+            created.slug,
+            created.created_by,
+            created.created_at,
+        )
+        obj._state.adding, obj._state.db = False, created._state.db
 
 
 #: the league settings the admin edits (the site's settings page has all of them, each with
@@ -208,26 +223,11 @@ class LeagueAdminForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        league = self.instance
-        scheduled = bool(league.pk and league.cycles.exists())
-        checks = []
-        if "name" in self.changed_data:
-            checks.append(
-                lambda: single_line(data.get("name") or "", field="name", what="a league's name")
-            )
-        if {"rules_preset", "rules_overrides"} & set(self.changed_data):
-            checks.append(
-                lambda: validate_rules(data.get("rules_preset", ""), data.get("rules_overrides"))
-            )
-        if "precedence" in self.changed_data:
-            checks.append(lambda: validate_precedence(list(data.get("precedence") or [])))
-        if "playoffs" in self.changed_data:
-            checks.append(lambda: validate_playoffs(data.get("playoffs")))
+        changed = set(self.changed_data)
+        checks = [partial(check, data) for fields, check in SETTING_CHECKS if fields & changed]
         if data.get("add_player"):
-            checks.append(lambda: _entries_open(league))
-        for key in SETTINGS_BEFORE_SCHEDULE:
-            if scheduled and key in self.changed_data and key != "playoffs":
-                checks.append(lambda key=key: _fixed(key))
+            checks.append(partial(_entries_open, self.instance))
+        checks += [partial(_fixed, key) for key in self._fixed_changes(changed)]
         for check in checks:
             try:
                 check()
@@ -235,6 +235,29 @@ class LeagueAdminForm(forms.ModelForm):
                 field = {"rules": "rules_preset"}.get(exc.field, exc.field)
                 self.add_error(field if field in self.fields else None, exc.message)
         return data
+
+    def _fixed_changes(self, changed: set[str]) -> list[str]:
+        """The changed settings the schedule fixed (the playoffs have their own check)."""
+        league = self.instance
+        if not (league.pk and league.cycles.exists()):
+            return []
+        return [k for k in SETTINGS_BEFORE_SCHEDULE if k in changed and k != "playoffs"]
+
+
+#: the service's checks of the admin's settings: (the fields whose change calls for it, the
+#: check on the cleaned data), in the order their errors are shown
+SETTING_CHECKS = (
+    (
+        {"name"},
+        lambda data: single_line(data.get("name") or "", field="name", what="a league's name"),
+    ),
+    (
+        {"rules_preset", "rules_overrides"},
+        lambda data: validate_rules(data.get("rules_preset", ""), data.get("rules_overrides")),
+    ),
+    ({"precedence"}, lambda data: validate_precedence(list(data.get("precedence") or []))),
+    ({"playoffs"}, lambda data: validate_playoffs(data.get("playoffs"))),
+)
 
 
 def _entries_open(league) -> None:
@@ -307,36 +330,40 @@ class LeagueAdmin(admin.ModelAdmin):
         except ServiceError as exc:
             self.message_user(request, exc.message, messages.ERROR)
 
-    @admin.action(description="Seed the next DRR by die roll and generate its schedule")
-    def generate_next_drr(self, request, queryset):
+    def _each_league(self, request, queryset, act) -> None:
+        """Run ``act`` (a service call, answering what it did) on every chosen league: one
+        message per league, the service's refusal as an error."""
         for league in queryset:
             try:
-                cycle = cycle_create(league=league, by=request.user)
+                done = act(league)
             except ServiceError as exc:
                 self.message_user(request, f"{league.name}: {exc.message}", messages.ERROR)
             else:
-                self.message_user(request, f"{league.name}: DRR {cycle.number} scheduled")
+                self.message_user(request, f"{league.name}: {done}")
+
+    @admin.action(description="Seed the next DRR by die roll and generate its schedule")
+    def generate_next_drr(self, request, queryset):
+        def seed(league) -> str:
+            cycle = cycle_create(league=league, by=request.user)
+            return f"DRR {cycle.number} scheduled"
+
+        self._each_league(request, queryset, seed)
 
     @admin.action(description="Generate the playoffs from the final table")
     def generate_playoffs(self, request, queryset):
-        for league in queryset:
-            try:
-                series = playoffs_generate(league=league, by=request.user)
-            except ServiceError as exc:
-                self.message_user(request, f"{league.name}: {exc.message}", messages.ERROR)
-            else:
-                names = ", ".join(s.name for s in series)
-                self.message_user(request, f"{league.name}: playoffs generated ({names})")
+        def draw(league) -> str:
+            series = playoffs_generate(league=league, by=request.user)
+            return f"playoffs generated ({', '.join(s.name for s in series)})"
+
+        self._each_league(request, queryset, draw)
 
     @admin.action(description="Finish the league")
     def finish(self, request, queryset):
-        for league in queryset:
-            try:
-                league_finish(league=league, by=request.user)
-            except ServiceError as exc:
-                self.message_user(request, f"{league.name}: {exc.message}", messages.ERROR)
-            else:
-                self.message_user(request, f"{league.name}: finished")
+        def finish(league) -> str:
+            league_finish(league=league, by=request.user)
+            return "finished"
+
+        self._each_league(request, queryset, finish)
 
     @admin.action(description="Recompute the standings now")
     def recompute_standings(self, request, queryset):

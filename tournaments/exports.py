@@ -141,13 +141,18 @@ def _utc(moment: datetime) -> datetime:
     return moment.astimezone(UTC)
 
 
+def _where(fixture: Fixture) -> str:
+    """The part of the league a game belongs to: its series, else its DRR."""
+    if fixture.series_id:
+        return fixture.series.name
+    return f"DRR {fixture.cycle.number}" if fixture.cycle_id else ""
+
+
 def _fixture_event(fixture: Fixture, stamp: datetime) -> Event:
     seats = list(fixture.seats.all())
     names = " vs ".join(seat.entry.player.name for seat in seats)
     label = fixture.label or f"Game {fixture.number}"
-    where = f"DRR {fixture.cycle.number}" if fixture.cycle_id else ""
-    if fixture.series_id:
-        where = fixture.series.name
+    where = _where(fixture)
     details = [
         f"{fixture.league.name}{f', {where}' if where else ''}, round {fixture.round}",
         *(f"{seat.entry.player.name}: {'+'.join(seat.colours)}" for seat in seats),

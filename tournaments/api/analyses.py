@@ -58,27 +58,50 @@ class FixtureAnalysisView(FixtureView):
 
 def analysis_body(fixture: Fixture, user) -> dict:
     """The answer of ``GET …/analysis/``: the counted result's log (else the one awaiting
-    confirmation) and the analysis a page shows of it. Why an analysis failed (the worker's
-    exception message) only the league's organizers and staff see, as on the game page."""
-    results = sorted(
-        (r for r in fixture.results.all() if r.game_log_id),
-        key=lambda r: (r.state != Result.State.CONFIRMED, r.created_at),
-    )
-    log = results[0].game_log if results else None
+    confirmation) and the analysis a page shows of it."""
+    log = _analysed_log(fixture)
     row = analysis_for_log(log.pk if log else None)
     body = {
         "fixture": fixture.pk,
         "log_sha256": log.sha256 if log else None,
-        "status": row.status if row else "none",
-        "format": row.format if row else None,
-        "rollouts": row.rollouts if row else None,
-        "seed": row.seed if row else None,
-        "seats": row.seats if row else {},
-        "error": row.error if row and row.error and is_organizer(user, fixture.league) else "",
-        "finished_at": row.finished_at if row else None,
-        "analysis": row.data if row and row.status == "done" else None,
+        **_analysis_fields(row, fixture, user),
     }
     return AnalysisSerializer(body).data
+
+
+def _analysed_log(fixture: Fixture):
+    """The log of the counted result, else of the earliest one awaiting confirmation."""
+    results = sorted(
+        (r for r in fixture.results.all() if r.game_log_id),
+        key=lambda r: (r.state != Result.State.CONFIRMED, r.created_at),
+    )
+    return results[0].game_log if results else None
+
+
+def _analysis_fields(row, fixture: Fixture, user) -> dict:
+    """The analysis's state and, once done, its object. Why it failed (the worker's
+    exception message) only the league's organizers and staff see, as on the game page."""
+    if row is None:  # no log, or one never sent to the analysis
+        return {
+            "status": "none",
+            "format": None,
+            "rollouts": None,
+            "seed": None,
+            "seats": {},
+            "error": "",
+            "finished_at": None,
+            "analysis": None,
+        }
+    return {
+        "status": row.status,
+        "format": row.format,
+        "rollouts": row.rollouts,
+        "seed": row.seed,
+        "seats": row.seats,
+        "error": row.error if row.error and is_organizer(user, fixture.league) else "",
+        "finished_at": row.finished_at,
+        "analysis": row.data if row.status == "done" else None,
+    }
 
 
 class FixtureAnalysisRetryView(FixtureView):

@@ -177,16 +177,20 @@ def refuse_undeclared_filter_values(view, params) -> None:
     filters = dict(getattr(filterset, "base_filters", {}) or {})
     for name, values in params.lists():
         wanted = filters.get(name)
-        if wanted is None and name not in ("page", "page_size"):
-            continue
-        for value in values:
-            if value == "":
-                raise ServiceError(
-                    f"the query parameter {name!r} has no value: leave it out or give one",
-                    field=name,
-                )
-            if isinstance(wanted, BooleanFilter) and value not in ("true", "false"):
-                raise ServiceError(f"{name} must be true or false, not {value!r}", field=name)
+        if wanted is not None or name in ("page", "page_size"):
+            for value in values:
+                _refuse_filter_value(name, wanted, value)
+
+
+def _refuse_filter_value(name: str, wanted, value: str) -> None:
+    """A value of a list filter (``wanted``) or of the paging parameters: never empty, and
+    ``true``/``false`` for a yes/no filter."""
+    if value == "":
+        raise ServiceError(
+            f"the query parameter {name!r} has no value: leave it out or give one", field=name
+        )
+    if isinstance(wanted, BooleanFilter) and value not in ("true", "false"):
+        raise ServiceError(f"{name} must be true or false, not {value!r}", field=name)
 
 
 def refuse_unusable_query(params) -> None:
@@ -217,26 +221,32 @@ _STRICT = (
 
 def refuse_loose_types(serializer, data) -> None:
     """Each top-level field of a JSON body has the type the schema declares (issue 32:
-    ``"name": 0`` made a player called "0"), else 400 naming the field."""
+    ``"name": 0`` made a player called "0"), else 400 naming the field. A null is left to
+    the field's own check (``allow_null`` or not)."""
     if not isinstance(data, dict):
         return
     for name, field in serializer.fields.items():
-        if name not in data or field.read_only:
-            continue
-        value = data[name]
-        if value is None:
-            continue  # allow_null or not: the field's own check says
-        for cls, types, words in _STRICT:
-            if isinstance(field, cls):
-                ok = isinstance(value, types) and not (
-                    isinstance(value, bool) and bool not in types
-                )
-                if not ok:
-                    raise ServiceError(f"{name} must be {words}", field=name)
-                strings = isinstance(getattr(field, "child", None), serializers.CharField)
-                if strings and any(not isinstance(item, str) for item in value):
-                    raise ServiceError(f"{name} must be a list of strings", field=name)
-                break
+        if data.get(name) is not None and not field.read_only:
+            _refuse_loose_value(name, field, data[name])
+
+
+def _strict_rule(field) -> tuple[tuple[type, ...], str] | None:
+    """The JSON types ``field`` takes and how the schema calls them (None: not checked)."""
+    return next(((types, words) for cls, types, words in _STRICT if isinstance(field, cls)), None)
+
+
+def _refuse_loose_value(name: str, field, value) -> None:
+    """``value`` of ``field`` has the JSON type of the field's class (``_STRICT``), and a
+    list of strings only strings."""
+    rule = _strict_rule(field)
+    if rule is None:
+        return
+    types, words = rule
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        raise ServiceError(f"{name} must be {words}", field=name)
+    strings = isinstance(getattr(field, "child", None), serializers.CharField)
+    if strings and any(not isinstance(item, str) for item in value):
+        raise ServiceError(f"{name} must be a list of strings", field=name)
 
 
 class ApiView(GenericAPIView):

@@ -49,20 +49,35 @@ def error_body(
 def _first_message(detail: Any, path: str = "") -> tuple[str | None, str]:
     """The first leaf message of a (nested) DRF validation detail, and its field path."""
     if isinstance(detail, dict):
-        for key, value in detail.items():
-            if key in ("non_field_errors", "detail"):
-                return _first_message(value, path)
-            if isinstance(key, int):  # a list's errors, by index
-                return _first_message(value, f"{path}[{key}]")
-            return _first_message(value, f"{path}.{key}" if path else str(key))
-        return path or None, "invalid input"
+        return _first_in_dict(detail, path)
     if isinstance(detail, list):
-        for index, value in enumerate(detail):
-            if isinstance(value, dict | list):
-                return _first_message(value, f"{path}[{index}]")
-            return path or None, str(value)
-        return path or None, "invalid input"
+        return _first_in_list(detail, path)
     return path or None, str(detail)
+
+
+def _first_in_dict(detail: dict, path: str) -> tuple[str | None, str]:
+    if not detail:
+        return path or None, "invalid input"
+    key, value = next(iter(detail.items()))
+    return _first_message(value, _key_path(path, key))
+
+
+def _key_path(path: str, key: Any) -> str:
+    """The field path of a detail's key: a form-wide error stays at its path, a list's
+    errors are by index, a field's by name."""
+    if key in ("non_field_errors", "detail"):
+        return path
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def _first_in_list(detail: list, path: str) -> tuple[str | None, str]:
+    if not detail:
+        return path or None, "invalid input"
+    if isinstance(detail[0], dict | list):
+        return _first_message(detail[0], f"{path}[0]")
+    return path or None, str(detail[0])
 
 
 def _plain(detail: Any) -> Any:
@@ -82,18 +97,8 @@ def _code(exc: exceptions.APIException) -> str:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF ``EXCEPTION_HANDLER``: service errors and DRF errors in the one format."""
-    if isinstance(exc, NotAllowed):
-        return Response(
-            error_body("not_allowed", exc.localized(), exc.field, event=exc.event, reason=exc.code),
-            status=status.HTTP_403_FORBIDDEN,
-        )
     if isinstance(exc, ServiceError):
-        # in the request's language (Accept-Language) when the error has a code, which is
-        # given alongside as ``reason``; errors without one stay English
-        return Response(
-            error_body("invalid", exc.localized(), exc.field, event=exc.event, reason=exc.code),
-            status=status.HTTP_400_BAD_REQUEST,
-        )
+        return _service_error_response(exc)
     if isinstance(exc, Http404):
         message = str(exc) if exc.args and str(exc) else "not found"
         return Response(error_body("not_found", message), status=status.HTTP_404_NOT_FOUND)
@@ -101,19 +106,37 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         exc = exceptions.PermissionDenied(str(exc) or None)
 
     response = drf_exception_handler(exc, context)  # sets WWW-Authenticate, Retry-After
-    if response is None:
-        return None
+    if response is not None and isinstance(exc, exceptions.APIException):
+        response.data = _drf_error_body(exc)
+    return response
+
+
+def _service_error_response(exc: ServiceError) -> Response:
+    """A refusal (``NotAllowed``) is 403, any other service error 400. The message is in the
+    request's language (Accept-Language) when the error has a code, which is given
+    alongside as ``reason``; errors without one stay English."""
+    refused = isinstance(exc, NotAllowed)
+    return Response(
+        error_body(
+            "not_allowed" if refused else "invalid",
+            exc.localized(),
+            exc.field,
+            event=exc.event,
+            reason=exc.code,
+        ),
+        status=status.HTTP_403_FORBIDDEN if refused else status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def _drf_error_body(exc: exceptions.APIException) -> dict[str, Any]:
+    """A DRF error in the one format: a failed validation names its first field and lists
+    every field's messages."""
     if isinstance(exc, exceptions.ValidationError):
         field, message = _first_message(exc.detail)
-        response.data = error_body(
+        return error_body(
             "invalid", f"{field}: {message}" if field else message, field, fields=_plain(exc.detail)
         )
-        return response
-    if isinstance(exc, exceptions.APIException):
-        code = _code(exc)
-        if isinstance(exc, exceptions.PermissionDenied):
-            code = "not_allowed"
-        detail = exc.detail
-        message = str(detail) if not isinstance(detail, dict | list) else _first_message(detail)[1]
-        response.data = error_body(code, message)
-    return response
+    code = "not_allowed" if isinstance(exc, exceptions.PermissionDenied) else _code(exc)
+    detail = exc.detail
+    message = str(detail) if not isinstance(detail, dict | list) else _first_message(detail)[1]
+    return error_body(code, message)

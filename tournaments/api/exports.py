@@ -179,6 +179,16 @@ def league_archive_chunks(league: League) -> Iterator[str]:
     its seats and every result version (read ``ARCHIVE_CHUNK`` games at a time), then each
     game log by reference: its verdict fields, its SHA-256 and the URL of its exact text
     (``log_url``; a result version names its log's SHA-256 and the same URL)."""
+    yield _dumps(_archive_head(league))[:-1] + ',"fixtures":['
+    yield from _archive_fixtures(league)
+    yield '],"game_logs":['
+    yield from _archive_logs(league)
+    yield "]}"
+
+
+def _archive_head(league: League) -> dict[str, Any]:
+    """The archive's first part: settings, players and entries, DRRs with their seeding,
+    playoff series, standings snapshots."""
     entries = league.entries.filter(state=Entry.State.ACCEPTED)  # the public record
     entries = list(entries.select_related("player", "league").order_by("pk"))
     cycles = league.cycles.select_related("league").prefetch_related(
@@ -188,7 +198,7 @@ def league_archive_chunks(league: League) -> Iterator[str]:
     snapshots = league.snapshots.prefetch_related(
         Prefetch("rows", queryset=StandingsRow.objects.select_related("entry__player"))
     )
-    head = {
+    return {
         "format": ARCHIVE_FORMAT,
         "exported_at": timezone.now().isoformat(),
         "league": LeagueSerializer(league).data,
@@ -198,7 +208,11 @@ def league_archive_chunks(league: League) -> Iterator[str]:
         "series": SeriesSerializer(series, many=True).data,
         "standings": StandingsSnapshotSerializer(snapshots, many=True).data,
     }
-    yield _dumps(head)[:-1] + ',"fixtures":['
+
+
+def _archive_fixtures(league: League) -> Iterator[str]:
+    """Every game with its seats and result versions, ``ARCHIVE_CHUNK`` games read at a
+    time, each a JSON object (comma-separated)."""
     fixtures = (
         league.fixtures.select_related("league", "cycle", "start_depends_on")
         .prefetch_related(
@@ -217,14 +231,19 @@ def league_archive_chunks(league: League) -> Iterator[str]:
     fixture_serializer, result_serializer = shared(FixtureSerializer), shared(ResultSerializer)
     for i, fixture in enumerate(fixtures.iterator(chunk_size=ARCHIVE_CHUNK)):
         item = dict(fixture_serializer.to_representation(fixture))
-        results = []
-        for result in fixture.results.all():
-            data = dict(result_serializer.to_representation(result))
-            data["log_url"] = _log_url(result.pk) if result.game_log_id else None
-            results.append(data)
-        item["results"] = results
+        item["results"] = [_archived_result(result_serializer, r) for r in fixture.results.all()]
         yield ("," if i else "") + _dumps(item)
-    yield '],"game_logs":['
+
+
+def _archived_result(serializer, result: Result) -> dict[str, Any]:
+    """A result version, naming its log by the URL of its exact text."""
+    data = dict(serializer.to_representation(result))
+    data["log_url"] = _log_url(result.pk) if result.game_log_id else None
+    return data
+
+
+def _archive_logs(league: League) -> Iterator[str]:
+    """Each game log of the league by reference: its verdict fields, SHA-256 and URL."""
     logs = (
         GameLog.objects.filter(results__fixture__league=league)
         .annotate(result_id=Min("results__id", filter=Q(results__fixture__league=league)))
@@ -236,4 +255,3 @@ def league_archive_chunks(league: League) -> Iterator[str]:
         data = dict(log_serializer.to_representation(log))
         data["log_url"] = _log_url(log.result_id)
         yield ("," if i else "") + _dumps(data)
-    yield "]}"

@@ -101,50 +101,78 @@ class LeagueSerializer(serializers.ModelSerializer):
         return sorted(user.get_username() for user in league.organizers.all())
 
 
+def _bool_field(s, help_text) -> serializers.Field:
+    return serializers.BooleanField(default=s.default, help_text=help_text)
+
+
+def _slug_field(s, help_text) -> serializers.Field:
+    return serializers.SlugField(max_length=s.max_length, required=False, help_text=help_text)
+
+
+def _choice_field(s, help_text) -> serializers.Field:
+    """The setting's values; blank too for a setting that may be unset and is no number."""
+    return serializers.ChoiceField(
+        choices=[v for v, _label in s.choices],
+        required=s.default is None and not s.nullable,
+        allow_null=s.nullable,
+        allow_blank=s.nullable and not all(isinstance(v, int) for v in s.choice_values()),
+        help_text=help_text,
+    )
+
+
+def _int_field(s, help_text) -> serializers.Field:
+    low, high = s.widest or (None, None)
+    return serializers.IntegerField(
+        required=False,
+        allow_null=s.nullable,
+        min_value=low,
+        max_value=high,
+        help_text=help_text,
+        **({"default": s.default} if s.default is not None else {}),
+    )
+
+
+def _int_list_field(s, help_text) -> serializers.Field:
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=1000),
+        required=False,
+        allow_null=True,
+        max_length=s.bounds[1] if s.bounds else None,
+        help_text=help_text,
+    )
+
+
+def _format_list_field(s, help_text) -> serializers.Field:
+    return serializers.ListField(
+        child=serializers.CharField(max_length=8),
+        required=False,
+        max_length=s.bounds[1] if s.bounds else None,
+        help_text=help_text,
+    )
+
+
+def _text_field(s, help_text) -> serializers.Field:
+    return serializers.CharField(max_length=s.max_length or 200, help_text=help_text)
+
+
+#: a setting's kind → its API field (``_text_field`` for any other kind)
+FIELD_BY_KIND = {
+    "bool": _bool_field,
+    "slug": _slug_field,
+    "choice": _choice_field,
+    "int": _int_field,
+    "int-list": _int_list_field,
+    "format-list": _format_list_field,
+}
+
+
 def setting_serializer_field(name: str) -> serializers.Field:
     """The API field of a league setting, from its one specification
     (``tournaments.services.league_settings``): the same choices and bounds as the forms and the
     service (which checks every value again, by the same specification)."""
     s = spec.SETTINGS[name]
-    help_text = str(s.help) if s.help else None
-    if s.kind == "bool":
-        return serializers.BooleanField(default=s.default, help_text=help_text)
-    if s.kind == "slug":
-        return serializers.SlugField(max_length=s.max_length, required=False, help_text=help_text)
-    if s.kind == "choice":
-        return serializers.ChoiceField(
-            choices=[v for v, _label in s.choices],
-            required=s.default is None and not s.nullable,
-            allow_null=s.nullable,
-            allow_blank=s.nullable and not all(isinstance(v, int) for v in s.choice_values()),
-            help_text=help_text,
-        )
-    if s.kind == "int":
-        low, high = s.widest or (None, None)
-        return serializers.IntegerField(
-            required=False,
-            allow_null=s.nullable,
-            min_value=low,
-            max_value=high,
-            help_text=help_text,
-            **({"default": s.default} if s.default is not None else {}),
-        )
-    if s.kind == "int-list":
-        return serializers.ListField(
-            child=serializers.IntegerField(min_value=0, max_value=1000),
-            required=False,
-            allow_null=True,
-            max_length=s.bounds[1] if s.bounds else None,
-            help_text=help_text,
-        )
-    if s.kind == "format-list":
-        return serializers.ListField(
-            child=serializers.CharField(max_length=8),
-            required=False,
-            max_length=s.bounds[1] if s.bounds else None,
-            help_text=help_text,
-        )
-    return serializers.CharField(max_length=s.max_length or 200, help_text=help_text)
+    build = FIELD_BY_KIND.get(s.kind, _text_field)
+    return build(s, str(s.help) if s.help else None)
 
 
 class LeagueCreateSerializer(serializers.Serializer):

@@ -32,24 +32,32 @@ def declare_query_bounds(result, generator, request, public):
     out of bounds, even where its view declares no 400 of its own."""
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
-            if not isinstance(operation, dict):
-                continue
-            queries = [p for p in operation.get("parameters", []) if p.get("in") == "query"]
-            responses = operation.get("responses", {})
-            if queries and "400" not in responses and "404" in responses:
-                responses["400"] = {**responses["404"], "description": ""}
-            for parameter in operation.get("parameters", []):
-                if parameter.get("in") != "query":
-                    continue
-                schema = parameter.setdefault("schema", {})
-                if parameter["name"] == "page":
-                    schema["minimum"] = 1
-                elif parameter["name"] == PAGE_SIZE_QUERY_PARAM:
-                    schema.update(minimum=1, maximum=MAX_PAGE_SIZE)
-                if schema.get("type") == "string" and "enum" not in schema:
-                    schema.setdefault("minLength", 1)
-                elif schema.get("type") == "array":
-                    items = schema.get("items", {})
-                    if items.get("type") == "string" and "enum" not in items:
-                        items.setdefault("minLength", 1)
+            if isinstance(operation, dict):
+                _declare_operation_bounds(operation)
     return result
+
+
+def _declare_operation_bounds(operation: dict) -> None:
+    queries = [p for p in operation.get("parameters", []) if p.get("in") == "query"]
+    responses = operation.get("responses", {})
+    if queries and "400" not in responses and "404" in responses:
+        responses["400"] = {**responses["404"], "description": ""}
+    for parameter in queries:
+        _bound_query_parameter(parameter)
+
+
+#: the paging parameters' bounds
+PAGING_BOUNDS = {
+    "page": {"minimum": 1},
+    PAGE_SIZE_QUERY_PARAM: {"minimum": 1, "maximum": MAX_PAGE_SIZE},
+}
+
+
+def _bound_query_parameter(parameter: dict) -> None:
+    """A query parameter's schema: paging within its bounds, free text never empty."""
+    schema = parameter.setdefault("schema", {})
+    schema.update(PAGING_BOUNDS.get(parameter["name"], {}))
+    if schema.get("type") == "array":
+        schema = schema.get("items", {})
+    if schema.get("type") == "string" and "enum" not in schema:
+        schema.setdefault("minLength", 1)

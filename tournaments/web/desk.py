@@ -78,25 +78,26 @@ def _hand_result(request, pk: int, *, action: str):
         fixture=fixture,
         reason_required=organizer_entry,
     )
-    status = 200
-    error = None
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            service = (
-                result_services.result_enter if organizer_entry else result_services.result_report
-            )
-            refused = hand_result_send(form, service, fixture=fixture, user=request.user)
-            if refused is not None:
-                status, error = refused
-            else:
-                if organizer_entry:
-                    messages.success(request, _("The result is entered and counts."))
-                else:
-                    messages.success(
-                        request, _("The result is reported; it counts once it is confirmed.")
-                    )
-                return redirect(safe_next(request, reverse("tournaments:game", args=[pk])))
+    if request.method != "POST":
+        return _hand_result_page(request, fixture, form, organizer_entry)
+    if not form.is_valid():
+        return _hand_result_page(request, fixture, form, organizer_entry, status=400)
+    service = result_services.result_enter if organizer_entry else result_services.result_report
+    refused = hand_result_send(form, service, fixture=fixture, user=request.user)
+    if refused is not None:
+        status, error = refused
+        return _hand_result_page(request, fixture, form, organizer_entry, error, status=status)
+    messages.success(request, _hand_result_taken(organizer_entry))
+    return redirect(safe_next(request, reverse("tournaments:game", args=[pk])))
+
+
+def _hand_result_taken(organizer_entry: bool) -> str:
+    if organizer_entry:
+        return _("The result is entered and counts.")
+    return _("The result is reported; it counts once it is confirmed.")
+
+
+def _hand_result_page(request, fixture, form, organizer_entry: bool, error=None, *, status=200):
     return render(
         request,
         "tournaments/hand_result.html",

@@ -141,26 +141,32 @@ def entry_withdraw(request, entry_id: int):
         raise Http404("no such entry")
     league_or_404(request, entry.league.slug)
     refusal = entry_refusal(request.user, entry, "withdraw")
-    error = None
-    status = 403 if refusal and refusal.forbidden else 200
-    if request.method == "POST" and refusal is None:
-        try:
-            count = league_services.entry_withdraw(
-                entry=entry,
-                by=request.user,
-                reason=(request.POST.get("reason") or "withdrew").strip()[:2000],
-            )
-        except ServiceError as exc:
-            error, status = exc.localized(), _status(exc)
-        else:
-            messages.success(
-                request,
-                _("%(name)s withdrew; %(n)s game(s) were forfeited.")
-                % {"name": entry.player.name, "n": count},
-            )
-            return redirect("tournaments:league", slug=entry.league.slug)
-    elif request.method == "POST":
-        error, status = refusal.message, 403 if refusal.forbidden else 400
+    forbidden = bool(refusal and refusal.forbidden)
+    if request.method != "POST":
+        return _withdraw_page(request, entry, refusal, status=403 if forbidden else 200)
+    if refusal is not None:
+        return _withdraw_page(
+            request, entry, refusal, error=refusal.message, status=403 if forbidden else 400
+        )
+    try:
+        count = league_services.entry_withdraw(
+            entry=entry,
+            by=request.user,
+            reason=(request.POST.get("reason") or "withdrew").strip()[:2000],
+        )
+    except ServiceError as exc:
+        return _withdraw_page(request, entry, refusal, error=exc.localized(), status=_status(exc))
+    messages.success(
+        request,
+        _("%(name)s withdrew; %(n)s game(s) were forfeited.")
+        % {"name": entry.player.name, "n": count},
+    )
+    return redirect("tournaments:league", slug=entry.league.slug)
+
+
+def _withdraw_page(request, entry: Entry, refusal, *, status: int, error: str | None = None):
+    """What withdrawing ``entry`` would forfeit, with why it may not (``refusal``) or why it
+    failed (``error``)."""
     return render(
         request,
         "tournaments/organize/withdraw.html",
@@ -184,23 +190,24 @@ def invitation(request, token: str):
         return render(
             request, "tournaments/organize/invitation.html", {"error": exc.localized()}, status=400
         )
-    error = None
-    status = 200
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        try:
-            entry = entry_services.invitation_accept(
-                invitation=inv, user=request.user, token_in_hand=True
-            )
-        except ServiceError as exc:
-            error, status = exc.localized(), _status(exc)
-        else:
-            messages.success(
-                request, _("You play in %(league)s now.") % {"league": entry.league.name}
-            )
-            return redirect("tournaments:league", slug=entry.league.slug)
-    address = None  # the refusal of an invitation mailed to another (or unconfirmed) address
+    if request.method != "POST":
+        return _invitation_page(request, inv)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    try:
+        entry = entry_services.invitation_accept(
+            invitation=inv, user=request.user, token_in_hand=True
+        )
+    except ServiceError as exc:
+        return _invitation_page(request, inv, error=exc.localized(), status=_status(exc))
+    messages.success(request, _("You play in %(league)s now.") % {"league": entry.league.name})
+    return redirect("tournaments:league", slug=entry.league.slug)
+
+
+def _invitation_page(request, inv, *, error: str | None = None, status: int = 200):
+    """The invitation, with why it failed (``error``) and, signed in, why this account may
+    not take it (an invitation mailed to another or an unconfirmed address)."""
+    address = None
     if request.user.is_authenticated and inv.is_open:
         address = entry_services.invitation_address_refusal(inv, request.user, token_in_hand=True)
     return render(

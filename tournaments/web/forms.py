@@ -47,17 +47,19 @@ class LogUploadForm(forms.Form):
             raise forms.ValidationError(
                 _("Choose a log file or paste the log's text."), code="empty"
             )
-        if upload:
-            if upload.size > MAX_LOG_BYTES:
-                raise forms.ValidationError(
-                    _("The file is larger than %(size)s MB; a game log is much smaller.")
-                    % {"size": f"{MAX_LOG_BYTES / (1024 * 1024):g}"},
-                    code="size",
-                )
-            data["log"] = upload.read()
-        else:
-            data["log"] = text
+        data["log"] = _read_upload(upload) if upload else text
         return data
+
+
+def _read_upload(upload) -> bytes:
+    """An uploaded log's bytes; a file larger than any game log is refused unread."""
+    if upload.size > MAX_LOG_BYTES:
+        raise forms.ValidationError(
+            _("The file is larger than %(size)s MB; a game log is much smaller.")
+            % {"size": f"{MAX_LOG_BYTES / (1024 * 1024):g}"},
+            code="size",
+        )
+    return upload.read()
 
 
 class DisputeForm(forms.Form):
@@ -91,36 +93,44 @@ def parse_rolls(rounds: Iterable[str]) -> list[dict[str, int]]:
     parsed: list[dict[str, int]] = []
     for text in rounds:
         pairs = [pair.strip() for pair in text.split(",") if pair.strip()]
-        if not pairs:
-            continue
-        number = len(parsed) + 1
-        round_: dict[str, int] = {}
-        seen: set[str] = set()
-        for pair in pairs:
-            bits = pair.rsplit(None, 1)
-            if len(bits) != 2 or not (bits[1].isascii() and bits[1].isdigit()):
-                raise forms.ValidationError(
-                    _("round %(n)s: write each roll as a name and a number, e.g. Ann 5"),
-                    code="rolls",
-                    params={"n": number},
-                )
-            name, roll = bits[0].strip(), int(bits[1])
-            if not 1 <= roll <= 6:
-                raise forms.ValidationError(
-                    _("round %(n)s: %(name)s rolled %(roll)s, but a die shows 1 to 6"),
-                    code="rolls",
-                    params={"n": number, "name": name, "roll": bits[1]},
-                )
-            if name.casefold() in seen:
-                raise forms.ValidationError(
-                    _("round %(n)s: %(name)s rolls once per round"),
-                    code="rolls",
-                    params={"n": number, "name": name},
-                )
-            seen.add(name.casefold())
-            round_[name] = roll
-        parsed.append(round_)
+        if pairs:
+            parsed.append(_parse_round(pairs, number=len(parsed) + 1))
     return parsed
+
+
+def _roll_error(message, number: int, **params) -> forms.ValidationError:
+    return forms.ValidationError(message, code="rolls", params={"n": number, **params})
+
+
+def _parse_round(pairs: list[str], number: int) -> dict[str, int]:
+    """One round's ``name roll`` pairs: each name once, each roll a die's."""
+    round_: dict[str, int] = {}
+    seen: set[str] = set()
+    for pair in pairs:
+        name, roll = _parse_roll(pair, number)
+        if name.casefold() in seen:
+            raise _roll_error(_("round %(n)s: %(name)s rolls once per round"), number, name=name)
+        seen.add(name.casefold())
+        round_[name] = roll
+    return round_
+
+
+def _parse_roll(pair: str, number: int) -> tuple[str, int]:
+    """A name and a roll of 1 to 6 in plain ASCII digits."""
+    bits = pair.rsplit(None, 1)
+    if len(bits) != 2 or not (bits[1].isascii() and bits[1].isdigit()):
+        raise _roll_error(
+            _("round %(n)s: write each roll as a name and a number, e.g. Ann 5"), number
+        )
+    name, roll = bits[0].strip(), int(bits[1])
+    if not 1 <= roll <= 6:
+        raise _roll_error(
+            _("round %(n)s: %(name)s rolled %(roll)s, but a die shows 1 to 6"),
+            number,
+            name=name,
+            roll=bits[1],
+        )
+    return name, roll
 
 
 ROLL_ROUNDS = re.compile(r"[;\n]")
@@ -166,27 +176,42 @@ class ForfeitForm(ReasonForm):
         ]
 
 
+def _game_time_error() -> forms.ValidationError:
+    return forms.ValidationError(
+        _("Write the game time as minutes:seconds, e.g. 42:30."), code="time"
+    )
+
+
 def _parse_game_time(text: str) -> float | None:
     """``mm:ss``, ``h:mm:ss`` or whole minutes → seconds."""
     text = text.strip()
     if not text:
         return None
-    try:
-        parts = [int(p) for p in text.split(":")]
-    except ValueError:
-        raise forms.ValidationError(
-            _("Write the game time as minutes:seconds, e.g. 42:30."), code="time"
-        ) from None
+    parts = _time_parts(text)
     if len(parts) == 1:
         return float(parts[0] * 60)
-    if len(parts) > 3 or any(p < 0 for p in parts) or any(p >= 60 for p in parts[1:]):
-        raise forms.ValidationError(
-            _("Write the game time as minutes:seconds, e.g. 42:30."), code="time"
-        )
+    if not _clock_like(parts):
+        raise _game_time_error()
     seconds = 0
     for part in parts:
         seconds = seconds * 60 + part
     return float(seconds)
+
+
+def _time_parts(text: str) -> list[int]:
+    try:
+        return [int(p) for p in text.split(":")]
+    except ValueError:
+        raise _game_time_error() from None
+
+
+def _clock_like(parts: list[int]) -> bool:
+    """``m:ss`` or ``h:mm:ss``: nothing negative, minutes and seconds under 60."""
+    return len(parts) <= 3 and all(p >= 0 for p in parts) and all(p < 60 for p in parts[1:])
+
+
+#: the formats whose hand results name a winner and count pawns
+THREAT_KINDS = ("threat", "threat-plus")
 
 
 class HandResultForm(forms.Form):
@@ -198,64 +223,100 @@ class HandResultForm(forms.Form):
         self.fixture = fixture
         self.kind = format_kind(fixture.game_format)
         self.seats = list(fixture.seats.all())
-        names = [(s.entry_id, s.entry.player.name) for s in self.seats]
         self.player_fields: list[tuple[str, list[str]]] = []
         self.colour_fields: list[str] = []
-        if self.kind in ("threat", "threat-plus"):
-            self.fields["winner"] = forms.TypedChoiceField(
-                label=_("Winner"), choices=names, coerce=int, widget=forms.RadioSelect
-            )
-            most = 8 if self.kind == "threat-plus" else 4
-            for seat in self.seats:
-                keys = [f"counted_{seat.entry_id}"]
-                self.fields[keys[0]] = forms.IntegerField(
-                    label=_("Counted pawns"), min_value=0, max_value=most, required=False
-                )
-                if self.kind == "threat-plus":
-                    keys.append(f"completed_{seat.entry_id}")
-                    self.fields[keys[1]] = forms.IntegerField(
-                        label=_("Colours completed"), min_value=0, max_value=2, required=False
-                    )
-                if len(self.seats) > 2:
-                    keys.append(f"place_{seat.entry_id}")
-                    self.fields[keys[-1]] = forms.IntegerField(
-                        label=_("Place"), min_value=1, max_value=len(self.seats), required=False
-                    )
-                self.player_fields.append((seat.entry.player.name, keys))
-            if self.kind == "threat-plus":
-                self.fields["game_time"] = forms.CharField(
-                    label=_("Game time (minutes:seconds)"), required=False, max_length=12
-                )
+        if self.kind in THREAT_KINDS:
+            self._add_threat_fields()
         elif self.kind == "grand-prix":
-            colours = [c for s in self.seats for c in s.colours]
-            for seat in self.seats:
-                for colour in seat.colours:
-                    key = f"colour_{colour}"
-                    self.fields[key] = forms.TypedChoiceField(
-                        label=colour,
-                        choices=[("", "–")] + [(n, n) for n in range(1, len(colours) + 1)],
-                        coerce=int,
-                        empty_value=None,
-                        required=False,
-                    )
-                    self.fields[key].owner = seat.entry.player.name
-                    self.colour_fields.append(key)
+            self._add_colour_fields()
         else:
-            for seat in self.seats:
-                keys = [f"place_{seat.entry_id}", f"points_{seat.entry_id}"]
-                self.fields[keys[0]] = forms.IntegerField(
-                    label=_("Place"), min_value=1, max_value=len(self.seats), required=False
-                )
-                self.fields[keys[1]] = forms.IntegerField(
-                    label=_("Count points"), min_value=0, required=False
-                )
-                self.player_fields.append((seat.entry.player.name, keys))
+            self._add_count_fields()
         self.fields["reason"] = forms.CharField(
             label=_("Reason") if reason_required else _("Note (optional)"),
             required=reason_required,
             max_length=2000,
             widget=forms.Textarea(attrs={"rows": 2}),
         )
+
+    def _add(self, key: str, field: forms.Field) -> str:
+        self.fields[key] = field
+        return key
+
+    def _place_field(self, seat) -> str:
+        return self._add(
+            f"place_{seat.entry_id}",
+            forms.IntegerField(
+                label=_("Place"), min_value=1, max_value=len(self.seats), required=False
+            ),
+        )
+
+    def _add_threat_fields(self) -> None:
+        """2T/3T(+): the winner; per player the counted pawns, the colours completed (+) and
+        the place (more than two players); the game time (+)."""
+        names = [(s.entry_id, s.entry.player.name) for s in self.seats]
+        self.fields["winner"] = forms.TypedChoiceField(
+            label=_("Winner"), choices=names, coerce=int, widget=forms.RadioSelect
+        )
+        plus = self.kind == "threat-plus"
+        for seat in self.seats:
+            keys = [self._counted_field(seat, most=8 if plus else 4)]
+            if plus:
+                keys.append(self._completed_field(seat))
+            if len(self.seats) > 2:
+                keys.append(self._place_field(seat))
+            self.player_fields.append((seat.entry.player.name, keys))
+        if plus:
+            self.fields["game_time"] = forms.CharField(
+                label=_("Game time (minutes:seconds)"), required=False, max_length=12
+            )
+
+    def _counted_field(self, seat, most: int) -> str:
+        return self._add(
+            f"counted_{seat.entry_id}",
+            forms.IntegerField(
+                label=_("Counted pawns"), min_value=0, max_value=most, required=False
+            ),
+        )
+
+    def _completed_field(self, seat) -> str:
+        return self._add(
+            f"completed_{seat.entry_id}",
+            forms.IntegerField(
+                label=_("Colours completed"), min_value=0, max_value=2, required=False
+            ),
+        )
+
+    def _add_colour_fields(self) -> None:
+        """Grand Prix: a place for every colour, shown with its player."""
+        places = [("", "–")] + [
+            (n, n) for n in range(1, sum(len(s.colours) for s in self.seats) + 1)
+        ]
+        for seat in self.seats:
+            for colour in seat.colours:
+                key = self._add(
+                    f"colour_{colour}",
+                    forms.TypedChoiceField(
+                        label=colour,
+                        choices=places,
+                        coerce=int,
+                        empty_value=None,
+                        required=False,
+                    ),
+                )
+                self.fields[key].owner = seat.entry.player.name
+                self.colour_fields.append(key)
+
+    def _add_count_fields(self) -> None:
+        """Every other format: per player the place and the count points."""
+        for seat in self.seats:
+            keys = [
+                self._place_field(seat),
+                self._add(
+                    f"points_{seat.entry_id}",
+                    forms.IntegerField(label=_("Count points"), min_value=0, required=False),
+                ),
+            ]
+            self.player_fields.append((seat.entry.player.name, keys))
 
     def player_rows(self):
         return [(name, [self[key] for key in keys]) for name, keys in self.player_fields]
@@ -269,40 +330,49 @@ class HandResultForm(forms.Form):
     def typed(self) -> dict:
         """Keyword arguments of ``result_enter`` / ``result_report`` (without the winner's
         entry, given as ``winner_id``)."""
-        data = self.cleaned_data
         out: dict = {}
-        ids = [s.entry_id for s in self.seats]
-
-        def per_player(prefix: str) -> dict[int, int] | None:
-            given = {e: data.get(f"{prefix}_{e}") for e in ids}
-            given = {e: v for e, v in given.items() if v is not None}
-            return given or None
-
-        places = per_player("place")
-        if places is not None:
-            if len(places) != len(ids):
-                raise forms.ValidationError(_("Give every player's place, or none."))
-            if len(set(places.values())) != len(places):
-                raise forms.ValidationError(_("Give each place to one player only."))
-            out["placings"] = sorted(places, key=places.__getitem__)
-        if self.kind in ("threat", "threat-plus"):
-            out["winner_id"] = data.get("winner")
-            if (counted := per_player("counted")) is not None:
-                out["counted_pawns"] = counted
-            if self.kind == "threat-plus":
-                if (completed := per_player("completed")) is not None:
-                    out["completed_colours"] = completed
-                if data.get("game_time") is not None:
-                    out["game_time"] = data["game_time"]
+        if (places := self._per_player("place")) is not None:
+            out["placings"] = _placings(places, players=len(self.seats))
+        if self.kind in THREAT_KINDS:
+            out.update(self._typed_threat())
         elif self.kind == "grand-prix":
-            out["colour_places"] = {
-                key.removeprefix("colour_"): data[key]
-                for key in self.colour_fields
-                if data.get(key) is not None
-            }
-        elif (points := per_player("points")) is not None:
+            out["colour_places"] = self._colour_places()
+        elif (points := self._per_player("points")) is not None:
             out["count_points"] = points
         return out
+
+    def _per_player(self, prefix: str) -> dict[int, int] | None:
+        """The values given of the players' ``prefix`` fields by entry; None: none given."""
+        given = {s.entry_id: self.cleaned_data.get(f"{prefix}_{s.entry_id}") for s in self.seats}
+        return {e: v for e, v in given.items() if v is not None} or None
+
+    def _typed_threat(self) -> dict:
+        """The winner, and the counted pawns, colours completed and game time given."""
+        given = {"counted_pawns": self._per_player("counted")}
+        if self.kind == "threat-plus":
+            given["completed_colours"] = self._per_player("completed")
+            given["game_time"] = self.cleaned_data.get("game_time")
+        return {
+            "winner_id": self.cleaned_data.get("winner"),
+            **{key: value for key, value in given.items() if value is not None},
+        }
+
+    def _colour_places(self) -> dict[str, int]:
+        data = self.cleaned_data
+        return {
+            key.removeprefix("colour_"): data[key]
+            for key in self.colour_fields
+            if data.get(key) is not None
+        }
+
+
+def _placings(places: dict[int, int], players: int) -> list[int]:
+    """The entries in the order of their places: every player's, each place once."""
+    if len(places) != players:
+        raise forms.ValidationError(_("Give every player's place, or none."))
+    if len(set(places.values())) != len(places):
+        raise forms.ValidationError(_("Give each place to one player only."))
+    return sorted(places, key=places.__getitem__)
 
 
 def hand_result_send(form: HandResultForm, service, *, fixture, user) -> tuple[int, str] | None:

@@ -63,6 +63,47 @@ def _can_retry_analysis(
     return analysis_retry_refusal(user, fixture, row, counted_log=log is not None) is None
 
 
+def _allowed(actions: ResultActions) -> dict[str, bool]:
+    """What the visitor may do with the game's result (the page's buttons)."""
+    return {
+        "can_submit": actions.allows(SUBMIT),
+        "can_confirm": actions.allows(CONFIRM),
+        "can_dispute": actions.allows(DISPUTE),
+        "can_resolve": actions.allows(RESOLVE),
+        "can_enter": actions.allows(ENTER),
+        "can_void": actions.allows(VOID),
+        "can_forfeit": actions.allows(FORFEIT),
+    }
+
+
+def _log_context(result) -> dict:
+    """The board of the shown result's log and, for a log played online, its dice checked
+    against the seed it reveals."""
+    if not (result and result.game_log):
+        return {"layout": None, "dice": None}
+    return {
+        "layout": board_layout(result.game_log.board),
+        "dice": dice_check(result.game_log.content),
+    }
+
+
+def _open_ties(fixture: Fixture, result) -> list:
+    """The ties of a counted result still to be broken."""
+    if result is not None and result.state == Result.State.CONFIRMED:
+        return result_services.open_ties(fixture, result)
+    return []
+
+
+def _can_set_start(actions: ResultActions, fixture: Fixture) -> bool:
+    """Whether the page offers an organizer to set the starting colour by hand."""
+    return (
+        actions.organizer
+        and not fixture.starting_colour
+        and fixture.status == Fixture.Status.SCHEDULED
+        and start_by_hand_refusal(fixture) is None
+    )
+
+
 def _game_context(request, fixture: Fixture, **forms) -> dict:
     result = game_selectors.current_result(fixture)
     actions = result_actions(request.user, fixture, results=fixture.all_results)
@@ -82,32 +123,17 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
         ),
         "is_organizer": actions.organizer,
         "seat": actions.seat,
-        "can_submit": actions.allows(SUBMIT),
-        "can_confirm": actions.allows(CONFIRM),
-        "can_dispute": actions.allows(DISPUTE),
-        "can_resolve": actions.allows(RESOLVE),
-        "can_enter": actions.allows(ENTER),
-        "can_void": actions.allows(VOID),
-        "can_forfeit": actions.allows(FORFEIT),
+        **_allowed(actions),
         "upload_form": forms.get("upload_form") or LogUploadForm(),
         "dispute_form": forms.get("dispute_form") or DisputeForm(),
         "resolve_form": forms.get("resolve_form") or ResolveForm(),
         "form_error": forms.get("form_error"),
-        "layout": board_layout(result.game_log.board) if result and result.game_log else None,
-        "open_ties": (
-            result_services.open_ties(fixture, result)
-            if result is not None and result.state == Result.State.CONFIRMED
-            else []
-        ),
+        **_log_context(result),
+        "open_ties": _open_ties(fixture, result),
         "prediction": rating_selectors.fixture_prediction(fixture),
         "analysis": analysis,
-        # a log played online: its dice checked against the seed it reveals
-        "dice": dice_check(result.game_log.content) if result and result.game_log else None,
         "can_retry_analysis": _can_retry_analysis(request.user, fixture, actions, analysis),
-        "can_set_start": actions.organizer
-        and not fixture.starting_colour
-        and fixture.status == Fixture.Status.SCHEDULED
-        and start_by_hand_refusal(fixture) is None,
+        "can_set_start": _can_set_start(actions, fixture),
     }
 
 

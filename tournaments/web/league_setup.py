@@ -25,26 +25,31 @@ from tournaments.web.organize_forms import LeagueForm, LeagueSettingsForm, prese
 def league_create(request):
     refusal = organize_refusal(request.user)
     template = TEMPLATES.get(request.GET.get("template", ""))
-    if request.method == "POST":
-        form = LeagueForm(request.POST)
-    else:
+    if request.method != "POST":
         form = LeagueForm(initial=LeagueForm.initial_for(template))
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            try:
-                league = league_services.league_create(owner=request.user, **form.service_kwargs())
-            except ServiceError as exc:
-                form.add_service_error(exc)
-                status = 403 if isinstance(exc, NotAllowed) else 400
-            else:
-                messages.success(
-                    request,
-                    _("%(name)s was created. Now enter or invite the players.")
-                    % {"name": league.name},
-                )
-                return redirect("tournaments:manage", slug=league.slug)
+        return _create_page(request, form, template, refusal)
+    form = LeagueForm(request.POST)
+    if not form.is_valid():
+        return _create_page(request, form, template, refusal, status=400)
+    try:
+        league = league_services.league_create(owner=request.user, **form.service_kwargs())
+    except ServiceError as exc:
+        form.add_service_error(exc)
+        return _create_page(request, form, template, refusal, status=_status(exc))
+    messages.success(
+        request,
+        _("%(name)s was created. Now enter or invite the players.") % {"name": league.name},
+    )
+    return redirect("tournaments:manage", slug=league.slug)
+
+
+def _status(exc: ServiceError) -> int:
+    return 403 if isinstance(exc, NotAllowed) else 400
+
+
+def _create_page(request, form, template, refusal, *, status: int = 200):
+    """The form, with the presets' option table; 403 while the account may not organize
+    (``refusal`` says why and how)."""
     presets, options = preset_table()
     return render(
         request,
@@ -68,20 +73,20 @@ def league_settings(request, slug: str):
     same specifications as creating it, with what is fixed by now shown but disabled."""
     league = organized_league(request, slug)
     form = LeagueSettingsForm(request.POST or None, league=league)
-    status = 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            try:
-                league_services.league_update(
-                    league=league, by=request.user, **form.update_kwargs()
-                )
-            except ServiceError as exc:
-                form.add_service_error(exc)
-                status = 403 if isinstance(exc, NotAllowed) else 400
-            else:
-                messages.success(request, _("The settings are saved."))
-                return redirect("tournaments:manage", slug=league.slug)
+    if request.method != "POST":
+        return _settings_page(request, league, form)
+    if not form.is_valid():
+        return _settings_page(request, league, form, status=400)
+    try:
+        league_services.league_update(league=league, by=request.user, **form.update_kwargs())
+    except ServiceError as exc:
+        form.add_service_error(exc)
+        return _settings_page(request, league, form, status=_status(exc))
+    messages.success(request, _("The settings are saved."))
+    return redirect("tournaments:manage", slug=league.slug)
+
+
+def _settings_page(request, league, form, *, status: int = 200):
     presets, options = preset_table()
     return render(
         request,

@@ -100,29 +100,41 @@ def league_action(request, slug: str, action: str):
         return redirect_to_login(request.get_full_path())
     try:
         if action == "tie-break-roll":
-            form = TieBreakRollForm(request.POST)
-            if not form.is_valid():
-                errors = "; ".join(e for errs in form.errors.values() for e in errs)
-                messages.error(request, errors)
+            if not _tie_break_roll(request, league):
                 return redirect("tournaments:league", slug=league.slug)
-            tie_breaks.tie_break_roll_record(
-                league=league,
-                by=request.user,
-                rolls=form.cleaned_data["rolls"],
-                note=form.cleaned_data["note"],
-            )
-            messages.success(request, gettext("The tie-break roll is recorded."))
-        elif action in ACTIONS:
-            run, done = ACTIONS[action]
-            run(league, request.user)
-            messages.success(request, str(done))
         else:
-            raise Http404("no such action")
+            _format_action(request, league, action)
     except ServiceError as exc:
         messages.error(request, exc.localized())
     if request.POST.get("next") == "manage":
         return redirect("tournaments:manage", slug=league.slug)
     return redirect("tournaments:league", slug=league.slug)
+
+
+def _tie_break_roll(request, league) -> bool:
+    """Record the roll-off typed (``TieBreakRollForm``); False when the form's mistakes
+    were told instead."""
+    form = TieBreakRollForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "; ".join(e for errs in form.errors.values() for e in errs))
+        return False
+    tie_breaks.tie_break_roll_record(
+        league=league,
+        by=request.user,
+        rolls=form.cleaned_data["rolls"],
+        note=form.cleaned_data["note"],
+    )
+    messages.success(request, gettext("The tie-break roll is recorded."))
+    return True
+
+
+def _format_action(request, league, action: str) -> None:
+    """One of the ``ACTIONS``, told when done."""
+    if action not in ACTIONS:
+        raise Http404("no such action")
+    run, done = ACTIONS[action]
+    run(league, request.user)
+    messages.success(request, str(done))
 
 
 def _can_join(user, league) -> bool:
@@ -215,14 +227,7 @@ def league_standings(request, slug: str):
         patch_vary_headers(response, ("Cookie", "Accept-Language"))
         return response
     league = league_or_404(request, slug)
-    failure_detail = None  # the raw error of a failed recompute: organizers only
-    if (
-        stamp is not None
-        and stamp.failed_revision is not None
-        and is_organizer(request.user, league)
-    ):
-        failure = standings_selectors.standings_failure(league)
-        failure_detail = failure.error if failure else None
+    failure_detail = _failure_detail(request, league, stamp)
     response = render(
         request,
         "tournaments/standings.html",
@@ -239,6 +244,14 @@ def league_standings(request, slug: str):
         cache.set(page_key, response.content, STANDINGS_CACHE_SECONDS)
     patch_vary_headers(response, ("Cookie", "Accept-Language"))
     return response
+
+
+def _failure_detail(request, league, stamp) -> str | None:
+    """The raw error of a failed recompute: organizers only."""
+    if stamp is None or stamp.failed_revision is None or not is_organizer(request.user, league):
+        return None
+    failure = standings_selectors.standings_failure(league)
+    return failure.error if failure else None
 
 
 def _shared_page_key(request, stamp: standings_selectors.StandingsStamp | None) -> str | None:

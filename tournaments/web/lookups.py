@@ -35,14 +35,21 @@ def fixture_or_404(request, pk: int) -> Fixture:
     return fixture
 
 
+def _carried_next(request) -> str:
+    return request.POST.get("next") or request.GET.get("next") or ""
+
+
+def _is_safe(request, target: str) -> bool:
+    """A non-empty URL ``url_has_allowed_host_and_scheme`` accepts for this host."""
+    return bool(target) and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+
+
 def safe_next(request, default: str) -> str:
     """The ``next`` a form carried when it points back into this site, else ``default``."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return default
+    target = _carried_next(request)
+    return target if _is_safe(request, target) else default
 
 
 def came_from(request) -> str:
@@ -51,20 +58,18 @@ def came_from(request) -> str:
     only when ``url_has_allowed_host_and_scheme`` accepts it for this host; the page
     itself does not count (a form posting to itself). ``""`` when neither is safe."""
 
-    here = request.path
-    for target in (
-        request.POST.get("next") or request.GET.get("next") or "",
-        request.META.get("HTTP_REFERER") or "",
-    ):
-        if not target or not url_has_allowed_host_and_scheme(
-            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-        ):
-            continue
-        parts = urlsplit(target)
-        path = parts.path + (f"?{parts.query}" if parts.query else "")
-        if path.startswith("/") and not path.startswith("//") and parts.path != here:
+    for target in (_carried_next(request), request.META.get("HTTP_REFERER") or ""):
+        path = _local_path(target) if _is_safe(request, target) else ""
+        if path and urlsplit(target).path != request.path:
             return path
     return ""
+
+
+def _local_path(target: str) -> str:
+    """The path and query of a URL when they are a path on this site, else ``""``."""
+    parts = urlsplit(target)
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
+    return path if path.startswith("/") and not path.startswith("//") else ""
 
 
 def back_to(request, default: str) -> str:

@@ -35,9 +35,9 @@ from tournaments.web.organize_forms import (
 )
 
 
-def _manage_context(request, league, **forms) -> dict:
-    entries = list(league.entries.select_related("player__user").order_by("player__name"))
-    invitations = [
+def _open_invitations(request, league) -> list[dict]:
+    """The invitations not yet accepted nor revoked, each with the link to hand out."""
+    return [
         {
             "invitation": inv,
             "url": request.build_absolute_uri(
@@ -48,62 +48,97 @@ def _manage_context(request, league, **forms) -> dict:
             league=league, accepted_at__isnull=True, revoked_at__isnull=True
         ).select_related("entry__player")
     ]
-    claims = [  # the ones this organizer may decide (permissions.may_vouch_for)
+
+
+def _claims_to_decide(user, league) -> list[PlayerClaim]:
+    """The open claims on the league's players this organizer may decide
+    (``permissions.may_vouch_for``)."""
+    return [
         claim
         for claim in PlayerClaim.objects.filter(
             state=PlayerClaim.State.OPEN, player__entries__league=league
         )
         .select_related("player", "user")
         .distinct()
-        if may_vouch_for(request.user, claim.player)
+        if may_vouch_for(user, claim.player)
     ]
-    organizers = list(league.organizers.all())
-    cycles = league.cycles.count()
+
+
+def _result_links(request, league, entries: list[Entry]) -> list[dict]:
+    """The accepted players without an account, who report through a private link: each
+    with their live link and its address (None: no link yet)."""
     live_links = {
         link.entry_id: link
         for link in ResultLink.objects.filter(entry__league=league, revoked_at__isnull=True)
     }
-    result_links = [  # players without an account report through a private link
-        {
-            "entry": e,
-            "link": live_links.get(e.pk),
-            "url": request.build_absolute_uri(
-                reverse("tournaments:result-link", args=[result_link_token(live_links[e.pk])])
-            )
-            if e.pk in live_links
-            else None,
-        }
+
+    def address(link: ResultLink | None) -> str | None:
+        if link is None:
+            return None
+        return request.build_absolute_uri(
+            reverse("tournaments:result-link", args=[result_link_token(link)])
+        )
+
+    return [
+        {"entry": e, "link": live_links.get(e.pk), "url": address(live_links.get(e.pk))}
         for e in entries
         if e.state == Entry.State.ACCEPTED and e.player.user_id is None
     ]
+
+
+def _entries_by_state(entries: list[Entry]) -> dict[str, list[Entry]]:
+    """The page's three lists of entries: accepted, invited, asking to join."""
     return {
-        "league": league,
-        "tab": "manage",
         "accepted": [e for e in entries if e.state == Entry.State.ACCEPTED],
         "invited": [e for e in entries if e.state == Entry.State.INVITED],
         "requested": [e for e in entries if e.state == Entry.State.REQUESTED],
-        "invitations": invitations,
-        "claims": list(claims),
-        "result_links": result_links,
-        "organizers": organizers,
-        "is_owner": request.user.is_staff or league.owner_id == request.user.pk,
-        "league_has_games": league.fixtures.exists() or league.cycles.exists(),
-        "entries_closed": (
-            error.localized() if (error := league_services.entries_open_error(league)) else None
-        ),
-        "cycles": cycles,
-        "can_seed": cycles < league.drr_count and league.event_kind == league.EventKind.LEAGUE,
-        "next_step": next_step(league),
-        "date_groups": len(schedule_services.league_date_groups(league)),
+    }
+
+
+def _entries_closed(league) -> str | None:
+    """Why no one can be entered now (shown instead of the forms), or None."""
+    error = league_services.entries_open_error(league)
+    return error.localized() if error else None
+
+
+def _forms_context(forms: dict) -> dict:
+    """The page's forms: the ones given (bound, with their errors) or blank ones."""
+    return {
         "dates_form": forms.pop("dates_form", None) or RecurrenceForm(auto_id="dates_%s"),
         "dates_preview": forms.pop("dates_preview", None),
-        "time_zone": settings.TIME_ZONE,
-        "has_series": league.series.exists(),
         "add_form": forms.get("add_form") or AddPlayerForm(auto_id="add_%s"),
         "new_form": forms.get("new_form") or NewPlayerForm(auto_id="new_%s"),
         "invite_form": forms.get("invite_form") or InviteForm(),
         "organizer_form": forms.get("organizer_form") or OrganizerForm(),
         "form_error": forms.get("form_error"),
+    }
+
+
+def _manage_context(request, league, **forms) -> dict:
+    entries = list(league.entries.select_related("player__user").order_by("player__name"))
+    invitations = _open_invitations(request, league)
+    claims = _claims_to_decide(request.user, league)
+    organizers = list(league.organizers.all())
+    cycles = league.cycles.count()
+    result_links = _result_links(request, league, entries)
+    return {
+        "league": league,
+        "tab": "manage",
+        **_entries_by_state(entries),
+        "invitations": invitations,
+        "claims": claims,
+        "result_links": result_links,
+        "organizers": organizers,
+        "is_owner": request.user.is_staff or league.owner_id == request.user.pk,
+        "league_has_games": league.fixtures.exists() or league.cycles.exists(),
+        "entries_closed": _entries_closed(league),
+        "cycles": cycles,
+        "can_seed": cycles < league.drr_count and league.event_kind == league.EventKind.LEAGUE,
+        "next_step": next_step(league),
+        "date_groups": len(schedule_services.league_date_groups(league)),
+        "time_zone": settings.TIME_ZONE,
+        "has_series": league.series.exists(),
+        **_forms_context(forms),
     }
 
 

@@ -84,37 +84,65 @@ def _int_list(text: str, *, name) -> list[int]:
     return values
 
 
+def _bool_field(s, common: dict) -> forms.Field:
+    return forms.BooleanField(required=False, initial=s.default, **common)
+
+
+def _slug_field(s, common: dict) -> forms.Field:
+    return forms.SlugField(required=False, max_length=s.max_length, **common)
+
+
+def _choice_field(s, common: dict) -> forms.Field:
+    """The setting's choices (numbers typed back to numbers); blank for a setting that may
+    be unset."""
+    blank = [("", s.help)] if s.nullable else []
+    numeric = all(isinstance(v, int) for v in s.choice_values())
+    return forms.TypedChoiceField(
+        choices=blank + [(str(v), label) for v, label in s.choices],
+        coerce=int if numeric else str,
+        required=not s.nullable,
+        empty_value=None,
+        **common,
+    )
+
+
+def _int_field(s, common: dict) -> forms.Field:
+    low, high = s.widest or (None, None)
+    return forms.IntegerField(
+        min_value=low,
+        max_value=high,
+        required=not s.nullable and s.default is None,
+        initial=s.default,
+        **common,
+    )
+
+
+def _list_field(s, common: dict) -> forms.Field:
+    """A list typed as text, separated by commas (read by ``clean``)."""
+    return forms.CharField(required=False, max_length=s.max_length or 200, **common)
+
+
+def _text_field(s, common: dict) -> forms.Field:
+    return forms.CharField(max_length=s.max_length or 200, **common)
+
+
+#: a setting's kind → its form field (``_text_field`` for any other kind)
+FIELD_BY_KIND = {
+    "bool": _bool_field,
+    "slug": _slug_field,
+    "choice": _choice_field,
+    "int": _int_field,
+    "int-list": _list_field,
+    "format-list": _list_field,
+}
+
+
 def setting_field(name: str) -> forms.Field:
     """The form field of a league setting, from its one specification
     (``tournaments.services.league_settings``): label, help text, choices, bounds, default."""
     s = spec.SETTINGS[name]
-    common = {"label": s.label, "help_text": s.help}
-    if s.kind == "bool":
-        return forms.BooleanField(required=False, initial=s.default, **common)
-    if s.kind == "slug":
-        return forms.SlugField(required=False, max_length=s.max_length, **common)
-    if s.kind == "choice":
-        blank = [("", s.help)] if s.nullable else []
-        numeric = all(isinstance(v, int) for v in s.choice_values())
-        return forms.TypedChoiceField(
-            choices=blank + [(str(v), label) for v, label in s.choices],
-            coerce=int if numeric else str,
-            required=not s.nullable,
-            empty_value=None,
-            **common,
-        )
-    if s.kind == "int":
-        low, high = s.widest or (None, None)
-        return forms.IntegerField(
-            min_value=low,
-            max_value=high,
-            required=not s.nullable and s.default is None,
-            initial=s.default,
-            **common,
-        )
-    if s.kind in ("int-list", "format-list"):
-        return forms.CharField(required=False, max_length=s.max_length or 200, **common)
-    return forms.CharField(max_length=s.max_length or 200, **common)
+    build = FIELD_BY_KIND.get(s.kind, _text_field)
+    return build(s, {"label": s.label, "help_text": s.help})
 
 
 #: the settings the form shows, each built by ``setting_field``
@@ -137,6 +165,28 @@ FORM_SETTINGS = (
     "is_public",
     "registration_open",
 )
+
+
+#: ``league_create``'s arguments a blank leaves unset (None): argument → cleaned field
+BLANK_IS_UNSET = {
+    "slug": "slug",
+    "rules_preset": "rules_preset",
+    "precedence": "precedence",
+    "points_scheme": "points_scheme_list",
+}
+
+#: the yes/no settings (unticked: no)
+FLAGS = ("confirmation_required", "is_public", "registration_open")
+
+#: the settings only some event kinds have (``spec.applies``): each one's value for
+#: ``league_create``, from the cleaned data
+KIND_SETTINGS = {
+    "game_formats": lambda data: data.get("game_formats_list") or None,
+    "game0_counts": lambda data: data.get("game0_counts", False),
+    "games_planned": lambda data: data.get("games_planned"),
+    "time_limit_minutes": lambda data: data.get("time_limit_minutes"),
+    "final_table_size": lambda data: data.get("final_table_size"),
+}
 
 
 class LeagueForm(forms.Form):
@@ -203,8 +253,7 @@ class LeagueForm(forms.Form):
         for key in ("board", "game_formats", "games_planned", "final_table_size"):
             if key in values:
                 initial[key] = values[key]
-        for i, key in enumerate(fmt.default_precedence or LEAGUE_PRECEDENCE, start=1):
-            initial[f"prec_{key}"] = i
+        initial.update(_positions(fmt.default_precedence or LEAGUE_PRECEDENCE))
         return initial
 
     def option_fields(self):
@@ -215,19 +264,28 @@ class LeagueForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        data["rules_overrides"] = self._clean_overrides(data)
+        data["precedence"] = self._clean_precedence(data)
+        self._clean_number_lists(data)
+        data["game_formats_list"] = spec.parse_formats(data.get("game_formats") or "")
+        return data
+
+    def _clean_overrides(self, data: dict) -> dict[str, Any]:
+        """The rules options chosen (blank keeps the preset's value), as the engine's values."""
         overrides = {}
         for name, option in OPTIONS.items():
             raw = data.get(f"opt_{name}")
             if raw in (None, ""):
                 continue
-            if option.values is None:
-                overrides[name] = raw
-            else:
-                try:
-                    overrides[name] = _decode(option, raw)
-                except forms.ValidationError as exc:
-                    self.add_error(f"opt_{name}", exc)
-        data["rules_overrides"] = overrides
+            try:
+                overrides[name] = raw if option.values is None else _decode(option, raw)
+            except forms.ValidationError as exc:
+                self.add_error(f"opt_{name}", exc)
+        return overrides
+
+    def _clean_precedence(self, data: dict) -> list[str]:
+        """The tie-break metrics in the order of the positions given; a position given to
+        two metrics is an error at the second."""
         positions = {
             key: data.get(f"prec_{key}") for key in METRICS if data.get(f"prec_{key}") is not None
         }
@@ -239,14 +297,15 @@ class LeagueForm(forms.Form):
                     _("position %(n)s is given to %(other)s too") % {"n": pos, "other": taken[pos]},
                 )
             taken[pos] = key
-        data["precedence"] = [k for k, _p in sorted(positions.items(), key=lambda kv: kv[1])]
+        return [k for k, _p in sorted(positions.items(), key=lambda kv: kv[1])]
+
+    def _clean_number_lists(self, data: dict) -> None:
+        """The playoffs' first-to and the points scheme as lists of numbers (``…_list``)."""
         for name, label in (("playoffs_first_to", _("first to")), ("points_scheme", _("points"))):
             try:
                 data[name + "_list"] = _int_list(data.get(name, ""), name=label)
             except forms.ValidationError as exc:
                 self.add_error(name, exc)
-        data["game_formats_list"] = spec.parse_formats(data.get("game_formats") or "")
-        return data
 
     def playoffs_config(self) -> dict:
         data = self.cleaned_data
@@ -266,35 +325,31 @@ class LeagueForm(forms.Form):
         kind = data.get("event_kind") or spec.default_kind(data.get("format") or "")
         kwargs: dict[str, Any] = {
             "name": data["name"],
-            "slug": data.get("slug") or None,
             "event_kind": kind,
             "format": data["format"],
             "board": data.get("board"),
-            "rules_preset": data.get("rules_preset") or None,
             "rules_overrides": data["rules_overrides"],
-            "precedence": data["precedence"] or None,
-            "points_scheme": data.get("points_scheme_list") or None,
             "ranking_level": data.get("ranking_level"),
-            "confirmation_required": data.get("confirmation_required", False),
-            "is_public": data.get("is_public", False),
-            "registration_open": data.get("registration_open", False),
+            **{arg: data.get(key) or None for arg, key in BLANK_IS_UNSET.items()},
+            **{flag: data.get(flag, False) for flag in FLAGS},
         }
         if kind == spec.LEAGUE:
             kwargs["drr_count"] = data.get("drr_count") or 1
             kwargs["playoffs"] = self.playoffs_config()
-        if spec.applies("game_formats", kind):
-            kwargs["game_formats"] = data.get("game_formats_list") or None
-        if spec.applies("game0_counts", kind):
-            kwargs["game0_counts"] = data.get("game0_counts", False)
-        for key in ("games_planned", "time_limit_minutes", "final_table_size"):
-            if spec.applies(key, kind):
-                kwargs[key] = data.get(key)
+        kwargs.update(
+            {key: value(data) for key, value in KIND_SETTINGS.items() if spec.applies(key, kind)}
+        )
         return kwargs
 
     def update_kwargs(self) -> dict[str, Any]:
         """The changes for ``league_update`` (``LeagueSettingsForm``): every shown setting
         except the ones fixed at creation or by the schedule."""
-        kwargs = self.service_kwargs()
+        fixed = self._fixed_settings()
+        return {k: v for k, v in self.service_kwargs().items() if k not in fixed}
+
+    def _fixed_settings(self) -> set[str]:
+        """The settings fixed at creation, and the ones shown disabled: a compound setting
+        (rules overrides, precedence, playoffs) is fixed when its fields are."""
         fixed = {name for name, f in self.fields.items() if f.disabled}
         if "opt_" + next(iter(OPTIONS)) in fixed:
             fixed.add("rules_overrides")
@@ -302,8 +357,7 @@ class LeagueForm(forms.Form):
             fixed.add("precedence")
         if "playoffs_kind" in fixed or "playoffs_kind" not in self.fields:
             fixed.add("playoffs")
-        fixed |= {"slug", "event_kind", "format", "board"}
-        return {k: v for k, v in kwargs.items() if k not in fixed}
+        return fixed | {"slug", "event_kind", "format", "board"}
 
     #: service error field → form field
     FIELD_MAP = {
@@ -330,25 +384,34 @@ class LeagueSettingsForm(LeagueForm):
         super().__init__(*args, **kwargs)
 
         scheduled = league_scheduled(league)
-        kind = league.event_kind
-        for name in ("slug", "event_kind", "format", "board"):
+        self._disable(("slug", "event_kind", "format", "board"))
+        self._fit_settings(league.event_kind, scheduled)
+        if scheduled:
+            self._disable([name for name in self.fields if name.startswith(("opt_", "prec_"))])
+        if league.format not in ("3T", "3T+"):
+            del self.fields["ranking_level"]  # only triple-threat leagues are ranked
+        self._fit_playoffs(league)
+
+    def _disable(self, names) -> None:
+        for name in names:
             self.fields[name].disabled = True
+
+    def _fit_settings(self, kind: str, scheduled: bool) -> None:
+        """Drop the settings the event kind has not; fix the ones the schedule fixed."""
         for name in FORM_SETTINGS:
             if not spec.applies(name, kind):
                 del self.fields[name]
             elif scheduled and spec.SETTINGS[name].changeable == spec.BEFORE_SCHEDULE:
                 self.fields[name].disabled = True
-        for name in list(self.fields):
-            if scheduled and name.startswith(("opt_", "prec_")):
-                self.fields[name].disabled = True
-        if league.format not in ("3T", "3T+"):
-            del self.fields["ranking_level"]  # only triple-threat leagues are ranked
-        if kind != spec.LEAGUE:
-            for name in [n for n in self.fields if n.startswith("playoffs_")]:
+
+    def _fit_playoffs(self, league) -> None:
+        """Playoffs are a league's only; fixed once drawn."""
+        playoffs = [name for name in self.fields if name.startswith("playoffs_")]
+        if league.event_kind != spec.LEAGUE:
+            for name in playoffs:
                 del self.fields[name]
         elif league.series.exists():
-            for name in [n for n in self.fields if n.startswith("playoffs_")]:
-                self.fields[name].disabled = True
+            self._disable(playoffs)
 
     @staticmethod
     def initial_from(league) -> dict[str, Any]:
@@ -356,25 +419,47 @@ class LeagueSettingsForm(LeagueForm):
             name: getattr(league, name) for name in FORM_SETTINGS if hasattr(league, name)
         }
         initial["board"] = str(league.board)
-        initial["game_formats"] = ", ".join(league.game_formats or [])
-        initial["points_scheme"] = ", ".join(str(p) for p in league.points_scheme or [])
+        initial["game_formats"] = _listed(league.game_formats)
+        initial["points_scheme"] = _listed(league.points_scheme)
         initial["rules_preset"] = league.rules_preset
-        for name, value in (league.rules_overrides or {}).items():
-            if name in OPTIONS:
-                initial[f"opt_{name}"] = (
-                    _encode(value) if OPTIONS[name].values is not None else value
-                )
-        for i, key in enumerate(league.precedence or [], start=1):
-            initial[f"prec_{key}"] = i
-        playoffs = league.playoffs or {}
-        initial["playoffs_kind"] = playoffs.get("kind", "none")
-        initial["playoffs_seeds"] = playoffs.get("seeds")
-        first_to = playoffs.get("first_to")
-        if isinstance(first_to, list):
-            initial["playoffs_first_to"] = ", ".join(map(str, first_to))
-        head = playoffs.get("head_start")
-        initial["playoffs_head_start"] = any(head) if isinstance(head, list) else head is not False
+        initial.update(_rules_initial(league.rules_overrides or {}))
+        initial.update(_positions(league.precedence or []))
+        initial.update(_playoffs_initial(league.playoffs or {}))
         return initial
+
+
+def _listed(values: list | None) -> str:
+    """A list setting as it is typed: separated by commas."""
+    return ", ".join(str(v) for v in values or [])
+
+
+def _positions(precedence) -> dict[str, int]:
+    """The precedence fields of tie-break metrics in order: their positions from 1."""
+    return {f"prec_{key}": i for i, key in enumerate(precedence, start=1)}
+
+
+def _rules_initial(overrides: dict) -> dict[str, Any]:
+    """The rules options' fields of a league's overrides (options the engine no longer has
+    are left out)."""
+    return {
+        f"opt_{name}": _encode(value) if OPTIONS[name].values is not None else value
+        for name, value in overrides.items()
+        if name in OPTIONS
+    }
+
+
+def _playoffs_initial(playoffs: dict) -> dict[str, Any]:
+    """The playoffs' fields of a league's playoffs configuration."""
+    initial = {
+        "playoffs_kind": playoffs.get("kind", "none"),
+        "playoffs_seeds": playoffs.get("seeds"),
+    }
+    first_to = playoffs.get("first_to")
+    if isinstance(first_to, list):
+        initial["playoffs_first_to"] = ", ".join(map(str, first_to))
+    head = playoffs.get("head_start")
+    initial["playoffs_head_start"] = any(head) if isinstance(head, list) else head is not False
+    return initial
 
 
 def preset_table() -> tuple[list[dict], list]:

@@ -140,20 +140,33 @@ def late_order(request, slug: str, number: int):
     league = organized_league(request, slug)
     cycle = _cycle(league, number)
     form = LateOrderForm(request.POST if request.method == "POST" else request.GET or None)
-    preview, error, status = None, None, 200
-    if form.is_bound and form.is_valid():
-        try:
-            preview = schedule_services.late_order_preview(cycle, form.order())
-            if request.method == "POST":
-                schedule_services.cycle_reorder_late_games(
-                    cycle=cycle, by=request.user, late_order=form.order()
-                )
-                messages.success(request, _("G4–G6 are reordered."))
-                return redirect("tournaments:schedule", slug=league.slug)
-        except ServiceError as exc:
-            error, status = exc.localized(), _status(exc)
-    elif form.is_bound:
-        status = 400
+    if not form.is_bound:
+        return _late_order_page(request, league, cycle, form)
+    if not form.is_valid():
+        return _late_order_page(request, league, cycle, form, status=400)
+    preview = None
+    try:
+        preview = schedule_services.late_order_preview(cycle, form.order())
+        if request.method == "POST":
+            schedule_services.cycle_reorder_late_games(
+                cycle=cycle, by=request.user, late_order=form.order()
+            )
+            messages.success(request, _("G4–G6 are reordered."))
+            return redirect("tournaments:schedule", slug=league.slug)
+    except ServiceError as exc:
+        return _late_order_page(
+            request, league, cycle, form, preview, error=exc.localized(), status=_status(exc)
+        )
+    return _late_order_page(request, league, cycle, form, preview)
+
+
+def _late_order_page(
+    request, league, cycle, form, preview=None, *, error: str | None = None, status: int = 200
+):
+    """The DRR's late games in their current order and, for an order typed, in that one."""
+    current = None
+    if cycle.seeds.count() == 3:
+        current = schedule_services.late_order_preview(cycle, list(cycle.late_order or [4, 5, 6]))
     return render(
         request,
         "tournaments/organize/late_order.html",
@@ -162,11 +175,7 @@ def late_order(request, slug: str, number: int):
             "cycle": cycle,
             "form": form,
             "preview": preview,
-            "current": schedule_services.late_order_preview(
-                cycle, list(cycle.late_order or [4, 5, 6])
-            )
-            if cycle.seeds.count() == 3
-            else None,
+            "current": current,
             "form_error": error,
         },
         status=status,
@@ -183,22 +192,28 @@ def game_reschedule(request, pk: int):
         request.POST or None,
         initial={"scheduled_at": fixture.scheduled_at, "deadline": fixture.deadline},
     )
-    error, status = None, 200
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            try:
-                schedule_services.fixture_reschedule(
-                    fixture=fixture, by=request.user, **form.cleaned_data
-                )
-            except ServiceError as exc:
-                error, status = exc.localized(), _status(exc)
-                if exc.field in form.fields:
-                    form.add_error(exc.field, exc.localized())
-                    error = None
-            else:
-                messages.success(request, _("The game is rescheduled."))
-                return redirect("tournaments:game", pk=fixture.pk)
+    if request.method != "POST":
+        return _reschedule_page(request, fixture, form)
+    if not form.is_valid():
+        return _reschedule_page(request, fixture, form, status=400)
+    try:
+        schedule_services.fixture_reschedule(fixture=fixture, by=request.user, **form.cleaned_data)
+    except ServiceError as exc:
+        error = _error_at_field(form, exc)
+        return _reschedule_page(request, fixture, form, error=error, status=_status(exc))
+    messages.success(request, _("The game is rescheduled."))
+    return redirect("tournaments:game", pk=fixture.pk)
+
+
+def _error_at_field(form, exc: ServiceError) -> str | None:
+    """The service's refusal next to the field it names (None then), else for the page."""
+    if exc.field in form.fields:
+        form.add_error(exc.field, exc.localized())
+        return None
+    return exc.localized()
+
+
+def _reschedule_page(request, fixture, form, *, error: str | None = None, status: int = 200):
     return render(
         request,
         "tournaments/organize/reschedule.html",

@@ -72,36 +72,46 @@ class Command(BaseCommand):
             self.stdout.write("demo: leagues exist already; nothing to do")
             return
         organizer = self._organizer()
-        made = []
-        if not League.objects.filter(slug="xleague-demo").exists():
-            made.append(self._xleague(organizer))
-        if not League.objects.filter(slug="nine-2t-plus").exists():
-            made.append(self._nine(organizer))
-        if not League.objects.filter(slug="grand-prix-six").exists():
-            made.append(self._grand_prix(organizer))
-        if not League.objects.filter(slug="open-club-night").exists():
-            made.append(self._open(organizer))
-        if not League.objects.filter(slug="triple-threat-mixed").exists():
-            made.append(self._triple_threat(organizer))
-        for slug, name, names, level, flags in CUPS:
-            if not League.objects.filter(slug=slug).exists():
-                made.append(self._cup(organizer, slug, name, names, level, flags))
-        for league in made:
-            played = Fixture.objects.filter(league=league, status="confirmed").count()
-            total = Fixture.objects.filter(league=league).count()
-            self.stdout.write(f"demo: {league.name}: {played} of {total} games played")
-        staff = self._staff()
-        for league in made:
-            # the demo's leagues are sanctioned, as a federation's would be (docs/ratings.md):
-            # their counted games join the ratings by the same replay as any sanction
-            league_rating_decide(
-                league=league, by=staff, rated=True, reason="the demo's seasons are rated"
-            )
+        made = [
+            make(organizer)
+            for slug, make in self._leagues()
+            if not League.objects.filter(slug=slug).exists()
+        ]
+        self._report_played(made)
+        self._rate(made)
         self._analyse(analyses)
         self.stdout.write(
             "demo: log in as 'organizer' / 'demo' to run the leagues on the site "
             "(/leagues/<slug>/manage/); the admin (/admin/) is for 'staff' / 'demo'"
         )
+
+    def _report_played(self, leagues: list[League]) -> None:
+        for league in leagues:
+            played = Fixture.objects.filter(league=league, status="confirmed").count()
+            total = Fixture.objects.filter(league=league).count()
+            self.stdout.write(f"demo: {league.name}: {played} of {total} games played")
+
+    def _rate(self, leagues: list[League]) -> None:
+        """The demo's leagues are sanctioned, as a federation's would be (docs/ratings.md):
+        their counted games join the ratings by the same replay as any sanction."""
+        staff = self._staff()
+        for league in leagues:
+            league_rating_decide(
+                league=league, by=staff, rated=True, reason="the demo's seasons are rated"
+            )
+
+    def _leagues(self):
+        """The demo's leagues: each one's address and the method that makes and plays it
+        for the organizer (the cups: ``CUPS``)."""
+        yield from (
+            ("xleague-demo", self._xleague),
+            ("nine-2t-plus", self._nine),
+            ("grand-prix-six", self._grand_prix),
+            ("open-club-night", self._open),
+            ("triple-threat-mixed", self._triple_threat),
+        )
+        for cup in CUPS:
+            yield cup[0], lambda organizer, cup=cup: self._cup(organizer, *cup)
 
     def _analyse(self, limit: int) -> None:
         """A few XLeague games get their move analysis (the real one), so the replay viewer
@@ -316,14 +326,10 @@ class Command(BaseCommand):
 
     def _play(self, league, organizer, *, cycles, partial_cycle, partial_games, bots=None):
         fixtures = league.fixtures.filter(cycle__number__in=[*cycles, partial_cycle])
-        played_in_partial = 0
-        for fixture in fixtures.order_by("cycle__number", "number").prefetch_related(
+        fixtures = fixtures.order_by("cycle__number", "number").prefetch_related(
             "seats__entry__player"
-        ):
-            if fixture.cycle.number == partial_cycle:
-                if played_in_partial >= partial_games:
-                    continue
-                played_in_partial += 1
+        )
+        for fixture in _games_to_play(fixtures, partial_cycle, partial_games):
             seats = list(fixture.seats.all())
             # a 3T game's start is decided by the game before it, which just counted
             fixture.refresh_from_db(fields=["starting_colour"])
@@ -333,16 +339,28 @@ class Command(BaseCommand):
                 players={s.entry.player.name: list(s.colours) for s in seats},
                 unused=fixture.unused_colours,
                 first=fixture.starting_colour,
-                bots=bots
-                or {
-                    s.entry.player.name: ("heuristic" if i % 2 else "random")
-                    for i, s in enumerate(seats)
-                },
+                bots=bots or _alternating_bots(seats),
                 seed=fixture.pk * 7919 + league.pk,
                 meta={"league": league.slug, "game": fixture.label or fixture.number},
             )
             _with_times(log)
             game_log_submit(fixture=fixture, content=json.dumps(log), user=organizer)
+
+
+def _games_to_play(fixtures, partial_cycle, partial_games: int):
+    """Every game of the full cycles, and the first ``partial_games`` of the partial one."""
+    played_in_partial = 0
+    for fixture in fixtures:
+        if fixture.cycle.number == partial_cycle:
+            if played_in_partial >= partial_games:
+                continue
+            played_in_partial += 1
+        yield fixture
+
+
+def _alternating_bots(seats) -> dict[str, str]:
+    """Random and heuristic players by turns, in seat order."""
+    return {s.entry.player.name: ("heuristic" if i % 2 else "random") for i, s in enumerate(seats)}
 
 
 def _with_times(log: dict) -> None:

@@ -174,31 +174,44 @@ def _show_metric(value: Any, key: str = "") -> str:
         return "–"
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
-    if key == "game_time" and isinstance(value, int | float):
-        return duration(value)
-    if key == "win_percentage" and isinstance(value, int | float):
-        return percent(value)
-    if key == "head_to_head" and isinstance(value, int | float) and not isinstance(value, bool):
-        return f"+{value:g}" if value > 0 else (f"−{-value:g}" if value < 0 else "0")
-    if isinstance(value, float):
-        return _minus(f"{value:g}" if value != int(value) else str(int(value)))
-    if isinstance(value, int):
-        return _minus(str(value))
+    if isinstance(value, int | float):
+        return _show_number(value, key)
     if isinstance(value, list | tuple):
-        if len(value) == 2 and all(isinstance(v, int | float) for v in value):
-            return f"{_show_metric(value[0])}–{_show_metric(value[1])}"
-        return ", ".join(_show_metric(v) for v in value)
+        return _show_sequence(value)
     if isinstance(value, dict):
-        if "text" in value:
-            return str(value["text"])
-        if {"wins", "losses"} <= set(value):
-            return f"{value['wins']}–{value['losses']}"
-        if {"won", "lost"} <= set(value):
-            return f"{value['won']}–{value['lost']}"
-        if "value" in value:
-            return _show_metric(value["value"], key)
-        return ", ".join(f"{k} {_show_metric(v)}" for k, v in value.items())
+        return _show_mapping(value, key)
     return str(value)
+
+
+def _signed_gap(value: float) -> str:
+    """A head-to-head difference: always signed, zero plain."""
+    if value > 0:
+        return f"+{value:g}"
+    return f"−{-value:g}" if value < 0 else "0"
+
+
+def _show_sequence(value: list | tuple) -> str:
+    """A pair of numbers as "3–1", any other sequence listed."""
+    if len(value) == 2 and all(isinstance(v, int | float) for v in value):
+        return f"{_show_metric(value[0])}–{_show_metric(value[1])}"
+    return ", ".join(_show_metric(v) for v in value)
+
+
+#: the won–lost pairs a metric may be stored as
+_RECORD_KEYS = (("wins", "losses"), ("won", "lost"))
+
+
+def _show_mapping(value: dict, key: str) -> str:
+    """A metric stored as an object: its text, its won–lost record, its value, else every
+    part listed."""
+    if "text" in value:
+        return str(value["text"])
+    for won, lost in _RECORD_KEYS:
+        if won in value and lost in value:
+            return f"{value[won]}–{value[lost]}"
+    if "value" in value:
+        return _show_metric(value["value"], key)
+    return ", ".join(f"{k} {_show_metric(v)}" for k, v in value.items())
 
 
 def _minus(text: str) -> str:
@@ -252,6 +265,19 @@ def percent(value: float | None) -> str:
 @register.filter
 def one_decimal(value: float | None) -> str:
     return "–" if value is None else f"{value:.1f}"
+
+
+#: the metrics whose numbers are not plain counts, and how each is written
+_NUMBER_BY_KEY = {"game_time": duration, "win_percentage": percent, "head_to_head": _signed_gap}
+
+
+def _show_number(value: float, key: str) -> str:
+    """A number: in its metric's own way, else whole numbers without a decimal point."""
+    if key in _NUMBER_BY_KEY:
+        return _NUMBER_BY_KEY[key](value)
+    if isinstance(value, float):
+        return _minus(f"{value:g}" if value != int(value) else str(int(value)))
+    return _minus(str(value))
 
 
 def _chip(colour: str) -> str:

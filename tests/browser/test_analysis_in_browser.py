@@ -6,11 +6,14 @@ The analysis is the real engine's, on the shipped evaluator (under a second)."""
 
 from __future__ import annotations
 
+import copy
 import re
+from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import expect
 
+from games import analysis as games_analysis
 from games.analysis import analysis_request, analysis_run
 from tests.browser.conftest import SCREENSHOTS, screenshot
 from tests.builders import example_text, make_fixture, make_league, make_player, make_user
@@ -22,8 +25,35 @@ pytestmark = pytest.mark.browser
 LOG = "valid-league-2tplus.json"
 
 
+@pytest.fixture(scope="module")
+def analysed_logs() -> dict:
+    """The engine's analysis of each log text, computed once for the module."""
+    return {}
+
+
+@contextmanager
+def analyse_once(analysed_logs: dict):
+    """``games.analysis`` computes each log's analysis once per module: ``analyse`` is
+    deterministic (games/engine/analysis/analyse.py: the same log and model always give the
+    same analysis, ``seconds`` aside), so a test's stored analysis is the one it would have
+    computed itself — a couple of seconds of CPU saved for each test after the first."""
+    real = games_analysis.analyse
+
+    def analyse(log, *, progress=None, **bounds):
+        if progress is not None:
+            return real(log, progress=progress, **bounds)
+        key = (log, tuple(sorted(bounds.items())))
+        if key not in analysed_logs:
+            analysed_logs[key] = real(log, **bounds)
+        return copy.deepcopy(analysed_logs[key])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(games_analysis, "analyse", analyse)
+        yield
+
+
 @pytest.fixture
-def game(transactional_db):
+def game(transactional_db, analysed_logs):
     organizer = make_user("org")
     erin = make_player("erin", user=make_user("erin_u"))
     carol = make_player("carol", user=make_user("carol_u"))
@@ -34,7 +64,8 @@ def game(transactional_db):
     )
     result = game_log_submit(fixture=fixture, content=example_text(LOG), user=organizer)
     row, _ = analysis_request(result.game_log)
-    assert analysis_run(row.pk)["stored"]
+    with analyse_once(analysed_logs):
+        assert analysis_run(row.pk)["stored"]
     row.refresh_from_db()
     return fixture, row
 

@@ -1,90 +1,70 @@
-"""The API keeps to its OpenAPI schema under Schemathesis' generated requests (bounded,
-derandomized examples for every operation): no server errors, and status codes, content
-types, headers and bodies as documented."""
+"""The API keeps to its OpenAPI schema under *every* Schemathesis check (issue 32): no
+server error; requests the schema forbids are refused (negative data rejection), requests it
+allows are accepted; every status code, content type, header and body is declared — for an
+anonymous visitor, a player and staff. Bounded: derandomized examples per operation (one
+run of every check replaced the earlier conformance-only run, whose checks are a subset)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from django.core import signals
-from django.core.handlers.wsgi import WSGIHandler
-from django.db import close_old_connections
-from drf_spectacular.plumbing import _load_enum_name_overrides
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
+from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
-schemathesis = pytest.importorskip(
-    "schemathesis", reason="the dev dependency schemathesis is not installed"
-)
-from schemathesis.checks import not_a_server_error  # noqa: E402
-from schemathesis.specs.openapi.checks import (  # noqa: E402
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
+from tests.api.schemathesis_site import in_process_requests, schema  # noqa: F401 (a fixture)
 
-CHECKS = [
-    not_a_server_error,
-    status_code_conformance,
-    content_type_conformance,
-    response_headers_conformance,
-    response_schema_conformance,
-]
+ROLES = ("anonymous", "player", "staff")
 
-
-def _load_schema():
-    """The schema as served, generated at collection (no database needed) and bound to the
-    site as a WSGI app: Schemathesis calls it in-process, inside each test's transaction."""
-    from drf_spectacular.generators import SchemaGenerator
-    from drf_spectacular.renderers import OpenApiJsonRenderer
-
-    _load_enum_name_overrides.cache_clear()
-    try:
-        generated = SchemaGenerator(urlconf="tests.api.urls").get_schema(public=True)
-    finally:
-        _load_enum_name_overrides.cache_clear()
-    loaded = schemathesis.openapi.from_dict(json.loads(OpenApiJsonRenderer().render(generated)))
-    loaded.app = WSGIHandler()
-    return loaded
-
-
-schema = _load_schema()
+#: Where a schema-valid request may still be refused with 400 (positive_data_acceptance is
+#: left out there, every other check runs): rules across fields or over the stored state
+#: that OpenAPI cannot state. NOT DONE in issue 32; each is a clear 400 naming the rule.
+KNOWN_GAPS = {
+    # e.g. "ranking_level 1 is for triple-threat formats only", a slug already taken
+    "POST /api/v1/leagues/": "league settings that contradict one another",
+    # "your account already has a player profile" (a conflict with the stored state)
+    "POST /api/v1/players/": "link_to_me for an account that has its player",
+    # a NUL character in any JSON key or string is refused (it cannot be stored), which
+    # the schema's free additional properties do not say
+    "POST /api/v1/auth/token/": "NUL characters in undeclared body properties",
+    # "Xleague is not an open tournament": an action of one format on a league of another
+    # (the path's slug names a stored league; which format it has is not in the schema)
+    "POST /api/v1/leagues/{slug}/open-rounds/": "an open tournament's action on another league",
+    "POST /api/v1/leagues/{slug}/event/schedule/": "an event's action on another league",
+}
 
 
 @pytest.fixture
-def in_process_requests():
-    """Like Django's test client: requests must not close the test's database connection
-    (its transaction holds the test data)."""
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    yield
-    signals.request_started.connect(close_old_connections)
-    signals.request_finished.connect(close_old_connections)
-
-
-@pytest.fixture
-def tokens(world, token_auth, settings, in_process_requests) -> dict[str, str]:
+def every_token(world, token_auth, settings, in_process_requests):  # noqa: F811
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"login": None, "login_account": None, "submissions": None},
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "login": None,
+            "login_account": None,
+            "submissions": None,
+            "league_create": None,
+        },
     }
-    return {
-        role: token_auth.objects.create(user=world.users[role]).key for role in ("staff", "player")
-    }
+    headers = {"anonymous": {}}
+    for role in ("player", "staff"):
+        key = token_auth.objects.create(user=world.users[role]).key
+        headers[role] = {"Authorization": f"Token {key}"}
+    return headers
 
 
 @schema.parametrize()
 @hypothesis_settings(
-    max_examples=12,
+    max_examples=10,
     deadline=None,
     derandomize=True,
     suppress_health_check=list(HealthCheck),
 )
-def test_the_api_keeps_to_its_schema(case, tokens):
-    """Staff (who may do anything) and a player send generated requests to every
-    operation."""
-    for role in ("staff", "player"):
-        response = case.call(headers={"Authorization": f"Token {tokens[role]}"})
-        case.validate_response(response, checks=CHECKS)
+def test_every_check_holds_for_every_role(case, every_token):
+    for role in ROLES:
+        response = case.call(headers=every_token[role])
+        # ignored_auth corrupts one scheme's credentials and expects a refusal: with a
+        # valid token sent beside them that cannot hold; the anonymous run checks it
+        excluded = [] if role == "anonymous" else [ignored_auth]
+        if case.operation.label in KNOWN_GAPS:
+            excluded.append(positive_data_acceptance)
+        case.validate_response(response, excluded_checks=excluded)

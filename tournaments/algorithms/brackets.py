@@ -121,7 +121,7 @@ class Bracket:
         for match in self.matches:
             if match.key == (round_number, position):
                 return match
-        raise BracketError(f"there is no match at round {round_number}, position {position}")
+        raise BracketError("bracket_no_match", round=round_number, position=position)
 
     def next_slot(self, round_number: int, position: int) -> tuple[int, int, Side] | None:
         """Where the winner of ``(round, position)`` goes: ``(round, position, side)``,
@@ -140,7 +140,7 @@ class Bracket:
         known = {match.key for match in self.matches}
         for key in winners:
             if key not in known:
-                raise BracketError(f"there is no match at round {key[0]}, position {key[1]}")
+                raise BracketError("bracket_no_match", round=key[0], position=key[1])
         participants: dict[MatchKey, tuple[int | None, int | None]] = {}
 
         def resolve(slot: Slot) -> int | None:
@@ -156,13 +156,20 @@ class Bracket:
                 winner = winners[match.key]
                 if top is None or bottom is None:
                     raise BracketError(
-                        f"{match.name} (round {match.round}, position {match.position}) "
-                        "cannot have a winner before both its players are known"
+                        "bracket_winner_early",
+                        match=match.name,
+                        round=match.round,
+                        position=match.position,
                     )
                 if winner not in (top, bottom):
                     raise BracketError(
-                        f"#{winner} did not play {match.name} (round {match.round}, "
-                        f"position {match.position}): it is #{top} v #{bottom}"
+                        "bracket_winner_not_playing",
+                        winner=winner,
+                        match=match.name,
+                        round=match.round,
+                        position=match.position,
+                        top=top,
+                        bottom=bottom,
                     )
         return BracketProgress(
             participants=participants,
@@ -177,7 +184,7 @@ def bracket_order(size: int) -> tuple[int, ...]:
     8 → (1, 8, 5, 4, 3, 6, 7, 2): matches 1-8, 4-5, 3-6, 2-7.
     """
     if size < 2 or size & (size - 1):
-        raise BracketError(f"a full bracket has a power-of-two size ≥ 2, got {size}")
+        raise BracketError("bracket_size", size=size)
     order = [1, 2]
     while len(order) < size:
         total = 2 * len(order) + 1
@@ -203,9 +210,7 @@ def _per_round(value: T | Sequence[T], rounds: int, what: str) -> tuple[T, ...]:
     if isinstance(value, Sequence) and not isinstance(value, str):
         values = tuple(value)
         if len(values) != rounds:
-            raise BracketError(
-                f"{what}: expected one value per round ({rounds}), got {len(values)}"
-            )
+            raise BracketError("bracket_per_round", option=what, rounds=rounds, count=len(values))
         return values
     return (value,) * rounds  # type: ignore[return-value]
 
@@ -225,9 +230,7 @@ def build_bracket(
     "Round of N").
     """
     if isinstance(seeds, bool) or not isinstance(seeds, int) or not MIN_SEEDS <= seeds <= MAX_SEEDS:
-        raise BracketError(
-            f"a bracket needs between {MIN_SEEDS} and {MAX_SEEDS} seeds, got {seeds!r}"
-        )
+        raise BracketError("bracket_seed_count", low=MIN_SEEDS, high=MAX_SEEDS, given=repr(seeds))
     size = 1
     while size < seeds:
         size *= 2
@@ -236,19 +239,14 @@ def build_bracket(
     starts = _per_round(head_start, count, "head_start")
     labels = tuple(names) if names is not None else default_round_names(count)
     if len(labels) != count:
-        raise BracketError(f"names: expected one name per round ({count}), got {len(labels)}")
+        raise BracketError("bracket_names", rounds=count, count=len(labels))
     for number, (length, start) in enumerate(zip(lengths, starts, strict=True), start=1):
         if isinstance(length, bool) or not isinstance(length, int) or length < 1:
-            raise BracketError(
-                f"round {number}: first_to must be a positive integer, got {length!r}"
-            )
+            raise BracketError("round_first_to_positive", round=number, given=repr(length))
         if not isinstance(start, bool):
-            raise BracketError(f"round {number}: head_start must be True or False, got {start!r}")
+            raise BracketError("round_head_start_bool", round=number, given=repr(start))
         if start and length < 2:
-            raise BracketError(
-                f"round {number}: a 1–0 head start would decide a first-to-1 series before "
-                "it starts; disable the head start or lengthen the series"
-            )
+            raise BracketError("round_head_start_first_to_1", round=number)
 
     order = bracket_order(size)
     byes = tuple(
@@ -373,26 +371,20 @@ def series_state(
     after the series was decided, or an impossible configuration.
     """
     if higher == lower:
-        raise BracketError("a series needs two different players")
+        raise BracketError("series_two_players")
     if isinstance(first_to, bool) or not isinstance(first_to, int) or first_to < 1:
-        raise BracketError(f"first_to must be a positive integer, got {first_to!r}")
+        raise BracketError("first_to_positive", given=repr(first_to))
     if isinstance(head_start, bool) or not isinstance(head_start, int):
-        raise BracketError(f"head_start must be a whole number, got {head_start!r}")
+        raise BracketError("head_start_whole", given=repr(head_start))
     if not 0 <= head_start < first_to:
-        raise BracketError(
-            f"a head start of {head_start} is impossible in a first-to-{first_to} series"
-        )
+        raise BracketError("head_start_impossible", head_start=head_start, first_to=first_to)
     scores = {higher: head_start, lower: 0}
     winner: PlayerId | None = None
     for number, game_winner in enumerate(game_winners, start=1):
         if winner is not None:
-            raise BracketError(
-                f"game {number} was recorded after the series was decided ({winner!r} won)"
-            )
+            raise BracketError("series_game_after", game=number, winner=repr(winner))
         if game_winner not in scores:
-            raise BracketError(
-                f"game {number} was won by {game_winner!r}, who is not in this series"
-            )
+            raise BracketError("series_winner_stranger", game=number, winner=repr(game_winner))
         scores[game_winner] += 1
         if scores[game_winner] == first_to:
             winner = game_winner
@@ -426,9 +418,7 @@ class PlayoffRounds:
 def rounds_for(seeds: int) -> int:
     """How many rounds a bracket of ``seeds`` has (2 → 1, 3–4 → 2, 5–8 → 3, …)."""
     if isinstance(seeds, bool) or not isinstance(seeds, int) or not MIN_SEEDS <= seeds <= MAX_SEEDS:
-        raise BracketError(
-            f"a bracket needs between {MIN_SEEDS} and {MAX_SEEDS} seeds, got {seeds!r}"
-        )
+        raise BracketError("bracket_seed_count", low=MIN_SEEDS, high=MAX_SEEDS, given=repr(seeds))
     return (seeds - 1).bit_length()
 
 
@@ -439,10 +429,7 @@ def _spread(value: object, count: int, what: str) -> tuple[object, ...]:
         if len(values) == 1:
             return values * count
         if len(values) != count:
-            raise BracketError(
-                f"{what}: give one value for every round or one per round ({count}), "
-                f"got {len(values)}"
-            )
+            raise BracketError("bracket_spread", option=what, rounds=count, count=len(values))
         return values
     return (value,) * count
 
@@ -466,16 +453,14 @@ def playoff_rounds(
     lengths = _spread(first_to, count, "first_to")
     for number, length in enumerate(lengths, start=1):
         if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 9:
-            raise BracketError(
-                f"round {number}: first_to is a series length 'first to N' (1 to 9), got {length!r}"
-            )
+            raise BracketError("round_first_to_range", round=number, given=repr(length))
     if head_start is None:
         starts: tuple[object, ...] = tuple(length >= 2 for length in lengths)  # type: ignore[operator]
     else:
         starts = _spread(head_start, count, "head_start")
     for number, start in enumerate(starts, start=1):
         if not isinstance(start, bool):
-            raise BracketError(f"round {number}: head_start must be true or false, got {start!r}")
+            raise BracketError("round_head_start_true_false", round=number, given=repr(start))
     result = PlayoffRounds(seeds, tuple(lengths), tuple(starts))  # type: ignore[arg-type]
     result.build()  # the bracket's own checks (a head start in a first-to-1 series)
     return result

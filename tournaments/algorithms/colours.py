@@ -48,6 +48,12 @@ __all__ = [
 
 LAYOUTS: tuple[str, ...] = ("side-by-side", "opposite", "single")
 POLICIES: tuple[str, ...] = ("first-mentioned-keeps",)
+#: layout → the error code of colours that are not one of its units
+NOT_A_UNIT = {
+    "side-by-side": "colours_not_neighbours",
+    "opposite": "colours_not_opposite",
+    "single": "colours_not_single",
+}
 
 
 def side_by_side_pairs(
@@ -59,7 +65,7 @@ def side_by_side_pairs(
     """
     colours = check_board(board_colours)
     if len(colours) < 3:
-        raise ColourError("side-by-side allied colours need a board of at least three colours")
+        raise ColourError("side_by_side_three")
     return tuple((colours[i], colours[(i + 1) % len(colours)]) for i in range(len(colours)))
 
 
@@ -67,9 +73,7 @@ def opposite_pairs(board_colours: Sequence[Colour] = BOARD_4) -> tuple[tuple[Col
     """The pairs of facing colours (GP). Board 4: (red, yellow), (black, green)."""
     colours = check_board(board_colours)
     if len(colours) % 2:
-        raise ColourError(
-            f"opposite allied colours need an even number of colours, the board has {len(colours)}"
-        )
+        raise ColourError("opposite_even", count=len(colours))
     half = len(colours) // 2
     return tuple((colours[i], colours[i + half]) for i in range(half))
 
@@ -82,7 +86,7 @@ def allied_units(board_colours: Sequence[Colour], layout: str) -> tuple[Unit, ..
         return opposite_pairs(board_colours)
     if layout == "single":
         return tuple((colour,) for colour in check_board(board_colours))
-    raise ColourError(f"unknown colour layout {layout!r}; use one of {', '.join(LAYOUTS)}")
+    raise ColourError("layout_unknown", given=repr(layout), known=", ".join(LAYOUTS))
 
 
 def _as_colours(value: object) -> tuple[Colour, ...]:
@@ -90,7 +94,7 @@ def _as_colours(value: object) -> tuple[Colour, ...]:
         return (value,)
     if isinstance(value, Iterable):
         return tuple(value)
-    raise ColourError(f"expected a colour or a pair of colours, got {value!r}")
+    raise ColourError("colour_or_pair", given=repr(value))
 
 
 def normalise(
@@ -104,16 +108,11 @@ def normalise(
     given = _as_colours(colours)
     for colour in given:
         if colour not in board:
-            raise ColourError(f"{colour!r} is not a colour of this board ({', '.join(board)})")
+            raise ColourError("colour_not_on_board", colour=repr(colour), board=", ".join(board))
     for unit in allied_units(board, layout):
         if len(unit) == len(given) and set(unit) == set(given):
             return unit
-    what = {
-        "side-by-side": "a pair of neighbouring colours",
-        "opposite": "a pair of opposite colours",
-        "single": "a single colour",
-    }[layout]
-    raise ColourError(f"{' + '.join(given)} is not {what} on this board")
+    raise ColourError(NOT_A_UNIT[layout], colours=" + ".join(given))
 
 
 def _seatable(units: Sequence[Unit], taken: frozenset[Colour], players: int) -> bool:
@@ -199,21 +198,24 @@ def assign_colours(
     or policies.
     """
     if policy not in POLICIES:
-        raise ColourError(f"unknown colour policy {policy!r}; use one of {', '.join(POLICIES)}")
+        raise ColourError("policy_unknown", given=repr(policy), known=", ".join(POLICIES))
     board = check_board(board_colours)
     units = allied_units(board, layout)
     if isinstance(players, str | bytes):
-        raise ColourError("players must be a sequence of ids, not a single string")
+        raise ColourError("players_one_string")
     seated = tuple(players)
     if not seated:
-        raise ColourError("no players to assign colours to")
+        raise ColourError("colours_nobody")
     if len(set(seated)) != len(seated):
-        raise ColourError(f"a player is listed twice at the board: {seated!r}")
+        raise ColourError("player_twice_at_board", players=repr(seated))
     if not _seatable(units, frozenset(), len(seated)):
         capacity = len(board) if layout == "single" else len(board) // 2
         raise ColourError(
-            f"{len(seated)} players cannot share a board of {len(board)} colours "
-            f"({layout}: at most {capacity} players)"
+            "board_too_small",
+            count=len(seated),
+            colours=len(board),
+            layout=layout,
+            most=capacity,
         )
     wanted: dict[PlayerId, Unit | None] = {}
     for player in seated:
@@ -221,7 +223,7 @@ def assign_colours(
         try:
             wanted[player] = None if preference is None else normalise(preference, board, layout)
         except ColourError as error:
-            raise ColourError(f"preference of player {player!r}: {error}") from None
+            raise ColourError("preference_of", player=repr(player), why=error) from None
 
     keepers = kept_preferences(seated, wanted, units)
     result: dict[PlayerId, Unit] = {p: wanted[p] for p in seated if p in keepers}  # type: ignore[misc]
@@ -247,7 +249,7 @@ def owner_of(colour: Colour, assignment: Mapping[PlayerId, Iterable[Colour]]) ->
     for player, colours in assignment.items():
         if colour in tuple(colours):
             return player
-    raise ColourError(f"nobody holds {colour!r}")
+    raise ColourError("colour_unheld", colour=repr(colour))
 
 
 def assigned_colours(
@@ -264,8 +266,13 @@ def assigned_colours(
     for player, colours in assignment.items():
         for colour in colours:
             if colour not in board:
-                raise ColourError(f"{colour!r} is not a colour of this board")
+                raise ColourError("colour_not_here", colour=repr(colour))
             if colour in held:
-                raise ColourError(f"{colour!r} is held by both {held[colour]!r} and {player!r}")
+                raise ColourError(
+                    "colour_held_twice",
+                    colour=repr(colour),
+                    one=repr(held[colour]),
+                    other=repr(player),
+                )
             held[colour] = player
     return tuple(colour for colour in board if colour in held)

@@ -48,10 +48,7 @@ def grand_prix_seating(
     seated = tuple(players)
     capacity = len(board) // 2
     if not 2 <= len(seated) <= capacity:
-        raise GrandPrixError(
-            f"a Grand Prix on a board of {len(board)} colours seats 2–{capacity} players, "
-            f"got {len(seated)}"
-        )
+        raise GrandPrixError("gp_seats", colours=len(board), most=capacity, count=len(seated))
     return assign_colours(seated, preferences, board, "opposite")
 
 
@@ -105,7 +102,7 @@ def max_gain_per_game(
     against places 5 and 6, 2 + 1 = 3: 15. Two players on board 4: 18 − (4 + 3) = 11.
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 3:
-        raise GrandPrixError(f"a Grand Prix game has 2 or 3 players, got {players!r}")
+        raise GrandPrixError("gp_game_players", given=repr(players))
     return _max_gain(players, 2, tuple(place_points), tuple(bonus))
 
 
@@ -143,14 +140,14 @@ def grand_prix_status(
     chaser while ``their points + games_left × max_gain_per_game ≥ the leader's``.
     """
     if fmt not in BONUS:
-        raise GrandPrixError(f"unknown Grand Prix format {fmt!r}; use GP or GP+")
+        raise GrandPrixError("gp_format_unknown", given=repr(fmt))
     if isinstance(games_left, bool) or not isinstance(games_left, int) or games_left < 0:
-        raise GrandPrixError(f"games left must be a whole number ≥ 0, got {games_left!r}")
+        raise GrandPrixError("gp_games_left", given=repr(games_left))
     if not 2 <= len(points) <= 3:
-        raise GrandPrixError(f"a Grand Prix table has 2 or 3 players, got {len(points)}")
+        raise GrandPrixError("gp_table_players", count=len(points))
     for player, value in points.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise GrandPrixError(f"GP points of {player!r} must be a whole number ≥ 0")
+            raise GrandPrixError("gp_points", player=repr(player))
     gain = max_gain_per_game(
         len(points),
         place_points=place_points,

@@ -43,9 +43,9 @@ _DATA_MARKS = "\u200e\u200f"
 class BadName(AlgorithmError):
     """A name that cannot be used: ``char`` is the offending character's ``U+XXXX`` code."""
 
-    def __init__(self, message: str, char: str = ""):
-        super().__init__(message)
-        self.char = char
+    def __init__(self, code: str, /, **params):
+        super().__init__(code, **params)
+        self.char = params.get("char", "")
 
 
 def _char_name(ch: str) -> str:
@@ -79,12 +79,8 @@ def normalise_name(text: str, *, what: str = "a name") -> str:
         ch, kind = found
         if unicodedata.category(ch) in ("Cc", "Zl", "Zp") and ch != "\t":
             # worded as the league names' check (tournaments.services.text.single_line)
-            raise BadName(
-                f"{what} must be one line without line breaks or control characters "
-                f"(found {_char_name(ch)})",
-                _char_name(ch),
-            )
-        raise BadName(f"{what} may not contain {kind}: found {_char_name(ch)}", _char_name(ch))
+            raise BadName("name_one_line", subject=what, char=_char_name(ch))
+        raise BadName("name_refused_character", subject=what, refused=kind, char=_char_name(ch))
     return " ".join(text.split())
 
 

@@ -97,7 +97,7 @@ class RoundDraw:
         for table in self.tables:
             if player in table.players:
                 return table
-        raise DrawError(f"player {player!r} is not drawn in round {self.number}")
+        raise DrawError("draw_player_missing", player=repr(player), round=self.number)
 
 
 def table_sizes(count: int, min_size: int = 3, max_size: int = 4) -> tuple[int, ...]:
@@ -109,11 +109,11 @@ def table_sizes(count: int, min_size: int = 3, max_size: int = 4) -> tuple[int, 
     """
     for name, value in (("count", count), ("min_size", min_size), ("max_size", max_size)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise DrawError(f"{name} must be a whole number, got {value!r}")
+            raise DrawError("draw_whole_number", option=name, given=repr(value))
     if min_size < 2 or max_size < min_size:
-        raise DrawError(f"table sizes {min_size}–{max_size} are not a range of at least 2")
+        raise DrawError("table_size_range", low=min_size, high=max_size)
     if count < 1:
-        raise DrawError(f"an open tournament needs players, got {count}")
+        raise DrawError("open_no_players", count=count)
     for tables in range(-(-count // max_size), count // min_size + 1):
         # the fewest tables that can hold everybody; spread the players as evenly as
         # the range allows, larger tables first
@@ -121,9 +121,11 @@ def table_sizes(count: int, min_size: int = 3, max_size: int = 4) -> tuple[int, 
         if min_size <= base and base + (extra > 0) <= max_size:
             return tuple([base + 1] * extra + [base] * (tables - extra))
     raise DrawError(
-        f"{count} players cannot be split into tables of {min_size}–{max_size}; "
-        f"add or withdraw a player (possible with {min_size}–{max_size}: "
-        f"{', '.join(str(n) for n in _possible_counts(min_size, max_size))}, …)"
+        "table_sizes_impossible",
+        count=count,
+        low=min_size,
+        high=max_size,
+        possible=", ".join(str(n) for n in _possible_counts(min_size, max_size)),
     )
 
 
@@ -172,12 +174,12 @@ class DrawHistory:
 
 def _check_players(players: Iterable[PlayerId]) -> tuple[PlayerId, ...]:
     if isinstance(players, str | bytes):
-        raise DrawError("players must be a sequence of ids, not a single string")
+        raise DrawError("players_one_string")
     group = tuple(players)
     seen: set[PlayerId] = set()
     for player in group:
         if player in seen:
-            raise DrawError(f"player {player!r} is listed twice")
+            raise DrawError("player_twice", player=repr(player))
         seen.add(player)
     return group
 
@@ -285,9 +287,9 @@ def draw_round(
     group = _check_players(players)
     board = check_board(board_colours)
     if max_size > len(board):
-        raise DrawError(f"tables of {max_size} do not fit a board of {len(board)} colours")
+        raise DrawError("tables_too_large", size=max_size, colours=len(board))
     if isinstance(restarts, bool) or not isinstance(restarts, int) or restarts < 1:
-        raise DrawError(f"restarts must be a positive whole number, got {restarts!r}")
+        raise DrawError("draw_restarts", given=repr(restarts))
     sizes = table_sizes(len(group), min_size, max_size)
     past = DrawHistory.of(history)
     rng = random.Random(f"open-draw:{seed}:{past.rounds + 1}")
@@ -351,20 +353,28 @@ def check_round(
     drawn = Counter(draw.players)
     for player in group:
         if drawn[player] != 1:
-            raise DrawError(f"round {draw.number}: {player!r} is drawn {drawn[player]} times")
+            raise DrawError(
+                "drawn_times", round=draw.number, player=repr(player), times=drawn[player]
+            )
     extra = set(drawn) - set(group)
     if extra:
-        raise DrawError(f"round {draw.number}: {sorted(map(repr, extra))} are not playing")
+        raise DrawError(
+            "drawn_not_playing", round=draw.number, players=str(sorted(map(repr, extra)))
+        )
     for table in draw.tables:
         if not min_size <= len(table.seats) <= max_size:
             raise DrawError(
-                f"round {draw.number}, table {table.number}: {len(table.seats)} players "
-                f"(tables have {min_size}–{max_size})"
+                "drawn_table_size",
+                round=draw.number,
+                table=table.number,
+                count=len(table.seats),
+                low=min_size,
+                high=max_size,
             )
         if len(set(table.colours)) != len(table.colours):
-            raise DrawError(f"round {draw.number}, table {table.number}: a colour is played twice")
+            raise DrawError("drawn_colour_twice", round=draw.number, table=table.number)
         if not set(table.colours) <= set(board):
-            raise DrawError(f"round {draw.number}, table {table.number}: unknown colour")
+            raise DrawError("drawn_colour_unknown", round=draw.number, table=table.number)
 
 
 @dataclass(frozen=True)
@@ -395,7 +405,7 @@ def draw_quality(
     history = DrawHistory.of(rounds)
     players = sorted({p for draw in rounds for p in draw.players}, key=repr)
     if not players:
-        raise DrawError("no rounds to measure")
+        raise DrawError("draw_no_rounds")
     repeats = dict.fromkeys(players, 0)
     for pair, met in history.meetings.items():
         for player in pair:
@@ -427,17 +437,17 @@ def check_placement_scheme(scheme: Iterable[int]) -> tuple[int, ...]:
     Whole numbers ≥ 0, at least two places, never more points for a worse place.
     """
     if isinstance(scheme, str | bytes):
-        raise DrawError("placement points must be a list of numbers, e.g. [5, 3, 1, 0]")
+        raise DrawError("placement_list")
     points = tuple(scheme)
     if len(points) < 2:
-        raise DrawError(f"placement points need at least two places, got {list(points)!r}")
+        raise DrawError("placement_two", given=repr(list(points)))
     for value in points:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise DrawError(f"placement points must be whole numbers ≥ 0, got {value!r}")
+            raise DrawError("placement_whole", given=repr(value))
     for place, (better, worse) in enumerate(itertools.pairwise(points), start=1):
         if worse > better:
             raise DrawError(
-                f"place {place + 1} scores more ({worse}) than place {place} ({better})"
+                "placement_order", worse_place=place + 1, worse=worse, place=place, better=better
             )
     return points
 
@@ -477,14 +487,14 @@ def place_unfinished_game(
     done = tuple(finished)
     for player in done:
         if player not in seated:
-            raise DrawError(f"{player!r} finished but is not at this table")
+            raise DrawError("finished_not_here", player=repr(player))
     if len(set(done)) != len(done):
-        raise DrawError(f"a player finished twice: {list(done)!r}")
+        raise DrawError("finished_twice", players=repr(list(done)))
     rest = [p for p in seated if p not in done]
     for player in rest:
         value = count_points.get(player)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise DrawError(f"count points of {player!r} must be a whole number ≥ 0, got {value!r}")
+            raise DrawError("count_points_whole", player=repr(player), given=repr(value))
     placings: list[PlayerId] = list(done)
     open_ties: list[tuple[PlayerId, ...]] = []
     for value in sorted({count_points[p] for p in rest}, reverse=True):
@@ -495,7 +505,7 @@ def place_unfinished_game(
         try:
             blocks = order_by_rolls(tied, tie_rolls)
         except StandingsError as error:
-            raise DrawError(str(error)) from None
+            raise DrawError(error.code, **error.params) from None
         for block in blocks:
             placings.extend(block)
             if len(block) > 1:
@@ -532,17 +542,12 @@ def final_table(rows: Sequence[StandingsRow], size: int = 4) -> tuple[PlayerId, 
     below the cut (tied on every metric): a die roll must be recorded first.
     """
     if isinstance(size, bool) or not isinstance(size, int) or size < 2:
-        raise DrawError(f"a final table needs at least two players, got {size!r}")
+        raise DrawError("final_table_two", given=repr(size))
     if len(rows) < size:
-        raise DrawError(
-            f"a final table of {size} needs {size} players, the ranking has {len(rows)}"
-        )
+        raise DrawError("final_table_short", size=size, count=len(rows))
     if len(rows) > size and rows[size].rank <= size:
         tied = [r.entry for r in rows if r.rank == rows[size].rank]
-        raise DrawError(
-            f"{', '.join(map(repr, tied))} are tied for the last place at the final table; "
-            "record a die roll between them"
-        )
+        raise DrawError("final_table_cut_tie", players=", ".join(map(repr, tied)))
     return tuple(r.entry for r in rows[:size])
 
 
@@ -554,9 +559,7 @@ def final_ranking(
     finalists = final_table(rows, size)
     placed = tuple(final_placings)
     if set(placed) != set(finalists) or len(set(placed)) != len(placed):
-        raise DrawError(
-            f"the final table's placings must name exactly the finalists {list(finalists)!r}"
-        )
+        raise DrawError("final_table_placings", finalists=repr(list(finalists)))
     return (*placed, *(r.entry for r in rows[size:]))
 
 
@@ -573,10 +576,7 @@ def seat_final_table(
     group = _check_players(finalists)
     board = check_board(board_colours)
     if not 2 <= len(group) <= len(board):
-        raise DrawError(
-            f"a final table on a board of {len(board)} colours seats 2–{len(board)} players, "
-            f"got {len(group)}"
-        )
+        raise DrawError("final_table_seats", colours=len(board), count=len(group))
     past = DrawHistory.of(history)
     rng = random.Random(f"open-final:{seed}:{past.rounds + 1}")
     return RoundDraw(past.rounds + 1, (_seat_table(1, group, past, board, rng, keep_order=True),))

@@ -8,11 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from tournaments.algorithms.errors import AlgorithmError
-
-
-class RecurrenceError(AlgorithmError):
-    pass
+from tournaments.algorithms.errors import RecurrenceError
 
 
 @dataclass(frozen=True)
@@ -34,15 +30,15 @@ def round_dates(
     to ``zone``), one every ``every_days`` days at the same wall-clock time; each result is
     due ``due_hours`` after its round (None: no deadline)."""
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 200:
-        raise RecurrenceError("between 1 and 200 rounds")
+        raise RecurrenceError("dates_rounds")
     if isinstance(every_days, bool) or not isinstance(every_days, int) or not 1 <= every_days <= 60:
-        raise RecurrenceError("the interval is 1 to 60 days")
+        raise RecurrenceError("dates_interval")
     if due_hours is not None and (
         isinstance(due_hours, bool)
         or not isinstance(due_hours, int)
         or not 1 <= due_hours <= 24 * 60
     ):
-        raise RecurrenceError("a result is due 1 hour to 60 days after its round, or never")
+        raise RecurrenceError("dates_due")
     tz = ZoneInfo(zone)
     local = first.astimezone(tz) if first.tzinfo else first.replace(tzinfo=tz)
     wall = local.replace(tzinfo=None)

@@ -61,7 +61,7 @@ class Round:
         if not self.byes:
             return None
         if len(self.byes) > 1:
-            raise SchedulingError(f"round {self.number} has {len(self.byes)} byes; use .byes")
+            raise SchedulingError("round_byes", round=self.number, count=len(self.byes))
         return self.byes[0]
 
     @property
@@ -89,32 +89,23 @@ class Schedule:
 
 def _check_count(n: object, minimum: int = MIN_PLAYERS) -> int:
     if isinstance(n, bool) or not isinstance(n, int):
-        raise SchedulingError(f"the number of players must be an integer, got {n!r}")
+        raise SchedulingError("players_not_integer", given=repr(n))
     if not minimum <= n <= MAX_PLAYERS:
-        raise SchedulingError(
-            f"a schedule needs between {minimum} and {MAX_PLAYERS} players, got {n}"
-        )
+        raise SchedulingError("schedule_players", low=minimum, high=MAX_PLAYERS, count=n)
     return n
 
 
 def check_late_order(late_order: Iterable[object]) -> tuple[int, int, int]:
     """Validate an organizer's order of G4–G6 (a permutation of 4, 5, 6)."""
     if isinstance(late_order, str | bytes):
-        raise SchedulingError(
-            f"the order of G4–G6 must list the game numbers 4, 5 and 6, got {late_order!r}"
-        )
+        raise SchedulingError("late_order_list", given=repr(late_order))
     try:
         order = tuple(late_order)
     except TypeError:
-        raise SchedulingError(
-            f"the order of G4–G6 must list the game numbers 4, 5 and 6, got {late_order!r}"
-        ) from None
+        raise SchedulingError("late_order_list", given=repr(late_order)) from None
     valid = all(isinstance(g, int) and not isinstance(g, bool) for g in order)
     if not valid or sorted(order) != [4, 5, 6]:  # type: ignore[type-var]
-        raise SchedulingError(
-            "the order of G4–G6 must be a reordering of the games 4, 5 and 6, each once "
-            f"(for example (5, 4, 6)); got {order!r}"
-        )
+        raise SchedulingError("late_order_games", given=repr(order))
     return order  # type: ignore[return-value]
 
 
@@ -193,9 +184,7 @@ def double_round_robin(n: int, *, late_order: Iterable[int] | None = None) -> Sc
     if n == 3:
         return three_player_drr(DEFAULT_LATE_ORDER if late_order is None else late_order)
     if late_order is not None:
-        raise SchedulingError(
-            f"reordering G4–G6 applies only to the three-player DRR, not to {n} players"
-        )
+        raise SchedulingError("late_order_three_only", count=n)
     first = berger_tables(n)
     count = len(first)
     second_order = [*first[1:], first[0]]
@@ -434,11 +423,11 @@ def triple_threat_schedule(n: int, rounds: int, *, restarts: int | None = None) 
     """
     _check_count(n, minimum=3)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 1000:
-        raise SchedulingError(f"the number of rounds must be between 1 and 1000, got {rounds!r}")
+        raise SchedulingError("schedule_rounds", given=repr(rounds))
     if restarts is None:
         restarts = 6 if n <= 33 else 2
     if isinstance(restarts, bool) or not isinstance(restarts, int) or restarts < 1:
-        raise SchedulingError(f"restarts must be a positive integer, got {restarts!r}")
+        raise SchedulingError("restarts_positive", given=repr(restarts))
     planner = _Planner(n, restarts)
     return Schedule(
         players=n, rounds=tuple(planner.plan_round(number) for number in range(1, rounds + 1))

@@ -21,7 +21,7 @@ import random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.algorithms.errors import SeedingError
+from tournaments.algorithms.errors import SeedingError, part
 
 PlayerId = Hashable
 
@@ -79,24 +79,21 @@ class DieRollOrder:
 
 def _check_players(players: Iterable[PlayerId]) -> tuple[PlayerId, ...]:
     if isinstance(players, str | bytes):
-        raise SeedingError("players must be a sequence of ids, not a single string")
+        raise SeedingError("players_one_string")
     group = tuple(players)
     if not group:
-        raise SeedingError("at least one player is needed to roll for an order")
+        raise SeedingError("roll_nobody")
     seen: set[PlayerId] = set()
     for player in group:
         if player in seen:
-            raise SeedingError(f"player {player!r} is listed twice")
+            raise SeedingError("player_twice", player=repr(player))
         seen.add(player)
     return group
 
 
 def _check_roll(value: object, player: PlayerId, round_number: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in DIE_FACES:
-        raise SeedingError(
-            f"roll round {round_number}: {player!r} rolled {value!r}; "
-            "a die roll must be a whole number from 1 to 6"
-        )
+        raise SeedingError("roll_range", number=round_number, player=repr(player), roll=repr(value))
     return value
 
 
@@ -104,8 +101,10 @@ def _describe(players: Iterable[PlayerId]) -> str:
     return ", ".join(repr(p) for p in players)
 
 
-def _places(first: int, size: int) -> str:
-    return f"place {first}" if size == 1 else f"places {first}–{first + size - 1}"
+def _places(first: int, size: int) -> dict:
+    if size == 1:
+        return part("roll_place", place=first)
+    return part("roll_places", first=first, last=first + size - 1)
 
 
 def roll_off(  # noqa: C901 (a roll-off's rounds and their checks in one pass)
@@ -131,25 +130,21 @@ def roll_off(  # noqa: C901 (a roll-off's rounds and their checks in one pass)
     """
     group = _check_players(players)
     if sum(source is not None for source in (seed, rng, recorded_rolls)) > 1:
-        raise SeedingError("give only one of seed, rng and recorded_rolls")
+        raise SeedingError("roll_sources")
     if places is None:
         places = len(group)
     if isinstance(places, bool) or not isinstance(places, int) or places < 1:
-        raise SeedingError(f"places must be a positive integer, got {places!r}")
+        raise SeedingError("places_positive", given=repr(places))
     places = min(places, len(group))
 
     recorded: list[dict[PlayerId, int]] | None = None
     if recorded_rolls is not None:
         if isinstance(recorded_rolls, Mapping):
-            raise SeedingError(
-                "recorded rolls must be a list of roll rounds (each a mapping player → roll)"
-            )
+            raise SeedingError("rolls_not_rounds")
         recorded = []
         for number, round_rolls in enumerate(recorded_rolls, start=1):
             if not isinstance(round_rolls, Mapping):
-                raise SeedingError(
-                    f"roll round {number} must map each player to a roll, got {round_rolls!r}"
-                )
+                raise SeedingError("roll_round_mapping", number=number, given=repr(round_rolls))
             recorded.append({p: _check_roll(v, p, number) for p, v in round_rolls.items()})
     elif rng is None:
         rng = random.Random(seed)
@@ -197,44 +192,47 @@ def roll_off(  # noqa: C901 (a roll-off's rounds and their checks in one pass)
         for number, rolls in enumerate(recorded, start=1):
             pending = open_ties()
             if not pending:
-                raise SeedingError(
-                    f"roll round {number} ({_describe(rolls)}) is not needed: "
-                    "the order is already decided"
-                )
+                raise SeedingError("roll_round_not_needed", number=number, rolls=_describe(rolls))
             match = next((b for b in pending if set(b) == set(rolls)), None)
             if match is None:
                 unknown = [p for p in rolls if p not in group]
                 if unknown:
                     raise SeedingError(
-                        f"roll round {number}: {_describe(unknown)} "
-                        f"{'is' if len(unknown) == 1 else 'are'} not taking part"
+                        "roll_not_taking_part" if len(unknown) == 1 else "rolls_not_taking_part",
+                        number=number,
+                        players=_describe(unknown),
                     )
                 partial = next((b for b in pending if set(rolls) < set(b)), None)
                 if partial is not None:
                     missing = [p for p in partial if p not in rolls]
                     raise SeedingError(
-                        f"roll round {number} is incomplete: no roll for {_describe(missing)} "
-                        f"(rolling for {_places(first_place(partial), len(partial))})"
+                        "roll_round_incomplete",
+                        number=number,
+                        players=_describe(missing),
+                        places=_places(first_place(partial), len(partial)),
                     )
-                needed = "; ".join(
-                    f"{_describe(b)} for {_places(first_place(b), len(b))}" for b in pending
-                )
+                needed = [
+                    part(
+                        "roll_needed", players=_describe(b), places=_places(first_place(b), len(b))
+                    )
+                    for b in pending
+                ]
                 raise SeedingError(
-                    f"roll round {number} is by {_describe(rolls) or 'nobody'}, but the "
-                    f"rolls still needed are by: {needed}"
+                    "roll_round_wrong_players" if rolls else "roll_round_empty",
+                    number=number,
+                    players=_describe(rolls),
+                    needed=needed,
                 )
             apply(match, rolls)
         pending = open_ties()
         if pending:
-            needed = "; ".join(
-                f"{_describe(b)} are tied for {_places(first_place(b), len(b))}" for b in pending
-            )
-            missing = (
-                "rolls are missing: every player must roll"
-                if not history
-                else (f"the recorded rolls leave a tie unresolved: {needed}; record their re-roll")
-            )
-            raise SeedingError(missing)
+            if not history:
+                raise SeedingError("rolls_missing")
+            tied = [
+                part("roll_tied", players=_describe(b), places=_places(first_place(b), len(b)))
+                for b in pending
+            ]
+            raise SeedingError("roll_tie_unresolved", tied=tied)
 
     decided = 0
     for block in ranking:
@@ -267,12 +265,12 @@ def _rounds_of(
     if isinstance(rounds, DieRollOrder):
         rounds = rounds.history
     if isinstance(rounds, Mapping | str | bytes):
-        raise SeedingError("roll rounds must be a list of rounds (each a mapping player → roll)")
+        raise SeedingError("roll_rounds_list")
     result: list[Mapping[PlayerId, int]] = []
     for number, item in enumerate(rounds, start=1):
         rolls = item.as_dict() if isinstance(item, RollRound) else item
         if not isinstance(rolls, Mapping):
-            raise SeedingError(f"roll round {number} must map each player to a roll, got {item!r}")
+            raise SeedingError("roll_round_mapping", number=number, given=repr(item))
         result.append({p: _check_roll(v, p, number) for p, v in rolls.items()})
     return result
 
@@ -308,6 +306,6 @@ def check_roll_off(
     """
     recorded = _rounds_of(rounds)
     if not recorded:
-        raise SeedingError("a roll-off needs at least one round of rolls")
+        raise SeedingError("roll_off_empty")
     group = tuple(recorded[0]) if players is None else tuple(players)
     return roll_off(group, recorded_rolls=recorded)

@@ -101,14 +101,14 @@ class GameOutcome:
             value = getattr(self, name)
             if isinstance(value, str | bytes) or not isinstance(value, Iterable):
                 raise StandingsError(
-                    f"game {self.game_id!r}: {name} must be a sequence of entries, got {value!r}"
+                    "game_field_sequence", game=repr(self.game_id), field=name, given=repr(value)
                 )
             object.__setattr__(self, name, tuple(value))
         for name in ("counted_pawns", "completed_colours"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, Mapping):
                 raise StandingsError(
-                    f"game {self.game_id!r}: {name} must map entries to numbers, got {value!r}"
+                    "game_field_mapping", game=repr(self.game_id), field=name, given=repr(value)
                 )
             object.__setattr__(self, name, _frozen_mapping(value))
 
@@ -118,40 +118,48 @@ class GameOutcome:
 
     def validate(self, entries: frozenset[EntryId] | None = None) -> None:  # noqa: C901 (one check per field of a game record)
         """Raise :class:`StandingsError` if the record is inconsistent."""
-        gid = f"game {self.game_id!r}"
+        gid = repr(self.game_id)
         players = self.players
         if len(players) < 2:
-            raise StandingsError(f"{gid}: a game needs at least two players, got {players!r}")
+            raise StandingsError("game_two_players", game=gid, players=repr(players))
         if len(set(players)) != len(players):
-            raise StandingsError(f"{gid}: a player is listed twice: {players!r}")
+            raise StandingsError("game_player_twice", game=gid, players=repr(players))
         if entries is not None:
             for player in players:
                 if player not in entries:
-                    raise StandingsError(f"{gid}: {player!r} is not an entry of this table")
+                    raise StandingsError("game_not_entry", game=gid, player=repr(player))
         at_board = set(players)
 
         def check_members(name: str, values: Iterable[EntryId], unique: bool) -> None:
             seen: set[EntryId] = set()
             for value in values:
                 if value not in at_board:
-                    raise StandingsError(f"{gid}: {name} names {value!r}, who did not play")
+                    raise StandingsError(
+                        "game_names_stranger", game=gid, field=name, player=repr(value)
+                    )
                 if unique and value in seen:
-                    raise StandingsError(f"{gid}: {name} names {value!r} twice")
+                    raise StandingsError(
+                        "game_names_twice", game=gid, field=name, player=repr(value)
+                    )
                 seen.add(value)
 
         if self.winner is not None and self.winner not in at_board:
-            raise StandingsError(f"{gid}: the winner {self.winner!r} did not play")
+            raise StandingsError("game_winner_stranger", game=gid, player=repr(self.winner))
         if self.forfeit_loser is not None:
             if self.forfeit_loser not in at_board:
-                raise StandingsError(f"{gid}: {self.forfeit_loser!r} forfeited but did not play")
+                raise StandingsError(
+                    "game_forfeit_stranger", game=gid, player=repr(self.forfeit_loser)
+                )
             if self.forfeit_loser == self.winner:
-                raise StandingsError(f"{gid}: the winner cannot be the player who forfeited")
+                raise StandingsError("game_winner_forfeited", game=gid)
         check_members("player_placings", self.player_placings, unique=True)
         placings = self.player_placings
         if self.winner is not None and placings and placings[0] != self.winner:
             raise StandingsError(
-                f"{gid}: the placings start with {self.player_placings[0]!r} "
-                f"but the winner is {self.winner!r}"
+                "game_placings_winner",
+                game=gid,
+                first=repr(self.player_placings[0]),
+                winner=repr(self.winner),
             )
         check_members("colour_places", self.colour_places, unique=False)
         check_members("both_finished_order", self.both_finished_order, unique=True)
@@ -163,11 +171,15 @@ class GameOutcome:
             for player, value in mapping.items():
                 if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                     raise StandingsError(
-                        f"{gid}: {name} of {player!r} must be a whole number ≥ 0, got {value!r}"
+                        "game_value_whole",
+                        game=gid,
+                        field=name,
+                        player=repr(player),
+                        given=repr(value),
                     )
         if self.counted_pawns and set(self.counted_pawns) != at_board:
             missing = [p for p in players if p not in self.counted_pawns]
-            raise StandingsError(f"{gid}: counted pawns are missing for {missing!r}")
+            raise StandingsError("game_pawns_missing", game=gid, players=repr(missing))
         if self.game_time is not None:
             time = self.game_time
             if (
@@ -176,7 +188,7 @@ class GameOutcome:
                 or not math.isfinite(time)
                 or time < 0
             ):
-                raise StandingsError(f"{gid}: game_time must be seconds ≥ 0, got {time!r}")
+                raise StandingsError("game_time", game=gid, given=repr(time))
 
 
 @dataclass(frozen=True)
@@ -502,9 +514,9 @@ class TieBreakRoll:
 
     def __post_init__(self) -> None:
         if isinstance(self.rounds, Mapping):
-            raise StandingsError("a tie-break roll is a list of roll rounds, not one mapping")
+            raise StandingsError("tie_roll_not_list")
         if not self.rounds:
-            raise StandingsError("a tie-break roll needs at least one round of rolls")
+            raise StandingsError("tie_roll_empty")
         object.__setattr__(self, "rounds", tuple(_frozen_mapping(r) for r in self.rounds))
 
 
@@ -521,7 +533,7 @@ def roll_off_sequences(
     try:
         order = check_roll_off(rounds)
     except SeedingError as error:
-        raise StandingsError(f"die roll: {error}") from None
+        raise StandingsError("die_roll", why=error) from None
     return roll_sequences(order)
 
 
@@ -620,7 +632,7 @@ def resolve_metrics(precedence: Iterable[str | Metric]) -> tuple[Metric, ...]:
     Raises :class:`StandingsError` for an unknown key or a metric listed twice.
     """
     if isinstance(precedence, str):
-        raise StandingsError("precedence must be a list of metric keys, not one string")
+        raise StandingsError("precedence_one_string")
     metrics: list[Metric] = []
     for item in precedence:
         if isinstance(item, Metric):
@@ -628,13 +640,11 @@ def resolve_metrics(precedence: Iterable[str | Metric]) -> tuple[Metric, ...]:
         elif isinstance(item, str) and item in METRICS:
             metric = METRICS[item]
         else:
-            raise StandingsError(
-                f"unknown standings metric {item!r}; the metrics are {', '.join(METRICS)}"
-            )
+            raise StandingsError("metric_unknown", given=repr(item), known=", ".join(METRICS))
         if not metric.key:
-            raise StandingsError(f"metric {metric!r} has no key")
+            raise StandingsError("metric_no_key", metric=repr(metric))
         if any(m.key == metric.key for m in metrics):
-            raise StandingsError(f"metric {metric.key!r} is listed twice in the precedence")
+            raise StandingsError("metric_twice", metric=repr(metric.key))
         metrics.append(metric)
     return tuple(metrics)
 
@@ -685,18 +695,18 @@ def compute_standings(
     duplicate metrics in the precedence.
     """
     if isinstance(entries, str | bytes):
-        raise StandingsError("entries must be a sequence of ids, not a single string")
+        raise StandingsError("entries_one_string")
     ids = tuple(entries)
     if len(set(ids)) != len(ids):
-        raise StandingsError(f"an entry is listed twice: {ids!r}")
+        raise StandingsError("entry_twice", entries=repr(ids))
     games = tuple(outcomes)
     entry_set = frozenset(ids)
     seen_games: set[Hashable] = set()
     for game in games:
         if not isinstance(game, GameOutcome):
-            raise StandingsError(f"expected GameOutcome records, got {game!r}")
+            raise StandingsError("not_game_outcome", given=repr(game))
         if game.game_id in seen_games:
-            raise StandingsError(f"game {game.game_id!r} is listed twice")
+            raise StandingsError("game_twice", game=repr(game.game_id))
         seen_games.add(game.game_id)
         game.validate(entry_set)
     for entry, roll in (die_rolls or {}).items():
@@ -705,13 +715,11 @@ def compute_standings(
             isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= 6 for r in rolls
         )
         if not valid or not rolls or isinstance(roll, bool):
-            raise StandingsError(
-                f"die roll of {entry!r} must be 1–6 (or a list of re-rolls), got {roll!r}"
-            )
+            raise StandingsError("die_roll_range", entry=repr(entry), given=repr(roll))
     metrics = resolve_metrics(precedence)
     shown = tuple(m for m in resolve_metrics(show) if m.key not in {p.key for p in metrics})
     if isinstance(roll_offs, Mapping | TieBreakRoll):
-        raise StandingsError("roll_offs must be a list of roll-offs")
+        raise StandingsError("roll_offs_list")
     sequences = tuple(roll_off_sequences(r) for r in roll_offs)
     ctx = StandingsContext(
         entries=ids, outcomes=games, die_rolls=dict(die_rolls or {}), roll_offs=sequences
@@ -787,7 +795,7 @@ def leader_is_certain(
     counts as reachable). Then the games left can be cancelled.
     """
     if games_left < 0 or max_points_per_game < 0:
-        raise StandingsError("games_left and max_points_per_game must be ≥ 0")
+        raise StandingsError("games_left_negative")
     if len(points) < 2:
         return True
     ranked = sorted(points.values(), reverse=True)

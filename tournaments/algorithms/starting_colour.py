@@ -67,17 +67,15 @@ def _rearguard_of(
     board_colours: Sequence[Colour],
 ) -> Colour:
     if player not in assignment:
-        raise StartingColourError(f"player {player!r} holds no colours at this board")
+        raise StartingColourError("start_player_no_colours", player=repr(player))
     colours = tuple(assignment[player])
     if len(colours) != 2:
-        raise StartingColourError(
-            f"player {player!r} holds {len(colours)} colour(s); the rule needs an allied pair"
-        )
+        raise StartingColourError("start_needs_pair", player=repr(player), count=len(colours))
     try:
         return rearguard(tuple(board_colours), colours)
     except ValueError as error:
         raise StartingColourError(
-            f"player {player!r} holds {' + '.join(colours)}, which has no rearguard: {error}"
+            "start_no_rearguard", player=repr(player), colours=" + ".join(colours), why=str(error)
         ) from None
 
 
@@ -88,7 +86,7 @@ def drr_starting_colour(
 ) -> Colour:
     """DRR game: the rearguard of the at-board's first mentioned player (``at_board[0]``)."""
     if not at_board:
-        raise StartingColourError("the game has no players")
+        raise StartingColourError("start_no_players")
     return _rearguard_of(at_board[0], assignment, board_colours)
 
 
@@ -104,20 +102,18 @@ def playoff_starting_colour(
 def _check_placings(previous: PreviousGame) -> tuple[Colour, ...]:
     if previous.end not in ENDS:
         raise StartingColourError(
-            f"unknown end rule {previous.end!r}; use one of {', '.join(ENDS)}"
+            "end_rule_unknown", given=repr(previous.end), known=", ".join(ENDS)
         )
     placings = tuple(previous.placings)
     if not placings:
-        raise StartingColourError("the previous game has no finished colour")
+        raise StartingColourError("previous_none_finished")
     if len(set(placings)) != len(placings):
-        raise StartingColourError(f"a colour is placed twice: {placings!r}")
+        raise StartingColourError("colour_placed_twice", placings=repr(placings))
     for colour in placings:
         try:
             owner_of(colour, previous.assignment)
         except ColourError:
-            raise StartingColourError(
-                f"{colour!r} finished in the previous game but nobody held it"
-            ) from None
+            raise StartingColourError("finished_unheld", colour=repr(colour)) from None
     return placings
 
 
@@ -140,9 +136,7 @@ def clinching_colour(previous: PreviousGame) -> Colour:
             if previous.end == "both-colours":
                 return colour
             return next(c for c in placings[: index + 1] if c in previous.assignment[player])
-    raise StartingColourError(
-        "the previous game has no winner yet: no player finished all their colours"
-    )
+    raise StartingColourError("previous_no_winner")
 
 
 def die_roll_starting_colour(
@@ -188,12 +182,12 @@ def decide_starting_colour(
     try:
         in_play = assigned_colours(assignment, board_colours)
     except ColourError as error:
-        raise StartingColourError(str(error)) from None
+        raise StartingColourError(error.code, **error.params) from None
     if not in_play:
-        raise StartingColourError("no colours are in play")
+        raise StartingColourError("start_none_in_play")
     players = tuple(assignment) if at_board is None else tuple(at_board)
     if isinstance(game_number, bool) or not isinstance(game_number, int) or game_number < 1:
-        raise StartingColourError(f"game numbers start at 1, got {game_number!r}")
+        raise StartingColourError("game_number_positive", given=repr(game_number))
 
     def by_dice(why: str) -> StartingColour:
         rolls = die_roll_starting_colour(in_play, seed=seed, rng=rng, recorded_rolls=recorded_rolls)
@@ -201,9 +195,7 @@ def decide_starting_colour(
 
     def from_previous() -> StartingColour:
         if previous is None:
-            raise StartingColourError(
-                f"game {game_number}: the previous game's result is needed to decide who starts"
-            )
+            raise StartingColourError("start_needs_previous", game=game_number)
         colour = clinching_colour(previous)
         if previous.end == "all-places":
             why = "first colour finished by the winner of the previous (GP) game"
@@ -220,7 +212,7 @@ def decide_starting_colour(
         )
     elif rule == "playoff":
         if higher_seed is None:
-            raise StartingColourError("a playoff game needs the higher-seeded player")
+            raise StartingColourError("start_needs_higher_seed")
         result = StartingColour(
             playoff_starting_colour(higher_seed, assignment, board_colours),
             f"rearguard of the higher seed {higher_seed!r}",
@@ -233,9 +225,7 @@ def decide_starting_colour(
     elif rule == "challengers":
         if game_number == 1:
             if game0_first_finisher is None:
-                raise StartingColourError(
-                    "Challengers game 1 needs the player who finished game 0 first"
-                )
+                raise StartingColourError("start_needs_game0")
             result = StartingColour(
                 _rearguard_of(game0_first_finisher, assignment, board_colours),
                 f"rearguard of {game0_first_finisher!r}, who finished game 0 first",
@@ -243,12 +233,10 @@ def decide_starting_colour(
         else:
             result = from_previous()
     else:
-        raise StartingColourError(
-            f"unknown starting-colour rule {rule!r}; use one of {', '.join(RULES)}"
-        )
+        raise StartingColourError("start_rule_unknown", given=repr(rule), known=", ".join(RULES))
     if result.colour not in in_play:
         raise StartingColourError(
-            f"{result.colour!r} ({result.reason}) is not in play in this game"
+            "start_not_in_play", colour=repr(result.colour), reason=result.reason
         )
     return result
 
@@ -298,12 +286,12 @@ class StartPlan:
 
 def _check_formats(formats: Sequence[str]) -> tuple[str, ...]:
     if isinstance(formats, str):
-        raise StartingColourError("formats must be a list of game formats, not one string")
+        raise StartingColourError("formats_one_string")
     checked = tuple(formats)
     for number, fmt in enumerate(checked):
         if fmt not in FORMAT_ENDS:
             raise StartingColourError(
-                f"game {number}: unknown format {fmt!r}; use one of {', '.join(FORMAT_ENDS)}"
+                "game_format_unknown", game=number, given=repr(fmt), known=", ".join(FORMAT_ENDS)
             )
     return checked
 
@@ -317,7 +305,7 @@ def plan_triple_threat(formats: Sequence[str]) -> tuple[StartPlan, ...]:
     """
     checked = _check_formats(formats)
     if not checked:
-        raise StartingColourError("an event needs at least one game")
+        raise StartingColourError("event_no_games")
     return tuple(
         StartPlan(1, "die-roll") if n == 1 else StartPlan(n, "clinching-colour", n - 1)
         for n in range(1, len(checked) + 1)
@@ -334,12 +322,9 @@ def plan_challengers(formats: Sequence[str]) -> tuple[StartPlan, ...]:
     """
     checked = _check_formats(formats)
     if len(checked) < 2:
-        raise StartingColourError("a Challengers event needs game 0 and at least game 1")
+        raise StartingColourError("challengers_two_games")
     if FORMAT_ENDS[checked[1]] == "all-places":
-        raise StartingColourError(
-            f"Challengers game 1 is started by a rearguard, but {checked[1]} pairs sit "
-            "opposite and have no rearguard"
-        )
+        raise StartingColourError("challengers_game1_opposite", format=checked[1])
     plan = [StartPlan(0, "die-roll"), StartPlan(1, "first-finisher-rearguard", 0)]
     plan += [StartPlan(n, "clinching-colour", n - 1) for n in range(2, len(checked))]
     return tuple(plan)
@@ -376,11 +361,11 @@ def resolve_start(
     unfinished earlier game, or a colour that is not in play in this game.
     """
     if plan.depends_on is None:
-        raise StartingColourError(f"game {plan.game} is started by die roll, not by a result")
+        raise StartingColourError("start_by_die_roll", game=plan.game)
     try:
         in_play = assigned_colours(assignment, board_colours)
     except ColourError as error:
-        raise StartingColourError(str(error)) from None
+        raise StartingColourError(error.code, **error.params) from None
     if plan.basis == "first-finisher-rearguard":
         player = first_finisher(previous)
         colour = _rearguard_of(player, assignment, board_colours)
@@ -392,10 +377,9 @@ def resolve_start(
         else:
             reason = f"colour that clinched victory in game {plan.depends_on}"
     else:
-        raise StartingColourError(f"unknown start basis {plan.basis!r}")
+        raise StartingColourError("start_basis_unknown", given=repr(plan.basis))
     if colour not in in_play:
         raise StartingColourError(
-            f"game {plan.game}: {colour!r} ({reason}) is not in play in this game; "
-            "the organizer sets the start"
+            "start_plan_not_in_play", game=plan.game, colour=repr(colour), reason=reason
         )
     return StartingColour(colour, reason)

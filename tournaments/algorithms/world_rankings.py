@@ -23,7 +23,7 @@ import datetime as dt
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from tournaments.algorithms.errors import AlgorithmError
+from tournaments.algorithms.errors import WorldRankingError
 
 PlayerId = Hashable
 TournamentId = Hashable
@@ -47,10 +47,6 @@ PRECEDENCE: tuple[tuple[str, str], ...] = (
     ("majors_won", "majors won"),
     ("tournaments_won", "tournaments won"),
 )
-
-
-class WorldRankingError(AlgorithmError):
-    """Tournament results for the world rankings are invalid."""
 
 
 @dataclass(frozen=True)
@@ -79,30 +75,26 @@ class Tournament:
         object.__setattr__(self, "placings", tuple(self.placings))
         label = self.name or repr(self.tournament_id)
         if not isinstance(self.date, dt.date):
-            raise WorldRankingError(f"tournament {label}: date must be a date, not {self.date!r}")
+            raise WorldRankingError("wr_date", tournament=label, given=repr(self.date))
         if isinstance(self.level, bool) or self.level not in LEVELS:
-            raise WorldRankingError(
-                f"tournament {label}: level must be one of 1–4, not {self.level!r}"
-            )
+            raise WorldRankingError("wr_level", tournament=label, given=repr(self.level))
         seen: set[PlayerId] = set()
         for p in self.placings:
             if not isinstance(p, Placing):
-                raise WorldRankingError(f"tournament {label}: expected a Placing, not {p!r}")
+                raise WorldRankingError("wr_not_placing", tournament=label, given=repr(p))
             if p.player in seen:
-                raise WorldRankingError(f"tournament {label}: player {p.player!r} appears twice")
+                raise WorldRankingError("wr_player_twice", tournament=label, player=repr(p.player))
             seen.add(p.player)
             if isinstance(p.place, bool) or not isinstance(p.place, int) or p.place < 1:
                 raise WorldRankingError(
-                    f"tournament {label}: place of {p.player!r} must be a whole number ≥ 1, "
-                    f"not {p.place!r}"
+                    "wr_place", tournament=label, player=repr(p.player), given=repr(p.place)
                 )
             if isinstance(p.games_won, bool) or not isinstance(p.games_won, int) or p.games_won < 0:
                 raise WorldRankingError(
-                    f"tournament {label}: games won by {p.player!r} must be a whole number "
-                    f"≥ 0, not {p.games_won!r}"
+                    "wr_games_won", tournament=label, player=repr(p.player), given=repr(p.games_won)
                 )
         if self.placings and sum(1 for p in self.placings if p.place == 1) != 1:
-            raise WorldRankingError(f"tournament {label}: exactly one player must be 1st")
+            raise WorldRankingError("wr_one_winner", tournament=label)
 
 
 def basic_points(place: int, games_won: int) -> int:
@@ -177,7 +169,7 @@ class WorldRanking:
         for r in self.rows:
             if r.player == player:
                 return r
-        raise WorldRankingError(f"player {player!r} is not in the ranking")
+        raise WorldRankingError("wr_player_unranked", player=repr(player))
 
 
 def counted_tournaments(
@@ -186,14 +178,14 @@ def counted_tournaments(
     """The ``window`` most recent tournaments (held on or before ``as_of`` if given), most
     recent first. Same date: the later in the input counts as the more recent."""
     if isinstance(window, bool) or not isinstance(window, int) or window < 1:
-        raise WorldRankingError(f"the window must be a whole number ≥ 1, not {window!r}")
+        raise WorldRankingError("wr_window", given=repr(window))
     items = list(tournaments)
     ids: set[TournamentId] = set()
     for t in items:
         if not isinstance(t, Tournament):
-            raise WorldRankingError(f"expected a Tournament, not {t!r}")
+            raise WorldRankingError("wr_not_tournament", given=repr(t))
         if t.tournament_id in ids:
-            raise WorldRankingError(f"tournament {t.tournament_id!r} is listed twice")
+            raise WorldRankingError("wr_tournament_twice", tournament=repr(t.tournament_id))
         ids.add(t.tournament_id)
     held = [(t.date, i, t) for i, t in enumerate(items) if as_of is None or t.date <= as_of]
     held.sort(key=lambda x: (x[0], x[1]), reverse=True)
@@ -274,7 +266,7 @@ def tie_break_label(column: str | None) -> str:
     for key, label in PRECEDENCE:
         if key == column:
             return label
-    raise WorldRankingError(f"unknown ranking column {column!r}")
+    raise WorldRankingError("wr_column_unknown", given=repr(column))
 
 
 def placings_from_order(
@@ -284,7 +276,7 @@ def placings_from_order(
     wins = games_won or {}
     stray = [p for p in wins if p not in order]
     if stray:
-        raise WorldRankingError(f"games won given for players without a place: {stray!r}")
+        raise WorldRankingError("wr_stray_wins", players=repr(stray))
     return tuple(Placing(p, i, wins.get(p, 0)) for i, p in enumerate(order, start=1))
 
 

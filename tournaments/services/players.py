@@ -14,7 +14,7 @@ from tournaments.algorithms.names import BadName, name_keys, normalise_name
 from tournaments.formats import get_format
 from tournaments.models import Entry, League, Player
 from tournaments.permissions import may_share, organizes_any_league
-from tournaments.services.errors import NotAllowed, ServiceError, coded
+from tournaments.services.errors import NotAllowed, ServiceError, coded, from_algorithm
 
 
 def unique_slug(model, text: str, reserved: frozenset[str] = frozenset()) -> str:
@@ -68,7 +68,7 @@ def player_name_check(
     try:
         name = normalise_name(name, what=what)
     except BadName as exc:
-        raise ServiceError(str(exc), field="name") from None
+        raise from_algorithm(exc, field="name") from None
     if not name:
         raise coded("player_name_missing", field="name")
     if organizer is None:

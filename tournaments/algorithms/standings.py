@@ -26,6 +26,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
+from tournaments.algorithms.checks import is_whole
 from tournaments.algorithms.errors import SeedingError, StandingsError
 from tournaments.algorithms.seeding import check_roll_off, roll_sequences
 
@@ -116,79 +117,85 @@ class GameOutcome:
     def forfeited(self) -> bool:
         return self.forfeit_loser is not None
 
-    def validate(self, entries: frozenset[EntryId] | None = None) -> None:  # noqa: C901 (one check per field of a game record)
+    def validate(self, entries: frozenset[EntryId] | None = None) -> None:
         """Raise :class:`StandingsError` if the record is inconsistent."""
-        gid = repr(self.game_id)
+        self._check_players(entries)
+        self._check_winner()
+        self._check_members("player_placings", self.player_placings, unique=True)
+        self._check_placings_start()
+        self._check_members("colour_places", self.colour_places, unique=False)
+        self._check_members("both_finished_order", self.both_finished_order, unique=True)
+        self._check_counts("counted_pawns", self.counted_pawns)
+        self._check_counts("completed_colours", self.completed_colours)
+        self._check_pawns_complete()
+        self._check_time()
+
+    def _fault(self, code: str, **params: Any) -> StandingsError:
+        return StandingsError(code, game=repr(self.game_id), **params)
+
+    def _check_players(self, entries: frozenset[EntryId] | None) -> None:
         players = self.players
         if len(players) < 2:
-            raise StandingsError("game_two_players", game=gid, players=repr(players))
+            raise self._fault("game_two_players", players=repr(players))
         if len(set(players)) != len(players):
-            raise StandingsError("game_player_twice", game=gid, players=repr(players))
-        if entries is not None:
-            for player in players:
-                if player not in entries:
-                    raise StandingsError("game_not_entry", game=gid, player=repr(player))
-        at_board = set(players)
+            raise self._fault("game_player_twice", players=repr(players))
+        for player in players:
+            if entries is not None and player not in entries:
+                raise self._fault("game_not_entry", player=repr(player))
 
-        def check_members(name: str, values: Iterable[EntryId], unique: bool) -> None:
-            seen: set[EntryId] = set()
-            for value in values:
-                if value not in at_board:
-                    raise StandingsError(
-                        "game_names_stranger", game=gid, field=name, player=repr(value)
-                    )
-                if unique and value in seen:
-                    raise StandingsError(
-                        "game_names_twice", game=gid, field=name, player=repr(value)
-                    )
-                seen.add(value)
+    def _check_winner(self) -> None:
+        """The winner and the forfeiter played, and are not one player."""
+        winner, loser = self.winner, self.forfeit_loser
+        if winner is not None and winner not in self.players:
+            raise self._fault("game_winner_stranger", player=repr(winner))
+        if loser is None:
+            return
+        if loser not in self.players:
+            raise self._fault("game_forfeit_stranger", player=repr(loser))
+        if loser == winner:
+            raise self._fault("game_winner_forfeited")
 
-        if self.winner is not None and self.winner not in at_board:
-            raise StandingsError("game_winner_stranger", game=gid, player=repr(self.winner))
-        if self.forfeit_loser is not None:
-            if self.forfeit_loser not in at_board:
-                raise StandingsError(
-                    "game_forfeit_stranger", game=gid, player=repr(self.forfeit_loser)
+    def _check_placings_start(self) -> None:
+        winner, placings = self.winner, self.player_placings
+        if winner is not None and placings and placings[0] != winner:
+            raise self._fault("game_placings_winner", first=repr(placings[0]), winner=repr(winner))
+
+    def _check_members(self, name: str, values: Iterable[EntryId], unique: bool) -> None:
+        """Everyone ``values`` names played (once, if ``unique``)."""
+        seen: set[EntryId] = set()
+        for value in values:
+            if value not in self.players:
+                raise self._fault("game_names_stranger", field=name, player=repr(value))
+            if unique and value in seen:
+                raise self._fault("game_names_twice", field=name, player=repr(value))
+            seen.add(value)
+
+    def _check_counts(self, name: str, mapping: Mapping[EntryId, int]) -> None:
+        self._check_members(name, mapping, unique=True)
+        for player, value in mapping.items():
+            if not is_whole(value, at_least=0):
+                raise self._fault(
+                    "game_value_whole", field=name, player=repr(player), given=repr(value)
                 )
-            if self.forfeit_loser == self.winner:
-                raise StandingsError("game_winner_forfeited", game=gid)
-        check_members("player_placings", self.player_placings, unique=True)
-        placings = self.player_placings
-        if self.winner is not None and placings and placings[0] != self.winner:
-            raise StandingsError(
-                "game_placings_winner",
-                game=gid,
-                first=repr(self.player_placings[0]),
-                winner=repr(self.winner),
-            )
-        check_members("colour_places", self.colour_places, unique=False)
-        check_members("both_finished_order", self.both_finished_order, unique=True)
-        for name, mapping in (
-            ("counted_pawns", self.counted_pawns),
-            ("completed_colours", self.completed_colours),
-        ):
-            check_members(name, mapping, unique=True)
-            for player, value in mapping.items():
-                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise StandingsError(
-                        "game_value_whole",
-                        game=gid,
-                        field=name,
-                        player=repr(player),
-                        given=repr(value),
-                    )
-        if self.counted_pawns and set(self.counted_pawns) != at_board:
-            missing = [p for p in players if p not in self.counted_pawns]
-            raise StandingsError("game_pawns_missing", game=gid, players=repr(missing))
-        if self.game_time is not None:
-            time = self.game_time
-            if (
-                isinstance(time, bool)
-                or not isinstance(time, int | float)
-                or not math.isfinite(time)
-                or time < 0
-            ):
-                raise StandingsError("game_time", game=gid, given=repr(time))
+
+    def _check_pawns_complete(self) -> None:
+        """Counted pawns, when recorded, are recorded for every player."""
+        pawns = self.counted_pawns
+        if pawns and set(pawns) != set(self.players):
+            missing = [p for p in self.players if p not in pawns]
+            raise self._fault("game_pawns_missing", players=repr(missing))
+
+    def _check_time(self) -> None:
+        time = self.game_time
+        if time is not None and not _is_seconds(time):
+            raise self._fault("game_time", given=repr(time))
+
+
+def _is_seconds(time: object) -> bool:
+    """A finite number of seconds ≥ 0 (not a bool)."""
+    if isinstance(time, bool) or not isinstance(time, int | float):
+        return False
+    return math.isfinite(time) and time >= 0
 
 
 @dataclass(frozen=True)
@@ -694,28 +701,9 @@ def compute_standings(
     :meth:`GameOutcome.validate`), duplicate entries or game ids, and unknown or
     duplicate metrics in the precedence.
     """
-    if isinstance(entries, str | bytes):
-        raise StandingsError("entries_one_string")
-    ids = tuple(entries)
-    if len(set(ids)) != len(ids):
-        raise StandingsError("entry_twice", entries=repr(ids))
-    games = tuple(outcomes)
-    entry_set = frozenset(ids)
-    seen_games: set[Hashable] = set()
-    for game in games:
-        if not isinstance(game, GameOutcome):
-            raise StandingsError("not_game_outcome", given=repr(game))
-        if game.game_id in seen_games:
-            raise StandingsError("game_twice", game=repr(game.game_id))
-        seen_games.add(game.game_id)
-        game.validate(entry_set)
-    for entry, roll in (die_rolls or {}).items():
-        rolls = (roll,) if isinstance(roll, int) else roll
-        valid = isinstance(rolls, Sequence) and all(
-            isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= 6 for r in rolls
-        )
-        if not valid or not rolls or isinstance(roll, bool):
-            raise StandingsError("die_roll_range", entry=repr(entry), given=repr(roll))
+    ids = _check_entries(entries)
+    games = _check_outcomes(outcomes, frozenset(ids))
+    _check_die_rolls(die_rolls or {})
     metrics = resolve_metrics(precedence)
     shown = tuple(m for m in resolve_metrics(show) if m.key not in {p.key for p in metrics})
     if isinstance(roll_offs, Mapping | TieBreakRoll):
@@ -724,55 +712,111 @@ def compute_standings(
     ctx = StandingsContext(
         entries=ids, outcomes=games, die_rolls=dict(die_rolls or {}), roll_offs=sequences
     )
+    ranker = _Ranker(ctx, metrics, shown)
+    blocks, between = ranker.rank(list(ids), 0) if ids else ([], [])
+    return _rows(blocks, between, ranker.values)
 
-    values: dict[str, dict[EntryId, Any]] = {}
-    for metric in (*metrics, *shown):
-        if metric.group_dependent:
-            values[metric.key] = dict.fromkeys(ids)
-        else:
-            values[metric.key] = metric.evaluate(ctx, ids)
 
-    def rank_group(group: list[EntryId], level: int) -> tuple[list[list[EntryId]], list[str]]:
+def _check_entries(entries: Iterable[EntryId]) -> tuple[EntryId, ...]:
+    if isinstance(entries, str | bytes):
+        raise StandingsError("entries_one_string")
+    ids = tuple(entries)
+    if len(set(ids)) != len(ids):
+        raise StandingsError("entry_twice", entries=repr(ids))
+    return ids
+
+
+def _check_outcomes(
+    outcomes: Iterable[GameOutcome], entries: frozenset[EntryId]
+) -> tuple[GameOutcome, ...]:
+    """The games, each a valid :class:`GameOutcome` of these entries, each game once."""
+    games = tuple(outcomes)
+    seen: set[Hashable] = set()
+    for game in games:
+        if not isinstance(game, GameOutcome):
+            raise StandingsError("not_game_outcome", given=repr(game))
+        if game.game_id in seen:
+            raise StandingsError("game_twice", game=repr(game.game_id))
+        seen.add(game.game_id)
+        game.validate(entries)
+    return games
+
+
+def _is_die_roll(roll: Any) -> bool:
+    """A roll 1–6, or a non-empty list of them (re-rolls)."""
+    if isinstance(roll, bool):
+        return False
+    rolls = (roll,) if isinstance(roll, int) else roll
+    if not isinstance(rolls, Sequence) or not rolls:
+        return False
+    return all(is_whole(r) and 1 <= r <= 6 for r in rolls)
+
+
+def _check_die_rolls(die_rolls: Mapping[EntryId, Any]) -> None:
+    for entry, roll in die_rolls.items():
+        if not _is_die_roll(roll):
+            raise StandingsError("die_roll_range", entry=repr(entry), given=repr(roll))
+
+
+class _Ranker:
+    """Ranks groups of entries by the precedence: the first metric orders everyone, each
+    later one only the entries still tied on all before it (``values``: every metric's
+    value per entry, a group-dependent metric's from the last group it was computed in)."""
+
+    def __init__(self, ctx: StandingsContext, metrics: tuple[Metric, ...], shown):
+        self.ctx = ctx
+        self.metrics = metrics
+        self.values: dict[str, dict[EntryId, Any]] = {
+            m.key: dict.fromkeys(ctx.entries) if m.group_dependent else m.evaluate(ctx, ctx.entries)
+            for m in (*metrics, *shown)
+        }
+
+    def rank(self, group: list[EntryId], level: int) -> tuple[list[list[EntryId]], list[str]]:
         """Blocks (tied entries), best first, and the metric key between blocks."""
-        if len(group) == 1 or level == len(metrics):
+        if len(group) == 1 or level == len(self.metrics):
             return [group], []
-        metric = metrics[level]
-        if metric.group_dependent:
-            group_values = metric.evaluate(ctx, group)
-            values[metric.key].update(group_values)
-        else:
-            group_values = {e: values[metric.key][e] for e in group}
-        if any(v is None for v in group_values.values()):
-            return rank_group(group, level + 1)
-        keys = {e: metric.rank_key(group_values[e]) for e in group}
-        distinct = sorted(set(keys.values()), reverse=True)
-        if len(distinct) == 1:
-            return rank_group(group, level + 1)
+        metric = self.metrics[level]
+        keys = self._rank_keys(metric, group)
+        distinct = sorted(set(keys.values()), reverse=True) if keys is not None else []
+        if len(distinct) <= 1:  # unknown for someone, or no difference: the next metric
+            return self.rank(group, level + 1)
+        next_level = level if metric.reapply else level + 1
         blocks: list[list[EntryId]] = []
         between: list[str] = []
         for index, key in enumerate(distinct):
-            part = [e for e in group if keys[e] == key]
-            next_level = level if metric.reapply else level + 1
-            part_blocks, part_between = rank_group(part, next_level)
+            part_blocks, part_between = self.rank([e for e in group if keys[e] == key], next_level)
             if index:
                 between.append(metric.key)
             blocks.extend(part_blocks)
             between.extend(part_between)
         return blocks, between
 
-    blocks, between = rank_group(list(ids), 0) if ids else ([], [])
+    def _rank_keys(self, metric: Metric, group: list[EntryId]) -> dict[EntryId, Any] | None:
+        """``entry → rank key`` of ``metric`` in ``group``; None when a value is unknown."""
+        if metric.group_dependent:
+            self.values[metric.key].update(metric.evaluate(self.ctx, group))
+        group_values = {e: self.values[metric.key][e] for e in group}
+        if any(v is None for v in group_values.values()):
+            return None
+        return {e: metric.rank_key(group_values[e]) for e in group}
+
+
+def _rows(
+    blocks: list[list[EntryId]], between: list[str], values: dict[str, dict[EntryId, Any]]
+) -> tuple[StandingsRow, ...]:
+    """The table's rows: tied entries share a rank; the last row of a block names the
+    metric that separates it from the next block."""
     rows: list[StandingsRow] = []
     position = 1
     for index, block in enumerate(blocks):
+        separated = between[index] if index < len(between) else None
         for offset, entry in enumerate(block):
-            last_in_block = offset == len(block) - 1
-            separated = between[index] if last_in_block and index < len(between) else None
             rows.append(
                 StandingsRow(
                     entry=entry,
                     rank=position,
                     values=MappingProxyType({key: values[key][entry] for key in values}),
-                    separated_by=separated,
+                    separated_by=separated if offset == len(block) - 1 else None,
                     tied=len(block) > 1,
                 )
             )

@@ -22,9 +22,10 @@ is even.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
+from tournaments.algorithms.checks import is_whole
 from tournaments.algorithms.errors import BracketError
 
 PlayerId = Hashable
@@ -153,28 +154,22 @@ class Bracket:
             top, bottom = resolve(match.top), resolve(match.bottom)
             participants[match.key] = (top, bottom)
             if match.key in winners:
-                winner = winners[match.key]
-                if top is None or bottom is None:
-                    raise BracketError(
-                        "bracket_winner_early",
-                        match=match.name,
-                        round=match.round,
-                        position=match.position,
-                    )
-                if winner not in (top, bottom):
-                    raise BracketError(
-                        "bracket_winner_not_playing",
-                        winner=winner,
-                        match=match.name,
-                        round=match.round,
-                        position=match.position,
-                        top=top,
-                        bottom=bottom,
-                    )
+                _check_winner(match, winners[match.key], top, bottom)
         return BracketProgress(
             participants=participants,
             winners=dict(winners),
             champion=winners.get(self.final.key),
+        )
+
+
+def _check_winner(match: BracketMatch, winner: int, top: int | None, bottom: int | None) -> None:
+    """``winner`` can have won ``match``: both its players are known and one is the winner."""
+    where = {"match": match.name, "round": match.round, "position": match.position}
+    if top is None or bottom is None:
+        raise BracketError("bracket_winner_early", **where)
+    if winner not in (top, bottom):
+        raise BracketError(
+            "bracket_winner_not_playing", winner=winner, top=top, bottom=bottom, **where
         )
 
 
@@ -229,11 +224,9 @@ def build_bracket(
     ``names`` names the rounds (default: "Final", "Semi-finals", "Quarter-finals",
     "Round of N").
     """
-    if isinstance(seeds, bool) or not isinstance(seeds, int) or not MIN_SEEDS <= seeds <= MAX_SEEDS:
+    if not is_whole(seeds) or not MIN_SEEDS <= seeds <= MAX_SEEDS:
         raise BracketError("bracket_seed_count", low=MIN_SEEDS, high=MAX_SEEDS, given=repr(seeds))
-    size = 1
-    while size < seeds:
-        size *= 2
+    size = 1 << (seeds - 1).bit_length()  # the smallest power of two that holds them
     count = size.bit_length() - 1
     lengths = _per_round(first_to, count, "first_to")
     starts = _per_round(head_start, count, "head_start")
@@ -241,53 +234,71 @@ def build_bracket(
     if len(labels) != count:
         raise BracketError("bracket_names", rounds=count, count=len(labels))
     for number, (length, start) in enumerate(zip(lengths, starts, strict=True), start=1):
-        if isinstance(length, bool) or not isinstance(length, int) or length < 1:
-            raise BracketError("round_first_to_positive", round=number, given=repr(length))
-        if not isinstance(start, bool):
-            raise BracketError("round_head_start_bool", round=number, given=repr(start))
-        if start and length < 2:
-            raise BracketError("round_head_start_first_to_1", round=number)
-
+        _check_round_series(number, length, start)
     order = bracket_order(size)
-    byes = tuple(
-        sorted(min(a, b) for a, b in zip(order[::2], order[1::2], strict=True) if max(a, b) > seeds)
-    )
+    byes = _byes(order, seeds)
     rounds: list[BracketRound] = []
     # slot of each position of the current round's field: a seed or a winner
     field: list[Slot | None] = [Slot(seed=s) if s <= seeds else None for s in order]
-    for number in range(1, count + 1):
-        matches = []
-        next_field: list[Slot | None] = []
-        for position in range(len(field) // 2):
-            top, bottom = field[2 * position], field[2 * position + 1]
-            if top is None or bottom is None:  # a bye: the present side advances
-                next_field.append(top if bottom is None else bottom)
-                continue
-            if top.seed is not None and bottom.seed is not None and bottom.seed < top.seed:
-                top, bottom = bottom, top  # the higher seed on top
-            matches.append(
-                BracketMatch(
-                    round=number,
-                    position=position,
-                    top=top,
-                    bottom=bottom,
-                    first_to=lengths[number - 1],
-                    head_start=starts[number - 1],
-                    name=labels[number - 1],
-                )
-            )
-            next_field.append(Slot(winner_of=(number, position)))
-        rounds.append(
-            BracketRound(
-                number=number,
-                name=labels[number - 1],
-                first_to=lengths[number - 1],
-                head_start=starts[number - 1],
-                matches=tuple(matches),
+    for number, length, start, label in zip(
+        range(1, count + 1), lengths, starts, labels, strict=True
+    ):
+        template = BracketRound(number, label, length, start, ())
+        bracket_round, field = _play_round(template, field)
+        rounds.append(bracket_round)
+    return Bracket(seeds=seeds, size=size, rounds=tuple(rounds), byes=byes)
+
+
+def _byes(order: tuple[int, ...], seeds: int) -> tuple[int, ...]:
+    """The seeds whose first-round opponent does not exist (a bracket position beyond
+    ``seeds``), best first."""
+    pairs = zip(order[::2], order[1::2], strict=True)
+    return tuple(sorted(min(a, b) for a, b in pairs if max(a, b) > seeds))
+
+
+def _check_round_series(number: int, length: object, start: object) -> None:
+    """A round's series: first to at least 1, and a head start only where it cannot
+    decide the series before it starts."""
+    if not is_whole(length, at_least=1):
+        raise BracketError("round_first_to_positive", round=number, given=repr(length))
+    if not isinstance(start, bool):
+        raise BracketError("round_head_start_bool", round=number, given=repr(start))
+    if start and length < 2:  # type: ignore[operator]
+        raise BracketError("round_head_start_first_to_1", round=number)
+
+
+def _play_round(
+    template: BracketRound, field: list[Slot | None]
+) -> tuple[BracketRound, list[Slot | None]]:
+    """The matches of one round between neighbouring positions of ``field`` (a missing
+    side is a bye: the present one advances), and the field of the next round."""
+    matches = []
+    next_field: list[Slot | None] = []
+    for position in range(len(field) // 2):
+        top, bottom = field[2 * position], field[2 * position + 1]
+        if top is None or bottom is None:
+            next_field.append(top if bottom is None else bottom)
+            continue
+        top, bottom = _higher_seed_on_top(top, bottom)
+        matches.append(
+            BracketMatch(
+                round=template.number,
+                position=position,
+                top=top,
+                bottom=bottom,
+                first_to=template.first_to,
+                head_start=template.head_start,
+                name=template.name,
             )
         )
-        field = next_field
-    return Bracket(seeds=seeds, size=size, rounds=tuple(rounds), byes=byes)
+        next_field.append(Slot(winner_of=(template.number, position)))
+    return replace(template, matches=tuple(matches)), next_field
+
+
+def _higher_seed_on_top(top: Slot, bottom: Slot) -> tuple[Slot, Slot]:
+    if top.seed is not None and bottom.seed is not None and bottom.seed < top.seed:
+        return bottom, top
+    return top, bottom
 
 
 def xleague_playoffs() -> Bracket:
@@ -357,6 +368,17 @@ class SeriesState:
         return (self.first_to - self.higher_score) + (self.first_to - self.lower_score) - 1
 
 
+def _check_series(higher: PlayerId, lower: PlayerId, first_to: int, head_start: int) -> None:
+    if higher == lower:
+        raise BracketError("series_two_players")
+    if not is_whole(first_to, at_least=1):
+        raise BracketError("first_to_positive", given=repr(first_to))
+    if not is_whole(head_start):
+        raise BracketError("head_start_whole", given=repr(head_start))
+    if not 0 <= head_start < first_to:
+        raise BracketError("head_start_impossible", head_start=head_start, first_to=first_to)
+
+
 def series_state(
     game_winners: Sequence[PlayerId],
     *,
@@ -370,14 +392,7 @@ def series_state(
     Raises :class:`BracketError` for a winner who is not in the series, games recorded
     after the series was decided, or an impossible configuration.
     """
-    if higher == lower:
-        raise BracketError("series_two_players")
-    if isinstance(first_to, bool) or not isinstance(first_to, int) or first_to < 1:
-        raise BracketError("first_to_positive", given=repr(first_to))
-    if isinstance(head_start, bool) or not isinstance(head_start, int):
-        raise BracketError("head_start_whole", given=repr(head_start))
-    if not 0 <= head_start < first_to:
-        raise BracketError("head_start_impossible", head_start=head_start, first_to=first_to)
+    _check_series(higher, lower, first_to, head_start)
     scores = {higher: head_start, lower: 0}
     winner: PlayerId | None = None
     for number, game_winner in enumerate(game_winners, start=1):
@@ -452,7 +467,7 @@ def playoff_rounds(
     count = rounds_for(seeds)
     lengths = _spread(first_to, count, "first_to")
     for number, length in enumerate(lengths, start=1):
-        if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 9:
+        if not is_whole(length) or not 1 <= length <= 9:  # type: ignore[operator]
             raise BracketError("round_first_to_range", round=number, given=repr(length))
     if head_start is None:
         starts: tuple[object, ...] = tuple(length >= 2 for length in lengths)  # type: ignore[operator]

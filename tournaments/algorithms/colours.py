@@ -201,13 +201,7 @@ def assign_colours(
         raise ColourError("policy_unknown", given=repr(policy), known=", ".join(POLICIES))
     board = check_board(board_colours)
     units = allied_units(board, layout)
-    if isinstance(players, str | bytes):
-        raise ColourError("players_one_string")
-    seated = tuple(players)
-    if not seated:
-        raise ColourError("colours_nobody")
-    if len(set(seated)) != len(seated):
-        raise ColourError("player_twice_at_board", players=repr(seated))
+    seated = _seated(players)
     if not _seatable(units, frozenset(), len(seated)):
         capacity = len(board) if layout == "single" else len(board) // 2
         raise ColourError(
@@ -217,31 +211,66 @@ def assign_colours(
             layout=layout,
             most=capacity,
         )
+    wanted = _wanted_units(seated, preferences or {}, board, layout)
+    keepers = kept_preferences(seated, wanted, units)
+    result: dict[PlayerId, Unit] = {p: wanted[p] for p in seated if p in keepers}  # type: ignore[misc]
+    for player in _choosing_order(seated, keepers, wanted):
+        result[player] = _remaining_unit(units, result, len(seated), wanted[player])
+    return {player: result[player] for player in seated}
+
+
+def _choosing_order(
+    seated: Sequence[PlayerId], keepers: frozenset[PlayerId], wanted: Mapping[PlayerId, Unit | None]
+) -> list[PlayerId]:
+    """Who takes a remaining unit, in turn: the moved players (their preference
+    clashed), then the players without a preference, each in at-board order."""
+    moved = [p for p in seated if p not in keepers and wanted[p] is not None]
+    return [*moved, *(p for p in seated if wanted[p] is None)]
+
+
+def _seated(players: Sequence[PlayerId]) -> tuple[PlayerId, ...]:
+    """The players at the board: a sequence of at least one, nobody twice."""
+    if isinstance(players, str | bytes):
+        raise ColourError("players_one_string")
+    seated = tuple(players)
+    if not seated:
+        raise ColourError("colours_nobody")
+    if len(set(seated)) != len(seated):
+        raise ColourError("player_twice_at_board", players=repr(seated))
+    return seated
+
+
+def _wanted_units(
+    seated: Sequence[PlayerId],
+    preferences: Mapping[PlayerId, str | Iterable[Colour] | None],
+    board: Sequence[Colour],
+    layout: str,
+) -> dict[PlayerId, Unit | None]:
+    """Each seated player's preference as a unit of ``layout`` (None: no preference)."""
     wanted: dict[PlayerId, Unit | None] = {}
     for player in seated:
-        preference = (preferences or {}).get(player)
+        preference = preferences.get(player)
         try:
             wanted[player] = None if preference is None else normalise(preference, board, layout)
         except ColourError as error:
             raise ColourError("preference_of", player=repr(player), why=error) from None
+    return wanted
 
-    keepers = kept_preferences(seated, wanted, units)
-    result: dict[PlayerId, Unit] = {p: wanted[p] for p in seated if p in keepers}  # type: ignore[misc]
-    taken = frozenset(c for unit in result.values() for c in unit)
-    moved = [p for p in seated if p not in keepers and wanted[p] is not None]
-    free_choice = [p for p in seated if wanted[p] is None]
-    for player in (*moved, *free_choice):
-        remaining = len(seated) - len(result) - 1
-        options = [
-            unit
-            for unit in units
-            if taken.isdisjoint(unit) and _seatable(units, taken | set(unit), remaining)
-        ]
-        liked = set(wanted[player] or ())
-        chosen = min(options, key=lambda unit: -len(liked.intersection(unit)))
-        result[player] = chosen
-        taken = taken | set(chosen)
-    return {player: result[player] for player in seated}
+
+def _remaining_unit(
+    units: Sequence[Unit], given: Mapping[PlayerId, Unit], seated: int, liked: Unit | None
+) -> Unit:
+    """Of the units still free that leave the rest seatable, the one sharing the most
+    colours with ``liked`` (on a tie the first in the board's order)."""
+    taken = frozenset(c for unit in given.values() for c in unit)
+    remaining = seated - len(given) - 1
+    options = [
+        unit
+        for unit in units
+        if taken.isdisjoint(unit) and _seatable(units, taken | set(unit), remaining)
+    ]
+    wish = set(liked or ())
+    return min(options, key=lambda unit: -len(wish.intersection(unit)))
 
 
 def owner_of(colour: Colour, assignment: Mapping[PlayerId, Iterable[Colour]]) -> PlayerId:

@@ -22,6 +22,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tournaments.algorithms.boards import BOARD_6, Colour, check_board
+from tournaments.algorithms.checks import is_whole
 from tournaments.algorithms.colours import assign_colours
 from tournaments.algorithms.errors import GrandPrixError
 from tournaments.algorithms.standings import GP_BONUS, GP_PLACE_POINTS, GP_PLUS_BONUS
@@ -101,7 +102,7 @@ def max_gain_per_game(
     Three players × two colours (GP): places 1 and 2 plus the bonus, 10 + 6 + 2 = 18,
     against places 5 and 6, 2 + 1 = 3: 15. Two players on board 4: 18 − (4 + 3) = 11.
     """
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 3:
+    if not is_whole(players) or not 2 <= players <= 3:
         raise GrandPrixError("gp_game_players", given=repr(players))
     return _max_gain(players, 2, tuple(place_points), tuple(bonus))
 
@@ -125,6 +126,18 @@ class GrandPrixStatus:
     chasers: tuple[PlayerId, ...]
 
 
+def _check_table(points: Mapping[PlayerId, int], games_left: int, fmt: str) -> None:
+    if fmt not in BONUS:
+        raise GrandPrixError("gp_format_unknown", given=repr(fmt))
+    if not is_whole(games_left, at_least=0):
+        raise GrandPrixError("gp_games_left", given=repr(games_left))
+    if not 2 <= len(points) <= 3:
+        raise GrandPrixError("gp_table_players", count=len(points))
+    for player, value in points.items():
+        if not is_whole(value, at_least=0):
+            raise GrandPrixError("gp_points", player=repr(player))
+
+
 def grand_prix_status(
     points: Mapping[PlayerId, int],
     games_left: int,
@@ -139,15 +152,7 @@ def grand_prix_status(
     ``fmt`` ``"GP"`` or ``"GP+"`` picks the bonus (or give ``bonus``). A player is a
     chaser while ``their points + games_left × max_gain_per_game ≥ the leader's``.
     """
-    if fmt not in BONUS:
-        raise GrandPrixError("gp_format_unknown", given=repr(fmt))
-    if isinstance(games_left, bool) or not isinstance(games_left, int) or games_left < 0:
-        raise GrandPrixError("gp_games_left", given=repr(games_left))
-    if not 2 <= len(points) <= 3:
-        raise GrandPrixError("gp_table_players", count=len(points))
-    for player, value in points.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise GrandPrixError("gp_points", player=repr(player))
+    _check_table(points, games_left, fmt)
     gain = max_gain_per_game(
         len(points),
         place_points=place_points,

@@ -17,8 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations, permutations
+from itertools import combinations, permutations, product
 
+from tournaments.algorithms.checks import is_whole
 from tournaments.algorithms.errors import SchedulingError
 
 MIN_PLAYERS = 2
@@ -88,7 +89,7 @@ class Schedule:
 
 
 def _check_count(n: object, minimum: int = MIN_PLAYERS) -> int:
-    if isinstance(n, bool) or not isinstance(n, int):
+    if not is_whole(n):
         raise SchedulingError("players_not_integer", given=repr(n))
     if not minimum <= n <= MAX_PLAYERS:
         raise SchedulingError("schedule_players", low=minimum, high=MAX_PLAYERS, count=n)
@@ -103,8 +104,7 @@ def check_late_order(late_order: Iterable[object]) -> tuple[int, int, int]:
         order = tuple(late_order)
     except TypeError:
         raise SchedulingError("late_order_list", given=repr(late_order)) from None
-    valid = all(isinstance(g, int) and not isinstance(g, bool) for g in order)
-    if not valid or sorted(order) != [4, 5, 6]:  # type: ignore[type-var]
+    if not all(is_whole(g) for g in order) or sorted(order) != [4, 5, 6]:  # type: ignore[type-var]
         raise SchedulingError("late_order_games", given=repr(order))
     return order  # type: ignore[return-value]
 
@@ -144,25 +144,32 @@ def berger_tables(n: int) -> tuple[Round, ...]:
     """
     _check_count(n)
     m = n if n % 2 == 0 else n + 1  # with the phantom
-    k = m - 1  # circle size
     rounds: list[Round] = []
     for r in range(1, m):
-        target = (r + 1) % k
-        # the seed that meets the fixed point m this round: 2·p ≡ r + 1 (mod k)
-        p0 = next(i for i in range(1, m) if (2 * i) % k == target)
-        games: list[Game] = [(p0, m) if r % 2 == 1 else (m, p0)]
-        for d in range(1, m // 2):
-            a = (p0 + d - 1) % k + 1
-            b = (p0 - d - 1) % k + 1
-            low, high = min(a, b), max(a, b)
-            games.append((low, high) if (high - low) % 2 == 1 else (high, low))
+        games = _berger_round(r, m)
         byes: tuple[int, ...] = ()
-        if m != n:
+        if m != n:  # whoever meets the phantom has the bye
             phantom_game = next(g for g in games if m in g)
             games.remove(phantom_game)
             byes = tuple(p for p in phantom_game if p != m)
         rounds.append(Round(number=r, games=tuple(games), byes=byes, label=f"R{r}", leg=1))
     return tuple(rounds)
+
+
+def _berger_round(r: int, m: int) -> list[Game]:
+    """Round ``r`` of the Berger table of ``m`` seeds (even; ``m`` is the fixed point):
+    the games, first mentioned first."""
+    k = m - 1  # circle size
+    target = (r + 1) % k
+    # the seed that meets the fixed point m this round: 2·p ≡ r + 1 (mod k)
+    p0 = next(i for i in range(1, m) if (2 * i) % k == target)
+    games: list[Game] = [(p0, m) if r % 2 == 1 else (m, p0)]
+    for d in range(1, m // 2):
+        a = (p0 + d - 1) % k + 1
+        b = (p0 - d - 1) % k + 1
+        low, high = min(a, b), max(a, b)
+        games.append((low, high) if (high - low) % 2 == 1 else (high, low))
+    return games
 
 
 def double_round_robin(n: int, *, late_order: Iterable[int] | None = None) -> Schedule:
@@ -213,6 +220,49 @@ def _pair(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
 
 
+def _due_first(
+    playing: list[int], due: frozenset[int], rng: random.Random, attempt: int
+) -> list[int]:
+    """The due players, then the others; shuffled (each group) after the first attempt."""
+    heads = [p for p in playing if p in due]
+    others = [p for p in playing if p not in due]
+    if attempt:
+        rng.shuffle(heads)
+        rng.shuffle(others)
+    return heads + others
+
+
+class _Swaps:
+    """Swapping players between boards of three: ``uncovered[i]`` is 1 for a board
+    without a "due" player; a swap is made when it covers more boards, or as many at a
+    lower pair-meeting weight."""
+
+    def __init__(self, triples: list[list[int]], due: frozenset[int], weight: list[list[int]]):
+        self.triples = triples
+        self.due = due
+        self.weight = weight
+        self.uncovered = [0 if due.intersection(t) else 1 for t in triples]
+
+    def _uncovered(self, player: int, rest: list[int]) -> int:
+        return 0 if (player in self.due or self.due.intersection(rest)) else 1
+
+    def try_swap(self, i: int, x: int, j: int, y: int) -> bool:
+        """Swap seat ``x`` of board ``i`` with seat ``y`` of board ``j`` if that helps."""
+        ti, tj, weight = self.triples[i], self.triples[j], self.weight
+        a, b = ti[x], tj[y]
+        rest_i = [p for p in ti if p != a]
+        rest_j = [p for p in tj if p != b]
+        delta = sum(weight[b][o] - weight[a][o] for o in rest_i) + sum(
+            weight[a][o] - weight[b][o] for o in rest_j
+        )
+        new_ui, new_uj = self._uncovered(b, rest_i), self._uncovered(a, rest_j)
+        if (new_ui + new_uj - self.uncovered[i] - self.uncovered[j], delta) >= (0, 0):
+            return False
+        ti[x], tj[y] = b, a
+        self.uncovered[i], self.uncovered[j] = new_ui, new_uj
+        return True
+
+
 class _Planner:
     """Round-by-round state of a triple-threat schedule."""
 
@@ -238,29 +288,14 @@ class _Planner:
 
     def _improve(self, triples: list[list[int]], due: frozenset[int]) -> _Cost:
         """Swap players between boards while that lowers the cost; return the cost."""
-        weight = self.weights()
-        uncovered = [0 if due.intersection(t) else 1 for t in triples]
+        swaps = _Swaps(triples, due, self.weights())
         improved = True
         while improved:
             improved = False
             for i, j in combinations(range(len(triples)), 2):
-                ti, tj = triples[i], triples[j]
-                for x in range(3):
-                    for y in range(3):
-                        a, b = ti[x], tj[y]
-                        rest_i = [p for p in ti if p != a]
-                        rest_j = [p for p in tj if p != b]
-                        delta = sum(weight[b][o] - weight[a][o] for o in rest_i) + sum(
-                            weight[a][o] - weight[b][o] for o in rest_j
-                        )
-                        new_ui = 0 if (b in due or due.intersection(rest_i)) else 1
-                        new_uj = 0 if (a in due or due.intersection(rest_j)) else 1
-                        delta_uncovered = new_ui + new_uj - uncovered[i] - uncovered[j]
-                        if (delta_uncovered, delta) < (0, 0):
-                            ti[x], tj[y] = b, a
-                            uncovered[i], uncovered[j] = new_ui, new_uj
-                            improved = True
-        return (sum(uncovered), sum(self.pair_cost(t) for t in triples))
+                for x, y in product(range(3), range(3)):
+                    improved |= swaps.try_swap(i, x, j, y)
+        return (sum(swaps.uncovered), sum(self.pair_cost(t) for t in triples))
 
     def weights(self) -> list[list[int]]:
         """``weights()[a][b]`` = 4 ** (earlier meetings of a and b)."""
@@ -280,48 +315,49 @@ class _Planner:
         first mentioned least often), so that the first-mentioned seat can rotate;
         secondary: the pair-meeting cost.
         """
-        low = min(self.seat_counts[p][0] for p in playing)
-        due = frozenset(p for p in playing if self.seat_counts[p][0] == low)
-        boards = len(playing) // 3
-        weight = self.weights()
+        due = self._due(playing)
         best: tuple[_Cost, list[list[int]]] | None = None
         for attempt in range(restarts):
-            heads = [p for p in playing if p in due]
-            others = [p for p in playing if p not in due]
-            if attempt:
-                rng.shuffle(heads)
-                rng.shuffle(others)
-            # greedy start: each board takes a due player first (while there are any)
-            # and two companions adding the least cost; while the due players are
-            # fewer than the boards left, companions are not due players.
-            free = heads + others
-            triples: list[list[int]] = []
-            while free:
-                head = free.pop(0)
-                boards_left = boards - len(triples) - 1
-                due_left = sum(1 for p in free if p in due)
-                pool = [p for p in free if p not in due] if due_left <= boards_left else free
-                if len(pool) < 2:
-                    pool = free
-                head_due = head in due
-                wh = weight[head]
-
-                def start_cost(
-                    ab: tuple[int, int], wh: list[int] = wh, hd: bool = head_due
-                ) -> _Cost:
-                    a, b = ab
-                    covered = hd or a in due or b in due
-                    return (0 if covered else 1, wh[a] + wh[b] + weight[a][b])
-
-                a, b = min(combinations(pool, 2), key=start_cost)
-                free.remove(a)
-                free.remove(b)
-                triples.append([head, a, b])
+            triples = self._greedy_boards(
+                _due_first(playing, due, rng, attempt), due, len(playing) // 3
+            )
             cost = self._improve(triples, due)
             if best is None or cost < best[0]:
                 best = (cost, [list(t) for t in triples])
         assert best is not None
         return best[0], best[1], due
+
+    def _due(self, playing: list[int]) -> frozenset[int]:
+        """The players first mentioned least often so far."""
+        low = min(self.seat_counts[p][0] for p in playing)
+        return frozenset(p for p in playing if self.seat_counts[p][0] == low)
+
+    def _greedy_boards(self, free: list[int], due: frozenset[int], boards: int) -> list[list[int]]:
+        """The greedy start: each board takes the next free player (the due ones come
+        first) and the two companions adding the least cost; while the due players are
+        fewer than the boards left, companions are not due players."""
+        weight = self.weights()
+        triples: list[list[int]] = []
+        while free:
+            head = free.pop(0)
+            boards_left = boards - len(triples) - 1
+            due_left = sum(1 for p in free if p in due)
+            pool = [p for p in free if p not in due] if due_left <= boards_left else free
+            if len(pool) < 2:
+                pool = free
+            head_due = head in due
+            wh = weight[head]
+
+            def start_cost(ab: tuple[int, int], wh: list[int] = wh, hd: bool = head_due) -> _Cost:
+                a, b = ab
+                covered = hd or a in due or b in due
+                return (0 if covered else 1, wh[a] + wh[b] + weight[a][b])
+
+            a, b = min(combinations(pool, 2), key=start_cost)
+            free.remove(a)
+            free.remove(b)
+            triples.append([head, a, b])
+        return triples
 
     # -- byes --------------------------------------------------------------------------
 
@@ -422,11 +458,11 @@ def triple_threat_schedule(n: int, rounds: int, *, restarts: int | None = None) 
     pair exactly once). The result is deterministic.
     """
     _check_count(n, minimum=3)
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 1000:
+    if not is_whole(rounds) or not 1 <= rounds <= 1000:
         raise SchedulingError("schedule_rounds", given=repr(rounds))
     if restarts is None:
         restarts = 6 if n <= 33 else 2
-    if isinstance(restarts, bool) or not isinstance(restarts, int) or restarts < 1:
+    if not is_whole(restarts, at_least=1):
         raise SchedulingError("restarts_positive", given=repr(restarts))
     planner = _Planner(n, restarts)
     return Schedule(

@@ -19,6 +19,7 @@ precedence directly instead of a key.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -99,19 +100,21 @@ class GameOutcome:
 
     def __post_init__(self) -> None:
         for name in ("players", "player_placings", "colour_places", "both_finished_order"):
-            value = getattr(self, name)
-            if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-                raise StandingsError(
-                    "game_field_sequence", game=repr(self.game_id), field=name, given=repr(value)
-                )
-            object.__setattr__(self, name, tuple(value))
+            self._freeze_sequence(name)
         for name in ("counted_pawns", "completed_colours"):
-            value = getattr(self, name)
-            if value is not None and not isinstance(value, Mapping):
-                raise StandingsError(
-                    "game_field_mapping", game=repr(self.game_id), field=name, given=repr(value)
-                )
-            object.__setattr__(self, name, _frozen_mapping(value))
+            self._freeze_mapping(name)
+
+    def _freeze_sequence(self, name: str) -> None:
+        value = getattr(self, name)
+        if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+            raise self._fault("game_field_sequence", field=name, given=repr(value))
+        object.__setattr__(self, name, tuple(value))
+
+    def _freeze_mapping(self, name: str) -> None:
+        value = getattr(self, name)
+        if value is not None and not isinstance(value, Mapping):
+            raise self._fault("game_field_mapping", field=name, given=repr(value))
+        object.__setattr__(self, name, _frozen_mapping(value))
 
     @property
     def forfeited(self) -> bool:
@@ -390,21 +393,32 @@ class HeadToHead(Metric):
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
         members = set(group)
         score = dict.fromkeys(group, 0)
-        games: dict[int, GameOutcome] = {}  # the members' games only, each once, in order
-        for member in group:
-            for game in ctx.games_of(member):
-                games.setdefault(id(game), game)
-        for game in sorted(games.values(), key=ctx.order_of):
+        for game in _games_among(ctx, group):
             present = [p for p in game.players if p in members]
-            for i, a in enumerate(present):
-                for b in present[i + 1 :]:
-                    if _beats(game, a, b):
-                        score[a] += 1
-                        score[b] -= 1
-                    elif _beats(game, b, a):
-                        score[b] += 1
-                        score[a] -= 1
+            for a, b in itertools.combinations(present, 2):
+                winner, loser = _ahead(game, a, b)
+                if winner is not None:
+                    score[winner] += 1
+                    score[loser] -= 1
         return score
+
+
+def _games_among(ctx: StandingsContext, group: Sequence[EntryId]) -> list[GameOutcome]:
+    """The games any member of ``group`` played, each once, in input order."""
+    games: dict[int, GameOutcome] = {}
+    for member in group:
+        for game in ctx.games_of(member):
+            games.setdefault(id(game), game)
+    return sorted(games.values(), key=ctx.order_of)
+
+
+def _ahead(game: GameOutcome, a: EntryId, b: EntryId) -> tuple[EntryId | None, EntryId | None]:
+    """``(ahead, behind)`` of ``a`` and ``b`` in ``game``; ``(None, None)`` if neither is."""
+    if _beats(game, a, b):
+        return a, b
+    if _beats(game, b, a):
+        return b, a
+    return None, None
 
 
 @dataclass(frozen=True)
@@ -421,13 +435,19 @@ class CountedPawnsDifference(Metric):
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
         totals = dict.fromkeys(group, 0)
         for game in ctx.outcomes:
-            if game.forfeited or not game.counted_pawns:
+            if game.forfeited:
                 continue
-            pawns = game.counted_pawns
             for e in game.players:
-                if e in totals and e in pawns:
-                    totals[e] += sum(pawns[e] - pawns[o] for o in game.players if o != e)
+                if e in totals:
+                    totals[e] += _pawn_difference(game.counted_pawns, game.players, e)
         return totals
+
+
+def _pawn_difference(pawns: Mapping[EntryId, int], players: Sequence[EntryId], e: EntryId) -> int:
+    """Σ over ``e``'s opponents of (``e``'s counted pawns − theirs); 0 if not recorded."""
+    if e not in pawns:
+        return 0
+    return sum(pawns[e] - pawns[o] for o in players if o != e)
 
 
 @dataclass(frozen=True)
@@ -465,15 +485,18 @@ class GameTime(Metric):
     higher_is_better: bool = False
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
-        result: dict[EntryId, Any] = {}
-        for e in group:
-            times = [g.game_time for g in ctx.games_of(e) if not g.forfeited]
-            # a time beyond MAX_GAME_SECONDS is no real game's (game-log.md bounds "t"): it
-            # counts as unknown, and a sum of real times never nears an overflow
-            known = [float(t) for t in times if t is not None and t <= MAX_GAME_SECONDS]
-            # fsum: exact, so the total does not depend on the order of the games
-            result[e] = None if len(known) < len(times) else math.fsum(known)
-        return result
+        return {
+            e: _total_time([g.game_time for g in ctx.games_of(e) if not g.forfeited]) for e in group
+        }
+
+
+def _total_time(times: list[float | None]) -> float | None:
+    """The sum of the times, or None when one of them is unknown: a time beyond
+    :data:`MAX_GAME_SECONDS` is no real game's (game-log.md bounds "t"), so it counts as
+    unknown, and a sum of real times never nears an overflow."""
+    known = [float(t) for t in times if t is not None and t <= MAX_GAME_SECONDS]
+    # fsum: exact, so the total does not depend on the order of the games
+    return None if len(known) < len(times) else math.fsum(known)
 
 
 def _roll_key(value: Any) -> tuple[int, ...]:
@@ -498,9 +521,9 @@ class DieRoll(Metric):
     group_dependent: ClassVar[bool] = True
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
-        for sequences in reversed(ctx.roll_offs):
-            if all(e in sequences for e in group):
-                return {e: sequences[e] for e in group}
+        sequences = _latest_with_all(ctx.roll_offs, group)
+        if sequences is not None:
+            return {e: sequences[e] for e in group}
         return {e: ctx.die_rolls.get(e) for e in group}
 
     def rank_key(self, value: Any) -> Any:
@@ -556,7 +579,7 @@ def order_by_rolls(
     """
     group = tuple(players)
     sequences = [roll_off_sequences(r) for r in roll_offs]
-    chosen = next((s for s in reversed(sequences) if all(p in s for p in group)), None)
+    chosen = _latest_with_all(sequences, group)
     if chosen is None:
         return (group,) if group else ()
     keys = {p: chosen[p] for p in group}
@@ -564,6 +587,23 @@ def order_by_rolls(
         tuple(p for p in group if keys[p] == key)
         for key in sorted(set(keys.values()), reverse=True)
     )
+
+
+def _latest_with_all(
+    sequences: Sequence[Mapping[EntryId, tuple[int, ...]]], group: Sequence[EntryId]
+) -> Mapping[EntryId, tuple[int, ...]] | None:
+    """The latest roll-off every member of ``group`` took part in, or None."""
+    return next((s for s in reversed(sequences) if all(p in s for p in group)), None)
+
+
+def _score_places(
+    points: dict[EntryId, int], order: Sequence[EntryId], scale: Sequence[int]
+) -> None:
+    """Add ``scale[i]`` to the points of the ``i``-th of ``order`` (those in ``points``;
+    places beyond the scale score nothing)."""
+    for place, entry in enumerate(order[: len(scale)]):
+        if entry in points:
+            points[entry] += scale[place]
 
 
 @dataclass(frozen=True)
@@ -580,12 +620,8 @@ class GrandPrixPoints(Metric):
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
         points = dict.fromkeys(group, 0)
         for game in ctx.outcomes:
-            for place, owner in enumerate(game.colour_places[: len(self.place_points)]):
-                if owner in points:
-                    points[owner] += self.place_points[place]
-            for rank, owner in enumerate(game.both_finished_order[: len(self.bonus)]):
-                if owner in points:
-                    points[owner] += self.bonus[rank]
+            _score_places(points, game.colour_places, self.place_points)
+            _score_places(points, game.both_finished_order, self.bonus)
         return points
 
 
@@ -602,9 +638,7 @@ class PlacementPoints(Metric):
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
         points = dict.fromkeys(group, 0)
         for game in ctx.outcomes:
-            for place, entry in enumerate(game.player_placings[: len(self.scheme)]):
-                if entry in points:
-                    points[entry] += self.scheme[place]
+            _score_places(points, game.player_placings, self.scheme)
         return points
 
 
@@ -633,6 +667,15 @@ METRICS: Mapping[str, Metric] = MappingProxyType(
 )
 
 
+def _metric(item: str | Metric) -> Metric:
+    """A metric, or the built-in metric of a key."""
+    if isinstance(item, Metric):
+        return item
+    if isinstance(item, str) and item in METRICS:
+        return METRICS[item]
+    raise StandingsError("metric_unknown", given=repr(item), known=", ".join(METRICS))
+
+
 def resolve_metrics(precedence: Iterable[str | Metric]) -> tuple[Metric, ...]:
     """Metric keys (or :class:`Metric` instances) → metrics, validated.
 
@@ -642,12 +685,7 @@ def resolve_metrics(precedence: Iterable[str | Metric]) -> tuple[Metric, ...]:
         raise StandingsError("precedence_one_string")
     metrics: list[Metric] = []
     for item in precedence:
-        if isinstance(item, Metric):
-            metric = item
-        elif isinstance(item, str) and item in METRICS:
-            metric = METRICS[item]
-        else:
-            raise StandingsError("metric_unknown", given=repr(item), known=", ".join(METRICS))
+        metric = _metric(item)
         if not metric.key:
             raise StandingsError("metric_no_key", metric=repr(metric))
         if any(m.key == metric.key for m in metrics):

@@ -20,11 +20,12 @@ functions below it are the rules one by one.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from tournaments.algorithms.boards import BOARD_4, Colour
+from tournaments.algorithms.checks import is_whole
 from tournaments.algorithms.colours import assigned_colours, owner_of, rearguard
 from tournaments.algorithms.errors import ColourError, StartingColourError
 from tournaments.algorithms.seeding import DieRollOrder, roll_off
@@ -185,60 +186,103 @@ def decide_starting_colour(
         raise StartingColourError(error.code, **error.params) from None
     if not in_play:
         raise StartingColourError("start_none_in_play")
-    players = tuple(assignment) if at_board is None else tuple(at_board)
-    if isinstance(game_number, bool) or not isinstance(game_number, int) or game_number < 1:
+    if not is_whole(game_number, at_least=1):
         raise StartingColourError("game_number_positive", given=repr(game_number))
-
-    def by_dice(why: str) -> StartingColour:
-        rolls = die_roll_starting_colour(in_play, seed=seed, rng=rng, recorded_rolls=recorded_rolls)
-        return StartingColour(rolls.winner, why, rolls)
-
-    def from_previous() -> StartingColour:
-        if previous is None:
-            raise StartingColourError("start_needs_previous", game=game_number)
-        colour = clinching_colour(previous)
-        if previous.end == "all-places":
-            why = "first colour finished by the winner of the previous (GP) game"
-        else:
-            why = "colour that clinched victory in the previous game"
-        return StartingColour(colour, why)
-
-    if rule == "die-roll":
-        result = by_dice("highest die roll")
-    elif rule == "drr":
-        result = StartingColour(
-            drr_starting_colour(players, assignment, board_colours),
-            f"rearguard of the first mentioned player {players[0]!r}",
-        )
-    elif rule == "playoff":
-        if higher_seed is None:
-            raise StartingColourError("start_needs_higher_seed")
-        result = StartingColour(
-            playoff_starting_colour(higher_seed, assignment, board_colours),
-            f"rearguard of the higher seed {higher_seed!r}",
-        )
-    elif rule == "triple-threat":
-        if game_number == 1:
-            result = by_dice("game 1 of a triple-threat tournament: highest die roll")
-        else:
-            result = from_previous()
-    elif rule == "challengers":
-        if game_number == 1:
-            if game0_first_finisher is None:
-                raise StartingColourError("start_needs_game0")
-            result = StartingColour(
-                _rearguard_of(game0_first_finisher, assignment, board_colours),
-                f"rearguard of {game0_first_finisher!r}, who finished game 0 first",
-            )
-        else:
-            result = from_previous()
-    else:
+    decide = _RULES.get(rule) if isinstance(rule, str) else None
+    if decide is None:
         raise StartingColourError("start_rule_unknown", given=repr(rule), known=", ".join(RULES))
+    game = _Game(
+        assignment=assignment,
+        board_colours=board_colours,
+        players=tuple(assignment) if at_board is None else tuple(at_board),
+        in_play=in_play,
+        number=game_number,
+        higher_seed=higher_seed,
+        previous=previous,
+        game0_first_finisher=game0_first_finisher,
+        dice={"seed": seed, "rng": rng, "recorded_rolls": recorded_rolls},
+    )
+    result = decide(game)
     if result.colour not in in_play:
         raise StartingColourError(
             "start_not_in_play", colour=repr(result.colour), reason=result.reason
         )
     return result
+
+
+@dataclass(frozen=True)
+class _Game:
+    """What a starting-colour rule may look at (``decide_starting_colour``'s arguments)."""
+
+    assignment: Mapping[PlayerId, Iterable[Colour]]
+    board_colours: Sequence[Colour]
+    players: tuple[PlayerId, ...]
+    in_play: tuple[Colour, ...]
+    number: int
+    higher_seed: PlayerId | None
+    previous: PreviousGame | None
+    game0_first_finisher: PlayerId | None
+    dice: Mapping[str, Any]
+
+    def by_dice(self, why: str) -> StartingColour:
+        rolls = die_roll_starting_colour(self.in_play, **self.dice)
+        return StartingColour(rolls.winner, why, rolls)
+
+    def from_previous(self) -> StartingColour:
+        """The colour that clinched the previous game (GP: its winner's first colour)."""
+        if self.previous is None:
+            raise StartingColourError("start_needs_previous", game=self.number)
+        colour = clinching_colour(self.previous)
+        if self.previous.end == "all-places":
+            return StartingColour(
+                colour, "first colour finished by the winner of the previous (GP) game"
+            )
+        return StartingColour(colour, "colour that clinched victory in the previous game")
+
+    def rearguard_of(self, player: PlayerId, why: str) -> StartingColour:
+        return StartingColour(_rearguard_of(player, self.assignment, self.board_colours), why)
+
+
+def _die_roll_start(game: _Game) -> StartingColour:
+    return game.by_dice("highest die roll")
+
+
+def _drr_start(game: _Game) -> StartingColour:
+    return StartingColour(
+        drr_starting_colour(game.players, game.assignment, game.board_colours),
+        f"rearguard of the first mentioned player {game.players[0]!r}",
+    )
+
+
+def _playoff_start(game: _Game) -> StartingColour:
+    if game.higher_seed is None:
+        raise StartingColourError("start_needs_higher_seed")
+    return game.rearguard_of(game.higher_seed, f"rearguard of the higher seed {game.higher_seed!r}")
+
+
+def _triple_threat_start(game: _Game) -> StartingColour:
+    if game.number == 1:
+        return game.by_dice("game 1 of a triple-threat tournament: highest die roll")
+    return game.from_previous()
+
+
+def _challengers_start(game: _Game) -> StartingColour:
+    if game.number != 1:
+        return game.from_previous()
+    first = game.game0_first_finisher
+    if first is None:
+        raise StartingColourError("start_needs_game0")
+    return game.rearguard_of(first, f"rearguard of {first!r}, who finished game 0 first")
+
+
+#: rule → how it decides the start (``RULES`` in this order)
+_RULES: Mapping[str, Callable[[_Game], StartingColour]] = {
+    "die-roll": _die_roll_start,
+    "drr": _drr_start,
+    "playoff": _playoff_start,
+    "triple-threat": _triple_threat_start,
+    "challengers": _challengers_start,
+}
 
 
 # --------------------------------------------------------------------------------------

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator
 
 
-def is_whole(value: object, at_least: int | None = None) -> bool:
-    """``value`` is an ``int`` (``True``/``False`` are not numbers here), and at least
-    ``at_least`` when given."""
+def is_whole(value: object, at_least: int | None = None, at_most: int | None = None) -> bool:
+    """``value`` is an ``int`` (``True``/``False`` are not numbers here), at least
+    ``at_least`` and at most ``at_most`` when given."""
     if isinstance(value, bool) or not isinstance(value, int):
         return False
-    return at_least is None or value >= at_least
+    low = value if at_least is None else at_least
+    high = value if at_most is None else at_most
+    return low <= value <= high
 
 
 def repeated(items: Iterable[Hashable]) -> Iterator[Hashable]:

@@ -89,7 +89,22 @@ def _prototypes() -> tuple[dict[str, str], frozenset[str]]:
     """Each confusable character → the representative of its group (see the module), and
     every character that is in some group."""
 
-    data: dict[str, list[dict]] = load("confusables.json")
+    graph = _confusable_graph(load("confusables.json"))
+    mapping: dict[str, str] = {}
+    seen: set[str] = set()
+    for start in sorted(graph):
+        if start in seen:
+            continue
+        group = _connected(graph, start)
+        seen |= group
+        rep = _representative(graph, group)
+        mapping.update((m, rep) for m in group if len(m) == 1 and m != rep)
+    return mapping, frozenset(m for m in graph if len(m) == 1)
+
+
+def _confusable_graph(data: dict[str, list[dict]]) -> dict[str, set[str]]:
+    """Which strings are confusable with which, both ways (the data's display marks
+    stripped)."""
     graph: dict[str, set[str]] = {}
     for key, homoglyphs in data.items():
         a = key.strip(_DATA_MARKS)
@@ -98,28 +113,28 @@ def _prototypes() -> tuple[dict[str, str], frozenset[str]]:
             if a and b and a != b:
                 graph.setdefault(a, set()).add(b)
                 graph.setdefault(b, set()).add(a)
-    mapping: dict[str, str] = {}
-    seen: set[str] = set()
-    for start in sorted(graph):
-        if start in seen:
-            continue
-        group, todo = set(), [start]
-        while todo:  # the connected group of ``start``
-            node = todo.pop()
-            if node in group:
-                continue
+    return graph
+
+
+def _connected(graph: dict[str, set[str]], start: str) -> set[str]:
+    """The group of strings confusable with ``start``, directly or through others."""
+    group: set[str] = set()
+    todo = [start]
+    while todo:
+        node = todo.pop()
+        if node not in group:
             group.add(node)
             todo.extend(graph[node] - group)
-        seen |= group
-        longer = sorted(m for m in group if len(m) > 1)
-        if longer:
-            rep = longer[0]
-        else:
-            rep = min(group, key=lambda m: (-len(graph[m]), not m.isascii(), ord(m[0])))
-        for member in group:
-            if len(member) == 1 and member != rep:
-                mapping[member] = rep
-    return mapping, frozenset(m for m in graph if len(m) == 1)
+    return group
+
+
+def _representative(graph: dict[str, set[str]], group: set[str]) -> str:
+    """The member that stands for ``group``: its multi-character prototype where there is
+    one, else the member most others map to, else the ASCII or lowest code point."""
+    longer = sorted(m for m in group if len(m) > 1)
+    if longer:
+        return longer[0]
+    return min(group, key=lambda m: (-len(graph[m]), not m.isascii(), ord(m[0])))
 
 
 def skeleton(text: str) -> str:

@@ -160,9 +160,16 @@ def grand_prix_status(
     )
     top = max(points.values())
     leaders = tuple(p for p, v in points.items() if v == top)
-    chasers = tuple(
-        p for p, v in points.items() if p not in leaders and v + games_left * gain >= top
-    )
+    reach = games_left * gain  # the most anybody can still gain
+    chasers = tuple(p for p, v in points.items() if p not in leaders and v + reach >= top)
+    return _status(leaders, chasers, games_left)
+
+
+def _status(
+    leaders: tuple[PlayerId, ...], chasers: tuple[PlayerId, ...], games_left: int
+) -> GrandPrixStatus:
+    """The winner is certain with one leader and nobody able to reach them; with no game
+    left and the top tied, an extra game is needed."""
     certain = len(leaders) == 1 and not chasers
     return GrandPrixStatus(
         leaders=leaders,

@@ -56,17 +56,25 @@ def _char_name(ch: str) -> str:
 def refused_character(text: str) -> tuple[str, str] | None:
     """The first character a name may not contain and what kind it is, or None."""
     for ch in text:
-        category = unicodedata.category(ch)
-        if ch == "\t":
-            return ch, "a tab"
-        if ch in BIDI_CONTROLS:
-            return ch, "a bidirectional control character (it reorders how text shows)"
-        if category in ("Cc", "Zl", "Zp"):
-            return ch, "a control character or line break"
-        if category == "Cf" or ch in "\u115f\u1160\u3164\uffa0\u034f":
-            return ch, "an invisible (zero-width or format) character"
-        if category in ("Cs", "Co", "Cn"):
-            return ch, "an unassigned or private-use character"
+        kind = _refused_kind(ch)
+        if kind is not None:
+            return ch, kind
+    return None
+
+
+def _refused_kind(ch: str) -> str | None:
+    """What kind of character a name may not hold ``ch`` is, or None if it may."""
+    category = unicodedata.category(ch)
+    if ch == "\t":
+        return "a tab"
+    if ch in BIDI_CONTROLS:
+        return "a bidirectional control character (it reorders how text shows)"
+    if category in ("Cc", "Zl", "Zp"):
+        return "a control character or line break"
+    if category == "Cf" or ch in "\u115f\u1160\u3164\uffa0\u034f":
+        return "an invisible (zero-width or format) character"
+    if category in ("Cs", "Co", "Cn"):
+        return "an unassigned or private-use character"
     return None
 
 

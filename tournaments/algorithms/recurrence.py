@@ -19,6 +19,16 @@ class RoundDate:
     deadline: datetime | None  # aware
 
 
+def _check_rhythm(rounds: int, every_days: int, due_hours: int | None) -> None:
+    """1–200 rounds, 1–60 days apart, results due 1 hour to 60 days later (or never)."""
+    if not is_whole(rounds, at_least=1, at_most=200):
+        raise RecurrenceError("dates_rounds")
+    if not is_whole(every_days, at_least=1, at_most=60):
+        raise RecurrenceError("dates_interval")
+    if due_hours is not None and not is_whole(due_hours, at_least=1, at_most=24 * 60):
+        raise RecurrenceError("dates_due")
+
+
 def round_dates(
     first: datetime,
     rounds: int,
@@ -30,12 +40,7 @@ def round_dates(
     """``rounds`` dates from ``first`` (naive: a wall-clock time in ``zone``; aware: converted
     to ``zone``), one every ``every_days`` days at the same wall-clock time; each result is
     due ``due_hours`` after its round (None: no deadline)."""
-    if not is_whole(rounds, at_least=1, at_most=200):
-        raise RecurrenceError("dates_rounds")
-    if not is_whole(every_days, at_least=1, at_most=60):
-        raise RecurrenceError("dates_interval")
-    if due_hours is not None and not is_whole(due_hours, at_least=1, at_most=24 * 60):
-        raise RecurrenceError("dates_due")
+    _check_rhythm(rounds, every_days, due_hours)
     tz = ZoneInfo(zone)
     local = first.astimezone(tz) if first.tzinfo else first.replace(tzinfo=tz)
     wall = local.replace(tzinfo=None)

@@ -190,12 +190,14 @@ class _Ranking:
                 raise self.misplaced(number, rolls, pending)
             self.apply(match, rolls)
         if pending := self.open_ties():
-            if not self.history:
-                raise SeedingError("rolls_missing")
-            tied = [
-                part("roll_tied", players=_describe(b), places=self.places_of(b)) for b in pending
-            ]
-            raise SeedingError("roll_tie_unresolved", tied=tied)
+            raise self.unresolved(pending)
+
+    def unresolved(self, pending: list[Block]) -> SeedingError:
+        """The recorded rounds stop while ``pending`` ties are open (or there are none)."""
+        if not self.history:
+            return SeedingError("rolls_missing")
+        tied = [part("roll_tied", players=_describe(b), places=self.places_of(b)) for b in pending]
+        return SeedingError("roll_tie_unresolved", tied=tied)
 
     def misplaced(self, number: int, rolls: Mapping, pending: list[Block]) -> SeedingError:
         """Why round ``number`` matches no open tie: a stranger rolled, a tied player did
@@ -206,12 +208,7 @@ class _Ranking:
             return SeedingError(code, number=number, players=_describe(unknown))
         partial = next((b for b in pending if set(rolls) < set(b)), None)
         if partial is not None:
-            return SeedingError(
-                "roll_round_incomplete",
-                number=number,
-                players=_describe(p for p in partial if p not in rolls),
-                places=self.places_of(partial),
-            )
+            return self.incomplete(number, rolls, partial)
         needed = [
             part("roll_needed", players=_describe(b), places=self.places_of(b)) for b in pending
         ]
@@ -220,6 +217,15 @@ class _Ranking:
             number=number,
             players=_describe(rolls),
             needed=needed,
+        )
+
+    def incomplete(self, number: int, rolls: Mapping, tie: Block) -> SeedingError:
+        """Round ``number`` is by some of the players of ``tie``, not all."""
+        return SeedingError(
+            "roll_round_incomplete",
+            number=number,
+            players=_describe(p for p in tie if p not in rolls),
+            places=self.places_of(tie),
         )
 
     def result(self) -> DieRollOrder:

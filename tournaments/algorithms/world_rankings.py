@@ -80,12 +80,17 @@ class Tournament:
             raise WorldRankingError("wr_date", tournament=label, given=repr(self.date))
         if isinstance(self.level, bool) or self.level not in LEVELS:
             raise WorldRankingError("wr_level", tournament=label, given=repr(self.level))
-        seen: set[PlayerId] = set()
-        for p in self.placings:
-            _check_placing(p, label, seen)
-            seen.add(p.player)
-        if self.placings and sum(1 for p in self.placings if p.place == 1) != 1:
-            raise WorldRankingError("wr_one_winner", tournament=label)
+        _check_placings(self.placings, label)
+
+
+def _check_placings(placings: tuple[Placing, ...], label: str) -> None:
+    """Each placing valid, each player once, and (with any placings) one winner."""
+    seen: set[PlayerId] = set()
+    for p in placings:
+        _check_placing(p, label, seen)
+        seen.add(p.player)
+    if placings and sum(1 for p in placings if p.place == 1) != 1:
+        raise WorldRankingError("wr_one_winner", tournament=label)
 
 
 def _check_placing(p: object, label: str, seen: set[PlayerId]) -> None:
@@ -176,13 +181,8 @@ class WorldRanking:
         raise WorldRankingError("wr_player_unranked", player=repr(player))
 
 
-def counted_tournaments(
-    tournaments: Iterable[Tournament], window: int = WINDOW, as_of: dt.date | None = None
-) -> tuple[Tournament, ...]:
-    """The ``window`` most recent tournaments (held on or before ``as_of`` if given), most
-    recent first. Same date: the later in the input counts as the more recent."""
-    if not is_whole(window, at_least=1):
-        raise WorldRankingError("wr_window", given=repr(window))
+def _check_tournaments(tournaments: Iterable[Tournament]) -> list[Tournament]:
+    """Tournaments, each once."""
     items = list(tournaments)
     ids: set[TournamentId] = set()
     for t in items:
@@ -191,6 +191,17 @@ def counted_tournaments(
         if t.tournament_id in ids:
             raise WorldRankingError("wr_tournament_twice", tournament=repr(t.tournament_id))
         ids.add(t.tournament_id)
+    return items
+
+
+def counted_tournaments(
+    tournaments: Iterable[Tournament], window: int = WINDOW, as_of: dt.date | None = None
+) -> tuple[Tournament, ...]:
+    """The ``window`` most recent tournaments (held on or before ``as_of`` if given), most
+    recent first. Same date: the later in the input counts as the more recent."""
+    if not is_whole(window, at_least=1):
+        raise WorldRankingError("wr_window", given=repr(window))
+    items = _check_tournaments(tournaments)
     held = [(t.date, i, t) for i, t in enumerate(items) if as_of is None or t.date <= as_of]
     held.sort(key=lambda x: (x[0], x[1]), reverse=True)
     return tuple(t for _, _, t in held[:window])

@@ -224,7 +224,7 @@ def build_bracket(
     ``names`` names the rounds (default: "Final", "Semi-finals", "Quarter-finals",
     "Round of N").
     """
-    if not is_whole(seeds) or not MIN_SEEDS <= seeds <= MAX_SEEDS:
+    if not is_whole(seeds, at_least=MIN_SEEDS, at_most=MAX_SEEDS):
         raise BracketError("bracket_seed_count", low=MIN_SEEDS, high=MAX_SEEDS, given=repr(seeds))
     size = 1 << (seeds - 1).bit_length()  # the smallest power of two that holds them
     count = size.bit_length() - 1
@@ -236,7 +236,6 @@ def build_bracket(
     for number, (length, start) in enumerate(zip(lengths, starts, strict=True), start=1):
         _check_round_series(number, length, start)
     order = bracket_order(size)
-    byes = _byes(order, seeds)
     rounds: list[BracketRound] = []
     # slot of each position of the current round's field: a seed or a winner
     field: list[Slot | None] = [Slot(seed=s) if s <= seeds else None for s in order]
@@ -246,7 +245,7 @@ def build_bracket(
         template = BracketRound(number, label, length, start, ())
         bracket_round, field = _play_round(template, field)
         rounds.append(bracket_round)
-    return Bracket(seeds=seeds, size=size, rounds=tuple(rounds), byes=byes)
+    return Bracket(seeds=seeds, size=size, rounds=tuple(rounds), byes=_byes(order, seeds))
 
 
 def _byes(order: tuple[int, ...], seeds: int) -> tuple[int, ...]:
@@ -449,6 +448,20 @@ def _spread(value: object, count: int, what: str) -> tuple[object, ...]:
     return (value,) * count
 
 
+def _head_starts(
+    head_start: bool | Sequence[bool] | None, lengths: tuple[object, ...], count: int
+) -> tuple[object, ...]:
+    """Whether the head-start rule applies, per round: as given, or by default in every
+    round longer than first-to-1."""
+    if head_start is None:
+        return tuple(length >= 2 for length in lengths)  # type: ignore[operator]
+    starts = _spread(head_start, count, "head_start")
+    for number, start in enumerate(starts, start=1):
+        if not isinstance(start, bool):
+            raise BracketError("round_head_start_true_false", round=number, given=repr(start))
+    return starts
+
+
 def playoff_rounds(
     seeds: int,
     first_to: int | Sequence[int] = 1,
@@ -467,15 +480,9 @@ def playoff_rounds(
     count = rounds_for(seeds)
     lengths = _spread(first_to, count, "first_to")
     for number, length in enumerate(lengths, start=1):
-        if not is_whole(length) or not 1 <= length <= 9:  # type: ignore[operator]
+        if not is_whole(length, at_least=1, at_most=9):
             raise BracketError("round_first_to_range", round=number, given=repr(length))
-    if head_start is None:
-        starts: tuple[object, ...] = tuple(length >= 2 for length in lengths)  # type: ignore[operator]
-    else:
-        starts = _spread(head_start, count, "head_start")
-    for number, start in enumerate(starts, start=1):
-        if not isinstance(start, bool):
-            raise BracketError("round_head_start_true_false", round=number, given=repr(start))
+    starts = _head_starts(head_start, lengths, count)
     result = PlayoffRounds(seeds, tuple(lengths), tuple(starts))  # type: ignore[arg-type]
     result.build()  # the bracket's own checks (a head start in a first-to-1 series)
     return result

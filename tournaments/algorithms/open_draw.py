@@ -604,9 +604,12 @@ def final_table(rows: Sequence[StandingsRow], size: int = 4) -> tuple[PlayerId, 
     if len(rows) < size:
         raise DrawError("final_table_short", size=size, count=len(rows))
     if len(rows) > size and rows[size].rank <= size:
-        tied = [r.entry for r in rows if r.rank == rows[size].rank]
-        raise DrawError("final_table_cut_tie", players=", ".join(map(repr, tied)))
+        raise DrawError("final_table_cut_tie", players=_tied_at(rows, rows[size].rank))
     return tuple(r.entry for r in rows[:size])
+
+
+def _tied_at(rows: Sequence[StandingsRow], rank: int) -> str:
+    return ", ".join(repr(r.entry) for r in rows if r.rank == rank)
 
 
 def final_ranking(

@@ -744,15 +744,24 @@ def compute_standings(
     _check_die_rolls(die_rolls or {})
     metrics = resolve_metrics(precedence)
     shown = tuple(m for m in resolve_metrics(show) if m.key not in {p.key for p in metrics})
-    if isinstance(roll_offs, Mapping | TieBreakRoll):
-        raise StandingsError("roll_offs_list")
-    sequences = tuple(roll_off_sequences(r) for r in roll_offs)
     ctx = StandingsContext(
-        entries=ids, outcomes=games, die_rolls=dict(die_rolls or {}), roll_offs=sequences
+        entries=ids,
+        outcomes=games,
+        die_rolls=dict(die_rolls or {}),
+        roll_offs=_roll_off_sequences(roll_offs),
     )
     ranker = _Ranker(ctx, metrics, shown)
     blocks, between = ranker.rank(list(ids), 0) if ids else ([], [])
     return _rows(blocks, between, ranker.values)
+
+
+def _roll_off_sequences(
+    roll_offs: Sequence[TieBreakRoll | Iterable[Mapping[EntryId, int]]],
+) -> tuple[Mapping[EntryId, tuple[int, ...]], ...]:
+    """Each roll-off (a list of them, oldest first) as every player's rolls in order."""
+    if isinstance(roll_offs, Mapping | TieBreakRoll):
+        raise StandingsError("roll_offs_list")
+    return tuple(roll_off_sequences(r) for r in roll_offs)
 
 
 def _check_entries(entries: Iterable[EntryId]) -> tuple[EntryId, ...]:
@@ -818,11 +827,18 @@ class _Ranker:
         distinct = sorted(set(keys.values()), reverse=True) if keys is not None else []
         if len(distinct) <= 1:  # unknown for someone, or no difference: the next metric
             return self.rank(group, level + 1)
-        next_level = level if metric.reapply else level + 1
+        parts = [[e for e in group if keys[e] == key] for key in distinct]
+        return self._rank_parts(parts, metric, level if metric.reapply else level + 1)
+
+    def _rank_parts(
+        self, parts: list[list[EntryId]], metric: Metric, level: int
+    ) -> tuple[list[list[EntryId]], list[str]]:
+        """The parts ``metric`` separated, best first, each ranked on from ``level``;
+        ``metric`` stands between one part and the next."""
         blocks: list[list[EntryId]] = []
         between: list[str] = []
-        for index, key in enumerate(distinct):
-            part_blocks, part_between = self.rank([e for e in group if keys[e] == key], next_level)
+        for index, part in enumerate(parts):
+            part_blocks, part_between = self.rank(part, level)
             if index:
                 between.append(metric.key)
             blocks.extend(part_blocks)

@@ -109,10 +109,14 @@ def normalise(
     for colour in given:
         if colour not in board:
             raise ColourError("colour_not_on_board", colour=repr(colour), board=", ".join(board))
-    for unit in allied_units(board, layout):
-        if len(unit) == len(given) and set(unit) == set(given):
-            return unit
-    raise ColourError(NOT_A_UNIT[layout], colours=" + ".join(given))
+    unit = next((u for u in allied_units(board, layout) if _same_colours(u, given)), None)
+    if unit is None:
+        raise ColourError(NOT_A_UNIT[layout], colours=" + ".join(given))
+    return unit
+
+
+def _same_colours(unit: Unit, given: tuple[Colour, ...]) -> bool:
+    return len(unit) == len(given) and set(unit) == set(given)
 
 
 def _seatable(units: Sequence[Unit], taken: frozenset[Colour], players: int) -> bool:
@@ -203,14 +207,7 @@ def assign_colours(
     units = allied_units(board, layout)
     seated = _seated(players)
     if not _seatable(units, frozenset(), len(seated)):
-        capacity = len(board) if layout == "single" else len(board) // 2
-        raise ColourError(
-            "board_too_small",
-            count=len(seated),
-            colours=len(board),
-            layout=layout,
-            most=capacity,
-        )
+        raise _too_many(len(seated), board, layout)
     wanted = _wanted_units(seated, preferences or {}, board, layout)
     keepers = kept_preferences(seated, wanted, units)
     result: dict[PlayerId, Unit] = {p: wanted[p] for p in seated if p in keepers}  # type: ignore[misc]
@@ -226,6 +223,14 @@ def _choosing_order(
     clashed), then the players without a preference, each in at-board order."""
     moved = [p for p in seated if p not in keepers and wanted[p] is not None]
     return [*moved, *(p for p in seated if wanted[p] is None)]
+
+
+def _too_many(count: int, board: tuple[Colour, ...], layout: str) -> ColourError:
+    """``count`` players do not fit the board: a player holds one colour, or a pair."""
+    capacity = len(board) if layout == "single" else len(board) // 2
+    return ColourError(
+        "board_too_small", count=count, colours=len(board), layout=layout, most=capacity
+    )
 
 
 def _seated(players: Sequence[PlayerId]) -> tuple[PlayerId, ...]:
@@ -263,14 +268,14 @@ def _remaining_unit(
     """Of the units still free that leave the rest seatable, the one sharing the most
     colours with ``liked`` (on a tie the first in the board's order)."""
     taken = frozenset(c for unit in given.values() for c in unit)
-    remaining = seated - len(given) - 1
-    options = [
-        unit
-        for unit in units
-        if taken.isdisjoint(unit) and _seatable(units, taken | set(unit), remaining)
-    ]
+    options = _free_units(units, taken, seated - len(given) - 1)
     wish = set(liked or ())
     return min(options, key=lambda unit: -len(wish.intersection(unit)))
+
+
+def _free_units(units: Sequence[Unit], taken: frozenset[Colour], others: int) -> list[Unit]:
+    """The units clear of ``taken`` that still leave ``others`` more players seatable."""
+    return [u for u in units if taken.isdisjoint(u) and _seatable(units, taken | set(u), others)]
 
 
 def owner_of(colour: Colour, assignment: Mapping[PlayerId, Iterable[Colour]]) -> PlayerId:

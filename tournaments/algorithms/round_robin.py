@@ -147,13 +147,16 @@ def berger_tables(n: int) -> tuple[Round, ...]:
     rounds: list[Round] = []
     for r in range(1, m):
         games = _berger_round(r, m)
-        byes: tuple[int, ...] = ()
-        if m != n:  # whoever meets the phantom has the bye
-            phantom_game = next(g for g in games if m in g)
-            games.remove(phantom_game)
-            byes = tuple(p for p in phantom_game if p != m)
+        byes = _drop_phantom(games, m) if m != n else ()
         rounds.append(Round(number=r, games=tuple(games), byes=byes, label=f"R{r}", leg=1))
     return tuple(rounds)
+
+
+def _drop_phantom(games: list[Game], phantom: int) -> tuple[int, ...]:
+    """Take the phantom seed's game out of ``games``: whoever meets it has the bye."""
+    game = next(g for g in games if phantom in g)
+    games.remove(game)
+    return tuple(p for p in game if p != phantom)
 
 
 def _berger_round(r: int, m: int) -> list[Game]:
@@ -373,12 +376,8 @@ class _Planner:
         slots = self.n % 3
         if not slots:
             return []
-        order = sorted(self.seeds, key=lambda p: (self.bye_counts[p], self.last_bye[p], -p))
-        threshold = self.bye_counts[order[slots - 1]]
-        forced = [p for p in order if self.bye_counts[p] < threshold]
-        pool = [p for p in order if self.bye_counts[p] == threshold]
-        need = slots - len(forced)
-        options = list(combinations(pool, need))
+        forced, pool = self._bye_candidates(slots)
+        options = list(combinations(pool, slots - len(forced)))
         if len(options) == 1 or len(options) > 36:
             return forced + list(options[0])
 
@@ -389,6 +388,16 @@ class _Planner:
             return cost, sum(self.last_bye[p] for p in option), -sum(option)
 
         return forced + list(min(options, key=quality))
+
+    def _bye_candidates(self, slots: int) -> tuple[list[int], list[int]]:
+        """Who must sit out (fewer byes than the ``slots``-th in line) and among whom
+        the rest of the byes is chosen (as many byes as the ``slots``-th), in order of
+        bye count, then last bye, then seed number (highest first)."""
+        order = sorted(self.seeds, key=lambda p: (self.bye_counts[p], self.last_bye[p], -p))
+        threshold = self.bye_counts[order[slots - 1]]
+        forced = [p for p in order if self.bye_counts[p] < threshold]
+        pool = [p for p in order if self.bye_counts[p] == threshold]
+        return forced, pool
 
     # -- seats -------------------------------------------------------------------------
 
@@ -409,6 +418,14 @@ class _Planner:
 
     # -- rounds ------------------------------------------------------------------------
 
+    def _record(self, game: Game) -> None:
+        """Count the seats the game's players take and the pairs that meet."""
+        for pos, p in enumerate(game):
+            self.seat_counts[p][pos] += 1
+        for a, b in combinations(game, 2):
+            key = _pair(a, b)
+            self.meetings[key] = self.meetings.get(key, 0) + 1
+
     def plan_round(self, number: int) -> Round:
         byes = self.choose_byes(number)
         playing = [p for p in self.seeds if p not in byes]
@@ -417,13 +434,8 @@ class _Planner:
         )
         games = []
         for triple in triples:
-            game = self.seat(triple, due)
-            for pos, p in enumerate(game):
-                self.seat_counts[p][pos] += 1
-            for a, b in combinations(game, 2):
-                key = _pair(a, b)
-                self.meetings[key] = self.meetings.get(key, 0) + 1
-            games.append(game)
+            games.append(self.seat(triple, due))
+            self._record(games[-1])
         self._weights = None
         for p in byes:
             self.bye_counts[p] += 1

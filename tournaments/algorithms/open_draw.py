@@ -210,13 +210,18 @@ def _improve(tables: list[list[PlayerId]], history: DrawHistory, rng: random.Ran
     improved = True
     while improved:
         improved = False
-        order = [(t, i) for t, table in enumerate(tables) for i in range(len(table))]
+        order = _seats(tables)
         rng.shuffle(order)
         for (t1, i1), (t2, i2) in itertools.combinations(order, 2):
             if t1 != t2 and _swap_gain(history, tables[t1], i1, tables[t2], i2) > 0:
                 tables[t1][i1], tables[t2][i2] = tables[t2][i2], tables[t1][i1]
                 improved = True
     return sum(_table_cost(history, table) for table in tables)
+
+
+def _seats(tables: list[list[PlayerId]]) -> list[tuple[int, int]]:
+    """Every seat as (table index, index at the table)."""
+    return [(t, i) for t, table in enumerate(tables) for i in range(len(table))]
 
 
 def _swap_gain(
@@ -239,14 +244,9 @@ def _best_permutation(
     items: Sequence[object], cost: dict[tuple[int, int], int], slots: Sequence[object]
 ) -> tuple[object, ...]:
     """Assign ``len(items)`` distinct ``slots``: the cheapest, first in the given order."""
-    best: tuple[object, ...] | None = None
-    best_cost = 0
-    for choice in itertools.permutations(range(len(slots)), len(items)):
-        total = sum(cost[i, s] for i, s in enumerate(choice))
-        if best is None or total < best_cost:
-            best, best_cost = tuple(slots[s] for s in choice), total
-    assert best is not None
-    return best
+    choices = itertools.permutations(range(len(slots)), len(items))
+    best = min(choices, key=lambda choice: sum(cost[i, s] for i, s in enumerate(choice)))
+    return tuple(slots[s] for s in best)
 
 
 def _seat_table(
@@ -447,10 +447,7 @@ def draw_quality(
     players = sorted({p for draw in rounds for p in draw.players}, key=repr)
     if not players:
         raise DrawError("draw_no_rounds")
-    repeats = dict.fromkeys(players, 0)
-    for pair, met in history.meetings.items():
-        for player in pair:
-            repeats[player] += max(0, met - 1)
+    repeats = _repeats(history, players)
     colour_spread = [_spread(history.colours[p], board) for p in players]
     position_spread = [_spread(history.positions[p], range(max_size)) for p in players]
     return DrawQuality(
@@ -459,6 +456,15 @@ def draw_quality(
         position_spread=sum(position_spread) / len(players),
         worst_repeats=max(history.meetings.values(), default=0),
     )
+
+
+def _repeats(history: DrawHistory, players: list[PlayerId]) -> dict[PlayerId, int]:
+    """Per player, Σ over opponents of (meetings − 1) for those met more than once."""
+    repeats = dict.fromkeys(players, 0)
+    for pair, met in history.meetings.items():
+        for player in pair:
+            repeats[player] += max(0, met - 1)
+    return repeats
 
 
 def _spread(counts: Counter, keys: Iterable) -> int:
@@ -484,12 +490,16 @@ def check_placement_scheme(scheme: Iterable[int]) -> tuple[int, ...]:
     for value in points:
         if not is_whole(value, at_least=0):
             raise DrawError("placement_whole", given=repr(value))
+    _check_never_more_for_worse(points)
+    return points
+
+
+def _check_never_more_for_worse(points: tuple[int, ...]) -> None:
     for place, (better, worse) in enumerate(itertools.pairwise(points), start=1):
         if worse > better:
             raise DrawError(
                 "placement_order", worse_place=place + 1, worse=worse, place=place, better=better
             )
-    return points
 
 
 @dataclass(frozen=True)
@@ -538,14 +548,18 @@ def _by_count_points(
 ) -> list[tuple[PlayerId, ...]]:
     """The players who did not finish as blocks, best first: by count points, then by
     the recorded die roll (a block of more than one is still tied)."""
-    for player in rest:
-        value = count_points.get(player)
-        if not is_whole(value, at_least=0):
-            raise DrawError("count_points_whole", player=repr(player), given=repr(value))
+    _check_count_points(rest, count_points)
     blocks: list[tuple[PlayerId, ...]] = []
     for value in sorted({count_points[p] for p in rest}, reverse=True):
         blocks.extend(_order_tied([p for p in rest if count_points[p] == value], tie_rolls))
     return blocks
+
+
+def _check_count_points(rest: list[PlayerId], count_points: Mapping[PlayerId, int]) -> None:
+    for player in rest:
+        value = count_points.get(player)
+        if not is_whole(value, at_least=0):
+            raise DrawError("count_points_whole", player=repr(player), given=repr(value))
 
 
 def _check_finished(seated: tuple[PlayerId, ...], done: tuple[PlayerId, ...]):

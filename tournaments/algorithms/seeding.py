@@ -120,15 +120,23 @@ def _recorded_rounds(
     """The organizer's recorded rounds, each roll checked."""
     if isinstance(recorded_rolls, Mapping):
         raise SeedingError("rolls_not_rounds")
-    recorded = []
-    for number, round_rolls in enumerate(recorded_rolls, start=1):
-        if not isinstance(round_rolls, Mapping):
-            raise SeedingError("roll_round_mapping", number=number, given=repr(round_rolls))
-        recorded.append({p: _check_roll(v, p, number) for p, v in round_rolls.items()})
-    return recorded
+    return [_checked_round(n, rolls, rolls) for n, rolls in enumerate(recorded_rolls, start=1)]
+
+
+def _checked_round(number: int, rolls: object, given: object) -> dict[PlayerId, int]:
+    """Roll round ``number`` (``given`` as it was given): each player's roll checked."""
+    if not isinstance(rolls, Mapping):
+        raise SeedingError("roll_round_mapping", number=number, given=repr(given))
+    return {p: _check_roll(v, p, number) for p, v in rolls.items()}
 
 
 Block = tuple[PlayerId, ...]
+
+
+def _split_by_rolls(block: Block, rolls: Mapping[PlayerId, int]) -> list[Block]:
+    """``block`` as blocks of equal rolls, the highest first (in the block's order)."""
+    values = sorted(set(rolls.values()), reverse=True)
+    return [tuple(p for p in block if rolls[p] == v) for v in values]
 
 
 class _Ranking:
@@ -167,10 +175,8 @@ class _Ranking:
                 places=(start, start + len(block) - 1),
             )
         )
-        values = sorted(set(rolls.values()), reverse=True)
-        split = [tuple(p for p in block if rolls[p] == v) for v in values]
         index = next(i for i, other in enumerate(self.blocks) if other is block)
-        self.blocks[index : index + 1] = split
+        self.blocks[index : index + 1] = _split_by_rolls(block, rolls)
 
     def roll_out(self, rng: random.Random) -> None:
         """Roll every open tie, the best-placed first, until none is left."""
@@ -209,6 +215,10 @@ class _Ranking:
         partial = next((b for b in pending if set(rolls) < set(b)), None)
         if partial is not None:
             return self.incomplete(number, rolls, partial)
+        return self.wrong_players(number, rolls, pending)
+
+    def wrong_players(self, number: int, rolls: Mapping, pending: list[Block]) -> SeedingError:
+        """Round ``number`` is by other players than any tie that must still roll."""
         needed = [
             part("roll_needed", players=_describe(b), places=self.places_of(b)) for b in pending
         ]
@@ -291,13 +301,10 @@ def _rounds_of(
         rounds = rounds.history
     if isinstance(rounds, Mapping | str | bytes):
         raise SeedingError("roll_rounds_list")
-    result: list[Mapping[PlayerId, int]] = []
-    for number, item in enumerate(rounds, start=1):
-        rolls = item.as_dict() if isinstance(item, RollRound) else item
-        if not isinstance(rolls, Mapping):
-            raise SeedingError("roll_round_mapping", number=number, given=repr(item))
-        result.append({p: _check_roll(v, p, number) for p, v in rolls.items()})
-    return result
+    return [
+        _checked_round(number, item.as_dict() if isinstance(item, RollRound) else item, item)
+        for number, item in enumerate(rounds, start=1)
+    ]
 
 
 def roll_sequences(

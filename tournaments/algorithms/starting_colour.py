@@ -129,14 +129,22 @@ def clinching_colour(previous: PreviousGame) -> Colour:
     placings = _check_placings(previous)
     if previous.end == "first-colour":
         return placings[0]
+    index, player = _winner_done(placings, previous.assignment)
+    if previous.end == "both-colours":
+        return placings[index]
+    return next(c for c in placings[: index + 1] if c in previous.assignment[player])
+
+
+def _winner_done(
+    placings: tuple[Colour, ...], assignment: Mapping[PlayerId, Iterable[Colour]]
+) -> tuple[int, PlayerId]:
+    """Where in ``placings`` the first player finished all their colours, and who."""
     done: dict[PlayerId, int] = {}
     for index, colour in enumerate(placings):
-        player = owner_of(colour, previous.assignment)
+        player = owner_of(colour, assignment)
         done[player] = done.get(player, 0) + 1
-        if done[player] == len(tuple(previous.assignment[player])):
-            if previous.end == "both-colours":
-                return colour
-            return next(c for c in placings[: index + 1] if c in previous.assignment[player])
+        if done[player] == len(tuple(assignment[player])):
+            return index, player
     raise StartingColourError("previous_no_winner")
 
 
@@ -392,6 +400,28 @@ def first_finisher(previous: PreviousGame) -> PlayerId:
     return owner_of(clinching_colour(previous), previous.assignment)
 
 
+def _first_finisher_start(plan, previous, assignment, board_colours) -> tuple[Colour, str]:
+    """The rearguard of the player who finished game ``plan.depends_on`` first."""
+    player = first_finisher(previous)
+    colour = _rearguard_of(player, assignment, board_colours)
+    return colour, f"rearguard of {player!r}, who finished game {plan.depends_on} first"
+
+
+def _clinching_start(plan, previous, _assignment, _board_colours) -> tuple[Colour, str]:
+    """The colour that clinched game ``plan.depends_on`` (GP: its winner's first colour)."""
+    colour = clinching_colour(previous)
+    if previous.end == "all-places":
+        return colour, f"first colour finished by the winner of game {plan.depends_on} (GP)"
+    return colour, f"colour that clinched victory in game {plan.depends_on}"
+
+
+#: start basis → how the start follows from the earlier game
+_BASES: Mapping[str, Callable[..., tuple[Colour, str]]] = {
+    "first-finisher-rearguard": _first_finisher_start,
+    "clinching-colour": _clinching_start,
+}
+
+
 def resolve_start(
     plan: StartPlan,
     previous: PreviousGame,
@@ -410,18 +440,10 @@ def resolve_start(
         in_play = assigned_colours(assignment, board_colours)
     except ColourError as error:
         raise StartingColourError(error.code, **error.params) from None
-    if plan.basis == "first-finisher-rearguard":
-        player = first_finisher(previous)
-        colour = _rearguard_of(player, assignment, board_colours)
-        reason = f"rearguard of {player!r}, who finished game {plan.depends_on} first"
-    elif plan.basis == "clinching-colour":
-        colour = clinching_colour(previous)
-        if previous.end == "all-places":
-            reason = f"first colour finished by the winner of game {plan.depends_on} (GP)"
-        else:
-            reason = f"colour that clinched victory in game {plan.depends_on}"
-    else:
+    by_basis = _BASES.get(plan.basis)
+    if by_basis is None:
         raise StartingColourError("start_basis_unknown", given=repr(plan.basis))
+    colour, reason = by_basis(plan, previous, assignment, board_colours)
     if colour not in in_play:
         raise StartingColourError(
             "start_plan_not_in_play", game=plan.game, colour=repr(colour), reason=reason

@@ -182,13 +182,19 @@ def bracket_order(size: int) -> tuple[int, ...]:
         raise BracketError("bracket_size", size=size)
     order = [1, 2]
     while len(order) < size:
-        total = 2 * len(order) + 1
-        expanded: list[int] = []
-        for index, seed in enumerate(order):
-            pair = (seed, total - seed)
-            expanded.extend(pair if index % 2 == 0 else reversed(pair))
-        order = expanded
+        order = _doubled(order)
     return tuple(order)
+
+
+def _doubled(order: list[int]) -> list[int]:
+    """The bracket order of twice as many seeds: each seed meets its mirror (seed ``s``
+    of ``n`` meets ``2n + 1 − s``), every other pair upside down."""
+    total = 2 * len(order) + 1
+    expanded: list[int] = []
+    for index, seed in enumerate(order):
+        pair = (seed, total - seed)
+        expanded.extend(pair if index % 2 == 0 else reversed(pair))
+    return expanded
 
 
 def default_round_names(rounds: int) -> tuple[str, ...]:

@@ -82,13 +82,17 @@ def _max_gain(
     players: int, colours_per_player: int, place_points: tuple[int, ...], bonus: tuple[int, ...]
 ) -> int:
     slots = [p for p in range(players) for _ in range(colours_per_player)]
-    best = None
-    for order in set(itertools.permutations(slots)):
-        points = game_points(order, place_points, bonus, colours_per_player)
-        gain = points[0] - points[1]  # player 0 chases player 1, the leader
-        best = gain if best is None else max(best, gain)
-    assert best is not None
-    return best
+    orders = set(itertools.permutations(slots))  # every finishing order of the colours
+    return max(_gain(order, place_points, bonus, colours_per_player) for order in orders)
+
+
+def _gain(
+    order: tuple[int, ...], place_points: tuple[int, ...], bonus: tuple[int, ...], colours: int
+) -> int:
+    """What player 0 (the chaser) gains on player 1 (the leader) in a game finished in
+    ``order``."""
+    points = game_points(order, place_points, bonus, colours)
+    return points[0] - points[1]
 
 
 def max_gain_per_game(

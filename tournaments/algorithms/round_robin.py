@@ -196,9 +196,14 @@ def double_round_robin(n: int, *, late_order: Iterable[int] | None = None) -> Sc
     if late_order is not None:
         raise SchedulingError("late_order_three_only", count=n)
     first = berger_tables(n)
+    return Schedule(players=n, rounds=(*first, *_second_half(first)))
+
+
+def _second_half(first: tuple[Round, ...]) -> list[Round]:
+    """The first half's rounds again, first mentioned swapped, in the order 2, 3, …, 1."""
     count = len(first)
     second_order = [*first[1:], first[0]]
-    rounds = list(first)
+    rounds = []
     for offset, rnd in enumerate(second_order, start=1):
         number = count + offset
         rounds.append(
@@ -210,7 +215,7 @@ def double_round_robin(n: int, *, late_order: Iterable[int] | None = None) -> Sc
                 leg=2,
             )
         )
-    return Schedule(players=n, rounds=tuple(rounds))
+    return rounds
 
 
 # --------------------------------------------------------------------------------------
@@ -235,6 +240,14 @@ def _due_first(
     return heads + others
 
 
+def _companions(free: list[int], due: frozenset[int], boards_left: int) -> list[int]:
+    """Whom a board's head may take as companions: while the due players left are no
+    more than the boards left (each of them should head one), the others."""
+    due_left = sum(1 for p in free if p in due)
+    pool = [p for p in free if p not in due] if due_left <= boards_left else free
+    return pool if len(pool) >= 2 else free
+
+
 class _Swaps:
     """Swapping players between boards of three: ``uncovered[i]`` is 1 for a board
     without a "due" player; a swap is made when it covers more boards, or as many at a
@@ -249,15 +262,18 @@ class _Swaps:
     def _uncovered(self, player: int, rest: list[int]) -> int:
         return 0 if (player in self.due or self.due.intersection(rest)) else 1
 
+    def _weight_change(self, leaving: int, coming: int, rest: list[int]) -> int:
+        """How the board's pair weight changes when ``coming`` takes ``leaving``'s seat."""
+        weight = self.weight
+        return sum(weight[coming][o] - weight[leaving][o] for o in rest)
+
     def try_swap(self, i: int, x: int, j: int, y: int) -> bool:
         """Swap seat ``x`` of board ``i`` with seat ``y`` of board ``j`` if that helps."""
-        ti, tj, weight = self.triples[i], self.triples[j], self.weight
+        ti, tj = self.triples[i], self.triples[j]
         a, b = ti[x], tj[y]
         rest_i = [p for p in ti if p != a]
         rest_j = [p for p in tj if p != b]
-        delta = sum(weight[b][o] - weight[a][o] for o in rest_i) + sum(
-            weight[a][o] - weight[b][o] for o in rest_j
-        )
+        delta = self._weight_change(a, b, rest_i) + self._weight_change(b, a, rest_j)
         new_ui, new_uj = self._uncovered(b, rest_i), self._uncovered(a, rest_j)
         if (new_ui + new_uj - self.uncovered[i] - self.uncovered[j], delta) >= (0, 0):
             return False
@@ -343,11 +359,7 @@ class _Planner:
         triples: list[list[int]] = []
         while free:
             head = free.pop(0)
-            boards_left = boards - len(triples) - 1
-            due_left = sum(1 for p in free if p in due)
-            pool = [p for p in free if p not in due] if due_left <= boards_left else free
-            if len(pool) < 2:
-                pool = free
+            pool = _companions(free, due, boards - len(triples) - 1)
             head_due = head in due
             wh = weight[head]
 
@@ -470,7 +482,7 @@ def triple_threat_schedule(n: int, rounds: int, *, restarts: int | None = None) 
     pair exactly once). The result is deterministic.
     """
     _check_count(n, minimum=3)
-    if not is_whole(rounds) or not 1 <= rounds <= 1000:
+    if not is_whole(rounds, at_least=1, at_most=1000):
         raise SchedulingError("schedule_rounds", given=repr(rounds))
     if restarts is None:
         restarts = 6 if n <= 33 else 2

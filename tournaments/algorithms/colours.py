@@ -299,14 +299,18 @@ def assigned_colours(
     held: dict[Colour, PlayerId] = {}
     for player, colours in assignment.items():
         for colour in colours:
-            if colour not in board:
-                raise ColourError("colour_not_here", colour=repr(colour))
-            if colour in held:
-                raise ColourError(
-                    "colour_held_twice",
-                    colour=repr(colour),
-                    one=repr(held[colour]),
-                    other=repr(player),
-                )
+            _check_free(colour, player, board, held)
             held[colour] = player
     return tuple(colour for colour in board if colour in held)
+
+
+def _check_free(
+    colour: Colour, player: PlayerId, board: tuple[Colour, ...], held: Mapping[Colour, PlayerId]
+) -> None:
+    """``colour`` is on the board and nobody before ``player`` holds it."""
+    if colour not in board:
+        raise ColourError("colour_not_here", colour=repr(colour))
+    if colour in held:
+        raise ColourError(
+            "colour_held_twice", colour=repr(colour), one=repr(held[colour]), other=repr(player)
+        )

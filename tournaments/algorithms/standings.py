@@ -582,11 +582,14 @@ def order_by_rolls(
     chosen = _latest_with_all(sequences, group)
     if chosen is None:
         return (group,) if group else ()
-    keys = {p: chosen[p] for p in group}
-    return tuple(
-        tuple(p for p in group if keys[p] == key)
-        for key in sorted(set(keys.values()), reverse=True)
-    )
+    return tuple(tuple(part) for part in _best_first(group, {p: chosen[p] for p in group}))
+
+
+def _best_first(group: Sequence[EntryId], keys: Mapping[EntryId, Any]) -> list[list[EntryId]]:
+    """``group`` split by ``keys``, the highest key first (each part in the group's order)."""
+    return [
+        [e for e in group if keys[e] == key] for key in sorted(set(keys.values()), reverse=True)
+    ]
 
 
 def _latest_with_all(
@@ -796,7 +799,7 @@ def _is_die_roll(roll: Any) -> bool:
     rolls = (roll,) if isinstance(roll, int) else roll
     if not isinstance(rolls, Sequence) or not rolls:
         return False
-    return all(is_whole(r) and 1 <= r <= 6 for r in rolls)
+    return all(is_whole(r, at_least=1, at_most=6) for r in rolls)
 
 
 def _check_die_rolls(die_rolls: Mapping[EntryId, Any]) -> None:
@@ -824,10 +827,9 @@ class _Ranker:
             return [group], []
         metric = self.metrics[level]
         keys = self._rank_keys(metric, group)
-        distinct = sorted(set(keys.values()), reverse=True) if keys is not None else []
-        if len(distinct) <= 1:  # unknown for someone, or no difference: the next metric
+        parts = _best_first(group, keys) if keys is not None else [group]
+        if len(parts) == 1:  # unknown for someone, or no difference: the next metric
             return self.rank(group, level + 1)
-        parts = [[e for e in group if keys[e] == key] for key in distinct]
         return self._rank_parts(parts, metric, level if metric.reapply else level + 1)
 
     def _rank_parts(

@@ -162,6 +162,16 @@ def die_roll_starting_colour(
     return roll_off(list(colours), seed=seed, rng=rng, recorded_rolls=recorded_rolls, places=1)
 
 
+def _colours_in_play(
+    assignment: Mapping[PlayerId, Iterable[Colour]], board_colours: Sequence[Colour]
+) -> tuple[Colour, ...]:
+    """The colours held in this game (an impossible assignment refused as a start)."""
+    try:
+        return assigned_colours(assignment, board_colours)
+    except ColourError as error:
+        raise StartingColourError(error.code, **error.params) from None
+
+
 def decide_starting_colour(
     rule: Rule | str,
     *,
@@ -188,10 +198,7 @@ def decide_starting_colour(
     The decided colour is always one in play in this game; otherwise
     :class:`StartingColourError` (e.g. the previous game's clinching colour is unused).
     """
-    try:
-        in_play = assigned_colours(assignment, board_colours)
-    except ColourError as error:
-        raise StartingColourError(error.code, **error.params) from None
+    in_play = _colours_in_play(assignment, board_colours)
     if not in_play:
         raise StartingColourError("start_none_in_play")
     if not is_whole(game_number, at_least=1):
@@ -436,10 +443,7 @@ def resolve_start(
     """
     if plan.depends_on is None:
         raise StartingColourError("start_by_die_roll", game=plan.game)
-    try:
-        in_play = assigned_colours(assignment, board_colours)
-    except ColourError as error:
-        raise StartingColourError(error.code, **error.params) from None
+    in_play = _colours_in_play(assignment, board_colours)
     by_basis = _BASES.get(plan.basis)
     if by_basis is None:
         raise StartingColourError("start_basis_unknown", given=repr(plan.basis))

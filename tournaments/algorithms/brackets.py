@@ -234,13 +234,7 @@ def build_bracket(
         raise BracketError("bracket_seed_count", low=MIN_SEEDS, high=MAX_SEEDS, given=repr(seeds))
     size = 1 << (seeds - 1).bit_length()  # the smallest power of two that holds them
     count = size.bit_length() - 1
-    lengths = _per_round(first_to, count, "first_to")
-    starts = _per_round(head_start, count, "head_start")
-    labels = tuple(names) if names is not None else default_round_names(count)
-    if len(labels) != count:
-        raise BracketError("bracket_names", rounds=count, count=len(labels))
-    for number, (length, start) in enumerate(zip(lengths, starts, strict=True), start=1):
-        _check_round_series(number, length, start)
+    lengths, starts, labels = _round_settings(count, first_to, head_start, names)
     order = bracket_order(size)
     rounds: list[BracketRound] = []
     # slot of each position of the current round's field: a seed or a winner
@@ -252,6 +246,23 @@ def build_bracket(
         bracket_round, field = _play_round(template, field)
         rounds.append(bracket_round)
     return Bracket(seeds=seeds, size=size, rounds=tuple(rounds), byes=_byes(order, seeds))
+
+
+def _round_settings(
+    count: int,
+    first_to: int | Sequence[int],
+    head_start: bool | Sequence[bool],
+    names: Sequence[str] | None,
+) -> tuple[tuple, tuple, tuple[str, ...]]:
+    """Each of the ``count`` rounds' series length, head start and name, checked."""
+    lengths = _per_round(first_to, count, "first_to")
+    starts = _per_round(head_start, count, "head_start")
+    labels = tuple(names) if names is not None else default_round_names(count)
+    if len(labels) != count:
+        raise BracketError("bracket_names", rounds=count, count=len(labels))
+    for number, (length, start) in enumerate(zip(lengths, starts, strict=True), start=1):
+        _check_round_series(number, length, start)
+    return lengths, starts, labels
 
 
 def _byes(order: tuple[int, ...], seeds: int) -> tuple[int, ...]:

@@ -208,7 +208,16 @@ def assign_colours(
     seated = _seated(players)
     if not _seatable(units, frozenset(), len(seated)):
         raise _too_many(len(seated), board, layout)
-    wanted = _wanted_units(seated, preferences or {}, board, layout)
+    return _first_mentioned_keeps(
+        seated, _wanted_units(seated, preferences or {}, board, layout), units
+    )
+
+
+def _first_mentioned_keeps(
+    seated: tuple[PlayerId, ...], wanted: Mapping[PlayerId, Unit | None], units: Sequence[Unit]
+) -> dict[PlayerId, Unit]:
+    """The policy's three steps: the keepers hold their units, then the moved players and
+    those without a preference take remaining ones (see :func:`assign_colours`)."""
     keepers = kept_preferences(seated, wanted, units)
     result: dict[PlayerId, Unit] = {p: wanted[p] for p in seated if p in keepers}  # type: ignore[misc]
     for player in _choosing_order(seated, keepers, wanted):

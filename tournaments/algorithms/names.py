@@ -26,6 +26,7 @@ equal skeletons are what matter, not which member stands for the group.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
 from functools import lru_cache
 
 from confusable_homoglyphs.utils import load
@@ -99,15 +100,20 @@ def _prototypes() -> tuple[dict[str, str], frozenset[str]]:
 
     graph = _confusable_graph(load("confusables.json"))
     mapping: dict[str, str] = {}
-    seen: set[str] = set()
-    for start in sorted(graph):
-        if start in seen:
-            continue
-        group = _connected(graph, start)
-        seen |= group
+    for group in _groups(graph):
         rep = _representative(graph, group)
         mapping.update((m, rep) for m in group if len(m) == 1 and m != rep)
     return mapping, frozenset(m for m in graph if len(m) == 1)
+
+
+def _groups(graph: dict[str, set[str]]) -> Iterator[set[str]]:
+    """The groups of mutually confusable strings, each once."""
+    seen: set[str] = set()
+    for start in sorted(graph):
+        if start not in seen:
+            group = _connected(graph, start)
+            seen |= group
+            yield group
 
 
 def _confusable_graph(data: dict[str, list[dict]]) -> dict[str, set[str]]:

@@ -537,7 +537,7 @@ def place_unfinished_game(
     done = _check_finished(seated, tuple(finished))
     rest = [p for p in seated if p not in done]
     blocks = _by_count_points(rest, count_points, tie_rolls)
-    placings = (*done, *(p for block in blocks for p in block))
+    placings = (*done, *itertools.chain.from_iterable(blocks))
     return UnfinishedPlacing(placings, tuple(block for block in blocks if len(block) > 1))
 
 

@@ -139,6 +139,12 @@ def _split_by_rolls(block: Block, rolls: Mapping[PlayerId, int]) -> list[Block]:
     return [tuple(p for p in block if rolls[p] == v) for v in values]
 
 
+def _strangers(number: int, unknown: list[PlayerId]) -> SeedingError:
+    """Round ``number`` has rolls of players who are not taking part."""
+    code = "roll_not_taking_part" if len(unknown) == 1 else "rolls_not_taking_part"
+    return SeedingError(code, number=number, players=_describe(unknown))
+
+
 class _Ranking:
     """A roll-off under way: ``blocks`` of players, best first; a block of more than one
     player is a tie, and an *open* tie (one reaching into the ``places`` that must be
@@ -210,8 +216,7 @@ class _Ranking:
         not, or the round is by other players than those who still have to roll."""
         unknown = [p for p in rolls if p not in self.group]
         if unknown:
-            code = "roll_not_taking_part" if len(unknown) == 1 else "rolls_not_taking_part"
-            return SeedingError(code, number=number, players=_describe(unknown))
+            return _strangers(number, unknown)
         partial = next((b for b in pending if set(rolls) < set(b)), None)
         if partial is not None:
             return self.incomplete(number, rolls, partial)

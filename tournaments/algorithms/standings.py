@@ -366,12 +366,16 @@ def _beats(game: GameOutcome, a: EntryId, b: EntryId) -> bool:
     forfeited is behind: the others did not play each other."""
     if game.forfeit_loser is not None:
         return b == game.forfeit_loser and a != b
-    if game.winner is not None and (game.winner == a or game.winner == b):
+    if game.winner is not None and game.winner in (a, b):
         return game.winner == a
-    placings = game.player_placings
-    if a in placings:
-        return b not in placings or placings.index(a) < placings.index(b)
-    return False
+    return _placed_ahead(game.player_placings, a, b)
+
+
+def _placed_ahead(placings: tuple[EntryId, ...], a: EntryId, b: EntryId) -> bool:
+    """``a`` is placed, and ``b`` is not or is placed lower."""
+    if a not in placings:
+        return False
+    return b not in placings or placings.index(a) < placings.index(b)
 
 
 @dataclass(frozen=True)

@@ -201,7 +201,12 @@ def counted_tournaments(
     recent first. Same date: the later in the input counts as the more recent."""
     if not is_whole(window, at_least=1):
         raise WorldRankingError("wr_window", given=repr(window))
-    items = _check_tournaments(tournaments)
+    return _most_recent(_check_tournaments(tournaments), window, as_of)
+
+
+def _most_recent(
+    items: list[Tournament], window: int, as_of: dt.date | None
+) -> tuple[Tournament, ...]:
     held = [(t.date, i, t) for i, t in enumerate(items) if as_of is None or t.date <= as_of]
     held.sort(key=lambda x: (x[0], x[1]), reverse=True)
     return tuple(t for _, _, t in held[:window])

@@ -162,11 +162,18 @@ def grand_prix_status(
         place_points=place_points,
         bonus=BONUS[fmt] if bonus is None else bonus,
     )
+    leaders, chasers = _leaders_and_chasers(points, games_left * gain)
+    return _status(leaders, chasers, games_left)
+
+
+def _leaders_and_chasers(
+    points: Mapping[PlayerId, int], reach: int
+) -> tuple[tuple[PlayerId, ...], tuple[PlayerId, ...]]:
+    """Who has the most points, and who can still reach them (gaining ``reach``)."""
     top = max(points.values())
     leaders = tuple(p for p, v in points.items() if v == top)
-    reach = games_left * gain  # the most anybody can still gain
     chasers = tuple(p for p, v in points.items() if p not in leaders and v + reach >= top)
-    return _status(leaders, chasers, games_left)
+    return leaders, chasers
 
 
 def _status(

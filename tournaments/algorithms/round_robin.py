@@ -243,8 +243,9 @@ def _due_first(
 def _companions(free: list[int], due: frozenset[int], boards_left: int) -> list[int]:
     """Whom a board's head may take as companions: while the due players left are no
     more than the boards left (each of them should head one), the others."""
-    due_left = sum(1 for p in free if p in due)
-    pool = [p for p in free if p not in due] if due_left <= boards_left else free
+    if len(due.intersection(free)) > boards_left:
+        return free
+    pool = [p for p in free if p not in due]
     return pool if len(pool) >= 2 else free
 
 

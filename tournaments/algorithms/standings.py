@@ -395,10 +395,9 @@ class HeadToHead(Metric):
     reapply: ClassVar[bool] = True
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
-        members = set(group)
         score = dict.fromkeys(group, 0)
         for game in _games_among(ctx, group):
-            present = [p for p in game.players if p in members]
+            present = [p for p in game.players if p in score]
             for a, b in itertools.combinations(present, 2):
                 winner, loser = _ahead(game, a, b)
                 if winner is not None:
@@ -692,13 +691,17 @@ def resolve_metrics(precedence: Iterable[str | Metric]) -> tuple[Metric, ...]:
         raise StandingsError("precedence_one_string")
     metrics: list[Metric] = []
     for item in precedence:
-        metric = _metric(item)
-        if not metric.key:
-            raise StandingsError("metric_no_key", metric=repr(metric))
-        if any(m.key == metric.key for m in metrics):
-            raise StandingsError("metric_twice", metric=repr(metric.key))
-        metrics.append(metric)
+        metrics.append(_new_metric(_metric(item), metrics))
     return tuple(metrics)
+
+
+def _new_metric(metric: Metric, before: list[Metric]) -> Metric:
+    """``metric``, which has a key no metric ``before`` it has."""
+    if not metric.key:
+        raise StandingsError("metric_no_key", metric=repr(metric))
+    if any(m.key == metric.key for m in before):
+        raise StandingsError("metric_twice", metric=repr(metric.key))
+    return metric
 
 
 # --------------------------------------------------------------------------------------
@@ -867,21 +870,28 @@ def _rows(
     """The table's rows: tied entries share a rank; the last row of a block names the
     metric that separates it from the next block."""
     rows: list[StandingsRow] = []
-    position = 1
     for index, block in enumerate(blocks):
         separated = between[index] if index < len(between) else None
-        for offset, entry in enumerate(block):
-            rows.append(
-                StandingsRow(
-                    entry=entry,
-                    rank=position,
-                    values=MappingProxyType({key: values[key][entry] for key in values}),
-                    separated_by=separated if offset == len(block) - 1 else None,
-                    tied=len(block) > 1,
-                )
-            )
-        position += len(block)
+        rows.extend(_block_rows(block, len(rows) + 1, separated, values))
     return tuple(rows)
+
+
+def _block_rows(
+    block: list[EntryId], rank: int, separated: str | None, values: dict[str, dict[EntryId, Any]]
+) -> list[StandingsRow]:
+    """The rows of entries tied on every metric: one rank; the last row says what
+    separates the block from the next."""
+    last = len(block) - 1
+    return [
+        StandingsRow(
+            entry=entry,
+            rank=rank,
+            values=MappingProxyType({key: values[key][entry] for key in values}),
+            separated_by=separated if offset == last else None,
+            tied=len(block) > 1,
+        )
+        for offset, entry in enumerate(block)
+    ]
 
 
 def top_is_tied(rows: Sequence[StandingsRow]) -> bool:

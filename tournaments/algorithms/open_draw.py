@@ -617,13 +617,16 @@ def final_table(rows: Sequence[StandingsRow], size: int = 4) -> tuple[PlayerId, 
         raise DrawError("final_table_two", given=repr(size))
     if len(rows) < size:
         raise DrawError("final_table_short", size=size, count=len(rows))
-    if len(rows) > size and rows[size].rank <= size:
-        raise DrawError("final_table_cut_tie", players=_tied_at(rows, rows[size].rank))
+    _check_cut(rows, size)
     return tuple(r.entry for r in rows[:size])
 
 
-def _tied_at(rows: Sequence[StandingsRow], rank: int) -> str:
-    return ", ".join(repr(r.entry) for r in rows if r.rank == rank)
+def _check_cut(rows: Sequence[StandingsRow], size: int) -> None:
+    """The first player below the cut is not tied with the last one above it."""
+    if len(rows) > size and rows[size].rank <= size:
+        rank = rows[size].rank
+        tied = ", ".join(repr(r.entry) for r in rows if r.rank == rank)
+        raise DrawError("final_table_cut_tie", players=tied)
 
 
 def final_ranking(

@@ -98,15 +98,20 @@ def _check_count(n: object, minimum: int = MIN_PLAYERS) -> int:
 
 def check_late_order(late_order: Iterable[object]) -> tuple[int, int, int]:
     """Validate an organizer's order of G4–G6 (a permutation of 4, 5, 6)."""
-    if isinstance(late_order, str | bytes):
-        raise SchedulingError("late_order_list", given=repr(late_order))
-    try:
-        order = tuple(late_order)
-    except TypeError:
-        raise SchedulingError("late_order_list", given=repr(late_order)) from None
+    order = _as_tuple(late_order)
     if not all(is_whole(g) for g in order) or sorted(order) != [4, 5, 6]:  # type: ignore[type-var]
         raise SchedulingError("late_order_games", given=repr(order))
     return order  # type: ignore[return-value]
+
+
+def _as_tuple(late_order: Iterable[object]) -> tuple[object, ...]:
+    """The organizer's order as a tuple (a list of game numbers, not a string)."""
+    if isinstance(late_order, str | bytes):
+        raise SchedulingError("late_order_list", given=repr(late_order))
+    try:
+        return tuple(late_order)
+    except TypeError:
+        raise SchedulingError("late_order_list", given=repr(late_order)) from None
 
 
 def three_player_drr(late_order: Iterable[int] = DEFAULT_LATE_ORDER) -> Schedule:

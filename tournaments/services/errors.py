@@ -515,6 +515,8 @@ WORDS = (
     gettext_noop("playoff configuration"),
     gettext_noop("placement points"),
     gettext_noop("count points"),
+    gettext_noop("preferred colours"),
+    gettext_noop("starting colour"),
 )
 
 

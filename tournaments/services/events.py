@@ -445,7 +445,7 @@ def fixture_start_record(
                     in_play, recorded_rolls=[dict(r) for r in rolls]
                 )
             except AlgorithmError as exc:
-                raise ServiceError(f"starting colour: {exc}", field="rolls") from None
+                raise from_algorithm(exc, field="rolls", within="starting colour") from None
             fixture.starting_colour = decided.winner
             fixture.start_rolls = [r.as_dict() for r in decided.history]
             fixture.start_reason = "highest die roll of the colours in play (rolled at the table)"

@@ -240,7 +240,7 @@ def check_pair(league: League, colours: list[str] | None) -> list[str]:
     try:
         unit = colour_rules.normalise(list(colours), DEFAULT_COLOURS[league.board], fmt.layout)
     except AlgorithmError as exc:
-        raise ServiceError(f"preferred colours: {exc}", field="preferred_colours") from None
+        raise from_algorithm(exc, field="preferred_colours", within="preferred colours") from None
     return list(unit)
 
 

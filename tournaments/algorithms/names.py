@@ -66,17 +66,38 @@ def refused_character(text: str) -> tuple[str, str] | None:
 def _refused_kind(ch: str) -> str | None:
     """What kind of character a name may not hold ``ch`` is, or None if it may."""
     category = unicodedata.category(ch)
-    if ch == "\t":
-        return "a tab"
-    if ch in BIDI_CONTROLS:
-        return "a bidirectional control character (it reorders how text shows)"
-    if category in ("Cc", "Zl", "Zp"):
-        return "a control character or line break"
-    if category == "Cf" or ch in "\u115f\u1160\u3164\uffa0\u034f":
-        return "an invisible (zero-width or format) character"
-    if category in ("Cs", "Co", "Cn"):
-        return "an unassigned or private-use character"
-    return None
+    return next((kind for test, kind in _REFUSED if test(ch, category)), None)
+
+
+def _is_tab(ch: str, _category: str) -> bool:
+    return ch == "\t"
+
+
+def _is_bidi(ch: str, _category: str) -> bool:
+    return ch in BIDI_CONTROLS
+
+
+def _is_control(_ch: str, category: str) -> bool:
+    return category in ("Cc", "Zl", "Zp")
+
+
+def _is_invisible(ch: str, category: str) -> bool:
+    """A format character, or a filler that shows nothing (Hangul fillers, CGJ)."""
+    return category == "Cf" or ch in "\u115f\u1160\u3164\uffa0\u034f"
+
+
+def _is_unassigned(_ch: str, category: str) -> bool:
+    return category in ("Cs", "Co", "Cn")
+
+
+#: the characters a name may not hold, tried in this order: (test, what kind it is)
+_REFUSED = (
+    (_is_tab, "a tab"),
+    (_is_bidi, "a bidirectional control character (it reorders how text shows)"),
+    (_is_control, "a control character or line break"),
+    (_is_invisible, "an invisible (zero-width or format) character"),
+    (_is_unassigned, "an unassigned or private-use character"),
+)
 
 
 def normalise_name(text: str, *, what: str = "a name") -> str:

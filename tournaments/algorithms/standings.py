@@ -753,7 +753,7 @@ def compute_standings(
     games = _check_outcomes(outcomes, frozenset(ids))
     _check_die_rolls(die_rolls or {})
     metrics = resolve_metrics(precedence)
-    shown = tuple(m for m in resolve_metrics(show) if m.key not in {p.key for p in metrics})
+    shown = _shown_too(show, metrics)
     ctx = StandingsContext(
         entries=ids,
         outcomes=games,
@@ -763,6 +763,12 @@ def compute_standings(
     ranker = _Ranker(ctx, metrics, shown)
     blocks, between = ranker.rank(list(ids), 0) if ids else ([], [])
     return _rows(blocks, between, ranker.values)
+
+
+def _shown_too(show: Iterable[str | Metric], metrics: tuple[Metric, ...]) -> tuple[Metric, ...]:
+    """The metrics shown in the rows besides those of the precedence."""
+    keys = {m.key for m in metrics}
+    return tuple(m for m in resolve_metrics(show) if m.key not in keys)
 
 
 def _roll_off_sequences(

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from tournaments.algorithms.checks import is_whole
@@ -312,14 +312,18 @@ def tie_break_label(column: str | None) -> str:
     raise WorldRankingError("wr_column_unknown", given=repr(column))
 
 
+def _check_no_stray(wins: Mapping[PlayerId, int], order: Sequence[PlayerId]) -> None:
+    stray = [p for p in wins if p not in order]
+    if stray:
+        raise WorldRankingError("wr_stray_wins", players=repr(stray))
+
+
 def placings_from_order(
     order: Sequence[PlayerId], games_won: dict[PlayerId, int] | None = None
 ) -> tuple[Placing, ...]:
     """Placings from a final order (winner first) and games won per player."""
     wins = games_won or {}
-    stray = [p for p in wins if p not in order]
-    if stray:
-        raise WorldRankingError("wr_stray_wins", players=repr(stray))
+    _check_no_stray(wins, order)
     return tuple(Placing(p, i, wins.get(p, 0)) for i, p in enumerate(order, start=1))
 
 

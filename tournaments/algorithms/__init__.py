@@ -8,7 +8,11 @@ of colours in clockwise seat order (see :mod:`tournaments.algorithms.boards`).
 Modules:
 
 - :mod:`~tournaments.algorithms.boards` — default boards (4 and 6 colours).
-- :mod:`~tournaments.algorithms.errors` — the exceptions (all ``ValueError``).
+- :mod:`~tournaments.algorithms.errors` — the exceptions (all ``ValueError``), each a
+  code with parameters.
+- :mod:`~tournaments.algorithms.messages` — the codes' English wording, written once and
+  marked for translation.
+- :mod:`~tournaments.algorithms.checks` — small input checks the modules share.
 - :mod:`~tournaments.algorithms.round_robin` — DRR and triple-threat schedules.
 - :mod:`~tournaments.algorithms.seeding` — seeding by die roll, roll-offs.
 - :mod:`~tournaments.algorithms.colours` — allied pairs, rearguard/vanguard,

@@ -21,19 +21,19 @@ def default_colours(board: int) -> BoardColours:
     try:
         return DEFAULT_BOARDS[board]
     except KeyError:
-        raise ColourError(f"unknown board {board!r}: the boards are 4 and 6") from None
+        raise ColourError("board_unknown", board=repr(board)) from None
 
 
 def check_board(board_colours: Sequence[Colour]) -> BoardColours:
     """Validate a board's colour tuple (at least two distinct, non-empty strings)."""
     colours = tuple(board_colours)
     if isinstance(board_colours, str):
-        raise ColourError("board colours must be a sequence of colour names, not one string")
+        raise ColourError("board_one_string")
     if len(colours) < 2:
-        raise ColourError(f"a board needs at least two colours, got {len(colours)}")
+        raise ColourError("board_too_few", count=len(colours))
     for colour in colours:
         if not isinstance(colour, str) or not colour:
-            raise ColourError(f"board colours must be non-empty strings, got {colour!r}")
+            raise ColourError("board_colour_empty", colour=repr(colour))
     if len(set(colours)) != len(colours):
-        raise ColourError(f"board colours must be distinct, got {colours!r}")
+        raise ColourError("board_colours_twice", colours=repr(colours))
     return colours

@@ -22,9 +22,10 @@ is even.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
+from tournaments.algorithms.checks import is_whole
 from tournaments.algorithms.errors import BracketError
 
 PlayerId = Hashable
@@ -121,7 +122,7 @@ class Bracket:
         for match in self.matches:
             if match.key == (round_number, position):
                 return match
-        raise BracketError(f"there is no match at round {round_number}, position {position}")
+        raise BracketError("bracket_no_match", round=round_number, position=position)
 
     def next_slot(self, round_number: int, position: int) -> tuple[int, int, Side] | None:
         """Where the winner of ``(round, position)`` goes: ``(round, position, side)``,
@@ -140,7 +141,7 @@ class Bracket:
         known = {match.key for match in self.matches}
         for key in winners:
             if key not in known:
-                raise BracketError(f"there is no match at round {key[0]}, position {key[1]}")
+                raise BracketError("bracket_no_match", round=key[0], position=key[1])
         participants: dict[MatchKey, tuple[int | None, int | None]] = {}
 
         def resolve(slot: Slot) -> int | None:
@@ -153,21 +154,22 @@ class Bracket:
             top, bottom = resolve(match.top), resolve(match.bottom)
             participants[match.key] = (top, bottom)
             if match.key in winners:
-                winner = winners[match.key]
-                if top is None or bottom is None:
-                    raise BracketError(
-                        f"{match.name} (round {match.round}, position {match.position}) "
-                        "cannot have a winner before both its players are known"
-                    )
-                if winner not in (top, bottom):
-                    raise BracketError(
-                        f"#{winner} did not play {match.name} (round {match.round}, "
-                        f"position {match.position}): it is #{top} v #{bottom}"
-                    )
+                _check_winner(match, winners[match.key], top, bottom)
         return BracketProgress(
             participants=participants,
             winners=dict(winners),
             champion=winners.get(self.final.key),
+        )
+
+
+def _check_winner(match: BracketMatch, winner: int, top: int | None, bottom: int | None) -> None:
+    """``winner`` can have won ``match``: both its players are known and one is the winner."""
+    where = {"match": match.name, "round": match.round, "position": match.position}
+    if top is None or bottom is None:
+        raise BracketError("bracket_winner_early", **where)
+    if winner not in (top, bottom):
+        raise BracketError(
+            "bracket_winner_not_playing", winner=winner, top=top, bottom=bottom, **where
         )
 
 
@@ -177,16 +179,22 @@ def bracket_order(size: int) -> tuple[int, ...]:
     8 → (1, 8, 5, 4, 3, 6, 7, 2): matches 1-8, 4-5, 3-6, 2-7.
     """
     if size < 2 or size & (size - 1):
-        raise BracketError(f"a full bracket has a power-of-two size ≥ 2, got {size}")
+        raise BracketError("bracket_size", size=size)
     order = [1, 2]
     while len(order) < size:
-        total = 2 * len(order) + 1
-        expanded: list[int] = []
-        for index, seed in enumerate(order):
-            pair = (seed, total - seed)
-            expanded.extend(pair if index % 2 == 0 else reversed(pair))
-        order = expanded
+        order = _doubled(order)
     return tuple(order)
+
+
+def _doubled(order: list[int]) -> list[int]:
+    """The bracket order of twice as many seeds: each seed meets its mirror (seed ``s``
+    of ``n`` meets ``2n + 1 − s``), every other pair upside down."""
+    total = 2 * len(order) + 1
+    expanded: list[int] = []
+    for index, seed in enumerate(order):
+        pair = (seed, total - seed)
+        expanded.extend(pair if index % 2 == 0 else reversed(pair))
+    return expanded
 
 
 def default_round_names(rounds: int) -> tuple[str, ...]:
@@ -203,9 +211,7 @@ def _per_round(value: T | Sequence[T], rounds: int, what: str) -> tuple[T, ...]:
     if isinstance(value, Sequence) and not isinstance(value, str):
         values = tuple(value)
         if len(values) != rounds:
-            raise BracketError(
-                f"{what}: expected one value per round ({rounds}), got {len(values)}"
-            )
+            raise BracketError("bracket_per_round", option=what, rounds=rounds, count=len(values))
         return values
     return (value,) * rounds  # type: ignore[return-value]
 
@@ -224,72 +230,91 @@ def build_bracket(
     ``names`` names the rounds (default: "Final", "Semi-finals", "Quarter-finals",
     "Round of N").
     """
-    if isinstance(seeds, bool) or not isinstance(seeds, int) or not MIN_SEEDS <= seeds <= MAX_SEEDS:
-        raise BracketError(
-            f"a bracket needs between {MIN_SEEDS} and {MAX_SEEDS} seeds, got {seeds!r}"
-        )
-    size = 1
-    while size < seeds:
-        size *= 2
+    if not is_whole(seeds, at_least=MIN_SEEDS, at_most=MAX_SEEDS):
+        raise BracketError("bracket_seed_count", low=MIN_SEEDS, high=MAX_SEEDS, given=repr(seeds))
+    size = 1 << (seeds - 1).bit_length()  # the smallest power of two that holds them
     count = size.bit_length() - 1
+    lengths, starts, labels = _round_settings(count, first_to, head_start, names)
+    order = bracket_order(size)
+    rounds: list[BracketRound] = []
+    # slot of each position of the current round's field: a seed or a winner
+    field: list[Slot | None] = [Slot(seed=s) if s <= seeds else None for s in order]
+    for number, length, start, label in zip(
+        range(1, count + 1), lengths, starts, labels, strict=True
+    ):
+        template = BracketRound(number, label, length, start, ())
+        bracket_round, field = _play_round(template, field)
+        rounds.append(bracket_round)
+    return Bracket(seeds=seeds, size=size, rounds=tuple(rounds), byes=_byes(order, seeds))
+
+
+def _round_settings(
+    count: int,
+    first_to: int | Sequence[int],
+    head_start: bool | Sequence[bool],
+    names: Sequence[str] | None,
+) -> tuple[tuple, tuple, tuple[str, ...]]:
+    """Each of the ``count`` rounds' series length, head start and name, checked."""
     lengths = _per_round(first_to, count, "first_to")
     starts = _per_round(head_start, count, "head_start")
     labels = tuple(names) if names is not None else default_round_names(count)
     if len(labels) != count:
-        raise BracketError(f"names: expected one name per round ({count}), got {len(labels)}")
+        raise BracketError("bracket_names", rounds=count, count=len(labels))
     for number, (length, start) in enumerate(zip(lengths, starts, strict=True), start=1):
-        if isinstance(length, bool) or not isinstance(length, int) or length < 1:
-            raise BracketError(
-                f"round {number}: first_to must be a positive integer, got {length!r}"
-            )
-        if not isinstance(start, bool):
-            raise BracketError(f"round {number}: head_start must be True or False, got {start!r}")
-        if start and length < 2:
-            raise BracketError(
-                f"round {number}: a 1–0 head start would decide a first-to-1 series before "
-                "it starts; disable the head start or lengthen the series"
-            )
+        _check_round_series(number, length, start)
+    return lengths, starts, labels
 
-    order = bracket_order(size)
-    byes = tuple(
-        sorted(min(a, b) for a, b in zip(order[::2], order[1::2], strict=True) if max(a, b) > seeds)
-    )
-    rounds: list[BracketRound] = []
-    # slot of each position of the current round's field: a seed or a winner
-    field: list[Slot | None] = [Slot(seed=s) if s <= seeds else None for s in order]
-    for number in range(1, count + 1):
-        matches = []
-        next_field: list[Slot | None] = []
-        for position in range(len(field) // 2):
-            top, bottom = field[2 * position], field[2 * position + 1]
-            if top is None or bottom is None:  # a bye: the present side advances
-                next_field.append(top if bottom is None else bottom)
-                continue
-            if top.seed is not None and bottom.seed is not None and bottom.seed < top.seed:
-                top, bottom = bottom, top  # the higher seed on top
-            matches.append(
-                BracketMatch(
-                    round=number,
-                    position=position,
-                    top=top,
-                    bottom=bottom,
-                    first_to=lengths[number - 1],
-                    head_start=starts[number - 1],
-                    name=labels[number - 1],
-                )
-            )
-            next_field.append(Slot(winner_of=(number, position)))
-        rounds.append(
-            BracketRound(
-                number=number,
-                name=labels[number - 1],
-                first_to=lengths[number - 1],
-                head_start=starts[number - 1],
-                matches=tuple(matches),
+
+def _byes(order: tuple[int, ...], seeds: int) -> tuple[int, ...]:
+    """The seeds whose first-round opponent does not exist (a bracket position beyond
+    ``seeds``), best first."""
+    pairs = zip(order[::2], order[1::2], strict=True)
+    return tuple(sorted(min(a, b) for a, b in pairs if max(a, b) > seeds))
+
+
+def _check_round_series(number: int, length: object, start: object) -> None:
+    """A round's series: first to at least 1, and a head start only where it cannot
+    decide the series before it starts."""
+    if not is_whole(length, at_least=1):
+        raise BracketError("round_first_to_positive", round=number, given=repr(length))
+    if not isinstance(start, bool):
+        raise BracketError("round_head_start_bool", round=number, given=repr(start))
+    if start and length < 2:  # type: ignore[operator]
+        raise BracketError("round_head_start_first_to_1", round=number)
+
+
+def _play_round(
+    template: BracketRound, field: list[Slot | None]
+) -> tuple[BracketRound, list[Slot | None]]:
+    """The matches of one round between neighbouring positions of ``field`` (a missing
+    side is a bye: the present one advances), and the field of the next round."""
+    matches = []
+    next_field: list[Slot | None] = []
+    for position in range(len(field) // 2):
+        top, bottom = field[2 * position], field[2 * position + 1]
+        if top is None or bottom is None:
+            next_field.append(top if bottom is None else bottom)
+            continue
+        top, bottom = _higher_seed_on_top(top, bottom)
+        matches.append(
+            BracketMatch(
+                round=template.number,
+                position=position,
+                top=top,
+                bottom=bottom,
+                first_to=template.first_to,
+                head_start=template.head_start,
+                name=template.name,
             )
         )
-        field = next_field
-    return Bracket(seeds=seeds, size=size, rounds=tuple(rounds), byes=byes)
+        next_field.append(Slot(winner_of=(template.number, position)))
+    return replace(template, matches=tuple(matches)), next_field
+
+
+def _higher_seed_on_top(top: Slot, bottom: Slot) -> tuple[Slot, Slot]:
+    if top.seed is not None and bottom.seed is not None and bottom.seed < top.seed:
+        return bottom, top
+    return top, bottom
 
 
 def xleague_playoffs() -> Bracket:
@@ -359,6 +384,17 @@ class SeriesState:
         return (self.first_to - self.higher_score) + (self.first_to - self.lower_score) - 1
 
 
+def _check_series(higher: PlayerId, lower: PlayerId, first_to: int, head_start: int) -> None:
+    if higher == lower:
+        raise BracketError("series_two_players")
+    if not is_whole(first_to, at_least=1):
+        raise BracketError("first_to_positive", given=repr(first_to))
+    if not is_whole(head_start):
+        raise BracketError("head_start_whole", given=repr(head_start))
+    if not 0 <= head_start < first_to:
+        raise BracketError("head_start_impossible", head_start=head_start, first_to=first_to)
+
+
 def series_state(
     game_winners: Sequence[PlayerId],
     *,
@@ -372,27 +408,14 @@ def series_state(
     Raises :class:`BracketError` for a winner who is not in the series, games recorded
     after the series was decided, or an impossible configuration.
     """
-    if higher == lower:
-        raise BracketError("a series needs two different players")
-    if isinstance(first_to, bool) or not isinstance(first_to, int) or first_to < 1:
-        raise BracketError(f"first_to must be a positive integer, got {first_to!r}")
-    if isinstance(head_start, bool) or not isinstance(head_start, int):
-        raise BracketError(f"head_start must be a whole number, got {head_start!r}")
-    if not 0 <= head_start < first_to:
-        raise BracketError(
-            f"a head start of {head_start} is impossible in a first-to-{first_to} series"
-        )
+    _check_series(higher, lower, first_to, head_start)
     scores = {higher: head_start, lower: 0}
     winner: PlayerId | None = None
     for number, game_winner in enumerate(game_winners, start=1):
         if winner is not None:
-            raise BracketError(
-                f"game {number} was recorded after the series was decided ({winner!r} won)"
-            )
+            raise BracketError("series_game_after", game=number, winner=repr(winner))
         if game_winner not in scores:
-            raise BracketError(
-                f"game {number} was won by {game_winner!r}, who is not in this series"
-            )
+            raise BracketError("series_winner_stranger", game=number, winner=repr(game_winner))
         scores[game_winner] += 1
         if scores[game_winner] == first_to:
             winner = game_winner
@@ -426,9 +449,7 @@ class PlayoffRounds:
 def rounds_for(seeds: int) -> int:
     """How many rounds a bracket of ``seeds`` has (2 → 1, 3–4 → 2, 5–8 → 3, …)."""
     if isinstance(seeds, bool) or not isinstance(seeds, int) or not MIN_SEEDS <= seeds <= MAX_SEEDS:
-        raise BracketError(
-            f"a bracket needs between {MIN_SEEDS} and {MAX_SEEDS} seeds, got {seeds!r}"
-        )
+        raise BracketError("bracket_seed_count", low=MIN_SEEDS, high=MAX_SEEDS, given=repr(seeds))
     return (seeds - 1).bit_length()
 
 
@@ -439,12 +460,23 @@ def _spread(value: object, count: int, what: str) -> tuple[object, ...]:
         if len(values) == 1:
             return values * count
         if len(values) != count:
-            raise BracketError(
-                f"{what}: give one value for every round or one per round ({count}), "
-                f"got {len(values)}"
-            )
+            raise BracketError("bracket_spread", option=what, rounds=count, count=len(values))
         return values
     return (value,) * count
+
+
+def _head_starts(
+    head_start: bool | Sequence[bool] | None, lengths: tuple[object, ...], count: int
+) -> tuple[object, ...]:
+    """Whether the head-start rule applies, per round: as given, or by default in every
+    round longer than first-to-1."""
+    if head_start is None:
+        return tuple(length >= 2 for length in lengths)  # type: ignore[operator]
+    starts = _spread(head_start, count, "head_start")
+    for number, start in enumerate(starts, start=1):
+        if not isinstance(start, bool):
+            raise BracketError("round_head_start_true_false", round=number, given=repr(start))
+    return starts
 
 
 def playoff_rounds(
@@ -465,17 +497,9 @@ def playoff_rounds(
     count = rounds_for(seeds)
     lengths = _spread(first_to, count, "first_to")
     for number, length in enumerate(lengths, start=1):
-        if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 9:
-            raise BracketError(
-                f"round {number}: first_to is a series length 'first to N' (1 to 9), got {length!r}"
-            )
-    if head_start is None:
-        starts: tuple[object, ...] = tuple(length >= 2 for length in lengths)  # type: ignore[operator]
-    else:
-        starts = _spread(head_start, count, "head_start")
-    for number, start in enumerate(starts, start=1):
-        if not isinstance(start, bool):
-            raise BracketError(f"round {number}: head_start must be true or false, got {start!r}")
+        if not is_whole(length, at_least=1, at_most=9):
+            raise BracketError("round_first_to_range", round=number, given=repr(length))
+    starts = _head_starts(head_start, lengths, count)
     result = PlayoffRounds(seeds, tuple(lengths), tuple(starts))  # type: ignore[arg-type]
     result.build()  # the bracket's own checks (a head start in a first-to-1 series)
     return result

@@ -48,6 +48,12 @@ __all__ = [
 
 LAYOUTS: tuple[str, ...] = ("side-by-side", "opposite", "single")
 POLICIES: tuple[str, ...] = ("first-mentioned-keeps",)
+#: layout → the error code of colours that are not one of its units
+NOT_A_UNIT = {
+    "side-by-side": "colours_not_neighbours",
+    "opposite": "colours_not_opposite",
+    "single": "colours_not_single",
+}
 
 
 def side_by_side_pairs(
@@ -59,7 +65,7 @@ def side_by_side_pairs(
     """
     colours = check_board(board_colours)
     if len(colours) < 3:
-        raise ColourError("side-by-side allied colours need a board of at least three colours")
+        raise ColourError("side_by_side_three")
     return tuple((colours[i], colours[(i + 1) % len(colours)]) for i in range(len(colours)))
 
 
@@ -67,9 +73,7 @@ def opposite_pairs(board_colours: Sequence[Colour] = BOARD_4) -> tuple[tuple[Col
     """The pairs of facing colours (GP). Board 4: (red, yellow), (black, green)."""
     colours = check_board(board_colours)
     if len(colours) % 2:
-        raise ColourError(
-            f"opposite allied colours need an even number of colours, the board has {len(colours)}"
-        )
+        raise ColourError("opposite_even", count=len(colours))
     half = len(colours) // 2
     return tuple((colours[i], colours[i + half]) for i in range(half))
 
@@ -82,7 +86,7 @@ def allied_units(board_colours: Sequence[Colour], layout: str) -> tuple[Unit, ..
         return opposite_pairs(board_colours)
     if layout == "single":
         return tuple((colour,) for colour in check_board(board_colours))
-    raise ColourError(f"unknown colour layout {layout!r}; use one of {', '.join(LAYOUTS)}")
+    raise ColourError("layout_unknown", given=repr(layout), known=", ".join(LAYOUTS))
 
 
 def _as_colours(value: object) -> tuple[Colour, ...]:
@@ -90,7 +94,7 @@ def _as_colours(value: object) -> tuple[Colour, ...]:
         return (value,)
     if isinstance(value, Iterable):
         return tuple(value)
-    raise ColourError(f"expected a colour or a pair of colours, got {value!r}")
+    raise ColourError("colour_or_pair", given=repr(value))
 
 
 def normalise(
@@ -104,16 +108,15 @@ def normalise(
     given = _as_colours(colours)
     for colour in given:
         if colour not in board:
-            raise ColourError(f"{colour!r} is not a colour of this board ({', '.join(board)})")
-    for unit in allied_units(board, layout):
-        if len(unit) == len(given) and set(unit) == set(given):
-            return unit
-    what = {
-        "side-by-side": "a pair of neighbouring colours",
-        "opposite": "a pair of opposite colours",
-        "single": "a single colour",
-    }[layout]
-    raise ColourError(f"{' + '.join(given)} is not {what} on this board")
+            raise ColourError("colour_not_on_board", colour=repr(colour), board=", ".join(board))
+    unit = next((u for u in allied_units(board, layout) if _same_colours(u, given)), None)
+    if unit is None:
+        raise ColourError(NOT_A_UNIT[layout], colours=" + ".join(given))
+    return unit
+
+
+def _same_colours(unit: Unit, given: tuple[Colour, ...]) -> bool:
+    return len(unit) == len(given) and set(unit) == set(given)
 
 
 def _seatable(units: Sequence[Unit], taken: frozenset[Colour], players: int) -> bool:
@@ -199,47 +202,89 @@ def assign_colours(
     or policies.
     """
     if policy not in POLICIES:
-        raise ColourError(f"unknown colour policy {policy!r}; use one of {', '.join(POLICIES)}")
+        raise ColourError("policy_unknown", given=repr(policy), known=", ".join(POLICIES))
     board = check_board(board_colours)
     units = allied_units(board, layout)
+    seated = _seated(players)
+    if not _seatable(units, frozenset(), len(seated)):
+        raise _too_many(len(seated), board, layout)
+    return _first_mentioned_keeps(
+        seated, _wanted_units(seated, preferences or {}, board, layout), units
+    )
+
+
+def _first_mentioned_keeps(
+    seated: tuple[PlayerId, ...], wanted: Mapping[PlayerId, Unit | None], units: Sequence[Unit]
+) -> dict[PlayerId, Unit]:
+    """The policy's three steps: the keepers hold their units, then the moved players and
+    those without a preference take remaining ones (see :func:`assign_colours`)."""
+    keepers = kept_preferences(seated, wanted, units)
+    result: dict[PlayerId, Unit] = {p: wanted[p] for p in seated if p in keepers}  # type: ignore[misc]
+    for player in _choosing_order(seated, keepers, wanted):
+        result[player] = _remaining_unit(units, result, len(seated), wanted[player])
+    return {player: result[player] for player in seated}
+
+
+def _choosing_order(
+    seated: Sequence[PlayerId], keepers: frozenset[PlayerId], wanted: Mapping[PlayerId, Unit | None]
+) -> list[PlayerId]:
+    """Who takes a remaining unit, in turn: the moved players (their preference
+    clashed), then the players without a preference, each in at-board order."""
+    moved = [p for p in seated if p not in keepers and wanted[p] is not None]
+    return [*moved, *(p for p in seated if wanted[p] is None)]
+
+
+def _too_many(count: int, board: tuple[Colour, ...], layout: str) -> ColourError:
+    """``count`` players do not fit the board: a player holds one colour, or a pair."""
+    capacity = len(board) if layout == "single" else len(board) // 2
+    return ColourError(
+        "board_too_small", count=count, colours=len(board), layout=layout, most=capacity
+    )
+
+
+def _seated(players: Sequence[PlayerId]) -> tuple[PlayerId, ...]:
+    """The players at the board: a sequence of at least one, nobody twice."""
     if isinstance(players, str | bytes):
-        raise ColourError("players must be a sequence of ids, not a single string")
+        raise ColourError("players_one_string")
     seated = tuple(players)
     if not seated:
-        raise ColourError("no players to assign colours to")
+        raise ColourError("colours_nobody")
     if len(set(seated)) != len(seated):
-        raise ColourError(f"a player is listed twice at the board: {seated!r}")
-    if not _seatable(units, frozenset(), len(seated)):
-        capacity = len(board) if layout == "single" else len(board) // 2
-        raise ColourError(
-            f"{len(seated)} players cannot share a board of {len(board)} colours "
-            f"({layout}: at most {capacity} players)"
-        )
+        raise ColourError("player_twice_at_board", players=repr(seated))
+    return seated
+
+
+def _wanted_units(
+    seated: Sequence[PlayerId],
+    preferences: Mapping[PlayerId, str | Iterable[Colour] | None],
+    board: Sequence[Colour],
+    layout: str,
+) -> dict[PlayerId, Unit | None]:
+    """Each seated player's preference as a unit of ``layout`` (None: no preference)."""
     wanted: dict[PlayerId, Unit | None] = {}
     for player in seated:
-        preference = (preferences or {}).get(player)
+        preference = preferences.get(player)
         try:
             wanted[player] = None if preference is None else normalise(preference, board, layout)
         except ColourError as error:
-            raise ColourError(f"preference of player {player!r}: {error}") from None
+            raise ColourError("preference_of", player=repr(player), why=error) from None
+    return wanted
 
-    keepers = kept_preferences(seated, wanted, units)
-    result: dict[PlayerId, Unit] = {p: wanted[p] for p in seated if p in keepers}  # type: ignore[misc]
-    taken = frozenset(c for unit in result.values() for c in unit)
-    moved = [p for p in seated if p not in keepers and wanted[p] is not None]
-    free_choice = [p for p in seated if wanted[p] is None]
-    for player in (*moved, *free_choice):
-        remaining = len(seated) - len(result) - 1
-        options = [
-            unit
-            for unit in units
-            if taken.isdisjoint(unit) and _seatable(units, taken | set(unit), remaining)
-        ]
-        liked = set(wanted[player] or ())
-        chosen = min(options, key=lambda unit: -len(liked.intersection(unit)))
-        result[player] = chosen
-        taken = taken | set(chosen)
-    return {player: result[player] for player in seated}
+
+def _remaining_unit(
+    units: Sequence[Unit], given: Mapping[PlayerId, Unit], seated: int, liked: Unit | None
+) -> Unit:
+    """Of the units still free that leave the rest seatable, the one sharing the most
+    colours with ``liked`` (on a tie the first in the board's order)."""
+    taken = frozenset(c for unit in given.values() for c in unit)
+    options = _free_units(units, taken, seated - len(given) - 1)
+    wish = set(liked or ())
+    return min(options, key=lambda unit: -len(wish.intersection(unit)))
+
+
+def _free_units(units: Sequence[Unit], taken: frozenset[Colour], others: int) -> list[Unit]:
+    """The units clear of ``taken`` that still leave ``others`` more players seatable."""
+    return [u for u in units if taken.isdisjoint(u) and _seatable(units, taken | set(u), others)]
 
 
 def owner_of(colour: Colour, assignment: Mapping[PlayerId, Iterable[Colour]]) -> PlayerId:
@@ -247,7 +292,7 @@ def owner_of(colour: Colour, assignment: Mapping[PlayerId, Iterable[Colour]]) ->
     for player, colours in assignment.items():
         if colour in tuple(colours):
             return player
-    raise ColourError(f"nobody holds {colour!r}")
+    raise ColourError("colour_unheld", colour=repr(colour))
 
 
 def assigned_colours(
@@ -263,9 +308,18 @@ def assigned_colours(
     held: dict[Colour, PlayerId] = {}
     for player, colours in assignment.items():
         for colour in colours:
-            if colour not in board:
-                raise ColourError(f"{colour!r} is not a colour of this board")
-            if colour in held:
-                raise ColourError(f"{colour!r} is held by both {held[colour]!r} and {player!r}")
+            _check_free(colour, player, board, held)
             held[colour] = player
     return tuple(colour for colour in board if colour in held)
+
+
+def _check_free(
+    colour: Colour, player: PlayerId, board: tuple[Colour, ...], held: Mapping[Colour, PlayerId]
+) -> None:
+    """``colour`` is on the board and nobody before ``player`` holds it."""
+    if colour not in board:
+        raise ColourError("colour_not_here", colour=repr(colour))
+    if colour in held:
+        raise ColourError(
+            "colour_held_twice", colour=repr(colour), one=repr(held[colour]), other=repr(player)
+        )

@@ -22,6 +22,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tournaments.algorithms.boards import BOARD_6, Colour, check_board
+from tournaments.algorithms.checks import is_whole
 from tournaments.algorithms.colours import assign_colours
 from tournaments.algorithms.errors import GrandPrixError
 from tournaments.algorithms.standings import GP_BONUS, GP_PLACE_POINTS, GP_PLUS_BONUS
@@ -48,10 +49,7 @@ def grand_prix_seating(
     seated = tuple(players)
     capacity = len(board) // 2
     if not 2 <= len(seated) <= capacity:
-        raise GrandPrixError(
-            f"a Grand Prix on a board of {len(board)} colours seats 2–{capacity} players, "
-            f"got {len(seated)}"
-        )
+        raise GrandPrixError("gp_seats", colours=len(board), most=capacity, count=len(seated))
     return assign_colours(seated, preferences, board, "opposite")
 
 
@@ -84,13 +82,17 @@ def _max_gain(
     players: int, colours_per_player: int, place_points: tuple[int, ...], bonus: tuple[int, ...]
 ) -> int:
     slots = [p for p in range(players) for _ in range(colours_per_player)]
-    best = None
-    for order in set(itertools.permutations(slots)):
-        points = game_points(order, place_points, bonus, colours_per_player)
-        gain = points[0] - points[1]  # player 0 chases player 1, the leader
-        best = gain if best is None else max(best, gain)
-    assert best is not None
-    return best
+    orders = set(itertools.permutations(slots))  # every finishing order of the colours
+    return max(_gain(order, place_points, bonus, colours_per_player) for order in orders)
+
+
+def _gain(
+    order: tuple[int, ...], place_points: tuple[int, ...], bonus: tuple[int, ...], colours: int
+) -> int:
+    """What player 0 (the chaser) gains on player 1 (the leader) in a game finished in
+    ``order``."""
+    points = game_points(order, place_points, bonus, colours)
+    return points[0] - points[1]
 
 
 def max_gain_per_game(
@@ -104,8 +106,8 @@ def max_gain_per_game(
     Three players × two colours (GP): places 1 and 2 plus the bonus, 10 + 6 + 2 = 18,
     against places 5 and 6, 2 + 1 = 3: 15. Two players on board 4: 18 − (4 + 3) = 11.
     """
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 3:
-        raise GrandPrixError(f"a Grand Prix game has 2 or 3 players, got {players!r}")
+    if not is_whole(players) or not 2 <= players <= 3:
+        raise GrandPrixError("gp_game_players", given=repr(players))
     return _max_gain(players, 2, tuple(place_points), tuple(bonus))
 
 
@@ -128,6 +130,18 @@ class GrandPrixStatus:
     chasers: tuple[PlayerId, ...]
 
 
+def _check_table(points: Mapping[PlayerId, int], games_left: int, fmt: str) -> None:
+    if fmt not in BONUS:
+        raise GrandPrixError("gp_format_unknown", given=repr(fmt))
+    if not is_whole(games_left, at_least=0):
+        raise GrandPrixError("gp_games_left", given=repr(games_left))
+    if not 2 <= len(points) <= 3:
+        raise GrandPrixError("gp_table_players", count=len(points))
+    for player, value in points.items():
+        if not is_whole(value, at_least=0):
+            raise GrandPrixError("gp_points", player=repr(player))
+
+
 def grand_prix_status(
     points: Mapping[PlayerId, int],
     games_left: int,
@@ -142,25 +156,31 @@ def grand_prix_status(
     ``fmt`` ``"GP"`` or ``"GP+"`` picks the bonus (or give ``bonus``). A player is a
     chaser while ``their points + games_left × max_gain_per_game ≥ the leader's``.
     """
-    if fmt not in BONUS:
-        raise GrandPrixError(f"unknown Grand Prix format {fmt!r}; use GP or GP+")
-    if isinstance(games_left, bool) or not isinstance(games_left, int) or games_left < 0:
-        raise GrandPrixError(f"games left must be a whole number ≥ 0, got {games_left!r}")
-    if not 2 <= len(points) <= 3:
-        raise GrandPrixError(f"a Grand Prix table has 2 or 3 players, got {len(points)}")
-    for player, value in points.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise GrandPrixError(f"GP points of {player!r} must be a whole number ≥ 0")
+    _check_table(points, games_left, fmt)
     gain = max_gain_per_game(
         len(points),
         place_points=place_points,
         bonus=BONUS[fmt] if bonus is None else bonus,
     )
+    leaders, chasers = _leaders_and_chasers(points, games_left * gain)
+    return _status(leaders, chasers, games_left)
+
+
+def _leaders_and_chasers(
+    points: Mapping[PlayerId, int], reach: int
+) -> tuple[tuple[PlayerId, ...], tuple[PlayerId, ...]]:
+    """Who has the most points, and who can still reach them (gaining ``reach``)."""
     top = max(points.values())
     leaders = tuple(p for p, v in points.items() if v == top)
-    chasers = tuple(
-        p for p, v in points.items() if p not in leaders and v + games_left * gain >= top
-    )
+    chasers = tuple(p for p, v in points.items() if p not in leaders and v + reach >= top)
+    return leaders, chasers
+
+
+def _status(
+    leaders: tuple[PlayerId, ...], chasers: tuple[PlayerId, ...], games_left: int
+) -> GrandPrixStatus:
+    """The winner is certain with one leader and nobody able to reach them; with no game
+    left and the top tied, an extra game is needed."""
     certain = len(leaders) == 1 and not chasers
     return GrandPrixStatus(
         leaders=leaders,

@@ -26,6 +26,7 @@ equal skeletons are what matter, not which member stands for the group.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
 from functools import lru_cache
 
 from confusable_homoglyphs.utils import load
@@ -43,9 +44,9 @@ _DATA_MARKS = "\u200e\u200f"
 class BadName(AlgorithmError):
     """A name that cannot be used: ``char`` is the offending character's ``U+XXXX`` code."""
 
-    def __init__(self, message: str, char: str = ""):
-        super().__init__(message)
-        self.char = char
+    def __init__(self, code: str, /, **params):
+        super().__init__(code, **params)
+        self.char = params.get("char", "")
 
 
 def _char_name(ch: str) -> str:
@@ -56,18 +57,47 @@ def _char_name(ch: str) -> str:
 def refused_character(text: str) -> tuple[str, str] | None:
     """The first character a name may not contain and what kind it is, or None."""
     for ch in text:
-        category = unicodedata.category(ch)
-        if ch == "\t":
-            return ch, "a tab"
-        if ch in BIDI_CONTROLS:
-            return ch, "a bidirectional control character (it reorders how text shows)"
-        if category in ("Cc", "Zl", "Zp"):
-            return ch, "a control character or line break"
-        if category == "Cf" or ch in "\u115f\u1160\u3164\uffa0\u034f":
-            return ch, "an invisible (zero-width or format) character"
-        if category in ("Cs", "Co", "Cn"):
-            return ch, "an unassigned or private-use character"
+        kind = _refused_kind(ch)
+        if kind is not None:
+            return ch, kind
     return None
+
+
+def _refused_kind(ch: str) -> str | None:
+    """What kind of character a name may not hold ``ch`` is, or None if it may."""
+    category = unicodedata.category(ch)
+    return next((kind for test, kind in _REFUSED if test(ch, category)), None)
+
+
+def _is_tab(ch: str, _category: str) -> bool:
+    return ch == "\t"
+
+
+def _is_bidi(ch: str, _category: str) -> bool:
+    return ch in BIDI_CONTROLS
+
+
+def _is_control(_ch: str, category: str) -> bool:
+    return category in ("Cc", "Zl", "Zp")
+
+
+def _is_invisible(ch: str, category: str) -> bool:
+    """A format character, or a filler that shows nothing (Hangul fillers, CGJ)."""
+    return category == "Cf" or ch in "\u115f\u1160\u3164\uffa0\u034f"
+
+
+def _is_unassigned(_ch: str, category: str) -> bool:
+    return category in ("Cs", "Co", "Cn")
+
+
+#: the characters a name may not hold, tried in this order: (test, what kind it is)
+_REFUSED = (
+    (_is_tab, "a tab"),
+    (_is_bidi, "a bidirectional control character (it reorders how text shows)"),
+    (_is_control, "a control character or line break"),
+    (_is_invisible, "an invisible (zero-width or format) character"),
+    (_is_unassigned, "an unassigned or private-use character"),
+)
 
 
 def normalise_name(text: str, *, what: str = "a name") -> str:
@@ -79,12 +109,8 @@ def normalise_name(text: str, *, what: str = "a name") -> str:
         ch, kind = found
         if unicodedata.category(ch) in ("Cc", "Zl", "Zp") and ch != "\t":
             # worded as the league names' check (tournaments.services.text.single_line)
-            raise BadName(
-                f"{what} must be one line without line breaks or control characters "
-                f"(found {_char_name(ch)})",
-                _char_name(ch),
-            )
-        raise BadName(f"{what} may not contain {kind}: found {_char_name(ch)}", _char_name(ch))
+            raise BadName("name_one_line", subject=what, char=_char_name(ch))
+        raise BadName("name_refused_character", subject=what, refused=kind, char=_char_name(ch))
     return " ".join(text.split())
 
 
@@ -93,7 +119,27 @@ def _prototypes() -> tuple[dict[str, str], frozenset[str]]:
     """Each confusable character → the representative of its group (see the module), and
     every character that is in some group."""
 
-    data: dict[str, list[dict]] = load("confusables.json")
+    graph = _confusable_graph(load("confusables.json"))
+    mapping: dict[str, str] = {}
+    for group in _groups(graph):
+        rep = _representative(graph, group)
+        mapping.update((m, rep) for m in group if len(m) == 1 and m != rep)
+    return mapping, frozenset(m for m in graph if len(m) == 1)
+
+
+def _groups(graph: dict[str, set[str]]) -> Iterator[set[str]]:
+    """The groups of mutually confusable strings, each once."""
+    seen: set[str] = set()
+    for start in sorted(graph):
+        if start not in seen:
+            group = _connected(graph, start)
+            seen |= group
+            yield group
+
+
+def _confusable_graph(data: dict[str, list[dict]]) -> dict[str, set[str]]:
+    """Which strings are confusable with which, both ways (the data's display marks
+    stripped)."""
     graph: dict[str, set[str]] = {}
     for key, homoglyphs in data.items():
         a = key.strip(_DATA_MARKS)
@@ -102,28 +148,28 @@ def _prototypes() -> tuple[dict[str, str], frozenset[str]]:
             if a and b and a != b:
                 graph.setdefault(a, set()).add(b)
                 graph.setdefault(b, set()).add(a)
-    mapping: dict[str, str] = {}
-    seen: set[str] = set()
-    for start in sorted(graph):
-        if start in seen:
-            continue
-        group, todo = set(), [start]
-        while todo:  # the connected group of ``start``
-            node = todo.pop()
-            if node in group:
-                continue
+    return graph
+
+
+def _connected(graph: dict[str, set[str]], start: str) -> set[str]:
+    """The group of strings confusable with ``start``, directly or through others."""
+    group: set[str] = set()
+    todo = [start]
+    while todo:
+        node = todo.pop()
+        if node not in group:
             group.add(node)
             todo.extend(graph[node] - group)
-        seen |= group
-        longer = sorted(m for m in group if len(m) > 1)
-        if longer:
-            rep = longer[0]
-        else:
-            rep = min(group, key=lambda m: (-len(graph[m]), not m.isascii(), ord(m[0])))
-        for member in group:
-            if len(member) == 1 and member != rep:
-                mapping[member] = rep
-    return mapping, frozenset(m for m in graph if len(m) == 1)
+    return group
+
+
+def _representative(graph: dict[str, set[str]], group: set[str]) -> str:
+    """The member that stands for ``group``: its multi-character prototype where there is
+    one, else the member most others map to, else the ASCII or lowest code point."""
+    longer = sorted(m for m in group if len(m) > 1)
+    if longer:
+        return longer[0]
+    return min(group, key=lambda m: (-len(graph[m]), not m.isascii(), ord(m[0])))
 
 
 def skeleton(text: str) -> str:

@@ -34,6 +34,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tournaments.algorithms.boards import BOARD_4, Colour, check_board
+from tournaments.algorithms.checks import is_whole, repeated
 from tournaments.algorithms.errors import DrawError, StandingsError
 from tournaments.algorithms.standings import (
     OPEN_PRECEDENCE,
@@ -97,7 +98,7 @@ class RoundDraw:
         for table in self.tables:
             if player in table.players:
                 return table
-        raise DrawError(f"player {player!r} is not drawn in round {self.number}")
+        raise DrawError("draw_player_missing", player=repr(player), round=self.number)
 
 
 def table_sizes(count: int, min_size: int = 3, max_size: int = 4) -> tuple[int, ...]:
@@ -107,24 +108,37 @@ def table_sizes(count: int, min_size: int = 3, max_size: int = 4) -> tuple[int, 
     larger tables first: 12 → 4, 4, 4; 13 → 4, 3, 3, 3; 7 → 4, 3. Raises
     :class:`DrawError` when no split exists (with 3–4: 1, 2 and 5 players).
     """
-    for name, value in (("count", count), ("min_size", min_size), ("max_size", max_size)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise DrawError(f"{name} must be a whole number, got {value!r}")
-    if min_size < 2 or max_size < min_size:
-        raise DrawError(f"table sizes {min_size}–{max_size} are not a range of at least 2")
-    if count < 1:
-        raise DrawError(f"an open tournament needs players, got {count}")
+    _check_table_range(count, min_size, max_size)
     for tables in range(-(-count // max_size), count // min_size + 1):
-        # the fewest tables that can hold everybody; spread the players as evenly as
-        # the range allows, larger tables first
-        base, extra = divmod(count, tables)
-        if min_size <= base and base + (extra > 0) <= max_size:
-            return tuple([base + 1] * extra + [base] * (tables - extra))
+        # the fewest tables that can hold everybody
+        if sizes := _even_split(count, tables, min_size, max_size):
+            return sizes
     raise DrawError(
-        f"{count} players cannot be split into tables of {min_size}–{max_size}; "
-        f"add or withdraw a player (possible with {min_size}–{max_size}: "
-        f"{', '.join(str(n) for n in _possible_counts(min_size, max_size))}, …)"
+        "table_sizes_impossible",
+        count=count,
+        low=min_size,
+        high=max_size,
+        possible=", ".join(str(n) for n in _possible_counts(min_size, max_size)),
     )
+
+
+def _check_table_range(count: int, min_size: int, max_size: int) -> None:
+    for name, value in (("count", count), ("min_size", min_size), ("max_size", max_size)):
+        if not is_whole(value):
+            raise DrawError("draw_whole_number", option=name, given=repr(value))
+    if min_size < 2 or max_size < min_size:
+        raise DrawError("table_size_range", low=min_size, high=max_size)
+    if count < 1:
+        raise DrawError("open_no_players", count=count)
+
+
+def _even_split(count: int, tables: int, min_size: int, max_size: int) -> tuple[int, ...]:
+    """``count`` players at ``tables`` tables as evenly as possible, larger tables first;
+    empty when that breaks the size range."""
+    base, extra = divmod(count, tables)
+    if base < min_size or base + (extra > 0) > max_size:
+        return ()
+    return tuple([base + 1] * extra + [base] * (tables - extra))
 
 
 def _possible_counts(min_size: int, max_size: int) -> list[int]:
@@ -172,13 +186,10 @@ class DrawHistory:
 
 def _check_players(players: Iterable[PlayerId]) -> tuple[PlayerId, ...]:
     if isinstance(players, str | bytes):
-        raise DrawError("players must be a sequence of ids, not a single string")
+        raise DrawError("players_one_string")
     group = tuple(players)
-    seen: set[PlayerId] = set()
-    for player in group:
-        if player in seen:
-            raise DrawError(f"player {player!r} is listed twice")
-        seen.add(player)
+    for player in repeated(group):
+        raise DrawError("player_twice", player=repr(player))
     return group
 
 
@@ -199,38 +210,43 @@ def _improve(tables: list[list[PlayerId]], history: DrawHistory, rng: random.Ran
     improved = True
     while improved:
         improved = False
-        order = [(t, i) for t, table in enumerate(tables) for i in range(len(table))]
+        order = _seats(tables)
         rng.shuffle(order)
         for (t1, i1), (t2, i2) in itertools.combinations(order, 2):
-            if t1 == t2:
-                continue
-            a, b = tables[t1][i1], tables[t2][i2]
-            rest1 = [p for j, p in enumerate(tables[t1]) if j != i1]
-            rest2 = [p for j, p in enumerate(tables[t2]) if j != i2]
-            before = sum(_pair_cost(history, a, p) for p in rest1) + sum(
-                _pair_cost(history, b, p) for p in rest2
-            )
-            after = sum(_pair_cost(history, b, p) for p in rest1) + sum(
-                _pair_cost(history, a, p) for p in rest2
-            )
-            if after < before:
-                tables[t1][i1], tables[t2][i2] = b, a
+            if t1 != t2 and _swap_gain(history, tables[t1], i1, tables[t2], i2) > 0:
+                tables[t1][i1], tables[t2][i2] = tables[t2][i2], tables[t1][i1]
                 improved = True
     return sum(_table_cost(history, table) for table in tables)
+
+
+def _seats(tables: list[list[PlayerId]]) -> list[tuple[int, int]]:
+    """Every seat as (table index, index at the table)."""
+    return [(t, i) for t, table in enumerate(tables) for i in range(len(table))]
+
+
+def _swap_gain(
+    history: DrawHistory, one: list[PlayerId], i: int, other: list[PlayerId], j: int
+) -> int:
+    """How much swapping ``one[i]`` and ``other[j]`` lowers the cost of the two tables."""
+    a, b = one[i], other[j]
+    rest1 = one[:i] + one[i + 1 :]
+    rest2 = other[:j] + other[j + 1 :]
+    before = _cost_with(history, a, rest1) + _cost_with(history, b, rest2)
+    after = _cost_with(history, b, rest1) + _cost_with(history, a, rest2)
+    return before - after
+
+
+def _cost_with(history: DrawHistory, player: PlayerId, others: list[PlayerId]) -> int:
+    return sum(_pair_cost(history, player, p) for p in others)
 
 
 def _best_permutation(
     items: Sequence[object], cost: dict[tuple[int, int], int], slots: Sequence[object]
 ) -> tuple[object, ...]:
     """Assign ``len(items)`` distinct ``slots``: the cheapest, first in the given order."""
-    best: tuple[object, ...] | None = None
-    best_cost = 0
-    for choice in itertools.permutations(range(len(slots)), len(items)):
-        total = sum(cost[i, s] for i, s in enumerate(choice))
-        if best is None or total < best_cost:
-            best, best_cost = tuple(slots[s] for s in choice), total
-    assert best is not None
-    return best
+    choices = itertools.permutations(range(len(slots)), len(items))
+    best = min(choices, key=lambda choice: sum(cost[i, s] for i, s in enumerate(choice)))
+    return tuple(slots[s] for s in best)
 
 
 def _seat_table(
@@ -246,13 +262,7 @@ def _seat_table(
         order: tuple[object, ...] = tuple(range(len(members)))
     else:
         rng.shuffle(members)  # equal costs: the lottery decides
-        positions = list(range(len(members)))
-        position_cost = {
-            (i, s): history.positions.get(p, Counter())[s]
-            for i, p in enumerate(members)
-            for s in positions
-        }
-        order = _best_permutation(members, position_cost, positions)
+        order = _positions(members, history)
     colours = list(board)
     rng.shuffle(colours)
     colour_cost = {
@@ -263,6 +273,17 @@ def _seat_table(
     chosen = _best_permutation(members, colour_cost, colours)
     by_position = sorted(zip(order, members, chosen, strict=True), key=lambda row: row[0])
     return Table(number, tuple(Seat(p, str(c)) for _, p, c in by_position))
+
+
+def _positions(members: list[PlayerId], history: DrawHistory) -> tuple[object, ...]:
+    """Each member's at-board position: the positions they held least so far."""
+    positions = list(range(len(members)))
+    position_cost = {
+        (i, s): history.positions.get(p, Counter())[s]
+        for i, p in enumerate(members)
+        for s in positions
+    }
+    return _best_permutation(members, position_cost, positions)
 
 
 def draw_round(
@@ -285,31 +306,46 @@ def draw_round(
     group = _check_players(players)
     board = check_board(board_colours)
     if max_size > len(board):
-        raise DrawError(f"tables of {max_size} do not fit a board of {len(board)} colours")
-    if isinstance(restarts, bool) or not isinstance(restarts, int) or restarts < 1:
-        raise DrawError(f"restarts must be a positive whole number, got {restarts!r}")
+        raise DrawError("tables_too_large", size=max_size, colours=len(board))
+    if not is_whole(restarts, at_least=1):
+        raise DrawError("draw_restarts", given=repr(restarts))
     sizes = table_sizes(len(group), min_size, max_size)
     past = DrawHistory.of(history)
     rng = random.Random(f"open-draw:{seed}:{past.rounds + 1}")
-    best: list[list[PlayerId]] | None = None
-    best_cost = 0
-    for _ in range(restarts):
-        shuffled = list(group)
-        rng.shuffle(shuffled)
-        tables, start = [], 0
-        for size in sizes:
-            tables.append(shuffled[start : start + size])
-            start += size
-        cost = _improve(tables, past, rng)
-        if best is None or cost < best_cost:
-            best, best_cost = tables, cost
-        if best_cost == 0:
-            break
-    assert best is not None
+    best = _best_tables(group, sizes, past, rng, restarts)
     return RoundDraw(
         past.rounds + 1,
         tuple(_seat_table(n, members, past, board, rng) for n, members in enumerate(best, 1)),
     )
+
+
+def _best_tables(
+    group: Sequence[PlayerId],
+    sizes: Sequence[int],
+    past: DrawHistory,
+    rng: random.Random,
+    restarts: int,
+) -> list[list[PlayerId]]:
+    """The cheapest of ``restarts`` improved random splits (the first without any
+    repeated meeting ends the search)."""
+    best: list[list[PlayerId]] = []
+    best_cost = 0
+    for _ in range(restarts):
+        shuffled = list(group)
+        rng.shuffle(shuffled)
+        tables = _split(shuffled, sizes)
+        cost = _improve(tables, past, rng)
+        if not best or cost < best_cost:
+            best, best_cost = tables, cost
+        if best_cost == 0:
+            break
+    return best
+
+
+def _split(players: list[PlayerId], sizes: Sequence[int]) -> list[list[PlayerId]]:
+    """``players`` cut into consecutive tables of ``sizes``."""
+    starts = itertools.accumulate(sizes, initial=0)
+    return [players[start : start + size] for start, size in zip(starts, sizes, strict=False)]
 
 
 def lottery_round(
@@ -348,23 +384,38 @@ def check_round(
     ``min_size``–``max_size`` players and no colour is played twice at a table."""
     group = _check_players(players)
     board = check_board(board_colours)
+    _check_everyone_once(draw, group)
+    for table in draw.tables:
+        _check_table(draw.number, table, board, min_size, max_size)
+
+
+def _check_everyone_once(draw: RoundDraw, group: tuple[PlayerId, ...]) -> None:
     drawn = Counter(draw.players)
     for player in group:
         if drawn[player] != 1:
-            raise DrawError(f"round {draw.number}: {player!r} is drawn {drawn[player]} times")
+            raise DrawError(
+                "drawn_times", round=draw.number, player=repr(player), times=drawn[player]
+            )
     extra = set(drawn) - set(group)
     if extra:
-        raise DrawError(f"round {draw.number}: {sorted(map(repr, extra))} are not playing")
-    for table in draw.tables:
-        if not min_size <= len(table.seats) <= max_size:
-            raise DrawError(
-                f"round {draw.number}, table {table.number}: {len(table.seats)} players "
-                f"(tables have {min_size}–{max_size})"
-            )
-        if len(set(table.colours)) != len(table.colours):
-            raise DrawError(f"round {draw.number}, table {table.number}: a colour is played twice")
-        if not set(table.colours) <= set(board):
-            raise DrawError(f"round {draw.number}, table {table.number}: unknown colour")
+        raise DrawError(
+            "drawn_not_playing", round=draw.number, players=str(sorted(map(repr, extra)))
+        )
+
+
+def _check_table(
+    number: int, table: Table, board: tuple[Colour, ...], min_size: int, max_size: int
+) -> None:
+    """A drawn table: its size in range, each colour of the board at most once."""
+    where = {"round": number, "table": table.number}
+    if not min_size <= len(table.seats) <= max_size:
+        raise DrawError(
+            "drawn_table_size", count=len(table.seats), low=min_size, high=max_size, **where
+        )
+    if len(set(table.colours)) != len(table.colours):
+        raise DrawError("drawn_colour_twice", **where)
+    if not set(table.colours) <= set(board):
+        raise DrawError("drawn_colour_unknown", **where)
 
 
 @dataclass(frozen=True)
@@ -395,26 +446,31 @@ def draw_quality(
     history = DrawHistory.of(rounds)
     players = sorted({p for draw in rounds for p in draw.players}, key=repr)
     if not players:
-        raise DrawError("no rounds to measure")
-    repeats = dict.fromkeys(players, 0)
-    for pair, met in history.meetings.items():
-        for player in pair:
-            repeats[player] += max(0, met - 1)
-    colour_spread = [
-        max(history.colours[p][c] for c in board) - min(history.colours[p][c] for c in board)
-        for p in players
-    ]
-    position_spread = [
-        max(history.positions[p][s] for s in range(max_size))
-        - min(history.positions[p][s] for s in range(max_size))
-        for p in players
-    ]
+        raise DrawError("draw_no_rounds")
+    repeats = _repeats(history, players)
+    colour_spread = [_spread(history.colours[p], board) for p in players]
+    position_spread = [_spread(history.positions[p], range(max_size)) for p in players]
     return DrawQuality(
         repeat_pairings=sum(repeats.values()) / len(players),
         colour_spread=sum(colour_spread) / len(players),
         position_spread=sum(position_spread) / len(players),
         worst_repeats=max(history.meetings.values(), default=0),
     )
+
+
+def _repeats(history: DrawHistory, players: list[PlayerId]) -> dict[PlayerId, int]:
+    """Per player, Σ over opponents of (meetings − 1) for those met more than once."""
+    repeats = dict.fromkeys(players, 0)
+    for pair, met in history.meetings.items():
+        for player in pair:
+            repeats[player] += max(0, met - 1)
+    return repeats
+
+
+def _spread(counts: Counter, keys: Iterable) -> int:
+    """Most minus least counted of ``keys`` (a colour or position never held counts 0)."""
+    values = [counts[key] for key in keys]
+    return max(values) - min(values)
 
 
 # --------------------------------------------------------------------------------------
@@ -427,19 +483,23 @@ def check_placement_scheme(scheme: Iterable[int]) -> tuple[int, ...]:
     Whole numbers ≥ 0, at least two places, never more points for a worse place.
     """
     if isinstance(scheme, str | bytes):
-        raise DrawError("placement points must be a list of numbers, e.g. [5, 3, 1, 0]")
+        raise DrawError("placement_list")
     points = tuple(scheme)
     if len(points) < 2:
-        raise DrawError(f"placement points need at least two places, got {list(points)!r}")
+        raise DrawError("placement_two", given=repr(list(points)))
     for value in points:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise DrawError(f"placement points must be whole numbers ≥ 0, got {value!r}")
+        if not is_whole(value, at_least=0):
+            raise DrawError("placement_whole", given=repr(value))
+    _check_never_more_for_worse(points)
+    return points
+
+
+def _check_never_more_for_worse(points: tuple[int, ...]) -> None:
     for place, (better, worse) in enumerate(itertools.pairwise(points), start=1):
         if worse > better:
             raise DrawError(
-                f"place {place + 1} scores more ({worse}) than place {place} ({better})"
+                "placement_order", worse_place=place + 1, worse=worse, place=place, better=better
             )
-    return points
 
 
 @dataclass(frozen=True)
@@ -474,33 +534,55 @@ def place_unfinished_game(
     reported in ``open_ties`` (tied players keep the at-board order meanwhile).
     """
     seated = _check_players(players)
-    done = tuple(finished)
-    for player in done:
-        if player not in seated:
-            raise DrawError(f"{player!r} finished but is not at this table")
-    if len(set(done)) != len(done):
-        raise DrawError(f"a player finished twice: {list(done)!r}")
+    done = _check_finished(seated, tuple(finished))
     rest = [p for p in seated if p not in done]
+    blocks = _by_count_points(rest, count_points, tie_rolls)
+    placings = (*done, *itertools.chain.from_iterable(blocks))
+    return UnfinishedPlacing(placings, tuple(block for block in blocks if len(block) > 1))
+
+
+def _by_count_points(
+    rest: list[PlayerId],
+    count_points: Mapping[PlayerId, int],
+    tie_rolls: Sequence[TieBreakRoll | Iterable[Mapping[PlayerId, int]]],
+) -> list[tuple[PlayerId, ...]]:
+    """The players who did not finish as blocks, best first: by count points, then by
+    the recorded die roll (a block of more than one is still tied)."""
+    _check_count_points(rest, count_points)
+    blocks: list[tuple[PlayerId, ...]] = []
+    for value in sorted({count_points[p] for p in rest}, reverse=True):
+        blocks.extend(_order_tied([p for p in rest if count_points[p] == value], tie_rolls))
+    return blocks
+
+
+def _check_count_points(rest: list[PlayerId], count_points: Mapping[PlayerId, int]) -> None:
     for player in rest:
         value = count_points.get(player)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise DrawError(f"count points of {player!r} must be a whole number ≥ 0, got {value!r}")
-    placings: list[PlayerId] = list(done)
-    open_ties: list[tuple[PlayerId, ...]] = []
-    for value in sorted({count_points[p] for p in rest}, reverse=True):
-        tied = tuple(p for p in rest if count_points[p] == value)
-        if len(tied) == 1:
-            placings.extend(tied)
-            continue
-        try:
-            blocks = order_by_rolls(tied, tie_rolls)
-        except StandingsError as error:
-            raise DrawError(str(error)) from None
-        for block in blocks:
-            placings.extend(block)
-            if len(block) > 1:
-                open_ties.append(block)
-    return UnfinishedPlacing(tuple(placings), tuple(open_ties))
+        if not is_whole(value, at_least=0):
+            raise DrawError("count_points_whole", player=repr(player), given=repr(value))
+
+
+def _check_finished(seated: tuple[PlayerId, ...], done: tuple[PlayerId, ...]):
+    """The players who finished, each once, all at this table."""
+    for player in done:
+        if player not in seated:
+            raise DrawError("finished_not_here", player=repr(player))
+    if len(set(done)) != len(done):
+        raise DrawError("finished_twice", players=repr(list(done)))
+    return done
+
+
+def _order_tied(
+    tied: list[PlayerId], tie_rolls: Sequence[TieBreakRoll | Iterable[Mapping[PlayerId, int]]]
+) -> tuple[tuple[PlayerId, ...], ...]:
+    """Players on equal count points as blocks, best first: by the recorded die roll
+    (a block of more than one is still tied)."""
+    if len(tied) == 1:
+        return (tuple(tied),)
+    try:
+        return order_by_rolls(tied, tie_rolls)
+    except StandingsError as error:
+        raise DrawError(error.code, **error.params) from None
 
 
 def open_precedence(scheme: Iterable[int] = (5, 3, 1, 0)) -> list[object]:
@@ -531,19 +613,20 @@ def final_table(rows: Sequence[StandingsRow], size: int = 4) -> tuple[PlayerId, 
     Raises :class:`DrawError` if the last final-table place is shared with a player
     below the cut (tied on every metric): a die roll must be recorded first.
     """
-    if isinstance(size, bool) or not isinstance(size, int) or size < 2:
-        raise DrawError(f"a final table needs at least two players, got {size!r}")
+    if not is_whole(size, at_least=2):
+        raise DrawError("final_table_two", given=repr(size))
     if len(rows) < size:
-        raise DrawError(
-            f"a final table of {size} needs {size} players, the ranking has {len(rows)}"
-        )
-    if len(rows) > size and rows[size].rank <= size:
-        tied = [r.entry for r in rows if r.rank == rows[size].rank]
-        raise DrawError(
-            f"{', '.join(map(repr, tied))} are tied for the last place at the final table; "
-            "record a die roll between them"
-        )
+        raise DrawError("final_table_short", size=size, count=len(rows))
+    _check_cut(rows, size)
     return tuple(r.entry for r in rows[:size])
+
+
+def _check_cut(rows: Sequence[StandingsRow], size: int) -> None:
+    """The first player below the cut is not tied with the last one above it."""
+    if len(rows) > size and rows[size].rank <= size:
+        rank = rows[size].rank
+        tied = ", ".join(repr(r.entry) for r in rows if r.rank == rank)
+        raise DrawError("final_table_cut_tie", players=tied)
 
 
 def final_ranking(
@@ -554,9 +637,7 @@ def final_ranking(
     finalists = final_table(rows, size)
     placed = tuple(final_placings)
     if set(placed) != set(finalists) or len(set(placed)) != len(placed):
-        raise DrawError(
-            f"the final table's placings must name exactly the finalists {list(finalists)!r}"
-        )
+        raise DrawError("final_table_placings", finalists=repr(list(finalists)))
     return (*placed, *(r.entry for r in rows[size:]))
 
 
@@ -573,10 +654,7 @@ def seat_final_table(
     group = _check_players(finalists)
     board = check_board(board_colours)
     if not 2 <= len(group) <= len(board):
-        raise DrawError(
-            f"a final table on a board of {len(board)} colours seats 2–{len(board)} players, "
-            f"got {len(group)}"
-        )
+        raise DrawError("final_table_seats", colours=len(board), count=len(group))
     past = DrawHistory.of(history)
     rng = random.Random(f"open-final:{seed}:{past.rounds + 1}")
     return RoundDraw(past.rounds + 1, (_seat_table(1, group, past, board, rng, keep_order=True),))

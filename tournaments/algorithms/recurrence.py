@@ -8,11 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from tournaments.algorithms.errors import AlgorithmError
-
-
-class RecurrenceError(AlgorithmError):
-    pass
+from tournaments.algorithms.checks import is_whole
+from tournaments.algorithms.errors import RecurrenceError
 
 
 @dataclass(frozen=True)
@@ -20,6 +17,16 @@ class RoundDate:
     round: int
     scheduled_at: datetime  # aware
     deadline: datetime | None  # aware
+
+
+def _check_rhythm(rounds: int, every_days: int, due_hours: int | None) -> None:
+    """1–200 rounds, 1–60 days apart, results due 1 hour to 60 days later (or never)."""
+    if not is_whole(rounds, at_least=1, at_most=200):
+        raise RecurrenceError("dates_rounds")
+    if not is_whole(every_days, at_least=1, at_most=60):
+        raise RecurrenceError("dates_interval")
+    if due_hours is not None and not is_whole(due_hours, at_least=1, at_most=24 * 60):
+        raise RecurrenceError("dates_due")
 
 
 def round_dates(
@@ -33,22 +40,13 @@ def round_dates(
     """``rounds`` dates from ``first`` (naive: a wall-clock time in ``zone``; aware: converted
     to ``zone``), one every ``every_days`` days at the same wall-clock time; each result is
     due ``due_hours`` after its round (None: no deadline)."""
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 200:
-        raise RecurrenceError("between 1 and 200 rounds")
-    if isinstance(every_days, bool) or not isinstance(every_days, int) or not 1 <= every_days <= 60:
-        raise RecurrenceError("the interval is 1 to 60 days")
-    if due_hours is not None and (
-        isinstance(due_hours, bool)
-        or not isinstance(due_hours, int)
-        or not 1 <= due_hours <= 24 * 60
-    ):
-        raise RecurrenceError("a result is due 1 hour to 60 days after its round, or never")
+    _check_rhythm(rounds, every_days, due_hours)
     tz = ZoneInfo(zone)
     local = first.astimezone(tz) if first.tzinfo else first.replace(tzinfo=tz)
     wall = local.replace(tzinfo=None)
+    deadline = timedelta(hours=due_hours) if due_hours is not None else None
     out = []
     for n in range(rounds):
         at = (wall + timedelta(days=n * every_days)).replace(tzinfo=tz)
-        due = at + timedelta(hours=due_hours) if due_hours is not None else None
-        out.append(RoundDate(n + 1, at, due))
+        out.append(RoundDate(n + 1, at, at + deadline if deadline is not None else None))
     return out

@@ -17,8 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations, permutations
+from itertools import combinations, permutations, product
 
+from tournaments.algorithms.checks import is_whole
 from tournaments.algorithms.errors import SchedulingError
 
 MIN_PLAYERS = 2
@@ -61,7 +62,7 @@ class Round:
         if not self.byes:
             return None
         if len(self.byes) > 1:
-            raise SchedulingError(f"round {self.number} has {len(self.byes)} byes; use .byes")
+            raise SchedulingError("round_byes", round=self.number, count=len(self.byes))
         return self.byes[0]
 
     @property
@@ -88,34 +89,29 @@ class Schedule:
 
 
 def _check_count(n: object, minimum: int = MIN_PLAYERS) -> int:
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise SchedulingError(f"the number of players must be an integer, got {n!r}")
+    if not is_whole(n):
+        raise SchedulingError("players_not_integer", given=repr(n))
     if not minimum <= n <= MAX_PLAYERS:
-        raise SchedulingError(
-            f"a schedule needs between {minimum} and {MAX_PLAYERS} players, got {n}"
-        )
+        raise SchedulingError("schedule_players", low=minimum, high=MAX_PLAYERS, count=n)
     return n
 
 
 def check_late_order(late_order: Iterable[object]) -> tuple[int, int, int]:
     """Validate an organizer's order of G4–G6 (a permutation of 4, 5, 6)."""
-    if isinstance(late_order, str | bytes):
-        raise SchedulingError(
-            f"the order of G4–G6 must list the game numbers 4, 5 and 6, got {late_order!r}"
-        )
-    try:
-        order = tuple(late_order)
-    except TypeError:
-        raise SchedulingError(
-            f"the order of G4–G6 must list the game numbers 4, 5 and 6, got {late_order!r}"
-        ) from None
-    valid = all(isinstance(g, int) and not isinstance(g, bool) for g in order)
-    if not valid or sorted(order) != [4, 5, 6]:  # type: ignore[type-var]
-        raise SchedulingError(
-            "the order of G4–G6 must be a reordering of the games 4, 5 and 6, each once "
-            f"(for example (5, 4, 6)); got {order!r}"
-        )
+    order = _as_tuple(late_order)
+    if not all(is_whole(g) for g in order) or sorted(order) != [4, 5, 6]:  # type: ignore[type-var]
+        raise SchedulingError("late_order_games", given=repr(order))
     return order  # type: ignore[return-value]
+
+
+def _as_tuple(late_order: Iterable[object]) -> tuple[object, ...]:
+    """The organizer's order as a tuple (a list of game numbers, not a string)."""
+    if isinstance(late_order, str | bytes):
+        raise SchedulingError("late_order_list", given=repr(late_order))
+    try:
+        return tuple(late_order)
+    except TypeError:
+        raise SchedulingError("late_order_list", given=repr(late_order)) from None
 
 
 def three_player_drr(late_order: Iterable[int] = DEFAULT_LATE_ORDER) -> Schedule:
@@ -153,25 +149,35 @@ def berger_tables(n: int) -> tuple[Round, ...]:
     """
     _check_count(n)
     m = n if n % 2 == 0 else n + 1  # with the phantom
-    k = m - 1  # circle size
     rounds: list[Round] = []
     for r in range(1, m):
-        target = (r + 1) % k
-        # the seed that meets the fixed point m this round: 2·p ≡ r + 1 (mod k)
-        p0 = next(i for i in range(1, m) if (2 * i) % k == target)
-        games: list[Game] = [(p0, m) if r % 2 == 1 else (m, p0)]
-        for d in range(1, m // 2):
-            a = (p0 + d - 1) % k + 1
-            b = (p0 - d - 1) % k + 1
-            low, high = min(a, b), max(a, b)
-            games.append((low, high) if (high - low) % 2 == 1 else (high, low))
-        byes: tuple[int, ...] = ()
-        if m != n:
-            phantom_game = next(g for g in games if m in g)
-            games.remove(phantom_game)
-            byes = tuple(p for p in phantom_game if p != m)
+        games = _berger_round(r, m)
+        byes = _drop_phantom(games, m) if m != n else ()
         rounds.append(Round(number=r, games=tuple(games), byes=byes, label=f"R{r}", leg=1))
     return tuple(rounds)
+
+
+def _drop_phantom(games: list[Game], phantom: int) -> tuple[int, ...]:
+    """Take the phantom seed's game out of ``games``: whoever meets it has the bye."""
+    game = next(g for g in games if phantom in g)
+    games.remove(game)
+    return tuple(p for p in game if p != phantom)
+
+
+def _berger_round(r: int, m: int) -> list[Game]:
+    """Round ``r`` of the Berger table of ``m`` seeds (even; ``m`` is the fixed point):
+    the games, first mentioned first."""
+    k = m - 1  # circle size
+    target = (r + 1) % k
+    # the seed that meets the fixed point m this round: 2·p ≡ r + 1 (mod k)
+    p0 = next(i for i in range(1, m) if (2 * i) % k == target)
+    games: list[Game] = [(p0, m) if r % 2 == 1 else (m, p0)]
+    for d in range(1, m // 2):
+        a = (p0 + d - 1) % k + 1
+        b = (p0 - d - 1) % k + 1
+        low, high = min(a, b), max(a, b)
+        games.append((low, high) if (high - low) % 2 == 1 else (high, low))
+    return games
 
 
 def double_round_robin(n: int, *, late_order: Iterable[int] | None = None) -> Schedule:
@@ -193,13 +199,16 @@ def double_round_robin(n: int, *, late_order: Iterable[int] | None = None) -> Sc
     if n == 3:
         return three_player_drr(DEFAULT_LATE_ORDER if late_order is None else late_order)
     if late_order is not None:
-        raise SchedulingError(
-            f"reordering G4–G6 applies only to the three-player DRR, not to {n} players"
-        )
+        raise SchedulingError("late_order_three_only", count=n)
     first = berger_tables(n)
+    return Schedule(players=n, rounds=(*first, *_second_half(first)))
+
+
+def _second_half(first: tuple[Round, ...]) -> list[Round]:
+    """The first half's rounds again, first mentioned swapped, in the order 2, 3, …, 1."""
     count = len(first)
     second_order = [*first[1:], first[0]]
-    rounds = list(first)
+    rounds = []
     for offset, rnd in enumerate(second_order, start=1):
         number = count + offset
         rounds.append(
@@ -211,7 +220,7 @@ def double_round_robin(n: int, *, late_order: Iterable[int] | None = None) -> Sc
                 leg=2,
             )
         )
-    return Schedule(players=n, rounds=tuple(rounds))
+    return rounds
 
 
 # --------------------------------------------------------------------------------------
@@ -222,6 +231,61 @@ _Cost = tuple[int, int]  # (boards without a "due" player, pair-meeting cost)
 
 def _pair(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
+
+
+def _due_first(
+    playing: list[int], due: frozenset[int], rng: random.Random, attempt: int
+) -> list[int]:
+    """The due players, then the others; shuffled (each group) after the first attempt."""
+    heads = [p for p in playing if p in due]
+    others = [p for p in playing if p not in due]
+    if attempt:
+        rng.shuffle(heads)
+        rng.shuffle(others)
+    return heads + others
+
+
+def _companions(free: list[int], due: frozenset[int], boards_left: int) -> list[int]:
+    """Whom a board's head may take as companions: while the due players left are no
+    more than the boards left (each of them should head one), the others."""
+    if len(due.intersection(free)) > boards_left:
+        return free
+    pool = [p for p in free if p not in due]
+    return pool if len(pool) >= 2 else free
+
+
+class _Swaps:
+    """Swapping players between boards of three: ``uncovered[i]`` is 1 for a board
+    without a "due" player; a swap is made when it covers more boards, or as many at a
+    lower pair-meeting weight."""
+
+    def __init__(self, triples: list[list[int]], due: frozenset[int], weight: list[list[int]]):
+        self.triples = triples
+        self.due = due
+        self.weight = weight
+        self.uncovered = [0 if due.intersection(t) else 1 for t in triples]
+
+    def _uncovered(self, player: int, rest: list[int]) -> int:
+        return 0 if (player in self.due or self.due.intersection(rest)) else 1
+
+    def _weight_change(self, leaving: int, coming: int, rest: list[int]) -> int:
+        """How the board's pair weight changes when ``coming`` takes ``leaving``'s seat."""
+        weight = self.weight
+        return sum(weight[coming][o] - weight[leaving][o] for o in rest)
+
+    def try_swap(self, i: int, x: int, j: int, y: int) -> bool:
+        """Swap seat ``x`` of board ``i`` with seat ``y`` of board ``j`` if that helps."""
+        ti, tj = self.triples[i], self.triples[j]
+        a, b = ti[x], tj[y]
+        rest_i = [p for p in ti if p != a]
+        rest_j = [p for p in tj if p != b]
+        delta = self._weight_change(a, b, rest_i) + self._weight_change(b, a, rest_j)
+        new_ui, new_uj = self._uncovered(b, rest_i), self._uncovered(a, rest_j)
+        if (new_ui + new_uj - self.uncovered[i] - self.uncovered[j], delta) >= (0, 0):
+            return False
+        ti[x], tj[y] = b, a
+        self.uncovered[i], self.uncovered[j] = new_ui, new_uj
+        return True
 
 
 class _Planner:
@@ -249,29 +313,14 @@ class _Planner:
 
     def _improve(self, triples: list[list[int]], due: frozenset[int]) -> _Cost:
         """Swap players between boards while that lowers the cost; return the cost."""
-        weight = self.weights()
-        uncovered = [0 if due.intersection(t) else 1 for t in triples]
+        swaps = _Swaps(triples, due, self.weights())
         improved = True
         while improved:
             improved = False
             for i, j in combinations(range(len(triples)), 2):
-                ti, tj = triples[i], triples[j]
-                for x in range(3):
-                    for y in range(3):
-                        a, b = ti[x], tj[y]
-                        rest_i = [p for p in ti if p != a]
-                        rest_j = [p for p in tj if p != b]
-                        delta = sum(weight[b][o] - weight[a][o] for o in rest_i) + sum(
-                            weight[a][o] - weight[b][o] for o in rest_j
-                        )
-                        new_ui = 0 if (b in due or due.intersection(rest_i)) else 1
-                        new_uj = 0 if (a in due or due.intersection(rest_j)) else 1
-                        delta_uncovered = new_ui + new_uj - uncovered[i] - uncovered[j]
-                        if (delta_uncovered, delta) < (0, 0):
-                            ti[x], tj[y] = b, a
-                            uncovered[i], uncovered[j] = new_ui, new_uj
-                            improved = True
-        return (sum(uncovered), sum(self.pair_cost(t) for t in triples))
+                for x, y in product(range(3), range(3)):
+                    improved |= swaps.try_swap(i, x, j, y)
+        return (sum(swaps.uncovered), sum(self.pair_cost(t) for t in triples))
 
     def weights(self) -> list[list[int]]:
         """``weights()[a][b]`` = 4 ** (earlier meetings of a and b)."""
@@ -291,48 +340,45 @@ class _Planner:
         first mentioned least often), so that the first-mentioned seat can rotate;
         secondary: the pair-meeting cost.
         """
-        low = min(self.seat_counts[p][0] for p in playing)
-        due = frozenset(p for p in playing if self.seat_counts[p][0] == low)
-        boards = len(playing) // 3
-        weight = self.weights()
+        due = self._due(playing)
         best: tuple[_Cost, list[list[int]]] | None = None
         for attempt in range(restarts):
-            heads = [p for p in playing if p in due]
-            others = [p for p in playing if p not in due]
-            if attempt:
-                rng.shuffle(heads)
-                rng.shuffle(others)
-            # greedy start: each board takes a due player first (while there are any)
-            # and two companions adding the least cost; while the due players are
-            # fewer than the boards left, companions are not due players.
-            free = heads + others
-            triples: list[list[int]] = []
-            while free:
-                head = free.pop(0)
-                boards_left = boards - len(triples) - 1
-                due_left = sum(1 for p in free if p in due)
-                pool = [p for p in free if p not in due] if due_left <= boards_left else free
-                if len(pool) < 2:
-                    pool = free
-                head_due = head in due
-                wh = weight[head]
-
-                def start_cost(
-                    ab: tuple[int, int], wh: list[int] = wh, hd: bool = head_due
-                ) -> _Cost:
-                    a, b = ab
-                    covered = hd or a in due or b in due
-                    return (0 if covered else 1, wh[a] + wh[b] + weight[a][b])
-
-                a, b = min(combinations(pool, 2), key=start_cost)
-                free.remove(a)
-                free.remove(b)
-                triples.append([head, a, b])
+            triples = self._greedy_boards(
+                _due_first(playing, due, rng, attempt), due, len(playing) // 3
+            )
             cost = self._improve(triples, due)
             if best is None or cost < best[0]:
                 best = (cost, [list(t) for t in triples])
         assert best is not None
         return best[0], best[1], due
+
+    def _due(self, playing: list[int]) -> frozenset[int]:
+        """The players first mentioned least often so far."""
+        low = min(self.seat_counts[p][0] for p in playing)
+        return frozenset(p for p in playing if self.seat_counts[p][0] == low)
+
+    def _greedy_boards(self, free: list[int], due: frozenset[int], boards: int) -> list[list[int]]:
+        """The greedy start: each board takes the next free player (the due ones come
+        first) and the two companions adding the least cost; while the due players are
+        fewer than the boards left, companions are not due players."""
+        weight = self.weights()
+        triples: list[list[int]] = []
+        while free:
+            head = free.pop(0)
+            pool = _companions(free, due, boards - len(triples) - 1)
+            head_due = head in due
+            wh = weight[head]
+
+            def start_cost(ab: tuple[int, int], wh: list[int] = wh, hd: bool = head_due) -> _Cost:
+                a, b = ab
+                covered = hd or a in due or b in due
+                return (0 if covered else 1, wh[a] + wh[b] + weight[a][b])
+
+            a, b = min(combinations(pool, 2), key=start_cost)
+            free.remove(a)
+            free.remove(b)
+            triples.append([head, a, b])
+        return triples
 
     # -- byes --------------------------------------------------------------------------
 
@@ -348,12 +394,8 @@ class _Planner:
         slots = self.n % 3
         if not slots:
             return []
-        order = sorted(self.seeds, key=lambda p: (self.bye_counts[p], self.last_bye[p], -p))
-        threshold = self.bye_counts[order[slots - 1]]
-        forced = [p for p in order if self.bye_counts[p] < threshold]
-        pool = [p for p in order if self.bye_counts[p] == threshold]
-        need = slots - len(forced)
-        options = list(combinations(pool, need))
+        forced, pool = self._bye_candidates(slots)
+        options = list(combinations(pool, slots - len(forced)))
         if len(options) == 1 or len(options) > 36:
             return forced + list(options[0])
 
@@ -364,6 +406,16 @@ class _Planner:
             return cost, sum(self.last_bye[p] for p in option), -sum(option)
 
         return forced + list(min(options, key=quality))
+
+    def _bye_candidates(self, slots: int) -> tuple[list[int], list[int]]:
+        """Who must sit out (fewer byes than the ``slots``-th in line) and among whom
+        the rest of the byes is chosen (as many byes as the ``slots``-th), in order of
+        bye count, then last bye, then seed number (highest first)."""
+        order = sorted(self.seeds, key=lambda p: (self.bye_counts[p], self.last_bye[p], -p))
+        threshold = self.bye_counts[order[slots - 1]]
+        forced = [p for p in order if self.bye_counts[p] < threshold]
+        pool = [p for p in order if self.bye_counts[p] == threshold]
+        return forced, pool
 
     # -- seats -------------------------------------------------------------------------
 
@@ -384,6 +436,14 @@ class _Planner:
 
     # -- rounds ------------------------------------------------------------------------
 
+    def _record(self, game: Game) -> None:
+        """Count the seats the game's players take and the pairs that meet."""
+        for pos, p in enumerate(game):
+            self.seat_counts[p][pos] += 1
+        for a, b in combinations(game, 2):
+            key = _pair(a, b)
+            self.meetings[key] = self.meetings.get(key, 0) + 1
+
     def plan_round(self, number: int) -> Round:
         byes = self.choose_byes(number)
         playing = [p for p in self.seeds if p not in byes]
@@ -392,13 +452,8 @@ class _Planner:
         )
         games = []
         for triple in triples:
-            game = self.seat(triple, due)
-            for pos, p in enumerate(game):
-                self.seat_counts[p][pos] += 1
-            for a, b in combinations(game, 2):
-                key = _pair(a, b)
-                self.meetings[key] = self.meetings.get(key, 0) + 1
-            games.append(game)
+            games.append(self.seat(triple, due))
+            self._record(games[-1])
         self._weights = None
         for p in byes:
             self.bye_counts[p] += 1
@@ -433,12 +488,12 @@ def triple_threat_schedule(n: int, rounds: int, *, restarts: int | None = None) 
     pair exactly once). The result is deterministic.
     """
     _check_count(n, minimum=3)
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 1000:
-        raise SchedulingError(f"the number of rounds must be between 1 and 1000, got {rounds!r}")
+    if not is_whole(rounds, at_least=1, at_most=1000):
+        raise SchedulingError("schedule_rounds", given=repr(rounds))
     if restarts is None:
         restarts = 6 if n <= 33 else 2
-    if isinstance(restarts, bool) or not isinstance(restarts, int) or restarts < 1:
-        raise SchedulingError(f"restarts must be a positive integer, got {restarts!r}")
+    if not is_whole(restarts, at_least=1):
+        raise SchedulingError("restarts_positive", given=repr(restarts))
     planner = _Planner(n, restarts)
     return Schedule(
         players=n, rounds=tuple(planner.plan_round(number) for number in range(1, rounds + 1))

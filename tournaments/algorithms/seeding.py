@@ -21,7 +21,8 @@ import random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.algorithms.errors import SeedingError
+from tournaments.algorithms.checks import is_whole, repeated
+from tournaments.algorithms.errors import SeedingError, part
 
 PlayerId = Hashable
 
@@ -79,36 +80,178 @@ class DieRollOrder:
 
 def _check_players(players: Iterable[PlayerId]) -> tuple[PlayerId, ...]:
     if isinstance(players, str | bytes):
-        raise SeedingError("players must be a sequence of ids, not a single string")
+        raise SeedingError("players_one_string")
     group = tuple(players)
     if not group:
-        raise SeedingError("at least one player is needed to roll for an order")
-    seen: set[PlayerId] = set()
-    for player in group:
-        if player in seen:
-            raise SeedingError(f"player {player!r} is listed twice")
-        seen.add(player)
+        raise SeedingError("roll_nobody")
+    for player in repeated(group):
+        raise SeedingError("player_twice", player=repr(player))
     return group
 
 
 def _check_roll(value: object, player: PlayerId, round_number: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in DIE_FACES:
-        raise SeedingError(
-            f"roll round {round_number}: {player!r} rolled {value!r}; "
-            "a die roll must be a whole number from 1 to 6"
-        )
-    return value
+    if not is_whole(value) or value not in DIE_FACES:
+        raise SeedingError("roll_range", number=round_number, player=repr(player), roll=repr(value))
+    return value  # type: ignore[return-value]
 
 
 def _describe(players: Iterable[PlayerId]) -> str:
     return ", ".join(repr(p) for p in players)
 
 
-def _places(first: int, size: int) -> str:
-    return f"place {first}" if size == 1 else f"places {first}–{first + size - 1}"
+def _places(first: int, size: int) -> dict:
+    if size == 1:
+        return part("roll_place", place=first)
+    return part("roll_places", first=first, last=first + size - 1)
 
 
-def roll_off(  # noqa: C901 (a roll-off's rounds and their checks in one pass)
+def _places_to_decide(places: object, players: int) -> int:
+    """How many leading places the dice decide (all of them by default)."""
+    if places is None:
+        return players
+    if not is_whole(places, at_least=1):
+        raise SeedingError("places_positive", given=repr(places))
+    return min(places, players)  # type: ignore[call-overload]
+
+
+def _recorded_rounds(
+    recorded_rolls: Sequence[Mapping[PlayerId, int]],
+) -> list[dict[PlayerId, int]]:
+    """The organizer's recorded rounds, each roll checked."""
+    if isinstance(recorded_rolls, Mapping):
+        raise SeedingError("rolls_not_rounds")
+    return [_checked_round(n, rolls, rolls) for n, rolls in enumerate(recorded_rolls, start=1)]
+
+
+def _checked_round(number: int, rolls: object, given: object) -> dict[PlayerId, int]:
+    """Roll round ``number`` (``given`` as it was given): each player's roll checked."""
+    if not isinstance(rolls, Mapping):
+        raise SeedingError("roll_round_mapping", number=number, given=repr(given))
+    return {p: _check_roll(v, p, number) for p, v in rolls.items()}
+
+
+Block = tuple[PlayerId, ...]
+
+
+def _split_by_rolls(block: Block, rolls: Mapping[PlayerId, int]) -> list[Block]:
+    """``block`` as blocks of equal rolls, the highest first (in the block's order)."""
+    values = sorted(set(rolls.values()), reverse=True)
+    return [tuple(p for p in block if rolls[p] == v) for v in values]
+
+
+def _strangers(number: int, unknown: list[PlayerId]) -> SeedingError:
+    """Round ``number`` has rolls of players who are not taking part."""
+    code = "roll_not_taking_part" if len(unknown) == 1 else "rolls_not_taking_part"
+    return SeedingError(code, number=number, players=_describe(unknown))
+
+
+class _Ranking:
+    """A roll-off under way: ``blocks`` of players, best first; a block of more than one
+    player is a tie, and an *open* tie (one reaching into the ``places`` that must be
+    decided) is rolled again by exactly its players."""
+
+    def __init__(self, group: Block, places: int):
+        self.group = group
+        self.places = places
+        self.blocks: list[Block] = [group]
+        self.history: list[RollRound] = []
+
+    def first_place(self, block: Block) -> int:
+        place = 1
+        for other in self.blocks:
+            if other is block:
+                return place
+            place += len(other)
+        raise AssertionError("block not in ranking")  # pragma: no cover
+
+    def open_ties(self) -> list[Block]:
+        return [b for b in self.blocks if len(b) > 1 and self.first_place(b) <= self.places]
+
+    def places_of(self, block: Block) -> dict:
+        return _places(self.first_place(block), len(block))
+
+    def apply(self, block: Block, rolls: Mapping[PlayerId, int]) -> None:
+        """Record the round ``block`` rolled and split the block by its rolls."""
+        start = self.first_place(block)
+        self.history.append(
+            RollRound(
+                number=len(self.history) + 1,
+                players=block,
+                rolls=tuple(rolls[p] for p in block),
+                places=(start, start + len(block) - 1),
+            )
+        )
+        index = next(i for i, other in enumerate(self.blocks) if other is block)
+        self.blocks[index : index + 1] = _split_by_rolls(block, rolls)
+
+    def roll_out(self, rng: random.Random) -> None:
+        """Roll every open tie, the best-placed first, until none is left."""
+        while pending := self.open_ties():
+            block = pending[0]
+            self.apply(block, {p: rng.randint(1, 6) for p in block})
+
+    def replay(self, recorded: list[dict[PlayerId, int]]) -> None:
+        """Apply the recorded rounds, each by exactly the players of an open tie, and
+        require that they decide every place that matters."""
+        for number, rolls in enumerate(recorded, start=1):
+            pending = self.open_ties()
+            if not pending:
+                raise SeedingError("roll_round_not_needed", number=number, rolls=_describe(rolls))
+            match = next((b for b in pending if set(b) == set(rolls)), None)
+            if match is None:
+                raise self.misplaced(number, rolls, pending)
+            self.apply(match, rolls)
+        if pending := self.open_ties():
+            raise self.unresolved(pending)
+
+    def unresolved(self, pending: list[Block]) -> SeedingError:
+        """The recorded rounds stop while ``pending`` ties are open (or there are none)."""
+        if not self.history:
+            return SeedingError("rolls_missing")
+        tied = [part("roll_tied", players=_describe(b), places=self.places_of(b)) for b in pending]
+        return SeedingError("roll_tie_unresolved", tied=tied)
+
+    def misplaced(self, number: int, rolls: Mapping, pending: list[Block]) -> SeedingError:
+        """Why round ``number`` matches no open tie: a stranger rolled, a tied player did
+        not, or the round is by other players than those who still have to roll."""
+        unknown = [p for p in rolls if p not in self.group]
+        if unknown:
+            return _strangers(number, unknown)
+        partial = next((b for b in pending if set(rolls) < set(b)), None)
+        if partial is not None:
+            return self.incomplete(number, rolls, partial)
+        return self.wrong_players(number, rolls, pending)
+
+    def wrong_players(self, number: int, rolls: Mapping, pending: list[Block]) -> SeedingError:
+        """Round ``number`` is by other players than any tie that must still roll."""
+        needed = [
+            part("roll_needed", players=_describe(b), places=self.places_of(b)) for b in pending
+        ]
+        return SeedingError(
+            "roll_round_wrong_players" if rolls else "roll_round_empty",
+            number=number,
+            players=_describe(rolls),
+            needed=needed,
+        )
+
+    def incomplete(self, number: int, rolls: Mapping, tie: Block) -> SeedingError:
+        """Round ``number`` is by some of the players of ``tie``, not all."""
+        return SeedingError(
+            "roll_round_incomplete",
+            number=number,
+            players=_describe(p for p in tie if p not in rolls),
+            places=self.places_of(tie),
+        )
+
+    def result(self) -> DieRollOrder:
+        decided = next(
+            (i for i, block in enumerate(self.blocks) if len(block) > 1), len(self.blocks)
+        )
+        order = tuple(p for block in self.blocks for p in block)
+        return DieRollOrder(order=order, history=tuple(self.history), decided=decided)
+
+
+def roll_off(
     players: Iterable[PlayerId],
     *,
     seed: int | str | None = None,
@@ -131,118 +274,13 @@ def roll_off(  # noqa: C901 (a roll-off's rounds and their checks in one pass)
     """
     group = _check_players(players)
     if sum(source is not None for source in (seed, rng, recorded_rolls)) > 1:
-        raise SeedingError("give only one of seed, rng and recorded_rolls")
-    if places is None:
-        places = len(group)
-    if isinstance(places, bool) or not isinstance(places, int) or places < 1:
-        raise SeedingError(f"places must be a positive integer, got {places!r}")
-    places = min(places, len(group))
-
-    recorded: list[dict[PlayerId, int]] | None = None
+        raise SeedingError("roll_sources")
+    ranking = _Ranking(group, _places_to_decide(places, len(group)))
     if recorded_rolls is not None:
-        if isinstance(recorded_rolls, Mapping):
-            raise SeedingError(
-                "recorded rolls must be a list of roll rounds (each a mapping player → roll)"
-            )
-        recorded = []
-        for number, round_rolls in enumerate(recorded_rolls, start=1):
-            if not isinstance(round_rolls, Mapping):
-                raise SeedingError(
-                    f"roll round {number} must map each player to a roll, got {round_rolls!r}"
-                )
-            recorded.append({p: _check_roll(v, p, number) for p, v in round_rolls.items()})
-    elif rng is None:
-        rng = random.Random(seed)
-
-    # ``ranking`` is a list of blocks (tuples of players), best first; a block of more
-    # than one player is a tie. ``open_ties`` are blocks that must still be rolled.
-    ranking: list[tuple[PlayerId, ...]] = [group]
-    history: list[RollRound] = []
-
-    def first_place(block: tuple[PlayerId, ...]) -> int:
-        place = 1
-        for other in ranking:
-            if other is block:
-                return place
-            place += len(other)
-        raise AssertionError("block not in ranking")  # pragma: no cover
-
-    def open_ties() -> list[tuple[PlayerId, ...]]:
-        return [block for block in ranking if len(block) > 1 and first_place(block) <= places]
-
-    def roll(block: tuple[PlayerId, ...]) -> dict[PlayerId, int]:
-        assert rng is not None
-        return {p: rng.randint(1, 6) for p in block}
-
-    def apply(block: tuple[PlayerId, ...], rolls: Mapping[PlayerId, int]) -> None:
-        start = first_place(block)
-        history.append(
-            RollRound(
-                number=len(history) + 1,
-                players=block,
-                rolls=tuple(rolls[p] for p in block),
-                places=(start, start + len(block) - 1),
-            )
-        )
-        values = sorted(set(rolls.values()), reverse=True)
-        split = [tuple(p for p in block if rolls[p] == v) for v in values]
-        index = next(i for i, other in enumerate(ranking) if other is block)
-        ranking[index : index + 1] = split
-
-    if recorded is None:
-        while pending := open_ties():
-            block = pending[0]  # the best-placed open tie first
-            apply(block, roll(block))
+        ranking.replay(_recorded_rounds(recorded_rolls))
     else:
-        for number, rolls in enumerate(recorded, start=1):
-            pending = open_ties()
-            if not pending:
-                raise SeedingError(
-                    f"roll round {number} ({_describe(rolls)}) is not needed: "
-                    "the order is already decided"
-                )
-            match = next((b for b in pending if set(b) == set(rolls)), None)
-            if match is None:
-                unknown = [p for p in rolls if p not in group]
-                if unknown:
-                    raise SeedingError(
-                        f"roll round {number}: {_describe(unknown)} "
-                        f"{'is' if len(unknown) == 1 else 'are'} not taking part"
-                    )
-                partial = next((b for b in pending if set(rolls) < set(b)), None)
-                if partial is not None:
-                    missing = [p for p in partial if p not in rolls]
-                    raise SeedingError(
-                        f"roll round {number} is incomplete: no roll for {_describe(missing)} "
-                        f"(rolling for {_places(first_place(partial), len(partial))})"
-                    )
-                needed = "; ".join(
-                    f"{_describe(b)} for {_places(first_place(b), len(b))}" for b in pending
-                )
-                raise SeedingError(
-                    f"roll round {number} is by {_describe(rolls) or 'nobody'}, but the "
-                    f"rolls still needed are by: {needed}"
-                )
-            apply(match, rolls)
-        pending = open_ties()
-        if pending:
-            needed = "; ".join(
-                f"{_describe(b)} are tied for {_places(first_place(b), len(b))}" for b in pending
-            )
-            missing = (
-                "rolls are missing: every player must roll"
-                if not history
-                else (f"the recorded rolls leave a tie unresolved: {needed}; record their re-roll")
-            )
-            raise SeedingError(missing)
-
-    decided = 0
-    for block in ranking:
-        if len(block) > 1:
-            break
-        decided += 1
-    order = tuple(p for block in ranking for p in block)
-    return DieRollOrder(order=order, history=tuple(history), decided=decided)
+        ranking.roll_out(rng or random.Random(seed))
+    return ranking.result()
 
 
 def seed_by_die_roll(
@@ -267,14 +305,11 @@ def _rounds_of(
     if isinstance(rounds, DieRollOrder):
         rounds = rounds.history
     if isinstance(rounds, Mapping | str | bytes):
-        raise SeedingError("roll rounds must be a list of rounds (each a mapping player → roll)")
-    result: list[Mapping[PlayerId, int]] = []
-    for number, item in enumerate(rounds, start=1):
-        rolls = item.as_dict() if isinstance(item, RollRound) else item
-        if not isinstance(rolls, Mapping):
-            raise SeedingError(f"roll round {number} must map each player to a roll, got {item!r}")
-        result.append({p: _check_roll(v, p, number) for p, v in rolls.items()})
-    return result
+        raise SeedingError("roll_rounds_list")
+    return [
+        _checked_round(number, item.as_dict() if isinstance(item, RollRound) else item, item)
+        for number, item in enumerate(rounds, start=1)
+    ]
 
 
 def roll_sequences(
@@ -308,6 +343,6 @@ def check_roll_off(
     """
     recorded = _rounds_of(rounds)
     if not recorded:
-        raise SeedingError("a roll-off needs at least one round of rolls")
+        raise SeedingError("roll_off_empty")
     group = tuple(recorded[0]) if players is None else tuple(players)
     return roll_off(group, recorded_rolls=recorded)

@@ -19,6 +19,7 @@ precedence directly instead of a key.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
+from tournaments.algorithms.checks import is_whole
 from tournaments.algorithms.errors import SeedingError, StandingsError
 from tournaments.algorithms.seeding import check_roll_off, roll_sequences
 
@@ -98,85 +100,105 @@ class GameOutcome:
 
     def __post_init__(self) -> None:
         for name in ("players", "player_placings", "colour_places", "both_finished_order"):
-            value = getattr(self, name)
-            if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-                raise StandingsError(
-                    f"game {self.game_id!r}: {name} must be a sequence of entries, got {value!r}"
-                )
-            object.__setattr__(self, name, tuple(value))
+            self._freeze_sequence(name)
         for name in ("counted_pawns", "completed_colours"):
-            value = getattr(self, name)
-            if value is not None and not isinstance(value, Mapping):
-                raise StandingsError(
-                    f"game {self.game_id!r}: {name} must map entries to numbers, got {value!r}"
-                )
-            object.__setattr__(self, name, _frozen_mapping(value))
+            self._freeze_mapping(name)
+
+    def _freeze_sequence(self, name: str) -> None:
+        value = getattr(self, name)
+        if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+            raise self._fault("game_field_sequence", field=name, given=repr(value))
+        object.__setattr__(self, name, tuple(value))
+
+    def _freeze_mapping(self, name: str) -> None:
+        value = getattr(self, name)
+        if value is not None and not isinstance(value, Mapping):
+            raise self._fault("game_field_mapping", field=name, given=repr(value))
+        object.__setattr__(self, name, _frozen_mapping(value))
 
     @property
     def forfeited(self) -> bool:
         return self.forfeit_loser is not None
 
-    def validate(self, entries: frozenset[EntryId] | None = None) -> None:  # noqa: C901 (one check per field of a game record)
+    def validate(self, entries: frozenset[EntryId] | None = None) -> None:
         """Raise :class:`StandingsError` if the record is inconsistent."""
-        gid = f"game {self.game_id!r}"
+        self._check_players(entries)
+        self._check_winner()
+        self._check_members("player_placings", self.player_placings, unique=True)
+        self._check_placings_start()
+        self._check_members("colour_places", self.colour_places, unique=False)
+        self._check_members("both_finished_order", self.both_finished_order, unique=True)
+        self._check_counts("counted_pawns", self.counted_pawns)
+        self._check_counts("completed_colours", self.completed_colours)
+        self._check_pawns_complete()
+        self._check_time()
+
+    def _fault(self, code: str, **params: Any) -> StandingsError:
+        return StandingsError(code, game=repr(self.game_id), **params)
+
+    def _check_players(self, entries: frozenset[EntryId] | None) -> None:
         players = self.players
         if len(players) < 2:
-            raise StandingsError(f"{gid}: a game needs at least two players, got {players!r}")
+            raise self._fault("game_two_players", players=repr(players))
         if len(set(players)) != len(players):
-            raise StandingsError(f"{gid}: a player is listed twice: {players!r}")
-        if entries is not None:
-            for player in players:
-                if player not in entries:
-                    raise StandingsError(f"{gid}: {player!r} is not an entry of this table")
-        at_board = set(players)
+            raise self._fault("game_player_twice", players=repr(players))
+        for player in players:
+            if entries is not None and player not in entries:
+                raise self._fault("game_not_entry", player=repr(player))
 
-        def check_members(name: str, values: Iterable[EntryId], unique: bool) -> None:
-            seen: set[EntryId] = set()
-            for value in values:
-                if value not in at_board:
-                    raise StandingsError(f"{gid}: {name} names {value!r}, who did not play")
-                if unique and value in seen:
-                    raise StandingsError(f"{gid}: {name} names {value!r} twice")
-                seen.add(value)
+    def _check_winner(self) -> None:
+        """The winner and the forfeiter played, and are not one player."""
+        winner, loser = self.winner, self.forfeit_loser
+        if winner is not None and winner not in self.players:
+            raise self._fault("game_winner_stranger", player=repr(winner))
+        if loser is None:
+            return
+        if loser not in self.players:
+            raise self._fault("game_forfeit_stranger", player=repr(loser))
+        if loser == winner:
+            raise self._fault("game_winner_forfeited")
 
-        if self.winner is not None and self.winner not in at_board:
-            raise StandingsError(f"{gid}: the winner {self.winner!r} did not play")
-        if self.forfeit_loser is not None:
-            if self.forfeit_loser not in at_board:
-                raise StandingsError(f"{gid}: {self.forfeit_loser!r} forfeited but did not play")
-            if self.forfeit_loser == self.winner:
-                raise StandingsError(f"{gid}: the winner cannot be the player who forfeited")
-        check_members("player_placings", self.player_placings, unique=True)
-        placings = self.player_placings
-        if self.winner is not None and placings and placings[0] != self.winner:
-            raise StandingsError(
-                f"{gid}: the placings start with {self.player_placings[0]!r} "
-                f"but the winner is {self.winner!r}"
-            )
-        check_members("colour_places", self.colour_places, unique=False)
-        check_members("both_finished_order", self.both_finished_order, unique=True)
-        for name, mapping in (
-            ("counted_pawns", self.counted_pawns),
-            ("completed_colours", self.completed_colours),
-        ):
-            check_members(name, mapping, unique=True)
-            for player, value in mapping.items():
-                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                    raise StandingsError(
-                        f"{gid}: {name} of {player!r} must be a whole number ≥ 0, got {value!r}"
-                    )
-        if self.counted_pawns and set(self.counted_pawns) != at_board:
-            missing = [p for p in players if p not in self.counted_pawns]
-            raise StandingsError(f"{gid}: counted pawns are missing for {missing!r}")
-        if self.game_time is not None:
-            time = self.game_time
-            if (
-                isinstance(time, bool)
-                or not isinstance(time, int | float)
-                or not math.isfinite(time)
-                or time < 0
-            ):
-                raise StandingsError(f"{gid}: game_time must be seconds ≥ 0, got {time!r}")
+    def _check_placings_start(self) -> None:
+        winner, placings = self.winner, self.player_placings
+        if winner is not None and placings and placings[0] != winner:
+            raise self._fault("game_placings_winner", first=repr(placings[0]), winner=repr(winner))
+
+    def _check_members(self, name: str, values: Iterable[EntryId], unique: bool) -> None:
+        """Everyone ``values`` names played (once, if ``unique``)."""
+        seen: set[EntryId] = set()
+        for value in values:
+            if value not in self.players:
+                raise self._fault("game_names_stranger", field=name, player=repr(value))
+            if unique and value in seen:
+                raise self._fault("game_names_twice", field=name, player=repr(value))
+            seen.add(value)
+
+    def _check_counts(self, name: str, mapping: Mapping[EntryId, int]) -> None:
+        self._check_members(name, mapping, unique=True)
+        for player, value in mapping.items():
+            if not is_whole(value, at_least=0):
+                raise self._fault(
+                    "game_value_whole", field=name, player=repr(player), given=repr(value)
+                )
+
+    def _check_pawns_complete(self) -> None:
+        """Counted pawns, when recorded, are recorded for every player."""
+        pawns = self.counted_pawns
+        if pawns and set(pawns) != set(self.players):
+            missing = [p for p in self.players if p not in pawns]
+            raise self._fault("game_pawns_missing", players=repr(missing))
+
+    def _check_time(self) -> None:
+        time = self.game_time
+        if time is not None and not _is_seconds(time):
+            raise self._fault("game_time", given=repr(time))
+
+
+def _is_seconds(time: object) -> bool:
+    """A finite number of seconds ≥ 0 (not a bool)."""
+    if isinstance(time, bool) or not isinstance(time, int | float):
+        return False
+    return math.isfinite(time) and time >= 0
 
 
 @dataclass(frozen=True)
@@ -344,12 +366,16 @@ def _beats(game: GameOutcome, a: EntryId, b: EntryId) -> bool:
     forfeited is behind: the others did not play each other."""
     if game.forfeit_loser is not None:
         return b == game.forfeit_loser and a != b
-    if game.winner is not None and (game.winner == a or game.winner == b):
+    if game.winner is not None and game.winner in (a, b):
         return game.winner == a
-    placings = game.player_placings
-    if a in placings:
-        return b not in placings or placings.index(a) < placings.index(b)
-    return False
+    return _placed_ahead(game.player_placings, a, b)
+
+
+def _placed_ahead(placings: tuple[EntryId, ...], a: EntryId, b: EntryId) -> bool:
+    """``a`` is placed, and ``b`` is not or is placed lower."""
+    if a not in placings:
+        return False
+    return b not in placings or placings.index(a) < placings.index(b)
 
 
 @dataclass(frozen=True)
@@ -369,23 +395,33 @@ class HeadToHead(Metric):
     reapply: ClassVar[bool] = True
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
-        members = set(group)
         score = dict.fromkeys(group, 0)
-        games: dict[int, GameOutcome] = {}  # the members' games only, each once, in order
-        for member in group:
-            for game in ctx.games_of(member):
-                games.setdefault(id(game), game)
-        for game in sorted(games.values(), key=ctx.order_of):
-            present = [p for p in game.players if p in members]
-            for i, a in enumerate(present):
-                for b in present[i + 1 :]:
-                    if _beats(game, a, b):
-                        score[a] += 1
-                        score[b] -= 1
-                    elif _beats(game, b, a):
-                        score[b] += 1
-                        score[a] -= 1
+        for game in _games_among(ctx, group):
+            present = [p for p in game.players if p in score]
+            for a, b in itertools.combinations(present, 2):
+                winner, loser = _ahead(game, a, b)
+                if winner is not None:
+                    score[winner] += 1
+                    score[loser] -= 1
         return score
+
+
+def _games_among(ctx: StandingsContext, group: Sequence[EntryId]) -> list[GameOutcome]:
+    """The games any member of ``group`` played, each once, in input order."""
+    games: dict[int, GameOutcome] = {}
+    for member in group:
+        for game in ctx.games_of(member):
+            games.setdefault(id(game), game)
+    return sorted(games.values(), key=ctx.order_of)
+
+
+def _ahead(game: GameOutcome, a: EntryId, b: EntryId) -> tuple[EntryId | None, EntryId | None]:
+    """``(ahead, behind)`` of ``a`` and ``b`` in ``game``; ``(None, None)`` if neither is."""
+    if _beats(game, a, b):
+        return a, b
+    if _beats(game, b, a):
+        return b, a
+    return None, None
 
 
 @dataclass(frozen=True)
@@ -402,13 +438,19 @@ class CountedPawnsDifference(Metric):
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
         totals = dict.fromkeys(group, 0)
         for game in ctx.outcomes:
-            if game.forfeited or not game.counted_pawns:
+            if game.forfeited:
                 continue
-            pawns = game.counted_pawns
             for e in game.players:
-                if e in totals and e in pawns:
-                    totals[e] += sum(pawns[e] - pawns[o] for o in game.players if o != e)
+                if e in totals:
+                    totals[e] += _pawn_difference(game.counted_pawns, game.players, e)
         return totals
+
+
+def _pawn_difference(pawns: Mapping[EntryId, int], players: Sequence[EntryId], e: EntryId) -> int:
+    """Σ over ``e``'s opponents of (``e``'s counted pawns − theirs); 0 if not recorded."""
+    if e not in pawns:
+        return 0
+    return sum(pawns[e] - pawns[o] for o in players if o != e)
 
 
 @dataclass(frozen=True)
@@ -446,15 +488,18 @@ class GameTime(Metric):
     higher_is_better: bool = False
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
-        result: dict[EntryId, Any] = {}
-        for e in group:
-            times = [g.game_time for g in ctx.games_of(e) if not g.forfeited]
-            # a time beyond MAX_GAME_SECONDS is no real game's (game-log.md bounds "t"): it
-            # counts as unknown, and a sum of real times never nears an overflow
-            known = [float(t) for t in times if t is not None and t <= MAX_GAME_SECONDS]
-            # fsum: exact, so the total does not depend on the order of the games
-            result[e] = None if len(known) < len(times) else math.fsum(known)
-        return result
+        return {
+            e: _total_time([g.game_time for g in ctx.games_of(e) if not g.forfeited]) for e in group
+        }
+
+
+def _total_time(times: list[float | None]) -> float | None:
+    """The sum of the times, or None when one of them is unknown: a time beyond
+    :data:`MAX_GAME_SECONDS` is no real game's (game-log.md bounds "t"), so it counts as
+    unknown, and a sum of real times never nears an overflow."""
+    known = [float(t) for t in times if t is not None and t <= MAX_GAME_SECONDS]
+    # fsum: exact, so the total does not depend on the order of the games
+    return None if len(known) < len(times) else math.fsum(known)
 
 
 def _roll_key(value: Any) -> tuple[int, ...]:
@@ -479,9 +524,9 @@ class DieRoll(Metric):
     group_dependent: ClassVar[bool] = True
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
-        for sequences in reversed(ctx.roll_offs):
-            if all(e in sequences for e in group):
-                return {e: sequences[e] for e in group}
+        sequences = _latest_with_all(ctx.roll_offs, group)
+        if sequences is not None:
+            return {e: sequences[e] for e in group}
         return {e: ctx.die_rolls.get(e) for e in group}
 
     def rank_key(self, value: Any) -> Any:
@@ -502,9 +547,9 @@ class TieBreakRoll:
 
     def __post_init__(self) -> None:
         if isinstance(self.rounds, Mapping):
-            raise StandingsError("a tie-break roll is a list of roll rounds, not one mapping")
+            raise StandingsError("tie_roll_not_list")
         if not self.rounds:
-            raise StandingsError("a tie-break roll needs at least one round of rolls")
+            raise StandingsError("tie_roll_empty")
         object.__setattr__(self, "rounds", tuple(_frozen_mapping(r) for r in self.rounds))
 
 
@@ -521,7 +566,7 @@ def roll_off_sequences(
     try:
         order = check_roll_off(rounds)
     except SeedingError as error:
-        raise StandingsError(f"die roll: {error}") from None
+        raise StandingsError("die_roll", why=error) from None
     return roll_sequences(order)
 
 
@@ -537,14 +582,34 @@ def order_by_rolls(
     """
     group = tuple(players)
     sequences = [roll_off_sequences(r) for r in roll_offs]
-    chosen = next((s for s in reversed(sequences) if all(p in s for p in group)), None)
+    chosen = _latest_with_all(sequences, group)
     if chosen is None:
         return (group,) if group else ()
-    keys = {p: chosen[p] for p in group}
-    return tuple(
-        tuple(p for p in group if keys[p] == key)
-        for key in sorted(set(keys.values()), reverse=True)
-    )
+    return tuple(tuple(part) for part in _best_first(group, {p: chosen[p] for p in group}))
+
+
+def _best_first(group: Sequence[EntryId], keys: Mapping[EntryId, Any]) -> list[list[EntryId]]:
+    """``group`` split by ``keys``, the highest key first (each part in the group's order)."""
+    return [
+        [e for e in group if keys[e] == key] for key in sorted(set(keys.values()), reverse=True)
+    ]
+
+
+def _latest_with_all(
+    sequences: Sequence[Mapping[EntryId, tuple[int, ...]]], group: Sequence[EntryId]
+) -> Mapping[EntryId, tuple[int, ...]] | None:
+    """The latest roll-off every member of ``group`` took part in, or None."""
+    return next((s for s in reversed(sequences) if all(p in s for p in group)), None)
+
+
+def _score_places(
+    points: dict[EntryId, int], order: Sequence[EntryId], scale: Sequence[int]
+) -> None:
+    """Add ``scale[i]`` to the points of the ``i``-th of ``order`` (those in ``points``;
+    places beyond the scale score nothing)."""
+    for place, entry in enumerate(order[: len(scale)]):
+        if entry in points:
+            points[entry] += scale[place]
 
 
 @dataclass(frozen=True)
@@ -561,12 +626,8 @@ class GrandPrixPoints(Metric):
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
         points = dict.fromkeys(group, 0)
         for game in ctx.outcomes:
-            for place, owner in enumerate(game.colour_places[: len(self.place_points)]):
-                if owner in points:
-                    points[owner] += self.place_points[place]
-            for rank, owner in enumerate(game.both_finished_order[: len(self.bonus)]):
-                if owner in points:
-                    points[owner] += self.bonus[rank]
+            _score_places(points, game.colour_places, self.place_points)
+            _score_places(points, game.both_finished_order, self.bonus)
         return points
 
 
@@ -583,9 +644,7 @@ class PlacementPoints(Metric):
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
         points = dict.fromkeys(group, 0)
         for game in ctx.outcomes:
-            for place, entry in enumerate(game.player_placings[: len(self.scheme)]):
-                if entry in points:
-                    points[entry] += self.scheme[place]
+            _score_places(points, game.player_placings, self.scheme)
         return points
 
 
@@ -614,29 +673,35 @@ METRICS: Mapping[str, Metric] = MappingProxyType(
 )
 
 
+def _metric(item: str | Metric) -> Metric:
+    """A metric, or the built-in metric of a key."""
+    if isinstance(item, Metric):
+        return item
+    if isinstance(item, str) and item in METRICS:
+        return METRICS[item]
+    raise StandingsError("metric_unknown", given=repr(item), known=", ".join(METRICS))
+
+
 def resolve_metrics(precedence: Iterable[str | Metric]) -> tuple[Metric, ...]:
     """Metric keys (or :class:`Metric` instances) → metrics, validated.
 
     Raises :class:`StandingsError` for an unknown key or a metric listed twice.
     """
     if isinstance(precedence, str):
-        raise StandingsError("precedence must be a list of metric keys, not one string")
+        raise StandingsError("precedence_one_string")
     metrics: list[Metric] = []
     for item in precedence:
-        if isinstance(item, Metric):
-            metric = item
-        elif isinstance(item, str) and item in METRICS:
-            metric = METRICS[item]
-        else:
-            raise StandingsError(
-                f"unknown standings metric {item!r}; the metrics are {', '.join(METRICS)}"
-            )
-        if not metric.key:
-            raise StandingsError(f"metric {metric!r} has no key")
-        if any(m.key == metric.key for m in metrics):
-            raise StandingsError(f"metric {metric.key!r} is listed twice in the precedence")
-        metrics.append(metric)
+        metrics.append(_new_metric(_metric(item), metrics))
     return tuple(metrics)
+
+
+def _new_metric(metric: Metric, before: list[Metric]) -> Metric:
+    """``metric``, which has a key no metric ``before`` it has."""
+    if not metric.key:
+        raise StandingsError("metric_no_key", metric=repr(metric))
+    if any(m.key == metric.key for m in before):
+        raise StandingsError("metric_twice", metric=repr(metric.key))
+    return metric
 
 
 # --------------------------------------------------------------------------------------
@@ -684,92 +749,155 @@ def compute_standings(
     :meth:`GameOutcome.validate`), duplicate entries or game ids, and unknown or
     duplicate metrics in the precedence.
     """
+    ids = _check_entries(entries)
+    games = _check_outcomes(outcomes, frozenset(ids))
+    _check_die_rolls(die_rolls or {})
+    metrics = resolve_metrics(precedence)
+    shown = _shown_too(show, metrics)
+    ctx = StandingsContext(
+        entries=ids,
+        outcomes=games,
+        die_rolls=dict(die_rolls or {}),
+        roll_offs=_roll_off_sequences(roll_offs),
+    )
+    ranker = _Ranker(ctx, metrics, shown)
+    blocks, between = ranker.rank(list(ids), 0) if ids else ([], [])
+    return _rows(blocks, between, ranker.values)
+
+
+def _shown_too(show: Iterable[str | Metric], metrics: tuple[Metric, ...]) -> tuple[Metric, ...]:
+    """The metrics shown in the rows besides those of the precedence."""
+    keys = {m.key for m in metrics}
+    return tuple(m for m in resolve_metrics(show) if m.key not in keys)
+
+
+def _roll_off_sequences(
+    roll_offs: Sequence[TieBreakRoll | Iterable[Mapping[EntryId, int]]],
+) -> tuple[Mapping[EntryId, tuple[int, ...]], ...]:
+    """Each roll-off (a list of them, oldest first) as every player's rolls in order."""
+    if isinstance(roll_offs, Mapping | TieBreakRoll):
+        raise StandingsError("roll_offs_list")
+    return tuple(roll_off_sequences(r) for r in roll_offs)
+
+
+def _check_entries(entries: Iterable[EntryId]) -> tuple[EntryId, ...]:
     if isinstance(entries, str | bytes):
-        raise StandingsError("entries must be a sequence of ids, not a single string")
+        raise StandingsError("entries_one_string")
     ids = tuple(entries)
     if len(set(ids)) != len(ids):
-        raise StandingsError(f"an entry is listed twice: {ids!r}")
+        raise StandingsError("entry_twice", entries=repr(ids))
+    return ids
+
+
+def _check_outcomes(
+    outcomes: Iterable[GameOutcome], entries: frozenset[EntryId]
+) -> tuple[GameOutcome, ...]:
+    """The games, each a valid :class:`GameOutcome` of these entries, each game once."""
     games = tuple(outcomes)
-    entry_set = frozenset(ids)
-    seen_games: set[Hashable] = set()
+    seen: set[Hashable] = set()
     for game in games:
         if not isinstance(game, GameOutcome):
-            raise StandingsError(f"expected GameOutcome records, got {game!r}")
-        if game.game_id in seen_games:
-            raise StandingsError(f"game {game.game_id!r} is listed twice")
-        seen_games.add(game.game_id)
-        game.validate(entry_set)
-    for entry, roll in (die_rolls or {}).items():
-        rolls = (roll,) if isinstance(roll, int) else roll
-        valid = isinstance(rolls, Sequence) and all(
-            isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= 6 for r in rolls
-        )
-        if not valid or not rolls or isinstance(roll, bool):
-            raise StandingsError(
-                f"die roll of {entry!r} must be 1–6 (or a list of re-rolls), got {roll!r}"
-            )
-    metrics = resolve_metrics(precedence)
-    shown = tuple(m for m in resolve_metrics(show) if m.key not in {p.key for p in metrics})
-    if isinstance(roll_offs, Mapping | TieBreakRoll):
-        raise StandingsError("roll_offs must be a list of roll-offs")
-    sequences = tuple(roll_off_sequences(r) for r in roll_offs)
-    ctx = StandingsContext(
-        entries=ids, outcomes=games, die_rolls=dict(die_rolls or {}), roll_offs=sequences
-    )
+            raise StandingsError("not_game_outcome", given=repr(game))
+        if game.game_id in seen:
+            raise StandingsError("game_twice", game=repr(game.game_id))
+        seen.add(game.game_id)
+        game.validate(entries)
+    return games
 
-    values: dict[str, dict[EntryId, Any]] = {}
-    for metric in (*metrics, *shown):
-        if metric.group_dependent:
-            values[metric.key] = dict.fromkeys(ids)
-        else:
-            values[metric.key] = metric.evaluate(ctx, ids)
 
-    def rank_group(group: list[EntryId], level: int) -> tuple[list[list[EntryId]], list[str]]:
+def _is_die_roll(roll: Any) -> bool:
+    """A roll 1–6, or a non-empty list of them (re-rolls)."""
+    if isinstance(roll, bool):
+        return False
+    rolls = (roll,) if isinstance(roll, int) else roll
+    if not isinstance(rolls, Sequence) or not rolls:
+        return False
+    return all(is_whole(r, at_least=1, at_most=6) for r in rolls)
+
+
+def _check_die_rolls(die_rolls: Mapping[EntryId, Any]) -> None:
+    for entry, roll in die_rolls.items():
+        if not _is_die_roll(roll):
+            raise StandingsError("die_roll_range", entry=repr(entry), given=repr(roll))
+
+
+class _Ranker:
+    """Ranks groups of entries by the precedence: the first metric orders everyone, each
+    later one only the entries still tied on all before it (``values``: every metric's
+    value per entry, a group-dependent metric's from the last group it was computed in)."""
+
+    def __init__(self, ctx: StandingsContext, metrics: tuple[Metric, ...], shown):
+        self.ctx = ctx
+        self.metrics = metrics
+        self.values: dict[str, dict[EntryId, Any]] = {
+            m.key: dict.fromkeys(ctx.entries) if m.group_dependent else m.evaluate(ctx, ctx.entries)
+            for m in (*metrics, *shown)
+        }
+
+    def rank(self, group: list[EntryId], level: int) -> tuple[list[list[EntryId]], list[str]]:
         """Blocks (tied entries), best first, and the metric key between blocks."""
-        if len(group) == 1 or level == len(metrics):
+        if len(group) == 1 or level == len(self.metrics):
             return [group], []
-        metric = metrics[level]
-        if metric.group_dependent:
-            group_values = metric.evaluate(ctx, group)
-            values[metric.key].update(group_values)
-        else:
-            group_values = {e: values[metric.key][e] for e in group}
-        if any(v is None for v in group_values.values()):
-            return rank_group(group, level + 1)
-        keys = {e: metric.rank_key(group_values[e]) for e in group}
-        distinct = sorted(set(keys.values()), reverse=True)
-        if len(distinct) == 1:
-            return rank_group(group, level + 1)
+        metric = self.metrics[level]
+        keys = self._rank_keys(metric, group)
+        parts = _best_first(group, keys) if keys is not None else [group]
+        if len(parts) == 1:  # unknown for someone, or no difference: the next metric
+            return self.rank(group, level + 1)
+        return self._rank_parts(parts, metric, level if metric.reapply else level + 1)
+
+    def _rank_parts(
+        self, parts: list[list[EntryId]], metric: Metric, level: int
+    ) -> tuple[list[list[EntryId]], list[str]]:
+        """The parts ``metric`` separated, best first, each ranked on from ``level``;
+        ``metric`` stands between one part and the next."""
         blocks: list[list[EntryId]] = []
         between: list[str] = []
-        for index, key in enumerate(distinct):
-            part = [e for e in group if keys[e] == key]
-            next_level = level if metric.reapply else level + 1
-            part_blocks, part_between = rank_group(part, next_level)
+        for index, part in enumerate(parts):
+            part_blocks, part_between = self.rank(part, level)
             if index:
                 between.append(metric.key)
             blocks.extend(part_blocks)
             between.extend(part_between)
         return blocks, between
 
-    blocks, between = rank_group(list(ids), 0) if ids else ([], [])
+    def _rank_keys(self, metric: Metric, group: list[EntryId]) -> dict[EntryId, Any] | None:
+        """``entry → rank key`` of ``metric`` in ``group``; None when a value is unknown."""
+        if metric.group_dependent:
+            self.values[metric.key].update(metric.evaluate(self.ctx, group))
+        group_values = {e: self.values[metric.key][e] for e in group}
+        if any(v is None for v in group_values.values()):
+            return None
+        return {e: metric.rank_key(group_values[e]) for e in group}
+
+
+def _rows(
+    blocks: list[list[EntryId]], between: list[str], values: dict[str, dict[EntryId, Any]]
+) -> tuple[StandingsRow, ...]:
+    """The table's rows: tied entries share a rank; the last row of a block names the
+    metric that separates it from the next block."""
     rows: list[StandingsRow] = []
-    position = 1
     for index, block in enumerate(blocks):
-        for offset, entry in enumerate(block):
-            last_in_block = offset == len(block) - 1
-            separated = between[index] if last_in_block and index < len(between) else None
-            rows.append(
-                StandingsRow(
-                    entry=entry,
-                    rank=position,
-                    values=MappingProxyType({key: values[key][entry] for key in values}),
-                    separated_by=separated,
-                    tied=len(block) > 1,
-                )
-            )
-        position += len(block)
+        separated = between[index] if index < len(between) else None
+        rows.extend(_block_rows(block, len(rows) + 1, separated, values))
     return tuple(rows)
+
+
+def _block_rows(
+    block: list[EntryId], rank: int, separated: str | None, values: dict[str, dict[EntryId, Any]]
+) -> list[StandingsRow]:
+    """The rows of entries tied on every metric: one rank; the last row says what
+    separates the block from the next."""
+    last = len(block) - 1
+    return [
+        StandingsRow(
+            entry=entry,
+            rank=rank,
+            values=MappingProxyType({key: values[key][entry] for key in values}),
+            separated_by=separated if offset == last else None,
+            tied=len(block) > 1,
+        )
+        for offset, entry in enumerate(block)
+    ]
 
 
 def top_is_tied(rows: Sequence[StandingsRow]) -> bool:
@@ -787,7 +915,7 @@ def leader_is_certain(
     counts as reachable). Then the games left can be cancelled.
     """
     if games_left < 0 or max_points_per_game < 0:
-        raise StandingsError("games_left and max_points_per_game must be ≥ 0")
+        raise StandingsError("games_left_negative")
     if len(points) < 2:
         return True
     ranked = sorted(points.values(), reverse=True)

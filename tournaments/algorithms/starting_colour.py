@@ -20,11 +20,12 @@ functions below it are the rules one by one.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from tournaments.algorithms.boards import BOARD_4, Colour
+from tournaments.algorithms.checks import is_whole
 from tournaments.algorithms.colours import assigned_colours, owner_of, rearguard
 from tournaments.algorithms.errors import ColourError, StartingColourError
 from tournaments.algorithms.seeding import DieRollOrder, roll_off
@@ -67,17 +68,15 @@ def _rearguard_of(
     board_colours: Sequence[Colour],
 ) -> Colour:
     if player not in assignment:
-        raise StartingColourError(f"player {player!r} holds no colours at this board")
+        raise StartingColourError("start_player_no_colours", player=repr(player))
     colours = tuple(assignment[player])
     if len(colours) != 2:
-        raise StartingColourError(
-            f"player {player!r} holds {len(colours)} colour(s); the rule needs an allied pair"
-        )
+        raise StartingColourError("start_needs_pair", player=repr(player), count=len(colours))
     try:
         return rearguard(tuple(board_colours), colours)
     except ValueError as error:
         raise StartingColourError(
-            f"player {player!r} holds {' + '.join(colours)}, which has no rearguard: {error}"
+            "start_no_rearguard", player=repr(player), colours=" + ".join(colours), why=str(error)
         ) from None
 
 
@@ -88,7 +87,7 @@ def drr_starting_colour(
 ) -> Colour:
     """DRR game: the rearguard of the at-board's first mentioned player (``at_board[0]``)."""
     if not at_board:
-        raise StartingColourError("the game has no players")
+        raise StartingColourError("start_no_players")
     return _rearguard_of(at_board[0], assignment, board_colours)
 
 
@@ -104,20 +103,18 @@ def playoff_starting_colour(
 def _check_placings(previous: PreviousGame) -> tuple[Colour, ...]:
     if previous.end not in ENDS:
         raise StartingColourError(
-            f"unknown end rule {previous.end!r}; use one of {', '.join(ENDS)}"
+            "end_rule_unknown", given=repr(previous.end), known=", ".join(ENDS)
         )
     placings = tuple(previous.placings)
     if not placings:
-        raise StartingColourError("the previous game has no finished colour")
+        raise StartingColourError("previous_none_finished")
     if len(set(placings)) != len(placings):
-        raise StartingColourError(f"a colour is placed twice: {placings!r}")
+        raise StartingColourError("colour_placed_twice", placings=repr(placings))
     for colour in placings:
         try:
             owner_of(colour, previous.assignment)
         except ColourError:
-            raise StartingColourError(
-                f"{colour!r} finished in the previous game but nobody held it"
-            ) from None
+            raise StartingColourError("finished_unheld", colour=repr(colour)) from None
     return placings
 
 
@@ -132,17 +129,23 @@ def clinching_colour(previous: PreviousGame) -> Colour:
     placings = _check_placings(previous)
     if previous.end == "first-colour":
         return placings[0]
+    index, player = _winner_done(placings, previous.assignment)
+    if previous.end == "both-colours":
+        return placings[index]
+    return next(c for c in placings[: index + 1] if c in previous.assignment[player])
+
+
+def _winner_done(
+    placings: tuple[Colour, ...], assignment: Mapping[PlayerId, Iterable[Colour]]
+) -> tuple[int, PlayerId]:
+    """Where in ``placings`` the first player finished all their colours, and who."""
     done: dict[PlayerId, int] = {}
     for index, colour in enumerate(placings):
-        player = owner_of(colour, previous.assignment)
+        player = owner_of(colour, assignment)
         done[player] = done.get(player, 0) + 1
-        if done[player] == len(tuple(previous.assignment[player])):
-            if previous.end == "both-colours":
-                return colour
-            return next(c for c in placings[: index + 1] if c in previous.assignment[player])
-    raise StartingColourError(
-        "the previous game has no winner yet: no player finished all their colours"
-    )
+        if done[player] == len(tuple(assignment[player])):
+            return index, player
+    raise StartingColourError("previous_no_winner")
 
 
 def die_roll_starting_colour(
@@ -157,6 +160,16 @@ def die_roll_starting_colour(
     Only a tie for the highest roll is re-rolled; see :func:`.seeding.roll_off`.
     """
     return roll_off(list(colours), seed=seed, rng=rng, recorded_rolls=recorded_rolls, places=1)
+
+
+def _colours_in_play(
+    assignment: Mapping[PlayerId, Iterable[Colour]], board_colours: Sequence[Colour]
+) -> tuple[Colour, ...]:
+    """The colours held in this game (an impossible assignment refused as a start)."""
+    try:
+        return assigned_colours(assignment, board_colours)
+    except ColourError as error:
+        raise StartingColourError(error.code, **error.params) from None
 
 
 def decide_starting_colour(
@@ -185,72 +198,106 @@ def decide_starting_colour(
     The decided colour is always one in play in this game; otherwise
     :class:`StartingColourError` (e.g. the previous game's clinching colour is unused).
     """
-    try:
-        in_play = assigned_colours(assignment, board_colours)
-    except ColourError as error:
-        raise StartingColourError(str(error)) from None
+    in_play = _colours_in_play(assignment, board_colours)
     if not in_play:
-        raise StartingColourError("no colours are in play")
-    players = tuple(assignment) if at_board is None else tuple(at_board)
-    if isinstance(game_number, bool) or not isinstance(game_number, int) or game_number < 1:
-        raise StartingColourError(f"game numbers start at 1, got {game_number!r}")
-
-    def by_dice(why: str) -> StartingColour:
-        rolls = die_roll_starting_colour(in_play, seed=seed, rng=rng, recorded_rolls=recorded_rolls)
-        return StartingColour(rolls.winner, why, rolls)
-
-    def from_previous() -> StartingColour:
-        if previous is None:
-            raise StartingColourError(
-                f"game {game_number}: the previous game's result is needed to decide who starts"
-            )
-        colour = clinching_colour(previous)
-        if previous.end == "all-places":
-            why = "first colour finished by the winner of the previous (GP) game"
-        else:
-            why = "colour that clinched victory in the previous game"
-        return StartingColour(colour, why)
-
-    if rule == "die-roll":
-        result = by_dice("highest die roll")
-    elif rule == "drr":
-        result = StartingColour(
-            drr_starting_colour(players, assignment, board_colours),
-            f"rearguard of the first mentioned player {players[0]!r}",
-        )
-    elif rule == "playoff":
-        if higher_seed is None:
-            raise StartingColourError("a playoff game needs the higher-seeded player")
-        result = StartingColour(
-            playoff_starting_colour(higher_seed, assignment, board_colours),
-            f"rearguard of the higher seed {higher_seed!r}",
-        )
-    elif rule == "triple-threat":
-        if game_number == 1:
-            result = by_dice("game 1 of a triple-threat tournament: highest die roll")
-        else:
-            result = from_previous()
-    elif rule == "challengers":
-        if game_number == 1:
-            if game0_first_finisher is None:
-                raise StartingColourError(
-                    "Challengers game 1 needs the player who finished game 0 first"
-                )
-            result = StartingColour(
-                _rearguard_of(game0_first_finisher, assignment, board_colours),
-                f"rearguard of {game0_first_finisher!r}, who finished game 0 first",
-            )
-        else:
-            result = from_previous()
-    else:
-        raise StartingColourError(
-            f"unknown starting-colour rule {rule!r}; use one of {', '.join(RULES)}"
-        )
+        raise StartingColourError("start_none_in_play")
+    if not is_whole(game_number, at_least=1):
+        raise StartingColourError("game_number_positive", given=repr(game_number))
+    decide = _RULES.get(rule) if isinstance(rule, str) else None
+    if decide is None:
+        raise StartingColourError("start_rule_unknown", given=repr(rule), known=", ".join(RULES))
+    game = _Game(
+        assignment=assignment,
+        board_colours=board_colours,
+        players=tuple(assignment) if at_board is None else tuple(at_board),
+        in_play=in_play,
+        number=game_number,
+        higher_seed=higher_seed,
+        previous=previous,
+        game0_first_finisher=game0_first_finisher,
+        dice={"seed": seed, "rng": rng, "recorded_rolls": recorded_rolls},
+    )
+    result = decide(game)
     if result.colour not in in_play:
         raise StartingColourError(
-            f"{result.colour!r} ({result.reason}) is not in play in this game"
+            "start_not_in_play", colour=repr(result.colour), reason=result.reason
         )
     return result
+
+
+@dataclass(frozen=True)
+class _Game:
+    """What a starting-colour rule may look at (``decide_starting_colour``'s arguments)."""
+
+    assignment: Mapping[PlayerId, Iterable[Colour]]
+    board_colours: Sequence[Colour]
+    players: tuple[PlayerId, ...]
+    in_play: tuple[Colour, ...]
+    number: int
+    higher_seed: PlayerId | None
+    previous: PreviousGame | None
+    game0_first_finisher: PlayerId | None
+    dice: Mapping[str, Any]
+
+    def by_dice(self, why: str) -> StartingColour:
+        rolls = die_roll_starting_colour(self.in_play, **self.dice)
+        return StartingColour(rolls.winner, why, rolls)
+
+    def from_previous(self) -> StartingColour:
+        """The colour that clinched the previous game (GP: its winner's first colour)."""
+        if self.previous is None:
+            raise StartingColourError("start_needs_previous", game=self.number)
+        colour = clinching_colour(self.previous)
+        if self.previous.end == "all-places":
+            return StartingColour(
+                colour, "first colour finished by the winner of the previous (GP) game"
+            )
+        return StartingColour(colour, "colour that clinched victory in the previous game")
+
+    def rearguard_of(self, player: PlayerId, why: str) -> StartingColour:
+        return StartingColour(_rearguard_of(player, self.assignment, self.board_colours), why)
+
+
+def _die_roll_start(game: _Game) -> StartingColour:
+    return game.by_dice("highest die roll")
+
+
+def _drr_start(game: _Game) -> StartingColour:
+    return StartingColour(
+        drr_starting_colour(game.players, game.assignment, game.board_colours),
+        f"rearguard of the first mentioned player {game.players[0]!r}",
+    )
+
+
+def _playoff_start(game: _Game) -> StartingColour:
+    if game.higher_seed is None:
+        raise StartingColourError("start_needs_higher_seed")
+    return game.rearguard_of(game.higher_seed, f"rearguard of the higher seed {game.higher_seed!r}")
+
+
+def _triple_threat_start(game: _Game) -> StartingColour:
+    if game.number == 1:
+        return game.by_dice("game 1 of a triple-threat tournament: highest die roll")
+    return game.from_previous()
+
+
+def _challengers_start(game: _Game) -> StartingColour:
+    if game.number != 1:
+        return game.from_previous()
+    first = game.game0_first_finisher
+    if first is None:
+        raise StartingColourError("start_needs_game0")
+    return game.rearguard_of(first, f"rearguard of {first!r}, who finished game 0 first")
+
+
+#: rule → how it decides the start (``RULES`` in this order)
+_RULES: Mapping[str, Callable[[_Game], StartingColour]] = {
+    "die-roll": _die_roll_start,
+    "drr": _drr_start,
+    "playoff": _playoff_start,
+    "triple-threat": _triple_threat_start,
+    "challengers": _challengers_start,
+}
 
 
 # --------------------------------------------------------------------------------------
@@ -298,12 +345,12 @@ class StartPlan:
 
 def _check_formats(formats: Sequence[str]) -> tuple[str, ...]:
     if isinstance(formats, str):
-        raise StartingColourError("formats must be a list of game formats, not one string")
+        raise StartingColourError("formats_one_string")
     checked = tuple(formats)
     for number, fmt in enumerate(checked):
         if fmt not in FORMAT_ENDS:
             raise StartingColourError(
-                f"game {number}: unknown format {fmt!r}; use one of {', '.join(FORMAT_ENDS)}"
+                "game_format_unknown", game=number, given=repr(fmt), known=", ".join(FORMAT_ENDS)
             )
     return checked
 
@@ -317,7 +364,7 @@ def plan_triple_threat(formats: Sequence[str]) -> tuple[StartPlan, ...]:
     """
     checked = _check_formats(formats)
     if not checked:
-        raise StartingColourError("an event needs at least one game")
+        raise StartingColourError("event_no_games")
     return tuple(
         StartPlan(1, "die-roll") if n == 1 else StartPlan(n, "clinching-colour", n - 1)
         for n in range(1, len(checked) + 1)
@@ -334,12 +381,9 @@ def plan_challengers(formats: Sequence[str]) -> tuple[StartPlan, ...]:
     """
     checked = _check_formats(formats)
     if len(checked) < 2:
-        raise StartingColourError("a Challengers event needs game 0 and at least game 1")
+        raise StartingColourError("challengers_two_games")
     if FORMAT_ENDS[checked[1]] == "all-places":
-        raise StartingColourError(
-            f"Challengers game 1 is started by a rearguard, but {checked[1]} pairs sit "
-            "opposite and have no rearguard"
-        )
+        raise StartingColourError("challengers_game1_opposite", format=checked[1])
     plan = [StartPlan(0, "die-roll"), StartPlan(1, "first-finisher-rearguard", 0)]
     plan += [StartPlan(n, "clinching-colour", n - 1) for n in range(2, len(checked))]
     return tuple(plan)
@@ -363,6 +407,28 @@ def first_finisher(previous: PreviousGame) -> PlayerId:
     return owner_of(clinching_colour(previous), previous.assignment)
 
 
+def _first_finisher_start(plan, previous, assignment, board_colours) -> tuple[Colour, str]:
+    """The rearguard of the player who finished game ``plan.depends_on`` first."""
+    player = first_finisher(previous)
+    colour = _rearguard_of(player, assignment, board_colours)
+    return colour, f"rearguard of {player!r}, who finished game {plan.depends_on} first"
+
+
+def _clinching_start(plan, previous, _assignment, _board_colours) -> tuple[Colour, str]:
+    """The colour that clinched game ``plan.depends_on`` (GP: its winner's first colour)."""
+    colour = clinching_colour(previous)
+    if previous.end == "all-places":
+        return colour, f"first colour finished by the winner of game {plan.depends_on} (GP)"
+    return colour, f"colour that clinched victory in game {plan.depends_on}"
+
+
+#: start basis → how the start follows from the earlier game
+_BASES: Mapping[str, Callable[..., tuple[Colour, str]]] = {
+    "first-finisher-rearguard": _first_finisher_start,
+    "clinching-colour": _clinching_start,
+}
+
+
 def resolve_start(
     plan: StartPlan,
     previous: PreviousGame,
@@ -376,26 +442,14 @@ def resolve_start(
     unfinished earlier game, or a colour that is not in play in this game.
     """
     if plan.depends_on is None:
-        raise StartingColourError(f"game {plan.game} is started by die roll, not by a result")
-    try:
-        in_play = assigned_colours(assignment, board_colours)
-    except ColourError as error:
-        raise StartingColourError(str(error)) from None
-    if plan.basis == "first-finisher-rearguard":
-        player = first_finisher(previous)
-        colour = _rearguard_of(player, assignment, board_colours)
-        reason = f"rearguard of {player!r}, who finished game {plan.depends_on} first"
-    elif plan.basis == "clinching-colour":
-        colour = clinching_colour(previous)
-        if previous.end == "all-places":
-            reason = f"first colour finished by the winner of game {plan.depends_on} (GP)"
-        else:
-            reason = f"colour that clinched victory in game {plan.depends_on}"
-    else:
-        raise StartingColourError(f"unknown start basis {plan.basis!r}")
+        raise StartingColourError("start_by_die_roll", game=plan.game)
+    in_play = _colours_in_play(assignment, board_colours)
+    by_basis = _BASES.get(plan.basis)
+    if by_basis is None:
+        raise StartingColourError("start_basis_unknown", given=repr(plan.basis))
+    colour, reason = by_basis(plan, previous, assignment, board_colours)
     if colour not in in_play:
         raise StartingColourError(
-            f"game {plan.game}: {colour!r} ({reason}) is not in play in this game; "
-            "the organizer sets the start"
+            "start_plan_not_in_play", game=plan.game, colour=repr(colour), reason=reason
         )
     return StartingColour(colour, reason)

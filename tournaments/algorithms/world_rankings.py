@@ -20,10 +20,12 @@ How the words are read (see ``docs/ratings.md``):
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Hashable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from tournaments.algorithms.errors import AlgorithmError
+from tournaments.algorithms.checks import is_whole
+from tournaments.algorithms.errors import WorldRankingError
 
 PlayerId = Hashable
 TournamentId = Hashable
@@ -47,10 +49,6 @@ PRECEDENCE: tuple[tuple[str, str], ...] = (
     ("majors_won", "majors won"),
     ("tournaments_won", "tournaments won"),
 )
-
-
-class WorldRankingError(AlgorithmError):
-    """Tournament results for the world rankings are invalid."""
 
 
 @dataclass(frozen=True)
@@ -79,30 +77,33 @@ class Tournament:
         object.__setattr__(self, "placings", tuple(self.placings))
         label = self.name or repr(self.tournament_id)
         if not isinstance(self.date, dt.date):
-            raise WorldRankingError(f"tournament {label}: date must be a date, not {self.date!r}")
+            raise WorldRankingError("wr_date", tournament=label, given=repr(self.date))
         if isinstance(self.level, bool) or self.level not in LEVELS:
-            raise WorldRankingError(
-                f"tournament {label}: level must be one of 1–4, not {self.level!r}"
-            )
-        seen: set[PlayerId] = set()
-        for p in self.placings:
-            if not isinstance(p, Placing):
-                raise WorldRankingError(f"tournament {label}: expected a Placing, not {p!r}")
-            if p.player in seen:
-                raise WorldRankingError(f"tournament {label}: player {p.player!r} appears twice")
-            seen.add(p.player)
-            if isinstance(p.place, bool) or not isinstance(p.place, int) or p.place < 1:
-                raise WorldRankingError(
-                    f"tournament {label}: place of {p.player!r} must be a whole number ≥ 1, "
-                    f"not {p.place!r}"
-                )
-            if isinstance(p.games_won, bool) or not isinstance(p.games_won, int) or p.games_won < 0:
-                raise WorldRankingError(
-                    f"tournament {label}: games won by {p.player!r} must be a whole number "
-                    f"≥ 0, not {p.games_won!r}"
-                )
-        if self.placings and sum(1 for p in self.placings if p.place == 1) != 1:
-            raise WorldRankingError(f"tournament {label}: exactly one player must be 1st")
+            raise WorldRankingError("wr_level", tournament=label, given=repr(self.level))
+        _check_placings(self.placings, label)
+
+
+def _check_placings(placings: tuple[Placing, ...], label: str) -> None:
+    """Each placing valid, each player once, and (with any placings) one winner."""
+    seen: set[PlayerId] = set()
+    for p in placings:
+        _check_placing(p, label, seen)
+        seen.add(p.player)
+    if placings and sum(1 for p in placings if p.place == 1) != 1:
+        raise WorldRankingError("wr_one_winner", tournament=label)
+
+
+def _check_placing(p: object, label: str, seen: set[PlayerId]) -> None:
+    """A placing of tournament ``label``: a new player, a place ≥ 1, games won ≥ 0."""
+    if not isinstance(p, Placing):
+        raise WorldRankingError("wr_not_placing", tournament=label, given=repr(p))
+    where = {"tournament": label, "player": repr(p.player)}
+    if p.player in seen:
+        raise WorldRankingError("wr_player_twice", **where)
+    if not is_whole(p.place, at_least=1):
+        raise WorldRankingError("wr_place", given=repr(p.place), **where)
+    if not is_whole(p.games_won, at_least=0):
+        raise WorldRankingError("wr_games_won", given=repr(p.games_won), **where)
 
 
 def basic_points(place: int, games_won: int) -> int:
@@ -177,7 +178,20 @@ class WorldRanking:
         for r in self.rows:
             if r.player == player:
                 return r
-        raise WorldRankingError(f"player {player!r} is not in the ranking")
+        raise WorldRankingError("wr_player_unranked", player=repr(player))
+
+
+def _check_tournaments(tournaments: Iterable[Tournament]) -> list[Tournament]:
+    """Tournaments, each once."""
+    items = list(tournaments)
+    ids: set[TournamentId] = set()
+    for t in items:
+        if not isinstance(t, Tournament):
+            raise WorldRankingError("wr_not_tournament", given=repr(t))
+        if t.tournament_id in ids:
+            raise WorldRankingError("wr_tournament_twice", tournament=repr(t.tournament_id))
+        ids.add(t.tournament_id)
+    return items
 
 
 def counted_tournaments(
@@ -185,16 +199,14 @@ def counted_tournaments(
 ) -> tuple[Tournament, ...]:
     """The ``window`` most recent tournaments (held on or before ``as_of`` if given), most
     recent first. Same date: the later in the input counts as the more recent."""
-    if isinstance(window, bool) or not isinstance(window, int) or window < 1:
-        raise WorldRankingError(f"the window must be a whole number ≥ 1, not {window!r}")
-    items = list(tournaments)
-    ids: set[TournamentId] = set()
-    for t in items:
-        if not isinstance(t, Tournament):
-            raise WorldRankingError(f"expected a Tournament, not {t!r}")
-        if t.tournament_id in ids:
-            raise WorldRankingError(f"tournament {t.tournament_id!r} is listed twice")
-        ids.add(t.tournament_id)
+    if not is_whole(window, at_least=1):
+        raise WorldRankingError("wr_window", given=repr(window))
+    return _most_recent(_check_tournaments(tournaments), window, as_of)
+
+
+def _most_recent(
+    items: list[Tournament], window: int, as_of: dt.date | None
+) -> tuple[Tournament, ...]:
     held = [(t.date, i, t) for i, t in enumerate(items) if as_of is None or t.date <= as_of]
     held.sort(key=lambda x: (x[0], x[1]), reverse=True)
     return tuple(t for _, _, t in held[:window])
@@ -216,55 +228,78 @@ def world_ranking(
     history: dict[PlayerId, list[CountedTournament]] = {}
     for t in counted:  # most recent first, so each history is too
         for p in t.placings:
-            basic = basic_points(p.place, p.games_won)
-            history.setdefault(p.player, []).append(
-                CountedTournament(
-                    tournament_id=t.tournament_id,
-                    name=t.name,
-                    date=t.date,
-                    level=t.level,
-                    world_championship=t.world_championship,
-                    major=t.major,
-                    place=p.place,
-                    games_won=p.games_won,
-                    basic_points=basic,
-                    tournament_points=basic * t.level,
-                    winner_points=p.games_won,
-                )
-            )
-    rows = []
-    for player, lines in history.items():
-        won = [c for c in lines if c.place == 1]
-        rows.append(
-            RankingRow(
-                rank=0,
-                player=player,
-                points=sum(c.points for c in lines),
-                tournament_points=sum(c.tournament_points for c in lines),
-                winner_points=sum(c.winner_points for c in lines),
-                world_championships_won=sum(1 for c in won if c.world_championship),
-                majors_won=sum(1 for c in won if c.major),
-                tournaments_won=len(won),
-                tournaments_played=len(lines),
-                seconds=sum(1 for c in lines if c.place == 2),
-                thirds=sum(1 for c in lines if c.place == 3),
-                games_won=sum(c.games_won for c in lines),
-                history=tuple(lines),
-            )
-        )
+            history.setdefault(p.player, []).append(_counted(t, p))
+    rows = [_row(player, lines) for player, lines in history.items()]
     rows.sort(key=lambda r: (tuple(-v for v in r.key()), str(r.player)))
+    return WorldRanking(counted, _ranked(rows))
+
+
+def _counted(t: Tournament, p: Placing) -> CountedTournament:
+    """One counted tournament in a player's history, with its points."""
+    basic = basic_points(p.place, p.games_won)
+    return CountedTournament(
+        tournament_id=t.tournament_id,
+        name=t.name,
+        date=t.date,
+        level=t.level,
+        world_championship=t.world_championship,
+        major=t.major,
+        place=p.place,
+        games_won=p.games_won,
+        basic_points=basic,
+        tournament_points=basic * t.level,
+        winner_points=p.games_won,
+    )
+
+
+def _row(player: PlayerId, lines: list[CountedTournament]) -> RankingRow:
+    """A player's row (not ranked yet) from their counted tournaments."""
+    won = [c for c in lines if c.place == 1]
+    places = Counter(c.place for c in lines)
+    return RankingRow(
+        rank=0,
+        player=player,
+        points=_total(lines, "points"),
+        tournament_points=_total(lines, "tournament_points"),
+        winner_points=_total(lines, "winner_points"),
+        world_championships_won=_flagged(won, "world_championship"),
+        majors_won=_flagged(won, "major"),
+        tournaments_won=places[1],
+        tournaments_played=len(lines),
+        seconds=places[2],
+        thirds=places[3],
+        games_won=_total(lines, "games_won"),
+        history=tuple(lines),
+    )
+
+
+def _total(lines: list[CountedTournament], column: str) -> int:
+    """The sum of one column over counted tournaments."""
+    return sum(getattr(line, column) for line in lines)
+
+
+def _flagged(lines: list[CountedTournament], flag: str) -> int:
+    """How many of the counted tournaments have ``flag`` set (a world championship, a major)."""
+    return sum(1 for line in lines if getattr(line, flag))
+
+
+def _ranked(rows: list[RankingRow]) -> tuple[RankingRow, ...]:
+    """Sorted rows with their ranks (equal keys share one) and the column that
+    separates each from the next."""
     ranked: list[RankingRow] = []
     for i, row in enumerate(rows):
         rank = ranked[-1].rank if i and row.key() == rows[i - 1].key() else i + 1
-        separated = None
-        if i + 1 < len(rows):
-            nxt = rows[i + 1].key()
-            separated = next(
-                (col for (col, _), a, b in zip(PRECEDENCE, row.key(), nxt, strict=True) if a != b),
-                None,
-            )
-        ranked.append(replace(row, rank=rank, separated_by=separated))
-    return WorldRanking(counted, tuple(ranked))
+        following = rows[i + 1].key() if i + 1 < len(rows) else None
+        ranked.append(replace(row, rank=rank, separated_by=_separating_column(row, following)))
+    return tuple(ranked)
+
+
+def _separating_column(row: RankingRow, following: tuple | None) -> str | None:
+    """The first :data:`PRECEDENCE` column in which ``row`` differs from the next row."""
+    if following is None:
+        return None
+    pairs = zip(PRECEDENCE, row.key(), following, strict=True)
+    return next((column for (column, _), a, b in pairs if a != b), None)
 
 
 def tie_break_label(column: str | None) -> str:
@@ -274,7 +309,13 @@ def tie_break_label(column: str | None) -> str:
     for key, label in PRECEDENCE:
         if key == column:
             return label
-    raise WorldRankingError(f"unknown ranking column {column!r}")
+    raise WorldRankingError("wr_column_unknown", given=repr(column))
+
+
+def _check_no_stray(wins: Mapping[PlayerId, int], order: Sequence[PlayerId]) -> None:
+    stray = [p for p in wins if p not in order]
+    if stray:
+        raise WorldRankingError("wr_stray_wins", players=repr(stray))
 
 
 def placings_from_order(
@@ -282,9 +323,7 @@ def placings_from_order(
 ) -> tuple[Placing, ...]:
     """Placings from a final order (winner first) and games won per player."""
     wins = games_won or {}
-    stray = [p for p in wins if p not in order]
-    if stray:
-        raise WorldRankingError(f"games won given for players without a place: {stray!r}")
+    _check_no_stray(wins, order)
     return tuple(Placing(p, i, wins.get(p, 0)) for i, p in enumerate(order, start=1))
 
 

@@ -16,6 +16,8 @@ from django.utils.translation import gettext_noop
 from core.errors import NotAllowed, ServiceError  # noqa: F401  (the services import both from here)
 from games.engine.codes import COLOUR_PARAMS, Coded
 from games.error_text import ENGINE_MESSAGES, english, localize
+from tournaments.algorithms import messages as algorithm_messages
+from tournaments.algorithms.errors import AlgorithmError
 
 #: code → message template (English; ``%(name)s`` parameters), translated when shown
 MESSAGES: dict[str, str] = {
@@ -499,16 +501,20 @@ MESSAGES: dict[str, str] = {
     "qualifier_final_started": gettext_noop(
         "%(league)s has started: the qualifiers are carried over before its first round"
     ),
+    # h-algo (issue 35): an algorithm's refusal and where it happened (its code nested)
+    "algorithm_within": gettext_noop("%(within)s: %(why)s"),
 }
 
-#: every code a site error may carry or nest: the services' and the engine's
-CATALOGUE: dict[str, str] = {**ENGINE_MESSAGES, **MESSAGES}
+#: the algorithms' codes (``tournaments.algorithms.messages``: worded there, once)
+ALGORITHM_MESSAGES: dict[str, str] = algorithm_messages.MESSAGES
+#: every code a site error may carry or nest: the services', the algorithms' and the engine's
+CATALOGUE: dict[str, str] = {**ENGINE_MESSAGES, **ALGORITHM_MESSAGES, **MESSAGES}
 #: parameters whose values are colour names (shown in the reader's language)
 COLOURS = COLOUR_PARAMS | {"first", "c"}
 
 
 #: parameters whose values are words of ours (a verb, a status, a setting): translated too
-TRANSLATED_PARAMS = ("then", "status", "setting")
+TRANSLATED_PARAMS = ("then", "status", "setting", "within", *algorithm_messages.TRANSLATED_PARAMS)
 #: those words, for the translation catalogue
 WORDS = (
     gettext_noop("seed"),
@@ -526,6 +532,13 @@ WORDS = (
     gettext_noop("rules overrides"),
     gettext_noop("precedence"),
     gettext_noop("points scheme"),
+    *algorithm_messages.WORDS,
+    # where an algorithm's refusal happened (``from_algorithm(..., within=…)``)
+    gettext_noop("playoff configuration"),
+    gettext_noop("placement points"),
+    gettext_noop("count points"),
+    gettext_noop("preferred colours"),
+    gettext_noop("starting colour"),
 )
 
 
@@ -535,6 +548,22 @@ def coded(code: str, *, field: str | None = None, cls=ServiceError, **params) ->
     data = {k: _data(v) for k, v in params.items()}
     message = english(code, data, catalogue=CATALOGUE)
     return cls(message, field=field, code=code, params=data, texts=error_text)
+
+
+def from_algorithm(
+    exc: AlgorithmError, *, field: str | None = None, within: str | None = None
+) -> ServiceError:
+    """The ServiceError of an algorithm's refusal: its code and parameters (worded in
+    ``tournaments.algorithms.messages``), its English text as the message. ``within``
+    names where it happened ("G3: …", "playoffs: …"; one of ``WORDS`` is translated).
+    An uncoded one keeps its text."""
+    if within is not None:
+        return coded("algorithm_within", field=field, within=within, why=exc)
+    if exc.code is None:
+        return ServiceError(str(exc), field=field)
+    return ServiceError(
+        str(exc), field=field, code=exc.code, params=dict(exc.params), texts=error_text
+    )
 
 
 def coded_text(code: str, **params) -> Coded:
@@ -560,7 +589,7 @@ def error_text(code: str | None, params: dict, fallback: str) -> str:
 
 
 def _data(value):
-    if isinstance(value, Coded):
+    if isinstance(value, Coded | AlgorithmError):
         return value.data()
     if isinstance(value, list):
         return [_data(v) for v in value]

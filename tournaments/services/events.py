@@ -23,7 +23,7 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import Fixture, League, Result, Seat
 from tournaments.selectors import formats as formats_selectors
-from tournaments.services.errors import ServiceError, coded
+from tournaments.services.errors import ServiceError, coded, from_algorithm
 from tournaments.services.guards import require_organizer
 from tournaments.services.schedule import date_new_games, require_invitations_answered
 from tournaments.services.standings import standings_invalidate
@@ -54,7 +54,7 @@ def event_plan(league: League) -> tuple[starting_colour.StartPlan, ...]:
         if league.event_kind == EventKind.TRIPLE_THREAT:
             return starting_colour.plan_triple_threat(formats)
     except AlgorithmError as exc:
-        raise ServiceError(str(exc), field="game_formats") from None
+        raise from_algorithm(exc, field="game_formats") from None
     return tuple(starting_colour.StartPlan(n, "die-roll") for n in range(1, len(formats) + 1))
 
 
@@ -91,7 +91,7 @@ def check_event(kind: str, fmt_code: str, board: int, formats: list, games: int)
         else:
             starting_colour.plan_triple_threat(formats)
     except AlgorithmError as exc:
-        raise ServiceError(str(exc), field="game_formats") from None
+        raise from_algorithm(exc, field="game_formats") from None
     return list(formats)
 
 
@@ -159,7 +159,7 @@ def _schedule_game(league: League, entries, code: str, step, earlier: list[Fixtu
     try:
         assignment = _seating(league, code, at_board, preferences, board_colours)
     except AlgorithmError as exc:
-        raise ServiceError(str(exc)) from None
+        raise from_algorithm(exc) from None
     fields: dict = {"start_basis": step.basis}
     if step.depends_on is None:
         fields.update(_die_roll_start(league, assignment, board_colours, number))
@@ -190,7 +190,7 @@ def _die_roll_start(league: League, assignment, board_colours, number: int) -> d
             seed=f"{league.draw_seed}-start-{number}",
         )
     except AlgorithmError as exc:
-        raise ServiceError(str(exc)) from None
+        raise from_algorithm(exc) from None
     return {
         "starting_colour": decided.colour,
         "start_reason": "highest die roll of the colours in play",
@@ -207,7 +207,7 @@ def grand_prix_state(league: League) -> grand_prix.GrandPrixStatus:
     try:
         return formats_selectors.grand_prix_status(league)
     except AlgorithmError as exc:
-        raise ServiceError(str(exc)) from None
+        raise from_algorithm(exc) from None
 
 
 grand_prix_points = formats_selectors.grand_prix_points
@@ -314,7 +314,7 @@ def _extra_league_game(league: League, pair: tuple[int, ...]) -> Fixture:
     try:
         assignment = grand_prix.grand_prix_seating(list(pair), preferences, board_colours)
     except AlgorithmError as exc:
-        raise ServiceError(str(exc)) from None
+        raise from_algorithm(exc) from None
     last = league.fixtures.order_by("-number").values_list("number", "round").first() or (0, 0)
     rounds = league.fixtures.order_by("-round").values_list("round", flat=True).first() or 0
     number = last[0] + 1
@@ -445,7 +445,7 @@ def fixture_start_record(
                     in_play, recorded_rolls=[dict(r) for r in rolls]
                 )
             except AlgorithmError as exc:
-                raise ServiceError(f"starting colour: {exc}", field="rolls") from None
+                raise from_algorithm(exc, field="rolls", within="starting colour") from None
             fixture.starting_colour = decided.winner
             fixture.start_rolls = [r.as_dict() for r in decided.history]
             fixture.start_reason = "highest die roll of the colours in play (rolled at the table)"

@@ -19,7 +19,7 @@ from tournaments.permissions import (
 )
 from tournaments.services import league_settings as spec
 from tournaments.services.championship import entry_admit, waitlist_promote
-from tournaments.services.errors import NotAllowed, ServiceError, coded
+from tournaments.services.errors import NotAllowed, ServiceError, coded, from_algorithm
 from tournaments.services.events import check_event
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.notify import ENTRY_INVITED, notify_on_commit
@@ -87,7 +87,7 @@ def validate_playoffs(config: dict | None) -> dict:
                 seeds, config.get("first_to", 1), config.get("head_start")
             )
         except AlgorithmError as exc:
-            raise ServiceError(f"playoffs: {exc}", field="playoffs") from None
+            raise from_algorithm(exc, field="playoffs", within="playoffs") from None
         return {
             "kind": "bracket",
             "seeds": seeds,
@@ -244,7 +244,9 @@ def _check_event_settings(
             try:
                 open_draw.check_placement_scheme(points_scheme)
             except AlgorithmError as exc:
-                raise ServiceError(f"placement points: {exc}", field="points_scheme") from None
+                raise from_algorithm(
+                    exc, field="points_scheme", within="placement points"
+                ) from None
         fields.update(
             games_planned=5 if rounds is None else rounds,
             time_limit_minutes=limit,

@@ -17,7 +17,7 @@ from tournaments.algorithms.starting_colour import decide_starting_colour
 from tournaments.models import Entry, Fixture, League, OpenRound, Seat
 from tournaments.selectors import open_tournaments as open_reads
 from tournaments.services.championship import checkin_deadline_apply, drawn_rounds
-from tournaments.services.errors import ServiceError, coded
+from tournaments.services.errors import coded, from_algorithm
 from tournaments.services.guards import require_organizer
 from tournaments.services.schedule import date_new_games, require_invitations_answered
 from tournaments.services.standings import (
@@ -60,7 +60,7 @@ def _create_tables(league: League, draw: open_draw.RoundDraw, stage: str, label)
                 seed=f"{league.draw_seed}-open-{draw.number}-{table.number}",
             )
         except AlgorithmError as exc:
-            raise ServiceError(str(exc)) from None
+            raise from_algorithm(exc) from None
         fixture = Fixture.objects.create(
             league=league,
             round=draw.number,
@@ -134,7 +134,7 @@ def open_round_draw(*, league: League, by, seed: int | None = None) -> OpenRound
                 max_size=min(4, len(board)),
             )
         except AlgorithmError as exc:
-            raise ServiceError(str(exc)) from None
+            raise from_algorithm(exc) from None
         number = draw.number
         _create_tables(league, draw, Fixture.Stage.REGULAR, lambda t: f"R{number} T{t}")
         record = OpenRound.objects.create(
@@ -152,14 +152,14 @@ def preliminary_rows(league: League):
     try:
         return open_reads.preliminary_rows(league)
     except AlgorithmError as exc:
-        raise ServiceError(str(exc)) from None
+        raise from_algorithm(exc) from None
 
 
 def _final_table_rows(league: League):
     try:
         return open_reads.final_table_rows(league)
     except AlgorithmError as exc:
-        raise ServiceError(str(exc)) from None
+        raise from_algorithm(exc) from None
 
 
 def open_final_table(*, league: League, by) -> Fixture:
@@ -190,7 +190,7 @@ def open_final_table(*, league: League, by) -> Fixture:
                 board_colours=DEFAULT_COLOURS[league.board],
             )
         except AlgorithmError as exc:
-            raise ServiceError(str(exc)) from None
+            raise from_algorithm(exc) from None
         (fixture,) = _create_tables(league, draw, Fixture.Stage.FINAL, lambda _t: "Final table")
         OpenRound.objects.create(
             league=league,

@@ -14,7 +14,7 @@ from tournaments.algorithms.names import BadName, name_keys, normalise_name
 from tournaments.formats import get_format
 from tournaments.models import Entry, League, Player
 from tournaments.permissions import may_share, organizes_any_league
-from tournaments.services.errors import NotAllowed, ServiceError, coded
+from tournaments.services.errors import NotAllowed, ServiceError, coded, from_algorithm
 
 
 def unique_slug(model, text: str, reserved: frozenset[str] = frozenset()) -> str:
@@ -68,7 +68,7 @@ def player_name_check(
     try:
         name = normalise_name(name, what=what)
     except BadName as exc:
-        raise ServiceError(str(exc), field="name") from None
+        raise from_algorithm(exc, field="name") from None
     if not name:
         raise coded("player_name_missing", field="name")
     if organizer is None:
@@ -240,7 +240,7 @@ def check_pair(league: League, colours: list[str] | None) -> list[str]:
     try:
         unit = colour_rules.normalise(list(colours), DEFAULT_COLOURS[league.board], fmt.layout)
     except AlgorithmError as exc:
-        raise ServiceError(f"preferred colours: {exc}", field="preferred_colours") from None
+        raise from_algorithm(exc, field="preferred_colours", within="preferred colours") from None
     return list(unit)
 
 

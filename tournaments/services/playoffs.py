@@ -17,7 +17,7 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.starting_colour import playoff_starting_colour
 from tournaments.formats import get_format
 from tournaments.models import Fixture, League, Result, Seat, Series, StandingsSnapshot
-from tournaments.services.errors import ServiceError, coded
+from tournaments.services.errors import coded, from_algorithm
 from tournaments.services.guards import require_organizer
 from tournaments.services.schedule import date_new_games
 from tournaments.services.standings import standings_recompute
@@ -36,7 +36,7 @@ def _bracket_for(league: League) -> brackets.Bracket:
                 config["seeds"], config.get("first_to", 1), config.get("head_start")
             ).build()
     except AlgorithmError as exc:
-        raise ServiceError(f"playoff configuration: {exc}") from None
+        raise from_algorithm(exc, within="playoff configuration") from None
     raise coded("playoffs_none", league=league.name)
 
 
@@ -152,7 +152,7 @@ def _schedule_next_game(series: Series, records=None) -> Fixture | None:
         assignment = assign_colours(at_board, preferences, board_colours, fmt.layout)
         start = playoff_starting_colour(series.higher_id, assignment, board_colours)
     except AlgorithmError as exc:
-        raise ServiceError(str(exc)) from None
+        raise from_algorithm(exc) from None
     number = series.fixtures.count() + 1
     fixture = Fixture.objects.create(
         league=league,
@@ -190,7 +190,7 @@ def series_progress(series_id: int) -> Series:
             head_start=int(series.head_start),
         )
     except AlgorithmError as exc:
-        raise ServiceError(f"{series.name}: {exc}") from None
+        raise from_algorithm(exc, within=series.name) from None
     if series.winner_id and state.winner != series.winner_id:
         _reopen(series)  # a void or correction changed who won this series
     if state.decided and not series.winner_id:

@@ -55,7 +55,7 @@ from tournaments.permissions import (
 )
 from tournaments.selectors.formats import game_tie_rolls
 from tournaments.services.counting import result_counted
-from tournaments.services.errors import NotAllowed, ServiceError, coded, coded_text
+from tournaments.services.errors import NotAllowed, ServiceError, coded, coded_text, from_algorithm
 from tournaments.services.guards import require_action
 from tournaments.services.hand_results import HandResult, hand_result_fields
 from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
@@ -143,7 +143,7 @@ def _placings_by_count_points(checked: CheckedLog, seats, to_league, colour_plac
             [s.entry_id for s in seats], per_entry, finished, tie_rolls
         )
     except AlgorithmError as exc:
-        raise ServiceError(f"count points: {exc}") from None
+        raise from_algorithm(exc, within="count points") from None
     return list(placed.placings), {str(k): n for k, n in per_entry.items()}
 
 

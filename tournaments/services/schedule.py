@@ -19,7 +19,7 @@ from tournaments.algorithms.seeding import seed_by_die_roll
 from tournaments.algorithms.starting_colour import decide_starting_colour
 from tournaments.formats import get_format
 from tournaments.models import Cycle, CycleSeed, Entry, Fixture, League, Seat
-from tournaments.services.errors import ServiceError, coded
+from tournaments.services.errors import coded, from_algorithm
 from tournaments.services.guards import require_organizer
 from tournaments.services.notify import SCHEDULE_CHANGED, notify_on_commit
 from tournaments.services.standings import standings_invalidate
@@ -132,7 +132,7 @@ def cycle_create(
             else:
                 schedule = round_robin.double_round_robin(len(entries), late_order=late_order)
         except AlgorithmError as exc:
-            raise ServiceError(str(exc)) from None
+            raise from_algorithm(exc) from None
         cycle = Cycle.objects.create(
             league=league,
             number=number,
@@ -249,7 +249,7 @@ def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
                             else [],
                         )
             except AlgorithmError as exc:
-                raise ServiceError(str(exc)) from None
+                raise from_algorithm(exc) from None
             fixture = Fixture.objects.create(
                 league=league,
                 cycle=cycle,
@@ -283,7 +283,7 @@ def cycle_reorder_late_games(*, cycle: Cycle, by, late_order: list[int]) -> Cycl
     try:
         schedule = round_robin.three_player_drr(late_order)
     except AlgorithmError as exc:
-        raise ServiceError(str(exc), field="late_order") from None
+        raise from_algorithm(exc, field="late_order") from None
     with transaction.atomic():
         fixtures = {
             f.label: f
@@ -354,7 +354,7 @@ def late_order_preview(cycle: Cycle, late_order: list[int]) -> list[dict]:
     try:
         schedule = round_robin.three_player_drr(late_order)
     except AlgorithmError as exc:
-        raise ServiceError(str(exc), field="late_order") from None
+        raise from_algorithm(exc, field="late_order") from None
     fixtures = {f.label: f for f in cycle.fixtures.prefetch_related("seats__entry__player")}
     rows = []
     for rnd in sorted(schedule.rounds, key=lambda r: r.number):
@@ -391,7 +391,7 @@ def cycle_dates_recur(
             zone=settings.TIME_ZONE,
         )
     except AlgorithmError as exc:
-        raise ServiceError(str(exc), field="every_days") from None
+        raise from_algorithm(exc, field="every_days") from None
     with transaction.atomic():
         return sum(
             round_dates_set(
@@ -460,7 +460,7 @@ def league_dates_recur(
             zone=settings.TIME_ZONE,
         )
     except AlgorithmError as exc:
-        raise ServiceError(str(exc), field="every_days") from None
+        raise from_algorithm(exc, field="every_days") from None
     dated = 0
     with transaction.atomic():
         league.date_plan = {"every_days": every_days, "due_hours": due_hours}

@@ -10,7 +10,7 @@ from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import starting_colour
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.models import Fixture, Result
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import ServiceError, from_algorithm
 
 LIVE = (Result.State.CONFIRMED, *Result.OPEN_STATES)
 
@@ -60,7 +60,7 @@ def event_starts_update(fixture: Fixture) -> list[Fixture]:
             try:
                 decided = starting_colour.resolve_start(plan, previous, assignment, board_colours)
             except AlgorithmError as exc:
-                raise ServiceError(f"{game.label}: {exc}") from None
+                raise from_algorithm(exc, within=game.label) from None
             colour, reason = decided.colour, decided.reason
         if colour == game.starting_colour:
             continue

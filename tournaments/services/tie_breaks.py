@@ -11,7 +11,7 @@ from tournaments.algorithms.standings import TieBreakRoll as RollOff
 from tournaments.algorithms.standings import roll_off_sequences
 from tournaments.models import Entry, Fixture, League, Result, TieBreakRoll
 from tournaments.selectors.formats import game_tie_rolls
-from tournaments.services.errors import ServiceError, coded
+from tournaments.services.errors import ServiceError, coded, from_algorithm
 from tournaments.services.guards import require_organizer
 from tournaments.services.results import fixture_lock, open_ties, result_version_create
 from tournaments.services.standings import standings_invalidate
@@ -55,7 +55,7 @@ def _rounds_by_entry(league: League, rolls, allowed: dict[int, Entry] | None = N
             RollOff(rounds=tuple({names[pk]: v for pk, v in r.items()} for r in rounds))
         )
     except AlgorithmError as exc:
-        raise ServiceError(str(exc), field="rolls") from None
+        raise from_algorithm(exc, field="rolls") from None
     return rounds
 
 

@@ -22,7 +22,7 @@ from tournaments.services import entries as entry_services
 from tournaments.services import leagues as league_services
 from tournaments.services import schedule as schedule_services
 from tournaments.services.entries import invitation_token
-from tournaments.services.errors import NotAllowed, ServiceError, coded
+from tournaments.services.errors import NotAllowed, ServiceError, coded, from_algorithm
 from tournaments.services.players import organizer_scope
 from tournaments.services.result_links import result_link_token
 from tournaments.web.lookups import organized_league
@@ -438,7 +438,7 @@ def league_dates(request, slug: str):
                     for (label, _games), d in zip(groups, dates, strict=True)
                 ]
         except AlgorithmError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, from_algorithm(exc).localized())
         return _render(request, league, dates_form=form, dates_preview=preview)
     try:
         n = schedule_services.league_dates_recur(

@@ -19,7 +19,7 @@ from tournaments.models import Cycle, Entry
 from tournaments.permissions import is_organizer
 from tournaments.selectors import schedule as schedule_selectors
 from tournaments.services import schedule as schedule_services
-from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.errors import NotAllowed, ServiceError, from_algorithm
 from tournaments.services.events import fixture_start_record
 from tournaments.web.lookups import fixture_or_404, organized_league
 from tournaments.web.organize_forms import DatesForm, LateOrderForm, RecurrenceForm, SeedForm
@@ -269,7 +269,7 @@ def drr_dates(request, slug: str, number: int):
                 zone=settings.TIME_ZONE,
             )
         except AlgorithmError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, from_algorithm(exc).localized())
             preview = None
         context = _seed_context(
             league, recurrence_form=form, recurrence_cycle=cycle.number, preview=preview

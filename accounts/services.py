@@ -16,7 +16,7 @@ from core.errors import ServiceError
 from tournaments.algorithms.names import BadName, name_keys, normalise_name
 from tournaments.models import Player
 from tournaments.services.entries import claim_create
-from tournaments.services.errors import coded
+from tournaments.services.errors import coded, from_algorithm
 from tournaments.services.players import player_create
 
 
@@ -52,7 +52,7 @@ def account_signup(
     try:
         name = normalise_name(player_name or default, what="a player's name")
     except BadName as exc:
-        raise ServiceError(str(exc), field="name") from None
+        raise from_algorithm(exc, field="name") from None
     # issue 34: a player name repeats across the site (an account's player is told apart by
     # its user name); only "this is me" looks for the organizer's player of that name
     if claim:
@@ -115,7 +115,7 @@ def username_check(username: str) -> str:
     try:
         username = normalise_name(username, what="a user name")
     except BadName as exc:
-        raise ServiceError(str(exc), field="username") from None
+        raise from_algorithm(exc, field="username") from None
     clash = username_clash(username)
     if clash is not None:
         if clash.get_username().casefold() == username.casefold():

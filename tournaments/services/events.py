@@ -25,6 +25,8 @@ from tournaments.models import Fixture, League, Result, Seat
 from tournaments.selectors import formats as formats_selectors
 from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
+from tournaments.services.league_settings import game_format_error
+from tournaments.services.reasons import why_of
 from tournaments.services.schedule import date_new_games, require_invitations_answered
 from tournaments.services.standings import standings_invalidate
 from tournaments.services.starts import (  # noqa: F401  (event_starts_update: re-exported)
@@ -77,11 +79,7 @@ def check_event(kind: str, fmt_code: str, board: int, formats: list, games: int)
     )
     for number, code in enumerate(formats, start=0 if kind == EventKind.CHALLENGERS else 1):
         if code not in wanted:
-            raise ServiceError(
-                f"game {number}: a {'triple-threat' if wanted[0] == '3T' else 'Challengers'} "
-                f"event plays {', '.join(wanted)} games, not {code!r}",
-                field="game_formats",
-            )
+            raise game_format_error(kind, number, code, wanted, field="game_formats")
     needed = 6 if kind == EventKind.TRIPLE_THREAT else 4
     if board != needed:
         raise coded("event_board", field="board", board=needed)
@@ -445,15 +443,17 @@ def fixture_start_record(
                     in_play, recorded_rolls=[dict(r) for r in rolls]
                 )
             except AlgorithmError as exc:
-                raise ServiceError(f"starting colour: {exc}", field="rolls") from None
+                raise coded("start_rolls_invalid", field="rolls", why=why_of(exc)) from None
             fixture.starting_colour = decided.winner
             fixture.start_rolls = [r.as_dict() for r in decided.history]
             fixture.start_reason = "highest die roll of the colours in play (rolled at the table)"
         else:
             if colour not in in_play:
-                raise ServiceError(
-                    f"{colour!r} is not in play in this game; the colours are {', '.join(in_play)}",
+                raise coded(
+                    "start_colour_not_in_play",
                     field="colour",
+                    given=repr(colour),
+                    colours=", ".join(in_play),
                 )
             if not reason.strip():
                 raise coded("start_reason_missing", field="reason")

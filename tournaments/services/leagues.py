@@ -19,11 +19,12 @@ from tournaments.permissions import (
 )
 from tournaments.services import league_settings as spec
 from tournaments.services.championship import entry_admit, waitlist_promote
-from tournaments.services.errors import NotAllowed, ServiceError, coded
+from tournaments.services.errors import MESSAGES, NotAllowed, ServiceError, coded, coded_text
 from tournaments.services.events import check_event
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.notify import ENTRY_INVITED, notify_on_commit
 from tournaments.services.players import check_pair, fitting_pair, unique_slug
+from tournaments.services.reasons import why_of
 from tournaments.services.results import forfeit_record
 from tournaments.services.standings import standings_invalidate
 
@@ -44,6 +45,17 @@ TRANSITIONS = {
     Status.PLAYOFFS: {Status.FINISHED},
     Status.FINISHED: set(),
 }
+
+
+def _kind_name(kind: str):
+    """An event kind's name as a message parameter (shown in the reader's language)."""
+    return coded_text(f"kind_{kind!s}")
+
+
+def _status_name(status) -> object:
+    """A league status as a message parameter (an unknown one as it was given)."""
+    code = f"status_{status!s}"
+    return coded_text(code) if code in MESSAGES else str(status)
 
 
 def validate_rules(preset: str, overrides: dict | None) -> RuleSet:
@@ -87,7 +99,7 @@ def validate_playoffs(config: dict | None) -> dict:
                 seeds, config.get("first_to", 1), config.get("head_start")
             )
         except AlgorithmError as exc:
-            raise ServiceError(f"playoffs: {exc}", field="playoffs") from None
+            raise coded("playoffs_invalid", field="playoffs", why=why_of(exc)) from None
         return {
             "kind": "bracket",
             "seeds": seeds,
@@ -214,10 +226,12 @@ def _check_event_settings(
 
     Kind = League.EventKind
     if fmt.code not in spec.KIND_FORMATS[kind]:
-        label = spec.EVENT_KINDS[kind][0]
-        raise ServiceError(
-            f"{label} plays {', '.join(spec.KIND_FORMATS[kind])}, not {fmt.code}",
+        raise coded(
+            "kind_formats",
             field="format",
+            kind=_kind_name(kind),
+            formats=", ".join(spec.KIND_FORMATS[kind]),
+            format=fmt.code,
         )
     has_playoffs = (playoffs or {}).get("kind", "none") not in ("none", None)
     if fmt.code in ("GP", "GP+") and has_playoffs:
@@ -244,7 +258,9 @@ def _check_event_settings(
             try:
                 open_draw.check_placement_scheme(points_scheme)
             except AlgorithmError as exc:
-                raise ServiceError(f"placement points: {exc}", field="points_scheme") from None
+                raise coded(
+                    "placement_points_invalid", field="points_scheme", why=why_of(exc)
+                ) from None
         fields.update(
             games_planned=5 if rounds is None else rounds,
             time_limit_minutes=limit,
@@ -320,9 +336,7 @@ def league_update(*, league: League, by, **changes) -> League:  # noqa: C901 (on
     require_organizer(by, league)
     for frozen in ("format", "board", "owner", "status", "slug", "event_kind", "draw_seed"):
         if frozen in changes and changes[frozen] != getattr(league, frozen):
-            raise ServiceError(
-                f"the {frozen.replace('_', ' ')} of a league cannot be changed", field=frozen
-            )
+            raise coded("setting_never_changes", field=frozen, setting=frozen.replace("_", " "))
         changes.pop(frozen, None)
     unknown = set(changes) - set(SETTINGS_ANYTIME) - set(SETTINGS_BEFORE_SCHEDULE)
     if unknown:
@@ -338,9 +352,11 @@ def league_update(*, league: League, by, **changes) -> League:  # noqa: C901 (on
                 changes[key] = getattr(league, key)  # not this kind's setting: left as it is
                 continue
             if not spec.applies(key, kind):
-                raise ServiceError(
-                    f"{key.replace('_', ' ')} is not a setting of a {spec.EVENT_KINDS[kind][0]}",
+                raise coded(
+                    "setting_not_of_kind",
                     field=key,
+                    setting=key.replace("_", " "),
+                    kind=_kind_name(kind),
                 )
             changes[key] = spec.clean(key, changes[key], event_kind=kind, board=league.board)
         if "playoffs" in changes:
@@ -462,8 +478,11 @@ def league_set_status(*, league: League, status: str, by) -> League:
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if status not in TRANSITIONS.get(league.status, set()):
-            raise ServiceError(
-                f"a league that is {league.status} cannot become {status}", field="status"
+            raise coded(
+                "status_transition",
+                field="status",
+                status=league.status,
+                to=_status_name(status),
             )
         league.status = status
         league.save(update_fields=["status"])

@@ -15,6 +15,7 @@ from tournaments.formats import get_format
 from tournaments.models import Entry, League, Player
 from tournaments.permissions import may_share, organizes_any_league
 from tournaments.services.errors import NotAllowed, ServiceError, coded
+from tournaments.services.reasons import why_of
 
 
 def unique_slug(model, text: str, reserved: frozenset[str] = frozenset()) -> str:
@@ -240,7 +241,7 @@ def check_pair(league: League, colours: list[str] | None) -> list[str]:
     try:
         unit = colour_rules.normalise(list(colours), DEFAULT_COLOURS[league.board], fmt.layout)
     except AlgorithmError as exc:
-        raise ServiceError(f"preferred colours: {exc}", field="preferred_colours") from None
+        raise coded("colours_pair_invalid", field="preferred_colours", why=why_of(exc)) from None
     return list(unit)
 
 

@@ -19,6 +19,7 @@ from tournaments.formats import get_format
 from tournaments.models import Fixture, League, Result, Seat, Series, StandingsSnapshot
 from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
+from tournaments.services.reasons import why_of
 from tournaments.services.schedule import date_new_games
 from tournaments.services.standings import standings_recompute
 
@@ -36,7 +37,7 @@ def _bracket_for(league: League) -> brackets.Bracket:
                 config["seeds"], config.get("first_to", 1), config.get("head_start")
             ).build()
     except AlgorithmError as exc:
-        raise ServiceError(f"playoff configuration: {exc}") from None
+        raise coded("playoff_config_invalid", why=why_of(exc)) from None
     raise coded("playoffs_none", league=league.name)
 
 
@@ -190,7 +191,7 @@ def series_progress(series_id: int) -> Series:
             head_start=int(series.head_start),
         )
     except AlgorithmError as exc:
-        raise ServiceError(f"{series.name}: {exc}") from None
+        raise coded("series_invalid", series=series.name, why=why_of(exc)) from None
     if series.winner_id and state.winner != series.winner_id:
         _reopen(series)  # a void or correction changed who won this series
     if state.decided and not series.winner_id:

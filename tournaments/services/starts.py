@@ -10,7 +10,8 @@ from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import starting_colour
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.models import Fixture, Result
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import coded
+from tournaments.services.reasons import why_of
 
 LIVE = (Result.State.CONFIRMED, *Result.OPEN_STATES)
 
@@ -60,22 +61,16 @@ def event_starts_update(fixture: Fixture) -> list[Fixture]:
             try:
                 decided = starting_colour.resolve_start(plan, previous, assignment, board_colours)
             except AlgorithmError as exc:
-                raise ServiceError(f"{game.label}: {exc}") from None
+                raise coded("start_unresolved", game=game.label, why=why_of(exc)) from None
             colour, reason = decided.colour, decided.reason
         if colour == game.starting_colour:
             continue
         if game.starting_colour and game.results.filter(state__in=LIVE).exists():
-            change = (
-                f"make {colour} its starting colour"
-                if colour
-                else "leave its start undecided (the new result has another winner, or none, "
-                "and no finishing order of the colours)"
-            )
-            raise ServiceError(
-                f"{game.label} already has a result and was started by "
-                f"{game.starting_colour}; this change would {change}. Void the result of "
-                f"{game.label} first"
-            )
+            if colour:
+                raise coded(
+                    "start_change_colour", game=game.label, c=game.starting_colour, colour=colour
+                )
+            raise coded("start_change_undecided", game=game.label, c=game.starting_colour)
         game.starting_colour, game.start_reason = colour, reason
         game.save(update_fields=["starting_colour", "start_reason", "updated_at"])
         changed.append(game)

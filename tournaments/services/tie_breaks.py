@@ -24,29 +24,11 @@ def _rounds_by_entry(league: League, rolls, allowed: dict[int, Entry] | None = N
     if not isinstance(rolls, list) or not rolls or not all(isinstance(r, dict) for r in rolls):
         raise coded("tie_rolls_shape", field="rolls")
     entries = allowed or {e.pk: e for e in league.entries.playing().select_related("player")}
-    lookup: dict[str, int] = {}
-    for pk, entry in entries.items():
-        lookup[str(pk)] = pk
-        lookup[entry.player.name.casefold()] = pk
-        lookup[entry.player.slug.casefold()] = pk
-    rounds = []
-    for number, round_ in enumerate(rolls, start=1):
-        converted = {}
-        for who, roll in round_.items():
-            pk = lookup.get(str(who).strip().casefold())
-            if pk is None:
-                where = "at this game's board" if allowed else f"an active player of {league.name}"
-                raise ServiceError(f"round {number}: {who!r} is not {where}", field="rolls")
-            if isinstance(roll, bool) or not isinstance(roll, int):
-                raise coded(
-                    "tie_roll_range",
-                    field="rolls",
-                    number=number,
-                    player=repr(who),
-                    roll=repr(roll),
-                )
-            converted[pk] = roll
-        rounds.append(converted)
+    lookup = _entry_lookup(entries)
+    rounds = [
+        _round_by_entry(league, number, round_, lookup, at_board=bool(allowed))
+        for number, round_ in enumerate(rolls, start=1)
+    ]
     if len(rounds[0]) < 2:
         raise coded("tie_two_players", field="rolls")
     names = {pk: entries[pk].player.name for pk in entries}
@@ -57,6 +39,41 @@ def _rounds_by_entry(league: League, rolls, allowed: dict[int, Entry] | None = N
     except AlgorithmError as exc:
         raise ServiceError(str(exc), field="rolls") from None
     return rounds
+
+
+def _entry_lookup(entries: dict[int, Entry]) -> dict[str, int]:
+    """How a roll may name its player (entry id, name or address, any case) → entry id."""
+    lookup: dict[str, int] = {}
+    for pk, entry in entries.items():
+        lookup[str(pk)] = pk
+        lookup[entry.player.name.casefold()] = pk
+        lookup[entry.player.slug.casefold()] = pk
+    return lookup
+
+
+def _round_by_entry(league: League, number: int, round_: dict, lookup, *, at_board: bool):
+    """One round of rolls, ``{player: roll}`` → ``{entry id: roll}`` (a roll a whole
+    number; its range is the roll-off's check)."""
+    converted = {}
+    for who, roll in round_.items():
+        pk = lookup.get(str(who).strip().casefold())
+        if pk is None:
+            raise _not_rolling(league, number, who, at_board=at_board)
+        if isinstance(roll, bool) or not isinstance(roll, int):
+            raise coded(
+                "tie_roll_range", field="rolls", number=number, player=repr(who), roll=repr(roll)
+            )
+        converted[pk] = roll
+    return converted
+
+
+def _not_rolling(league: League, number: int, who, *, at_board: bool) -> ServiceError:
+    """``who`` named in round ``number`` is not one of the players who roll."""
+    if at_board:
+        return coded("tie_roll_not_at_board", field="rolls", number=number, player=repr(who))
+    return coded(
+        "tie_roll_not_active", field="rolls", number=number, player=repr(who), league=league.name
+    )
 
 
 def _stored(rounds) -> list[dict[str, int]]:

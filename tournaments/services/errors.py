@@ -559,6 +559,35 @@ MESSAGES: dict[str, str] = {
     "tie_roll_not_at_board": gettext_noop(
         "round %(number)s: %(player)s is not at this game's board"
     ),
+    # a log that is not this game's: the problems (``log_check``), nested in log_mismatch
+    "log_rule_option": gettext_noop("%(option)s is %(log)s instead of %(league)s"),
+    "log_rules_differ": gettext_noop(
+        "the log's rules differ from the league's (%(spec)s): %(detail)s"
+    ),
+    "log_start_waits": gettext_noop(
+        "this game's starting colour is decided by %(decider)s, which has no counted result "
+        "yet; submit that game's result first"
+    ),
+    "log_start_undecided": gettext_noop("this game's starting colour has not been decided yet"),
+    "log_colours_unheld": gettext_noop(
+        "%(player)s holds %(colours)s in this game, but no player of the log holds exactly "
+        "those colours"
+    ),
+    "log_player_name": gettext_noop(
+        "the log names the player of %(colours)s %(given)s, but this game's player of "
+        "%(colours)s is %(player)s"
+    ),
+    "log_colours_unused_one": gettext_noop(
+        "the log has %(holder)s holding %(colours)s, but nobody holds %(colours)s in this "
+        'game: list it under "unused" in the log (colours with no pawns)'
+    ),
+    "log_colours_unused": gettext_noop(
+        "the log has %(holder)s holding %(colours)s, but nobody holds %(colours)s in this "
+        'game: list them under "unused" in the log (colours with no pawns)'
+    ),
+    "log_holder_not_here": gettext_noop(
+        "the log has %(holder)s holding %(colours)s, who is not at this game's board"
+    ),
     "tie_roll_not_active": gettext_noop(
         "round %(number)s: %(player)s is not an active player of %(league)s"
     ),

@@ -20,7 +20,7 @@ from tournaments.models import Fixture, League, Result, Seat, Series, StandingsS
 from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
 from tournaments.services.reasons import why_of
-from tournaments.services.schedule import date_new_games
+from tournaments.services.schedule import date_new_games, seats_for
 from tournaments.services.standings import standings_recompute
 
 
@@ -58,29 +58,36 @@ def playoffs_generate(*, league: League, by) -> list[Series]:
         if len(rows) < bracket.seeds:
             raise coded("playoffs_players", seeds=bracket.seeds, count=len(rows))
         by_seed = {n: row for n, row in enumerate(rows[: bracket.seeds], start=1)}
-        created: dict[tuple[int, int], Series] = {}
-        names = match_names(bracket)
-        for match in reversed(bracket.matches):  # later rounds first, to link next_series
-            nxt = bracket.next_slot(match.round, match.position)
-            series = Series.objects.create(
-                league=league,
-                round=match.round,
-                slot=match.position,
-                name=names[match.key],
-                first_to=match.first_to,
-                head_start_rule=match.head_start,
-                next_series=created[(nxt[0], nxt[1])] if nxt else None,
-            )
-            created[match.key] = series
-            for slot in (match.top, match.bottom):
-                if slot.seed is not None:
-                    _place(series, by_seed[slot.seed].entry_id, slot.seed)
+        created = _create_series(league, bracket, by_seed)
         league.status = League.Status.PLAYOFFS
         league.save(update_fields=["status"])
         for series in created.values():
             series.refresh_from_db()
             _schedule_next_game(series, records=_records(snapshot))
         return sorted(created.values(), key=lambda s: (s.round, s.slot))
+
+
+def _create_series(league: League, bracket, by_seed: dict) -> dict[tuple[int, int], Series]:
+    """Every series of the bracket, later rounds first (to link each to the next), with
+    the seeds placed."""
+    created: dict[tuple[int, int], Series] = {}
+    names = match_names(bracket)
+    for match in reversed(bracket.matches):
+        nxt = bracket.next_slot(match.round, match.position)
+        series = Series.objects.create(
+            league=league,
+            round=match.round,
+            slot=match.position,
+            name=names[match.key],
+            first_to=match.first_to,
+            head_start_rule=match.head_start,
+            next_series=created[(nxt[0], nxt[1])] if nxt else None,
+        )
+        created[match.key] = series
+        for slot in (match.top, match.bottom):
+            if slot.seed is not None:
+                _place(series, by_seed[slot.seed].entry_id, slot.seed)
+    return created
 
 
 def _records(snapshot: StandingsSnapshot) -> dict[int, tuple[int, int]]:
@@ -102,13 +109,17 @@ def match_names(bracket) -> dict[tuple[int, int], str]:
     for matches in by_round.values():
         matches.sort(key=lambda m: m.position)
         for n, m in enumerate(matches, start=1):
-            if len(matches) == 1:
-                names[m.key] = m.name
-            elif m.name in SINGULAR:
-                names[m.key] = f"{SINGULAR[m.name]} {n}"
-            else:
-                names[m.key] = f"{m.name} – {n}"
+            names[m.key] = _match_name(m.name, n, alone=len(matches) == 1)
     return names
+
+
+def _match_name(round_name: str, n: int, *, alone: bool) -> str:
+    """Series ``n`` of a round: the round's name when alone, else numbered."""
+    if alone:
+        return round_name
+    if round_name in SINGULAR:
+        return f"{SINGULAR[round_name]} {n}"
+    return f"{round_name} – {n}"
 
 
 def _place(series: Series, entry_id: int, seed: int) -> None:
@@ -126,23 +137,10 @@ def _place(series: Series, entry_id: int, seed: int) -> None:
 def _schedule_next_game(series: Series, records=None) -> Fixture | None:
     """When both players are known: fix the head start (first game) and schedule the next
     game unless one is already open."""
-    if series.higher_id is None or series.lower_id is None or series.winner_id:
-        return None
-    if series.fixtures.exclude(status__in=Fixture.CLOSED_STATUSES).exists():
+    if not _waits_for_a_game(series):
         return None
     if not series.fixtures.exists():
-        if records is None:
-            snapshot = StandingsSnapshot.objects.get(league_id=series.league_id, stage="league")
-            records = _records(snapshot)
-        series.head_start = bool(
-            brackets.head_start(
-                records.get(series.higher_id),
-                records.get(series.lower_id),
-                enabled=series.head_start_rule,
-            )
-        )
-        series.status = Series.Status.PLAYING
-        series.save(update_fields=["head_start", "status"])
+        _start_series(series, records)
     league = series.league
     fmt = get_format(league.format)
     board_colours = DEFAULT_COLOURS[league.board]
@@ -163,13 +161,34 @@ def _schedule_next_game(series: Series, records=None) -> Fixture | None:
         label=f"{series.name} G{number}",
         starting_colour=start,
     )
-    Seat.objects.bulk_create(
-        Seat(fixture=fixture, entry_id=pk, position=i, colours=list(assignment[pk]))
-        for i, pk in enumerate(at_board)
-    )
+    Seat.objects.bulk_create(seats_for(fixture, at_board, assignment))
 
     date_new_games(league, [fixture])
     return fixture
+
+
+def _waits_for_a_game(series: Series) -> bool:
+    """Both players are known, no one has won yet, and no game is open."""
+    if series.higher_id is None or series.lower_id is None or series.winner_id:
+        return False
+    return not series.fixtures.exclude(status__in=Fixture.CLOSED_STATUSES).exists()
+
+
+def _start_series(series: Series, records) -> None:
+    """Before a series' first game: its head start from the players' records (read from
+    the table when not given)."""
+    if records is None:
+        snapshot = StandingsSnapshot.objects.get(league_id=series.league_id, stage="league")
+        records = _records(snapshot)
+    series.head_start = bool(
+        brackets.head_start(
+            records.get(series.higher_id),
+            records.get(series.lower_id),
+            enabled=series.head_start_rule,
+        )
+    )
+    series.status = Series.Status.PLAYING
+    series.save(update_fields=["head_start", "status"])
 
 
 def series_progress(series_id: int) -> Series:
@@ -195,22 +214,26 @@ def series_progress(series_id: int) -> Series:
     if series.winner_id and state.winner != series.winner_id:
         _reopen(series)  # a void or correction changed who won this series
     if state.decided and not series.winner_id:
-        series.winner_id = state.winner
-        series.status = Series.Status.DECIDED
-        series.save(update_fields=["winner", "status"])
-        series.fixtures.filter(status=Fixture.Status.SCHEDULED).update(
-            status=Fixture.Status.CANCELLED
-        )
-        if series.next_series_id:
-            nxt = Series.objects.select_for_update().get(pk=series.next_series_id)
-            seed = series.higher_seed if state.winner == series.higher_id else series.lower_seed
-            _place(nxt, state.winner, seed)
-            _schedule_next_game(nxt)
-        else:
-            League.objects.filter(pk=series.league_id).update(status=League.Status.FINISHED)
+        _decide_series(series, state.winner)
     elif not state.decided:
         _schedule_next_game(series)
     return series
+
+
+def _decide_series(series: Series, winner: int) -> None:
+    """A series is won: its games left are cancelled and the winner moves on to the next
+    series (the final: the league has finished)."""
+    series.winner_id = winner
+    series.status = Series.Status.DECIDED
+    series.save(update_fields=["winner", "status"])
+    series.fixtures.filter(status=Fixture.Status.SCHEDULED).update(status=Fixture.Status.CANCELLED)
+    if not series.next_series_id:
+        League.objects.filter(pk=series.league_id).update(status=League.Status.FINISHED)
+        return
+    nxt = Series.objects.select_for_update().get(pk=series.next_series_id)
+    seed = series.higher_seed if winner == series.higher_id else series.lower_seed
+    _place(nxt, winner, seed)
+    _schedule_next_game(nxt)
 
 
 def _reopen(series: Series) -> None:
@@ -235,56 +258,64 @@ def _reopen(series: Series) -> None:
     series.save(update_fields=["winner", "status"])
 
 
+def _preview_rows(snapshot: StandingsSnapshot | None) -> list:
+    """The table's rows of players still in (none without a table)."""
+    if snapshot is None:
+        return []
+    return list(
+        snapshot.rows.filter(entry__withdrawn_at__isnull=True)
+        .select_related("entry__player")
+        .order_by("position")
+    )
+
+
+def _preview_series(match, by_seed: dict, names: dict) -> dict:
+    """One series of the preview: its two sides and its head start."""
+    top, bottom = (_preview_side(slot, by_seed, names) for slot in (match.top, match.bottom))
+    head, why = _preview_head_start(match, top["record"], bottom["record"])
+    return {
+        "round": match.round,
+        "name": names[match.key],
+        "first_to": match.first_to,
+        "sides": [top, bottom],
+        "head_start": head,
+        "why": why,
+    }
+
+
+def _preview_side(slot, by_seed: dict, names: dict) -> dict:
+    """A side of a series: a seed's player and record, or the series it comes from."""
+    row = by_seed.get(slot.seed) if slot.seed is not None else None
+    return {
+        "seed": slot.seed,
+        "player": row.entry.player if row else None,
+        "record": (row.wins, row.losses) if row else None,
+        "from": names.get(slot.winner_of) if slot.winner_of else None,
+    }
+
+
+def _preview_head_start(match, top_record, bottom_record) -> tuple[int, str]:
+    """The head start and why: "off" (no head start in this round), "better" (a better
+    won–lost record), "same" (the same record, separated by tie-breaks), "later"
+    (decided when known)."""
+    if not match.head_start:
+        return 0, "off"
+    if top_record and bottom_record:
+        head = brackets.head_start(top_record, bottom_record, enabled=True)
+        return head, "better" if head else "same"
+    return 1, "later"
+
+
 def playoffs_preview(league: League) -> dict:
     """What ``playoffs_generate`` would draw from the current table (read only): each
     series of the bracket with its seeds and players (or "winner of …"), first-to, and
     the head start with its reason; plus the byes and whether the table is final."""
     bracket = _bracket_for(league)
     snapshot = StandingsSnapshot.objects.filter(league=league, stage="league").first()
-    rows = (
-        list(
-            snapshot.rows.filter(entry__withdrawn_at__isnull=True)
-            .select_related("entry__player")
-            .order_by("position")
-        )
-        if snapshot
-        else []
-    )
+    rows = _preview_rows(snapshot)
     by_seed = {n: row for n, row in enumerate(rows[: bracket.seeds], start=1)}
     names = match_names(bracket)
-    series = []
-    for match in bracket.matches:
-        sides = []
-        for slot in (match.top, match.bottom):
-            row = by_seed.get(slot.seed) if slot.seed is not None else None
-            sides.append(
-                {
-                    "seed": slot.seed,
-                    "player": row.entry.player if row else None,
-                    "record": (row.wins, row.losses) if row else None,
-                    "from": names.get(slot.winner_of) if slot.winner_of else None,
-                }
-            )
-        top, bottom = sides
-        # why: "off" (no head start in this round), "better" (a better won–lost record),
-        # "same" (the same record, separated by tie-breaks), "later" (decided when known)
-        if not match.head_start:
-            head, why = 0, "off"
-        elif top["record"] and bottom["record"]:
-            head = brackets.head_start(top["record"], bottom["record"], enabled=True)
-            why = "better" if head else "same"
-        else:
-            head, why = 1, "later"
-        series.append(
-            {
-                "round": match.round,
-                "name": names[match.key],
-                "first_to": match.first_to,
-                "sides": sides,
-                "head_start": head,
-                "why": why,
-            }
-        )
+    series = [_preview_series(match, by_seed, names) for match in bracket.matches]
     return {
         "seeds": bracket.seeds,
         "rows": len(rows),

@@ -75,11 +75,11 @@ def player_name_check(
     if organizer is None:
         return name
     clash = player_name_clash(name, organizer=organizer, exclude_pk=exclude_pk)
-    if clash is not None:
-        if clash.name.casefold() == name.casefold():
-            raise coded("player_name_taken", field="name", name=clash.name)
-        raise coded("player_name_lookalike", field="name", name=name, other=clash.name)
-    return name
+    if clash is None:
+        return name
+    if clash.name.casefold() == name.casefold():
+        raise coded("player_name_taken", field="name", name=clash.name)
+    raise coded("player_name_lookalike", field="name", name=name, other=clash.name)
 
 
 def player_suffix(player: Player) -> str:
@@ -107,15 +107,19 @@ def player_names_distinguish(*names: str) -> int:
     group = list(Player.objects.filter(query).select_related("user", "created_by"))
     changed = 0
     for player in group:
-        key, folded = player.name_key, player.name_key_folded
-        twins = any(
-            other.pk != player.pk and (other.name_key == key or other.name_key_folded == folded)
-            for other in group
-        )
-        wanted = player_suffix(player) if twins else ""
+        wanted = player_suffix(player) if _has_twin(player, group) else ""
         if wanted != player.name_suffix:
             changed += Player.objects.filter(pk=player.pk).update(name_suffix=wanted)
     return changed
+
+
+def _has_twin(player: Player, group: list[Player]) -> bool:
+    """Another player of ``group`` has a name that looks like ``player``'s."""
+    key, folded = player.name_key, player.name_key_folded
+    return any(
+        other.pk != player.pk and (other.name_key == key or other.name_key_folded == folded)
+        for other in group
+    )
 
 
 def player_create(
@@ -199,6 +203,18 @@ def player_set_colours(*, player: Player, by, preferred_colours) -> Player:
     never lost between profile and games."""
     if not (getattr(by, "is_staff", False) or (player.user_id and player.user_id == by.pk)):
         raise coded("colours_not_yours", cls=NotAllowed, player=player.name)
+    colours = _colour_pair(preferred_colours)
+    with transaction.atomic():
+        player.preferred_colours = colours
+        player.save(update_fields=["preferred_colours"])
+        entries = player.entries.filter(league__cycles__isnull=True, withdrawn_at__isnull=True)
+        for entry in entries.select_related("league").distinct():
+            _pass_on_colours(entry, colours)
+    return player
+
+
+def _colour_pair(preferred_colours) -> list[str]:
+    """A preferred pair (or single colour, or none) of the colours of the largest board."""
     colours = list(preferred_colours or [])
     known = DEFAULT_COLOURS[6]
     if len(colours) > 2 or len(set(colours)) != len(colours):
@@ -211,17 +227,17 @@ def player_set_colours(*, player: Player, by, preferred_colours) -> Player:
             unknown=", ".join(map(str, unknown)),
             known=", ".join(known),
         )
-    with transaction.atomic():
-        player.preferred_colours = colours
-        player.save(update_fields=["preferred_colours"])
-        entries = player.entries.filter(league__cycles__isnull=True, withdrawn_at__isnull=True)
-        for entry in entries.select_related("league").distinct():
-            try:
-                entry.preferred_colours = check_pair(entry.league, colours)
-            except ServiceError:
-                continue  # not a pair on that league's board: the entry keeps its own
-            entry.save(update_fields=["preferred_colours"])
-    return player
+    return colours
+
+
+def _pass_on_colours(entry: Entry, colours: list[str]) -> None:
+    """The profile's new pair becomes the entry's, where it is a pair on that league's
+    board (else the entry keeps its own)."""
+    try:
+        entry.preferred_colours = check_pair(entry.league, colours)
+    except ServiceError:
+        return
+    entry.save(update_fields=["preferred_colours"])
 
 
 def fitting_pair(league: League, colours: list[str] | None) -> list[str]:

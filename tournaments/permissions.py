@@ -141,10 +141,14 @@ def entry_refusal(user, entry: Entry, action: str) -> Refusal | None:
         return _withdraw_refusal(user, entry, own)
     if not own:
         return Refusal(f"only {entry.player.name} may do this", True)
-    if action in ("accept", "decline") and entry.state != Entry.State.INVITED:
+    rule = _OWN_ENTRY_RULES.get(action)
+    return rule(entry) if rule else None
+
+
+def _answer_refusal(entry: Entry) -> Refusal | None:
+    """An invitation is accepted or declined once."""
+    if entry.state != Entry.State.INVITED:
         return Refusal("this invitation has been answered already")
-    if action == "colours":
-        return _colours_refusal(entry)
     return None
 
 
@@ -169,6 +173,14 @@ def _colours_refusal(entry: Entry) -> Refusal | None:
     if entry.league.cycles.exists():
         return Refusal("the schedule has been generated; the colours of each game are fixed now")
     return None
+
+
+#: what else the player's own actions on their entry ask (beyond being theirs)
+_OWN_ENTRY_RULES = {
+    "accept": _answer_refusal,
+    "decline": _answer_refusal,
+    "colours": _colours_refusal,
+}
 
 
 def result_link_refusal(user, entry: Entry, *, revoking: bool = False) -> Refusal | None:
@@ -229,8 +241,12 @@ def submitted_by_actor(user, result: Result | None, seat: Seat | None) -> bool:
         return False
     if _authenticated(user) and result.submitted_by_id == user.pk:
         return True
-    if seat is None:
-        return False
+    return seat is not None and _sent_for_seat(result, seat)
+
+
+def _sent_for_seat(result: Result, seat: Seat) -> bool:
+    """``result`` was sent through the seat's private result link, or by its player's
+    account."""
     if result.submitted_via_id is not None and result.submitted_via.entry_id == seat.entry_id:
         return True
     player_user = seat.entry.player.user_id
@@ -304,7 +320,7 @@ class _GameFacts:
     def of(cls, user, fixture: Fixture, result, results) -> _GameFacts:
         seat = seat_of(user, fixture)
         organizer = is_organizer(user, fixture.league)
-        versions = list(results) if results is not None else list(fixture.results.all())
+        versions = list(fixture.results.all() if results is None else results)
         open_result = next((r for r in versions if r.state in Result.OPEN_STATES), None)
         return cls(
             user=user,
@@ -381,12 +397,17 @@ def _confirm_refusal(f: _GameFacts) -> Refusal | None:
         return Refusal("only the opponent or an organizer may confirm this result", True)
     if f.submitted_it():
         return Refusal("you submitted this result; your opponent must confirm it", True)
-    if f.target is None:
+    return _confirmable_refusal(f.target, f.decides)
+
+
+def _confirmable_refusal(target: Result | None, decides: bool) -> Refusal | None:
+    """A result is confirmed while pending (a disputed one: by an organizer deciding)."""
+    if target is None:
         return Refusal("this game has no result awaiting confirmation")
-    if f.target.state == Result.State.DISPUTED and not f.decides:
+    if target.state == Result.State.DISPUTED and not decides:
         return Refusal("this result is disputed; an organizer resolves it")
-    if f.target.state != Result.State.PENDING:
-        return Refusal(f"this result is {f.target.get_state_display()}, not pending")
+    if target.state != Result.State.PENDING:
+        return Refusal(f"this result is {target.get_state_display()}, not pending")
     return None
 
 
@@ -473,12 +494,19 @@ def analysis_retry_refusal(
     organizer who plays in the game (it decides nothing about the result)."""
     if not is_organizer(user, fixture.league):
         return Refusal(ANALYSIS_RETRY_REFUSALS["organizers"], True)
+    blocker = _retry_blocker(analysis, counted_log)
+    return Refusal(ANALYSIS_RETRY_REFUSALS[blocker]) if blocker else None
+
+
+def _retry_blocker(analysis: GameAnalysis | None, counted_log: bool) -> str | None:
+    """Why no analysis can be run again (a key of ``ANALYSIS_RETRY_REFUSALS``): only a
+    failed analysis of a counted log is, while analyses are switched on."""
     if not getattr(settings, "ANALYSIS_ENABLED", False):
-        return Refusal(ANALYSIS_RETRY_REFUSALS["disabled"])
+        return "disabled"
     if not counted_log:
-        return Refusal(ANALYSIS_RETRY_REFUSALS["no_log"])
+        return "no_log"
     if analysis is None:
-        return Refusal(ANALYSIS_RETRY_REFUSALS["missing"])
+        return "missing"
     if analysis.status != GameAnalysis.Status.FAILED:
-        return Refusal(ANALYSIS_RETRY_REFUSALS[analysis.status])
+        return analysis.status
     return None

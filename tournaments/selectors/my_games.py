@@ -141,12 +141,7 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
         .order_by(F("scheduled_at").asc(nulls_last=True), "league_id", "number", "pk")
     )
     by_pk = {f.pk: f for f in fixtures}
-    open_results = {
-        r.fixture_id: r
-        for r in Result.objects.filter(fixture_id__in=by_pk, state__in=Result.OPEN_STATES)
-        .select_related("submitted_by", "submitted_via__entry__player", "winner__player")
-        .only(*RESULT_COLUMNS)
-    }
+    open_results = _open_results(by_pk)
     seats = _seats_by_fixture(by_pk)
     for fixture in fixtures:
         item = _my_fixture(fixture, seats[fixture.pk], player)
@@ -158,6 +153,22 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
         open_result.my_fixture = item
         _file_open_result(page, open_result, user)
     _list_deadlines(page)
+    _list_invitations(page, player)
+    return page
+
+
+def _open_results(by_pk) -> dict[int, Result]:
+    """Game → its open result (at most one), with what the page shows (one query)."""
+    return {
+        r.fixture_id: r
+        for r in Result.objects.filter(fixture_id__in=by_pk, state__in=Result.OPEN_STATES)
+        .select_related("submitted_by", "submitted_via__entry__player", "winner__player")
+        .only(*RESULT_COLUMNS)
+    }
+
+
+def _list_invitations(page: MyGames, player: Player) -> None:
+    """The player's open invitations and their requests to join (one query)."""
     entries = list(
         Entry.objects.filter(player=player, state__in=(Entry.State.INVITED, Entry.State.REQUESTED))
         .select_related("league")
@@ -165,7 +176,6 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
     )
     page.invitations = [e for e in entries if e.state == Entry.State.INVITED]
     page.requests = [e for e in entries if e.state == Entry.State.REQUESTED]
-    return page
 
 
 def _seats_by_fixture(by_pk) -> dict[int, list[Seat]]:
@@ -209,8 +219,9 @@ def _list_deadlines(page: MyGames) -> None:
         (f for f in page.to_play if f.fixture.deadline), key=lambda f: f.fixture.deadline
     )
     now = timezone.now()
-    page.overdue = [f for f in with_deadline if f.fixture.deadline < now][:DEADLINES_SHOWN]
-    page.deadlines = [f for f in with_deadline if f.fixture.deadline >= now][:DEADLINES_SHOWN]
+    overdue = [f for f in with_deadline if f.fixture.deadline < now]
+    page.overdue = overdue[:DEADLINES_SHOWN]
+    page.deadlines = with_deadline[len(overdue) :][:DEADLINES_SHOWN]
 
 
 def player_fixtures_for_calendar(player: Player):

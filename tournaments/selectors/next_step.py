@@ -52,8 +52,7 @@ FIXED_PLAYERS = {Kind.TRIPLE_THREAT: (3, 3), Kind.CHALLENGERS: (2, 2), Kind.OPEN
 def _players_step(league: League, playing: int) -> NextStep | None:
     low, high = players_needed(league)
     invited = league.entries.filter(state=Entry.State.INVITED, withdrawn_at__isnull=True).count()
-    entered = playing + invited
-    if entered < low or (high is not None and entered > high):
+    if not _in_range(playing + invited, low, high):
         return NextStep(
             "enter-players",
             _("Enter or invite the players. %(wanted)s Entered so far: %(now)s.")
@@ -75,6 +74,11 @@ def _players_step(league: League, playing: int) -> NextStep | None:
             % {"n": invited},
         )
     return None
+
+
+def _in_range(count: int, low: int, high: int | None) -> bool:
+    """``count`` is at least ``low`` and at most ``high`` (None: no most)."""
+    return low <= count and (high is None or count <= high)
 
 
 def _players_wanted(low: int, high: int | None) -> str:

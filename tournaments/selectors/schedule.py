@@ -61,11 +61,15 @@ def _roll_round(i: int, rnd: dict, names: dict[str, str]) -> RollRoundView:
     stored object's keys are not ordered (PostgreSQL's jsonb), so the round keeps its
     order as a list."""
     given = rnd.get("rolls") or {}
-    order = [k for k in rnd.get("order") or [] if k in given]
-    order += [k for k in given if k not in order]
-    rolls = [(names.get(k, k), given[k]) for k in order]
+    rolls = [(names.get(k, k), given[k]) for k in _typed_keys(rnd.get("order") or [], given)]
     places = tuple(rnd.get("places") or (0, 0))
     return RollRoundView(rnd.get("round", i + 1), places, rolls, i > 0)
+
+
+def _typed_keys(order: list[str], given: dict[str, int]) -> list[str]:
+    """The keys of ``given`` in the stored ``order``, any others after them."""
+    typed = [k for k in order if k in given]
+    return typed + [k for k in given if k not in typed]
 
 
 @dataclass
@@ -78,6 +82,12 @@ class ScheduleBlock:
     rounds: list[ScheduleRound] = field(default_factory=list)
     obj: Any = None
     seeding: Seeding | None = None
+
+    def add(self, fixture: Fixture) -> None:
+        """Add the next game (games come in round order)."""
+        if not self.rounds or self.rounds[-1].number != fixture.round:
+            self.rounds.append(ScheduleRound(fixture.round))
+        self.rounds[-1].fixtures.append(fixture)
 
 
 #: the part of a schedule holding every game outside the DRRs (series, events, final table)
@@ -204,13 +214,10 @@ def schedule(
     blocks: dict[tuple, ScheduleBlock] = {}
     for fixture in fixtures:
         key, make = _block_of(league, fixture)
-        block = blocks.get(key) or make()
+        blocks[key] = block = blocks.get(key) or make()
         if block.seeding is None and player is None and fixture.cycle_id:
-            block.seeding = cycle_seeding(fixture.cycle)
-        blocks[key] = block
-        if not block.rounds or block.rounds[-1].number != fixture.round:
-            block.rounds.append(ScheduleRound(fixture.round))
-        block.rounds[-1].fixtures.append(fixture)
+            block.seeding = cycle_seeding(fixture.cycle)  # a DRR's whole schedule only
+        block.add(fixture)
     for block in blocks.values():
         _mark_byes(block)
     return [blocks[k] for k in sorted(blocks)]
@@ -237,8 +244,13 @@ def _mark_byes(block: ScheduleBlock) -> None:
         return
     everyone = [p for _, p in block.seeding.numbers]
     for rnd in block.rounds:
-        playing = {s.entry.player_id for f in rnd.fixtures for s in f.seats.all()}
+        playing = _players_in(rnd.fixtures)
         rnd.byes = [p for p in everyone if p.pk not in playing]
+
+
+def _players_in(fixtures: list[Fixture]) -> set[int]:
+    """The players seated at the games (seats prefetched)."""
+    return {s.entry.player_id for f in fixtures for s in f.seats.all()}
 
 
 def current_schedule(league: League) -> list[ScheduleBlock]:

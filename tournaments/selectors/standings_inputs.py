@@ -121,6 +121,12 @@ def _winner_first(winner: int | None, placings: tuple[int, ...]) -> tuple[int, .
     return (winner, *[p for p in placings if p != winner])
 
 
+def _seeding_roll_off(cycle) -> tuple[dict[int, int], ...]:
+    """A DRR's seeding rolls as a roll-off between its players (none for fewer than two)."""
+    rounds = tuple(_by_entry(round_.get("rolls", {})) for round_ in cycle.rolls)
+    return rounds if rounds and len(rounds[0]) > 1 else ()
+
+
 def _by_entry(stored: dict[str, Any]) -> dict[int, Any]:
     """A stored ``{entry id as text: value}`` with the entry ids as numbers."""
     return {int(k): v for k, v in stored.items()}
@@ -143,8 +149,7 @@ def roll_offs_for(league: League) -> list[TieBreakRoll]:
     tie-break rolls (not those of a single game)."""
     timed = []
     for cycle in league.cycles.order_by("number"):
-        rounds = tuple(_by_entry(round_.get("rolls", {})) for round_ in cycle.rolls)
-        if rounds and len(rounds[0]) > 1:
+        if rounds := _seeding_roll_off(cycle):
             timed.append((cycle.created_at, 0, cycle.pk, TieBreakRoll(rounds, cycle.created_at)))
     for roll in league.tie_break_rolls.filter(fixture__isnull=True):
         rounds = tuple(_by_entry(r) for r in roll.rounds)

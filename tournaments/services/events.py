@@ -25,7 +25,7 @@ from tournaments.models import Fixture, League, Result, Seat
 from tournaments.selectors import formats as formats_selectors
 from tournaments.services.errors import ServiceError, coded
 from tournaments.services.guards import require_organizer
-from tournaments.services.league_settings import game_format_error
+from tournaments.services.league_settings import check_game_formats
 from tournaments.services.reasons import why_of
 from tournaments.services.schedule import (
     date_new_games,
@@ -106,10 +106,7 @@ def _check_game_formats(kind: str, formats) -> None:
     """1 to 50 games, each of a format the event plays (Challengers: game 0 first)."""
     if not isinstance(formats, list) or not formats or len(formats) > 50:
         raise coded("event_formats_list", field="game_formats")
-    wanted = EVENT_GAME_FORMATS[kind]
-    for number, code in enumerate(formats, start=0 if kind == EventKind.CHALLENGERS else 1):
-        if code not in wanted:
-            raise game_format_error(kind, number, code, wanted, field="game_formats")
+    check_game_formats(kind, formats, EVENT_GAME_FORMATS[kind], field="game_formats")
 
 
 def _seating(league: League, code: str, at_board, preferences, board_colours):
@@ -182,11 +179,6 @@ def _schedule_game(league: League, entries, code: str, step, earlier: list[Fixtu
         assignment = _seating(league, code, at_board, preferences, board_colours)
     except AlgorithmError as exc:
         raise ServiceError(str(exc)) from None
-    fields: dict = {"start_basis": step.basis}
-    if step.depends_on is None:
-        fields.update(_die_roll_start(league, assignment, board_colours, number))
-    else:
-        fields["start_depends_on"] = next(f for f in earlier if f.number == step.depends_on)
     prefix = "GP" if league.event_kind == EventKind.GRAND_PRIX else "Game"
     fixture = Fixture.objects.create(
         league=league,
@@ -194,10 +186,20 @@ def _schedule_game(league: League, entries, code: str, step, earlier: list[Fixtu
         number=number,
         label=f"{prefix} {number}",
         format="" if code == league.format else code,
-        **fields,
+        start_basis=step.basis,
+        **_planned_start(league, step, assignment, earlier),
     )
     Seat.objects.bulk_create(seats_for(fixture, at_board, assignment))
     return fixture
+
+
+def _planned_start(league: League, step, assignment, earlier: list[Fixture]) -> dict:
+    """A game's start as planned: rolled now (the first game, a Grand Prix game), or
+    waiting for the earlier game that decides it."""
+    if step.depends_on is None:
+        board_colours = DEFAULT_COLOURS[league.board]
+        return _die_roll_start(league, assignment, board_colours, step.game)
+    return {"start_depends_on": next(f for f in earlier if f.number == step.depends_on)}
 
 
 def _preferences(entries) -> dict[int, list | None]:
@@ -252,16 +254,12 @@ def grand_prix_progress(league: League) -> None:
         league.fixtures.filter(status=Fixture.Status.SCHEDULED).exclude(
             results__state__in=LIVE
         ).update(status=Fixture.Status.CANCELLED, cancel_reason=Fixture.CancelReason.DECIDED)
-        if league.status == League.Status.RUNNING:
-            league.status = League.Status.FINISHED
-            league.save(update_fields=["status"])
+        _move_status(league, League.Status.RUNNING, League.Status.FINISHED)
         return
     if cancelled.exists():
         cancelled.update(status=Fixture.Status.SCHEDULED, cancel_reason="")
         state = grand_prix_state(league)
-    if league.status == League.Status.FINISHED:
-        league.status = League.Status.RUNNING
-        league.save(update_fields=["status"])
+    _move_status(league, League.Status.FINISHED, League.Status.RUNNING)
     if state.extra_game_needed:
         grand_prix_extra_game(league)
 
@@ -276,11 +274,16 @@ def sequence_event_progress(league: League) -> None:
     league = League.objects.select_for_update().get(pk=league.pk)
     games = league.fixtures.exclude(status=Fixture.Status.CANCELLED)
     open_games = games.filter(status__in=formats_selectors.UNDECIDED).exists()
-    if not open_games and games.exists() and league.status == League.Status.RUNNING:
-        league.status = League.Status.FINISHED
-        league.save(update_fields=["status"])
-    elif open_games and league.status == League.Status.FINISHED:
-        league.status = League.Status.RUNNING
+    if open_games:
+        _move_status(league, League.Status.FINISHED, League.Status.RUNNING)
+    elif games.exists():
+        _move_status(league, League.Status.RUNNING, League.Status.FINISHED)
+
+
+def _move_status(league: League, before: str, after: str) -> None:
+    """A league in status ``before`` goes to ``after`` (in any other, it stays)."""
+    if league.status == before:
+        league.status = after
         league.save(update_fields=["status"])
 
 
@@ -295,19 +298,20 @@ def grand_prix_league_progress(league: League) -> None:
     if league.playoffs or league.event_kind != EventKind.LEAGUE:
         return
     league = League.objects.select_for_update().get(pk=league.pk)
-    if league.cycles.count() < league.drr_count:
+    if not _drrs_decided(league):
         return
     extra = league.fixtures.filter(cycle__isnull=True, series__isnull=True)
     pending = extra.filter(status__in=formats_selectors.UNDECIDED).exclude(results__state__in=LIVE)
-    regular_open = league.fixtures.filter(
-        cycle__isnull=False, status__in=formats_selectors.UNDECIDED
-    ).exists()
-    if regular_open:
-        return
     leaders = grand_prix_league_leaders(league)
     if len(leaders) < 2:
         pending.update(status=Fixture.Status.CANCELLED, cancel_reason=Fixture.CancelReason.DECIDED)
         return
+    _play_off_the_tie(league, extra, leaders)
+
+
+def _play_off_the_tie(league: League, extra, leaders: list[int]) -> None:
+    """A tied top: the extra games cancelled as decided come back; else, once no game is
+    left, each pair of leaders gets an extra game."""
     cancelled = extra.filter(cancel_reason=Fixture.CancelReason.DECIDED)
     if cancelled.exists():
         cancelled.update(status=Fixture.Status.SCHEDULED, cancel_reason="")
@@ -315,8 +319,16 @@ def grand_prix_league_progress(league: League) -> None:
     if league.fixtures.filter(status__in=formats_selectors.UNDECIDED).exists():
         return  # the extra games of this tie are still to be played
     made = [_extra_league_game(league, pair) for pair in itertools.combinations(leaders, 2)]
-
     date_new_games(league, made)
+
+
+def _drrs_decided(league: League) -> bool:
+    """Every DRR of the league is seeded and every game of them decided."""
+    if league.cycles.count() < league.drr_count:
+        return False
+    return not league.fixtures.filter(
+        cycle__isnull=False, status__in=formats_selectors.UNDECIDED
+    ).exists()
 
 
 def grand_prix_league_leaders(league: League) -> list[int]:
@@ -393,7 +405,7 @@ def grand_prix_add_game(*, league: League, by) -> Fixture:
 
 def _rolled_start(in_play: list[str], rolls) -> tuple[str, list, str]:
     """The start the die rolls rolled at the table decide: (colour, rolls, reason)."""
-    if not isinstance(rolls, list) or not all(isinstance(r, dict) for r in rolls):
+    if not _rounds_of_rolls(rolls):
         raise coded("start_rolls_shape", field="rolls")
     try:
         decided = starting_colour.die_roll_starting_colour(
@@ -403,6 +415,11 @@ def _rolled_start(in_play: list[str], rolls) -> tuple[str, list, str]:
         raise coded("start_rolls_invalid", field="rolls", why=why_of(exc)) from None
     history = [r.as_dict() for r in decided.history]
     return decided.winner, history, "highest die roll of the colours in play (rolled at the table)"
+
+
+def _rounds_of_rolls(rolls) -> bool:
+    """Rolls given as a list of rounds, each ``{colour: roll}``."""
+    return isinstance(rolls, list) and all(isinstance(r, dict) for r in rolls)
 
 
 def _start_by_hand(in_play: list[str], colour, reason: str) -> tuple[str, list, str]:
@@ -417,6 +434,15 @@ def _start_by_hand(in_play: list[str], colour, reason: str) -> tuple[str, list, 
     if not reason.strip():
         raise coded("start_reason_missing", field="reason")
     return colour, [], f"set by the organizer: {reason.strip()[:150]}"
+
+
+def _check_start_settable(fixture: Fixture) -> None:
+    """A start is recorded where the rule does not decide it, before any result."""
+    refusal = start_by_hand_refusal(fixture)
+    if refusal is not None:
+        raise refusal
+    if fixture.results.filter(state__in=LIVE).exists():
+        raise coded("start_has_result", game=fixture.label or fixture.number)
 
 
 def start_by_hand_refusal(fixture: Fixture) -> ServiceError | None:
@@ -490,11 +516,7 @@ def fixture_start_record(
             .select_related("league")
             .get(pk=fixture.pk)
         )
-        refusal = start_by_hand_refusal(fixture)
-        if refusal is not None:
-            raise refusal
-        if fixture.results.filter(state__in=LIVE).exists():
-            raise coded("start_has_result", game=fixture.label or fixture.number)
+        _check_start_settable(fixture)
         in_play = [c for s in fixture.seats.all() for c in s.colours]
         if rolls is not None:
             start = _rolled_start(in_play, rolls)

@@ -334,21 +334,32 @@ def _clean_choice(s: Setting, value, **_context):
 
 
 def _clean_int(s: Setting, value, *, event_kind=None, board=None):
-    low, high = s.bounds_for(event_kind) or (None, None)
-    if s.name == "final_table_size" and board in DEFAULT_COLOURS:
-        high = len(DEFAULT_COLOURS[board])
+    low, high = _int_bounds(s, event_kind, board)
     in_bounds = _is_int(value) and (low is None or low <= value <= high)
-    if not in_bounds or (s.name == "final_table_size" and value == 1):
+    if not in_bounds or (s.name == "final_table_size" and value == 1):  # a table of one
         raise _int_error(s, low, high)
     return value
 
 
+def _int_bounds(s: Setting, event_kind, board) -> tuple:
+    """A whole number's bounds for the event kind; the final table seats at most the
+    board's colours."""
+    low, high = s.bounds_for(event_kind) or (None, None)
+    if s.name == "final_table_size" and board in DEFAULT_COLOURS:
+        high = len(DEFAULT_COLOURS[board])
+    return low, high
+
+
 def _clean_int_list(s: Setting, value, **_context):
     _low, high = s.bounds or (0, 50)
-    whole = isinstance(value, list) and all(_is_int(p) and p >= 0 for p in value)
-    if not whole or len(value) > high:
+    if not _whole_numbers(value) or len(value) > high:
         raise coded("points_whole_numbers", field=s.name)
     return list(value)
+
+
+def _whole_numbers(value) -> bool:
+    """A list of whole numbers of at least 0."""
+    return isinstance(value, list) and all(_is_int(p) and p >= 0 for p in value)
 
 
 def _clean_format_list(s: Setting, value, *, event_kind=None, **_context):
@@ -356,11 +367,16 @@ def _clean_format_list(s: Setting, value, *, event_kind=None, **_context):
     allowed = GAME_FORMATS.get(event_kind or "", tuple(FORMATS))
     if not isinstance(value, list) or not low <= len(value) <= high:
         raise coded("event_formats_count", field=s.name, low=low, high=high)
-    first = 0 if event_kind == CHALLENGERS else 1
-    for number, code in enumerate(value, start=first):
-        if code not in allowed:
-            raise game_format_error(event_kind, number, code, allowed, field=s.name)
+    check_game_formats(event_kind, value, allowed, field=s.name)
     return list(value)
+
+
+def check_game_formats(event_kind, formats: list, allowed, *, field: str) -> None:
+    """Each game of an event is of a format it plays (Challengers: game 0 first)."""
+    first = 0 if event_kind == CHALLENGERS else 1
+    for number, code in enumerate(formats, start=first):
+        if code not in allowed:
+            raise game_format_error(event_kind, number, code, allowed, field=field)
 
 
 #: the check of each kind of plain setting (an object has its own validator)

@@ -253,11 +253,8 @@ def _check_event_settings(
 ) -> dict:
     """The event fields of a league, validated; refuses what cannot be run."""
     _check_kind_format(fmt, kind)
-    has_playoffs = _has_playoffs(playoffs)
-    if fmt.code in ("GP", "GP+") and has_playoffs:
-        raise coded("gp_no_playoffs", field="playoffs")
-    if kind != League.EventKind.LEAGUE and has_playoffs:
-        raise coded("playoffs_drr_only", field="playoffs")
+    if _has_playoffs(playoffs):
+        _check_playoffs_fit(fmt, kind)
     fields = {"event_kind": kind, "game_formats": [], "games_planned": 0}
     check = _EVENT_CHECKS.get(kind)
     if check is None:  # a league of DRRs
@@ -285,6 +282,14 @@ def _check_kind_format(fmt, kind: str) -> None:
             formats=", ".join(spec.KIND_FORMATS[kind]),
             format=fmt.code,
         )
+
+
+def _check_playoffs_fit(fmt, kind: str) -> None:
+    """Playoffs are for a league of DRRs, not of Grand Prix games (the points decide)."""
+    if fmt.code in ("GP", "GP+"):
+        raise coded("gp_no_playoffs", field="playoffs")
+    if kind != League.EventKind.LEAGUE:
+        raise coded("playoffs_drr_only", field="playoffs")
 
 
 def _sequence_event_fields(fmt, board: int, kind: str, given: dict) -> dict:
@@ -490,6 +495,12 @@ def _changed_playoffs(league: League, playoffs: dict | None) -> dict:
     return validate_playoffs(playoffs)
 
 
+def _event_changed(kind: str, changed: dict) -> bool:
+    """A change of the event's games, or of an open tournament's placement points."""
+    open_points = "points_scheme" in changed and kind == League.EventKind.OPEN
+    return bool(set(EVENT_SETTINGS) & set(changed)) or open_points
+
+
 def _has_playoffs(playoffs: dict | None) -> bool:
     return (playoffs or {}).get("kind", "none") not in ("none", None)
 
@@ -516,8 +527,7 @@ def _check_changed_event(league: League, fmt, changed: dict) -> None:
     """A change of the event's games (an open tournament's points too) checked with the
     rest of the event's settings; the normalised values replace the given ones."""
     kind = league.event_kind
-    open_points = "points_scheme" in changed and kind == League.EventKind.OPEN
-    if not (set(EVENT_SETTINGS) & set(changed) or open_points):
+    if not _event_changed(kind, changed):
         return
     values = {key: changed.get(key, getattr(league, key)) for key in EVENT_SETTINGS}
     event = _check_event_settings(
@@ -637,17 +647,20 @@ def entries_open_refusal(league: League) -> str | None:
 
 def entries_open_error(league: League) -> ServiceError | None:
     """Why no one can be entered now, or None (only before the schedule exists)."""
-    if (
-        league.event_kind == League.EventKind.OPEN
-        and league.status == Status.RUNNING
-        and not league.fixtures.filter(stage=Fixture.Stage.FINAL).exists()
-    ):
+    if _takes_late_entries(league):
         return None  # late entries play from the next round (h-champ)
     if league.status not in (Status.DRAFT, Status.REGISTRATION):
         return coded("entries_closed", league=league.name, status=league.status)
     if league.cycles.exists():
         return coded("schedule_exists")
     return None
+
+
+def _takes_late_entries(league: League) -> bool:
+    """A running open tournament takes entries until its final table is seated."""
+    if league.event_kind != League.EventKind.OPEN or league.status != Status.RUNNING:
+        return False
+    return not league.fixtures.filter(stage=Fixture.Stage.FINAL).exists()
 
 
 def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> Entry:
@@ -659,10 +672,7 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
     require_no_refusal(enter_refusal(by, player))
     if refusal := entries_open_error(league):
         raise refusal
-    if preferred_colours:
-        colours = check_pair(league, preferred_colours)
-    else:  # the profile's preference, where it fits this league's board and layout
-        colours = fitting_pair(league, player.preferred_colours)
+    colours = _entry_colours(league, player, preferred_colours)
     consent_needed = player.user_id is not None and player.user_id != by.pk
     try:
         with transaction.atomic():
@@ -680,6 +690,14 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
             return entry
     except IntegrityError:
         raise coded("already_entered", player=player.name, league=league.name) from None
+
+
+def _entry_colours(league: League, player: Player, preferred_colours) -> list[str]:
+    """The entry's preferred colours: those given (checked), else the profile's where they
+    fit this league's board and layout."""
+    if preferred_colours:
+        return check_pair(league, preferred_colours)
+    return fitting_pair(league, player.preferred_colours)
 
 
 def entry_remove(*, entry: Entry, by) -> None:

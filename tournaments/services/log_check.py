@@ -22,15 +22,21 @@ def log_colour_names(data: dict[str, Any], board: int) -> dict[str, str]:
 def log_holdings(data: dict[str, Any], board: int) -> dict[frozenset[str], str]:
     """Set of colours (league names) → the name the log gives the player holding them."""
     to_league = log_colour_names(data, board)
-    holdings: dict[frozenset[str], str] = {}
-    for name, colours in (data.get("players") or {}).items():
-        holdings[frozenset(to_league.get(c, c) for c in colours)] = name
+    holdings = _player_holdings(data, to_league)
     held = set().union(*holdings)
     idle = _idle_colours(data, to_league)
     for log_name, colour in to_league.items():
         if colour not in held and colour not in idle:
             holdings[frozenset([colour])] = log_name
     return holdings
+
+
+def _player_holdings(data: dict[str, Any], to_league: dict[str, str]):
+    """The log's players: the set of colours each holds (league names) → their name."""
+    return {
+        frozenset(to_league.get(c, c) for c in colours): name
+        for name, colours in (data.get("players") or {}).items()
+    }
 
 
 def _idle_colours(data: dict[str, Any], to_league: dict[str, str]) -> set[str]:

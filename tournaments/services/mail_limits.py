@@ -65,12 +65,17 @@ def mail_allowance_check(*, kind: str, sender, recipient: str) -> None:
     if sender is not None and getattr(sender, "pk", None):
         get_user_model().objects.select_for_update().filter(pk=sender.pk).first()
     address_lock(recipient)
+    for who, rows in _limited(sender, recipient):
+        for span, window in WINDOWS:
+            _check_window(who, rows, span, window, now, recipient)
+
+
+def _limited(sender, recipient: str) -> list[tuple[str, object]]:
+    """Whose mails are counted: the recipient address's, and the sender's (not staff)."""
     checks = [("RECIPIENT", MailSent.objects.filter(recipient=recipient))]
     if sender is not None and not getattr(sender, "is_staff", False):
         checks.append(("SENDER", MailSent.objects.filter(sender=sender)))
-    for who, rows in checks:
-        for span, window in WINDOWS:
-            _check_window(who, rows, span, window, now, recipient)
+    return checks
 
 
 def _check_window(who: str, rows, span: str, window: timedelta, now, recipient: str) -> None:

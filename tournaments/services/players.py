@@ -75,11 +75,16 @@ def player_name_check(
     if organizer is None:
         return name
     clash = player_name_clash(name, organizer=organizer, exclude_pk=exclude_pk)
-    if clash is None:
-        return name
+    if clash is not None:
+        raise _clash_error(name, clash)
+    return name
+
+
+def _clash_error(name: str, clash: Player):
+    """``name`` is taken by the player ``clash``, or looks like its name."""
     if clash.name.casefold() == name.casefold():
-        raise coded("player_name_taken", field="name", name=clash.name)
-    raise coded("player_name_lookalike", field="name", name=name, other=clash.name)
+        return coded("player_name_taken", field="name", name=clash.name)
+    return coded("player_name_lookalike", field="name", name=name, other=clash.name)
 
 
 def player_suffix(player: Player) -> str:
@@ -155,18 +160,28 @@ def player_create_by(*, by, name: str, link_to_me: bool = False, preferred_colou
     if not getattr(by, "is_authenticated", False):
         raise coded("player_log_in", cls=NotAllowed)
     if link_to_me:
-        if Player.objects.filter(user=by).exists():
-            raise coded("player_has_profile", field="link_to_me")
-    elif not organizes_any_league(by):
-        raise coded("player_organizers_only", cls=NotAllowed)
+        _check_no_profile(by)
     else:
-        accountless_limit_check(by)
+        _check_may_create_accountless(by)
     return player_create(
         name=name,
         user=by if link_to_me else None,
         preferred_colours=preferred_colours,
         created_by=None if link_to_me else by,
     )
+
+
+def _check_no_profile(user) -> None:
+    """An account has one player profile."""
+    if Player.objects.filter(user=user).exists():
+        raise coded("player_has_profile", field="link_to_me")
+
+
+def _check_may_create_accountless(user) -> None:
+    """Organizers (and staff) create players without an account, up to their limit."""
+    if not organizes_any_league(user):
+        raise coded("player_organizers_only", cls=NotAllowed)
+    accountless_limit_check(user)
 
 
 def player_set_shared(*, player: Player, by, shared: bool) -> Player:
@@ -217,7 +232,7 @@ def _colour_pair(preferred_colours) -> list[str]:
     """A preferred pair (or single colour, or none) of the colours of the largest board."""
     colours = list(preferred_colours or [])
     known = DEFAULT_COLOURS[6]
-    if len(colours) > 2 or len(set(colours)) != len(colours):
+    if not _a_pair(colours):
         raise coded("colours_pair", field="preferred_colours")
     unknown = [c for c in colours if c not in known]
     if unknown:
@@ -228,6 +243,11 @@ def _colour_pair(preferred_colours) -> list[str]:
             known=", ".join(known),
         )
     return colours
+
+
+def _a_pair(colours: list[str]) -> bool:
+    """At most two colours, different ones."""
+    return len(colours) <= 2 and len(set(colours)) == len(colours)
 
 
 def _pass_on_colours(entry: Entry, colours: list[str]) -> None:

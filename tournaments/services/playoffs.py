@@ -144,9 +144,10 @@ def _schedule_next_game(series: Series, records=None) -> Fixture | None:
     league = series.league
     fmt = get_format(league.format)
     board_colours = DEFAULT_COLOURS[league.board]
-    entries = {e.pk: e for e in league.entries.filter(pk__in=[series.higher_id, series.lower_id])}
     at_board = [series.higher_id, series.lower_id]
-    preferences = {pk: (e.preferred_colours or None) for pk, e in entries.items()}
+    preferences = {
+        e.pk: (e.preferred_colours or None) for e in league.entries.filter(pk__in=at_board)
+    }
     try:
         assignment = assign_colours(at_board, preferences, board_colours, fmt.layout)
         start = playoff_starting_colour(series.higher_id, assignment, board_colours)
@@ -196,13 +197,25 @@ def series_progress(series_id: int) -> Series:
     series (and schedule its games); otherwise schedule the next game. Runs inside the
     transaction that confirmed a result."""
     series = Series.objects.select_for_update().get(pk=series_id)
+    state = _series_state(series)
+    if series.winner_id and state.winner != series.winner_id:
+        _reopen(series)  # a void or correction changed who won this series
+    if not state.decided:
+        _schedule_next_game(series)
+    elif not series.winner_id:
+        _decide_series(series, state.winner)
+    return series
+
+
+def _series_state(series: Series) -> brackets.SeriesState:
+    """The series' score from its counted games, in game order."""
     winners = list(
         Result.objects.filter(fixture__series=series, state=Result.State.CONFIRMED)
         .order_by("fixture__number")
         .values_list("winner_id", flat=True)
     )
     try:
-        state = brackets.series_state(
+        return brackets.series_state(
             [w for w in winners if w is not None],
             higher=series.higher_id,
             lower=series.lower_id,
@@ -211,13 +224,6 @@ def series_progress(series_id: int) -> Series:
         )
     except AlgorithmError as exc:
         raise coded("series_invalid", series=series.name, why=why_of(exc)) from None
-    if series.winner_id and state.winner != series.winner_id:
-        _reopen(series)  # a void or correction changed who won this series
-    if state.decided and not series.winner_id:
-        _decide_series(series, state.winner)
-    elif not state.decided:
-        _schedule_next_game(series)
-    return series
 
 
 def _decide_series(series: Series, winner: int) -> None:
@@ -320,16 +326,20 @@ def playoffs_preview(league: League) -> dict:
         "seeds": bracket.seeds,
         "rows": len(rows),
         "provisional": snapshot.provisional if snapshot else True,
-        "byes": [
-            {"seed": s, "player": by_seed[s].entry.player if s in by_seed else None}
-            for s in bracket.byes
-        ],
-        "rounds": [
-            {
-                "number": r.number,
-                "name": r.name,
-                "series": [s for s in series if s["round"] == r.number],
-            }
-            for r in bracket.rounds
-        ],
+        "byes": [{"seed": s, "player": _seed_player(by_seed, s)} for s in bracket.byes],
+        "rounds": [_preview_round(r, series) for r in bracket.rounds],
+    }
+
+
+def _seed_player(by_seed: dict, seed: int):
+    """The player of a seed, if the table has that many."""
+    return by_seed[seed].entry.player if seed in by_seed else None
+
+
+def _preview_round(bracket_round, series: list[dict]) -> dict:
+    """A round of the preview with its series."""
+    return {
+        "number": bracket_round.number,
+        "name": bracket_round.name,
+        "series": [s for s in series if s["round"] == bracket_round.number],
     }

@@ -50,10 +50,7 @@ def event_starts_update(fixture: Fixture) -> list[Fixture]:
     winner_colours = _counted_winner_colours(fixture) if previous is None else ()
     for game in dependents:
         if previous is None and game.starting_colour in winner_colours:
-            # a result without the colours' finishing order (entered by hand) that keeps
-            # the winner: the colour that clinched is still one of the winner's, so the
-            # start stays (correcting pawns or placings must not undo the next game)
-            continue
+            continue  # see _counted_winner_colours
         colour, reason = _resolved_start(fixture, game, previous, board_colours)
         if colour == game.starting_colour:
             continue
@@ -89,7 +86,10 @@ def _refuse_start_change(game: Fixture, colour: str) -> None:
 
 def _counted_winner_colours(fixture: Fixture) -> tuple[str, ...]:
     """The colours the winner of ``fixture``'s counted result held in it (none without a
-    counted result or a winner)."""
+    counted result or a winner). A result without the colours' finishing order (entered
+    by hand) that keeps the winner keeps the starts it decided: the colour that clinched
+    is still one of the winner's (correcting pawns or placings must not undo the next
+    game)."""
     winner = (
         fixture.results.filter(state=Result.State.CONFIRMED)
         .values_list("winner_id", flat=True)

@@ -21,8 +21,7 @@ def _rounds_by_entry(league: League, rolls, allowed: dict[int, Entry] | None = N
     """``[{player name, slug or entry id: roll}, …]`` → ``[{entry id: roll}, …]``,
     validated as a complete roll-off (first round by every player, re-rolls by exactly the
     tied players, 1–6)."""
-    if not isinstance(rolls, list) or not rolls or not all(isinstance(r, dict) for r in rolls):
-        raise coded("tie_rolls_shape", field="rolls")
+    _check_rolls_shape(rolls)
     entries = allowed or {e.pk: e for e in league.entries.playing().select_related("player")}
     lookup = _entry_lookup(entries)
     rounds = [
@@ -31,14 +30,23 @@ def _rounds_by_entry(league: League, rolls, allowed: dict[int, Entry] | None = N
     ]
     if len(rounds[0]) < 2:
         raise coded("tie_two_players", field="rolls")
-    names = {pk: entries[pk].player.name for pk in entries}
     try:  # validated by name, so that a message names the players
-        roll_off_sequences(
-            RollOff(rounds=tuple({names[pk]: v for pk, v in r.items()} for r in rounds))
-        )
+        roll_off_sequences(RollOff(rounds=_by_name(rounds, entries)))
     except AlgorithmError as exc:
         raise ServiceError(str(exc), field="rolls") from None
     return rounds
+
+
+def _by_name(rounds: list[dict[int, int]], entries: dict[int, Entry]) -> tuple[dict, ...]:
+    """Roll rounds by entry id → by player name."""
+    names = {pk: entries[pk].player.name for pk in entries}
+    return tuple({names[pk]: v for pk, v in r.items()} for r in rounds)
+
+
+def _check_rolls_shape(rolls) -> None:
+    """Rolls are a non-empty list of rounds, each ``{player: roll}``."""
+    if not isinstance(rolls, list) or not rolls or not all(isinstance(r, dict) for r in rolls):
+        raise coded("tie_rolls_shape", field="rolls")
 
 
 def _entry_lookup(entries: dict[int, Entry]) -> dict[str, int]:
@@ -106,12 +114,7 @@ def game_tie_roll_record(*, fixture: Fixture, by, rolls, note: str = "") -> TieB
     with transaction.atomic():
         fixture = fixture_lock(fixture.pk)
         result = fixture.results.filter(state=Result.State.CONFIRMED).first()
-        if result is None or not open_ties(fixture, result):
-            raise coded("tie_nothing")
-        tied = {p for group in open_ties(fixture, result) for p in group}
-        if not tied <= set(rounds[0]):
-            names = ", ".join(seated[p].player.name for p in sorted(tied))
-            raise coded("tie_all_roll", field="rolls", names=names)
+        _check_ties_rolled(fixture, result, rounds, seated)
         roll = TieBreakRoll.objects.create(
             league=league,
             fixture=fixture,
@@ -121,6 +124,21 @@ def game_tie_roll_record(*, fixture: Fixture, by, rolls, note: str = "") -> TieB
         )
         _replace_placings(fixture, result, by, result_version_create)
         return roll
+
+
+def _check_ties_rolled(fixture: Fixture, result: Result | None, rounds, seated) -> None:
+    """The game's counted result has a tie on count points, and every tied player rolls."""
+    tied = _tied_players(fixture, result)
+    if not tied <= set(rounds[0]):
+        names = ", ".join(seated[p].player.name for p in sorted(tied))
+        raise coded("tie_all_roll", field="rolls", names=names)
+
+
+def _tied_players(fixture: Fixture, result: Result | None) -> set[int]:
+    """The players of the counted result tied on count points (refused without a tie)."""
+    if result is None or not open_ties(fixture, result):
+        raise coded("tie_nothing")
+    return {p for group in open_ties(fixture, result) for p in group}
 
 
 def _replace_placings(fixture: Fixture, result: Result, by, new_version) -> Result:

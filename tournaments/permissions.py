@@ -138,27 +138,49 @@ def entry_refusal(user, entry: Entry, action: str) -> Refusal | None:
         return Refusal("log in first", True)
     own = entry.player.user_id == user.pk
     if action == "withdraw":
-        if not (own or is_organizer(user, entry.league)):
-            return Refusal("only the player or the league's organizers may withdraw an entry", True)
-        if entry.state not in (Entry.State.ACCEPTED, Entry.State.WAITLISTED):  # h-champ
-            return Refusal(f"{entry.player.name} has not accepted yet; remove the entry instead")
-        if entry.withdrawn_at:
-            return Refusal(f"{entry.player.name} has already withdrawn")
-        if entry.league.status == League.Status.FINISHED:
-            return Refusal(f"{entry.league.name} has finished; its results stand as played")
-        return None
+        return _withdraw_refusal(user, entry, own)
     if not own:
         return Refusal(f"only {entry.player.name} may do this", True)
-    if action in ("accept", "decline") and entry.state != Entry.State.INVITED:
+    rule = _OWN_ENTRY_RULES.get(action)
+    return rule(entry) if rule else None
+
+
+def _answer_refusal(entry: Entry) -> Refusal | None:
+    """An invitation is accepted or declined once."""
+    if entry.state != Entry.State.INVITED:
         return Refusal("this invitation has been answered already")
-    if action == "colours":
-        if entry.withdrawn_at:
-            return Refusal("you have withdrawn from this league")
-        if entry.league.cycles.exists():
-            return Refusal(
-                "the schedule has been generated; the colours of each game are fixed now"
-            )
     return None
+
+
+def _withdraw_refusal(user, entry: Entry, own: bool) -> Refusal | None:
+    """The player or the organizers withdraw an accepted (or waiting) entry, once, before
+    the league has finished."""
+    if not (own or is_organizer(user, entry.league)):
+        return Refusal("only the player or the league's organizers may withdraw an entry", True)
+    if entry.state not in (Entry.State.ACCEPTED, Entry.State.WAITLISTED):  # h-champ
+        return Refusal(f"{entry.player.name} has not accepted yet; remove the entry instead")
+    if entry.withdrawn_at:
+        return Refusal(f"{entry.player.name} has already withdrawn")
+    if entry.league.status == League.Status.FINISHED:
+        return Refusal(f"{entry.league.name} has finished; its results stand as played")
+    return None
+
+
+def _colours_refusal(entry: Entry) -> Refusal | None:
+    """A player changes their entry's colours until they withdraw or the schedule exists."""
+    if entry.withdrawn_at:
+        return Refusal("you have withdrawn from this league")
+    if entry.league.cycles.exists():
+        return Refusal("the schedule has been generated; the colours of each game are fixed now")
+    return None
+
+
+#: what else the player's own actions on their entry ask (beyond being theirs)
+_OWN_ENTRY_RULES = {
+    "accept": _answer_refusal,
+    "decline": _answer_refusal,
+    "colours": _colours_refusal,
+}
 
 
 def result_link_refusal(user, entry: Entry, *, revoking: bool = False) -> Refusal | None:
@@ -198,15 +220,17 @@ def seat_of(user, fixture: Fixture) -> Seat | None:
     of a private result link (``tournaments.actors.LinkHolder``): its entry's seat, only at
     a game of the link's own league."""
     if holder := link_holder(user):
-        if holder.link.revoked_at is not None or fixture.league_id != holder.league_id:
-            return None
-        return next((s for s in fixture.seats.all() if s.entry_id == holder.entry_id), None)
+        return _link_seat(holder, fixture)
     if not _authenticated(user):
         return None
-    for seat in fixture.seats.all():
-        if seat.entry.player.user_id == user.pk:
-            return seat
-    return None
+    return next((s for s in fixture.seats.all() if s.entry.player.user_id == user.pk), None)
+
+
+def _link_seat(holder, fixture: Fixture) -> Seat | None:
+    """The seat of a result link's entry, at a game of its own league while not revoked."""
+    if holder.link.revoked_at is not None or fixture.league_id != holder.league_id:
+        return None
+    return next((s for s in fixture.seats.all() if s.entry_id == holder.entry_id), None)
 
 
 def submitted_by_actor(user, result: Result | None, seat: Seat | None) -> bool:
@@ -217,8 +241,12 @@ def submitted_by_actor(user, result: Result | None, seat: Seat | None) -> bool:
         return False
     if _authenticated(user) and result.submitted_by_id == user.pk:
         return True
-    if seat is None:
-        return False
+    return seat is not None and _sent_for_seat(result, seat)
+
+
+def _sent_for_seat(result: Result, seat: Seat) -> bool:
+    """``result`` was sent through the seat's private result link, or by its player's
+    account."""
     if result.submitted_via_id is not None and result.submitted_via.entry_id == seat.entry_id:
         return True
     player_user = seat.entry.player.user_id
@@ -267,83 +295,154 @@ def result_actions(
     (else they are read). An organizer who plays in the game acts as a player in it: no one
     decides their own game.
     """
-    league = fixture.league
-    seat = seat_of(user, fixture)
-    organizer = is_organizer(user, league)
-    plays = seat is not None
-    decides = organizer and not plays
-    versions = list(results) if results is not None else list(fixture.results.all())
-    counted = any(r.state == Result.State.CONFIRMED for r in versions)
-    open_result = next((r for r in versions if r.state in Result.OPEN_STATES), None)
-    target = result if result is not None else open_result
-    refusals: dict[str, Refusal] = {}
+    facts = _GameFacts.of(user, fixture, result, results)
+    refusals = {}
+    for action, rule in _RESULT_RULES:
+        if refusal := rule(facts):
+            refusals[action] = refusal
+    return ResultActions(refusals=refusals, organizer=facts.organizer, seat=facts.seat)
 
-    # submit: players at the board, or organizers; players only while nothing is recorded
-    if not (plays or organizer):
-        refusals[SUBMIT] = Refusal(
-            "only the players at this game's board or its organizers may do this", True
+
+@dataclass(frozen=True)
+class _GameFacts:
+    """What the result rules ask about one user and one game, read once."""
+
+    user: object
+    fixture: Fixture
+    seat: Seat | None
+    organizer: bool
+    counted: bool
+    open_result: Result | None
+    target: Result | None
+    decider: Refusal | None
+
+    @classmethod
+    def of(cls, user, fixture: Fixture, result, results) -> _GameFacts:
+        seat = seat_of(user, fixture)
+        organizer = is_organizer(user, fixture.league)
+        versions = list(fixture.results.all() if results is None else results)
+        open_result = next((r for r in versions if r.state in Result.OPEN_STATES), None)
+        return cls(
+            user=user,
+            fixture=fixture,
+            seat=seat,
+            organizer=organizer,
+            counted=any(r.state == Result.State.CONFIRMED for r in versions),
+            open_result=open_result,
+            target=result if result is not None else open_result,
+            decider=_decider_refusal(organizer, seat is not None, fixture.league),
         )
-    elif refusal := fixture_closed(fixture):
-        refusals[SUBMIT] = refusal
-    elif not decides and counted:
-        refusals[SUBMIT] = Refusal(
-            "this game already has a confirmed result; ask an organizer to correct it"
-        )
-    elif not decides and open_result is not None:
-        refusals[SUBMIT] = Refusal(
+
+    @property
+    def plays(self) -> bool:
+        return self.seat is not None
+
+    @property
+    def decides(self) -> bool:
+        """An organizer not playing in the game decides its result."""
+        return self.organizer and not self.plays
+
+    @property
+    def at_game(self) -> bool:
+        """A player at the board or an organizer."""
+        return self.plays or self.organizer
+
+    def submitted_it(self) -> bool:
+        return submitted_by_actor(self.user, self.target, self.seat)
+
+
+def _submit_refusal(f: _GameFacts) -> Refusal | None:
+    """Players at the board, or organizers; players only while nothing is recorded."""
+    if not f.at_game:
+        return Refusal("only the players at this game's board or its organizers may do this", True)
+    if refusal := fixture_closed(f.fixture):
+        return refusal
+    if f.decides:
+        return None
+    if f.counted:
+        return Refusal("this game already has a confirmed result; ask an organizer to correct it")
+    if f.open_result is not None:
+        return Refusal(
             "a result for this game is already awaiting confirmation; confirm or dispute it instead"
         )
+    return None
 
-    # organizers' decisions: enter, forfeit, void, resolve
-    decider = _decider_refusal(organizer, plays, league)
-    for action in (ENTER, FORFEIT):
-        if refusal := decider or fixture_closed(fixture):
-            refusals[action] = refusal
-    if decider:
-        refusals[VOID] = decider
-    elif not counted and open_result is None:
-        refusals[VOID] = Refusal("this game has no result to void")
-    if decider:
-        refusals[RESOLVE] = decider
-    elif target is None or target.state not in Result.OPEN_STATES:
-        state = target.get_state_display() if target is not None else "missing"
-        refusals[RESOLVE] = Refusal(f"this result is {state}; nothing to resolve")
 
-    # confirm: the opponent, or an organizer not playing; never the submitter
-    if not (plays or decides):
-        refusals[CONFIRM] = Refusal(
-            "only the opponent or an organizer may confirm this result", True
-        )
-    elif submitted_by_actor(user, target, seat):
-        refusals[CONFIRM] = Refusal(
-            "you submitted this result; your opponent must confirm it", True
-        )
-    elif target is None:
-        refusals[CONFIRM] = Refusal("this game has no result awaiting confirmation")
-    elif target.state == Result.State.DISPUTED and not decides:
-        refusals[CONFIRM] = Refusal("this result is disputed; an organizer resolves it")
-    elif target.state != Result.State.PENDING:
-        refusals[CONFIRM] = Refusal(f"this result is {target.get_state_display()}, not pending")
+def _decision_refusal(f: _GameFacts) -> Refusal | None:
+    """Entering a result or a forfeit: an organizer not playing, at a game that takes one."""
+    return f.decider or fixture_closed(f.fixture)
 
-    # dispute: the players at the board (and organizers)
-    if not (plays or organizer):
-        refusals[DISPUTE] = Refusal(
-            "only the players at this game's board may dispute its result", True
-        )
-    elif target is None or target.state != Result.State.PENDING:
-        state = target.state if target is not None else "missing"
-        refusals[DISPUTE] = Refusal(f"only a pending result can be disputed; this one is {state}")
-    elif submitted_by_actor(user, target, seat):
-        refusals[DISPUTE] = Refusal(
+
+def _void_refusal(f: _GameFacts) -> Refusal | None:
+    if f.decider:
+        return f.decider
+    if not f.counted and f.open_result is None:
+        return Refusal("this game has no result to void")
+    return None
+
+
+def _resolve_refusal(f: _GameFacts) -> Refusal | None:
+    if f.decider:
+        return f.decider
+    if f.target is None:
+        return Refusal("this result is missing; nothing to resolve")
+    if f.target.state not in Result.OPEN_STATES:
+        return Refusal(f"this result is {f.target.get_state_display()}; nothing to resolve")
+    return None
+
+
+def _confirm_refusal(f: _GameFacts) -> Refusal | None:
+    """The opponent, or an organizer not playing; never the submitter."""
+    if not (f.plays or f.decides):
+        return Refusal("only the opponent or an organizer may confirm this result", True)
+    if f.submitted_it():
+        return Refusal("you submitted this result; your opponent must confirm it", True)
+    return _confirmable_refusal(f.target, f.decides)
+
+
+def _confirmable_refusal(target: Result | None, decides: bool) -> Refusal | None:
+    """A result is confirmed while pending (a disputed one: by an organizer deciding)."""
+    if target is None:
+        return Refusal("this game has no result awaiting confirmation")
+    if target.state == Result.State.DISPUTED and not decides:
+        return Refusal("this result is disputed; an organizer resolves it")
+    if target.state != Result.State.PENDING:
+        return Refusal(f"this result is {target.get_state_display()}, not pending")
+    return None
+
+
+def _dispute_refusal(f: _GameFacts) -> Refusal | None:
+    """The players at the board (and organizers), of a pending result someone else sent."""
+    if not f.at_game:
+        return Refusal("only the players at this game's board may dispute its result", True)
+    if f.target is None or f.target.state != Result.State.PENDING:
+        state = f.target.state if f.target is not None else "missing"
+        return Refusal(f"only a pending result can be disputed; this one is {state}")
+    if f.submitted_it():
+        return Refusal(
             "you submitted this result yourself; if it is wrong, ask an organizer to void it",
             True,
         )
+    return None
 
-    if not (plays or organizer):
-        refusals[SEE_REJECTIONS] = Refusal(
-            "only the players at this game's board and its organizers see this", True
-        )
-    return ResultActions(refusals=refusals, organizer=organizer, seat=seat)
+
+def _see_rejections_refusal(f: _GameFacts) -> Refusal | None:
+    if not f.at_game:
+        return Refusal("only the players at this game's board and its organizers see this", True)
+    return None
+
+
+#: each result action's rule, in the order the refusals are listed
+_RESULT_RULES = (
+    (SUBMIT, _submit_refusal),
+    (ENTER, _decision_refusal),
+    (FORFEIT, _decision_refusal),
+    (VOID, _void_refusal),
+    (RESOLVE, _resolve_refusal),
+    (CONFIRM, _confirm_refusal),
+    (DISPUTE, _dispute_refusal),
+    (SEE_REJECTIONS, _see_rejections_refusal),
+)
 
 
 def fixture_closed(fixture: Fixture) -> Refusal | None:
@@ -395,12 +494,19 @@ def analysis_retry_refusal(
     organizer who plays in the game (it decides nothing about the result)."""
     if not is_organizer(user, fixture.league):
         return Refusal(ANALYSIS_RETRY_REFUSALS["organizers"], True)
+    blocker = _retry_blocker(analysis, counted_log)
+    return Refusal(ANALYSIS_RETRY_REFUSALS[blocker]) if blocker else None
+
+
+def _retry_blocker(analysis: GameAnalysis | None, counted_log: bool) -> str | None:
+    """Why no analysis can be run again (a key of ``ANALYSIS_RETRY_REFUSALS``): only a
+    failed analysis of a counted log is, while analyses are switched on."""
     if not getattr(settings, "ANALYSIS_ENABLED", False):
-        return Refusal(ANALYSIS_RETRY_REFUSALS["disabled"])
+        return "disabled"
     if not counted_log:
-        return Refusal(ANALYSIS_RETRY_REFUSALS["no_log"])
+        return "no_log"
     if analysis is None:
-        return Refusal(ANALYSIS_RETRY_REFUSALS["missing"])
+        return "missing"
     if analysis.status != GameAnalysis.Status.FAILED:
-        return Refusal(ANALYSIS_RETRY_REFUSALS[analysis.status])
+        return analysis.status
     return None

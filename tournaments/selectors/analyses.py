@@ -52,12 +52,17 @@ class GameAnalysisView:
         return too_long(self.row)
 
 
+def _seat_key(board: int, colours, keys) -> str | None:
+    """The first of ``colours`` (league names) whose seat number on the board (as text,
+    as the analyses count seats) is among ``keys``: that key, else None."""
+    order = DEFAULT_COLOURS[board]
+    held = (str(order.index(c)) for c in colours if c in order)
+    return next((key for key in held if key in keys), None)
+
+
 def _seat_log_player(row: GameAnalysis, board: int, seat: Seat) -> str | None:
-    colours = DEFAULT_COLOURS[board]
-    for colour in seat.colours:
-        if colour in colours and str(colours.index(colour)) in (row.seats or {}):
-            return row.seats[str(colours.index(colour))]
-    return None
+    key = _seat_key(board, seat.colours, row.seats or {})
+    return row.seats[key] if key is not None else None
 
 
 def game_analysis(fixture: Fixture, result: Result | None) -> GameAnalysisView | None:
@@ -67,18 +72,24 @@ def game_analysis(fixture: Fixture, result: Result | None) -> GameAnalysisView |
     row = analysis_for_log(result.game_log_id)
     if row is None or row.status != GameAnalysis.Status.DONE or not row.data:
         return GameAnalysisView(row)
-    seats = list(fixture.seats.all())
+    names, out = _seat_summaries(row, fixture)
+    log = result.game_log
+    viewer = viewer_data(row.data, steps=log.events, board=log.board, seats=row.seats, names=names)
+    return GameAnalysisView(row, viewer, out, review_view(log.content, row.data, names))
+
+
+def _seat_summaries(row: GameAnalysis, fixture: Fixture):
+    """Each seat's summary of the analysis, and the shown name of each of the log's
+    players."""
     board = fixture.league.board
     names = {}
     out = []
-    for seat in seats:
+    for seat in fixture.seats.all():
         log_player = _seat_log_player(row, board, seat)
         if log_player is not None:
             names[log_player] = seat.entry.player.name
         out.append(SeatSummary(seat, player_summary(row.data, log_player)))
-    log = result.game_log
-    viewer = viewer_data(row.data, steps=log.events, board=log.board, seats=row.seats, names=names)
-    return GameAnalysisView(row, viewer, out, review_view(log.content, row.data, names))
+    return names, out
 
 
 def _signed(points: int) -> str:
@@ -96,15 +107,18 @@ def review_view(content: str, data: dict[str, Any], names: dict[str, str]) -> di
         verdict["dice_points"] = _signed(verdict["dice_points"])
         verdict["decision_points"] = _signed(verdict["decision_points"])
     moments = [{**m, "name": names.get(m["player"], m["player"])} for m in out["moments"]]
-    marks = data.get("marks") or {}
+    return {"verdict": verdict, "moments": moments, **_mark_rule(data.get("marks") or {})}
+
+
+def _mark_rule(marks: dict[str, Any]) -> dict[str, str]:
+    """The marks' rule in percentage points: the smallest loss marked (the inaccuracy
+    threshold plus the game's margin, in the endgame too), the threshold, and the error
+    of a loss the size of a mark (older analyses: one error for every loss)."""
     first = float((marks.get("thresholds_mw") or {}).get("inaccuracy", 0))
-    # the error of a loss the size of a mark (older analyses: one error for every loss)
     error = float(marks.get("loss_sd_large_mw") or marks.get("loss_sd_mw") or 0)
     return {
-        "verdict": verdict,
-        "moments": moments,
-        "mark_points": f"{(first + float(marks.get('margin_mw') or 0)) / 10:.0f}",
-        "mark_points_endgame": f"{(first + float(marks.get('margin_endgame_mw') or 0)) / 10:.0f}",
+        "mark_points": f"{(first + _number(marks, 'margin_mw')) / 10:.0f}",
+        "mark_points_endgame": f"{(first + _number(marks, 'margin_endgame_mw')) / 10:.0f}",
         "threshold_points": f"{first / 10:.0f}",
         "error_points": f"{error / 10:.1f}",
     }
@@ -173,17 +187,22 @@ class AnalysedRecord:
         return 1000 * self.loss / self.decisions if self.decisions else None
 
     def add(self, summary: dict[str, Any]) -> None:
-        decisions = int(summary.get("decisions") or 0)
+        decisions = _number(summary, "decisions", int)
         self.games += 1
         self.decisions += decisions
-        self.loss += float(summary.get("average_loss") or 0.0) * decisions
-        self.inaccuracies += int(summary.get("inaccuracies") or 0)
-        self.mistakes += int(summary.get("mistakes") or 0)
-        self.blunders += int(summary.get("blunders") or 0)
+        self.loss += _number(summary, "average_loss") * decisions
+        self.inaccuracies += _number(summary, "inaccuracies", int)
+        self.mistakes += _number(summary, "mistakes", int)
+        self.blunders += _number(summary, "blunders", int)
         luck = summary.get("luck") or {}
-        self.result += float(luck.get("end") or 0.0)
-        self.luck += float(luck.get("luck") or 0.0)
-        self.luck_adjusted += float(luck.get("luck_adjusted") or 0.0)
+        self.result += _number(luck, "end")
+        self.luck += _number(luck, "luck")
+        self.luck_adjusted += _number(luck, "luck_adjusted")
+
+
+def _number(values: dict[str, Any], key: str, cast=float):
+    """A statistic of a summary; a missing (or null) one counts 0."""
+    return cast(values.get(key) or 0)
 
 
 def with_analysis_summary(results):
@@ -201,21 +220,25 @@ def with_analysis_summary(results):
     )
 
 
+def _summary_data(result: Result) -> tuple:
+    """The annotated summaries and seats of a result's analysis, decoded (some backends
+    hand JSON subqueries back as text)."""
+    summaries = getattr(result, "analysis_summary", None)
+    seats = getattr(result, "analysis_seats", None)
+    if isinstance(summaries, str):
+        return json.loads(summaries), json.loads(seats or "{}")
+    return summaries, seats
+
+
 def seat_summary(result: Result, board: int, colours) -> dict[str, Any] | None:
     """The analysis summary of the player at the seat holding ``colours`` (league names),
     from a result annotated by :func:`with_analysis_summary`."""
-    summaries = getattr(result, "analysis_summary", None)
-    seats = getattr(result, "analysis_seats", None)
-    if isinstance(summaries, str):  # some backends hand JSON subqueries back as text
-        summaries, seats = json.loads(summaries), json.loads(seats or "{}")
+    summaries, seats = _summary_data(result)
     if not summaries or not seats:
         return None
-    order = DEFAULT_COLOURS[board]
-    for colour in colours:
-        if colour in order and str(order.index(colour)) in seats:
-            found = summaries.get(seats[str(order.index(colour))])
-            return dict(found) if isinstance(found, dict) else None
-    return None
+    key = _seat_key(board, colours, seats)
+    found = summaries.get(seats[key]) if key is not None else None
+    return dict(found) if isinstance(found, dict) else None
 
 
 # --- dice fairness ---------------------------------------------------------------------------
@@ -269,6 +292,11 @@ def _counted(league: League):
     )
 
 
+def _held_counts(by_colour: dict[str, tuple[int, ...]], colours) -> list[tuple[int, ...]]:
+    """The dice counts of the colours a seat held (a colour without a count: none)."""
+    return [by_colour.get(c, (0,) * 6) for c in colours]
+
+
 def league_dice(league: League) -> dict[str, Any]:
     """The dice of a league's counted logs: all of them, and per player (the colours each
     held), cached per league results revision. Two queries, neither reading a log's text."""
@@ -295,7 +323,7 @@ def league_dice(league: League) -> dict[str, Any]:
             player = seat.entry.player
             players[player.pk] = player
             games[player.pk] += 1
-            per_player[player.pk].extend(by_colour.get(c, (0,) * 6) for c in seat.colours)
+            per_player[player.pk].extend(_held_counts(by_colour, seat.colours))
     view = {
         "all": dice_view(combine(total), len(results)),
         "players": sorted(

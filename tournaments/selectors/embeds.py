@@ -66,8 +66,13 @@ def _seat(seat, base_url: str) -> dict[str, Any]:
     }
 
 
-def _fixture(fixture, base_url: str) -> dict[str, Any]:
+def _winner_name(fixture) -> str | None:
+    """The name of the counted result's winner (``confirmed_results`` prefetched)."""
     result = fixture.confirmed_results[0] if getattr(fixture, "confirmed_results", None) else None
+    return result.winner.player.name if result and result.winner else None
+
+
+def _fixture(fixture, base_url: str) -> dict[str, Any]:
     return {
         "id": fixture.pk,
         "label": fixture.label or str(fixture.number),
@@ -77,7 +82,7 @@ def _fixture(fixture, base_url: str) -> dict[str, Any]:
         "status": fixture.status,
         "starting_colour": fixture.starting_colour or None,
         "seats": [_seat(s, base_url) for s in fixture.seats.all()],
-        "winner": result.winner.player.name if result and result.winner else None,
+        "winner": _winner_name(fixture),
     }
 
 
@@ -102,32 +107,30 @@ def schedule_data(league: League, base_url: str) -> dict[str, Any]:
     return {"version": EMBED_VERSION, "league": _league(league, base_url), "blocks": blocks}
 
 
+def _name(entry) -> str | None:
+    """An entry's player's name (none for an empty place)."""
+    return entry.player.name if entry else None
+
+
+def _series(view, base_url: str) -> dict[str, Any]:
+    """One playoff series: its players with seeds and scores, its winner and games."""
+    s = view.series
+    return {
+        "name": s.name,
+        "slot": s.slot,
+        "status": s.status,
+        "first_to": s.first_to,
+        "head_start": view.head_start,
+        "higher": {"seed": s.higher_seed, "player": _name(s.higher), "score": view.higher_score},
+        "lower": {"seed": s.lower_seed, "player": _name(s.lower), "score": view.lower_score},
+        "winner": _name(s.winner),
+        "games": [f"{base_url}/games/{g.pk}/" for g in view.games],
+    }
+
+
 def bracket_data(league: League, base_url: str) -> dict[str, Any]:
-    rounds = []
-    for number, views in playoff_selectors.playoffs(league):
-        series = []
-        for view in views:
-            s = view.series
-            series.append(
-                {
-                    "name": s.name,
-                    "slot": s.slot,
-                    "status": s.status,
-                    "first_to": s.first_to,
-                    "head_start": view.head_start,
-                    "higher": {
-                        "seed": s.higher_seed,
-                        "player": s.higher.player.name if s.higher else None,
-                        "score": view.higher_score,
-                    },
-                    "lower": {
-                        "seed": s.lower_seed,
-                        "player": s.lower.player.name if s.lower else None,
-                        "score": view.lower_score,
-                    },
-                    "winner": s.winner.player.name if s.winner else None,
-                    "games": [f"{base_url}/games/{g.pk}/" for g in view.games],
-                }
-            )
-        rounds.append({"round": number, "series": series})
+    rounds = [
+        {"round": number, "series": [_series(view, base_url) for view in views]}
+        for number, views in playoff_selectors.playoffs(league)
+    ]
     return {"version": EMBED_VERSION, "league": _league(league, base_url), "rounds": rounds}

@@ -87,19 +87,26 @@ class RecordedRoll:
 def tie_break_rolls(league: League) -> list[RecordedRoll]:
     """The league's recorded tie-break rolls, oldest first: who rolled what, when."""
     names = dict(league.entries.values_list("pk", "player__name"))
-    rolls = []
-    for roll in league.tie_break_rolls.select_related("recorded_by", "fixture"):
-        rolls.append(
-            RecordedRoll(
-                players=[names.get(pk, str(pk)) for pk in roll.entry_ids],
-                rounds=[[(names.get(int(k), k), v) for k, v in r.items()] for r in roll.rounds],
-                recorded_at=roll.recorded_at,
-                recorded_by=roll.recorded_by.get_username() if roll.recorded_by_id else None,
-                note=roll.note,
-                game=(roll.fixture.label or str(roll.fixture.number)) if roll.fixture_id else None,
-            )
-        )
-    return rolls
+    return [
+        _recorded_roll(roll, names)
+        for roll in league.tie_break_rolls.select_related("recorded_by", "fixture")
+    ]
+
+
+def _recorded_roll(roll, names: dict[int, str]) -> RecordedRoll:
+    """A stored roll (``models.TieBreakRoll``) with the players' names (an entry gone: its id)."""
+    return RecordedRoll(
+        players=[names.get(pk, str(pk)) for pk in roll.entry_ids],
+        rounds=[[(names.get(int(k), k), v) for k, v in r.items()] for r in roll.rounds],
+        recorded_at=roll.recorded_at,
+        recorded_by=roll.recorded_by.get_username() if roll.recorded_by_id else None,
+        note=roll.note,
+        game=_game_name(roll.fixture) if roll.fixture_id else None,
+    )
+
+
+def _game_name(fixture: Fixture) -> str:
+    return fixture.label or str(fixture.number)
 
 
 def game_tie_rolls(fixture: Fixture) -> list[TieBreakRoll]:

@@ -137,9 +137,16 @@ def champions(leagues) -> dict[int, Player]:
     ids = [lg.pk for lg in leagues if lg.status == League.Status.FINISHED]
     if not ids:
         return {}
-    out: dict[int, Player] = {}
-    # the latest final of each league, by a correlated subquery (DISTINCT ON is
-    # PostgreSQL's: the embedded default runs on SQLite)
+    out = _final_winners(ids)
+    rest = [pk for pk in ids if pk not in out]
+    if rest:
+        out |= _table_leaders(rest)
+    return out
+
+
+def _final_winners(ids: list[int]) -> dict[int, Player]:
+    """League id → the winner of its latest final, by a correlated subquery (DISTINCT ON
+    is PostgreSQL's: the embedded default runs on SQLite); one query."""
     last_final = (
         Series.objects.filter(
             league_id=OuterRef("league_id"), next_series__isnull=True, winner__isnull=False
@@ -150,23 +157,22 @@ def champions(leagues) -> dict[int, Player]:
     finals = Series.objects.filter(league_id__in=ids, pk=Subquery(last_final)).values_list(
         "league_id", "winner__player_id", "winner__player__name", "winner__player__slug"
     )
-    for league_id, pk, name, slug in finals:
-        out[league_id] = Player(pk=pk, name=name, slug=slug)
-    rest = [pk for pk in ids if pk not in out]
-    if rest:
-        first_row = (
-            StandingsRow.objects.filter(snapshot_id=OuterRef("snapshot_id"))
-            .order_by("position", "pk")
-            .values("pk")[:1]
-        )
-        tops = StandingsRow.objects.filter(
-            snapshot__league_id__in=rest, snapshot__stage="league", pk=Subquery(first_row)
-        ).values_list(
-            "snapshot__league_id", "entry__player_id", "entry__player__name", "entry__player__slug"
-        )
-        for league_id, pk, name, slug in tops:
-            out[league_id] = Player(pk=pk, name=name, slug=slug)
-    return out
+    return {league_id: Player(pk=pk, name=name, slug=slug) for league_id, pk, name, slug in finals}
+
+
+def _table_leaders(ids: list[int]) -> dict[int, Player]:
+    """League id → the first of its league-stage table; one query."""
+    first_row = (
+        StandingsRow.objects.filter(snapshot_id=OuterRef("snapshot_id"))
+        .order_by("position", "pk")
+        .values("pk")[:1]
+    )
+    tops = StandingsRow.objects.filter(
+        snapshot__league_id__in=ids, snapshot__stage="league", pk=Subquery(first_row)
+    ).values_list(
+        "snapshot__league_id", "entry__player_id", "entry__player__name", "entry__player__slug"
+    )
+    return {league_id: Player(pk=pk, name=name, slug=slug) for league_id, pk, name, slug in tops}
 
 
 def withdrawal_forfeits(entry: Entry) -> list[Fixture]:

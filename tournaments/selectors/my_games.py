@@ -141,12 +141,45 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
         .order_by(F("scheduled_at").asc(nulls_last=True), "league_id", "number", "pk")
     )
     by_pk = {f.pk: f for f in fixtures}
-    open_results = {
+    open_results = _open_results(by_pk)
+    seats = _seats_by_fixture(by_pk)
+    for fixture in fixtures:
+        item = _my_fixture(fixture, seats[fixture.pk], player)
+        open_result = open_results.get(fixture.pk)
+        if open_result is None:
+            page.to_play.append(item)
+            continue
+        open_result.fixture = fixture  # the one read above (no query for result.fixture)
+        open_result.my_fixture = item
+        _file_open_result(page, open_result, user)
+    _list_deadlines(page)
+    _list_invitations(page, player)
+    return page
+
+
+def _open_results(by_pk) -> dict[int, Result]:
+    """Game → its open result (at most one), with what the page shows (one query)."""
+    return {
         r.fixture_id: r
         for r in Result.objects.filter(fixture_id__in=by_pk, state__in=Result.OPEN_STATES)
         .select_related("submitted_by", "submitted_via__entry__player", "winner__player")
         .only(*RESULT_COLUMNS)
     }
+
+
+def _list_invitations(page: MyGames, player: Player) -> None:
+    """The player's open invitations and their requests to join (one query)."""
+    entries = list(
+        Entry.objects.filter(player=player, state__in=(Entry.State.INVITED, Entry.State.REQUESTED))
+        .select_related("league")
+        .only("state", "player_id", "league__name", "league__slug")
+    )
+    page.invitations = [e for e in entries if e.state == Entry.State.INVITED]
+    page.requests = [e for e in entries if e.state == Entry.State.REQUESTED]
+
+
+def _seats_by_fixture(by_pk) -> dict[int, list[Seat]]:
+    """The seats of the games, by game, in at-board order (one query)."""
     seats: dict[int, list[Seat]] = {pk: [] for pk in by_pk}
     for seat in (
         Seat.objects.filter(fixture_id__in=by_pk)
@@ -155,40 +188,40 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
         .order_by("fixture_id", "position")
     ):
         seats[seat.fixture_id].append(seat)
-    for fixture in fixtures:
-        at_board = seats[fixture.pk]
-        own = next(s for s in at_board if s.entry.player_id == player.pk)
-        item = MyFixture(
-            fixture=fixture,
-            colours=list(own.colours),
-            opponents=[s for s in at_board if s is not own],
-            starts=fixture.starting_colour in (own.colours or []),
-        )
-        open_result = open_results.get(fixture.pk)
-        if open_result is None:
-            page.to_play.append(item)
-            continue
-        open_result.fixture = fixture  # the one read above (no query for result.fixture)
-        open_result.my_fixture = item
-        if open_result.state == Result.State.DISPUTED:
-            page.disputes.append(open_result)
-        elif user is not None and open_result.submitted_by_id == user.pk:
-            page.awaiting_opponent.append(open_result)
-        else:
-            page.to_confirm.append(open_result)
-    with_deadline = [f for f in page.to_play if f.fixture.deadline]
-    with_deadline.sort(key=lambda f: f.fixture.deadline)
-    now = timezone.now()
-    page.overdue = [f for f in with_deadline if f.fixture.deadline < now][:DEADLINES_SHOWN]
-    page.deadlines = [f for f in with_deadline if f.fixture.deadline >= now][:DEADLINES_SHOWN]
-    entries = list(
-        Entry.objects.filter(player=player, state__in=(Entry.State.INVITED, Entry.State.REQUESTED))
-        .select_related("league")
-        .only("state", "player_id", "league__name", "league__slug")
+    return seats
+
+
+def _my_fixture(fixture: Fixture, at_board: list[Seat], player: Player) -> MyFixture:
+    """A game as the player sees it: their colours, the opponents, whether they start."""
+    own = next(s for s in at_board if s.entry.player_id == player.pk)
+    return MyFixture(
+        fixture=fixture,
+        colours=list(own.colours),
+        opponents=[s for s in at_board if s is not own],
+        starts=fixture.starting_colour in (own.colours or []),
     )
-    page.invitations = [e for e in entries if e.state == Entry.State.INVITED]
-    page.requests = [e for e in entries if e.state == Entry.State.REQUESTED]
-    return page
+
+
+def _file_open_result(page: MyGames, open_result: Result, user) -> None:
+    """An open result goes to the disputes, to those awaiting the opponent (the user's
+    own), or to those for the player to confirm."""
+    if open_result.state == Result.State.DISPUTED:
+        page.disputes.append(open_result)
+    elif user is not None and open_result.submitted_by_id == user.pk:
+        page.awaiting_opponent.append(open_result)
+    else:
+        page.to_confirm.append(open_result)
+
+
+def _list_deadlines(page: MyGames) -> None:
+    """The games to play with a deadline, soonest first: those past it and the next ones."""
+    with_deadline = sorted(
+        (f for f in page.to_play if f.fixture.deadline), key=lambda f: f.fixture.deadline
+    )
+    now = timezone.now()
+    overdue = [f for f in with_deadline if f.fixture.deadline < now]
+    page.overdue = overdue[:DEADLINES_SHOWN]
+    page.deadlines = with_deadline[len(overdue) :][:DEADLINES_SHOWN]
 
 
 def player_fixtures_for_calendar(player: Player):

@@ -38,33 +38,25 @@ class NextStep:
 
 def players_needed(league: League) -> tuple[int, int | None]:
     """The fewest and most players the league's kind can start with."""
-    if league.event_kind == Kind.TRIPLE_THREAT:
-        return 3, 3
-    if league.event_kind == Kind.CHALLENGERS:
-        return 2, 2
+    if league.event_kind in FIXED_PLAYERS:
+        return FIXED_PLAYERS[league.event_kind]
     if league.event_kind == Kind.GRAND_PRIX:
         return 2, len(DEFAULT_COLOURS[league.board]) // 2
-    if league.event_kind == Kind.OPEN:
-        return 3, None
     return (3 if get_format(league.format).players_per_game == 3 else 2), 64
+
+
+#: the fewest and most players of the kinds that do not depend on the board or format
+FIXED_PLAYERS = {Kind.TRIPLE_THREAT: (3, 3), Kind.CHALLENGERS: (2, 2), Kind.OPEN: (3, None)}
 
 
 def _players_step(league: League, playing: int) -> NextStep | None:
     low, high = players_needed(league)
     invited = league.entries.filter(state=Entry.State.INVITED, withdrawn_at__isnull=True).count()
-    if playing + invited < low or (high is not None and playing + invited > high):
-        if high == low:
-            wanted = ngettext(
-                "This event is played by exactly %(n)s player.",
-                "This event is played by exactly %(n)s players.",
-                low,
-            ) % {"n": low}
-        else:
-            wanted = _("At least %(n)s players take part.") % {"n": low}
+    if not _in_range(playing + invited, low, high):
         return NextStep(
             "enter-players",
             _("Enter or invite the players. %(wanted)s Entered so far: %(now)s.")
-            % {"wanted": wanted, "now": playing},
+            % {"wanted": _players_wanted(low, high), "now": playing},
         )
     if league.event_kind == Kind.OPEN and playing == 5:
         return NextStep(
@@ -82,6 +74,22 @@ def _players_step(league: League, playing: int) -> NextStep | None:
             % {"n": invited},
         )
     return None
+
+
+def _in_range(count: int, low: int, high: int | None) -> bool:
+    """``count`` is at least ``low`` and at most ``high`` (None: no most)."""
+    return low <= count and (high is None or count <= high)
+
+
+def _players_wanted(low: int, high: int | None) -> str:
+    """How many players the event wants, in words."""
+    if high == low:
+        return ngettext(
+            "This event is played by exactly %(n)s player.",
+            "This event is played by exactly %(n)s players.",
+            low,
+        ) % {"n": low}
+    return _("At least %(n)s players take part.") % {"n": low}
 
 
 def _play(league: League, waiting: int, what: str) -> NextStep:
@@ -115,11 +123,12 @@ def next_step(league: League) -> NextStep:
         playing = league.entries.playing().count()
         if step := _players_step(league, playing):
             return step
-    kind = league.event_kind
-    if kind == Kind.LEAGUE:
-        return _league_step(league, fixtures)
-    if kind == Kind.OPEN:
-        return _open_step(league, fixtures)
+    step = {Kind.LEAGUE: _league_step, Kind.OPEN: _open_step}.get(league.event_kind, _event_step)
+    return step(league, fixtures)
+
+
+def _event_step(league: League, fixtures) -> NextStep:
+    """A triple-threat, Challengers or Grand Prix event: schedule, play, finish."""
     if not fixtures.exists():
         return NextStep(
             "schedule-event",
@@ -144,13 +153,15 @@ def _league_step(league: League, fixtures) -> NextStep:
     if cycles == 0:
         return seed
     regular = fixtures.filter(series__isnull=True)
-    waiting = regular.filter(status__in=UNDECIDED).count()
-    if cycles < league.drr_count:
-        if waiting:
-            return _play(league, waiting, _("DRR %(n)s is being played") % {"n": cycles})
-        return seed
-    if waiting:
+    if waiting := regular.filter(status__in=UNDECIDED).count():
         return _play(league, waiting, _("DRR %(n)s is being played") % {"n": cycles})
+    if cycles < league.drr_count:
+        return seed
+    return _playoffs_step(league, fixtures)
+
+
+def _playoffs_step(league: League, fixtures) -> NextStep:
+    """After the DRRs: draw the playoffs, play them, finish."""
     if league.playoffs and not league.series.exists():
         return NextStep(
             "playoffs",
@@ -180,23 +191,28 @@ def _open_step(league: League, fixtures) -> NextStep:
             button=_("Draw round %(n)s") % {"n": rounds + 1},
         )
     if league.final_table_size and not final:
-        if tied := final_table_cut_tie(league):
-            return NextStep(
-                "tie-break-roll",
-                _(
-                    "%(names)s are tied for the last place at the final table: record a "
-                    "tie-break roll between them on the league page, then seat the final "
-                    "table."
-                )
-                % {"names": ", ".join(tied)},
-                url=reverse("tournaments:league", args=[league.slug]) + "#tie-break-roll",
-                button=_("Record the tie-break roll"),
-            )
-        return NextStep(
-            "final-table",
-            _("The preliminary rounds are over: the best %(n)s play the final table.")
-            % {"n": league.final_table_size},
-            action="final-table",
-            button=_("Seat the final table"),
-        )
+        return _final_table_step(league)
     return _finish(league)
+
+
+def _final_table_step(league: League) -> NextStep:
+    """Seat the final table, once a tie for its last place is rolled off."""
+    if tied := final_table_cut_tie(league):
+        return NextStep(
+            "tie-break-roll",
+            _(
+                "%(names)s are tied for the last place at the final table: record a "
+                "tie-break roll between them on the league page, then seat the final "
+                "table."
+            )
+            % {"names": ", ".join(tied)},
+            url=reverse("tournaments:league", args=[league.slug]) + "#tie-break-roll",
+            button=_("Record the tie-break roll"),
+        )
+    return NextStep(
+        "final-table",
+        _("The preliminary rounds are over: the best %(n)s play the final table.")
+        % {"n": league.final_table_size},
+        action="final-table",
+        button=_("Seat the final table"),
+    )

@@ -335,10 +335,6 @@ def _records(entry_ids: list[int]) -> _Records:
         "entries": entry_ids,
         **{f"order_{int(b)}": list(colours) for b, colours in DEFAULT_COLOURS.items()},
     }
-    tallies: dict[int, tuple[int, int, int, int]] = {}
-    colours: list[tuple[tuple[str, ...], int]] = []
-    seats: list[tuple[int, Record]] = []
-    started, stats, opponents = Record(), PlayerStats(), []
     if not entry_ids:
         rows = []
     elif connection.vendor != "postgresql":  # the embedded default's SQLite: in Python
@@ -347,28 +343,74 @@ def _records(entry_ids: list[int]) -> _Records:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
+    read = _RowsRead()
     for kind, key, name, slug, *numbers in rows:
         n = [int(x) for x in numbers]  # sum() of bigint is numeric (Decimal)
-        if kind == "entry":
-            tallies[int(key)] = (n[0], n[1], n[2], n[3])
-        elif kind == "seat":
-            seats.append((int(key), Record(games=n[0], won=n[1])))
-        elif kind == "started":
-            started = Record(games=n[0], won=n[1])
-        elif kind == "colours":
-            colours.append((tuple(json.loads(key)), n[0]))
-        elif kind == "logged":
-            stats.logged_games = n[0]
-        elif kind == "stats":
-            stats.captures, stats.captured, stats.huffed = n[0], n[1], n[2]
-            stats.faces = list(n[3:9])
-            stats.rolls, stats.sixes = sum(stats.faces), stats.faces[5]
-        elif kind == "opponent":
-            record = Record(games=n[0], won=n[1], other_won=n[2], ahead=n[3], behind=n[4])
-            opponents.append((Player(pk=int(key), name=name, slug=slug), record))
-    colours.sort(key=lambda item: (-item[1], item[0]))
-    opponents.sort(key=lambda item: (-item[1].games, item[0].name))
-    return _Records(tallies, colours, stats, sorted(seats), started, opponents)
+        _ROW_READERS[kind](read, key, name, slug, n)
+    return read.records()
+
+
+@dataclass
+class _RowsRead:
+    """What the rows of :func:`_records`' query add up to, as they are read."""
+
+    tallies: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    colours: list[tuple[tuple[str, ...], int]] = field(default_factory=list)
+    seats: list[tuple[int, Record]] = field(default_factory=list)
+    started: Record = field(default_factory=Record)
+    stats: PlayerStats = field(default_factory=PlayerStats)
+    opponents: list[tuple[Player, Record]] = field(default_factory=list)
+
+    def records(self) -> _Records:
+        self.colours.sort(key=lambda item: (-item[1], item[0]))
+        self.opponents.sort(key=lambda item: (-item[1].games, item[0].name))
+        return _Records(
+            self.tallies, self.colours, self.stats, sorted(self.seats), self.started, self.opponents
+        )
+
+
+def _read_entry(read: _RowsRead, key, _name, _slug, n: list[int]) -> None:
+    read.tallies[int(key)] = (n[0], n[1], n[2], n[3])
+
+
+def _read_seat(read: _RowsRead, key, _name, _slug, n: list[int]) -> None:
+    read.seats.append((int(key), Record(games=n[0], won=n[1])))
+
+
+def _read_started(read: _RowsRead, _key, _name, _slug, n: list[int]) -> None:
+    read.started = Record(games=n[0], won=n[1])
+
+
+def _read_colours(read: _RowsRead, key, _name, _slug, n: list[int]) -> None:
+    read.colours.append((tuple(json.loads(key)), n[0]))
+
+
+def _read_logged(read: _RowsRead, _key, _name, _slug, n: list[int]) -> None:
+    read.stats.logged_games = n[0]
+
+
+def _read_stats(read: _RowsRead, _key, _name, _slug, n: list[int]) -> None:
+    stats = read.stats
+    stats.captures, stats.captured, stats.huffed = n[0], n[1], n[2]
+    stats.faces = list(n[3:9])
+    stats.rolls, stats.sixes = sum(stats.faces), stats.faces[5]
+
+
+def _read_opponent(read: _RowsRead, key, name, slug, n: list[int]) -> None:
+    record = Record(games=n[0], won=n[1], other_won=n[2], ahead=n[3], behind=n[4])
+    read.opponents.append((Player(pk=int(key), name=name, slug=slug), record))
+
+
+#: how each kind of row of :func:`_records`' query is read
+_ROW_READERS = {
+    "entry": _read_entry,
+    "seat": _read_seat,
+    "started": _read_started,
+    "colours": _read_colours,
+    "logged": _read_logged,
+    "stats": _read_stats,
+    "opponent": _read_opponent,
+}
 
 
 def _records_in_python(entry_ids: list[int]) -> _Records:
@@ -463,21 +505,22 @@ def _add_log_stats(stats: PlayerStats, colours, board, seat_faces, seat_stats) -
         return
     order = list(DEFAULT_COLOURS.get(board, ()))
     stats.logged_games += 1
-    for colour in colours:
-        if colour not in order:
-            continue
-        key = str(order.index(colour))
+    for key in (str(order.index(c)) for c in colours if c in order):
         faces = (seat_faces or {}).get(key)
         row = seat_stats.get(key)
-        if not faces or not row:
-            continue
-        stats.rolls += sum(faces)
-        stats.sixes += faces[5]
-        stats.captures += row["captures"]
-        stats.captured += row["captured"]
-        stats.huffed += row["huffed"]
-        for k, n in enumerate(faces):
-            stats.faces[k] += n
+        if faces and row:
+            _add_seat_stats(stats, faces, row)
+
+
+def _add_seat_stats(stats: PlayerStats, faces: list[int], row: dict[str, int]) -> None:
+    """One held colour's dice (how often each face) and tallies, added up."""
+    stats.rolls += sum(faces)
+    stats.sixes += faces[5]
+    stats.captures += row["captures"]
+    stats.captured += row["captured"]
+    stats.huffed += row["huffed"]
+    for k, n in enumerate(faces):
+        stats.faces[k] += n
 
 
 def _shown_games(entries: list[Entry]) -> list[tuple[PlayerGame, int]]:
@@ -487,9 +530,32 @@ def _shown_games(entries: list[Entry]) -> list[tuple[PlayerGame, int]]:
     analyses of the results shown)."""
     if not entries:
         return []
+    rows = _last_games(entries)
+    others = _seated_at([r[2] for r in rows])
+    analyses = _summaries([r[7] for r in rows if r[7] is not None])
+    game_url, player_url = link_maker("tournaments:game"), link_maker("tournaments:player")
+    games = []
+    for entry_id, colours, fixture_id, label, number, status, board, result_id, *rest in rows:
+        seated = others.get(fixture_id, [])
+        opponents = [(name, player_url(slug)) for e, name, slug in seated if e != entry_id]
+        outcome = _shown_outcome(entry_id, *rest, analyses.get(result_id), board, colours)
+        game = PlayerGame(
+            fixture_id,
+            label or str(number),
+            game_url(fixture_id),
+            status,
+            colours,
+            opponents,
+            *outcome,
+        )
+        games.append((game, entry_id))
+    return games
 
-    # one statement in SQL (the ORM's compiling of the window and the filtered join cost
-    # more than the query): every backend orders NULL cycles as the ORM's query would
+
+def _last_games(entries: list[Entry]) -> list[tuple]:
+    """The rows of the last games of each entry with their counted results: one statement
+    in SQL (the ORM's compiling of the window and the filtered join cost more than the
+    query): every backend orders NULL cycles as the ORM's query would."""
     marks = ", ".join(["%s"] * len(entries))
     sql = f"""
         SELECT entry_id, colours, fixture_id, label, number, status, board, result_id,
@@ -514,54 +580,44 @@ def _shown_games(entries: list[Entry]) -> list[tuple[PlayerGame, int]]:
     """
     with connection.cursor() as cursor:
         cursor.execute(sql, [Result.State.CONFIRMED, *[e.pk for e in entries], GAMES_SHOWN])
-        rows = [(r[0], _json(r[1]), *r[2:9], _json(r[9]), _json(r[10])) for r in cursor.fetchall()]
-    others: dict[int, list[tuple[int, str, str]]] = {}
+        return [(r[0], _json(r[1]), *r[2:9], _json(r[9]), _json(r[10])) for r in cursor.fetchall()]
+
+
+def _seated_at(fixture_ids: list[int]) -> dict[int, list[tuple[int, str, str]]]:
+    """Game → who sits at it, (entry id, name, slug) in at-board order (one query)."""
+    seated: dict[int, list[tuple[int, str, str]]] = {}
     for fixture_id, entry_id, name, slug in (
-        Seat.objects.filter(fixture_id__in=[r[2] for r in rows])
+        Seat.objects.filter(fixture_id__in=fixture_ids)
         .values_list("fixture_id", "entry_id", "entry__player__name", "entry__player__slug")
         .order_by("fixture_id", "position", "pk")
     ):
-        others.setdefault(fixture_id, []).append((entry_id, name, slug))
-    result_ids = [r[7] for r in rows if r[7] is not None]
-    analyses = {
-        pk: SimpleNamespace(analysis_summary=summary, analysis_seats=seats)  # as seat_summary reads
+        seated.setdefault(fixture_id, []).append((entry_id, name, slug))
+    return seated
+
+
+def _summaries(result_ids: list[int]) -> dict[int, SimpleNamespace]:
+    """Result → its move analysis' summary, as ``seat_summary`` reads it (one query)."""
+    return {
+        pk: SimpleNamespace(analysis_summary=summary, analysis_seats=seats)
         for pk, summary, seats in with_analysis_summary(
             Result.objects.filter(pk__in=result_ids)
         ).values_list("pk", "analysis_summary", "analysis_seats")
     }
-    game_url, player_url = link_maker("tournaments:game"), link_maker("tournaments:player")
-    games = []
-    for entry_id, colours, fixture_id, label, number, status, board, result_id, *rest in rows:
-        winner_id, placings, counted_pawns = rest
-        won = place = pawns = luck_adjusted = None
-        if result_id is not None:
-            won = _won(entry_id, winner_id, placings)
-            if placings and entry_id in placings:
-                place = placings.index(entry_id) + 1
-            if isinstance(counted_pawns, dict):  # entry id (JSON: as text) → pawns
-                pawns = counted_pawns.get(str(entry_id))
-            summary = seat_summary(analyses[result_id], board, colours)
-            if summary:
-                luck_adjusted = (summary.get("luck") or {}).get("luck_adjusted")
-        opponents = [
-            (name, player_url(slug))
-            for e, name, slug in others.get(fixture_id, [])
-            if e != entry_id
-        ]
-        game = PlayerGame(
-            fixture_id,
-            label or str(number),
-            game_url(fixture_id),
-            status,
-            colours,
-            opponents,
-            won,
-            place,
-            pawns,
-            luck_adjusted,
-        )
-        games.append((game, entry_id))
-    return games
+
+
+def _shown_outcome(entry_id: int, winner_id, placings, counted_pawns, analysed, board, colours):
+    """A game's outcome for the entry: (won, place, counted pawns, luck-adjusted result of
+    the move analysis); all None without a counted result (``analysed`` None)."""
+    if analysed is None:
+        return None, None, None, None
+    won = _won(entry_id, winner_id, placings)
+    place = placings.index(entry_id) + 1 if placings and entry_id in placings else None
+    pawns = None
+    if isinstance(counted_pawns, dict):  # entry id (JSON: as text) → pawns
+        pawns = counted_pawns.get(str(entry_id))
+    summary = seat_summary(analysed, board, colours)
+    luck_adjusted = (summary.get("luck") or {}).get("luck_adjusted") if summary else None
+    return won, place, pawns, luck_adjusted
 
 
 def _json(value):
@@ -606,26 +662,29 @@ def _analysed(entry_ids: list[int], by_entry: dict[int, PlayerLeague]):
 
 def _count_against(record: Record, result: Result, mine: int, theirs: int) -> None:
     record.games += 1
-    if result.winner_id == mine:
-        record.won += 1
-    elif result.winner_id == theirs:
-        record.other_won += 1
+    record.won += result.winner_id == mine
+    record.other_won += result.winner_id == theirs
     placings = list(result.placings or [])
-    if mine in placings and theirs in placings:
-        if placings.index(mine) < placings.index(theirs):
-            record.ahead += 1
-        else:
-            record.behind += 1
+    my_place, their_place = _place_in(placings, mine), _place_in(placings, theirs)
+    if my_place is not None and their_place is not None:
+        record.ahead += my_place < their_place
+        record.behind += my_place >= their_place
+
+
+def _place_in(placings: list[int], entry: int) -> int | None:
+    """The 1-based place of ``entry`` in a result's placings (None: not placed)."""
+    return placings.index(entry) + 1 if entry in placings else None
 
 
 def _honours(player: Player, leagues: list[League]) -> list[Honour]:
     """Places 1–3 in the player's finished leagues (titles and medals)."""
     finished = [lg for lg in leagues if lg.status == League.Status.FINISHED]
-    honours = []
-    for places in final_places(finished, wins=False).values():
-        for p in places:
-            if p.player_id == player.pk and p.place <= 3:
-                honours.append(Honour(p.league, p.place))
+    honours = [
+        Honour(p.league, p.place)
+        for places in final_places(finished, wins=False).values()
+        for p in places
+        if p.player_id == player.pk and p.place <= 3
+    ]
     return sorted(honours, key=lambda h: (h.place, -h.league.created_at.timestamp()))
 
 
@@ -683,8 +742,8 @@ def head_to_head(player: Player, other: Player, user) -> HeadToHead:
                 result,
                 mine,
                 theirs,
-                placings.index(mine.entry_id) + 1 if mine.entry_id in placings else None,
-                placings.index(theirs.entry_id) + 1 if theirs.entry_id in placings else None,
+                _place_in(placings, mine.entry_id),
+                _place_in(placings, theirs.entry_id),
             )
         )
     return HeadToHead(player, other, record, games)

@@ -36,28 +36,26 @@ def series_score(
     (``series_with_games``); without them the counted results are read (one query)."""
     if series.higher_id is None or series.lower_id is None:
         return None
-    if games is None:
-        winners = [
-            r.winner_id
-            for r in Result.objects.filter(
-                fixture__series=series, state=Result.State.CONFIRMED
-            ).order_by("fixture__number")
-            if r.winner_id
-        ]
-    else:
-        winners = [
-            r.winner_id
-            for game in sorted(games, key=lambda g: g.number)
-            for r in game.confirmed_results
-            if r.winner_id
-        ]
     return brackets.series_state(
-        winners,
+        _winners(series, games),
         higher=series.higher_id,
         lower=series.lower_id,
         first_to=series.first_to,
         head_start=int(series.head_start),
     )
+
+
+def _winners(series: Series, games: Iterable[Fixture] | None) -> list[int]:
+    """The winners of the series' counted games, in game order (read where ``games`` with
+    their counted results are not given)."""
+    if games is None:
+        results = Result.objects.filter(
+            fixture__series=series, state=Result.State.CONFIRMED
+        ).order_by("fixture__number")
+    else:
+        ordered = sorted(games, key=lambda g: g.number)
+        results = [r for game in ordered for r in game.confirmed_results]
+    return [r.winner_id for r in results if r.winner_id]
 
 
 @dataclass
@@ -105,14 +103,26 @@ def playoffs(league: League) -> list[tuple[int, list[SeriesView]]]:
     for s in every:
         games = list(s.fixtures.all())
         view = SeriesView(series=s, state=series_score(s, games), games=games)
-        if s.round > 1 and feeders[s.pk] < 2:
-            # fewer than two feeders: the seeds placed here had a bye
-            view.byes = tuple(n for n in (s.higher_seed, s.lower_seed) if n)[: 2 - feeders[s.pk]]
+        view.byes = _byes(s, feeders[s.pk])
         view.feeds = s.next_series_id is not None
         view.row_span = 2 ** (s.round - 1)
         view.row_start = s.slot * view.row_span + 1
-        below = {x.slot for x in every if x.round == s.round - 1}
-        top, bottom = 2 * s.slot in below, 2 * s.slot + 1 in below
-        view.fed = "both" if top and bottom else "top" if top else "bottom" if bottom else ""
+        view.fed = _fed(s, {x.slot for x in every if x.round == s.round - 1})
         rounds[s.round].append(view)
     return sorted(rounds.items())
+
+
+def _byes(series: Series, feeders: int) -> tuple[int, ...]:
+    """The seeds placed straight into a later round's series: those it has beyond the
+    winners of its (fewer than two) feeder series."""
+    if series.round == 1 or feeders >= 2:
+        return ()
+    return tuple(n for n in (series.higher_seed, series.lower_seed) if n)[: 2 - feeders]
+
+
+#: which feeder slots of the round before hold a series (top, bottom) → ``SeriesView.fed``
+FED = {(True, True): "both", (True, False): "top", (False, True): "bottom", (False, False): ""}
+
+
+def _fed(series: Series, below: set[int]) -> str:
+    return FED[(2 * series.slot in below, 2 * series.slot + 1 in below)]

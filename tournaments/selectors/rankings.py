@@ -58,28 +58,36 @@ def final_places(
         .values_list("snapshot__league_id", "entry_id", "entry__player_id")
     ):
         rows[league_id].append((entry_id, player_id))
-    won: Counter[int] = Counter(
-        Result.objects.filter(
-            fixture__league_id__in=ids, state=Result.State.CONFIRMED, winner__isnull=False
-        ).values_list("winner_id", flat=True)
-        if wins
-        else ()
-    )
+    won = _games_won(ids) if wins else Counter()
     finals = _final_series(ids)
     out: dict[int, list[FinalPlace]] = {}
     for league in leagues:
-        order = [entry for entry, _ in rows[league.pk]]
         player_of = dict(rows[league.pk])
-        final = finals.get(league.pk)
-        if final is not None and final.winner_id in player_of:
-            loser = final.lower_id if final.winner_id == final.higher_id else final.higher_id
-            top = [final.winner_id] + ([loser] if loser in player_of else [])
-            order = top + [e for e in order if e not in top]
+        order = _final_order([entry for entry, _ in rows[league.pk]], finals.get(league.pk))
         out[league.pk] = [
             FinalPlace(league, player_of[entry], place, won.get(entry, 0))
             for place, entry in enumerate(order, start=1)
         ]
     return out
+
+
+def _games_won(league_ids: list[int]) -> Counter[int]:
+    """Entry → its counted wins in the leagues (playoffs included), in one query."""
+    return Counter(
+        Result.objects.filter(
+            fixture__league_id__in=league_ids, state=Result.State.CONFIRMED, winner__isnull=False
+        ).values_list("winner_id", flat=True)
+    )
+
+
+def _final_order(order: list[int], final) -> list[int]:
+    """The table's order of entries with the last playoff series' winner first and its
+    loser second (where they are in the table)."""
+    if final is None or final.winner_id not in order:
+        return order
+    loser = final.lower_id if final.winner_id == final.higher_id else final.higher_id
+    top = [final.winner_id] + ([loser] if loser in order else [])
+    return top + [e for e in order if e not in top]
 
 
 def finished_leagues() -> QuerySet[League]:
@@ -96,25 +104,23 @@ def ranking_tournaments() -> list[Tournament]:
         ranked = ranked.filter(rated=True)  # only rated leagues count (docs/ratings.md)
     leagues = list(ranked.annotate(ended=Max("fixtures__results__decided_at")).order_by("pk"))
     places = final_places(leagues)
-    tournaments = []
-    for league in leagues:
-        placings = tuple(Placing(p.player_id, p.place, p.games_won) for p in places[league.pk])
-        if not placings:
-            continue
-        ended = league.ended or league.created_at
-        tournaments.append(
-            Tournament(
-                tournament_id=league.pk,
-                date=ended.date(),
-                level=league.ranking_level,
-                placings=placings,
-                world_championship=league.world_championship,
-                major=league.major,
-                name=league.name,
-            )
-        )
+    tournaments = [_tournament(lg, places[lg.pk]) for lg in leagues if places[lg.pk]]
     tournaments.sort(key=lambda t: (t.date, t.tournament_id))
     return tournaments
+
+
+def _tournament(league: League, places: list[FinalPlace]) -> Tournament:
+    """A ranked league as the rankings' record: dated the day its last result counted."""
+    ended = league.ended or league.created_at
+    return Tournament(
+        tournament_id=league.pk,
+        date=ended.date(),
+        level=league.ranking_level,
+        placings=tuple(Placing(p.player_id, p.place, p.games_won) for p in places),
+        world_championship=league.world_championship,
+        major=league.major,
+        name=league.name,
+    )
 
 
 @dataclass

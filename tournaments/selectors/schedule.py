@@ -47,22 +47,29 @@ class Seeding:
 def cycle_seeding(cycle) -> Seeding:
     seeds = list(cycle.seeds.select_related("entry__player").order_by("number"))
     names = {str(s.entry_id): s.entry.player.name for s in seeds}
-    rounds = []
-    for i, rnd in enumerate(cycle.rolls or []):
-        given = rnd.get("rolls") or {}
-        # in the order they were typed (or rolled): the stored object's keys are not
-        # ordered (PostgreSQL's jsonb), so the round keeps its order as a list
-        order = [k for k in rnd.get("order") or [] if k in given]
-        order += [k for k in given if k not in order]
-        rolls = [(names.get(k, k), given[k]) for k in order]
-        places = tuple(rnd.get("places") or (0, 0))
-        rounds.append(RollRoundView(rnd.get("round", i + 1), places, rolls, i > 0))
+    rounds = [_roll_round(i, rnd, names) for i, rnd in enumerate(cycle.rolls or [])]
     return Seeding(
         drawn=cycle.seed is not None,
         seed=cycle.seed,
         rounds=rounds,
         numbers=[(s.number, s.entry.player) for s in seeds],
     )
+
+
+def _roll_round(i: int, rnd: dict, names: dict[str, str]) -> RollRoundView:
+    """Roll round ``i`` as stored, its rolls in the order they were typed (or rolled): the
+    stored object's keys are not ordered (PostgreSQL's jsonb), so the round keeps its
+    order as a list."""
+    given = rnd.get("rolls") or {}
+    rolls = [(names.get(k, k), given[k]) for k in _typed_keys(rnd.get("order") or [], given)]
+    places = tuple(rnd.get("places") or (0, 0))
+    return RollRoundView(rnd.get("round", i + 1), places, rolls, i > 0)
+
+
+def _typed_keys(order: list[str], given: dict[str, int]) -> list[str]:
+    """The keys of ``given`` in the stored ``order``, any others after them."""
+    typed = [k for k in order if k in given]
+    return typed + [k for k in given if k not in typed]
 
 
 @dataclass
@@ -75,6 +82,12 @@ class ScheduleBlock:
     rounds: list[ScheduleRound] = field(default_factory=list)
     obj: Any = None
     seeding: Seeding | None = None
+
+    def add(self, fixture: Fixture) -> None:
+        """Add the next game (games come in round order)."""
+        if not self.rounds or self.rounds[-1].number != fixture.round:
+            self.rounds.append(ScheduleRound(fixture.round))
+        self.rounds[-1].fixtures.append(fixture)
 
 
 #: the part of a schedule holding every game outside the DRRs (series, events, final table)
@@ -147,13 +160,11 @@ GAMES_PER_PAGE = 240
 def _part_fixtures(fixtures, player: Player | None, part: SchedulePart | None):
     if player is not None:
         fixtures = fixtures.filter(seats__entry__player=player)
-    if part is not None:
-        fixtures = (
-            fixtures.filter(cycle__number=part.number)
-            if part.number is not None
-            else fixtures.filter(cycle__isnull=True)
-        )
-    return fixtures
+    if part is None:
+        return fixtures
+    if part.number is None:
+        return fixtures.filter(cycle__isnull=True)
+    return fixtures.filter(cycle__number=part.number)
 
 
 def round_pages(league: League, player: Player | None, part: SchedulePart | None, wanted=None):
@@ -173,10 +184,13 @@ def round_pages(league: League, player: Player | None, part: SchedulePart | None
     per_round = -(-part.games // max(1, len(numbers)))
     size = max(1, GAMES_PER_PAGE // per_round)
     paginator = Paginator(numbers, size)
-    if not wanted:
-        current = next((i for i, (_, open_) in enumerate(rows) if open_), len(rows) - 1)
-        wanted = current // size + 1
-    return paginator.get_page(wanted)
+    return paginator.get_page(wanted or _first_open_page(rows, size))
+
+
+def _first_open_page(rows: list[tuple[int, int]], size: int) -> int:
+    """The page of the first round with a game to play (else the last round's)."""
+    current = next((i for i, (_, open_) in enumerate(rows) if open_), len(rows) - 1)
+    return current // size + 1
 
 
 def schedule(
@@ -199,36 +213,44 @@ def schedule(
         fixtures = fixtures.filter(round__in=list(rounds))
     blocks: dict[tuple, ScheduleBlock] = {}
     for fixture in fixtures:
-        if fixture.cycle_id:
-            key = (0, fixture.cycle.number, 0)
-            block = blocks.get(key) or ScheduleBlock(
-                "cycle", fixture.cycle.number, "", obj=fixture.cycle
-            )
-            if block.seeding is None and player is None:
-                block.seeding = cycle_seeding(fixture.cycle)
-        elif fixture.series_id:
-            s = fixture.series
-            key = (1, s.round, s.slot)
-            block = blocks.get(key) or ScheduleBlock("series", s.round, s.name, obj=s)
-        elif fixture.stage == Fixture.Stage.FINAL:
-            key = (3, 0, 0)
-            block = blocks.get(key) or ScheduleBlock("final", None, "")
-        else:
-            key = (2, 0, 0)
-            kind = "other" if league.event_kind == League.EventKind.LEAGUE else "event"
-            block = blocks.get(key) or ScheduleBlock(kind, None, league.get_event_kind_display())
-        blocks[key] = block
-        if not block.rounds or block.rounds[-1].number != fixture.round:
-            block.rounds.append(ScheduleRound(fixture.round))
-        block.rounds[-1].fixtures.append(fixture)
+        key, make = _block_of(league, fixture)
+        blocks[key] = block = blocks.get(key) or make()
+        if block.seeding is None and player is None and fixture.cycle_id:
+            block.seeding = cycle_seeding(fixture.cycle)  # a DRR's whole schedule only
+        block.add(fixture)
     for block in blocks.values():
-        if block.seeding is None:
-            continue
-        everyone = [p for _, p in block.seeding.numbers]
-        for rnd in block.rounds:
-            playing = {s.entry.player_id for f in rnd.fixtures for s in f.seats.all()}
-            rnd.byes = [p for p in everyone if p.pk not in playing]
+        _mark_byes(block)
     return [blocks[k] for k in sorted(blocks)]
+
+
+def _block_of(league: League, fixture: Fixture):
+    """The key of the block a game belongs to (its DRR, its playoff series, the final
+    table, or the other games), and how to make that block."""
+    if fixture.cycle_id:
+        cycle = fixture.cycle
+        return (0, cycle.number, 0), lambda: ScheduleBlock("cycle", cycle.number, "", obj=cycle)
+    if fixture.series_id:
+        s = fixture.series
+        return (1, s.round, s.slot), lambda: ScheduleBlock("series", s.round, s.name, obj=s)
+    if fixture.stage == Fixture.Stage.FINAL:
+        return (3, 0, 0), lambda: ScheduleBlock("final", None, "")
+    kind = "other" if league.event_kind == League.EventKind.LEAGUE else "event"
+    return (2, 0, 0), lambda: ScheduleBlock(kind, None, league.get_event_kind_display())
+
+
+def _mark_byes(block: ScheduleBlock) -> None:
+    """In a seeded DRR, each round's byes: the seeded players without a game in it."""
+    if block.seeding is None:
+        return
+    everyone = [p for _, p in block.seeding.numbers]
+    for rnd in block.rounds:
+        playing = _players_in(rnd.fixtures)
+        rnd.byes = [p for p in everyone if p.pk not in playing]
+
+
+def _players_in(fixtures: list[Fixture]) -> set[int]:
+    """The players seated at the games (seats prefetched)."""
+    return {s.entry.player_id for f in fixtures for s in f.seats.all()}
 
 
 def current_schedule(league: League) -> list[ScheduleBlock]:

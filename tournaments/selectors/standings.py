@@ -56,14 +56,7 @@ def standings_stamp(slug: str) -> StandingsStamp | None:
     SQL statement rather than an ORM query compiled each time (a third of a cached page's
     cost)."""
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(STAMP_SQL, [slug])
-            found = cursor.fetchone()
-        if found is None:
-            return None
-        league_id, is_public, count, revision, epoch, failed = found
-        at = datetime.fromtimestamp(float(epoch), tz=UTC) if epoch is not None else None
-        return StandingsStamp(league_id, is_public, count, revision, at, failed)
+        return _stamp_by_sql(slug)
     row = (
         League.objects.filter(slug=slug)
         .annotate(
@@ -76,6 +69,18 @@ def standings_stamp(slug: str) -> StandingsStamp | None:
         .first()
     )
     return None if row is None else StandingsStamp(*row)
+
+
+def _stamp_by_sql(slug: str) -> StandingsStamp | None:
+    """The stamp read by :data:`STAMP_SQL` (PostgreSQL)."""
+    with connection.cursor() as cursor:
+        cursor.execute(STAMP_SQL, [slug])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    league_id, is_public, count, revision, epoch, failed = found
+    at = datetime.fromtimestamp(float(epoch), tz=UTC) if epoch is not None else None
+    return StandingsStamp(league_id, is_public, count, revision, at, failed)
 
 
 def standings_tables(league: League) -> list[StandingsSnapshot]:
@@ -92,25 +97,29 @@ def standings_tables(league: League) -> list[StandingsSnapshot]:
     )
     snapshots.sort(key=lambda s: (STAGE_ORDER.get(s.stage, 1), s.stage))
     for snap in snapshots:
-        rows = list(snap.rows.all())
         snap.metric_keys = metric_columns(snap)
-        # StandingsRow.points holds the wins where the league scores no points
-        snap.show_points = any(k in POINTS_METRICS for k in snap.precedence or []) and not any(
-            k in snap.metric_keys for k in POINTS_METRICS
-        )
-        snap.show_separated = any(row.separated_by for row in rows)
+        snap.show_points = _shows_points(snap)
+        snap.show_separated = any(row.separated_by for row in snap.rows.all())
     return snapshots
+
+
+def _shows_points(snap: StandingsSnapshot) -> bool:
+    """A points column of its own: the league scores points (a points metric ranks it)
+    that no metric column shows. ``StandingsRow.points`` holds the wins otherwise."""
+    scores = any(k in POINTS_METRICS for k in snap.precedence or [])
+    return scores and not any(k in snap.metric_keys for k in POINTS_METRICS)
 
 
 def metric_columns(snapshot: StandingsSnapshot) -> list[str]:
     """Metric keys to show as columns: the precedence order first, then the others."""
-    seen: dict[str, None] = {}
-    for row in snapshot.rows.all():
-        for key in row.metrics or {}:
-            if key not in FIXED_COLUMNS:
-                seen.setdefault(key)
-    precedence = [k for k in (snapshot.precedence or []) if k in seen]
-    return precedence + sorted(k for k in seen if k not in precedence)
+    shown = _metric_keys(snapshot)
+    precedence = [k for k in (snapshot.precedence or []) if k in shown]
+    return precedence + sorted(shown - set(precedence))
+
+
+def _metric_keys(snapshot: StandingsSnapshot) -> set[str]:
+    """The metrics the rows hold, but those shown in fixed columns."""
+    return {key for row in snapshot.rows.all() for key in row.metrics or {}} - FIXED_COLUMNS
 
 
 def standings_failure(league: League) -> StandingsFailure | None:

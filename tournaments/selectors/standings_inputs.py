@@ -48,15 +48,20 @@ def _counted_results(league: League) -> list[dict[str, Any]]:
     if not_counted_game0(league):
         counted = counted.exclude(fixture__number=0)
     if connection.vendor == "postgresql":
-        sql, params = counted.values(*RESULT_FIELDS).query.sql_with_params()
-        columns = ", ".join(f"q.{name}" for name in RESULT_FIELDS)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT json_agg(json_build_array({columns}))::text FROM ({sql}) AS q", params
-            )
-            text = cursor.fetchone()[0]
-        return [dict(zip(RESULT_FIELDS, row, strict=True)) for row in json.loads(text or "[]")]
+        return _aggregated_in_json(counted)
     return list(counted.values(*RESULT_FIELDS))
+
+
+def _aggregated_in_json(counted) -> list[dict[str, Any]]:
+    """The results' fields aggregated by PostgreSQL into one JSON text, decoded at once."""
+    sql, params = counted.values(*RESULT_FIELDS).query.sql_with_params()
+    columns = ", ".join(f"q.{name}" for name in RESULT_FIELDS)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT json_agg(json_build_array({columns}))::text FROM ({sql}) AS q", params
+        )
+        text = cursor.fetchone()[0]
+    return [dict(zip(RESULT_FIELDS, row, strict=True)) for row in json.loads(text or "[]")]
 
 
 def not_counted_game0(league: League) -> bool:
@@ -90,28 +95,41 @@ def outcomes_for(league: League) -> list[GameOutcome]:
         .values_list("fixture_id", "entry_id")
     ):
         seats[fixture_id].append(entry_id)
-    outcomes = []
-    for r in results:
-        players = tuple(seats[r["fixture_id"]])
-        winner = r["winner_id"]
-        placings = tuple(r["placings"])
-        if winner is not None and placings and placings[0] != winner:
-            placings = (winner, *[p for p in placings if p != winner])
-        outcomes.append(
-            GameOutcome(
-                game_id=r["fixture_id"],
-                players=players,
-                winner=winner,
-                player_placings=placings,
-                colour_places=tuple(r["colour_places"]),
-                both_finished_order=tuple(r["both_finished"]),
-                counted_pawns={int(k): v for k, v in r["counted_pawns"].items()},
-                completed_colours={int(k): v for k, v in r["completed_colours"].items()},
-                game_time=stored_game_time(r["game_time"]),
-                forfeit_loser=r["forfeit_loser_id"],
-            )
-        )
-    return outcomes
+    return [_outcome(r, tuple(seats[r["fixture_id"]])) for r in results]
+
+
+def _outcome(r: dict[str, Any], players: tuple[int, ...]) -> GameOutcome:
+    """One counted result (its stored fields) as the standings read it."""
+    return GameOutcome(
+        game_id=r["fixture_id"],
+        players=players,
+        winner=r["winner_id"],
+        player_placings=_winner_first(r["winner_id"], tuple(r["placings"])),
+        colour_places=tuple(r["colour_places"]),
+        both_finished_order=tuple(r["both_finished"]),
+        counted_pawns=_by_entry(r["counted_pawns"]),
+        completed_colours=_by_entry(r["completed_colours"]),
+        game_time=stored_game_time(r["game_time"]),
+        forfeit_loser=r["forfeit_loser_id"],
+    )
+
+
+def _winner_first(winner: int | None, placings: tuple[int, ...]) -> tuple[int, ...]:
+    """The placings with the winner first (a result entered by hand may say otherwise)."""
+    if winner is None or not placings or placings[0] == winner:
+        return placings
+    return (winner, *[p for p in placings if p != winner])
+
+
+def _seeding_roll_off(cycle) -> tuple[dict[int, int], ...]:
+    """A DRR's seeding rolls as a roll-off between its players (none for fewer than two)."""
+    rounds = tuple(_by_entry(round_.get("rolls", {})) for round_ in cycle.rolls)
+    return rounds if rounds and len(rounds[0]) > 1 else ()
+
+
+def _by_entry(stored: dict[str, Any]) -> dict[int, Any]:
+    """A stored ``{entry id as text: value}`` with the entry ids as numbers."""
+    return {int(k): v for k, v in stored.items()}
 
 
 def league_metrics(league: League) -> list:
@@ -131,12 +149,9 @@ def roll_offs_for(league: League) -> list[TieBreakRoll]:
     tie-break rolls (not those of a single game)."""
     timed = []
     for cycle in league.cycles.order_by("number"):
-        rounds = tuple(
-            {int(p): v for p, v in round_.get("rolls", {}).items()} for round_ in cycle.rolls
-        )
-        if rounds and len(rounds[0]) > 1:
+        if rounds := _seeding_roll_off(cycle):
             timed.append((cycle.created_at, 0, cycle.pk, TieBreakRoll(rounds, cycle.created_at)))
     for roll in league.tie_break_rolls.filter(fixture__isnull=True):
-        rounds = tuple({int(p): v for p, v in r.items()} for r in roll.rounds)
+        rounds = tuple(_by_entry(r) for r in roll.rounds)
         timed.append((roll.recorded_at, 1, roll.pk, TieBreakRoll(rounds, roll.recorded_at)))
     return [item[-1] for item in sorted(timed, key=lambda t: t[:3])]

@@ -261,24 +261,27 @@ def _unsent_within_limits(limit: int) -> list[int]:
         .values_list("pk", flat=True)[:limit]
     )
     owners = _owners(unsent)
-    busy: dict[int, int] = {}
-    for owner in {o for o in owners.values() if o is not None}:
-        busy[owner] = (
-            GameAnalysis.objects.filter(_in_queue(), log__results__fixture__league__owner_id=owner)
-            .values("pk")
-            .distinct()
-            .count()
-        )
+    busy = {owner: _in_queue_of(owner) for owner in set(owners.values()) - {None}}
     room = queued_per_organizer()
     chosen = []
     for pk in unsent:
         owner = owners[pk]
-        if owner is not None:
-            if busy[owner] >= room:
-                continue
+        if owner is None:
+            chosen.append(pk)
+        elif busy[owner] < room:
             busy[owner] += 1
-        chosen.append(pk)
+            chosen.append(pk)
     return chosen
+
+
+def _in_queue_of(owner: int) -> int:
+    """How many analyses of the owner's leagues are in the queue."""
+    return (
+        GameAnalysis.objects.filter(_in_queue(), log__results__fixture__league__owner_id=owner)
+        .values("pk")
+        .distinct()
+        .count()
+    )
 
 
 def _lost(limit: int) -> list[int]:
@@ -317,10 +320,7 @@ def analyses_catch_up(limit: int = 500) -> dict:
         return {"created": 0, "sent": 0}
     skipped = analyses_skip_superseded()
     analyses_unskip_counted()
-    new = 0
-    for log in counted_logs_without_analysis(limit):
-        _, made = analysis_request(log)
-        new += made
+    new = sum(analysis_request(log)[1] for log in counted_logs_without_analysis(limit))
     sent = sum(analysis_send(pk) for pk in _unsent_within_limits(limit))
     resend_before = timezone.now() - RESEND_AFTER
     sent += sum(analysis_send(pk, resend_before=resend_before) for pk in _lost(limit))

@@ -503,6 +503,120 @@ MESSAGES: dict[str, str] = {
     ),
     # h-algo (issue 35): an algorithm's refusal and where it happened (its code nested)
     "algorithm_within": gettext_noop("%(within)s: %(why)s"),
+    # h-tournb (issue 35): league settings, events, starts, playoffs, mail limits, tie rolls
+    "event_game_format_3t": gettext_noop(
+        "game %(number)s: a triple-threat event plays %(formats)s games, not %(given)s"
+    ),
+    "event_game_format_challengers": gettext_noop(
+        "game %(number)s: a Challengers event plays %(formats)s games, not %(given)s"
+    ),
+    "event_game_format_other": gettext_noop(
+        "game %(number)s: this event plays %(formats)s games, not %(given)s"
+    ),
+    "start_rolls_invalid": gettext_noop("starting colour: %(why)s"),
+    "start_colour_not_in_play": gettext_noop(
+        "%(given)s is not in play in this game; the colours are %(colours)s"
+    ),
+    "setting_bool": gettext_noop("%(setting)s is true or false"),
+    "setting_too_long": gettext_noop("%(setting)s: at most %(most)s characters"),
+    "setting_choice_unknown": gettext_noop("unknown %(setting)s %(given)s; use one of %(known)s"),
+    "setting_required": gettext_noop("%(setting)s is required"),
+    "league_name_missing": gettext_noop("a league needs a name"),
+    "final_table_bounds": gettext_noop(
+        "the final table seats 2 to %(high)s players (0: no final table)"
+    ),
+    "time_limit_bounds": gettext_noop(
+        "the time limit is 5 to 240 minutes (championships: 25–60), or none"
+    ),
+    "kind_formats": gettext_noop("%(kind)s plays %(formats)s, not %(format)s"),
+    # an event kind's name, nested as ``kind`` (the labels of ``league_settings.EVENT_KINDS``)
+    "kind_league": gettext_noop("League of double round-robins"),
+    "kind_triple-threat": gettext_noop("Triple-threat event"),
+    "kind_challengers": gettext_noop("Double-threat Challengers"),
+    "kind_grand-prix": gettext_noop("Grand Prix event"),
+    "kind_open": gettext_noop("Open tournament"),
+    "setting_never_changes": gettext_noop("the %(setting)s of a league cannot be changed"),
+    "setting_not_of_kind": gettext_noop("%(setting)s is not a setting of a %(kind)s"),
+    "status_transition": gettext_noop("a league that is %(status)s cannot become %(to)s"),
+    # a league's status, nested as ``to``
+    "status_draft": gettext_noop("draft"),
+    "status_registration": gettext_noop("registration"),
+    "status_running": gettext_noop("running"),
+    "status_playoffs": gettext_noop("playoffs"),
+    "status_finished": gettext_noop("finished"),
+    "playoffs_invalid": gettext_noop("playoffs: %(why)s"),
+    "placement_points_invalid": gettext_noop("placement points: %(why)s"),
+    "mail_limit_recipient_hour": gettext_noop(
+        "too many mails: %(email)s was sent %(count)s in the last hour (the limit is "
+        "%(allowed)s per hour); try again in %(wait)s"
+    ),
+    "mail_limit_recipient_day": gettext_noop(
+        "too many mails: %(email)s was sent %(count)s in the last day (the limit is "
+        "%(allowed)s per day); try again in %(wait)s"
+    ),
+    "mail_limit_sender_hour": gettext_noop(
+        "too many mails: your account sent %(count)s in the last hour (the limit is "
+        "%(allowed)s per hour); try again in %(wait)s"
+    ),
+    "mail_limit_sender_day": gettext_noop(
+        "too many mails: your account sent %(count)s in the last day (the limit is "
+        "%(allowed)s per day); try again in %(wait)s"
+    ),
+    # how long to wait, nested as ``wait``
+    "wait_hours": gettext_noop("about %(n)s hours"),
+    "wait_minute": gettext_noop("%(n)s minute"),
+    "wait_minutes": gettext_noop("%(n)s minutes"),
+    "colours_pair_invalid": gettext_noop("preferred colours: %(why)s"),
+    "playoff_config_invalid": gettext_noop("playoff configuration: %(why)s"),
+    "series_invalid": gettext_noop("%(series)s: %(why)s"),
+    "start_unresolved": gettext_noop("%(game)s: %(why)s"),
+    "start_change_colour": gettext_noop(
+        "%(game)s already has a result and was started by %(c)s; this change would make "
+        "%(colour)s its starting colour. Void the result of %(game)s first"
+    ),
+    "start_change_undecided": gettext_noop(
+        "%(game)s already has a result and was started by %(c)s; this change would leave its "
+        "start undecided (the new result has another winner, or none, and no finishing order "
+        "of the colours). Void the result of %(game)s first"
+    ),
+    "text_one_line": gettext_noop(
+        "%(setting)s must be one line without line breaks or control characters (found %(found)s)"
+    ),
+    "tie_roll_not_at_board": gettext_noop(
+        "round %(number)s: %(player)s is not at this game's board"
+    ),
+    # a log that is not this game's: the problems (``log_check``), nested in log_mismatch
+    "log_rule_option": gettext_noop("%(option)s is %(log)s instead of %(league)s"),
+    "log_rules_differ": gettext_noop(
+        "the log's rules differ from the league's (%(spec)s): %(detail)s"
+    ),
+    "log_start_waits": gettext_noop(
+        "this game's starting colour is decided by %(decider)s, which has no counted result "
+        "yet; submit that game's result first"
+    ),
+    "log_start_undecided": gettext_noop("this game's starting colour has not been decided yet"),
+    "log_colours_unheld": gettext_noop(
+        "%(player)s holds %(colours)s in this game, but no player of the log holds exactly "
+        "those colours"
+    ),
+    "log_player_name": gettext_noop(
+        "the log names the player of %(colours)s %(given)s, but this game's player of "
+        "%(colours)s is %(player)s"
+    ),
+    "log_colours_unused_one": gettext_noop(
+        "the log has %(holder)s holding %(colours)s, but nobody holds %(colours)s in this "
+        'game: list it under "unused" in the log (colours with no pawns)'
+    ),
+    "log_colours_unused": gettext_noop(
+        "the log has %(holder)s holding %(colours)s, but nobody holds %(colours)s in this "
+        'game: list them under "unused" in the log (colours with no pawns)'
+    ),
+    "log_holder_not_here": gettext_noop(
+        "the log has %(holder)s holding %(colours)s, who is not at this game's board"
+    ),
+    "tie_roll_not_active": gettext_noop(
+        "round %(number)s: %(player)s is not an active player of %(league)s"
+    ),
 }
 
 #: the algorithms' codes (``tournaments.algorithms.messages``: worded there, once)

@@ -25,7 +25,13 @@ from tournaments.models import Fixture, League, Result, Seat
 from tournaments.selectors import formats as formats_selectors
 from tournaments.services.errors import ServiceError, coded, from_algorithm
 from tournaments.services.guards import require_organizer
-from tournaments.services.schedule import date_new_games, require_invitations_answered
+from tournaments.services.league_settings import check_game_formats
+from tournaments.services.reasons import why_of
+from tournaments.services.schedule import (
+    date_new_games,
+    require_invitations_answered,
+    seats_for,
+)
 from tournaments.services.standings import standings_invalidate
 from tournaments.services.starts import (  # noqa: F401  (event_starts_update: re-exported)
     event_starts_update,
@@ -48,11 +54,10 @@ def event_formats(league: League) -> list[str]:
 def event_plan(league: League) -> tuple[starting_colour.StartPlan, ...]:
     """The start plan of every game of the event (a Grand Prix: every game by die roll)."""
     formats = event_formats(league)
+    planner = PLANNERS.get(league.event_kind)
     try:
-        if league.event_kind == EventKind.CHALLENGERS:
-            return starting_colour.plan_challengers(formats)
-        if league.event_kind == EventKind.TRIPLE_THREAT:
-            return starting_colour.plan_triple_threat(formats)
+        if planner is not None:
+            return planner(formats)
     except AlgorithmError as exc:
         raise from_algorithm(exc, field="game_formats") from None
     return tuple(starting_colour.StartPlan(n, "die-roll") for n in range(1, len(formats) + 1))
@@ -61,38 +66,47 @@ def event_plan(league: League) -> tuple[starting_colour.StartPlan, ...]:
 def check_event(kind: str, fmt_code: str, board: int, formats: list, games: int) -> list[str]:
     """Validate an event's configuration at creation; the per-game formats to store."""
     if kind == EventKind.GRAND_PRIX:
-        if fmt_code not in ("GP", "GP+"):
-            raise coded("gp_formats", field="format")
-        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 50:
-            raise coded("gp_games_range", field="games")
+        _check_grand_prix(fmt_code, games)
         return []
-    if kind not in (EventKind.TRIPLE_THREAT, EventKind.CHALLENGERS):
+    if kind not in PLANNERS:
         return []
-    if not isinstance(formats, list) or not formats or len(formats) > 50:
-        raise coded("event_formats_list", field="game_formats")
-    wanted = (
-        ("3T", "3T+", "GP", "GP+")
-        if kind == EventKind.TRIPLE_THREAT
-        else ("2T", "2T+", "GP", "GP+")
-    )
-    for number, code in enumerate(formats, start=0 if kind == EventKind.CHALLENGERS else 1):
-        if code not in wanted:
-            raise ServiceError(
-                f"game {number}: a {'triple-threat' if wanted[0] == '3T' else 'Challengers'} "
-                f"event plays {', '.join(wanted)} games, not {code!r}",
-                field="game_formats",
-            )
-    needed = 6 if kind == EventKind.TRIPLE_THREAT else 4
-    if board != needed:
-        raise coded("event_board", field="board", board=needed)
+    _check_game_formats(kind, formats)
+    if board != EVENT_BOARDS[kind]:
+        raise coded("event_board", field="board", board=EVENT_BOARDS[kind])
     try:
-        if kind == EventKind.CHALLENGERS:
-            starting_colour.plan_challengers(formats)
-        else:
-            starting_colour.plan_triple_threat(formats)
+        PLANNERS[kind](formats)
     except AlgorithmError as exc:
         raise from_algorithm(exc, field="game_formats") from None
     return list(formats)
+
+
+#: how the starts of a triple-threat or Challengers event's games are planned
+PLANNERS = {
+    EventKind.CHALLENGERS: starting_colour.plan_challengers,
+    EventKind.TRIPLE_THREAT: starting_colour.plan_triple_threat,
+}
+#: the board each of them is played on
+EVENT_BOARDS = {EventKind.TRIPLE_THREAT: 6, EventKind.CHALLENGERS: 4}
+#: the formats of their games
+EVENT_GAME_FORMATS = {
+    EventKind.TRIPLE_THREAT: ("3T", "3T+", "GP", "GP+"),
+    EventKind.CHALLENGERS: ("2T", "2T+", "GP", "GP+"),
+}
+
+
+def _check_grand_prix(fmt_code: str, games) -> None:
+    """A Grand Prix plays GP or GP+, 1 to 50 games."""
+    if fmt_code not in ("GP", "GP+"):
+        raise coded("gp_formats", field="format")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 50:
+        raise coded("gp_games_range", field="games")
+
+
+def _check_game_formats(kind: str, formats) -> None:
+    """1 to 50 games, each of a format the event plays (Challengers: game 0 first)."""
+    if not isinstance(formats, list) or not formats or len(formats) > 50:
+        raise coded("event_formats_list", field="game_formats")
+    check_game_formats(kind, formats, EVENT_GAME_FORMATS[kind], field="game_formats")
 
 
 def _seating(league: League, code: str, at_board, preferences, board_colours):
@@ -138,33 +152,33 @@ def event_schedule(*, league: League, by, seed: int | None = None) -> list[Fixtu
         return made
 
 
+#: the players of an event with a fixed number of them, and the refusal of another number
+FIXED_PLAYERS = {
+    EventKind.CHALLENGERS: (2, "challengers_players"),
+    EventKind.TRIPLE_THREAT: (3, "triple_threat_players"),
+}
+
+
 def _check_players(league: League, count: int) -> None:
-    if league.event_kind == EventKind.CHALLENGERS and count != 2:
-        raise coded("challengers_players", league=league.name, count=count)
-    if league.event_kind == EventKind.TRIPLE_THREAT and count != 3:
-        raise coded("triple_threat_players", league=league.name, count=count)
-    if league.event_kind == EventKind.GRAND_PRIX:
-        most = len(DEFAULT_COLOURS[league.board]) // 2
-        if not 2 <= count <= most:
-            raise coded(
-                "gp_players", board=league.board, most=most, league=league.name, count=count
-            )
+    """Challengers are two players, a triple-threat event three, a Grand Prix two up to
+    half the board's colours."""
+    needed, refusal = FIXED_PLAYERS.get(league.event_kind, (count, ""))
+    if count != needed:
+        raise coded(refusal, league=league.name, count=count)
+    most = len(DEFAULT_COLOURS[league.board]) // 2
+    if league.event_kind == EventKind.GRAND_PRIX and not 2 <= count <= most:
+        raise coded("gp_players", board=league.board, most=most, league=league.name, count=count)
 
 
 def _schedule_game(league: League, entries, code: str, step, earlier: list[Fixture]) -> Fixture:
     board_colours = DEFAULT_COLOURS[league.board]
     at_board = [e.pk for e in entries]
-    preferences = {e.pk: (e.preferred_colours or None) for e in entries}
+    preferences = _preferences(entries)
     number = step.game
     try:
         assignment = _seating(league, code, at_board, preferences, board_colours)
     except AlgorithmError as exc:
         raise from_algorithm(exc) from None
-    fields: dict = {"start_basis": step.basis}
-    if step.depends_on is None:
-        fields.update(_die_roll_start(league, assignment, board_colours, number))
-    else:
-        fields["start_depends_on"] = next(f for f in earlier if f.number == step.depends_on)
     prefix = "GP" if league.event_kind == EventKind.GRAND_PRIX else "Game"
     fixture = Fixture.objects.create(
         league=league,
@@ -172,13 +186,25 @@ def _schedule_game(league: League, entries, code: str, step, earlier: list[Fixtu
         number=number,
         label=f"{prefix} {number}",
         format="" if code == league.format else code,
-        **fields,
+        start_basis=step.basis,
+        **_planned_start(league, step, assignment, earlier),
     )
-    Seat.objects.bulk_create(
-        Seat(fixture=fixture, entry_id=pk, position=i, colours=list(assignment[pk]))
-        for i, pk in enumerate(at_board)
-    )
+    Seat.objects.bulk_create(seats_for(fixture, at_board, assignment))
     return fixture
+
+
+def _planned_start(league: League, step, assignment, earlier: list[Fixture]) -> dict:
+    """A game's start as planned: rolled now (the first game, a Grand Prix game), or
+    waiting for the earlier game that decides it."""
+    if step.depends_on is None:
+        board_colours = DEFAULT_COLOURS[league.board]
+        return _die_roll_start(league, assignment, board_colours, step.game)
+    return {"start_depends_on": next(f for f in earlier if f.number == step.depends_on)}
+
+
+def _preferences(entries) -> dict[int, list | None]:
+    """Each entry's preferred colours (None: no preference)."""
+    return {e.pk: (e.preferred_colours or None) for e in entries}
 
 
 def _die_roll_start(league: League, assignment, board_colours, number: int) -> dict:
@@ -228,16 +254,12 @@ def grand_prix_progress(league: League) -> None:
         league.fixtures.filter(status=Fixture.Status.SCHEDULED).exclude(
             results__state__in=LIVE
         ).update(status=Fixture.Status.CANCELLED, cancel_reason=Fixture.CancelReason.DECIDED)
-        if league.status == League.Status.RUNNING:
-            league.status = League.Status.FINISHED
-            league.save(update_fields=["status"])
+        _move_status(league, League.Status.RUNNING, League.Status.FINISHED)
         return
     if cancelled.exists():
         cancelled.update(status=Fixture.Status.SCHEDULED, cancel_reason="")
         state = grand_prix_state(league)
-    if league.status == League.Status.FINISHED:
-        league.status = League.Status.RUNNING
-        league.save(update_fields=["status"])
+    _move_status(league, League.Status.FINISHED, League.Status.RUNNING)
     if state.extra_game_needed:
         grand_prix_extra_game(league)
 
@@ -252,11 +274,16 @@ def sequence_event_progress(league: League) -> None:
     league = League.objects.select_for_update().get(pk=league.pk)
     games = league.fixtures.exclude(status=Fixture.Status.CANCELLED)
     open_games = games.filter(status__in=formats_selectors.UNDECIDED).exists()
-    if not open_games and games.exists() and league.status == League.Status.RUNNING:
-        league.status = League.Status.FINISHED
-        league.save(update_fields=["status"])
-    elif open_games and league.status == League.Status.FINISHED:
-        league.status = League.Status.RUNNING
+    if open_games:
+        _move_status(league, League.Status.FINISHED, League.Status.RUNNING)
+    elif games.exists():
+        _move_status(league, League.Status.RUNNING, League.Status.FINISHED)
+
+
+def _move_status(league: League, before: str, after: str) -> None:
+    """A league in status ``before`` goes to ``after`` (in any other, it stays)."""
+    if league.status == before:
+        league.status = after
         league.save(update_fields=["status"])
 
 
@@ -271,19 +298,20 @@ def grand_prix_league_progress(league: League) -> None:
     if league.playoffs or league.event_kind != EventKind.LEAGUE:
         return
     league = League.objects.select_for_update().get(pk=league.pk)
-    if league.cycles.count() < league.drr_count:
+    if not _drrs_decided(league):
         return
     extra = league.fixtures.filter(cycle__isnull=True, series__isnull=True)
     pending = extra.filter(status__in=formats_selectors.UNDECIDED).exclude(results__state__in=LIVE)
-    regular_open = league.fixtures.filter(
-        cycle__isnull=False, status__in=formats_selectors.UNDECIDED
-    ).exists()
-    if regular_open:
-        return
     leaders = grand_prix_league_leaders(league)
     if len(leaders) < 2:
         pending.update(status=Fixture.Status.CANCELLED, cancel_reason=Fixture.CancelReason.DECIDED)
         return
+    _play_off_the_tie(league, extra, leaders)
+
+
+def _play_off_the_tie(league: League, extra, leaders: list[int]) -> None:
+    """A tied top: the extra games cancelled as decided come back; else, once no game is
+    left, each pair of leaders gets an extra game."""
     cancelled = extra.filter(cancel_reason=Fixture.CancelReason.DECIDED)
     if cancelled.exists():
         cancelled.update(status=Fixture.Status.SCHEDULED, cancel_reason="")
@@ -291,8 +319,16 @@ def grand_prix_league_progress(league: League) -> None:
     if league.fixtures.filter(status__in=formats_selectors.UNDECIDED).exists():
         return  # the extra games of this tie are still to be played
     made = [_extra_league_game(league, pair) for pair in itertools.combinations(leaders, 2)]
-
     date_new_games(league, made)
+
+
+def _drrs_decided(league: League) -> bool:
+    """Every DRR of the league is seeded and every game of them decided."""
+    if league.cycles.count() < league.drr_count:
+        return False
+    return not league.fixtures.filter(
+        cycle__isnull=False, status__in=formats_selectors.UNDECIDED
+    ).exists()
 
 
 def grand_prix_league_leaders(league: League) -> list[int]:
@@ -309,28 +345,29 @@ def _extra_league_game(league: League, pair: tuple[int, ...]) -> Fixture:
         league.draw_seed = secrets.randbelow(2**31)
         league.save(update_fields=["draw_seed"])
     board_colours = DEFAULT_COLOURS[league.board]
-    entries = {e.pk: e for e in league.entries.filter(pk__in=pair)}
-    preferences = {pk: (entries[pk].preferred_colours or None) for pk in pair}
+    preferences = _preferences(league.entries.filter(pk__in=pair))
     try:
         assignment = grand_prix.grand_prix_seating(list(pair), preferences, board_colours)
     except AlgorithmError as exc:
         raise from_algorithm(exc) from None
-    last = league.fixtures.order_by("-number").values_list("number", "round").first() or (0, 0)
-    rounds = league.fixtures.order_by("-round").values_list("round", flat=True).first() or 0
-    number = last[0] + 1
+    number, rounds = _next_numbers(league)
     fixture = Fixture.objects.create(
         league=league,
-        round=rounds + 1,
+        round=rounds,
         number=number,
         label=f"GP {number} (extra)",
         start_basis="die-roll",
         **_die_roll_start(league, assignment, board_colours, number),
     )
-    Seat.objects.bulk_create(
-        Seat(fixture=fixture, entry_id=pk, position=i, colours=list(assignment[pk]))
-        for i, pk in enumerate(pair)
-    )
+    Seat.objects.bulk_create(seats_for(fixture, list(pair), assignment))
     return fixture
+
+
+def _next_numbers(league: League) -> tuple[int, int]:
+    """The number and the round of a game after every game of the league."""
+    last = league.fixtures.order_by("-number").values_list("number", "round").first() or (0, 0)
+    rounds = league.fixtures.order_by("-round").values_list("round", flat=True).first() or 0
+    return last[0] + 1, rounds + 1
 
 
 def grand_prix_extra_game(league: League) -> Fixture:
@@ -366,6 +403,48 @@ def grand_prix_add_game(*, league: League, by) -> Fixture:
         return fixture
 
 
+def _rolled_start(in_play: list[str], rolls) -> tuple[str, list, str]:
+    """The start the die rolls rolled at the table decide: (colour, rolls, reason)."""
+    if not _rounds_of_rolls(rolls):
+        raise coded("start_rolls_shape", field="rolls")
+    try:
+        decided = starting_colour.die_roll_starting_colour(
+            in_play, recorded_rolls=[dict(r) for r in rolls]
+        )
+    except AlgorithmError as exc:
+        raise coded("start_rolls_invalid", field="rolls", why=why_of(exc)) from None
+    history = [r.as_dict() for r in decided.history]
+    return decided.winner, history, "highest die roll of the colours in play (rolled at the table)"
+
+
+def _rounds_of_rolls(rolls) -> bool:
+    """Rolls given as a list of rounds, each ``{colour: roll}``."""
+    return isinstance(rolls, list) and all(isinstance(r, dict) for r in rolls)
+
+
+def _start_by_hand(in_play: list[str], colour, reason: str) -> tuple[str, list, str]:
+    """A colour in play set by the organizer, with the reason: (colour, rolls, reason)."""
+    if colour not in in_play:
+        raise coded(
+            "start_colour_not_in_play",
+            field="colour",
+            given=repr(colour),
+            colours=", ".join(in_play),
+        )
+    if not reason.strip():
+        raise coded("start_reason_missing", field="reason")
+    return colour, [], f"set by the organizer: {reason.strip()[:150]}"
+
+
+def _check_start_settable(fixture: Fixture) -> None:
+    """A start is recorded where the rule does not decide it, before any result."""
+    refusal = start_by_hand_refusal(fixture)
+    if refusal is not None:
+        raise refusal
+    if fixture.results.filter(state__in=LIVE).exists():
+        raise coded("start_has_result", game=fixture.label or fixture.number)
+
+
 def start_by_hand_refusal(fixture: Fixture) -> ServiceError | None:
     """Why ``fixture``'s start may not be set by hand (None where it may): the regulation
     decides a double-threat DRR start (the first-mentioned player's rearguard), a playoff
@@ -374,15 +453,7 @@ def start_by_hand_refusal(fixture: Fixture) -> ServiceError | None:
     colour is not in play here. Die-roll starts are rolled at the table (or set by hand)."""
     game = fixture.label or str(fixture.number)
     if fixture.start_depends_on_id is not None:
-        decider = fixture.start_depends_on
-        name = decider.label or str(decider.number)
-        if not decider.results.filter(state=Result.State.CONFIRMED).exists():
-            return coded("start_rule_waits", game=game, decider=name)
-        if previous_game(decider) is not None and fixture.starting_colour:
-            if fixture.start_reason.startswith("set by the organizer"):
-                return None  # set by hand before: the organizer may correct it
-            return coded("start_rule_decided", game=game, c=fixture.starting_colour, decider=name)
-        return None
+        return _decided_start_refusal(fixture, game)
     if fixture.start_basis == "die-roll":
         return None
     if fixture.series_id is not None:
@@ -390,6 +461,20 @@ def start_by_hand_refusal(fixture: Fixture) -> ServiceError | None:
     if fixture.cycle_id is not None and fixture.starting_colour:
         return coded("start_rule_drr", game=game)
     return None
+
+
+def _decided_start_refusal(fixture: Fixture, game: str) -> ServiceError | None:
+    """A start an earlier game's result decides: set by hand only while that result has
+    no finishing order (or once the organizer set it by hand before)."""
+    decider = fixture.start_depends_on
+    name = decider.label or str(decider.number)
+    if not decider.results.filter(state=Result.State.CONFIRMED).exists():
+        return coded("start_rule_waits", game=game, decider=name)
+    if previous_game(decider) is None or not fixture.starting_colour:
+        return None
+    if fixture.start_reason.startswith("set by the organizer"):
+        return None  # set by hand before: the organizer may correct it
+    return coded("start_rule_decided", game=game, c=fixture.starting_colour, decider=name)
 
 
 def _grand_prix_league_add_game(league: League) -> Fixture:
@@ -431,34 +516,12 @@ def fixture_start_record(
             .select_related("league")
             .get(pk=fixture.pk)
         )
-        refusal = start_by_hand_refusal(fixture)
-        if refusal is not None:
-            raise refusal
-        if fixture.results.filter(state__in=LIVE).exists():
-            raise coded("start_has_result", game=fixture.label or fixture.number)
+        _check_start_settable(fixture)
         in_play = [c for s in fixture.seats.all() for c in s.colours]
         if rolls is not None:
-            if not isinstance(rolls, list) or not all(isinstance(r, dict) for r in rolls):
-                raise coded("start_rolls_shape", field="rolls")
-            try:
-                decided = starting_colour.die_roll_starting_colour(
-                    in_play, recorded_rolls=[dict(r) for r in rolls]
-                )
-            except AlgorithmError as exc:
-                raise from_algorithm(exc, field="rolls", within="starting colour") from None
-            fixture.starting_colour = decided.winner
-            fixture.start_rolls = [r.as_dict() for r in decided.history]
-            fixture.start_reason = "highest die roll of the colours in play (rolled at the table)"
+            start = _rolled_start(in_play, rolls)
         else:
-            if colour not in in_play:
-                raise ServiceError(
-                    f"{colour!r} is not in play in this game; the colours are {', '.join(in_play)}",
-                    field="colour",
-                )
-            if not reason.strip():
-                raise coded("start_reason_missing", field="reason")
-            fixture.starting_colour = colour
-            fixture.start_rolls = []
-            fixture.start_reason = f"set by the organizer: {reason.strip()[:150]}"
+            start = _start_by_hand(in_play, colour, reason)
+        fixture.starting_colour, fixture.start_rolls, fixture.start_reason = start
         fixture.save(update_fields=["starting_colour", "start_rolls", "start_reason", "updated_at"])
         return fixture

@@ -278,101 +278,157 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def clean(name: str, value, *, event_kind: str | None = None, board: int | None = None):  # noqa: C901 (one branch per kind of setting)
+def _words(name: str) -> str:
+    """A setting's name as a word of a message (``drr_count`` → ``drr count``)."""
+    return name.replace("_", " ")
+
+
+def clean(name: str, value, *, event_kind: str | None = None, board: int | None = None):
     """``value`` checked against the setting's specification (normalised), or a
     ServiceError naming the setting. ``None`` is accepted where the setting is nullable."""
     s = SETTINGS[name]
     if value is None or (value == "" and s.kind != "text"):
-        if s.nullable:
-            return None
-        if s.default is not None:
-            return s.default
-        raise ServiceError(_msg_required(s), field=name)
-    if s.kind == "bool":
-        if not isinstance(value, bool):
-            raise ServiceError(f"{name.replace('_', ' ')} is true or false", field=name)
+        return _blank(s)
+    check = _CHECKS.get(s.kind)
+    if check is None:  # an object: checked by its own validator (services/leagues.py)
         return value
-    if s.kind in ("text", "slug"):
-        if not isinstance(value, str) or not value.strip():
-            raise ServiceError(_msg_required(s), field=name)
-        value = value.strip()
-        if s.kind == "text":  # a league's name is a mail subject: one line, no control chars
-            value = single_line(value, field=name, what=f"a league's {name.replace('_', ' ')}")
-        if s.max_length and len(value) > s.max_length:
-            raise ServiceError(
-                f"{name.replace('_', ' ')}: at most {s.max_length} characters", field=name
-            )
-        return value
-    if s.kind == "choice":
-        if value not in s.choice_values():
-            known = ", ".join(str(v) for v in s.choice_values())
-            raise ServiceError(
-                f"unknown {name.replace('_', ' ')} {value!r}; use one of {known}", field=name
-            )
-        return value
-    if s.kind == "int":
-        low, high = s.bounds_for(event_kind) or (None, None)
-        if name == "final_table_size" and board in DEFAULT_COLOURS:
-            high = len(DEFAULT_COLOURS[board])
-        if not _is_int(value) or (low is not None and not low <= value <= high):
-            raise _int_error(s, low, high)
-        if name == "final_table_size" and value == 1:
-            raise _int_error(s, low, high)
-        return value
-    if s.kind == "int-list":
-        low, high = s.bounds or (0, 50)
-        if (
-            not isinstance(value, list)
-            or not all(_is_int(p) and p >= 0 for p in value)
-            or len(value) > high
-        ):
-            raise coded("points_whole_numbers", field=name)
-        return list(value)
-    if s.kind == "format-list":
-        low, high = s.bounds or (1, 50)
-        allowed = GAME_FORMATS.get(event_kind or "", tuple(FORMATS))
-        if not isinstance(value, list) or not low <= len(value) <= high:
-            raise coded("event_formats_count", field=name, low=low, high=high)
-        first = 0 if event_kind == CHALLENGERS else 1
-        for number, code in enumerate(value, start=first):
-            if code not in allowed:
-                raise ServiceError(
-                    f"game {number}: "
-                    f"{_EVENT_NAMES.get(event_kind or '', 'this event')} plays "
-                    f"{', '.join(allowed)} games, not {code!r}",
-                    field=name,
-                )
-        return list(value)
+    return check(s, value, event_kind=event_kind, board=board)
+
+
+def _blank(s: Setting):
+    """A setting left blank: none where it may be, else its default, else refused."""
+    if s.nullable:
+        return None
+    if s.default is not None:
+        return s.default
+    raise _required(s)
+
+
+def _clean_bool(s: Setting, value, **_context):
+    if not isinstance(value, bool):
+        raise coded("setting_bool", field=s.name, setting=_words(s.name))
     return value
 
 
-_EVENT_NAMES = {TRIPLE_THREAT: "a triple-threat event", CHALLENGERS: "a Challengers event"}
+def _clean_text(s: Setting, value, **_context):
+    if not isinstance(value, str) or not value.strip():
+        raise _required(s)
+    value = value.strip()
+    if s.kind == "text":  # a league's name is a mail subject: one line, no control chars
+        value = single_line(value, field=s.name, what=f"a league's {_words(s.name)}")
+    if s.max_length and len(value) > s.max_length:
+        raise coded("setting_too_long", field=s.name, setting=_words(s.name), most=s.max_length)
+    return value
 
 
-def _msg_required(s: Setting) -> str:
+def _clean_choice(s: Setting, value, **_context):
+    if value not in s.choice_values():
+        raise coded(
+            "setting_choice_unknown",
+            field=s.name,
+            setting=_words(s.name),
+            given=repr(value),
+            known=", ".join(str(v) for v in s.choice_values()),
+        )
+    return value
+
+
+def _clean_int(s: Setting, value, *, event_kind=None, board=None):
+    low, high = _int_bounds(s, event_kind, board)
+    in_bounds = _is_int(value) and (low is None or low <= value <= high)
+    if not in_bounds or (s.name == "final_table_size" and value == 1):  # a table of one
+        raise _int_error(s, low, high)
+    return value
+
+
+def _int_bounds(s: Setting, event_kind, board) -> tuple:
+    """A whole number's bounds for the event kind; the final table seats at most the
+    board's colours."""
+    low, high = s.bounds_for(event_kind) or (None, None)
+    if s.name == "final_table_size" and board in DEFAULT_COLOURS:
+        high = len(DEFAULT_COLOURS[board])
+    return low, high
+
+
+def _clean_int_list(s: Setting, value, **_context):
+    _low, high = s.bounds or (0, 50)
+    if not _whole_numbers(value) or len(value) > high:
+        raise coded("points_whole_numbers", field=s.name)
+    return list(value)
+
+
+def _whole_numbers(value) -> bool:
+    """A list of whole numbers of at least 0."""
+    return isinstance(value, list) and all(_is_int(p) and p >= 0 for p in value)
+
+
+def _clean_format_list(s: Setting, value, *, event_kind=None, **_context):
+    low, high = s.bounds or (1, 50)
+    allowed = GAME_FORMATS.get(event_kind or "", tuple(FORMATS))
+    if not isinstance(value, list) or not low <= len(value) <= high:
+        raise coded("event_formats_count", field=s.name, low=low, high=high)
+    check_game_formats(event_kind, value, allowed, field=s.name)
+    return list(value)
+
+
+def check_game_formats(event_kind, formats: list, allowed, *, field: str) -> None:
+    """Each game of an event is of a format it plays (Challengers: game 0 first)."""
+    first = 0 if event_kind == CHALLENGERS else 1
+    for number, code in enumerate(formats, start=first):
+        if code not in allowed:
+            raise game_format_error(event_kind, number, code, allowed, field=field)
+
+
+#: the check of each kind of plain setting (an object has its own validator)
+_CHECKS = {
+    "bool": _clean_bool,
+    "text": _clean_text,
+    "slug": _clean_text,
+    "choice": _clean_choice,
+    "int": _clean_int,
+    "int-list": _clean_int_list,
+    "format-list": _clean_format_list,
+}
+
+#: the refusal of a game format an event does not play, by event kind
+_GAME_FORMAT_CODES = {
+    TRIPLE_THREAT: "event_game_format_3t",
+    CHALLENGERS: "event_game_format_challengers",
+}
+
+
+def game_format_error(event_kind, number: int, code, allowed, *, field: str):
+    """Game ``number`` of an event of ``event_kind`` is of a format it does not play."""
+    return coded(
+        _GAME_FORMAT_CODES.get(event_kind or "", "event_game_format_other"),
+        field=field,
+        number=number,
+        formats=", ".join(allowed),
+        given=repr(code),
+    )
+
+
+def _required(s: Setting):
     if s.name == "name":
-        return "a league needs a name"
-    return f"{s.name.replace('_', ' ')} is required"
+        return coded("league_name_missing", field=s.name)
+    return coded("setting_required", field=s.name, setting=_words(s.name))
+
+
+#: how a whole-number setting is named in its refusal
+_INT_NAMES = {
+    "drr_count": "the number of DRRs",
+    "games_planned": "the number of games",
+    "ranking_level": "the ranking level",
+    "draw_seed": "the seed",
+}
 
 
 def _int_error(s: Setting, low, high) -> ServiceError:
-    names = {
-        "drr_count": "the number of DRRs",
-        "games_planned": "the number of games",
-        "time_limit_minutes": "the time limit",
-        "final_table_size": "the final table",
-        "ranking_level": "the ranking level",
-        "draw_seed": "the seed",
-    }
-    what = names.get(s.name, s.name.replace("_", " "))
     if s.name == "final_table_size":
-        return ServiceError(
-            f"the final table seats 2 to {high} players (0: no final table)", field=s.name
-        )
+        return coded("final_table_bounds", field=s.name, high=high)
     if s.name == "time_limit_minutes":
-        return ServiceError(
-            "the time limit is 5 to 240 minutes (championships: 25–60), or none", field=s.name
-        )
+        return coded("time_limit_bounds", field=s.name)
+    what = _INT_NAMES.get(s.name, _words(s.name))
     return coded("setting_bounds", field=s.name, setting=what, low=low, high=high)
 
 

@@ -19,11 +19,12 @@ from tournaments.permissions import (
 )
 from tournaments.services import league_settings as spec
 from tournaments.services.championship import entry_admit, waitlist_promote
-from tournaments.services.errors import NotAllowed, ServiceError, coded, from_algorithm
+from tournaments.services.errors import MESSAGES, NotAllowed, ServiceError, coded, coded_text
 from tournaments.services.events import check_event
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.notify import ENTRY_INVITED, notify_on_commit
 from tournaments.services.players import check_pair, fitting_pair, unique_slug
+from tournaments.services.reasons import why_of
 from tournaments.services.results import forfeit_record
 from tournaments.services.standings import standings_invalidate
 
@@ -44,6 +45,17 @@ TRANSITIONS = {
     Status.PLAYOFFS: {Status.FINISHED},
     Status.FINISHED: set(),
 }
+
+
+def _kind_name(kind: str):
+    """An event kind's name as a message parameter (shown in the reader's language)."""
+    return coded_text(f"kind_{kind!s}")
+
+
+def _status_name(status) -> object:
+    """A league status as a message parameter (an unknown one as it was given)."""
+    code = f"status_{status!s}"
+    return coded_text(code) if code in MESSAGES else str(status)
 
 
 def validate_rules(preset: str, overrides: dict | None) -> RuleSet:
@@ -77,24 +89,26 @@ def validate_playoffs(config: dict | None) -> dict:
     if kind == "xleague":
         return {"kind": "xleague"}
     if kind == "bracket":
-        seeds = config.get("seeds")
-        if isinstance(seeds, bool) or not isinstance(seeds, int) or not 2 <= seeds <= 64:
-            raise coded("bracket_seeds", field="playoffs")
-        # one value per round (or one for every round), normalised and validated by the
-        # algorithm: head_start [false, true] stays per round
-        try:
-            rounds = brackets.playoff_rounds(
-                seeds, config.get("first_to", 1), config.get("head_start")
-            )
-        except AlgorithmError as exc:
-            raise from_algorithm(exc, field="playoffs", within="playoffs") from None
-        return {
-            "kind": "bracket",
-            "seeds": seeds,
-            "first_to": list(rounds.first_to),
-            "head_start": list(rounds.head_start),
-        }
+        return _bracket_playoffs(config)
     raise coded("playoff_kind_unknown", field="playoffs", given=str(kind))
+
+
+def _bracket_playoffs(config: dict) -> dict:
+    """A bracket of 2 to 64 seeds, with one value per round (or one for every round),
+    normalised and validated by the algorithm: head_start [false, true] stays per round."""
+    seeds = config.get("seeds")
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or not 2 <= seeds <= 64:
+        raise coded("bracket_seeds", field="playoffs")
+    try:
+        rounds = brackets.playoff_rounds(seeds, config.get("first_to", 1), config.get("head_start"))
+    except AlgorithmError as exc:
+        raise coded("playoffs_invalid", field="playoffs", why=why_of(exc)) from None
+    return {
+        "kind": "bracket",
+        "seeds": seeds,
+        "first_to": list(rounds.first_to),
+        "head_start": list(rounds.head_start),
+    }
 
 
 def league_create(
@@ -136,21 +150,15 @@ def league_create(
     require_no_refusal(organize_refusal(owner))
     name = spec.clean("name", name)
     fmt = get_format(spec.clean("format", format))
-    board = spec.clean("board", board) or fmt.board
+    board = _checked_board(fmt, board)
     event_kind = spec.clean("event_kind", event_kind) or spec.default_kind(fmt.code)
-    if fmt.layout == "side-by-side" and board != fmt.board:
-        raise coded("board_fixed", field="board", format=fmt.label, board=fmt.board, given=board)
-    preset = spec.clean("rules_preset", rules_preset or None) or fmt.preset
-    validate_rules(preset, rules_overrides)
+    preset = _checked_rules(fmt, rules_preset, rules_overrides)
     drr_count = spec.clean("drr_count", drr_count)
     precedence = validate_precedence(list(precedence or fmt.default_precedence))
     points_scheme = spec.clean("points_scheme", points_scheme or None)
     draw_seed = spec.clean("draw_seed", draw_seed)
     ranking_level = _check_ranking_level(spec.clean("ranking_level", ranking_level), fmt)
-    for flag in ("confirmation_required", "is_public", "registration_open", "game0_counts"):
-        spec.clean(flag, locals()[flag])
-    if game0_counts and event_kind != spec.CHALLENGERS:
-        raise coded("game_zero_challengers", field="game0_counts")
+    _check_flags(event_kind, confirmation_required, is_public, registration_open, game0_counts)
     event = _check_event_settings(
         fmt,
         board,
@@ -162,11 +170,7 @@ def league_create(
         points_scheme,
         playoffs,
     )
-    slug = spec.clean("slug", slug or None)
-    if slug and slug.lower() in RESERVED_LEAGUE_SLUGS:
-        raise coded("slug_reserved", field="slug", address=repr(slug), path=slug)
-    if slug and League.objects.filter(slug=slug).exists():
-        raise coded("slug_taken", field="slug", address=repr(slug))
+    slug = _free_slug(slug)
     try:
         with transaction.atomic():
             return League.objects.create(
@@ -193,6 +197,43 @@ def league_create(
         raise coded("slug_taken_race", field="slug", address=repr(slug or name)) from None
 
 
+def _checked_board(fmt, board: int | None) -> int:
+    """The league's board (blank: the format's); a side-by-side format has only its own."""
+    board = spec.clean("board", board) or fmt.board
+    if fmt.layout == "side-by-side" and board != fmt.board:
+        raise coded("board_fixed", field="board", format=fmt.label, board=fmt.board, given=board)
+    return board
+
+
+def _checked_rules(fmt, rules_preset: str | None, rules_overrides: dict | None) -> str:
+    """The rules preset (blank: the format's), checked with its overrides."""
+    preset = spec.clean("rules_preset", rules_preset or None) or fmt.preset
+    validate_rules(preset, rules_overrides)
+    return preset
+
+
+def _check_flags(event_kind: str, *flags: bool) -> None:
+    """The yes/no settings (confirmation, public, registration, game 0 counts), of which
+    game 0 counting belongs to a Challengers event only."""
+    names = ("confirmation_required", "is_public", "registration_open", "game0_counts")
+    for name, value in zip(names, flags, strict=True):
+        spec.clean(name, value)
+    if flags[-1] and event_kind != spec.CHALLENGERS:
+        raise coded("game_zero_challengers", field="game0_counts")
+
+
+def _free_slug(slug: str | None) -> str | None:
+    """A chosen address, checked (not reserved, not taken); None: made from the name."""
+    slug = spec.clean("slug", slug or None)
+    if not slug:
+        return None
+    if slug.lower() in RESERVED_LEAGUE_SLUGS:
+        raise coded("slug_reserved", field="slug", address=repr(slug), path=slug)
+    if League.objects.filter(slug=slug).exists():
+        raise coded("slug_taken", field="slug", address=repr(slug))
+    return slug
+
+
 def _check_ranking_level(level: int | None, fmt) -> int | None:
     if level is not None and fmt.code not in ("3T", "3T+"):
         raise coded("rankings_3t_only", field="ranking_level")
@@ -211,50 +252,90 @@ def _check_event_settings(
     playoffs,
 ) -> dict:
     """The event fields of a league, validated; refuses what cannot be run."""
-
-    Kind = League.EventKind
-    if fmt.code not in spec.KIND_FORMATS[kind]:
-        label = spec.EVENT_KINDS[kind][0]
-        raise ServiceError(
-            f"{label} plays {', '.join(spec.KIND_FORMATS[kind])}, not {fmt.code}",
-            field="format",
-        )
-    has_playoffs = (playoffs or {}).get("kind", "none") not in ("none", None)
-    if fmt.code in ("GP", "GP+") and has_playoffs:
-        raise coded("gp_no_playoffs", field="playoffs")
-    if kind != Kind.LEAGUE and has_playoffs:
-        raise coded("playoffs_drr_only", field="playoffs")
+    _check_kind_format(fmt, kind)
+    if _has_playoffs(playoffs):
+        _check_playoffs_fit(fmt, kind)
     fields = {"event_kind": kind, "game_formats": [], "games_planned": 0}
-    if kind in (Kind.TRIPLE_THREAT, Kind.CHALLENGERS):
-        formats = spec.clean("game_formats", game_formats, event_kind=kind)
-        fields["game_formats"] = check_event(kind, fmt.code, board, formats, 0)
-        if fmt.code not in fields["game_formats"]:
-            raise coded("event_format_missing", field="format", format=fmt.code)
-    elif kind == Kind.GRAND_PRIX:
-        games = spec.clean("games_planned", games_planned, event_kind=kind)
-        if games is None:
-            raise coded("gp_games_range", field="games_planned")
-        check_event(kind, fmt.code, board, [], games)
-        fields["games_planned"] = games
-    elif kind == Kind.OPEN:
-        rounds = spec.clean("games_planned", games_planned, event_kind=kind)
-        limit = spec.clean("time_limit_minutes", time_limit_minutes, event_kind=kind)
-        size = spec.clean("final_table_size", final_table_size, event_kind=kind, board=board)
-        if points_scheme:
-            try:
-                open_draw.check_placement_scheme(points_scheme)
-            except AlgorithmError as exc:
-                raise from_algorithm(
-                    exc, field="points_scheme", within="placement points"
-                ) from None
-        fields.update(
-            games_planned=5 if rounds is None else rounds,
-            time_limit_minutes=limit,
-            final_table_size=4 if size is None else size,
-        )
-    elif game_formats or games_planned:
-        raise coded("formats_need_kind", field="event_kind")
+    check = _EVENT_CHECKS.get(kind)
+    if check is None:  # a league of DRRs
+        if game_formats or games_planned:
+            raise coded("formats_need_kind", field="event_kind")
+        return fields
+    given = {
+        "game_formats": game_formats,
+        "games_planned": games_planned,
+        "time_limit_minutes": time_limit_minutes,
+        "final_table_size": final_table_size,
+        "points_scheme": points_scheme,
+    }
+    fields.update(check(fmt, board, kind, given))
     return fields
+
+
+def _check_kind_format(fmt, kind: str) -> None:
+    """Each event kind plays its own formats."""
+    if fmt.code not in spec.KIND_FORMATS[kind]:
+        raise coded(
+            "kind_formats",
+            field="format",
+            kind=_kind_name(kind),
+            formats=", ".join(spec.KIND_FORMATS[kind]),
+            format=fmt.code,
+        )
+
+
+def _check_playoffs_fit(fmt, kind: str) -> None:
+    """Playoffs are for a league of DRRs, not of Grand Prix games (the points decide)."""
+    if fmt.code in ("GP", "GP+"):
+        raise coded("gp_no_playoffs", field="playoffs")
+    if kind != League.EventKind.LEAGUE:
+        raise coded("playoffs_drr_only", field="playoffs")
+
+
+def _sequence_event_fields(fmt, board: int, kind: str, given: dict) -> dict:
+    """A triple-threat or Challengers event: its games' formats, among them its own."""
+    formats = spec.clean("game_formats", given["game_formats"], event_kind=kind)
+    formats = check_event(kind, fmt.code, board, formats, 0)
+    if fmt.code not in formats:
+        raise coded("event_format_missing", field="format", format=fmt.code)
+    return {"game_formats": formats}
+
+
+def _grand_prix_fields(fmt, board: int, kind: str, given: dict) -> dict:
+    """A Grand Prix event: its number of games."""
+    games = spec.clean("games_planned", given["games_planned"], event_kind=kind)
+    if games is None:
+        raise coded("gp_games_range", field="games_planned")
+    check_event(kind, fmt.code, board, [], games)
+    return {"games_planned": games}
+
+
+def _open_fields(fmt, board: int, kind: str, given: dict) -> dict:
+    """An open tournament: rounds, time limit, final table and placement points."""
+    rounds = spec.clean("games_planned", given["games_planned"], event_kind=kind)
+    limit = spec.clean("time_limit_minutes", given["time_limit_minutes"], event_kind=kind)
+    size = spec.clean("final_table_size", given["final_table_size"], event_kind=kind, board=board)
+    if given["points_scheme"]:
+        try:
+            open_draw.check_placement_scheme(given["points_scheme"])
+        except AlgorithmError as exc:
+            raise coded(
+                "placement_points_invalid", field="points_scheme", why=why_of(exc)
+            ) from None
+    return {
+        "games_planned": 5 if rounds is None else rounds,
+        "time_limit_minutes": limit,
+        "final_table_size": 4 if size is None else size,
+    }
+
+
+#: the fields each kind of event checks (a league of DRRs has none of them)
+_EVENT_CHECKS = {
+    League.EventKind.TRIPLE_THREAT: _sequence_event_fields,
+    League.EventKind.CHALLENGERS: _sequence_event_fields,
+    League.EventKind.GRAND_PRIX: _grand_prix_fields,
+    League.EventKind.OPEN: _open_fields,
+}
 
 
 def league_add_organizer(*, league: League, user, by) -> None:
@@ -313,84 +394,26 @@ def league_scheduled(league: League) -> bool:
     return league.cycles.exists() or league.fixtures.exists()
 
 
-def league_update(*, league: League, by, **changes) -> League:  # noqa: C901 (one guard per group of settings)
+def league_update(*, league: League, by, **changes) -> League:
     """Change a league's settings with the checks of ``league_create`` (the same
     specifications, ``tournaments.services.league_settings``): the name, privacy, registration,
     confirmation and ranking level at any time; rules, DRRs, the event's games, playoffs,
     tie-breaks and points only before the first game exists (the playoffs also later,
     until drawn); format, board, event kind and address never (create another league)."""
     require_organizer(by, league)
-    for frozen in ("format", "board", "owner", "status", "slug", "event_kind", "draw_seed"):
-        if frozen in changes and changes[frozen] != getattr(league, frozen):
-            raise ServiceError(
-                f"the {frozen.replace('_', ' ')} of a league cannot be changed", field=frozen
-            )
-        changes.pop(frozen, None)
+    _drop_frozen(league, changes)
     unknown = set(changes) - set(SETTINGS_ANYTIME) - set(SETTINGS_BEFORE_SCHEDULE)
     if unknown:
         raise coded("settings_unknown", given=", ".join(sorted(unknown)))
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         fmt = get_format(league.format)
-        kind = league.event_kind
-        for key, setting in spec.SETTINGS.items():
-            if key not in changes or setting.kind == "object":
-                continue
-            if not spec.applies(key, kind) and changes[key] in (None, [], 0, getattr(league, key)):
-                changes[key] = getattr(league, key)  # not this kind's setting: left as it is
-                continue
-            if not spec.applies(key, kind):
-                raise ServiceError(
-                    f"{key.replace('_', ' ')} is not a setting of a {spec.EVENT_KINDS[kind][0]}",
-                    field=key,
-                )
-            changes[key] = spec.clean(key, changes[key], event_kind=kind, board=league.board)
-        if "playoffs" in changes:
-            if kind != League.EventKind.LEAGUE and (changes["playoffs"] or {}).get(
-                "kind", "none"
-            ) not in ("none", None):
-                raise coded("playoffs_drr_only", field="playoffs")
-            changes["playoffs"] = validate_playoffs(changes["playoffs"])
-        if "precedence" in changes:
-            changes["precedence"] = validate_precedence(list(changes["precedence"] or []))
-            if not changes["precedence"]:
-                raise coded("tie_break_none", field="precedence")
-        if "ranking_level" in changes:
-            _check_ranking_level(changes["ranking_level"], fmt)
-            if changes["ranking_level"] is None and league.ranking_level is not None:
-                changes.update(world_championship=False, major=False)
-        if changes.get("rules_preset", "") is None:
-            changes["rules_preset"] = fmt.preset
-        if changes.get("points_scheme", "") is None:
-            changes["points_scheme"] = []
+        _clean_plain_changes(league, changes)
+        _clean_compound_changes(league, fmt, changes)
         changed = {k: v for k, v in changes.items() if v != getattr(league, k)}
-        scheduled = league_scheduled(league)
-        for key in changed:
-            if key == "playoffs" and not league.series.exists():
-                continue
-            if key in SETTINGS_BEFORE_SCHEDULE and scheduled:
-                raise coded("setting_fixed", field=key, setting=key.replace("_", " "))
-        preset = changed.get("rules_preset", league.rules_preset)
-        overrides = changed.get("rules_overrides", league.rules_overrides)
-        if "rules_preset" in changed or "rules_overrides" in changed:
-            validate_rules(preset, overrides)
-        if {"game_formats", "games_planned", "time_limit_minutes", "final_table_size"} & set(
-            changed
-        ) or ("points_scheme" in changed and kind == League.EventKind.OPEN):
-            event = _check_event_settings(
-                fmt,
-                league.board,
-                kind,
-                changed.get("game_formats", league.game_formats),
-                changed.get("games_planned", league.games_planned),
-                changed.get("time_limit_minutes", league.time_limit_minutes),
-                changed.get("final_table_size", league.final_table_size),
-                changed.get("points_scheme", league.points_scheme),
-                league.playoffs,
-            )
-            for key in ("game_formats", "games_planned", "time_limit_minutes", "final_table_size"):
-                if key in changed:
-                    changed[key] = event[key]
+        _refuse_fixed(league, changed)
+        _check_changed_rules(league, changed)
+        _check_changed_event(league, fmt, changed)
         for key, value in changed.items():
             setattr(league, key, value)
         if changed:
@@ -398,6 +421,127 @@ def league_update(*, league: League, by, **changes) -> League:  # noqa: C901 (on
             if {"precedence", "points_scheme"} & set(changed):
                 standings_invalidate(league)
         return league
+
+
+#: settings that never change after creation (another league is created instead)
+FROZEN = ("format", "board", "owner", "status", "slug", "event_kind", "draw_seed")
+#: settings that shape an event's games (checked together when one changes)
+EVENT_SETTINGS = ("game_formats", "games_planned", "time_limit_minutes", "final_table_size")
+
+
+def _drop_frozen(league: League, changes: dict) -> None:
+    """Refuse a change of a frozen setting; drop the ones given unchanged."""
+    for frozen in FROZEN:
+        if frozen in changes and changes[frozen] != getattr(league, frozen):
+            raise coded("setting_never_changes", field=frozen, setting=frozen.replace("_", " "))
+        changes.pop(frozen, None)
+
+
+def _clean_plain_changes(league: League, changes: dict) -> None:
+    """Each plain setting checked by its specification (one of another event kind is
+    left as it is when given blank or unchanged, else refused)."""
+    kind = league.event_kind
+    for key, setting in spec.SETTINGS.items():
+        if key not in changes or setting.kind == "object":
+            continue
+        if spec.applies(key, kind):
+            changes[key] = spec.clean(key, changes[key], event_kind=kind, board=league.board)
+            continue
+        if changes[key] not in (None, [], 0, getattr(league, key)):
+            raise coded(
+                "setting_not_of_kind",
+                field=key,
+                setting=key.replace("_", " "),
+                kind=_kind_name(kind),
+            )
+        changes[key] = getattr(league, key)  # not this kind's setting: left as it is
+
+
+def _clean_compound_changes(league: League, fmt, changes: dict) -> None:
+    """Playoffs, tie-breaks and the ranking level by their validators; a blank rules
+    preset or points scheme back to the format's."""
+    if "playoffs" in changes:
+        changes["playoffs"] = _changed_playoffs(league, changes["playoffs"])
+    if "precedence" in changes:
+        changes["precedence"] = _changed_precedence(changes["precedence"])
+    if "ranking_level" in changes:
+        _change_ranking_level(league, fmt, changes)
+    if changes.get("rules_preset", "") is None:
+        changes["rules_preset"] = fmt.preset
+    if changes.get("points_scheme", "") is None:
+        changes["points_scheme"] = []
+
+
+def _changed_precedence(precedence) -> list[str]:
+    """New tie-breaks: at least one."""
+    precedence = validate_precedence(list(precedence or []))
+    if not precedence:
+        raise coded("tie_break_none", field="precedence")
+    return precedence
+
+
+def _change_ranking_level(league: League, fmt, changes: dict) -> None:
+    """A new ranking level (a triple-threat format only); an unranked league is no world
+    championship or major any more."""
+    _check_ranking_level(changes["ranking_level"], fmt)
+    if changes["ranking_level"] is None and league.ranking_level is not None:
+        changes.update(world_championship=False, major=False)
+
+
+def _changed_playoffs(league: League, playoffs: dict | None) -> dict:
+    """New playoffs, which only a league of DRRs has."""
+    if league.event_kind != League.EventKind.LEAGUE and _has_playoffs(playoffs):
+        raise coded("playoffs_drr_only", field="playoffs")
+    return validate_playoffs(playoffs)
+
+
+def _event_changed(kind: str, changed: dict) -> bool:
+    """A change of the event's games, or of an open tournament's placement points."""
+    open_points = "points_scheme" in changed and kind == League.EventKind.OPEN
+    return bool(set(EVENT_SETTINGS) & set(changed)) or open_points
+
+
+def _has_playoffs(playoffs: dict | None) -> bool:
+    return (playoffs or {}).get("kind", "none") not in ("none", None)
+
+
+def _refuse_fixed(league: League, changed: dict) -> None:
+    """Refuse a change of a setting fixed by the schedule (the playoffs: until drawn)."""
+    scheduled = league_scheduled(league)
+    for key in changed:
+        if key == "playoffs" and not league.series.exists():
+            continue
+        if key in SETTINGS_BEFORE_SCHEDULE and scheduled:
+            raise coded("setting_fixed", field=key, setting=key.replace("_", " "))
+
+
+def _check_changed_rules(league: League, changed: dict) -> None:
+    if "rules_preset" in changed or "rules_overrides" in changed:
+        validate_rules(
+            changed.get("rules_preset", league.rules_preset),
+            changed.get("rules_overrides", league.rules_overrides),
+        )
+
+
+def _check_changed_event(league: League, fmt, changed: dict) -> None:
+    """A change of the event's games (an open tournament's points too) checked with the
+    rest of the event's settings; the normalised values replace the given ones."""
+    kind = league.event_kind
+    if not _event_changed(kind, changed):
+        return
+    values = {key: changed.get(key, getattr(league, key)) for key in EVENT_SETTINGS}
+    event = _check_event_settings(
+        fmt,
+        league.board,
+        kind,
+        values["game_formats"],
+        values["games_planned"],
+        values["time_limit_minutes"],
+        values["final_table_size"],
+        changed.get("points_scheme", league.points_scheme),
+        league.playoffs,
+    )
+    changed.update({key: event[key] for key in EVENT_SETTINGS if key in changed})
 
 
 def league_finish(*, league: League, by) -> League:
@@ -429,34 +573,51 @@ def finish_refusal(league: League) -> ServiceError | None:
     """What the event kind still needs before it can end (the games are all decided):
     a league its DRRs and playoffs, an event its games, an open tournament its rounds and
     final table. None when it may finish."""
-    Kind = League.EventKind
-    kind = league.event_kind
-    if kind == Kind.LEAGUE:
-        cycles = league.cycles.count()
-        if cycles < league.drr_count:
-            return coded(
-                "drrs_unseeded",
-                league=league.name,
-                total=league.drr_count,
-                left=league.drr_count - cycles,
-            )
-        if league.playoffs and not league.series.exists():
-            return coded("playoffs_undrawn")
-        if league.series.filter(winner__isnull=True).exists():
-            return coded("series_undecided")
-    elif kind in (Kind.TRIPLE_THREAT, Kind.CHALLENGERS, Kind.GRAND_PRIX):
-        if not league.fixtures.exists():
-            return coded("event_unscheduled")
-    elif kind == Kind.OPEN:
-        rounds = league.open_rounds.filter(is_final=False).count()
-        if rounds < league.games_planned:
-            return coded("rounds_undrawn", done=rounds, total=league.games_planned)
-        if (
-            league.final_table_size
-            and not league.fixtures.filter(stage=Fixture.Stage.FINAL).exists()
-        ):
-            return coded("final_table_unseated")
+    check = _FINISH_CHECKS.get(league.event_kind)
+    return check(league) if check else None
+
+
+def _league_unfinished(league: League) -> ServiceError | None:
+    """A league of DRRs: every DRR seeded, the playoffs drawn and decided."""
+    cycles = league.cycles.count()
+    if cycles < league.drr_count:
+        return coded(
+            "drrs_unseeded",
+            league=league.name,
+            total=league.drr_count,
+            left=league.drr_count - cycles,
+        )
+    if league.playoffs and not league.series.exists():
+        return coded("playoffs_undrawn")
+    if league.series.filter(winner__isnull=True).exists():
+        return coded("series_undecided")
     return None
+
+
+def _event_unfinished(league: League) -> ServiceError | None:
+    """An event: its games scheduled."""
+    if not league.fixtures.exists():
+        return coded("event_unscheduled")
+    return None
+
+
+def _open_unfinished(league: League) -> ServiceError | None:
+    """An open tournament: every preliminary round drawn, the final table seated."""
+    rounds = league.open_rounds.filter(is_final=False).count()
+    if rounds < league.games_planned:
+        return coded("rounds_undrawn", done=rounds, total=league.games_planned)
+    if league.final_table_size and not league.fixtures.filter(stage=Fixture.Stage.FINAL).exists():
+        return coded("final_table_unseated")
+    return None
+
+
+_FINISH_CHECKS = {
+    League.EventKind.LEAGUE: _league_unfinished,
+    League.EventKind.TRIPLE_THREAT: _event_unfinished,
+    League.EventKind.CHALLENGERS: _event_unfinished,
+    League.EventKind.GRAND_PRIX: _event_unfinished,
+    League.EventKind.OPEN: _open_unfinished,
+}
 
 
 def league_set_status(*, league: League, status: str, by) -> League:
@@ -464,8 +625,11 @@ def league_set_status(*, league: League, status: str, by) -> League:
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if status not in TRANSITIONS.get(league.status, set()):
-            raise ServiceError(
-                f"a league that is {league.status} cannot become {status}", field="status"
+            raise coded(
+                "status_transition",
+                field="status",
+                status=league.status,
+                to=_status_name(status),
             )
         league.status = status
         league.save(update_fields=["status"])
@@ -483,17 +647,20 @@ def entries_open_refusal(league: League) -> str | None:
 
 def entries_open_error(league: League) -> ServiceError | None:
     """Why no one can be entered now, or None (only before the schedule exists)."""
-    if (
-        league.event_kind == League.EventKind.OPEN
-        and league.status == Status.RUNNING
-        and not league.fixtures.filter(stage=Fixture.Stage.FINAL).exists()
-    ):
+    if _takes_late_entries(league):
         return None  # late entries play from the next round (h-champ)
     if league.status not in (Status.DRAFT, Status.REGISTRATION):
         return coded("entries_closed", league=league.name, status=league.status)
     if league.cycles.exists():
         return coded("schedule_exists")
     return None
+
+
+def _takes_late_entries(league: League) -> bool:
+    """A running open tournament takes entries until its final table is seated."""
+    if league.event_kind != League.EventKind.OPEN or league.status != Status.RUNNING:
+        return False
+    return not league.fixtures.filter(stage=Fixture.Stage.FINAL).exists()
 
 
 def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> Entry:
@@ -505,10 +672,7 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
     require_no_refusal(enter_refusal(by, player))
     if refusal := entries_open_error(league):
         raise refusal
-    if preferred_colours:
-        colours = check_pair(league, preferred_colours)
-    else:  # the profile's preference, where it fits this league's board and layout
-        colours = fitting_pair(league, player.preferred_colours)
+    colours = _entry_colours(league, player, preferred_colours)
     consent_needed = player.user_id is not None and player.user_id != by.pk
     try:
         with transaction.atomic():
@@ -526,6 +690,14 @@ def entry_add(*, league: League, player: Player, by, preferred_colours=None) -> 
             return entry
     except IntegrityError:
         raise coded("already_entered", player=player.name, league=league.name) from None
+
+
+def _entry_colours(league: League, player: Player, preferred_colours) -> list[str]:
+    """The entry's preferred colours: those given (checked), else the profile's where they
+    fit this league's board and layout."""
+    if preferred_colours:
+        return check_pair(league, preferred_colours)
+    return fitting_pair(league, player.preferred_colours)
 
 
 def entry_remove(*, entry: Entry, by) -> None:

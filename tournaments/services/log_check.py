@@ -22,21 +22,30 @@ def log_colour_names(data: dict[str, Any], board: int) -> dict[str, str]:
 def log_holdings(data: dict[str, Any], board: int) -> dict[frozenset[str], str]:
     """Set of colours (league names) → the name the log gives the player holding them."""
     to_league = log_colour_names(data, board)
-    unused = {to_league.get(c, c) for c in data.get("unused") or []}
-    neutral = None
-    rules = data.get("rules")
-    if isinstance(rules, dict) and rules.get("neutral"):
-        neutral = to_league.get(rules["neutral"], rules["neutral"])
-    holdings: dict[frozenset[str], str] = {}
-    held: set[str] = set()
-    for name, colours in (data.get("players") or {}).items():
-        group = frozenset(to_league.get(c, c) for c in colours)
-        holdings[group] = name
-        held |= group
+    holdings = _player_holdings(data, to_league)
+    held = set().union(*holdings)
+    idle = _idle_colours(data, to_league)
     for log_name, colour in to_league.items():
-        if colour not in held and colour not in unused and colour != neutral:
+        if colour not in held and colour not in idle:
             holdings[frozenset([colour])] = log_name
     return holdings
+
+
+def _player_holdings(data: dict[str, Any], to_league: dict[str, str]):
+    """The log's players: the set of colours each holds (league names) → their name."""
+    return {
+        frozenset(to_league.get(c, c) for c in colours): name
+        for name, colours in (data.get("players") or {}).items()
+    }
+
+
+def _idle_colours(data: dict[str, Any], to_league: dict[str, str]) -> set[str]:
+    """The colours no player holds in the log: the unused ones and the neutral colour."""
+    idle = {to_league.get(c, c) for c in data.get("unused") or []}
+    rules = data.get("rules")
+    if isinstance(rules, dict) and rules.get("neutral"):
+        idle.add(to_league.get(rules["neutral"], rules["neutral"]))
+    return idle
 
 
 def fixture_rules_spec(fixture: Fixture) -> str | dict:
@@ -57,65 +66,76 @@ def _names_match(log_name: str, player) -> bool:
 def fixture_log_mismatches(fixture: Fixture, data: dict[str, Any]) -> list[str]:
     """Every way the log differs from the fixture, in words (empty when it fits)."""
     league = fixture.league
-    problems: list[str] = []
     board = data.get("board", 4)
-    if board != league.board:
-        problems.append(coded_text("log_board", log=board, league=league.name, board=league.board))
-        return problems  # colours cannot be compared across boards
+    if board != league.board:  # colours cannot be compared across boards
+        return [coded_text("log_board", log=board, league=league.name, board=league.board)]
     try:
         log_rules = RuleSet.from_spec(data.get("rules")).options()
         league_rules = RuleSet.from_spec(fixture_rules_spec(fixture))
     except RulesError as exc:
         return [str(exc)]
-    if log_rules != league_rules.options():
-        differing = sorted(k for k, v in log_rules.items() if league_rules.options()[k] != v)
-        detail = ", ".join(
-            f"{k} is {log_rules[k]!r} instead of {league_rules.options()[k]!r}" for k in differing
-        )
-        problems.append(
-            f"the log's rules differ from the league's ({league_rules.to_spec()}): {detail}"
-        )
-    to_league = log_colour_names(data, board)
-    first = to_league.get(data.get("first"), data.get("first"))
+    problems = _rules_problems(log_rules, league_rules)
+    problems += _start_problems(fixture, log_colour_names(data, board), data.get("first"))
+    problems += _seat_problems(fixture, log_holdings(data, board))
+    return problems
+
+
+def _rules_problems(log_rules: dict, league_rules: RuleSet) -> list:
+    """The rule options the log plays otherwise than the game."""
+    wanted = league_rules.options()
+    if log_rules == wanted:
+        return []
+    detail = [
+        coded_text("log_rule_option", option=k, log=repr(log_rules[k]), league=repr(wanted[k]))
+        for k in sorted(k for k, v in log_rules.items() if wanted[k] != v)
+    ]
+    return [coded_text("log_rules_differ", spec=league_rules.to_spec(), detail=detail)]
+
+
+def _start_problems(fixture: Fixture, to_league: dict[str, str], first) -> list:
+    """The log's first colour against the game's start (which must be decided)."""
     if not fixture.starting_colour:
         decider = fixture.start_depends_on
-        problems.append(
-            f"this game's starting colour is decided by {decider.label or decider.number}, "
-            "which has no counted result yet; submit that game's result first"
-            if decider is not None
-            else "this game's starting colour has not been decided yet"
-        )
-    elif first != fixture.starting_colour:
-        problems.append(coded_text("log_first", first=first, c=fixture.starting_colour))
-    holdings = log_holdings(data, board)
-    seated: set[frozenset[str]] = set()
-    for seat in fixture.seats.all():
-        colours = frozenset(seat.colours)
-        seated.add(colours)
-        shown = "+".join(seat.colours)
-        player = seat.entry.player
-        if colours not in holdings:
-            problems.append(
-                f"{player.name} holds {shown} in this game, but no player of the log holds "
-                f"exactly those colours"
-            )
-        elif not _names_match(holdings[colours], player):
-            problems.append(
-                f"the log names the player of {shown} {holdings[colours]!r}, but this game's "
-                f"player of {shown} is {player.name}"
-            )
-    held = {c for group in seated for c in group}
-    for colours, name in holdings.items():
-        if colours not in seated and not colours & held:
-            problems.append(
-                f"the log has {name} holding {'+'.join(sorted(colours))}, but nobody holds "
-                f"{'+'.join(sorted(colours))} in this game: list "
-                f'{"it" if len(colours) == 1 else "them"} under "unused" in the log '
-                "(colours with no pawns)"
-            )
-        elif colours not in seated:
-            problems.append(
-                f"the log has {name} holding {'+'.join(sorted(colours))}, who is not at this "
-                f"game's board"
-            )
+        if decider is None:
+            return [coded_text("log_start_undecided")]
+        return [coded_text("log_start_waits", decider=decider.label or decider.number)]
+    first = to_league.get(first, first)
+    if first != fixture.starting_colour:
+        return [coded_text("log_first", first=first, c=fixture.starting_colour)]
+    return []
+
+
+def _seat_problems(fixture: Fixture, holdings: dict[frozenset[str], str]) -> list:
+    """The game's seats against the log's players: who holds which colours, by name."""
+    problems = []
+    seats = list(fixture.seats.all())
+    seated = [frozenset(seat.colours) for seat in seats]
+    for seat, colours in zip(seats, seated, strict=True):
+        problems += _seat_problem(seat, colours, holdings)
+    held = set().union(*seated)
+    for colours, holder in holdings.items():
+        if colours not in seated:
+            problems.append(_stray_holding(colours, holder, held))
     return problems
+
+
+def _seat_problem(seat, colours: frozenset[str], holdings) -> list:
+    """A seat whose colours no player of the log holds, or holds under another name."""
+    shown = "+".join(seat.colours)
+    player = seat.entry.player
+    if colours not in holdings:
+        return [coded_text("log_colours_unheld", player=player.name, colours=shown)]
+    if not _names_match(holdings[colours], player):
+        given = repr(holdings[colours])
+        return [coded_text("log_player_name", colours=shown, given=given, player=player.name)]
+    return []
+
+
+def _stray_holding(colours: frozenset[str], holder: str, held: set[str]):
+    """A player of the log whose colours no seat holds: colours nobody holds (to list as
+    unused), or a player who is not at the board."""
+    shown = "+".join(sorted(colours))
+    if colours & held:
+        return coded_text("log_holder_not_here", holder=holder, colours=shown)
+    code = "log_colours_unused_one" if len(colours) == 1 else "log_colours_unused"
+    return coded_text(code, holder=holder, colours=shown)

@@ -23,7 +23,7 @@ from django.db import connection
 from django.utils import timezone
 
 from tournaments.models import MailSent
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import coded, coded_text
 
 DEFAULTS = {
     "MAIL_LIMIT_SENDER_PER_HOUR": 30,
@@ -39,11 +39,12 @@ def limit(name: str) -> int:
     return int(getattr(settings, name, DEFAULTS[name]))
 
 
-def _wait(oldest, window: timedelta, now) -> str:
+def _wait(oldest, window: timedelta, now):
+    """How long until the oldest mail leaves ``window`` (a coded phrase)."""
     minutes = max(1, int(((oldest + window) - now).total_seconds() // 60) + 1)
     if minutes >= 120:
-        return f"about {round(minutes / 60)} hours"
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+        return coded_text("wait_hours", n=round(minutes / 60))
+    return coded_text("wait_minute" if minutes == 1 else "wait_minutes", n=minutes)
 
 
 def address_lock(email: str) -> None:
@@ -64,22 +65,35 @@ def mail_allowance_check(*, kind: str, sender, recipient: str) -> None:
     if sender is not None and getattr(sender, "pk", None):
         get_user_model().objects.select_for_update().filter(pk=sender.pk).first()
     address_lock(recipient)
-    checks = [("RECIPIENT", MailSent.objects.filter(recipient=recipient), f"{recipient} was sent")]
-    if sender is not None and not getattr(sender, "is_staff", False):
-        checks.append(("SENDER", MailSent.objects.filter(sender=sender), "your account sent"))
-    for who, rows, words in checks:
+    for who, rows in _limited(sender, recipient):
         for span, window in WINDOWS:
-            allowed = limit(f"MAIL_LIMIT_{who}_PER_{span.upper()}")
-            recent = rows.filter(sent_at__gt=now - window)
-            count = recent.count()
-            if count >= allowed:
-                oldest = recent.order_by("sent_at").values_list("sent_at", flat=True).first()
-                raise ServiceError(
-                    f"too many mails: {words} {count} in the last {span} "
-                    f"(the limit is {allowed} per {span}); try again in "
-                    f"{_wait(oldest, window, now)}",
-                    field="email",
-                )
+            _check_window(who, rows, span, window, now, recipient)
+
+
+def _limited(sender, recipient: str) -> list[tuple[str, object]]:
+    """Whose mails are counted: the recipient address's, and the sender's (not staff)."""
+    checks = [("RECIPIENT", MailSent.objects.filter(recipient=recipient))]
+    if sender is not None and not getattr(sender, "is_staff", False):
+        checks.append(("SENDER", MailSent.objects.filter(sender=sender)))
+    return checks
+
+
+def _check_window(who: str, rows, span: str, window: timedelta, now, recipient: str) -> None:
+    """Refuse a mail past the limit of ``who`` (RECIPIENT or SENDER) in one window."""
+    allowed = limit(f"MAIL_LIMIT_{who}_PER_{span.upper()}")
+    recent = rows.filter(sent_at__gt=now - window)
+    count = recent.count()
+    if count < allowed:
+        return
+    oldest = recent.order_by("sent_at").values_list("sent_at", flat=True).first()
+    raise coded(
+        f"mail_limit_{who.lower()}_{span}",
+        field="email",
+        email=recipient,
+        count=count,
+        allowed=allowed,
+        wait=_wait(oldest, window, now),
+    )
 
 
 def mail_record(*, kind: str, sender, recipient: str) -> MailSent:

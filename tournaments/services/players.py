@@ -15,6 +15,7 @@ from tournaments.formats import get_format
 from tournaments.models import Entry, League, Player
 from tournaments.permissions import may_share, organizes_any_league
 from tournaments.services.errors import NotAllowed, ServiceError, coded, from_algorithm
+from tournaments.services.reasons import why_of
 
 
 def unique_slug(model, text: str, reserved: frozenset[str] = frozenset()) -> str:
@@ -75,10 +76,15 @@ def player_name_check(
         return name
     clash = player_name_clash(name, organizer=organizer, exclude_pk=exclude_pk)
     if clash is not None:
-        if clash.name.casefold() == name.casefold():
-            raise coded("player_name_taken", field="name", name=clash.name)
-        raise coded("player_name_lookalike", field="name", name=name, other=clash.name)
+        raise _clash_error(name, clash)
     return name
+
+
+def _clash_error(name: str, clash: Player):
+    """``name`` is taken by the player ``clash``, or looks like its name."""
+    if clash.name.casefold() == name.casefold():
+        return coded("player_name_taken", field="name", name=clash.name)
+    return coded("player_name_lookalike", field="name", name=name, other=clash.name)
 
 
 def player_suffix(player: Player) -> str:
@@ -106,15 +112,19 @@ def player_names_distinguish(*names: str) -> int:
     group = list(Player.objects.filter(query).select_related("user", "created_by"))
     changed = 0
     for player in group:
-        key, folded = player.name_key, player.name_key_folded
-        twins = any(
-            other.pk != player.pk and (other.name_key == key or other.name_key_folded == folded)
-            for other in group
-        )
-        wanted = player_suffix(player) if twins else ""
+        wanted = player_suffix(player) if _has_twin(player, group) else ""
         if wanted != player.name_suffix:
             changed += Player.objects.filter(pk=player.pk).update(name_suffix=wanted)
     return changed
+
+
+def _has_twin(player: Player, group: list[Player]) -> bool:
+    """Another player of ``group`` has a name that looks like ``player``'s."""
+    key, folded = player.name_key, player.name_key_folded
+    return any(
+        other.pk != player.pk and (other.name_key == key or other.name_key_folded == folded)
+        for other in group
+    )
 
 
 def player_create(
@@ -150,18 +160,28 @@ def player_create_by(*, by, name: str, link_to_me: bool = False, preferred_colou
     if not getattr(by, "is_authenticated", False):
         raise coded("player_log_in", cls=NotAllowed)
     if link_to_me:
-        if Player.objects.filter(user=by).exists():
-            raise coded("player_has_profile", field="link_to_me")
-    elif not organizes_any_league(by):
-        raise coded("player_organizers_only", cls=NotAllowed)
+        _check_no_profile(by)
     else:
-        accountless_limit_check(by)
+        _check_may_create_accountless(by)
     return player_create(
         name=name,
         user=by if link_to_me else None,
         preferred_colours=preferred_colours,
         created_by=None if link_to_me else by,
     )
+
+
+def _check_no_profile(user) -> None:
+    """An account has one player profile."""
+    if Player.objects.filter(user=user).exists():
+        raise coded("player_has_profile", field="link_to_me")
+
+
+def _check_may_create_accountless(user) -> None:
+    """Organizers (and staff) create players without an account, up to their limit."""
+    if not organizes_any_league(user):
+        raise coded("player_organizers_only", cls=NotAllowed)
+    accountless_limit_check(user)
 
 
 def player_set_shared(*, player: Player, by, shared: bool) -> Player:
@@ -198,9 +218,21 @@ def player_set_colours(*, player: Player, by, preferred_colours) -> Player:
     never lost between profile and games."""
     if not (getattr(by, "is_staff", False) or (player.user_id and player.user_id == by.pk)):
         raise coded("colours_not_yours", cls=NotAllowed, player=player.name)
+    colours = _colour_pair(preferred_colours)
+    with transaction.atomic():
+        player.preferred_colours = colours
+        player.save(update_fields=["preferred_colours"])
+        entries = player.entries.filter(league__cycles__isnull=True, withdrawn_at__isnull=True)
+        for entry in entries.select_related("league").distinct():
+            _pass_on_colours(entry, colours)
+    return player
+
+
+def _colour_pair(preferred_colours) -> list[str]:
+    """A preferred pair (or single colour, or none) of the colours of the largest board."""
     colours = list(preferred_colours or [])
     known = DEFAULT_COLOURS[6]
-    if len(colours) > 2 or len(set(colours)) != len(colours):
+    if not _a_pair(colours):
         raise coded("colours_pair", field="preferred_colours")
     unknown = [c for c in colours if c not in known]
     if unknown:
@@ -210,17 +242,22 @@ def player_set_colours(*, player: Player, by, preferred_colours) -> Player:
             unknown=", ".join(map(str, unknown)),
             known=", ".join(known),
         )
-    with transaction.atomic():
-        player.preferred_colours = colours
-        player.save(update_fields=["preferred_colours"])
-        entries = player.entries.filter(league__cycles__isnull=True, withdrawn_at__isnull=True)
-        for entry in entries.select_related("league").distinct():
-            try:
-                entry.preferred_colours = check_pair(entry.league, colours)
-            except ServiceError:
-                continue  # not a pair on that league's board: the entry keeps its own
-            entry.save(update_fields=["preferred_colours"])
-    return player
+    return colours
+
+
+def _a_pair(colours: list[str]) -> bool:
+    """At most two colours, different ones."""
+    return len(colours) <= 2 and len(set(colours)) == len(colours)
+
+
+def _pass_on_colours(entry: Entry, colours: list[str]) -> None:
+    """The profile's new pair becomes the entry's, where it is a pair on that league's
+    board (else the entry keeps its own)."""
+    try:
+        entry.preferred_colours = check_pair(entry.league, colours)
+    except ServiceError:
+        return
+    entry.save(update_fields=["preferred_colours"])
 
 
 def fitting_pair(league: League, colours: list[str] | None) -> list[str]:
@@ -240,7 +277,7 @@ def check_pair(league: League, colours: list[str] | None) -> list[str]:
     try:
         unit = colour_rules.normalise(list(colours), DEFAULT_COLOURS[league.board], fmt.layout)
     except AlgorithmError as exc:
-        raise from_algorithm(exc, field="preferred_colours", within="preferred colours") from None
+        raise coded("colours_pair_invalid", field="preferred_colours", why=why_of(exc)) from None
     return list(unit)
 
 

@@ -84,68 +84,22 @@ def cycle_create(
         raise coded("event_not_drrs", league=league.name)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
-        if league.status not in (
-            League.Status.DRAFT,
-            League.Status.REGISTRATION,
-            League.Status.RUNNING,
-        ):
-            raise coded("drr_no_more", league=league.name, status=league.status)
-        number = league.cycles.count() + 1
-        if number > league.drr_count:
-            raise coded("all_drrs_generated", league=league.name, total=league.drr_count)
+        number = _next_drr_number(league)
         require_invitations_answered(league, "seed")
         entries = _active_entries(league)
-        if len(entries) < 2:
-            raise coded("drr_needs_players", league=league.name, count=len(entries))
-        if fmt.players_per_game == 3 and len(entries) < 3:
-            raise coded("needs_three", format=fmt.code, count=len(entries))
-        # h-trust: a name two entries share (issue 34) is typed as its label or the slug
-        names = [e.player.name for e in entries]
-        by_name = {e.player.name: e.pk for e in entries if names.count(e.player.name) == 1}
-        by_name |= {e.player.label: e.pk for e in entries} | {e.player.slug: e.pk for e in entries}
-        try:
-            recorded = (
-                [{by_name[name]: roll for name, roll in round_.items()} for round_ in rolls]
-                if rolls
-                else None
-            )
-        except KeyError as exc:
-            raise coded(
-                "seed_not_a_player", field="rolls", player=repr(exc.args[0]), league=league.name
-            ) from None
-        except (AttributeError, TypeError):
-            raise coded("seed_rolls_shape", field="rolls") from None
-        if seed is None and recorded is None:
-            seed = secrets.randbelow(2**31)
-        if recorded is not None and league.draw_seed is None:
-            # the rolls typed by the organizer seed the players, not the starting colours:
-            # the platform's dice for those (3T round 1, GP games) need a seed of their own,
-            # unpredictable and recorded (the league's, drawn once) so they replay
-            league.draw_seed = secrets.randbelow(2**31)
-            league.save(update_fields=["draw_seed"])
+        _check_player_count(league, fmt, entries)
+        recorded = _recorded_rolls(league, entries, rolls)
+        seed = _seed_for(league, seed, recorded)
         try:
             order = seed_by_die_roll([e.pk for e in entries], seed=seed, recorded_rolls=recorded)
-            if fmt.players_per_game == 3:
-                schedule = round_robin.triple_threat_schedule(
-                    len(entries), rounds=triple_threat_rounds(len(entries))
-                )
-            else:
-                schedule = round_robin.double_round_robin(len(entries), late_order=late_order)
+            schedule = _drr_schedule(fmt, len(entries), late_order)
         except AlgorithmError as exc:
             raise from_algorithm(exc) from None
         cycle = Cycle.objects.create(
             league=league,
             number=number,
             seed=None if recorded else seed,
-            rolls=[
-                {
-                    "round": r.number,
-                    "places": list(r.places),
-                    "rolls": {str(p): v for p, v in zip(r.players, r.rolls, strict=True)},
-                    "order": _typed_order(r.players, recorded, i),
-                }
-                for i, r in enumerate(order.history)
-            ],
+            rolls=_stored_rolls(order, recorded),
             late_order=list(late_order or []),
         )
         CycleSeed.objects.bulk_create(
@@ -154,22 +108,112 @@ def cycle_create(
         )
         entry_by_seed = {n: entry_id for entry_id, n in order.seed_numbers.items()}
         _create_fixtures(league, cycle, schedule, entry_by_seed, {e.pk: e for e in entries})
-        if league.status in (League.Status.DRAFT, League.Status.REGISTRATION):
-            league.status = League.Status.RUNNING
-            league.save(update_fields=["status"])
+        _start_running(league)
         # new games change the table's totals (provisional, games left): recompute it
         standings_invalidate(league)
         notify_on_commit(SCHEDULE_CHANGED, league.pk, f"cycle-{cycle.pk}-seeded")
         return cycle
 
 
+def _drr_schedule(fmt, players: int, late_order: list[int] | None):
+    """Who plays whom in which round: a triple-threat cycle for a format of three at a
+    board, else a double round-robin (G4–G6 of three players in ``late_order``)."""
+    if fmt.players_per_game == 3:
+        return round_robin.triple_threat_schedule(players, rounds=triple_threat_rounds(players))
+    return round_robin.double_round_robin(players, late_order=late_order)
+
+
+#: the statuses in which a league still starts DRRs
+DRR_STATUSES = (League.Status.DRAFT, League.Status.REGISTRATION, League.Status.RUNNING)
+
+
+def _start_running(league: League) -> None:
+    """A league with its first games runs (from draft or registration)."""
+    if league.status in (League.Status.DRAFT, League.Status.REGISTRATION):
+        league.status = League.Status.RUNNING
+        league.save(update_fields=["status"])
+
+
+def _next_drr_number(league: League) -> int:
+    """The number of the DRR to seed next, while the league may start one more."""
+    if league.status not in DRR_STATUSES:
+        raise coded("drr_no_more", league=league.name, status=league.status)
+    number = league.cycles.count() + 1
+    if number > league.drr_count:
+        raise coded("all_drrs_generated", league=league.name, total=league.drr_count)
+    return number
+
+
+def _check_player_count(league: League, fmt, entries: list[Entry]) -> None:
+    """A DRR needs two players, one of a format played by three at a board three."""
+    if len(entries) < 2:
+        raise coded("drr_needs_players", league=league.name, count=len(entries))
+    if fmt.players_per_game == 3 and len(entries) < 3:
+        raise coded("needs_three", format=fmt.code, count=len(entries))
+
+
+def _recorded_rolls(league: League, entries: list[Entry], rolls) -> list[dict] | None:
+    """The organizer's seeding rolls by entry id (``[{entry id: roll}, …]``), None without
+    them. A name two entries share (issue 34) is typed as its label or the slug."""
+    if not rolls:
+        return None
+    by_name = _names_typed(entries)
+    try:
+        return [{by_name[name]: roll for name, roll in round_.items()} for round_ in rolls]
+    except KeyError as exc:
+        raise coded(
+            "seed_not_a_player", field="rolls", player=repr(exc.args[0]), league=league.name
+        ) from None
+    except (AttributeError, TypeError):
+        raise coded("seed_rolls_shape", field="rolls") from None
+
+
+def _names_typed(entries: list[Entry]) -> dict[str, int]:
+    """How a seeding roll may name its player → entry id: a name no other entry shares,
+    the player's label or slug."""
+    names = [e.player.name for e in entries]
+    by_name = {e.player.name: e.pk for e in entries if names.count(e.player.name) == 1}
+    labels = {e.player.label: e.pk for e in entries}
+    return by_name | labels | {e.player.slug: e.pk for e in entries}
+
+
+def _seed_for(league: League, seed: int | None, recorded) -> int | None:
+    """The seed of the platform's seeding dice (drawn when neither it nor rolls are
+    given). Typed rolls seed the players, not the starting colours: the platform's dice
+    for those (3T round 1, GP games) need a seed of their own, unpredictable and recorded
+    (the league's, drawn once) so they replay."""
+    if recorded is None:
+        return secrets.randbelow(2**31) if seed is None else seed
+    if league.draw_seed is None:
+        league.draw_seed = secrets.randbelow(2**31)
+        league.save(update_fields=["draw_seed"])
+    return seed
+
+
+def _stored_rolls(order, recorded) -> list[dict]:
+    """The seeding's roll rounds as the DRR stores them (keys: entry ids as strings)."""
+    return [
+        {
+            "round": r.number,
+            "places": list(r.places),
+            "rolls": {str(p): v for p, v in zip(r.players, r.rolls, strict=True)},
+            "order": _typed_order(r.players, recorded, i),
+        }
+        for i, r in enumerate(order.history)
+    ]
+
+
 def _typed_order(players, recorded, index: int) -> list[str]:
     """The players of one roll round in the order the organizer typed them (else as
     rolled), as strings (the keys of the stored rolls)."""
-    if recorded and index < len(recorded):
-        typed = [p for p in recorded[index] if p in players]
-        return [str(p) for p in typed + [p for p in players if p not in typed]]
-    return [str(p) for p in players]
+    typed = recorded[index] if recorded and index < len(recorded) else []
+    return [str(p) for p in _typed_first(typed, players)]
+
+
+def _typed_first(typed, players) -> list:
+    """``players`` in the ``typed`` order, those not typed after them."""
+    first = [p for p in typed if p in players]
+    return first + [p for p in players if p not in first]
 
 
 def start_seed(cycle: Cycle, game_number: int) -> str:
@@ -224,30 +268,9 @@ def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
                 assignment = assign_colours(
                     at_board, preferences, board_colours, fmt.layout, league.clash_policy
                 )
-                start_fields: dict = {}
-                if earlier is not None:
-                    start_fields = {
-                        "start_basis": "clinching-colour",
-                        "start_depends_on": earlier,
-                    }
-                else:
-                    rule = "drr" if fmt.layout == "side-by-side" and not chained else "die-roll"
-                    start = decide_starting_colour(
-                        rule,
-                        assignment=assignment,
-                        board_colours=board_colours,
-                        at_board=at_board,
-                        seed=start_seed(cycle, game_number),
-                    )
-                    start_fields = {"starting_colour": start.colour}
-                    if rule == "die-roll":
-                        start_fields.update(
-                            start_basis="die-roll",
-                            start_reason="highest die roll of the colours in play",
-                            start_rolls=[r.as_dict() for r in start.rolls.history]
-                            if start.rolls
-                            else [],
-                        )
+                start_fields = _start_fields(
+                    fmt, chained, cycle, game_number, assignment, at_board, earlier
+                )
             except AlgorithmError as exc:
                 raise from_algorithm(exc) from None
             fixture = Fixture.objects.create(
@@ -255,51 +278,71 @@ def _create_fixtures(league, cycle, schedule, entry_by_seed, entries) -> None:
                 cycle=cycle,
                 round=rnd.number,
                 number=game_number,
-                label=rnd.label if len(rnd.games) == 1 else f"G{game_number}",
+                label=_drr_label(rnd, game_number),
                 **start_fields,
             )
             this_round[board_index] = fixture
-            seats.extend(
-                Seat(
-                    fixture=fixture,
-                    entry_id=entry_id,
-                    position=position,
-                    colours=list(assignment[entry_id]),
-                )
-                for position, entry_id in enumerate(at_board)
-            )
+            seats.extend(seats_for(fixture, at_board, assignment))
         previous_at_board = this_round
     Seat.objects.bulk_create(seats)
-    if carried_over:
-        for earlier in carried_over.values():  # already counted: the start is known now
-            event_starts_update(earlier)
+    for earlier in carried_over.values():  # already counted: the start is known now
+        event_starts_update(earlier)
+
+
+def _drr_label(rnd, game_number: int) -> str:
+    """A DRR game's label: its round's (a round of one game), else ``G`` and its number."""
+    return rnd.label if len(rnd.games) == 1 else f"G{game_number}"
+
+
+def _start_fields(
+    fmt, chained: bool, cycle: Cycle, game_number: int, assignment, at_board, earlier
+) -> dict:
+    """A game's start: decided by the ``earlier`` game at its board when there is one
+    (3T/3T+), else a double-threat DRR game's by the rule, any other by the platform's
+    die roll (the rolls kept and shown)."""
+    if earlier is not None:
+        return {"start_basis": "clinching-colour", "start_depends_on": earlier}
+    rule = "drr" if fmt.layout == "side-by-side" and not chained else "die-roll"
+    start = decide_starting_colour(
+        rule,
+        assignment=assignment,
+        board_colours=DEFAULT_COLOURS[cycle.league.board],
+        at_board=at_board,
+        seed=start_seed(cycle, game_number),
+    )
+    if rule != "die-roll":
+        return {"starting_colour": start.colour}
+    return {
+        "starting_colour": start.colour,
+        "start_basis": "die-roll",
+        "start_reason": "highest die roll of the colours in play",
+        "start_rolls": [r.as_dict() for r in start.rolls.history] if start.rolls else [],
+    }
+
+
+def seats_for(fixture: Fixture, at_board: list[int], assignment) -> list[Seat]:
+    """The seats of a game, in at-board order, with their colours."""
+    return [
+        Seat(
+            fixture=fixture,
+            entry_id=entry_id,
+            position=position,
+            colours=list(assignment[entry_id]),
+        )
+        for position, entry_id in enumerate(at_board)
+    ]
 
 
 def cycle_reorder_late_games(*, cycle: Cycle, by, late_order: list[int]) -> Cycle:
     """Three players: the organizer reorders G4–G6 (none of them may have a result)."""
     require_organizer(by, cycle.league)
-    if cycle.seeds.count() != 3 or get_format(cycle.league.format).players_per_game != 2:
-        raise coded("reorder_three_only")
+    _check_three_player_drr(cycle)
     try:
         schedule = round_robin.three_player_drr(late_order)
     except AlgorithmError as exc:
         raise from_algorithm(exc, field="late_order") from None
     with transaction.atomic():
-        fixtures = {
-            f.label: f
-            for f in cycle.fixtures.select_for_update(no_key=True).filter(
-                label__in=["G4", "G5", "G6"]
-            )
-        }
-        if any(
-            f.status != Fixture.Status.SCHEDULED or f.results.exists() for f in fixtures.values()
-        ):
-            raise coded("reorder_before_results")
-        for rnd in schedule.rounds:
-            if rnd.label in fixtures:
-                f = fixtures[rnd.label]
-                f.round = f.number = rnd.number
-                f.save(update_fields=["round", "number", "updated_at"])
+        _renumber(_late_games_unplayed(cycle), schedule)
         cycle.late_order = list(late_order)
         cycle.save(update_fields=["late_order"])
         order = "-".join(str(n) for n in late_order)
@@ -307,6 +350,32 @@ def cycle_reorder_late_games(*, cycle: Cycle, by, late_order: list[int]) -> Cycl
             SCHEDULE_CHANGED, cycle.league_id, f"cycle-{cycle.pk}-late-{order}-{timezone.now():%s}"
         )
         return cycle
+
+
+def _check_three_player_drr(cycle: Cycle) -> None:
+    """G4–G6 are reordered only in a DRR of three players of a double-threat format."""
+    if cycle.seeds.count() != 3 or get_format(cycle.league.format).players_per_game != 2:
+        raise coded("reorder_three_only")
+
+
+def _renumber(fixtures: dict[str, Fixture], schedule) -> None:
+    """The games (by label) take the round and number the schedule gives their label."""
+    for rnd in schedule.rounds:
+        if rnd.label in fixtures:
+            f = fixtures[rnd.label]
+            f.round = f.number = rnd.number
+            f.save(update_fields=["round", "number", "updated_at"])
+
+
+def _late_games_unplayed(cycle: Cycle) -> dict[str, Fixture]:
+    """G4–G6 of the DRR by label, locked, refused once any of them has a result."""
+    fixtures = {
+        f.label: f
+        for f in cycle.fixtures.select_for_update(no_key=True).filter(label__in=["G4", "G5", "G6"])
+    }
+    if any(f.status != Fixture.Status.SCHEDULED or f.results.exists() for f in fixtures.values()):
+        raise coded("reorder_before_results")
+    return fixtures
 
 
 def fixture_reschedule(*, fixture: Fixture, by, scheduled_at=None, deadline=None) -> Fixture:
@@ -423,12 +492,12 @@ def league_date_groups(league) -> list[tuple[str, list[Fixture]]]:
     for game in games:
         key = (1, game.round, game.number) if game.series_id else (0, game.round, 0)
         groups.setdefault(key, []).append(game)
-    out = []
-    for key in sorted(groups):
-        members = groups[key]
-        labels = list(dict.fromkeys(_game_label(g) for g in members))
-        out.append((", ".join(labels), members))
-    return out
+    return [(_group_label(groups[key]), groups[key]) for key in sorted(groups)]
+
+
+def _group_label(members: list[Fixture]) -> str:
+    """A group's label: its games' labels, each once."""
+    return ", ".join(dict.fromkeys(_game_label(g) for g in members))
 
 
 def _game_label(game: Fixture) -> str:
@@ -466,13 +535,19 @@ def league_dates_recur(
         league.date_plan = {"every_days": every_days, "due_hours": due_hours}
         League.objects.filter(pk=league.pk).update(date_plan=league.date_plan)
         for (_label, members), date in zip(groups, dates, strict=True):
-            locked = Fixture.objects.select_for_update(no_key=True).filter(
-                pk__in=[g.pk for g in members]
-            )
-            for game in locked.exclude(status__in=Fixture.COUNTED_STATUSES):
-                game.scheduled_at, game.deadline = date.scheduled_at, date.deadline
-                game.save(update_fields=["scheduled_at", "deadline", "updated_at"])
-                dated += 1
+            dated += _date_group(members, date)
+    return dated
+
+
+def _date_group(members: list[Fixture], date) -> int:
+    """One group's games without a counted result get its date and deadline (locked
+    first); how many did."""
+    locked = Fixture.objects.select_for_update(no_key=True).filter(pk__in=[g.pk for g in members])
+    dated = 0
+    for game in locked.exclude(status__in=Fixture.COUNTED_STATUSES):
+        game.scheduled_at, game.deadline = date.scheduled_at, date.deadline
+        game.save(update_fields=["scheduled_at", "deadline", "updated_at"])
+        dated += 1
     return dated
 
 
@@ -491,20 +566,40 @@ def date_new_games(league, games: list[Fixture]) -> None:
     dated = league.fixtures.filter(cycle__isnull=True, scheduled_at__isnull=False).exclude(
         pk__in=[g.pk for g in games]
     )
+    following = _next_date(dated, every)
+    if following is None:
+        return
+    for game in games:
+        same = _dated_group(dated, game).order_by("scheduled_at").first()
+        game.scheduled_at, game.deadline = _date_of(same, following, due_hours)
+        game.save(update_fields=["scheduled_at", "deadline", "updated_at"])
+
+
+def _next_date(dated, every: int):
+    """The plan's date after the latest dated game (none while none is dated)."""
     latest = dated.order_by("-scheduled_at").first()
     if latest is None:
-        return
-    following = round_dates(latest.scheduled_at, 2, every_days=every, zone=settings.TIME_ZONE)[1]
-    for game in games:
-        group = dated.filter(round=game.round, series__isnull=game.series_id is None)
-        if game.series_id:
-            group = group.filter(number=game.number)
-        same = group.order_by("scheduled_at").first()
-        if same is not None:
-            game.scheduled_at, game.deadline = same.scheduled_at, same.deadline
-        else:
-            game.scheduled_at = following.scheduled_at
-            game.deadline = (
-                following.scheduled_at + timedelta(hours=due_hours) if due_hours else None
-            )
-        game.save(update_fields=["scheduled_at", "deadline", "updated_at"])
+        return None
+    return round_dates(latest.scheduled_at, 2, every_days=every, zone=settings.TIME_ZONE)[1]
+
+
+def _date_of(same: Fixture | None, following, due_hours) -> tuple:
+    """A new game's date and deadline: those of its group's dated game, else the plan's
+    next date (due ``due_hours`` after it)."""
+    if same is not None:
+        return same.scheduled_at, same.deadline
+    return following.scheduled_at, _due(following.scheduled_at, due_hours)
+
+
+def _dated_group(dated, game: Fixture):
+    """The dated games of ``game``'s group: its round (a playoff game: the same game
+    number of its round)."""
+    group = dated.filter(round=game.round, series__isnull=game.series_id is None)
+    if game.series_id:
+        group = group.filter(number=game.number)
+    return group
+
+
+def _due(scheduled_at, due_hours):
+    """The result deadline ``due_hours`` after the game (none without)."""
+    return scheduled_at + timedelta(hours=due_hours) if due_hours else None

@@ -105,21 +105,28 @@ def standings_recompute(league_id: int) -> dict:
         if claim is None:
             return {"league": league_id, "status": "claimed by another worker"}
         try:
-            while isinstance(revision := _behind(league_id), int):
-                try:
-                    step = _recompute(league_id)
-                except OUTAGE_ERRORS:  # an outage, not the data: the task retries
-                    raise
-                except Exception as exc:
-                    outcome = _record_failure(league_id, revision, exc)
-                    continue  # recorded at this revision: done unless it moved meanwhile
-                StandingsFailure.objects.filter(league_id=league_id).delete()
-                if step["status"] == "recomputed" or outcome["status"] == "up to date":
-                    outcome = step
+            outcome = _recompute_while_behind(league_id, outcome)
         finally:
             League.objects.filter(pk=league_id, standings_claimed_until=claim).update(
                 standings_claimed_until=None
             )
+
+
+def _recompute_while_behind(league_id: int, outcome: dict) -> dict:
+    """Under the claim: recompute until the snapshot is at the league's revision (or a
+    failure is recorded at it); the outcome to report."""
+    while isinstance(revision := _behind(league_id), int):
+        try:
+            step = _recompute(league_id)
+        except OUTAGE_ERRORS:  # an outage, not the data: the task retries
+            raise
+        except Exception as exc:
+            outcome = _record_failure(league_id, revision, exc)
+            continue  # recorded at this revision: done unless it moved meanwhile
+        StandingsFailure.objects.filter(league_id=league_id).delete()
+        if step["status"] == "recomputed" or outcome["status"] == "up to date":
+            outcome = step
+    return outcome
 
 
 GONE, CURRENT = "gone", "current"
@@ -187,15 +194,7 @@ def _recompute(league_id: int) -> dict:
     current = StandingsSnapshot.objects.filter(league=league, stage=STAGE)
     if current.filter(results_revision__gte=revision).exists():
         return {"league": league_id, "status": "up to date", "revision": revision}
-    entries = list(
-        league.entries.filter(state=Entry.State.ACCEPTED)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    outcomes = outcomes_for(league)
-    table = compute_standings(
-        entries, outcomes, league_metrics(league), roll_offs=roll_offs_for(league)
-    )
+    outcomes, table = _computed_table(league)
     counts = Fixture.objects.filter(
         league=league, series__isnull=True, stage=Fixture.Stage.REGULAR
     ).aggregate(total=_count(), decided=_count(Q(status__in=Fixture.CLOSED_STATUSES)))
@@ -206,37 +205,14 @@ def _recompute(league_id: int) -> dict:
         games_total=counts["total"],
         precedence=list(league.precedence),
     )
-    rows = [
-        StandingsRow(
-            entry_id=row.entry,
-            rank=row.rank,
-            position=position,
-            played=row.values.get("games_played", 0),
-            wins=row.values.get("wins", 0),
-            losses=row.values.get("losses", 0),
-            points=_points(row.values, league.precedence),
-            metrics={k: _jsonable(v) for k, v in row.values.items()},
-            separated_by=row.separated_by or "",
-        )
-        for position, row in enumerate(table, start=1)
-    ]
+    rows = [_standings_row(n, row, league.precedence) for n, row in enumerate(table, start=1)]
     with transaction.atomic():
         snapshot = current.select_for_update().first()
         if snapshot is not None and snapshot.results_revision >= revision:
             return {"league": league_id, "status": "up to date", "revision": revision}
-        if snapshot is None:
-            try:
-                with transaction.atomic():
-                    snapshot = StandingsSnapshot.objects.create(
-                        league=league, stage=STAGE, **fields
-                    )
-            except IntegrityError:  # written at the same moment by a worker with a stale claim
-                return {"league": league_id, "status": "up to date", "revision": revision}
-        else:
-            StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
-                computed_at=timezone.now(), **fields
-            )
-            snapshot.rows.all().delete()
+        snapshot = _snapshot_replaced(league, snapshot, fields)
+        if snapshot is None:  # written at the same moment by a worker with a stale claim
+            return {"league": league_id, "status": "up to date", "revision": revision}
         for row in rows:
             row.snapshot = snapshot
         StandingsRow.objects.bulk_create(rows)
@@ -246,6 +222,53 @@ def _recompute(league_id: int) -> dict:
         "revision": revision,
         "games": len(outcomes),
     }
+
+
+def _computed_table(league: League) -> tuple[list, list]:
+    """The counted outcomes, and the league-stage table of the accepted entries computed
+    from them (ranked by the league's metrics and roll-offs)."""
+    entries = list(
+        league.entries.filter(state=Entry.State.ACCEPTED)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    outcomes = outcomes_for(league)
+    table = compute_standings(
+        entries, outcomes, league_metrics(league), roll_offs=roll_offs_for(league)
+    )
+    return outcomes, table
+
+
+def _standings_row(position: int, row, precedence: list[str]) -> StandingsRow:
+    """One row of the computed table as stored (its snapshot set when it is written)."""
+    return StandingsRow(
+        entry_id=row.entry,
+        rank=row.rank,
+        position=position,
+        played=row.values.get("games_played", 0),
+        wins=row.values.get("wins", 0),
+        losses=row.values.get("losses", 0),
+        points=_points(row.values, precedence),
+        metrics={k: _jsonable(v) for k, v in row.values.items()},
+        separated_by=row.separated_by or "",
+    )
+
+
+def _snapshot_replaced(league: League, snapshot, fields: dict):
+    """The league's snapshot with ``fields``, its rows gone (in the caller's transaction,
+    the snapshot's row locked): updated, or created where there is none; None when
+    another worker created it at the same moment."""
+    if snapshot is not None:
+        StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
+            computed_at=timezone.now(), **fields
+        )
+        snapshot.rows.all().delete()
+        return snapshot
+    try:
+        with transaction.atomic():
+            return StandingsSnapshot.objects.create(league=league, stage=STAGE, **fields)
+    except IntegrityError:
+        return None
 
 
 def _provisional(league: League, counts: dict) -> bool:

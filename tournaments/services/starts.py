@@ -10,7 +10,8 @@ from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import starting_colour
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.models import Fixture, Result
-from tournaments.services.errors import ServiceError, from_algorithm
+from tournaments.services.errors import coded
+from tournaments.services.reasons import why_of
 
 LIVE = (Result.State.CONFIRMED, *Result.OPEN_STATES)
 
@@ -48,43 +49,47 @@ def event_starts_update(fixture: Fixture) -> list[Fixture]:
     board_colours = DEFAULT_COLOURS[fixture.league.board]
     winner_colours = _counted_winner_colours(fixture) if previous is None else ()
     for game in dependents:
-        colour, reason = "", ""
         if previous is None and game.starting_colour in winner_colours:
-            # a result without the colours' finishing order (entered by hand) that keeps
-            # the winner: the colour that clinched is still one of the winner's, so the
-            # start stays (correcting pawns or placings must not undo the next game)
-            continue
-        if previous is not None:
-            plan = starting_colour.StartPlan(game.number, game.start_basis, fixture.number)
-            assignment = {s.entry_id: tuple(s.colours) for s in game.seats.all()}
-            try:
-                decided = starting_colour.resolve_start(plan, previous, assignment, board_colours)
-            except AlgorithmError as exc:
-                raise from_algorithm(exc, within=game.label) from None
-            colour, reason = decided.colour, decided.reason
+            continue  # see _counted_winner_colours
+        colour, reason = _resolved_start(fixture, game, previous, board_colours)
         if colour == game.starting_colour:
             continue
-        if game.starting_colour and game.results.filter(state__in=LIVE).exists():
-            change = (
-                f"make {colour} its starting colour"
-                if colour
-                else "leave its start undecided (the new result has another winner, or none, "
-                "and no finishing order of the colours)"
-            )
-            raise ServiceError(
-                f"{game.label} already has a result and was started by "
-                f"{game.starting_colour}; this change would {change}. Void the result of "
-                f"{game.label} first"
-            )
+        _refuse_start_change(game, colour)
         game.starting_colour, game.start_reason = colour, reason
         game.save(update_fields=["starting_colour", "start_reason", "updated_at"])
         changed.append(game)
     return changed
 
 
+def _resolved_start(fixture: Fixture, game: Fixture, previous, board_colours) -> tuple[str, str]:
+    """(colour, reason) of ``game``'s start as ``fixture``'s counted result decides it;
+    ("", "") while that result does not decide it."""
+    if previous is None:
+        return "", ""
+    plan = starting_colour.StartPlan(game.number, game.start_basis, fixture.number)
+    assignment = {s.entry_id: tuple(s.colours) for s in game.seats.all()}
+    try:
+        decided = starting_colour.resolve_start(plan, previous, assignment, board_colours)
+    except AlgorithmError as exc:
+        raise coded("start_unresolved", game=game.label, why=why_of(exc)) from None
+    return decided.colour, decided.reason
+
+
+def _refuse_start_change(game: Fixture, colour: str) -> None:
+    """A start that would change under a game that already has a result is refused."""
+    if not game.starting_colour or not game.results.filter(state__in=LIVE).exists():
+        return
+    if colour:
+        raise coded("start_change_colour", game=game.label, c=game.starting_colour, colour=colour)
+    raise coded("start_change_undecided", game=game.label, c=game.starting_colour)
+
+
 def _counted_winner_colours(fixture: Fixture) -> tuple[str, ...]:
     """The colours the winner of ``fixture``'s counted result held in it (none without a
-    counted result or a winner)."""
+    counted result or a winner). A result without the colours' finishing order (entered
+    by hand) that keeps the winner keeps the starts it decided: the colour that clinched
+    is still one of the winner's (correcting pawns or placings must not undo the next
+    game)."""
     winner = (
         fixture.results.filter(state=Result.State.CONFIRMED)
         .values_list("winner_id", flat=True)

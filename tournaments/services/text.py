@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import coded
 
 
 def control_characters(text: str) -> list[str]:
@@ -22,12 +22,11 @@ def control_characters(text: str) -> list[str]:
 
 
 def single_line(text: str, *, field: str, what: str) -> str:
-    """``text`` stripped, or ServiceError naming the first control character in it."""
+    """``text`` stripped, or ServiceError naming the first control character in it.
+    ``what`` names the text, in English words that the catalogue translates ("a league's
+    name", "the player's name")."""
     text = (text or "").strip()
     bad = control_characters(text)
     if bad:
-        raise ServiceError(
-            f"{what} must be one line without line breaks or control characters (found {bad[0]})",
-            field=field,
-        )
+        raise coded("text_one_line", field=field, setting=what, found=bad[0])
     return text

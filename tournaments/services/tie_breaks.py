@@ -21,42 +21,67 @@ def _rounds_by_entry(league: League, rolls, allowed: dict[int, Entry] | None = N
     """``[{player name, slug or entry id: roll}, …]`` → ``[{entry id: roll}, …]``,
     validated as a complete roll-off (first round by every player, re-rolls by exactly the
     tied players, 1–6)."""
+    _check_rolls_shape(rolls)
+    entries = allowed or {e.pk: e for e in league.entries.playing().select_related("player")}
+    lookup = _entry_lookup(entries)
+    rounds = [
+        _round_by_entry(league, number, round_, lookup, at_board=bool(allowed))
+        for number, round_ in enumerate(rolls, start=1)
+    ]
+    if len(rounds[0]) < 2:
+        raise coded("tie_two_players", field="rolls")
+    try:  # validated by name, so that a message names the players
+        roll_off_sequences(RollOff(rounds=_by_name(rounds, entries)))
+    except AlgorithmError as exc:
+        raise from_algorithm(exc, field="rolls") from None
+    return rounds
+
+
+def _by_name(rounds: list[dict[int, int]], entries: dict[int, Entry]) -> tuple[dict, ...]:
+    """Roll rounds by entry id → by player name."""
+    names = {pk: entries[pk].player.name for pk in entries}
+    return tuple({names[pk]: v for pk, v in r.items()} for r in rounds)
+
+
+def _check_rolls_shape(rolls) -> None:
+    """Rolls are a non-empty list of rounds, each ``{player: roll}``."""
     if not isinstance(rolls, list) or not rolls or not all(isinstance(r, dict) for r in rolls):
         raise coded("tie_rolls_shape", field="rolls")
-    entries = allowed or {e.pk: e for e in league.entries.playing().select_related("player")}
+
+
+def _entry_lookup(entries: dict[int, Entry]) -> dict[str, int]:
+    """How a roll may name its player (entry id, name or address, any case) → entry id."""
     lookup: dict[str, int] = {}
     for pk, entry in entries.items():
         lookup[str(pk)] = pk
         lookup[entry.player.name.casefold()] = pk
         lookup[entry.player.slug.casefold()] = pk
-    rounds = []
-    for number, round_ in enumerate(rolls, start=1):
-        converted = {}
-        for who, roll in round_.items():
-            pk = lookup.get(str(who).strip().casefold())
-            if pk is None:
-                where = "at this game's board" if allowed else f"an active player of {league.name}"
-                raise ServiceError(f"round {number}: {who!r} is not {where}", field="rolls")
-            if isinstance(roll, bool) or not isinstance(roll, int):
-                raise coded(
-                    "tie_roll_range",
-                    field="rolls",
-                    number=number,
-                    player=repr(who),
-                    roll=repr(roll),
-                )
-            converted[pk] = roll
-        rounds.append(converted)
-    if len(rounds[0]) < 2:
-        raise coded("tie_two_players", field="rolls")
-    names = {pk: entries[pk].player.name for pk in entries}
-    try:  # validated by name, so that a message names the players
-        roll_off_sequences(
-            RollOff(rounds=tuple({names[pk]: v for pk, v in r.items()} for r in rounds))
-        )
-    except AlgorithmError as exc:
-        raise from_algorithm(exc, field="rolls") from None
-    return rounds
+    return lookup
+
+
+def _round_by_entry(league: League, number: int, round_: dict, lookup, *, at_board: bool):
+    """One round of rolls, ``{player: roll}`` → ``{entry id: roll}`` (a roll a whole
+    number; its range is the roll-off's check)."""
+    converted = {}
+    for who, roll in round_.items():
+        pk = lookup.get(str(who).strip().casefold())
+        if pk is None:
+            raise _not_rolling(league, number, who, at_board=at_board)
+        if isinstance(roll, bool) or not isinstance(roll, int):
+            raise coded(
+                "tie_roll_range", field="rolls", number=number, player=repr(who), roll=repr(roll)
+            )
+        converted[pk] = roll
+    return converted
+
+
+def _not_rolling(league: League, number: int, who, *, at_board: bool) -> ServiceError:
+    """``who`` named in round ``number`` is not one of the players who roll."""
+    if at_board:
+        return coded("tie_roll_not_at_board", field="rolls", number=number, player=repr(who))
+    return coded(
+        "tie_roll_not_active", field="rolls", number=number, player=repr(who), league=league.name
+    )
 
 
 def _stored(rounds) -> list[dict[str, int]]:
@@ -89,12 +114,7 @@ def game_tie_roll_record(*, fixture: Fixture, by, rolls, note: str = "") -> TieB
     with transaction.atomic():
         fixture = fixture_lock(fixture.pk)
         result = fixture.results.filter(state=Result.State.CONFIRMED).first()
-        if result is None or not open_ties(fixture, result):
-            raise coded("tie_nothing")
-        tied = {p for group in open_ties(fixture, result) for p in group}
-        if not tied <= set(rounds[0]):
-            names = ", ".join(seated[p].player.name for p in sorted(tied))
-            raise coded("tie_all_roll", field="rolls", names=names)
+        _check_ties_rolled(fixture, result, rounds, seated)
         roll = TieBreakRoll.objects.create(
             league=league,
             fixture=fixture,
@@ -104,6 +124,21 @@ def game_tie_roll_record(*, fixture: Fixture, by, rolls, note: str = "") -> TieB
         )
         _replace_placings(fixture, result, by, result_version_create)
         return roll
+
+
+def _check_ties_rolled(fixture: Fixture, result: Result | None, rounds, seated) -> None:
+    """The game's counted result has a tie on count points, and every tied player rolls."""
+    tied = _tied_players(fixture, result)
+    if not tied <= set(rounds[0]):
+        names = ", ".join(seated[p].player.name for p in sorted(tied))
+        raise coded("tie_all_roll", field="rolls", names=names)
+
+
+def _tied_players(fixture: Fixture, result: Result | None) -> set[int]:
+    """The players of the counted result tied on count points (refused without a tie)."""
+    if result is None or not open_ties(fixture, result):
+        raise coded("tie_nothing")
+    return {p for group in open_ties(fixture, result) for p in group}
 
 
 def _replace_placings(fixture: Fixture, result: Result, by, new_version) -> Result:

@@ -228,15 +228,20 @@ def filtered_out(game: Position, c: int, n: int, s: int, frm: int, to: int) -> s
     moves = game.candidates(c, n)
     if game.entry and n == 6 and any(m[1] < 0 and m[0] == c for m in moves):
         return coded("why_must_enter", colour=name)
-    if game.clear and game.yard[c] and game.track[game.start[c]] == c:
-        sel = [m for m in moves if m[1] == 0 and m[0] == c]
-        if sel and not (s == c and frm == 0):
-            return coded("why_clear_a", colour=name)
-        if sel:
-            moves = sel
-    if game.capture and any(m[3] >= 0 for m in moves):
+    clearing = _clearing_moves(game, c, moves)
+    if clearing and not (s == c and frm == 0):
+        return coded("why_clear_a", colour=name)
+    if game.capture and any(m[3] >= 0 for m in clearing or moves):
         return coded("why_must_capture")
     return coded("why_not_allowed")  # pragma: no cover - defensive
+
+
+def _clearing_moves(game: Position, c: int, moves: list[RawMove]) -> list[RawMove]:
+    """The moves off its start field A that seat ``c`` must choose from under
+    ``clear_start`` (its own pawn on A, pawns in its yard); none if the rule does not bind."""
+    if game.clear and game.yard[c] and game.track[game.start[c]] == c:
+        return [m for m in moves if m[1] == 0 and m[0] == c]
+    return []
 
 
 def huff_not_due(names: Sequence[str], c: int, n: int, m: RawMove, huff: int) -> str:

@@ -194,18 +194,9 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
 def _verify_dice(args: argparse.Namespace, out: TextIO) -> int:
     failed = unreadable = unchecked = False
     for name in args.logs:
-        try:
-            log = load_json(Path(name).read_bytes())
-        except OSError as exc:
-            print(f"{name}: can't read the file: {exc}", file=out)
-            unreadable = True
-            continue
-        except InvalidLog as exc:
-            print(f"{name}: not a log: {exc.error}", file=out)
-            unreadable = True
-            continue
-        if not isinstance(log, dict):
-            print(f"{name}: not a log: the file is not a JSON object", file=out)
+        log, problem = _read_log_object(name)
+        if log is None:
+            print(f"{name}: {problem}", file=out)
             unreadable = True
             continue
         check = verify_dice(log)
@@ -215,6 +206,19 @@ def _verify_dice(args: argparse.Namespace, out: TextIO) -> int:
         elif not check.verified:
             failed = True
     return 2 if unreadable else 1 if failed else 3 if unchecked else 0
+
+
+def _read_log_object(name: str) -> tuple[dict[str, Any] | None, str]:
+    """The JSON object in file ``name``, or ``None`` and why it is not one."""
+    try:
+        log = load_json(Path(name).read_bytes())
+    except OSError as exc:
+        return None, f"can't read the file: {exc}"
+    except InvalidLog as exc:
+        return None, f"not a log: {exc.error}"
+    if not isinstance(log, dict):
+        return None, "not a log: the file is not a JSON object"
+    return log, ""
 
 
 def _rules_arg(text: str) -> Any:

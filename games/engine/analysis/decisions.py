@@ -38,7 +38,7 @@ from ..game import Game
 from ..moves import IllegalMove
 from ..validate import replay_log
 from ..variants import Variant
-from .equity import Equity, Vector
+from .equity import Equity, Vector, expect_best
 from .luck import capture_offers
 
 THRESHOLDS_MW = {"inaccuracy": 30, "mistake": 60, "blunder": 120}
@@ -368,12 +368,7 @@ def _expected(eq: Equity, game: Game, me: int) -> Vector:
     move best for its player, the states after it valued as the options are."""
     per_die = [eq.options(game, die) for die in range(1, 7)]
     values = iter(eq.values([after for opts in per_die for *_, after in opts]))
-    total = [0.0] * len(eq.players)
-    for opts in per_die:
-        best = max((next(values) for _ in opts), key=lambda v: v[me])
-        for i, x in enumerate(best):
-            total[i] += x
-    return tuple(x / 6.0 for x in total)
+    return expect_best(values, [len(opts) for opts in per_die], me, len(eq.players))
 
 
 def _event_count(log: object) -> int:

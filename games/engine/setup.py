@@ -148,12 +148,15 @@ class _Seating:
             twice = next(self.names[s] for s in unused_list if unused_list.count(s) > 1)
             raise SetupError(f"unused lists {twice} twice")
         if unused_seats and ruleset.preset == "online":
-            listed = ", ".join(self.names[s] for s in sorted(unused_seats))
-            raise SetupError(
-                "the online rules never leave a colour unused (a computer plays it), "
-                f"but the log lists {listed} as unused"
-            )
+            raise SetupError(self._online_unused(unused_seats))
         return unused_seats
+
+    def _online_unused(self, unused_seats: frozenset[int]) -> str:
+        listed = ", ".join(self.names[s] for s in sorted(unused_seats))
+        return (
+            "the online rules never leave a colour unused (a computer plays it), "
+            f"but the log lists {listed} as unused"
+        )
 
     def neutral(self, ruleset: RuleSet, unused_seats: frozenset[int]) -> int | None:
         if ruleset.neutral is None:

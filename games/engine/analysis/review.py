@@ -44,9 +44,7 @@ def review(log: object, analysis: Mapping[str, Any]) -> dict[str, Any]:
     marked = [d for d in decisions.values() if d.get("mark")]
     chosen = sorted(marked, key=lambda d: (-float(d["loss"]), int(d["event"])))[:MAX_MOMENTS]
     verdict = _verdict(analysis, marked)
-    roll_event = None
-    if verdict.get("kind") == "dice" and len(chosen) < MAX_MOMENTS:
-        roll_event = _decisive_roll(analysis, verdict["player"])
+    roll_event = _added_roll(analysis, verdict, len(chosen))
     wanted = {int(d["event"]) for d in chosen} | ({roll_event} if roll_event is not None else set())
     moments = _moments(log, analysis, decisions, wanted, roll_event) if wanted else {}
     return {"verdict": verdict, "moments": [moments[e] for e in sorted(moments)]}
@@ -111,6 +109,14 @@ def _winner(summary: Mapping[str, Any]) -> str | None:
         (p for p, s in summary.items() if float((s.get("luck") or {}).get("end", 0)) == 1.0),
         None,
     )
+
+
+def _added_roll(analysis: Mapping[str, Any], verdict: Mapping[str, Any], chosen: int) -> int | None:
+    """The decisive roll's event, a key moment when the dice decided and fewer than
+    ``MAX_MOMENTS`` moves are marked; else None."""
+    if verdict.get("kind") == "dice" and chosen < MAX_MOMENTS:
+        return _decisive_roll(analysis, verdict["player"])
+    return None
 
 
 def _p(decision: Mapping[str, Any], move: str, player: str) -> float:

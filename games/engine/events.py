@@ -26,7 +26,7 @@ MAX_T = messages.MAX_T
 """The largest event time ``"t"``: a number from 0 to 10,000,000 seconds (game-log.md)."""
 
 
-def push_events(game: Game, events: Iterable[object]) -> None:  # noqa: C901 (the validator's hot loop (docs/engine.md), inlined)
+def push_events(game: Game, events: Iterable[object]) -> None:  # noqa: C901 (hot loop: the validator's fast path, per event (docs/engine.md); inlined)
     """Check and record a sequence of log events (the validator's loop).
 
     Raises :class:`IllegalMove` with ``.index`` set to the offending position in

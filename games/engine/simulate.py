@@ -252,7 +252,7 @@ def play_random(
     return play_lean(game, rng, record=record, until_first=until_first, max_events=max_events)
 
 
-def play_lean(  # noqa: C901 (the simulator's hot loop (docs/engine.md), inlined)
+def play_lean(  # noqa: C901 (hot loop: the lean simulator and rollouts, per roll (docs/engine.md); inlined)
     game: Game,
     rng: random.Random | None = None,
     *,

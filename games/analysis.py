@@ -105,6 +105,14 @@ def _log_colours(text: str) -> list[str] | None:
     return colours if isinstance(colours, list) else None
 
 
+def _failed(analysis_id: int, token: str, reason: str) -> dict:
+    """Mark the claimed row failed with ``reason``; what :func:`analysis_run` returns then."""
+    GameAnalysis.objects.filter(pk=analysis_id, claim=token).update(
+        status=Status.FAILED, error=reason, finished_at=timezone.now(), claim=""
+    )
+    return {"analysis": analysis_id, "status": Status.FAILED, "error": reason, "stored": False}
+
+
 def analysis_run(analysis_id: int, *, retry_failed: bool = False, progress=None) -> dict:
     """Compute and store one analysis, unless another worker has it or it is done.
 
@@ -126,24 +134,19 @@ def analysis_run(analysis_id: int, *, retry_failed: bool = False, progress=None)
             max_events=max_events(),
             max_cpu_seconds=float(getattr(settings, "ANALYSIS_MAX_CPU_SECONDS", 60)),
         )
-    except (AnalysisTooLong, SoftTimeLimitExceeded) as exc:
-        if isinstance(exc, AnalysisTooLong):
-            reason = f"{TOO_LONG}{exc}"
-        else:
-            spent = time.monotonic() - started
-            reason = f"{TOO_LONG}stopped at the task's time limit ({spent:.0f} s)"
+    except AnalysisTooLong as exc:
+        reason = f"{TOO_LONG}{exc}"
         logger.warning("analysis %s of log %s: %s", analysis_id, row.sha256[:10], reason)
-        GameAnalysis.objects.filter(pk=analysis_id, claim=token).update(
-            status=Status.FAILED, error=reason, finished_at=timezone.now(), claim=""
-        )
-        return {"analysis": analysis_id, "status": Status.FAILED, "error": reason, "stored": False}
+        return _failed(analysis_id, token, reason)
+    except SoftTimeLimitExceeded:
+        spent = time.monotonic() - started
+        reason = f"{TOO_LONG}stopped at the task's time limit ({spent:.0f} s)"
+        logger.warning("analysis %s of log %s: %s", analysis_id, row.sha256[:10], reason)
+        return _failed(analysis_id, token, reason)
     except Exception as exc:
         reason = f"{type(exc).__name__}: {exc}"[:2000]
         logger.exception("analysis %s of log %s failed", analysis_id, row.sha256[:10])
-        GameAnalysis.objects.filter(pk=analysis_id, claim=token).update(
-            status=Status.FAILED, error=reason, finished_at=timezone.now(), claim=""
-        )
-        return {"analysis": analysis_id, "status": Status.FAILED, "error": reason, "stored": False}
+        return _failed(analysis_id, token, reason)
     seats = seat_players(data, _log_colours(row.log.content), row.log.board)
     seconds = data.get("seconds") if isinstance(data.get("seconds"), int | float) else None
     stored = GameAnalysis.objects.filter(pk=analysis_id, claim=token, status=Status.RUNNING).update(

@@ -55,72 +55,23 @@ def viewer_data(
     """
     names = names or {}
     players = list(analysis.get("players") or [])
-    seats = {int(seat): player for seat, player in seats.items()}
-    css = {}
-    for seat, player in sorted(seats.items()):
-        css.setdefault(player, DEFAULT_COLOURS[board][seat])
-    shown = [
-        {
-            "name": names.get(p, p),
-            "css": css.get(p, "other"),
-            "dash": DASHES[i % len(DASHES)],
-        }
-        for i, p in enumerate(players)
-    ]
-    points = []
-    for point in analysis.get("win_probability") or []:
-        step = min(steps, max(0, int(point["event"]) + 1))
-        points.append([step, [round(float(point["p"].get(p, 0.0)), 4) for p in players]])
+    shown = _shown_players(players, seats, board, names)
+    points = _points(analysis, players, steps)
     lines = []
     for i, player in enumerate(shown):
         coords = " ".join(f"{_x(s, steps)},{_y(ps[i])}" for s, ps in points)
         lines.append({**player, "points": coords})
-    decisions = {}
-    for d in analysis.get("decisions") or []:
-        step = int(d["event"]) + 1
-        best = float(d["options"][0]["win"]) if d.get("options") else 0.0
-        decisions[str(step)] = {
-            "player": names.get(d.get("player"), d.get("player")),
-            "die": d.get("die"),
-            "played": d.get("played"),
-            "best": d.get("best"),
-            "loss_mw": round(float(d.get("loss_mw") or 0.0), 1),
-            "mark": d.get("mark") if d.get("mark") in MARKS else None,
-            # the 90 % interval of the loss (stored analyses before issue #37's have none)
-            "interval_mw": [round(float(x)) for x in d["interval_mw"]]
-            if isinstance(d.get("interval_mw"), list) and len(d["interval_mw"]) == 2
-            else None,
-            # per option: the move, the mover's chance to win, milli-wins lost against the best
-            "options": [
-                [o["move"], round(float(o["win"]), 4), round(1000 * (best - float(o["win"])), 1)]
-                for o in d.get("options") or []
-            ],
-        }
-    marked = [
-        {
-            "step": int(step),
-            **{k: d[k] for k in ("player", "die", "played", "best", "loss_mw")},
-            "mark": d["mark"],
-        }
-        for step, d in sorted(decisions.items(), key=lambda item: int(item[0]))
-        if d["mark"]
-    ]
-    marks = analysis.get("marks") or {}
+    decisions = {
+        str(int(d["event"]) + 1): _decision(d, names) for d in analysis.get("decisions") or []
+    }
     return {
-        "marked": marked,
+        "marked": _marked(decisions),
         "players": shown,
         "points": points,
         "decisions": decisions,
         "model": analysis.get("model"),
         "plies": analysis.get("plies"),
-        "thresholds_mw": dict(marks.get("thresholds_mw") or {}),
-        "margin_mw": marks.get("margin_mw"),
-        "loss_sd_mw": marks.get("loss_sd_mw"),
-        # the error of a loss of a mark's size (older analyses: one error for every loss)
-        "loss_sd_large_mw": marks.get("loss_sd_large_mw") or marks.get("loss_sd_mw"),
-        "large_loss_mw": marks.get("large_loss_mw") or 30,
-        "margin_endgame_mw": marks.get("margin_endgame_mw"),
-        "loss_sd_endgame_mw": marks.get("loss_sd_endgame_mw"),
+        **_marks(analysis.get("marks") or {}),
         "decision_count": len(analysis.get("decisions") or []),
         "graph": {
             "width": WIDTH,
@@ -133,6 +84,86 @@ def viewer_data(
             "lines": lines,
             "ticks": [(_y(v), f"{round(v * 100)} %") for v in (0.0, 0.25, 0.5, 0.75, 1.0)],
         },
+    }
+
+
+def _shown_players(
+    players: list[str], seats: Mapping[Any, str], board: int, names: Mapping[str, str]
+) -> list[dict[str, str]]:
+    """Each player's display name, line class (the colour of its first seat) and dashes."""
+    by_seat = {int(seat): player for seat, player in seats.items()}
+    css: dict[str, str] = {}
+    for seat, player in sorted(by_seat.items()):
+        css.setdefault(player, DEFAULT_COLOURS[board][seat])
+    return [
+        {
+            "name": names.get(p, p),
+            "css": css.get(p, "other"),
+            "dash": DASHES[i % len(DASHES)],
+        }
+        for i, p in enumerate(players)
+    ]
+
+
+def _points(analysis: Mapping[str, Any], players: list[str], steps: int) -> list[list[Any]]:
+    """The graph's points: [step, every player's chance to win]."""
+    points = []
+    for point in analysis.get("win_probability") or []:
+        step = min(steps, max(0, int(point["event"]) + 1))
+        points.append([step, [round(float(point["p"].get(p, 0.0)), 4) for p in players]])
+    return points
+
+
+def _decision(d: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """One decision as the viewer shows it."""
+    best = float(d["options"][0]["win"]) if d.get("options") else 0.0
+    return {
+        "player": names.get(d.get("player"), d.get("player")),
+        "die": d.get("die"),
+        "played": d.get("played"),
+        "best": d.get("best"),
+        "loss_mw": round(float(d.get("loss_mw") or 0.0), 1),
+        "mark": d.get("mark") if d.get("mark") in MARKS else None,
+        "interval_mw": _interval(d.get("interval_mw")),
+        # per option: the move, the mover's chance to win, milli-wins lost against the best
+        "options": [
+            [o["move"], round(float(o["win"]), 4), round(1000 * (best - float(o["win"])), 1)]
+            for o in d.get("options") or []
+        ],
+    }
+
+
+def _interval(interval: object) -> list[int] | None:
+    """The 90 % interval of a loss (stored analyses before issue #37's have none)."""
+    if isinstance(interval, list) and len(interval) == 2:
+        return [round(float(x)) for x in interval]
+    return None
+
+
+def _marked(decisions: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The marked moves in the order played (the page's list of mistakes)."""
+    return [
+        {
+            "step": int(step),
+            **{k: d[k] for k in ("player", "die", "played", "best", "loss_mw")},
+            "mark": d["mark"],
+        }
+        for step, d in sorted(decisions.items(), key=lambda item: int(item[0]))
+        if d["mark"]
+    ]
+
+
+def _marks(marks: Mapping[str, Any]) -> dict[str, Any]:
+    """How the marks were set (thresholds, margins, the errors of a loss)."""
+    return {
+        "thresholds_mw": dict(marks.get("thresholds_mw") or {}),
+        "margin_mw": marks.get("margin_mw"),
+        "loss_sd_mw": marks.get("loss_sd_mw"),
+        # the error of a loss of a mark's size (older analyses: one error for every loss)
+        "loss_sd_large_mw": marks.get("loss_sd_large_mw") or marks.get("loss_sd_mw"),
+        "large_loss_mw": marks.get("large_loss_mw") or 30,
+        "margin_endgame_mw": marks.get("margin_endgame_mw"),
+        "loss_sd_endgame_mw": marks.get("loss_sd_endgame_mw"),
     }
 
 

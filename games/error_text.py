@@ -205,28 +205,36 @@ def english(code: str | None, params: Mapping[str, Any], *, catalogue=None) -> s
 
 
 def _param(key: str, value: Any, messages, words, colours, plain: bool = False) -> Any:
+    """A message's parameter as shown: a nested coded message worded, a list joined, a
+    colour or word parameter translated (unless ``plain``: English)."""
     if isinstance(value, Coded):
         code, params = code_of(value)
         value = {"code": code, "params": params}
     if isinstance(value, Mapping) and "code" in value:
-        if plain:
-            return english(value["code"], value.get("params") or {}, catalogue=messages)
-        return localize(
-            value["code"],
-            value.get("params") or {},
-            catalogue=messages,
-            words=words,
-            colours=colours,
-            fallback=english(value["code"], value.get("params") or {}, catalogue=messages),
-        )
+        return _nested(value["code"], value.get("params") or {}, messages, words, colours, plain)
     if isinstance(value, list):
         return "; ".join(str(_param(key, v, messages, words, colours, plain)) for v in value)
-    if not plain and isinstance(value, str):
-        if key in colours:
-            return colour_label(value)
-        if key in words:
-            return gettext(value)
+    if plain or not isinstance(value, str):
+        return value
+    if key in colours:
+        return colour_label(value)
+    if key in words:
+        return gettext(value)
     return value
+
+
+def _nested(code: str, params: Mapping[str, Any], messages, words, colours, plain: bool) -> str:
+    """A coded message inside another one's parameter, worded."""
+    if plain:
+        return english(code, params, catalogue=messages)
+    return localize(
+        code,
+        params,
+        catalogue=messages,
+        words=words,
+        colours=colours,
+        fallback=english(code, params, catalogue=messages),
+    )
 
 
 def engine_error_text(message: str) -> str:

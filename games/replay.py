@@ -141,26 +141,7 @@ def _step_text(step: dict[str, Any], data: dict[str, Any], labels: Sequence[str]
     if move is None:
         parts.append(gettext("no move"))
     else:
-        pawn = labels[move["seat"]]
-        if move["from"] == YARD:
-            text = gettext("brings a %(pawn)s pawn onto field A") % {"pawn": pawn}
-        else:
-            text = gettext("moves a %(pawn)s pawn from %(from)s to %(to)s") % {
-                "pawn": pawn,
-                "from": position_words(move["from"], T),
-                "to": position_words(move["to"], T),
-            }
-        parts.append(text)
-        if move["captures"] is not None:
-            parts.append(
-                gettext("captures a %(colour)s pawn (back to its yard)")
-                % {"colour": labels[move["captures"]]}
-            )
-        if move["huff"] is not None:
-            parts.append(
-                gettext("huffed: the %(colour)s pawn on %(pos)s goes back to the yard")
-                % {"colour": colour, "pos": position_words(move["huff"], T)}
-            )
+        parts += _move_text(move, colour, labels, T)
     for seat in step["finished"]:
         parts.append(gettext("%(colour)s is home") % {"colour": labels[seat]})
     if step["over"]:
@@ -168,6 +149,33 @@ def _step_text(step: dict[str, Any], data: dict[str, Any], labels: Sequence[str]
     elif step["die"] == 6:
         parts.append(gettext("a 6: %(colour)s rolls again") % {"colour": colour})
     return " · ".join(parts)
+
+
+def _move_text(move: dict[str, Any], colour: str, labels: Sequence[str], T: int) -> list[str]:
+    """The sentences of a move made by ``colour``: the move, a capture, a huff."""
+    pawn = labels[move["seat"]]
+    if move["from"] == YARD:
+        parts = [gettext("brings a %(pawn)s pawn onto field A") % {"pawn": pawn}]
+    else:
+        parts = [
+            gettext("moves a %(pawn)s pawn from %(from)s to %(to)s")
+            % {
+                "pawn": pawn,
+                "from": position_words(move["from"], T),
+                "to": position_words(move["to"], T),
+            }
+        ]
+    if move["captures"] is not None:
+        parts.append(
+            gettext("captures a %(colour)s pawn (back to its yard)")
+            % {"colour": labels[move["captures"]]}
+        )
+    if move["huff"] is not None:
+        parts.append(
+            gettext("huffed: the %(colour)s pawn on %(pos)s goes back to the yard")
+            % {"colour": colour, "pos": position_words(move["huff"], T)}
+        )
+    return parts
 
 
 def replay_data(
@@ -193,23 +201,18 @@ def replay_data(
     size = data["board"]
     defaults = DEFAULT_COLOURS[size]
     labels = [colour_label(c) for c in (colour_names or defaults)]
-    seats = []
-    for s, css in enumerate(defaults):
-        log_player = data["log_players"].get(str(s))
-        player = (players or {}).get(s) or log_player
-        if player == data["colours"][s]:
-            player = None  # a colour that is its own player has no player name
-        seats.append(
-            {
-                "seat": s,
-                "css": css,
-                "label": labels[s],
-                "symbol": SYMBOLS[css],
-                "player": player,
-                "used": s in data["used"],
-                "neutral": s == data["neutral"],
-            }
-        )
+    seats = [
+        {
+            "seat": s,
+            "css": css,
+            "label": labels[s],
+            "symbol": SYMBOLS[css],
+            "player": _seat_player(data, players or {}, s),
+            "used": s in data["used"],
+            "neutral": s == data["neutral"],
+        }
+        for s, css in enumerate(defaults)
+    ]
     steps = []
     for step in data["steps"]:
         shown = {
@@ -229,6 +232,12 @@ def replay_data(
         "seats": seats,
         "steps": steps,
     }
+
+
+def _seat_player(data: dict[str, Any], players: Mapping[int, str], s: int) -> str | None:
+    """The player name shown at seat ``s`` (none for a colour that is its own player)."""
+    player = players.get(s) or data["log_players"].get(str(s))
+    return None if player == data["colours"][s] else player
 
 
 def replay_json(text: str, *, cache: bool = True, **kwargs: Any) -> str:

@@ -62,19 +62,26 @@ def _path(link: Any) -> str:
     return "".join(reversed(parts)).lstrip(".") or "the document"
 
 
+def _storable_as_json(value: Any) -> bool:
+    """The C-level check: the JSON text of ``value`` has no ``\\u0000`` and encodes."""
+    try:
+        dumped = json.dumps(value, ensure_ascii=False)
+        if "\\u0000" not in dumped:
+            dumped.encode("utf-8")
+            return True
+    except (TypeError, ValueError, RecursionError):
+        pass
+    return False
+
+
 def find_unstorable(value: Any) -> Unstorable | None:
     """The first string (key or value) in parsed JSON that cannot be stored, or None.
 
     One C-level pass first (the JSON text of ``value``: no ``\\u0000`` and encodable means
     every string is storable); only a value that fails it is walked — iteratively, so
     deeply nested input cannot exhaust the stack — to name the place."""
-    try:
-        dumped = json.dumps(value, ensure_ascii=False)
-        if "\\u0000" not in dumped:
-            dumped.encode("utf-8")
-            return None
-    except (TypeError, ValueError, RecursionError):
-        pass
+    if _storable_as_json(value):
+        return None
     stack: list[tuple[Any, Any]] = [(value, None)]
     while stack:
         item, link = stack.pop()

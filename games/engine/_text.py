@@ -9,28 +9,30 @@ def describe(value: object, limit: int = 60) -> str:
     Containers are named, not printed (they may be huge or deeply nested);
     huge ints are not converted to text (that can raise in Python ≥ 3.11).
     """
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "null"
+    if value is True or value is False or value is None:
+        return _CONSTANTS[value]
     if isinstance(value, int):
         return str(value) if -(10**30) < value < 10**30 else "a huge number"
     if isinstance(value, float):
-        if value != value:
-            return "NaN"
-        if value in (float("inf"), float("-inf")):
-            return "Infinity" if value > 0 else "-Infinity"
-        return repr(value)
+        return _float_text(value)
     if isinstance(value, str):
-        text = value if len(value) <= limit else value[: limit - 3] + "..."
-        return '"' + "".join(_safe(ch) for ch in text) + '"'
+        return '"' + safe_text(value, limit) + '"'
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, (list, tuple)):
         return "an empty list" if not value else f"a list of {len(value)}"
     return f"a {type(value).__name__}"
+
+
+_CONSTANTS = {True: "true", False: "false", None: "null"}
+
+
+def _float_text(value: float) -> str:
+    if value != value:
+        return "NaN"
+    if value in (float("inf"), float("-inf")):
+        return "Infinity" if value > 0 else "-Infinity"
+    return repr(value)
 
 
 def safe_text(text: str, limit: int = 60) -> str:

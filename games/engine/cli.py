@@ -194,18 +194,9 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
 def _verify_dice(args: argparse.Namespace, out: TextIO) -> int:
     failed = unreadable = unchecked = False
     for name in args.logs:
-        try:
-            log = load_json(Path(name).read_bytes())
-        except OSError as exc:
-            print(f"{name}: can't read the file: {exc}", file=out)
-            unreadable = True
-            continue
-        except InvalidLog as exc:
-            print(f"{name}: not a log: {exc.error}", file=out)
-            unreadable = True
-            continue
-        if not isinstance(log, dict):
-            print(f"{name}: not a log: the file is not a JSON object", file=out)
+        log, problem = _read_log_object(name)
+        if log is None:
+            print(f"{name}: {problem}", file=out)
             unreadable = True
             continue
         check = verify_dice(log)
@@ -215,6 +206,19 @@ def _verify_dice(args: argparse.Namespace, out: TextIO) -> int:
         elif not check.verified:
             failed = True
     return 2 if unreadable else 1 if failed else 3 if unchecked else 0
+
+
+def _read_log_object(name: str) -> tuple[dict[str, Any] | None, str]:
+    """The JSON object in file ``name``, or ``None`` and why it is not one."""
+    try:
+        log = load_json(Path(name).read_bytes())
+    except OSError as exc:
+        return None, f"can't read the file: {exc}"
+    except InvalidLog as exc:
+        return None, f"not a log: {exc.error}"
+    if not isinstance(log, dict):
+        return None, "not a log: the file is not a JSON object"
+    return log, ""
 
 
 def _rules_arg(text: str) -> Any:
@@ -236,49 +240,65 @@ def _parse_players(spec: str | None) -> dict[str, list[str]] | None:
 def _simulate(args: argparse.Namespace, out: TextIO) -> int:
     rules = RuleSet.from_spec(_rules_arg(args.rules))
     players = _parse_players(args.players)
-    bot_names = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
-    unused = [c.strip() for c in (args.unused or "").split(",") if c.strip()] or None
+    bot_names = _comma_list(args.bots) or ["random"]
+    unused = _comma_list(args.unused or "") or None
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-    base = args.seed
-    wins_by_bot: Counter[str] = Counter()
-    wins_by_player: Counter[str] = Counter()
-    rolls = 0
-    incomplete = 0
+    tally = _Tally()
     for i in range(args.games):
-        seed = None if base is None else base + i
-        bots = _assign_bots(rules, args.board, players, bot_names, unused)
         log = simulate_game(
             rules=rules,
             board=args.board,
             players=players,
             first=args.first,
-            bots=bots,
-            seed=seed,
+            bots=_assign_bots(rules, args.board, players, bot_names, unused),
+            seed=None if args.seed is None else args.seed + i,
             unused=unused,
         )
-        result = validate(log)
-        rolls += len(log["events"])
-        winner = result.get("winner")
-        if winner is None:
-            incomplete += 1
-        else:
-            wins_by_player[winner] += 1
-            wins_by_bot[log["meta"]["bots"][winner]] += 1
+        tally.add(log, validate(log))
         if args.out:
             path = args.out / f"game-{i + 1:05d}.json"
             path.write_text(log_dumps(log) + "\n", encoding="utf-8")
-    games = args.games
-    print(f"games: {games}  rules: {rules.preset}  board: {args.board}", file=out)
-    print(f"mean rolls: {rolls / games:.1f}" if games else "mean rolls: -", file=out)
-    for label, wins in (("wins per bot", wins_by_bot), ("wins per player", wins_by_player)):
-        parts = [f"{k} {v} ({100 * v / games:.1f}%)" for k, v in wins.most_common()]
-        print(f"{label}: {', '.join(parts) or '-'}", file=out)
-    if incomplete:
-        print(f"incomplete: {incomplete}", file=out)
+    print(f"games: {args.games}  rules: {rules.preset}  board: {args.board}", file=out)
+    tally.report(out, args.games)
     if args.out:
         print(f"logs written to {args.out}", file=out)
     return 0
+
+
+def _comma_list(text: str) -> list[str]:
+    """The non-empty items of a comma-separated option, stripped."""
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+class _Tally:
+    """What ``simulate`` prints of its games: mean rolls, wins per bot and per player."""
+
+    def __init__(self) -> None:
+        self.wins_by_bot: Counter[str] = Counter()
+        self.wins_by_player: Counter[str] = Counter()
+        self.rolls = 0
+        self.incomplete = 0
+
+    def add(self, log: dict[str, Any], result: dict[str, Any]) -> None:
+        self.rolls += len(log["events"])
+        winner = result.get("winner")
+        if winner is None:
+            self.incomplete += 1
+            return
+        self.wins_by_player[winner] += 1
+        self.wins_by_bot[log["meta"]["bots"][winner]] += 1
+
+    def report(self, out: TextIO, games: int) -> None:
+        print(f"mean rolls: {self.rolls / games:.1f}" if games else "mean rolls: -", file=out)
+        for label, wins in (
+            ("wins per bot", self.wins_by_bot),
+            ("wins per player", self.wins_by_player),
+        ):
+            parts = [f"{k} {v} ({100 * v / games:.1f}%)" for k, v in wins.most_common()]
+            print(f"{label}: {', '.join(parts) or '-'}", file=out)
+        if self.incomplete:
+            print(f"incomplete: {self.incomplete}", file=out)
 
 
 def _assign_bots(

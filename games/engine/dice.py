@@ -156,23 +156,10 @@ def verify_dice(log: Mapping[str, Any]) -> DiceCheck:
     dice = meta.get("dice") if isinstance(meta, Mapping) else None
     if dice is None:
         return DiceCheck(NO_COMMITMENT)
-    if not isinstance(dice, Mapping):
-        return DiceCheck(MALFORMED, detail="meta.dice is not an object")
-    if dice.get("scheme") != SCHEME:
-        return DiceCheck(
-            MALFORMED, detail=f"unknown scheme {dice.get('scheme')!r} (this checks {SCHEME})"
-        )
-    committed = dice.get("commitment")
-    if _hex(committed, 32) is None:
-        return DiceCheck(MALFORMED, detail="the commitment is not 64 hex digits")
-    committed = committed.lower()
-    if "seed" not in dice:
-        return DiceCheck(NOT_REVEALED, commitment=committed)
-    seed = _hex(dice["seed"], SEED_BYTES)
-    if seed is None:
-        return DiceCheck(
-            MALFORMED, commitment=committed, detail=f"the seed is not {2 * SEED_BYTES} hex digits"
-        )
+    opened = _revealed_seed(dice)
+    if isinstance(opened, DiceCheck):
+        return opened
+    committed, seed = opened
     shown = seed.hex()
     if commitment(seed) != committed:
         return DiceCheck(MISMATCH, commitment=committed, seed=shown)
@@ -193,6 +180,29 @@ def verify_dice(log: Mapping[str, Any]) -> DiceCheck:
                 seed=shown,
             )
     return DiceCheck(VERIFIED, rolls=len(events), commitment=committed, seed=shown)
+
+
+def _revealed_seed(dice: object) -> tuple[str, bytes] | DiceCheck:
+    """``meta.dice``'s commitment (lowercase) and revealed seed, or the check's verdict if
+    it is malformed or the seed is not revealed yet."""
+    if not isinstance(dice, Mapping):
+        return DiceCheck(MALFORMED, detail="meta.dice is not an object")
+    if dice.get("scheme") != SCHEME:
+        return DiceCheck(
+            MALFORMED, detail=f"unknown scheme {dice.get('scheme')!r} (this checks {SCHEME})"
+        )
+    committed = dice.get("commitment")
+    if _hex(committed, 32) is None:
+        return DiceCheck(MALFORMED, detail="the commitment is not 64 hex digits")
+    committed = committed.lower()
+    if "seed" not in dice:
+        return DiceCheck(NOT_REVEALED, commitment=committed)
+    seed = _hex(dice["seed"], SEED_BYTES)
+    if seed is None:
+        return DiceCheck(
+            MALFORMED, commitment=committed, detail=f"the seed is not {2 * SEED_BYTES} hex digits"
+        )
+    return committed, seed
 
 
 # --- a game played with the stream (tests, the command line's demonstration) --------------

@@ -26,7 +26,7 @@ MAX_T = messages.MAX_T
 """The largest event time ``"t"``: a number from 0 to 10,000,000 seconds (game-log.md)."""
 
 
-def push_events(game: Game, events: Iterable[object]) -> None:  # noqa: C901 (the validator's hot loop (docs/engine.md), inlined)
+def push_events(game: Game, events: Iterable[object]) -> None:  # noqa: C901 (hot loop: the validator's fast path, per event (docs/engine.md); inlined)
     """Check and record a sequence of log events (the validator's loop).
 
     Raises :class:`IllegalMove` with ``.index`` set to the offending position in
@@ -40,13 +40,12 @@ def push_events(game: Game, events: Iterable[object]) -> None:  # noqa: C901 (th
     accepts, and records through ``game.push_raw`` like every other path; the
     differential tests hold it to ``Position.legal``.
     """
+    if game.huffing:
+        _push_each(game, events)
+        return
     slow = push_event
     i = -1
     try:
-        if game.huffing:
-            for i, ev in enumerate(events):  # noqa: B007 - i is reported
-                slow(game, ev)
-            return
         plain = not (game.variants or game.capture)
         entry_rule = game.entry
         clear_rule = game.clear
@@ -139,6 +138,18 @@ def push_events(game: Game, events: Iterable[object]) -> None:  # noqa: C901 (th
         raise
 
 
+def _push_each(game: Game, events: Iterable[object]) -> None:
+    """:func:`push_events` without its fast path (rules with huffing): every event checked
+    in full."""
+    i = -1
+    try:
+        for i, ev in enumerate(events):  # noqa: B007 - i is reported
+            push_event(game, ev)
+    except IllegalMove as exc:
+        exc.index = i
+        raise
+
+
 def push_event(game: Game, ev: object) -> tuple[RawMove, int | None] | None:
     """Check and record one log event. Returns ``(move, huff)`` or ``None`` for no move.
 
@@ -178,14 +189,10 @@ def event_defect(game: Game, ev: object) -> str:
     names = game.names
     c = game.seat_of.get(name, -1) if type(name) is str else -1
     if c < 0:
-        if "colour" not in ev:
-            return 'the event has no "colour"'
-        return f"unknown colour {describe(name)} (this game's colours: {', '.join(names)})"
+        return _no_colour(ev, names)
     n = ev.get("die")
     if type(n) is not int or not 1 <= n <= 6:
-        if "die" not in ev:
-            return f'{name}\'s event has no "die"'
-        return coded("bad_die", name=name, n=describe(n))
+        return _no_die(ev, name)
     return messages.not_on_turn(
         names,
         c,
@@ -196,6 +203,21 @@ def event_defect(game: Game, ev: object) -> str:
         prev=game.prev,
         tries=game.tries,
     )
+
+
+def _no_colour(ev: dict, names: tuple[str, ...]) -> str:
+    """An event whose ``"colour"`` is missing or not one of the game's."""
+    if "colour" not in ev:
+        return 'the event has no "colour"'
+    name = ev.get("colour")
+    return f"unknown colour {describe(name)} (this game's colours: {', '.join(names)})"
+
+
+def _no_die(ev: dict, name: str) -> str:
+    """An event whose ``"die"`` is missing or not 1–6."""
+    if "die" not in ev:
+        return f'{name}\'s event has no "die"'
+    return coded("bad_die", name=name, n=describe(ev.get("die")))
 
 
 def parse_pos(game: Game, value: object, code: str, c: int) -> int:
@@ -238,9 +260,6 @@ def parse_move(game: Game, c: int, mv: Any, pc: object) -> tuple[int, int, int]:
             f"unknown pawn_colour {describe(pc)} (this game's colours: {', '.join(names)})"
         )
     if s != c and s != game.neutral:
-        raise IllegalMove(
-            f"{names[c]} may only move its own pawns"
-            + (f" or neutral {names[game.neutral]} pawns" if game.neutral >= 0 else "")
-            + f", not {pc} ones"
-        )
+        neutral = f" or neutral {names[game.neutral]} pawns" if game.neutral >= 0 else ""
+        raise IllegalMove(f"{names[c]} may only move its own pawns{neutral}, not {pc} ones")
     return s, frm, to

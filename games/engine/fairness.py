@@ -119,15 +119,18 @@ def roll_counts(log: Mapping[str, Any] | str | bytes) -> RollCounts:
         total[die - 1] += 1
         colour = str(event.get("colour"))
         per_colour.setdefault(colour, [0] * len(FACES))[die - 1] += 1
-    per_player = {}
-    for name, held in players.items():
-        held = [held] if isinstance(held, str) else list(held or [])
-        counts = [0] * len(FACES)
-        for colour in held:
-            for k, c in enumerate(per_colour.get(colour, ())):
-                counts[k] += c
-        per_player[str(name)] = tuple(counts)
+    per_player = {str(name): _held_counts(held, per_colour) for name, held in players.items()}
     return RollCounts(tuple(total), {c: tuple(v) for c, v in per_colour.items()}, per_player)
+
+
+def _held_counts(held: object, per_colour: Mapping[str, list[int]]) -> tuple[int, ...]:
+    """The face counts of a player: the sum of the colours it holds (one name or a list)."""
+    held = [held] if isinstance(held, str) else list(held or [])
+    counts = [0] * len(FACES)
+    for colour in held:
+        for k, c in enumerate(per_colour.get(colour, ())):
+            counts[k] += c
+    return tuple(counts)
 
 
 def combine(counts: Iterable[Iterable[int]]) -> tuple[int, ...]:

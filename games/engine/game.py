@@ -180,21 +180,9 @@ class Game(Position):
         game = cls(setup)
         game.place(positions)
         if placings is None:
-            neutral_home = game.neutral < 0 or game.home[game.neutral] == PAWNS_PER_COLOUR
-            done = [s for s in setup.in_play if game.home[s] == PAWNS_PER_COLOUR]
-            if neutral_home:
-                placings = [names[s] for s in done]
-            else:
-                game.home_order = done
-                placings = []
+            placings = game._finished_colours()
         for colour in placings:
-            s = setup.seat(colour)
-            if game.home[s] != PAWNS_PER_COLOUR:
-                raise SetupError(f"{colour} is listed as finished but has pawns outside its house")
-            game.finished[s] = True
-            game.placings.append(s)
-            if s not in game.home_order and game.neutral >= 0:
-                game.home_order.append(s)
+            game._mark_finished(colour)
         if game.placings:
             game._check_end()
         if game.finished[setup.first]:
@@ -204,6 +192,26 @@ class Game(Position):
         if game.over:
             game.turn_seat = -1
         return game
+
+    def _finished_colours(self) -> list[str]:
+        """A hand-built position's default placings: every colour with all pawns home,
+        clockwise — with a neutral colour only once the neutral pawns are home, too (until
+        then they are only in the order they came home)."""
+        done = [s for s in self.setup.in_play if self.home[s] == PAWNS_PER_COLOUR]
+        if self.neutral < 0 or self.home[self.neutral] == PAWNS_PER_COLOUR:
+            return [self.names[s] for s in done]
+        self.home_order = done
+        return []
+
+    def _mark_finished(self, colour: str) -> None:
+        """A hand-built position's colour listed as finished, placed next."""
+        s = self.setup.seat(colour)
+        if self.home[s] != PAWNS_PER_COLOUR:
+            raise SetupError(f"{colour} is listed as finished but has pawns outside its house")
+        self.finished[s] = True
+        self.placings.append(s)
+        if s not in self.home_order and self.neutral >= 0:
+            self.home_order.append(s)
 
     def copy(self) -> Game:
         """An independent copy (the setup is shared; it is immutable)."""

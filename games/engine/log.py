@@ -151,12 +151,16 @@ def _duplicate_message(exc: DuplicateKey) -> str:
     return coded("duplicate_key", key=describe_path(exc.key), keys=shown)
 
 
+def _byte_size(data: str | bytes | bytearray) -> int:
+    """The size of a log in UTF-8 bytes (a short text's is not computed: it is small)."""
+    if not isinstance(data, str):
+        return len(data)
+    return len(data) if len(data) * 4 <= MAX_LOG_BYTES else len(data.encode("utf-8", "replace"))
+
+
 def _load(data: str | bytes | bytearray) -> tuple[Any, bool]:
     """The parsed JSON and whether it holds a NaN or an infinite number."""
-    if isinstance(data, str):
-        size = len(data) if len(data) * 4 <= MAX_LOG_BYTES else len(data.encode("utf-8", "replace"))
-    else:
-        size = len(data)
+    size = _byte_size(data)
     if size > MAX_LOG_BYTES:
         raise InvalidLog(coded("log_too_large", size=f"{size:,}", limit=size_text(MAX_LOG_BYTES)))
     text = data.removeprefix("\ufeff") if isinstance(data, str) else _utf8_text(data)
@@ -218,31 +222,32 @@ def _not_json(value: Any, path: str, depth: int = 0) -> tuple[str, str] | None:
     """Where in ``value`` a number sits that JSON readers can't hold — NaN, infinite, or an
     integer too long to convert — as ``(path, what it is)``; ``None`` if nowhere."""
     t = type(value)
-    if t is float:
-        if value != value:
-            return path, "NaN, which is not a JSON number"
-        if value in (math.inf, -math.inf):
-            return (
-                path,
-                "infinite (Infinity, -Infinity, or too large like 1e999): not a JSON number",
-            )
-        return None
-    if t is int:
-        if value in (_TOO_LONG, -_TOO_LONG):
-            return path, f"an integer of more than {MAX_INT_DIGITS:,} digits, too long to read"
-        return None
+    if t is float or t is int:
+        what = _bad_number(value)
+        return None if what is None else (path, what)
     if depth > 100:
         return None
     if t is dict:
-        for k, v in value.items():
-            found = _not_json(v, f"{path}.{k}" if path else str(k), depth + 1)
-            if found is not None:
-                return found
+        items = ((f"{path}.{k}" if path else str(k), v) for k, v in value.items())
     elif t is list:
-        for i, v in enumerate(value):
-            found = _not_json(v, f"{path}[{i}]", depth + 1)
-            if found is not None:
-                return found
+        items = ((f"{path}[{i}]", v) for i, v in enumerate(value))
+    else:
+        return None
+    for where, v in items:
+        found = _not_json(v, where, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _bad_number(value: float) -> str | None:
+    """What a number is that JSON readers can't hold, ``None`` for a good one."""
+    if value != value:
+        return "NaN, which is not a JSON number"
+    if value in (math.inf, -math.inf):
+        return "infinite (Infinity, -Infinity, or too large like 1e999): not a JSON number"
+    if value in (_TOO_LONG, -_TOO_LONG):
+        return f"an integer of more than {MAX_INT_DIGITS:,} digits, too long to read"
     return None
 
 
@@ -293,6 +298,17 @@ def read_log_parsed(log: object) -> tuple[Mapping[str, Any], Setup, list[Any]]:
         raise InvalidLog(coded("log_not_object", what=describe(log)))
     if non_json:
         _refuse_non_json_header(log)
+    _check_format(log)
+    board = _board(log)
+    events = _events(log)
+    setup = _setup(log, board)
+    if non_json:
+        events = _cut_at_non_json(events) or events
+    return log, setup, events
+
+
+def _check_format(log: Mapping[str, Any]) -> None:
+    """The log is a ``maedn-log/1`` log with the keys it can't do without."""
     fmt = log.get("format")
     if fmt != FORMAT or not isinstance(fmt, str):
         if "format" not in log:
@@ -301,19 +317,31 @@ def read_log_parsed(log: object) -> tuple[Mapping[str, Any], Setup, list[Any]]:
     for key in ("rules", "first", "events"):
         if key not in log:
             raise InvalidLog(coded("malformed", field=key))
+
+
+def _board(log: Mapping[str, Any]) -> int:
     board = log.get("board", 4)
     if isinstance(board, bool) or board not in (4, 6) or not isinstance(board, int):
         raise InvalidLog(coded("bad_board", what=describe(board)))
+    return board
+
+
+def _events(log: Mapping[str, Any]) -> list[Any]:
     events = log["events"]
     if not isinstance(events, list):
         raise InvalidLog(coded("events_not_list", what=describe(events)))
     if len(events) > MAX_EVENTS:
         raise InvalidLog(coded("too_many_events", n=f"{len(events):,}", limit=f"{MAX_EVENTS:,}"))
+    return events
+
+
+def _setup(log: Mapping[str, Any], board: int) -> Setup:
+    """The log's header as a checked :class:`Setup` (its refusals as :class:`InvalidLog`)."""
     unused = log.get("unused")
     if unused is not None and not isinstance(unused, list):
         raise InvalidLog(coded("unused_not_list", what=describe(unused)))
     try:
-        setup = Setup.create(
+        return Setup.create(
             board=board,
             rules=log["rules"],
             colours=log.get("colours"),
@@ -323,9 +351,6 @@ def read_log_parsed(log: object) -> tuple[Mapping[str, Any], Setup, list[Any]]:
         )
     except (RulesError, SetupError) as exc:
         raise InvalidLog(str(exc)) from None
-    if non_json:
-        events = _cut_at_non_json(events) or events
-    return log, setup, events
 
 
 def _first(value: object) -> str:

@@ -106,74 +106,114 @@ def illegal_move(
     return coded("illegal_move", **head, allowed=move_list(pos.names, legal, c))
 
 
-def why_illegal(game: Position, c: int, n: int, s: int, frm: int, to: int) -> str:  # noqa: C901 (one check per rule, in the order a player reads them)
-    """Why moving seat ``s``'s pawn ``frm → to`` is not legal for ``c`` rolling ``n``."""
-    T = game.T
-    pname = game.names[s]
-    pw = game.pawns[s]
-    absm = game.abs_of[s]
+def why_illegal(game: Position, c: int, n: int, s: int, frm: int, to: int) -> str:
+    """Why moving seat ``s``'s pawn ``frm → to`` is not legal for ``c`` rolling ``n``: one
+    check per rule, in the order a player reads them."""
     if frm < 0:
-        if not game.yard[s]:
-            return coded("why_no_pawn_in_yard", colour=pname)
-        if to != 0:
-            return coded("why_leave_to_a")
-        if n != 6:
-            return coded("why_leave_with_six")
-        o = game.track[absm[0]]
-        if o == s:
-            return coded("why_own_on_a", colour=pname)
-        if o >= 0 and game.tcount[absm[0]] >= 2:
-            return coded("why_barrier_on_a", owner=game.names[o])
-        return filtered_out(game, c, n, s, frm, to)
-    if frm not in pw:
-        if frm >= T:
-            return coded("why_no_pawn_in_house", colour=pname, letter=HOUSE_LETTERS[frm - T])
-        if frm == 0:
-            return coded("why_no_pawn_on_a", colour=pname)
-        return coded("why_no_pawn_on_field", colour=pname, field=frm)
-    if to == frm + n:
-        if frm < T:
-            for q in range(frm + 1, min(to, T)):
-                if game.tcount[absm[q]] >= 2:
-                    owner = game.names[game.track[absm[q]]]
-                    return coded("why_barrier_blocks", owner=owner, field=q)
-        if to < T:
-            a = absm[to]
-            o = game.track[a]
-            if o == s:
-                if not game.barriers:
-                    return coded("why_own_on_field", colour=pname, field=to)
-                if game.tcount[a] >= 2:
-                    return coded("why_two_own", colour=pname, field=to)
-            elif o >= 0 and game.tcount[a] >= 2:
-                return coded("why_barrier_target", owner=game.names[o], field=to)
-        else:
-            if to in pw:
-                letter = HOUSE_LETTERS[to - T]
-                return coded("why_own_in_house", colour=pname, letter=letter, field=to)
-            if not game.jump:
-                for h in range(max(frm + 1, T), to):
-                    if h in pw:
-                        letter = HOUSE_LETTERS[h - T]
-                        return coded("why_jump_in_house", colour=pname, letter=letter, field=h)
-        return filtered_out(game, c, n, s, frm, to)
-    if to == frm - n:
-        if not game.back:
-            return coded("why_forwards_only")
-        if frm >= T:
-            return coded("why_house_not_back")
-        if to < 1:
-            return coded("why_back_past_a")
-        a = absm[to]
-        o = game.track[a]
-        if o < 0 or o == s:
-            return coded("why_back_must_capture", field=to)
-        if game.tcount[a] >= 2:
-            return coded("why_barrier_not_captured", owner=game.names[o], field=to)
-        for q in range(to + 1, frm):
+        why = _why_not_entering(game, s, n, to)
+    elif frm not in game.pawns[s]:
+        return _why_no_pawn(game, s, frm)
+    elif to == frm + n:
+        why = _why_not_forward(game, s, frm, to)
+    elif to == frm - n:
+        why = _why_not_backward(game, s, frm, to)
+    else:
+        return _why_wrong_distance(game, n, frm, to)
+    return why or filtered_out(game, c, n, s, frm, to)
+
+
+def _why_not_entering(game: Position, s: int, n: int, to: int) -> str | None:
+    """Why seat ``s`` may not bring a pawn onto its start field ``to`` with ``n``."""
+    if not game.yard[s]:
+        return coded("why_no_pawn_in_yard", colour=game.names[s])
+    if to != 0:
+        return coded("why_leave_to_a")
+    if n != 6:
+        return coded("why_leave_with_six")
+    a = game.abs_of[s][0]
+    o = game.track[a]
+    if o == s:
+        return coded("why_own_on_a", colour=game.names[s])
+    if o >= 0 and game.tcount[a] >= 2:
+        return coded("why_barrier_on_a", owner=game.names[o])
+    return None
+
+
+def _why_no_pawn(game: Position, s: int, frm: int) -> str:
+    """Seat ``s`` has no pawn on ``frm``."""
+    pname = game.names[s]
+    if frm >= game.T:
+        return coded("why_no_pawn_in_house", colour=pname, letter=HOUSE_LETTERS[frm - game.T])
+    if frm == 0:
+        return coded("why_no_pawn_on_a", colour=pname)
+    return coded("why_no_pawn_on_field", colour=pname, field=frm)
+
+
+def _why_not_forward(game: Position, s: int, frm: int, to: int) -> str | None:
+    """Why seat ``s``'s pawn may not move the die's fields forward ``frm → to``."""
+    T = game.T
+    absm = game.abs_of[s]
+    if frm < T:
+        for q in range(frm + 1, min(to, T)):
             if game.tcount[absm[q]] >= 2:
-                return coded("why_barrier_blocks_back", field=q)
-        return filtered_out(game, c, n, s, frm, to)
+                return coded("why_barrier_blocks", owner=game.names[game.track[absm[q]]], field=q)
+    if to < T:
+        return _why_not_onto_field(game, s, to)
+    return _why_not_into_house(game, s, frm, to)
+
+
+def _why_not_onto_field(game: Position, s: int, to: int) -> str | None:
+    """Why seat ``s``'s pawn may not end its move on track field ``to``."""
+    a = game.abs_of[s][to]
+    o = game.track[a]
+    if o == s:
+        if not game.barriers:
+            return coded("why_own_on_field", colour=game.names[s], field=to)
+        if game.tcount[a] >= 2:
+            return coded("why_two_own", colour=game.names[s], field=to)
+    elif o >= 0 and game.tcount[a] >= 2:
+        return coded("why_barrier_target", owner=game.names[o], field=to)
+    return None
+
+
+def _why_not_into_house(game: Position, s: int, frm: int, to: int) -> str | None:
+    """Why seat ``s``'s pawn may not move ``frm → to`` into (or within) its house."""
+    T = game.T
+    pw = game.pawns[s]
+    pname = game.names[s]
+    if to in pw:
+        return coded("why_own_in_house", colour=pname, letter=HOUSE_LETTERS[to - T], field=to)
+    if not game.jump:
+        for h in range(max(frm + 1, T), to):
+            if h in pw:
+                letter = HOUSE_LETTERS[h - T]
+                return coded("why_jump_in_house", colour=pname, letter=letter, field=h)
+    return None
+
+
+def _why_not_backward(game: Position, s: int, frm: int, to: int) -> str | None:
+    """Why seat ``s``'s pawn may not capture backwards ``frm → to``."""
+    if not game.back:
+        return coded("why_forwards_only")
+    if frm >= game.T:
+        return coded("why_house_not_back")
+    if to < 1:
+        return coded("why_back_past_a")
+    absm = game.abs_of[s]
+    a = absm[to]
+    o = game.track[a]
+    if o < 0 or o == s:
+        return coded("why_back_must_capture", field=to)
+    if game.tcount[a] >= 2:
+        return coded("why_barrier_not_captured", owner=game.names[o], field=to)
+    for q in range(to + 1, frm):
+        if game.tcount[absm[q]] >= 2:
+            return coded("why_barrier_blocks_back", field=q)
+    return None
+
+
+def _why_wrong_distance(game: Position, n: int, frm: int, to: int) -> str:
+    """A move that is not the die's number of fields (forwards, or backwards where allowed)."""
     if frm + n > game.last:
         return coded("why_past_house", die=n, field=frm)
     if to < frm and not game.back:
@@ -188,15 +228,20 @@ def filtered_out(game: Position, c: int, n: int, s: int, frm: int, to: int) -> s
     moves = game.candidates(c, n)
     if game.entry and n == 6 and any(m[1] < 0 and m[0] == c for m in moves):
         return coded("why_must_enter", colour=name)
-    if game.clear and game.yard[c] and game.track[game.start[c]] == c:
-        sel = [m for m in moves if m[1] == 0 and m[0] == c]
-        if sel and not (s == c and frm == 0):
-            return coded("why_clear_a", colour=name)
-        if sel:
-            moves = sel
-    if game.capture and any(m[3] >= 0 for m in moves):
+    clearing = _clearing_moves(game, c, moves)
+    if clearing and not (s == c and frm == 0):
+        return coded("why_clear_a", colour=name)
+    if game.capture and any(m[3] >= 0 for m in clearing or moves):
         return coded("why_must_capture")
     return coded("why_not_allowed")  # pragma: no cover - defensive
+
+
+def _clearing_moves(game: Position, c: int, moves: list[RawMove]) -> list[RawMove]:
+    """The moves off its start field A that seat ``c`` must choose from under
+    ``clear_start`` (its own pawn on A, pawns in its yard); none if the rule does not bind."""
+    if game.clear and game.yard[c] and game.track[game.start[c]] == c:
+        return [m for m in moves if m[1] == 0 and m[0] == c]
+    return []
 
 
 def huff_not_due(names: Sequence[str], c: int, n: int, m: RawMove, huff: int) -> str:

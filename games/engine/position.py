@@ -104,14 +104,18 @@ class Position:
         self.yard = [0] * n
         self.capture_counts = [0] * n
         for s in setup.used:
-            if r.setup == "one-out":
-                self.pawns[s] = [0, YARD, YARD, YARD]
-                self.yard[s] = PAWNS_PER_COLOUR - 1
-                self.track[self.start[s]] = s
-                self.tcount[self.start[s]] = 1
-            else:
-                self.pawns[s] = [YARD] * PAWNS_PER_COLOUR
-                self.yard[s] = PAWNS_PER_COLOUR
+            self._start_pawns(s, one_out=r.setup == "one-out")
+
+    def _start_pawns(self, s: int, *, one_out: bool) -> None:
+        """Seat ``s``'s pawns at the start: all in the yard, or one on field A (one-out)."""
+        if one_out:
+            self.pawns[s] = [0, YARD, YARD, YARD]
+            self.yard[s] = PAWNS_PER_COLOUR - 1
+            self.track[self.start[s]] = s
+            self.tcount[self.start[s]] = 1
+        else:
+            self.pawns[s] = [YARD] * PAWNS_PER_COLOUR
+            self.yard[s] = PAWNS_PER_COLOUR
 
     def place(self, positions: Mapping[str, Iterable[int | str]]) -> None:
         """Put the pawns where ``positions`` (colour → 4 positions, ``"B"`` = yard) says;
@@ -139,13 +143,19 @@ class Position:
                         raise SetupError(f"two {colour} pawns on house field {p}")
                     self.home[s] += 1
                 else:
-                    a = self.abs_of[s][p]
-                    if self.track[a] not in (-1, s):
-                        raise SetupError(f"{colour} and {names[self.track[a]]} share a field")
-                    self.track[a] = s
-                    self.tcount[a] += 1
-                    if self.tcount[a] > limit:
-                        raise SetupError(f"too many {colour} pawns on field {p}")
+                    self._place_on_track(s, p, limit)
+
+    def _place_on_track(self, s: int, p: int, limit: int) -> None:
+        """Put a pawn of seat ``s`` on its relative track field ``p`` (:meth:`place`), at
+        most ``limit`` of one colour on a field."""
+        colour = self.names[s]
+        a = self.abs_of[s][p]
+        if self.track[a] not in (-1, s):
+            raise SetupError(f"{colour} and {self.names[self.track[a]]} share a field")
+        self.track[a] = s
+        self.tcount[a] += 1
+        if self.tcount[a] > limit:
+            raise SetupError(f"too many {colour} pawns on field {p}")
 
     # --- move generation ---------------------------------------------------------------
 

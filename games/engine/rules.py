@@ -232,66 +232,9 @@ def explain(ruleset: RuleSet | str | Mapping[str, Any]) -> list[str]:
     if r.overrides():
         changed = ", ".join(f"{k} = {_show(v)}" for k, v in r.overrides().items())
         lines.append(f"Changed from the preset: {changed}.")
-    lines.append(
-        "All four pawns start in the yard."
-        if r.setup == "yard"
-        else "Each colour starts with one pawn on its start field A and three in the yard."
-    )
-    lines.append(
-        "A pawn leaves the yard only with a 6; on a 6 a yard pawn must be brought onto A "
-        "whenever that is possible."
-        if r.compulsory_entry
-        else "A pawn leaves the yard only with a 6, but bringing one out is never compulsory."
-    )
-    lines.append(
-        "While a colour still has pawns in its yard, its pawn on field A must move off it "
-        "first whenever it can."
-        if r.clear_start
-        else "A pawn on its own start field A need not make way for the yard."
-    )
-    lines.append(
-        "A colour that cannot move (no pawn on the track, house pawns unable to move) rolls "
-        "up to three times for a 6."
-        if r.three_tries
-        else "Every colour rolls once per turn, even when it cannot move."
-    )
+    lines += [_option_sentence(r, option) for option in _EXPLAINED_BEFORE_SIX]
     lines.append("A 6 always earns another roll.")
-    lines.append(
-        "Pawns may jump over other pawns inside the house."
-        if r.jump_in_goal
-        else "Pawns may not jump over pawns inside the house."
-    )
-    lines.append(
-        "Two pawns of one colour on one track field form a barrier that no pawn may pass, "
-        "land on or capture — not even the builder's own."
-        if r.barriers
-        else "There are no barriers: two pawns of one colour never share a field."
-    )
-    if r.compulsory_capture is True:
-        lines.append("Capturing is compulsory: when a capture is possible, a capture must be made.")
-    elif r.compulsory_capture == "huff":
-        lines.append(
-            "Capturing is not compulsory, but a pawn that could have captured and did not "
-            "(when no capture was made) is huffed: it goes back to its yard."
-        )
-    else:
-        lines.append("Capturing is never compulsory.")
-    lines.append(
-        "A track pawn may also move backwards by the roll to capture, but never onto or "
-        "over its own start field A."
-        if r.capture_backwards
-        else "Pawns only move forwards."
-    )
-    lines.append(
-        {
-            "first-colour": "The game ends when the first colour has all four pawns home; "
-            "its player wins.",
-            "both-colours": "The game ends when a player has finished all of their colours; "
-            "that player wins. Colours that finish earlier stop taking turns.",
-            "all-places": "Play goes on until every colour but one has finished; the finishing "
-            "order gives the placings, and the first player to finish all their colours wins.",
-        }[r.end]
-    )
+    lines += [_option_sentence(r, option) for option in _EXPLAINED_AFTER_SIX]
     if r.neutral:
         lines.append(
             f"{r.neutral} is a neutral colour: it has no player and takes no turns; any colour "
@@ -299,3 +242,85 @@ def explain(ruleset: RuleSet | str | Mapping[str, Any]) -> list[str]:
             f"only when its own and all {r.neutral} pawns are home."
         )
     return lines
+
+
+_OPTION_SENTENCES: dict[str, tuple[dict[Any, str], str]] = {
+    # option: (its value → the sentence, the sentence for any other value)
+    "setup": (
+        {"yard": "All four pawns start in the yard."},
+        "Each colour starts with one pawn on its start field A and three in the yard.",
+    ),
+    "compulsory_entry": (
+        {
+            True: "A pawn leaves the yard only with a 6; on a 6 a yard pawn must be brought "
+            "onto A whenever that is possible."
+        },
+        "A pawn leaves the yard only with a 6, but bringing one out is never compulsory.",
+    ),
+    "clear_start": (
+        {
+            True: "While a colour still has pawns in its yard, its pawn on field A must move "
+            "off it first whenever it can."
+        },
+        "A pawn on its own start field A need not make way for the yard.",
+    ),
+    "three_tries": (
+        {
+            True: "A colour that cannot move (no pawn on the track, house pawns unable to "
+            "move) rolls up to three times for a 6."
+        },
+        "Every colour rolls once per turn, even when it cannot move.",
+    ),
+    "jump_in_goal": (
+        {True: "Pawns may jump over other pawns inside the house."},
+        "Pawns may not jump over pawns inside the house.",
+    ),
+    "barriers": (
+        {
+            True: "Two pawns of one colour on one track field form a barrier that no pawn may "
+            "pass, land on or capture — not even the builder's own."
+        },
+        "There are no barriers: two pawns of one colour never share a field.",
+    ),
+    "compulsory_capture": (
+        {
+            True: "Capturing is compulsory: when a capture is possible, a capture must be made.",
+            "huff": "Capturing is not compulsory, but a pawn that could have captured and did "
+            "not (when no capture was made) is huffed: it goes back to its yard.",
+        },
+        "Capturing is never compulsory.",
+    ),
+    "capture_backwards": (
+        {
+            True: "A track pawn may also move backwards by the roll to capture, but never onto "
+            "or over its own start field A."
+        },
+        "Pawns only move forwards.",
+    ),
+    "end": (
+        {
+            "first-colour": "The game ends when the first colour has all four pawns home; "
+            "its player wins.",
+            "both-colours": "The game ends when a player has finished all of their colours; "
+            "that player wins. Colours that finish earlier stop taking turns.",
+            "all-places": "Play goes on until every colour but one has finished; the finishing "
+            "order gives the placings, and the first player to finish all their colours wins.",
+        },
+        "",  # no other value passes the option's check
+    ),
+}
+_EXPLAINED_BEFORE_SIX = ("setup", "compulsory_entry", "clear_start", "three_tries")
+_EXPLAINED_AFTER_SIX = (
+    "jump_in_goal",
+    "barriers",
+    "compulsory_capture",
+    "capture_backwards",
+    "end",
+)
+
+
+def _option_sentence(r: RuleSet, option: str) -> str:
+    """The sentence of :func:`explain` for one option's value in ``r`` (values are checked
+    to their type, so ``True`` is never ``1``)."""
+    sentences, otherwise = _OPTION_SENTENCES[option]
+    return sentences.get(getattr(r, option), otherwise)

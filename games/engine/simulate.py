@@ -140,6 +140,18 @@ def play(
         return game
     if record is None and all(type(bot) is RandomBot for bot in bots) and lean_rules(game):
         return play_random(game, rng, until_first=until_first, max_events=max_events)
+    return _play_general(game, bots, rng, record, until_first, max_events)
+
+
+def _play_general(
+    game: Game,
+    bots: Sequence[Bot],
+    rng: random.Random,
+    record: list[dict[str, Any]] | None,
+    until_first: bool,
+    max_events: int,
+) -> Game:
+    """:func:`play`'s general loop (any rules, any bots, recording the log if asked)."""
     dice = rng.random
     legal = game.legal
     push = game.push_raw
@@ -165,8 +177,7 @@ def play(
             m = bots[c].choose(game, c, n, moves, rng)
         huff = None
         if huffing and huff_due(c, moves, m):
-            targets = sorted(game.huff_targets(c, moves, m))
-            huff = targets[0] if len(targets) == 1 else bots[c].choose_huff(game, c, targets, rng)
+            huff = _huff_target(game, bots[c], c, moves, m, rng)
         push(n, m, huff)
         if record is not None:
             event: dict[str, Any] = {
@@ -182,6 +193,14 @@ def play(
         if until_first and game.placings:
             break
     return game
+
+
+def _huff_target(
+    game: Game, bot: Bot, c: int, moves: list[RawMove], m: RawMove, rng: random.Random
+) -> int:
+    """The pawn seat ``c`` huffs after move ``m`` (its bot chooses among several)."""
+    targets = sorted(game.huff_targets(c, moves, m))
+    return targets[0] if len(targets) == 1 else bot.choose_huff(game, c, targets, rng)
 
 
 # --- the lean random-play loop ---------------------------------------------------------
@@ -233,7 +252,7 @@ def play_random(
     return play_lean(game, rng, record=record, until_first=until_first, max_events=max_events)
 
 
-def play_lean(  # noqa: C901 (the simulator's hot loop (docs/engine.md), inlined)
+def play_lean(  # noqa: C901 (hot loop: the lean simulator and rollouts, per roll (docs/engine.md); inlined)
     game: Game,
     rng: random.Random | None = None,
     *,
@@ -276,13 +295,7 @@ def play_lean(  # noqa: C901 (the simulator's hot loop (docs/engine.md), inlined
     Finishing and the end of the game (rare) are the game's own :meth:`Game.finish`;
     the stuck test of three tries is :meth:`Position.stuck`.
     """
-    if not lean_rules(game):
-        raise ValueError(
-            "the lean loop (play_random, play_lean) plays games without barriers, backward "
-            "captures, a neutral colour, compulsory captures or a platform variant; use play()"
-        )
-    if rng is None and (dice is None or choose is None):
-        raise ValueError("play_lean needs rng unless both dice and choose are given")
+    _check_lean(game, rng, dice, choose)
     bits = rng.getrandbits if rng is not None else None
     bufs = [d.buf for d in dice] if dice is not None else None
     used = [0] * len(game.pawns)
@@ -437,6 +450,17 @@ def play_lean(  # noqa: C901 (the simulator's hot loop (docs/engine.md), inlined
     game.tries = tries
     game.tries_max = tries_max
     return game
+
+
+def _check_lean(game: Game, rng, dice, choose) -> None:
+    """:func:`play_lean`'s refusals: rules it does not play, no source of dice or choices."""
+    if not lean_rules(game):
+        raise ValueError(
+            "the lean loop (play_random, play_lean) plays games without barriers, backward "
+            "captures, a neutral colour, compulsory captures or a platform variant; use play()"
+        )
+    if rng is None and (dice is None or choose is None):
+        raise ValueError("play_lean needs rng unless both dice and choose are given")
 
 
 def _following(game: Game) -> list[int]:

@@ -29,6 +29,7 @@ from .decisions import (
     LOSS_SD_MW,
     THRESHOLDS_MW,
     Decision,
+    Walk,
     clear_margin,
     counted_loss_mw,
     loss_interval_mw,
@@ -124,6 +125,13 @@ def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> di
     except IllegalMove:  # the log goes on past the variant's end: not that variant's game
         variant = None
         w = walk(log, equity_for, None, progress, **bounds)
+    return _result(w, variant, plies, used, t0)
+
+
+def _result(
+    w: Walk, variant: Variant | None, plies: int, used: list[Evaluator], t0: float
+) -> dict[str, Any]:
+    """The analysis of a walk (the ``maedn-analysis/3`` dict)."""
     players = w.players
     names = w.game0.names
     setup = w.game0.setup
@@ -141,25 +149,9 @@ def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> di
         decompose(players, w.start, w.rolls),
         capture_stats(w.game0, w.offers, players),
     )
-    summary = {}
-    for p in players:
-        mine = [e for e in decisions if e["player"] == p]
-        raw = sum(e["loss"] for e in mine)
-        counted = sum(counted_loss_mw(1000 * e["loss"], e["endgame"]) for e in mine)
-        rate = 1000 * raw / len(mine) if mine else None
-        summary[p] = {
-            "decisions": len(mine),
-            # the chances lost that count: each loss beyond the measured error, in full
-            "loss_mw": round(counted, 1),
-            "raw_loss_mw": round(1000 * raw, 1),
-            "error_rate": None if rate is None else round(rate, 1),
-            "average_loss": round(raw / len(mine), 4) if mine else 0.0,
-            "band": band_for(rate, len(mine)),
-            "inaccuracies": sum(e["mark"] == "inaccuracy" for e in mine),
-            "mistakes": sum(e["mark"] == "mistake" for e in mine),
-            "blunders": sum(e["mark"] == "blunder" for e in mine),
-            "luck": luck[p],
-        }
+    summary = {
+        p: _player_summary([e for e in decisions if e["player"] == p], luck[p]) for p in players
+    }
     return {
         "format": ANALYSIS_FORMAT,
         "model": model_name(used[0]) if used else None,
@@ -186,6 +178,26 @@ def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> di
         "win_probability": graph,
         "summary": summary,
         "seconds": round(time.perf_counter() - t0, 2),
+    }
+
+
+def _player_summary(mine: list[dict[str, Any]], luck: Any) -> dict[str, Any]:
+    """One player's summary from its decision entries and its luck."""
+    raw = sum(e["loss"] for e in mine)
+    counted = sum(counted_loss_mw(1000 * e["loss"], e["endgame"]) for e in mine)
+    rate = 1000 * raw / len(mine) if mine else None
+    return {
+        "decisions": len(mine),
+        # the chances lost that count: each loss beyond the measured error, in full
+        "loss_mw": round(counted, 1),
+        "raw_loss_mw": round(1000 * raw, 1),
+        "error_rate": None if rate is None else round(rate, 1),
+        "average_loss": round(raw / len(mine), 4) if mine else 0.0,
+        "band": band_for(rate, len(mine)),
+        "inaccuracies": sum(e["mark"] == "inaccuracy" for e in mine),
+        "mistakes": sum(e["mark"] == "mistake" for e in mine),
+        "blunders": sum(e["mark"] == "blunder" for e in mine),
+        "luck": luck,
     }
 
 

@@ -38,7 +38,7 @@ from ..game import Game
 from ..moves import IllegalMove
 from ..validate import replay_log
 from ..variants import Variant
-from .equity import Equity, Vector
+from .equity import Equity, Vector, expect_best
 from .luck import capture_offers
 
 THRESHOLDS_MW = {"inaccuracy": 30, "mistake": 60, "blunder": 120}
@@ -261,10 +261,7 @@ def walk(
     :class:`~games.engine.IllegalMove` when the log goes on past the variant's end and
     :class:`AnalysisTooLong` past a bound.
     """
-    if max_events is not None:
-        count = _event_count(log)
-        if count > max_events:
-            raise AnalysisTooLong("events", count, max_events)
+    _check_length(log, max_events)
     deadline = None if max_cpu_seconds is None else time.process_time() + max_cpu_seconds
     setup, game, steps = replay_log(log)
     game.platform_variant = variant
@@ -285,9 +282,7 @@ def walk(
         me = eq.player_index[c]
         die = step.event["die"]
         legal = game.legal(c, die)
-        choices = eq.options(game, die) if len(legal) > 1 else []
-        endgame = bool(choices) and is_endgame(game)
-        kind = phase(game, c) if choices else "middle"
+        choices, endgame, kind = _choices(eq, game, c, die, legal)
         offer = capture_offers(game, c)
         expected = _expected(eq, game, me) if lookahead else None
         pushed = game.push_event(step.event)
@@ -295,27 +290,14 @@ def walk(
         offers.append((c, die, move, offer))
         played = eq.value(game)
         decision = None
+        best_v = played
         if choices:
-            k = legal.index(move)
             values = [eq.value(after) for _, _, after in choices]
-            values[k] = played  # the move as played, with the logged huff
-            best = max(range(len(values)), key=lambda i: (values[i][me], i == k, -i))
-            decision = Decision(
-                event=step.index,
-                seat=c,
-                player=setup.player_of(c),
-                die=die,
-                names=[str(game0.move_object(m, c)) for m in legal],
-                values=values,
-                played=k,
-                best=best,
-                endgame=endgame,
-                phase=kind,
+            decision = _decision(
+                game0, step.index, c, die, legal, move, values, played, me, endgame, kind
             )
             decisions.append(decision)
-            best_v = values[best]
-        else:
-            best_v = played
+            best_v = values[decision.best]
         rolls.append(
             Roll(step.index, c, setup.player_of(c), die, before, best_v, played, decision, expected)
         )
@@ -329,17 +311,64 @@ def walk(
     return Walk(game0, eq.players, start, rolls, offers, game, decisions)
 
 
+def _check_length(log: object, max_events: int | None) -> None:
+    if max_events is not None:
+        count = _event_count(log)
+        if count > max_events:
+            raise AnalysisTooLong("events", count, max_events)
+
+
+def _choices(eq: Equity, game: Game, c: int, die: int, legal: list) -> tuple[list, bool, str]:
+    """The options of seat ``c`` rolling ``die`` (none without a choice: one legal move or
+    none), whether that is a race endgame and the game's phase for it."""
+    if len(legal) <= 1:
+        return [], False, "middle"
+    choices = eq.options(game, die)
+    if not choices:
+        return choices, False, "middle"
+    return choices, is_endgame(game), phase(game, c)
+
+
+def _decision(
+    game0: Game,
+    event: int,
+    c: int,
+    die: int,
+    legal: list,
+    move: object,
+    values: list[Vector],
+    played: Vector,
+    me: int,
+    endgame: bool,
+    phase: str,
+) -> Decision:
+    """The decision of seat ``c`` (player index ``me``) rolling ``die`` at ``event``: the
+    ``legal`` moves valued (``values``, in place: the move as played gets ``played``, the
+    value with the logged huff), the one played and the best (ties: the played one, then
+    the first); ``endgame`` and ``phase`` describe the position before the roll."""
+    k = legal.index(move)
+    values[k] = played
+    best = max(range(len(values)), key=lambda i: (values[i][me], i == k, -i))
+    return Decision(
+        event=event,
+        seat=c,
+        player=game0.setup.player_of(c),
+        die=die,
+        names=[str(game0.move_object(m, c)) for m in legal],
+        values=values,
+        played=k,
+        best=best,
+        endgame=endgame,
+        phase=phase,
+    )
+
+
 def _expected(eq: Equity, game: Game, me: int) -> Vector:
     """The expected equity over the six rolls of the colour on turn, each met with the
     move best for its player, the states after it valued as the options are."""
     per_die = [eq.options(game, die) for die in range(1, 7)]
     values = iter(eq.values([after for opts in per_die for *_, after in opts]))
-    total = [0.0] * len(eq.players)
-    for opts in per_die:
-        best = max((next(values) for _ in opts), key=lambda v: v[me])
-        for i, x in enumerate(best):
-            total[i] += x
-    return tuple(x / 6.0 for x in total)
+    return expect_best(values, [len(opts) for opts in per_die], me, len(eq.players))
 
 
 def _event_count(log: object) -> int:

@@ -24,7 +24,7 @@ always gives the same analysis for a given model. Values are memoised by state
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
 
 from ..game import Game
@@ -107,15 +107,18 @@ class Equity:
                     todo[k] = g
         if todo:
             batch = list(todo.values())
-            many = getattr(self.evaluator, "win_chances_many", None)
-            if many is not None:
-                raw = many(batch)
-            else:
-                raw = [self.evaluator.win_chances(g) for g in batch]
+            raw = self._evaluate(batch)
             self.evaluations += len(batch)
             for k, chances in zip(todo, raw, strict=True):
                 memo[k] = self._players(chances)
         return [memo[k] for k in keys]
+
+    def _evaluate(self, batch: list[Game]) -> Sequence[Sequence[float]]:
+        """The evaluator's chances of every game of ``batch`` (batched where it can)."""
+        many = getattr(self.evaluator, "win_chances_many", None)
+        if many is not None:
+            return many(batch)
+        return [self.evaluator.win_chances(g) for g in batch]
 
     def _players(self, chances: Sequence[float]) -> Vector:
         raw = [max(0.0, float(chances[s])) for s in self._seat_of_player]
@@ -152,21 +155,23 @@ class Equity:
             if k not in memo and k not in todo and not g.over:
                 todo[k] = g
         if todo:
-            plans = []
-            afters: list[Game] = []
-            for k, g in todo.items():
-                per_die = [self.options(g, die, leaf=True) for die in range(1, 7)]
-                plans.append((k, self.player_index[g.turn_seat], [len(o) for o in per_die]))
-                afters += [after for opts in per_die for *_, after in opts]
+            plans, afters = self._plans(todo)
             values = iter(self.leaves(afters))
+            k_players = len(self.players)
             for k, me, counts in plans:
-                total = [0.0] * len(self.players)
-                for n in counts:
-                    best = max((next(values) for _ in range(n)), key=lambda v: v[me])
-                    for i, x in enumerate(best):
-                        total[i] += x
-                memo[k] = tuple(x / 6.0 for x in total)
+                memo[k] = expect_best(values, counts, me, k_players)
         return [self.leaf(g) if g.over else memo[k] for k, g in zip(keys, games, strict=True)]
+
+    def _plans(self, todo: dict[tuple, Game]) -> tuple[list[tuple], list[Game]]:
+        """For each game to value at one ply: (its key, the mover's player index, the
+        number of options per roll), and the states after all their options, in order."""
+        plans = []
+        afters: list[Game] = []
+        for k, g in todo.items():
+            per_die = [self.options(g, die, leaf=True) for die in range(1, 7)]
+            plans.append((k, self.player_index[g.turn_seat], [len(o) for o in per_die]))
+            afters += [after for opts in per_die for *_, after in opts]
+        return plans, afters
 
     def _search(self, game: Game, plies: int) -> Vector:
         me = self.player_index[game.turn_seat]
@@ -176,12 +181,7 @@ class Equity:
             values = iter(self.leaves(afters))
         else:
             values = iter([self.value(after, plies - 1) for after in afters])
-        total = [0.0] * len(self.players)
-        for opts in per_die:
-            best = max((next(values) for _ in opts), key=lambda v: v[me])
-            for i, x in enumerate(best):
-                total[i] += x
-        return tuple(x / 6.0 for x in total)
+        return expect_best(values, [len(opts) for opts in per_die], me, len(self.players))
 
     def options(
         self, game: Game, die: int, *, leaf: bool = False
@@ -220,3 +220,15 @@ class Equity:
             if v > best_v:
                 best_target, best_v = target, v
         return best_target  # type: ignore[return-value]
+
+
+def expect_best(values: Iterator[Vector], counts: Iterable[int], me: int, k: int) -> Vector:
+    """The expectation over the six rolls of the option best for player ``me``: the
+    options' values come from ``values`` in order, ``counts`` of them per roll (the first
+    best on a tie), each a vector of ``k`` players' chances."""
+    total = [0.0] * k
+    for n in counts:
+        best = max((next(values) for _ in range(n)), key=lambda v: v[me])
+        for i, x in enumerate(best):
+            total[i] += x
+    return tuple(x / 6.0 for x in total)

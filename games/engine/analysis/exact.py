@@ -33,9 +33,23 @@ def exact_win(
     roll), every colour playing ``policy`` (or optimally: ``None``)."""
     setup = game.setup
     players = list(setup.players)
+    index, succ, terminal = _game_graph(game, policy, players, max_states)
+    mover = [0] * len(succ)
+    for j, g_key in enumerate(index):  # the mover's player index per node
+        turn = g_key[1]
+        mover[j] = players.index(setup.player_of(turn)) if turn >= 0 else 0
+    value = _fixed_point(succ, terminal, mover, len(players), tol)
+    return dict(zip(players, value[0], strict=True))
+
+
+def _game_graph(
+    game: Game, policy: Policy | None, players: list[str], max_states: int
+) -> tuple[dict[tuple, int], list[list[list[int]]], dict[int, Sequence[float]]]:
+    """Every state reachable from ``game``: state key → node id, ``succ[i][d-1]`` the
+    successor ids of node ``i`` after rolling ``d`` (one per choice) and the players'
+    results at the terminal nodes."""
     index: dict[tuple, int] = {}
     nodes: list[Game] = []
-    # succ[i][d-1]: the successor ids of node i after rolling d (one per choice)
     succ: list[list[list[int]]] = []
     terminal: dict[int, Sequence[float]] = {}
 
@@ -57,30 +71,41 @@ def exact_win(
     while i < len(nodes):
         g = nodes[i]
         if not g.over:
-            c = g.turn_seat
-            for n in range(1, 7):
-                legal = g.legal(c, n)
-                moves = legal
-                if len(legal) > 1 and policy is not None:
-                    moves = [policy.choose(g, c, n, legal)]
-                outs = []
-                for m in moves or [None]:
-                    h = g.copy()
-                    huff = None  # the huff is judged against every legal move, not the chosen
-                    if m is not None and h.huffing and h.huff_due(c, legal, m):
-                        chooser = policy or Policy()
-                        huff = chooser.choose_huff(h, c, sorted(h.huff_targets(c, legal, m)))
-                    h.push_raw(n, m, huff)
-                    outs.append(node(h))
-                succ[i].append(outs)
+            succ[i] = [[node(h) for h in _after_roll(g, n, policy)] for n in range(1, 7)]
         nodes[i] = None  # type: ignore[call-overload]  # only the graph is needed now
         i += 1
+    return index, succ, terminal
 
-    k = len(players)
-    mover = [0] * len(succ)
-    for j, g_key in enumerate(index):  # the mover's player index per node
-        turn = g_key[1]
-        mover[j] = players.index(setup.player_of(turn)) if turn >= 0 else 0
+
+def _after_roll(g: Game, n: int, policy: Policy | None) -> list[Game]:
+    """The states after the colour on turn rolls ``n``: one per move it may choose (the
+    policy's one move, with a ``policy``), or the one without a move."""
+    c = g.turn_seat
+    legal = g.legal(c, n)
+    moves = legal
+    if len(legal) > 1 and policy is not None:
+        moves = [policy.choose(g, c, n, legal)]
+    outs = []
+    for m in moves or [None]:
+        h = g.copy()
+        huff = None  # the huff is judged against every legal move, not the chosen
+        if m is not None and h.huffing and h.huff_due(c, legal, m):
+            chooser = policy or Policy()
+            huff = chooser.choose_huff(h, c, sorted(h.huff_targets(c, legal, m)))
+        h.push_raw(n, m, huff)
+        outs.append(h)
+    return outs
+
+
+def _fixed_point(
+    succ: list[list[list[int]]],
+    terminal: dict[int, Sequence[float]],
+    mover: list[int],
+    k: int,
+    tol: float,
+) -> list[list[float]]:
+    """Value iteration (Gauss–Seidel) of every node's chances, each mover taking the
+    successor best for its player, until no value changes by ``tol``."""
     value = [list(terminal.get(j, [1.0 / k] * k)) for j in range(len(succ))]
     while True:
         change = 0.0
@@ -99,5 +124,4 @@ def exact_win(
             change = max(change, max(abs(a - b) for a, b in zip(new, value[j], strict=True)))
             value[j] = new
         if change < tol:
-            break
-    return dict(zip(players, value[0], strict=True))
+            return value

@@ -99,7 +99,7 @@ class FastHeuristicPolicy(HeuristicPolicy):
             )
         return self._by_seat[seat]
 
-    def choose(self, game, seat, die, moves):  # noqa: C901 (the rollout policy's hot loop, inlined for speed)
+    def choose(self, game, seat, die, moves):  # noqa: C901 (hot loop: the rollout policy, per decision of every rollout; inlined)
         if game.platform_variant is not None:  # a move that wins the variant's game first
             win = variant_win(game, seat, moves)
             if win is not None:
@@ -278,7 +278,7 @@ class LitePolicy(FastHeuristicPolicy):
             )
         return found
 
-    def choose(self, game, seat, die, moves):  # noqa: C901 (the rollout policy's hot loop, inlined for speed)
+    def choose(self, game, seat, die, moves):  # noqa: C901 (hot loop: the rollout policy, per decision of every rollout; inlined)
         if game.platform_variant is not None:  # a move that wins the variant's game first
             win = variant_win(game, seat, moves)
             if win is not None:

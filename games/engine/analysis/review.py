@@ -44,28 +44,38 @@ def review(log: object, analysis: Mapping[str, Any]) -> dict[str, Any]:
     marked = [d for d in decisions.values() if d.get("mark")]
     chosen = sorted(marked, key=lambda d: (-float(d["loss"]), int(d["event"])))[:MAX_MOMENTS]
     verdict = _verdict(analysis, marked)
-    roll_event = None
-    if verdict.get("kind") == "dice" and len(chosen) < MAX_MOMENTS:
-        roll_event = _decisive_roll(analysis, verdict["player"])
+    roll_event = _added_roll(analysis, verdict, len(chosen))
     wanted = {int(d["event"]) for d in chosen} | ({roll_event} if roll_event is not None else set())
-    moments: dict[int, dict[str, Any]] = {}
-    if wanted:
-        _setup, game, steps = replay_log(log)
-        for step in steps:
-            i = step.index
-            if i > max(wanted):
-                break
-            if i in wanted:
-                before = game.copy()
-                c = game.turn_seat
-                pushed = game.push_event(step.event)
-                if i in decisions and i != roll_event:
-                    moments[i] = _decision_moment(before, c, decisions[i], pushed)
-                else:
-                    moments[i] = _roll_moment(before, game, c, step.event, analysis, i)
-            else:
-                game.push_event(step.event)
+    moments = _moments(log, analysis, decisions, wanted, roll_event) if wanted else {}
     return {"verdict": verdict, "moments": [moments[e] for e in sorted(moments)]}
+
+
+def _moments(
+    log: object,
+    analysis: Mapping[str, Any],
+    decisions: Mapping[int, Mapping[str, Any]],
+    wanted: set[int],
+    roll_event: int | None,
+) -> dict[int, dict[str, Any]]:
+    """Event → the key moment there, for the ``wanted`` events (the log replayed to the last)."""
+    moments: dict[int, dict[str, Any]] = {}
+    last = max(wanted)
+    _setup, game, steps = replay_log(log)
+    for step in steps:
+        i = step.index
+        if i > last:
+            break
+        if i not in wanted:
+            game.push_event(step.event)
+            continue
+        before = game.copy()
+        c = game.turn_seat
+        pushed = game.push_event(step.event)
+        if i in decisions and i != roll_event:
+            moments[i] = _decision_moment(before, c, decisions[i], pushed)
+        else:
+            moments[i] = _roll_moment(before, game, c, step.event, analysis, i)
+    return moments
 
 
 # --- what decided the game ---------------------------------------------------------------
@@ -73,18 +83,13 @@ def review(log: object, analysis: Mapping[str, Any]) -> dict[str, Any]:
 
 def _verdict(analysis: Mapping[str, Any], marked: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     summary = analysis.get("summary") or {}
-    winner = next(
-        (p for p, s in summary.items() if float((s.get("luck") or {}).get("end", 0)) == 1.0),
-        None,
-    )
+    winner = _winner(summary)
     if not analysis.get("complete") or winner is None:
         return {"kind": "unfinished"}
     luck = float(summary[winner]["luck"].get("luck", 0.0))
     choices = 0.0
-    for d in marked:
-        by_best = _p(d, d["best"], winner)
-        by_played = _p(d, d["played"], winner)
-        choices += by_played - by_best  # others' marked moves raise it, W's own lower it
+    for d in marked:  # others' marked moves raise the winner's chance, its own lower it
+        choices += _p(d, d["played"], winner) - _p(d, d["best"], winner)
     dice, decided = max(luck, 0.0), max(choices, 0.0)
     kind = "dice" if dice >= decided else "decisions"
     big, small = (dice, decided) if kind == "dice" else (decided, dice)
@@ -96,6 +101,22 @@ def _verdict(analysis: Mapping[str, Any], marked: Sequence[Mapping[str, Any]]) -
         "marked": len(marked),
         "sure": "clearly" if big >= 2 * small else "mostly",
     }
+
+
+def _winner(summary: Mapping[str, Any]) -> str | None:
+    """The player whose chance ended at 1 (``None`` before the game is won)."""
+    return next(
+        (p for p, s in summary.items() if float((s.get("luck") or {}).get("end", 0)) == 1.0),
+        None,
+    )
+
+
+def _added_roll(analysis: Mapping[str, Any], verdict: Mapping[str, Any], chosen: int) -> int | None:
+    """The decisive roll's event, a key moment when the dice decided and fewer than
+    ``MAX_MOMENTS`` moves are marked; else None."""
+    if verdict.get("kind") == "dice" and chosen < MAX_MOMENTS:
+        return _decisive_roll(analysis, verdict["player"])
+    return None
 
 
 def _p(decision: Mapping[str, Any], move: str, player: str) -> float:
@@ -176,26 +197,54 @@ def _roll_moment(
 def _reasons(game: Game, c: int, played, best) -> list[dict[str, Any]]:
     """Facts that tell the best move from the one played, most telling first."""
     mine = set(game.setup.players[game.setup.player_of(c)])
-    out: list[dict[str, Any]] = []
-    if best[3] >= 0 and best[3] not in mine and played[3] != best[3]:
-        out.append({"code": "missed_capture", "victim": game.names[best[3]]})
     after_p, after_b = _after(game, c, played), _after(game, c, best)
-    if best[1] < game.T <= best[2] and not played[1] < game.T <= played[2]:
-        out.append({"code": "missed_home"})
-    if _blocks_start(after_p, c, mine) and not _blocks_start(after_b, c, mine):
-        out.append({"code": "start_blocked"})
-    if best[1] == YARD and played[1] != YARD:
-        out.append({"code": "missed_out"})
-    reach_p, reach_b = _within_reach(after_p, mine), _within_reach(after_b, mine)
-    if len(reach_p) > len(reach_b):
-        extra = [r for r in reach_p if r not in reach_b] or reach_p
-        out.append({"code": "left_in_reach", "enemy": extra[0][1], "fields": extra[0][2]})
-    threats_p, threats_b = _threats(after_p, mine), _threats(after_b, mine)
-    if len(threats_b) > len(threats_p) and not out:
-        out.append({"code": "missed_threat", "victim": threats_b[0]})
-    if not out:  # nothing on the board tells them apart: the race as a whole
-        out.append({"code": "race"})
+    facts = (
+        _missed_capture(game, played, best, mine),
+        _missed_home(game.T, played, best),
+        _start_blocked(after_p, after_b, c, mine),
+        {"code": "missed_out"} if best[1] == YARD and played[1] != YARD else None,
+        _left_in_reach(after_p, after_b, mine),
+    )
+    out = [fact for fact in facts if fact is not None]
+    if not out:  # a threat missed, or nothing on the board tells them apart: the race
+        out.append(_missed_threat(after_p, after_b, mine) or {"code": "race"})
     return out[:2]
+
+
+def _missed_capture(game: Game, played, best, mine: set[int]) -> dict[str, Any] | None:
+    if best[3] >= 0 and best[3] not in mine and played[3] != best[3]:
+        return {"code": "missed_capture", "victim": game.names[best[3]]}
+    return None
+
+
+def _missed_home(T: int, played, best) -> dict[str, Any] | None:
+    """The best move brought a pawn into the house, the one played did not."""
+    if best[1] < T <= best[2] and not played[1] < T <= played[2]:
+        return {"code": "missed_home"}
+    return None
+
+
+def _start_blocked(after_p: Game, after_b: Game, c: int, mine: set[int]) -> dict | None:
+    if _blocks_start(after_p, c, mine) and not _blocks_start(after_b, c, mine):
+        return {"code": "start_blocked"}
+    return None
+
+
+def _left_in_reach(after_p: Game, after_b: Game, mine: set[int]) -> dict[str, Any] | None:
+    """The move played left more of the player's pawns within an enemy's reach."""
+    reach_p, reach_b = _within_reach(after_p, mine), _within_reach(after_b, mine)
+    if len(reach_p) <= len(reach_b):
+        return None
+    extra = [r for r in reach_p if r not in reach_b] or reach_p
+    return {"code": "left_in_reach", "enemy": extra[0][1], "fields": extra[0][2]}
+
+
+def _missed_threat(after_p: Game, after_b: Game, mine: set[int]) -> dict[str, Any] | None:
+    """The best move would have put more enemy pawns within the player's reach."""
+    threats_p, threats_b = _threats(after_p, mine), _threats(after_b, mine)
+    if len(threats_b) > len(threats_p):
+        return {"code": "missed_threat", "victim": threats_b[0]}
+    return None
 
 
 def _after(game: Game, c: int, move) -> Game:

@@ -115,25 +115,10 @@ class Evaluator:
         if self.exact_endgames:  # one new endgame graph at most a batch: the budget
             endgame.prepare(games)
         for i, g in enumerate(games):
-            decided = self._decided(g)
-            if decided is not None:
-                out[i] = self._per_colour(g, {decided: 1.0})
+            known = self._known(g)
+            if known is not None:
+                out[i] = known
                 continue
-            if self.exact_races:
-                players = self._info(g)[1]
-                exact = race_chances(g, players)
-                if exact is not None:
-                    out[i] = self._per_colour(
-                        g, {p: c for (p, _s), c in zip(players, exact, strict=True)}
-                    )
-                    continue
-            if self.exact_endgames:
-                solved = endgame_chance(g, solve=False)
-                if solved is not None:
-                    x, y, px = solved
-                    player_of = g.setup.player_of
-                    out[i] = self._per_colour(g, {player_of(x): px, player_of(y): 1.0 - px})
-                    continue
             pending.append(i)
             feats.extend(rows(g, self._info(g)[0]))
         if pending:
@@ -162,6 +147,27 @@ class Evaluator:
                 self._setups.clear()
             self._setups[key] = hit
         return hit[1], hit[2]
+
+    def _known(self, g: Game) -> tuple[float, ...] | None:
+        """The chances where they are known without the network: a decided game, a pure
+        race or an endgame solved already (as far as they are switched on), else None."""
+        decided = self._decided(g)
+        if decided is not None:
+            return self._per_colour(g, {decided: 1.0})
+        if self.exact_races:
+            players = self._info(g)[1]
+            exact = race_chances(g, players)
+            if exact is not None:
+                return self._per_colour(
+                    g, {p: c for (p, _s), c in zip(players, exact, strict=True)}
+                )
+        if self.exact_endgames:
+            solved = endgame_chance(g, solve=False)
+            if solved is not None:
+                x, y, px = solved
+                player_of = g.setup.player_of
+                return self._per_colour(g, {player_of(x): px, player_of(y): 1.0 - px})
+        return None
 
     @staticmethod
     def _decided(g: Game) -> str | None:

@@ -123,6 +123,11 @@ def endgame_seats(g: Game) -> tuple[int, int] | None:
     endgame (module docstring), else None."""
     if g.in_play.count(True) - g.finished.count(True) != 2:  # the common case: first
         return None
+    return _endgame_pair(g)
+
+
+def _endgame_pair(g: Game) -> tuple[int, int] | None:
+    """:func:`endgame_seats` for a game with two colours left to play."""
     if (
         g.over
         or g.neutral >= 0
@@ -140,9 +145,9 @@ def endgame_seats(g: Game) -> tuple[int, int] | None:
     if player_of(x) == player_of(y):
         return None
     T = g.T
-    for s in active:  # one pawn each outside the house (on the track or in the yard)
-        if sum(p < T for p in g.pawns[s]) != 1:
-            return None
+    # one pawn each outside the house (on the track or in the yard)
+    if any(sum(p < T for p in g.pawns[s]) != 1 for s in active):
+        return None
     return x, y
 
 
@@ -176,13 +181,18 @@ def _local_moves(s: tuple[int, ...], d: int, T: int, rules: tuple) -> tuple[tupl
         placed[i] = t
         out.append((tuple(sorted(placed, reverse=True)), t if t < T else None, p))
     if len(out) > 1:
-        if entry and d == 6 and out[0][2] == YARD:
-            out = out[:1]
-        elif clear and yard and 0 in s:
-            sel = [m for m in out if m[2] == 0]
-            if sel:
-                out = sel
+        out = _filtered(out, entry and d == 6, clear and yard and 0 in s)
     return tuple((a, t) for a, t, _f in out)
+
+
+def _filtered(out: list, must_enter: bool, must_clear: bool) -> list:
+    """The filters of rules.md §3 on a colour's moves ``(after, landed, from)``: entering
+    on a 6 (``must_enter``: compulsory entry applies), else clearing the start field."""
+    if must_enter and out[0][2] == YARD:
+        return out[:1]
+    if must_clear:
+        return [m for m in out if m[2] == 0] or out
+    return out
 
 
 def _stuck(s: tuple[int, ...], T: int) -> bool:
@@ -218,6 +228,39 @@ def _closure(start: tuple[int, ...], T: int, rules: tuple) -> list[tuple[int, ..
                     raise _TooLarge
                 todo.append(a)
     return sorted(seen, reverse=True)
+
+
+def _expectation(plan: list, own: np.ndarray, other: np.ndarray, is_x: bool):
+    """One sweep's sum over the six rolls of the mover's best option (X maximises its
+    chance, Y minimises it), and the values after a 6's best option."""
+    src = np.concatenate((own.ravel(), other.ravel()))
+    total = None
+    six = None
+    for rolls, flat in plan:
+        g = src.take(flat)  # (rolls, k, nA, nB)
+        best = g.max(axis=1) if is_x else g.min(axis=1)  # each mover for itself
+        part = best.sum(axis=0) if len(rolls) > 1 else best[0]
+        total = part if total is None else total + part
+        if 5 in rolls:
+            six = best[rolls.index(5)]
+    return total, six
+
+
+def _option_targets(opts: list, kk: int, index: dict, n: int, T: int):
+    """For option ``kk`` (the last one where a placement has fewer) of every placement's
+    moves ``opts``: the index of the placement after it (``n``: finished; itself without a
+    move) and the relative field it lands on (``T``: none on the track)."""
+    nxt = np.empty(n, dtype=np.intp)
+    land = np.empty(n, dtype=np.intp)
+    for j, o in enumerate(opts):
+        if not o:  # no move: the same placement
+            nxt[j] = j
+            land[j] = T
+            continue
+        a, t = o[min(kk, len(o) - 1)]
+        nxt[j] = n if _finished(a, T) else index[a]
+        land[j] = T if t is None else t
+    return nxt, land
 
 
 class _Table:
@@ -289,16 +332,7 @@ class _Table:
             for r, d in enumerate(rolls):
                 base = 0 if d == 5 else size
                 for kk in range(k):
-                    nxt = np.empty(n, dtype=np.intp)
-                    land = np.empty(n, dtype=np.intp)
-                    for j, o in enumerate(opts[d]):
-                        if not o:  # no move: the same placement
-                            nxt[j] = j
-                            land[j] = T
-                            continue
-                        a, t = o[min(kk, len(o) - 1)]
-                        nxt[j] = n if _finished(a, T) else index[a]
-                        land[j] = T if t is None else t
+                    nxt, land = _option_targets(opts[d], kk, index, n, T)
                     other = cap_other[ar_o[None, :], land[:, None]]  # (n, n_other)
                     if is_x:
                         flat[r, kk] = base + nxt[:, None] * W + other
@@ -335,16 +369,7 @@ class _Table:
             change = 0.0
             for side, (is_x, plan, stuck, any_stuck) in enumerate(sides):
                 own, other = (vx, vy) if is_x else (vy, vx)
-                src = np.concatenate((own.ravel(), other.ravel()))
-                total = None
-                six = None
-                for rolls, flat in plan:
-                    g = src.take(flat)  # (rolls, k, nA, nB)
-                    best = g.max(axis=1) if is_x else g.min(axis=1)  # each mover for itself
-                    part = best.sum(axis=0) if len(rolls) > 1 else best[0]
-                    total = part if total is None else total + part
-                    if 5 in rolls:
-                        six = best[rolls.index(5)]
+                total, six = _expectation(plan, own, other, is_x)
                 new = total * sixth
                 if any_stuck:  # up to three rolls for a 6, closed form
                     new = np.where(stuck, enter * six + stay * other[:nA, :nB], new)
@@ -425,27 +450,46 @@ def _lookup(
     table = memo.get(key)
     if table is not None:
         memo.move_to_end(key)  # kept least-recently-used last
-    else:
-        a = tuple(sorted(g.pawns[x], reverse=True))
-        b = tuple(sorted(g.pawns[y], reverse=True))
-        for k, t in reversed(memo.items()):
-            if k[0] == head and a in t.ia and b in t.ib:
-                memo.move_to_end(k)
-                return x, y, t.value(g, x, y)
+        return x, y, table.value(g, x, y)
+    table = _holding(memo, head, g, x, y)
+    if table is None:
         if key in too_large or not solve:
             return None
-        try:
-            table = _Table(T, rules, starts, ax, bx)
-        except _TooLarge:
-            if len(too_large) > 10_000:
-                too_large.clear()
-            too_large.add(key)
+        table = _solved(store, key)
+        if table is None:
             return None
-        memo[key] = table
         solved += 1
-        while len(memo) > _TABLES:
-            memo.popitem(last=False)
     return x, y, table.value(g, x, y)
+
+
+def _holding(memo, head: tuple, g: Game, x: int, y: int) -> _Table | None:
+    """The latest table with the same rules and colours whose graph holds ``g``'s
+    placements (made the most recently used), or None."""
+    a = tuple(sorted(g.pawns[x], reverse=True))
+    b = tuple(sorted(g.pawns[y], reverse=True))
+    for k, t in reversed(memo.items()):
+        if k[0] == head and a in t.ia and b in t.ib:
+            memo.move_to_end(k)
+            return t
+    return None
+
+
+def _solved(store: _Store, key: tuple) -> _Table | None:
+    """The graph of ``key`` solved and memoised (the least recently used dropped beyond
+    ``_TABLES``), or None (remembered) if it is too large."""
+    (T, rules, starts), ax, bx = key
+    try:
+        table = _Table(T, rules, starts, ax, bx)
+    except _TooLarge:
+        if len(store.too_large) > 10_000:
+            store.too_large.clear()
+        store.too_large.add(key)
+        return None
+    memo = store.tables
+    memo[key] = table
+    while len(memo) > _TABLES:
+        memo.popitem(last=False)
+    return table
 
 
 def prepare(games) -> None:

@@ -83,7 +83,7 @@ def remaining(pawns: list[int], T: int) -> int:
     return sum(last - p if p >= 0 else last + YARD_EXTRA for p in pawns)
 
 
-def rows(game: Game, allies: list[frozenset[int]] | None = None) -> list[list[float]]:  # noqa: C901 (the evaluator's per-position hot loop, inlined)
+def rows(game: Game, allies: list[frozenset[int]] | None = None) -> list[list[float]]:  # noqa: C901 (hot loop: the evaluator's features, per position valued; inlined)
     """One feature row per seat of ``game`` (``len(game.names)`` rows; a colour that is
     unused, neutral or finished gets a row of zeros, which the model never reads)."""
     T = game.T

@@ -145,23 +145,35 @@ def _solve(s, T, jump, local) -> tuple[np.ndarray, float]:
             else:
                 stay += 1 / 6
             continue
-        best = None
-        for t in options:
-            if all(p == T + PAWNS_PER_COLOUR - 1 - i for i, p in enumerate(t)):
-                best = (0.0, t, None)
-                break
-            dist_t, e_t = _solve(t, T, jump, local)
-            cost = e_t - 1.0 if d == 6 else e_t  # turns after this one
-            if best is None or cost < best[0]:
-                best = (cost, t, dist_t)
-        _cost, _t, dist_t = best
+        dist_t = _best_option(options, d == 6, T, jump, local)
         if dist_t is None:
             now += 1 / 6
         elif d == 6:
             same += dist_t / 6
         else:
             passed[1:] += dist_t[:-1] / 6
-    # F[k] = now·[k=1] + same[k] + passed[k] + stay·F[k-1] + self_loop·F[k]
+    dist = _distribution(same, passed, now, stay, self_loop)
+    e = float(np.dot(np.arange(K + 1), dist))
+    local[s] = (dist, e)
+    return local[s]
+
+
+def _best_option(options, six: bool, T: int, jump: bool, local) -> np.ndarray | None:
+    """``F`` after the option that finishes soonest in expectation (a 6's turn goes on,
+    so it costs one turn less); ``None`` if an option finishes the colour."""
+    best = None
+    for t in options:
+        if all(p == T + PAWNS_PER_COLOUR - 1 - i for i, p in enumerate(t)):
+            return None
+        dist_t, e_t = _solve(t, T, jump, local)
+        cost = e_t - 1.0 if six else e_t  # turns after this one
+        if best is None or cost < best[0]:
+            best = (cost, dist_t)
+    return best[1]
+
+
+def _distribution(same, passed, now: float, stay: float, self_loop: float) -> np.ndarray:
+    """``F[k] = now·[k=1] + same[k] + passed[k] + stay·F[k-1] + self_loop·F[k]``, solved."""
     dist = np.zeros(K + 1)
     scale = 1.0 / (1.0 - self_loop)
     for k in range(1, K + 1):
@@ -169,9 +181,7 @@ def _solve(s, T, jump, local) -> tuple[np.ndarray, float]:
         if k == 1:
             v += now
         dist[k] = v * scale
-    e = float(np.dot(np.arange(K + 1), dist))
-    local[s] = (dist, e)
-    return local[s]
+    return dist
 
 
 def race_chances(g: Game, players: list[tuple[str, tuple[int, ...]]]) -> list[float] | None:
@@ -187,15 +197,9 @@ def race_chances(g: Game, players: list[tuple[str, tuple[int, ...]]]) -> list[fl
         for s in range(g.turn_seat, g.turn_seat + n)
         if g.in_play[s % n] and not g.finished[s % n]
     ]
-    m = len(order)
-    slots = K * m
-    cdf: dict[int, np.ndarray] = {}
+    slots = K * len(order)
     try:
-        for i, s in enumerate(order):
-            dist = turns_to_finish(tuple(sorted(g.pawns[s], reverse=True)), T, jump)
-            pmf = np.zeros(slots + 1)
-            pmf[i + m * np.arange(K)] = dist[1:]
-            cdf[s] = np.cumsum(pmf)
+        cdf = _finish_cdfs(g, order, T, jump)
     except _TooLarge:
         return None
     first = g.end == "first-colour"
@@ -208,15 +212,31 @@ def race_chances(g: Game, players: list[tuple[str, tuple[int, ...]]]) -> list[fl
         player_cdf.append(
             1.0 - np.prod([1.0 - x for x in live], axis=0) if first else np.prod(live, axis=0)
         )
-    out = []
-    for i, c in enumerate(player_cdf):
-        pmf = np.diff(c, prepend=0.0)
-        others = np.ones(slots + 1)
-        for j, o in enumerate(player_cdf):
-            if j != i:
-                others = others * (1.0 - o)
-        out.append(float(np.dot(pmf, others)))
+    out = [_first_to_finish(player_cdf, i, slots) for i in range(len(player_cdf))]
     total = sum(out)
     if total <= 0.0:
         return None
     return [x / total for x in out]
+
+
+def _finish_cdfs(g: Game, order: list[int], T: int, jump: bool) -> dict[int, np.ndarray]:
+    """Seat → the chance it has finished by each slot (slot ``i + m·k``: the ``k``-th
+    turn of the ``i``-th of the ``m`` colours in turn ``order``)."""
+    m = len(order)
+    cdf: dict[int, np.ndarray] = {}
+    for i, s in enumerate(order):
+        dist = turns_to_finish(tuple(sorted(g.pawns[s], reverse=True)), T, jump)
+        pmf = np.zeros(K * m + 1)
+        pmf[i + m * np.arange(K)] = dist[1:]
+        cdf[s] = np.cumsum(pmf)
+    return cdf
+
+
+def _first_to_finish(player_cdf: list[np.ndarray], i: int, slots: int) -> float:
+    """The chance that player ``i`` finishes in a slot before every other player."""
+    pmf = np.diff(player_cdf[i], prepend=0.0)
+    others = np.ones(slots + 1)
+    for j, o in enumerate(player_cdf):
+        if j != i:
+            others = others * (1.0 - o)
+    return float(np.dot(pmf, others))

@@ -137,12 +137,7 @@ def play_game(
     the roll point ``td_events`` rolls later, or the one-hot outcome if the game was
     decided before (returned as a seventh list). The moves and dice do not depend on it."""
     rng = random.Random(f"{seed}/{index}")
-    fam_rng = rng.random() * sum(f.weight for f in FAMILIES)
-    fam_id = 0
-    for fam_id, fam in enumerate(FAMILIES):  # noqa: B007
-        fam_rng -= fam.weight
-        if fam_rng < 0:
-            break
+    fam_id = _family_index(rng.random())
     fam = FAMILIES[fam_id]
     g = fam.new(first=rng.choice(colours_in_play(fam.board, fam.preset, None, fam.unused)))
     xs, acts, mems, sigs = [], [], [], []
@@ -176,14 +171,29 @@ def play_game(
             huff = sorted(g.huff_targets(c, moves, m))[0]
         g.push_raw(n, m, huff)
     w = winner(g)
-    players = list(g.setup.players)
-    y = players.index(w) if w is not None else -1
+    y = list(g.setup.players).index(w) if w is not None else -1
     if teacher is None:
         return xs, acts, mems, sigs, [y] * len(xs), fam_id
+    return xs, acts, mems, sigs, [y] * len(xs), fam_id, _td_targets(targets, y, n_players)
+
+
+def _family_index(draw: float) -> int:
+    """The family of a self-play game, drawn by weight with ``draw`` in [0, 1)."""
+    left = draw * sum(f.weight for f in FAMILIES)
+    fam_id = 0
+    for fam_id, fam in enumerate(FAMILIES):  # noqa: B007
+        left -= fam.weight
+        if left < 0:
+            break
+    return fam_id
+
+
+def _td_targets(targets: list[list[float] | None], y: int, n_players: int) -> list[list[float]]:
+    """The TD targets padded to the slots: the one-hot outcome (winner ``y``) where the game
+    was decided before a target's roll point."""
     outcome = [1.0 if i == y else 0.0 for i in range(n_players)]
     soft = [t if t is not None else outcome for t in targets]
-    padded = [t + [0.0] * (SLOTS - len(t)) for t in soft]
-    return xs, acts, mems, sigs, [y] * len(xs), fam_id, padded
+    return [t + [0.0] * (SLOTS - len(t)) for t in soft]
 
 
 def _teacher_vector(teacher, g: Game) -> list[float]:
@@ -245,29 +255,7 @@ def generate(
             with np.load(path) as z:
                 parts.append({k: z[k] for k in z.files})
             continue
-        xs, acts, mems, sigs, ys, fams, gid, ts = [], [], [], [], [], [], [], []
-        for i in range(lo, hi):
-            x, a, m, sg, y, fam, *t = play_game(i, seed, sample, chooser, teacher, td_events)
-            if t:
-                ts += t[0]
-            xs += x
-            acts += a
-            mems += m
-            sigs += sg
-            ys += y
-            fams += [fam] * len(x)
-            gid += [i] * len(x)
-        part = {
-            "x": np.asarray(xs, dtype=np.float32).reshape(-1, SLOTS, N_FEATURES),
-            "active": np.asarray(acts, dtype=bool).reshape(-1, SLOTS),
-            "member": np.asarray(mems, dtype=np.int8).reshape(-1, SLOTS),
-            "sigma": np.asarray(sigs, dtype=np.float32),
-            "y": np.asarray(ys, dtype=np.int8),
-            "family": np.asarray(fams, dtype=np.int8),
-            "game": np.asarray(gid, dtype=np.int32),
-        }
-        if teacher is not None:
-            part["t"] = np.asarray(ts, dtype=np.float32).reshape(-1, SLOTS)
+        part = _play_chunk(range(lo, hi), seed, sample, chooser, teacher, td_events)
         tmp = path.with_suffix(".tmp.npz")
         np.savez(tmp, **part)
         tmp.replace(path)
@@ -281,6 +269,36 @@ def generate(
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     keep = data["y"] >= 0  # a game stopped at the roll limit has no winner: dropped
     return {k: v[keep] for k, v in data.items()}
+
+
+def _play_chunk(
+    indices: range, seed: int, sample: float, chooser, teacher, td_events: int
+) -> dict[str, np.ndarray]:
+    """The sampled positions of the self-play games ``indices`` as the arrays of a chunk."""
+    xs, acts, mems, sigs, ys, fams, gid, ts = [], [], [], [], [], [], [], []
+    for i in indices:
+        x, a, m, sg, y, fam, *t = play_game(i, seed, sample, chooser, teacher, td_events)
+        if t:
+            ts += t[0]
+        xs += x
+        acts += a
+        mems += m
+        sigs += sg
+        ys += y
+        fams += [fam] * len(x)
+        gid += [i] * len(x)
+    part = {
+        "x": np.asarray(xs, dtype=np.float32).reshape(-1, SLOTS, N_FEATURES),
+        "active": np.asarray(acts, dtype=bool).reshape(-1, SLOTS),
+        "member": np.asarray(mems, dtype=np.int8).reshape(-1, SLOTS),
+        "sigma": np.asarray(sigs, dtype=np.float32),
+        "y": np.asarray(ys, dtype=np.int8),
+        "family": np.asarray(fams, dtype=np.int8),
+        "game": np.asarray(gid, dtype=np.int32),
+    }
+    if teacher is not None:
+        part["t"] = np.asarray(ts, dtype=np.float32).reshape(-1, SLOTS)
+    return part
 
 
 # --- the loss --------------------------------------------------------------------------------
@@ -363,22 +381,8 @@ def train(
     tr = {k: v[~held] for k, v in data.items()}
     te = {k: v[held] for k, v in data.items()}
     net = start or init_network(seed, hidden)
-    m = [(np.zeros_like(w), np.zeros_like(b)) for w, b in net.layers]
-    v = [(np.zeros_like(w), np.zeros_like(b)) for w, b in net.layers]
-    curve: list[dict] = []
-    first = 0
-    ckpt = work / "checkpoint.npz"
-    if ckpt.is_file():
-        with np.load(ckpt) as z:
-            k = len(net.layers)
-            net.layers = [(z[f"w{i}"], z[f"b{i}"]) for i in range(k)]
-            m = [(z[f"mw{i}"], z[f"mb{i}"]) for i in range(k)]
-            v = [(z[f"vw{i}"], z[f"vb{i}"]) for i in range(k)]
-            first = int(z["epoch"])
-            curve = json.loads(bytes(z["curve"]).decode())
-        print(f"resumed at epoch {first}", file=err, flush=True)
+    m, v, first, curve = _resume(work / "checkpoint.npz", net, err)
     n = len(tr["y"])
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
     step = first * math.ceil(n / batch)
     for epoch in range(first, epochs):
         t0 = time.process_time()
@@ -391,22 +395,7 @@ def train(
             loss, grads, _p = loss_and_grad(net, bt, td_weight=td_weight)
             total += loss * len(idx)
             step += 1
-            new_layers = []
-            for i, ((w, b), (gw, gb)) in enumerate(zip(net.layers, grads, strict=True)):
-                gw = gw + l2 * w
-                mw, mbb = m[i]
-                vw, vb = v[i]
-                mw = beta1 * mw + (1 - beta1) * gw
-                mbb = beta1 * mbb + (1 - beta1) * gb
-                vw = beta2 * vw + (1 - beta2) * gw * gw
-                vb = beta2 * vb + (1 - beta2) * gb * gb
-                m[i], v[i] = (mw, mbb), (vw, vb)
-                c1 = 1 - beta1**step
-                c2 = 1 - beta2**step
-                w = w - rate * (mw / c1) / (np.sqrt(vw / c2) + eps)
-                b = b - rate * (mbb / c1) / (np.sqrt(vb / c2) + eps)
-                new_layers.append((w, b))
-            net.layers = new_layers
+            net.layers = _adam_step(net.layers, grads, m, v, step, rate, l2)
         held_loss = evaluate_loss(net, te)
         curve.append({"epoch": epoch + 1, "train": total / n, "held_out": held_loss})
         print(
@@ -415,15 +404,59 @@ def train(
             file=err,
             flush=True,
         )
-        arrays = {"epoch": np.asarray(epoch + 1)}
-        for i, ((w, b), (mw, mbb), (vw, vb)) in enumerate(zip(net.layers, m, v, strict=True)):
-            arrays.update({f"w{i}": w, f"b{i}": b, f"mw{i}": mw, f"mb{i}": mbb})
-            arrays.update({f"vw{i}": vw, f"vb{i}": vb})
-        arrays["curve"] = np.frombuffer(json.dumps(curve).encode(), dtype=np.uint8)
-        tmp = work / "checkpoint.tmp.npz"
-        np.savez(tmp, **arrays)
-        tmp.replace(ckpt)
+        _save_checkpoint(work, net, m, v, epoch + 1, curve)
     return net, curve
+
+
+def _resume(ckpt: Path, net: Network, err: TextIO) -> tuple[list, list, int, list[dict]]:
+    """Adam's moments, the first epoch to run and the curve so far: from the checkpoint
+    (its weights put into ``net``) if there is one, else a fresh start."""
+    m = [(np.zeros_like(w), np.zeros_like(b)) for w, b in net.layers]
+    v = [(np.zeros_like(w), np.zeros_like(b)) for w, b in net.layers]
+    if not ckpt.is_file():
+        return m, v, 0, []
+    with np.load(ckpt) as z:
+        k = len(net.layers)
+        net.layers = [(z[f"w{i}"], z[f"b{i}"]) for i in range(k)]
+        m = [(z[f"mw{i}"], z[f"mb{i}"]) for i in range(k)]
+        v = [(z[f"vw{i}"], z[f"vb{i}"]) for i in range(k)]
+        first = int(z["epoch"])
+        curve = json.loads(bytes(z["curve"]).decode())
+    print(f"resumed at epoch {first}", file=err, flush=True)
+    return m, v, first, curve
+
+
+def _adam_step(layers: list, grads: list, m: list, v: list, step: int, rate: float, l2: float):
+    """One Adam update of every layer (``m`` and ``v`` updated in place); the new layers."""
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    new_layers = []
+    for i, ((w, b), (gw, gb)) in enumerate(zip(layers, grads, strict=True)):
+        gw = gw + l2 * w
+        mw, mbb = m[i]
+        vw, vb = v[i]
+        mw = beta1 * mw + (1 - beta1) * gw
+        mbb = beta1 * mbb + (1 - beta1) * gb
+        vw = beta2 * vw + (1 - beta2) * gw * gw
+        vb = beta2 * vb + (1 - beta2) * gb * gb
+        m[i], v[i] = (mw, mbb), (vw, vb)
+        c1 = 1 - beta1**step
+        c2 = 1 - beta2**step
+        w = w - rate * (mw / c1) / (np.sqrt(vw / c2) + eps)
+        b = b - rate * (mbb / c1) / (np.sqrt(vb / c2) + eps)
+        new_layers.append((w, b))
+    return new_layers
+
+
+def _save_checkpoint(work: Path, net: Network, m: list, v: list, epochs: int, curve: list) -> None:
+    """The weights, Adam's moments and the curve after ``epochs`` epochs (written atomically)."""
+    arrays = {"epoch": np.asarray(epochs)}
+    for i, ((w, b), (mw, mbb), (vw, vb)) in enumerate(zip(net.layers, m, v, strict=True)):
+        arrays.update({f"w{i}": w, f"b{i}": b, f"mw{i}": mw, f"mb{i}": mbb})
+        arrays.update({f"vw{i}": vw, f"vb{i}": vb})
+    arrays["curve"] = np.frombuffer(json.dumps(curve).encode(), dtype=np.uint8)
+    tmp = work / "checkpoint.tmp.npz"
+    np.savez(tmp, **arrays)
+    tmp.replace(work / "checkpoint.npz")
 
 
 def evaluate_loss(net: Network, data: dict[str, np.ndarray], batch: int = 8192) -> float:
@@ -441,25 +474,32 @@ def evaluate_loss(net: Network, data: dict[str, np.ndarray], batch: int = 8192) 
 # --- the command -----------------------------------------------------------------------------
 
 
+def _chooser(policy: str):
+    """Who plays the self-play games: the heuristic, or a model file as the strong player."""
+    if policy == "heuristic":
+        return heuristic_chooser()
+    return strong_chooser(Network.load(Path(policy)))
+
+
+def _teacher(args: argparse.Namespace) -> tuple[Evaluator | None, int, float]:
+    """The TD targets' teacher (``None``: outcomes only), ``--td-events``, ``--td-weight``."""
+    td_events = getattr(args, "td_events", 0) or 0
+    td_weight = getattr(args, "td_weight", 0.0) or 0.0
+    if td_events > 0:
+        teacher_net = Network.load(args.teacher) if args.teacher else shipped_network()
+        return Evaluator(teacher_net, "teacher"), td_events, td_weight
+    if td_weight > 0:
+        raise SystemExit("--td-weight needs --td-events")
+    return None, td_events, td_weight
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     err = sys.stderr
     work: Path = args.work
     work.mkdir(parents=True, exist_ok=True)
     hidden = tuple(int(h) for h in args.hidden.split(",") if h)
-    if args.policy == "heuristic":
-        chooser = heuristic_chooser()
-    else:
-        chooser = strong_chooser(Network.load(Path(args.policy)))
-    teacher = None
-    td_events = getattr(args, "td_events", 0) or 0
-    td_weight = getattr(args, "td_weight", 0.0) or 0.0
-    if td_events > 0:
-        teacher_net = Network.load(args.teacher) if args.teacher else None
-        if teacher_net is None:
-            teacher_net = shipped_network()
-        teacher = Evaluator(teacher_net, "teacher")
-    elif td_weight > 0:
-        raise SystemExit("--td-weight needs --td-events")
+    chooser = _chooser(args.policy)
+    teacher, td_events, td_weight = _teacher(args)
     data = generate(
         work, args.games, args.seed, args.chunk, args.sample, chooser, err, teacher, td_events
     )

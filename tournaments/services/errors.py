@@ -477,6 +477,9 @@ MESSAGES: dict[str, str] = {
     "tie_roll_range": gettext_noop(
         "round %(number)s: the roll of %(player)s must be a whole number 1–6, got %(roll)s"
     ),
+    # h-actor (issue 35): one rule path for results; what results store, as codes
+    "result_game_cancelled": gettext_noop("this game was cancelled; no result can be submitted"),
+    "result_game_unseated": gettext_noop("this game has no players yet"),
 }
 
 #: every code a site error may carry or nest: the services' and the engine's

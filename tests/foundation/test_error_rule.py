@@ -47,7 +47,6 @@ ALLOWED_ENGLISH: dict[str, int] = {
     "tournaments/services/mail_limits.py": 1,
     "tournaments/services/players.py": 1,
     "tournaments/services/playoffs.py": 2,
-    "tournaments/services/results.py": 1,
     "tournaments/services/starts.py": 2,
     "tournaments/services/text.py": 1,
     "tournaments/services/tie_breaks.py": 1,

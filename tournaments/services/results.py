@@ -167,7 +167,7 @@ def _placings_by_count_points(checked: CheckedLog, seats, to_league, colour_plac
             [s.entry_id for s in seats], per_entry, finished, tie_rolls
         )
     except AlgorithmError as exc:
-        raise ServiceError(f"count points: {exc}") from None
+        raise coded("count_points_unplaced", why=str(exc)) from None
     return list(placed.placings), {str(k): n for k, n in per_entry.items()}
 
 
@@ -236,29 +236,22 @@ def fixture_lock(fixture_id: int, user=None, *, table: bool = False) -> Fixture:
     return fixture
 
 
-def _unfinished_log_problems(league, data: dict) -> list[str]:
-    """Why a log that stops before the game is decided cannot be this game's result: only
-    an open tournament's time limit ends a game early (tournament.md: unfinished games are
-    placed by count points), and a log whose times show it stopped before the limit is not
-    the game at the limit."""
-    complete_please = "upload the complete log of the game"
+def _unfinished_log_problems(league, data: dict) -> list:
+    """Why a log that stops before the game is decided cannot be this game's result (coded
+    texts): only an open tournament's time limit ends a game early (tournament.md:
+    unfinished games are placed by count points), and a log whose times show it stopped
+    before the limit is not the game at the limit."""
     if league.format != "open":
         return [coded_text("log_incomplete")]
     limit = league.time_limit_minutes
     if not limit:
-        return [
-            f"the log ends before the game is decided, and {league.name} has no time limit; "
-            + complete_please
-        ]
+        return [coded_text("log_no_time_limit", league=league.name)]
     events = data.get("events") or []
     last_t = events[-1].get("t") if events else None
-    if last_t is not None and last_t < limit * 60:
-        minutes, seconds = divmod(int(last_t), 60)
-        return [
-            f"the log ends at {minutes}:{seconds:02d}, before the {limit}-minute time limit; "
-            f"{complete_please}, or its log up to the limit"
-        ]
-    return []
+    if last_t is None or last_t >= limit * 60:
+        return []
+    minutes, seconds = divmod(int(last_t), 60)
+    return [coded_text("log_before_limit", at=f"{minutes}:{seconds:02d}", limit=limit)]
 
 
 def _record_rejection(
@@ -554,7 +547,7 @@ def forfeit_record(
             source=Result.Source.FORFEIT,
             confirmed=True,
             verified=False,
-            reason=reason or "forfeit",
+            reason=reason,  # none typed: the result's source says it is a forfeit
             winner_id=others[0] if len(others) == 1 else None,
             placings=[*others, loser.pk],
             forfeit_loser=loser,

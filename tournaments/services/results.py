@@ -157,10 +157,7 @@ def _placings_by_count_points(checked: CheckedLog, seats, to_league, colour_plac
     places first. A remaining tie goes to the die roll the organizer records for this game
     (``open_draw.place_unfinished_game``); until then the tied players keep the at-board
     order."""
-    positions = engine.outcome(checked.data).positions
-    board = checked.data.get("board", 4)
-    by_colour = {to_league.get(c, c): count_points(p, board) for c, p in positions.items() if p}
-    per_entry = {s.entry_id: sum(by_colour.get(c, 0) for c in s.colours) for s in seats}
+    per_entry = _count_points_of_players(checked, seats, to_league)
     finished = list(dict.fromkeys(colour_places))
     try:
         placed = open_draw.place_unfinished_game(
@@ -169,6 +166,14 @@ def _placings_by_count_points(checked: CheckedLog, seats, to_league, colour_plac
     except AlgorithmError as exc:
         raise coded("count_points_unplaced", why=str(exc)) from None
     return list(placed.placings), {str(k): n for k, n in per_entry.items()}
+
+
+def _count_points_of_players(checked: CheckedLog, seats, to_league) -> dict[int, int]:
+    """Each player's count points over their colours, where the log's game stopped."""
+    positions = engine.outcome(checked.data).positions
+    board = checked.data.get("board", 4)
+    by_colour = {to_league.get(c, c): count_points(p, board) for c, p in positions.items() if p}
+    return {s.entry_id: sum(by_colour.get(c, 0) for c in s.colours) for s in seats}
 
 
 def open_ties(fixture: Fixture, result: Result) -> list[list[int]]:
@@ -246,12 +251,17 @@ def _unfinished_log_problems(league, data: dict) -> list:
     limit = league.time_limit_minutes
     if not limit:
         return [coded_text("log_no_time_limit", league=league.name)]
-    events = data.get("events") or []
-    last_t = events[-1].get("t") if events else None
+    last_t = _last_event_time(data)
     if last_t is None or last_t >= limit * 60:
         return []
     minutes, seconds = divmod(int(last_t), 60)
     return [coded_text("log_before_limit", at=f"{minutes}:{seconds:02d}", limit=limit)]
+
+
+def _last_event_time(data: dict) -> float | None:
+    """When the log's last event happened (seconds into the game), if the log says."""
+    events = data.get("events") or []
+    return events[-1].get("t") if events else None
 
 
 def _record_rejection(

@@ -78,7 +78,7 @@ def account_signup(
         with transaction.atomic():
             user = user_model.objects.create_user(username=username, email=email, password=password)
             if taken is not None:
-                claim_create(player=taken, user=user)
+                claim_create(player=taken, by=user)
             else:
                 player_create(name=name, user=user)
     except IntegrityError:

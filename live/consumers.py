@@ -128,7 +128,7 @@ def _connect(token: str, user) -> tuple[Room, dict[str, Any] | str] | None:
     room = services.room_visible(token, user)
     if room is None:
         return None
-    services.seat_connected(room_id=room.pk, user=user)
+    services.seat_connected(room_id=room.pk, by=user)
     kept = kept_state_text(room.pk, (room.move_number, room.seats_version))
     return room, kept if kept is not None else services.room_state(room)
 
@@ -435,7 +435,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.sleep(every)
             try:
                 await database_sync_to_async(services.seat_heartbeat)(
-                    room_id=self.room_id, user=self.user
+                    room_id=self.room_id, by=self.user
                 )
             except Exception as exc:  # the database is away: the next beat tries again
                 log_failure(log, exc, "live: heartbeat of room %s failed", self.room_id)
@@ -470,7 +470,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return  # a spectator without an account holds no seat
         try:
             await database_sync_to_async(services.seat_disconnected)(
-                room_id=self.room_id, user=self.user
+                room_id=self.room_id, by=self.user
             )
         except Exception as exc:  # the database away: the sweep hands the seats over
             log_failure(log, exc, "live: releasing the seats in room %s failed", self.room_id)
@@ -562,17 +562,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if kind == "move":
             services.move_play(
                 room_id=self.room_id,
-                user=self.user,
+                by=self.user,
                 move_number=content.get("move_number"),
                 choice=content.get("move"),
             )
         elif kind == "take":
-            services.seat_take(room=room, user=self.user, colour=content.get("colour"))
-            services.seat_connected(room_id=self.room_id, user=self.user)
+            services.seat_take(room=room, by=self.user, colour=content.get("colour"))
+            services.seat_connected(room_id=self.room_id, by=self.user)
         elif kind == "leave":
-            services.seat_leave(room=room, user=self.user)
+            services.seat_leave(room=room, by=self.user)
         elif kind == "start":
-            services.room_start(room=room, user=self.user)
+            services.room_start(room=room, by=self.user)
         else:
             raise services.Refused(_n("unknown message type %(kind)s"), kind=repr(str(kind)[:40]))
 

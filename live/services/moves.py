@@ -40,8 +40,8 @@ def _parse_choice(choice: Any) -> tuple[Any, int, str | None]:
     return frm, to, pawn if isinstance(pawn, str) else None
 
 
-def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str, Any]:
-    """``user`` answers the roll of event ``move_number`` with the move ``choice``
+def move_play(*, room_id: int, by, move_number: Any, choice: Any) -> dict[str, Any]:
+    """``by`` answers the roll of event ``move_number`` with the move ``choice``
     (``[from, to]``, optionally ``[from, to, pawn_colour]``). Refused, changing nothing:
     a stale or replayed number, a seat not on turn or not this user's, an illegal move."""
     if isinstance(move_number, bool) or not isinstance(move_number, int):
@@ -64,10 +64,10 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
     allowed = (
         seat is not None
         and seat.kind == Seat.Kind.HUMAN
-        and getattr(user, "is_authenticated", False)
+        and getattr(by, "is_authenticated", False)
         and (
-            (room.mode == Room.Mode.TABLE and room.host_id == getattr(user, "pk", None))
-            or (seat.user_id is not None and seat.user_id == getattr(user, "pk", None))
+            (room.mode == Room.Mode.TABLE and room.host_id == getattr(by, "pk", None))
+            or (seat.user_id is not None and seat.user_id == getattr(by, "pk", None))
         )
     )
     if not allowed:

@@ -44,7 +44,7 @@ def _typed(table) -> dict:
 
 
 def report_public(table, user) -> Result:
-    return result_report(fixture=table["fixture"], user=user, **_typed(table))
+    return result_report(fixture=table["fixture"], by=user, **_typed(table))
 
 
 def report_locked(table, user) -> Result:
@@ -56,7 +56,7 @@ def report_locked(table, user) -> Result:
         fixture._prefetched_objects_cache.pop("results", None)
         winner = typed.pop("winner")
         fields = hand_result_fields(fixture, HandResult(winner=winner.pk, **typed))
-        return result_report_locked(fixture=fixture, versions=versions, user=user, fields=fields)
+        return result_report_locked(fixture=fixture, versions=versions, by=user, fields=fields)
 
 
 def confirm_locked(result: Result, user) -> Result:
@@ -65,7 +65,7 @@ def confirm_locked(result: Result, user) -> Result:
         versions = list(fixture.results.all())
         fixture._prefetched_objects_cache.pop("results", None)
         current = next(r for r in versions if r.pk == result.pk)
-        return result_confirm_locked(result=current, fixture=fixture, versions=versions, user=user)
+        return result_confirm_locked(result=current, fixture=fixture, versions=versions, by=user)
 
 
 def dispute_locked(result: Result, user, reason: str) -> Result:
@@ -75,7 +75,7 @@ def dispute_locked(result: Result, user, reason: str) -> Result:
         fixture._prefetched_objects_cache.pop("results", None)
         current = next(r for r in versions if r.pk == result.pk)
         return result_dispute_locked(
-            result=current, fixture=fixture, versions=versions, user=user, reason=reason
+            result=current, fixture=fixture, versions=versions, by=user, reason=reason
         )
 
 
@@ -129,7 +129,7 @@ def test_a_second_report_while_one_waits_is_refused_through_both_doors(door):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("confirm", [lambda r, u: result_confirm(result=r, user=u), confirm_locked])
+@pytest.mark.parametrize("confirm", [lambda r, u: result_confirm(result=r, by=u), confirm_locked])
 def test_the_opponent_confirms_through_both_doors_and_a_second_confirmation_is_harmless(confirm):
     table = erin_against_carol()
     pending = report_public(table, table["erin"])
@@ -142,7 +142,7 @@ def test_the_opponent_confirms_through_both_doors_and_a_second_confirmation_is_h
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "dispute", [lambda r, u, why: result_dispute(result=r, user=u, reason=why), dispute_locked]
+    "dispute", [lambda r, u, why: result_dispute(result=r, by=u, reason=why), dispute_locked]
 )
 def test_a_dispute_needs_a_reason_through_both_doors(dispute):
     table = erin_against_carol()

@@ -43,7 +43,7 @@ def _stopped_open_game(limit, last_t):
 def test_why_an_unfinished_log_was_refused_is_stored_as_a_code(limit, last_t, code, params, german):
     organizer, _league, fixture, log = _stopped_open_game(limit, last_t)
     with pytest.raises(ServiceError):
-        game_log_submit(fixture=fixture, content=log, user=organizer)
+        game_log_submit(fixture=fixture, content=log, by=organizer)
     rejected = RejectedSubmission.objects.get(fixture=fixture)
     assert rejected.error_code == "log_mismatch"
     (problem,) = rejected.error_params["why"]
@@ -58,11 +58,9 @@ def test_why_an_unfinished_log_was_refused_is_stored_as_a_code(limit, last_t, co
 def test_a_forfeit_without_a_typed_reason_stores_no_english_word():
     table = erin_against_carol()
     erin = Entry.objects.get(league=table["league"], player__user=table["erin"])
-    result = forfeit_record(
-        fixture=table["fixture"], user=table["organizer"], loser=erin, reason=""
-    )
+    result = forfeit_record(fixture=table["fixture"], by=table["organizer"], loser=erin, reason="")
     assert result.reason == "" and result.source == "forfeit"
     typed = forfeit_record(
-        fixture=table["fixture"], user=table["organizer"], loser=erin, reason="did not come"
+        fixture=table["fixture"], by=table["organizer"], loser=erin, reason="did not come"
     )
     assert typed.reason == "did not come"

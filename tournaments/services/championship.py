@@ -170,7 +170,7 @@ def _as_stored(value):
 
 
 def table_result_enter(
-    *, fixture: Fixture, user, winner=None, counted_pawns=None, reason: str = "", **typed
+    *, fixture: Fixture, by, winner=None, counted_pawns=None, reason: str = "", **typed
 ) -> Result:
     """A player at the table enters its placings (or count points when time ran out), from
     their phone. The same result entered again counts once, however the phones race (the
@@ -178,12 +178,12 @@ def table_result_enter(
     by another player at the table it confirms the first entry; different placings from
     another player dispute it (the desk decides); the same player's different entry is
     refused while theirs waits (``result_report``)."""
-    if not sits_at(user, fixture):
+    if not sits_at(by, fixture):
         raise coded("table_not_yours", table=fixture.number, cls=NotAllowed)
     with transaction.atomic():
         # one locked read of the table with its seats and result versions (read under
         # the lock): everything below decides on these, nothing is locked or read again
-        fixture = fixture_lock(fixture.pk, user, table=True)
+        fixture = fixture_lock(fixture.pk, by, table=True)
         versions = list(fixture.results.all())
         # what follows writes results: no one may read the versions from the cache again
         fixture._prefetched_objects_cache.pop("results", None)
@@ -200,15 +200,13 @@ def table_result_enter(
         if current is not None and all(
             _as_stored(v) == _as_stored(getattr(current, k)) for k, v in fields.items()
         ):
-            if current.state == Result.State.CONFIRMED or same_actor(current, user):
+            if current.state == Result.State.CONFIRMED or same_actor(current, by):
                 return current  # entered twice: counts once
-            return result_confirm_locked(
-                result=current, fixture=fixture, versions=versions, user=user
-            )
+            return result_confirm_locked(result=current, fixture=fixture, versions=versions, by=by)
         if (
             current is not None
             and current.state == Result.State.PENDING
-            and not same_actor(current, user)
+            and not same_actor(current, by)
         ):
             # two players at the table disagree: the table is disputed, the desk decides
             names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}
@@ -218,11 +216,11 @@ def table_result_enter(
                 result=current,
                 fixture=fixture,
                 versions=versions,
-                user=user,
+                by=by,
                 reason=f"another player at the table entered different placings: {order}",
             )
         return result_report_locked(
-            fixture=fixture, versions=versions, user=user, fields=fields, reason=reason
+            fixture=fixture, versions=versions, by=by, fields=fields, reason=reason
         )
 
 

@@ -286,71 +286,71 @@ def _confirmed_by_anyone(email: str) -> bool:
     return ConfirmedEmail.objects.filter(email__iexact=email).exists()
 
 
-def invitation_accept(*, invitation: Invitation, user, token_in_hand: bool = False) -> Entry:
+def invitation_accept(*, invitation: Invitation, by, token_in_hand: bool = False) -> Entry:
     """Accept an invitation: the account becomes the invited entry's player (one created
     without an account), or its own player (created when it has none, under the
     invitation's name) is entered and accepted. ``token_in_hand``: accepted through the
     mailed link (its token), which proves the mailbox: an account with the invited
     address accepts without confirming it by a second mail, and the address counts as
     confirmed from then on."""
-    _require_signed_in(user, "invitation_log_in")
-    require_no_refusal(invitation_address_refusal(invitation, user, token_in_hand=token_in_hand))
+    _require_signed_in(by, "invitation_log_in")
+    require_no_refusal(invitation_address_refusal(invitation, by, token_in_hand=token_in_hand))
     with transaction.atomic():
-        if token_in_hand and invitation.email and not email_confirmed(user):
-            address_lock(user.email)
-            ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})
+        if token_in_hand and invitation.email and not email_confirmed(by):
+            address_lock(by.email)
+            ConfirmedEmail.objects.update_or_create(user=by, defaults={"email": by.email})
         invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
         if not invitation.is_open:
             raise coded("invitation_used")
-        own = Player.objects.filter(user=user).first()
+        own = Player.objects.filter(user=by).first()
         if invitation.entry_id:
-            entry = _become_invited_player(invitation, user, own)
+            entry = _become_invited_player(invitation, by, own)
         else:
-            entry = _enter_own_player(invitation, user, own)
-        _record_acceptance(invitation, entry, user)
+            entry = _enter_own_player(invitation, by, own)
+        _record_acceptance(invitation, entry, by)
         return entry
 
 
-def _require_signed_in(user, code: str) -> None:
+def _require_signed_in(by, code: str) -> None:
     """Refused (``code``: what to do) unless an account acts."""
-    if not getattr(user, "is_authenticated", False):
+    if not getattr(by, "is_authenticated", False):
         raise coded(code, cls=NotAllowed)
 
 
-def _become_invited_player(invitation: Invitation, user, own: Player | None) -> Entry:
+def _become_invited_player(invitation: Invitation, by, own: Player | None) -> Entry:
     """The account becomes the invited entry's player (no other account's, and not
     another player than its own); a player that changes hands stops reporting through
     its private result links."""
     entry = Entry.objects.select_related("player").get(pk=invitation.entry_id)
     player = Player.objects.select_for_update().get(pk=entry.player_id)
-    if player.user_id and player.user_id != user.pk:
+    if player.user_id and player.user_id != by.pk:
         raise coded("player_other_account", player=player.name)
     if own and own.pk != player.pk:
         raise coded("invitation_other_player", own=own.name, player=player.name)
-    changed = player.user_id != user.pk
-    player.user = user
+    changed = player.user_id != by.pk
+    player.user = by
     player.save(update_fields=["user"])
     if changed:  # the account reports from now on: the private link stops
-        result_links_revoke_for_player(player=player, by=user)
+        result_links_revoke_for_player(player=player, by=by)
         player_names_distinguish(player.name)
     return entry
 
 
-def _enter_own_player(invitation: Invitation, user, own: Player | None) -> Entry:
+def _enter_own_player(invitation: Invitation, by, own: Player | None) -> Entry:
     """The account's own player (created under the invitation's name if it has none),
     entered in the invitation's league while entries are open."""
     league = invitation.league
     if refusal := entries_open_refusal(league):
         raise ServiceError(refusal)
-    player = own or player_create(name=invitation.name or user.get_username(), user=user)
+    player = own or player_create(name=invitation.name or by.get_username(), user=by)
     return _league_entry(league, player)
 
 
-def _record_acceptance(invitation: Invitation, entry: Entry, user) -> None:
+def _record_acceptance(invitation: Invitation, entry: Entry, by) -> None:
     entry.state = Entry.State.ACCEPTED
     entry.accepted_at = timezone.now()
     entry.save(update_fields=["state", "accepted_at"])
-    invitation.accepted_by, invitation.accepted_at = user, timezone.now()
+    invitation.accepted_by, invitation.accepted_at = by, timezone.now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])
     if invitation.entry_id is None:
         invitation.entry = entry
@@ -363,9 +363,9 @@ def _admit(entry: Entry) -> Entry:
     return entry_admit(entry)
 
 
-def entry_accept(*, entry: Entry, user) -> Entry:
+def entry_accept(*, entry: Entry, by) -> Entry:
     """The player accepts an organizer's entry of them (an invitation)."""
-    require_no_refusal(entry_refusal(user, entry, "accept"))
+    require_no_refusal(entry_refusal(by, entry, "accept"))
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.state != Entry.State.INVITED:
@@ -376,9 +376,9 @@ def entry_accept(*, entry: Entry, user) -> Entry:
         return _admit(entry)
 
 
-def entry_decline(*, entry: Entry, user) -> None:
+def entry_decline(*, entry: Entry, by) -> None:
     """The player declines: the entry goes (nothing of it was ever shown with results)."""
-    require_no_refusal(entry_refusal(user, entry, "decline"))
+    require_no_refusal(entry_refusal(by, entry, "decline"))
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.state != Entry.State.INVITED or entry.seats.exists():
@@ -389,9 +389,9 @@ def entry_decline(*, entry: Entry, user) -> None:
         entry.delete()
 
 
-def entry_set_colours(*, entry: Entry, user, preferred_colours) -> Entry:
+def entry_set_colours(*, entry: Entry, by, preferred_colours) -> Entry:
     """The player's preferred allied pair in this league, until the schedule exists."""
-    require_no_refusal(entry_refusal(user, entry, "colours"))
+    require_no_refusal(entry_refusal(by, entry, "colours"))
     colours = check_pair(entry.league, preferred_colours)
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
@@ -402,14 +402,14 @@ def entry_set_colours(*, entry: Entry, user, preferred_colours) -> Entry:
         return entry
 
 
-def join_request(*, league: League, user, preferred_colours=None) -> Entry:
+def join_request(*, league: League, by, preferred_colours=None) -> Entry:
     """Ask to join a league whose registration is open; an organizer approves."""
-    _require_signed_in(user, "join_log_in")
+    _require_signed_in(by, "join_log_in")
     if not league.registration_open:
         raise coded("join_invitation_only", league=league.name)
     if refusal := entries_open_refusal(league):
         raise ServiceError(refusal)
-    player = Player.objects.filter(user=user).first()
+    player = Player.objects.filter(user=by).first()
     if player is None:
         raise coded("join_no_profile")
     colours = check_pair(league, preferred_colours or player.preferred_colours)
@@ -470,17 +470,17 @@ def rated_player_refusal(by, player: Player) -> str:
     return f"{player.name} has a rating (rated games): only staff may hand it to an account"
 
 
-def claim_create(*, player: Player, user) -> PlayerClaim:
-    """``user`` (an account without a player) asks to become ``player`` (created by an
+def claim_create(*, player: Player, by) -> PlayerClaim:
+    """``by`` (an account without a player) asks to become ``player`` (created by an
     organizer without an account)."""
-    _require_signed_in(user, "claim_log_in")
+    _require_signed_in(by, "claim_log_in")
     if player.user_id:
         raise coded("claim_player_taken", field="name", player=player.name)
-    if Player.objects.filter(user=user).exists():
+    if Player.objects.filter(user=by).exists():
         raise coded("claim_has_profile")
     try:
         with transaction.atomic():
-            claim = PlayerClaim.objects.create(player=player, user=user)
+            claim = PlayerClaim.objects.create(player=player, user=by)
             notify_on_commit(CLAIM_OPENED, claim.pk)
             return claim
     except IntegrityError:
@@ -593,7 +593,7 @@ def _account_language(user, fallback: str) -> str:
     return wanted if wanted in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
-def email_confirm(*, token: str, user):
+def email_confirm(*, token: str, by):
     """Confirm the address the signed link names, for the account it names (which must
     be the signed-in one, and still have that address). An address is confirmed for one
     account at a time: one mailbox makes one verified organizer, and an invitation
@@ -603,18 +603,18 @@ def email_confirm(*, token: str, user):
         data = signing.loads(token, salt=EMAIL_SALT, max_age=60 * 60 * 24 * 7)
     except signing.BadSignature:
         raise coded("confirm_link_invalid") from None
-    _require_link_of(user, data)
+    _require_link_of(by, data)
     with transaction.atomic():
-        address_lock(user.email)  # two accounts confirming one address at once: one wins
-        taken = ConfirmedEmail.objects.filter(email__iexact=user.email).exclude(user=user)
+        address_lock(by.email)  # two accounts confirming one address at once: one wins
+        taken = ConfirmedEmail.objects.filter(email__iexact=by.email).exclude(user=by)
         if taken.exists():
-            raise coded("confirm_email_taken", field="email", email=user.email)
-        ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})
+            raise coded("confirm_email_taken", field="email", email=by.email)
+        ConfirmedEmail.objects.update_or_create(user=by, defaults={"email": by.email})
 
 
-def _require_link_of(user, data: dict) -> None:
+def _require_link_of(by, data: dict) -> None:
     """The signed-in account is the one the link names, and still has its address."""
-    if not getattr(user, "is_authenticated", False) or data.get("u") != user.pk:
+    if not getattr(by, "is_authenticated", False) or data.get("u") != by.pk:
         raise coded("confirm_log_in", cls=NotAllowed)
-    if (data.get("e") or "").lower() != (user.email or "").lower():
+    if (data.get("e") or "").lower() != (by.email or "").lower():
         raise coded("confirm_email_changed")

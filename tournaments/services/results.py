@@ -12,7 +12,7 @@ Public to the other result services (``tie_breaks``): ``fixture_lock`` (the fixt
 lock every result write takes first) and ``result_version_create`` (a new result version,
 superseding what it replaces and calling ``result_counted`` when it counts).
 
-Who acts (``user`` everywhere here) is an account or the holder of an entry's private
+Who acts (``by`` everywhere here) is an account or the holder of an entry's private
 result link (``tournaments.actors.LinkHolder``): the same checks answer for both, and what
 a link holder records says so (``submitted_via``/``decided_via``).
 
@@ -211,7 +211,7 @@ def _player_placings(seats, winner, colour_places, counted, both_finished) -> li
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def fixture_lock(fixture_id: int, user=None, *, table: bool = False) -> Fixture:
+def fixture_lock(fixture_id: int, by=None, *, table: bool = False) -> Fixture:
     """The fixture, its row locked (``FOR NO KEY UPDATE``), with its league: the first
     step of every write to a game's results, inside the caller's transaction. A link
     holder's link is checked again under the lock (revoked since the page was opened:
@@ -222,7 +222,7 @@ def fixture_lock(fixture_id: int, user=None, *, table: bool = False) -> Fixture:
     read after the lock is held, so the caller decides on what no other writer of this
     game can change until it commits (``*_locked`` below: no second lock, no re-read)."""
     query = Fixture.objects.select_for_update(of=("self",), no_key=True).select_related("league")
-    holder = link_holder(user)
+    holder = link_holder(by)
     if holder is not None:
         query = query.annotate(
             link_live=Exists(ResultLink.objects.filter(pk=holder.link.pk, revoked_at__isnull=True))
@@ -264,17 +264,15 @@ def _last_event_time(data: dict) -> float | None:
     return events[-1].get("t") if events else None
 
 
-def _record_rejection(
-    fixture: Fixture, user, error: ServiceError, event=None, checked=None, raw=b""
-):
+def _record_rejection(fixture: Fixture, by, error: ServiceError, event=None, checked=None, raw=b""):
     """Keep a refused upload: its English message, and its code and parameters (shown in
     the reader's language)."""
     code, params = _storable_code(error)
     with transaction.atomic():
         RejectedSubmission.objects.create(
             fixture=fixture,
-            submitted_by=account(user),
-            submitted_via=via_link(user),
+            submitted_by=account(by),
+            submitted_via=via_link(by),
             sha256=checked.sha256 if checked else "",
             size=len(raw),
             event=event,
@@ -313,27 +311,27 @@ def _decides(actions: ResultActions) -> bool:
     return actions.organizer and actions.seat is None
 
 
-def _require_submitter(user, fixture: Fixture) -> None:
+def _require_submitter(by, fixture: Fixture) -> None:
     """Before anything is read from the upload or the form: refuse a user who may not
     submit for this game at all, or a game that takes no result. The whole rule is
     checked again under the fixture's lock (``_submit_actions``)."""
-    require_action(result_actions(user, fixture), SUBMIT, who_only=True)
+    require_action(result_actions(by, fixture), SUBMIT, who_only=True)
     _require_open(fixture)
 
 
-def _submit_actions(user, fixture: Fixture, versions: list[Result] | None = None):
+def _submit_actions(by, fixture: Fixture, versions: list[Result] | None = None):
     """The submit rule, under the fixture's lock: who, then a game that takes a result,
     then what is recorded already. The user's actions, for deciding what counts."""
-    actions = result_actions(user, fixture, results=versions)
+    actions = result_actions(by, fixture, results=versions)
     require_action(actions, SUBMIT, who_only=True)
     _require_open(fixture)
     require_action(actions, SUBMIT)
     return actions
 
 
-def _require_decider(user, fixture: Fixture, action: str) -> None:
+def _require_decider(by, fixture: Fixture, action: str) -> None:
     """Only an organizer who is not playing this game (no one decides their own)."""
-    require_action(result_actions(user, fixture), action, who_only=True)
+    require_action(result_actions(by, fixture), action, who_only=True)
 
 
 def _require_log_unused_elsewhere(fixture: Fixture, sha256: str) -> None:
@@ -353,12 +351,12 @@ def _require_log_unused_elsewhere(fixture: Fixture, sha256: str) -> None:
 
 
 def game_log_submit(
-    *, fixture: Fixture, content: str | bytes, user, played_online: bool = False
+    *, fixture: Fixture, content: str | bytes, by, played_online: bool = False
 ) -> Result:
     """A player at the board (or an organizer) submits the game's log; the result version
     it made, or the one an identical earlier upload made (see ``game_log_upload``)."""
     return game_log_upload(
-        fixture=fixture, content=content, user=user, played_online=played_online
+        fixture=fixture, content=content, by=by, played_online=played_online
     ).result
 
 
@@ -373,7 +371,7 @@ def game_log_upload(
     *,
     fixture: Fixture,
     content: str | bytes,
-    user,
+    by,
     played_online: bool = False,
     reason: str = "",
 ) -> Upload:
@@ -390,22 +388,22 @@ def game_log_upload(
     of many identical concurrent uploads exactly one creates the result (the fixture's row
     lock orders them).
     """
-    _require_submitter(user, fixture)
-    checked = _accepted_log(fixture, user, content)
+    _require_submitter(by, fixture)
+    checked = _accepted_log(fixture, by, content)
     with transaction.atomic():
-        fixture = fixture_lock(fixture.pk, user)
+        fixture = fixture_lock(fixture.pk, by)
         _require_open(fixture)
-        actions = result_actions(user, fixture)
+        actions = result_actions(by, fixture)
         same = fixture.results.filter(game_log__sha256=checked.sha256).exclude(state__in=GONE)
         if existing := same.first():  # an identical re-upload: recognised, not duplicated
-            return Upload(_upload_again(existing, fixture, user, actions), created=False)
+            return Upload(_upload_again(existing, fixture, by, actions), created=False)
         _require_log_unused_elsewhere(fixture, checked.sha256)
         require_action(actions, SUBMIT)
-        log, _ = game_log_store(checked, user=user)
+        log, _ = game_log_store(checked, by=by)
         counts_now = _decides(actions) or played_online or not fixture.league.confirmation_required
         result = result_version_create(
             fixture,
-            user,
+            by,
             source=Result.Source.LOG,
             confirmed=counts_now,
             game_log=log,
@@ -416,7 +414,7 @@ def game_log_upload(
         return Upload(result, created=True)
 
 
-def _accepted_log(fixture: Fixture, user, content: str | bytes) -> CheckedLog:
+def _accepted_log(fixture: Fixture, by, content: str | bytes) -> CheckedLog:
     """The log checked by the engine and against this game; a refused one is recorded
     (``RejectedSubmission``) and its coded error raised."""
     raw = content.encode("utf-8") if isinstance(content, str) else content
@@ -424,11 +422,11 @@ def _accepted_log(fixture: Fixture, user, content: str | bytes) -> CheckedLog:
         checked = game_log_check(content)
     except LogRejected as exc:
         error = _log_rejected(exc)
-        _record_rejection(fixture, user, error, exc.event, raw=raw)
+        _record_rejection(fixture, by, error, exc.event, raw=raw)
         raise error from None
     if problems := _log_problems(fixture, checked):
         error = coded("log_mismatch", why=problems)
-        _record_rejection(fixture, user, error, checked=checked, raw=raw)
+        _record_rejection(fixture, by, error, checked=checked, raw=raw)
         raise error
     return checked
 
@@ -457,18 +455,18 @@ def _log_problems(fixture: Fixture, checked: CheckedLog) -> list:
     return problems
 
 
-def _upload_again(existing: Result, fixture: Fixture, user, actions) -> Result:
+def _upload_again(existing: Result, fixture: Fixture, by, actions) -> Result:
     """The result an identical earlier upload made; an organizer who decides the game
     confirms it if it waits."""
     if _decides(actions) and existing.state == Result.State.PENDING:
-        return _decide(existing, fixture, user, Result.State.CONFIRMED, "")
+        return _decide(existing, fixture, by, Result.State.CONFIRMED, "")
     return existing
 
 
 def result_report(
     *,
     fixture: Fixture,
-    user,
+    by,
     winner: Entry | None = None,
     counted_pawns: dict[int, int] | None = None,
     reason: str = "",
@@ -478,18 +476,18 @@ def result_report(
     (``HandResult``: winner and counted pawns; 2T+ completed colours and game time; GP
     every colour's place; open placings or count points). The result is unverified and
     waits for the opponent or an organizer (``result_report_locked``)."""
-    _require_submitter(user, fixture)
+    _require_submitter(by, fixture)
     fields = _manual_fields(fixture, winner, counted_pawns, typed)
     with transaction.atomic():
-        fixture = fixture_lock(fixture.pk, user)
-        return result_report_locked(fixture=fixture, user=user, fields=fields, reason=reason)
+        fixture = fixture_lock(fixture.pk, by)
+        return result_report_locked(fixture=fixture, by=by, fields=fields, reason=reason)
 
 
 def result_report_locked(
     *,
     fixture: Fixture,
     versions: list[Result] | None = None,
-    user,
+    by,
     fields: dict,
     reason: str = "",
 ) -> Result:
@@ -497,10 +495,10 @@ def result_report_locked(
     ``versions``: its result versions when read under it, with ``table=True``) and with
     ``fields`` made by ``hand_result_fields``. It waits for the opponent or an organizer;
     reported by an organizer who is not playing the game it counts at once."""
-    actions = _submit_actions(user, fixture, versions)
+    actions = _submit_actions(by, fixture, versions)
     return result_version_create(
         fixture,
-        user,
+        by,
         source=Result.Source.REPORT,
         confirmed=_decides(actions),
         verified=False,
@@ -513,7 +511,7 @@ def result_report_locked(
 def result_enter(
     *,
     fixture: Fixture,
-    user,
+    by,
     winner: Entry | None = None,
     counted_pawns=None,
     reason: str,
@@ -521,16 +519,16 @@ def result_enter(
 ) -> Result:
     """An organizer enters or corrects a result by hand (the fields of ``result_report``);
     it counts at once."""
-    _require_decider(user, fixture, ENTER)
+    _require_decider(by, fixture, ENTER)
     if not reason.strip():
         raise coded("reason_manual", field="reason")
     fields = _manual_fields(fixture, winner, counted_pawns, typed)
     with transaction.atomic():
         fixture = fixture_lock(fixture.pk)
-        require_action(result_actions(user, fixture), ENTER)
+        require_action(result_actions(by, fixture), ENTER)
         return result_version_create(
             fixture,
-            user,
+            by,
             source=Result.Source.ORGANIZER,
             confirmed=True,
             verified=False,
@@ -540,20 +538,20 @@ def result_enter(
 
 
 def forfeit_record(
-    *, fixture: Fixture, user, loser: Entry, reason: str, own_withdrawal: bool = False
+    *, fixture: Fixture, by, loser: Entry, reason: str, own_withdrawal: bool = False
 ) -> Result:
     """An organizer records a forfeit: the other player(s) win, nothing else counts.
     ``own_withdrawal``: the loser withdrew themselves (``entry_withdraw`` checked that),
     so no organizer's decision is needed."""
-    _require_forfeit_by(user, fixture, loser, own_withdrawal)
+    _require_forfeit_by(by, fixture, loser, own_withdrawal)
     others = _others_at_board(fixture, loser)
     with transaction.atomic():
         fixture = fixture_lock(fixture.pk)
         if not own_withdrawal:
-            require_action(result_actions(user, fixture), FORFEIT)
+            require_action(result_actions(by, fixture), FORFEIT)
         return result_version_create(
             fixture,
-            user,
+            by,
             source=Result.Source.FORFEIT,
             confirmed=True,
             verified=False,
@@ -565,11 +563,11 @@ def forfeit_record(
         )
 
 
-def _require_forfeit_by(user, fixture: Fixture, loser: Entry, own_withdrawal: bool) -> None:
+def _require_forfeit_by(by, fixture: Fixture, loser: Entry, own_withdrawal: bool) -> None:
     """An organizer who decides the game, or the loser withdrawing themselves."""
     if not own_withdrawal:
-        _require_decider(user, fixture, FORFEIT)
-    elif account(user) is None or loser.player.user_id != user.pk:
+        _require_decider(by, fixture, FORFEIT)
+    elif account(by) is None or loser.player.user_id != by.pk:
         raise coded("withdraw_self_only", cls=NotAllowed)
 
 
@@ -596,7 +594,7 @@ def _manual_fields(fixture: Fixture, winner: Entry | None, counted_pawns, typed)
 
 
 def result_version_create(
-    fixture: Fixture, user, *, confirmed: bool, status=None, versions=None, **fields
+    fixture: Fixture, by, *, confirmed: bool, status=None, versions=None, **fields
 ) -> Result:
     """Store a new result version of ``fixture`` (locked by ``fixture_lock``). When it
     counts at once (``confirmed``) the previous confirmed version is superseded and
@@ -605,7 +603,7 @@ def result_version_create(
     (default: confirmed or submitted). ``versions``: the fixture's result versions when
     the caller read them under the lock (nothing to supersede among them: no UPDATE)."""
     _supersede(fixture, versions, [Result.State.CONFIRMED, *OPEN] if confirmed else list(OPEN))
-    result = _result_create(fixture, user, confirmed, fields)
+    result = _result_create(fixture, by, confirmed, fields)
     fixture.status = status or (Fixture.Status.CONFIRMED if confirmed else Fixture.Status.SUBMITTED)
     fixture.save(update_fields=["status", "updated_at"])
     if confirmed:
@@ -621,14 +619,14 @@ def _supersede(fixture: Fixture, versions: list[Result] | None, states: list[str
         fixture.results.filter(state__in=states).update(state=Result.State.SUPERSEDED)
 
 
-def _result_create(fixture: Fixture, user, confirmed: bool, fields: dict) -> Result:
+def _result_create(fixture: Fixture, by, confirmed: bool, fields: dict) -> Result:
     """The new version, confirmed (decided by its submitter) or pending; a race with
     another confirmed or open version (the database allows one of each) is refused."""
     decided = {"decided_by": None, "decided_via": None, "decided_at": None}
     if confirmed:
         decided = {
-            "decided_by": account(user),
-            "decided_via": via_link(user),
+            "decided_by": account(by),
+            "decided_via": via_link(by),
             "decided_at": timezone.now(),
         }
     try:
@@ -636,8 +634,8 @@ def _result_create(fixture: Fixture, user, confirmed: bool, fields: dict) -> Res
             return Result.objects.create(
                 fixture=fixture,
                 state=Result.State.CONFIRMED if confirmed else Result.State.PENDING,
-                submitted_by=account(user),
-                submitted_via=via_link(user),
+                submitted_by=account(by),
+                submitted_via=via_link(by),
                 **decided,
                 **fields,
             )
@@ -665,60 +663,60 @@ def _by_player(result: Result, fixture: Fixture) -> bool:
 # --- confirming and disputing ---------------------------------------------------------------
 
 
-def _locked_result(result_id: int, user=None) -> tuple[Result, Fixture]:
+def _locked_result(result_id: int, by=None) -> tuple[Result, Fixture]:
     try:
         fixture_id = Result.objects.values_list("fixture_id", flat=True).get(pk=result_id)
     except Result.DoesNotExist:
         raise coded("result_unknown", id=result_id) from None
-    fixture = fixture_lock(fixture_id, user)
+    fixture = fixture_lock(fixture_id, by)
     return Result.objects.select_related("fixture").get(pk=result_id), fixture
 
 
-def result_confirm(*, result: Result, user) -> Result:
+def result_confirm(*, result: Result, by) -> Result:
     """The opponent (or an organizer) confirms a pending result; it counts from now on
     (``result_confirm_locked``)."""
     with transaction.atomic():
-        result, fixture = _locked_result(result.pk, user)
-        return result_confirm_locked(result=result, fixture=fixture, user=user)
+        result, fixture = _locked_result(result.pk, by)
+        return result_confirm_locked(result=result, fixture=fixture, by=by)
 
 
 def result_confirm_locked(
-    *, result: Result, fixture: Fixture, versions: list[Result] | None = None, user
+    *, result: Result, fixture: Fixture, versions: list[Result] | None = None, by
 ) -> Result:
     """The rule of a confirmation, for a caller holding ``fixture``'s lock (``versions``:
     its result versions when read under it, ``result`` among them). Confirmed already (a
     double click): nothing to do."""
-    actions = result_actions(user, fixture, result=result, results=versions)
+    actions = result_actions(by, fixture, result=result, results=versions)
     require_action(actions, CONFIRM, who_only=True)
     if result.state == Result.State.CONFIRMED:
         return result
     require_action(actions, CONFIRM)
-    result = _decide(result, fixture, user, Result.State.CONFIRMED, "", versions)
+    result = _decide(result, fixture, by, Result.State.CONFIRMED, "", versions)
     if actions.seat is None:  # an organizer decided it, not the opponent
         notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
     done_on_commit(RESULT_AWAITING, result.pk)
     return result
 
 
-def result_dispute(*, result: Result, user, reason: str) -> Result:
+def result_dispute(*, result: Result, by, reason: str) -> Result:
     """The opponent disputes a pending result; an organizer will resolve it
     (``result_dispute_locked``)."""
     with transaction.atomic():
-        result, fixture = _locked_result(result.pk, user)
-        return result_dispute_locked(result=result, fixture=fixture, user=user, reason=reason)
+        result, fixture = _locked_result(result.pk, by)
+        return result_dispute_locked(result=result, fixture=fixture, by=by, reason=reason)
 
 
 def result_dispute_locked(
-    *, result: Result, fixture: Fixture, versions: list[Result] | None = None, user, reason: str
+    *, result: Result, fixture: Fixture, versions: list[Result] | None = None, by, reason: str
 ) -> Result:
     """The rule of a dispute, for a caller holding ``fixture``'s lock (``versions``: its
     result versions when read under it): a reason, and a pending result of the game."""
     if not reason or not reason.strip():
         raise coded("reason_dispute", field="reason")
-    require_action(result_actions(user, fixture, result=result, results=versions), DISPUTE)
+    require_action(result_actions(by, fixture, result=result, results=versions), DISPUTE)
     result.state = Result.State.DISPUTED
     result.decision_note = reason.strip()
-    result.decided_via = via_link(user)  # a dispute through a link says so
+    result.decided_via = via_link(by)  # a dispute through a link says so
     result.save(update_fields=["state", "decision_note", "decided_via"])
     fixture.status = Fixture.Status.DISPUTED
     fixture.save(update_fields=["status", "updated_at"])
@@ -727,22 +725,22 @@ def result_dispute_locked(
     return result
 
 
-def result_resolve(*, result: Result, user, accept: bool, note: str) -> Result:
+def result_resolve(*, result: Result, by, accept: bool, note: str) -> Result:
     """An organizer resolves a dispute (or decides a pending result): accept or reject."""
     with transaction.atomic():
         result, fixture = _locked_result(result.pk)
-        require_action(result_actions(user, fixture, result=result), RESOLVE)
+        require_action(result_actions(by, fixture, result=result), RESOLVE)
         state = Result.State.CONFIRMED if accept else Result.State.REJECTED
-        result = _decide(result, fixture, user, state, note)
+        result = _decide(result, fixture, by, state, note)
         notify_on_commit(DECISION_MADE, result.pk, state)
         done_on_commit(RESULT_AWAITING, result.pk)
         done_on_commit(DISPUTE_OPENED, result.pk)
         return result
 
 
-def result_void(*, fixture: Fixture, user, reason: str) -> None:
+def result_void(*, fixture: Fixture, by, reason: str) -> None:
     """An organizer voids the counted result: the game is open again."""
-    _require_decider(user, fixture, VOID)
+    _require_decider(by, fixture, VOID)
     if not reason.strip():
         raise coded("reason_void", field="reason")
     with transaction.atomic():
@@ -755,7 +753,7 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
         changed = fixture.results.filter(pk__in=voided).update(
             state=Result.State.VOIDED,
             decision_note=reason,
-            decided_by=user,
+            decided_by=by,
             decided_at=timezone.now(),
         )
         if not changed:
@@ -766,15 +764,15 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
         notify_on_commit(DECISION_MADE, max(voided), Result.State.VOIDED)
 
 
-def _decide(result: Result, fixture: Fixture, user, state: str, note: str, versions=None) -> Result:
+def _decide(result: Result, fixture: Fixture, by, state: str, note: str, versions=None) -> Result:
     """``versions``: the fixture's result versions read under its lock, when the caller
     has them (no confirmed one among them: nothing to supersede, no UPDATE)."""
     confirmed = state == Result.State.CONFIRMED
     if confirmed:
         _supersede(fixture, versions, [Result.State.CONFIRMED])
     result.state = state
-    result.decided_by = account(user)
-    result.decided_via = via_link(user)
+    result.decided_by = account(by)
+    result.decided_via = via_link(by)
     result.decided_at = timezone.now()
     result.decision_note = note or result.decision_note
     result.save(update_fields=["state", "decided_by", "decided_via", "decided_at", "decision_note"])

@@ -300,7 +300,7 @@ def table_page(request, pk: int):
                     form,
                     lambda **kw: entered.append(champ.table_result_enter(**kw)),
                     fixture=fixture,
-                    user=actor,
+                    by=actor,
                 )
                 if refused is not None:
                     status, error = refused
@@ -317,11 +317,11 @@ def table_page(request, pk: int):
             elif do in ("confirm", "dispute"):
                 result = fixture.results.get(pk=int(request.POST.get("result", "0")))
                 if do == "confirm":
-                    result_services.result_confirm(result=result, user=actor)
+                    result_services.result_confirm(result=result, by=actor)
                     messages.success(request, _("The result is confirmed and counts."))
                 else:
                     result_services.result_dispute(
-                        result=result, user=actor, reason=request.POST.get("reason", "")
+                        result=result, by=actor, reason=request.POST.get("reason", "")
                     )
                     messages.success(request, _("The result is disputed; the desk decides."))
             elif do in ("referee", "referee-clear"):

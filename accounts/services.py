@@ -58,7 +58,7 @@ def account_signup(
     if claim:
         taken = _claimed_player(name)
         return _account_create(
-            username, email, password, lambda user: claim_create(player=taken, user=user)
+            username, email, password, lambda user: claim_create(player=taken, by=user)
         )
     return _account_create(
         username, email, password, lambda user: player_create(name=name, user=user)

@@ -790,7 +790,7 @@ def long_game_room(moves: int) -> tuple[int, str]:
     (pk, token), *_ = make_rooms(1)
     host = get_user_model().objects.get(username="bench-host")
     room = Room.objects.get(pk=pk)
-    services.room_start(room=room, user=host)
+    services.room_start(room=room, by=host)
     for _ in range(moves):
         room.refresh_from_db()
         if room.status != Room.Status.PLAYING:

@@ -310,7 +310,7 @@ class SiteBuilder:
             )
             if fixture is None or scheduled.count() <= leave:
                 return
-            game_log_submit(fixture=fixture, content=self._simulated(fixture), user=league.owner)
+            game_log_submit(fixture=fixture, content=self._simulated(fixture), by=league.owner)
             self.built.by_service += 1
 
     # … and in bulk, as the upload service stores them (the DRR games of leagues)
@@ -912,7 +912,7 @@ def run_task(name: str) -> dict:
             text = builder._simulated(fixture)
 
             def upload():
-                return game_log_submit(fixture=fixture, content=text, user=big.owner).pk
+                return game_log_submit(fixture=fixture, content=text, by=big.owner).pk
 
             if name == "upload a new game (service)":
                 work = upload
@@ -921,7 +921,7 @@ def run_task(name: str) -> dict:
                 work = ratings_update
         elif name == "ratings update after a void":
             fixture = big.fixtures.filter(status=Fixture.Status.CONFIRMED).order_by("pk").first()
-            result_void(fixture=fixture, user=big.owner, reason="bench: a void of a rated game")
+            result_void(fixture=fixture, by=big.owner, reason="bench: a void of a rated game")
             work = ratings_update
         elif name == "full ratings recompute":
             work = ratings_recompute

@@ -166,7 +166,7 @@ def bench_contention(owner, league, fixtures) -> None:
 
     def upload(fixture, text) -> float:
         start = time.perf_counter()
-        game_log_submit(fixture=fixture, content=text, user=owner)
+        game_log_submit(fixture=fixture, content=text, by=owner)
         return time.perf_counter() - start
 
     alone = [upload(*pairs.pop()) for _ in range(3)]
@@ -249,7 +249,7 @@ def bench_uploads(uploads: int) -> None:
         latencies = []
         for index, (fixture, text) in enumerate(zip(fixtures, logs, strict=True), start=1):
             start = time.perf_counter()
-            game_log_submit(fixture=fixture, content=text, user=owner)
+            game_log_submit(fixture=fixture, content=text, by=owner)
             while not StandingsSnapshot.objects.filter(
                 league=league, results_revision__gte=index
             ).exists():

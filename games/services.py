@@ -113,7 +113,7 @@ def game_log_fields(checked: CheckedLog) -> dict:
     }
 
 
-def game_log_store(checked: CheckedLog, *, user=None) -> tuple[GameLog, bool]:
+def game_log_store(checked: CheckedLog, *, by=None) -> tuple[GameLog, bool]:
     """Store an accepted log, or find the identical one stored before (same SHA-256).
     Returns ``(log, created)``. Call inside the caller's transaction."""
     existing = GameLog.objects.filter(sha256=checked.sha256).first()
@@ -123,7 +123,7 @@ def game_log_store(checked: CheckedLog, *, user=None) -> tuple[GameLog, bool]:
         with transaction.atomic():
             log = GameLog.objects.create(
                 **game_log_fields(checked),
-                uploaded_by=user if getattr(user, "is_authenticated", False) else None,
+                uploaded_by=by if getattr(by, "is_authenticated", False) else None,
             )
     except IntegrityError:  # the same log stored concurrently
         return GameLog.objects.get(sha256=checked.sha256), False

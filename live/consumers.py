@@ -127,7 +127,7 @@ def _connect(token: str, user) -> tuple[Room, dict[str, Any] | str] | None:
     room = services.room_visible(token, user)
     if room is None:
         return None
-    services.seat_connected(room_id=room.pk, user=user)
+    services.seat_connected(room_id=room.pk, by=user)
     kept = kept_state_text(room.pk, (room.move_number, room.seats_version))
     return room, kept if kept is not None else services.room_state(room)
 
@@ -352,23 +352,23 @@ def address_connect_wait(address: str | None) -> tuple[float, bool]:
 def _move(room: Room, user, content: dict[str, Any]) -> None:
     services.move_play(
         room_id=room.pk,
-        user=user,
+        by=user,
         move_number=content.get("move_number"),
         choice=content.get("move"),
     )
 
 
 def _take(room: Room, user, content: dict[str, Any]) -> None:
-    services.seat_take(room=room, user=user, colour=content.get("colour"))
-    services.seat_connected(room_id=room.pk, user=user)
+    services.seat_take(room=room, by=user, colour=content.get("colour"))
+    services.seat_connected(room_id=room.pk, by=user)
 
 
 def _leave(room: Room, user, content: dict[str, Any]) -> None:
-    services.seat_leave(room=room, user=user)
+    services.seat_leave(room=room, by=user)
 
 
 def _start(room: Room, user, content: dict[str, Any]) -> None:
-    services.room_start(room=room, user=user)
+    services.room_start(room=room, by=user)
 
 
 #: the messages that change a room: ``type`` → its service (refused, not dropped, over an
@@ -479,7 +479,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.sleep(every)
             try:
                 await database_sync_to_async(services.seat_heartbeat)(
-                    room_id=self.room_id, user=self.user
+                    room_id=self.room_id, by=self.user
                 )
             except Exception as exc:  # the database is away: the next beat tries again
                 log_failure(log, exc, "live: heartbeat of room %s failed", self.room_id)
@@ -514,7 +514,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return  # a spectator without an account holds no seat
         try:
             await database_sync_to_async(services.seat_disconnected)(
-                room_id=self.room_id, user=self.user
+                room_id=self.room_id, by=self.user
             )
         except Exception as exc:  # the database away: the sweep hands the seats over
             log_failure(log, exc, "live: releasing the seats in room %s failed", self.room_id)

@@ -225,7 +225,7 @@ def fixture_room(request, pk: int):
     if not can_view(request.user, fixture.league):  # a private league's game: as if missing
         raise Http404("no such game")
     try:
-        room = services.fixture_room_create(fixture=fixture, user=request.user)
+        room = services.fixture_room_create(fixture=fixture, by=request.user)
     except ServiceError as exc:
         messages.error(request, exc.localized())
         return redirect("tournaments:game", pk=pk)
@@ -238,7 +238,7 @@ def no_show(request, token: str):
     room = _visible_room(request, token)
     entry = get_object_or_404(Entry, pk=_int(request.POST.get("entry"), 0))
     try:
-        services.fixture_no_show(room=room, user=request.user, absent=entry)
+        services.fixture_no_show(room=room, by=request.user, absent=entry)
     except ServiceError as exc:  # Refused, or the results service's own refusals
         messages.error(request, exc.localized())
     else:

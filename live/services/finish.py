@@ -99,7 +99,7 @@ def room_finish(*, room_id: int) -> None:
                 upload = game_log_upload(
                     fixture=room.fixture,
                     content=text,
-                    user=room.host,
+                    by=room.host,
                     played_online=True,
                     reason=reason,
                 )
@@ -112,7 +112,7 @@ def room_finish(*, room_id: int) -> None:
     if log is None:
         try:
             with transaction.atomic():
-                log, _ = game_log_store(game_log_check(text), user=room.host)
+                log, _ = game_log_store(game_log_check(text), by=room.host)
                 analysis_for_log(log)  # a friendly game's analysis too (sent on commit)
         except LogRejected as exc:  # cannot happen: every event was checked by the engine
             note = f"{note} the log did not validate: {exc.message}".strip()
@@ -120,14 +120,14 @@ def room_finish(*, room_id: int) -> None:
     timers.broadcast(room.pk)
 
 
-def fixture_no_show(*, room: Room, user, absent) -> Any:
+def fixture_no_show(*, room: Room, by, absent) -> Any:
     """An organizer records a player who never came to a league game's room as the
     league's forfeit: ``forfeit_record`` (the others win); the room is abandoned."""
 
     room = Room.objects.select_related("fixture__league").get(pk=room.pk)
     if room.fixture_id is None:
         raise Refused(_n("this room is not a league game"))
-    if not is_organizer(user, room.fixture.league):
+    if not is_organizer(by, room.fixture.league):
         raise Refused(_n("only an organizer records a no-show"))
     with transaction.atomic():  # the room's lock: nobody sits down (and starts it) meanwhile
         room = (
@@ -137,7 +137,7 @@ def fixture_no_show(*, room: Room, user, absent) -> Any:
             raise Refused(_n("the game has started: it is played to the end by the computer"))
         if room.seats.filter(original=absent.player.user, kind=Seat.Kind.HUMAN).exists():
             raise Refused(_n("%(player)s is here"), player=absent.player.name)
-        result = forfeit_record(fixture=room.fixture, user=user, loser=absent, reason=NO_SHOW)
+        result = forfeit_record(fixture=room.fixture, by=by, loser=absent, reason=NO_SHOW)
         Room.objects.filter(pk=room.pk, status=Room.Status.WAITING).update(
             status=Room.Status.ABANDONED, end_reason="no-show", result_note=f"forfeit {result.pk}"
         )

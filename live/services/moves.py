@@ -46,8 +46,8 @@ def _is_move(choice: Any) -> bool:
     return frm == "B" or isinstance(frm, int)
 
 
-def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str, Any]:
-    """``user`` answers the roll of event ``move_number`` with the move ``choice``
+def move_play(*, room_id: int, by, move_number: Any, choice: Any) -> dict[str, Any]:
+    """``by`` answers the roll of event ``move_number`` with the move ``choice``
     (``[from, to]``, optionally ``[from, to, pawn_colour]``). Refused, changing nothing:
     a stale or replayed number, a seat not on turn or not this user's, an illegal move."""
     if isinstance(move_number, bool) or not isinstance(move_number, int):
@@ -55,7 +55,7 @@ def move_play(*, room_id: int, user, move_number: Any, choice: Any) -> dict[str,
     frm, to, pawn = _parse_choice(choice)
     room = _room_at_roll(room_id, move_number)
     game = room_game(room)
-    if not _moves_for(room, seat_of(room, game.turn), user):
+    if not _moves_for(room, seat_of(room, game.turn), by):
         raise Refused(_n("it is %(turn)s's turn, not yours"), turn=game.turn)
     return apply(room, game, _legal_move(game, room.die, frm, to, pawn), by="player")
 

@@ -202,12 +202,12 @@ def address_lock(address: str) -> None:
             )
 
 
-def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = None) -> Room:
+def fixture_room_create(*, fixture: Fixture, by, turn_seconds: int | None = None) -> Room:
     """An online room for a scheduled league game: the league's rules and board, the
     fixture's starting colour, each colour reserved for the player who holds it. It starts
     when every player has taken their seats; its log counts as the game's result at once."""
     # the results' own refusal (a coded error where they are coded), as every service's
-    require_action(result_actions(user, fixture), SUBMIT)
+    require_action(result_actions(by, fixture), SUBMIT)
     if not fixture.starting_colour:
         raise Refused(
             _n(
@@ -237,7 +237,7 @@ def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = No
         if locked.live_rooms.filter(status__in=[Room.Status.WAITING, Room.Status.PLAYING]).exists():
             raise Refused(_n("this game already has an open room"))
         room = Room.objects.create(
-            host=user,
+            host=by,
             board=league.board,
             rules=league.rules_spec,
             mode=Room.Mode.ONLINE,
@@ -256,11 +256,11 @@ def fixture_room_create(*, fixture: Fixture, user, turn_seconds: int | None = No
     return room
 
 
-def room_start(*, room: Room, user) -> Room:
+def room_start(*, room: Room, by) -> Room:
     """The host starts the game: every seat nobody took is played by the computer."""
     with transaction.atomic():
         room = locked_room(room.pk)
-        if room.host_id != getattr(user, "pk", None):
+        if room.host_id != getattr(by, "pk", None):
             raise Refused(_n("only the host starts the game"))
         refuse_if_over(room)
         if room.status != Room.Status.WAITING:

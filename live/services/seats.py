@@ -21,11 +21,11 @@ from live.services.state import (
 )
 
 
-def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
-    """``user`` takes the seat of ``colour`` from the computer (anyone may take a computer
+def seat_take(*, room: Room, by, colour: str) -> list[Seat]:
+    """``by`` takes the seat of ``colour`` from the computer (anyone may take a computer
     seat; a reserved one only its player, who takes all their colours at once). The
     original player takes their seat back the same way."""
-    if not getattr(user, "is_authenticated", False):
+    if not getattr(by, "is_authenticated", False):
         raise Refused(_n("log in to take a seat"))
     if not isinstance(colour, str):
         raise Refused(_n("say which seat: a colour name"), field="colour")
@@ -40,11 +40,11 @@ def seat_take(*, room: Room, user, colour: str) -> list[Seat]:
             raise Refused(
                 _n("there is no %(colour)s seat in this room"), field="colour", colour=repr(colour)
             )
-        if seat.kind == Seat.Kind.HUMAN and seat.user_id == user.pk:
+        if seat.kind == Seat.Kind.HUMAN and seat.user_id == by.pk:
             return [seat]
-        _refuse_taken(seat, user)
-        taking = _seats_to_take(seat, seats, user)
-        _sit_down(taking, user)
+        _refuse_taken(seat, by)
+        taking = _seats_to_take(seat, seats, by)
+        _sit_down(taking, by)
         seats_changed(room)
         _begin_or_step(room, seats)
         timers.broadcast_on_commit(room.pk)
@@ -139,49 +139,47 @@ def hand_to_computer(room: Room, seats: list[Seat]) -> None:
         timers.broadcast_on_commit(room.pk)
 
 
-def seat_leave(*, room: Room, user) -> int:
-    """``user`` leaves: the computer plays their colours on, pawns where they stand. The
+def seat_leave(*, room: Room, by) -> int:
+    """``by`` leaves: the computer plays their colours on, pawns where they stand. The
     number of seats handed over. Refused once the game has ended (the seats are part of
     its log and its result)."""
     with transaction.atomic():
         room = locked_room(room.pk)
         refuse_if_over(room)
-        seats = list(room.seats.select_for_update().filter(user=user, kind=Seat.Kind.HUMAN))
+        seats = list(room.seats.select_for_update().filter(user=by, kind=Seat.Kind.HUMAN))
         hand_to_computer(room, seats)
     return len(seats)
 
 
-def seat_connected(*, room_id: int, user) -> None:
-    """A connection of ``user`` opened: their seats are held again."""
-    if not getattr(user, "is_authenticated", False):
+def seat_connected(*, room_id: int, by) -> None:
+    """A connection of ``by`` opened: their seats are held again."""
+    if not getattr(by, "is_authenticated", False):
         return
-    Seat.objects.filter(room_id=room_id, user=user, kind=Seat.Kind.HUMAN).update(
+    Seat.objects.filter(room_id=room_id, user=by, kind=Seat.Kind.HUMAN).update(
         connections=F("connections") + 1, disconnected_at=None, seen_at=timezone.now()
     )
 
 
-def seat_heartbeat(*, room_id: int, user) -> int:
-    """A connection of ``user`` is alive (its server says so every LIVE_HEARTBEAT_SECONDS):
+def seat_heartbeat(*, room_id: int, by) -> int:
+    """A connection of ``by`` is alive (its server says so every LIVE_HEARTBEAT_SECONDS):
     their seats are marked seen. A seat whose server died stops being marked, and the
     sweep hands it to the computer (``sweep.seats_sweep``). The number of seats marked."""
-    if not getattr(user, "is_authenticated", False):
+    if not getattr(by, "is_authenticated", False):
         return 0
-    return Seat.objects.filter(room_id=room_id, user=user, kind=Seat.Kind.HUMAN).update(
+    return Seat.objects.filter(room_id=room_id, user=by, kind=Seat.Kind.HUMAN).update(
         seen_at=timezone.now()
     )
 
 
-def seat_disconnected(*, room_id: int, user) -> None:
+def seat_disconnected(*, room_id: int, by) -> None:
     """A connection closed; when it was the last, the computer takes the seats over after
     the grace period unless the player is back by then."""
-    if not getattr(user, "is_authenticated", False):
+    if not getattr(by, "is_authenticated", False):
         return
     now = timezone.now()
     with transaction.atomic():
         seats = list(
-            Seat.objects.select_for_update().filter(
-                room_id=room_id, user=user, kind=Seat.Kind.HUMAN
-            )
+            Seat.objects.select_for_update().filter(room_id=room_id, user=by, kind=Seat.Kind.HUMAN)
         )
         gone = []
         for s in seats:
@@ -193,7 +191,7 @@ def seat_disconnected(*, room_id: int, user) -> None:
     if gone:
         timers.later(
             "live.seat_grace",
-            [room_id, user.pk, now.isoformat()],
+            [room_id, by.pk, now.isoformat()],
             live_setting("GRACE_SECONDS"),
         )
 

@@ -21,7 +21,7 @@ def test_a_finished_room_is_analysed_and_its_replay_shows_it(
     django_capture_on_commit_callbacks,
 ):
     room = services.room_create(host=people[0], variant="first-capture")
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     drive(room)
     with django_capture_on_commit_callbacks(execute=True):
         services.room_finish(room_id=room.pk)

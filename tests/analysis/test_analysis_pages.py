@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def counted(table):
-    return game_log_submit(fixture=table["fixture"], content=example_text(LOG), user=table["erin"])
+    return game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
 
 
 @pytest.fixture

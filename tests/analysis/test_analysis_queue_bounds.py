@@ -76,12 +76,12 @@ def _games(table, count: int, owner=None):
 def test_a_superseded_log_is_skipped_and_never_analysed(
     table, analyses_on, fast_analyse, django_capture_on_commit_callbacks
 ):
-    first = game_log_submit(fixture=table["fixture"], content=_text(3), user=table["erin"])
+    first = game_log_submit(fixture=table["fixture"], content=_text(3), by=table["erin"])
     old = GameAnalysis.objects.get(log_id=first.game_log_id)
     assert old.status == Status.QUEUED
     # an organizer corrects the log before any worker reached the first one
     second = game_log_submit(
-        fixture=table["fixture"], content=corrected_log(), user=table["organizer"]
+        fixture=table["fixture"], content=corrected_log(), by=table["organizer"]
     )
     old.refresh_from_db()
     assert old.status == Status.SKIPPED and "stopped counting" in old.error
@@ -92,14 +92,14 @@ def test_a_superseded_log_is_skipped_and_never_analysed(
     assert outcome == {"analysis": old.pk, "status": "skipped", "stored": False}
     assert worker.analysis_run(new.pk)["stored"] is True
     # the first log counts again (the correction is itself corrected back): queued again
-    game_log_submit(fixture=table["fixture"], content=_text(3), user=table["organizer"])
+    game_log_submit(fixture=table["fixture"], content=_text(3), by=table["organizer"])
     old.refresh_from_db()
     assert old.status == Status.QUEUED and old.error == ""
 
 
 @pytest.mark.django_db
 def test_the_catch_up_queues_a_skipped_analysis_whose_log_counts(table, analyses_on, published):
-    counted = game_log_submit(fixture=table["fixture"], content=_text(4), user=table["erin"])
+    counted = game_log_submit(fixture=table["fixture"], content=_text(4), by=table["erin"])
     row = GameAnalysis.objects.get(log_id=counted.game_log_id)
     GameAnalysis.objects.filter(pk=row.pk).update(status=Status.SKIPPED, error="x")
     assert analyses.analyses_catch_up()["sent"] == 1
@@ -112,8 +112,8 @@ def test_the_catch_up_queues_a_skipped_analysis_whose_log_counts(table, analyses
 def test_a_void_skips_the_queued_analysis(table, analyses_on):
     from tournaments.services.results import result_void
 
-    counted = game_log_submit(fixture=table["fixture"], content=_text(2), user=table["erin"])
-    result_void(fixture=table["fixture"], user=table["organizer"], reason="wrong table")
+    counted = game_log_submit(fixture=table["fixture"], content=_text(2), by=table["erin"])
+    result_void(fixture=table["fixture"], by=table["organizer"], reason="wrong table")
     assert GameAnalysis.objects.get(log_id=counted.game_log_id).status == Status.SKIPPED
 
 
@@ -122,7 +122,7 @@ def test_the_catch_up_sends_each_row_once_while_they_wait_behind_long_analyses(
     table, analyses_on, published
 ):
     for fixture, variant in zip(_games(table, 6), range(2, 8), strict=True):
-        game_log_submit(fixture=fixture, content=_text(variant), user=table["erin"])
+        game_log_submit(fixture=fixture, content=_text(variant), by=table["erin"])
     rows = list(GameAnalysis.objects.order_by("pk").values_list("pk", flat=True))
     assert len(rows) == 6 and sorted(published) == rows  # one message each, on commit
     published.clear()
@@ -152,7 +152,7 @@ def test_the_catch_up_sends_each_row_once_while_they_wait_behind_long_analyses(
 @pytest.mark.django_db
 def test_a_standing_queue_gets_one_probe_not_every_row(table, analyses_on, published):
     for fixture, variant in zip(_games(table, 4), range(2, 6), strict=True):
-        game_log_submit(fixture=fixture, content=_text(variant), user=table["erin"])
+        game_log_submit(fixture=fixture, content=_text(variant), by=table["erin"])
     long_ago = timezone.now() - timedelta(hours=2)
     GameAnalysis.objects.update(queued_at=long_ago, created_at=long_ago)
     oldest = GameAnalysis.objects.order_by("pk").first().pk
@@ -169,13 +169,13 @@ def test_an_organizer_has_at_most_n_analyses_in_the_queue(
     analyses_on.ANALYSIS_QUEUED_PER_ORGANIZER = 2
     with django_capture_on_commit_callbacks(execute=True):
         for fixture, variant in zip(_games(table, 5), range(2, 7), strict=True):
-            game_log_submit(fixture=fixture, content=_text(variant), user=table["erin"])
+            game_log_submit(fixture=fixture, content=_text(variant), by=table["erin"])
     mine = GameAnalysis.objects.order_by("pk")
     assert len(published) == 2 and mine.filter(queued_at__isnull=True).count() == 3
     # another organizer's game is not held up by them
     other = _games(table, 1, owner=make_user("other-org"))[0]
     with django_capture_on_commit_callbacks(execute=True):
-        theirs = game_log_submit(fixture=other, content=_text(9), user=table["erin"])
+        theirs = game_log_submit(fixture=other, content=_text(9), by=table["erin"])
     assert published[-1] == GameAnalysis.objects.get(log_id=theirs.game_log_id).pk
     # the catch-up sends nothing while the organizer's queue is full …
     assert analyses.analyses_catch_up()["sent"] == 0

@@ -38,9 +38,7 @@ def _state(row: GameAnalysis) -> tuple:
 def failed(table, analyses_on, fast_analyse):
     """The counted log of erin against carol, its analysis failed in the
     worker with the engine's message."""
-    counted = game_log_submit(
-        fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
-    )
+    counted = game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
     row = GameAnalysis.objects.get(log=counted.game_log)
     with mock.patch.object(worker, "analyse", side_effect=ValueError("no such move at 12")):
         assert worker.analysis_run(row.pk)["status"] == "failed"
@@ -199,7 +197,7 @@ def test_refused_without_a_counted_log(analyses_on, sends, db):
     table = erin_against_carol()  # results need the opponent's confirmation
     with pytest.raises(ServiceError, match="no counted log"):  # no result at all
         analyses.analysis_retry(fixture=table["fixture"], by=table["organizer"])
-    game_log_submit(fixture=table["fixture"], content=example_text(LOG), user=table["erin"])
+    game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
     with pytest.raises(ServiceError, match="no counted log"):  # awaiting confirmation
         analyses.analysis_retry(fixture=table["fixture"], by=table["organizer"])
     assert not GameAnalysis.objects.exists() and sends == []
@@ -221,9 +219,7 @@ def test_two_retries_at_once_requeue_once_and_send_one_task(
 ):
     """Both read the row as failed (a barrier after the read), then both UPDATE on their
     own connections: the conditional UPDATE lets one through, the other is told."""
-    counted = game_log_submit(
-        fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
-    )
+    counted = game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
     row = GameAnalysis.objects.get(log=counted.game_log)
     GameAnalysis.objects.filter(pk=row.pk).update(status="failed", error="ValueError: bad")
     sends.clear()  # the submission's own send

@@ -29,7 +29,7 @@ def _fast(request, monkeypatch):
 
 def submit(table, content=None, user=None):
     return game_log_submit(
-        fixture=table["fixture"], content=content or example_text(LOG), user=user or table["erin"]
+        fixture=table["fixture"], content=content or example_text(LOG), by=user or table["erin"]
     )
 
 

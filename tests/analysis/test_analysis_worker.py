@@ -32,9 +32,7 @@ def test_a_counted_log_is_analysed_once_by_the_worker_and_again_when_corrected(
     table, celery_worker, settings
 ):
     settings.ANALYSIS_ENABLED = True
-    result = game_log_submit(
-        fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
-    )
+    result = game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
     row = wait_done(result.game_log_id)
     assert row.status == "done", row.error
     assert row.data["format"] == row.format and row.data["plies"] == 1
@@ -49,7 +47,7 @@ def test_a_counted_log_is_analysed_once_by_the_worker_and_again_when_corrected(
     assert GameAnalysis.objects.count() == 1
 
     corrected = game_log_submit(
-        fixture=table["fixture"], content=corrected_log(), user=table["organizer"]
+        fixture=table["fixture"], content=corrected_log(), by=table["organizer"]
     )
     assert corrected.game_log_id != result.game_log_id
     new = wait_done(corrected.game_log_id)

@@ -33,16 +33,14 @@ def faces_of(log: dict) -> dict[str, list[int]]:
 def test_a_stored_log_keeps_the_face_counts_of_each_seat(table):
     log = example(LOG)
     assert log["colours"][0] != "red"  # the log names its colours in German
-    result = game_log_submit(
-        fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
-    )
+    result = game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
     assert result.game_log.seat_faces == faces_of(log)
     assert sum(map(sum, result.game_log.seat_faces.values())) == len(log["events"])
 
 
 @pytest.mark.django_db
 def test_the_league_dice_read_no_log_text_and_count_every_roll(client, table):
-    game_log_submit(fixture=table["fixture"], content=example_text(LOG), user=table["erin"])
+    game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
     cache.clear()
     with CaptureQueriesContext(connection) as queries:
         page = client.get(reverse("tournaments:dice", args=[table["league"].slug]))

@@ -70,7 +70,7 @@ def world(module_world: World, db) -> World:
 
 def _pending(w: World) -> Result:
     return result_report(
-        fixture=w.fixture, user=w.users["player"], winner=w.entries["erin"], reason="OTB"
+        fixture=w.fixture, by=w.users["player"], winner=w.entries["erin"], reason="OTB"
     )
 
 
@@ -80,7 +80,7 @@ def _prepare_pending(w: World) -> None:
 
 def _prepare_confirmed(w: World) -> None:
     result_enter(
-        fixture=w.fixture, user=w.users["organizer"], winner=w.entries["erin"], reason="setup"
+        fixture=w.fixture, by=w.users["organizer"], winner=w.entries["erin"], reason="setup"
     )
 
 
@@ -89,7 +89,7 @@ def _prepare_failed_analysis(w: World) -> None:
     from games.analysis import analysis_request
 
     counted = game_log_submit(
-        fixture=w.fixture, content=example_bytes("valid-league-2tplus.json"), user=w.users["staff"]
+        fixture=w.fixture, content=example_bytes("valid-league-2tplus.json"), by=w.users["staff"]
     )
     row, _ = analysis_request(counted.game_log)
     GameAnalysis.objects.filter(pk=row.pk).update(status="failed", error="ValueError: bad")

@@ -273,7 +273,7 @@ def test_the_game_list_takes_a_fixed_number_of_queries(world):
             "black",
         )
         result_enter(
-            fixture=fixture, user=world.users["organizer"], winner=world.entries["dave"], reason="x"
+            fixture=fixture, by=world.users["organizer"], winner=world.entries["dave"], reason="x"
         )
     assert queries() == few
 

@@ -62,7 +62,7 @@ def game(transactional_db, analysed_logs):
     fixture = make_fixture(
         league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black"
     )
-    result = game_log_submit(fixture=fixture, content=example_text(LOG), user=organizer)
+    result = game_log_submit(fixture=fixture, content=example_text(LOG), by=organizer)
     row, _ = analysis_request(result.game_log)
     with analyse_once(analysed_logs):
         assert analysis_run(row.pk)["stored"]
@@ -217,7 +217,7 @@ def test_an_organizer_runs_a_failed_analysis_again_by_keyboard_at_390_px(
     fixture = make_fixture(
         league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black"
     )
-    result = game_log_submit(fixture=fixture, content=example_text(LOG), user=organizer)
+    result = game_log_submit(fixture=fixture, content=example_text(LOG), by=organizer)
     GameAnalysis.objects.filter(log=result.game_log).update(
         status="failed", error="ValueError: the engine gave up at event 12"
     )

@@ -160,7 +160,7 @@ class Day:
     def results_by_desk(self, number, skip=()):
         for table in self.refresh().fixtures.filter(round=number).exclude(number__in=skip):
             order = [s.entry_id for s in seats_of(table)]
-            result_enter(fixture=table, user=self.org, placings=order, reason="score sheet")
+            result_enter(fixture=table, by=self.org, placings=order, reason="score sheet")
 
 
 def wait_for_text(page, text, timeout=5000):

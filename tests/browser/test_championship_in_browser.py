@@ -226,10 +226,10 @@ def test_the_projector_updates_within_five_seconds(chromium, live_server, day, a
     seats = _seats(table)
     order = [s.entry_id for s in seats]
     champ.table_result_enter(
-        fixture=table, user=day["users"][seats[0].entry.player.name], placings=order
+        fixture=table, by=day["users"][seats[0].entry.player.name], placings=order
     )
     champ.table_result_enter(
-        fixture=table, user=day["users"][seats[1].entry.player.name], placings=order
+        fixture=table, by=day["users"][seats[1].entry.player.name], placings=order
     )
     page.wait_for_function(
         "(old) => document.querySelector('#main').dataset.etag !== old", arg=before, timeout=5000

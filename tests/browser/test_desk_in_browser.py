@@ -39,8 +39,8 @@ def season(transactional_db):
         number=2,
         scheduled_at=timezone.now() - timedelta(days=1),
     )
-    pending = result_report(fixture=disputed, user=erin_u, winner=erin)
-    result_dispute(result=pending, user=carol_u, reason="carol finished both colours first")
+    pending = result_report(fixture=disputed, by=erin_u, winner=erin)
+    result_dispute(result=pending, by=carol_u, reason="carol finished both colours first")
     gp = make_league(org, "gp-cup", format="GP", name="GP Cup")
     anna = Entry.objects.create(league=gp, player=make_player("anna"))
     bert = Entry.objects.create(league=gp, player=make_player("bert"))

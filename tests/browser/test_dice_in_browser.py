@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.live_servers]
 
 def test_the_dice_card_during_and_after_the_game(chromium, server, people, scheduled, axe_source):  # noqa: F811
     room = services.room_create(host=people[0], strength="random")
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     for _ in range(10):
         room.refresh_from_db()
         services.room_step(room_id=room.pk, move_number=room.move_number)

@@ -101,7 +101,7 @@ def test_a_league_games_absent_players_follow_the_seats(chromium, server, schedu
     from tests.builders import erin_against_carol
 
     t = erin_against_carol()
-    room = services.fixture_room_create(fixture=t["fixture"], user=t["carol"])
+    room = services.fixture_room_create(fixture=t["fixture"], by=t["carol"])
     carol = _page(chromium, server, t["carol"])
     carol.goto(f"/live/{room.token}/")
     expect(carol.locator("#live-room")).to_have_attribute("data-connected", "1")
@@ -113,7 +113,7 @@ def test_a_league_games_absent_players_follow_the_seats(chromium, server, schedu
     organizer.goto(f"/live/{room.token}/")
     expect(organizer.locator("[data-absent] button")).to_have_count(2)
     # erin sits down: both pages drop her from the list without a reload
-    services.seat_take(room=room, user=t["erin"], colour="black")
+    services.seat_take(room=room, by=t["erin"], colour="black")
     erin_li, carol_li = (f'[data-absent-user="{t[n].pk}"]' for n in ("erin", "carol"))
     expect(carol.locator(erin_li)).to_be_hidden()
     expect(organizer.locator(erin_li)).to_be_hidden()
@@ -148,7 +148,7 @@ def test_a_league_games_reserved_seats_are_their_players_and_taken_with_one_butt
     from tests.builders import erin_against_carol, make_user
 
     t = erin_against_carol()
-    room = services.fixture_room_create(fixture=t["fixture"], user=t["carol"])
+    room = services.fixture_room_create(fixture=t["fixture"], by=t["carol"])
     carol = _page(chromium, server, t["carol"], width=width)
     stranger = _page(chromium, server, make_user("stranger"), width=width)
     for page in (carol, stranger):
@@ -194,7 +194,7 @@ def test_a_league_games_reserved_seats_are_their_players_and_taken_with_one_butt
 
 def test_the_end_line_and_the_replay_name_the_people(chromium, server, people, scheduled):
     room = services.room_create(host=people[0], mode="computer", variant="quick", strength="random")
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     room.seats.filter(colour="red").update(kind="computer", user=None)
     drive(room)
     room.refresh_from_db()
@@ -227,7 +227,7 @@ def test_a_german_room_shows_the_servers_lines_and_refusals_in_german(
     move = game.legal_moves(room.die)[0]
     services.move_play(
         room_id=room.pk,
-        user=people[0],
+        by=people[0],
         move_number=room.move_number,
         choice=[move.from_, move.to, move.pawn_colour],
     )
@@ -236,7 +236,7 @@ def test_a_german_room_shows_the_servers_lines_and_refusals_in_german(
     # a refusal from the server, in German: the green seat is taken by someone else while
     # this page still offers it (its broadcast held back)
     monkeypatch.setattr("live.dispatch.group_send", lambda *a, **k: None)
-    services.seat_take(room=room, user=people[3], colour="green")
+    services.seat_take(room=room, by=people[3], colour="green")
     page.locator('[data-take="green"]').click()
     conn = page.locator("[data-connection]")
     expect(conn).to_have_text("der Platz „grün“ ist besetzt")
@@ -254,7 +254,7 @@ def test_a_league_game_both_players_leave_in_the_browser_and_nothing_counts(chro
     from tournaments.models import Result
 
     t = erin_against_carol()
-    room = services.fixture_room_create(fixture=t["fixture"], user=t["carol"])
+    room = services.fixture_room_create(fixture=t["fixture"], by=t["carol"])
     erin, carol = _page(chromium, server, t["erin"]), _page(chromium, server, t["carol"])
     stranger = _page(chromium, server, make_user("stranger"), width=1280)
     for page, colour in ((erin, "black"), (carol, "red")):
@@ -294,8 +294,8 @@ def _red_with_one_move(people):
     """A room where person0 holds red and red is on turn with exactly one legal move."""
     for _ in range(100):
         room = services.room_create(host=people[0], mode="online", turn_seconds=60)
-        services.seat_take(room=room, user=people[0], colour="red")
-        services.room_start(room=room, user=people[0])
+        services.seat_take(room=room, by=people[0], colour="red")
+        services.room_start(room=room, by=people[0])
         found = play_until(room, lambda game, legal: game.turn == "red" and len(legal) == 1)
         if found is not None:
             return found
@@ -353,7 +353,7 @@ def test_a_state_with_the_seats_before_a_change_is_not_shown_after_it(
     page.goto(f"/live/{room.token}/")
     expect(page.locator("#live-room")).to_have_attribute("data-connected", "1")
     before = page.evaluate("window.__lastState")
-    services.seat_take(room=room, user=people[2], colour="green")
+    services.seat_take(room=room, by=people[2], colour="green")
     green = page.locator('[data-seat-colour="green"]')
     expect(green).to_contain_text("person2")
     after = page.evaluate("window.__lastState")
@@ -366,7 +366,7 @@ def test_a_state_with_the_seats_before_a_change_is_not_shown_after_it(
     )
     expect(green).to_contain_text("person2")
     # a newer one is shown
-    services.seat_leave(room=room, user=people[2])
+    services.seat_leave(room=room, by=people[2])
     expect(green).not_to_contain_text("person2")
     assert page.js_errors == []
 
@@ -426,7 +426,7 @@ def test_a_page_whose_broadcasts_are_lost_asks_for_the_state_and_catches_up(
     server = server_without_sweep
     room = services.room_create(host=people[0], mode="computer")
     room.seats.update(kind="computer", user=None)
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     page = _page(chromium, server, None, width=1280)
     page.context.add_init_script(_BROADCASTS_LOST)
     page.goto(f"/live/{room.token}/")

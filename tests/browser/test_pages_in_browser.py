@@ -43,7 +43,7 @@ def data(transactional_db):
     carol_user = make_user("carol-user")
     league = build_league(owner, erin_user, carol_user)
     objs = league.test_objects
-    result = game_log_submit(fixture=objs["g1"], content=example_text(LOG), user=owner)
+    result = game_log_submit(fixture=objs["g1"], content=example_text(LOG), by=owner)
     standings_recompute(league.pk)
     Series.objects.create(
         league=league,
@@ -92,7 +92,7 @@ def test_standings_refresh_live_without_reload(browser_page, data, monkeypatch):
     before = page.locator("#standings").get_attribute("data-etag")
 
     # erin wins G2 (or carol does): a second counted result, a new snapshot
-    game_log_submit(fixture=data.g2, content=g2_log(), user=data.owner)
+    game_log_submit(fixture=data.g2, content=g2_log(), by=data.owner)
     standings_recompute(data.league.pk)
     assert StandingsSnapshot.objects.get(league=data.league).games_played == 2
 

@@ -69,7 +69,7 @@ def test_a_player_reports_through_her_link_on_a_phone(
     g1 = make_fixture(league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
     g2 = make_fixture(league, [(erin, ["black", "yellow"]), (carol, ["green", "red"])], "black")
     # G2: carol reported it by hand (she won); erin confirms
-    sent = result_report(fixture=g2, user=carol_user, winner=Entry.objects.get(player=carol))
+    sent = result_report(fixture=g2, by=carol_user, winner=Entry.objects.get(player=carol))
     _link, token = result_link_create(entry=Entry.objects.get(player=erin), by=organizer)
 
     context, page, errors, referers = phone_page(chromium, live_server, lang)

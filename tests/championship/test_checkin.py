@@ -115,7 +115,7 @@ def test_check_in_codes_match_exactly(day):
 def _play(league, org, number):
     for fixture in league.fixtures.filter(round=number).prefetch_related("seats"):
         seats = [s.entry_id for s in fixture.seats.all()]
-        result_enter(fixture=fixture, user=org, placings=seats, reason="score sheet")
+        result_enter(fixture=fixture, by=org, placings=seats, reason="score sheet")
 
 
 def test_once_check_in_is_open_only_the_checked_in_are_drawn(day):

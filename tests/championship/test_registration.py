@@ -129,7 +129,7 @@ def test_the_draw_applies_a_passed_deadline_and_a_player_who_played_is_never_rel
     champ.entry_check_in(entry=entries[8], by=org)
     for table in league.fixtures.filter(round=1):
         seats = list(table.seats.order_by("position").values_list("entry_id", flat=True))
-        result_enter(fixture=table, user=org, placings=seats, reason="sheet")
+        result_enter(fixture=table, by=org, placings=seats, reason="sheet")
     League.objects.filter(pk=league.pk).update(checkin_deadline=timezone.now())
     open_round_draw(league=League.objects.get(pk=league.pk), by=org, seed=1)
     assert Entry.objects.get(pk=entries[0].pk).withdrawn_at is None  # has played
@@ -144,7 +144,7 @@ def test_a_late_entry_plays_from_the_next_round_until_the_final_table(db):
     assert late.state == "accepted" and late.joined_round == 2
     for table in league.fixtures.filter(round=1):
         seats = list(table.seats.order_by("position").values_list("entry_id", flat=True))
-        result_enter(fixture=table, user=org, placings=seats, reason="sheet")
+        result_enter(fixture=table, by=org, placings=seats, reason="sheet")
     open_final_table(league=league, by=org)
     with pytest.raises(ServiceError):
         accountless_player_create(league=League.objects.get(pk=league.pk), by=org, name="Too")
@@ -158,7 +158,7 @@ def test_the_final_table_is_seated_from_the_checked_in_only(db):
     open_round_draw(league=league, by=org, seed=4)
     for table in league.fixtures.filter(round=1):
         seats = list(table.seats.order_by("position").values_list("entry_id", flat=True))
-        result_enter(fixture=table, user=org, placings=seats, reason="sheet")
+        result_enter(fixture=table, by=org, placings=seats, reason="sheet")
     winners = list(
         league.fixtures.filter(round=1)
         .values_list("seats__entry", flat=True)
@@ -185,7 +185,7 @@ def test_teams_and_categories_from_pasted_lines_and_the_team_classification(db):
     open_round_draw(league=league, by=org, seed=2)
     for table in league.fixtures.filter(round=1):
         seats = list(table.seats.order_by("position").values_list("entry_id", flat=True))
-        result_enter(fixture=table, user=org, placings=seats, reason="sheet")
+        result_enter(fixture=table, by=org, placings=seats, reason="sheet")
     board = champ_reads.classification(league)
     assert sorted(r.team for r, _counted in board.teams) == ["Kassel", "Mainz"]
     assert sum(r.points for r, _counted in board.teams) == 2 * (5 + 3 + 1 + 0)
@@ -265,7 +265,7 @@ def test_projectors_share_one_rendering_per_change_and_language(db):
     assert "Find your table" in Client().get(url).content.decode()
     table = league.fixtures.get(round=1, number=1)
     order = list(table.seats.order_by("position").values_list("entry_id", flat=True))
-    result_enter(fixture=table, user=org, placings=order, reason="sheet")
+    result_enter(fixture=table, by=org, placings=order, reason="sheet")
     assert Fixture.objects.get(pk=table.pk).status == "confirmed"
     changed = Client().get(url)
     assert changed["ETag"] != first["ETag"] and changed.content != first.content

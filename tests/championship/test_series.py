@@ -156,11 +156,11 @@ def region_event(org, name, players, *, final_table=0, places=2, final=None):
     rank = {entries[p.name].pk: i for i, p in enumerate(players)}
     for table in league.fixtures.filter(round=1):
         seats = sorted(table.seats.values_list("entry_id", flat=True), key=rank.get)
-        result_enter(fixture=table, user=org, placings=seats, reason="sheet")
+        result_enter(fixture=table, by=org, placings=seats, reason="sheet")
     if final_table:
         fixture = open_final_table(league=League.objects.get(pk=league.pk), by=org)
         seats = sorted(fixture.seats.values_list("entry_id", flat=True), key=rank.get)
-        result_enter(fixture=fixture, user=org, placings=seats[::-1], reason="sheet")
+        result_enter(fixture=fixture, by=org, placings=seats[::-1], reason="sheet")
     if final is not None:
         series.league_set_qualification(league=league, by=org, final=final, places=places)
     return League.objects.get(pk=league.pk)

@@ -69,11 +69,11 @@ def placings(day):
 
 def test_the_second_player_entering_the_same_placings_confirms_the_first(day):
     a, b = day["sitters"][:2]
-    first = champ.table_result_enter(fixture=day["table"], user=a, placings=placings(day))
+    first = champ.table_result_enter(fixture=day["table"], by=a, placings=placings(day))
     assert first.state == "pending"
-    again = champ.table_result_enter(fixture=day["table"], user=a, placings=placings(day))
+    again = champ.table_result_enter(fixture=day["table"], by=a, placings=placings(day))
     assert again.pk == first.pk and again.state == "pending"  # the same phone twice
-    confirmed = champ.table_result_enter(fixture=day["table"], user=b, placings=placings(day))
+    confirmed = champ.table_result_enter(fixture=day["table"], by=b, placings=placings(day))
     assert confirmed.pk == first.pk and confirmed.state == "confirmed"
     assert Result.objects.filter(fixture=day["table"]).count() == 1
     assert Fixture.objects.get(pk=day["table"].pk).status == "confirmed"
@@ -81,7 +81,7 @@ def test_the_second_player_entering_the_same_placings_confirms_the_first(day):
 
 def test_nobody_enters_a_result_for_a_table_they_do_not_sit_at(day):
     with pytest.raises(NotAllowed, match="only the players at table 1"):
-        champ.table_result_enter(fixture=day["table"], user=day["outsider"], placings=placings(day))
+        champ.table_result_enter(fixture=day["table"], by=day["outsider"], placings=placings(day))
     with pytest.raises(NotAllowed):
         champ.table_referee_call(fixture=day["table"], by=day["outsider"])
     assert not Result.objects.filter(fixture=day["table"]).exists()
@@ -95,8 +95,8 @@ def test_two_phones_entering_at_the_same_moment_count_once():
     a, b = (users[s.entry.player.name] for s in seats[:2])
     order = [s.entry_id for s in seats]
     outcomes = run_concurrently(
-        lambda: champ.table_result_enter(fixture=table, user=a, placings=order),
-        lambda: champ.table_result_enter(fixture=table, user=b, placings=order),
+        lambda: champ.table_result_enter(fixture=table, by=a, placings=order),
+        lambda: champ.table_result_enter(fixture=table, by=b, placings=order),
     )
     assert all(isinstance(o, Result) for o in outcomes), outcomes
     counted = Result.objects.filter(fixture=table).exclude(state="superseded")
@@ -171,8 +171,8 @@ def test_the_projector_fragment_is_304_until_something_changes(client, day):
     assert body.index("Anna") < body.index("Bert") < body.index("Hugo")  # alphabetical
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
     a, b = day["sitters"][:2]
-    champ.table_result_enter(fixture=day["table"], user=a, placings=placings(day))
-    champ.table_result_enter(fixture=day["table"], user=b, placings=placings(day))
+    champ.table_result_enter(fixture=day["table"], by=a, placings=placings(day))
+    champ.table_result_enter(fixture=day["table"], by=b, placings=placings(day))
     changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
     page = client.get(reverse("tournaments:projector", args=[day["league"].slug]))
@@ -212,7 +212,7 @@ def test_an_unchanged_projector_costs_the_same_queries_at_any_size(client, db):
 
 def test_the_desk_confirms_an_entered_result_on_the_table_page(client, day):
     a = day["sitters"][0]
-    result = champ.table_result_enter(fixture=day["table"], user=a, placings=placings(day))
+    result = champ.table_result_enter(fixture=day["table"], by=a, placings=placings(day))
     page = reverse("tournaments:table", args=[day["table"].pk])
     client.force_login(day["org"])
     body = client.get(page).content.decode()
@@ -226,10 +226,10 @@ def test_the_desk_confirms_an_entered_result_on_the_table_page(client, day):
 def test_different_placings_from_another_player_dispute_the_table(day):
     a, b = day["sitters"][:2]
     order = placings(day)
-    first = champ.table_result_enter(fixture=day["table"], user=a, placings=order)
+    first = champ.table_result_enter(fixture=day["table"], by=a, placings=order)
     with pytest.raises(ServiceError, match="already awaiting confirmation"):
-        champ.table_result_enter(fixture=day["table"], user=a, placings=order[::-1])
-    disputed = champ.table_result_enter(fixture=day["table"], user=b, placings=order[::-1])
+        champ.table_result_enter(fixture=day["table"], by=a, placings=order[::-1])
+    disputed = champ.table_result_enter(fixture=day["table"], by=b, placings=order[::-1])
     assert disputed.pk == first.pk and disputed.state == "disputed"
     assert "different placings" in disputed.decision_note
     table = Fixture.objects.get(pk=day["table"].pk)
@@ -263,5 +263,5 @@ def test_a_link_revoked_after_the_page_was_opened_enters_nothing(db):
     holder = LinkHolder(link)  # the page's actor, read before the desk revokes the link
     ResultLink.objects.filter(pk=link.pk).update(revoked_at=timezone.now())
     with pytest.raises(NotAllowed):
-        champ.table_result_enter(fixture=table, user=holder, placings=[s.entry_id for s in seats])
+        champ.table_result_enter(fixture=table, by=holder, placings=[s.entry_id for s in seats])
     assert not Result.objects.filter(fixture=table).exists()

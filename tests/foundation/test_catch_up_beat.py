@@ -39,7 +39,7 @@ def test_beat_and_a_worker_repair_a_league_whose_recompute_was_never_published(g
         result = game_log_submit(
             fixture=game["fixture"],
             content=example_text("valid-league-2tplus.json"),
-            user=game["erin"],
+            by=game["erin"],
         )
     assert result.state == "confirmed"
     assert not StandingsSnapshot.objects.filter(league=league).exists()

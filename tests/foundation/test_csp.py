@@ -78,7 +78,7 @@ def world(db):
     league = build_league(owner, make_user("erin-user"), make_user("carol-user"))
     objs = league.test_objects
     result = game_log_submit(
-        fixture=objs["g1"], content=example_text("valid-league-2tplus.json"), user=owner
+        fixture=objs["g1"], content=example_text("valid-league-2tplus.json"), by=owner
     )
     uid = urlsafe_base64_encode(force_bytes(owner.pk))
     return {

@@ -59,7 +59,7 @@ def play_until(room, wanted, *, limit: int = 400):
         if seat.kind == Seat.Kind.HUMAN and len(legal) >= 2:
             services.move_play(
                 room_id=room.pk,
-                user=seat.user,
+                by=seat.user,
                 move_number=room.move_number,
                 choice=[legal[0].from_, legal[0].to],
             )

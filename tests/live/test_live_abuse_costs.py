@@ -36,7 +36,7 @@ def _fresh_process_state():
 def _played_room(people, rolls: int = 40) -> Room:
     room = services.room_create(host=people[0], mode="computer")
     room.seats.update(kind="computer", user=None)
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     for _ in range(rolls):
         room.refresh_from_db()
         services.room_step(room_id=room.pk, move_number=room.move_number)

@@ -94,7 +94,7 @@ def test_rules_that_cannot_be_played_are_refused_in_the_pages_language(
 def test_a_stranger_opening_a_league_games_room_gets_the_results_refusal(scheduled):
     table = erin_against_carol()
     with pytest.raises(ServiceError) as caught:
-        services.fixture_room_create(fixture=table["fixture"], user=make_user("stranger"))
+        services.fixture_room_create(fixture=table["fixture"], by=make_user("stranger"))
     assert not table["fixture"].live_rooms.exists()
     assert caught.value.message  # the results' own wording (coded where they are)
 
@@ -104,12 +104,12 @@ def test_the_no_show_mail_is_in_its_readers_language(scheduled, django_capture_o
     table = erin_against_carol()
     organizer, erin, carol = table["organizer"], table["erin"], table["carol"]
     AccountSettings.objects.update_or_create(user=carol, defaults={"language": "de"})
-    room = services.fixture_room_create(fixture=table["fixture"], user=organizer)
-    services.seat_take(room=room, user=erin, colour="black")
+    room = services.fixture_room_create(fixture=table["fixture"], by=organizer)
+    services.seat_take(room=room, by=erin, colour="black")
     absent = table["fixture"].seats.get(entry__player__name="carol").entry
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        services.fixture_no_show(room=room, user=organizer, absent=absent)
+        services.fixture_no_show(room=room, by=organizer, absent=absent)
     told = {m.to[0]: m.body for m in mail.outbox}
     assert "Reason: did not come to the online game" in told[erin.email]
     german = told[carol.email]

@@ -47,7 +47,7 @@ def test_every_room_gets_its_own_seed_and_publishes_its_commitment(people, sched
 
 def test_a_computer_games_rolls_are_the_seeds_and_its_log_reveals_it_at_the_end(people, scheduled):
     room = services.room_create(host=people[0], rules="league")
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     drive(room)
     n = _rolls_are_the_seeds(room)
     log = services.room_log(room)
@@ -62,9 +62,9 @@ def test_a_computer_games_rolls_are_the_seeds_and_its_log_reveals_it_at_the_end(
 
 def test_players_automatic_and_timer_moves_take_their_rolls_from_the_same_stream(people, scheduled):
     room = services.room_create(host=people[0], turn_seconds=60)
-    services.seat_take(room=room, user=people[0], colour="red")
-    services.seat_take(room=room, user=people[1], colour="yellow")
-    services.room_start(room=room, user=people[0])
+    services.seat_take(room=room, by=people[0], colour="red")
+    services.seat_take(room=room, by=people[1], colour="yellow")
+    services.room_start(room=room, by=people[0])
     by = set()
     for step in range(5000):
         room.refresh_from_db()
@@ -76,7 +76,7 @@ def test_players_automatic_and_timer_moves_take_their_rolls_from_the_same_stream
         if seat.kind == Seat.Kind.HUMAN and len(legal) >= 2 and step % 3:
             last = services.move_play(
                 room_id=room.pk,
-                user=seat.user,
+                by=seat.user,
                 move_number=room.move_number,
                 choice=[legal[-1].from_, legal[-1].to],
             )
@@ -100,7 +100,7 @@ def test_many_rooms_verify(people, scheduled):
         [("online", 4), ("league", 4), ("online", 6), ("classic", 4)]
     ):
         room = services.room_create(host=people[k], rules=rules, board=board, strength="random")
-        services.room_start(room=room, user=people[k])
+        services.room_start(room=room, by=people[k])
         drive(room)
         log = services.room_log(room)
         assert validate(log)["valid"] and validate(log)["complete"], k
@@ -137,7 +137,7 @@ def test_nothing_served_during_play_holds_the_seed(client, people, scheduled):
             assert not any(s in text for s in secret)
 
     clean(served())
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     for _ in range(40):  # the broadcasts of 40 rolls, each checked when made
         room.refresh_from_db()
         services.room_step(room_id=room.pk, move_number=room.move_number)
@@ -163,7 +163,7 @@ def test_the_broadcast_states_hold_the_commitment_only(
     room = services.room_create(host=people[0])
     seed = _seed(room)
     with django_capture_on_commit_callbacks(execute=True):
-        services.room_start(room=room, user=people[0])
+        services.room_start(room=room, by=people[0])
     for _ in range(30):
         room.refresh_from_db()
         with django_capture_on_commit_callbacks(execute=True):
@@ -178,16 +178,16 @@ def test_the_broadcast_states_hold_the_commitment_only(
 
 def test_an_abandoned_room_reveals_its_seed_and_its_rolls_verify(db, scheduled):
     t = erin_against_carol()
-    room = services.fixture_room_create(fixture=t["fixture"], user=t["erin"])
-    services.seat_take(room=room, user=t["erin"], colour="black")
-    services.seat_take(room=room, user=t["carol"], colour="red")
+    room = services.fixture_room_create(fixture=t["fixture"], by=t["erin"])
+    services.seat_take(room=room, by=t["erin"], colour="black")
+    services.seat_take(room=room, by=t["carol"], colour="red")
     for _ in range(10):
         room.refresh_from_db()
         Room.objects.filter(pk=room.pk).update(turn_deadline=room.turn_deadline.replace(year=2000))
         services.room_step(room_id=room.pk, move_number=room.move_number)
     assert "seed" not in services.room_log(Room.objects.get(pk=room.pk))["meta"]["dice"]
-    services.seat_leave(room=room, user=t["erin"])
-    services.seat_leave(room=room, user=t["carol"])
+    services.seat_leave(room=room, by=t["erin"])
+    services.seat_leave(room=room, by=t["carol"])
     room.refresh_from_db()
     assert room.status == Room.Status.ABANDONED
     log = services.room_log(room)
@@ -197,9 +197,9 @@ def test_an_abandoned_room_reveals_its_seed_and_its_rolls_verify(db, scheduled):
 
 def test_a_league_game_played_online_shows_its_dice_verified_on_its_page(client, db, scheduled):
     t = erin_against_carol()
-    room = services.fixture_room_create(fixture=t["fixture"], user=t["erin"])
-    services.seat_take(room=room, user=t["erin"], colour="black")
-    services.seat_take(room=room, user=t["carol"], colour="red")
+    room = services.fixture_room_create(fixture=t["fixture"], by=t["erin"])
+    services.seat_take(room=room, by=t["erin"], colour="black")
+    services.seat_take(room=room, by=t["carol"], colour="red")
     for _ in range(5000):
         room.refresh_from_db()
         if room.status != Room.Status.PLAYING:
@@ -254,7 +254,7 @@ def test_the_card_names_the_first_roll_that_differs_and_a_seed_off_its_commitmen
 def test_a_room_opened_before_seeds_rolls_as_before_and_shows_no_card(client, people, scheduled):
     room = services.room_create(host=people[0])
     Room.objects.filter(pk=room.pk).update(dice_seed=None)
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     drive(room)
     room.refresh_from_db()
     log = services.room_log(room)

@@ -81,7 +81,7 @@ def _rooms(host, n: int = 3) -> list[int]:
     ids = []
     for _ in range(n):
         room = services.room_create(host=host, mode="online", strength="random")
-        services.room_start(room=room, user=host)
+        services.room_start(room=room, by=host)
         ids.append(room.pk)
     return ids
 
@@ -155,8 +155,8 @@ def test_a_killed_worker_every_room_moves_again(production, people):
 def test_a_killed_server_frees_its_players_seats_and_the_room_moves(production, people):
     started, _env = production
     room = services.room_create(host=people[0], mode="online", turn_seconds=600)
-    services.seat_take(room=room, user=people[1], colour="red")
-    services.room_start(room=room, user=people[0])
+    services.seat_take(room=room, by=people[1], colour="red")
+    services.room_start(room=room, by=people[0])
     daphne = started["daphne"]
 
     cookie = session_cookie(people[1])
@@ -275,8 +275,8 @@ def test_a_killed_timer_owner_its_timers_fire_within_the_bound(owners, people):
     rooms = []
     for _ in range(3):
         room = services.room_create(host=people[0], mode="online", turn_seconds=2)
-        services.seat_take(room=room, user=people[1], colour="red")
-        services.room_start(room=room, user=people[0])
+        services.seat_take(room=room, by=people[1], colour="red")
+        services.room_start(room=room, by=people[0])
         rooms.append(room.pk)
     _all_move(rooms, within=60)
     owned = dict(Room.objects.filter(pk__in=rooms).values_list("pk", "timer_owner"))

@@ -98,7 +98,7 @@ def test_refusals_over_the_socket_are_in_the_connections_language(
 def test_a_refusal_in_german_keeps_its_english_message_for_the_logs(people, scheduled):
     room, _game = _human_room(people, scheduled)
     with pytest.raises(services.Refused) as caught:
-        services.seat_take(room=room, user=people[0], colour="yellow")
+        services.seat_take(room=room, by=people[0], colour="yellow")
     assert caught.value.message == "the yellow seat is taken"
     with translation.override("de"):
         assert caught.value.localized() == "der Platz „gelb“ ist besetzt"

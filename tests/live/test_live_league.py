@@ -33,7 +33,7 @@ def test_played_online_counts_without_confirmation(db):
     _organizer, erin, _carol, league, fixture = _table()
     assert league.confirmation_required
     log = example_text("valid-league-2tplus.json")
-    result = game_log_submit(fixture=fixture, content=log, user=erin, played_online=True)
+    result = game_log_submit(fixture=fixture, content=log, by=erin, played_online=True)
     assert result.state == Result.State.CONFIRMED
 
 
@@ -41,13 +41,13 @@ def test_played_online_counts_without_confirmation(db):
 def test_an_upload_by_a_player_still_waits_for_confirmation(db):
     _organizer, erin, _carol, _league, fixture = _table()
     log = example_text("valid-league-2tplus.json")
-    assert game_log_submit(fixture=fixture, content=log, user=erin).state == Result.State.PENDING
+    assert game_log_submit(fixture=fixture, content=log, by=erin).state == Result.State.PENDING
 
 
 @pytest.mark.django_db
 def test_a_league_room_reserves_the_seats_and_takes_the_league_rules(scheduled):
     _organizer, erin, carol, league, fixture = _table()
-    room = services.fixture_room_create(fixture=fixture, user=erin)
+    room = services.fixture_room_create(fixture=fixture, by=erin)
     assert room.rules == league.rules_spec and room.first == "black" and room.board == 4
     assert room.players == {"erin": ["black", "yellow"], "carol": ["green", "red"]}
     seats = {s.colour: s for s in room.seats.all()}
@@ -55,31 +55,31 @@ def test_a_league_room_reserves_the_seats_and_takes_the_league_rules(scheduled):
     assert seats["black"].original == erin and seats["red"].original == carol
     stranger = make_user("stranger")
     with pytest.raises(services.Refused, match="reserved"):
-        services.seat_take(room=room, user=stranger, colour="red")
+        services.seat_take(room=room, by=stranger, colour="red")
     with pytest.raises(services.Refused, match="open room"):
-        services.fixture_room_create(fixture=fixture, user=carol)
+        services.fixture_room_create(fixture=fixture, by=carol)
     with pytest.raises(ServiceError):  # the results' own refusal
-        services.fixture_room_create(fixture=fixture, user=stranger)
-    taken = services.seat_take(room=room, user=erin, colour="black")
+        services.fixture_room_create(fixture=fixture, by=stranger)
+    taken = services.seat_take(room=room, by=erin, colour="black")
     assert {s.colour for s in taken} == {"black", "yellow"}
     room.refresh_from_db()
     assert room.status == Room.Status.WAITING  # carol is not here yet
     with pytest.raises(services.Refused, match="every player"):
-        services.room_start(room=room, user=erin)
+        services.room_start(room=room, by=erin)
 
 
 @pytest.mark.django_db
 def test_a_no_show_is_the_leagues_forfeit(scheduled):
     organizer, erin, _carol, _league, fixture = _table()
-    room = services.fixture_room_create(fixture=fixture, user=organizer)
-    services.seat_take(room=room, user=erin, colour="yellow")
+    room = services.fixture_room_create(fixture=fixture, by=organizer)
+    services.seat_take(room=room, by=erin, colour="yellow")
     carol_entry = fixture.seats.get(entry__player__name="carol").entry
     erin_entry = fixture.seats.get(entry__player__name="erin").entry
     with pytest.raises(services.Refused, match="organizer"):
-        services.fixture_no_show(room=room, user=erin, absent=carol_entry)
+        services.fixture_no_show(room=room, by=erin, absent=carol_entry)
     with pytest.raises(services.Refused, match="is here"):
-        services.fixture_no_show(room=room, user=organizer, absent=erin_entry)
-    result = services.fixture_no_show(room=room, user=organizer, absent=carol_entry)
+        services.fixture_no_show(room=room, by=organizer, absent=erin_entry)
+    result = services.fixture_no_show(room=room, by=organizer, absent=carol_entry)
     assert result.source == Result.Source.FORFEIT and result.winner == erin_entry
     room.refresh_from_db()
     assert room.status == Room.Status.ABANDONED
@@ -102,7 +102,7 @@ def _plays_her_turn(room, user) -> bool:
     try:
         services.move_play(
             room_id=room.pk,
-            user=user,
+            by=user,
             move_number=room.move_number,
             choice=[legal[0].from_, legal[0].to],
         )
@@ -115,9 +115,9 @@ def _plays_her_turn(room, user) -> bool:
 @pytest.mark.celery_worker
 def test_a_league_game_played_online_counts_and_the_standings_follow(celery_worker):
     _organizer, erin, carol, league, fixture = _table()
-    room = services.fixture_room_create(fixture=fixture, user=carol, turn_seconds=1)
-    services.seat_take(room=room, user=erin, colour="black")
-    services.seat_take(room=room, user=carol, colour="red")  # both here: the game starts
+    room = services.fixture_room_create(fixture=fixture, by=carol, turn_seconds=1)
+    services.seat_take(room=room, by=erin, colour="black")
+    services.seat_take(room=room, by=carol, colour="red")  # both here: the game starts
     room.refresh_from_db()
     assert room.status == Room.Status.PLAYING
     # they play a few rolls (the 1 s timer moves for them), then erin leaves: the computer
@@ -126,7 +126,7 @@ def test_a_league_game_played_online_counts_and_the_standings_follow(celery_work
     while Room.objects.get(pk=room.pk).move_number < 10:
         assert time.monotonic() < deadline, "the worker did not move"
         time.sleep(0.1)
-    services.seat_leave(room=room, user=erin)
+    services.seat_leave(room=room, by=erin)
     deadline = time.monotonic() + 300
     while True:
         room.refresh_from_db()
@@ -165,7 +165,7 @@ def test_no_room_while_the_starting_colour_waits_for_an_earlier_game(scheduled):
     Fixture.objects.filter(pk=fixture.pk).update(starting_colour="")
     fixture.refresh_from_db()
     with pytest.raises(services.Refused, match="decided by an earlier game"):
-        services.fixture_room_create(fixture=fixture, user=erin)
+        services.fixture_room_create(fixture=fixture, by=erin)
     assert not Room.objects.exists()
 
 
@@ -175,8 +175,8 @@ def test_two_requests_at_once_open_one_room_for_a_game(scheduled):
 
     _organizer, erin, carol, _league, fixture = _table()
     outcomes = run_concurrently(
-        lambda: services.fixture_room_create(fixture=fixture, user=erin),
-        lambda: services.fixture_room_create(fixture=fixture, user=carol),
+        lambda: services.fixture_room_create(fixture=fixture, by=erin),
+        lambda: services.fixture_room_create(fixture=fixture, by=carol),
     )
     rooms = [o for o in outcomes if isinstance(o, Room)]
     refused = [o for o in outcomes if isinstance(o, services.Refused)]
@@ -188,7 +188,7 @@ def test_two_requests_at_once_open_one_room_for_a_game(scheduled):
 @pytest.mark.django_db
 def test_a_no_show_form_for_another_leagues_entry_is_refused_not_a_server_error(client, scheduled):
     organizer, _erin, _carol, _league, fixture = _table()
-    room = services.fixture_room_create(fixture=fixture, user=organizer)
+    room = services.fixture_room_create(fixture=fixture, by=organizer)
     elsewhere = make_league(organizer, "elsewhere", format="2T+")
     stranger = Entry.objects.create(league=elsewhere, player=make_player("stranger"))
     client.force_login(organizer)
@@ -212,7 +212,7 @@ def test_a_private_leagues_room_is_not_found_by_outsiders(client, scheduled):
     _organizer, erin, _carol, league, fixture = _table()
     league.is_public = False
     league.save(update_fields=["is_public"])
-    room = services.fixture_room_create(fixture=fixture, user=erin)
+    room = services.fixture_room_create(fixture=fixture, by=erin)
     outsider = make_user("outsider")
     for user, status in ((None, 404), (outsider, 404), (erin, 200)):
         client.logout()

@@ -55,7 +55,7 @@ def test_a_room_page_and_after_the_game_its_log_and_replay(client, people, sched
     )
     assert state["status"] == "waiting" and state["room"] == room.token
     assert client.get(f"/live/{room.token}/log.json").status_code == 404
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     drive(room)
     services.room_finish(room_id=room.pk)
     log = client.get(f"/live/{room.token}/log.json")

@@ -117,7 +117,7 @@ def test_a_handler_that_raises_ends_the_connection_and_lets_the_seat_go(
 
     async def main():
         comm = await _connect(room, people[0])
-        await database_sync_to_async(services.seat_heartbeat)(room_id=room.pk, user=people[0])
+        await database_sync_to_async(services.seat_heartbeat)(room_id=room.pk, by=people[0])
         # a broadcast reaches the broken handler: the consumer dies of it
         await database_sync_to_async(lambda: services.timers.broadcast(room.pk))()
         await _until(lambda: _red(room).connections == 0)
@@ -143,25 +143,25 @@ def _every_change_is_refused(room, users) -> None:
     fresh = Room.objects.get(pk=room.pk)
     for user in users:
         with pytest.raises(services.Refused, match="the game is over"):
-            services.seat_leave(room=fresh, user=user)
+            services.seat_leave(room=fresh, by=user)
         with pytest.raises(services.Refused, match="the game is over"):
             services.move_play(
-                room_id=room.pk, user=user, move_number=room.move_number, choice=["B", 0]
+                room_id=room.pk, by=user, move_number=room.move_number, choice=["B", 0]
             )
         for seat in fresh.seats.all():
             with pytest.raises(services.Refused, match="the game is over"):
-                services.seat_take(room=fresh, user=user, colour=seat.colour)
+                services.seat_take(room=fresh, by=user, colour=seat.colour)
     with pytest.raises(services.Refused, match="the game is over"):
-        services.room_start(room=fresh, user=fresh.host)
+        services.room_start(room=fresh, by=fresh.host)
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("finish_first", [False, True])
 def test_a_casual_game_s_end_is_not_rewritten_by_a_leave(people, scheduled, finish_first):
     room = services.room_create(host=people[0], mode="online", variant="quick")
-    services.seat_take(room=room, user=people[0], colour="red")
-    services.seat_take(room=room, user=people[1], colour="yellow")
-    services.room_start(room=room, user=people[0])
+    services.seat_take(room=room, by=people[0], colour="red")
+    services.seat_take(room=room, by=people[1], colour="yellow")
+    services.room_start(room=room, by=people[0])
     room = _play_to_the_end(room)
     log = services.room_log_text(room)
     if finish_first:
@@ -169,7 +169,7 @@ def test_a_casual_game_s_end_is_not_rewritten_by_a_leave(people, scheduled, fini
     _every_change_is_refused(room, people[:3])
     # a grace period and the sweep after the end change nothing either
     for user in people[:2]:
-        services.seat_disconnected(room_id=room.pk, user=user)
+        services.seat_disconnected(room_id=room.pk, by=user)
     for _task, args, _delay in [c for c in scheduled if c[0] == "live.seat_grace"]:
         assert services.seat_grace_expire(room_id=args[0], user_id=args[1], since=args[2]) == 0
     assert services.seats_sweep() == 0
@@ -187,9 +187,9 @@ def test_a_league_game_that_ended_counts_whatever_comes_after(scheduled, finish_
     """Both players leave after the last move — before the end-of-game task ran (a busy
     worker) or after: refused both times, and the game counts as the result it was."""
     t = erin_against_carol()
-    room = services.fixture_room_create(fixture=t["fixture"], user=t["carol"])
-    services.seat_take(room=room, user=t["erin"], colour="black")
-    services.seat_take(room=room, user=t["carol"], colour="red")
+    room = services.fixture_room_create(fixture=t["fixture"], by=t["carol"])
+    services.seat_take(room=room, by=t["erin"], colour="black")
+    services.seat_take(room=room, by=t["carol"], colour="red")
     room = _play_to_the_end(room)
     log = services.room_log_text(room)
     if finish_first:

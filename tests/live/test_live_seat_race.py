@@ -68,12 +68,12 @@ def test_a_seat_taken_between_the_steps_read_and_its_claim_stops_the_computers_m
     people, scheduled, sent, monkeypatch
 ):
     room = services.room_create(host=people[0], mode="online", turn_seconds=60)
-    services.room_start(room=room, user=people[0])  # every seat the computer's
+    services.room_start(room=room, by=people[0])  # every seat the computer's
     room.refresh_from_db()
     number = room.move_number
     colour = services.room_game(room).turn
     _between_read_and_claim(
-        monkeypatch, lambda: services.seat_take(room=room, user=people[1], colour=colour)
+        monkeypatch, lambda: services.seat_take(room=room, by=people[1], colour=colour)
     )
     sent.clear()
 
@@ -102,10 +102,10 @@ def test_a_seat_left_between_a_persons_read_and_claim_refuses_the_move(
     # in flight: the move is refused, the computer's step decides the roll
     for _ in range(300):
         room = services.room_create(host=people[0], mode="online", turn_seconds=60)
-        services.room_start(room=room, user=people[0])
+        services.room_start(room=room, by=people[0])
         room.refresh_from_db()
         colour = services.room_game(room).turn
-        services.seat_take(room=room, user=people[1], colour=colour)
+        services.seat_take(room=room, by=people[1], colour=colour)
         legal = services.room_game(room).legal_moves(room.die)
         if legal:
             break
@@ -114,13 +114,13 @@ def test_a_seat_left_between_a_persons_read_and_claim_refuses_the_move(
         pytest.fail("no room with a legal first move")
     room.refresh_from_db()
     number, move = room.move_number, legal[0]
-    _between_read_and_claim(monkeypatch, lambda: services.seat_leave(room=room, user=people[1]))
+    _between_read_and_claim(monkeypatch, lambda: services.seat_leave(room=room, by=people[1]))
     sent.clear()
 
     with pytest.raises(services.Refused, match="seats changed"):
         services.move_play(
             room_id=room.pk,
-            user=people[1],
+            by=people[1],
             move_number=number,
             choice=[move.from_, move.to, move.pawn_colour],
         )

@@ -119,8 +119,8 @@ def test_two_servers_serve_one_room_without_a_double_move(servers):
     User = get_user_model()
     ann, ben = User.objects.create_user("ann"), User.objects.create_user("ben")
     room = services.room_create(host=ann, rules="league")
-    services.seat_take(room=room, user=ann, colour="red")
-    services.seat_take(room=room, user=ben, colour="yellow")
+    services.seat_take(room=room, by=ann, colour="red")
+    services.seat_take(room=room, by=ben, colour="yellow")
     cookies = {ann.pk: session_cookie(ann), ben.pk: session_cookie(ben)}
     a, b = servers
 

@@ -23,7 +23,7 @@ def _snapshot(room):
 
 def _computer_room(host, **kw):
     room = services.room_create(host=host, **kw)
-    services.room_start(room=room, user=host)
+    services.room_start(room=room, by=host)
     room.refresh_from_db()
     return room
 
@@ -72,9 +72,9 @@ def _human_room(people, scheduled, *, mode="online", seconds=60):
     """A room where person0 holds red and red is on turn with at least two legal moves."""
     for _ in range(200):
         room = services.room_create(host=people[0], mode=mode, turn_seconds=seconds)
-        services.seat_take(room=room, user=people[0], colour="red")
-        services.seat_take(room=room, user=people[1], colour="yellow")
-        services.room_start(room=room, user=people[0])
+        services.seat_take(room=room, by=people[0], colour="red")
+        services.seat_take(room=room, by=people[1], colour="yellow")
+        services.room_start(room=room, by=people[0])
         found = play_until(room, lambda game, legal: game.turn == "red" and len(legal) >= 2)
         if found is not None:
             return found, services.room_game(found)
@@ -97,14 +97,14 @@ def test_refused_moves_change_nothing(people, scheduled):
     ]
     for user, number, choice, words in cases:
         with pytest.raises(services.Refused, match=words):
-            services.move_play(room_id=room.pk, user=user, move_number=number, choice=choice)
+            services.move_play(room_id=room.pk, by=user, move_number=number, choice=choice)
         assert _snapshot(room) == before
     last = services.move_play(
-        room_id=room.pk, user=people[0], move_number=room.move_number, choice=good
+        room_id=room.pk, by=people[0], move_number=room.move_number, choice=good
     )
     assert last["by"] == "player" and last["move"] == good
     with pytest.raises(services.Refused, match="roll"):  # the same message again
-        services.move_play(room_id=room.pk, user=people[0], move_number=before[0], choice=good)
+        services.move_play(room_id=room.pk, by=people[0], move_number=before[0], choice=good)
 
 
 def test_the_timer_moves_for_a_player_only_when_it_has_run_out(people, scheduled):
@@ -121,7 +121,7 @@ def test_the_timer_moves_for_a_player_only_when_it_has_run_out(people, scheduled
 def test_around_the_table_has_no_timer_and_the_host_moves_for_everyone(people, scheduled):
     room = services.room_create(host=people[0], mode="table", names=["Ann", "Ben"])
     assert room.turn_seconds is None
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     room.refresh_from_db()
     assert room.turn_deadline is None
     assert list(room.seats.values_list("kind", flat=True)) == [
@@ -131,36 +131,36 @@ def test_around_the_table_has_no_timer_and_the_host_moves_for_everyone(people, s
         "computer",
     ]
     with pytest.raises(services.Refused, match="host plays every seat"):
-        services.seat_take(room=room, user=people[1], colour="yellow")
+        services.seat_take(room=room, by=people[1], colour="yellow")
 
 
 def test_seats_taken_left_and_taken_back(people, scheduled):
     room = services.room_create(host=people[0])
-    services.seat_take(room=room, user=people[0], colour="red")
+    services.seat_take(room=room, by=people[0], colour="red")
     with pytest.raises(services.Refused, match="taken"):
-        services.seat_take(room=room, user=people[1], colour="red")
+        services.seat_take(room=room, by=people[1], colour="red")
     with pytest.raises(services.Refused, match="already play"):
-        services.seat_take(room=room, user=people[0], colour="black")
-    services.room_start(room=room, user=people[0])
-    assert services.seat_leave(room=room, user=people[0]) == 1
+        services.seat_take(room=room, by=people[0], colour="black")
+    services.room_start(room=room, by=people[0])
+    assert services.seat_leave(room=room, by=people[0]) == 1
     red = room.seats.get(colour="red")
     assert red.kind == Seat.Kind.COMPUTER and red.original == people[0]
     # while the computer holds it, anyone may take it; the original player can take it back
-    services.seat_take(room=room, user=people[0], colour="red")
+    services.seat_take(room=room, by=people[0], colour="red")
     red.refresh_from_db()
     assert red.kind == Seat.Kind.HUMAN and red.user == people[0]
 
 
 def test_a_dropped_connection_hands_the_seat_over_after_the_grace_period(people, scheduled):
     room = services.room_create(host=people[0])
-    services.seat_take(room=room, user=people[0], colour="red")
-    services.seat_connected(room_id=room.pk, user=people[0])
-    services.seat_disconnected(room_id=room.pk, user=people[0])
+    services.seat_take(room=room, by=people[0], colour="red")
+    services.seat_connected(room_id=room.pk, by=people[0])
+    services.seat_disconnected(room_id=room.pk, by=people[0])
     task, args, delay = scheduled[-1]
     assert task == "live.seat_grace" and delay > 0
-    services.seat_connected(room_id=room.pk, user=people[0])  # back in time
+    services.seat_connected(room_id=room.pk, by=people[0])  # back in time
     assert services.seat_grace_expire(room_id=room.pk, user_id=args[1], since=args[2]) == 0
-    services.seat_disconnected(room_id=room.pk, user=people[0])
+    services.seat_disconnected(room_id=room.pk, by=people[0])
     _, args, _ = scheduled[-1]
     assert services.seat_grace_expire(room_id=room.pk, user_id=args[1], since=args[2]) == 1
     assert room.seats.get(colour="red").kind == Seat.Kind.COMPUTER
@@ -240,7 +240,7 @@ def test_the_winner_is_the_engines_not_the_first_colour_home(people, scheduled):
     room = services.room_create(host=people[0], rules=rules)
     Room.objects.filter(pk=room.pk).update(players=players, first="black")
     room.refresh_from_db()
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     events = log["events"]
     for event in events[:-1]:
         RoomEvent.objects.create(
@@ -282,7 +282,7 @@ def test_the_sweep_steps_a_room_whose_timer_died_and_nothing_else(people, schedu
     stuck = _computer_room(people[0])  # its scheduled step is recorded, never run: it died
     fresh = _computer_room(people[1])
     thinking = services.room_create(host=people[2], mode="computer")  # a person, no timer
-    services.room_start(room=thinking, user=people[2])
+    services.room_start(room=thinking, by=people[2])
     _at_a_choice(thinking)
     long_ago = timezone.now() - timedelta(seconds=60)
     Room.objects.filter(pk__in=[stuck.pk, thinking.pk]).update(rolled_at=long_ago)

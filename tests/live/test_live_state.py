@@ -33,7 +33,7 @@ def _play(room: Room, steps: int) -> None:
 def test_a_step_reads_no_events_and_costs_the_same_late_in_the_game(people, scheduled):
     room = services.room_create(host=people[0], rules="league", mode="computer")
     room.seats.update(kind="computer", user=None)
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     _play(room, 5)
     early = _step_queries(room)
     _play(room, 140)
@@ -50,7 +50,7 @@ def test_a_step_is_one_read_and_one_write_on_postgresql(people, scheduled):
     and writes nothing then."""
     room = services.room_create(host=people[0], rules="league", mode="computer")
     room.seats.update(kind="computer", user=None)
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     _play(room, 3)
     queries = _step_queries(room)
     assert len(queries) == 2, queries
@@ -64,7 +64,7 @@ def test_a_step_is_one_read_and_one_write_on_postgresql(people, scheduled):
 
 def test_the_stored_snapshot_is_the_game_its_events_make(people, scheduled):
     room = services.room_create(host=people[0], rules="online", board=6, variant="quick")
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     _play(room, 40)
     room.refresh_from_db()
     assert room.snapshot["n"] == room.move_number
@@ -94,7 +94,7 @@ def test_a_connect_is_one_read_whatever_the_game_s_length(people, scheduled):
 
     room = services.room_create(host=people[0], rules="league", mode="computer")
     room.seats.update(kind="computer", user=None)
-    services.room_start(room=room, user=people[0])
+    services.room_start(room=room, by=people[0])
     costs = []
     for steps in (2, 148):
         _play(room, steps)
@@ -121,7 +121,7 @@ def test_a_change_between_the_connects_read_and_its_subscription_is_not_lost(peo
     with CaptureQueriesContext(connection) as ctx:
         assert _still_current(room.pk, state) is state
     assert len(ctx.captured_queries) == 1
-    services.seat_take(room=room, user=people[1], colour="green")  # before the subscription
+    services.seat_take(room=room, by=people[1], colour="green")  # before the subscription
     now = _still_current(room.pk, state)
     assert now["seats_version"] > state["seats_version"]
     green = [s for s in now["seats"] if s["colour"] == "green"]

@@ -15,7 +15,7 @@ from tests.live.test_live_services import _human_room
 
 def test_a_lost_computer_step_in_a_room_with_a_turn_timer_is_swept(people, scheduled):
     room = services.room_create(host=people[0], mode="online", turn_seconds=600)
-    services.room_start(room=room, user=people[0])  # every seat the computer's
+    services.room_start(room=room, by=people[0])  # every seat the computer's
     room.refresh_from_db()
     assert room.turn_deadline > timezone.now() + timedelta(seconds=500)
     Room.objects.filter(pk=room.pk).update(rolled_at=timezone.now() - timedelta(seconds=30))

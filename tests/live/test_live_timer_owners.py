@@ -25,7 +25,7 @@ def _rooms(hosts, n: int) -> list[int]:
     for i in range(n):
         host = hosts[i % len(hosts)]
         room = services.room_create(host=host, mode="online", strength="random")
-        services.room_start(room=room, user=host)
+        services.room_start(room=room, by=host)
         ids.append(room.pk)
     return ids
 

@@ -59,7 +59,7 @@ def test_a_result_awaiting_confirmation_tells_the_opponent_only(
 ):
     users, _, fixture, entries = w
     with django_capture_on_commit_callbacks(execute=True):
-        result_report(fixture=fixture, user=users["erin"], winner=entries["erin"])
+        result_report(fixture=fixture, by=users["erin"], winner=entries["erin"])
     assert told("result_awaiting") == {"carol": 1}
     assert mailed_to() == ["carol@example.org"]
     assert reverse("tournaments:game", args=[fixture.pk]) in mail.outbox[0].body
@@ -67,10 +67,10 @@ def test_a_result_awaiting_confirmation_tells_the_opponent_only(
 
 def test_a_dispute_tells_the_organizers(w, django_capture_on_commit_callbacks):
     users, _, fixture, entries = w
-    pending = result_report(fixture=fixture, user=users["erin"], winner=entries["erin"])
+    pending = result_report(fixture=fixture, by=users["erin"], winner=entries["erin"])
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        result_dispute(result=pending, user=users["carol"], reason="I won")
+        result_dispute(result=pending, by=users["carol"], reason="I won")
     assert told("dispute_opened") == {"org": 1, "co": 1}
     assert mailed_to() == ["co@example.org", "org@example.org"]
     assert "I won" in mail.outbox[0].body
@@ -79,16 +79,14 @@ def test_a_dispute_tells_the_organizers(w, django_capture_on_commit_callbacks):
 @pytest.mark.parametrize("decision", ["resolve", "void", "forfeit"])
 def test_a_decision_tells_the_players_of_that_game(w, decision, django_capture_on_commit_callbacks):
     users, _, fixture, entries = w
-    pending = result_report(fixture=fixture, user=users["erin"], winner=entries["erin"])
+    pending = result_report(fixture=fixture, by=users["erin"], winner=entries["erin"])
     with django_capture_on_commit_callbacks(execute=True):
         if decision == "resolve":
-            result_resolve(result=pending, user=users["co"], accept=True, note="checked")
+            result_resolve(result=pending, by=users["co"], accept=True, note="checked")
         elif decision == "void":
-            result_void(fixture=fixture, user=users["org"], reason="wrong board")
+            result_void(fixture=fixture, by=users["org"], reason="wrong board")
         else:
-            forfeit_record(
-                fixture=fixture, user=users["org"], loser=entries["carol"], reason="late"
-            )
+            forfeit_record(fixture=fixture, by=users["org"], loser=entries["carol"], reason="late")
     assert told("decision_made") == {"erin": 1, "carol": 1}
     assert mailed_to() == ["carol@example.org", "erin@example.org"]
 
@@ -104,7 +102,7 @@ def test_seeding_a_drr_tells_the_entrants(db, django_capture_on_commit_callbacks
     for name in ("ann", "ben", "cid"):
         user = make_user(name)
         entry = entry_add(league=league, player=player_create(name=name, user=user), by=org)
-        entry_accept(entry=entry, user=user)  # an account holder takes part once they accept
+        entry_accept(entry=entry, by=user)  # an account holder takes part once they accept
     entry_add(league=league, player=player_create(name="no-account", shared=True), by=org)
     with django_capture_on_commit_callbacks(execute=True):
         cycle_create(league=league, by=org, seed=4)
@@ -171,7 +169,7 @@ def test_an_event_reads_every_recipients_switches_in_one_query(w):
 
 def test_running_an_event_again_sends_nothing(w):
     users, _, fixture, entries = w
-    pending = result_report(fixture=fixture, user=users["erin"], winner=entries["erin"])
+    pending = result_report(fixture=fixture, by=users["erin"], winner=entries["erin"])
     first = notifications.notify_event("result_awaiting", pending.pk)
     again = notifications.notify_event("result_awaiting", pending.pk)
     assert (first["created"], first["emailed"]) == (1, 1)
@@ -184,7 +182,7 @@ def test_a_kind_switched_off_is_not_sent(w, client):
     client.force_login(users["carol"])
     response = client.post(reverse("notifications_settings"), {"inbox-result_awaiting": "on"})
     assert response.status_code == 302
-    pending = result_report(fixture=fixture, user=users["erin"], winner=entries["erin"])
+    pending = result_report(fixture=fixture, by=users["erin"], winner=entries["erin"])
     notifications.notify_event("result_awaiting", pending.pk)
     assert mail.outbox == []
     assert told("result_awaiting") == {"carol": 1}  # the inbox is still on
@@ -194,7 +192,7 @@ def test_a_kind_switched_off_is_not_sent(w, client):
 
 def test_one_click_unsubscribe_from_the_email(w, client):
     users, _, fixture, entries = w
-    pending = result_report(fixture=fixture, user=users["erin"], winner=entries["erin"])
+    pending = result_report(fixture=fixture, by=users["erin"], winner=entries["erin"])
     notifications.notify_event("result_awaiting", pending.pk)
     [message] = mail.outbox
     header = message.extra_headers["List-Unsubscribe"].strip("<>")
@@ -208,7 +206,7 @@ def test_one_click_unsubscribe_from_the_email(w, client):
 
 def test_the_inbox_lists_and_marks_read(w, client):
     users, _, fixture, entries = w
-    pending = result_report(fixture=fixture, user=users["erin"], winner=entries["erin"])
+    pending = result_report(fixture=fixture, by=users["erin"], winner=entries["erin"])
     notifications.notify_event("result_awaiting", pending.pk)
     client.force_login(users["carol"])
     page = client.get(reverse("notifications"), HTTP_ACCEPT_LANGUAGE="de").text

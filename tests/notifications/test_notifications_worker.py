@@ -52,9 +52,9 @@ def game():
 
 def test_each_event_reaches_exactly_the_right_people(mail_dir, celery_worker):
     users, fixture, e = game()
-    pending = result_report(fixture=fixture, user=users["erin"], winner=e["erin"])
+    pending = result_report(fixture=fixture, by=users["erin"], winner=e["erin"])
     wait_for(lambda: len(sent_messages(mail_dir)) == 1)
-    result_dispute(result=pending, user=users["carol"], reason="wrong winner")
+    result_dispute(result=pending, by=users["carol"], reason="wrong winner")
     wait_for(lambda: len(sent_messages(mail_dir)) == 3)
     time.sleep(1.0)  # anything extra would arrive now
     sent = sent_messages(mail_dir)
@@ -64,7 +64,7 @@ def test_each_event_reaches_exactly_the_right_people(mail_dir, celery_worker):
     assert Notification.objects.filter(emailed_at__isnull=False).count() == 3
 
     # the decision: both players of the game, nobody else
-    result_resolve(result=pending, user=users["co"], accept=False, note="replay it")
+    result_resolve(result=pending, by=users["co"], accept=False, note="replay it")
     wait_for(lambda: len(sent_messages(mail_dir)) == 5)
     # the beat task: the game (open again) is due tomorrow, its players are reminded once
     Fixture.objects.filter(pk=fixture.pk).update(scheduled_at=timezone.now() + timedelta(hours=20))
@@ -81,12 +81,12 @@ def test_each_event_reaches_exactly_the_right_people(mail_dir, celery_worker):
 
 def test_a_retried_task_sends_nothing_twice(mail_dir, celery_worker):
     users, fixture, e = game()
-    pending = result_report(fixture=fixture, user=users["erin"], winner=e["erin"])
+    pending = result_report(fixture=fixture, by=users["erin"], winner=e["erin"])
     wait_for(lambda: len(sent_messages(mail_dir)) == 1)
     # the e-mail to the second organizer fails once: the task fails after the first
     # organizer's e-mail went out, and its retry must send only the missing one
     (mail_dir / "fail-co@example.org").touch()
-    result_dispute(result=pending, user=users["carol"], reason="wrong winner")
+    result_dispute(result=pending, by=users["carol"], reason="wrong winner")
     wait_for(lambda: len(sent_messages(mail_dir)) == 3, timeout=60)
     time.sleep(2.0)
     assert not (mail_dir / "fail-co@example.org").exists()  # the failure happened

@@ -54,7 +54,7 @@ def test_an_entered_account_holder_is_invited_by_mail_and_inbox(
     assert "localhost" not in message.body  # the unsubscribe link too
     # accepting is the action the notice asked for: the inbox item is no longer new
     with django_capture_on_commit_callbacks(execute=True):
-        entry_accept(entry=entry, user=anna)
+        entry_accept(entry=entry, by=anna)
     note.refresh_from_db()
     assert note.read_at is not None
 
@@ -68,7 +68,7 @@ def test_join_requests_reach_the_organizers_and_the_decision_the_player(
     ben = make_user("ben")
     make_player("Ben", ben)
     with django_capture_on_commit_callbacks(execute=True):
-        entry = join_request(league=league, user=ben)
+        entry = join_request(league=league, by=ben)
     asked = Notification.objects.filter(kind="join_requested")
     assert sorted(n.user.username for n in asked) == ["cora", "olga"]
     assert mails_to(org.email) and mails_to(co.email)
@@ -81,7 +81,7 @@ def test_join_requests_reach_the_organizers_and_the_decision_the_player(
     cleo = make_user("cleo")
     make_player("Cleo", cleo)
     with django_capture_on_commit_callbacks(execute=True):
-        request = join_request(league=league, user=cleo)
+        request = join_request(league=league, by=cleo)
         join_decide(entry=request, by=org, approve=False)
     (refused,) = Notification.objects.filter(kind="join_decided", user=cleo)
     assert "refused" in refused.subject
@@ -97,7 +97,7 @@ def test_a_claim_reaches_who_may_vouch_and_its_decision_the_claimer(
     other_org = make_user("otto")  # organizes nothing of Dan's
     account = make_user("dan-account")
     with django_capture_on_commit_callbacks(execute=True):
-        claim = claim_create(player=dan, user=account)
+        claim = claim_create(player=dan, by=account)
     told = Notification.objects.filter(kind="claim_opened")
     assert [n.user for n in told] == [org] and other_org not in [n.user for n in told]
     assert reverse("tournaments:manage", args=[league.slug]) in told[0].url
@@ -136,10 +136,10 @@ def test_an_organizers_own_upload_is_not_called_a_decision(org, django_capture_o
     e2 = Entry.objects.create(league=league, player=make_player("Carol", carol))
     fixture = make_fixture(league, [(e1, ["black", "yellow"]), (e2, ["green", "red"])], "black")
     with django_capture_on_commit_callbacks(execute=True):
-        pending = result_report(fixture=fixture, user=erin, winner=e1)
+        pending = result_report(fixture=fixture, by=erin, winner=e1)
     awaiting = Notification.objects.get(kind="result_awaiting", user=carol)
     with django_capture_on_commit_callbacks(execute=True):
-        result_confirm(result=pending, user=carol)
+        result_confirm(result=pending, by=carol)
     awaiting.refresh_from_db()
     assert awaiting.read_at is not None  # confirmed: the notice is dealt with
 

@@ -74,7 +74,7 @@ def test_a_declined_invitation_is_told_to_the_organizers(django_capture_on_commi
     league.organizers.add(co)
     entry = entry_add(league=league, player=player_create(name="Ida", user=ida), by=org)
     with django_capture_on_commit_callbacks(execute=True):
-        entry_decline(entry=entry, user=ida)
+        entry_decline(entry=entry, by=ida)
     told = Notification.objects.filter(kind="invitation_declined")
     assert sorted(n.user.username for n in told) == ["co2", "org2"]
     assert "Ida declined your invitation to Decline League" in told.first().body

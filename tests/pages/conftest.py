@@ -41,7 +41,7 @@ def submitted(league, owner):
     from tournaments.services.results import game_log_submit
 
     g1 = league.test_objects["g1"]
-    return game_log_submit(fixture=g1, content=example_text("valid-league-2tplus.json"), user=owner)
+    return game_log_submit(fixture=g1, content=example_text("valid-league-2tplus.json"), by=owner)
 
 
 @pytest.fixture

@@ -46,13 +46,13 @@ def desk_world(db):
         number=4,
         scheduled_at=timezone.now() + timedelta(days=2),
     )
-    r = result_report(fixture=disputed, user=erin_u, winner=erin)
-    result_dispute(result=r, user=carol_u, reason="carol had 7 pawns home")
-    result_report(fixture=pending, user=carol_u, winner=carol)
+    r = result_report(fixture=disputed, by=erin_u, winner=erin)
+    result_dispute(result=r, by=carol_u, reason="carol had 7 pawns home")
+    result_report(fixture=pending, by=carol_u, winner=carol)
     bad = json.loads(example_text("valid-league-2tplus.json"))
     bad["events"][3]["die"] = 7
     with pytest.raises(ServiceError):
-        game_log_submit(fixture=future, content=json.dumps(bad), user=erin_u)
+        game_log_submit(fixture=future, content=json.dumps(bad), by=erin_u)
     return {
         "org": org,
         "league": league,
@@ -150,8 +150,8 @@ def test_the_desk_reads_a_fixed_number_of_queries(client, desk_world):
             number=n,
             scheduled_at=timezone.now() - timedelta(hours=n),
         )
-        pending = result_report(fixture=game, user=erin.player.user, winner=erin)
-        result_dispute(result=pending, user=carol.player.user, reason=f"reason {n}")
+        pending = result_report(fixture=game, by=erin.player.user, winner=erin)
+        result_dispute(result=pending, by=carol.player.user, reason=f"reason {n}")
         make_fixture(
             league,
             seats,

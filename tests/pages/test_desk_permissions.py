@@ -104,7 +104,7 @@ def test_entering_a_result_by_hand(client, world, role):
 @pytest.mark.parametrize("role", ROLES)
 def test_voiding_a_result(client, world, role):
     users, _, fixture, entries = world
-    result_enter(fixture=fixture, user=users["organizer"], winner=entries["erin"], reason="x")
+    result_enter(fixture=fixture, by=users["organizer"], winner=entries["erin"], reason="x")
     response = client_for(client, users, role).post(
         reverse("tournaments:game-void", args=[fixture.pk]), {"reason": "wrong game"}
     )
@@ -127,8 +127,8 @@ def test_recording_a_forfeit(client, world, role):
 @pytest.mark.parametrize("role", ROLES)
 def test_resolving_a_dispute_from_the_desk(client, world, role):
     users, league, fixture, entries = world
-    pending = result_report(fixture=fixture, user=users["player"], winner=entries["erin"])
-    result_dispute(result=pending, user=users["opponent"], reason="I won")
+    pending = result_report(fixture=fixture, by=users["player"], winner=entries["erin"])
+    result_dispute(result=pending, by=users["opponent"], reason="I won")
     desk = reverse("tournaments:desk", args=[league.slug])
     response = client_for(client, users, role).post(
         reverse("tournaments:result-resolve", args=[fixture.pk, pending.pk]),
@@ -174,7 +174,7 @@ def test_running_a_failed_analysis_again(client, world, role, settings):
     settings.ANALYSIS_ENABLED = False
     users, _, fixture, _ = world
     counted = game_log_submit(
-        fixture=fixture, content=example_text("valid-league-2tplus.json"), user=users["organizer"]
+        fixture=fixture, content=example_text("valid-league-2tplus.json"), by=users["organizer"]
     )
     row, _ = analysis_request(counted.game_log)
     GameAnalysis.objects.filter(pk=row.pk).update(status="failed", error="ValueError: bad")

@@ -80,7 +80,7 @@ def forfeit_all(league, org):
         if game is None:
             return
         loser = game.seats.order_by("position").first().entry
-        forfeit_record(fixture=game, user=org, loser=loser, reason="did not come")
+        forfeit_record(fixture=game, by=org, loser=loser, reason="did not come")
 
 
 def test_a_triple_threat_event_from_creation_to_its_end(client, org):
@@ -137,7 +137,7 @@ def test_a_grand_prix_event_on_board_six_ends_when_the_winner_is_certain(client,
         places = {
             c: n for n, c in enumerate(("red", "green", "black", "blue", "yellow", "white"), 1)
         }
-        result_enter(fixture=game, user=org, reason="sheet", colour_places=places)
+        result_enter(fixture=game, by=org, reason="sheet", colour_places=places)
         league.refresh_from_db()
         if league.status == League.Status.FINISHED:
             break
@@ -174,7 +174,7 @@ def test_an_open_tournament_draws_its_rounds_then_the_final_table(client, org):
     seats = list(final.seats.order_by("position"))
     result_enter(
         fixture=final,
-        user=org,
+        by=org,
         reason="sheet",
         winner=seats[0].entry,
         placings=[s.entry_id for s in seats],
@@ -235,7 +235,7 @@ def test_an_open_tournaments_tie_across_the_final_table_cut_is_settled_by_a_reco
         seats = list(table.seats.order_by("position"))
         result_enter(
             fixture=table,
-            user=org,
+            by=org,
             reason="score sheet",
             winner=seats[0].entry,
             placings=[s.entry_id for s in seats],
@@ -268,7 +268,7 @@ def test_an_open_tournaments_tie_across_the_final_table_cut_is_settled_by_a_reco
     seats = list(final.seats.order_by("position"))
     result_enter(
         fixture=final,
-        user=org,
+        by=org,
         reason="score sheet",
         winner=seats[-1].entry,
         placings=[s.entry_id for s in reversed(seats)],

@@ -50,7 +50,7 @@ def test_games_to_play_with_date_opponent_colours_and_who_starts(client, league,
 
 def test_a_result_waits_for_the_opponent_not_the_submitter(client, league, erin_user, carol_user):
     g1 = league.test_objects["g1"]
-    game_log_submit(fixture=g1, content=example_text(LOG), user=erin_user)
+    game_log_submit(fixture=g1, content=example_text(LOG), by=erin_user)
     client.force_login(carol_user)
     carol = client.get("/me/").context["page"]
     assert [r.fixture_id for r in carol.to_confirm] == [g1.pk]
@@ -96,7 +96,7 @@ def test_me_queries_are_bounded(
     along in the games' query: a join of ten tables whose planning cost more than the
     query, issue 25.)"""
     g1 = league.test_objects["g1"]
-    game_log_submit(fixture=g1, content=example_text(LOG), user=carol_user)  # erin confirms
+    game_log_submit(fixture=g1, content=example_text(LOG), by=carol_user)  # erin confirms
     client.force_login(erin_user)
     with django_assert_max_num_queries(8):
         response = client.get("/me/")

@@ -400,7 +400,7 @@ def test_playoffs_preview_generate_and_champion(org, players):
     assert not league.series.exists()
     for game in league.fixtures.filter(cycle__isnull=False).order_by("number"):
         seats = list(game.seats.all())
-        forfeit_record(fixture=game, user=org, loser=seats[1].entry, reason="test")
+        forfeit_record(fixture=game, by=org, loser=seats[1].entry, reason="test")
     preview = c.get(reverse("tournaments:playoffs-setup", args=[league.slug])).content.decode()
     assert "#1" in preview and "#4" in preview and "winner of" in preview
     # the two semi-finals have their own names (they were "0" and "1", then both
@@ -420,7 +420,7 @@ def test_playoffs_preview_generate_and_champion(org, players):
     assert response.status_code == 400
     while game := league.fixtures.filter(series__isnull=False, status="scheduled").first():
         seats = list(game.seats.all())
-        forfeit_record(fixture=game, user=org, loser=seats[1].entry, reason="test")
+        forfeit_record(fixture=game, by=org, loser=seats[1].entry, reason="test")
     league.refresh_from_db()
     assert league.status == League.Status.FINISHED
     champion = league.series.get(next_series__isnull=True).winner.player.name
@@ -455,7 +455,7 @@ def test_results_of_a_league_never_accepted_stay_off_player_and_home_pages(org, 
     eb = Entry.objects.create(league=league, player=ben)
     League.objects.filter(pk=league.pk).update(status=League.Status.RUNNING)
     game = make_fixture(league, [(ea, ["black", "yellow"]), (eb, ["green", "red"])], "black")
-    forfeit_record(fixture=game, user=org, loser=ea, reason="no-show")
+    forfeit_record(fixture=game, by=org, loser=ea, reason="no-show")
     page = Client().get(reverse("tournaments:player", args=[anna.slug])).content.decode()
     assert "Spring Cup" not in page
     home = Client().get(reverse("tournaments:home")).content.decode()
@@ -510,10 +510,10 @@ def test_the_submitter_cannot_dispute_their_own_upload(org, players):
     league = seeded(org, players)
     game = league.fixtures.order_by("number").first()
     first, second = (s.entry for s in game.seats.order_by("position"))
-    pending = result_report(fixture=game, user=first.player.user, winner=first)
+    pending = result_report(fixture=game, by=first.player.user, winner=first)
     with pytest.raises(ServiceError, match="you submitted this result yourself"):
-        result_dispute(result=pending, user=first.player.user, reason="oops")
-    result_dispute(result=pending, user=second.player.user, reason="I won")  # the opponent may
+        result_dispute(result=pending, by=first.player.user, reason="oops")
+    result_dispute(result=pending, by=second.player.user, reason="I won")  # the opponent may
 
 
 def test_seeding_rolls_take_either_separator_and_show_in_the_typed_order(org, players):
@@ -542,7 +542,7 @@ def test_a_settled_table_before_the_playoffs_is_not_called_final(org, players):
 
     league = seeded(org, players)  # 4-seed playoffs follow the DRR
     for game in league.fixtures.order_by("number"):
-        forfeit_record(fixture=game, user=org, loser=game.seats.first().entry, reason="test")
+        forfeit_record(fixture=game, by=org, loser=game.seats.first().entry, reason="test")
     standings_recompute(league.pk)
     page = Client().get(reverse("tournaments:standings", args=[league.slug])).content.decode()
     assert "the playoffs decide the title" in page and ">final<" not in page

@@ -42,7 +42,7 @@ def expected(text: str, seats: list[int]) -> dict[str, int]:
 @pytest.mark.django_db
 def test_a_stored_log_keeps_the_engines_tallies_of_each_seat(table):
     text = example_text(LOG)
-    result = game_log_submit(fixture=table["fixture"], content=text, user=table["erin"])
+    result = game_log_submit(fixture=table["fixture"], content=text, by=table["erin"])
     stored = result.game_log.seat_stats
     stats = log_stats(text)
     assert stored == {str(s): {k: row[k] for k in TALLIES} for s, row in stats.items()}
@@ -55,7 +55,7 @@ def test_a_stored_log_keeps_the_engines_tallies_of_each_seat(table):
 @pytest.mark.django_db
 def test_the_player_page_reads_no_log_text_and_adds_up_the_players_colours(client, table):
     text = example_text(LOG)
-    game_log_submit(fixture=table["fixture"], content=text, user=table["erin"])
+    game_log_submit(fixture=table["fixture"], content=text, by=table["erin"])
     cache.clear()
     with CaptureQueriesContext(connection) as queries:
         page = client.get(reverse("tournaments:player", args=["erin"]))

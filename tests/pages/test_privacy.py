@@ -17,7 +17,7 @@ def hidden(owner, erin_user, carol_user):
     result = game_log_submit(
         fixture=league.test_objects["g1"],
         content=example_text("valid-league-2tplus.json"),
-        user=owner,
+        by=owner,
     )
     make_snapshot(league, [league.test_objects["carol"], league.test_objects["erin"]])
     g1 = league.test_objects["g1"].pk

@@ -37,7 +37,7 @@ def test_without_the_page_cache_a_change_shows_at_once(client, league, pages, ow
     from tournaments.services.results import result_void
 
     before = client.get(pages["game"])["ETag"]
-    result_void(fixture=league.test_objects["g1"], user=owner, reason="wrong log")
+    result_void(fixture=league.test_objects["g1"], by=owner, reason="wrong log")
     after = client.get(pages["game"], HTTP_IF_NONE_MATCH=before)
     assert after.status_code == 200 and after["ETag"] != before
 
@@ -91,7 +91,7 @@ def test_a_changed_game_page_gets_a_new_etag(client, league, pages, owner, setti
 
     url = pages["game"]
     before = client.get(url)["ETag"]
-    result_void(fixture=league.test_objects["g1"], user=owner, reason="wrong log")
+    result_void(fixture=league.test_objects["g1"], by=owner, reason="wrong log")
     # an anonymous visitor gets the page kept for s-maxage (as a CDN would serve it) …
     assert client.get(url, HTTP_IF_NONE_MATCH=before).status_code == 304
     # … a signed-in one the fresh page at once

@@ -45,7 +45,7 @@ def test_home_hides_results_of_private_leagues(client, owner, erin_user, carol_u
     game_log_submit(
         fixture=hidden.test_objects["g1"],
         content=example_text("valid-league-2tplus.json"),
-        user=owner,
+        by=owner,
     )
     assert Result.objects.filter(state="confirmed").count() == 1
     response = client.get(reverse("tournaments:home"))

@@ -89,7 +89,7 @@ def test_she_uploads_her_games_log_and_it_says_so(world):
 
 
 def test_carol_confirms_on_the_game_page_and_erin_confirms_through_her_link(world):
-    sent = game_log_submit(fixture=world["g1"], content=example_text(LOG), user=world["carol"])
+    sent = game_log_submit(fixture=world["g1"], content=example_text(LOG), by=world["carol"])
     client = Client()
     page = client.get(f"/r/{world['token']}/").content.decode()
     assert "Confirm this result" in page and "Dispute this result" in page
@@ -102,7 +102,7 @@ def test_carol_confirms_on_the_game_page_and_erin_confirms_through_her_link(worl
 
 
 def test_she_disputes_with_a_reason(world):
-    sent = game_log_submit(fixture=world["g1"], content=example_text(LOG), user=world["carol"])
+    sent = game_log_submit(fixture=world["g1"], content=example_text(LOG), by=world["carol"])
     url = f"/r/{world['token']}/games/{world['g1'].pk}/results/{sent.pk}/dispute/"
     client = Client()
     empty = client.post(url, {f"dispute-{world['g1'].pk}-reason": " "})
@@ -134,7 +134,7 @@ def test_another_entrys_game_or_another_leagues_game_is_a_404(world):
     for fixture in (world["g2"], world["b1"]):
         response = upload(Client(), world["token"], fixture)
         assert response.status_code == 404
-    sent = game_log_submit(fixture=world["b1"], content=example_text(LOG), user=world["carol"])
+    sent = game_log_submit(fixture=world["b1"], content=example_text(LOG), by=world["carol"])
     for path in (
         f"/r/{world['token']}/games/{world['b1'].pk}/results/{sent.pk}/confirm/",
         f"/r/{world['token']}/games/{world['g1'].pk}/results/{sent.pk}/confirm/",  # wrong game
@@ -385,5 +385,5 @@ def test_a_withdrawn_link_is_refused_by_the_service_too(world):
     holder = LinkHolder(world["link"])
     result_link_revoke(entry=world["entry"], by=world["organizer"])
     with pytest.raises(NotAllowed):
-        result_report(fixture=world["g1"], user=holder, winner=world["entry"])
+        result_report(fixture=world["g1"], by=holder, winner=world["entry"])
     assert not Result.objects.exists()

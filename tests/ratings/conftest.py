@@ -48,7 +48,7 @@ class World:
         pawns = {entries[n].pk: max(0, 3 - i) for i, n in enumerate(order[1:])}
         return result_enter(
             fixture=fixture,
-            user=self.organizer,
+            by=self.organizer,
             winner=entries[order[0]],
             counted_pawns=pawns,
             reason=reason,

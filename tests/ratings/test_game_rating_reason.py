@@ -57,7 +57,7 @@ def test_each_game_says_why_it_is_or_is_not_rated(client, django_capture_on_comm
     scheduled = game_page(client, hand)
     assert "This game will be rated once its result counts." in scheduled
     result_enter(
-        fixture=hand, user=owner, winner=ea, counted_pawns={ea.pk: 4, ex.pk: 1}, reason="paper"
+        fixture=hand, by=owner, winner=ea, counted_pawns={ea.pk: 4, ex.pk: 1}, reason="paper"
     )
     html = game_page(client, hand)
     assert 'data-game-rated="false"' in html
@@ -67,7 +67,7 @@ def test_each_game_says_why_it_is_or_is_not_rated(client, django_capture_on_comm
     # a forfeit
     eb = Entry.objects.get(league=league, player=bo)
     forfeited = make_fixture(league, list(zip([ea, eb], PAIRS, strict=True)), "black")
-    forfeit_record(fixture=forfeited, user=owner, loser=eb, reason="did not come")
+    forfeit_record(fixture=forfeited, by=owner, loser=eb, reason="did not come")
     html = game_page(client, forfeited)
     assert "This game is unrated: a forfeit is not a game played." in html
     assert "kampflos entschieden, also nicht gespielt" in game_page(client, forfeited, "de")

@@ -57,7 +57,7 @@ def simulated_game(league, by, a, b, seed):
     )
     for i, event in enumerate(log["events"]):
         event["t"] = 2 * (i + 1)
-    game_log_submit(fixture=fixture, content=json.dumps(log), user=by)
+    game_log_submit(fixture=fixture, content=json.dumps(log), by=by)
     return fixture
 
 
@@ -167,7 +167,7 @@ def test_a_claim_of_a_rated_player_waits_for_staff(db, django_capture_on_commit_
     simulated_game(league, owner, champ, dummy, 1)
     ratings_update()
     assert RatingChange.objects.filter(player=champ).exists()
-    claim = claim_create(player=champ, user=make_user("sock"))
+    claim = claim_create(player=champ, by=make_user("sock"))
     with pytest.raises(NotAllowed, match="only staff"):
         claim_decide(claim=claim, by=owner, approve=True)
     claim.refresh_from_db()
@@ -179,7 +179,7 @@ def test_a_claim_of_a_rated_player_waits_for_staff(db, django_capture_on_commit_
         )
     # an unrated player is still the creator's to hand over
     unrated = make_player("Newbie", created_by=owner, shared=False)
-    other = claim_create(player=unrated, user=make_user("newbie"))
+    other = claim_create(player=unrated, by=make_user("newbie"))
     assert claim_decide(claim=other, by=owner, approve=True).state == "approved"
     with transaction.atomic():
         done = claim_decide(claim=claim, by=make_user("s2", staff=True), approve=True)

@@ -120,7 +120,7 @@ def test_a_correction_of_a_rated_game_replays_in_the_original_order(world):
 def test_void_of_a_rated_game_takes_it_out(world):
     league = world.league()
     fixtures = play_all(world, league, ORDERS[:2])
-    result_void(fixture=fixtures[0], user=world.organizer, reason="played with wrong rules")
+    result_void(fixture=fixtures[0], by=world.organizer, reason="played with wrong rules")
     assert ratings_update()["status"] == "replayed"
     assert not RatingGame.objects.filter(fixture=fixtures[0]).exists()
     assert RatingChange.objects.filter(fixture=fixtures[0]).count() == 0
@@ -132,7 +132,7 @@ def test_forfeits_are_not_rated(world):
     league = world.league()
     fixture = world.game(league, ["ann", "bob", "cid"])
     loser = Entry.objects.get(league=league, player__name="cid")
-    forfeit_record(fixture=fixture, user=world.organizer, loser=loser, reason="no show")
+    forfeit_record(fixture=fixture, by=world.organizer, loser=loser, reason="no show")
     ratings_update()
     game = RatingGame.objects.get(fixture=fixture)
     assert game.places is None and game.skip_reason == "forfeit"

@@ -38,7 +38,7 @@ def hand_game(league, organizer, winner, loser):
     fixture = make_fixture(league, list(zip(entries, PAIRS, strict=True)), "black")
     result_enter(
         fixture=fixture,
-        user=organizer,
+        by=organizer,
         winner=entries[0],
         counted_pawns={entries[1].pk: 2},
         reason="by hand",
@@ -118,7 +118,7 @@ def test_rule_2_a_validated_log_rates_players_without_accounts(db):
     owner = verified("owner")
     league = build_league(owner, None, None)  # erin and carol without accounts
     g1 = league.test_objects["g1"]
-    game_log_submit(fixture=g1, content=example_text("valid-league-2tplus.json"), user=owner)
+    game_log_submit(fixture=g1, content=example_text("valid-league-2tplus.json"), by=owner)
     ratings_update()
     assert RatingGame.objects.get().skip_reason == ""
     assert PlayerRating.objects.count() == 2

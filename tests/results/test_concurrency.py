@@ -18,7 +18,7 @@ def test_concurrent_uploads_of_both_players_count_once(table):
     text = example_text(LOG)
     outcomes = run_concurrently(
         *[
-            (lambda u=u: game_log_submit(fixture=table["fixture"], content=text, user=u))
+            (lambda u=u: game_log_submit(fixture=table["fixture"], content=text, by=u))
             for u in (table["erin"], table["carol"], table["erin"], table["carol"])
         ]
     )
@@ -30,13 +30,11 @@ def test_concurrent_uploads_of_both_players_count_once(table):
 
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_confirmations_count_once(table):
-    pending = game_log_submit(
-        fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
-    )
+    pending = game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
     outcomes = run_concurrently(
-        lambda: result_confirm(result=pending, user=table["carol"]),
-        lambda: result_resolve(result=pending, user=table["organizer"], accept=True, note="ok"),
-        lambda: result_confirm(result=pending, user=table["carol"]),
+        lambda: result_confirm(result=pending, by=table["carol"]),
+        lambda: result_resolve(result=pending, by=table["organizer"], accept=True, note="ok"),
+        lambda: result_confirm(result=pending, by=table["carol"]),
     )
     unexpected = [
         o for o in outcomes if isinstance(o, Exception) and not isinstance(o, ServiceError)
@@ -55,7 +53,7 @@ def test_identical_concurrent_uploads_create_exactly_once(table):
     text = example_text(LOG)
     outcomes = run_concurrently(
         *[
-            (lambda: game_log_upload(fixture=table["fixture"], content=text, user=table["erin"]))
+            (lambda: game_log_upload(fixture=table["fixture"], content=text, by=table["erin"]))
             for _ in range(8)
         ]
     )

@@ -91,13 +91,11 @@ def test_subscribers_run_after_the_competition_in_the_registry_order(table, isol
 
     counting.subscribe("test-first", order=1)(first)
     counting.subscribe("test-last", order=10_000)(last)
-    pending = game_log_submit(
-        fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
-    )
+    pending = game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
     assert seen == []  # pending: nothing counts yet
-    result_confirm(result=pending, user=table["carol"])
+    result_confirm(result=pending, by=table["carol"])
     assert seen == [("first", False), ("last", True, 1)]
-    result_void(fixture=table["fixture"], user=table["organizer"], reason="replayed")
+    result_void(fixture=table["fixture"], by=table["organizer"], reason="replayed")
     assert seen[2:] == [("first", True), ("last", True, 2)]
 
 
@@ -106,11 +104,9 @@ def test_a_failing_subscriber_undoes_the_whole_change(table, isolated_registry):
         raise RuntimeError("subscriber failed")
 
     counting.subscribe("test-broken", order=10_000)(broken)
-    pending = game_log_submit(
-        fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
-    )
+    pending = game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
     with pytest.raises(RuntimeError, match="subscriber failed"):
-        result_confirm(result=pending, user=table["carol"])
+        result_confirm(result=pending, by=table["carol"])
     assert Result.objects.get().state == Result.State.PENDING
     assert League.objects.get(pk=table["league"].pk).results_revision == 0
     assert not RatingGame.objects.exists()

@@ -29,7 +29,7 @@ def test_a_gp_game_entered_by_hand_scores_gp_points_per_colour_place():
     # places: black 1st, yellow 2nd, green 3rd (a finished both), red 4th
     result_enter(
         fixture=fixture,
-        user=org,
+        by=org,
         reason="played on paper",
         colour_places={"black": 1, "yellow": 2, "green": 3, "red": 4},
     )
@@ -55,7 +55,7 @@ def test_a_gp_game_entered_by_hand_scores_gp_points_per_colour_place():
 def test_bad_gp_places_are_refused_naming_the_field(places, field, words):
     org, _, fixture, _, _ = league_game("GP", [("a", ["black", "green"]), ("b", ["yellow", "red"])])
     with pytest.raises(ServiceError) as exc:
-        result_enter(fixture=fixture, user=org, reason="x", colour_places=places)
+        result_enter(fixture=fixture, by=org, reason="x", colour_places=places)
     assert exc.value.field == field and words in exc.value.message
     assert not Result.objects.filter(fixture=fixture).exists()
 
@@ -66,7 +66,7 @@ def test_a_gp_game_does_not_take_counted_pawns():
         "GP", [("a", ["black", "green"]), ("b", ["yellow", "red"])]
     )
     with pytest.raises(ServiceError) as exc:
-        result_enter(fixture=fixture, user=org, reason="x", winner=a, counted_pawns={b.pk: 2})
+        result_enter(fixture=fixture, by=org, reason="x", winner=a, counted_pawns={b.pk: 2})
     assert exc.value.field == "counted_pawns"
 
 
@@ -77,7 +77,7 @@ def test_2tplus_by_hand_records_completed_colours_and_game_time():
     )
     result = result_report(
         fixture=fixture,
-        user=pb.user,
+        by=pb.user,
         winner=b,
         counted_pawns={a.pk: 5, b.pk: 8},
         completed_colours={a.pk: 1},
@@ -111,7 +111,7 @@ def test_bad_2tplus_fields_are_refused_naming_the_field(typed, field):
         if name in typed:
             typed[name] = {ids[k]: v for k, v in typed[name].items()}
     with pytest.raises(ServiceError) as exc:
-        result_enter(fixture=fixture, user=org, reason="x", winner=b, **typed)
+        result_enter(fixture=fixture, by=org, reason="x", winner=b, **typed)
     assert exc.value.field == field
     assert not Result.objects.filter(fixture=fixture).exists()
 
@@ -122,9 +122,9 @@ def test_2t_refuses_completed_colours_and_game_time():
         "2T", [("a", ["black", "yellow"]), ("b", ["green", "red"])]
     )
     with pytest.raises(ServiceError) as exc:
-        result_enter(fixture=fixture, user=org, reason="x", winner=a, game_time=100.0)
+        result_enter(fixture=fixture, by=org, reason="x", winner=a, game_time=100.0)
     assert exc.value.field == "game_time"
-    result = result_enter(fixture=fixture, user=org, reason="x", winner=a, counted_pawns={b.pk: 3})
+    result = result_enter(fixture=fixture, by=org, reason="x", winner=a, counted_pawns={b.pk: 3})
     assert result.counted_pawns == {str(a.pk): 4, str(b.pk): 3}
 
 
@@ -138,7 +138,7 @@ def open_game():
 @pytest.mark.django_db
 def test_open_game_by_placings_scores_placement_points():
     org, league, fixture, (a, b, c, d), _ = open_game()
-    result_enter(fixture=fixture, user=org, reason="x", placings=[c.pk, a.pk, d.pk, b.pk])
+    result_enter(fixture=fixture, by=org, reason="x", placings=[c.pk, a.pk, d.pk, b.pk])
     standings_recompute(league.pk)
     points = dict(StandingsRow.objects.values_list("entry_id", "points"))
     assert points == {c.pk: 5.0, a.pk: 3.0, d.pk: 1.0, b.pk: 0.0}
@@ -149,7 +149,7 @@ def test_open_game_by_count_points_is_placed_by_them():
     org, _, fixture, (a, b, c, d), _ = open_game()
     result = result_enter(
         fixture=fixture,
-        user=org,
+        by=org,
         reason="time limit",
         count_points={a.pk: 40, b.pk: 120, c.pk: 75, d.pk: 0},
     )
@@ -163,12 +163,12 @@ def test_open_count_point_ties_need_the_placings_and_placings_must_agree():
     org, _, fixture, (a, b, c, d), _ = open_game()
     tied = {a.pk: 40, b.pk: 40, c.pk: 75, d.pk: 0}
     with pytest.raises(ServiceError) as exc:
-        result_enter(fixture=fixture, user=org, reason="x", count_points=tied)
+        result_enter(fixture=fixture, by=org, reason="x", count_points=tied)
     assert exc.value.field == "placings"
     with pytest.raises(ServiceError) as exc:
         result_enter(
             fixture=fixture,
-            user=org,
+            by=org,
             reason="x",
             count_points=tied,
             placings=[a.pk, c.pk, b.pk, d.pk],
@@ -176,7 +176,7 @@ def test_open_count_point_ties_need_the_placings_and_placings_must_agree():
     assert exc.value.field == "placings" and "count points" in exc.value.message
     result = result_enter(
         fixture=fixture,
-        user=org,
+        by=org,
         reason="die roll: b",
         count_points=tied,
         placings=[c.pk, b.pk, a.pk, d.pk],
@@ -188,10 +188,10 @@ def test_open_count_point_ties_need_the_placings_and_placings_must_agree():
 def test_open_placings_must_name_every_player_once():
     org, _, fixture, (a, b, c, _d), _ = open_game()
     with pytest.raises(ServiceError) as exc:
-        result_enter(fixture=fixture, user=org, reason="x", placings=[a.pk, b.pk, c.pk, c.pk])
+        result_enter(fixture=fixture, by=org, reason="x", placings=[a.pk, b.pk, c.pk, c.pk])
     assert exc.value.field == "placings"
     with pytest.raises(ServiceError) as exc:
-        result_enter(fixture=fixture, user=org, reason="x")
+        result_enter(fixture=fixture, by=org, reason="x")
     assert exc.value.field == "placings"
 
 

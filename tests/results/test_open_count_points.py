@@ -31,7 +31,7 @@ def test_an_incomplete_open_game_is_placed_by_count_points():
         rules="classic", players={n: [c] for c, n in names.items()}, first="red", seed=11
     )
     log["events"] = log["events"][:160]  # the time limit struck
-    result = game_log_submit(fixture=fixture, content=json.dumps(log), user=organizer)
+    result = game_log_submit(fixture=fixture, content=json.dumps(log), by=organizer)
 
     positions = outcome(log).positions
     expected = {names[c]: points_by_hand(p) for c, p in positions.items()}
@@ -69,6 +69,6 @@ def test_an_unfinished_open_log_counts_only_when_the_time_limit_ended_it(limit, 
     for i, event in enumerate(log["events"]):  # times rising to last_t
         event["t"] = round((last_t or 0) * (i + 1) / 160, 1)
     with pytest.raises(ServiceError, match=refusal):
-        game_log_submit(fixture=fixture, content=json.dumps(log), user=organizer)
+        game_log_submit(fixture=fixture, content=json.dumps(log), by=organizer)
     assert not Result.objects.filter(fixture=fixture).exists()
     assert RejectedSubmission.objects.filter(fixture=fixture).count() == 1

@@ -33,7 +33,7 @@ def test_a_claim_revokes_the_link_and_tells_the_organizer(
     assert Client().get(f"/r/{world['token']}/").status_code == 200
     lotte = make_user("lotte")
     erin = world["entry"].player
-    claim = claim_create(player=erin, user=lotte)
+    claim = claim_create(player=erin, by=lotte)
     # an open claim changes nothing yet
     assert Client().get(f"/r/{world['token']}/").status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
@@ -64,13 +64,13 @@ def test_an_accepted_invitation_of_her_entry_revokes_the_link(
         league=world["a"], entry=world["entry"], email=lotte.email, created_by=world["organizer"]
     )
     with django_capture_on_commit_callbacks(execute=True):
-        invitation_accept(invitation=invitation, user=lotte)
+        invitation_accept(invitation=invitation, by=lotte)
     assert Client().get(f"/r/{world['token']}/").status_code == 410
     assert Notification.objects.filter(kind="result_link_revoked").count() == 1
 
 
 def test_a_refused_claim_leaves_the_link_working(world):
-    claim = claim_create(player=world["entry"].player, user=make_user("mallory"))
+    claim = claim_create(player=world["entry"].player, by=make_user("mallory"))
     claim_decide(claim=claim, by=world["organizer"], approve=False)
     assert Client().get(f"/r/{world['token']}/").status_code == 200
     assert _upload(Client(), world).status_code == 302

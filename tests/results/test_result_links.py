@@ -52,16 +52,16 @@ def test_the_token_is_not_stored_and_finds_its_live_link(world):
 
 
 def test_a_link_holder_uploads_her_own_game_and_it_counts_as_her_upload(world):
-    result = game_log_submit(fixture=world["g1"], content=example_text(LOG), user=world["erin"])
+    result = game_log_submit(fixture=world["g1"], content=example_text(LOG), by=world["erin"])
     assert result.state == Result.State.PENDING
     assert result.submitted_via == world["link"] and result.submitted_by is None
     assert result.game_log.uploaded_by is None
     # the two-person rule holds for her: she cannot confirm it; carol can
     with pytest.raises(NotAllowed, match="your opponent must confirm"):
-        result_confirm(result=result, user=world["erin"])
+        result_confirm(result=result, by=world["erin"])
     with pytest.raises(NotAllowed):
-        result_dispute(result=result, user=world["erin"], reason="no")
-    confirmed = result_confirm(result=result, user=world["carol"])
+        result_dispute(result=result, by=world["erin"], reason="no")
+    confirmed = result_confirm(result=result, by=world["carol"])
     assert confirmed.state == Result.State.CONFIRMED and confirmed.decided_by == world["carol"]
     standings_recompute(world["a"].pk)
     snapshot = world["a"].snapshots.get(stage="league")
@@ -70,14 +70,14 @@ def test_a_link_holder_uploads_her_own_game_and_it_counts_as_her_upload(world):
 
 
 def test_a_link_holder_confirms_and_disputes_what_her_opponent_sent(world):
-    sent = game_log_submit(fixture=world["g1"], content=example_text(LOG), user=world["carol"])
+    sent = game_log_submit(fixture=world["g1"], content=example_text(LOG), by=world["carol"])
     assert result_actions(world["erin"], world["g1"]).allows(CONFIRM)
-    disputed = result_dispute(result=sent, user=world["erin"], reason="wrong colours")
+    disputed = result_dispute(result=sent, by=world["erin"], reason="wrong colours")
     assert disputed.state == Result.State.DISPUTED and disputed.decided_via == world["link"]
-    resolved = result_resolve(result=sent, user=world["organizer"], accept=False, note="")
+    resolved = result_resolve(result=sent, by=world["organizer"], accept=False, note="")
     assert resolved.state == Result.State.REJECTED
-    again = game_log_submit(fixture=world["g1"], content=example_text(LOG), user=world["carol"])
-    confirmed = result_confirm(result=again, user=world["erin"])
+    again = game_log_submit(fixture=world["g1"], content=example_text(LOG), by=world["carol"])
+    confirmed = result_confirm(result=again, by=world["erin"])
     assert confirmed.state == Result.State.CONFIRMED
     assert confirmed.decided_via == world["link"] and confirmed.decided_by is None
     world["a"].refresh_from_db()
@@ -86,48 +86,48 @@ def test_a_link_holder_confirms_and_disputes_what_her_opponent_sent(world):
 
 def test_without_confirmation_her_upload_counts_at_once(world):
     League.objects.filter(pk=world["a"].pk).update(confirmation_required=False)
-    result = game_log_submit(fixture=world["g1"], content=example_text(LOG), user=world["erin"])
+    result = game_log_submit(fixture=world["g1"], content=example_text(LOG), by=world["erin"])
     assert result.state == Result.State.CONFIRMED and result.decided_via == world["link"]
 
 
 def test_she_cannot_act_on_another_entrys_game(world):
     with pytest.raises(NotAllowed, match="only the players at this game"):
-        game_log_submit(fixture=world["g2"], content=example_text(LOG), user=world["erin"])
+        game_log_submit(fixture=world["g2"], content=example_text(LOG), by=world["erin"])
     assert not Result.objects.exists() and not RejectedSubmission.objects.exists()
     assert not result_actions(world["erin"], world["g2"]).allowed
 
 
 def test_she_cannot_act_in_another_league_even_with_her_own_player(world):
     with pytest.raises(NotAllowed):
-        game_log_submit(fixture=world["b1"], content=example_text(LOG), user=world["erin"])
-    sent = game_log_submit(fixture=world["b1"], content=example_text(LOG), user=world["carol"])
+        game_log_submit(fixture=world["b1"], content=example_text(LOG), by=world["erin"])
+    sent = game_log_submit(fixture=world["b1"], content=example_text(LOG), by=world["carol"])
     with pytest.raises(NotAllowed):
-        result_confirm(result=sent, user=world["erin"])
+        result_confirm(result=sent, by=world["erin"])
     with pytest.raises(NotAllowed):
-        result_dispute(result=sent, user=world["erin"], reason="no")
+        result_dispute(result=sent, by=world["erin"], reason="no")
     assert Result.objects.get().state == Result.State.PENDING
     assert not result_actions(world["erin"], world["b1"]).allowed
 
 
 def test_she_has_no_organizer_action(world):
-    sent = game_log_submit(fixture=world["g1"], content=example_text(LOG), user=world["carol"])
+    sent = game_log_submit(fixture=world["g1"], content=example_text(LOG), by=world["carol"])
     actions = result_actions(world["erin"], world["g1"])
     assert not actions.organizer
     for action in (RESOLVE, VOID):
         assert not actions.allows(action)
     erin_entry = world["link"].entry
     with pytest.raises(NotAllowed):
-        result_resolve(result=sent, user=world["erin"], accept=True, note="")
+        result_resolve(result=sent, by=world["erin"], accept=True, note="")
     with pytest.raises(NotAllowed):
-        result_enter(fixture=world["g1"], user=world["erin"], winner=erin_entry, reason="x")
+        result_enter(fixture=world["g1"], by=world["erin"], winner=erin_entry, reason="x")
     with pytest.raises(NotAllowed):
-        result_void(fixture=world["g1"], user=world["erin"], reason="x")
+        result_void(fixture=world["g1"], by=world["erin"], reason="x")
     with pytest.raises(NotAllowed):
-        forfeit_record(fixture=world["g1"], user=world["erin"], loser=erin_entry, reason="x")
+        forfeit_record(fixture=world["g1"], by=world["erin"], loser=erin_entry, reason="x")
     with pytest.raises(NotAllowed):  # not even "her own withdrawal": she is no account
         forfeit_record(
             fixture=world["g1"],
-            user=world["erin"],
+            by=world["erin"],
             loser=erin_entry,
             reason="",
             own_withdrawal=True,
@@ -142,7 +142,7 @@ def test_after_revocation_the_link_is_dead_even_for_a_holder_made_before(world):
     result_link_revoke(entry=world["link"].entry, by=world["organizer"])
     assert link_for_token(world["token"]) is None
     with pytest.raises(NotAllowed):
-        game_log_submit(fixture=world["g1"], content=example_text(LOG), user=holder)
+        game_log_submit(fixture=world["g1"], content=example_text(LOG), by=holder)
     assert not Result.objects.exists()
 
 
@@ -151,7 +151,7 @@ def test_a_revocation_after_the_page_was_opened_is_checked_under_the_lock(world)
     holder = world["erin"]
     ResultLink.objects.filter(pk=world["link"].pk).update(revoked_at="2026-01-01T00:00Z")
     with pytest.raises(NotAllowed, match="withdrawn"):
-        game_log_submit(fixture=world["g1"], content=example_text(LOG), user=holder)
+        game_log_submit(fixture=world["g1"], content=example_text(LOG), by=holder)
     assert not Result.objects.exists()
 
 
@@ -164,7 +164,7 @@ def test_rotating_makes_a_new_token_and_kills_the_old(world):
 
 def test_a_bad_log_is_refused_with_the_same_error_and_changes_nothing(world):
     with pytest.raises(ServiceError) as through_link:
-        game_log_submit(fixture=world["g1"], content=example_text(BAD), user=world["erin"])
+        game_log_submit(fixture=world["g1"], content=example_text(BAD), by=world["erin"])
     assert not Result.objects.exists()
     rejection = RejectedSubmission.objects.get()
     assert rejection.submitted_via == world["link"] and rejection.submitted_by is None
@@ -172,7 +172,7 @@ def test_a_bad_log_is_refused_with_the_same_error_and_changes_nothing(world):
         game_log_submit(
             fixture=world["g1"],
             content=example_text("invalid-house-jump.json"),
-            user=world["carol"],
+            by=world["carol"],
         )
     assert through_link.value.message == by_account.value.message
     assert Fixture.objects.get(pk=world["g1"].pk).status == Fixture.Status.SCHEDULED
@@ -206,18 +206,18 @@ def test_the_submit_permission_is_the_entrys_seat_only(world):
 
 def test_a_hand_report_through_the_link_is_hers_and_waits_for_carol(world):
     erin_entry = world["link"].entry
-    result = result_report(fixture=world["g1"], user=world["erin"], winner=erin_entry)
+    result = result_report(fixture=world["g1"], by=world["erin"], winner=erin_entry)
     assert result.submitted_via == world["link"] and result.state == Result.State.PENDING
     with pytest.raises(NotAllowed):
-        result_confirm(result=result, user=world["erin"])
-    assert result_confirm(result=result, user=world["carol"]).state == Result.State.CONFIRMED
+        result_confirm(result=result, by=world["erin"])
+    assert result_confirm(result=result, by=world["carol"]).state == Result.State.CONFIRMED
 
 
 def test_carol_is_asked_to_confirm_what_erin_sent_through_her_link(world):
     from notifications.kinds import event_recipients
     from notifications.models import Kind
 
-    result = game_log_submit(fixture=world["g1"], content=example_text(LOG), user=world["erin"])
+    result = game_log_submit(fixture=world["g1"], content=example_text(LOG), by=world["erin"])
     users, message = event_recipients(Kind.RESULT_AWAITING, result.pk)
     assert users == [world["carol"]]
     assert message.body.startswith("erin submitted the result")

@@ -42,7 +42,7 @@ def _enter(world, fixture, i):
     winner, loser = (erin, carol) if i % 3 else (carol, erin)
     result_enter(
         fixture=fixture,
-        user=world["organizer"],
+        by=world["organizer"],
         winner=winner,
         counted_pawns={loser.pk: i % 4},
         reason=f"burst {i}",
@@ -151,9 +151,9 @@ def test_an_upload_post_runs_the_same_queries_at_two_league_sizes():
     world, extra = _league_with_games(42)
     # the log is stored once (the first upload), then each upload reuses it
     _upload_queries(world, world["fixture"])
-    result_void(fixture=world["fixture"], user=world["organizer"], reason="wrong game")
+    result_void(fixture=world["fixture"], by=world["organizer"], reason="wrong game")
     small = _upload_queries(world, extra[0])  # nothing else counted
-    result_void(fixture=extra[0], user=world["organizer"], reason="wrong game")
+    result_void(fixture=extra[0], by=world["organizer"], reason="wrong game")
     for i, fixture in enumerate(extra[1:41]):
         _enter(world, fixture, i)
     large = _upload_queries(world, extra[41])  # the same log, 40 counted games later

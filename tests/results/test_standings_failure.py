@@ -26,7 +26,7 @@ def league_with_a_result(name: str) -> League:
         entry_add(league=league, player=player_create(name=f"{name}-{i}", shared=True), by=owner)
     cycle_create(league=league, by=owner, seed=1)
     fixture = Fixture.objects.filter(league=league).first()
-    result_enter(fixture=fixture, user=owner, winner=fixture.seats.first().entry, reason="OTB")
+    result_enter(fixture=fixture, by=owner, winner=fixture.seats.first().entry, reason="OTB")
     standings_recompute(league.pk)
     return league
 

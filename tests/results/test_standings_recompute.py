@@ -23,7 +23,7 @@ def league_with_results(games: int, players: int = 6):
     cycle_create(league=league, by=owner, seed=1)
     for n, fixture in enumerate(Fixture.objects.filter(league=league)[:games]):
         seats = list(fixture.seats.all())
-        result_enter(fixture=fixture, user=owner, winner=seats[n % 2].entry, reason="OTB")
+        result_enter(fixture=fixture, by=owner, winner=seats[n % 2].entry, reason="OTB")
     return league
 
 

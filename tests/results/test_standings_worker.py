@@ -28,7 +28,7 @@ def wait_for_snapshot(league, revision, timeout=30.0):
 
 def test_upload_to_standings_through_a_real_worker(table, celery_worker):
     League.objects.filter(pk=table["league"].pk).update(confirmation_required=False)
-    game_log_submit(fixture=table["fixture"], content=example_text(LOG), user=table["erin"])
+    game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
     snapshot = wait_for_snapshot(table["league"], 1)
     rows = {r.entry.player.name: r for r in snapshot.rows.select_related("entry__player")}
     assert (rows["carol"].rank, rows["carol"].wins, rows["carol"].losses) == (1, 1, 0)
@@ -40,7 +40,7 @@ def test_upload_to_standings_through_a_real_worker(table, celery_worker):
 
 def test_recompute_is_idempotent(table, celery_worker):
     League.objects.filter(pk=table["league"].pk).update(confirmation_required=False)
-    game_log_submit(fixture=table["fixture"], content=example_text(LOG), user=table["erin"])
+    game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
     first = wait_for_snapshot(table["league"], 1)
     before = list(first.rows.values_list("entry_id", "rank", "metrics"))
     again = recompute_standings.delay(table["league"].pk).get(timeout=30)
@@ -71,7 +71,7 @@ def test_a_worker_killed_mid_run_leaves_the_old_snapshot_and_the_next_run_fixes_
         try:
             worker.wait_ready()
             game_log_submit(
-                fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
+                fixture=table["fixture"], content=example_text(LOG), by=table["erin"]
             )  # revision 1; the task is enqueued on commit
             # give that task time to finish, then block the next one
             wait_for_snapshot(league, 1)
@@ -81,7 +81,7 @@ def test_a_worker_killed_mid_run_leaves_the_old_snapshot_and_the_next_run_fixes_
 
             void = threading.Thread(
                 target=lambda: (
-                    result_void(fixture=table["fixture"], user=table["organizer"], reason="replay"),
+                    result_void(fixture=table["fixture"], by=table["organizer"], reason="replay"),
                     connection.close(),
                 )
             )
@@ -131,7 +131,7 @@ def test_submissions_survive_a_broker_outage_and_catch_up_repairs(table, setting
 
         _reset_app_connections()
         result = game_log_submit(
-            fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
+            fixture=table["fixture"], content=example_text(LOG), by=table["erin"]
         )
         assert result.state == "confirmed"  # stored although the broker is down
         assert not StandingsSnapshot.objects.filter(league=league).exists()

@@ -16,7 +16,7 @@ LOG = "valid-league-2tplus.json"
 
 def test_a_valid_log_becomes_a_pending_result_derived_from_the_log(table):
     fixture = table["fixture"]
-    result = game_log_submit(fixture=fixture, content=example_text(LOG), user=table["erin"])
+    result = game_log_submit(fixture=fixture, content=example_text(LOG), by=table["erin"])
     assert result.state == Result.State.PENDING
     assert result.verified and result.source == Result.Source.LOG
     carol = fixture.seats.get(position=1).entry
@@ -36,10 +36,8 @@ def test_a_valid_log_becomes_a_pending_result_derived_from_the_log(table):
 
 
 def test_an_identical_reupload_is_recognised_not_duplicated(table):
-    first = game_log_submit(fixture=table["fixture"], content=example_text(LOG), user=table["erin"])
-    again = game_log_submit(
-        fixture=table["fixture"], content=example_text(LOG), user=table["carol"]
-    )
+    first = game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
+    again = game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["carol"])
     assert again.pk == first.pk
     assert GameLog.objects.count() == 1
     assert Result.objects.count() == 1
@@ -49,7 +47,7 @@ def test_a_log_breaking_the_rules_is_rejected_and_kept_as_an_attempt(table):
     data = example(LOG)
     data["events"][5]["die"] = 9
     with pytest.raises(ServiceError) as err:
-        game_log_submit(fixture=table["fixture"], content=json.dumps(data), user=table["erin"])
+        game_log_submit(fixture=table["fixture"], content=json.dumps(data), by=table["erin"])
     assert err.value.event == 5
     assert "(event 6)" in err.value.message  # counted from 1, as the replay does
     assert not GameLog.objects.exists() and not Result.objects.exists()
@@ -99,7 +97,7 @@ def test_a_log_of_another_game_is_rejected_naming_what_differs(table, change, ex
     change(table, data)
     fixture = type(table["fixture"]).objects.get(pk=table["fixture"].pk)
     with pytest.raises(ServiceError) as err:
-        game_log_submit(fixture=fixture, content=json.dumps(data), user=table["erin"])
+        game_log_submit(fixture=fixture, content=json.dumps(data), by=table["erin"])
     assert expected in err.value.message
     assert not Result.objects.exists()
     assert RejectedSubmission.objects.count() == 1
@@ -109,26 +107,26 @@ def test_an_incomplete_log_does_not_decide_a_league_game(table):
     data = example(LOG)
     data["events"] = data["events"][:50]
     with pytest.raises(ServiceError, match="ends before the game is decided"):
-        game_log_submit(fixture=table["fixture"], content=json.dumps(data), user=table["erin"])
+        game_log_submit(fixture=table["fixture"], content=json.dumps(data), by=table["erin"])
 
 
 @pytest.mark.parametrize("content", ["", "{", "[]", '{"format": "maedn-log/1"}', b"\xff\xfe"])
 def test_garbage_is_rejected_with_a_message(table, content):
     with pytest.raises(ServiceError) as err:
-        game_log_submit(fixture=table["fixture"], content=content, user=table["erin"])
+        game_log_submit(fixture=table["fixture"], content=content, by=table["erin"])
     assert err.value.message
     assert not Result.objects.exists()
 
 
 def test_only_players_at_the_board_or_organizers_may_submit(table):
     with pytest.raises(NotAllowed):
-        game_log_submit(fixture=table["fixture"], content=example_text(LOG), user=table["stranger"])
+        game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["stranger"])
     assert not RejectedSubmission.objects.exists()
 
 
 def test_an_organizers_upload_counts_at_once(table):
     result = game_log_submit(
-        fixture=table["fixture"], content=example_text(LOG), user=table["organizer"]
+        fixture=table["fixture"], content=example_text(LOG), by=table["organizer"]
     )
     assert result.state == Result.State.CONFIRMED
     table["league"].refresh_from_db()
@@ -138,9 +136,7 @@ def test_an_organizers_upload_counts_at_once(table):
 def test_without_confirmation_a_players_valid_log_counts_at_once(table):
     table["league"].confirmation_required = False
     table["league"].save()
-    result = game_log_submit(
-        fixture=table["fixture"], content=example_text(LOG), user=table["erin"]
-    )
+    result = game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
     assert result.state == Result.State.CONFIRMED
 
 
@@ -156,6 +152,6 @@ def test_unstorable_characters_are_refused_and_the_attempt_is_recorded(table, ch
     data = example(LOG)
     change(data)
     with pytest.raises(ServiceError, match=message):
-        game_log_submit(fixture=table["fixture"], content=json.dumps(data), user=table["erin"])
+        game_log_submit(fixture=table["fixture"], content=json.dumps(data), by=table["erin"])
     assert RejectedSubmission.objects.count() == 1
     assert not GameLog.objects.exists()

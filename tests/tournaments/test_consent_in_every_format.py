@@ -38,7 +38,7 @@ def test_a_grand_prix_is_not_scheduled_while_an_invitation_is_unanswered():
     with pytest.raises(ServiceError, match="Bob has not accepted"):
         event_schedule(league=league, by=organizer, seed=1)
     assert not league.fixtures.exists()
-    entry_accept(entry=bob, user=bob_user)
+    entry_accept(entry=bob, by=bob_user)
     event_schedule(league=league, by=organizer, seed=1)
     seated = {s.entry.player.name for f in league.fixtures.all() for s in f.seats.all()}
     assert seated == {"Ann", "Ben", "Bob"}
@@ -58,7 +58,7 @@ def test_an_open_round_draws_no_one_whose_request_waits_for_an_organizer():
         entry_add(league=league, player=player_create(name=f"P{i}", shared=True), by=organizer)
     newcomer = make_user("newcomer")
     player_create(name="Newcomer", user=newcomer)
-    asking = join_request(league=league, user=newcomer)
+    asking = join_request(league=league, by=newcomer)
     assert asking.state == Entry.State.REQUESTED
     open_round_draw(league=league, by=organizer, seed=3)
     seated = [s.entry_id for f in league.fixtures.all() for s in f.seats.all()]
@@ -84,14 +84,14 @@ def test_another_organizer_cannot_invite_an_account_to_become_a_player_they_did_
 
 def test_only_the_creator_or_staff_decides_a_claim():
     maker, mallory, alice, _league = _players_of_two_organizers()
-    claim = claim_create(player=alice, user=make_user("sock_puppet"))
+    claim = claim_create(player=alice, by=make_user("sock_puppet"))
     with pytest.raises(NotAllowed, match="only the organizer who created Alice"):
         claim_decide(claim=claim, by=mallory, approve=True)
     claim.refresh_from_db()
     alice.refresh_from_db()
     assert claim.state == PlayerClaim.State.OPEN and alice.user_id is None
     claim_decide(claim=claim, by=maker, approve=False)
-    real = claim_create(player=alice, user=make_user("alice"))
+    real = claim_create(player=alice, by=make_user("alice"))
     claim_decide(claim=real, by=make_user("staff", staff=True), approve=True)
     alice.refresh_from_db()
     assert alice.user.get_username() == "alice"
@@ -101,6 +101,6 @@ def test_the_creator_still_invites_someone_to_become_their_player():
     maker, _mallory, alice, _ = _players_of_two_organizers()
     league = league_create(owner=maker, name="Maker's league", format="2T")
     invitation = invitation_create(league=league, by=maker, player=alice)
-    entry = invitation_accept(invitation=invitation, user=make_user("alice"))
+    entry = invitation_accept(invitation=invitation, by=make_user("alice"))
     alice.refresh_from_db()
     assert entry.player == alice and alice.user.get_username() == "alice"

@@ -55,7 +55,7 @@ def play(fixture: Fixture, user, seed: int, first: str | None = None) -> dict:
         bots="heuristic",
         seed=seed,
     )
-    game_log_submit(fixture=fixture, content=json.dumps(log), user=user)
+    game_log_submit(fixture=fixture, content=json.dumps(log), by=user)
     return log
 
 
@@ -138,12 +138,12 @@ def test_correcting_the_deciding_game_is_refused_once_the_later_game_has_a_resul
     referee = make_user("referee")
     league.organizers.add(referee)
     with pytest.raises(ServiceError, match="Game 2 already has a result"):
-        result_void(fixture=g1, user=referee, reason="wrong log")
+        result_void(fixture=g1, by=referee, reason="wrong log")
     g1.refresh_from_db()
     g2.refresh_from_db()
     assert g1.status == "confirmed" and g2.starting_colour == start  # nothing changed
 
-    result_void(fixture=g2, user=referee, reason="replayed")
+    result_void(fixture=g2, by=referee, reason="replayed")
     # a corrected game 1 (another log, counting at once) moves game 2's start with it
     for seed in range(40, 60):
         log = play(g1, referee, seed=seed)
@@ -151,7 +151,7 @@ def test_correcting_the_deciding_game_is_refused_once_the_later_game_has_a_resul
             break
     g2.refresh_from_db()
     assert g2.starting_colour == outcome(log).placings[0] != start
-    result_void(fixture=g1, user=referee, reason="wrong log")
+    result_void(fixture=g1, by=referee, reason="wrong log")
     g2.refresh_from_db()
     assert g2.starting_colour == "" and g2.start_label == "decided by game 1"
 

@@ -99,7 +99,7 @@ def test_a_grand_prix_on_board_six_seats_three_players_on_opposite_pairs(organiz
         assert set(game.start_rolls[0]) == set(BOARD6)
 
     log = simulate(games[0], "league-gp", seed=9)
-    game_log_submit(fixture=games[0], content=json.dumps(log), user=organizer)
+    game_log_submit(fixture=games[0], content=json.dumps(log), by=organizer)
     # GP points by hand: 10/6/4/3/2/1 per colour place, 2 to the first with both home
     owner = {c: s.entry_id for s in games[0].seats.all() for c in s.colours}
     expected = {s.entry_id: 0 for s in games[0].seats.all()}
@@ -169,7 +169,7 @@ def draw_pairs(fixtures) -> Counter:
 def play_round(league, organizer, number, seed):
     for fixture in league.fixtures.filter(round=number).prefetch_related("seats__entry__player"):
         log = simulate(fixture, "classic", seed=seed + fixture.number)
-        game_log_submit(fixture=fixture, content=json.dumps(log), user=organizer)
+        game_log_submit(fixture=fixture, content=json.dumps(log), by=organizer)
 
 
 def test_an_open_tournament_draws_rounds_and_the_best_four_play_the_final_table(organizer):
@@ -239,7 +239,7 @@ def test_an_open_tournament_draws_rounds_and_the_best_four_play_the_final_table(
     assert finalists == ranked[:4]  # the best four, best first
     assert final.stage == "final" and final.label == "Final table"
     log = simulate(final, "classic", seed=300)
-    game_log_submit(fixture=final, content=json.dumps(log), user=organizer)
+    game_log_submit(fixture=final, content=json.dumps(log), by=organizer)
     result = final.results.get(state="confirmed")
     league.refresh_from_db()
     assert league.status == "finished"  # the final table decided the tournament
@@ -262,7 +262,7 @@ def test_a_remaining_tie_on_count_points_goes_to_the_recorded_die_roll(organizer
     (fixture,) = league.fixtures.prefetch_related("seats__entry__player")
     log = simulate(fixture, "classic", seed=1)
     log["events"] = []  # the time limit struck at once: one pawn each on its start field
-    result = game_log_submit(fixture=fixture, content=json.dumps(log), user=organizer)
+    result = game_log_submit(fixture=fixture, content=json.dumps(log), by=organizer)
     assert set(result.count_points.values()) == {10}  # start field 10, the yard 0
     names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}
     rolls = [{"Q1": 6, "Q2": 2, "Q3": 4, "Q4": 1}]

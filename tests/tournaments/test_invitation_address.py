@@ -37,7 +37,7 @@ def test_someone_else_holding_the_link_cannot_accept(org, league):
     invitation = invitation_create(league=league, by=org, email="anna@example.org", name="Anna")
     thief = confirmed("thief", "thief@example.org")
     with pytest.raises(NotAllowed, match="sent to another e-mail address"):
-        invitation_accept(invitation=invitation, user=thief)
+        invitation_accept(invitation=invitation, by=thief)
     invitation.refresh_from_db()
     assert invitation.is_open and not Player.objects.filter(user=thief).exists()
     assert not Entry.objects.filter(league=league).exists()
@@ -48,21 +48,21 @@ def test_the_address_unconfirmed_is_not_enough(org, league):
     invitation = invitation_create(league=league, by=org, email="anna@example.org", name="Anna")
     squatter = make_user("squatter", email="anna@example.org")
     with pytest.raises(NotAllowed, match="confirm that address first"):
-        invitation_accept(invitation=invitation, user=squatter)
+        invitation_accept(invitation=invitation, by=squatter)
     assert Invitation.objects.get().is_open
 
 
 def test_the_confirmed_owner_of_the_address_accepts_in_any_case(org, league):
     invitation = invitation_create(league=league, by=org, email="Anna@Example.org", name="Anna")
     anna = confirmed("anna", "anna@example.org")
-    entry = invitation_accept(invitation=invitation, user=anna)
+    entry = invitation_accept(invitation=invitation, by=anna)
     assert entry.state == Entry.State.ACCEPTED and entry.player.user == anna
 
 
 def test_a_link_to_hand_out_is_a_bearer_link(org, league):
     invitation = invitation_create(league=league, by=org, name="Walk-in")
     anyone = make_user("anyone")
-    assert invitation_accept(invitation=invitation, user=anyone).player.user == anyone
+    assert invitation_accept(invitation=invitation, by=anyone).player.user == anyone
 
 
 def test_the_invitation_page_tells_a_stranger_and_offers_no_button(org, league):
@@ -126,5 +126,5 @@ def test_an_address_is_confirmed_for_one_account_only(org):
     confirmed("first", "shared@example.org")
     second = make_user("second", email="Shared@example.org")
     with pytest.raises(ServiceError, match="confirmed for another account already"):
-        email_confirm(token=email_confirmation_token(second), user=second)
+        email_confirm(token=email_confirmation_token(second), by=second)
     assert not ConfirmedEmail.objects.filter(user=second).exists()

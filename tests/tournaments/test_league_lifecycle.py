@@ -62,7 +62,7 @@ def test_withdrawal_forfeits_the_remaining_games_only(organizer):
     cycle_create(league=league, by=organizer, seed=9)
     quitter = entries[0]
     played = Fixture.objects.filter(league=league, seats__entry=quitter).first()
-    result_enter(fixture=played, user=organizer, winner=quitter, reason="OTB")
+    result_enter(fixture=played, by=organizer, winner=quitter, reason="OTB")
     forfeited = entry_withdraw(entry=quitter, by=organizer, reason="moved away")
     assert forfeited == 3  # four games with A in a three-player DRR, one already played
     assert Result.objects.filter(source="forfeit", forfeit_loser=quitter).count() == 3

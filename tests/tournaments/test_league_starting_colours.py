@@ -69,7 +69,7 @@ def test_a_three_player_3t_league_starts_each_game_with_the_colour_that_clinched
     assert all(g.start_depends_on_id == prev.pk for prev, g in zip([g2, *rest], rest, strict=False))
 
     log1 = log_for(g1, seed=11)
-    game_log_submit(fixture=g1, content=json.dumps(log1), user=organizer)
+    game_log_submit(fixture=g1, content=json.dumps(log1), by=organizer)
     g2.refresh_from_db()
     clinched = outcome(log1).placings[0]  # 3T: the first colour home clinches victory
     assert g2.starting_colour == clinched
@@ -79,9 +79,9 @@ def test_a_three_player_3t_league_starts_each_game_with_the_colour_that_clinched
     if old_rule != clinched:
         with pytest.raises(ServiceError, match=f"starting colour is {clinched}"):
             game_log_submit(
-                fixture=g2, content=json.dumps(log_for(g2, 3, first=old_rule)), user=organizer
+                fixture=g2, content=json.dumps(log_for(g2, 3, first=old_rule)), by=organizer
             )
-    game_log_submit(fixture=g2, content=json.dumps(log_for(g2, seed=12)), user=organizer)
+    game_log_submit(fixture=g2, content=json.dumps(log_for(g2, seed=12)), by=organizer)
     g2.refresh_from_db()
     assert g2.status == Fixture.Status.CONFIRMED
 
@@ -119,9 +119,9 @@ def test_a_gp_league_on_board_six_accepts_a_log_that_lists_the_empty_colours(org
     )
     without = log_for(game, seed=1)  # the other colours play as their own players
     with pytest.raises(ServiceError, match='list it under "unused"'):
-        game_log_submit(fixture=game, content=json.dumps(without), user=organizer)
+        game_log_submit(fixture=game, content=json.dumps(without), by=organizer)
     log = log_for(game, seed=1, unused=game.unused_colours)
-    game_log_submit(fixture=game, content=json.dumps(log), user=organizer)
+    game_log_submit(fixture=game, content=json.dumps(log), by=organizer)
     game.refresh_from_db()
     assert game.status == Fixture.Status.CONFIRMED
 
@@ -134,7 +134,7 @@ def test_after_a_forfeit_the_organizer_sets_the_next_start_on_the_game_page(orga
     league = league_with(organizer, ["Ann", "Ben", "Cat"], format="3T")
     cycle_create(league=league, by=organizer, seed=7)
     g1, g2, *_ = games(league)
-    forfeit_record(fixture=g1, user=organizer, loser=g1.seats.first().entry, reason="absent")
+    forfeit_record(fixture=g1, by=organizer, loser=g1.seats.first().entry, reason="absent")
     g2.refresh_from_db()
     assert g2.starting_colour == ""  # a forfeit has no colour that clinched it
     client = Client()

@@ -52,7 +52,7 @@ def test_an_organizer_who_entered_a_creatorless_player_cannot_hand_it_to_a_claim
     league = draft(mallory, "Mallory's")
     Entry.objects.create(league=league, player=anna)  # however it got there
     sock = make_user("sock")
-    claim = claim_create(player=anna, user=sock)
+    claim = claim_create(player=anna, by=sock)
     with pytest.raises(NotAllowed, match="no recorded creator: only staff"):
         claim_decide(claim=claim, by=mallory, approve=True)
     anna.refresh_from_db()
@@ -68,7 +68,7 @@ def test_a_co_organizer_of_the_creators_league_cannot_approve_a_claim(maker, mal
     league = draft(maker)
     league.organizers.add(mallory)
     entry_add(league=league, player=rosa, by=maker)
-    claim = claim_create(player=rosa, user=make_user("rosa-ish"))
+    claim = claim_create(player=rosa, by=make_user("rosa-ish"))
     with pytest.raises(NotAllowed, match="only the organizer who created Rosa"):
         claim_decide(claim=claim, by=mallory, approve=True)
     claim_decide(claim=claim, by=maker, approve=True)
@@ -81,7 +81,7 @@ def test_the_manage_page_offers_a_claim_only_to_who_may_decide_it(maker, mallory
     league = draft(maker)
     league.organizers.add(mallory)
     entry_add(league=league, player=rosa, by=maker)
-    claim = claim_create(player=rosa, user=make_user("claimant"))
+    claim = claim_create(player=rosa, by=make_user("claimant"))
     url = reverse("tournaments:manage", args=[league.slug])
     assert "claimant" in client_for(maker).get(url).content.decode()
     assert "claimant" not in client_for(mallory).get(url).content.decode()
@@ -107,7 +107,7 @@ def test_a_player_made_in_the_admin_records_the_staff_member_as_its_creator(supe
     ida = Player.objects.get(name="Imported Ida")
     assert ida.created_by == staff and ida.slug == "imported-ida" and not ida.shared
     # so an organizer who enters nothing of hers cannot take her over
-    claim = claim_create(player=ida, user=make_user("ida-claimant"))
+    claim = claim_create(player=ida, by=make_user("ida-claimant"))
     with pytest.raises(NotAllowed):
         claim_decide(claim=claim, by=mallory, approve=True)
 

@@ -26,7 +26,7 @@ def play_drr(league, organizer, winner_of):
     for fixture in Fixture.objects.filter(league=league, series__isnull=True):
         seats = {s.entry.player.name: s.entry for s in fixture.seats.all()}
         winner = seats[winner_of(tuple(seats))]
-        result_enter(fixture=fixture, user=organizer, winner=winner, reason="played OTB")
+        result_enter(fixture=fixture, by=organizer, winner=winner, reason="played OTB")
     standings_recompute(league.pk)
 
 
@@ -68,7 +68,7 @@ def test_xleague_playoffs_advance_by_themselves(organizer):
     assert game.starting_colour == rearguard(("red", "black", "yellow", "green"), first.colours)
     for _ in range(2):
         game = qualifying.fixtures.filter(status=Fixture.Status.SCHEDULED).get()
-        result_enter(fixture=game, user=organizer, winner=qualifying.higher, reason="won")
+        result_enter(fixture=game, by=organizer, winner=qualifying.higher, reason="won")
     qualifying.refresh_from_db()
     assert qualifying.winner == qualifying.higher
     assert series_score(qualifying).score == "3–0"
@@ -77,7 +77,7 @@ def test_xleague_playoffs_advance_by_themselves(organizer):
     assert final.fixtures.count() == 1  # the final's first game is scheduled
     for _ in range(3):
         game = final.fixtures.filter(status=Fixture.Status.SCHEDULED).get()
-        result_enter(fixture=game, user=organizer, winner=final.higher, reason="won")
+        result_enter(fixture=game, by=organizer, winner=final.higher, reason="won")
     final.refresh_from_db()
     assert final.winner.player.name == "Ann"
     league.refresh_from_db()

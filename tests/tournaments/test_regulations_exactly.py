@@ -74,7 +74,7 @@ def test_a_two_player_gp_league_with_typed_rolls_does_not_always_start_alike(org
 
 def _play(game: Fixture, organizer, seed: int) -> dict:
     log = log_for(game, seed=seed)
-    game_log_submit(fixture=game, content=json.dumps(log), user=organizer)
+    game_log_submit(fixture=game, content=json.dumps(log), by=organizer)
     return log
 
 
@@ -112,7 +112,7 @@ def _hand_correction(game: Fixture, organizer, winner_id: int, reason: str):
     others = [s.entry_id for s in game.seats.all() if s.entry_id != winner_id]
     return result_enter(
         fixture=game,
-        user=organizer,
+        by=organizer,
         winner=game.seats.get(entry_id=winner_id).entry,
         counted_pawns={winner_id: 4, others[0]: 3, others[1]: 1},
         reason=reason,
@@ -216,8 +216,8 @@ def test_a_3t_start_decided_by_the_previous_log_is_refused_and_one_waiting_too(o
         "Set the starting colour" not in _client(organizer).get(f"/games/{g3.pk}/").content.decode()
     )
     # a forfeit has no clinching colour: then the organizer sets it (as before)
-    result_void(fixture=g1, user=organizer, reason="replayed")
-    forfeit_record(fixture=g1, user=organizer, loser=g1.seats.first().entry, reason="absent")
+    result_void(fixture=g1, by=organizer, reason="replayed")
+    forfeit_record(fixture=g1, by=organizer, loser=g1.seats.first().entry, reason="absent")
     g2.refresh_from_db()
     assert "Set the starting colour" in _client(organizer).get(f"/games/{g2.pk}/").content.decode()
     fixture_start_record(fixture=g2, by=organizer, colour=colour, reason="G1 forfeited")
@@ -251,7 +251,7 @@ def _gp_result(game: Fixture, organizer, first, reason="played"):
         for colour in seat.colours:
             places[colour] = n
             n += 1
-    return result_enter(fixture=game, user=organizer, colour_places=places, reason=reason)
+    return result_enter(fixture=game, by=organizer, colour_places=places, reason=reason)
 
 
 def test_a_gp_league_tied_for_first_gets_an_extra_game(organizer):
@@ -351,7 +351,7 @@ def test_challengers_game_zero_decides_the_start_and_counts_only_if_set(
 
 
 def _hand_correction_2(game: Fixture, organizer, winner):
-    return result_enter(fixture=game, user=organizer, winner=winner, reason="over the board")
+    return result_enter(fixture=game, by=organizer, winner=winner, reason="over the board")
 
 
 def test_game_zero_counting_is_a_challengers_setting_only(organizer):

@@ -34,7 +34,7 @@ def xleague(org):
     for fixture in Fixture.objects.filter(league=league, series__isnull=True):
         seats = {s.entry.player.name: s.entry for s in fixture.seats.all()}
         best = max(seats, key=STRENGTH.get)
-        result_enter(fixture=fixture, user=org, winner=seats[best], reason="OTB")
+        result_enter(fixture=fixture, by=org, winner=seats[best], reason="OTB")
     standings_recompute(league.pk)
     return league
 
@@ -46,18 +46,18 @@ def test_voiding_the_deciding_playoff_game_reopens_the_series():
     games = []
     for _ in range(2):
         game = qualifying.fixtures.get(status=Fixture.Status.SCHEDULED)
-        result_enter(fixture=game, user=org, winner=qualifying.higher, reason="won")
+        result_enter(fixture=game, by=org, winner=qualifying.higher, reason="won")
         games.append(game)
     final.refresh_from_db()
     assert final.lower_id == qualifying.higher_id and final.fixtures.count() == 1
 
-    result_void(fixture=games[-1], user=org, reason="wrong log")
+    result_void(fixture=games[-1], by=org, reason="wrong log")
     qualifying.refresh_from_db()
     final.refresh_from_db()
     assert qualifying.winner_id is None and series_score(qualifying).score == "2–0"
     assert final.lower_id is None and not final.fixtures.exists()
     # the replayed game goes to the lower seed: 2–1, and game 3 is scheduled
-    result_enter(fixture=games[-1], user=org, winner=qualifying.lower, reason="replayed")
+    result_enter(fixture=games[-1], by=org, winner=qualifying.lower, reason="replayed")
     qualifying.refresh_from_db()
     assert qualifying.status == Series.Status.PLAYING
     assert qualifying.fixtures.filter(status=Fixture.Status.SCHEDULED).count() == 1
@@ -69,12 +69,12 @@ def test_a_series_cannot_change_hands_once_the_next_series_has_results():
     qualifying, final = playoffs_generate(league=xleague(org), by=org)
     for _ in range(2):
         game = qualifying.fixtures.get(status=Fixture.Status.SCHEDULED)
-        result_enter(fixture=game, user=org, winner=qualifying.higher, reason="won")
+        result_enter(fixture=game, by=org, winner=qualifying.higher, reason="won")
     final.refresh_from_db()
-    result_enter(fixture=final.fixtures.get(), user=org, winner=final.higher, reason="won")
+    result_enter(fixture=final.fixtures.get(), by=org, winner=final.higher, reason="won")
     deciding = qualifying.fixtures.filter(status=Fixture.Status.CONFIRMED).last()
     with pytest.raises(ServiceError, match="Final Series has results already"):
-        result_void(fixture=deciding, user=org, reason="oops")
+        result_void(fixture=deciding, by=org, reason="oops")
     assert Result.objects.filter(fixture=deciding, state="confirmed").exists()
 
 
@@ -91,9 +91,9 @@ def two_games(db):
 def test_one_log_is_the_result_of_one_game_only(two_games):
     first, second, carol = two_games
     text = json.dumps(example(LOG))
-    game_log_submit(fixture=first, content=text, user=carol)
+    game_log_submit(fixture=first, content=text, by=carol)
     with pytest.raises(ServiceError, match="already the result of game"):
-        game_log_submit(fixture=second, content=text, user=carol)
+        game_log_submit(fixture=second, content=text, by=carol)
     assert not second.results.exists()
 
 
@@ -106,7 +106,7 @@ def test_the_winner_is_found_by_colours_not_by_a_name_that_looks_alike():
     fixture = make_fixture(league, [(y, ["black", "yellow"]), (x, ["green", "red"])], "black")
     log = example(LOG)
     log["players"] = {"carol-2-2": ["schwarz", "gelb"], "carol-2": ["grün", "rot"]}
-    result = game_log_submit(fixture=fixture, content=json.dumps(log), user=org)
+    result = game_log_submit(fixture=fixture, content=json.dumps(log), by=org)
     assert result.winner.player == x
     assert result.placings[0] == result.winner_id
 
@@ -121,13 +121,13 @@ def test_an_organizer_who_plays_is_a_player_in_their_own_game():
         league, [(me, ["black", "yellow"]), (opponent, ["green", "red"])], "black"
     )
     mine = Entry.objects.get(league=league, player=me)
-    report = result_report(fixture=fixture, user=org, winner=mine)
+    report = result_report(fixture=fixture, by=org, winner=mine)
     assert report.state == Result.State.PENDING
     with pytest.raises(NotAllowed, match="your opponent must confirm"):
-        result_confirm(result=report, user=org)
+        result_confirm(result=report, by=org)
     with pytest.raises(NotAllowed, match="another organizer"):
-        result_enter(fixture=fixture, user=org, winner=mine, reason="I won")
-    assert result_confirm(result=report, user=other).state == Result.State.CONFIRMED
+        result_enter(fixture=fixture, by=org, winner=mine, reason="I won")
+    assert result_confirm(result=report, by=other).state == Result.State.CONFIRMED
 
 
 @pytest.mark.django_db

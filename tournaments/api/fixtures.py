@@ -340,9 +340,7 @@ class FixtureLogView(FixtureView):
         check_declared_size(request)
         content = self._upload(request)
         _refuse_unstorable_log(content)
-        upload = result_services.game_log_upload(
-            fixture=fixture, content=content, user=request.user
-        )
+        upload = result_services.game_log_upload(fixture=fixture, content=content, by=request.user)
         response = self.created(upload.result)
         if not upload.created:  # this very log was submitted before: nothing new
             response.status_code = status.HTTP_200_OK
@@ -386,7 +384,7 @@ class FixtureReportView(FixtureView):
         data = self.input(ReportSerializer, request)
         result = result_services.result_report(
             fixture=fixture,
-            user=request.user,
+            by=request.user,
             winner=self._winner(fixture, data),
             reason=data.get("reason", ""),
             **typed_result(data),
@@ -416,7 +414,7 @@ class FixtureResultView(FixtureView):
         data = self.input(ResultEnterSerializer, request)
         result = result_services.result_enter(
             fixture=fixture,
-            user=request.user,
+            by=request.user,
             winner=self._winner(fixture, data),
             reason=data["reason"],
             **typed_result(data),
@@ -435,7 +433,7 @@ class FixtureForfeitView(FixtureView):
         data = self.input(ForfeitSerializer, request)
         result = result_services.forfeit_record(
             fixture=fixture,
-            user=request.user,
+            by=request.user,
             loser=self.entry_of(fixture, data["loser"], "loser"),
             reason=data.get("reason", ""),
         )
@@ -451,7 +449,7 @@ class FixtureVoidView(FixtureView):
     def post(self, request, pk: int):
         fixture = self.get_fixture(pk)
         data = self.input(ReasonSerializer, request)
-        result_services.result_void(fixture=fixture, user=request.user, reason=data["reason"])
+        result_services.result_void(fixture=fixture, by=request.user, reason=data["reason"])
         return Response(FixtureSerializer(self.get_fixture(pk)).data)
 
 

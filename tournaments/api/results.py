@@ -227,7 +227,7 @@ class ResultConfirmView(ResultView):
         responses={200: ResultSerializer, **SUBMIT_ERRORS},
     )
     def post(self, request, pk: int):
-        result = result_services.result_confirm(result=self.get_result(pk), user=request.user)
+        result = result_services.result_confirm(result=self.get_result(pk), by=request.user)
         return self.answer(result)
 
 
@@ -243,7 +243,7 @@ class ResultDisputeView(ResultView):
         result = self.get_result(pk)
         data = self.input(ReasonSerializer, request)
         result = result_services.result_dispute(
-            result=result, user=request.user, reason=data["reason"]
+            result=result, by=request.user, reason=data["reason"]
         )
         return self.answer(result)
 
@@ -258,6 +258,6 @@ class ResultResolveView(ResultView):
         result = self.get_result(pk)
         data = self.input(ResolveSerializer, request)
         result = result_services.result_resolve(
-            result=result, user=request.user, accept=data["accept"], note=data.get("note", "")
+            result=result, by=request.user, accept=data["accept"], note=data.get("note", "")
         )
         return self.answer(result)

@@ -205,7 +205,7 @@ def _disagreement(fixture: Fixture, fields: dict) -> str:
 
 
 def table_result_enter(
-    *, fixture: Fixture, user, winner=None, counted_pawns=None, reason: str = "", **typed
+    *, fixture: Fixture, by, winner=None, counted_pawns=None, reason: str = "", **typed
 ) -> Result:
     """A player at the table enters its placings (or count points when time ran out), from
     their phone. The same result entered again counts once, however the phones race (the
@@ -213,12 +213,12 @@ def table_result_enter(
     by another player at the table it confirms the first entry; different placings from
     another player dispute it (the desk decides); the same player's different entry is
     refused while theirs waits (``result_report``)."""
-    if not sits_at(user, fixture):
+    if not sits_at(by, fixture):
         raise coded("table_not_yours", table=fixture.number, cls=NotAllowed)
     with transaction.atomic():
         # one locked read of the table with its seats and result versions (read under
         # the lock): everything below decides on these, nothing is locked or read again
-        fixture = fixture_lock(fixture.pk, user, table=True)
+        fixture = fixture_lock(fixture.pk, by, table=True)
         versions = list(fixture.results.all())
         # what follows writes results: no one may read the versions from the cache again
         fixture._prefetched_objects_cache.pop("results", None)
@@ -226,12 +226,12 @@ def table_result_enter(
         hand = HandResult(winner=winner_pk, counted_pawns=counted_pawns, **typed)
         fields = hand_result_fields(fixture, hand)
         current = _current_version(versions)
-        locked = {"fixture": fixture, "versions": versions, "user": user}
+        locked = {"fixture": fixture, "versions": versions, "by": by}
         if _same_result(current, fields):
-            if current.state == Result.State.CONFIRMED or same_actor(current, user):
+            if current.state == Result.State.CONFIRMED or same_actor(current, by):
                 return current  # entered twice: counts once
             return result_confirm_locked(result=current, **locked)
-        if current and current.state == Result.State.PENDING and not same_actor(current, user):
+        if current and current.state == Result.State.PENDING and not same_actor(current, by):
             # two players at the table disagree: the table is disputed, the desk decides
             return result_dispute_locked(
                 result=current, reason=_disagreement(fixture, fields), **locked

@@ -107,47 +107,77 @@ def invitation_create(
     require_organizer(by, league)
     if refusal := entries_open_refusal(league):
         raise ServiceError(refusal)
-    email = (email or "").strip()
+    email = _checked_email(email)
     name = single_line(name, field="name", what="the player's name")
-    if email:
-        try:
-            validate_email(email)
-        except ValidationError:
-            raise coded("email_invalid", field="email", email=repr(email)) from None
-    if player is not None and player.user_id:
-        raise coded("invite_has_account", field="player", player=player.name)
-    if player is not None and not may_vouch_for(by, player):
-        raise coded("invite_not_yours", field="player", cls=NotAllowed, player=player.name)
-    if player is not None and rated_player_refusal(by, player):
-        raise coded("player_rated", field="player", cls=NotAllowed, player=player.name)
+    if player is not None:
+        _check_invited_player(by, player)
     if name:  # the name of the account's player if it has none: checked in its scope
-        clash = player_name_clash(name, organizer=by)
-        if clash is not None and clash.user_id is None:
-            raise coded("invite_name_taken", field="name", player=clash.name)
-        name = player_name_check(name, what="the player's name")
+        name = _checked_invitation_name(name, by)
     with transaction.atomic():
         if email:
             mail_allowance_check(kind=MailSent.Kind.INVITATION, sender=by, recipient=email)
         entry = None
         if player is not None:
-            entry = Entry.objects.filter(league=league, player=player).first()
-            if entry is None:
-                entry = Entry.objects.create(
-                    league=league,
-                    player=player,
-                    preferred_colours=fitting_pair(league, player.preferred_colours),
-                    accepted_at=timezone.now(),
-                )
+            entry = _league_entry(league, player, accepted_at=timezone.now())
         invitation = Invitation.objects.create(
             league=league, entry=entry, name=name, email=email, created_by=by
         )
         if email:
-            mail_record(kind=MailSent.Kind.INVITATION, sender=by, recipient=email)
-            subject, body = invitation_mail(
-                invitation, language=invitation_language(email, language)
-            )
-            transaction.on_commit(lambda: _send_invitation(subject, body, email, invitation.pk))
+            _mail_invitation(invitation, by, language)
     return invitation
+
+
+def _checked_email(email: str) -> str:
+    """The address stripped, refused when it is not one ("" stays: no mail)."""
+    email = (email or "").strip()
+    if not email:
+        return ""
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise coded("email_invalid", field="email", email=repr(email)) from None
+    return email
+
+
+def _check_invited_player(by, player: Player) -> None:
+    """A player invited to become someone's is one without an account that ``by`` may
+    vouch for, and without rated games (staff hands those over)."""
+    if player.user_id:
+        raise coded("invite_has_account", field="player", player=player.name)
+    if not may_vouch_for(by, player):
+        raise coded("invite_not_yours", field="player", cls=NotAllowed, player=player.name)
+    if rated_player_refusal(by, player):
+        raise coded("player_rated", field="player", cls=NotAllowed, player=player.name)
+
+
+def _checked_invitation_name(name: str, by) -> str:
+    """The name of the player to create: not one of ``by``'s players without an account."""
+    clash = player_name_clash(name, organizer=by)
+    if clash is not None and clash.user_id is None:
+        raise coded("invite_name_taken", field="name", player=clash.name)
+    return player_name_check(name, what="the player's name")
+
+
+def _league_entry(league: League, player: Player, **fields) -> Entry:
+    """The player's entry in the league, created (with ``fields``) if there is none."""
+    entry = Entry.objects.filter(league=league, player=player).first()
+    if entry is None:
+        entry = Entry.objects.create(
+            league=league,
+            player=player,
+            preferred_colours=fitting_pair(league, player.preferred_colours),
+            **fields,
+        )
+    return entry
+
+
+def _mail_invitation(invitation: Invitation, by, language: str) -> None:
+    """Count the mail against ``by``'s allowance and send it once the invitation is
+    committed."""
+    email = invitation.email
+    mail_record(kind=MailSent.Kind.INVITATION, sender=by, recipient=email)
+    subject, body = invitation_mail(invitation, language=invitation_language(email, language))
+    transaction.on_commit(lambda: _send_invitation(subject, body, email, invitation.pk))
 
 
 def site_url(path: str) -> str:
@@ -160,20 +190,22 @@ def invitation_language(email: str, sender_language: str = "") -> str:
     that has confirmed this address (else by the one account with it); without an account
     or a choice, ``sender_language``, the language of the page the organizer sends it from
     (they likely know whom they invite); else the site's default."""
-    users = get_user_model().objects.filter(email__iexact=email)
-    confirmed = users.filter(confirmed_email__email__iexact=email)
-    chosen = [
-        language
-        for language in (confirmed if confirmed.exists() else users).values_list(
-            "account_settings__language", flat=True
-        )[:2]
-        if language
-    ]
+    chosen = _languages_chosen(email)
     if len(chosen) == 1 and chosen[0] in dict(settings.LANGUAGES):
         return chosen[0]
     if sender_language in dict(settings.LANGUAGES):
         return sender_language
     return settings.LANGUAGE_CODE
+
+
+def _languages_chosen(email: str) -> list[str]:
+    """The languages chosen by the accounts that confirmed ``email`` (else by those with
+    it): up to two, to tell one from many."""
+    users = get_user_model().objects.filter(email__iexact=email)
+    confirmed = users.filter(confirmed_email__email__iexact=email)
+    owners = confirmed if confirmed.exists() else users
+    languages = owners.values_list("account_settings__language", flat=True)[:2]
+    return [language for language in languages if language]
 
 
 def invitation_mail(invitation: Invitation, *, language: str) -> tuple[str, str]:
@@ -227,82 +259,102 @@ def invitation_address_refusal(
     as a link to hand out (no address) are bearer links by design."""
     if not invitation.email:
         return None
-    if email_confirmed(user) and user.email.strip().lower() == invitation.email.lower():
-        return None
+    if not _same_address(user, invitation):
+        return Refusal(
+            "this invitation was sent to another e-mail address; only an account with that "
+            "address, confirmed, may accept it. Ask the organizer for an invitation of your "
+            "own",
+            True,
+        )
     # the invitation's token was mailed to this address: it proves the mailbox as the
     # confirmation link would (issue 34: no second mail), unless another account has
     # the address confirmed already
-    if (
-        token_in_hand
-        and (user.email or "").strip().lower() == invitation.email.lower()
-        and not ConfirmedEmail.objects.filter(email__iexact=invitation.email).exists()
-    ):
+    if email_confirmed(user) or (token_in_hand and not _confirmed_by_anyone(invitation.email)):
         return None
-    if (user.email or "").strip().lower() == invitation.email.lower():
-        return Refusal(
-            f"this invitation was sent to {invitation.email}: confirm that address first "
-            "(the invitation page sends you the confirmation link), then accept",
-            True,
-        )
     return Refusal(
-        "this invitation was sent to another e-mail address; only an account with that "
-        "address, confirmed, may accept it. Ask the organizer for an invitation of your own",
+        f"this invitation was sent to {invitation.email}: confirm that address first "
+        "(the invitation page sends you the confirmation link), then accept",
         True,
     )
 
 
-def invitation_accept(*, invitation: Invitation, user, token_in_hand: bool = False) -> Entry:
+def _same_address(user, invitation: Invitation) -> bool:
+    return (user.email or "").strip().lower() == invitation.email.lower()
+
+
+def _confirmed_by_anyone(email: str) -> bool:
+    return ConfirmedEmail.objects.filter(email__iexact=email).exists()
+
+
+def invitation_accept(*, invitation: Invitation, by, token_in_hand: bool = False) -> Entry:
     """Accept an invitation: the account becomes the invited entry's player (one created
     without an account), or its own player (created when it has none, under the
     invitation's name) is entered and accepted. ``token_in_hand``: accepted through the
     mailed link (its token), which proves the mailbox: an account with the invited
     address accepts without confirming it by a second mail, and the address counts as
     confirmed from then on."""
-    if not getattr(user, "is_authenticated", False):
-        raise coded("invitation_log_in", cls=NotAllowed)
-    require_no_refusal(invitation_address_refusal(invitation, user, token_in_hand=token_in_hand))
+    _require_signed_in(by, "invitation_log_in")
+    require_no_refusal(invitation_address_refusal(invitation, by, token_in_hand=token_in_hand))
     with transaction.atomic():
-        if token_in_hand and invitation.email and not email_confirmed(user):
-            address_lock(user.email)
-            ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})
+        if token_in_hand and invitation.email and not email_confirmed(by):
+            address_lock(by.email)
+            ConfirmedEmail.objects.update_or_create(user=by, defaults={"email": by.email})
         invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
         if not invitation.is_open:
             raise coded("invitation_used")
-        league = invitation.league
-        own = Player.objects.filter(user=user).first()
+        own = Player.objects.filter(user=by).first()
         if invitation.entry_id:
-            entry = Entry.objects.select_related("player").get(pk=invitation.entry_id)
-            player = Player.objects.select_for_update().get(pk=entry.player_id)
-            if player.user_id and player.user_id != user.pk:
-                raise coded("player_other_account", player=player.name)
-            if own and own.pk != player.pk:
-                raise coded("invitation_other_player", own=own.name, player=player.name)
-            changed = player.user_id != user.pk
-            player.user = user
-            player.save(update_fields=["user"])
-            if changed:  # the account reports from now on: the private link stops
-                result_links_revoke_for_player(player=player, by=user)
-                player_names_distinguish(player.name)
+            entry = _become_invited_player(invitation, by, own)
         else:
-            if refusal := entries_open_refusal(league):
-                raise ServiceError(refusal)
-            player = own or player_create(name=invitation.name or user.get_username(), user=user)
-            entry = Entry.objects.filter(league=league, player=player).first()
-            if entry is None:
-                entry = Entry.objects.create(
-                    league=league,
-                    player=player,
-                    preferred_colours=fitting_pair(league, player.preferred_colours),
-                )
-        entry.state = Entry.State.ACCEPTED
-        entry.accepted_at = timezone.now()
-        entry.save(update_fields=["state", "accepted_at"])
-        invitation.accepted_by, invitation.accepted_at = user, timezone.now()
-        invitation.save(update_fields=["accepted_by", "accepted_at"])
-        if invitation.entry_id is None:
-            invitation.entry = entry
-            invitation.save(update_fields=["entry"])
+            entry = _enter_own_player(invitation, by, own)
+        _record_acceptance(invitation, entry, by)
         return entry
+
+
+def _require_signed_in(by, code: str) -> None:
+    """Refused (``code``: what to do) unless an account acts."""
+    if not getattr(by, "is_authenticated", False):
+        raise coded(code, cls=NotAllowed)
+
+
+def _become_invited_player(invitation: Invitation, by, own: Player | None) -> Entry:
+    """The account becomes the invited entry's player (no other account's, and not
+    another player than its own); a player that changes hands stops reporting through
+    its private result links."""
+    entry = Entry.objects.select_related("player").get(pk=invitation.entry_id)
+    player = Player.objects.select_for_update().get(pk=entry.player_id)
+    if player.user_id and player.user_id != by.pk:
+        raise coded("player_other_account", player=player.name)
+    if own and own.pk != player.pk:
+        raise coded("invitation_other_player", own=own.name, player=player.name)
+    changed = player.user_id != by.pk
+    player.user = by
+    player.save(update_fields=["user"])
+    if changed:  # the account reports from now on: the private link stops
+        result_links_revoke_for_player(player=player, by=by)
+        player_names_distinguish(player.name)
+    return entry
+
+
+def _enter_own_player(invitation: Invitation, by, own: Player | None) -> Entry:
+    """The account's own player (created under the invitation's name if it has none),
+    entered in the invitation's league while entries are open."""
+    league = invitation.league
+    if refusal := entries_open_refusal(league):
+        raise ServiceError(refusal)
+    player = own or player_create(name=invitation.name or by.get_username(), user=by)
+    return _league_entry(league, player)
+
+
+def _record_acceptance(invitation: Invitation, entry: Entry, by) -> None:
+    entry.state = Entry.State.ACCEPTED
+    entry.accepted_at = timezone.now()
+    entry.save(update_fields=["state", "accepted_at"])
+    invitation.accepted_by, invitation.accepted_at = by, timezone.now()
+    invitation.save(update_fields=["accepted_by", "accepted_at"])
+    if invitation.entry_id is None:
+        invitation.entry = entry
+        invitation.save(update_fields=["entry"])
 
 
 def _admit(entry: Entry) -> Entry:
@@ -311,9 +363,9 @@ def _admit(entry: Entry) -> Entry:
     return entry_admit(entry)
 
 
-def entry_accept(*, entry: Entry, user) -> Entry:
+def entry_accept(*, entry: Entry, by) -> Entry:
     """The player accepts an organizer's entry of them (an invitation)."""
-    require_no_refusal(entry_refusal(user, entry, "accept"))
+    require_no_refusal(entry_refusal(by, entry, "accept"))
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.state != Entry.State.INVITED:
@@ -324,9 +376,9 @@ def entry_accept(*, entry: Entry, user) -> Entry:
         return _admit(entry)
 
 
-def entry_decline(*, entry: Entry, user) -> None:
+def entry_decline(*, entry: Entry, by) -> None:
     """The player declines: the entry goes (nothing of it was ever shown with results)."""
-    require_no_refusal(entry_refusal(user, entry, "decline"))
+    require_no_refusal(entry_refusal(by, entry, "decline"))
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.state != Entry.State.INVITED or entry.seats.exists():
@@ -337,9 +389,9 @@ def entry_decline(*, entry: Entry, user) -> None:
         entry.delete()
 
 
-def entry_set_colours(*, entry: Entry, user, preferred_colours) -> Entry:
+def entry_set_colours(*, entry: Entry, by, preferred_colours) -> Entry:
     """The player's preferred allied pair in this league, until the schedule exists."""
-    require_no_refusal(entry_refusal(user, entry, "colours"))
+    require_no_refusal(entry_refusal(by, entry, "colours"))
     colours = check_pair(entry.league, preferred_colours)
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
@@ -350,18 +402,23 @@ def entry_set_colours(*, entry: Entry, user, preferred_colours) -> Entry:
         return entry
 
 
-def join_request(*, league: League, user, preferred_colours=None) -> Entry:
+def join_request(*, league: League, by, preferred_colours=None) -> Entry:
     """Ask to join a league whose registration is open; an organizer approves."""
-    if not getattr(user, "is_authenticated", False):
-        raise coded("join_log_in", cls=NotAllowed)
+    _require_signed_in(by, "join_log_in")
     if not league.registration_open:
         raise coded("join_invitation_only", league=league.name)
     if refusal := entries_open_refusal(league):
         raise ServiceError(refusal)
-    player = Player.objects.filter(user=user).first()
+    player = Player.objects.filter(user=by).first()
     if player is None:
         raise coded("join_no_profile")
     colours = check_pair(league, preferred_colours or player.preferred_colours)
+    return _join_request_create(league, player, colours)
+
+
+def _join_request_create(league: League, player: Player, colours) -> Entry:
+    """The request (its organizers are told); refused when the player is entered
+    already."""
     try:
         with transaction.atomic():
             entry = Entry.objects.create(
@@ -384,11 +441,8 @@ def join_decide(*, entry: Entry, by, approve: bool) -> Entry | None:
         entry = Entry.objects.select_for_update().select_related("league").get(pk=entry.pk)
         if entry.state != Entry.State.REQUESTED:
             raise coded("join_decided")
-        user_id = entry.player.user_id
         done_on_commit(JOIN_REQUESTED, entry.pk)
-        if user_id:
-            decision = "approved" if approve else "refused"
-            notify_on_commit(JOIN_DECIDED, entry.league_id, f"{user_id}:{decision}")
+        _tell_join_decision(entry, approve)
         if not approve:
             entry.delete()
             return None
@@ -397,6 +451,13 @@ def join_decide(*, entry: Entry, by, approve: bool) -> Entry | None:
         entry.state, entry.accepted_at = Entry.State.ACCEPTED, timezone.now()
         entry.save(update_fields=["state", "accepted_at"])
         return _admit(entry)
+
+
+def _tell_join_decision(entry: Entry, approve: bool) -> None:
+    """The player with an account hears the organizer's answer."""
+    if user_id := entry.player.user_id:
+        decision = "approved" if approve else "refused"
+        notify_on_commit(JOIN_DECIDED, entry.league_id, f"{user_id}:{decision}")
 
 
 def rated_player_refusal(by, player: Player) -> str:
@@ -409,18 +470,17 @@ def rated_player_refusal(by, player: Player) -> str:
     return f"{player.name} has a rating (rated games): only staff may hand it to an account"
 
 
-def claim_create(*, player: Player, user) -> PlayerClaim:
-    """``user`` (an account without a player) asks to become ``player`` (created by an
+def claim_create(*, player: Player, by) -> PlayerClaim:
+    """``by`` (an account without a player) asks to become ``player`` (created by an
     organizer without an account)."""
-    if not getattr(user, "is_authenticated", False):
-        raise coded("claim_log_in", cls=NotAllowed)
+    _require_signed_in(by, "claim_log_in")
     if player.user_id:
         raise coded("claim_player_taken", field="name", player=player.name)
-    if Player.objects.filter(user=user).exists():
+    if Player.objects.filter(user=by).exists():
         raise coded("claim_has_profile")
     try:
         with transaction.atomic():
-            claim = PlayerClaim.objects.create(player=player, user=user)
+            claim = PlayerClaim.objects.create(player=player, user=by)
             notify_on_commit(CLAIM_OPENED, claim.pk)
             return claim
     except IntegrityError:
@@ -444,27 +504,33 @@ def claim_decide(*, claim: PlayerClaim, by, approve: bool) -> PlayerClaim:
             raise coded("claim_decided")
         player = Player.objects.select_for_update().get(pk=claim.player_id)
         if approve:
-            if rated_player_refusal(by, player):
-                raise coded("player_rated_claim_waits", cls=NotAllowed, player=player.name)
-            if player.user_id:
-                raise coded("claim_player_taken", player=player.name)
-            if Player.objects.filter(user=claim.user).exists():
-                raise coded("claim_user_has_profile", user=claim.user.get_username())
-            player.user = claim.user
-            player.save(update_fields=["user"])
-            player_names_distinguish(player.name)  # now told apart by the user name
-            # the account reports from now on: the private result links stop at once
-            result_links_revoke_for_player(player=player, by=by)
-            # the account holder asked to be this player: their entries stand as accepted
-            PlayerClaim.objects.filter(player=player, state=PlayerClaim.State.OPEN).exclude(
-                pk=claim.pk
-            ).update(state=PlayerClaim.State.REFUSED, decided_by=by, decided_at=timezone.now())
+            _hand_player_to_claimant(claim, player, by)
         claim.state = PlayerClaim.State.APPROVED if approve else PlayerClaim.State.REFUSED
         claim.decided_by, claim.decided_at = by, timezone.now()
         claim.save(update_fields=["state", "decided_by", "decided_at"])
         done_on_commit(CLAIM_OPENED, claim.pk)
         notify_on_commit(CLAIM_DECIDED, claim.pk, claim.state)
         return claim
+
+
+def _hand_player_to_claimant(claim: PlayerClaim, player: Player, by) -> None:
+    """The claiming account becomes ``player`` (no rated games unless staff decides, no
+    account yet on either side); the player's other open claims are refused."""
+    if rated_player_refusal(by, player):
+        raise coded("player_rated_claim_waits", cls=NotAllowed, player=player.name)
+    if player.user_id:
+        raise coded("claim_player_taken", player=player.name)
+    if Player.objects.filter(user=claim.user).exists():
+        raise coded("claim_user_has_profile", user=claim.user.get_username())
+    player.user = claim.user
+    player.save(update_fields=["user"])
+    player_names_distinguish(player.name)  # now told apart by the user name
+    # the account reports from now on: the private result links stop at once
+    result_links_revoke_for_player(player=player, by=by)
+    # the account holder asked to be this player: their entries stand as accepted
+    PlayerClaim.objects.filter(player=player, state=PlayerClaim.State.OPEN).exclude(
+        pk=claim.pk
+    ).update(state=PlayerClaim.State.REFUSED, decided_by=by, decided_at=timezone.now())
 
 
 def accountless_player_create(*, league: League, by, name: str) -> Entry:
@@ -501,25 +567,33 @@ def email_confirmation_send(
     with transaction.atomic():
         mail_allowance_check(kind=MailSent.Kind.CONFIRMATION, sender=user, recipient=user.email)
         mail_record(kind=MailSent.Kind.CONFIRMATION, sender=user, recipient=user.email)
-    token = email_confirmation_token(user)
-    url = (
-        link_for(token)
-        if link_for
-        else site_url(reverse("tournaments:confirm-email", args=[token]))
-    )
-    if next_path.startswith("/") and not next_path.startswith("//"):  # h-trust: way back
-        url += "?" + urlencode({"next": next_path})
-    chosen = getattr(getattr(user, "account_settings", None), "language", "")
-    wanted = chosen or language
-    with translation.override(
-        wanted if wanted in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
-    ):
+    url = _confirmation_url(email_confirmation_token(user), link_for, next_path)
+    with translation.override(_account_language(user, language)):
         subject = _("Confirm your e-mail address")
         body = _("Open this link to confirm %(email)s: %(url)s") % {"email": user.email, "url": url}
     send_mail(subject, body + "\n", settings.DEFAULT_FROM_EMAIL, [user.email], fail_silently=False)
 
 
-def email_confirm(*, token: str, user):
+def _confirmation_url(token: str, link_for, next_path: str) -> str:
+    """The link confirming the address (``link_for(token)``, else on ``SITE_URL``), with
+    the page to return to."""
+    if link_for:
+        url = link_for(token)
+    else:
+        url = site_url(reverse("tournaments:confirm-email", args=[token]))
+    if next_path.startswith("/") and not next_path.startswith("//"):  # h-trust: way back
+        url += "?" + urlencode({"next": next_path})
+    return url
+
+
+def _account_language(user, fallback: str) -> str:
+    """The account's chosen language, else ``fallback`` (the page's), else the site's."""
+    chosen = getattr(getattr(user, "account_settings", None), "language", "")
+    wanted = chosen or fallback
+    return wanted if wanted in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def email_confirm(*, token: str, by):
     """Confirm the address the signed link names, for the account it names (which must
     be the signed-in one, and still have that address). An address is confirmed for one
     account at a time: one mailbox makes one verified organizer, and an invitation
@@ -529,13 +603,18 @@ def email_confirm(*, token: str, user):
         data = signing.loads(token, salt=EMAIL_SALT, max_age=60 * 60 * 24 * 7)
     except signing.BadSignature:
         raise coded("confirm_link_invalid") from None
-    if not getattr(user, "is_authenticated", False) or data.get("u") != user.pk:
-        raise coded("confirm_log_in", cls=NotAllowed)
-    if (data.get("e") or "").lower() != (user.email or "").lower():
-        raise coded("confirm_email_changed")
+    _require_link_of(by, data)
     with transaction.atomic():
-        address_lock(user.email)  # two accounts confirming one address at once: one wins
-        taken = ConfirmedEmail.objects.filter(email__iexact=user.email).exclude(user=user)
+        address_lock(by.email)  # two accounts confirming one address at once: one wins
+        taken = ConfirmedEmail.objects.filter(email__iexact=by.email).exclude(user=by)
         if taken.exists():
-            raise coded("confirm_email_taken", field="email", email=user.email)
-        ConfirmedEmail.objects.update_or_create(user=user, defaults={"email": user.email})
+            raise coded("confirm_email_taken", field="email", email=by.email)
+        ConfirmedEmail.objects.update_or_create(user=by, defaults={"email": by.email})
+
+
+def _require_link_of(by, data: dict) -> None:
+    """The signed-in account is the one the link names, and still has its address."""
+    if not getattr(by, "is_authenticated", False) or data.get("u") != by.pk:
+        raise coded("confirm_log_in", cls=NotAllowed)
+    if (data.get("e") or "").lower() != (by.email or "").lower():
+        raise coded("confirm_email_changed")

@@ -617,6 +617,20 @@ MESSAGES: dict[str, str] = {
     "tie_roll_not_active": gettext_noop(
         "round %(number)s: %(player)s is not an active player of %(league)s"
     ),
+    # h-actor (issue 35): one rule path for results; what results store, as codes
+    "result_game_cancelled": gettext_noop("this game was cancelled; no result can be submitted"),
+    "result_game_unseated": gettext_noop("this game has no players yet"),
+    "log_no_time_limit": gettext_noop(
+        "the log ends before the game is decided, and %(league)s has no time limit; upload "
+        "the complete log of the game"
+    ),
+    "log_before_limit": gettext_noop(
+        "the log ends at %(at)s, before the %(limit)s-minute time limit; upload the complete "
+        "log of the game, or its log up to the limit"
+    ),
+    "count_points_unplaced": gettext_noop(
+        "the count points of this game do not place its players: %(why)s"
+    ),
 }
 
 #: the algorithms' codes (``tournaments.algorithms.messages``: worded there, once)

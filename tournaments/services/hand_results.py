@@ -11,6 +11,7 @@ wrong raises ``ServiceError`` naming the field, and nothing is stored.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -64,36 +65,48 @@ def hand_result_fields(fixture: Fixture, typed: HandResult) -> dict[str, Any]:
     """The result fields (as ``Result`` stores them) of a game entered without a log."""
     seats = list(fixture.seats.all())
     kind = format_kind(fixture.game_format)
+    _check_recorded(fixture.game_format, kind, typed)
+    _check_entries(typed, [s.entry_id for s in seats])
+    return READERS[kind](seats, typed)
+
+
+def _check_recorded(game_format: str, kind: str, typed: HandResult) -> None:
+    """Only the fields the format records may be given."""
     extra = typed.given() - FIELDS[kind]
-    if extra:
-        name = sorted(extra)[0]
-        label = get_format(fixture.game_format).label
-        recorded = ", ".join(sorted(FIELDS[kind]))
-        raise coded(
-            "hand_field_not_recorded", field=name, format=label, given=name, recorded=recorded
-        )
-    ids = [s.entry_id for s in seats]
+    if not extra:
+        return
+    name = sorted(extra)[0]
+    raise coded(
+        "hand_field_not_recorded",
+        field=name,
+        format=get_format(game_format).label,
+        given=name,
+        recorded=", ".join(sorted(FIELDS[kind])),
+    )
+
+
+def _check_entries(typed: HandResult, ids: list[int]) -> None:
+    """Every player named is at the board; numbers per player are whole and at least 0;
+    placings name everyone once."""
     for name in ("counted_pawns", "completed_colours", "count_points"):
-        value = getattr(typed, name)
-        if value is not None:
-            _check_entry_map(name, value, ids)
+        _check_entry_map(name, getattr(typed, name), ids)
     if typed.winner is not None and typed.winner not in ids:
         raise coded("hand_winner_not_here", field="winner")
     if typed.placings is not None:
         _check_placings(typed.placings, ids)
-    if kind == "grand-prix":
-        return _grand_prix(seats, typed)
-    if kind == "open":
-        return _open(seats, typed)
-    return _threat(fixture, seats, typed, plus=kind == "threat-plus")
 
 
-def _check_entry_map(name: str, value: Mapping[int, int], ids: list[int]) -> None:
-    for key, number in value.items():
+def _check_entry_map(name: str, value: Mapping[int, int] | None, ids: list[int]) -> None:
+    for key, number in (value or {}).items():
         if key not in ids:
             raise coded("hand_entry_not_here", field=name, given=name, entry=key)
-        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        if not _whole(number):
             raise coded("hand_whole_numbers", field=name, given=name)
+
+
+def _whole(number) -> bool:
+    """A whole number of at least 0 (not a truth value)."""
+    return isinstance(number, int) and not isinstance(number, bool) and number >= 0
 
 
 def _check_placings(placings: Sequence[int], ids: list[int]) -> None:
@@ -101,75 +114,37 @@ def _check_placings(placings: Sequence[int], ids: list[int]) -> None:
         raise coded("hand_placings_everyone", field="placings")
 
 
-def _threat(fixture: Fixture, seats, typed: HandResult, *, plus: bool) -> dict[str, Any]:
-    ids = [s.entry_id for s in seats]
-    if typed.winner is None:
-        raise coded("hand_winner_missing", field="winner")
-    winner = typed.winner
-    most = 8 if plus else 4
-    counted: dict[int, int] = {}
-    for entry_id in ids:
-        value = (typed.counted_pawns or {}).get(entry_id, most if entry_id == winner else 0)
-        if not 0 <= value <= most:
-            raise coded("hand_pawns_range", field="counted_pawns", most=most)
-        counted[entry_id] = value
-    if counted[winner] != most:
-        raise coded("hand_winner_pawns", field="counted_pawns", most=most)
-    if any(n == most for e, n in counted.items() if e != winner):
-        raise coded("hand_only_winner_pawns", field="counted_pawns", most=most, below=most - 1)
-    completed = {e: (1 if e == winner else 0) for e in ids}  # 2T: the winner's best colour
-    game_time = None
-    if plus:
-        completed = {e: (2 if e == winner else 0) for e in ids}
-        completed.update(typed.completed_colours or {})
-        _check_completed(completed, counted, winner)
-        if typed.game_time is not None:
-            game_time = float(typed.game_time)
-            if not 0 < game_time <= MAX_GAME_TIME:
-                raise coded("hand_time_range", field="game_time", most=MAX_GAME_TIME)
-    if typed.placings is not None:
-        placings = list(typed.placings)
-        if placings[0] != winner:
-            raise coded("hand_placings_winner", field="placings")
-        _check_order_by(placings[1:], counted, "hand_placings_pawns", "placings")
-    else:
-        others = [e for e in ids if e != winner]
-        if len(others) > 1 and len({counted[e] for e in others}) < len(others):
-            raise coded("hand_pawns_tied", field="placings")
-        placings = [winner, *sorted(others, key=lambda e: -counted[e])]
+def _fields(**given: Any) -> dict[str, Any]:
+    """A result's fields: what a format records, the rest empty."""
     return {
-        "winner_id": winner,
-        "placings": placings,
+        "winner_id": None,
+        "placings": [],
         "colour_places": [],
-        "both_finished": [winner] if plus else [],
-        "counted_pawns": {str(k): v for k, v in counted.items()},
-        "completed_colours": {str(k): v for k, v in completed.items()},
-        "game_time": game_time,
+        "both_finished": [],
+        "counted_pawns": {},
+        "completed_colours": {},
+        "game_time": None,
         "count_points": {},
+        **given,
     }
 
 
-def _check_completed(completed: dict[int, int], counted: dict[int, int], winner: int) -> None:
-    """Completed colours must agree with the counted pawns: a finished colour has its four
-    pawns home; only the winner finished both colours."""
-    field = "completed_colours"
-    if completed[winner] != 2:
-        raise coded("hand_winner_both", field=field)
-    for entry, done in completed.items():
-        if entry == winner:
-            continue
-        if done > 1:
-            raise coded("hand_only_winner_both", field=field)
-        low, high = (4, 7) if done == 1 else (0, 6)
-        if not low <= counted[entry] <= high:
-            raise coded(
-                "hand_pawns_for_done",
-                field=field,
-                done=done,
-                low=low,
-                high=high,
-                counted=counted[entry],
-            )
+def _by_entry(values: Mapping[int, Any] | None) -> dict[str, Any]:
+    """Per-player values keyed as stored (entry ids as strings)."""
+    return {str(entry): value for entry, value in (values or {}).items()}
+
+
+def _check_winner(typed: HandResult, first: int, refusal: str) -> None:
+    """A winner given must be the player placed first (else ``refusal``)."""
+    if typed.winner is not None and typed.winner != first:
+        raise coded(refusal, field="winner")
+
+
+def _ranked(players: list[int], values: Mapping[int, int], tied: str) -> list[int]:
+    """``players`` from the highest value down; refused (``tied``) when two share one."""
+    if len({values[e] for e in players}) < len(players):
+        raise coded(tied, field="placings")
+    return sorted(players, key=lambda e: -values[e])
 
 
 def _check_order_by(order: list[int], values: dict[int, int], what: str, field: str) -> None:
@@ -179,74 +154,225 @@ def _check_order_by(order: list[int], values: dict[int, int], what: str, field: 
             raise coded(what, field=field)
 
 
+# --- 2T, 3T (``plus``: 2T+, 3T+) ------------------------------------------------------------
+
+
+def _threat(seats, typed: HandResult, *, plus: bool) -> dict[str, Any]:
+    ids = [s.entry_id for s in seats]
+    winner = _winner_given(typed)
+    most = MOST_COUNTED_PAWNS[plus]
+    counted = _counted_pawns(ids, typed.counted_pawns, winner, most)
+    recorded = _threat_plus(ids, typed, counted, winner) if plus else _threat_only(ids, winner)
+    return _fields(
+        winner_id=winner,
+        placings=_threat_placings(ids, typed.placings, winner, counted),
+        counted_pawns=_by_entry(counted),
+        **recorded,
+    )
+
+
+#: counted pawns of the winner of a 2T/3T game (False) and of a 2T+/3T+ game (True)
+MOST_COUNTED_PAWNS = {False: 4, True: 8}
+
+
+def _winner_given(typed: HandResult) -> int:
+    if typed.winner is None:
+        raise coded("hand_winner_missing", field="winner")
+    return typed.winner
+
+
+def _threat_only(ids: list[int], winner: int) -> dict[str, Any]:
+    """2T/3T: the winner completed their best colour."""
+    return {"completed_colours": _by_entry({e: int(e == winner) for e in ids})}
+
+
+def _threat_plus(ids: list[int], typed: HandResult, counted, winner: int) -> dict[str, Any]:
+    """2T+/3T+: the winner finished both colours; the colours each player completed (not
+    given: the winner's two, none of the others'), agreeing with the counted pawns; the
+    game time, if given."""
+    completed = {e: (2 if e == winner else 0) for e in ids}
+    completed.update(typed.completed_colours or {})
+    _check_completed(completed, counted, winner)
+    return {
+        "both_finished": [winner],
+        "completed_colours": _by_entry(completed),
+        "game_time": _game_time(typed.game_time),
+    }
+
+
+def _counted_pawns(ids: list[int], given: Mapping[int, int] | None, winner: int, most: int):
+    """Each player's counted pawns (not given: ``most`` for the winner, 0 for the rest):
+    from 0 to ``most``, which the winner has and no one else."""
+    counted = {e: (given or {}).get(e, most if e == winner else 0) for e in ids}
+    _check_counted_pawns(counted, winner, most)
+    return counted
+
+
+def _check_counted_pawns(counted: dict[int, int], winner: int, most: int) -> None:
+    if any(n > most for n in counted.values()):
+        raise coded("hand_pawns_range", field="counted_pawns", most=most)
+    if counted[winner] != most:
+        raise coded("hand_winner_pawns", field="counted_pawns", most=most)
+    if list(counted.values()).count(most) > 1:
+        raise coded("hand_only_winner_pawns", field="counted_pawns", most=most, below=most - 1)
+
+
+def _game_time(given: float | None) -> float | None:
+    if given is None:
+        return None
+    game_time = float(given)
+    if not 0 < game_time <= MAX_GAME_TIME:
+        raise coded("hand_time_range", field="game_time", most=MAX_GAME_TIME)
+    return game_time
+
+
+def _threat_placings(ids: list[int], given, winner: int, counted) -> list[int]:
+    """The winner first, then as given (agreeing with the counted pawns) or by counted
+    pawns (refused when they tie)."""
+    if given is not None:
+        return _threat_placings_given(list(given), winner, counted)
+    others = [e for e in ids if e != winner]
+    return [winner, *_ranked(others, counted, "hand_pawns_tied")]
+
+
+def _threat_placings_given(placings: list[int], winner: int, counted) -> list[int]:
+    if placings[0] != winner:
+        raise coded("hand_placings_winner", field="placings")
+    _check_order_by(placings[1:], counted, "hand_placings_pawns", "placings")
+    return placings
+
+
+#: counted pawns a losing player may have, by the colours they completed: a finished
+#: colour has its four pawns home
+PAWNS_FOR_DONE = {0: (0, 6), 1: (4, 7)}
+
+
+def _check_completed(completed: dict[int, int], counted: dict[int, int], winner: int) -> None:
+    """Completed colours must agree with the counted pawns: a finished colour has its four
+    pawns home; only the winner finished both colours."""
+    if completed[winner] != 2:
+        raise coded("hand_winner_both", field="completed_colours")
+    for entry, done in completed.items():
+        if entry != winner:
+            _check_loser_completed(done, counted[entry])
+
+
+def _check_loser_completed(done: int, counted: int) -> None:
+    field = "completed_colours"
+    if done > 1:
+        raise coded("hand_only_winner_both", field=field)
+    low, high = PAWNS_FOR_DONE[done]
+    if not low <= counted <= high:
+        raise coded(
+            "hand_pawns_for_done", field=field, done=done, low=low, high=high, counted=counted
+        )
+
+
+# --- Grand Prix ----------------------------------------------------------------------------
+
+
 def _grand_prix(seats, typed: HandResult) -> dict[str, Any]:
-    owner = {colour: s.entry_id for s in seats for colour in s.colours}
-    places = dict(typed.colour_places or {})
+    owner = _colour_owner(seats)
+    places = _colour_places(owner, dict(typed.colour_places or {}))
+    order = sorted(places, key=places.__getitem__)
+    finished, done = _players_finished(owner, order)
+    _check_winner(typed, finished[0], "hand_places_winner")
+    return _fields(
+        winner_id=finished[0],
+        placings=finished,
+        colour_places=[owner[c] for c in order],
+        both_finished=finished,
+        completed_colours=_by_entry(done),
+    )
+
+
+def _colour_owner(seats) -> dict[str, int]:
+    """Colour → the entry playing it."""
+    return {colour: seat.entry_id for seat in seats for colour in seat.colours}
+
+
+def _colour_places(owner: dict[str, int], places: dict[str, int]) -> dict[str, int]:
+    """Every colour at the board placed once, 1 to the number of colours."""
     field = "colour_places"
     if not places:
         raise coded("hand_places_missing", field=field)
-    for colour in places:
-        if colour not in owner:
-            raise coded("hand_colour_unknown", field=field, colour=colour)
-    missing = [c for c in owner if c not in places]
-    if missing:
-        raise coded("hand_places_give", field=field, colour=missing)
+    _check_every_colour(owner, places)
     if sorted(places.values()) != list(range(1, len(owner) + 1)):
         raise coded("hand_places_range", field=field, count=len(owner))
-    order = sorted(places, key=places.__getitem__)
-    colour_places = [owner[c] for c in order]
-    done: dict[int, int] = {}
-    both_finished: list[int] = []
+    return places
+
+
+def _check_every_colour(owner: dict[str, int], places: dict[str, int]) -> None:
+    """The colours placed are the board's, each of them."""
+    _check_known_colours(owner, places)
+    if missing := [c for c in owner if c not in places]:
+        raise coded("hand_places_give", field="colour_places", colour=missing)
+
+
+def _check_known_colours(owner: dict[str, int], places: dict[str, int]) -> None:
+    for colour in places:
+        if colour not in owner:
+            raise coded("hand_colour_unknown", field="colour_places", colour=colour)
+
+
+def _players_finished(owner: dict[str, int], order: list[str]):
+    """The players in the order their last colour finished, and how many colours each
+    finished (all of them: every colour is placed)."""
+    colours = Counter(owner.values())
+    done: Counter[int] = Counter()
+    finished = []
     for colour in order:
-        entry = owner[colour]
-        done[entry] = done.get(entry, 0) + 1
-        if done[entry] == sum(1 for c in owner.values() if c == entry):
-            both_finished.append(entry)
-    winner = both_finished[0]
-    if typed.winner is not None and typed.winner != winner:
-        raise coded("hand_places_winner", field="winner")
-    return {
-        "winner_id": winner,
-        "placings": both_finished,
-        "colour_places": colour_places,
-        "both_finished": both_finished,
-        "counted_pawns": {},
-        "completed_colours": {str(e): n for e, n in done.items()},
-        "game_time": None,
-        "count_points": {},
-    }
+        done[owner[colour]] += 1
+        if done[owner[colour]] == colours[owner[colour]]:
+            finished.append(owner[colour])
+    return finished, done
+
+
+# --- open tournaments ----------------------------------------------------------------------
 
 
 def _open(seats, typed: HandResult) -> dict[str, Any]:
-    ids = [s.entry_id for s in seats]
-    points = dict(typed.count_points) if typed.count_points is not None else None
-    if typed.placings is None and points is None:
+    if typed.placings is None and typed.count_points is None:
         raise coded("hand_placings_or_points", field="placings")
-    if points is not None:
-        missing = [e for e in ids if e not in points]
-        if missing:
+    points = _count_points(seats, typed.count_points)
+    placings = _open_placings([s.entry_id for s in seats], typed.placings, points)
+    _check_winner(typed, placings[0], "hand_winner_first")
+    return _fields(winner_id=placings[0], placings=placings, count_points=_by_entry(points))
+
+
+def _count_points(seats, given: Mapping[int, int] | None) -> dict[int, int] | None:
+    """Everyone's count points, in range."""
+    if given is None:
+        return None
+    points = dict(given)
+    for seat in seats:
+        if seat.entry_id not in points:
             raise coded("hand_points_missing", field="count_points")
-        colours = {s.entry_id: len(s.colours) for s in seats}
-        for entry, value in points.items():
-            if value > COUNT_POINTS_PER_COLOUR * colours[entry]:
-                raise coded("hand_points_range", field="count_points", most=COUNT_POINTS_PER_COLOUR)
-    if typed.placings is not None:
-        placings = list(typed.placings)
-        if points is not None:
-            _check_order_by(placings, points, "hand_placings_points", "placings")
-    else:
-        if len(set(points.values())) < len(points):
-            raise coded("hand_points_tied", field="placings")
-        placings = sorted(ids, key=lambda e: -points[e])
-    if typed.winner is not None and typed.winner != placings[0]:
-        raise coded("hand_winner_first", field="winner")
-    return {
-        "winner_id": placings[0],
-        "placings": placings,
-        "colour_places": [],
-        "both_finished": [],
-        "counted_pawns": {},
-        "completed_colours": {},
-        "game_time": None,
-        "count_points": {str(k): v for k, v in (points or {}).items()},
-    }
+    _check_points_range(seats, points)
+    return points
+
+
+def _check_points_range(seats, points: dict[int, int]) -> None:
+    """At most four pawns in the house per colour."""
+    for seat in seats:
+        if points[seat.entry_id] > COUNT_POINTS_PER_COLOUR * len(seat.colours):
+            raise coded("hand_points_range", field="count_points", most=COUNT_POINTS_PER_COLOUR)
+
+
+def _open_placings(ids: list[int], given, points: dict[int, int] | None) -> list[int]:
+    """As given (agreeing with the count points, when given too), or by count points
+    (refused when they tie)."""
+    if given is None:
+        return _ranked(ids, points, "hand_points_tied")
+    if points is not None:
+        _check_order_by(list(given), points, "hand_placings_points", "placings")
+    return list(given)
+
+
+#: how each kind of format reads what was typed
+READERS = {
+    "threat": lambda seats, typed: _threat(seats, typed, plus=False),
+    "threat-plus": lambda seats, typed: _threat(seats, typed, plus=True),
+    "grand-prix": _grand_prix,
+    "open": _open,
+}

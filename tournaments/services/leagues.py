@@ -739,7 +739,7 @@ def entry_withdraw(*, entry: Entry, by, reason: str = "withdrew") -> int:
         for fixture in open_games:
             forfeit_record(
                 fixture=fixture,
-                user=by,
+                by=by,
                 loser=entry,
                 reason=reason,
                 own_withdrawal=not is_organizer(by, entry.league),

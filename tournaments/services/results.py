@@ -12,7 +12,7 @@ Public to the other result services (``tie_breaks``): ``fixture_lock`` (the fixt
 lock every result write takes first) and ``result_version_create`` (a new result version,
 superseding what it replaces and calling ``result_counted`` when it counts).
 
-Who acts (``user`` everywhere here) is an account or the holder of an entry's private
+Who acts (``by`` everywhere here) is an account or the holder of an entry's private
 result link (``tournaments.actors.LinkHolder``): the same checks answer for both, and what
 a link holder records says so (``submitted_via``/``decided_via``).
 
@@ -43,6 +43,7 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, RejectedSubmission, Result, ResultLink, Seat
 from tournaments.permissions import (
+    CLOSED_FIXTURE,
     CONFIRM,
     DISPUTE,
     ENTER,
@@ -50,12 +51,13 @@ from tournaments.permissions import (
     RESOLVE,
     SUBMIT,
     VOID,
+    ResultActions,
     fixture_closed,
     result_actions,
 )
 from tournaments.selectors.formats import game_tie_rolls
 from tournaments.services.counting import result_counted
-from tournaments.services.errors import NotAllowed, ServiceError, coded, coded_text, from_algorithm
+from tournaments.services.errors import NotAllowed, ServiceError, coded, coded_text
 from tournaments.services.guards import require_action
 from tournaments.services.hand_results import HandResult, hand_result_fields
 from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
@@ -66,8 +68,11 @@ from tournaments.services.notify import (
     done_on_commit,
     notify_on_commit,
 )
+from tournaments.services.reasons import why_of
 
 OPEN = Result.OPEN_STATES
+#: versions that no longer stand (a log they carry may be submitted again)
+GONE = [Result.State.SUPERSEDED, Result.State.VOIDED, Result.State.REJECTED]
 
 
 # --- deriving a result from a validated log ------------------------------------------------
@@ -76,36 +81,17 @@ OPEN = Result.OPEN_STATES
 def result_fields_from_log(fixture: Fixture, checked: CheckedLog) -> dict[str, Any]:
     """Winner, placings, counted pawns, completed colours, captures and game time of the
     fixture's players, derived from the engine's verdict on the log."""
-    league = fixture.league
-    fmt = get_format(fixture.game_format)
-    to_league = log_colour_names(checked.data, league.board)
+    to_league = log_colour_names(checked.data, fixture.league.board)
     v = checked.verdict
     seats = list(fixture.seats.all())
     owner = {colour: seat.entry_id for seat in seats for colour in seat.colours}
-    home = {to_league.get(c, c): n for c, n in (v.get("pawns_home") or {}).items()}
-    caps = {to_league.get(c, c): n for c, n in (v.get("captures") or {}).items()}
-    colour_places = [owner[to_league.get(c, c)] for c in v.get("placings") or []]
     finished = [to_league.get(c, c) for c in v.get("placings") or []]
-
-    counted, completed, captures, both_finished = {}, {}, {}, []
-    for seat in seats:
-        pawns = [home.get(c, 0) for c in seat.colours]
-        counted[seat.entry_id] = sum(pawns) if fmt.counted_pawns == "both-colours" else max(pawns)
-        completed[seat.entry_id] = sum(1 for c in seat.colours if c in finished)
-        captures[seat.entry_id] = sum(caps.get(c, 0) for c in seat.colours)
-    done: dict[int, int] = {}
-    for colour in finished:
-        entry = owner[colour]
-        done[entry] = done.get(entry, 0) + 1
-        seat_colours = next(s.colours for s in seats if s.entry_id == entry)
-        if done[entry] == len(seat_colours):
-            both_finished.append(entry)
-
-    winner = None
-    if v.get("winner"):  # the engine names the winning player as the log does: match colours
-        winner_colours = _log_player_colours(checked.data, v["winner"], to_league)
-        holders = [s for s in seats if set(s.colours) == winner_colours]
-        winner = holders[0].entry_id if holders else None
+    colour_places = [owner[colour] for colour in finished]
+    counted = _counted_pawns(
+        seats, _by_league_colour(v.get("pawns_home"), to_league), fixture.game_format
+    )
+    both_finished = _players_finished(seats, owner, finished)
+    winner = _log_winner(checked, seats, to_league)
     placings = _player_placings(seats, winner, colour_places, counted, both_finished)
     points: dict[str, int] = {}
     if not v.get("complete"):  # a time-limited open game: placed by count points
@@ -113,6 +99,7 @@ def result_fields_from_log(fixture: Fixture, checked: CheckedLog) -> dict[str, A
             checked, seats, to_league, colour_places, game_tie_rolls(fixture)
         )
         winner = placings[0] if placings else None
+    captures = _by_league_colour(v.get("captures"), to_league)
     return {
         "count_points": points,
         "winner_id": winner,
@@ -120,11 +107,49 @@ def result_fields_from_log(fixture: Fixture, checked: CheckedLog) -> dict[str, A
         "colour_places": colour_places,
         "finished_colours": finished,
         "both_finished": both_finished,
-        "counted_pawns": {str(k): n for k, n in counted.items()},
-        "completed_colours": {str(k): n for k, n in completed.items()},
-        "captures": {str(k): n for k, n in captures.items()},
+        "counted_pawns": _by_entry(seats, lambda s: counted[s.entry_id]),
+        "completed_colours": _by_entry(seats, lambda s: sum(c in finished for c in s.colours)),
+        "captures": _by_entry(seats, lambda s: sum(captures.get(c, 0) for c in s.colours)),
         "game_time": checked.game_time,
     }
+
+
+def _by_league_colour(per_colour: dict | None, to_league: dict[str, str]) -> dict[str, int]:
+    """A verdict's per-colour numbers keyed by the league's colour names."""
+    return {to_league.get(c, c): n for c, n in (per_colour or {}).items()}
+
+
+def _by_entry(seats, value) -> dict[str, int]:
+    """``value`` of each seat, keyed by its entry id as stored (a string)."""
+    return {str(seat.entry_id): value(seat) for seat in seats}
+
+
+def _counted_pawns(seats, home: dict[str, int], game_format: str) -> dict[int, int]:
+    """Each player's counted pawns (tournament.md): pawns home of their best colour, or
+    over both colours in the formats that count both."""
+    total = sum if get_format(game_format).counted_pawns == "both-colours" else max
+    return {s.entry_id: total(home.get(c, 0) for c in s.colours) for s in seats}
+
+
+def _players_finished(seats, owner: dict[str, int], finished: list[str]) -> list[int]:
+    """The players who finished all their colours, in the order their last one finished."""
+    colours_left = {s.entry_id: len(s.colours) for s in seats}
+    done = []
+    for colour in finished:
+        colours_left[owner[colour]] -= 1
+        if colours_left[owner[colour]] == 0:
+            done.append(owner[colour])
+    return done
+
+
+def _log_winner(checked: CheckedLog, seats, to_league: dict[str, str]) -> int | None:
+    """The winning player's entry: the engine names them as the log does, so their colours
+    are matched with the seats'."""
+    name = checked.verdict.get("winner")
+    if not name:
+        return None
+    colours = _log_player_colours(checked.data, name, to_league)
+    return next((s.entry_id for s in seats if set(s.colours) == colours), None)
 
 
 def _placings_by_count_points(checked: CheckedLog, seats, to_league, colour_places, tie_rolls):
@@ -133,18 +158,23 @@ def _placings_by_count_points(checked: CheckedLog, seats, to_league, colour_plac
     places first. A remaining tie goes to the die roll the organizer records for this game
     (``open_draw.place_unfinished_game``); until then the tied players keep the at-board
     order."""
-    positions = engine.outcome(checked.data).positions
-    board = checked.data.get("board", 4)
-    by_colour = {to_league.get(c, c): count_points(p, board) for c, p in positions.items() if p}
-    per_entry = {s.entry_id: sum(by_colour.get(c, 0) for c in s.colours) for s in seats}
+    per_entry = _count_points_of_players(checked, seats, to_league)
     finished = list(dict.fromkeys(colour_places))
     try:
         placed = open_draw.place_unfinished_game(
             [s.entry_id for s in seats], per_entry, finished, tie_rolls
         )
     except AlgorithmError as exc:
-        raise from_algorithm(exc, within="count points") from None
+        raise coded("count_points_unplaced", why=why_of(exc)) from None
     return list(placed.placings), {str(k): n for k, n in per_entry.items()}
+
+
+def _count_points_of_players(checked: CheckedLog, seats, to_league) -> dict[int, int]:
+    """Each player's count points over their colours, where the log's game stopped."""
+    positions = engine.outcome(checked.data).positions
+    board = checked.data.get("board", 4)
+    by_colour = {to_league.get(c, c): count_points(p, board) for c, p in positions.items() if p}
+    return {s.entry_id: sum(by_colour.get(c, 0) for c in s.colours) for s in seats}
 
 
 def open_ties(fixture: Fixture, result: Result) -> list[list[int]]:
@@ -170,10 +200,8 @@ def _log_player_colours(data: dict, name: str, to_league: dict[str, str]) -> set
 def _player_placings(seats, winner, colour_places, counted, both_finished) -> list[int]:
     """Players in finishing order: the winner, then those who finished all their colours,
     then by the order their first colour was placed, then by counted pawns."""
-    order: list[int] = []
-    for entry in [winner, *both_finished, *colour_places]:
-        if entry is not None and entry not in order:
-            order.append(entry)
+    placed = [e for e in [winner, *both_finished, *colour_places] if e is not None]
+    order = list(dict.fromkeys(placed))
     rest = sorted(
         (s for s in seats if s.entry_id not in order),
         key=lambda s: (-counted[s.entry_id], s.position),
@@ -184,7 +212,7 @@ def _player_placings(seats, winner, colour_places, counted, both_finished) -> li
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def fixture_lock(fixture_id: int, user=None, *, table: bool = False) -> Fixture:
+def fixture_lock(fixture_id: int, by=None, *, table: bool = False) -> Fixture:
     """The fixture, its row locked (``FOR NO KEY UPDATE``), with its league: the first
     step of every write to a game's results, inside the caller's transaction. A link
     holder's link is checked again under the lock (revoked since the page was opened:
@@ -195,7 +223,7 @@ def fixture_lock(fixture_id: int, user=None, *, table: bool = False) -> Fixture:
     read after the lock is held, so the caller decides on what no other writer of this
     game can change until it commits (``*_locked`` below: no second lock, no re-read)."""
     query = Fixture.objects.select_for_update(of=("self",), no_key=True).select_related("league")
-    holder = link_holder(user)
+    holder = link_holder(by)
     if holder is not None:
         query = query.annotate(
             link_live=Exists(ResultLink.objects.filter(pk=holder.link.pk, revoked_at__isnull=True))
@@ -214,78 +242,97 @@ def fixture_lock(fixture_id: int, user=None, *, table: bool = False) -> Fixture:
     return fixture
 
 
-def _unfinished_log_problems(league, data: dict) -> list[str]:
-    """Why a log that stops before the game is decided cannot be this game's result: only
-    an open tournament's time limit ends a game early (tournament.md: unfinished games are
-    placed by count points), and a log whose times show it stopped before the limit is not
-    the game at the limit."""
-    complete_please = "upload the complete log of the game"
+def _unfinished_log_problems(league, data: dict) -> list:
+    """Why a log that stops before the game is decided cannot be this game's result (coded
+    texts): only an open tournament's time limit ends a game early (tournament.md:
+    unfinished games are placed by count points), and a log whose times show it stopped
+    before the limit is not the game at the limit."""
     if league.format != "open":
         return [coded_text("log_incomplete")]
     limit = league.time_limit_minutes
     if not limit:
-        return [
-            f"the log ends before the game is decided, and {league.name} has no time limit; "
-            + complete_please
-        ]
+        return [coded_text("log_no_time_limit", league=league.name)]
+    last_t = _last_event_time(data)
+    if last_t is None or last_t >= limit * 60:
+        return []
+    minutes, seconds = divmod(int(last_t), 60)
+    return [coded_text("log_before_limit", at=f"{minutes}:{seconds:02d}", limit=limit)]
+
+
+def _last_event_time(data: dict) -> float | None:
+    """When the log's last event happened (seconds into the game), if the log says."""
     events = data.get("events") or []
-    last_t = events[-1].get("t") if events else None
-    if last_t is not None and last_t < limit * 60:
-        minutes, seconds = divmod(int(last_t), 60)
-        return [
-            f"the log ends at {minutes}:{seconds:02d}, before the {limit}-minute time limit; "
-            f"{complete_please}, or its log up to the limit"
-        ]
-    return []
+    return events[-1].get("t") if events else None
 
 
-def _record_rejection(
-    fixture: Fixture, user, error: ServiceError, event=None, checked=None, raw=b""
-):
+def _record_rejection(fixture: Fixture, by, error: ServiceError, event=None, checked=None, raw=b""):
     """Keep a refused upload: its English message, and its code and parameters (shown in
     the reader's language)."""
-    params = _storable_params(error.params)
+    code, params = _storable_code(error)
     with transaction.atomic():
         RejectedSubmission.objects.create(
             fixture=fixture,
-            submitted_by=account(user),
-            submitted_via=via_link(user),
+            submitted_by=account(by),
+            submitted_via=via_link(by),
             sha256=checked.sha256 if checked else "",
             size=len(raw),
             event=event,
             error=storable(error.message)[:5000],
-            error_code=(error.code or "") if params is not None else "",
-            error_params=params if params is not None else {},
+            error_code=code,
+            error_params=params,
         )
 
 
-def _storable_params(params: dict) -> dict | None:
-    """The parameters as stored, or None when the database cannot hold them (a bad log's
-    text may reach them: NUL, an unpaired surrogate — ``games.storable``) or they are too
-    long."""
+def _storable_code(error: ServiceError) -> tuple[str, dict]:
+    """The error's code and parameters as stored; none when the database cannot hold the
+    parameters (a bad log's text may reach them: NUL, an unpaired surrogate —
+    ``games.storable``) or they are too long (the English message is kept either way)."""
     try:
-        text = json.dumps(params, ensure_ascii=False)
+        text = json.dumps(error.params, ensure_ascii=False)
     except (TypeError, ValueError):
-        return None
-    if len(text) > 20_000 or find_unstorable(params) is not None:
-        return None
-    return params
+        return "", {}
+    if len(text) > 20_000 or find_unstorable(error.params) is not None:
+        return "", {}
+    return error.code or "", error.params
 
 
-def _submitter_decides(user, fixture: Fixture) -> bool:
-    """Refuse a user who may not submit for this game at all, or a game that takes no
-    result; True for an organizer who is not playing it (their submission counts at once,
-    and replaces what is there). The rest of the rule is checked under the fixture's lock."""
-    actions = result_actions(user, fixture)
-    require_action(actions, SUBMIT, who_only=True)
-    if refusal := fixture_closed(fixture):
-        raise ServiceError(refusal.message)
+def _require_open(fixture: Fixture) -> None:
+    """A game that takes no result (``permissions.fixture_closed``) refuses one, coded."""
+    if fixture_closed(fixture) is None:
+        return
+    if fixture.status in CLOSED_FIXTURE:
+        raise coded("result_game_cancelled")
+    raise coded("result_game_unseated")
+
+
+def _decides(actions: ResultActions) -> bool:
+    """An organizer who is not playing this game decides its result: what they submit
+    counts at once (tournament.md: a reported result waits until "the opponent or an
+    organizer confirms it")."""
     return actions.organizer and actions.seat is None
 
 
-def _require_decider(user, fixture: Fixture, action: str) -> None:
+def _require_submitter(by, fixture: Fixture) -> None:
+    """Before anything is read from the upload or the form: refuse a user who may not
+    submit for this game at all, or a game that takes no result. The whole rule is
+    checked again under the fixture's lock (``_submit_actions``)."""
+    require_action(result_actions(by, fixture), SUBMIT, who_only=True)
+    _require_open(fixture)
+
+
+def _submit_actions(by, fixture: Fixture, versions: list[Result] | None = None):
+    """The submit rule, under the fixture's lock: who, then a game that takes a result,
+    then what is recorded already. The user's actions, for deciding what counts."""
+    actions = result_actions(by, fixture, results=versions)
+    require_action(actions, SUBMIT, who_only=True)
+    _require_open(fixture)
+    require_action(actions, SUBMIT)
+    return actions
+
+
+def _require_decider(by, fixture: Fixture, action: str) -> None:
     """Only an organizer who is not playing this game (no one decides their own)."""
-    require_action(result_actions(user, fixture), action, who_only=True)
+    require_action(result_actions(by, fixture), action, who_only=True)
 
 
 def _require_log_unused_elsewhere(fixture: Fixture, sha256: str) -> None:
@@ -293,7 +340,7 @@ def _require_log_unused_elsewhere(fixture: Fixture, sha256: str) -> None:
     other = (
         Result.objects.filter(game_log__sha256=sha256)
         .exclude(fixture=fixture)
-        .exclude(state__in=[Result.State.SUPERSEDED, Result.State.VOIDED, Result.State.REJECTED])
+        .exclude(state__in=GONE)
         .select_related("fixture")
         .first()
     )
@@ -305,12 +352,12 @@ def _require_log_unused_elsewhere(fixture: Fixture, sha256: str) -> None:
 
 
 def game_log_submit(
-    *, fixture: Fixture, content: str | bytes, user, played_online: bool = False
+    *, fixture: Fixture, content: str | bytes, by, played_online: bool = False
 ) -> Result:
     """A player at the board (or an organizer) submits the game's log; the result version
     it made, or the one an identical earlier upload made (see ``game_log_upload``)."""
     return game_log_upload(
-        fixture=fixture, content=content, user=user, played_online=played_online
+        fixture=fixture, content=content, by=by, played_online=played_online
     ).result
 
 
@@ -325,7 +372,7 @@ def game_log_upload(
     *,
     fixture: Fixture,
     content: str | bytes,
-    user,
+    by,
     played_online: bool = False,
     reason: str = "",
 ) -> Upload:
@@ -342,65 +389,85 @@ def game_log_upload(
     of many identical concurrent uploads exactly one creates the result (the fixture's row
     lock orders them).
     """
-    organizer = _submitter_decides(user, fixture)
-    raw = content.encode("utf-8") if isinstance(content, str) else content
-    try:
-        checked = game_log_check(content)
-    except LogRejected as exc:
-        # the text counts events from 1, as the replay does; ``event`` stays the index
-        error = (
-            coded("log_rejected_at", n=exc.event + 1, why=exc.message)
-            if exc.event is not None
-            else coded("log_rejected", why=exc.message)
-        )
-        error.event = exc.event
-        _record_rejection(fixture, user, error, exc.event, raw=raw)
-        raise error from None
-    problems = fixture_log_mismatches(fixture, checked.data)
-    try:
-        _require_log_unused_elsewhere(fixture, checked.sha256)
-    except ServiceError as exc:
-        problems.append(coded_text(exc.code, **exc.params) if exc.code else exc.message)
-    if not checked.verdict.get("complete"):
-        problems.extend(_unfinished_log_problems(fixture.league, checked.data))
-    if problems:
-        error = coded("log_mismatch", why=problems)
-        _record_rejection(fixture, user, error, checked=checked, raw=raw)
-        raise error
-
+    _require_submitter(by, fixture)
+    checked = _accepted_log(fixture, by, content)
     with transaction.atomic():
-        fixture = fixture_lock(fixture.pk, user)
-        if refusal := fixture_closed(fixture):
-            raise ServiceError(refusal.message)
-        same = fixture.results.filter(game_log__sha256=checked.sha256).exclude(
-            state__in=[Result.State.SUPERSEDED, Result.State.VOIDED, Result.State.REJECTED]
-        )
+        fixture = fixture_lock(fixture.pk, by)
+        _require_open(fixture)
+        actions = result_actions(by, fixture)
+        same = fixture.results.filter(game_log__sha256=checked.sha256).exclude(state__in=GONE)
         if existing := same.first():  # an identical re-upload: recognised, not duplicated
-            if organizer and existing.state == Result.State.PENDING:
-                existing = _decide(existing, fixture, user, Result.State.CONFIRMED, "")
-            return Upload(existing, created=False)
+            return Upload(_upload_again(existing, fixture, by, actions), created=False)
         _require_log_unused_elsewhere(fixture, checked.sha256)
-        require_action(result_actions(user, fixture), SUBMIT)
-        log, _ = game_log_store(checked, user=user)
-        fields = result_fields_from_log(fixture, checked)
-        counts_now = organizer or played_online or not fixture.league.confirmation_required
+        require_action(actions, SUBMIT)
+        log, _ = game_log_store(checked, by=by)
+        counts_now = _decides(actions) or played_online or not fixture.league.confirmation_required
         result = result_version_create(
             fixture,
-            user,
+            by,
             source=Result.Source.LOG,
             confirmed=counts_now,
             game_log=log,
             verified=True,
             reason=reason,
-            **fields,
+            **result_fields_from_log(fixture, checked),
         )
         return Upload(result, created=True)
+
+
+def _accepted_log(fixture: Fixture, by, content: str | bytes) -> CheckedLog:
+    """The log checked by the engine and against this game; a refused one is recorded
+    (``RejectedSubmission``) and its coded error raised."""
+    raw = content.encode("utf-8") if isinstance(content, str) else content
+    try:
+        checked = game_log_check(content)
+    except LogRejected as exc:
+        error = _log_rejected(exc)
+        _record_rejection(fixture, by, error, exc.event, raw=raw)
+        raise error from None
+    if problems := _log_problems(fixture, checked):
+        error = coded("log_mismatch", why=problems)
+        _record_rejection(fixture, by, error, checked=checked, raw=raw)
+        raise error
+    return checked
+
+
+def _log_rejected(exc: LogRejected) -> ServiceError:
+    """The engine's refusal of a log; the text counts events from 1, as the replay does,
+    ``event`` stays the index."""
+    if exc.event is None:
+        error = coded("log_rejected", why=exc.message)
+    else:
+        error = coded("log_rejected_at", n=exc.event + 1, why=exc.message)
+    error.event = exc.event
+    return error
+
+
+def _log_problems(fixture: Fixture, checked: CheckedLog) -> list:
+    """Why a valid log is not this game's result (coded texts): it differs from the
+    schedule, another game has it, or it stops before the game is decided."""
+    problems = fixture_log_mismatches(fixture, checked.data)
+    try:
+        _require_log_unused_elsewhere(fixture, checked.sha256)
+    except ServiceError as exc:
+        problems.append(coded_text(exc.code, **exc.params))
+    if not checked.verdict.get("complete"):
+        problems.extend(_unfinished_log_problems(fixture.league, checked.data))
+    return problems
+
+
+def _upload_again(existing: Result, fixture: Fixture, by, actions) -> Result:
+    """The result an identical earlier upload made; an organizer who decides the game
+    confirms it if it waits."""
+    if _decides(actions) and existing.state == Result.State.PENDING:
+        return _decide(existing, fixture, by, Result.State.CONFIRMED, "")
+    return existing
 
 
 def result_report(
     *,
     fixture: Fixture,
-    user,
+    by,
     winner: Entry | None = None,
     counted_pawns: dict[int, int] | None = None,
     reason: str = "",
@@ -409,39 +476,32 @@ def result_report(
     """An over-the-board game without a log: a player reports what the format records
     (``HandResult``: winner and counted pawns; 2T+ completed colours and game time; GP
     every colour's place; open placings or count points). The result is unverified and
-    waits for the opponent or an organizer."""
-    organizer = _submitter_decides(user, fixture)
+    waits for the opponent or an organizer (``result_report_locked``)."""
+    _require_submitter(by, fixture)
     fields = _manual_fields(fixture, winner, counted_pawns, typed)
     with transaction.atomic():
-        fixture = fixture_lock(fixture.pk, user)
-        require_action(result_actions(user, fixture), SUBMIT)
-        return result_version_create(
-            fixture,
-            user,
-            source=Result.Source.REPORT,
-            confirmed=organizer,
-            verified=False,
-            reason=reason,
-            **fields,
-        )
+        fixture = fixture_lock(fixture.pk, by)
+        return result_report_locked(fixture=fixture, by=by, fields=fields, reason=reason)
 
 
 def result_report_locked(
-    *, fixture: Fixture, versions: list[Result], user, fields: dict, reason: str = ""
+    *,
+    fixture: Fixture,
+    versions: list[Result] | None = None,
+    by,
+    fields: dict,
+    reason: str = "",
 ) -> Result:
-    """``result_report`` for a caller holding ``fixture``'s lock (``fixture_lock(…,
-    table=True)``) and its ``versions`` read under it, with ``fields`` made by
-    ``hand_result_fields``: the same rules, without locking or reading again."""
-    actions = result_actions(user, fixture, results=versions)
-    require_action(actions, SUBMIT, who_only=True)
-    if refusal := fixture_closed(fixture):
-        raise ServiceError(refusal.message)
-    require_action(actions, SUBMIT)
+    """The rule of a reported result, for a caller holding ``fixture``'s lock (``fixture_lock``;
+    ``versions``: its result versions when read under it, with ``table=True``) and with
+    ``fields`` made by ``hand_result_fields``. It waits for the opponent or an organizer;
+    reported by an organizer who is not playing the game it counts at once."""
+    actions = _submit_actions(by, fixture, versions)
     return result_version_create(
         fixture,
-        user,
+        by,
         source=Result.Source.REPORT,
-        confirmed=actions.organizer and actions.seat is None,
+        confirmed=_decides(actions),
         verified=False,
         versions=versions,
         reason=reason,
@@ -452,7 +512,7 @@ def result_report_locked(
 def result_enter(
     *,
     fixture: Fixture,
-    user,
+    by,
     winner: Entry | None = None,
     counted_pawns=None,
     reason: str,
@@ -460,16 +520,16 @@ def result_enter(
 ) -> Result:
     """An organizer enters or corrects a result by hand (the fields of ``result_report``);
     it counts at once."""
-    _require_decider(user, fixture, ENTER)
+    _require_decider(by, fixture, ENTER)
     if not reason.strip():
         raise coded("reason_manual", field="reason")
     fields = _manual_fields(fixture, winner, counted_pawns, typed)
     with transaction.atomic():
         fixture = fixture_lock(fixture.pk)
-        require_action(result_actions(user, fixture), ENTER)
+        require_action(result_actions(by, fixture), ENTER)
         return result_version_create(
             fixture,
-            user,
+            by,
             source=Result.Source.ORGANIZER,
             confirmed=True,
             verified=False,
@@ -479,35 +539,45 @@ def result_enter(
 
 
 def forfeit_record(
-    *, fixture: Fixture, user, loser: Entry, reason: str, own_withdrawal: bool = False
+    *, fixture: Fixture, by, loser: Entry, reason: str, own_withdrawal: bool = False
 ) -> Result:
     """An organizer records a forfeit: the other player(s) win, nothing else counts.
     ``own_withdrawal``: the loser withdrew themselves (``entry_withdraw`` checked that),
     so no organizer's decision is needed."""
-    if not own_withdrawal:
-        _require_decider(user, fixture, FORFEIT)
-    elif account(user) is None or loser.player.user_id != user.pk:
-        raise coded("withdraw_self_only", cls=NotAllowed)
-    seats = list(fixture.seats.all())
-    if loser.pk not in {s.entry_id for s in seats}:
-        raise coded("loser_not_at_board", field="loser", player=loser.player.name)
-    others = [s.entry_id for s in seats if s.entry_id != loser.pk]
+    _require_forfeit_by(by, fixture, loser, own_withdrawal)
+    others = _others_at_board(fixture, loser)
     with transaction.atomic():
         fixture = fixture_lock(fixture.pk)
         if not own_withdrawal:
-            require_action(result_actions(user, fixture), FORFEIT)
+            require_action(result_actions(by, fixture), FORFEIT)
         return result_version_create(
             fixture,
-            user,
+            by,
             source=Result.Source.FORFEIT,
             confirmed=True,
             verified=False,
-            reason=reason or "forfeit",
+            reason=reason,  # none typed: the result's source says it is a forfeit
             winner_id=others[0] if len(others) == 1 else None,
             placings=[*others, loser.pk],
             forfeit_loser=loser,
             status=Fixture.Status.FORFEITED,
         )
+
+
+def _require_forfeit_by(by, fixture: Fixture, loser: Entry, own_withdrawal: bool) -> None:
+    """An organizer who decides the game, or the loser withdrawing themselves."""
+    if not own_withdrawal:
+        _require_decider(by, fixture, FORFEIT)
+    elif account(by) is None or loser.player.user_id != by.pk:
+        raise coded("withdraw_self_only", cls=NotAllowed)
+
+
+def _others_at_board(fixture: Fixture, loser: Entry) -> list[int]:
+    """The entries at the game's board other than ``loser`` (who must be there)."""
+    seated = [s.entry_id for s in fixture.seats.all()]
+    if loser.pk not in seated:
+        raise coded("loser_not_at_board", field="loser", player=loser.player.name)
+    return [e for e in seated if e != loser.pk]
 
 
 def _manual_fields(fixture: Fixture, winner: Entry | None, counted_pawns, typed) -> dict:
@@ -525,7 +595,7 @@ def _manual_fields(fixture: Fixture, winner: Entry | None, counted_pawns, typed)
 
 
 def result_version_create(
-    fixture: Fixture, user, *, confirmed: bool, status=None, versions=None, **fields
+    fixture: Fixture, by, *, confirmed: bool, status=None, versions=None, **fields
 ) -> Result:
     """Store a new result version of ``fixture`` (locked by ``fixture_lock``). When it
     counts at once (``confirmed``) the previous confirmed version is superseded and
@@ -533,107 +603,121 @@ def result_version_create(
     are the ``Result``'s (winner, placings, source, …); ``status`` the fixture's new status
     (default: confirmed or submitted). ``versions``: the fixture's result versions when
     the caller read them under the lock (nothing to supersede among them: no UPDATE)."""
-    now = timezone.now()
-    replaced = [Result.State.CONFIRMED, *OPEN] if confirmed else list(OPEN)
-    if versions is None or any(r.state in replaced for r in versions):
-        fixture.results.filter(state__in=replaced).update(state=Result.State.SUPERSEDED)
-    try:
-        with transaction.atomic():
-            result = Result.objects.create(
-                fixture=fixture,
-                state=Result.State.CONFIRMED if confirmed else Result.State.PENDING,
-                submitted_by=account(user),
-                submitted_via=via_link(user),
-                decided_by=account(user) if confirmed else None,
-                decided_via=via_link(user) if confirmed else None,
-                decided_at=now if confirmed else None,
-                **fields,
-            )
-    except IntegrityError:
-        raise coded("result_race") from None
+    _supersede(fixture, versions, [Result.State.CONFIRMED, *OPEN] if confirmed else list(OPEN))
+    result = _result_create(fixture, by, confirmed, fields)
     fixture.status = status or (Fixture.Status.CONFIRMED if confirmed else Fixture.Status.SUBMITTED)
     fixture.save(update_fields=["status", "updated_at"])
     if confirmed:
         result_counted(fixture)
-        by_player = result.submitted_via_id is not None or (
-            result.submitted_by_id is not None and _plays(result.submitted_by_id, fixture)
-        )
-        if not by_player:
-            notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
-    else:
-        notify_on_commit(RESULT_AWAITING, result.pk)
+    _notify_new_version(result, fixture)
     return result
 
 
-def _plays(user_id: int, fixture: Fixture) -> bool:
-    return fixture.seats.filter(entry__player__user_id=user_id).exists()
+def _supersede(fixture: Fixture, versions: list[Result] | None, states: list[str]) -> None:
+    """The fixture's versions in ``states`` are superseded (no UPDATE when the versions
+    read under the lock hold none)."""
+    if versions is None or any(r.state in states for r in versions):
+        fixture.results.filter(state__in=states).update(state=Result.State.SUPERSEDED)
+
+
+def _result_create(fixture: Fixture, by, confirmed: bool, fields: dict) -> Result:
+    """The new version, confirmed (decided by its submitter) or pending; a race with
+    another confirmed or open version (the database allows one of each) is refused."""
+    decided = {"decided_by": None, "decided_via": None, "decided_at": None}
+    if confirmed:
+        decided = {
+            "decided_by": account(by),
+            "decided_via": via_link(by),
+            "decided_at": timezone.now(),
+        }
+    try:
+        with transaction.atomic():
+            return Result.objects.create(
+                fixture=fixture,
+                state=Result.State.CONFIRMED if confirmed else Result.State.PENDING,
+                submitted_by=account(by),
+                submitted_via=via_link(by),
+                **decided,
+                **fields,
+            )
+    except IntegrityError:
+        raise coded("result_race") from None
+
+
+def _notify_new_version(result: Result, fixture: Fixture) -> None:
+    """A pending version waits for someone (notified); a counted one that no player
+    submitted is an organizer's decision the players hear of."""
+    if result.state != Result.State.CONFIRMED:
+        notify_on_commit(RESULT_AWAITING, result.pk)
+    elif not _by_player(result, fixture):
+        notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
+
+
+def _by_player(result: Result, fixture: Fixture) -> bool:
+    """Submitted by a player of the game (through a link, or their account)."""
+    if result.submitted_via_id is not None:
+        return True
+    user_id = result.submitted_by_id
+    return user_id is not None and fixture.seats.filter(entry__player__user_id=user_id).exists()
 
 
 # --- confirming and disputing ---------------------------------------------------------------
 
 
-def _locked_result(result_id: int, user=None) -> tuple[Result, Fixture]:
+def _locked_result(result_id: int, by=None) -> tuple[Result, Fixture]:
     try:
         fixture_id = Result.objects.values_list("fixture_id", flat=True).get(pk=result_id)
     except Result.DoesNotExist:
         raise coded("result_unknown", id=result_id) from None
-    fixture = fixture_lock(fixture_id, user)
+    fixture = fixture_lock(fixture_id, by)
     return Result.objects.select_related("fixture").get(pk=result_id), fixture
 
 
-def result_confirm(*, result: Result, user) -> Result:
-    """The opponent (or an organizer) confirms a pending result; it counts from now on."""
+def result_confirm(*, result: Result, by) -> Result:
+    """The opponent (or an organizer) confirms a pending result; it counts from now on
+    (``result_confirm_locked``)."""
     with transaction.atomic():
-        result, fixture = _locked_result(result.pk, user)
-        return _confirm(result, fixture, user, result_actions(user, fixture, result=result))
+        result, fixture = _locked_result(result.pk, by)
+        return result_confirm_locked(result=result, fixture=fixture, by=by)
 
 
 def result_confirm_locked(
-    *, result: Result, fixture: Fixture, versions: list[Result], user
+    *, result: Result, fixture: Fixture, versions: list[Result] | None = None, by
 ) -> Result:
-    """``result_confirm`` for a caller holding ``fixture``'s lock with its ``versions``
-    (``result`` among them) read under it: the same rules, without locking again."""
-    actions = result_actions(user, fixture, result=result, results=versions)
-    return _confirm(result, fixture, user, actions, versions)
-
-
-def _confirm(result: Result, fixture: Fixture, user, actions, versions=None) -> Result:
+    """The rule of a confirmation, for a caller holding ``fixture``'s lock (``versions``:
+    its result versions when read under it, ``result`` among them). Confirmed already (a
+    double click): nothing to do."""
+    actions = result_actions(by, fixture, result=result, results=versions)
     require_action(actions, CONFIRM, who_only=True)
     if result.state == Result.State.CONFIRMED:
-        return result  # confirmed already (e.g. a double click): nothing to do
+        return result
     require_action(actions, CONFIRM)
-    result = _decide(result, fixture, user, Result.State.CONFIRMED, "", versions)
+    result = _decide(result, fixture, by, Result.State.CONFIRMED, "", versions)
     if actions.seat is None:  # an organizer decided it, not the opponent
         notify_on_commit(DECISION_MADE, result.pk, Result.State.CONFIRMED)
     done_on_commit(RESULT_AWAITING, result.pk)
     return result
 
 
-def result_dispute(*, result: Result, user, reason: str) -> Result:
-    """The opponent disputes a pending result; an organizer will resolve it."""
-    if not reason or not reason.strip():
-        raise coded("reason_dispute", field="reason")
+def result_dispute(*, result: Result, by, reason: str) -> Result:
+    """The opponent disputes a pending result; an organizer will resolve it
+    (``result_dispute_locked``)."""
     with transaction.atomic():
-        result, fixture = _locked_result(result.pk, user)
-        return _dispute(result, fixture, user, reason, result_actions(user, fixture, result=result))
+        result, fixture = _locked_result(result.pk, by)
+        return result_dispute_locked(result=result, fixture=fixture, by=by, reason=reason)
 
 
 def result_dispute_locked(
-    *, result: Result, fixture: Fixture, versions: list[Result], user, reason: str
+    *, result: Result, fixture: Fixture, versions: list[Result] | None = None, by, reason: str
 ) -> Result:
-    """``result_dispute`` for a caller holding ``fixture``'s lock with its ``versions``
-    read under it: the same rules, without locking again."""
+    """The rule of a dispute, for a caller holding ``fixture``'s lock (``versions``: its
+    result versions when read under it): a reason, and a pending result of the game."""
     if not reason or not reason.strip():
         raise coded("reason_dispute", field="reason")
-    actions = result_actions(user, fixture, result=result, results=versions)
-    return _dispute(result, fixture, user, reason, actions)
-
-
-def _dispute(result: Result, fixture: Fixture, user, reason: str, actions) -> Result:
-    require_action(actions, DISPUTE)
+    require_action(result_actions(by, fixture, result=result, results=versions), DISPUTE)
     result.state = Result.State.DISPUTED
     result.decision_note = reason.strip()
-    result.decided_via = via_link(user)  # a dispute through a link says so
+    result.decided_via = via_link(by)  # a dispute through a link says so
     result.save(update_fields=["state", "decision_note", "decided_via"])
     fixture.status = Fixture.Status.DISPUTED
     fixture.save(update_fields=["status", "updated_at"])
@@ -642,22 +726,22 @@ def _dispute(result: Result, fixture: Fixture, user, reason: str, actions) -> Re
     return result
 
 
-def result_resolve(*, result: Result, user, accept: bool, note: str) -> Result:
+def result_resolve(*, result: Result, by, accept: bool, note: str) -> Result:
     """An organizer resolves a dispute (or decides a pending result): accept or reject."""
     with transaction.atomic():
         result, fixture = _locked_result(result.pk)
-        require_action(result_actions(user, fixture, result=result), RESOLVE)
+        require_action(result_actions(by, fixture, result=result), RESOLVE)
         state = Result.State.CONFIRMED if accept else Result.State.REJECTED
-        result = _decide(result, fixture, user, state, note)
+        result = _decide(result, fixture, by, state, note)
         notify_on_commit(DECISION_MADE, result.pk, state)
         done_on_commit(RESULT_AWAITING, result.pk)
         done_on_commit(DISPUTE_OPENED, result.pk)
         return result
 
 
-def result_void(*, fixture: Fixture, user, reason: str) -> None:
+def result_void(*, fixture: Fixture, by, reason: str) -> None:
     """An organizer voids the counted result: the game is open again."""
-    _require_decider(user, fixture, VOID)
+    _require_decider(by, fixture, VOID)
     if not reason.strip():
         raise coded("reason_void", field="reason")
     with transaction.atomic():
@@ -670,7 +754,7 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
         changed = fixture.results.filter(pk__in=voided).update(
             state=Result.State.VOIDED,
             decision_note=reason,
-            decided_by=user,
+            decided_by=by,
             decided_at=timezone.now(),
         )
         if not changed:
@@ -681,30 +765,31 @@ def result_void(*, fixture: Fixture, user, reason: str) -> None:
         notify_on_commit(DECISION_MADE, max(voided), Result.State.VOIDED)
 
 
-def _decide(result: Result, fixture: Fixture, user, state: str, note: str, versions=None) -> Result:
+def _decide(result: Result, fixture: Fixture, by, state: str, note: str, versions=None) -> Result:
     """``versions``: the fixture's result versions read under its lock, when the caller
     has them (no confirmed one among them: nothing to supersede, no UPDATE)."""
-    counted = versions is None or any(r.state == Result.State.CONFIRMED for r in versions)
-    if state == Result.State.CONFIRMED and counted:
-        fixture.results.filter(state=Result.State.CONFIRMED).update(state=Result.State.SUPERSEDED)
+    confirmed = state == Result.State.CONFIRMED
+    if confirmed:
+        _supersede(fixture, versions, [Result.State.CONFIRMED])
     result.state = state
-    result.decided_by = account(user)
-    result.decided_via = via_link(user)
+    result.decided_by = account(by)
+    result.decided_via = via_link(by)
     result.decided_at = timezone.now()
-    if note:
-        result.decision_note = note
+    result.decision_note = note or result.decision_note
     result.save(update_fields=["state", "decided_by", "decided_via", "decided_at", "decision_note"])
-    if state == Result.State.CONFIRMED:
-        fixture.status = (
-            Fixture.Status.FORFEITED
-            if result.source == Result.Source.FORFEIT
-            else Fixture.Status.CONFIRMED
-        )
-    elif fixture.results.filter(state=Result.State.CONFIRMED).exists():
-        fixture.status = Fixture.Status.CONFIRMED  # an earlier version still counts
-    else:
-        fixture.status = Fixture.Status.SCHEDULED
+    fixture.status = _status_after_decision(result, fixture)
     fixture.save(update_fields=["status", "updated_at"])
-    if state == Result.State.CONFIRMED:
+    if confirmed:
         result_counted(fixture)
     return result
+
+
+def _status_after_decision(result: Result, fixture: Fixture) -> str:
+    """The game's status once ``result`` is decided: counted (forfeited, for a forfeit), or
+    back to an earlier counted version, or open again."""
+    if result.state == Result.State.CONFIRMED:
+        forfeit = result.source == Result.Source.FORFEIT
+        return Fixture.Status.FORFEITED if forfeit else Fixture.Status.CONFIRMED
+    if fixture.results.filter(state=Result.State.CONFIRMED).exists():
+        return Fixture.Status.CONFIRMED  # an earlier version still counts
+    return Fixture.Status.SCHEDULED

@@ -307,7 +307,7 @@ def _table_enter(request, fixture: Fixture, actor):
         form,
         lambda **kw: entered.append(champ.table_result_enter(**kw)),
         fixture=fixture,
-        user=actor,
+        by=actor,
     )
     if refused is None and entered[0].state == Result.State.DISPUTED:
         messages.warning(
@@ -330,13 +330,13 @@ def _table_result(request, fixture: Fixture) -> Result:
 
 
 def _table_confirm(request, fixture: Fixture, actor):
-    result_services.result_confirm(result=_table_result(request, fixture), user=actor)
+    result_services.result_confirm(result=_table_result(request, fixture), by=actor)
     messages.success(request, _("The result is confirmed and counts."))
 
 
 def _table_dispute(request, fixture: Fixture, actor):
     result = _table_result(request, fixture)
-    result_services.result_dispute(result=result, user=actor, reason=request.POST.get("reason", ""))
+    result_services.result_dispute(result=result, by=actor, reason=request.POST.get("reason", ""))
     messages.success(request, _("The result is disputed; the desk decides."))
 
 

@@ -83,7 +83,7 @@ def _hand_result(request, pk: int, *, action: str):
     if not form.is_valid():
         return _hand_result_page(request, fixture, form, organizer_entry, status=400)
     service = result_services.result_enter if organizer_entry else result_services.result_report
-    refused = hand_result_send(form, service, fixture=fixture, user=request.user)
+    refused = hand_result_send(form, service, fixture=fixture, by=request.user)
     if refused is not None:
         status, error = refused
         return _hand_result_page(request, fixture, form, organizer_entry, error, status=status)
@@ -149,7 +149,7 @@ def _decision(request, pk: int, action: str, form_class, run):
 @throttled_view([SubmissionThrottle])
 def game_void(request, pk: int):
     def run(fixture: Fixture, data):
-        result_services.result_void(fixture=fixture, user=request.user, reason=data["reason"])
+        result_services.result_void(fixture=fixture, by=request.user, reason=data["reason"])
         messages.success(request, _("The result is voided; the game is open again."))
 
     return _decision(request, pk, VOID, ReasonForm, run)
@@ -161,7 +161,7 @@ def game_forfeit(request, pk: int):
     def run(fixture: Fixture, data):
         loser = next(s.entry for s in fixture.seats.all() if s.entry_id == data["loser"])
         result_services.forfeit_record(
-            fixture=fixture, user=request.user, loser=loser, reason=data["reason"]
+            fixture=fixture, by=request.user, loser=loser, reason=data["reason"]
         )
         messages.success(request, _("The forfeit is recorded."))
 

@@ -96,9 +96,9 @@ def entry_answer(request, entry_id: int):
     accept = request.POST.get("accept") == "1"
     try:
         if accept:
-            entry_services.entry_accept(entry=entry, user=request.user)
+            entry_services.entry_accept(entry=entry, by=request.user)
         else:
-            entry_services.entry_decline(entry=entry, user=request.user)
+            entry_services.entry_decline(entry=entry, by=request.user)
     except ServiceError as exc:
         return _my_failed(request, exc)
     if accept:
@@ -117,7 +117,7 @@ def entry_colours(request, entry_id: int):
         return _my_failed(request, ServiceError(_("choose colours from the list")))
     try:
         entry_services.entry_set_colours(
-            entry=entry, user=request.user, preferred_colours=form.colours()
+            entry=entry, by=request.user, preferred_colours=form.colours()
         )
     except ServiceError as exc:
         form.add_error(None, exc.localized())
@@ -196,7 +196,7 @@ def invitation(request, token: str):
         return redirect_to_login(request.get_full_path())
     try:
         entry = entry_services.invitation_accept(
-            invitation=inv, user=request.user, token_in_hand=True
+            invitation=inv, by=request.user, token_in_hand=True
         )
     except ServiceError as exc:
         return _invitation_page(request, inv, error=exc.localized(), status=_status(exc))
@@ -231,7 +231,7 @@ def _invitation_page(request, inv, *, error: str | None = None, status: int = 20
 def join(request, slug: str):
     league = league_or_404(request, slug)
     try:
-        entry_services.join_request(league=league, user=request.user)
+        entry_services.join_request(league=league, by=request.user)
     except ServiceError as exc:
         messages.error(request, exc.localized())
         return redirect(back_to(request, reverse("tournaments:league", args=[league.slug])))
@@ -257,7 +257,7 @@ def confirm_email(request, token: str):
             messages.success(request, _("The confirmation link is on its way."))
         return redirect(back or "tournaments:my-leagues")
     try:
-        entry_services.email_confirm(token=token, user=request.user)
+        entry_services.email_confirm(token=token, by=request.user)
     except ServiceError as exc:
         return render(
             request,

@@ -375,18 +375,16 @@ def _placings(places: dict[int, int], players: int) -> list[int]:
     return sorted(places, key=places.__getitem__)
 
 
-def hand_result_send(form: HandResultForm, service, *, fixture, user) -> tuple[int, str] | None:
+def hand_result_send(form: HandResultForm, service, *, fixture, by) -> tuple[int, str] | None:
     """Send a valid hand-result ``form`` of ``fixture`` to ``service`` (``result_report``
-    or ``result_enter``) as ``user`` (an account or a result link's holder): None when it is
+    or ``result_enter``) as ``by`` (an account or a result link's holder): None when it is
     taken, else the HTTP status and the message why not (the service's refusal, or the
     form's own inconsistency found by ``typed()``); a refusal changes nothing."""
     try:
         typed = form.typed()
         winner_id = typed.pop("winner_id", None)
         winner = next((s.entry for s in form.seats if s.entry_id == winner_id), None)
-        service(
-            fixture=fixture, user=user, winner=winner, reason=form.cleaned_data["reason"], **typed
-        )
+        service(fixture=fixture, by=by, winner=winner, reason=form.cleaned_data["reason"], **typed)
     except ServiceError as exc:
         return (403 if isinstance(exc, NotAllowed) else 400), exc.localized()
     except forms.ValidationError as exc:

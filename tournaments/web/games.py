@@ -173,7 +173,7 @@ def game_submit(request, pk: int):
         return render(request, "tournaments/game.html", context, status=400)
     try:
         upload = result_services.game_log_upload(
-            fixture=fixture, content=form.cleaned_data["log"], user=request.user
+            fixture=fixture, content=form.cleaned_data["log"], by=request.user
         )
     except ServiceError as exc:
         return _service_error(request, fixture, exc, upload_form=form)
@@ -189,7 +189,7 @@ def result_confirm(request, pk: int, result_id: int):
         return _login_first(request, fixture)
     result = _result_of(fixture, result_id)
     try:
-        result_services.result_confirm(result=result, user=request.user)
+        result_services.result_confirm(result=result, by=request.user)
     except ServiceError as exc:
         return _service_error(request, fixture, exc)
     messages.success(request, _("You confirmed the result; it counts now."))
@@ -209,7 +209,7 @@ def result_dispute(request, pk: int, result_id: int):
         return render(request, "tournaments/game.html", context, status=400)
     try:
         result_services.result_dispute(
-            result=result, user=request.user, reason=form.cleaned_data["reason"]
+            result=result, by=request.user, reason=form.cleaned_data["reason"]
         )
     except ServiceError as exc:
         return _service_error(request, fixture, exc, dispute_form=form)
@@ -231,7 +231,7 @@ def result_resolve(request, pk: int, result_id: int):
     try:
         result_services.result_resolve(
             result=result,
-            user=request.user,
+            by=request.user,
             accept=form.cleaned_data["accept"],
             note=form.cleaned_data["note"],
         )

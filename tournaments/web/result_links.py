@@ -183,7 +183,7 @@ def link_upload(request, token: str, pk: int):
         return _page(request, link, status=400, forms={"fixture": pk, "upload_form": form})
     try:
         upload = result_services.game_log_upload(
-            fixture=fixture, content=form.cleaned_data["log"], user=LinkHolder(link)
+            fixture=fixture, content=form.cleaned_data["log"], by=LinkHolder(link)
         )
     except ServiceError as exc:
         return _failed(request, link, fixture, exc, upload_form=form)
@@ -220,7 +220,7 @@ def link_report(request, token: str, pk: int):
         status = 400
         if form.is_valid():
             refused = hand_result_send(
-                form, result_services.result_report, fixture=fixture, user=holder
+                form, result_services.result_report, fixture=fixture, by=holder
             )
             if refused is not None:
                 status, error = refused
@@ -265,7 +265,7 @@ def link_confirm(request, token: str, pk: int, result_id: int):
     fixture = _fixture_or_404(link, pk)
     result = _result_or_404(fixture, result_id)
     try:
-        result_services.result_confirm(result=result, user=LinkHolder(link))
+        result_services.result_confirm(result=result, by=LinkHolder(link))
     except ServiceError as exc:
         return _failed(request, link, fixture, exc)
     messages.success(request, _("You confirmed the result; it counts now."))
@@ -285,7 +285,7 @@ def link_dispute(request, token: str, pk: int, result_id: int):
         return _page(request, link, status=400, forms={"fixture": pk, "dispute_form": form})
     try:
         result_services.result_dispute(
-            result=result, user=LinkHolder(link), reason=form.cleaned_data["reason"]
+            result=result, by=LinkHolder(link), reason=form.cleaned_data["reason"]
         )
     except ServiceError as exc:
         return _failed(request, link, fixture, exc, dispute_form=form)

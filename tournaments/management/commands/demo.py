@@ -294,7 +294,7 @@ class Command(BaseCommand):
             meta={"league": league.slug, "game": fixture.label or fixture.number},
         )
         _with_times(log)
-        game_log_submit(fixture=fixture, content=json.dumps(log), user=organizer)
+        game_log_submit(fixture=fixture, content=json.dumps(log), by=organizer)
 
     def _cup(self, organizer, slug, name, names, level, flags) -> League:
         """A finished 3T tournament (one DRR) with a ranking level: the rankings read it."""
@@ -344,7 +344,7 @@ class Command(BaseCommand):
                 meta={"league": league.slug, "game": fixture.label or fixture.number},
             )
             _with_times(log)
-            game_log_submit(fixture=fixture, content=json.dumps(log), user=organizer)
+            game_log_submit(fixture=fixture, content=json.dumps(log), by=organizer)
 
 
 def _games_to_play(fixtures, partial_cycle, partial_games: int):

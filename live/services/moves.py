@@ -78,14 +78,14 @@ def _room_at_roll(room_id: int, move_number: int) -> Room:
     return room
 
 
-def _moves_for(room: Room, seat: Seat | None, user) -> bool:
-    """Whether ``user`` moves for the seat on turn: its player, or around the table the
+def _moves_for(room: Room, seat: Seat | None, by) -> bool:
+    """Whether ``by`` moves for the seat on turn: its player, or around the table the
     host (a computer seat is nobody's)."""
     if seat is None or seat.kind != Seat.Kind.HUMAN:
         return False
-    if not getattr(user, "is_authenticated", False):
+    if not getattr(by, "is_authenticated", False):
         return False
-    me = getattr(user, "pk", None)
+    me = getattr(by, "pk", None)
     if room.mode == Room.Mode.TABLE and room.host_id == me:
         return True
     return seat.user_id is not None and seat.user_id == me

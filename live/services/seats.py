@@ -51,13 +51,13 @@ def seat_take(*, room: Room, by, colour: str) -> list[Seat]:
     return taking
 
 
-def _refuse_taken(seat: Seat, user) -> None:
+def _refuse_taken(seat: Seat, by) -> None:
     """Refuse a seat someone else plays, one reserved for another player, or one held for
     the player who just left it."""
     colour = seat.colour
     if seat.kind == Seat.Kind.HUMAN:
         raise Refused(_n("the %(colour)s seat is taken"), colour=colour)
-    if seat.original_id == user.pk:
+    if seat.original_id == by.pk:
         return  # the player's own seat: taken back
     if seat.reserved:
         raise Refused(
@@ -78,20 +78,20 @@ def _refuse_taken(seat: Seat, user) -> None:
         )
 
 
-def _seats_to_take(seat: Seat, seats: dict[str, Seat], user) -> list[Seat]:
+def _seats_to_take(seat: Seat, seats: dict[str, Seat], by) -> list[Seat]:
     """A reserved seat's player takes all their colours at once; anyone else one seat."""
     if seat.reserved:
-        return [s for s in seats.values() if s.reserved and s.original_id == user.pk]
-    if any(s.user_id == user.pk for s in seats.values()):
+        return [s for s in seats.values() if s.reserved and s.original_id == by.pk]
+    if any(s.user_id == by.pk for s in seats.values()):
         raise Refused(_n("you already play a colour in this room"))
     return [seat]
 
 
-def _sit_down(taking: list[Seat], user) -> None:
+def _sit_down(taking: list[Seat], by) -> None:
     now = timezone.now()
     for s in taking:
-        s.kind, s.user = Seat.Kind.HUMAN, user
-        s.original = s.original or user
+        s.kind, s.user = Seat.Kind.HUMAN, by
+        s.original = s.original or by
         s.disconnected_at, s.seen_at = None, now
         s.save(update_fields=["kind", "user", "original", "disconnected_at", "seen_at"])
 

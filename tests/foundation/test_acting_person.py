@@ -47,6 +47,7 @@ USER_IS_NOT_THE_ACTOR = {
     ("notifications/services.py", "unread_count"): "whose inbox",
     ("notifications/services.py", "inbox"): "whose inbox",
     ("notifications/services.py", "mark_read"): "whose inbox",
+    ("notifications/services.py", "_inbox_entry"): "whose inbox",
 }
 
 #: public functions taking ``by`` positionally: helpers other services call in a fixed

@@ -78,16 +78,16 @@ def _limited(sender, recipient: str) -> list[tuple[str, object]]:
     return checks
 
 
-def _check_window(who: str, rows, span: str, window: timedelta, now, recipient: str) -> None:
-    """Refuse a mail past the limit of ``who`` (RECIPIENT or SENDER) in one window."""
-    allowed = limit(f"MAIL_LIMIT_{who}_PER_{span.upper()}")
+def _check_window(counted: str, rows, span: str, window: timedelta, now, recipient: str) -> None:
+    """Refuse a mail past the limit of ``counted`` (RECIPIENT or SENDER) in one window."""
+    allowed = limit(f"MAIL_LIMIT_{counted}_PER_{span.upper()}")
     recent = rows.filter(sent_at__gt=now - window)
     count = recent.count()
     if count < allowed:
         return
     oldest = recent.order_by("sent_at").values_list("sent_at", flat=True).first()
     raise coded(
-        f"mail_limit_{who.lower()}_{span}",
+        f"mail_limit_{counted.lower()}_{span}",
         field="email",
         email=recipient,
         count=count,

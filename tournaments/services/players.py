@@ -171,17 +171,17 @@ def player_create_by(*, by, name: str, link_to_me: bool = False, preferred_colou
     )
 
 
-def _check_no_profile(user) -> None:
+def _check_no_profile(by) -> None:
     """An account has one player profile."""
-    if Player.objects.filter(user=user).exists():
+    if Player.objects.filter(user=by).exists():
         raise coded("player_has_profile", field="link_to_me")
 
 
-def _check_may_create_accountless(user) -> None:
+def _check_may_create_accountless(by) -> None:
     """Organizers (and staff) create players without an account, up to their limit."""
-    if not organizes_any_league(user):
+    if not organizes_any_league(by):
         raise coded("player_organizers_only", cls=NotAllowed)
-    accountless_limit_check(user)
+    accountless_limit_check(by)
 
 
 def player_set_shared(*, player: Player, by, shared: bool) -> Player:

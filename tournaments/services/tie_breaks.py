@@ -75,12 +75,12 @@ def _round_by_entry(league: League, number: int, round_: dict, lookup, *, at_boa
     return converted
 
 
-def _not_rolling(league: League, number: int, who, *, at_board: bool) -> ServiceError:
-    """``who`` named in round ``number`` is not one of the players who roll."""
+def _not_rolling(league: League, number: int, named, *, at_board: bool) -> ServiceError:
+    """The player ``named`` in round ``number`` is not one of the players who roll."""
     if at_board:
-        return coded("tie_roll_not_at_board", field="rolls", number=number, player=repr(who))
+        return coded("tie_roll_not_at_board", field="rolls", number=number, player=repr(named))
     return coded(
-        "tie_roll_not_active", field="rolls", number=number, player=repr(who), league=league.name
+        "tie_roll_not_active", field="rolls", number=number, player=repr(named), league=league.name
     )
 
 

@@ -47,8 +47,10 @@ SCANNED = (
     "ratings/services",
     "notifications",
     "live/services",
+    "tournaments/permissions.py",
 )
-#: the refusal classes whose first argument must not be a literal English sentence
+#: the refusal classes whose first argument must not be a literal English sentence (raised
+#: or returned); a ``Refusal``'s first argument must be a code of ``MESSAGES``
 REFUSALS = {"ServiceError", "NotAllowed"}
 
 #: file → how many ``raise ServiceError/NotAllowed("…")`` with a literal English sentence
@@ -67,25 +69,47 @@ def literal(node: ast.expr) -> bool:
     )
 
 
+def _called(node: ast.AST) -> str | None:
+    func = node.func if isinstance(node, ast.Call) else None
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+
+
+def _not_a_code(node: ast.expr) -> bool:
+    """A written-out sentence where a code of ``MESSAGES`` belongs."""
+    if isinstance(node, ast.IfExp):
+        return _not_a_code(node.body) or _not_a_code(node.orelse)
+    return literal(node) and not (isinstance(node, ast.Constant) and node.value in MESSAGES)
+
+
+def sentence_refusals(tree: ast.AST) -> list[ast.expr]:
+    """The first arguments that are English sentences: of a ``ServiceError``/``NotAllowed``
+    raised or returned, and of any ``Refusal(...)`` (``tournaments.permissions``: its first
+    argument is a code)."""
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Raise | ast.Return)
+            and _called(call := getattr(node, "exc", None) or getattr(node, "value", None))
+            in REFUSALS
+        ):
+            found += [call.args[0]] if call.args and literal(call.args[0]) else []
+        elif _called(node) == "Refusal" and node.args and _not_a_code(node.args[0]):
+            found.append(node.args[0])
+    return found
+
+
 def english_refusals() -> dict[str, list[str]]:
-    """file → ``line: text`` of each refusal raised with a literal English sentence."""
+    """file → ``line: text`` of each refusal made with a literal English sentence."""
     found: dict[str, list[str]] = {}
     for top in SCANNED:
-        for path in sorted((ROOT / top).rglob("*.py")):
+        paths = [ROOT / top] if top.endswith(".py") else sorted((ROOT / top).rglob("*.py"))
+        for path in paths:
             if "migrations" in path.parts:
                 continue
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-            for node in ast.walk(tree):
-                if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
-                    continue
-                func = node.exc.func
-                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-                if name not in REFUSALS or not node.exc.args:
-                    continue
-                first = node.exc.args[0]
-                if literal(first):
-                    where = str(path.relative_to(ROOT))
-                    found.setdefault(where, []).append(f"{node.lineno}: {ast.unparse(first)}")
+            for first in sentence_refusals(tree):
+                where = str(path.relative_to(ROOT))
+                found.setdefault(where, []).append(f"{first.lineno}: {ast.unparse(first)}")
     return found
 
 
@@ -114,15 +138,27 @@ def test_the_scan_finds_a_literal_refusal_and_passes_a_coded_one():
         "def j(x):\n"
         "    raise NotAllowed('a' if x else f'b {x}')\n"
     )
-    hits = [
-        n
-        for n in ast.walk(ast.parse(source))
-        if isinstance(n, ast.Raise)
-        and isinstance(n.exc, ast.Call)
-        and getattr(n.exc.func, "id", getattr(n.exc.func, "attr", None)) in REFUSALS
-        and literal(n.exc.args[0])
-    ]
+    hits = sentence_refusals(ast.parse(source))
     assert [n.lineno for n in hits] == [2, 4, 10]
+
+
+def test_the_scan_finds_a_returned_or_refusal_sentence_and_passes_codes():
+    source = (
+        "def f():\n"
+        "    return ServiceError('plain English')\n"
+        "def g(x):\n"
+        "    return Refusal(f'only {x} may do this', forbidden=True)\n"
+        "def h():\n"
+        "    return Refusal('log in first')\n"
+        "def i(x):\n"
+        "    return Refusal('organizers_only', forbidden=True, league=x)\n"
+        "def j(b):\n"
+        "    return Refusal(f'analysis_retry_{b}')\n"
+        "def k():\n"
+        "    return coded('void_nothing')\n"
+    )
+    hits = sentence_refusals(ast.parse(source))
+    assert [n.lineno for n in hits] == [2, 4, 6, 10]
 
 
 @pytest.mark.parametrize("code", sorted(CATALOGUE))

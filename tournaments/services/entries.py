@@ -260,22 +260,13 @@ def invitation_address_refusal(
     if not invitation.email:
         return None
     if not _same_address(user, invitation):
-        return Refusal(
-            "this invitation was sent to another e-mail address; only an account with that "
-            "address, confirmed, may accept it. Ask the organizer for an invitation of your "
-            "own",
-            True,
-        )
+        return Refusal("invitation_other_address", forbidden=True)
     # the invitation's token was mailed to this address: it proves the mailbox as the
     # confirmation link would (issue 34: no second mail), unless another account has
     # the address confirmed already
     if email_confirmed(user) or (token_in_hand and not _confirmed_by_anyone(invitation.email)):
         return None
-    return Refusal(
-        f"this invitation was sent to {invitation.email}: confirm that address first "
-        "(the invitation page sends you the confirmation link), then accept",
-        True,
-    )
+    return Refusal("invitation_confirm_address", forbidden=True, email=invitation.email)
 
 
 def _same_address(user, invitation: Invitation) -> bool:
@@ -460,14 +451,14 @@ def _tell_join_decision(entry: Entry, approve: bool) -> None:
         notify_on_commit(JOIN_DECIDED, entry.league_id, f"{user_id}:{decision}")
 
 
-def rated_player_refusal(by, player: Player) -> str:
-    """Why ``by`` may not hand ``player`` (without an account) to an account, or "": a
+def rated_player_refusal(by, player: Player) -> Refusal | None:
+    """Why ``by`` may not hand ``player`` (without an account) to an account, or None: a
     player with rated games is staff's to hand over (docs/ratings.md, "Rated leagues"): a
     rating is other people's number, so a farmed rating cannot pass to a sock account on
     its creator's word."""
     if getattr(by, "is_staff", False) or not player.rating_changes.exists():
-        return ""
-    return f"{player.name} has a rating (rated games): only staff may hand it to an account"
+        return None
+    return Refusal("player_rated", forbidden=True, player=player.name)
 
 
 def claim_create(*, player: Player, by) -> PlayerClaim:

@@ -64,7 +64,7 @@ def _guarded(request, pk: int, action: str):
     actions = result_actions(request.user, fixture, results=fixture.all_results)
     refusal = actions.refusal(action)
     if refusal is not None and refusal.forbidden:
-        raise PermissionDenied(refusal.message)
+        raise PermissionDenied(refusal.localized())
     return fixture, None
 
 

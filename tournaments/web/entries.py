@@ -146,7 +146,7 @@ def entry_withdraw(request, entry_id: int):
         return _withdraw_page(request, entry, refusal, status=403 if forbidden else 200)
     if refusal is not None:
         return _withdraw_page(
-            request, entry, refusal, error=refusal.message, status=403 if forbidden else 400
+            request, entry, refusal, error=refusal.localized(), status=403 if forbidden else 400
         )
     try:
         count = league_services.entry_withdraw(

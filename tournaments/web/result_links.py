@@ -209,7 +209,7 @@ def link_report(request, token: str, pk: int):
             request,
             link,
             status=403 if refusal.forbidden else 400,
-            form_error=refusal.message,  # as the game page words it (English only)
+            form_error=refusal.localized(),  # in the reader's language
             forms={"fixture": fixture.pk},
         )
     form = HandResultForm(

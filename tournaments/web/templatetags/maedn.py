@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from core.reasons import reason_text
 from games.engine.rules import RuleSet, explain
 from games.geometry import SHAPES, SYMBOLS, shape_path
 from games.replay import colour_label
@@ -383,6 +384,13 @@ def upload_error(rejection) -> str:
     rows, rare refusals) as it was worded, in English."""
     text = error_text(rejection.error_code, rejection.error_params or {}, rejection.error or "")
     return text[:1].upper() + text[1:]  # shown as a sentence (the messages start in lower case)
+
+
+@register.filter
+def note(text: str) -> str:
+    """A stored note (a result's reason or decision note, a game's start reason) in the
+    reader's language when a service wrote it (``core.reasons``), else as a person typed it."""
+    return reason_text(text or "")
 
 
 @register.simple_tag

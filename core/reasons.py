@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, pgettext
 
 #: a league game's player never came to its online room (``live.services.fixture_no_show``)
 NO_SHOW = gettext_noop("did not come to the online game")
@@ -31,8 +31,26 @@ START_AT_TABLE = gettext_noop("highest die roll of the colours in play (rolled a
 #: a game's start set by an organizer (``reason``: their words, kept as typed)
 START_BY_HAND = gettext_noop("set by the organizer: %(reason)s")
 
+#: a league game played online where players left (``live.services.finish``): ``gone`` is
+#: one ``LEFT_BOARD`` per player who left, joined with "; "
+PLAYED_ONLINE = gettext_noop("played online; %(gone)s")
+#: ``colours``: the player's colours (English names, joined with ", "); ``since``: a roll
+LEFT_BOARD = gettext_noop(
+    "%(name)s left the board: the computer played %(colours)s from roll %(since)s on"
+)
+
 #: every note a service writes
-NOTES = (NO_SHOW, FORFEIT, TIE_ROLL, DISAGREEMENT, START_BY_DICE, START_AT_TABLE, START_BY_HAND)
+NOTES = (
+    NO_SHOW,
+    FORFEIT,
+    TIE_ROLL,
+    DISAGREEMENT,
+    START_BY_DICE,
+    START_AT_TABLE,
+    START_BY_HAND,
+    PLAYED_ONLINE,
+    LEFT_BOARD,
+)
 #: kept for the callers that ask whether a text is a fixed note
 SERVICE_REASONS = frozenset(n for n in NOTES if "%(" not in n)
 
@@ -61,8 +79,21 @@ def reason_text(text: str) -> str:
     return text
 
 
+def _notes(value: str) -> str:
+    return "; ".join(reason_text(part) for part in value.split("; "))
+
+
+def _colours(value: str) -> str:
+    return ", ".join(pgettext("colour", name) for name in value.split(", "))
+
+
+#: parameters that are worded too: notes inside a note, colour names
+_WORDED_PARAMS = {"gone": _notes, "colours": _colours}
+
+
 def _worded(template: str, params: dict, text: str) -> str:
+    shown = {k: _WORDED_PARAMS.get(k, str)(v) for k, v in params.items()}
     try:
-        return gettext(template) % params
+        return gettext(template) % shown
     except (KeyError, TypeError, ValueError):  # a translation missing a parameter
         return text

@@ -12,7 +12,9 @@ from django.utils import translation
 from core.reasons import (
     DISAGREEMENT,
     FORFEIT,
+    LEFT_BOARD,
     NOTES,
+    PLAYED_ONLINE,
     START_AT_TABLE,
     START_BY_HAND,
     note,
@@ -72,3 +74,20 @@ def test_a_start_set_by_hand_and_one_rolled_at_the_table_are_german_on_the_game_
     page = german_page(table["organizer"], fixture)
     assert "höchster Würfelwurf der Farben im Spiel (am Tisch gewürfelt)" in page
     assert "rolled at the table" not in page
+
+
+def test_a_game_played_online_with_a_player_gone_is_german_with_german_colours():
+    gone = [
+        note(LEFT_BOARD, name="carol", colours="green, red", since=5),
+        note(LEFT_BOARD, name="erin", colours="black", since=9),
+    ]
+    stored = note(PLAYED_ONLINE, gone="; ".join(gone))
+    assert stored == (
+        "played online; carol left the board: the computer played green, red from roll 5 on; "
+        "erin left the board: the computer played black from roll 9 on"
+    )
+    with translation.override("de"):
+        assert reason_text(stored) == (
+            "online gespielt; carol hat das Brett verlassen: der Computer spielte grün, rot ab "
+            "Wurf 5; erin hat das Brett verlassen: der Computer spielte schwarz ab Wurf 9"
+        )

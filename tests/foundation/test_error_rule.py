@@ -21,6 +21,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from core.errors import ServiceError
+from games.engine.rules import RulesError, RuleSet
 from games.error_text import ENGINE_MESSAGES
 from tests.builders import make_league, make_player, make_user
 from tournaments.algorithms import messages as algorithm_messages
@@ -34,6 +36,7 @@ from tournaments.services.errors import (
     coded,
     from_algorithm,
 )
+from tournaments.services.leagues import validate_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAM = re.compile(r"%\((\w+)\)s")
@@ -374,3 +377,17 @@ def test_an_unresolved_seeding_roll_off_is_refused_in_german_on_a_german_page():
     assert "trage ihren Wiederholungswurf ein" in page
     assert "leave a tie unresolved" not in page
     assert not league.cycles.exists()
+
+
+def test_a_league_s_rules_refusal_is_the_engine_s_code_and_german_when_shown():
+    with pytest.raises(ServiceError) as refused:
+        validate_rules("league", {"capture_backwards": "sometimes"})
+    error = refused.value
+    assert error.code == "rules_option_value" and error.field == "rules"
+    assert error.message == 'option capture_backwards must be false / true, not "sometimes"'
+    with translation.override("de"):
+        assert error.localized().startswith("die Option capture_backwards muss ")
+    with pytest.raises(RulesError) as unknown:
+        RuleSet.from_spec("no-such-preset")
+    assert unknown.value.args[0].code == "rules_unknown_preset"
+    assert str(unknown.value).startswith('unknown rules preset "no-such-preset" (presets: ')

@@ -26,7 +26,8 @@ def test_every_code_has_a_german_wording_with_the_same_parameters():
         params = {n: "X" for n in names}
         with translation.override("de"):
             german = translation.gettext(template)
-        assert german != template, f"{code} is not translated"
+        wordless = not re.search(r"[a-zA-Z]", re.sub(r"%\(\w+\)s", "", template))
+        assert german != template or wordless, f"{code} is not translated"
         assert set(re.findall(r"%\((\w+)\)s", german)) == names, code
         assert german % params
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_noop
 
 from core.errors import NotAllowed, ServiceError  # noqa: F401  (the services import both from here)
-from games.engine.codes import COLOUR_PARAMS, Coded
+from games.engine.codes import COLOUR_PARAMS, Coded, code_of
 from games.error_text import ENGINE_MESSAGES, english, localize
 from tournaments.algorithms import messages as algorithm_messages
 from tournaments.algorithms.errors import AlgorithmError
@@ -803,6 +803,14 @@ def from_algorithm(
     return ServiceError(
         str(exc), field=field, code=exc.code, params=dict(exc.params), texts=error_text
     )
+
+
+def from_engine(message: str, *, field: str | None = None) -> ServiceError:
+    """The ServiceError of an engine's refusal (a ``games.engine.codes`` message, e.g. a
+    ``RulesError``'s): its code and parameters, its English text as the message. An
+    uncoded one keeps its text."""
+    code, params = code_of(message)
+    return ServiceError(str(message), field=field, code=code, params=params, texts=error_text)
 
 
 def coded_text(code: str, **params) -> Coded:

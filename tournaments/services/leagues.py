@@ -19,7 +19,14 @@ from tournaments.permissions import (
 )
 from tournaments.services import league_settings as spec
 from tournaments.services.championship import entry_admit, waitlist_promote
-from tournaments.services.errors import MESSAGES, NotAllowed, ServiceError, coded, coded_text
+from tournaments.services.errors import (
+    MESSAGES,
+    NotAllowed,
+    ServiceError,
+    coded,
+    coded_text,
+    from_engine,
+)
 from tournaments.services.events import check_event
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.notify import ENTRY_INVITED, notify_on_commit
@@ -63,7 +70,7 @@ def validate_rules(preset: str, overrides: dict | None) -> RuleSet:
     try:
         return RuleSet.from_spec(spec)
     except RulesError as exc:
-        raise ServiceError(str(exc), field="rules") from None
+        raise from_engine(exc.args[0], field="rules") from None
 
 
 def validate_precedence(precedence: list[str]) -> list[str]:

@@ -13,6 +13,7 @@ words alone. Rows written before a note was listed here keep showing their Engli
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from django.utils.translation import gettext, gettext_noop, pgettext
 
@@ -62,7 +63,9 @@ def _pattern(template: str) -> re.Pattern:
     return re.compile(_PARAM.sub(r"(?P<\1>.*)", re.escape(template)), re.DOTALL)
 
 
-_PATTERNS = tuple((template, _pattern(template)) for template in NOTES)
+@cache
+def _patterns(notes: tuple[str, ...]) -> tuple[tuple[str, re.Pattern], ...]:
+    return tuple((template, _pattern(template)) for template in notes)
 
 
 def note(template: str, **params) -> str:
@@ -70,10 +73,11 @@ def note(template: str, **params) -> str:
     return template % params
 
 
-def reason_text(text: str) -> str:
-    """``text`` in the active language if a service wrote it (one of ``NOTES``, with its
-    parameters as stored), else as a person wrote it."""
-    for template, pattern in _PATTERNS:
+def reason_text(text: str, notes: tuple[str, ...] = NOTES) -> str:
+    """``text`` in the active language if a service wrote it (one of ``notes``, with its
+    parameters as stored), else as a person wrote it. ``notes``: a caller above ``core``
+    adds its own (a game's start reasons: ``tournaments.algorithms.starting_colour``)."""
+    for template, pattern in _patterns(notes):
         if found := pattern.fullmatch(text or ""):
             return _worded(template, found.groupdict(), text)
     return text

@@ -21,8 +21,10 @@ from core.reasons import (
     reason_text,
 )
 from tests.builders import example_text
+from tournaments.algorithms.starting_colour import REARGUARD_FIRST_FINISHER, START_NOTES
 from tournaments.models import Fixture
 from tournaments.services.results import game_log_submit, result_dispute
+from tournaments.web.templatetags.maedn import SITE_NOTES
 
 LOG = "valid-league-2tplus.json"
 
@@ -36,11 +38,12 @@ def german_page(user, fixture) -> str:
     return response.content.decode()
 
 
-@pytest.mark.parametrize("template", NOTES)
+@pytest.mark.parametrize("template", SITE_NOTES)
 def test_every_note_has_german(template):
+    assert set(NOTES) | set(START_NOTES) == set(SITE_NOTES)
     stored = note(template, **{name: "X" for name in re.findall(r"%\((\w+)\)s", template)})
     with translation.override("de"):
-        assert reason_text(stored) != stored
+        assert reason_text(stored, SITE_NOTES) != stored
 
 
 def test_a_person_s_words_stay_as_typed_and_their_words_inside_a_note_too():
@@ -91,3 +94,13 @@ def test_a_game_played_online_with_a_player_gone_is_german_with_german_colours()
             "online gespielt; carol hat das Brett verlassen: der Computer spielte grün, rot ab "
             "Wurf 5; erin hat das Brett verlassen: der Computer spielte schwarz ab Wurf 9"
         )
+
+
+def test_a_start_the_regulations_decide_is_german_on_the_game_page(table):
+    fixture = table["fixture"]
+    reason = note(REARGUARD_FIRST_FINISHER, player=repr("erin"), game=1)
+    assert reason == "rearguard of 'erin', who finished game 1 first"
+    Fixture.objects.filter(pk=fixture.pk).update(start_reason=reason)
+    page = german_page(table["organizer"], fixture)
+    assert "hintere Farbe von &#x27;erin&#x27;, der in Partie 1 als Erster fertig war" in page
+    assert "who finished game" not in page

@@ -84,18 +84,21 @@ def _not_a_code(node: ast.expr) -> bool:
     return literal(node) and not (isinstance(node, ast.Constant) and node.value in MESSAGES)
 
 
+def _raised_or_returned(node: ast.AST) -> ast.Call | None:
+    """The call a ``raise`` or ``return`` statement makes, if any."""
+    value = getattr(node, "exc" if isinstance(node, ast.Raise) else "value", None)
+    return value if isinstance(node, ast.Raise | ast.Return) and _called(value) else None
+
+
 def sentence_refusals(tree: ast.AST) -> list[ast.expr]:
     """The first arguments that are English sentences: of a ``ServiceError``/``NotAllowed``
     raised or returned, and of any ``Refusal(...)`` (``tournaments.permissions``: its first
     argument is a code)."""
     found = []
     for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Raise | ast.Return)
-            and _called(call := getattr(node, "exc", None) or getattr(node, "value", None))
-            in REFUSALS
-        ):
-            found += [call.args[0]] if call.args and literal(call.args[0]) else []
+        call = _raised_or_returned(node)
+        if call is not None and _called(call) in REFUSALS and call.args:
+            found += [call.args[0]] if literal(call.args[0]) else []
         elif _called(node) == "Refusal" and node.args and _not_a_code(node.args[0]):
             found.append(node.args[0])
     return found

@@ -20,6 +20,7 @@ from core.reasons import (
     note,
     reason_text,
 )
+from notifications.kinds import dispute_opened
 from tests.builders import example_text
 from tournaments.algorithms.starting_colour import REARGUARD_FIRST_FINISHER, START_NOTES
 from tournaments.models import Fixture
@@ -104,3 +105,15 @@ def test_a_start_the_regulations_decide_is_german_on_the_game_page(table):
     page = german_page(table["organizer"], fixture)
     assert "hintere Farbe von &#x27;erin&#x27;, der in Partie 1 als Erster fertig war" in page
     assert "who finished game" not in page
+
+
+def test_the_dispute_mail_words_a_table_disagreement_in_its_reader_s_language(table):
+    pending = game_log_submit(fixture=table["fixture"], content=example_text(LOG), by=table["erin"])
+    result_dispute(
+        result=pending, by=table["carol"], reason=note(DISAGREEMENT, order="carol, erin")
+    )
+    with translation.override("de"):
+        _users, message = dispute_opened(pending.pk, "disputed")
+    assert "ein anderer Spieler am Tisch hat andere Platzierungen eingegeben: carol, erin" in (
+        message.body
+    )

@@ -11,7 +11,8 @@ from rest_framework.test import APIClient
 from tests.builders import example_text
 from tournaments.models import Entry
 from tournaments.permissions import CONFIRM, DISPUTE, Refusal, result_actions
-from tournaments.services.errors import NotAllowed
+from tournaments.services.entries import invitation_create
+from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.results import game_log_submit, result_confirm
 
 LOG = "valid-league-2tplus.json"
@@ -81,3 +82,14 @@ def test_a_refusal_keeps_its_code_and_parameters():
     assert error.params == {"league": "Cup"}
     with translation.override("de"):
         assert refusal.localized() == "das dürfen nur die Organisatoren von Cup"
+
+
+def test_an_invitation_to_a_league_whose_entries_closed_is_refused_with_its_code(table):
+    league = table["league"]
+    league.status = "running"
+    league.save(update_fields=["status"])
+    with pytest.raises(ServiceError) as refused:
+        invitation_create(league=league, by=table["organizer"], email="x@example.org", name="X")
+    assert refused.value.code == "entries_closed"
+    with translation.override("de"):
+        assert refused.value.localized() != refused.value.message

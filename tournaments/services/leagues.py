@@ -645,13 +645,6 @@ def league_set_status(*, league: League, status: str, by) -> League:
         return league
 
 
-def entries_open_refusal(league: League) -> str | None:
-    """Why no one can be entered now (in English), or None; ``entries_open_error`` gives
-    the coded error (shown in the reader's language)."""
-    error = entries_open_error(league)
-    return error.message if error else None
-
-
 def entries_open_error(league: League) -> ServiceError | None:
     """Why no one can be entered now, or None (only before the schedule exists)."""
     if _takes_late_entries(league):

@@ -12,11 +12,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from games.models import GameAnalysis
 from tournaments.actors import link_holder
 from tournaments.models import ConfirmedEmail, Entry, Fixture, League, Result, Seat
-from tournaments.services.errors import RESULT_STATE_WORDS, NotAllowed, ServiceError, coded
 
 #: result actions on a game
 SUBMIT = "submit"  # upload a log or report an over-the-board result
@@ -237,10 +237,10 @@ def _sent_for_seat(result: Result, seat: Seat) -> bool:
 
 class Refusal:
     """Why an action is refused: a **code** of ``tournaments.services.errors.MESSAGES`` and
-    its parameters, worded in the reader's language where it is shown (``localized()``);
-    ``forbidden`` when it is not this user's to do (HTTP 403), otherwise the game's state
-    does not allow it now (HTTP 400). ``error()`` is the same refusal as the service raises
-    it (``NotAllowed`` or ``ServiceError``, with the code: the API's ``reason``)."""
+    its parameters; ``forbidden`` when it is not this user's to do (HTTP 403), otherwise
+    the game's state does not allow it now (HTTP 400). ``guards.refusal_error`` makes it
+    the error the services raise (``NotAllowed`` or ``ServiceError`` with the code: the
+    API's ``reason``), worded in the reader's language where it is shown."""
 
     __slots__ = ("code", "forbidden", "params")
 
@@ -249,20 +249,21 @@ class Refusal:
         self.forbidden = forbidden
         self.params = params
 
-    def error(self) -> ServiceError:
-        return coded(self.code, cls=NotAllowed if self.forbidden else ServiceError, **self.params)
-
-    @property
-    def message(self) -> str:
-        """The English wording (logs, the API's fallback)."""
-        return self.error().message
-
-    def localized(self) -> str:
-        """The wording in the active language (pages, the API's ``message``)."""
-        return self.error().localized()
-
     def __repr__(self) -> str:
         return f"Refusal({self.code!r}, forbidden={self.forbidden}, **{self.params!r})"
+
+
+#: a result's state as a refusal names it (the parameter ``result_state``, translated
+#: where shown: one of ``tournaments.services.errors.WORDS``)
+RESULT_STATE_WORDS = {
+    "pending": gettext_noop("awaiting confirmation"),
+    "disputed": gettext_noop("disputed"),
+    "confirmed": gettext_noop("confirmed"),
+    "superseded": gettext_noop("superseded"),
+    "rejected": gettext_noop("rejected by the organizer"),
+    "voided": gettext_noop("voided"),
+    "missing": gettext_noop("missing"),
+}
 
 
 def _state_word(state: str) -> str:

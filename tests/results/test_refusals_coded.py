@@ -13,6 +13,7 @@ from tournaments.models import Entry
 from tournaments.permissions import CONFIRM, DISPUTE, Refusal, result_actions
 from tournaments.services.entries import invitation_create
 from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.guards import refusal_error
 from tournaments.services.results import game_log_submit, result_confirm
 
 LOG = "valid-league-2tplus.json"
@@ -40,14 +41,15 @@ def test_a_result_state_in_a_refusal_is_a_translated_word(table, pending):
     actions = result_actions(table["organizer"], table["fixture"], result=pending)
     refusal = actions.refusal(CONFIRM)
     assert refusal.code == "confirm_not_pending"
-    assert refusal.message == "this result is confirmed, not pending"
+    error = refusal_error(refusal)
+    assert error.message == "this result is confirmed, not pending"
     with translation.override("de"):
-        assert (
-            refusal.localized() == "dieses Ergebnis ist bestätigt und wartet nicht auf Bestätigung"
+        assert error.localized() == (
+            "dieses Ergebnis ist bestätigt und wartet nicht auf Bestätigung"
         )
     dispute = result_actions(table["carol"], table["fixture"], result=pending).refusal(DISPUTE)
     with translation.override("de"):
-        assert dispute.localized().endswith("dieses ist: bestätigt")
+        assert refusal_error(dispute).localized().endswith("dieses ist: bestätigt")
 
 
 def test_the_api_answers_a_refusal_with_its_code_and_german_message(table, pending):
@@ -76,12 +78,12 @@ def test_a_refused_withdrawal_is_german_on_the_german_withdraw_page(table):
 
 def test_a_refusal_keeps_its_code_and_parameters():
     refusal = Refusal("organizers_only", forbidden=True, league="Cup")
-    assert refusal.message == "only the organizers of Cup may do this"
-    error = refusal.error()
+    error = refusal_error(refusal)
+    assert error.message == "only the organizers of Cup may do this"
     assert isinstance(error, NotAllowed) and error.code == "organizers_only"
     assert error.params == {"league": "Cup"}
     with translation.override("de"):
-        assert refusal.localized() == "das dürfen nur die Organisatoren von Cup"
+        assert error.localized() == "das dürfen nur die Organisatoren von Cup"
 
 
 def test_an_invitation_to_a_league_whose_entries_closed_is_refused_with_its_code(table):

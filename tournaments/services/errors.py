@@ -18,6 +18,7 @@ from games.engine.codes import COLOUR_PARAMS, Coded, code_of
 from games.error_text import ENGINE_MESSAGES, english, localize
 from tournaments.algorithms import messages as algorithm_messages
 from tournaments.algorithms.errors import AlgorithmError
+from tournaments.permissions import RESULT_STATE_WORDS
 
 #: code → message template (English; ``%(name)s`` parameters), translated when shown
 MESSAGES: dict[str, str] = {
@@ -732,17 +733,6 @@ CATALOGUE: dict[str, str] = {**ENGINE_MESSAGES, **ALGORITHM_MESSAGES, **MESSAGES
 #: parameters whose values are colour names (shown in the reader's language)
 COLOURS = COLOUR_PARAMS | {"first", "c"}
 
-
-#: a result's state as a refusal names it (the parameter ``result_state``)
-RESULT_STATE_WORDS = {
-    "pending": gettext_noop("awaiting confirmation"),
-    "disputed": gettext_noop("disputed"),
-    "confirmed": gettext_noop("confirmed"),
-    "superseded": gettext_noop("superseded"),
-    "rejected": gettext_noop("rejected by the organizer"),
-    "voided": gettext_noop("voided"),
-    "missing": gettext_noop("missing"),
-}
 
 #: parameters whose values are words of ours (a verb, a status, a setting): translated too
 TRANSLATED_PARAMS = (

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from tournaments.models import League
 from tournaments.permissions import Refusal, ResultActions, is_organizer
-from tournaments.services.errors import NotAllowed, coded
+from tournaments.services.errors import NotAllowed, ServiceError, coded
+
+
+def refusal_error(refusal: Refusal) -> ServiceError:
+    """A permission refusal as the error a service raises (and a page or the API shows in
+    its reader's language): ``NotAllowed`` when forbidden, else ``ServiceError``."""
+    cls = NotAllowed if refusal.forbidden else ServiceError
+    return coded(refusal.code, cls=cls, **refusal.params)
 
 
 def require_organizer(user, league: League) -> None:
@@ -21,10 +28,10 @@ def require_action(actions: ResultActions, action: str, *, who_only: bool = Fals
     if refusal is None:
         return
     if refusal.forbidden or not who_only:
-        raise refusal.error()
+        raise refusal_error(refusal)
 
 
 def require_no_refusal(refusal: Refusal | None) -> None:
     """Raise the refusal of a ``tournaments.permissions`` check, if any."""
     if refusal is not None:
-        raise refusal.error()
+        raise refusal_error(refusal)

@@ -167,6 +167,18 @@ ENGINE_MESSAGES: dict[str, str] = {
     "move_to_yard": gettext_noop(
         "a move can't end in the yard (captured pawns go there by themselves)"
     ),
+    "rules_option_colour": gettext_noop(
+        "option %(option)s must be a colour name or null, not %(what)s"
+    ),
+    "rules_option_value": gettext_noop("option %(option)s must be %(allowed)s, not %(what)s"),
+    "rules_unknown_preset": gettext_noop("unknown rules preset %(what)s (presets: %(presets)s)"),
+    "rules_not_spec": gettext_noop(
+        "rules must be a preset name or an object with a preset, not %(what)s"
+    ),
+    "rules_no_preset": gettext_noop('a rules object needs a "preset" (e.g. {"preset": "league"})'),
+    "rules_preset_not_name": gettext_noop("preset must be a preset name, not %(what)s"),
+    "rules_unknown_option": gettext_noop("unknown rules option %(what)s (options: %(options)s)"),
+    "rules_unknown_variant": gettext_noop("unknown variant %(what)s (variants: %(variants)s)"),
 }
 
 

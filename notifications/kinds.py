@@ -137,7 +137,7 @@ def dispute_opened(object_id: int, stamp: str) -> Recipients:
         Kind.DISPUTE_OPENED,
         _("A result was disputed: %(game)s") % {"game": _game_name(fixture)},
         _("The result of %(game)s was disputed: “%(why)s”. Decide it on the results desk.")
-        % {"game": _game_name(fixture), "why": result.decision_note},
+        % {"game": _game_name(fixture), "why": reason_text(result.decision_note)},
         reverse("tournaments:desk", args=[fixture.league.slug]),
     )
 

@@ -36,10 +36,10 @@ from tournaments.models import (
     StandingsSnapshot,
     TieBreakRoll,
 )
-from tournaments.services.errors import ServiceError
+from tournaments.services.errors import ServiceError, coded
 from tournaments.services.leagues import (
     SETTINGS_BEFORE_SCHEDULE,
-    entries_open_refusal,
+    entries_open_error,
     entry_add,
     league_add_organizer,
     league_finish,
@@ -103,7 +103,7 @@ class PlayerAdminForm(forms.ModelForm):
                 what="a name",
             )
         except ServiceError as exc:
-            raise forms.ValidationError(exc.message) from None
+            raise forms.ValidationError(exc.localized()) from None
 
     def clean_preferred_colours(self):
         colours = self.cleaned_data.get("preferred_colours") or []
@@ -233,7 +233,7 @@ class LeagueAdminForm(forms.ModelForm):
                 check()
             except ServiceError as exc:
                 field = {"rules": "rules_preset"}.get(exc.field, exc.field)
-                self.add_error(field if field in self.fields else None, exc.message)
+                self.add_error(field if field in self.fields else None, exc.localized())
         return data
 
     def _fixed_changes(self, changed: set[str]) -> list[str]:
@@ -261,14 +261,13 @@ SETTING_CHECKS = (
 
 
 def _entries_open(league) -> None:
-    if refusal := entries_open_refusal(league):
-        raise ServiceError(refusal, field="add_player")
+    if error := entries_open_error(league):
+        error.field = "add_player"
+        raise error
 
 
 def _fixed(key: str) -> None:
-    raise ServiceError(
-        f"the schedule has been generated; {key.replace('_', ' ')} is fixed now", field=key
-    )
+    raise coded("setting_fixed", field=key, setting=key.replace("_", " "))
 
 
 @admin.register(League)
@@ -313,7 +312,7 @@ class LeagueAdmin(admin.ModelAdmin):
             if player := form.cleaned_data.get("add_player"):
                 entry_add(league=fresh, player=player, by=request.user)
         except ServiceError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
+            self.message_user(request, exc.localized(), messages.ERROR)
 
     def save_related(self, request, form, formsets, change):
         """Co-organizers through ``league_add_organizer`` / ``league_remove_organizer``."""
@@ -328,7 +327,7 @@ class LeagueAdmin(admin.ModelAdmin):
             for user in current - wanted:
                 league_remove_organizer(league=league, user=user, by=request.user)
         except ServiceError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
+            self.message_user(request, exc.localized(), messages.ERROR)
 
     def _each_league(self, request, queryset, act) -> None:
         """Run ``act`` (a service call, answering what it did) on every chosen league: one
@@ -337,7 +336,7 @@ class LeagueAdmin(admin.ModelAdmin):
             try:
                 done = act(league)
             except ServiceError as exc:
-                self.message_user(request, f"{league.name}: {exc.message}", messages.ERROR)
+                self.message_user(request, f"{league.name}: {exc.localized()}", messages.ERROR)
             else:
                 self.message_user(request, f"{league.name}: {done}")
 
@@ -460,7 +459,7 @@ class FixtureAdmin(admin.ModelAdmin):
                 deadline=form.cleaned_data.get("deadline"),
             )
         except ServiceError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
+            self.message_user(request, exc.localized(), messages.ERROR)
 
     def save_formset(self, request, form, formset, change):
         pass  # seats and results are read-only here
@@ -495,7 +494,7 @@ class ResultLinkAdmin(ReadOnlyAdmin):
                 result_link_revoke(entry=link.entry, by=request.user)
                 done += 1
             except ServiceError as exc:
-                self.message_user(request, f"{link.entry}: {exc.message}", level="error")
+                self.message_user(request, f"{link.entry}: {exc.localized()}", level="error")
         self.message_user(request, f"{done} link(s) withdrawn")
 
 

@@ -84,16 +84,8 @@ def enter_refusal(user, player) -> Refusal | None:
     if may_vouch_for(user, player) or player.shared:
         return None
     if player.created_by_id is None:
-        return Refusal(
-            f"{player.name} has no account and no recorded creator: only staff may enter "
-            "them, or share the player with other organizers",
-            True,
-        )
-    return Refusal(
-        f"{player.name} has no account and was created by another organizer: only they "
-        "(or staff) may enter them, unless they share the player with other organizers",
-        True,
-    )
+        return Refusal("enter_no_creator", forbidden=True, player=player.name)
+    return Refusal("enter_other_creator", forbidden=True, player=player.name)
 
 
 def organizes_any_league(user) -> bool:
@@ -119,15 +111,11 @@ def organize_refusal(user) -> Refusal | None:
     """Why ``user`` may not create a league, or None: anyone signed in, unless the setting
     ``ORGANIZERS_MUST_BE_VERIFIED`` asks for a confirmed e-mail address (staff always may)."""
     if not _authenticated(user):
-        return Refusal("log in to create a league", True)
+        return Refusal("league_log_in", forbidden=True)
     if user.is_staff:
         return None
     if getattr(settings, "ORGANIZERS_MUST_BE_VERIFIED", False) and not email_confirmed(user):
-        return Refusal(
-            "confirm your e-mail address before you organize a league "
-            "(your account page sends the confirmation link)",
-            True,
-        )
+        return Refusal("organize_confirm_email", forbidden=True)
     return None
 
 
@@ -135,12 +123,12 @@ def entry_refusal(user, entry: Entry, action: str) -> Refusal | None:
     """Why ``user`` may not act on their own entry (``accept``, ``decline``, ``colours``,
     ``withdraw``), or None. ``withdraw`` is also the organizers'."""
     if not _authenticated(user):
-        return Refusal("log in first", True)
+        return Refusal("log_in_first", forbidden=True)
     own = entry.player.user_id == user.pk
     if action == "withdraw":
         return _withdraw_refusal(user, entry, own)
     if not own:
-        return Refusal(f"only {entry.player.name} may do this", True)
+        return Refusal("entry_player_only", forbidden=True, player=entry.player.name)
     rule = _OWN_ENTRY_RULES.get(action)
     return rule(entry) if rule else None
 
@@ -148,7 +136,7 @@ def entry_refusal(user, entry: Entry, action: str) -> Refusal | None:
 def _answer_refusal(entry: Entry) -> Refusal | None:
     """An invitation is accepted or declined once."""
     if entry.state != Entry.State.INVITED:
-        return Refusal("this invitation has been answered already")
+        return Refusal("invitation_answered")
     return None
 
 
@@ -156,22 +144,22 @@ def _withdraw_refusal(user, entry: Entry, own: bool) -> Refusal | None:
     """The player or the organizers withdraw an accepted (or waiting) entry, once, before
     the league has finished."""
     if not (own or is_organizer(user, entry.league)):
-        return Refusal("only the player or the league's organizers may withdraw an entry", True)
+        return Refusal("withdraw_player_or_organizers", forbidden=True)
     if entry.state not in (Entry.State.ACCEPTED, Entry.State.WAITLISTED):  # h-champ
-        return Refusal(f"{entry.player.name} has not accepted yet; remove the entry instead")
+        return Refusal("withdraw_not_accepted", player=entry.player.name)
     if entry.withdrawn_at:
-        return Refusal(f"{entry.player.name} has already withdrawn")
+        return Refusal("withdraw_already", player=entry.player.name)
     if entry.league.status == League.Status.FINISHED:
-        return Refusal(f"{entry.league.name} has finished; its results stand as played")
+        return Refusal("withdraw_finished", league=entry.league.name)
     return None
 
 
 def _colours_refusal(entry: Entry) -> Refusal | None:
     """A player changes their entry's colours until they withdraw or the schedule exists."""
     if entry.withdrawn_at:
-        return Refusal("you have withdrawn from this league")
+        return Refusal("colours_withdrawn")
     if entry.league.cycles.exists():
-        return Refusal("the schedule has been generated; the colours of each game are fixed now")
+        return Refusal("colours_fixed")
     return None
 
 
@@ -188,20 +176,14 @@ def result_link_refusal(user, entry: Entry, *, revoking: bool = False) -> Refusa
     result link of ``entry``, or None: the league's organizers and staff only, for an
     accepted entry of a player without an account (one with an account signs in)."""
     if not is_organizer(user, entry.league):
-        return Refusal(f"only the organizers of {entry.league.name} may do this", True)
+        return Refusal("organizers_only", forbidden=True, league=entry.league.name)
     if revoking:
         return None
     if entry.player.user_id is not None:
-        return Refusal(
-            f"{entry.player.name} has an account and reports their games signed in; private "
-            "result links are for players without an account"
-        )
+        return Refusal("link_has_account", player=entry.player.name)
     # a waiting player gets theirs with everybody's slips, and checks in with it (h-champ)
     if entry.state not in (Entry.State.ACCEPTED, Entry.State.WAITLISTED):
-        return Refusal(
-            f"{entry.player.name} has not accepted the entry; a result link is for a player "
-            "taking part"
-        )
+        return Refusal("link_not_accepted", player=entry.player.name)
     return None
 
 
@@ -253,13 +235,40 @@ def _sent_for_seat(result: Result, seat: Seat) -> bool:
     return result.submitted_by_id is not None and result.submitted_by_id == player_user
 
 
-@dataclass(frozen=True)
 class Refusal:
-    """Why an action is refused: ``forbidden`` when it is not this user's to do (HTTP 403),
-    otherwise the game's state does not allow it now (HTTP 400)."""
+    """Why an action is refused: a **code** of ``tournaments.services.errors.MESSAGES`` and
+    its parameters; ``forbidden`` when it is not this user's to do (HTTP 403), otherwise
+    the game's state does not allow it now (HTTP 400). ``guards.refusal_error`` makes it
+    the error the services raise (``NotAllowed`` or ``ServiceError`` with the code: the
+    API's ``reason``), worded in the reader's language where it is shown."""
 
-    message: str
-    forbidden: bool = False
+    __slots__ = ("code", "forbidden", "params")
+
+    def __init__(self, code: str, *, forbidden: bool = False, **params):
+        self.code = code
+        self.forbidden = forbidden
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.code!r}, forbidden={self.forbidden}, **{self.params!r})"
+
+
+#: a result's state as a refusal names it (the parameter ``result_state``, translated
+#: where shown: one of ``tournaments.services.errors.WORDS``)
+RESULT_STATE_WORDS = {
+    "pending": gettext_noop("awaiting confirmation"),
+    "disputed": gettext_noop("disputed"),
+    "confirmed": gettext_noop("confirmed"),
+    "superseded": gettext_noop("superseded"),
+    "rejected": gettext_noop("rejected by the organizer"),
+    "voided": gettext_noop("voided"),
+    "missing": gettext_noop("missing"),
+}
+
+
+def _state_word(state: str) -> str:
+    """A result's state as a refusal names it (translated where shown)."""
+    return RESULT_STATE_WORDS.get(state, state)
 
 
 @dataclass(frozen=True)
@@ -354,17 +363,15 @@ class _GameFacts:
 def _submit_refusal(f: _GameFacts) -> Refusal | None:
     """Players at the board, or organizers; players only while nothing is recorded."""
     if not f.at_game:
-        return Refusal("only the players at this game's board or its organizers may do this", True)
+        return Refusal("result_at_game_only", forbidden=True)
     if refusal := fixture_closed(f.fixture):
         return refusal
     if f.decides:
         return None
     if f.counted:
-        return Refusal("this game already has a confirmed result; ask an organizer to correct it")
+        return Refusal("result_confirmed_already")
     if f.open_result is not None:
-        return Refusal(
-            "a result for this game is already awaiting confirmation; confirm or dispute it instead"
-        )
+        return Refusal("result_awaiting_already")
     return None
 
 
@@ -377,7 +384,7 @@ def _void_refusal(f: _GameFacts) -> Refusal | None:
     if f.decider:
         return f.decider
     if not f.counted and f.open_result is None:
-        return Refusal("this game has no result to void")
+        return Refusal("void_nothing")
     return None
 
 
@@ -385,50 +392,47 @@ def _resolve_refusal(f: _GameFacts) -> Refusal | None:
     if f.decider:
         return f.decider
     if f.target is None:
-        return Refusal("this result is missing; nothing to resolve")
+        return Refusal("resolve_missing")
     if f.target.state not in Result.OPEN_STATES:
-        return Refusal(f"this result is {f.target.get_state_display()}; nothing to resolve")
+        return Refusal("resolve_closed", result_state=_state_word(f.target.state))
     return None
 
 
 def _confirm_refusal(f: _GameFacts) -> Refusal | None:
     """The opponent, or an organizer not playing; never the submitter."""
     if not (f.plays or f.decides):
-        return Refusal("only the opponent or an organizer may confirm this result", True)
+        return Refusal("confirm_who", forbidden=True)
     if f.submitted_it():
-        return Refusal("you submitted this result; your opponent must confirm it", True)
+        return Refusal("confirm_own", forbidden=True)
     return _confirmable_refusal(f.target, f.decides)
 
 
 def _confirmable_refusal(target: Result | None, decides: bool) -> Refusal | None:
     """A result is confirmed while pending (a disputed one: by an organizer deciding)."""
     if target is None:
-        return Refusal("this game has no result awaiting confirmation")
+        return Refusal("confirm_nothing")
     if target.state == Result.State.DISPUTED and not decides:
-        return Refusal("this result is disputed; an organizer resolves it")
+        return Refusal("confirm_disputed")
     if target.state != Result.State.PENDING:
-        return Refusal(f"this result is {target.get_state_display()}, not pending")
+        return Refusal("confirm_not_pending", result_state=_state_word(target.state))
     return None
 
 
 def _dispute_refusal(f: _GameFacts) -> Refusal | None:
     """The players at the board (and organizers), of a pending result someone else sent."""
     if not f.at_game:
-        return Refusal("only the players at this game's board may dispute its result", True)
+        return Refusal("dispute_who", forbidden=True)
     if f.target is None or f.target.state != Result.State.PENDING:
         state = f.target.state if f.target is not None else "missing"
-        return Refusal(f"only a pending result can be disputed; this one is {state}")
+        return Refusal("dispute_not_pending", result_state=_state_word(state))
     if f.submitted_it():
-        return Refusal(
-            "you submitted this result yourself; if it is wrong, ask an organizer to void it",
-            True,
-        )
+        return Refusal("dispute_own", forbidden=True)
     return None
 
 
 def _see_rejections_refusal(f: _GameFacts) -> Refusal | None:
     if not f.at_game:
-        return Refusal("only the players at this game's board and its organizers see this", True)
+        return Refusal("rejections_who", forbidden=True)
     return None
 
 
@@ -447,42 +451,18 @@ _RESULT_RULES = (
 
 def fixture_closed(fixture: Fixture) -> Refusal | None:
     if fixture.status in CLOSED_FIXTURE:
-        return Refusal("this game was cancelled; no result can be submitted")
+        return Refusal("result_game_cancelled")
     if not fixture.seats.all():
-        return Refusal("this game has no players yet")
+        return Refusal("result_game_unseated")
     return None
 
 
 def _decider_refusal(organizer: bool, plays: bool, league: League) -> Refusal | None:
     if not organizer:
-        return Refusal(f"only the organizers of {league.name} may do this", True)
+        return Refusal("organizers_only", forbidden=True, league=league.name)
     if plays:
-        return Refusal("you play in this game: another organizer must decide its result", True)
+        return Refusal("decide_own_game", forbidden=True)
     return None
-
-
-#: why a move analysis cannot be run again, worded once (English for the API; the pages
-#: translate them: each is marked for translation here)
-ANALYSIS_RETRY_REFUSALS = {
-    "organizers": gettext_noop("only the league's organizers may have a game analysed again"),
-    "disabled": gettext_noop("move analyses are switched off on this site"),
-    "no_log": gettext_noop("this game has no counted log, so there is no analysis to run again"),
-    "missing": gettext_noop(
-        "this game's log has no analysis under the current settings yet; "
-        "the periodic catch-up queues one"
-    ),
-    GameAnalysis.Status.QUEUED: gettext_noop(
-        "the analysis of this game is queued already; a worker runs it soon"
-    ),
-    GameAnalysis.Status.RUNNING: gettext_noop("the analysis of this game is running now"),
-    GameAnalysis.Status.DONE: gettext_noop(
-        "the analysis of this game is done; there is nothing to run again"
-    ),
-    GameAnalysis.Status.SKIPPED: gettext_noop(
-        "the analysis of this game was skipped while its log did not count; "
-        "the periodic catch-up queues it again"
-    ),
-}
 
 
 def analysis_retry_refusal(
@@ -493,20 +473,27 @@ def analysis_retry_refusal(
     game has a counted result with a log). The league's organizers and staff may, also an
     organizer who plays in the game (it decides nothing about the result)."""
     if not is_organizer(user, fixture.league):
-        return Refusal(ANALYSIS_RETRY_REFUSALS["organizers"], True)
+        return Refusal("analysis_retry_organizers", forbidden=True)
     blocker = _retry_blocker(analysis, counted_log)
-    return Refusal(ANALYSIS_RETRY_REFUSALS[blocker]) if blocker else None
+    return Refusal(blocker) if blocker else None
 
 
 def _retry_blocker(analysis: GameAnalysis | None, counted_log: bool) -> str | None:
-    """Why no analysis can be run again (a key of ``ANALYSIS_RETRY_REFUSALS``): only a
-    failed analysis of a counted log is, while analyses are switched on."""
+    """Why no analysis can be run again (its refusal's code): only a failed analysis of a
+    counted log is, while analyses are switched on."""
     if not getattr(settings, "ANALYSIS_ENABLED", False):
-        return "disabled"
+        return "analysis_retry_disabled"
     if not counted_log:
-        return "no_log"
+        return "analysis_retry_no_log"
     if analysis is None:
-        return "missing"
-    if analysis.status != GameAnalysis.Status.FAILED:
-        return analysis.status
-    return None
+        return "analysis_retry_missing"
+    return _ANALYSIS_STATUS_REFUSALS.get(analysis.status)
+
+
+#: an analysis in this status is not run again (a failed one is): its refusal's code
+_ANALYSIS_STATUS_REFUSALS = {
+    GameAnalysis.Status.QUEUED: "analysis_retry_queued",
+    GameAnalysis.Status.RUNNING: "analysis_retry_running",
+    GameAnalysis.Status.DONE: "analysis_retry_done",
+    GameAnalysis.Status.SKIPPED: "analysis_retry_skipped",
+}

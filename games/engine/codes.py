@@ -151,6 +151,15 @@ TEMPLATES: dict[str, str] = {
     ),
     "move_syntax": 'a move is written [FROM, TO], e.g. [12, 16] or ["B", 0], not %(what)s',
     "move_to_yard": "a move can't end in the yard (captured pawns go there by themselves)",
+    # a rules object (a log's "rules", a league's rules): its preset, options, variant
+    "rules_option_colour": "option %(option)s must be a colour name or null, not %(what)s",
+    "rules_option_value": "option %(option)s must be %(allowed)s, not %(what)s",
+    "rules_unknown_preset": "unknown rules preset %(what)s (presets: %(presets)s)",
+    "rules_not_spec": "rules must be a preset name or an object with a preset, not %(what)s",
+    "rules_no_preset": 'a rules object needs a "preset" (e.g. {"preset": "league"})',
+    "rules_preset_not_name": "preset must be a preset name, not %(what)s",
+    "rules_unknown_option": "unknown rules option %(what)s (options: %(options)s)",
+    "rules_unknown_variant": "unknown variant %(what)s (variants: %(variants)s)",
 }
 
 #: parameters whose values are colour names of the log

@@ -350,7 +350,7 @@ def _setup(log: Mapping[str, Any], board: int) -> Setup:
             first=_first(log["first"]),
         )
     except (RulesError, SetupError) as exc:
-        raise InvalidLog(str(exc)) from None
+        raise InvalidLog(exc.args[0]) from None  # a coded message keeps its code
 
 
 def _first(value: object) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ._text import describe
+from .codes import coded
 
 
 class RulesError(ValueError):
@@ -43,12 +44,14 @@ class Option:
         if self.values is None:  # neutral
             if value is None or (isinstance(value, str) and value):
                 return
-            raise RulesError(f"option {self.name} must be a colour name or null, not {value!r}")
+            raise RulesError(coded("rules_option_colour", option=self.name, what=repr(value)))
         # bool is an int subclass and 1 == True: compare types too.
         if any(value == v and type(value) is type(v) for v in self.values):
             return
         allowed = " / ".join(_show(v) for v in self.values)
-        raise RulesError(f"option {self.name} must be {allowed}, not {_show(value)}")
+        raise RulesError(
+            coded("rules_option_value", option=self.name, allowed=allowed, what=_show(value))
+        )
 
 
 def _show(value: object) -> str:
@@ -144,14 +147,12 @@ class RuleSet:
         if isinstance(spec, str):
             return cls.preset_named(spec)
         if not isinstance(spec, Mapping):
-            raise RulesError(
-                f"rules must be a preset name or an object with a preset, not {_show(spec)}"
-            )
+            raise RulesError(coded("rules_not_spec", what=_show(spec)))
         if "preset" not in spec:
-            raise RulesError('a rules object needs a "preset" (e.g. {"preset": "league"})')
+            raise RulesError(coded("rules_no_preset"))
         preset = spec["preset"]
         if not isinstance(preset, str):
-            raise RulesError(f"preset must be a preset name, not {_show(preset)}")
+            raise RulesError(coded("rules_preset_not_name", what=_show(preset)))
         overrides = {k: v for k, v in spec.items() if k != "preset"}
         return cls.preset_named(preset).with_options(**overrides)
 
@@ -166,7 +167,7 @@ class RuleSet:
         for name, value in overrides.items():
             if name not in OPTIONS:
                 raise RulesError(
-                    f"unknown rules option {_show(name)} (options: {', '.join(OPTIONS)})"
+                    coded("rules_unknown_option", what=_show(name), options=", ".join(OPTIONS))
                 )
             OPTIONS[name].check(value)
         return dataclasses.replace(self, **overrides)  # type: ignore[arg-type]
@@ -187,7 +188,7 @@ class RuleSet:
 
 
 def _unknown_preset(name: object) -> str:
-    return f"unknown rules preset {_show(name)} (presets: {', '.join(PRESET_OPTIONS)})"
+    return coded("rules_unknown_preset", what=_show(name), presets=", ".join(PRESET_OPTIONS))
 
 
 _LEAGUE: dict[str, Any] = {

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .codes import coded
 from .moves import RawMove
 from .rules import RulesError, RuleSet
 
@@ -61,7 +62,9 @@ def get_variant(key: str | Variant | None) -> Variant | None:
     try:
         return VARIANTS[key]
     except KeyError:
-        raise RulesError(f"unknown variant {key!r} (variants: {', '.join(VARIANTS)})") from None
+        raise RulesError(
+            coded("rules_unknown_variant", what=repr(key), variants=", ".join(VARIANTS))
+        ) from None
 
 
 def variant_rules(

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop as _n
 
+from core import reasons
 from core.reasons import NO_SHOW
 from games.services import LogRejected, game_log_check, game_log_store
 from live.models import Room, RoomEvent, Seat
@@ -72,9 +73,9 @@ def _gone_reason(room: Room, gone: dict[str, list[str]]) -> str:
     for name, colours in gone.items():
         since = max((last_own.get(c, -1) for c in colours), default=-1) + 2  # rolls from 1
         parts.append(
-            f"{name} left the board: the computer played {', '.join(colours)} from roll {since} on"
+            reasons.note(reasons.LEFT_BOARD, name=name, colours=", ".join(colours), since=since)
         )
-    return "played online; " + "; ".join(parts) if parts else ""
+    return reasons.note(reasons.PLAYED_ONLINE, gone="; ".join(parts)) if parts else ""
 
 
 def room_finish(*, room_id: int) -> None:

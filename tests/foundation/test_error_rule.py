@@ -21,6 +21,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from core.errors import ServiceError
+from games.engine.rules import RulesError, RuleSet
 from games.error_text import ENGINE_MESSAGES
 from tests.builders import make_league, make_player, make_user
 from tournaments.algorithms import messages as algorithm_messages
@@ -34,6 +36,7 @@ from tournaments.services.errors import (
     coded,
     from_algorithm,
 )
+from tournaments.services.leagues import validate_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAM = re.compile(r"%\((\w+)\)s")
@@ -47,8 +50,10 @@ SCANNED = (
     "ratings/services",
     "notifications",
     "live/services",
+    "tournaments/permissions.py",
 )
-#: the refusal classes whose first argument must not be a literal English sentence
+#: the refusal classes whose first argument must not be a literal English sentence (raised
+#: or returned); a ``Refusal``'s first argument must be a code of ``MESSAGES``
 REFUSALS = {"ServiceError", "NotAllowed"}
 
 #: file → how many ``raise ServiceError/NotAllowed("…")`` with a literal English sentence
@@ -67,25 +72,50 @@ def literal(node: ast.expr) -> bool:
     )
 
 
+def _called(node: ast.AST) -> str | None:
+    func = node.func if isinstance(node, ast.Call) else None
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+
+
+def _not_a_code(node: ast.expr) -> bool:
+    """A written-out sentence where a code of ``MESSAGES`` belongs."""
+    if isinstance(node, ast.IfExp):
+        return _not_a_code(node.body) or _not_a_code(node.orelse)
+    return literal(node) and not (isinstance(node, ast.Constant) and node.value in MESSAGES)
+
+
+def _raised_or_returned(node: ast.AST) -> ast.Call | None:
+    """The call a ``raise`` or ``return`` statement makes, if any."""
+    value = getattr(node, "exc" if isinstance(node, ast.Raise) else "value", None)
+    return value if isinstance(node, ast.Raise | ast.Return) and _called(value) else None
+
+
+def sentence_refusals(tree: ast.AST) -> list[ast.expr]:
+    """The first arguments that are English sentences: of a ``ServiceError``/``NotAllowed``
+    raised or returned, and of any ``Refusal(...)`` (``tournaments.permissions``: its first
+    argument is a code)."""
+    found = []
+    for node in ast.walk(tree):
+        call = _raised_or_returned(node)
+        if call is not None and _called(call) in REFUSALS and call.args:
+            found += [call.args[0]] if literal(call.args[0]) else []
+        elif _called(node) == "Refusal" and node.args and _not_a_code(node.args[0]):
+            found.append(node.args[0])
+    return found
+
+
 def english_refusals() -> dict[str, list[str]]:
-    """file → ``line: text`` of each refusal raised with a literal English sentence."""
+    """file → ``line: text`` of each refusal made with a literal English sentence."""
     found: dict[str, list[str]] = {}
     for top in SCANNED:
-        for path in sorted((ROOT / top).rglob("*.py")):
+        paths = [ROOT / top] if top.endswith(".py") else sorted((ROOT / top).rglob("*.py"))
+        for path in paths:
             if "migrations" in path.parts:
                 continue
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-            for node in ast.walk(tree):
-                if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):
-                    continue
-                func = node.exc.func
-                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-                if name not in REFUSALS or not node.exc.args:
-                    continue
-                first = node.exc.args[0]
-                if literal(first):
-                    where = str(path.relative_to(ROOT))
-                    found.setdefault(where, []).append(f"{node.lineno}: {ast.unparse(first)}")
+            for first in sentence_refusals(tree):
+                where = str(path.relative_to(ROOT))
+                found.setdefault(where, []).append(f"{first.lineno}: {ast.unparse(first)}")
     return found
 
 
@@ -114,15 +144,27 @@ def test_the_scan_finds_a_literal_refusal_and_passes_a_coded_one():
         "def j(x):\n"
         "    raise NotAllowed('a' if x else f'b {x}')\n"
     )
-    hits = [
-        n
-        for n in ast.walk(ast.parse(source))
-        if isinstance(n, ast.Raise)
-        and isinstance(n.exc, ast.Call)
-        and getattr(n.exc.func, "id", getattr(n.exc.func, "attr", None)) in REFUSALS
-        and literal(n.exc.args[0])
-    ]
+    hits = sentence_refusals(ast.parse(source))
     assert [n.lineno for n in hits] == [2, 4, 10]
+
+
+def test_the_scan_finds_a_returned_or_refusal_sentence_and_passes_codes():
+    source = (
+        "def f():\n"
+        "    return ServiceError('plain English')\n"
+        "def g(x):\n"
+        "    return Refusal(f'only {x} may do this', forbidden=True)\n"
+        "def h():\n"
+        "    return Refusal('log in first')\n"
+        "def i(x):\n"
+        "    return Refusal('organizers_only', forbidden=True, league=x)\n"
+        "def j(b):\n"
+        "    return Refusal(f'analysis_retry_{b}')\n"
+        "def k():\n"
+        "    return coded('void_nothing')\n"
+    )
+    hits = sentence_refusals(ast.parse(source))
+    assert [n.lineno for n in hits] == [2, 4, 6, 10]
 
 
 @pytest.mark.parametrize("code", sorted(CATALOGUE))
@@ -338,3 +380,17 @@ def test_an_unresolved_seeding_roll_off_is_refused_in_german_on_a_german_page():
     assert "trage ihren Wiederholungswurf ein" in page
     assert "leave a tie unresolved" not in page
     assert not league.cycles.exists()
+
+
+def test_a_league_s_rules_refusal_is_the_engine_s_code_and_german_when_shown():
+    with pytest.raises(ServiceError) as refused:
+        validate_rules("league", {"capture_backwards": "sometimes"})
+    error = refused.value
+    assert error.code == "rules_option_value" and error.field == "rules"
+    assert error.message == 'option capture_backwards must be false / true, not "sometimes"'
+    with translation.override("de"):
+        assert error.localized().startswith("die Option capture_backwards muss ")
+    with pytest.raises(RulesError) as unknown:
+        RuleSet.from_spec("no-such-preset")
+    assert unknown.value.args[0].code == "rules_unknown_preset"
+    assert str(unknown.value).startswith('unknown rules preset "no-such-preset" (presets: ')

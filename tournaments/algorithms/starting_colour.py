@@ -28,7 +28,32 @@ from tournaments.algorithms.boards import BOARD_4, Colour
 from tournaments.algorithms.checks import is_whole
 from tournaments.algorithms.colours import assigned_colours, owner_of, rearguard
 from tournaments.algorithms.errors import ColourError, StartingColourError
+from tournaments.algorithms.messages import gettext_noop
 from tournaments.algorithms.seeding import DieRollOrder, roll_off
+
+#: why a game starts with its colour, in words: stored as the game's ``start_reason`` and
+#: worded in the reader's language where shown (``core.reasons.reason_text`` with these
+#: notes; ``player`` is a player as written, ``game`` a game number)
+BY_DICE = gettext_noop("highest die roll")
+TRIPLE_THREAT_DICE = gettext_noop("game 1 of a triple-threat tournament: highest die roll")
+CLINCHED_PREVIOUS = gettext_noop("colour that clinched victory in the previous game")
+GP_PREVIOUS = gettext_noop("first colour finished by the winner of the previous (GP) game")
+REARGUARD_FIRST_MENTIONED = gettext_noop("rearguard of the first mentioned player %(player)s")
+REARGUARD_HIGHER_SEED = gettext_noop("rearguard of the higher seed %(player)s")
+REARGUARD_FIRST_FINISHER = gettext_noop("rearguard of %(player)s, who finished game %(game)s first")
+GP_GAME = gettext_noop("first colour finished by the winner of game %(game)s (GP)")
+CLINCHED_GAME = gettext_noop("colour that clinched victory in game %(game)s")
+START_NOTES = (
+    BY_DICE,
+    TRIPLE_THREAT_DICE,
+    CLINCHED_PREVIOUS,
+    GP_PREVIOUS,
+    REARGUARD_FIRST_MENTIONED,
+    REARGUARD_HIGHER_SEED,
+    REARGUARD_FIRST_FINISHER,
+    GP_GAME,
+    CLINCHED_GAME,
+)
 
 PlayerId = Hashable
 Rule = Literal["die-roll", "drr", "playoff", "triple-threat", "challengers"]
@@ -249,35 +274,34 @@ class _Game:
             raise StartingColourError("start_needs_previous", game=self.number)
         colour = clinching_colour(self.previous)
         if self.previous.end == "all-places":
-            return StartingColour(
-                colour, "first colour finished by the winner of the previous (GP) game"
-            )
-        return StartingColour(colour, "colour that clinched victory in the previous game")
+            return StartingColour(colour, GP_PREVIOUS)
+        return StartingColour(colour, CLINCHED_PREVIOUS)
 
     def rearguard_of(self, player: PlayerId, why: str) -> StartingColour:
         return StartingColour(_rearguard_of(player, self.assignment, self.board_colours), why)
 
 
 def _die_roll_start(game: _Game) -> StartingColour:
-    return game.by_dice("highest die roll")
+    return game.by_dice(BY_DICE)
 
 
 def _drr_start(game: _Game) -> StartingColour:
     return StartingColour(
         drr_starting_colour(game.players, game.assignment, game.board_colours),
-        f"rearguard of the first mentioned player {game.players[0]!r}",
+        REARGUARD_FIRST_MENTIONED % {"player": repr(game.players[0])},
     )
 
 
 def _playoff_start(game: _Game) -> StartingColour:
     if game.higher_seed is None:
         raise StartingColourError("start_needs_higher_seed")
-    return game.rearguard_of(game.higher_seed, f"rearguard of the higher seed {game.higher_seed!r}")
+    why = REARGUARD_HIGHER_SEED % {"player": repr(game.higher_seed)}
+    return game.rearguard_of(game.higher_seed, why)
 
 
 def _triple_threat_start(game: _Game) -> StartingColour:
     if game.number == 1:
-        return game.by_dice("game 1 of a triple-threat tournament: highest die roll")
+        return game.by_dice(TRIPLE_THREAT_DICE)
     return game.from_previous()
 
 
@@ -287,7 +311,7 @@ def _challengers_start(game: _Game) -> StartingColour:
     first = game.game0_first_finisher
     if first is None:
         raise StartingColourError("start_needs_game0")
-    return game.rearguard_of(first, f"rearguard of {first!r}, who finished game 0 first")
+    return game.rearguard_of(first, REARGUARD_FIRST_FINISHER % {"player": repr(first), "game": 0})
 
 
 #: rule → how it decides the start (``RULES`` in this order)
@@ -411,15 +435,15 @@ def _first_finisher_start(plan, previous, assignment, board_colours) -> tuple[Co
     """The rearguard of the player who finished game ``plan.depends_on`` first."""
     player = first_finisher(previous)
     colour = _rearguard_of(player, assignment, board_colours)
-    return colour, f"rearguard of {player!r}, who finished game {plan.depends_on} first"
+    return colour, REARGUARD_FIRST_FINISHER % {"player": repr(player), "game": plan.depends_on}
 
 
 def _clinching_start(plan, previous, _assignment, _board_colours) -> tuple[Colour, str]:
     """The colour that clinched game ``plan.depends_on`` (GP: its winner's first colour)."""
     colour = clinching_colour(previous)
     if previous.end == "all-places":
-        return colour, f"first colour finished by the winner of game {plan.depends_on} (GP)"
-    return colour, f"colour that clinched victory in game {plan.depends_on}"
+        return colour, GP_GAME % {"game": plan.depends_on}
+    return colour, CLINCHED_GAME % {"game": plan.depends_on}
 
 
 #: start basis → how the start follows from the earlier game

@@ -23,6 +23,7 @@ import re
 from django.db import models, transaction
 from django.utils import timezone
 
+from core.reasons import DISAGREEMENT, note
 from tournaments.actors import link_holder
 from tournaments.algorithms import championship as rules
 from tournaments.models import Entry, Fixture, League, OpenRound, Result, Seat
@@ -201,7 +202,7 @@ def _disagreement(fixture: Fixture, fields: dict) -> str:
     """Why the table is disputed: the other player's placings, by name."""
     names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}
     order = ", ".join(names.get(e, "?") for e in fields.get("placings") or [])
-    return f"another player at the table entered different placings: {order or fields}"
+    return note(DISAGREEMENT, order=order or fields)
 
 
 def table_result_enter(

@@ -32,9 +32,9 @@ from tournaments.models import (
 )
 from tournaments.permissions import Refusal, email_confirmed, entry_refusal, may_vouch_for
 from tournaments.services.championship import entry_admit
-from tournaments.services.errors import NotAllowed, ServiceError, coded
+from tournaments.services.errors import NotAllowed, coded
 from tournaments.services.guards import require_no_refusal, require_organizer
-from tournaments.services.leagues import entries_open_refusal
+from tournaments.services.leagues import entries_open_error
 from tournaments.services.mail_limits import address_lock, mail_allowance_check, mail_record
 from tournaments.services.notify import (
     CLAIM_DECIDED,
@@ -105,8 +105,8 @@ def invitation_create(
     The mail's link is built from ``SITE_URL`` like every notification's, and the mail is
     in ``invitation_language(email, language)`` (``language``: the organizer's page's)."""
     require_organizer(by, league)
-    if refusal := entries_open_refusal(league):
-        raise ServiceError(refusal)
+    if error := entries_open_error(league):
+        raise error
     email = _checked_email(email)
     name = single_line(name, field="name", what="the player's name")
     if player is not None:
@@ -260,22 +260,13 @@ def invitation_address_refusal(
     if not invitation.email:
         return None
     if not _same_address(user, invitation):
-        return Refusal(
-            "this invitation was sent to another e-mail address; only an account with that "
-            "address, confirmed, may accept it. Ask the organizer for an invitation of your "
-            "own",
-            True,
-        )
+        return Refusal("invitation_other_address", forbidden=True)
     # the invitation's token was mailed to this address: it proves the mailbox as the
     # confirmation link would (issue 34: no second mail), unless another account has
     # the address confirmed already
     if email_confirmed(user) or (token_in_hand and not _confirmed_by_anyone(invitation.email)):
         return None
-    return Refusal(
-        f"this invitation was sent to {invitation.email}: confirm that address first "
-        "(the invitation page sends you the confirmation link), then accept",
-        True,
-    )
+    return Refusal("invitation_confirm_address", forbidden=True, email=invitation.email)
 
 
 def _same_address(user, invitation: Invitation) -> bool:
@@ -340,8 +331,8 @@ def _enter_own_player(invitation: Invitation, by, own: Player | None) -> Entry:
     """The account's own player (created under the invitation's name if it has none),
     entered in the invitation's league while entries are open."""
     league = invitation.league
-    if refusal := entries_open_refusal(league):
-        raise ServiceError(refusal)
+    if error := entries_open_error(league):
+        raise error
     player = own or player_create(name=invitation.name or by.get_username(), user=by)
     return _league_entry(league, player)
 
@@ -407,8 +398,8 @@ def join_request(*, league: League, by, preferred_colours=None) -> Entry:
     _require_signed_in(by, "join_log_in")
     if not league.registration_open:
         raise coded("join_invitation_only", league=league.name)
-    if refusal := entries_open_refusal(league):
-        raise ServiceError(refusal)
+    if error := entries_open_error(league):
+        raise error
     player = Player.objects.filter(user=by).first()
     if player is None:
         raise coded("join_no_profile")
@@ -446,8 +437,8 @@ def join_decide(*, entry: Entry, by, approve: bool) -> Entry | None:
         if not approve:
             entry.delete()
             return None
-        if refusal := entries_open_refusal(entry.league):
-            raise ServiceError(refusal)
+        if error := entries_open_error(entry.league):
+            raise error
         entry.state, entry.accepted_at = Entry.State.ACCEPTED, timezone.now()
         entry.save(update_fields=["state", "accepted_at"])
         return _admit(entry)
@@ -460,14 +451,14 @@ def _tell_join_decision(entry: Entry, approve: bool) -> None:
         notify_on_commit(JOIN_DECIDED, entry.league_id, f"{user_id}:{decision}")
 
 
-def rated_player_refusal(by, player: Player) -> str:
-    """Why ``by`` may not hand ``player`` (without an account) to an account, or "": a
+def rated_player_refusal(by, player: Player) -> Refusal | None:
+    """Why ``by`` may not hand ``player`` (without an account) to an account, or None: a
     player with rated games is staff's to hand over (docs/ratings.md, "Rated leagues"): a
     rating is other people's number, so a farmed rating cannot pass to a sock account on
     its creator's word."""
     if getattr(by, "is_staff", False) or not player.rating_changes.exists():
-        return ""
-    return f"{player.name} has a rating (rated games): only staff may hand it to an account"
+        return None
+    return Refusal("player_rated", forbidden=True, player=player.name)
 
 
 def claim_create(*, player: Player, by) -> PlayerClaim:
@@ -537,8 +528,8 @@ def accountless_player_create(*, league: League, by, name: str) -> Entry:
     """An organizer creates a player without an account and enters them (limited per
     organizer: ``ACCOUNTLESS_PLAYERS_PER_ORGANIZER``)."""
     require_organizer(by, league)
-    if refusal := entries_open_refusal(league):
-        raise ServiceError(refusal)
+    if error := entries_open_error(league):
+        raise error
     accountless_limit_check(by)
     with transaction.atomic():
         player = player_create(name=name, created_by=by)

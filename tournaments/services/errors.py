@@ -14,10 +14,11 @@ from __future__ import annotations
 from django.utils.translation import gettext_noop
 
 from core.errors import NotAllowed, ServiceError  # noqa: F401  (the services import both from here)
-from games.engine.codes import COLOUR_PARAMS, Coded
+from games.engine.codes import COLOUR_PARAMS, Coded, code_of
 from games.error_text import ENGINE_MESSAGES, english, localize
 from tournaments.algorithms import messages as algorithm_messages
 from tournaments.algorithms.errors import AlgorithmError
+from tournaments.permissions import RESULT_STATE_WORDS
 
 #: code → message template (English; ``%(name)s`` parameters), translated when shown
 MESSAGES: dict[str, str] = {
@@ -631,6 +632,98 @@ MESSAGES: dict[str, str] = {
     "count_points_unplaced": gettext_noop(
         "the count points of this game do not place its players: %(why)s"
     ),
+    # h-errors5 (issue 35): the refusals of ``tournaments.permissions``
+    "enter_no_creator": gettext_noop(
+        "%(player)s has no account and no recorded creator: only staff may enter them, or "
+        "share the player with other organizers"
+    ),
+    "enter_other_creator": gettext_noop(
+        "%(player)s has no account and was created by another organizer: only they (or "
+        "staff) may enter them, unless they share the player with other organizers"
+    ),
+    "organize_confirm_email": gettext_noop(
+        "confirm your e-mail address before you organize a league (your account page sends "
+        "the confirmation link)"
+    ),
+    "log_in_first": gettext_noop("log in first"),
+    "entry_player_only": gettext_noop("only %(player)s may do this"),
+    "withdraw_player_or_organizers": gettext_noop(
+        "only the player or the league's organizers may withdraw an entry"
+    ),
+    "withdraw_not_accepted": gettext_noop(
+        "%(player)s has not accepted yet; remove the entry instead"
+    ),
+    "withdraw_already": gettext_noop("%(player)s has already withdrawn"),
+    "withdraw_finished": gettext_noop("%(league)s has finished; its results stand as played"),
+    "colours_withdrawn": gettext_noop("you have withdrawn from this league"),
+    "link_has_account": gettext_noop(
+        "%(player)s has an account and reports their games signed in; private result links "
+        "are for players without an account"
+    ),
+    "link_not_accepted": gettext_noop(
+        "%(player)s has not accepted the entry; a result link is for a player taking part"
+    ),
+    "result_at_game_only": gettext_noop(
+        "only the players at this game's board or its organizers may do this"
+    ),
+    "result_confirmed_already": gettext_noop(
+        "this game already has a confirmed result; ask an organizer to correct it"
+    ),
+    "result_awaiting_already": gettext_noop(
+        "a result for this game is already awaiting confirmation; confirm or dispute it instead"
+    ),
+    "resolve_missing": gettext_noop("this result is missing; nothing to resolve"),
+    "resolve_closed": gettext_noop("this result is %(result_state)s; nothing to resolve"),
+    "confirm_who": gettext_noop("only the opponent or an organizer may confirm this result"),
+    "confirm_own": gettext_noop("you submitted this result; your opponent must confirm it"),
+    "confirm_nothing": gettext_noop("this game has no result awaiting confirmation"),
+    "confirm_disputed": gettext_noop("this result is disputed; an organizer resolves it"),
+    "confirm_not_pending": gettext_noop("this result is %(result_state)s, not pending"),
+    "dispute_who": gettext_noop("only the players at this game's board may dispute its result"),
+    "dispute_not_pending": gettext_noop(
+        "only a pending result can be disputed; this one is %(result_state)s"
+    ),
+    "dispute_own": gettext_noop(
+        "you submitted this result yourself; if it is wrong, ask an organizer to void it"
+    ),
+    "rejections_who": gettext_noop(
+        "only the players at this game's board and its organizers see this"
+    ),
+    "decide_own_game": gettext_noop(
+        "you play in this game: another organizer must decide its result"
+    ),
+    # why a move analysis cannot be run again (``permissions.analysis_retry_refusal``)
+    "analysis_retry_organizers": gettext_noop(
+        "only the league's organizers may have a game analysed again"
+    ),
+    "analysis_retry_disabled": gettext_noop("move analyses are switched off on this site"),
+    "analysis_retry_no_log": gettext_noop(
+        "this game has no counted log, so there is no analysis to run again"
+    ),
+    "analysis_retry_missing": gettext_noop(
+        "this game's log has no analysis under the current settings yet; "
+        "the periodic catch-up queues one"
+    ),
+    "analysis_retry_queued": gettext_noop(
+        "the analysis of this game is queued already; a worker runs it soon"
+    ),
+    "analysis_retry_running": gettext_noop("the analysis of this game is running now"),
+    "analysis_retry_done": gettext_noop(
+        "the analysis of this game is done; there is nothing to run again"
+    ),
+    "analysis_retry_skipped": gettext_noop(
+        "the analysis of this game was skipped while its log did not count; "
+        "the periodic catch-up queues it again"
+    ),
+    # the services' returned refusals (``entries.invitation_address_refusal``, …)
+    "invitation_other_address": gettext_noop(
+        "this invitation was sent to another e-mail address; only an account with that "
+        "address, confirmed, may accept it. Ask the organizer for an invitation of your own"
+    ),
+    "invitation_confirm_address": gettext_noop(
+        "this invitation was sent to %(email)s: confirm that address first (the invitation "
+        "page sends you the confirmation link), then accept"
+    ),
 }
 
 #: the algorithms' codes (``tournaments.algorithms.messages``: worded there, once)
@@ -642,7 +735,14 @@ COLOURS = COLOUR_PARAMS | {"first", "c"}
 
 
 #: parameters whose values are words of ours (a verb, a status, a setting): translated too
-TRANSLATED_PARAMS = ("then", "status", "setting", "within", *algorithm_messages.TRANSLATED_PARAMS)
+TRANSLATED_PARAMS = (
+    "then",
+    "status",
+    "setting",
+    "within",
+    "result_state",
+    *algorithm_messages.TRANSLATED_PARAMS,
+)
 #: those words, for the translation catalogue
 WORDS = (
     gettext_noop("seed"),
@@ -667,6 +767,7 @@ WORDS = (
     gettext_noop("count points"),
     gettext_noop("preferred colours"),
     gettext_noop("starting colour"),
+    *RESULT_STATE_WORDS.values(),
 )
 
 
@@ -692,6 +793,14 @@ def from_algorithm(
     return ServiceError(
         str(exc), field=field, code=exc.code, params=dict(exc.params), texts=error_text
     )
+
+
+def from_engine(message: str, *, field: str | None = None) -> ServiceError:
+    """The ServiceError of an engine's refusal (a ``games.engine.codes`` message, e.g. a
+    ``RulesError``'s): its code and parameters, its English text as the message. An
+    uncoded one keeps its text."""
+    code, params = code_of(message)
+    return ServiceError(str(message), field=field, code=code, params=params, texts=error_text)
 
 
 def coded_text(code: str, **params) -> Coded:

@@ -16,6 +16,7 @@ import secrets
 
 from django.db import transaction
 
+from core.reasons import START_AT_TABLE, START_BY_DICE, START_BY_HAND, note
 from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import grand_prix, starting_colour
 from tournaments.algorithms.colours import assign_colours
@@ -219,7 +220,7 @@ def _die_roll_start(league: League, assignment, board_colours, number: int) -> d
         raise from_algorithm(exc) from None
     return {
         "starting_colour": decided.colour,
-        "start_reason": "highest die roll of the colours in play",
+        "start_reason": START_BY_DICE,
         "start_rolls": [r.as_dict() for r in decided.rolls.history] if decided.rolls else [],
     }
 
@@ -414,7 +415,7 @@ def _rolled_start(in_play: list[str], rolls) -> tuple[str, list, str]:
     except AlgorithmError as exc:
         raise coded("start_rolls_invalid", field="rolls", why=why_of(exc)) from None
     history = [r.as_dict() for r in decided.history]
-    return decided.winner, history, "highest die roll of the colours in play (rolled at the table)"
+    return decided.winner, history, START_AT_TABLE
 
 
 def _rounds_of_rolls(rolls) -> bool:
@@ -433,7 +434,7 @@ def _start_by_hand(in_play: list[str], colour, reason: str) -> tuple[str, list, 
         )
     if not reason.strip():
         raise coded("start_reason_missing", field="reason")
-    return colour, [], f"set by the organizer: {reason.strip()[:150]}"
+    return colour, [], note(START_BY_HAND, reason=reason.strip()[:150])
 
 
 def _check_start_settable(fixture: Fixture) -> None:

@@ -1,11 +1,19 @@
 """The checks a service makes before it writes: answers of ``tournaments.permissions``
-turned into ``NotAllowed`` (not this user's to do) or ``ServiceError`` (not now)."""
+turned into ``NotAllowed`` (not this user's to do) or ``ServiceError`` (not now), with
+the refusal's code and parameters."""
 
 from __future__ import annotations
 
 from tournaments.models import League
 from tournaments.permissions import Refusal, ResultActions, is_organizer
 from tournaments.services.errors import NotAllowed, ServiceError, coded
+
+
+def refusal_error(refusal: Refusal) -> ServiceError:
+    """A permission refusal as the error a service raises (and a page or the API shows in
+    its reader's language): ``NotAllowed`` when forbidden, else ``ServiceError``."""
+    cls = NotAllowed if refusal.forbidden else ServiceError
+    return coded(refusal.code, cls=cls, **refusal.params)
 
 
 def require_organizer(user, league: League) -> None:
@@ -19,16 +27,11 @@ def require_action(actions: ResultActions, action: str, *, who_only: bool = Fals
     refusal = actions.refusal(action)
     if refusal is None:
         return
-    if refusal.forbidden:
-        raise NotAllowed(refusal.message)
-    if not who_only:
-        raise ServiceError(refusal.message)
+    if refusal.forbidden or not who_only:
+        raise refusal_error(refusal)
 
 
 def require_no_refusal(refusal: Refusal | None) -> None:
     """Raise the refusal of a ``tournaments.permissions`` check, if any."""
-    if refusal is None:
-        return
-    if refusal.forbidden:
-        raise NotAllowed(refusal.message)
-    raise ServiceError(refusal.message)
+    if refusal is not None:
+        raise refusal_error(refusal)

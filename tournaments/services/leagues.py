@@ -19,7 +19,14 @@ from tournaments.permissions import (
 )
 from tournaments.services import league_settings as spec
 from tournaments.services.championship import entry_admit, waitlist_promote
-from tournaments.services.errors import MESSAGES, NotAllowed, ServiceError, coded, coded_text
+from tournaments.services.errors import (
+    MESSAGES,
+    NotAllowed,
+    ServiceError,
+    coded,
+    coded_text,
+    from_engine,
+)
 from tournaments.services.events import check_event
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.notify import ENTRY_INVITED, notify_on_commit
@@ -63,7 +70,7 @@ def validate_rules(preset: str, overrides: dict | None) -> RuleSet:
     try:
         return RuleSet.from_spec(spec)
     except RulesError as exc:
-        raise ServiceError(str(exc), field="rules") from None
+        raise from_engine(exc.args[0], field="rules") from None
 
 
 def validate_precedence(precedence: list[str]) -> list[str]:
@@ -636,13 +643,6 @@ def league_set_status(*, league: League, status: str, by) -> League:
         if status == Status.FINISHED:  # the table's badge and champion are redrawn
             standings_invalidate(league)
         return league
-
-
-def entries_open_refusal(league: League) -> str | None:
-    """Why no one can be entered now (in English), or None; ``entries_open_error`` gives
-    the coded error (shown in the reader's language)."""
-    error = entries_open_error(league)
-    return error.message if error else None
 
 
 def entries_open_error(league: League) -> ServiceError | None:

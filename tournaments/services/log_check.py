@@ -73,7 +73,7 @@ def fixture_log_mismatches(fixture: Fixture, data: dict[str, Any]) -> list[str]:
         log_rules = RuleSet.from_spec(data.get("rules")).options()
         league_rules = RuleSet.from_spec(fixture_rules_spec(fixture))
     except RulesError as exc:
-        return [str(exc)]
+        return [exc.args[0]]  # the engine's coded message
     problems = _rules_problems(log_rules, league_rules)
     problems += _start_problems(fixture, log_colour_names(data, board), data.get("first"))
     problems += _seat_problems(fixture, log_holdings(data, board))

@@ -9,6 +9,7 @@ import secrets
 from django.db import models, transaction
 from django.utils import timezone
 
+from core.reasons import START_BY_DICE
 from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import championship as rules
 from tournaments.algorithms import open_draw
@@ -69,7 +70,7 @@ def _create_tables(league: League, draw: open_draw.RoundDraw, stage: str, label)
             stage=stage,
             starting_colour=start.colour,
             start_basis="die-roll",
-            start_reason="highest die roll of the colours in play",
+            start_reason=START_BY_DICE,
             start_rolls=[r.as_dict() for r in start.rolls.history] if start.rolls else [],
         )
         Seat.objects.bulk_create(

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core.reasons import START_BY_DICE
 from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import round_robin
 from tournaments.algorithms.colours import assign_colours
@@ -315,7 +316,7 @@ def _start_fields(
     return {
         "starting_colour": start.colour,
         "start_basis": "die-roll",
-        "start_reason": "highest die roll of the colours in play",
+        "start_reason": START_BY_DICE,
         "start_rolls": [r.as_dict() for r in start.rolls.history] if start.rolls else [],
     }
 

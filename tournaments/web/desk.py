@@ -19,6 +19,7 @@ from tournaments.permissions import ENTER, FORFEIT, SUBMIT, VOID, is_organizer, 
 from tournaments.selectors import desk as desk_selectors
 from tournaments.services import results as result_services
 from tournaments.services.errors import ServiceError
+from tournaments.services.guards import refusal_error
 from tournaments.web.forms import (
     ForfeitForm,
     HandResultForm,
@@ -64,7 +65,7 @@ def _guarded(request, pk: int, action: str):
     actions = result_actions(request.user, fixture, results=fixture.all_results)
     refusal = actions.refusal(action)
     if refusal is not None and refusal.forbidden:
-        raise PermissionDenied(refusal.message)
+        raise PermissionDenied(refusal_error(refusal).localized())
     return fixture, None
 
 

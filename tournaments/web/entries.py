@@ -20,6 +20,7 @@ from tournaments.selectors import leagues as league_selectors
 from tournaments.services import entries as entry_services
 from tournaments.services import leagues as league_services
 from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.guards import refusal_error
 from tournaments.web.lookups import back_to, came_from, league_or_404, safe_next
 from tournaments.web.organize_forms import ColoursForm
 
@@ -145,8 +146,9 @@ def entry_withdraw(request, entry_id: int):
     if request.method != "POST":
         return _withdraw_page(request, entry, refusal, status=403 if forbidden else 200)
     if refusal is not None:
+        error = refusal_error(refusal).localized()
         return _withdraw_page(
-            request, entry, refusal, error=refusal.message, status=403 if forbidden else 400
+            request, entry, refusal, error=error, status=403 if forbidden else 400
         )
     try:
         count = league_services.entry_withdraw(
@@ -174,7 +176,7 @@ def _withdraw_page(request, entry: Entry, refusal, *, status: int, error: str | 
             "entry": entry,
             "league": entry.league,
             "games": league_selectors.withdrawal_forfeits(entry),
-            "refusal": refusal,
+            "refusal": refusal_error(refusal).localized() if refusal else None,
             "form_error": error,
         },
         status=status,

@@ -27,7 +27,7 @@ from tournaments.selectors import standings as standings_selectors
 from tournaments.selectors.next_step import next_step
 from tournaments.services import events, open_tournaments, tie_breaks
 from tournaments.services.errors import ServiceError
-from tournaments.services.leagues import entries_open_refusal
+from tournaments.services.leagues import entries_open_error
 from tournaments.services.open_tournaments import open_final_ranking
 from tournaments.web.caching import Revision, public_page
 from tournaments.web.forms import TieBreakRollForm
@@ -143,7 +143,7 @@ def _can_join(user, league) -> bool:
 
     if not (user.is_authenticated and league.registration_open):
         return False
-    if entries_open_refusal(league):
+    if entries_open_error(league):
         return False
     return not league.entries.filter(player__user=user).exists()
 

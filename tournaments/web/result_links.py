@@ -42,6 +42,7 @@ from tournaments.selectors import result_links as link_selectors
 from tournaments.services import result_links as link_services
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
+from tournaments.services.guards import refusal_error
 from tournaments.web.forms import (
     DisputeForm,
     HandResultForm,
@@ -209,7 +210,7 @@ def link_report(request, token: str, pk: int):
             request,
             link,
             status=403 if refusal.forbidden else 400,
-            form_error=refusal.message,  # as the game page words it (English only)
+            form_error=refusal_error(refusal).localized(),  # in the reader's language
             forms={"fixture": fixture.pk},
         )
     form = HandResultForm(

@@ -29,6 +29,36 @@ this process), which must not grow with the field.
 BENCH_DATABASE_URL (scratch, dropped and made again; default maedn_champ_bench) and
 BENCH_PORT (25080) override the defaults. Not the production setup's nginx: gunicorn alone;
 without ``--broker`` the tasks (standings, ratings) run inside the confirming request.
+That is a stress test (CLIENTS phones posting as fast as they can).
+
+**``--day``: the issue's target, a day on the production topology.** nginx from
+``config/nginx.conf.template`` (``tests.processes.nginx_from_template``, as ``make
+prod-local`` fills it in; its per-address limits as they are) in front of gunicorn as the
+README's production sequence runs it (``-c config/gunicorn.conf.py``, ``--workers`` 4,
+``--timeout 30``, ``--max-requests 1000`` with jitter), one Celery worker with beat in it
+on the Redis broker ``--broker``, the Redis cache ``--cache``, PostgreSQL, DEBUG off, the
+default throttles. PLAYERS account-less players, all checked in (in process, before the
+clock starts); each phone opens its private link; the desk draws round 1. Then per round
+(``--rounds``, 7) every table's phones act over ``--round-window`` seconds (120; e.g. 30
+for a quick run), spread at random (``--seed``): one player opens the table page, enters
+the placings a little later (the browser follows the redirect to the page), another opens
+the page and presses *Confirm*, the other two look at it once; all the while three
+projectors (``--projectors``) poll the fragment with their ETag 3 s after each answer (as
+``static/js/projector.js``), the desk reloads its tables page every ``--desk-every``
+seconds (5: the page has no refresh of its own), and the trivial view is fetched once a
+second through the same nginx and gunicorn (the peer of every figure, at the same load).
+Right after the last confirmation the desk presses *Draw round N* (after round 7: a
+roll-off at the desk for a tie at the cut, in process, then *Seat the final table*), and
+the time until every projector shows it is taken; the final table's phones play last.
+Printed: per request kind n, p50/p95/max and p95 against the trivial view's, errors (any
+status outside 2xx/3xx, or no answer), the draw's delay after the last confirmation, the
+projectors' delay after the draw, the load average::
+
+    .venv/bin/python -u bench/championship.py --day [--round-window 120] [--rounds 7]
+        [--players 200] [--workers 4] --broker redis://127.0.0.1:6379/12
+        [--cache redis://127.0.0.1:6379/13]
+
+``TEST_PORT_RANGE`` (``first-last``) keeps gunicorn's and nginx's ports in a range.
 """
 
 from __future__ import annotations
@@ -674,9 +704,10 @@ def _desk_draws(args, watchers, stats, path: str, kind: str, wanted: bytes, afte
 
 
 def _production_servers(args):
-    """gunicorn as production runs it (``config/prod_local.sh``: ``--workers``, timeout
-    30 s, ``--max-requests 1000`` with jitter), nginx from the production template in front
-    (its per-address limits as they are), one Celery worker with beat in it."""
+    """gunicorn as the README's production sequence runs it (``-c config/gunicorn.conf.py
+    -w 4 --timeout 30 --max-requests 1000 --max-requests-jitter 100``; ``--workers``),
+    nginx from the production template in front (its per-address limits as they are:
+    a venue's phones share one address too), one Celery worker with beat in it."""
     from tests.processes import CeleryWorker, Gunicorn, free_port, nginx_from_template
 
     app_port, proxy_port = free_port(), free_port()
@@ -689,7 +720,14 @@ def _production_servers(args):
     ]
     try:
         procs.append(
-            Gunicorn(ENV, port=app_port, workers=args.workers, timeout=30, log_level="warning")
+            Gunicorn(
+                ENV,
+                port=app_port,
+                workers=args.workers,
+                timeout=30,
+                log_level="warning",
+                config=ROOT / "config" / "gunicorn.conf.py",
+            )
         )
         procs.append(
             nginx_from_template(
@@ -880,7 +918,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=8)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=None, help="2 (4 with --day)")
     parser.add_argument("--rounds", type=int, default=None, help="2 (7 with --day)")
     parser.add_argument("--projectors", type=int, default=3)
     parser.add_argument("--desks", type=int, default=4)
@@ -895,6 +933,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=36)
     args = parser.parse_args()
     args.rounds = args.rounds or (7 if args.day else 2)
+    args.workers = args.workers or (4 if args.day else 2)  # --day: the README's -w 4
     if args.day:
         if not args.broker:
             parser.error("--day needs --broker redis://… (production runs a worker)")

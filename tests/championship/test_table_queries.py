@@ -102,3 +102,25 @@ def test_the_table_page_reads_the_table_once_and_shows_the_entered_result():
     # the other player sees the entry and its confirm button, with the entered version's id
     assert f'name="result" value="{result.pk}"' in response.content.decode()
     assert len(ctx.captured_queries) <= PAGE_QUERIES, [q["sql"][:80] for q in ctx.captured_queries]
+
+
+@pytest.mark.django_db
+def test_drawing_a_round_costs_the_same_queries_for_4_and_16_tables():
+    """The next round comes after the last result: its tables and seats are two inserts,
+    not two per table (100 statements for 50 tables before h-champday)."""
+    counts = {}
+    for players in (16, 64):
+        org = make_user(f"drawdesk{players}")
+        league = league_create(owner=org, name=f"Draw {players}", format="open", games_planned=2)
+        for i in range(players):
+            accountless_player_create(league=league, by=org, name=f"D{players} P{i:03d}")
+        Entry.objects.filter(league=league).update(state="accepted")
+        with CaptureQueriesContext(connection) as ctx:
+            open_round_draw(league=league, by=org, seed=5)
+        counts[players] = len(ctx.captured_queries)
+        tables = league.fixtures.filter(round=1).order_by("number")
+        assert [t.number for t in tables] == list(range(1, players // 4 + 1))
+        assert all(t.seats.count() == 4 and t.starting_colour for t in tables)
+        seated = [s.entry_id for t in tables for s in t.seats.all()]
+        assert sorted(seated) == sorted(league.entries.values_list("pk", flat=True))
+    assert counts[16] == counts[64], counts

@@ -29,14 +29,47 @@ this process), which must not grow with the field.
 BENCH_DATABASE_URL (scratch, dropped and made again; default maedn_champ_bench) and
 BENCH_PORT (25080) override the defaults. Not the production setup's nginx: gunicorn alone;
 without ``--broker`` the tasks (standings, ratings) run inside the confirming request.
+That is a stress test (CLIENTS phones posting as fast as they can).
+
+**``--day``: the issue's target, a day on the production topology.** nginx from
+``config/nginx.conf.template`` (``tests.processes.nginx_from_template``, as ``make
+prod-local`` fills it in; its per-address limits as they are) in front of gunicorn as the
+README's production sequence runs it (``-c config/gunicorn.conf.py``, ``--workers`` 4,
+``--timeout 30``, ``--max-requests 1000`` with jitter), one Celery worker with beat in it
+on the Redis broker ``--broker``, the Redis cache ``--cache``, PostgreSQL, DEBUG off, the
+default throttles. PLAYERS account-less players, all checked in (in process, before the
+clock starts); each phone opens its private link; the desk draws round 1. Then per round
+(``--rounds``, 7) every table's phones act over ``--round-window`` seconds (120; e.g. 30
+for a quick run), spread at random (``--seed``): one player opens the table page, enters
+the placings a little later (the browser follows the redirect to the page), another opens
+the page and presses *Confirm*, the other two look at it once; all the while three
+projectors (``--projectors``) poll the fragment with their ETag 3 s after each answer (as
+``static/js/projector.js``), the desk reloads its tables page every ``--desk-every``
+seconds (5: the page has no refresh of its own), and the trivial view is fetched once a
+second through the same nginx and gunicorn (the peer of every figure, at the same load).
+Right after the last confirmation the desk presses *Draw round N* (after round 7: a
+roll-off at the desk for a tie at the cut, in process, then *Seat the final table*), and
+the time until every projector shows it is taken; the final table's phones play last.
+Printed: per request kind n, p50/p95/max and p95 against the trivial view's, errors (any
+status outside 2xx/3xx, or no answer), the draw's delay after the last confirmation, the
+projectors' delay after the draw, the load average::
+
+    .venv/bin/python -u bench/championship.py --day [--round-window 120] [--rounds 7]
+        [--players 200] [--workers 4] --broker redis://127.0.0.1:6379/12
+        [--cache redis://127.0.0.1:6379/13]
+
+``TEST_PORT_RANGE`` (``first-last``) keeps gunicorn's and nginx's ports in a range.
 """
 
 from __future__ import annotations
 
 import argparse
 import http.client
+import math
 import os
 import queue
+import random
+import re
 import secrets
 import statistics
 import subprocess
@@ -96,7 +129,7 @@ def django_setup() -> None:
     django.setup()
 
 
-def make_day(players: int, name: str, rounds: int):
+def make_day(players: int, name: str, rounds: int, final: int | None = None):
     """An open tournament of ``players`` account-less players with private links; returns
     (organizer, league, {entry id: link token})."""
     from django.contrib.auth import get_user_model
@@ -116,6 +149,7 @@ def make_day(players: int, name: str, rounds: int):
         games_planned=rounds,
         points_scheme=[5, 3, 1, 0],
         time_limit_minutes=40,
+        final_table_size=final,
     )
     tokens = {}
     for i in range(players):
@@ -288,12 +322,13 @@ class Pollers:
 
 
 def _wait_for_server() -> None:
-    for _ in range(100):
+    for _ in range(300):  # (through nginx: a 502 until gunicorn serves)
         try:
-            request("GET", "/bench/trivial/")
-            return
+            if request("GET", "/bench/trivial/")[0] == 200:
+                return
         except OSError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
 
 
 def _desk_checks_in(args, slug: str, desk: str, tokens, stats, p95: float) -> None:
@@ -428,6 +463,395 @@ def http_day(args, league, org, tokens) -> None:
             worker.stop()
 
 
+# --- the production day (``--day``) -------------------------------------------------------
+
+RESULT_PK = re.compile(rb'name="result" value="(\d+)"')
+DAY_KINDS = (
+    "enter",
+    "confirm",
+    "table page",
+    "projector poll",
+    "projector poll, changed (200)",
+    "desk poll",
+    "draw",
+    "final table",
+    "trivial",
+)
+
+
+def day_env(args) -> None:
+    """The production settings of ``make prod-local`` (``config.settings.base`` from the
+    environment; ``bench.settings_scale`` adds only ``/bench/trivial/``): the Redis cache
+    shared by every process, the Redis broker, one proxy in front, the default throttles."""
+    ENV.update(
+        CELERY_BROKER_URL=args.broker,
+        CACHE_URL=args.cache,
+        NUM_PROXIES="1",
+    )
+    ENV.pop("THROTTLE_SUBMISSIONS", None)  # production's 30/min per phone's link
+
+
+class DayStats(Stats):
+    """Stats that also keep the requests that failed (a refused connection: status 0)."""
+
+    def call(self, kind: str, method: str, path: str, headers=None, body=None):
+        try:
+            status, elapsed, response, data = request(method, path, headers, body)
+        except OSError:
+            self.add(kind, 0, 0.0)
+            return 0, None, b""
+        self.add(kind, status, elapsed)
+        if kind == "projector poll" and status == 200:
+            self.add("projector poll, changed (200)", status, elapsed)
+        return status, response, data
+
+    def errors(self, kind: str) -> int:
+        return sum(n for code, n in self.statuses.get(kind, {}).items() if not 200 <= code < 400)
+
+    def row(self, kind: str, trivial_p95: float) -> str:
+        times = sorted(self.times.get(kind, []))
+        if not times:
+            return f"| {kind} | 0 | | | | | |"
+        p95 = times[math.ceil(0.95 * len(times)) - 1]  # (n < 20: the max)
+        return (
+            f"| {kind} | {len(times)} | {statistics.median(times) * 1000:.0f} | "
+            f"{p95 * 1000:.0f} | {times[-1] * 1000:.0f} | {p95 / trivial_p95:.1f}× | "
+            f"{self.errors(kind)} |"
+        )
+
+
+def _form_headers(session: str) -> dict:
+    return {
+        "Cookie": f"sessionid={session}; csrftoken={CSRF}",
+        "X-CSRFToken": CSRF,
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
+
+
+class Watchers:
+    """The room's pollers for the whole day: ``projectors`` projectors fetching the fragment
+    with their ETag 3 s after each answer (``static/js/projector.js``), the desk reloading
+    its tables page every ``desk_every`` s (the page has no refresh of its own: a person
+    pressing reload), and the trivial view once a second (the peer, same load). Each
+    projector notes when it first shows ``wanted``."""
+
+    def __init__(self, slug: str, projectors: int, desk: str, desk_every: float, stats):
+        self.slug, self.desk, self.desk_every, self.stats = slug, desk, desk_every, stats
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.wanted: bytes | None = None
+        self.seen_at: dict[int, float] = {}
+        self.threads = [
+            threading.Thread(target=self.projector, args=(i, i * 3.0 / projectors))
+            for i in range(projectors)
+        ]
+        self.threads += [
+            threading.Thread(target=self.desk_poll),
+            threading.Thread(target=self.trivial),
+        ]
+        for t in self.threads:
+            t.start()
+
+    def expect(self, text: bytes) -> None:
+        with self.lock:
+            self.wanted, self.seen_at = text, {}
+
+    def projector(self, index: int, offset: float) -> None:
+        self.stats.call("projector page", "GET", f"/leagues/{self.slug}/projector/")
+        self.stop.wait(offset)
+        etag = None
+        while not self.stop.is_set():
+            headers = {"X-Requested-With": "fetch"}  # as projector.js fetches it
+            if etag:
+                headers["If-None-Match"] = etag
+            path = f"/leagues/{self.slug}/projector/panels/"
+            status, response, data = self.stats.call("projector poll", "GET", path, headers)
+            if status == 200:
+                etag = response.getheader("ETag") or etag
+                with self.lock:
+                    if self.wanted and self.wanted in data and index not in self.seen_at:
+                        self.seen_at[index] = time.monotonic()
+            self.stop.wait(3.0)
+
+    def desk_poll(self) -> None:
+        while not self.stop.is_set():
+            path = f"/leagues/{self.slug}/desk/tables/"
+            self.stats.call("desk poll", "GET", path, {"Cookie": f"sessionid={self.desk}"})
+            self.stop.wait(self.desk_every)
+
+    def trivial(self) -> None:
+        while not self.stop.is_set():
+            self.stats.call("trivial", "GET", "/bench/trivial/")
+            self.stop.wait(1.0)
+
+    def wait_seen(self, projectors: int, timeout: float) -> float | None:
+        """When the last projector showed ``wanted`` (None: not all within ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                if len(self.seen_at) >= projectors:
+                    return max(self.seen_at.values())
+            time.sleep(0.05)
+        return None
+
+    def finish(self) -> None:
+        self.stop.set()
+        for t in self.threads:
+            t.join()
+
+
+def _table_plan(rng: random.Random, seats: list[int], window: float) -> list[tuple]:
+    """One table's phones in a round: the enterer opens the table page, enters the placings
+    a little later (the redirect's page follows), another player opens the page and
+    confirms; the other two look at it once. Times spread over 90 % of ``window``."""
+    enterer, confirmer = rng.sample(seats, 2)
+    order = list(seats)
+    rng.shuffle(order)
+    t_open = rng.uniform(0, 0.6 * window)
+    t_enter = t_open + rng.uniform(0.02, 0.1) * window
+    t_look = t_enter + rng.uniform(0.02, 0.15) * window
+    t_confirm = t_look + rng.uniform(0.01, 0.05) * window
+    plan = [
+        (t_open, "look", enterer, None),
+        (t_enter, "enter", enterer, order),
+        (t_look, "look", confirmer, None),
+        (t_confirm, "confirm", confirmer, None),
+    ]
+    plan += [
+        (rng.uniform(0, 0.9 * window), "look", e, None)
+        for e in seats
+        if e not in (enterer, confirmer)
+    ]
+    return sorted(plan, key=lambda step: (step[0], step[1] != "look"))
+
+
+def _run_table(pk: int, plan, sessions, stats: DayStats, start: float, done: dict) -> None:
+    page = f"/tables/{pk}/"
+    result_pk = None
+    for at, what, entry, order in plan:
+        time.sleep(max(0.0, start + at - time.monotonic()))
+        cookie = {"Cookie": f"sessionid={sessions[entry]}"}
+        if what == "look":
+            status, _r, data = stats.call("table page", "GET", page, cookie)
+            if found := RESULT_PK.search(data or b""):
+                result_pk = found.group(1).decode()
+            continue
+        if what == "enter":
+            fields = {"do": "enter", **{f"place_{e}": i + 1 for i, e in enumerate(order)}}
+        else:
+            fields = {"do": "confirm", "result": result_pk or "0"}
+        status, response, _d = stats.call(
+            what, "POST", page, _form_headers(sessions[entry]), urlencode(fields)
+        )
+        if what == "confirm":
+            done[pk] = time.monotonic()
+        if status in (302, 303):  # the browser follows the redirect to the table page
+            stats.call("table page", "GET", response.getheader("Location"), cookie)
+
+
+def _day_round(args, tables, sessions, stats: DayStats, seed: int):
+    """Every table's phones over the round's window (a thread per table), started; returns
+    the threads and a function that waits for every table's confirmation and returns the
+    moment of the last one (the other phones may still look at their tables after it)."""
+    rng = random.Random(seed)
+    start, done = time.monotonic(), {}
+    threads = [
+        threading.Thread(
+            target=_run_table,
+            args=(pk, _table_plan(rng, seats, args.round_window), sessions, stats, start, done),
+        )
+        for pk, seats in tables
+    ]
+    for t in threads:
+        t.start()
+
+    def last_confirmation() -> float:
+        while len(done) < len(tables) and any(t.is_alive() for t in threads):
+            time.sleep(0.01)
+        return max(done.values(), default=time.monotonic())
+
+    return threads, last_confirmation
+
+
+def _roll_off_the_cut(league, org) -> None:
+    """The desk records a roll-off for a tie at the final table's cut (not measured: the
+    players roll at the desk); at most 6 distinct faces a round, the rest roll again."""
+    from tournaments.selectors.open_tournaments import final_table_cut_tie
+    from tournaments.services.tie_breaks import tie_break_roll_record
+
+    tied = final_table_cut_tie(league)
+    if not tied:
+        return
+    rounds, left = [], list(tied)
+    while len(left) > 1:
+        top, rest = (left, []) if len(left) <= 6 else (left[:5], left[5:])
+        faces = {name: 6 - i for i, name in enumerate(top)}
+        faces.update({name: 1 for name in rest})
+        rounds.append(faces)
+        left = rest
+    tie_break_roll_record(league=league, by=org, rolls=rounds, note="bench")
+    print(f"  tie at the final table's cut: {len(tied)} players rolled off at the desk")
+
+
+def _desk_draws(args, watchers, stats, path: str, kind: str, wanted: bytes, after: float):
+    """The desk's button right after the last confirmation; the projectors' delay."""
+    watchers.expect(wanted)
+    status, _r, _d = stats.call(kind, "POST", path, _form_headers(watchers.desk), "")
+    drawn = time.monotonic()
+    seen = watchers.wait_seen(args.projectors, 15.0)
+    shown = f"{seen - drawn:.1f} s" if seen else "not within 15 s"
+    return status, drawn - after, shown, (seen - drawn) if seen else None
+
+
+def _production_servers(args):
+    """gunicorn as the README's production sequence runs it (``-c config/gunicorn.conf.py
+    -w 4 --timeout 30 --max-requests 1000 --max-requests-jitter 100``; ``--workers``),
+    nginx from the production template in front (its per-address limits as they are:
+    a venue's phones share one address too), one Celery worker with beat in it."""
+    from tests.processes import CeleryWorker, Gunicorn, free_port, nginx_from_template
+
+    app_port, proxy_port = free_port(), free_port()
+    procs = [
+        CeleryWorker(
+            ENV,
+            log_path=ROOT / "var" / "bench-champday-worker.log",
+            beat_schedule=ROOT / "var" / f"bench-champday-beat-{os.getpid()}",
+        )
+    ]
+    try:
+        procs.append(
+            Gunicorn(
+                ENV,
+                port=app_port,
+                workers=args.workers,
+                timeout=30,
+                log_level="warning",
+                config=ROOT / "config" / "gunicorn.conf.py",
+            )
+        )
+        procs.append(
+            nginx_from_template(
+                port=proxy_port,
+                app=f"127.0.0.1:{app_port}",
+                asgi=[f"127.0.0.1:{free_port()}"],  # no live play in this bench
+                directory=ROOT / "var" / f"bench-champday-nginx-{proxy_port}",
+            )
+        )
+    except Exception:
+        for p in procs:
+            p.stop()
+        raise
+    return procs, proxy_port
+
+
+def _day_report(args, stats: DayStats, rounds: list, loads: list) -> None:
+    trivial = stats.p95("trivial")
+    print(
+        f"\nper request kind (ms), the peer: the trivial view polled once a second in the "
+        f"same gunicorn through nginx (p95 {trivial * 1000:.0f} ms)"
+    )
+    print("| request | n | p50 | p95 | max | p95 / trivial | errors |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for kind in (*DAY_KINDS, "projector page"):
+        print(stats.row(kind, trivial))
+    errors = sum(stats.errors(k) for k in stats.times)
+    drawn = [r[1] for r in rounds]
+    shown = [r[3] for r in rounds if r[3] is not None]
+    print(
+        f"\nerrors: {errors}; last confirmation → next round drawn: max {max(drawn):.2f} s "
+        f"(median {statistics.median(drawn):.2f} s); draw → every projector shows it: max "
+        f"{max(shown, default=float('nan')):.1f} s ({len(shown)} of {len(rounds)} within 15 s)"
+    )
+    print(
+        f"load average (1 min) during the day: min {min(loads):.1f}, max {max(loads):.1f}; "
+        f"5 min at the end {os.getloadavg()[1]:.1f}"
+    )
+
+
+def _play_day(args, league, org, desk: str, sessions, stats: DayStats) -> None:
+    from tournaments.models import Fixture
+
+    slug = league.slug
+    loads, rounds = [os.getloadavg()[0]], []
+    draw = f"/leagues/{slug}/actions/draw-round/"
+    status, _r, _d = stats.call("draw", "POST", draw, _form_headers(desk), "")
+    print(f"  round 1 drawn ({len(tables_of(league, 1))} tables): {status}")
+    watchers = Watchers(slug, args.projectors, desk, args.desk_every, stats)
+    try:
+        for number in range(1, args.rounds + 1):
+            tables = tables_of(league, number)
+            threads, last_confirmation = _day_round(
+                args, tables, sessions, stats, args.seed + number
+            )
+            last = last_confirmation()
+            if number < args.rounds:
+                path, kind, wanted = draw, "draw", f"Round {number + 1}".encode()
+            else:  # the roll-off at the desk takes its minute: the button after it
+                _roll_off_the_cut(league, org)
+                last = time.monotonic()
+                path, kind = f"/leagues/{slug}/actions/final-table/", "final table"
+                wanted = b"Final table"
+            status, after, shown, seen = _desk_draws(
+                args, watchers, stats, path, kind, wanted, last
+            )
+            confirmed = Fixture.objects.filter(
+                league=league, round=number, status="confirmed"
+            ).count()
+            for t in threads:
+                t.join()
+            rounds.append((number, after, shown, seen))
+            loads.append(os.getloadavg()[0])
+            print(
+                f"  round {number}: {confirmed}/{len(tables)} tables confirmed; {kind} "
+                f"{status} {after:.2f} s after the last confirmation; the projectors show it "
+                f"{shown} later; load {loads[-1]:.1f}"
+            )
+        final = Fixture.objects.filter(league=league, stage=Fixture.Stage.FINAL)
+        finals = [(f.pk, [s.entry_id for s in f.seats.order_by("position")]) for f in final]
+        for t in _day_round(args, finals, sessions, stats, args.seed)[0]:
+            t.join()
+        counted = final.filter(status="confirmed").count()
+        print(f"  final table: {counted}/{len(finals)} confirmed")
+    finally:
+        watchers.finish()
+    _day_report(args, stats, rounds, loads)
+
+
+def production_day(args) -> None:
+    """The issue's day on the production topology (the module's docstring, ``--day``)."""
+    global PORT
+    from django.test import Client
+
+    org, league, tokens = make_day(args.players, "Championship", args.rounds, final=4)
+    from tournaments.services import championship as champ
+
+    for entry in league.entries.all():
+        champ.entry_check_in(entry=entry, by=org)
+    desk_client = Client()
+    desk_client.force_login(org)
+    desk = desk_client.cookies["sessionid"].value
+    procs, PORT = _production_servers(args)
+    try:
+        _wait_for_server()
+        one, five, _ = os.getloadavg()
+        print(
+            f"\nproduction day: nginx → gunicorn ({args.workers} sync workers, "
+            f"--max-requests 1000), a Celery worker with beat ({args.broker}), cache "
+            f"{args.cache}, PostgreSQL; {args.players} players checked in, {args.rounds} "
+            f"rounds and the final table, a round's phones over {args.round_window:.0f} s, "
+            f"{args.projectors} projectors every 3 s, the desk every {args.desk_every:.0f} s; "
+            f"load average {one:.1f} {five:.1f}"
+        )
+        stats = DayStats()
+        start = time.monotonic()
+        sessions = open_phones(tokens, 10, stats)
+        print(stats.line("open link", time.monotonic() - start))
+        _play_day(args, league, org, desk, sessions, stats)
+    finally:
+        for p in reversed(procs):
+            p.stop()
+
+
 # --- queries per request ------------------------------------------------------------------
 
 
@@ -494,19 +918,33 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=8)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=None, help="2 (4 with --day)")
+    parser.add_argument("--rounds", type=int, default=None, help="2 (7 with --day)")
     parser.add_argument("--projectors", type=int, default=3)
     parser.add_argument("--desks", type=int, default=4)
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument(
         "--broker", default="", help="redis://…: tasks on a Celery worker (default: inline)"
     )
+    parser.add_argument("--day", action="store_true", help="the issue's day in production")
+    parser.add_argument("--round-window", type=float, default=120.0)
+    parser.add_argument("--desk-every", type=float, default=5.0)
+    parser.add_argument("--cache", default="redis://127.0.0.1:6379/13")
+    parser.add_argument("--seed", type=int, default=36)
     args = parser.parse_args()
+    args.rounds = args.rounds or (7 if args.day else 2)
+    args.workers = args.workers or (4 if args.day else 2)  # --day: the README's -w 4
+    if args.day:
+        if not args.broker:
+            parser.error("--day needs --broker redis://… (production runs a worker)")
+        day_env(args)
     if args.broker:
         ENV["CELERY_BROKER_URL"] = args.broker
     prepare()
     django_setup()
+    if args.day:
+        production_day(args)
+        return
     if not args.skip_http:
         org, league, tokens = make_day(args.players, "Championship", args.rounds)
         http_day(args, league, org, tokens)

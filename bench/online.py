@@ -511,30 +511,17 @@ def start_proxy(servers):
     """nginx from ``config/nginx.conf.template`` (as ``make prod-local`` fills it in), with
     every server in its ``asgi`` upstream; its per-address connection limit raised, since
     every bench client comes from 127.0.0.1 (the template's 100 is per visitor address)."""
-    from tests.processes import Nginx, free_port, listens
+    from tests.processes import free_port, nginx_from_template
 
     base = int(os.environ.get("HELPER_PORT_BASE", "0") or 0)
     port = base + 50 if base else free_port()
-    directory = ROOT / "var" / f"bench-nginx-{port}"
-    directory.mkdir(parents=True, exist_ok=True)
-    upstream = "; server ".join(f"127.0.0.1:{s.port}" for s in servers)
-    text = (ROOT / "config" / "nginx.conf.template").read_text()
-    text = (
-        text.replace("@PREFIX@", str(directory))
-        .replace("@LISTEN@", f"127.0.0.1:{port}")
-        .replace("@APP@", f"127.0.0.1:{servers[0].port}")  # no pages in this bench
-        .replace("@ASGI@", upstream)
+    return nginx_from_template(
+        port=port,
+        app=f"127.0.0.1:{servers[0].port}",  # no pages in this bench
+        asgi=[f"127.0.0.1:{s.port}" for s in servers],
+        directory=ROOT / "var" / f"bench-nginx-{port}",
+        open_limits=True,
     )
-    text = re.sub(r"limit_conn (\w+) \d+;", r"limit_conn \1 60000;", text)
-    text = re.sub(r"rate=\d+r/s", "rate=100000r/s", text)
-    text = re.sub(r"burst=\d+ nodelay", "burst=100000 nodelay", text)
-    conf = directory / "nginx.conf"
-    conf.write_text(text)
-    proxy = Nginx(conf, directory)
-    proxy.port = port
-    proxy.url = f"http://127.0.0.1:{port}"
-    proxy.wait_until(lambda: listens(port), 20, 0.1)  # (a refused connection: not yet)
-    return proxy
 
 
 def stop_all(servers) -> None:

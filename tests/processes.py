@@ -9,6 +9,7 @@ from __future__ import annotations
 import getpass
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -197,6 +198,37 @@ class Nginx(HelperProcess):
         user = f"user {getpass.getuser()};" if os.geteuid() == 0 else ""
         cmd = [nginx, "-p", str(directory), "-c", str(conf), "-g", f"daemon off; {user}"]
         super().__init__(cmd, env=os.environ.copy(), log_path=Path(directory) / "nginx.out")
+
+
+def nginx_from_template(
+    *, port: int, app: str, asgi: list[str], directory: Path, open_limits: bool = False
+) -> Nginx:
+    """nginx from ``config/nginx.conf.template`` filled in as ``make prod-local`` does
+    (``config/prod_local.sh``): listening on 127.0.0.1:``port``, gunicorn at ``app``
+    (``host:port``), the Daphne servers ``asgi``; started and waited for (it listens).
+    ``open_limits``: the per-address connection and socket-open limits raised (a bench
+    whose thousands of clients all come from 127.0.0.1 and should not be refused);
+    without it the template's limits hold as in production (a venue's phones share one
+    address too)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    text = (REPO_ROOT / "config" / "nginx.conf.template").read_text()
+    text = (
+        text.replace("@PREFIX@", str(directory))
+        .replace("@LISTEN@", f"127.0.0.1:{port}")
+        .replace("@APP@", app)
+        .replace("@ASGI@", "; server ".join(asgi))
+    )
+    if open_limits:
+        text = re.sub(r"limit_conn (\w+) \d+;", r"limit_conn \1 60000;", text)
+        text = re.sub(r"rate=\d+r/s", "rate=100000r/s", text)
+        text = re.sub(r"burst=\d+ nodelay", "burst=100000 nodelay", text)
+    conf = directory / "nginx.conf"
+    conf.write_text(text)
+    proxy = Nginx(conf, directory)
+    proxy.port = port
+    proxy.url = f"http://127.0.0.1:{port}"
+    proxy.wait_until(lambda: listens(port), 20, 0.1)  # (a refused connection: not yet)
+    return proxy
 
 
 class CeleryWorker(HelperProcess):

@@ -81,3 +81,46 @@ def test_entering_and_confirming_at_a_table_cost_the_same_few_queries_at_any_siz
     # its seats and versions; the writes (and, confirming, the counted result's
     # consequences: starts, standings, the rated game)
     assert enter <= ENTER_QUERIES and confirm <= CONFIRM_QUERIES, counts
+
+
+#: the table page a phone opens (and follows after each post): the session, the link, the
+#: table with its seats and result versions read once, the round clock; 10 when the table
+#: was read twice and its open result a third time (before h-champday)
+PAGE_QUERIES = 6
+
+
+@pytest.mark.django_db
+def test_the_table_page_reads_the_table_once_and_shows_the_entered_result():
+    table, seats, phones = _day(16, "page")
+    page = reverse("tournaments:table", args=[table.pk])
+    form = {"do": "enter", **{f"place_{e}": i + 1 for i, e in enumerate(seats)}}
+    assert phones[0].post(page, form).status_code == 302
+    phones[1].get(page)  # the session's first read of the link
+    with CaptureQueriesContext(connection) as ctx:
+        response = phones[1].get(page)
+    result = Result.objects.get(fixture=table)
+    # the other player sees the entry and its confirm button, with the entered version's id
+    assert f'name="result" value="{result.pk}"' in response.content.decode()
+    assert len(ctx.captured_queries) <= PAGE_QUERIES, [q["sql"][:80] for q in ctx.captured_queries]
+
+
+@pytest.mark.django_db
+def test_drawing_a_round_costs_the_same_queries_for_4_and_16_tables():
+    """The next round comes after the last result: its tables and seats are two inserts,
+    not two per table (100 statements for 50 tables before h-champday)."""
+    counts = {}
+    for players in (16, 64):
+        org = make_user(f"drawdesk{players}")
+        league = league_create(owner=org, name=f"Draw {players}", format="open", games_planned=2)
+        for i in range(players):
+            accountless_player_create(league=league, by=org, name=f"D{players} P{i:03d}")
+        Entry.objects.filter(league=league).update(state="accepted")
+        with CaptureQueriesContext(connection) as ctx:
+            open_round_draw(league=league, by=org, seed=5)
+        counts[players] = len(ctx.captured_queries)
+        tables = league.fixtures.filter(round=1).order_by("number")
+        assert [t.number for t in tables] == list(range(1, players // 4 + 1))
+        assert all(t.seats.count() == 4 and t.starting_colour for t in tables)
+        seated = [s.entry_id for t in tables for s in t.seats.all()]
+        assert sorted(seated) == sorted(league.entries.values_list("pk", flat=True))
+    assert counts[16] == counts[64], counts

@@ -194,9 +194,13 @@ def table_state(fixture: Fixture) -> str:
 
 
 def open_result(fixture: Fixture):
-    """The table's newest open or counting result (prefetched ``results``), or None."""
+    """The table's newest open or counting result, or None: from the versions
+    ``games.fixture_get`` prefetched (``all_results``) when there, else ``results``."""
     wanted = ("pending", "disputed", "confirmed")
-    results = [r for r in fixture.results.all() if r.state in wanted]
+    versions = getattr(fixture, "all_results", None)
+    if versions is None:
+        versions = fixture.results.all()
+    results = [r for r in versions if r.state in wanted]
     return max(results, key=lambda r: r.pk) if results else None
 
 

@@ -49,6 +49,9 @@ def draw_history(league: League, *, final: bool = False) -> list[open_draw.Round
 
 
 def _create_tables(league: League, draw: open_draw.RoundDraw, stage: str, label) -> list[Fixture]:
+    """The draw's tables and their seats, two inserts whatever the number of tables (one
+    per table before h-champday: 100 statements for a championship day's 50 tables, most
+    of the desk's wait between the last result and the next round on the wall)."""
     board_colours = DEFAULT_COLOURS[league.board]
     made = []
     for table in draw.tables:
@@ -62,23 +65,25 @@ def _create_tables(league: League, draw: open_draw.RoundDraw, stage: str, label)
             )
         except AlgorithmError as exc:
             raise from_algorithm(exc) from None
-        fixture = Fixture.objects.create(
-            league=league,
-            round=draw.number,
-            number=table.number,
-            label=label(table.number),
-            stage=stage,
-            starting_colour=start.colour,
-            start_basis="die-roll",
-            start_reason=START_BY_DICE,
-            start_rolls=[r.as_dict() for r in start.rolls.history] if start.rolls else [],
+        made.append(
+            Fixture(
+                league=league,
+                round=draw.number,
+                number=table.number,
+                label=label(table.number),
+                stage=stage,
+                starting_colour=start.colour,
+                start_basis="die-roll",
+                start_reason=START_BY_DICE,
+                start_rolls=[r.as_dict() for r in start.rolls.history] if start.rolls else [],
+            )
         )
-        Seat.objects.bulk_create(
-            Seat(fixture=fixture, entry_id=seat.player, position=i, colours=[seat.colour])
-            for i, seat in enumerate(table.seats)
-        )
-        made.append(fixture)
-
+    Fixture.objects.bulk_create(made)  # PostgreSQL returns their ids
+    Seat.objects.bulk_create(
+        Seat(fixture=fixture, entry_id=seat.player, position=i, colours=[seat.colour])
+        for fixture, table in zip(made, draw.tables, strict=True)
+        for i, seat in enumerate(table.seats)
+    )
     date_new_games(league, made)
     return made
 

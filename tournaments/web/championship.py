@@ -391,17 +391,19 @@ def table_page(request, pk: int):
             refused = _table_refusal(exc)
         if refused is None:
             return redirect(reverse("tournaments:table", args=[pk]))
+        fixture = _table_or_404(request, pk)  # a refusal: the page with its results
     status, error = refused or (200, None)
     return render(
         request,
         "tournaments/championship/table.html",
-        _table_context(request, pk, actor, form, error),
+        _table_context(request, fixture, actor, form, error),
         status=status,
     )
 
 
-def _table_context(request, pk: int, actor, form, error) -> dict:
-    fixture = _table_or_404(request, pk)
+def _table_context(request, fixture: Fixture, actor, form, error) -> dict:
+    """The page of ``fixture`` as ``_table_or_404`` read it (seats and result versions
+    prefetched: read once per page, h-champday)."""
     league = fixture.league
     current = champ_reads.open_result(fixture)
     names = {s.entry_id: s.entry.player.name for s in fixture.seats.all()}

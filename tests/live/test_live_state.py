@@ -105,7 +105,9 @@ def test_a_connect_is_one_read_whatever_the_game_s_length(people, scheduled):
     room.refresh_from_db()
     assert room.move_number == 150
     assert costs[0][0] == costs[1][0] == 1
-    assert abs(costs[0][1] - costs[1][1]) < 100  # the numbers' digits, not the log
+    # the position's numbers and names differ (digits, a longer last move), not the log:
+    # 148 more events would add several kilobytes
+    assert abs(costs[0][1] - costs[1][1]) < 400
 
 
 def test_a_change_between_the_connects_read_and_its_subscription_is_not_lost(people):

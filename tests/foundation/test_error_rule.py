@@ -35,6 +35,7 @@ from tournaments.services.errors import (
     WORDS,
     coded,
     from_algorithm,
+    why_of,
 )
 from tournaments.services.leagues import validate_rules
 
@@ -278,14 +279,15 @@ def test_an_algorithm_error_keeps_its_english_and_is_german_when_shown():
 
 def test_a_nested_algorithm_error_and_its_place_are_german_too():
     inner = SeedingError("roll_range", number=2, player="'Ann'", roll="7")
-    error = from_algorithm(inner, within="count points")
+    error = coded("count_points_unplaced", why=why_of(inner))
     assert error.message == (
-        "count points: roll round 2: 'Ann' rolled 7; a die roll must be a whole number from 1 to 6"
+        "the count points of this game do not place its players: roll round 2: 'Ann' rolled "
+        "7; a die roll must be a whole number from 1 to 6"
     )
     with translation.override("de"):
         assert error.localized() == (
-            "Zählpunkte: Wurfrunde 2: 'Ann' hat 7 gewürfelt; ein Würfelwurf ist eine ganze Zahl "
-            "von 1 bis 6"
+            "die Zählpunkte dieser Partie ergeben keine Platzierung ihrer Spieler: Wurfrunde 2: "
+            "'Ann' hat 7 gewürfelt; ein Würfelwurf ist eine ganze Zahl von 1 bis 6"
         )
 
 

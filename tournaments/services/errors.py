@@ -503,7 +503,6 @@ MESSAGES: dict[str, str] = {
         "%(league)s has started: the qualifiers are carried over before its first round"
     ),
     # h-algo (issue 35): an algorithm's refusal and where it happened (its code nested)
-    "algorithm_within": gettext_noop("%(within)s: %(why)s"),
     # h-tournb (issue 35): league settings, events, starts, playoffs, mail limits, tie rolls
     "event_game_format_3t": gettext_noop(
         "game %(number)s: a triple-threat event plays %(formats)s games, not %(given)s"
@@ -761,12 +760,6 @@ WORDS = (
     gettext_noop("precedence"),
     gettext_noop("points scheme"),
     *algorithm_messages.WORDS,
-    # where an algorithm's refusal happened (``from_algorithm(..., within=…)``)
-    gettext_noop("playoff configuration"),
-    gettext_noop("placement points"),
-    gettext_noop("count points"),
-    gettext_noop("preferred colours"),
-    gettext_noop("starting colour"),
     *RESULT_STATE_WORDS.values(),
 )
 
@@ -779,20 +772,25 @@ def coded(code: str, *, field: str | None = None, cls=ServiceError, **params) ->
     return cls(message, field=field, code=code, params=data, texts=error_text)
 
 
-def from_algorithm(
-    exc: AlgorithmError, *, field: str | None = None, within: str | None = None
-) -> ServiceError:
+def from_algorithm(exc: AlgorithmError, *, field: str | None = None) -> ServiceError:
     """The ServiceError of an algorithm's refusal: its code and parameters (worded in
-    ``tournaments.algorithms.messages``), its English text as the message. ``within``
-    names where it happened ("G3: …", "playoffs: …"; one of ``WORDS`` is translated).
-    An uncoded one keeps its text."""
-    if within is not None:
-        return coded("algorithm_within", field=field, within=within, why=exc)
+    ``tournaments.algorithms.messages``), its English text as the message. Where the
+    service says what was being checked, the refusal is the ``why`` of a code of its own
+    (``coded("playoffs_invalid", why=why_of(exc))``). An uncoded one keeps its text."""
     if exc.code is None:
         return ServiceError(str(exc), field=field)
     return ServiceError(
         str(exc), field=field, code=exc.code, params=dict(exc.params), texts=error_text
     )
+
+
+def why_of(exc: Exception):
+    """An algorithm's or the engine's refusal as the ``why`` parameter of a service's code:
+    a coded error as it is (worded in the reader's language), else its English text."""
+    if isinstance(exc, AlgorithmError) and exc.code is not None:
+        return exc
+    message = exc.args[0] if exc.args else ""
+    return message if isinstance(message, Coded) else str(exc)
 
 
 def from_engine(message: str, *, field: str | None = None) -> ServiceError:

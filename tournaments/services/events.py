@@ -24,10 +24,9 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.formats import get_format
 from tournaments.models import Fixture, League, Result, Seat
 from tournaments.selectors import formats as formats_selectors
-from tournaments.services.errors import ServiceError, coded, from_algorithm
+from tournaments.services.errors import ServiceError, coded, from_algorithm, why_of
 from tournaments.services.guards import require_organizer
 from tournaments.services.league_settings import check_game_formats
-from tournaments.services.reasons import why_of
 from tournaments.services.schedule import (
     date_new_games,
     require_invitations_answered,

@@ -26,12 +26,12 @@ from tournaments.services.errors import (
     coded,
     coded_text,
     from_engine,
+    why_of,
 )
 from tournaments.services.events import check_event
 from tournaments.services.guards import require_no_refusal, require_organizer
 from tournaments.services.notify import ENTRY_INVITED, notify_on_commit
 from tournaments.services.players import check_pair, fitting_pair, unique_slug
-from tournaments.services.reasons import why_of
 from tournaments.services.results import forfeit_record
 from tournaments.services.standings import standings_invalidate
 

@@ -14,8 +14,7 @@ from tournaments.algorithms.names import BadName, name_keys, normalise_name
 from tournaments.formats import get_format
 from tournaments.models import Entry, League, Player
 from tournaments.permissions import may_share, organizes_any_league
-from tournaments.services.errors import NotAllowed, ServiceError, coded, from_algorithm
-from tournaments.services.reasons import why_of
+from tournaments.services.errors import NotAllowed, ServiceError, coded, from_algorithm, why_of
 
 
 def unique_slug(model, text: str, reserved: frozenset[str] = frozenset()) -> str:

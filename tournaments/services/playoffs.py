@@ -17,9 +17,8 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.starting_colour import playoff_starting_colour
 from tournaments.formats import get_format
 from tournaments.models import Fixture, League, Result, Seat, Series, StandingsSnapshot
-from tournaments.services.errors import coded, from_algorithm
+from tournaments.services.errors import coded, from_algorithm, why_of
 from tournaments.services.guards import require_organizer
-from tournaments.services.reasons import why_of
 from tournaments.services.schedule import date_new_games, seats_for
 from tournaments.services.standings import standings_recompute
 

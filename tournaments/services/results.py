@@ -57,7 +57,7 @@ from tournaments.permissions import (
 )
 from tournaments.selectors.formats import game_tie_rolls
 from tournaments.services.counting import result_counted
-from tournaments.services.errors import NotAllowed, ServiceError, coded, coded_text
+from tournaments.services.errors import NotAllowed, ServiceError, coded, coded_text, why_of
 from tournaments.services.guards import require_action
 from tournaments.services.hand_results import HandResult, hand_result_fields
 from tournaments.services.log_check import fixture_log_mismatches, log_colour_names
@@ -68,7 +68,6 @@ from tournaments.services.notify import (
     done_on_commit,
     notify_on_commit,
 )
-from tournaments.services.reasons import why_of
 
 OPEN = Result.OPEN_STATES
 #: versions that no longer stand (a log they carry may be submitted again)

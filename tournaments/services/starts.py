@@ -10,8 +10,7 @@ from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms import starting_colour
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.models import Fixture, Result
-from tournaments.services.errors import coded
-from tournaments.services.reasons import why_of
+from tournaments.services.errors import coded, why_of
 
 LIVE = (Result.State.CONFIRMED, *Result.OPEN_STATES)
 

@@ -4,6 +4,7 @@ the tests exercise, so the data they start from is written directly)."""
 from __future__ import annotations
 
 import itertools
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -11,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Max
 from django.utils import timezone
 
+from games.engine import simulate_game
 from tests.examples import EXAMPLES, LOG_2TPLUS, example, example_bytes, example_text
 from tournaments.formats import get_format
 from tournaments.models import (
@@ -437,3 +439,23 @@ def build_site(scale: int = 1, *, logs: bool = True) -> dict[str, Any]:
         "players": players,
         "leagues": leagues,
     }
+
+
+def stopped_open_game(limit: int | None, last_t: float | None):
+    """An open tournament's four-player game (time limit ``limit`` minutes, or none) and the
+    log of its first 160 events, stopped unfinished, their times rising to ``last_t``
+    seconds: (organizer, league, fixture, log text)."""
+    organizer = make_user()
+    league = make_league(
+        organizer, format="open", confirmation_required=False, time_limit_minutes=limit
+    )
+    names = {"red": "Ria", "black": "Sam", "yellow": "Tom", "green": "Uli"}
+    players = {c: make_player(n) for c, n in names.items()}
+    fixture = make_fixture(league, [(players[c], [c]) for c in names], "red")
+    log = simulate_game(
+        rules="classic", players={n: [c] for c, n in names.items()}, first="red", seed=11
+    )
+    log["events"] = log["events"][:160]
+    for i, event in enumerate(log["events"]):
+        event["t"] = round((last_t or 0) * (i + 1) / 160, 1)
+    return organizer, league, fixture, json.dumps(log)

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from games.engine import outcome, simulate_game
-from tests.builders import make_fixture, make_league, make_player, make_user
+from tests.builders import make_fixture, make_league, make_player, make_user, stopped_open_game
 from tournaments.services.results import game_log_submit
 
 
@@ -55,20 +55,8 @@ def test_an_unfinished_open_log_counts_only_when_the_time_limit_ended_it(limit, 
     from tournaments.models import RejectedSubmission, Result
     from tournaments.services.errors import ServiceError
 
-    organizer = make_user()
-    league = make_league(
-        organizer, format="open", confirmation_required=False, time_limit_minutes=limit
-    )
-    names = {"red": "Ria", "black": "Sam", "yellow": "Tom", "green": "Uli"}
-    players = {c: make_player(n) for c, n in names.items()}
-    fixture = make_fixture(league, [(players[c], [c]) for c in names], "red")
-    log = simulate_game(
-        rules="classic", players={n: [c] for c, n in names.items()}, first="red", seed=11
-    )
-    log["events"] = log["events"][:160]
-    for i, event in enumerate(log["events"]):  # times rising to last_t
-        event["t"] = round((last_t or 0) * (i + 1) / 160, 1)
+    organizer, _league, fixture, log = stopped_open_game(limit, last_t)
     with pytest.raises(ServiceError, match=refusal):
-        game_log_submit(fixture=fixture, content=json.dumps(log), by=organizer)
+        game_log_submit(fixture=fixture, content=log, by=organizer)
     assert not Result.objects.filter(fixture=fixture).exists()
     assert RejectedSubmission.objects.filter(fixture=fixture).count() == 1

@@ -3,33 +3,13 @@ parameters and shown in the reader's language; what a person typed is kept as ty
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.utils import translation
 
-from games.engine import simulate_game
-from tests.builders import erin_against_carol, make_fixture, make_league, make_player, make_user
+from tests.builders import erin_against_carol, stopped_open_game
 from tournaments.models import Entry, RejectedSubmission
 from tournaments.services.errors import ServiceError, error_text
 from tournaments.services.results import forfeit_record, game_log_submit
-
-
-def _stopped_open_game(limit, last_t):
-    organizer = make_user()
-    league = make_league(
-        organizer, format="open", confirmation_required=False, time_limit_minutes=limit
-    )
-    names = {"red": "Ria", "black": "Sam", "yellow": "Tom", "green": "Uli"}
-    players = {c: make_player(n) for c, n in names.items()}
-    fixture = make_fixture(league, [(players[c], [c]) for c in names], "red")
-    log = simulate_game(
-        rules="classic", players={n: [c] for c, n in names.items()}, first="red", seed=11
-    )
-    log["events"] = log["events"][:160]
-    for i, event in enumerate(log["events"]):
-        event["t"] = round((last_t or 0) * (i + 1) / 160, 1)
-    return organizer, league, fixture, json.dumps(log)
 
 
 @pytest.mark.django_db
@@ -41,7 +21,7 @@ def _stopped_open_game(limit, last_t):
     ],
 )
 def test_why_an_unfinished_log_was_refused_is_stored_as_a_code(limit, last_t, code, params, german):
-    organizer, _league, fixture, log = _stopped_open_game(limit, last_t)
+    organizer, _league, fixture, log = stopped_open_game(limit, last_t)
     with pytest.raises(ServiceError):
         game_log_submit(fixture=fixture, content=log, by=organizer)
     rejected = RejectedSubmission.objects.get(fixture=fixture)

@@ -8,6 +8,8 @@ text is that template filled in, so it is its code and parameters in an encoded 
 ``reason_text`` recognises the template, takes the parameters back out and words the note
 in the reader's language (a page's ``note`` filter, a mail), and leaves a person's own
 words alone. Rows written before a note was listed here keep showing their English.
+Each template has a code (``CODES``): ``note_parts`` gives a stored note's code and
+parameters (the API shows them beside the worded note; a person's words have none).
 """
 
 from __future__ import annotations
@@ -40,18 +42,45 @@ LEFT_BOARD = gettext_noop(
     "%(name)s left the board: the computer played %(colours)s from roll %(since)s on"
 )
 
-#: every note a service writes
-NOTES = (
-    NO_SHOW,
-    FORFEIT,
-    TIE_ROLL,
-    DISAGREEMENT,
-    START_BY_DICE,
-    START_AT_TABLE,
-    START_BY_HAND,
-    PLAYED_ONLINE,
-    LEFT_BOARD,
+#: a live room's ``result_note`` (``live.services.finish``): what became of a league game
+#: played online. ``result``: the result's id; ``note``: the result's own note (one of these
+#: notes); ``message``: the refusal's or the check's words, as they were given
+ROOM_EVERYONE_LEFT = gettext_noop(
+    "no result: every player left the board, so the computer's play does not count for "
+    "them; the league's organizers may record a forfeit"
 )
+ROOM_ALL_GONE = gettext_noop("no result: every player had left the board")
+ROOM_COUNTED_WITH_NOTE = gettext_noop("counted as result %(result)s (%(note)s)")
+ROOM_COUNTED = gettext_noop("counted as result %(result)s")
+ROOM_NOT_VALID_AFTER = gettext_noop("%(note)s; the log did not validate: %(message)s")
+ROOM_NOT_VALID = gettext_noop("the log did not validate: %(message)s")
+ROOM_REFUSED = gettext_noop("the results service refused the log: %(message)s")
+ROOM_FORFEIT = gettext_noop("recorded as forfeit %(result)s")
+
+#: every note a service writes, by its code (the API's ``…_code``; a code never changes
+#: once rows carry its note). Tried in this order: a note whose text may hold another's
+#: comes first (``ROOM_COUNTED_WITH_NOTE`` before ``ROOM_COUNTED``)
+CODES: dict[str, str] = {
+    "no_show": NO_SHOW,
+    "forfeit": FORFEIT,
+    "tie_roll": TIE_ROLL,
+    "disagreement": DISAGREEMENT,
+    "start_by_dice": START_BY_DICE,
+    "start_at_table": START_AT_TABLE,
+    "start_by_hand": START_BY_HAND,
+    "played_online": PLAYED_ONLINE,
+    "left_board": LEFT_BOARD,
+    "room_everyone_left": ROOM_EVERYONE_LEFT,
+    "room_all_gone": ROOM_ALL_GONE,
+    "room_not_valid_after": ROOM_NOT_VALID_AFTER,
+    "room_not_valid": ROOM_NOT_VALID,
+    "room_counted_with_note": ROOM_COUNTED_WITH_NOTE,
+    "room_counted": ROOM_COUNTED,
+    "room_refused": ROOM_REFUSED,
+    "room_forfeit": ROOM_FORFEIT,
+}
+#: every note a service writes
+NOTES = tuple(CODES.values())
 #: kept for the callers that ask whether a text is a fixed note
 SERVICE_REASONS = frozenset(n for n in NOTES if "%(" not in n)
 
@@ -73,14 +102,52 @@ def note(template: str, **params) -> str:
     return template % params
 
 
+def _found(text: str, notes: tuple[str, ...]) -> tuple[str, dict[str, str]] | None:
+    """The template ``text`` was filled in from, with its parameters, or None."""
+    if not text:
+        return None
+    for template, pattern in _patterns(notes):
+        if found := pattern.fullmatch(text):
+            return template, found.groupdict()
+    return None
+
+
 def reason_text(text: str, notes: tuple[str, ...] = NOTES) -> str:
     """``text`` in the active language if a service wrote it (one of ``notes``, with its
     parameters as stored), else as a person wrote it. ``notes``: a caller above ``core``
     adds its own (a game's start reasons: ``tournaments.algorithms.starting_colour``)."""
-    for template, pattern in _patterns(notes):
-        if found := pattern.fullmatch(text or ""):
-            return _worded(template, found.groupdict(), text)
+    if hit := _found(text, notes):
+        return _worded(*hit, text)
     return text
+
+
+@cache
+def _code_of(codes: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    return {template: code for code, template in codes}
+
+
+def note_parts(text: str, codes: dict[str, str] = CODES) -> tuple[str | None, dict | None]:
+    """A stored note's code and parameters (``codes``: code → template, as ``CODES``), or
+    ``(None, None)`` for a person's own words (and an empty note). The parameters are the
+    stored strings; one that holds notes (``gone``, ``note``) is given as those notes' own
+    ``{"code", "params"}`` (a list for ``gone``)."""
+    if not (hit := _found(text, tuple(codes.values()))):
+        return None, None
+    template, params = hit
+    code = _code_of(tuple(codes.items()))[template]
+    return code, {k: _PARAM_PARTS.get(k, str)(v) for k, v in params.items()}
+
+
+def _note_object(text: str) -> dict | str:
+    """A note inside a note as ``{"code", "params"}`` (a person's words: the text)."""
+    code, params = note_parts(text)
+    return {"code": code, "params": params} if code else text
+
+
+_PARAM_PARTS = {
+    "gone": lambda value: [_note_object(part) for part in value.split("; ")],
+    "note": _note_object,
+}
 
 
 def _notes(value: str) -> str:
@@ -92,7 +159,7 @@ def _colours(value: str) -> str:
 
 
 #: parameters that are worded too: notes inside a note, colour names
-_WORDED_PARAMS = {"gone": _notes, "colours": _colours}
+_WORDED_PARAMS = {"gone": _notes, "note": reason_text, "colours": _colours}
 
 
 def _worded(template: str, params: dict, text: str) -> str:

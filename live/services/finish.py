@@ -41,10 +41,7 @@ def abandon_if_everyone_left(room: Room) -> bool:
         return False
     if room.seats.filter(reserved=True, kind=Seat.Kind.HUMAN).exists():
         return False
-    note = (
-        "no result: every player left the board, so the computer's play does not count "
-        "for them; the league's organizers may record a forfeit"
-    )
+    note = reasons.ROOM_EVERYONE_LEFT
     Room.objects.filter(pk=room.pk, status=Room.Status.PLAYING).update(
         status=Room.Status.ABANDONED,
         die=None,
@@ -93,7 +90,7 @@ def room_finish(*, room_id: int) -> None:
     if room.fixture_id:
         gone = players_gone(room)
         if room.players and len(gone) == len(room.players):
-            note = "no result: every player had left the board"
+            note = reasons.ROOM_ALL_GONE
         else:
             reason = _gone_reason(room, gone)
             try:
@@ -105,18 +102,25 @@ def room_finish(*, room_id: int) -> None:
                     reason=reason,
                 )
                 log = upload.result.game_log
-                note = f"counted as result {upload.result.pk}"
-                if reason:
-                    note = f"{note} ({reason})"
+                counted = upload.result.pk
+                note = (
+                    reasons.note(reasons.ROOM_COUNTED_WITH_NOTE, result=counted, note=reason)
+                    if reason
+                    else reasons.note(reasons.ROOM_COUNTED, result=counted)
+                )
             except ServiceError as exc:
-                note = f"the results service refused the log: {exc.message}"
+                note = reasons.note(reasons.ROOM_REFUSED, message=exc.message)
     if log is None:
         try:
             with transaction.atomic():
                 log, _ = game_log_store(game_log_check(text), by=room.host)
                 analysis_for_log(log)  # a friendly game's analysis too (sent on commit)
         except LogRejected as exc:  # cannot happen: every event was checked by the engine
-            note = f"{note} the log did not validate: {exc.message}".strip()
+            note = (
+                reasons.note(reasons.ROOM_NOT_VALID_AFTER, note=note, message=exc.message)
+                if note
+                else reasons.note(reasons.ROOM_NOT_VALID, message=exc.message)
+            )
     Room.objects.filter(pk=room.pk, game_log__isnull=True).update(game_log=log, result_note=note)
     timers.broadcast(room.pk)
 
@@ -140,7 +144,9 @@ def fixture_no_show(*, room: Room, by, absent) -> Any:
             raise Refused(_n("%(player)s is here"), player=absent.player.name)
         result = forfeit_record(fixture=room.fixture, by=by, loser=absent, reason=NO_SHOW)
         Room.objects.filter(pk=room.pk, status=Room.Status.WAITING).update(
-            status=Room.Status.ABANDONED, end_reason="no-show", result_note=f"forfeit {result.pk}"
+            status=Room.Status.ABANDONED,
+            end_reason="no-show",
+            result_note=reasons.note(reasons.ROOM_FORFEIT, result=result.pk),
         )
         timers.broadcast_on_commit(room.pk)
     return result

@@ -24,8 +24,8 @@ from notifications.kinds import dispute_opened
 from tests.builders import example_text
 from tournaments.algorithms.starting_colour import REARGUARD_FIRST_FINISHER, START_NOTES
 from tournaments.models import Fixture
+from tournaments.notes import SITE_NOTES
 from tournaments.services.results import game_log_submit, result_dispute
-from tournaments.web.templatetags.maedn import SITE_NOTES
 
 LOG = "valid-league-2tplus.json"
 

@@ -43,17 +43,19 @@ REARGUARD_HIGHER_SEED = gettext_noop("rearguard of the higher seed %(player)s")
 REARGUARD_FIRST_FINISHER = gettext_noop("rearguard of %(player)s, who finished game %(game)s first")
 GP_GAME = gettext_noop("first colour finished by the winner of game %(game)s (GP)")
 CLINCHED_GAME = gettext_noop("colour that clinched victory in game %(game)s")
-START_NOTES = (
-    BY_DICE,
-    TRIPLE_THREAT_DICE,
-    CLINCHED_PREVIOUS,
-    GP_PREVIOUS,
-    REARGUARD_FIRST_MENTIONED,
-    REARGUARD_HIGHER_SEED,
-    REARGUARD_FIRST_FINISHER,
-    GP_GAME,
-    CLINCHED_GAME,
-)
+#: the start reasons by their code (the API's ``reason_code``; ``core.reasons.CODES``)
+START_CODES = {
+    "start_highest_roll": BY_DICE,
+    "start_triple_threat_roll": TRIPLE_THREAT_DICE,
+    "start_clinched_previous": CLINCHED_PREVIOUS,
+    "start_gp_previous": GP_PREVIOUS,
+    "start_rearguard_first_mentioned": REARGUARD_FIRST_MENTIONED,
+    "start_rearguard_higher_seed": REARGUARD_HIGHER_SEED,
+    "start_rearguard_first_finisher": REARGUARD_FIRST_FINISHER,
+    "start_gp_game": GP_GAME,
+    "start_clinched_game": CLINCHED_GAME,
+}
+START_NOTES = tuple(START_CODES.values())
 
 PlayerId = Hashable
 Rule = Literal["die-roll", "drr", "playoff", "triple-threat", "challengers"]

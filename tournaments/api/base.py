@@ -36,6 +36,7 @@ from tournaments.api.schema import MAX_PAGE_SIZE, PAGE_SIZE_QUERY_PARAM, ApiAuto
 from tournaments.models import (
     League,
 )
+from tournaments.notes import SITE_CODES, note_parts, note_text
 from tournaments.selectors.visibility import (
     visible_leagues,
 )
@@ -73,6 +74,54 @@ class ObjectField(serializers.JSONField):
 @extend_schema_field({"oneOf": [{"type": "string"}, {"type": "object"}]})
 class RulesField(serializers.JSONField):
     pass
+
+
+class NoteField(serializers.CharField):
+    """A stored note (a result's reason, a game's start reason, …) in the request's
+    language: a note a service wrote worded from its code and parameters
+    (``tournaments.notes``), a person's own words as typed. Its ``…_code`` and
+    ``…_params`` (``NoteCodeField``, ``NoteParamsField`` of the same source) say which."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        return note_text(str(value or ""))
+
+
+class NoteCodeField(serializers.CharField):
+    """A stored note's code (``core.reasons.CODES``, the start reasons'
+    ``START_CODES``), or null for a person's own words and an empty note."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        kwargs.setdefault("allow_null", True)
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Any) -> str | None:
+        return note_parts(str(value or ""), SITE_CODES)[0]
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": True,
+        "nullable": True,
+        "description": "the note's parameters as stored (strings; a note inside the note as "
+        "its own {code, params}, a list of them for `gone`), or null with a null code",
+    }
+)
+class NoteParamsField(serializers.JSONField):
+    """A stored note's parameters, or null for a person's own words and an empty note."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        kwargs.setdefault("allow_null", True)
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Any) -> dict[str, Any] | None:
+        return note_parts(str(value or ""), SITE_CODES)[1]
 
 
 def username_of(user) -> str | None:

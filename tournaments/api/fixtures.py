@@ -28,6 +28,7 @@ from tournaments.api.base import (
     SUBMIT_ERRORS,
     WRITE_ERRORS,
     ApiView,
+    NoteParamsField,
     ReasonSerializer,
     StringListField,
     error_responses,
@@ -53,6 +54,7 @@ from tournaments.models import (
     Result,
     Seat,
 )
+from tournaments.notes import note_fields
 from tournaments.permissions import SEE_REJECTIONS, SUBMIT, result_actions
 from tournaments.selectors.visibility import visible_fixtures
 from tournaments.services import results as result_services
@@ -88,7 +90,14 @@ class StartSerializer(serializers.Serializer):
     )
     label = serializers.CharField(help_text='the colour, or "decided by game N"')
     basis = serializers.CharField(allow_blank=True)
-    reason = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField(
+        allow_blank=True,
+        help_text="why it starts so, in the request's language (an organizer's words as typed)",
+    )
+    reason_code = serializers.CharField(
+        allow_null=True, help_text="the reason's code (null: typed)"
+    )
+    reason_params = NoteParamsField()
     rolls = serializers.ListField(
         child=serializers.DictField(child=serializers.IntegerField()),
         help_text="the starting-colour die rolls, round by round (colour → roll)",
@@ -139,7 +148,7 @@ class FixtureSerializer(serializers.ModelSerializer):
             "decided_by": depends.number if depends is not None else None,
             "label": fixture.start_label,
             "basis": fixture.start_basis,
-            "reason": fixture.start_reason,
+            **note_fields("reason", fixture.start_reason),
             "rolls": fixture.start_rolls,
         }
 

@@ -22,6 +22,9 @@ from tournaments.api.base import (
     ApiView,
     IntegerListField,
     IntegerMapField,
+    NoteCodeField,
+    NoteField,
+    NoteParamsField,
     NumberMapField,
     ObjectField,
     ReasonSerializer,
@@ -57,6 +60,15 @@ class ResultSerializer(serializers.ModelSerializer):
     completed_colours = IntegerMapField()
     captures = IntegerMapField()
     count_points = NumberMapField()
+    reason = NoteField(
+        help_text="why it was entered, forfeited, voided, …: in the request's "
+        "language when the platform wrote it, else as typed"
+    )
+    reason_code = NoteCodeField(source="reason", help_text="the reason's code (null: typed)")
+    reason_params = NoteParamsField(source="reason")
+    decision_note = NoteField(help_text="the confirmation's or dispute's note, worded as reason")
+    decision_note_code = NoteCodeField(source="decision_note")
+    decision_note_params = NoteParamsField(source="decision_note")
 
     class Meta:
         model = Result
@@ -79,11 +91,15 @@ class ResultSerializer(serializers.ModelSerializer):
             "submitted_by",
             "submitted_through_link",
             "reason",
+            "reason_code",
+            "reason_params",
             "created_at",
             "decided_by",
             "decided_through_link",
             "decided_at",
             "decision_note",
+            "decision_note_code",
+            "decision_note_params",
             "game_log",
         ]
 

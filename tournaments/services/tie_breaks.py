@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from core.reasons import TIE_ROLL
 from tournaments.algorithms import open_draw
 from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.standings import TieBreakRoll as RollOff
@@ -168,6 +169,6 @@ def _replace_placings(fixture: Fixture, result: Result, by, new_version) -> Resu
         confirmed=True,
         winner_id=placed.placings[0],
         placings=list(placed.placings),
-        reason="die roll recorded for the tie on count points",
+        reason=TIE_ROLL,
         **copied,
     )

@@ -19,16 +19,15 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from core.reasons import NOTES, reason_text
 from games.engine.rules import RuleSet, explain
 from games.geometry import SHAPES, SYMBOLS, shape_path
 from games.replay import colour_label
 from ratings.algorithms import Rating, is_provisional
 from ratings.config import PLATFORM_RATINGS
 from tournaments.algorithms.standings import MAX_GAME_SECONDS
-from tournaments.algorithms.starting_colour import START_NOTES
 from tournaments.formats import FORMATS
 from tournaments.models import Fixture, League, Result, Series
+from tournaments.notes import note_text
 from tournaments.services.errors import error_text
 
 from .rules_text import translate_sentence
@@ -387,15 +386,11 @@ def upload_error(rejection) -> str:
     return text[:1].upper() + text[1:]  # shown as a sentence (the messages start in lower case)
 
 
-#: the notes services store: ``core.reasons``' and the algorithms' start reasons
-SITE_NOTES = NOTES + START_NOTES
-
-
 @register.filter
 def note(text: str) -> str:
     """A stored note (a result's reason or decision note, a game's start reason) in the
     reader's language when a service wrote it (``core.reasons``), else as a person typed it."""
-    return reason_text(text or "", SITE_NOTES)
+    return note_text(text)
 
 
 @register.simple_tag

@@ -7,9 +7,12 @@ import json
 import time
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.urls import reverse
+from django.utils import translation
 
+from core.reasons import note_parts, reason_text
 from games.engine import Game
 from games.engine.log import FORMAT, LogRecord, log_dumps
 from games.fair_dice import dice_check
@@ -69,6 +72,7 @@ def room_state(room: Room, game: Game | None = None, last: dict | None = None) -
         "last": last,
         "winner": room.winner or None,
         "end_reason": room.end_reason or None,
+        "result_note": result_note_view(room.result_note),
         "placings": game.placing_colours(),
         "log_url": _finished_url(room, "live:log"),
         "replay_url": _finished_url(room, "live:replay"),
@@ -76,6 +80,21 @@ def room_state(room: Room, game: Game | None = None, last: dict | None = None) -
         "dice": room_dice(room),
         "applied_at": time.time(),
     }
+
+
+def result_note_view(text: str) -> dict[str, Any] | None:
+    """What became of a league game played online (``Room.result_note``, a ``core.reasons``
+    note): its code and parameters, and its words in each of the site's languages — one
+    state goes to every connection, and the page shows its own language's. None before the
+    game ended (and for a friendly game)."""
+    if not text:
+        return None
+    code, params = note_parts(text)
+    words = {}
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            words[language] = reason_text(text)
+    return {"code": code, "params": params, "words": words}
 
 
 def _legal_view(game: Game, die: int | None) -> list[list[Any]]:

@@ -305,6 +305,16 @@
       $("[data-log]").href = state.log_url;
     }
     drawDice();
+    drawResultNote();
+  }
+
+  /* what became of a league game (the server words it in every site language) */
+  function drawResultNote() {
+    var el = $("[data-result-note]");
+    if (!el || !state.result_note) return;
+    var words = state.result_note.words;
+    el.textContent = words[document.documentElement.lang] || words.en;
+    el.hidden = false;
   }
 
   // the dice card (templates/games/_dice_check.html): the seed once the game is over

@@ -59,7 +59,7 @@ ROOM_FORFEIT = gettext_noop("recorded as forfeit %(result)s")
 
 #: every note a service writes, by its code (the API's ``…_code``; a code never changes
 #: once rows carry its note). Tried in this order: a note whose text may hold another's
-#: comes first (``ROOM_COUNTED_WITH_NOTE`` before ``ROOM_COUNTED``)
+#: comes first (``ROOM_NOT_VALID_AFTER`` before ``ROOM_REFUSED``, whose words it may hold)
 CODES: dict[str, str] = {
     "no_show": NO_SHOW,
     "forfeit": FORFEIT,
@@ -87,9 +87,19 @@ SERVICE_REASONS = frozenset(n for n in NOTES if "%(" not in n)
 _PARAM = re.compile(r"%\\\((\w+)\\\)s")
 
 
+#: parameters that are whole numbers (a result's id, a roll, a game's number): matched as
+#: digits only, so "counted as result 12 (…)" is not read as ``ROOM_COUNTED`` of "12 (…)"
+NUMBER_PARAMS = frozenset({"result", "since", "game"})
+
+
+def _group(found: re.Match) -> str:
+    name = found[1]
+    return f"(?P<{name}>{'[0-9]+' if name in NUMBER_PARAMS else '.*'})"
+
+
 def _pattern(template: str) -> re.Pattern:
     """A template as a pattern that matches its filled-in text (each parameter a group)."""
-    return re.compile(_PARAM.sub(r"(?P<\1>.*)", re.escape(template)), re.DOTALL)
+    return re.compile(_PARAM.sub(_group, re.escape(template)), re.DOTALL)
 
 
 @cache

@@ -14,17 +14,19 @@ from core.reasons import (
     FORFEIT,
     LEFT_BOARD,
     NOTES,
+    NUMBER_PARAMS,
     PLAYED_ONLINE,
     START_AT_TABLE,
     START_BY_HAND,
     note,
+    note_parts,
     reason_text,
 )
 from notifications.kinds import dispute_opened
 from tests.builders import example_text
 from tournaments.algorithms.starting_colour import REARGUARD_FIRST_FINISHER, START_NOTES
 from tournaments.models import Fixture
-from tournaments.notes import SITE_NOTES
+from tournaments.notes import SITE_CODES, SITE_NOTES
 from tournaments.services.results import game_log_submit, result_dispute
 
 LOG = "valid-league-2tplus.json"
@@ -42,9 +44,28 @@ def german_page(user, fixture) -> str:
 @pytest.mark.parametrize("template", SITE_NOTES)
 def test_every_note_has_german(template):
     assert set(NOTES) | set(START_NOTES) == set(SITE_NOTES)
-    stored = note(template, **{name: "X" for name in re.findall(r"%\((\w+)\)s", template)})
+    names = re.findall(r"%\((\w+)\)s", template)
+    stored = note(template, **{name: 7 if name in NUMBER_PARAMS else "X" for name in names})
     with translation.override("de"):
         assert reason_text(stored, SITE_NOTES) != stored
+
+
+@pytest.mark.parametrize("code", SITE_CODES)
+def test_every_note_reads_back_as_its_own_code_and_parameters(code):
+    """The API's ``…_code`` and ``…_params``: a note whose text may hold another's is tried
+    first, so each filled-in template is recognised as itself."""
+    assert len(set(SITE_CODES.values())) == len(SITE_CODES)  # one code per template
+    template = SITE_CODES[code]
+    names = re.findall(r"%\((\w+)\)s", template)
+    params = {
+        name: str(10 + i) if name in NUMBER_PARAMS else f"{name} {i} (as typed)"
+        for i, name in enumerate(names)
+    }
+    found, found_params = note_parts(note(template, **params), SITE_CODES)
+    assert found == code
+    nested = {"gone": lambda v: [v], "note": lambda v: v}  # no note inside: kept as typed
+    assert found_params == {k: nested.get(k, lambda v: v)(v) for k, v in params.items()}
+    assert note_parts("the dice fell off the table", SITE_CODES) == (None, None)
 
 
 def test_a_person_s_words_stay_as_typed_and_their_words_inside_a_note_too():

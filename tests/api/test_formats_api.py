@@ -58,6 +58,8 @@ def test_a_triple_threat_event_shows_decided_by_game_n(org):
         "label": "decided by game 1",
         "basis": "clinching-colour",
         "reason": "",
+        "reason_code": None,
+        "reason_params": None,
         "rolls": [],
     }
     # scheduling twice is refused with the reason

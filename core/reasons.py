@@ -23,6 +23,9 @@ from django.utils.translation import gettext, gettext_noop, pgettext
 NO_SHOW = gettext_noop("did not come to the online game")
 #: a forfeit recorded without a reason (``tournaments.services.results.forfeit_record``)
 FORFEIT = gettext_noop("forfeit")
+#: a player withdrew and no reason was given: their open games' forfeits
+#: (``tournaments.services.leagues.entry_withdraw``)
+WITHDREW = gettext_noop("withdrew")
 #: a tie on count points decided by a die roll (``tournaments.services.tie_breaks``)
 TIE_ROLL = gettext_noop("die roll recorded for the tie on count points")
 #: two players at a championship table entered different placings (``order``: the other
@@ -63,6 +66,7 @@ ROOM_FORFEIT = gettext_noop("recorded as forfeit %(result)s")
 CODES: dict[str, str] = {
     "no_show": NO_SHOW,
     "forfeit": FORFEIT,
+    "withdrew": WITHDREW,
     "tie_roll": TIE_ROLL,
     "disagreement": DISAGREEMENT,
     "start_by_dice": START_BY_DICE,

@@ -157,3 +157,15 @@ def test_a_game_s_start_reason_reads_in_german_with_its_code(world):
         None,
         None,
     )
+
+
+def test_a_withdrawal_without_a_reason_forfeits_with_a_note_in_german(world):
+    slug, entry = world.league.slug, world.entries["carol"]
+    withdrawn = world.client("organizer").post(
+        f"/api/v1/leagues/{slug}/entries/{entry.pk}/withdraw/", {}, format="json"
+    )
+    assert withdrawn.status_code == 200, withdrawn.content
+    counted = read(world, f"fixtures/{world.fixture.pk}/", "de")["counted_result"]
+    assert (counted["reason"], counted["reason_code"]) == ("zurückgezogen", "withdrew")
+    english = read(world, f"fixtures/{world.fixture.pk}/", "en")["counted_result"]
+    assert english["reason"] == "withdrew"

@@ -9,6 +9,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
+from core.reasons import WITHDREW
 from tournaments.api.base import (
     LIST_ERRORS,
     READ_ERRORS,
@@ -55,7 +56,7 @@ class EntryAddSerializer(serializers.Serializer):
 
 
 class EntryWithdrawSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=REASON_MAX, default="withdrew")
+    reason = serializers.CharField(max_length=REASON_MAX, default=WITHDREW)
 
 
 class CountSerializer(serializers.Serializer):

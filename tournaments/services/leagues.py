@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.reasons import WITHDREW
 from games.engine.rules import RulesError, RuleSet
 from tournaments.algorithms import brackets, open_draw
 from tournaments.algorithms.errors import AlgorithmError
@@ -708,7 +709,7 @@ def entry_remove(*, entry: Entry, by) -> None:
     entry.delete()
 
 
-def entry_withdraw(*, entry: Entry, by, reason: str = "withdrew") -> int:
+def entry_withdraw(*, entry: Entry, by, reason: str = WITHDREW) -> int:
     """A player withdraws: every game of theirs without a counted result is forfeited.
     Returns the number of forfeited games."""
 

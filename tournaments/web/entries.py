@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.reasons import WITHDREW
 from tournaments.formats import get_format
 from tournaments.models import Entry, PlayerClaim
 from tournaments.permissions import entry_refusal, organize_refusal
@@ -154,7 +155,7 @@ def entry_withdraw(request, entry_id: int):
         count = league_services.entry_withdraw(
             entry=entry,
             by=request.user,
-            reason=(request.POST.get("reason") or "withdrew").strip()[:2000],
+            reason=(request.POST.get("reason") or WITHDREW).strip()[:2000],
         )
     except ServiceError as exc:
         return _withdraw_page(request, entry, refusal, error=exc.localized(), status=_status(exc))

@@ -67,7 +67,9 @@ class ResultSerializer(serializers.ModelSerializer):
     reason_code = NoteCodeField(source="reason", help_text="the reason's code (null: typed)")
     reason_params = NoteParamsField(source="reason")
     decision_note = NoteField(help_text="the confirmation's or dispute's note, worded as reason")
-    decision_note_code = NoteCodeField(source="decision_note")
+    decision_note_code = NoteCodeField(
+        source="decision_note", help_text="the decision note's code (null: typed)"
+    )
     decision_note_params = NoteParamsField(source="decision_note")
 
     class Meta:

@@ -1075,15 +1075,19 @@ async def move_later(ws, room: FaultRoom, number: int, move: list) -> None:
             await ws.send(json.dumps(message))
 
 
-async def fault_session(ws, room: FaultRoom, me: int, stop: asyncio.Event) -> None:
+async def fault_session(ws, room: FaultRoom, me: int, stop: asyncio.Event, state: dict) -> None:
     """One socket until it closes, or until the page gives up on it as live.js does: a
     playing room where the server should have moved and that was silent 6 s asks for the
     state; no answer within 5 s, it closes (and reconnects)."""
     import websockets
 
-    heard, asked, state = time.time(), 0.0, {}
+    heard, asked = time.time(), 0.0
     try:
         while not stop.is_set():
+            move = my_choice(room, state, me)  # the person moves when it is their turn
+            if move is not None:
+                number = state["move_number"]
+                room.planned[number] = asyncio.ensure_future(move_later(ws, room, number, move))
             try:
                 raw = await asyncio.wait_for(ws.recv(), 1.0)
             except TimeoutError:
@@ -1096,10 +1100,6 @@ async def fault_session(ws, room: FaultRoom, me: int, stop: asyncio.Event) -> No
                 continue
             heard, asked = time.time(), 0.0
             state = room.receive(json.loads(raw)) or state
-            move = my_choice(room, state, me)
-            if move is not None:
-                number = state["move_number"]
-                room.planned[number] = asyncio.ensure_future(move_later(ws, room, number, move))
     except websockets.exceptions.ConnectionClosed:
         pass
     finally:
@@ -1135,7 +1135,7 @@ async def fault_client(url: str, room: FaultRoom, me: int, stop: asyncio.Event, 
             await asyncio.sleep(retry * (0.5 + random.random()))
             retry = min(5.0, retry * 2)
             continue
-        room.receive(json.loads(raw))
+        state = room.receive(json.loads(raw)) or {}
         if first:
             await ws.send(json.dumps({"type": "start", "room": room.token}))
             first, retry = False, 0.5
@@ -1143,7 +1143,7 @@ async def fault_client(url: str, room: FaultRoom, me: int, stop: asyncio.Event, 
         else:  # a move sent on the socket that closed may be lost: the person moves again
             room.reconnects += 1
             room.planned.clear()
-        await fault_session(ws, room, me, stop)
+        await fault_session(ws, room, me, stop, state)
         await asyncio.sleep(retry * (0.5 + random.random()))
 
 
@@ -1319,13 +1319,13 @@ def server_events(ids: list[int]) -> dict[int, dict]:
 
 
 def step_lateness(log: dict, pause: float, since: float, until: float) -> list[tuple[str, float]]:
-    """(by, seconds late) of every server step of a room due within [since, until): a
+    """(by, seconds late) of every server step of a room applied within [since, until): a
     timeout after its roll's turn timer, a computer's or automatic move after the pause."""
     out, before = [], log["start"]
     for n in sorted(log["events"]):
         at, event = log["events"][n]
         wait = log["turn"] if event["by"] == "timeout" else pause
-        if event["by"] != "player" and since <= before + wait < until:
+        if event["by"] != "player" and since <= at < until:
             out.append((event["by"], at - (before + wait)))
         before = at
     return out

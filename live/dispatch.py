@@ -105,14 +105,25 @@ async def _send_twice(layer, group: str, message: dict[str, Any]) -> None:
         await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
 
 
+#: broadcasts that timed out since the last that did not (one line for a whole hang)
+_timed_out = 0
+
+
 def _sent(done, group: str) -> None:
-    global _pending
+    """A send ended (on the sender loop's thread): a failure is one warning line, and the
+    sends a hung Redis timed out are one line when it starts and one when it ends."""
+    global _pending, _timed_out
     with _pending_lock:
         _pending -= 1
     exc = None if done.cancelled() else done.exception()
-    if not done.cancelled() and not isinstance(exc, TimeoutError):
+    hung = isinstance(exc, TimeoutError)
+    if not done.cancelled() and not hung:
         _stuck.clear()  # Redis answered (or refused: it is not hung)
-    if exc is not None:  # the channel layer is down: the game goes on, clients resync
+        if _timed_out > 1:
+            log.warning("live: broadcasts get through again; %s timed out meanwhile", _timed_out)
+        _timed_out = 0
+    _timed_out += hung
+    if exc is not None and _timed_out <= 1:  # the game goes on, clients resync
         log_failure(log, exc, "live: broadcast to %s failed", group)
 
 

@@ -44,6 +44,7 @@ def not_stuck():
     """No test leaves the process taking Redis for hung (``dispatch._stuck``)."""
     yield
     dispatch._stuck.clear()
+    dispatch._timed_out = 0
 
 
 def _one_line_warnings(caplog, name: str) -> list[logging.LogRecord]:
@@ -121,6 +122,31 @@ def test_while_redis_hangs_no_thread_waits_for_a_broadcast_again(monkeypatch):
     release.set()  # Redis answers again: the sends get through, and the next one waits
     _wait_for_sends()
     assert not dispatch._stuck.is_set()
+
+
+def test_a_hang_is_two_lines_however_many_broadcasts_time_out(monkeypatch, caplog):
+    """A 20 s hang timed out 310 broadcasts, a warning each (bench/online.py --phases
+    faults): now one line when the first times out, one when a send gets through again."""
+    caplog.set_level(logging.WARNING)
+    release = threading.Event()
+
+    class HungLayer:
+        async def group_send(self, group, message):
+            while not release.is_set():
+                await asyncio.sleep(0.01)
+
+    monkeypatch.setattr(dispatch, "get_channel_layer", lambda: HungLayer())
+    monkeypatch.setattr(dispatch, "BROADCAST_WAIT", 0.01)
+    monkeypatch.setattr(dispatch, "SEND_TIMEOUT", 0.1)
+    for n in range(5):
+        dispatch.group_send(f"room.{n}", {"type": "room.state", "state": {}})
+    _wait_for_sends()
+    release.set()
+    dispatch.group_send("room.9", {"type": "room.state", "state": {}})
+    _wait_for_sends()
+    first, again = _one_line_warnings(caplog, "live.dispatch")
+    assert "broadcast to room.0 failed" in first.getMessage()
+    assert "get through again; 5 timed out" in again.getMessage()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -51,11 +51,25 @@ mode's in the same run. The servers listen on ``HELPER_PORT_BASE``, ``+1``, … 
      ``--abuse-connections`` sockets each sending ``--abuse-rate`` ``state`` requests a
      second about a game of 400 rolls — and quiet again (p95 within 1.5× of quiet);
    * ``connects`` and ``idle`` as in 3 (``--idle`` 10,000 by default: one process holding
-     them, the open-files limit raised for the bench and its servers).
+     them, the open-files limit raised for the bench and its servers);
+   * ``faults`` (issue 33; always the production topology with the steps on the servers'
+     timers, and a ``redis-server`` of its own on ``HELPER_PORT_BASE + 60`` as broker and
+     channel layer): ``--fault-rooms`` computer rooms, ``--fault-timer-rooms`` rooms whose
+     person never moves (a ``--turn-seconds`` timer) and ``--fault-player-rooms`` rooms
+     whose page moves (0.5–1.5 s after its turn; the 60 s timer), each page through nginx
+     and reconnecting and asking for the state as live.js does; then in turn (``--faults``)
+     a Daphne server killed (-9; started again after the window), the worker with beat
+     killed (-9) and started again at once (as a supervisor would), Redis killed and
+     started again (empty), Redis hung ``--fault-hang`` s (SIGSTOP, SIGCONT), each watched
+     ``--fault-window`` s: the seconds until every room's page sees a move again after the
+     fault ends (max, p95) and until the server applies one, events a page was shown that
+     the final log does not hold, rolls doubled, every step's lateness, the servers' and
+     workers' tracebacks and log lines; every final log validated and its dice checked
+     against the room's seed; the seats a person still holds after every page has left.
 
 ``--phases`` (or ``--skip``) picks among human, capacity, timers, flood, failover,
-connects, idle, abuse. ``--strength`` sets the computers' strength (``random`` by default: the
-platform's cost without the player's thinking; ``strong`` measures rooms of the strong
+connects, idle, abuse, faults. ``--strength`` sets the computers' strength (``random`` by
+default: the platform's cost without the player's thinking; ``strong`` measures rooms of the strong
 player, whose decisions cost milliseconds each, docs/engine.md). Bounded in time and
 count, loopback only. Needs PostgreSQL and Redis:
 

@@ -51,11 +51,25 @@ mode's in the same run. The servers listen on ``HELPER_PORT_BASE``, ``+1``, … 
      ``--abuse-connections`` sockets each sending ``--abuse-rate`` ``state`` requests a
      second about a game of 400 rolls — and quiet again (p95 within 1.5× of quiet);
    * ``connects`` and ``idle`` as in 3 (``--idle`` 10,000 by default: one process holding
-     them, the open-files limit raised for the bench and its servers).
+     them, the open-files limit raised for the bench and its servers);
+   * ``faults`` (issue 33; always the production topology with the steps on the servers'
+     timers, and a ``redis-server`` of its own on ``HELPER_PORT_BASE + 60`` as broker and
+     channel layer): ``--fault-rooms`` computer rooms, ``--fault-timer-rooms`` rooms whose
+     person never moves (a ``--turn-seconds`` timer) and ``--fault-player-rooms`` rooms
+     whose page moves (0.5–1.5 s after its turn; the 60 s timer), each page through nginx
+     and reconnecting and asking for the state as live.js does; then in turn (``--faults``)
+     a Daphne server killed (-9; started again after the window), the worker with beat
+     killed (-9) and started again at once (as a supervisor would), Redis killed and
+     started again (empty), Redis hung ``--fault-hang`` s (SIGSTOP, SIGCONT), each watched
+     ``--fault-window`` s: the seconds until every room's page sees a move again after the
+     fault ends (max, p95) and until the server applies one, events a page was shown that
+     the final log does not hold, rolls doubled, every step's lateness, the servers' and
+     workers' tracebacks and log lines; every final log validated and its dice checked
+     against the room's seed; the seats a person still holds after every page has left.
 
 ``--phases`` (or ``--skip``) picks among human, capacity, timers, flood, failover,
-connects, idle, abuse. ``--strength`` sets the computers' strength (``random`` by default: the
-platform's cost without the player's thinking; ``strong`` measures rooms of the strong
+connects, idle, abuse, faults. ``--strength`` sets the computers' strength (``random`` by
+default: the platform's cost without the player's thinking; ``strong`` measures rooms of the strong
 player, whose decisions cost milliseconds each, docs/engine.md). Bounded in time and
 count, loopback only. Needs PostgreSQL and Redis:
 
@@ -69,6 +83,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -210,12 +225,15 @@ STRENGTH = "random"
 """The computer rooms' strength (``--strength``)."""
 
 
-def make_rooms(n: int, timer_rooms: int = 0, turn_seconds: int = 1) -> list[tuple[int, str]]:
+def make_rooms(
+    n: int, timer_rooms: int = 0, turn_seconds: int = 1, player_rooms: int = 0
+) -> list[tuple[int, str]]:
     """``n`` computer-only rooms, waiting: the host's connection to each starts it, so the
     first step is scheduled where the servers schedule steps (their timer, or the broker).
     Then ``timer_rooms`` online rooms with a ``turn_seconds`` timer whose seats are the
     host's (connected through the bench's watcher, who never moves: every roll with a
-    choice times out, the others are the server's automatic moves)."""
+    choice times out, the others are the server's automatic moves), then ``player_rooms``
+    such rooms with the default turn timer (the faults phase's clients move in them)."""
     from django.contrib.auth import get_user_model
 
     from live import services
@@ -232,9 +250,9 @@ def make_rooms(n: int, timer_rooms: int = 0, turn_seconds: int = 1) -> list[tupl
         room = services.room_create(host=host, rules="online", mode="computer", strength=STRENGTH)
         room.seats.update(kind="computer", user=None)
         rooms.append((room.pk, room.token))
-    for _ in range(timer_rooms):
+    for seconds in [turn_seconds] * timer_rooms + [None] * player_rooms:
         room = services.room_create(
-            host=host, rules="online", mode="online", strength="random", turn_seconds=turn_seconds
+            host=host, rules="online", mode="online", strength="random", turn_seconds=seconds
         )
         room.seats.update(kind="human", user=host, original=host)
         rooms.append((room.pk, room.token))
@@ -493,6 +511,8 @@ def start_servers(n: int, pause: float, extra_env: dict[str, str | None] | None 
     for s in servers:
         s.wait_ready()
     global PROXY
+    SERVER_ENV.clear()
+    SERVER_ENV.update(env)
     try:
         PROXY = start_proxy(servers) if MODE.startswith("production") else None
     except Exception:
@@ -988,6 +1008,497 @@ def failover_phase(n_clients: int, n_rooms: int, pause: float, limit: float) -> 
     )
 
 
+# --- faults (issue 33): the production topology survives any one process dying ------------
+
+FAULT_RECOVERY = 10.0
+"""The issue's target: every room moving again this many seconds after a fault ends."""
+SERVER_ENV: dict[str, str] = {}
+"""The environment the servers (and workers) of the last ``start_servers`` were given."""
+
+
+class FaultRoom:
+    """One room as its host's page saw it: when its move number grew, every event it was
+    shown (``seen``: number → (received at, event)), the moves it sent and the answers."""
+
+    def __init__(self, pk: int, token: str, kind: str) -> None:
+        self.pk, self.token, self.kind = pk, token, kind  # kind: computer, timer or player
+        self.number, self.status = 0, "waiting"
+        self.moves: list[tuple[float, int]] = []
+        self.seen: dict[int, tuple[float, dict]] = {}
+        self.conflicts = self.refused = self.reconnects = 0
+        self.sent: dict[int, list] = {}
+        self.planned: dict[int, asyncio.Future] = {}  # a move on its way, by move number
+        self.ended_at: float | None = None
+
+    def receive(self, message: dict) -> dict | None:
+        """Record a message; the new state if it is one."""
+        if message.get("type") == "refused":
+            self.refused += 1
+        if message.get("type") != "state":
+            return None
+        now, last = time.time(), message.get("last")
+        if last:
+            event = {k: v for k, v in last.items() if k != "number"}
+            earlier = self.seen.setdefault(last["number"], (now, event))[1]
+            self.conflicts += earlier != event
+        if message["move_number"] > self.number:
+            self.number = message["move_number"]
+            self.moves.append((now, self.number))
+        if message["status"] != "playing" and self.status == "playing":
+            self.ended_at = now
+        self.status = message["status"]
+        return message
+
+
+def seat_on_turn(state: dict) -> dict | None:
+    return next((s for s in state.get("seats", []) if s["colour"] == state.get("turn")), None)
+
+
+def someone_thinking(room: FaultRoom, state: dict) -> bool:
+    """As live.js: a person on turn with a choice, within their timer (+2 s), who is not
+    this page having sent its move: silence is as it should be."""
+    if state.get("move_number") in room.sent:
+        return False
+    seat = seat_on_turn(state)
+    if not seat or seat["kind"] != "human" or len(state.get("legal") or []) < 2:
+        return False
+    return not state.get("deadline") or state["deadline"] > time.time() - 2
+
+
+def my_choice(room: FaultRoom, state: dict, me: int) -> list | None:
+    """The move a player room's client makes (a random legal one), if it is its turn."""
+    if room.kind != "player" or state.get("status") != "playing":
+        return None
+    seat, legal = seat_on_turn(state), state.get("legal") or []
+    if not seat or seat["kind"] != "human" or seat["user"] != me or len(legal) < 2:
+        return None
+    if state["move_number"] in room.planned:
+        return None
+    return random.choice(legal)[:3]
+
+
+async def move_later(ws, room: FaultRoom, number: int, move: list) -> None:
+    """A person's move at a human pace (0.5–1.5 s), unless the room moved meanwhile."""
+    import websockets
+
+    await asyncio.sleep(0.5 + random.random())
+    if room.number == number:
+        room.sent[number] = move
+        message = {"type": "move", "room": room.token, "move_number": number, "move": move}
+        with contextlib.suppress(websockets.exceptions.ConnectionClosed):
+            await ws.send(json.dumps(message))
+
+
+async def fault_session(ws, room: FaultRoom, me: int, stop: asyncio.Event, state: dict) -> None:
+    """One socket until it closes, or until the page gives up on it as live.js does: a
+    playing room where the server should have moved and that was silent 6 s asks for the
+    state; no answer within 5 s, it closes (and reconnects)."""
+    import websockets
+
+    heard, asked = time.time(), 0.0
+    try:
+        while not stop.is_set():
+            move = my_choice(room, state, me)  # the person moves when it is their turn
+            if move is not None:
+                number = state["move_number"]
+                room.planned[number] = asyncio.ensure_future(move_later(ws, room, number, move))
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                if asked and time.time() - asked > 5:
+                    return
+                quiet = time.time() - heard > 6 and state.get("status") == "playing"
+                if not asked and quiet and not someone_thinking(room, state):
+                    await ws.send(json.dumps({"type": "state"}))
+                    asked = time.time()
+                continue
+            heard, asked = time.time(), 0.0
+            state = room.receive(json.loads(raw)) or state
+    except websockets.exceptions.ConnectionClosed:
+        pass
+    finally:
+        await ws.close()
+
+
+async def fault_connect(url: str, token: str):
+    """The host's socket to a room through nginx, once it has the first state."""
+    import websockets
+
+    host = url.split("//", 1)[1]
+    ws = await websockets.connect(
+        f"ws://{host}/ws/live/{token}/",
+        origin=f"http://{host}",
+        max_size=2**22,
+        additional_headers={"Cookie": HOST_COOKIE},
+        open_timeout=30,
+    )
+    return ws, await ws.recv()
+
+
+async def fault_client(url: str, room: FaultRoom, me: int, stop: asyncio.Event, ready) -> None:
+    """A room's page for the whole phase: it starts the room, then reconnects whenever its
+    socket closes as live.js does (500 ms, doubling up to 5 s, each wait spread ±50 %)."""
+    import websockets
+
+    retry, first = 0.5, True
+    while not stop.is_set():
+        try:
+            async with CONNECTING:
+                ws, raw = await fault_connect(url, room.token)
+        except (OSError, websockets.exceptions.WebSocketException, TimeoutError):
+            await asyncio.sleep(retry * (0.5 + random.random()))
+            retry = min(5.0, retry * 2)
+            continue
+        state = room.receive(json.loads(raw)) or {}
+        if first:
+            await ws.send(json.dumps({"type": "start", "room": room.token}))
+            first, retry = False, 0.5
+            ready()
+        else:  # a move sent on the socket that closed may be lost: the person moves again
+            room.reconnects += 1
+            room.planned.clear()
+        await fault_session(ws, room, me, stop, state)
+        await asyncio.sleep(retry * (0.5 + random.random()))
+
+
+def log_sizes(paths: list[Path]) -> dict[Path, int]:
+    return {p: p.stat().st_size if p.exists() else 0 for p in paths}
+
+
+LOG_RECORD = re.compile(r"^(\[?\d{4}-\d\d-\d\d[ T][\d:,.]+)")
+
+
+def log_counts(marks: dict[Path, int]) -> dict[str, int]:
+    """What the servers' and workers' logs got since ``marks``: tracebacks, and the log
+    records (a timestamped line: a one-line warning or error) besides them."""
+    tracebacks = records = 0
+    for path, offset in marks.items():
+        if not path.exists():
+            continue
+        with path.open("rb") as f:
+            f.seek(offset)
+            text = f.read().decode(errors="replace")
+        tracebacks += text.count("Traceback (most recent call last)")
+        records += sum(1 for line in text.splitlines() if LOG_RECORD.match(line))
+    return {"tracebacks": tracebacks, "lines": records}
+
+
+def log_paths(servers) -> list[Path]:
+    return [*(s.log_path for s in servers), ROOT / "var" / "bench-worker.log"]
+
+
+def kill_server(ctx: dict) -> float:
+    """(a) kill -9 of one Daphne server; its pages reconnect through nginx to the other.
+    The fault ends at once (the other server serves); it is restarted after the window."""
+    ctx["servers"][0].kill()
+    return time.time()
+
+
+def restart_server(ctx: dict) -> None:
+    """The killed server back on its port (as a supervisor would), for the next faults."""
+    from tests.live.servers import Daphne
+
+    old = ctx["servers"][0]
+    old.stop()  # (its log file)
+    ctx["servers"][0] = Daphne(
+        database_url=os.environ["DATABASE_URL"], env=SERVER_ENV, port=old.port
+    ).wait_ready()
+
+
+def kill_worker(ctx: dict) -> float:
+    """(b) kill -9 of the Celery worker with beat, started again at once (a supervisor's
+    ``Restart=always``): the fault ends when its successor is started."""
+    WORKERS[0].kill()
+    WORKERS[0].stop()
+    WORKERS[0] = start_worker({**SERVER_ENV, "DATABASE_URL": os.environ["DATABASE_URL"]}, True)
+    return time.time()
+
+
+def restart_redis(ctx: dict) -> float:
+    """(c) the broker's and channel layer's Redis killed and started again, empty, on its
+    port a second later: the fault ends when it answers."""
+    from tests.processes import RedisServer
+
+    port = ctx["redis"].port
+    ctx["redis"].kill()
+    ctx["redis"].stop()
+    time.sleep(1)
+    ctx["redis"] = RedisServer(port).wait_ready()
+    return time.time()
+
+
+def hang_redis(ctx: dict) -> float:
+    """(d) Redis hung (SIGSTOP) for ``ctx["hang"]`` seconds, then SIGCONT."""
+    import signal
+
+    pid = ctx["redis"].process.pid
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        time.sleep(ctx["hang"])
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    return time.time()
+
+
+FAULTS = (
+    ("daphne", "Daphne kill -9", kill_server, restart_server),
+    ("worker", "worker kill -9 + restart", kill_worker, None),
+    ("restart", "Redis restart", restart_redis, None),
+    ("hang", "Redis hang", hang_redis, None),
+)
+
+
+async def inject_faults(ctx: dict, window: float, settle: float) -> list[dict]:
+    """Each fault in turn: injected, then ``window`` seconds watched (the logs counted
+    over it), then repaired where the fault leaves something to repair, and ``settle``."""
+    out = []
+    for key, name, inject, repair in FAULTS:
+        if key not in ctx["which"]:
+            continue
+        marks = log_sizes(log_paths(ctx["servers"]))
+        started = time.time()
+        print(f"  … {name} at {time.strftime('%H:%M:%S')}", flush=True)
+        ended = await asyncio.to_thread(inject, ctx)
+        await asyncio.sleep(window)
+        out.append({"name": name, "start": started, "end": ended, **log_counts(marks)})
+        if repair:
+            await asyncio.to_thread(repair, ctx)
+        await asyncio.sleep(settle)
+        out[-1]["until"] = time.time()
+    return out
+
+
+async def play_through_faults(ctx: dict, rooms: list[FaultRoom], me: int, args) -> list[dict]:
+    """Every room's page connected through nginx; the rooms play; the faults in turn."""
+    global CONNECTING
+    CONNECTING = asyncio.Semaphore(10)
+    stop, connected = asyncio.Event(), [0]
+
+    def ready():
+        connected[0] += 1
+
+    tasks = [asyncio.ensure_future(fault_client(PROXY.url, r, me, stop, ready)) for r in rooms]
+    while connected[0] < len(rooms):
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(args.fault_settle + 10)  # pawns out: the timers' choices begin
+    faults = await inject_faults(ctx, args.fault_window, args.fault_settle)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return faults
+
+
+def seats_left(ids: list[int], bound: float) -> tuple[int, float]:
+    """After every page has gone: seconds until no seat of a playing room is still a
+    person's (the grace period, or the sweep for a count a dead server left), at most
+    ``bound``; how many are left then."""
+    from live.models import Room, Seat
+
+    started = time.monotonic()
+    while True:
+        left = Seat.objects.filter(
+            room_id__in=ids, room__status=Room.Status.PLAYING, kind=Seat.Kind.HUMAN
+        ).count()
+        waited = time.monotonic() - started
+        if not left or waited > bound:
+            return left, waited
+        time.sleep(1)
+
+
+def server_events(ids: list[int]) -> dict[int, dict]:
+    """Every room's final log from the server: its events with their absolute times, the
+    log's validation and its dice against the room's seed."""
+    from games.engine import validate
+    from games.engine.dice import die
+    from live.models import Room, RoomEvent
+    from live.services import room_log
+
+    out = {}
+    for room in Room.objects.filter(pk__in=ids):
+        rows = list(
+            RoomEvent.objects.filter(room=room)
+            .order_by("number")
+            .values_list("number", "data", "by")
+        )
+        start = room.started_at.timestamp() if room.started_at else 0.0
+        seed = bytes(room.dice_seed) if room.dice_seed else b""
+        out[room.pk] = {
+            "events": {n: (start + d["t"], {**d, "by": by}) for n, d, by in rows},
+            "numbers": [n for n, _, _ in rows],
+            "start": start,
+            "turn": room.turn_seconds,
+            "valid": validate(room_log(room))["valid"],
+            "dice": not seed or all(d["die"] == die(seed, n) for n, d, _ in rows),
+        }
+    return out
+
+
+def step_lateness(log: dict, pause: float, since: float, until: float) -> list[tuple[str, float]]:
+    """(by, seconds late) of every server step of a room applied within [since, until): a
+    timeout after its roll's turn timer, a computer's or automatic move after the pause."""
+    out, before = [], log["start"]
+    for n in sorted(log["events"]):
+        at, event = log["events"][n]
+        wait = log["turn"] if event["by"] == "timeout" else pause
+        if event["by"] != "player" and since <= at < until:
+            out.append((event["by"], at - (before + wait)))
+        before = at
+    return out
+
+
+def moving_again(room: FaultRoom, log: dict, end: float) -> tuple[float, float] | None:
+    """Seconds after ``end`` until the room's page saw a new move, and until the server
+    applied one; None for a room that was over by then."""
+    if room.ended_at is not None and room.ended_at <= end:
+        return None
+    known = max((n for t, n in room.moves if t <= end), default=0)
+    page = next((t - end for t, n in room.moves if t > end and n > known), float("inf"))
+    server = min((at - end for at, _ in log["events"].values() if at > end), default=float("inf"))
+    if room.status != "playing" and page == float("inf"):
+        return None
+    return page, server
+
+
+def lost_or_doubled(room: FaultRoom, log: dict, since: float, until: float) -> tuple[int, int]:
+    """Events a page was shown within [since, until) that the final log does not hold as
+    shown (lost or replaced), and rolls shown twice differently or logged twice."""
+    lost = sum(
+        1
+        for n, (t, event) in room.seen.items()
+        if since <= t < until and log["events"].get(n, (0, None))[1] != event
+    )
+    doubled = len(log["numbers"]) - len(set(log["numbers"]))
+    return lost, doubled
+
+
+def fault_figures(fault: dict, rooms: list[FaultRoom], logs: dict, pause: float) -> dict:
+    pairs = [(r, moving_again(r, logs[r.pk], fault["end"])) for r in rooms]
+    pairs = [(r, a) for r, a in pairs if a is not None]
+    again = [a for _, a in pairs]
+    slowest = max(pairs, key=lambda p: p[1][0], default=(None, None))[0]
+    late = [
+        x for r in rooms for x in step_lateness(logs[r.pk], pause, fault["start"], fault["until"])
+    ]
+    lost = [lost_or_doubled(r, logs[r.pk], fault["start"], fault["until"]) for r in rooms]
+    return {
+        "rooms": len(again),
+        "slowest": slowest.kind if slowest else "-",
+        "page_max": max((p for p, _ in again), default=0.0),
+        "page_p95": pct([p for p, _ in again], 95) / 1000,
+        "server_max": max((s for _, s in again), default=0.0),
+        "late_max": max((x for _, x in late), default=0.0),
+        "timeout_late_max": max((x for by, x in late if by == "timeout"), default=0.0),
+        "timeouts": sum(1 for by, _ in late if by == "timeout"),
+        "lost": sum(x for x, _ in lost),
+        "doubled": sum(y for _, y in lost) + sum(r.conflicts for r in rooms),
+    }
+
+
+def show_faults(faults: list[dict], rooms, logs: dict, pause: float, seats, bound: float) -> None:
+    """The table: each fault against the issue's targets."""
+    print(
+        f"{'fault':<22} {'rooms':>5} {'moving again: pages max / p95':>30} {'server max':>10} "
+        f"{'lost/doubled':>12} {'late max (timeouts)':>21} {'tracebacks/lines':>16}  result",
+        flush=True,
+    )
+    for fault in faults:
+        f = fault_figures(fault, rooms, logs, pause)
+        ok = (
+            f["page_max"] <= FAULT_RECOVERY
+            and not f["lost"]
+            and not f["doubled"]
+            and f["late_max"] <= bound
+            and not fault["tracebacks"]
+        )
+        print(
+            f"{fault['name']:<22} {f['rooms']:>5} {f['page_max']:>20.1f} s / {f['page_p95']:.1f} s "
+            f"{f['server_max']:>8.1f} s {f['lost']:>6}/{f['doubled']:<5} "
+            f"{f['late_max']:>8.1f} s ({f['timeout_late_max']:.1f} s, {f['timeouts']}) "
+            f"{fault['tracebacks']:>8}/{fault['lines']:<7}  {'pass' if ok else 'FAIL'} "
+            f"(slowest: a {f['slowest']} room)",
+            flush=True,
+        )
+    valid = sum(1 for log in logs.values() if log["valid"])
+    dice = sum(1 for log in logs.values() if log["dice"])
+    sent = sum(len(r.sent) for r in rooms)
+    applied = sum(
+        1
+        for r in rooms
+        for n in r.sent
+        if logs[r.pk]["events"].get(n, (0, {}))[1].get("by") == "player"
+    )
+    left, waited, seat_bound = seats
+    print(
+        f"every room's final log: {valid} of {len(logs)} valid (the rules engine), dice of "
+        f"{dice} from the room's seed; the pages sent {sent} moves, {applied} applied, "
+        f"{sum(r.refused for r in rooms)} refused; {sum(r.reconnects for r in rooms)} "
+        f"reconnects. Seats after every page left: {left} still a person's after "
+        f"{waited:.0f} s (bound {seat_bound:.0f} s: grace + 3 heartbeats + a sweep) "
+        f"{'pass' if not left else 'FAIL'}. Targets: moving again ≤ {FAULT_RECOVERY:.0f} s "
+        f"after the fault ends, nothing lost or doubled, steps late ≤ {bound_text()} "
+        f"(docs/live.md), no traceback; load average "
+        f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}",
+        flush=True,
+    )
+
+
+def bound_text() -> str:
+    from django.conf import settings
+
+    live = settings.LIVE
+    bound = live["SWEEP_AFTER"] + live["SWEEP_SECONDS"]
+    return f"{bound:.0f} s (LIVE_SWEEP_AFTER + LIVE_SWEEP_SECONDS)"
+
+
+def faults_phase(args) -> None:
+    """The production topology (nginx, two Daphne servers, a Celery worker with beat and
+    another, a Redis of its own as broker and channel layer) with computer rooms, timer
+    rooms and rooms whose pages move, through the faults in turn (``FAULTS``)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+
+    from tests.processes import RedisServer, free_port
+
+    global MODE
+    MODE = "production-process"  # the production topology, steps on the servers' timers
+    base = int(os.environ.get("HELPER_PORT_BASE", "0") or 0)
+    ctx: dict = {"redis": RedisServer(base + 60 if base else free_port()).wait_ready()}
+    ctx.update(hang=args.fault_hang, which=args.faults.split(","))
+    env = {"CELERY_BROKER_URL": ctx["redis"].url(0), "CHANNEL_LAYER_URL": ctx["redis"].url(1)}
+    try:
+        ctx["servers"] = servers = start_servers(2, args.pause, env)
+        try:
+            made = make_rooms(
+                args.fault_rooms, args.fault_timer_rooms, args.turn_seconds, args.fault_player_rooms
+            )
+            kinds = ["computer"] * args.fault_rooms + ["timer"] * args.fault_timer_rooms
+            rooms = [
+                FaultRoom(pk, token, k)
+                for (pk, token), k in zip(
+                    made, [*kinds, *["player"] * args.fault_player_rooms], strict=True
+                )
+            ]
+            me = get_user_model().objects.get(username="bench-host").pk
+            faults = asyncio.run(play_through_faults(ctx, rooms, me, args))
+            live = settings.LIVE
+            bound = live["GRACE_SECONDS"] + 3 * live["HEARTBEAT_SECONDS"] + live["SWEEP_SECONDS"]
+            seats = (*seats_left([r.pk for r in rooms if r.kind != "computer"], bound + 10), bound)
+        finally:
+            stop_all(servers)
+    finally:
+        ctx["redis"].stop()
+    logs = server_events([r.pk for r in rooms])
+    step_bound = live["SWEEP_AFTER"] + live["SWEEP_SECONDS"]
+    print(
+        f"{MODE} faults: {args.fault_rooms} computer rooms, {args.fault_timer_rooms} rooms "
+        f"whose person never moves ({args.turn_seconds} s timer), {args.fault_player_rooms} "
+        f"rooms whose pages move, at {args.pause:g} s a step, through nginx and 2 Daphne "
+        f"servers, {N_WORKERS} Celery workers (beat in the first), Redis on port "
+        f"{ctx['redis'].port}; each fault watched {args.fault_window:g} s",
+        flush=True,
+    )
+    show_faults(faults, rooms, logs, args.pause, seats, step_bound)
+
+
 def show(title: str, r: dict) -> None:
     print(
         f"{title}: {r['moves_per_s']:7.1f} moves/s applied, {r['received']} received; "
@@ -1032,7 +1543,7 @@ def show_ratios() -> None:
         )
 
 
-PHASES = ("human", "capacity", "timers", "flood", "failover", "connects", "idle", "abuse")
+PHASES = ("human", "capacity", "timers", "flood", "failover", "connects", "idle", "abuse", "faults")
 
 
 def main() -> None:
@@ -1073,6 +1584,13 @@ def main() -> None:
     parser.add_argument("--failover-rooms", type=int, default=100)
     parser.add_argument("--failover-limit", type=float, default=60)
     parser.add_argument("--failover-pause", type=float, default=2.0, help="seconds per move")
+    parser.add_argument("--faults", default="daphne,worker,restart,hang", help="which faults")
+    parser.add_argument("--fault-rooms", type=int, default=20, help="computer rooms")
+    parser.add_argument("--fault-timer-rooms", type=int, default=10)
+    parser.add_argument("--fault-player-rooms", type=int, default=10)
+    parser.add_argument("--fault-window", type=float, default=30, help="seconds watched")
+    parser.add_argument("--fault-settle", type=float, default=10)
+    parser.add_argument("--fault-hang", type=float, default=20, help="seconds Redis hangs")
     args = parser.parse_args()
     phases = [p for p in args.phases.split(",") if p and p not in args.skip.split(",")]
     unknown = [p for p in [*phases, *args.skip.split(",")] if p and p not in PHASES]
@@ -1156,6 +1674,9 @@ def main() -> None:
         failover_phase(
             args.failover_clients, args.failover_rooms, args.failover_pause, args.failover_limit
         )
+
+    if "faults" in phases:
+        faults_phase(args)
 
     connects = args.connects if "connects" in phases else 0
     idle = args.idle if "idle" in phases else 0

@@ -28,7 +28,7 @@ def sweep_in_process_on_start() -> None:
 
     # with a broker and LIVE_STEPS=process this server is a timer owner: it renews its lease
     # and adopts the rooms of owners that died or of the worker's sweep (docs/live.md)
-    own_timers(settings.LIVE["SWEEP_SECONDS"], timer_owner_tick)
+    own_timers(settings.LIVE["OWNER_SECONDS"], timer_owner_tick)
     if getattr(settings, "EMBEDDED_BEAT", False):
         return
 

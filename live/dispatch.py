@@ -10,7 +10,7 @@ name (``live.room_step``, ``live.seat_grace``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import concurrent.futures
 import heapq
 import logging
 import os
@@ -76,12 +76,22 @@ def group_send(group: str, message: dict[str, Any]) -> None:
         _pending += 1
     future = asyncio.run_coroutine_threadsafe(_send_twice(layer, group, message), _sender_loop())
     future.add_done_callback(lambda done: _sent(done, group))
-    with contextlib.suppress(Exception):  # a timeout: it goes on; a failure: _sent logs it
+    if _stuck.is_set():  # Redis hangs: nobody waits again until a send has got through
+        return
+    try:
         future.result(BROADCAST_WAIT)
+    except concurrent.futures.TimeoutError:  # it goes on in the background
+        _stuck.set()
+    except Exception:  # a failure: _sent logs it
+        pass
 
 
 #: how long the thread that broadcasts waits for the send; one try's limit; sends at once
 BROADCAST_WAIT = 1.0
+#: set when a send took longer than BROADCAST_WAIT (a hung Redis), cleared by the next send
+#: that ends otherwise than in a timeout: meanwhile no thread waits (a timer thread waiting
+#: 1 s a move made every room late by up to 9 s in a 20 s hang: --phases faults)
+_stuck = threading.Event()
 SEND_TIMEOUT = 5.0
 MAX_PENDING = 2000
 _pending = 0
@@ -95,12 +105,25 @@ async def _send_twice(layer, group: str, message: dict[str, Any]) -> None:
         await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
 
 
+#: broadcasts that timed out since the last that did not (one line for a whole hang)
+_timed_out = 0
+
+
 def _sent(done, group: str) -> None:
-    global _pending
+    """A send ended (on the sender loop's thread): a failure is one warning line, and the
+    sends a hung Redis timed out are one line when it starts and one when it ends."""
+    global _pending, _timed_out
     with _pending_lock:
         _pending -= 1
     exc = None if done.cancelled() else done.exception()
-    if exc is not None:  # the channel layer is down: the game goes on, clients resync
+    hung = isinstance(exc, TimeoutError)
+    if not done.cancelled() and not hung:
+        _stuck.clear()  # Redis answered (or refused: it is not hung)
+        if _timed_out > 1:
+            log.warning("live: broadcasts get through again; %s timed out meanwhile", _timed_out)
+        _timed_out = 0
+    _timed_out += hung
+    if exc is not None and _timed_out <= 1:  # the game goes on, clients resync
         log_failure(log, exc, "live: broadcast to %s failed", group)
 
 

@@ -181,9 +181,10 @@ class RoomEvent(models.Model):
 
 class TimerOwner(models.Model):
     """A process whose timer runs rooms' steps (an ASGI server with ``LIVE_STEPS=process``
-    and a broker) and its lease: it renews ``until`` every LIVE_SWEEP_SECONDS to now +
-    LIVE_SWEEP_AFTER. A room whose ``timer_owner`` has no live lease is adopted by a live
-    owner (docs/live.md, "Issue 33, item 4")."""
+    and a broker) and its lease: it renews ``until`` every LIVE_OWNER_SECONDS to now +
+    LIVE_SWEEP_AFTER, and its database session holds its advisory lock. A room whose
+    ``timer_owner`` is not alive (no lease, or no session holding its lock: the process
+    died) is adopted by a live owner (docs/live.md, "Issue 33, item 4")."""
 
     name = models.CharField(max_length=100, primary_key=True)
     until = models.DateTimeField(help_text="the lease: alive until then unless renewed")

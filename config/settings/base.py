@@ -470,6 +470,9 @@ LIVE = {
     "STEPS": os.environ.get("LIVE_STEPS", "process"),
     # how often the sweep runs (beat with a broker; the ASGI server's own thread without)
     "SWEEP_SECONDS": float(os.environ.get("LIVE_SWEEP_SECONDS", "10")),
+    # how often a timer owner (an ASGI server, LIVE_STEPS=process) holds its lease and
+    # adopts the rooms of owners that died (docs/live.md, "Issue 33, item 4")
+    "OWNER_SECONDS": float(os.environ.get("LIVE_OWNER_SECONDS", "2")),
     # a connection's seats are marked alive this often; a seat not marked for 3 beats and
     # the grace period (its server died) is handed to the computer by the sweep
     "HEARTBEAT_SECONDS": float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "10")),

@@ -30,6 +30,7 @@ os.environ.setdefault("LIVE_HEARTBEAT_SECONDS", "0.5")
 # the servers a test starts sweep every second, rooms late by 2 s (docs/live.md)
 os.environ.setdefault("LIVE_SWEEP_SECONDS", "1")
 os.environ.setdefault("LIVE_SWEEP_AFTER", "2")
+os.environ.setdefault("LIVE_OWNER_SECONDS", "0.5")
 # move analyses: off unless a test turns them on
 os.environ.setdefault("ANALYSIS_ENABLED", "0")
 # anonymous public pages are kept this long in the site's cache (tournaments/web/caching.py):

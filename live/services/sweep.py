@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db import transaction
-from django.db.models import Q
+from django.db import connection, transaction
+from django.db.models import BooleanField, Q
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from live.models import Room, Seat, TimerOwner
@@ -93,11 +94,54 @@ def seats_sweep(*, now=None) -> int:
     return freed
 
 
-def timer_owner_tick(name: str, *, limit: int = 200) -> int:
-    """One tick of the timer owner ``name`` (every LIVE_SWEEP_SECONDS, on its own thread):
+#: the advisory locks of the timer owners, ``(OWNER_LOCKS, hashtext(name))``: each held by
+#: its owner's own database session, which ends when its process dies
+OWNER_LOCKS = 33033
+_LOCK = (
+    "locktype = 'advisory' AND classid = %s AND objsubid = 2 AND objid = hashtext({})::oid "
+    "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+)
 
-    1. renew its lease to now + LIVE_SWEEP_AFTER (an owner that stops renewing — killed,
-       hung — is dead once that has passed);
+
+def hold_owner_lock(name: str) -> None:
+    """PostgreSQL: this session holds the lock of the owner ``name`` (taken once: a session
+    that has it takes it again only after losing its connection). A killed process's
+    session ends with it, and its lock with it: it is dead at once, not when its lease has
+    run out (``live_owners``)."""
+    if connection.vendor != "postgresql":
+        return
+    mine = _LOCK.format("%s") + " AND pid = pg_backend_pid()"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT pg_try_advisory_lock(%s, hashtext(%s)) "
+            f"WHERE NOT EXISTS (SELECT 1 FROM pg_locks WHERE {mine})",
+            [OWNER_LOCKS, name, OWNER_LOCKS, name],
+        )
+
+
+def live_owners(now):
+    """The timer owners alive: their lease runs and, on PostgreSQL, a session holds their
+    lock (a crash is seen at once; the lease is what tells a hung owner). Not a subquery:
+    the lock's condition names the table."""
+    owners = TimerOwner.objects.filter(until__gt=now)
+    if connection.vendor != "postgresql":
+        return owners
+    table = connection.ops.quote_name(TimerOwner._meta.db_table)
+    held = _LOCK.format(f"{table}.{connection.ops.quote_name('name')}")
+    exists = RawSQL(
+        f"EXISTS (SELECT 1 FROM pg_locks WHERE granted AND {held})",
+        [OWNER_LOCKS],
+        output_field=BooleanField(),
+    )
+    return owners.alias(held=exists).filter(held=True)
+
+
+def timer_owner_tick(name: str, *, limit: int = 200) -> int:
+    """One tick of the timer owner ``name`` (every LIVE_OWNER_SECONDS, on its own thread):
+
+    1. hold its lock (``hold_owner_lock``) and renew its lease to now + LIVE_SWEEP_AFTER:
+       an owner whose process died is dead at once (its lock is gone with its session),
+       one that stops renewing (hung) once its lease has passed;
     2. adopt up to ``limit`` playing rooms that no live owner holds, most overdue first:
        each with a conditional UPDATE on the room's row (``WHERE timer_owner = <the owner
        read> AND move_number = <the roll read>``), so of two owners adopting one room, or
@@ -108,13 +152,14 @@ def timer_owner_tick(name: str, *, limit: int = 200) -> int:
     A step of a room applied anywhere later moves the room to the applier if that is an
     owner, or leaves it to be adopted (docs/live.md, "Issue 33, item 4"). Returns how many
     rooms were adopted."""
+    hold_owner_lock(name)
     now = timezone.now()
     lease = timedelta(seconds=live_setting("SWEEP_AFTER"))
     if not TimerOwner.objects.filter(name=name).update(until=now + lease):
         TimerOwner.objects.update_or_create(name=name, defaults={"until": now + lease})
         # owners that died long ago, gone (a restarted server has a new name)
         TimerOwner.objects.filter(until__lt=now - timedelta(hours=1)).delete()
-    alive = TimerOwner.objects.filter(until__gt=now).values("name")
+    alive = list(live_owners(now).values_list("name", flat=True))  # a few: one a server
     orphans = list(
         Room.objects.filter(status=Room.Status.PLAYING)
         .exclude(timer_owner__in=alive)

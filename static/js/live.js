@@ -84,10 +84,12 @@
     return true;
   }
 
+  var movedFor = -1; /* the roll this page sent its move for */
   function play(k) {
     var m = state.legal[k];
     if (!m || !myTurn() || !online()) return;
     send({ type: "move", move_number: state.move_number, move: [m[0], m[1], m[2]] });
+    movedFor = state.move_number;
     ui.moves.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
   }
 
@@ -394,6 +396,9 @@
      thinking over a choice is silence as it should be. */
   var heardAt = Date.now(), askedAt = 0;
   function someoneThinking() {
+    /* this page moved: the silence is the server's (its move's broadcast lost), not a
+       person thinking — else it would wait out the whole turn timer */
+    if (movedFor === state.move_number) return false;
     var s = state.seats[seatIndex(state.turn)];
     if (!s || s.kind !== "human" || state.legal.length < 2) return false;
     return !state.deadline || state.deadline > Date.now() / 1000 - 2;

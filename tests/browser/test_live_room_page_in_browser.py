@@ -449,3 +449,29 @@ def test_a_page_whose_broadcasts_are_lost_asks_for_the_state_and_catches_up(
     history = page.locator("[data-history] li")
     expect(history).to_have_count(room.move_number)  # the events it missed, asked for
     assert page.js_errors == []
+
+
+def test_a_players_own_move_whose_broadcast_is_lost_is_not_waited_for(
+    chromium, server_without_sweep, people, scheduled
+):
+    """Issue 33's faults: a person moved, and the broadcast of their move was lost (a Redis
+    restart or hang). The page used to take the silence for the person thinking over their
+    choice (its state still said so, with the turn timer far off) and waited for the whole
+    timer; it knows it moved, so it asks for the state and goes on."""
+    server = server_without_sweep
+    room, _game = _human_room(people, scheduled, seconds=600)
+    page = _page(chromium, server, people[0], width=1280)
+    page.context.add_init_script(_BROADCASTS_LOST)
+    page.goto(f"/live/{room.token}/")
+    expect(page.locator("#live-room")).to_have_attribute("data-connected", "1")
+    buttons = page.locator("[data-moves] button.live-move")
+    expect(buttons.first).to_be_enabled()
+    page.evaluate("window.__deaf = true")
+    buttons.first.click()  # the server applies it (and moves the computers on)
+    page.wait_for_function(
+        "n => +document.getElementById('live-room').dataset.moveNumber > n",
+        arg=room.move_number,
+        timeout=15_000,
+    )
+    assert page.evaluate("window.__dropped") > 0  # its move's broadcast was lost
+    assert page.js_errors == []

@@ -198,8 +198,19 @@ def owners(transactional_db, scheduled):
     """Its own Redis, a worker with beat, and Daphne servers added by the test (``add``),
     the steps on the servers' timers (``LIVE_STEPS=process``): each server is a timer
     owner. The test process schedules nothing: its rooms are adopted by an owner."""
+    yield from _owner_processes({})
+
+
+@pytest.fixture
+def long_lease_owners(transactional_db, scheduled):
+    """``owners`` with a lease of 60 s (LIVE_SWEEP_AFTER, the worker's too: its sweep steps
+    no room within it)."""
+    yield from _owner_processes({"LIVE_SWEEP_AFTER": "60"})
+
+
+def _owner_processes(extra: dict[str, str]):
     redis = RedisServer().wait_ready()
-    env = _fault_env(redis.port, "process")
+    env = {**_fault_env(redis.port, "process"), **extra}
     started: dict[str, object] = {"redis": redis, "worker": worker_with_beat(env)}
 
     def add(key: str) -> Daphne:
@@ -305,4 +316,27 @@ def test_a_killed_timer_owner_its_timers_fire_within_the_bound(owners, people):
         f"(bound {LEASE_BOUND:.0f}s + {WORK:.0f}s of work)"
     )
     assert max(late) <= LEASE_BOUND + WORK
+    _no_roll_twice(ids)
+
+
+def test_a_killed_owners_rooms_move_on_long_before_its_lease_ends(long_lease_owners, people):
+    """Issue 33's fault target, every room moving again within 10 s of a server's kill:
+    with a lease of 60 s, the rooms of a killed timer owner are adopted by the other server
+    within seconds — the killed process's database session, and with it its lock, ended
+    with it (before: nothing moved them until its lease had run out)."""
+    _started, add = long_lease_owners
+    servers = {"a": add("a"), "b": add("b")}
+    names = {key: _owner_of(daphne) for key, daphne in servers.items()}
+    ids = _rooms(people[0], 4)
+    _all_move(ids, within=60)
+    owned = dict(Room.objects.filter(pk__in=ids).values_list("pk", "timer_owner"))
+    victim = max(names, key=lambda key: sum(owner == names[key] for owner in owned.values()))
+    survivor = next(key for key in names if key != victim)
+    servers[victim].kill()
+    adopted = _all_owned_by(ids, names[survivor], within=10)
+    took = _all_move(ids, by=3, within=10)
+    print(
+        f"after the owner's kill (lease 60 s) its rooms were adopted within {adopted:.1f}s "
+        f"and all moved 3 rolls {took:.1f}s later"
+    )
     _no_roll_twice(ids)

@@ -39,6 +39,14 @@ def redis_down(settings):
     dispatch._sender = None
 
 
+@pytest.fixture(autouse=True)
+def not_stuck():
+    """No test leaves the process taking Redis for hung (``dispatch._stuck``)."""
+    yield
+    dispatch._stuck.clear()
+    dispatch._timed_out = 0
+
+
 def _one_line_warnings(caplog, name: str) -> list[logging.LogRecord]:
     records = [r for r in caplog.records if r.name.startswith(name)]
     assert records, f"nothing logged by {name}"
@@ -88,6 +96,57 @@ def test_a_hung_redis_does_not_hold_the_thread_that_broadcasts(monkeypatch, capl
     (record,) = _one_line_warnings(caplog, "live.dispatch")
     assert "broadcast to room.9 failed" in record.getMessage()
     release.set()
+
+
+def test_while_redis_hangs_no_thread_waits_for_a_broadcast_again(monkeypatch):
+    """Once a send has outlasted BROADCAST_WAIT, the next broadcasts do not wait at all
+    until a send gets through: a timer thread waiting for every move it made kept every
+    room late by up to 9 s in a 20 s hang (bench/online.py --phases faults)."""
+    release = threading.Event()
+
+    class HungLayer:
+        async def group_send(self, group, message):
+            while not release.is_set():
+                await asyncio.sleep(0.01)
+
+    monkeypatch.setattr(dispatch, "get_channel_layer", lambda: HungLayer())
+    monkeypatch.setattr(dispatch, "BROADCAST_WAIT", 0.05)
+    monkeypatch.setattr(dispatch, "SEND_TIMEOUT", 30)
+    dispatch._stuck.clear()
+    dispatch.group_send("room.9", {"type": "room.state", "state": {}})  # waits, in vain
+    monkeypatch.setattr(dispatch, "BROADCAST_WAIT", 60)
+    thread = threading.Thread(target=dispatch.group_send, args=("room.9", {"type": "x"}))
+    thread.start()
+    thread.join(10)
+    assert not thread.is_alive(), "a broadcast waited for a Redis known to hang"
+    release.set()  # Redis answers again: the sends get through, and the next one waits
+    _wait_for_sends()
+    assert not dispatch._stuck.is_set()
+
+
+def test_a_hang_is_two_lines_however_many_broadcasts_time_out(monkeypatch, caplog):
+    """A 20 s hang timed out 310 broadcasts, a warning each (bench/online.py --phases
+    faults): now one line when the first times out, one when a send gets through again."""
+    caplog.set_level(logging.WARNING)
+    release = threading.Event()
+
+    class HungLayer:
+        async def group_send(self, group, message):
+            while not release.is_set():
+                await asyncio.sleep(0.01)
+
+    monkeypatch.setattr(dispatch, "get_channel_layer", lambda: HungLayer())
+    monkeypatch.setattr(dispatch, "BROADCAST_WAIT", 0.01)
+    monkeypatch.setattr(dispatch, "SEND_TIMEOUT", 0.1)
+    for n in range(5):
+        dispatch.group_send(f"room.{n}", {"type": "room.state", "state": {}})
+    _wait_for_sends()
+    release.set()
+    dispatch.group_send("room.9", {"type": "room.state", "state": {}})
+    _wait_for_sends()
+    first, again = _one_line_warnings(caplog, "live.dispatch")
+    assert "broadcast to room.0 failed" in first.getMessage()
+    assert "get through again; 5 timed out" in again.getMessage()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -9,13 +9,13 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connections
+from django.db import connection, connections
 from django.utils import timezone
 
 from live import dispatch, services
 from live.models import Room, TimerOwner
 from live.services import timers
-from live.services.sweep import timer_owner_tick
+from live.services.sweep import hold_owner_lock, timer_owner_tick
 
 
 def _rooms(hosts, n: int) -> list[int]:
@@ -35,11 +35,27 @@ def fresh_owner_cache(monkeypatch):
     monkeypatch.setattr(timers, "_owners_seen", (-1e9, False))
 
 
+@pytest.fixture(autouse=True)
+def owner_locks_let_go():
+    """The owners' advisory locks this test's session took (a session's locks outlive its
+    transactions) are let go after it."""
+    yield
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_unlock_all()")
+
+
+def _alive(name: str, seconds: float = 30) -> None:
+    """An owner ``name`` whose lease runs and whose lock this session holds (a live
+    process holds its own)."""
+    TimerOwner.objects.create(name=name, until=timezone.now() + timedelta(seconds=seconds))
+    hold_owner_lock(name)
+
+
 @pytest.mark.django_db
 def test_a_dead_owners_rooms_are_adopted_with_their_steps_due(people, scheduled):
     ids = _rooms(people, 2)
     TimerOwner.objects.create(name="dead", until=timezone.now() - timedelta(seconds=1))
-    TimerOwner.objects.create(name="alive", until=timezone.now() + timedelta(seconds=30))
+    _alive("alive")
     Room.objects.filter(pk=ids[0]).update(timer_owner="dead")
     Room.objects.filter(pk=ids[1]).update(timer_owner="alive")
     scheduled.clear()
@@ -103,7 +119,7 @@ def test_a_worker_hands_a_room_it_moved_to_a_live_owner(
     assert [args for _, args, _ in scheduled] == [[room_id, number + 1]]
     assert Room.objects.get(pk=room_id).timer_owner == ""
     # an owner alive: the worker's step schedules nothing, the owner adopts the room
-    TimerOwner.objects.create(name="server", until=timezone.now() + timedelta(seconds=30))
+    _alive("server")
     monkeypatch.setattr(timers, "_owners_seen", (-1e9, False))
     scheduled.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -125,3 +141,21 @@ def test_a_step_applied_by_an_owner_puts_the_room_on_its_timer(
         assert services.room_step(room_id=room_id, move_number=number) is not None
     assert Room.objects.get(pk=room_id).timer_owner == "server-1"
     assert [args for _, args, _ in scheduled] == [[room_id, number + 1]]
+
+
+@pytest.mark.django_db
+def test_an_owner_whose_process_died_is_dead_before_its_lease_runs_out(people, scheduled):
+    """A killed server's database session ends with it, and so does its lock: its rooms are
+    adopted at the next tick of a live owner, not once its lease (LIVE_SWEEP_AFTER) has
+    run out (issue 33's fault target: every room moving again within 10 s)."""
+    ids = _rooms(people, 3)
+    # killed: its lease runs for another minute, but no session holds its lock
+    TimerOwner.objects.create(name="killed", until=timezone.now() + timedelta(seconds=60))
+    _alive("alive", 60)
+    Room.objects.filter(pk__in=ids[:2]).update(timer_owner="killed")
+    Room.objects.filter(pk=ids[2]).update(timer_owner="alive")
+    scheduled.clear()
+    assert timer_owner_tick("me") == 2
+    owners = dict(Room.objects.filter(pk__in=ids).values_list("pk", "timer_owner"))
+    assert owners == {ids[0]: "me", ids[1]: "me", ids[2]: "alive"}
+    assert sorted(args[0] for _, args, _ in scheduled) == sorted(ids[:2])

@@ -172,7 +172,7 @@ def test_a_result_counts_while_a_recompute_of_its_league_runs(monkeypatch):
     _enter(world, extra[0], 0)  # its own recompute ran on commit (eager Celery)
     League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + 1)
     computing, entered = threading.Event(), threading.Event()
-    real = standings.compute_standings
+    real = standings._computed_table
 
     def slow_compute(*args, **kwargs):
         if not computing.is_set():
@@ -180,7 +180,7 @@ def test_a_result_counts_while_a_recompute_of_its_league_runs(monkeypatch):
             entered.wait(timeout=20)  # the first run computes until the result is in
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(standings, "compute_standings", slow_compute)
+    monkeypatch.setattr(standings, "_computed_table", slow_compute)
     outcome = {}
 
     def run():

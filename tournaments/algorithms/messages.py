@@ -324,6 +324,9 @@ MESSAGES: dict[str, str] = {
     "metric_unknown": gettext_noop("unknown standings metric %(given)s; the metrics are %(known)s"),
     "metric_no_key": gettext_noop("metric %(metric)s has no key"),
     "metric_twice": gettext_noop("metric %(metric)s is listed twice in the precedence"),
+    "metric_not_summed": gettext_noop(
+        "metric %(metric)s cannot be ranked from per-entry sums; compute the table from the games"
+    ),
     "entries_one_string": gettext_noop("entries must be a sequence of ids, not a single string"),
     "entry_twice": gettext_noop("an entry is listed twice: %(entries)s"),
     "not_game_outcome": gettext_noop("expected GameOutcome records, got %(given)s"),

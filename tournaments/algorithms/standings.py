@@ -106,6 +106,8 @@ class GameOutcome:
 
     def _freeze_sequence(self, name: str) -> None:
         value = getattr(self, name)
+        if type(value) is tuple:  # already frozen (the database's reading gives tuples)
+            return
         if isinstance(value, str | bytes) or not isinstance(value, Iterable):
             raise self._fault("game_field_sequence", field=name, given=repr(value))
         object.__setattr__(self, name, tuple(value))
@@ -122,6 +124,8 @@ class GameOutcome:
 
     def validate(self, entries: frozenset[EntryId] | None = None) -> None:
         """Raise :class:`StandingsError` if the record is inconsistent."""
+        if _plainly_valid(self, entries):  # most records: one quick look
+            return
         self._check_players(entries)
         self._check_winner()
         self._check_members("player_placings", self.player_placings, unique=True)
@@ -194,6 +198,44 @@ class GameOutcome:
             raise self._fault("game_time", given=repr(time))
 
 
+def _plainly_valid(game: GameOutcome, entries: frozenset[EntryId] | None) -> bool:
+    """A quick look that passes only records every check of :meth:`GameOutcome.validate`
+    passes (entry ids that are plain ints, whole counts that are plain ints): a league's
+    12,000 games are checked in a few milliseconds. False does not mean invalid: the full
+    checks then run and name the fault."""
+    try:
+        players = game.players
+        seated = set(players)
+        if len(players) < 2 or len(seated) != len(players):
+            return False
+        if entries is not None and not seated <= entries:
+            return False
+        winner, loser, placings = game.winner, game.forfeit_loser, game.player_placings
+        if winner is not None and winner not in seated:
+            return False
+        if loser is not None and (loser not in seated or loser == winner):
+            return False
+        if winner is not None and placings and placings[0] != winner:
+            return False
+        for unique in (placings, game.both_finished_order):
+            if len(set(unique)) != len(unique) or not seated.issuperset(unique):
+                return False
+        if not seated.issuperset(game.colour_places):
+            return False
+        pawns = game.counted_pawns
+        if pawns and set(pawns) != seated:
+            return False
+        for counts in (pawns, game.completed_colours):
+            if not seated.issuperset(counts):
+                return False
+            if any(type(v) is not int or v < 0 for v in counts.values()):
+                return False
+        time = game.game_time
+        return time is None or _is_seconds(time)
+    except TypeError:  # something unhashable: the full checks say what
+        return False
+
+
 def _is_seconds(time: object) -> bool:
     """A finite number of seconds ≥ 0 (not a bool)."""
     if isinstance(time, bool) or not isinstance(time, int | float):
@@ -225,6 +267,14 @@ class StandingsContext:
     def games_of(self, entry: EntryId) -> tuple[GameOutcome, ...]:
         """The entry's games, in input order (indexed once: metrics ask per entry)."""
         return self._games.get(entry, ())  # type: ignore[attr-defined]
+
+    def won_lost_of(self, entry: EntryId) -> WonLost:
+        """The entry's wins and losses, counted once for every metric that asks."""
+        counted = self.__dict__.get("_won_lost")
+        if counted is None:
+            counted = {e: _won_lost(e, games) for e, games in self._games.items()}  # type: ignore[attr-defined]
+            object.__setattr__(self, "_won_lost", counted)
+        return counted.get(entry, NO_GAMES)
 
 
 # --------------------------------------------------------------------------------------
@@ -275,8 +325,18 @@ class Metric:
         return value if self.higher_is_better else -value
 
 
-def _count(ctx: StandingsContext, group: Sequence[EntryId], test: Callable[..., bool]) -> dict:
-    return {e: sum(1 for g in ctx.games_of(e) if test(g, e)) for e in group}
+NO_GAMES = WonLost(0, 0)
+
+
+def _won_lost(entry: EntryId, games: Iterable[GameOutcome]) -> WonLost:
+    """The entry's record in ``games`` (its own)."""
+    wins = losses = 0
+    for game in games:
+        if _won(game, entry):
+            wins += 1
+        if _lost(game, entry):
+            losses += 1
+    return WonLost(wins, losses)
 
 
 def _won(game: GameOutcome, entry: EntryId) -> bool:
@@ -300,7 +360,7 @@ class GamesPlayed(Metric):
     label: str = "Games"
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
-        return _count(ctx, group, lambda g, e: True)
+        return {e: len(ctx.games_of(e)) for e in group}
 
 
 @dataclass(frozen=True)
@@ -309,7 +369,7 @@ class Wins(Metric):
     label: str = "Won"
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
-        return _count(ctx, group, _won)
+        return {e: ctx.won_lost_of(e).wins for e in group}
 
 
 @dataclass(frozen=True)
@@ -321,7 +381,7 @@ class Losses(Metric):
     higher_is_better: bool = False
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
-        return _count(ctx, group, _lost)
+        return {e: ctx.won_lost_of(e).losses for e in group}
 
 
 @dataclass(frozen=True)
@@ -335,9 +395,7 @@ class WonLostRecord(Metric):
     label: str = "W–L"
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
-        wins = Wins().evaluate(ctx, group)
-        losses = Losses().evaluate(ctx, group)
-        return {e: WonLost(wins[e], losses[e]) for e in group}
+        return {e: ctx.won_lost_of(e) for e in group}
 
     def rank_key(self, value: Any) -> Any:
         record = WonLost(*value)
@@ -489,11 +547,11 @@ class GameTime(Metric):
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
         return {
-            e: _total_time([g.game_time for g in ctx.games_of(e) if not g.forfeited]) for e in group
+            e: total_time([g.game_time for g in ctx.games_of(e) if not g.forfeited]) for e in group
         }
 
 
-def _total_time(times: list[float | None]) -> float | None:
+def total_time(times: list[float | None]) -> float | None:
     """The sum of the times, or None when one of them is unknown: a time beyond
     :data:`MAX_GAME_SECONDS` is no real game's (game-log.md bounds "t"), so it counts as
     unknown, and a sum of real times never nears an overflow."""
@@ -765,6 +823,91 @@ def compute_standings(
     return _rows(blocks, between, ranker.values)
 
 
+#: the metrics :func:`rank_standings` takes as given values (sums over an entry's own
+#: games) or computes in each tied group (head-to-head from ``games_among``, die rolls)
+SUMMED_METRICS = frozenset(
+    {
+        "games_played",
+        "wins",
+        "losses",
+        "won_lost",
+        "win_percentage",
+        "counted_pawns_difference",
+        "completed_colours",
+        "game_time",
+    }
+)
+GROUP_METRICS = frozenset({"head_to_head", "die_roll"})
+
+
+def rank_standings(
+    entries: Iterable[EntryId],
+    values: Mapping[str, Mapping[EntryId, Any]],
+    precedence: Iterable[str | Metric] = LEAGUE_PRECEDENCE,
+    *,
+    games_among: Callable[[list[list[EntryId]]], Iterable[GameOutcome]],
+    die_rolls: Mapping[EntryId, Any] | None = None,
+    roll_offs: Sequence[TieBreakRoll | Iterable[Mapping[EntryId, int]]] = (),
+    show: Iterable[str | Metric] = DEFAULT_SHOW,
+) -> tuple[StandingsRow, ...]:
+    """The table :func:`compute_standings` gives, from each entry's values of the metrics
+    that are sums over its own games (``values``: ``key → entry → value``, every entry,
+    e.g. summed by the database over games already checked) instead of the games
+    themselves. Only head-to-head reads games: with ``head_to_head`` in the precedence,
+    ``games_among(classes)`` is asked once for the games in which two or more entries of
+    one class played — the classes are the entries still tied on every metric before
+    head-to-head that can separate them, a superset of every group head-to-head will
+    compare — and each game it gives is checked here.
+
+    Only the keys of :data:`SUMMED_METRICS` and :data:`GROUP_METRICS` may be ranked or
+    shown this way (:class:`StandingsError` ``metric_not_summed`` otherwise)."""
+    ids = _check_entries(entries)
+    _check_die_rolls(die_rolls or {})
+    metrics = resolve_metrics(precedence)
+    shown = _shown_too(show, metrics)
+    for metric in (*metrics, *shown):
+        if metric != METRICS.get(metric.key) or metric.key not in SUMMED_METRICS | GROUP_METRICS:
+            raise StandingsError("metric_not_summed", metric=repr(metric.key))
+    games: tuple[GameOutcome, ...] = ()
+    if any(isinstance(m, HeadToHead) for m in metrics):
+        classes = _tied_before_head_to_head(ids, metrics, values)
+        games = _check_outcomes(games_among(classes), frozenset(ids))
+    ctx = StandingsContext(
+        entries=ids,
+        outcomes=games,
+        die_rolls=dict(die_rolls or {}),
+        roll_offs=_roll_off_sequences(roll_offs),
+    )
+    ranker = _Ranker(ctx, metrics, shown, given=values)
+    blocks, between = ranker.rank(list(ids), 0) if ids else ([], [])
+    return _rows(blocks, between, ranker.values)
+
+
+def _tied_before_head_to_head(
+    ids: tuple[EntryId, ...],
+    metrics: tuple[Metric, ...],
+    values: Mapping[str, Mapping[EntryId, Any]],
+) -> list[list[EntryId]]:
+    """The entries grouped by their rank keys of the metrics before head-to-head, up to
+    the first with an unknown value (which separates no group it is unknown in), classes
+    of two or more: every group the ranking ever compares by head-to-head lies inside
+    one of them (each metric only splits the groups the metrics before it left)."""
+    keys: dict[EntryId, tuple] = {e: () for e in ids}
+    for metric in metrics:
+        if metric.group_dependent:  # head-to-head here; a die roll only splits further
+            if isinstance(metric, HeadToHead):
+                break
+            continue
+        column = values[metric.key]
+        if any(column[e] is None for e in ids):
+            break
+        keys = {e: (*keys[e], metric.rank_key(column[e])) for e in ids}
+    classes: dict[tuple, list[EntryId]] = {}
+    for entry in ids:
+        classes.setdefault(keys[entry], []).append(entry)
+    return [members for members in classes.values() if len(members) > 1]
+
+
 def _shown_too(show: Iterable[str | Metric], metrics: tuple[Metric, ...]) -> tuple[Metric, ...]:
     """The metrics shown in the rows besides those of the precedence."""
     keys = {m.key for m in metrics}
@@ -826,11 +969,21 @@ class _Ranker:
     later one only the entries still tied on all before it (``values``: every metric's
     value per entry, a group-dependent metric's from the last group it was computed in)."""
 
-    def __init__(self, ctx: StandingsContext, metrics: tuple[Metric, ...], shown):
+    def __init__(
+        self,
+        ctx: StandingsContext,
+        metrics: tuple[Metric, ...],
+        shown,
+        given: Mapping[str, Mapping[EntryId, Any]] | None = None,
+    ):
         self.ctx = ctx
         self.metrics = metrics
         self.values: dict[str, dict[EntryId, Any]] = {
-            m.key: dict.fromkeys(ctx.entries) if m.group_dependent else m.evaluate(ctx, ctx.entries)
+            m.key: dict.fromkeys(ctx.entries)
+            if m.group_dependent
+            else dict(given[m.key])
+            if given is not None
+            else m.evaluate(ctx, ctx.entries)
             for m in (*metrics, *shown)
         }
 

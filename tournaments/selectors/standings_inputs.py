@@ -10,12 +10,16 @@ from collections import defaultdict
 from typing import Any
 
 from django.db import connection
+from django.db.models.expressions import RawSQL
 
 from tournaments.algorithms.standings import (
     MAX_GAME_SECONDS,
+    SUMMED_METRICS,
     GameOutcome,
     PlacementPoints,
     TieBreakRoll,
+    WonLost,
+    total_time,
 )
 from tournaments.models import Fixture, League, Result, Seat
 
@@ -32,13 +36,8 @@ RESULT_FIELDS = (
 )
 
 
-def _counted_results(league: League) -> list[dict[str, Any]]:
-    """The league's confirmed regular-stage results as plain dicts, in one query.
-
-    On PostgreSQL the database aggregates them into one JSON text, decoded at once: for
-    10,000 games that is several times cheaper than decoding five JSON columns per row
-    (bench/standings.py). Elsewhere (the embedded SQLite default) the ORM reads them.
-    """
+def _counted(league: League):
+    """The league's confirmed regular-stage results (a queryset)."""
     counted = Result.objects.filter(
         fixture__league=league,
         fixture__series__isnull=True,
@@ -47,21 +46,35 @@ def _counted_results(league: League) -> list[dict[str, Any]]:
     )
     if not_counted_game0(league):
         counted = counted.exclude(fixture__number=0)
-    if connection.vendor == "postgresql":
-        return _aggregated_in_json(counted)
-    return list(counted.values(*RESULT_FIELDS))
+    return counted
 
 
-def _aggregated_in_json(counted) -> list[dict[str, Any]]:
-    """The results' fields aggregated by PostgreSQL into one JSON text, decoded at once."""
+def _counted_results(league: League) -> list[dict[str, Any]]:
+    """The league's confirmed regular-stage results as plain dicts, in one query (the ORM's
+    reading, for databases other than PostgreSQL)."""
+    return list(_counted(league).values(*RESULT_FIELDS))
+
+
+def _counted_with_seats_in_json(league: League, **only: Any) -> list[list[Any]]:
+    """The counted results' fields and each one's seated entries (in seat order) as rows,
+    aggregated by PostgreSQL into one JSON text in one query, decoded at once: for 12,000
+    games several times cheaper than decoding five JSON columns per row and reading every
+    seat of the league through the ORM (bench/scale.py, "standings recompute (big)")."""
+    counted = _counted(league).filter(**only)
     sql, params = counted.values(*RESULT_FIELDS).query.sql_with_params()
     columns = ", ".join(f"q.{name}" for name in RESULT_FIELDS)
+    seat, position = Seat._meta.db_table, Seat._meta.get_field("position").column
+    seats = (
+        f"(SELECT json_agg(s.entry_id ORDER BY s.{position}) FROM {seat} AS s"
+        " WHERE s.fixture_id = q.fixture_id)"
+    )
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT json_agg(json_build_array({columns}))::text FROM ({sql}) AS q", params
+            f"SELECT json_agg(json_build_array({columns}, {seats}))::text FROM ({sql}) AS q",
+            params,
         )
         text = cursor.fetchone()[0]
-    return [dict(zip(RESULT_FIELDS, row, strict=True)) for row in json.loads(text or "[]")]
+    return json.loads(text or "[]")
 
 
 def not_counted_game0(league: League) -> bool:
@@ -84,7 +97,12 @@ def stored_game_time(value: Any) -> float | None:
 
 def outcomes_for(league: League) -> list[GameOutcome]:
     """Every counted result of the league's regular stage, as ``GameOutcome`` records
-    (two queries, whatever the number of games)."""
+    (one query on PostgreSQL, two elsewhere, whatever the number of games)."""
+    if connection.vendor == "postgresql":
+        return [
+            _outcome(dict(zip(RESULT_FIELDS, row, strict=False)), tuple(row[-1] or ()))
+            for row in _counted_with_seats_in_json(league)
+        ]
     results = _counted_results(league)
     seats: dict[int, list[int]] = defaultdict(list)
     for fixture_id, entry_id in (
@@ -155,3 +173,158 @@ def roll_offs_for(league: League) -> list[TieBreakRoll]:
         rounds = tuple(_by_entry(r) for r in roll.rounds)
         timed.append((roll.recorded_at, 1, roll.pk, TieBreakRoll(rounds, roll.recorded_at)))
     return [item[-1] for item in sorted(timed, key=lambda t: t[:3])]
+
+
+# --- the sums of a league's table, added up by PostgreSQL ------------------------------
+
+#: a whole number ≥ 0 as PostgreSQL writes a JSON number (``jsonb`` keeps no exponent)
+_WHOLE = r"^[0-9]+$"
+
+#: The entries' sums in one statement. ``j``: a row per counted result and seated entry,
+#: with that entry's count values (cast only when they are numbers: no row, however bad,
+#: raises) and whether each is a plain whole number; ``c``: per result, its seats (``pl``
+#: as JSON, ``keys`` as text) and counts of what names them; ``r``: whether each result is
+#: *plain*, i.e. passes every check of ``GameOutcome.validate`` as the games would read
+#: it, by scalar tests: "every id named is seated, once" is "as many ids as seats named"
+#: (``placings``, ``both_finished``), "seated" is containment (``colour_places``) or, for
+#: ``{entry id: count}``, nothing left once the seats' keys are taken out (so a key not
+#: written plainly is not plain either). ``entries``: the sums, per entry.
+_SUMS_SQL = """
+WITH q AS MATERIALIZED ({counted}),
+j AS MATERIALIZED (
+    SELECT q.fixture_id, s.entry_id, q.winner_id, q.forfeit_loser_id, q.game_time,
+        CASE WHEN jsonb_typeof(q.counted_pawns -> s.entry_id::text) = 'number'
+             THEN (q.counted_pawns ->> s.entry_id::text)::numeric END AS p,
+        CASE WHEN jsonb_typeof(q.completed_colours -> s.entry_id::text) = 'number'
+             THEN (q.completed_colours ->> s.entry_id::text)::numeric END AS cc,
+        (jsonb_typeof(q.counted_pawns) <> 'object' OR NOT q.counted_pawns ? s.entry_id::text
+         OR (jsonb_typeof(q.counted_pawns -> s.entry_id::text) = 'number'
+             AND (q.counted_pawns ->> s.entry_id::text) ~ %s)) AS p_whole,
+        (jsonb_typeof(q.completed_colours) <> 'object'
+         OR NOT q.completed_colours ? s.entry_id::text
+         OR (jsonb_typeof(q.completed_colours -> s.entry_id::text) = 'number'
+             AND (q.completed_colours ->> s.entry_id::text) ~ %s)) AS cc_whole,
+        jsonb_typeof(q.counted_pawns) = 'object' AND q.counted_pawns ? s.entry_id::text
+            AS pawned,
+        q.placings @> jsonb_build_array(s.entry_id) AS placed,
+        q.both_finished @> jsonb_build_array(s.entry_id) AS both_done
+    FROM q JOIN {seat} AS s ON s.fixture_id = q.fixture_id
+),
+c AS MATERIALIZED (
+    SELECT j.fixture_id, jsonb_agg(j.entry_id) AS pl, array_agg(j.entry_id::text) AS keys,
+        count(*) AS n, bool_and(j.entry_id = ANY(%s::bigint[])) AS entered,
+        bool_and(j.p_whole AND j.cc_whole) AS whole,
+        count(*) FILTER (WHERE j.entry_id = j.winner_id) AS winners,
+        count(*) FILTER (WHERE j.entry_id = j.forfeit_loser_id) AS losers,
+        count(*) FILTER (WHERE j.pawned) AS pawned,
+        count(*) FILTER (WHERE j.placed) AS placed,
+        count(*) FILTER (WHERE j.both_done) AS both_done,
+        sum(j.p) AS pawn_sum
+    FROM j GROUP BY j.fixture_id
+),
+r AS (
+    SELECT q.fixture_id, (
+        c.n >= 2 AND c.entered AND c.whole
+        AND (q.winner_id IS NULL OR c.winners = 1)
+        AND (q.forfeit_loser_id IS NULL
+             OR (c.losers = 1 AND q.forfeit_loser_id IS DISTINCT FROM q.winner_id))
+        AND CASE WHEN jsonb_typeof(q.placings) = 'array'
+            THEN jsonb_array_length(q.placings) = c.placed ELSE false END
+        AND CASE WHEN jsonb_typeof(q.colour_places) = 'array'
+            THEN c.pl @> q.colour_places ELSE false END
+        AND CASE WHEN jsonb_typeof(q.both_finished) = 'array'
+            THEN jsonb_array_length(q.both_finished) = c.both_done ELSE false END
+        AND CASE WHEN jsonb_typeof(q.counted_pawns) = 'object'
+            THEN q.counted_pawns - c.keys = '{{}}'::jsonb
+                 AND (q.counted_pawns = '{{}}'::jsonb OR c.pawned = c.n)
+            ELSE false END
+        AND CASE WHEN jsonb_typeof(q.completed_colours) = 'object'
+            THEN q.completed_colours - c.keys = '{{}}'::jsonb ELSE false END
+    ) AS plain
+    FROM q LEFT JOIN c ON c.fixture_id = q.fixture_id
+)
+SELECT json_build_object(
+    'games', (SELECT count(*) FROM q),
+    'plain', (SELECT coalesce(bool_and(coalesce(r.plain, false)), true)
+                     AND count(*) = count(DISTINCT r.fixture_id) FROM r),
+    'entries', (SELECT json_agg(json_build_array(e, played, wins, losses, pawns, colours, times))
+        FROM (
+            SELECT j.entry_id AS e,
+                count(*) AS played,
+                count(*) FILTER (WHERE CASE
+                    WHEN j.forfeit_loser_id IS NOT NULL AND j.winner_id IS NULL
+                    THEN j.entry_id <> j.forfeit_loser_id
+                    ELSE coalesce(j.winner_id = j.entry_id, false) END) AS wins,
+                count(*) FILTER (WHERE CASE
+                    WHEN j.forfeit_loser_id IS NOT NULL THEN j.entry_id = j.forfeit_loser_id
+                    ELSE coalesce(j.winner_id <> j.entry_id, false) END) AS losses,
+                coalesce(sum(c.n * j.p - c.pawn_sum)
+                    FILTER (WHERE j.forfeit_loser_id IS NULL AND j.p IS NOT NULL), 0) AS pawns,
+                coalesce(sum(j.cc) FILTER (WHERE j.forfeit_loser_id IS NULL), 0) AS colours,
+                coalesce(json_agg(j.game_time) FILTER (WHERE j.forfeit_loser_id IS NULL), '[]')
+                    AS times
+            FROM j JOIN c ON c.fixture_id = j.fixture_id
+            GROUP BY j.entry_id
+        ) AS t)
+)::text
+"""
+
+
+def entry_sums(league: League, entries: list[int]) -> tuple[int, dict[str, dict]] | None:
+    """The number of counted games and, for every entry, the values of the metrics that
+    are sums over its own games (``rank_standings``' ``SUMMED_METRICS``), added up by
+    PostgreSQL in one query: exactly what ``compute_standings`` computes from the games.
+
+    ``None`` when a counted result is not plainly valid (a row the games' checks would
+    refuse, or one they read in a way SQL does not repeat: an entry id that is not a
+    plain int, a count that is not a whole number, …) or the database is not PostgreSQL:
+    the table is then computed from the games, whose checks name the fault."""
+    if connection.vendor != "postgresql":
+        return None
+    counted = _counted(league).order_by()  # sums: in any order
+    sql, params = counted.values(*RESULT_FIELDS).query.sql_with_params()
+    query = _SUMS_SQL.format(counted=sql, seat=Seat._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(query, (*params, _WHOLE, _WHOLE, list(entries)))
+        found = json.loads(cursor.fetchone()[0])
+    if not found["plain"]:
+        return None
+    return found["games"], _values(entries, found["entries"] or [])
+
+
+def _values(entries: list[int], rows: list[list]) -> dict[str, dict]:
+    """``metric key → entry → value`` from the database's sums (every entry: those
+    without a counted game have played none)."""
+    by_entry = {row[0]: row for row in rows}
+    values: dict[str, dict] = {key: {} for key in SUMMED_METRICS}
+    for entry in entries:
+        _, played, wins, losses, pawns, colours, times = by_entry.get(
+            entry, (entry, 0, 0, 0, 0, 0, [])
+        )
+        record = WonLost(wins, losses)
+        values["games_played"][entry] = played
+        values["wins"][entry] = wins
+        values["losses"][entry] = losses
+        values["won_lost"][entry] = record
+        values["win_percentage"][entry] = record.percentage
+        values["counted_pawns_difference"][entry] = pawns
+        values["completed_colours"][entry] = colours
+        values["game_time"][entry] = total_time([stored_game_time(t) for t in times])
+    return values
+
+
+def outcomes_among(league: League, classes: list[list[int]]) -> list[GameOutcome]:
+    """The counted results in which two or more entries of one of ``classes`` played, as
+    ``GameOutcome`` records, in one query: what the tied groups' head-to-head reads."""
+    members = [entry for group in classes for entry in group]
+    labels = [n for n, group in enumerate(classes) for _ in group]
+    shared = RawSQL(
+        f"SELECT s.fixture_id FROM {Seat._meta.db_table} AS s"
+        " JOIN unnest(%s::bigint[], %s::integer[]) AS k(entry_id, label)"
+        " ON k.entry_id = s.entry_id GROUP BY s.fixture_id, k.label HAVING count(*) > 1",
+        (members, labels),
+    )
+    return [
+        _outcome(dict(zip(RESULT_FIELDS, row, strict=False)), tuple(row[-1] or ()))
+        for row in _counted_with_seats_in_json(league, fixture_id__in=shared)
+    ]

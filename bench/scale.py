@@ -27,7 +27,8 @@ The measurements, each size in turn:
   cache off (PUBLIC_PAGE_CACHE_SECONDS=0, STANDINGS_PAGE_CACHE_SECONDS=0) and on.
 * **tasks** — each in a process of its own, inside a transaction rolled back afterwards
   (the site stays as built): the standings recompute of the largest league, a new game's
-  upload and the ratings update after it, a void of a rated game and the ratings update
+  upload, the upload with the recompute it triggers (upload → standings, what the web
+  process and then a worker spend on it), the ratings update after an upload, a void of a rated game and the ratings update
   after it (a full recompute today), the full ratings recompute, the world rankings, the
   analyses' catch-up: wall time and the process's peak RSS growth (``getrusage``).
 
@@ -872,6 +873,7 @@ def in_process(only: str) -> dict:
 TASKS = (
     "standings recompute (big)",
     "upload a new game (service)",
+    "upload → standings (big)",
     "ratings update after a new game",
     "ratings update after a void",
     "full ratings recompute",
@@ -901,7 +903,11 @@ def run_task(name: str) -> dict:
         if name == "standings recompute (big)":
             League.objects.filter(pk=big.pk).update(results_revision=F("results_revision") + 1)
             work = lambda: standings_recompute(big.pk)  # noqa: E731
-        elif name in ("upload a new game (service)", "ratings update after a new game"):
+        elif name in (
+            "upload a new game (service)",
+            "upload → standings (big)",
+            "ratings update after a new game",
+        ):
             fixture = (
                 big.fixtures.filter(status=Fixture.Status.SCHEDULED)
                 .select_related("league")
@@ -916,6 +922,12 @@ def run_task(name: str) -> dict:
 
             if name == "upload a new game (service)":
                 work = upload
+            elif name == "upload → standings (big)":  # what a worker runs after the POST
+
+                def work():
+                    upload()
+                    return standings_recompute(big.pk)
+
             else:
                 upload()
                 work = ratings_update

@@ -28,9 +28,10 @@ The measurements, each size in turn:
 * **tasks** — each in a process of its own, inside a transaction rolled back afterwards
   (the site stays as built): the standings recompute of the largest league, a new game's
   upload, the upload with the recompute it triggers (upload → standings, what the web
-  process and then a worker spend on it), the ratings update after an upload, a void of a rated game and the ratings update
-  after it (a full recompute today), the full ratings recompute, the world rankings, the
-  analyses' catch-up: wall time and the process's peak RSS growth (``getrusage``).
+  process and then a worker spend on it), the ratings update after an upload, a void of a
+  rated game and the ratings update after it (a full recompute today), the full ratings
+  recompute, the world rankings, the analyses' catch-up: wall time and the process's peak
+  RSS growth (``getrusage``).
 
     .venv/bin/python bench/scale.py [--sizes 1,10,100] [--skip-build] [--rebuild]
         [--only pages|api|tasks] [--seconds 3] [--clients 20] [--workers 2]

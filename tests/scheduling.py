@@ -12,8 +12,10 @@ alike (each collects for itself; xdist requires the same order everywhere):
   are made once, in one process;
 * spread over the k parts by their rough cost (largest first, each into the part with the
   least so far), each part holding exactly as many tests as the scheduler will give it;
-* in each part, the modules with the longest tests first: what is left to move at the end
-  are the many short tests.
+* in each part, in pytest-django's order (tests in a rolled-back transaction, then the
+  transactional ones, then those without a database: :func:`django_order`), and within
+  each of the three the costliest modules first, so the long tests start early and what
+  is left to move at the end are short tests.
 
 The cost of a module is what it took in a full run (``tests/durations.json``, seconds
 per module, written from a JUnit report by ``python -m tests.scheduling report.xml``); a
@@ -62,6 +64,29 @@ def part_sizes(total: int, parts: int) -> list[int]:
     return sizes
 
 
+def django_order(item: pytest.Item) -> int:
+    """pytest-django's order, as Django's test runner orders: tests in a transaction rolled
+    back first (0), then the transactional ones (1), then those without a database (2). It
+    is kept: a transactional test empties every table after it, the rows that migrations
+    wrote too (the "Rating officers" group), and tests without a database may find what the
+    transactional ones left behind (a Celery app switched to the real broker)."""
+    from django.test import TestCase, TransactionTestCase
+    from pytest_django.plugin import validate_django_db
+
+    cls = getattr(item, "cls", None)
+    if cls is not None and issubclass(cls, TransactionTestCase):
+        return 0 if issubclass(cls, TestCase) else 1
+    fixtures = getattr(item, "fixturenames", ())
+    marker = item.get_closest_marker("django_db")
+    transactional = "transactional_db" in fixtures or "live_server" in fixtures
+    if marker is not None:
+        transaction, reset_sequences, *_ = validate_django_db(marker)
+        transactional = transactional or transaction or reset_sequences
+    if transactional:
+        return 1
+    return 0 if marker is not None or "db" in fixtures else 2
+
+
 def laid_out(items: list[pytest.Item], parts: int) -> list[pytest.Item]:
     modules: dict[str, list[pytest.Item]] = {}
     for item in items:
@@ -97,9 +122,18 @@ def laid_out(items: list[pytest.Item], parts: int) -> list[pytest.Item]:
                 cost[p] += seconds * len(share) / len(tests)
     ordered: list[pytest.Item] = []
     for part in chosen:
-        part.sort(key=lambda g: (-g[0], g[1]))  # the longest first
-        for group in part:
-            ordered.extend(group[2])
+        # pytest-django's order first; within it, the costliest modules first
+        rank = {name: n for n, (_, name, _) in enumerate(sorted(part, key=lambda g: (-g[0], g[1])))}
+        tests = [item for group in part for item in group[2]]
+        order = {id(item): n for n, item in enumerate(tests)}
+        tests.sort(
+            key=lambda item: (
+                django_order(item),
+                rank[item.nodeid.split("::", 1)[0]],
+                order[id(item)],
+            )
+        )
+        ordered.extend(tests)
     return ordered
 
 

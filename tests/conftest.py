@@ -11,9 +11,6 @@ from tests.celery_worker import (
     xdist_worker_index,
 )
 
-#: the order of the tests between the xdist processes (long ones first, spread evenly)
-pytest_plugins = ["tests.scheduling"]
-
 
 def pytest_configure(config):
     """Under pytest-xdist (``-n``, see pyproject.toml) every test process gets its own

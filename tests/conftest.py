@@ -113,6 +113,20 @@ def _fresh_cache(request):
 
 
 @pytest.fixture(autouse=True)
+def _language_and_time_zone_of_a_fresh_process(request):
+    """A request through the test client leaves the language it asked for (LocaleMiddleware's
+    ``activate``) active in this thread after the test; what a later test renders outside a
+    request (a notification's text) would then be German or English by the order the tests
+    ran in. Every test starts as a fresh process does: the default language and time zone."""
+    yield
+    if request.config.pluginmanager.hasplugin("django"):
+        from django.utils import timezone, translation
+
+        translation.deactivate()
+        timezone.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _broker_outage_forgotten(request):
     """A failed publish pauses this process's publishing for a few seconds
     (tournaments/services/broker.py): a test that made one must not pause the next test."""

@@ -14,6 +14,38 @@ from tests.browser.test_phone_width import LANGUAGES, PHONE, WIDTH_REPORT
 
 pytestmark = pytest.mark.browser
 
+#: the demo season as the demo command left it, table by table in PostgreSQL's COPY text:
+#: taken after this process's first build, copied back for its next test
+_DEMO_ROWS: dict[str, bytes] = {}
+
+
+def demo_loaded() -> None:
+    """The demo season in the (emptied) test database. The first test of this process runs
+    the demo command itself (about 13 s, most of it playing the games and the real move
+    analyses) and keeps what it wrote; the next test gets exactly those rows back
+    (COPY, under a second) instead of building the same season again. Every table is
+    copied, the content types and permissions too (the flush after a test makes them anew
+    under new numbers), so the rows refer to one another as the command wrote them."""
+    from django.contrib.contenttypes.models import ContentType
+    from django.db import connection, transaction
+
+    tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+    quote = connection.ops.quote_name
+    if not _DEMO_ROWS:
+        call_command("demo", force=True, stdout=open("/dev/null", "w"))  # noqa: SIM115
+        with connection.cursor() as cursor:
+            for table in tables:
+                with cursor.copy(f"COPY {quote(table)} TO STDOUT") as copy:
+                    _DEMO_ROWS[table] = b"".join(bytes(block) for block in copy)
+        return
+    with transaction.atomic(), connection.cursor() as cursor:  # foreign keys: at the commit
+        for table in tables:
+            cursor.execute(f"DELETE FROM {quote(table)}")
+        for table, rows in _DEMO_ROWS.items():
+            with cursor.copy(f"COPY {quote(table)} FROM STDIN") as copy:
+                copy.write(rows)
+    ContentType.objects.clear_cache()  # the numbers of the first build's content types
+
 
 def demo_pages(signed_in: bool) -> dict[str, str]:
     """Every kind of page, for every league of the demo (one game and player of each)."""
@@ -55,7 +87,7 @@ def test_no_page_of_the_demo_is_wider_than_a_phone(
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    call_command("demo", force=True, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    demo_loaded()
     pages = demo_pages(signed_in)
     too_wide, missing = {}, {}
     for lang, locale in LANGUAGES.items():

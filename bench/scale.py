@@ -28,7 +28,8 @@ The measurements, each size in turn:
 * **tasks** — each in a process of its own, inside a transaction rolled back afterwards
   (the site stays as built): the standings recompute of the largest league, a new game's
   upload and the ratings update after it, a void of a rated game and the ratings update
-  after it (a full recompute today), the full ratings recompute, the world rankings, the
+  after it (the big league's latest rated game: a replay of what follows it; and its first
+  game: the worst case, the full recompute), the full ratings recompute, the world rankings, the
   analyses' catch-up: wall time and the process's peak RSS growth (``getrusage``).
 
     .venv/bin/python bench/scale.py [--sizes 1,10,100] [--skip-build] [--rebuild]
@@ -873,11 +874,36 @@ TASKS = (
     "standings recompute (big)",
     "upload a new game (service)",
     "ratings update after a new game",
-    "ratings update after a void",
+    "ratings update after a void (latest game)",
+    "ratings update after a void (a week old)",
+    "ratings update after a void (big, latest)",
+    "ratings update after a void (first game)",
     "full ratings recompute",
     "world rankings",
     "analyses catch-up",
 )
+
+
+def void_target(name: str, big):
+    """The game a void row voids, and how many rated games follow it: a dispute comes within
+    days of a game, so the typical correction is of the platform's latest rated game or of
+    one a week old (a replay of what follows it); the big league's latest game (played in
+    the middle of the site's history) and the first game in history (nearly everything
+    follows it: the full recompute) show how the cost grows with what follows the change."""
+    from django.db.models import Max
+
+    from ratings.models import RatingGame
+
+    rated = RatingGame.objects.filter(places__isnull=False).select_related("fixture__league__owner")
+    if name.endswith("(latest game)"):
+        game = rated.order_by("-pk")[0]
+    elif name.endswith("(a week old)"):
+        newest = rated.aggregate(at=Max("played_at"))["at"]
+        game = rated.filter(played_at__lte=newest - timedelta(days=7)).order_by("-pk")[0]
+    else:
+        first = name.endswith("(first game)")
+        game = rated.filter(fixture__league=big).order_by("pk" if first else "-pk")[0]
+    return game.fixture, rated.filter(pk__gt=game.pk).count()
 
 
 def run_task(name: str) -> dict:
@@ -919,10 +945,12 @@ def run_task(name: str) -> dict:
             else:
                 upload()
                 work = ratings_update
-        elif name == "ratings update after a void":
-            fixture = big.fixtures.filter(status=Fixture.Status.CONFIRMED).order_by("pk").first()
-            result_void(fixture=fixture, by=big.owner, reason="bench: a void of a rated game")
-            work = ratings_update
+        elif name.startswith("ratings update after a void"):
+            fixture, after = void_target(name, big)
+            result_void(
+                fixture=fixture, by=fixture.league.owner, reason="bench: a void of a rated game"
+            )
+            work = lambda: {"rated games after it": after, **ratings_update()}  # noqa: E731
         elif name == "full ratings recompute":
             work = ratings_recompute
         elif name == "world rankings":
@@ -936,7 +964,7 @@ def run_task(name: str) -> dict:
         grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
         transaction.set_rollback(True)
     text = outcome if isinstance(outcome, dict | int | str) else type(outcome).__name__
-    return {"task": name, "seconds": seconds, "rss_growth_mb": grown, "outcome": str(text)[:80]}
+    return {"task": name, "seconds": seconds, "rss_growth_mb": grown, "outcome": str(text)[:240]}
 
 
 def throughput(size: float, rows: list[dict], cookies: dict, args, cache_on: bool) -> None:

@@ -875,7 +875,8 @@ TASKS = (
     "upload a new game (service)",
     "ratings update after a new game",
     "ratings update after a void (latest game)",
-    "ratings update after a void (a week old)",
+    "ratings update after a void (500 back)",
+    "ratings update after a void (2,000 back)",
     "ratings update after a void (big, latest)",
     "ratings update after a void (first game)",
     "full ratings recompute",
@@ -885,24 +886,22 @@ TASKS = (
 
 
 def void_target(name: str, big):
-    """The game a void row voids, and how many rated games follow it: a dispute comes within
-    days of a game, so the typical correction is of the platform's latest rated game or of
-    one a week old (a replay of what follows it); the big league's latest game (played in
-    the middle of the site's history) and the first game in history (nearly everything
+    """The game a void row voids, and how many rated games follow it. A dispute comes
+    within days of a game: the typical correction is of the platform's latest rated game, or
+    of the game 500 rated games back (about nine days at the site's mean of ~55 rated games
+    a day) or 2,000 back (about five weeks). The big league's latest game (played in the
+    middle of the site's history, 51k games back) and the first game in history (everything
     follows it: the full recompute) show how the cost grows with what follows the change."""
-    from django.db.models import Max
-
     from ratings.models import RatingGame
 
     rated = RatingGame.objects.filter(places__isnull=False).select_related("fixture__league__owner")
-    if name.endswith("(latest game)"):
-        game = rated.order_by("-pk")[0]
-    elif name.endswith("(a week old)"):
-        newest = rated.aggregate(at=Max("played_at"))["at"]
-        game = rated.filter(played_at__lte=newest - timedelta(days=7)).order_by("-pk")[0]
+    if name.endswith("(big, latest)"):
+        game = rated.filter(fixture__league=big).order_by("-pk")[0]
+    elif name.endswith("(first game)"):
+        game = rated.order_by("pk")[0]
     else:
-        first = name.endswith("(first game)")
-        game = rated.filter(fixture__league=big).order_by("pk" if first else "-pk")[0]
+        back = {"(latest game)": 0, "(500 back)": 500, "(2,000 back)": 2000}
+        game = rated.order_by("-pk")[back[name.split(" void ")[1]]]
     return game.fixture, rated.filter(pk__gt=game.pk).count()
 
 

@@ -885,24 +885,26 @@ TASKS = (
 )
 
 
-def void_target(name: str, big):
-    """The game a void row voids, and how many rated games follow it. A dispute comes
-    within days of a game: the typical correction is of the platform's latest rated game, or
-    of the game 500 rated games back (about nine days at the site's mean of ~55 rated games
-    a day) or 2,000 back (about five weeks). The big league's latest game (played in the
-    middle of the site's history, 51k games back) and the first game in history (everything
-    follows it: the full recompute) show how the cost grows with what follows the change."""
+def void_targets(name: str, big):
+    """The games a void row may void (the first the void service accepts), each with how
+    many rated games follow it. A dispute comes within days of a game: the typical
+    correction is of the platform's latest rated game, or of the game 500 rated games back
+    (about nine days at the site's mean of ~55 rated games a day) or 2,000 back (about five
+    weeks). The big league's latest game (played in the middle of the site's history, 51k
+    games back) and the first games in history (everything follows them: the full
+    recompute; a 3T event game whose result decided a later game's start cannot be voided
+    alone, so the first one that can) show how the cost grows with what follows the change."""
     from ratings.models import RatingGame
 
     rated = RatingGame.objects.filter(places__isnull=False).select_related("fixture__league__owner")
     if name.endswith("(big, latest)"):
-        game = rated.filter(fixture__league=big).order_by("-pk")[0]
+        games = rated.filter(fixture__league=big).order_by("-pk")[:1]
     elif name.endswith("(first game)"):
-        game = rated.order_by("pk")[0]
+        games = rated.order_by("pk")[:50]
     else:
         back = {"(latest game)": 0, "(500 back)": 500, "(2,000 back)": 2000}
-        game = rated.order_by("-pk")[back[name.split(" void ")[1]]]
-    return game.fixture, rated.filter(pk__gt=game.pk).count()
+        games = rated.order_by("-pk")[back[name.split(" void ")[1]] :][:1]
+    return [(g.fixture, rated.filter(pk__gt=g.pk).count()) for g in games]
 
 
 def run_task(name: str) -> dict:
@@ -911,6 +913,7 @@ def run_task(name: str) -> dict:
     from django.db import transaction
     from django.db.models import F
 
+    from core.errors import ServiceError
     from ratings.services.ratings import ratings_recompute, ratings_update
     from tournaments.models import Fixture, League
     from tournaments.selectors.rankings import world_rankings
@@ -945,10 +948,15 @@ def run_task(name: str) -> dict:
                 upload()
                 work = ratings_update
         elif name.startswith("ratings update after a void"):
-            fixture, after = void_target(name, big)
-            result_void(
-                fixture=fixture, by=fixture.league.owner, reason="bench: a void of a rated game"
-            )
+            after = None
+            for fixture, following in void_targets(name, big):
+                try:
+                    with transaction.atomic():
+                        result_void(fixture=fixture, by=fixture.league.owner, reason="bench")
+                except ServiceError:
+                    continue
+                after = following
+                break
             work = lambda: {"rated games after it": after, **ratings_update()}  # noqa: E731
         elif name == "full ratings recompute":
             work = ratings_recompute

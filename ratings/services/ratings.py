@@ -366,6 +366,28 @@ CHANGE_FIELDS = (
 GAME_FIELDS = ("pk", "places", "applied", "revision", "skip_reason", "played_at", "fixture_id")
 
 
+#: the columns of a stored history row the replay reads (:class:`_StoredRow`)
+STORED_FIELDS = ("pk", "game_id", "player_id", *CHANGE_FIELDS)
+
+
+@dataclass(slots=True)
+class _StoredRow:
+    """A stored history row as the replay reads and rewrites it (plain values: building
+    model instances was a fifth of a long replay)."""
+
+    pk: int
+    game_id: int
+    player_id: int
+    place: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    display_before: int
+    display_after: int
+    win_probability: float
+
+
 def _rated(game: dict) -> RatedGame:
     return RatedGame(game["pk"], tuple((int(p), int(place)) for p, place in game["places"]))
 
@@ -450,7 +472,7 @@ class _Writes:
     """The history rows one chunk of the replay creates, rewrites and deletes."""
 
     creates: list[RatingChange] = field(default_factory=list)
-    updates: list[RatingChange] = field(default_factory=list)
+    updates: list[_StoredRow] = field(default_factory=list)
     deletes: list[int] = field(default_factory=list)
 
     def save(self) -> None:
@@ -525,7 +547,7 @@ class _Replay:
             self._chunk(games)
 
     def _chunk(self, games: list[dict]) -> None:
-        rows: dict[int, dict[int, RatingChange]] | None = None
+        rows: dict[int, dict[int, _StoredRow]] | None = None
         writes = _Writes()
         for i, game in enumerate(games):
             if game["applied"] and not any(p in self.dirty for p in _players_of(game)):
@@ -538,10 +560,10 @@ class _Replay:
         self.written["updated"] += len(writes.updates)
         self.written["deleted"] += len(writes.deletes)
 
-    def _history_from(self, games: list[dict]) -> dict[int, dict[int, RatingChange]]:
+    def _history_from(self, games: list[dict]) -> dict[int, dict[int, _StoredRow]]:
         """The stored history rows of ``games``, and the current ratings of the players
         of those after everything stored (their "before" is their current rating)."""
-        rows = self._rows([g["pk"] for g in games])
+        rows = self._rows(games)
         fresh = {
             p
             for g in games
@@ -551,7 +573,7 @@ class _Replay:
         self._load_current(fresh)
         return rows
 
-    def _replay_game(self, game: dict, stored: dict[int, RatingChange], writes: _Writes) -> None:
+    def _replay_game(self, game: dict, stored: dict[int, _StoredRow], writes: _Writes) -> None:
         """Rate one game again from its players' replayed ratings; its stored rows are
         updated, created or deleted as the result says."""
         self.written["games"] += 1
@@ -566,7 +588,7 @@ class _Replay:
         for c in rate_game(before, _rated(game), PLATFORM_RATINGS).changes:
             self._keep(game, c, stored.get(c.player), writes)
 
-    def _note_pending(self, game: dict, stored: dict[int, RatingChange]) -> None:
+    def _note_pending(self, game: dict, stored: dict[int, _StoredRow]) -> None:
         """A pending game: marked applied (or deleted, voided) at the revision read."""
         places = game["places"]
         self.newest = max(self.newest, game["pk"])
@@ -576,7 +598,7 @@ class _Replay:
             self.marks.append((game["pk"], game["revision"]))
         self.rated_delta += (places is not None) - bool(stored)
 
-    def _before(self, player: int, stored: dict[int, RatingChange], sequence: int) -> Rating:
+    def _before(self, player: int, stored: dict[int, _StoredRow], sequence: int) -> Rating:
         """A player's rating before a game: replayed (dirty), else as stored."""
         if player in self.dirty:
             return self.dirty[player]
@@ -584,7 +606,7 @@ class _Replay:
             return Rating(stored[player].mu_before, stored[player].sigma_before)
         return self._stored_at(player, sequence)
 
-    def _drop(self, player: int, row: RatingChange, writes: _Writes) -> None:
+    def _drop(self, player: int, row: _StoredRow, writes: _Writes) -> None:
         """The player's row of a game they are no longer rated in."""
         replayed = self.dirty.get(player, Rating(row.mu_before, row.sigma_before))
         writes.deletes.append(row.pk)
@@ -592,7 +614,7 @@ class _Replay:
         self.touched.add(player)
         self._settle(player, replayed, Rating(row.mu_after, row.sigma_after))
 
-    def _keep(self, game: dict, c, row: RatingChange | None, writes: _Writes) -> None:
+    def _keep(self, game: dict, c, row: _StoredRow | None, writes: _Writes) -> None:
         """A player's change in a game rated again: a new row, or the stored one
         rewritten where a value differs."""
         if row is None:
@@ -609,11 +631,15 @@ class _Replay:
             writes.updates.append(row)
         self._settle(c.player, c.after, old_after)
 
-    def _rows(self, game_ids: list[int]) -> dict[int, dict[int, RatingChange]]:
-        out: dict[int, dict[int, RatingChange]] = defaultdict(dict)
-        for row in RatingChange.objects.filter(game_id__in=game_ids).only(
-            "pk", "game_id", "player_id", *CHANGE_FIELDS
-        ):
+    def _rows(self, games: list[dict]) -> dict[int, dict[int, _StoredRow]]:
+        """The stored history rows of ``games`` (a keyset range: the games between them
+        that the walk skips, unrated and applied, have none), as plain rows."""
+        out: dict[int, dict[int, _StoredRow]] = defaultdict(dict)
+        rows = RatingChange.objects.filter(
+            game_id__gte=games[0]["pk"], game_id__lte=games[-1]["pk"]
+        ).values_list(*STORED_FIELDS)
+        for values in rows:
+            row = _StoredRow(*values)
             out[row.game_id][row.player_id] = row
         return out
 

@@ -27,10 +27,12 @@ The measurements, each size in turn:
   cache off (PUBLIC_PAGE_CACHE_SECONDS=0, STANDINGS_PAGE_CACHE_SECONDS=0) and on.
 * **tasks** — each in a process of its own, inside a transaction rolled back afterwards
   (the site stays as built): the standings recompute of the largest league, a new game's
-  upload and the ratings update after it, a void of a rated game and the ratings update
-  after it (the big league's latest rated game: a replay of what follows it; and its first
-  game: the worst case, the full recompute), the full ratings recompute, the world rankings, the
-  analyses' catch-up: wall time and the process's peak RSS growth (``getrusage``).
+  upload and the ratings update after it, voids of rated games and the ratings update after
+  each (``void_targets``: the platform's latest game, 500 and 2,000 games back — a typical
+  dispute, a replay of what follows it —, the big league's latest game in mid-history and
+  the first game — the worst case, the full recompute), the full ratings recompute, the
+  world rankings, the analyses' catch-up: wall time and the process's peak RSS growth
+  (``getrusage``).
 
     .venv/bin/python bench/scale.py [--sizes 1,10,100] [--skip-build] [--rebuild]
         [--only pages|api|tasks] [--seconds 3] [--clients 20] [--workers 2]

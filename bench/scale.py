@@ -28,10 +28,12 @@ The measurements, each size in turn:
 * **tasks** — each in a process of its own, inside a transaction rolled back afterwards
   (the site stays as built): the standings recompute of the largest league, a new game's
   upload, the upload with the recompute it triggers (upload → standings, what the web
-  process and then a worker spend on it), the ratings update after an upload, a void of a
-  rated game and the ratings update after it (a full recompute today), the full ratings
-  recompute, the world rankings, the analyses' catch-up: wall time and the process's peak
-  RSS growth (``getrusage``).
+  process and then a worker spend on it), the ratings update after an upload, voids of
+  rated games and the ratings update after each (``void_targets``: the platform's latest
+  game, 500 and 2,000 games back — a typical dispute, a replay of what follows it —, the big
+  league's latest game in mid-history and the first game — the worst case, the full
+  recompute), the full ratings recompute, the world rankings, the analyses' catch-up: wall
+  time and the process's peak RSS growth (``getrusage``).
 
     .venv/bin/python bench/scale.py [--sizes 1,10,100] [--skip-build] [--rebuild]
         [--only pages|api|tasks] [--seconds 3] [--clients 20] [--workers 2]
@@ -876,11 +878,37 @@ TASKS = (
     "upload a new game (service)",
     "upload → standings (big)",
     "ratings update after a new game",
-    "ratings update after a void",
+    "ratings update after a void (latest game)",
+    "ratings update after a void (500 back)",
+    "ratings update after a void (2,000 back)",
+    "ratings update after a void (big, latest)",
+    "ratings update after a void (first game)",
     "full ratings recompute",
     "world rankings",
     "analyses catch-up",
 )
+
+
+def void_targets(name: str, big):
+    """The games a void row may void (the first the void service accepts), each with how
+    many rated games follow it. A dispute comes within days of a game: the typical
+    correction is of the platform's latest rated game, or of the game 500 rated games back
+    (about nine days at the site's mean of ~55 rated games a day) or 2,000 back (about five
+    weeks). The big league's latest game (played in the middle of the site's history, 51k
+    games back) and the first games in history (everything follows them: the full
+    recompute; a 3T event game whose result decided a later game's start cannot be voided
+    alone, so the first one that can) show how the cost grows with what follows the change."""
+    from ratings.models import RatingGame
+
+    rated = RatingGame.objects.filter(places__isnull=False).select_related("fixture__league__owner")
+    if name.endswith("(big, latest)"):
+        games = rated.filter(fixture__league=big).order_by("-pk")[:1]
+    elif name.endswith("(first game)"):
+        games = rated.order_by("pk")[:50]
+    else:
+        back = {"(latest game)": 0, "(500 back)": 500, "(2,000 back)": 2000}
+        games = rated.order_by("-pk")[back[name.split(" void ")[1]] :][:1]
+    return [(g.fixture, rated.filter(pk__gt=g.pk).count()) for g in games]
 
 
 def run_task(name: str) -> dict:
@@ -889,6 +917,7 @@ def run_task(name: str) -> dict:
     from django.db import transaction
     from django.db.models import F
 
+    from core.errors import ServiceError
     from ratings.services.ratings import ratings_recompute, ratings_update
     from tournaments.models import Fixture, League
     from tournaments.selectors.rankings import world_rankings
@@ -932,10 +961,17 @@ def run_task(name: str) -> dict:
             else:
                 upload()
                 work = ratings_update
-        elif name == "ratings update after a void":
-            fixture = big.fixtures.filter(status=Fixture.Status.CONFIRMED).order_by("pk").first()
-            result_void(fixture=fixture, by=big.owner, reason="bench: a void of a rated game")
-            work = ratings_update
+        elif name.startswith("ratings update after a void"):
+            after = None
+            for fixture, following in void_targets(name, big):
+                try:
+                    with transaction.atomic():
+                        result_void(fixture=fixture, by=fixture.league.owner, reason="bench")
+                except ServiceError:
+                    continue
+                after = following
+                break
+            work = lambda: {"rated games after it": after, **ratings_update()}  # noqa: E731
         elif name == "full ratings recompute":
             work = ratings_recompute
         elif name == "world rankings":
@@ -949,7 +985,7 @@ def run_task(name: str) -> dict:
         grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
         transaction.set_rollback(True)
     text = outcome if isinstance(outcome, dict | int | str) else type(outcome).__name__
-    return {"task": name, "seconds": seconds, "rss_growth_mb": grown, "outcome": str(text)[:80]}
+    return {"task": name, "seconds": seconds, "rss_growth_mb": grown, "outcome": str(text)[:240]}
 
 
 def throughput(size: float, rows: list[dict], cookies: dict, args, cache_on: bool) -> None:

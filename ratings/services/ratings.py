@@ -23,8 +23,10 @@ from functools import reduce
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from ratings.algorithms import (
@@ -71,8 +73,79 @@ def every_league_rated() -> bool:
 HAND_RESULT_WITHOUT_ACCOUNTS = "a result without a validated log, with a player without an account"
 
 
+@dataclass(frozen=True, slots=True)
+class CountedResult:
+    """What the rating places of a counted result depend on: read from a ``Result`` with its
+    league (:meth:`of`) or straight from the database in bulk by the resync (no model
+    instances: building 1.2 million of them was most of a full recompute at 100×)."""
+
+    pk: int
+    fixture_id: int
+    source: str
+    forfeit_loser_id: int | None
+    verified: bool
+    winner_id: int | None
+    both_finished: list | None
+    colour_places: list | None
+    counted_pawns: dict | None
+    count_points: dict | None
+    league_format: str
+    league_rated: bool
+    owner_id: int
+    #: the league owner's account when the caller read it already (else looked up once)
+    owner: Any = None
+
+    @classmethod
+    def of(cls, result: Result) -> CountedResult:
+        league = result.fixture.league
+        return cls(
+            *(getattr(result, name) for name in COUNTED_FIELDS[:10]),
+            league.format,
+            league.rated,
+            league.owner_id,
+            league.owner,
+        )
+
+
+#: the columns of :class:`CountedResult` (the league's after the result's own)
+COUNTED_FIELDS = (
+    "pk",
+    "fixture_id",
+    "source",
+    "forfeit_loser_id",
+    "verified",
+    "winner_id",
+    "both_finished",
+    "colour_places",
+    "counted_pawns",
+    "count_points",
+    "fixture__league__format",
+    "fixture__league__rated",
+    "fixture__league__owner_id",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    """A seat of a counted result as the rating places need it."""
+
+    position: int
+    entry_id: int
+    player_id: int
+    has_account: bool
+
+    @classmethod
+    def of(cls, seat: Seat) -> SeatedPlayer:
+        player = seat.entry.player
+        return cls(seat.position, seat.entry_id, player.pk, player.user_id is not None)
+
+
+#: the columns of :class:`SeatedPlayer` (after the seat's fixture)
+SEAT_FIELDS = ("fixture_id", "position", "entry_id", "entry__player_id", "entry__player__user_id")
+
+
 def rating_refusal(
-    result: Result, seats: list[Seat], verified_owners: dict[int, bool] | None = None
+    result: CountedResult, seats: list[SeatedPlayer], verified_owners: dict[int, bool] | None = None
 ) -> str:
     """Why a counted result is not rated for trust reasons, or "" (docs/ratings.md):
 
@@ -90,30 +163,31 @@ def rating_refusal(
     (Who may be seated at all is the entry rules': an account holder only after
     accepting, a player without an account only by its creator or when shared.)
     """
-    league = result.fixture.league
     if every_league_rated():
-        if not _owner_verified(league.owner, verified_owners):
+        if not _owner_verified(result, verified_owners):
             return UNVERIFIED_ORGANIZER
-    elif not league.rated:
+    elif not result.league_rated:
         # a rating officer's sanction is the trust decision; it replaces the address check
         return NOT_SANCTIONED
-    if not result.verified and any(s.entry.player.user_id is None for s in seats):
+    if not result.verified and any(not s.has_account for s in seats):
         return HAND_RESULT_WITHOUT_ACCOUNTS
     return ""
 
 
-def _owner_verified(owner, verified_owners: dict[int, bool] | None) -> bool:
+def _owner_verified(result: CountedResult, verified_owners: dict[int, bool] | None) -> bool:
     """Staff, or an account with a confirmed e-mail address (looked up once per owner
     when the caller keeps ``verified_owners``)."""
-    if verified_owners is None:
-        return owner.is_staff or email_confirmed(owner)
-    if owner.pk not in verified_owners:
-        verified_owners[owner.pk] = owner.is_staff or email_confirmed(owner)
-    return verified_owners[owner.pk]
+    known = {} if verified_owners is None else verified_owners
+    if result.owner_id not in known:
+        owner = result.owner or get_user_model().objects.get(pk=result.owner_id)
+        known[result.owner_id] = owner.is_staff or email_confirmed(owner)
+    return known[result.owner_id]
 
 
 def rated_places(
-    result: Result, seats: list[Seat], verified_owners: dict[int, bool] | None = None
+    result: CountedResult,
+    seats: list[SeatedPlayer],
+    verified_owners: dict[int, bool] | None = None,
 ) -> tuple[list[list[int]] | None, str]:
     """The rating places of a counted result, or ``None`` and why it is not rated: the
     trust rules (:func:`rating_refusal`) first, then the result itself
@@ -123,7 +197,9 @@ def rated_places(
     return result_places(result, seats)
 
 
-def result_places(result: Result, seats: list[Seat]) -> tuple[list[list[int]] | None, str]:
+def result_places(
+    result: CountedResult, seats: list[SeatedPlayer]
+) -> tuple[list[list[int]] | None, str]:
     """A counted result as rating places ``[[player_id, place], …]`` in seat order, or
     ``None`` and the reason it is not rated (a forfeit, a result without information).
 
@@ -134,7 +210,7 @@ def result_places(result: Result, seats: list[Seat]) -> tuple[list[list[int]] | 
     if result.forfeit_loser_id is not None or result.source == Result.Source.FORFEIT:
         return None, "forfeit"
     seats = sorted(seats, key=lambda s: s.position)
-    to_player = {s.entry_id: s.entry.player_id for s in seats}
+    to_player = {s.entry_id: s.player_id for s in seats}
     players = [to_player[s.entry_id] for s in seats]
     finished = [to_player[e] for e in _finishing_entries(result) if e in to_player]
     scores, finished_score = _scores(result)
@@ -149,7 +225,7 @@ def result_places(result: Result, seats: list[Seat]) -> tuple[list[list[int]] | 
     return [[p, place] for p, place in places], ""
 
 
-def _finishing_entries(result: Result) -> list[int]:
+def _finishing_entries(result: CountedResult) -> list[int]:
     """The entries the game placed, best first: the winner (in a time-limited game only if
     they really finished), those who finished all colours, then by their first colour."""
     both = list(result.both_finished or [])
@@ -160,11 +236,11 @@ def _finishing_entries(result: Result) -> list[int]:
     return [*winner, *both, *(result.colour_places or [])]
 
 
-def _scores(result: Result) -> tuple[dict, float | None]:
+def _scores(result: CountedResult) -> tuple[dict, float | None]:
     """The other players' scores by entry (count points of a time-limited game, else
     counted pawns) and the score that means "finished everything" (count points only)."""
     if result.count_points:
-        fmt = get_format(result.fixture.league.format)
+        fmt = get_format(result.league_format)
         return result.count_points, FINISHED_COUNT_POINTS * fmt.colours_per_player
     return result.counted_pawns or {}, None
 
@@ -220,7 +296,8 @@ def rating_game_counted(fixture: Fixture | int) -> RatingGame | None:
         seats = _seats_with_players(fixture)
         if seats is None:
             seats = list(Seat.objects.filter(fixture_id=fixture_id).select_related("entry__player"))
-        game = _game_rated(game, fixture_id, result, *rated_places(result, seats))
+        places = rated_places(CountedResult.of(result), [SeatedPlayer.of(s) for s in seats])
+        game = _game_rated(game, fixture_id, result, *places)
     transaction.on_commit(ratings_enqueue)
     return game
 
@@ -287,6 +364,28 @@ CHANGE_FIELDS = (
     "win_probability",
 )
 GAME_FIELDS = ("pk", "places", "applied", "revision", "skip_reason", "played_at", "fixture_id")
+
+
+#: the columns of a stored history row the replay reads (:class:`_StoredRow`)
+STORED_FIELDS = ("pk", "game_id", "player_id", *CHANGE_FIELDS)
+
+
+@dataclass(slots=True)
+class _StoredRow:
+    """A stored history row as the replay reads and rewrites it (plain values: building
+    model instances was a fifth of a long replay)."""
+
+    pk: int
+    game_id: int
+    player_id: int
+    place: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    display_before: int
+    display_after: int
+    win_probability: float
 
 
 def _rated(game: dict) -> RatedGame:
@@ -373,7 +472,7 @@ class _Writes:
     """The history rows one chunk of the replay creates, rewrites and deletes."""
 
     creates: list[RatingChange] = field(default_factory=list)
-    updates: list[RatingChange] = field(default_factory=list)
+    updates: list[_StoredRow] = field(default_factory=list)
     deletes: list[int] = field(default_factory=list)
 
     def save(self) -> None:
@@ -448,7 +547,7 @@ class _Replay:
             self._chunk(games)
 
     def _chunk(self, games: list[dict]) -> None:
-        rows: dict[int, dict[int, RatingChange]] | None = None
+        rows: dict[int, dict[int, _StoredRow]] | None = None
         writes = _Writes()
         for i, game in enumerate(games):
             if game["applied"] and not any(p in self.dirty for p in _players_of(game)):
@@ -461,10 +560,10 @@ class _Replay:
         self.written["updated"] += len(writes.updates)
         self.written["deleted"] += len(writes.deletes)
 
-    def _history_from(self, games: list[dict]) -> dict[int, dict[int, RatingChange]]:
+    def _history_from(self, games: list[dict]) -> dict[int, dict[int, _StoredRow]]:
         """The stored history rows of ``games``, and the current ratings of the players
         of those after everything stored (their "before" is their current rating)."""
-        rows = self._rows([g["pk"] for g in games])
+        rows = self._rows(games)
         fresh = {
             p
             for g in games
@@ -474,7 +573,7 @@ class _Replay:
         self._load_current(fresh)
         return rows
 
-    def _replay_game(self, game: dict, stored: dict[int, RatingChange], writes: _Writes) -> None:
+    def _replay_game(self, game: dict, stored: dict[int, _StoredRow], writes: _Writes) -> None:
         """Rate one game again from its players' replayed ratings; its stored rows are
         updated, created or deleted as the result says."""
         self.written["games"] += 1
@@ -489,7 +588,7 @@ class _Replay:
         for c in rate_game(before, _rated(game), PLATFORM_RATINGS).changes:
             self._keep(game, c, stored.get(c.player), writes)
 
-    def _note_pending(self, game: dict, stored: dict[int, RatingChange]) -> None:
+    def _note_pending(self, game: dict, stored: dict[int, _StoredRow]) -> None:
         """A pending game: marked applied (or deleted, voided) at the revision read."""
         places = game["places"]
         self.newest = max(self.newest, game["pk"])
@@ -499,7 +598,7 @@ class _Replay:
             self.marks.append((game["pk"], game["revision"]))
         self.rated_delta += (places is not None) - bool(stored)
 
-    def _before(self, player: int, stored: dict[int, RatingChange], sequence: int) -> Rating:
+    def _before(self, player: int, stored: dict[int, _StoredRow], sequence: int) -> Rating:
         """A player's rating before a game: replayed (dirty), else as stored."""
         if player in self.dirty:
             return self.dirty[player]
@@ -507,7 +606,7 @@ class _Replay:
             return Rating(stored[player].mu_before, stored[player].sigma_before)
         return self._stored_at(player, sequence)
 
-    def _drop(self, player: int, row: RatingChange, writes: _Writes) -> None:
+    def _drop(self, player: int, row: _StoredRow, writes: _Writes) -> None:
         """The player's row of a game they are no longer rated in."""
         replayed = self.dirty.get(player, Rating(row.mu_before, row.sigma_before))
         writes.deletes.append(row.pk)
@@ -515,7 +614,7 @@ class _Replay:
         self.touched.add(player)
         self._settle(player, replayed, Rating(row.mu_after, row.sigma_after))
 
-    def _keep(self, game: dict, c, row: RatingChange | None, writes: _Writes) -> None:
+    def _keep(self, game: dict, c, row: _StoredRow | None, writes: _Writes) -> None:
         """A player's change in a game rated again: a new row, or the stored one
         rewritten where a value differs."""
         if row is None:
@@ -532,11 +631,15 @@ class _Replay:
             writes.updates.append(row)
         self._settle(c.player, c.after, old_after)
 
-    def _rows(self, game_ids: list[int]) -> dict[int, dict[int, RatingChange]]:
-        out: dict[int, dict[int, RatingChange]] = defaultdict(dict)
-        for row in RatingChange.objects.filter(game_id__in=game_ids).only(
-            "pk", "game_id", "player_id", *CHANGE_FIELDS
-        ):
+    def _rows(self, games: list[dict]) -> dict[int, dict[int, _StoredRow]]:
+        """The stored history rows of ``games`` (a keyset range: the games between them
+        that the walk skips, unrated and applied, have none), as plain rows."""
+        out: dict[int, dict[int, _StoredRow]] = defaultdict(dict)
+        rows = RatingChange.objects.filter(
+            game_id__gte=games[0]["pk"], game_id__lte=games[-1]["pk"]
+        ).values_list(*STORED_FIELDS)
+        for values in rows:
+            row = _StoredRow(*values)
             out[row.game_id][row.player_id] = row
         return out
 
@@ -656,16 +759,18 @@ def ratings_recompute(*, resync: bool = True) -> dict[str, Any]:
 
 
 def _resync() -> None:
-    """The rated games in line with the counted results, streamed in batches."""
+    """The rated games in line with the counted results, streamed in batches of plain
+    values (no model instances); only the games whose places changed are written."""
     counted = (
         Result.objects.filter(state=Result.State.CONFIRMED)
-        .select_related("fixture__league__owner")
+        .annotate(first_counted=Coalesce("decided_at", "created_at"))
         .order_by("decided_at", "pk")
+        .values_list(*COUNTED_FIELDS, "first_counted")
     )
     verified_owners: dict[int, bool] = {}  # one look-up per league owner
-    batch: list[Result] = []
-    for result in counted.iterator(chunk_size=CHUNK):
-        batch.append(result)
+    batch: list[tuple] = []
+    for row in counted.iterator(chunk_size=CHUNK):
+        batch.append(row)
         if len(batch) == CHUNK:
             _resync_batch(batch, verified_owners)
             batch = []
@@ -676,32 +781,46 @@ def _resync() -> None:
     RatingGame.objects.exclude(Exists(is_counted)).delete()
 
 
-def _resync_batch(results: list[Result], verified_owners: dict[int, bool]) -> None:
-    if not results:
+def _resync_batch(rows: list[tuple], verified_owners: dict[int, bool]) -> None:
+    if not rows:
         return
-    fixture_ids = [r.fixture_id for r in results]
-    seats: dict[int, list[Seat]] = defaultdict(list)
-    for seat in Seat.objects.filter(fixture_id__in=fixture_ids).select_related("entry__player"):
-        seats[seat.fixture_id].append(seat)
-    games = {g.fixture_id: g for g in RatingGame.objects.filter(fixture_id__in=fixture_ids)}
+    fixture_ids = [row[1] for row in rows]
+    seats: dict[int, list[SeatedPlayer]] = defaultdict(list)
+    for fixture_id, position, entry_id, player_id, user_id in Seat.objects.filter(
+        fixture_id__in=fixture_ids
+    ).values_list(*SEAT_FIELDS):
+        seats[fixture_id].append(SeatedPlayer(position, entry_id, player_id, user_id is not None))
+    games = {
+        row[0]: row
+        for row in RatingGame.objects.filter(fixture_id__in=fixture_ids).values_list(
+            "fixture_id", "pk", "result_id", "places", "skip_reason", "revision"
+        )
+    }
     fresh, changed = [], []
-    for result in results:
+    for *facts, first_counted in rows:
+        result = CountedResult(*facts)
         places, reason = rated_places(result, seats[result.fixture_id], verified_owners)
         game = games.get(result.fixture_id)
         if game is None:
             fresh.append(
                 RatingGame(
                     fixture_id=result.fixture_id,
-                    result=result,
+                    result_id=result.pk,
                     places=places,
                     skip_reason=reason,
-                    played_at=result.decided_at or result.created_at,
+                    played_at=first_counted,
                 )
             )
-        elif (game.result_id, game.places, game.skip_reason) != (result.pk, places, reason):
-            game.result, game.places, game.skip_reason = result, places, reason
-            game.revision += 1
-            changed.append(game)
+        elif game[2:5] != (result.pk, places, reason):
+            changed.append(
+                RatingGame(
+                    pk=game[1],
+                    result_id=result.pk,
+                    places=places,
+                    skip_reason=reason,
+                    revision=game[5] + 1,
+                )
+            )
     RatingGame.objects.bulk_create(fresh)  # sequences in the results' order
     fields = ["result", "places", "skip_reason", "revision"]
     RatingGame.objects.bulk_update(changed, fields, batch_size=500)

@@ -9,7 +9,8 @@ channel layer and PostgreSQL, computer-only rooms each watched by a spectator co
    nginx, the workers, this database's PostgreSQL backends, this client: by PID, below).
 
 Modes (``--mode``): **embedded** — the computer's steps and timers on the Daphne servers'
-own timer threads (no broker), the clients connected to the servers directly;
+own timer threads (no broker), the clients connected to the servers directly, on
+``--embedded-servers`` servers (1 by default: the embedded default is one process);
 **production** — the production topology (README, docs/configuration.md, ``make
 prod-local``): nginx from ``config/nginx.conf.template`` in front of the Daphne servers (one
 upstream with all of them; every client connects through nginx), the steps and timers as
@@ -1554,7 +1555,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", default="50,100,200", help="room counts at human pace")
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--servers", type=int, default=2, help="Daphne servers (production)")
+    parser.add_argument(
+        "--embedded-servers",
+        type=int,
+        default=1,
+        help="Daphne servers of the embedded mode (1: the embedded default is one process)",
+    )
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between moves")
     parser.add_argument("--capacity-rooms", default="10,40,100")
     parser.add_argument("--capacity-seconds", type=float, default=12)
@@ -1617,13 +1624,14 @@ def main() -> None:
     for mode in modes:
         MODE = mode
         workers = f", {N_WORKERS} Celery workers" if mode.startswith("production") else ""
+        n_servers = args.embedded_servers if mode == "embedded" else args.servers
         print(
-            f"== {mode}: {os.cpu_count()} CPUs, {args.servers} Daphne servers (DEBUG "
+            f"== {mode}: {os.cpu_count()} CPUs, {n_servers} Daphne servers (DEBUG "
             f"{'on' if DEBUG_SERVERS else 'off'}){workers}, Redis, PostgreSQL",
             flush=True,
         )
         if "human" in phases and args.rooms:
-            servers = start_servers(args.servers, args.pause)
+            servers = start_servers(n_servers, args.pause)
             try:
                 for n in [int(x) for x in args.rooms.split(",") if x]:
                     rooms = make_rooms(n)
@@ -1635,7 +1643,7 @@ def main() -> None:
                 stop_all(servers)
 
         if "capacity" in phases and args.capacity_rooms:
-            servers = start_servers(args.servers, 0.0)
+            servers = start_servers(n_servers, 0.0)
             try:
                 for n in [int(x) for x in args.capacity_rooms.split(",")]:
                     rooms = make_rooms(n)

@@ -279,6 +279,20 @@ def total_moves(ids: list[int]) -> int:
     return Room.objects.filter(pk__in=ids).aggregate(n=Sum("move_number"))["n"] or 0
 
 
+async def _room_socket(url: str, token: str):
+    """A socket to a room as the bench's host (its session cookie), through ``url``."""
+    import websockets
+
+    host = url.split("//", 1)[1]
+    return await websockets.connect(
+        f"ws://{host}/ws/live/{token}/",
+        origin=f"http://{host}",
+        max_size=2**22,
+        additional_headers={"Cookie": HOST_COOKIE},
+        open_timeout=30,
+    )
+
+
 async def watch(
     url: str,
     token: str,
@@ -293,17 +307,10 @@ async def watch(
 
     deadlines: dict[int, float] = {}
 
-    host = url.split("//", 1)[1]
     async with CONNECTING:  # a few handshakes at a time (Daphne drops one not accepted in 5 s)
         for attempt in range(5):
             try:
-                ws = await websockets.connect(
-                    f"ws://{host}/ws/live/{token}/",
-                    origin=f"http://{host}",
-                    max_size=2**22,
-                    additional_headers={"Cookie": HOST_COOKIE},
-                    open_timeout=30,
-                )
+                ws = await _room_socket(url, token)
                 await ws.recv()  # the state: connected
                 break
             except (OSError, websockets.exceptions.WebSocketException) as exc:
@@ -1123,16 +1130,8 @@ async def fault_session(ws, room: FaultRoom, me: int, stop: asyncio.Event, state
 
 async def fault_connect(url: str, token: str):
     """The host's socket to a room through nginx, once it has the first state."""
-    import websockets
 
-    host = url.split("//", 1)[1]
-    ws = await websockets.connect(
-        f"ws://{host}/ws/live/{token}/",
-        origin=f"http://{host}",
-        max_size=2**22,
-        additional_headers={"Cookie": HOST_COOKIE},
-        open_timeout=30,
-    )
+    ws = await _room_socket(url, token)
     return ws, await ws.recv()
 
 

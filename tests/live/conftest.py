@@ -66,3 +66,18 @@ def play_until(room, wanted, *, limit: int = 400):
         else:
             services.room_step(room_id=room.pk, move_number=room.move_number)
     return None
+
+
+def league_room_playing():
+    """erin (black) against carol (red) in a league fixture's room, both seated: playing."""
+    from live import services
+    from live.models import Room
+    from tests.builders import erin_against_carol
+
+    t = erin_against_carol()
+    room = services.fixture_room_create(fixture=t["fixture"], by=t["carol"])
+    services.seat_take(room=room, by=t["erin"], colour="black")
+    services.seat_take(room=room, by=t["carol"], colour="red")
+    room.refresh_from_db()
+    assert room.status == Room.Status.PLAYING
+    return t, room

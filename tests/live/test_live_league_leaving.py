@@ -11,24 +11,15 @@ from django.utils import timezone
 
 from live import services
 from live.models import Room, Seat
-from tests.builders import erin_against_carol, make_user
+from tests.builders import make_user
+from tests.live.conftest import league_room_playing
 from tournaments.models import Result
 
 pytestmark = pytest.mark.django_db
 
 
-def _playing():
-    t = erin_against_carol()
-    room = services.fixture_room_create(fixture=t["fixture"], by=t["carol"])
-    services.seat_take(room=room, by=t["erin"], colour="black")
-    services.seat_take(room=room, by=t["carol"], colour="red")
-    room.refresh_from_db()
-    assert room.status == Room.Status.PLAYING
-    return t, room
-
-
 def test_when_every_player_leaves_the_game_stops_with_no_result(scheduled):
-    t, room = _playing()
+    t, room = league_room_playing()
     services.seat_leave(room=room, by=t["erin"])
     room.refresh_from_db()
     assert room.status == Room.Status.PLAYING  # one left: the computer plays her colours on
@@ -45,7 +36,7 @@ def test_when_every_player_leaves_the_game_stops_with_no_result(scheduled):
 
 
 def test_the_grace_period_running_out_for_both_stops_the_game_too(scheduled):
-    t, room = _playing()
+    t, room = league_room_playing()
     for user in (t["erin"], t["carol"]):
         services.seat_connected(room_id=room.pk, by=user)
         services.seat_disconnected(room_id=room.pk, by=user)
@@ -57,7 +48,7 @@ def test_the_grace_period_running_out_for_both_stops_the_game_too(scheduled):
 
 def test_a_finished_game_nobody_was_at_counts_for_no_one(scheduled):
     """The guard in room_finish: a game that ended as its last player left."""
-    t, room = _playing()
+    t, room = league_room_playing()
     Seat.objects.filter(room=room).update(kind=Seat.Kind.COMPUTER, user=None)
     Room.objects.filter(pk=room.pk).update(status=Room.Status.FINISHED, winner="erin")
     services.room_finish(room_id=room.pk)
@@ -86,7 +77,7 @@ def test_a_departed_players_seat_is_held_for_them_for_the_grace_period(people, s
 
 
 def test_a_stranger_cannot_take_a_league_seat_and_the_player_is_never_refused(scheduled):
-    t, room = _playing()
+    t, room = league_room_playing()
     stranger = make_user("stranger")
     services.seat_leave(room=room, by=t["erin"])
     with pytest.raises(services.Refused, match="reserved for erin"):

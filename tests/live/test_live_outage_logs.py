@@ -98,10 +98,8 @@ def test_a_hung_redis_does_not_hold_the_thread_that_broadcasts(monkeypatch, capl
     release.set()
 
 
-def test_while_redis_hangs_no_thread_waits_for_a_broadcast_again(monkeypatch):
-    """Once a send has outlasted BROADCAST_WAIT, the next broadcasts do not wait at all
-    until a send gets through: a timer thread waiting for every move it made kept every
-    room late by up to 9 s in a 20 s hang (bench/online.py --phases faults)."""
+def _hang_the_layer(monkeypatch) -> threading.Event:
+    """The channel layer hangs (every send waits) until the returned event is set."""
     release = threading.Event()
 
     class HungLayer:
@@ -110,6 +108,14 @@ def test_while_redis_hangs_no_thread_waits_for_a_broadcast_again(monkeypatch):
                 await asyncio.sleep(0.01)
 
     monkeypatch.setattr(dispatch, "get_channel_layer", lambda: HungLayer())
+    return release
+
+
+def test_while_redis_hangs_no_thread_waits_for_a_broadcast_again(monkeypatch):
+    """Once a send has outlasted BROADCAST_WAIT, the next broadcasts do not wait at all
+    until a send gets through: a timer thread waiting for every move it made kept every
+    room late by up to 9 s in a 20 s hang (bench/online.py --phases faults)."""
+    release = _hang_the_layer(monkeypatch)
     monkeypatch.setattr(dispatch, "BROADCAST_WAIT", 0.05)
     monkeypatch.setattr(dispatch, "SEND_TIMEOUT", 30)
     dispatch._stuck.clear()
@@ -128,14 +134,7 @@ def test_a_hang_is_two_lines_however_many_broadcasts_time_out(monkeypatch, caplo
     """A 20 s hang timed out 310 broadcasts, a warning each (bench/online.py --phases
     faults): now one line when the first times out, one when a send gets through again."""
     caplog.set_level(logging.WARNING)
-    release = threading.Event()
-
-    class HungLayer:
-        async def group_send(self, group, message):
-            while not release.is_set():
-                await asyncio.sleep(0.01)
-
-    monkeypatch.setattr(dispatch, "get_channel_layer", lambda: HungLayer())
+    release = _hang_the_layer(monkeypatch)
     monkeypatch.setattr(dispatch, "BROADCAST_WAIT", 0.01)
     monkeypatch.setattr(dispatch, "SEND_TIMEOUT", 0.1)
     for n in range(5):

@@ -20,22 +20,11 @@ from core.reasons import (
     note_parts,
 )
 from live import services
-from live.models import Room
 from tests.builders import erin_against_carol
-from tests.live.conftest import play_until
+from tests.live.conftest import league_room_playing, play_until
 from tournaments.models import Result
 
 pytestmark = pytest.mark.django_db
-
-
-def _playing():
-    t = erin_against_carol()
-    room = services.fixture_room_create(fixture=t["fixture"], by=t["carol"])
-    services.seat_take(room=room, by=t["erin"], colour="black")
-    services.seat_take(room=room, by=t["carol"], colour="red")
-    room.refresh_from_db()
-    assert room.status == Room.Status.PLAYING
-    return t, room
 
 
 def _german(user, path: str) -> Client:
@@ -48,7 +37,7 @@ def _german(user, path: str) -> Client:
 
 
 def test_a_game_one_player_left_counts_with_a_note_in_the_reader_s_language(scheduled):
-    t, room = _playing()
+    t, room = league_room_playing()
     services.seat_leave(room=room, by=t["erin"])  # before the first roll: from roll 1 on
     assert play_until(room, lambda game, legal: False, limit=20000) is None
     services.room_finish(room_id=room.pk)
@@ -93,7 +82,7 @@ def test_a_game_one_player_left_counts_with_a_note_in_the_reader_s_language(sche
 
 
 def test_a_game_everyone_left_says_so_in_the_reader_s_language(scheduled):
-    t, room = _playing()
+    t, room = league_room_playing()
     services.seat_leave(room=room, by=t["erin"])
     services.seat_leave(room=room, by=t["carol"])
     room.refresh_from_db()
@@ -120,5 +109,5 @@ def test_a_no_show_names_the_forfeit_in_the_reader_s_language(scheduled):
 
 
 def test_a_room_playing_has_no_result_note(scheduled):
-    _t, room = _playing()
+    _t, room = league_room_playing()
     assert services.room_state(room)["result_note"] is None

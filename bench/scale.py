@@ -77,8 +77,11 @@ BENCH_USER = "bench-player"
 
 
 def db_name(size: float) -> str:
+    """``maedn_scale_<n>x``, plus ``BENCH_DATABASE_SUFFIX`` (a copy of a built site, made
+    with ``createdb -T maedn_scale_100x maedn_scale_100x_mine``, for a branch that migrates
+    it or runs beside another measurement)."""
     label = f"{size:g}".replace(".", "_")
-    return f"maedn_scale_{label}x"
+    return f"maedn_scale_{label}x{os.environ.get('BENCH_DATABASE_SUFFIX', '')}"
 
 
 def env_for(size: float, **extra: str) -> dict[str, str]:

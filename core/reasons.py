@@ -15,7 +15,7 @@ parameters (the API shows them beside the worded note; a person's words have non
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from django.utils.translation import gettext, gettext_noop, pgettext
 
@@ -118,11 +118,23 @@ def note(template: str, **params) -> str:
 
 def _found(text: str, notes: tuple[str, ...]) -> tuple[str, dict[str, str]] | None:
     """The template ``text`` was filled in from, with its parameters, or None."""
+    if not (hit := _match(text, notes)):
+        return None
+    template, params = hit
+    return template, dict(params)
+
+
+@lru_cache(maxsize=4096)
+def _match(text: str, notes: tuple[str, ...]) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """``_found``'s work, kept for the texts seen last: a list of results words each note
+    three times (the API's ``reason``, ``reason_code``, ``reason_params``) and a page shows
+    the same notes again and again, so each distinct note is matched against every
+    template once (immutable values: a caller cannot change what another one gets)."""
     if not text:
         return None
     for template, pattern in _patterns(notes):
         if found := pattern.fullmatch(text):
-            return template, found.groupdict()
+            return template, tuple(found.groupdict().items())
     return None
 
 

@@ -169,3 +169,39 @@ def test_a_withdrawal_without_a_reason_forfeits_with_a_note_in_german(world):
     assert (counted["reason"], counted["reason_code"]) == ("zurückgezogen", "withdrew")
     english = read(world, f"fixtures/{world.fixture.pk}/", "en")["counted_result"]
     assert english["reason"] == "withdrew"
+
+
+def test_each_note_is_matched_against_the_templates_once_per_answer(world, monkeypatch):
+    """The API words a note three times a row (``reason``, ``reason_code``,
+    ``reason_params``; with its notes inside for ``played_online``): the text is matched
+    against the site's templates once, not once per field."""
+    import core.reasons
+
+    result = played_online(world)
+    core.reasons._match.cache_clear()
+    matched: list[str] = []
+    real = core.reasons._patterns
+
+    def counting(notes):
+        patterns = real(notes)
+        return tuple((template, _Counting(pattern, matched)) for template, pattern in patterns)
+
+    monkeypatch.setattr(core.reasons, "_patterns", counting)
+    answer = read(world, f"results/{result.pk}/", "de")
+    assert answer["reason_code"] == "played_online"
+    # the note itself and the two notes inside it: each matched once
+    assert sorted(set(matched)) == sorted(matched)
+    assert GONE in matched and len(matched) == 3
+
+
+class _Counting:
+    """A compiled pattern that records the texts it is asked to match (once per text and
+    template walk: the first template tried records it)."""
+
+    def __init__(self, pattern, seen: list[str]):
+        self.pattern, self.seen = pattern, seen
+
+    def fullmatch(self, text):
+        if not self.seen or self.seen[-1] != text:
+            self.seen.append(text)
+        return self.pattern.fullmatch(text)

@@ -343,7 +343,7 @@ def _clients(port: int, count: int, seconds: float, request) -> tuple[Timed, flo
         finally:
             conn.close()
 
-    threads = [threading.Thread(target=client) for _ in range(count)]
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(count)]
     for t in threads:
         t.start()
     for t in threads:

@@ -119,3 +119,21 @@ def test_concurrent_uploads_of_one_leagues_games_count_once_each():
     games_played, table = standings._computed_table(League.objects.get(pk=league.pk))
     assert games_played == len(games)
     assert stored == [(r.entry, r.values["games_played"], r.values["wins"]) for r in table]
+
+
+def test_an_accepted_log_is_parsed_once_on_its_way_to_storage(monkeypatch):
+    """The validation's parse is the one the stored statistics are counted from: the text
+    is not parsed (nor replayed with every step's board) a second time."""
+    from games.engine import log as engine_log
+    from games.services import game_log_check, game_log_fields
+
+    real, parses = engine_log._load, []
+
+    def counting(data):
+        parses.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(engine_log, "_load", counting)
+    fields = game_log_fields(game_log_check(example_bytes()))
+    assert len(parses) == 1
+    assert fields["seat_stats"] and fields["seat_faces"]

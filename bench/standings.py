@@ -6,12 +6,24 @@
 3. ``--contention``: an upload's own time (tasks not run) alone and while a recompute of
    its 10,000-game league runs in another connection, as a ratio (issue 31: the recompute
    held the league's row, so the upload's revision bump waited for all of it).
+4. ``--production`` (alone): uploads through the production path (issue 31) — nginx from
+   config/nginx.conf.template, gunicorn ``-w 2`` as the README runs it (DEBUG=0), a Celery
+   worker of 2 processes on Redis, a league of ``--games`` counted games; at each of
+   ``--clients`` concurrencies: uploads/s, POST p50/p95 and upload → the public standings
+   p50/p95 (token-authenticated players' uploads), beside a trivial authenticated POST at
+   the same concurrency (the ratio is printed); then every upload counted exactly once and
+   the table equal to one computed from every game (docs/performance.md, "Uploads through
+   the production path").
 
 Runs against PostgreSQL (DATABASE_URL, default a scratch database ``maedn_bench`` on
-127.0.0.1) and Redis (BENCH_BROKER_URL, default redis://127.0.0.1:6379/14).
+127.0.0.1; a database named ``…_bench`` or ``…_bench_…`` is dropped and made anew) and
+Redis (BENCH_BROKER_URL, default redis://127.0.0.1:6379/14; ``--production`` also caches in
+its db 13 unless BENCH_CACHE_URL).
 
     .venv/bin/python bench/standings.py [--games 10000] [--uploads 200] [--skip-uploads]
                                         [--contention]
+    .venv/bin/python bench/standings.py --production --games 12000 [--clients 4,8,16]
+                                        [--seconds 20] [--unplayed 2500]
 """
 
 from __future__ import annotations

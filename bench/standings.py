@@ -6,12 +6,24 @@
 3. ``--contention``: an upload's own time (tasks not run) alone and while a recompute of
    its 10,000-game league runs in another connection, as a ratio (issue 31: the recompute
    held the league's row, so the upload's revision bump waited for all of it).
+4. ``--production`` (alone): uploads through the production path (issue 31) — nginx from
+   config/nginx.conf.template, gunicorn ``-w 2`` as the README runs it (DEBUG=0), a Celery
+   worker of 2 processes on Redis, a league of ``--games`` counted games; at each of
+   ``--clients`` concurrencies: uploads/s, POST p50/p95 and upload → the public standings
+   p50/p95 (token-authenticated players' uploads), beside a trivial authenticated POST at
+   the same concurrency (the ratio is printed); then every upload counted exactly once and
+   the table equal to one computed from every game (docs/performance.md, "Uploads through
+   the production path").
 
 Runs against PostgreSQL (DATABASE_URL, default a scratch database ``maedn_bench`` on
-127.0.0.1) and Redis (BENCH_BROKER_URL, default redis://127.0.0.1:6379/14).
+127.0.0.1; a database named ``…_bench`` or ``…_bench_…`` is dropped and made anew) and
+Redis (BENCH_BROKER_URL, default redis://127.0.0.1:6379/14; ``--production`` also caches in
+its db 13 unless BENCH_CACHE_URL).
 
     .venv/bin/python bench/standings.py [--games 10000] [--uploads 200] [--skip-uploads]
                                         [--contention]
+    .venv/bin/python bench/standings.py --production --games 12000 [--clients 4,8,16]
+                                        [--seconds 20] [--unplayed 2500]
 """
 
 from __future__ import annotations
@@ -45,8 +57,9 @@ def ensure_database() -> None:
     name = DB_URL.rsplit("/", 1)[1]
     admin_url = DB_URL.rsplit("/", 1)[0] + "/postgres"
     with psycopg.connect(admin_url, autocommit=True) as conn:
-        if name == "maedn_bench":  # our scratch database: start from nothing each run
-            conn.execute('DROP DATABASE IF EXISTS "maedn_bench" WITH (FORCE)')
+        if name == "maedn_bench" or name.endswith("_bench") or "_bench_" in name:
+            # a scratch database (maedn_bench, maedn_<who>_bench…): from nothing each run
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
             conn.execute(f'CREATE DATABASE "{name}"')
 
@@ -62,7 +75,9 @@ def setup_django(broker: str | None) -> None:
     call_command("migrate", verbosity=0)
 
 
-def make_league(players: int, name: str):
+def make_league(players: int, name: str, *, accounts: bool = False):
+    """A 2T league of ``players`` entries (20 DRRs, no confirmation needed); with
+    ``accounts`` every player has an account of their own (``bench-<name>-p<i>``)."""
     from django.contrib.auth import get_user_model
 
     from tournaments.services.leagues import entry_add, league_create
@@ -78,27 +93,30 @@ def make_league(players: int, name: str):
         confirmation_required=False,
     )
     for i in range(players):
-        player = player_create(name=f"{league.slug}-p{i}", created_by=owner)
+        user = None
+        if accounts:
+            user, _ = User.objects.get_or_create(username=f"{league.slug}-p{i}")
+        player = player_create(name=f"{league.slug}-p{i}", user=user, created_by=owner)
         entry_add(league=league, player=player, by=owner)
+    if accounts:  # as if every player had accepted the invitation
+        league.entries.update(state="accepted")
     return owner, league
 
 
-def bench_recompute(games: int, keep_open: int = 0):
-    from django.db import connection
-    from django.db.models import F
-    from django.test.utils import CaptureQueriesContext
-
-    from tournaments.models import League, Result
+def counted_league(games: int, unplayed: int, *, accounts: bool = False):
+    """A 32-player league with ``games`` counted results (stored directly, as an
+    organizer's) and at least ``unplayed`` fixtures after them without one; the league,
+    its owner and the unplayed fixtures (in schedule order)."""
+    from tournaments.models import Result
     from tournaments.services.schedule import cycle_create
-    from tournaments.services.standings import standings_recompute
 
     players = 32  # one DRR = 992 games
-    owner, league = make_league(players, "recompute")
+    owner, league = make_league(players, "recompute", accounts=accounts)
     t0 = time.perf_counter()
-    while league.fixtures.count() < games:
+    while league.fixtures.count() < games + unplayed:
         cycle_create(league=league, by=owner, seed=league.cycles.count() + 1)
-    fixtures = list(league.fixtures.prefetch_related("seats").order_by("pk")[:games])
-    open_fixtures, fixtures = fixtures[len(fixtures) - keep_open :], fixtures[: games - keep_open]
+    fixtures = list(league.fixtures.prefetch_related("seats").order_by("pk"))
+    fixtures, open_fixtures = fixtures[:games], fixtures[games:]
     results = []
     for i, fixture in enumerate(fixtures):
         a, b = [s.entry_id for s in fixture.seats.all()]
@@ -118,9 +136,23 @@ def bench_recompute(games: int, keep_open: int = 0):
     Result.objects.bulk_create(results, batch_size=2000)
     league.fixtures.filter(pk__in=[f.pk for f in fixtures]).update(status="confirmed")
     print(
-        f"setup: {len(fixtures)} confirmed games, {players} players "
-        f"({time.perf_counter() - t0:.1f} s)"
+        f"setup: {len(fixtures)} confirmed games, {len(open_fixtures)} unplayed, "
+        f"{players} players ({time.perf_counter() - t0:.1f} s)"
     )
+    return owner, league, open_fixtures
+
+
+def bench_recompute(games: int, keep_open: int = 0):
+    from django.db import connection
+    from django.db.models import F
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.models import League
+    from tournaments.services.standings import standings_recompute
+
+    owner, league, open_fixtures = counted_league(games - keep_open, keep_open)
+    open_fixtures = open_fixtures[:keep_open]
+    fixtures = range(games - keep_open)
     timings, queries = [], []
     for _ in range(5):
         League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + 1)
@@ -265,14 +297,414 @@ def bench_uploads(uploads: int) -> None:
         worker.stop()
 
 
+# --- 4. --production: uploads through nginx, gunicorn and Celery workers ---------------------
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+class Timed:
+    """The requests of one phase: (start, end, status) each, and what the clients saw."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.lock = threading.Lock()
+        self.rows: list[tuple[float, float, int]] = []
+
+    def add(self, start: float, end: float, status: int) -> None:
+        with self.lock:
+            self.rows.append((start, end, status))
+
+    def ok(self) -> list[tuple[float, float, int]]:
+        return [r for r in self.rows if r[2] in (200, 201)]
+
+    def per_second(self, seconds: float) -> float:
+        return len(self.ok()) / seconds
+
+    def ms(self, q: float) -> float:
+        return _quantile([e - s for s, e, _ in self.ok()], q) * 1000
+
+
+def _clients(port: int, count: int, seconds: float, request) -> tuple[Timed, float]:
+    """``count`` threads, each with one keep-alive connection to 127.0.0.1:``port``, calling
+    ``request(connection) -> status`` back to back for ``seconds`` (or until one returns
+    None: nothing left to send); the timings and the phase's wall time."""
+    import http.client
+    import threading
+
+    timed, stop_at = Timed(), time.perf_counter() + seconds
+    began = time.perf_counter()
+
+    def client() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            while time.perf_counter() < stop_at:
+                start = time.perf_counter()
+                try:
+                    status = request(conn)
+                except (OSError, http.client.HTTPException):
+                    conn.close()
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                    status = 0
+                if status is None:
+                    return
+                timed.add(start, time.perf_counter(), status)
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return timed, time.perf_counter() - began
+
+
+class StampPoller:
+    """Polls the public standings fragment (``/leagues/<slug>/standings/table/``) with its
+    ETag, as the standings page does, every ``pause`` seconds: (when the answer came, the
+    snapshot's results revision) each time it changed."""
+
+    def __init__(self, port: int, slug: str, pause: float = 0.02) -> None:
+        import threading
+
+        self.port, self.path, self.pause = port, f"/leagues/{slug}/standings/table/", pause
+        self.seen: list[tuple[float, int]] = []
+        self.polls = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        import http.client
+
+        conn, etag = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30), ""
+        while not self._stop.is_set():
+            try:
+                conn.request("GET", self.path, headers={"If-None-Match": etag} if etag else {})
+                response = conn.getresponse()
+                response.read()
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                continue
+            self.polls += 1
+            if response.status == 200:
+                etag = response.getheader("ETag") or ""
+                # "<league>-<snapshots>-<revision>-<computed at>-<language>"
+                self.seen.append((time.perf_counter(), int(etag.strip('"').split("-")[2])))
+            time.sleep(self.pause)
+        conn.close()
+
+    def revision(self) -> int:
+        return self.seen[-1][1] if self.seen else -1
+
+    def shown_at(self, revision: int, after: float) -> float | None:
+        """When the poller first saw a snapshot at ``revision`` or later (not before
+        ``after``)."""
+        for at, seen in self.seen:
+            if seen >= revision:
+                return max(at, after)
+        return None
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+
+def _production_env(broker: str, cache: str) -> dict[str, str]:
+    """The README's production settings (``config.settings.base`` from the environment;
+    ``bench.settings_scale`` adds only the bench's trivial URLs): DEBUG off, the Redis
+    cache shared by every process and the Redis broker, one proxy in front. The submission
+    throttle (30 a minute per account) is off: 32 players' phones are simulated at 20+
+    uploads a second, 40 a minute each."""
+    return dict(
+        os.environ,
+        DATABASE_URL=DB_URL,
+        DEBUG="0",
+        SECRET_KEY="bench-only-not-secret",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        ALLOW_PLAIN_HTTP="1",
+        DJANGO_SETTINGS_MODULE="bench.settings_scale",
+        EMAIL_BACKEND="console",
+        CACHE_URL=cache,
+        CELERY_BROKER_URL=broker,
+        NUM_PROXIES="1",
+        THROTTLE_SUBMISSIONS="off",
+        LOG_LEVEL="WARNING",
+    )
+
+
+def _production_servers(env: dict[str, str], web: int, workers: int):
+    """nginx from config/nginx.conf.template in front of gunicorn as the README runs it
+    (``-c config/gunicorn.conf.py -w <web> --timeout 30``, max-requests from the config),
+    and one Celery worker of ``workers`` processes (prefork) on the default queue; the
+    processes and nginx's port."""
+    from tests.processes import CeleryWorker, Gunicorn, free_port, listens, nginx_from_template
+
+    app_port, proxy_port = free_port(), free_port()
+    procs = [
+        CeleryWorker(env, log_path=ROOT / "var" / "bench-uploads-worker.log", concurrency=workers)
+    ]
+    try:
+        server = Gunicorn(
+            env,
+            port=app_port,
+            workers=web,
+            timeout=30,
+            log_level="warning",
+            config=ROOT / "config" / "gunicorn.conf.py",
+        )
+        procs.append(server)
+        server.wait_until(lambda: listens(app_port), 60, 0.2)
+        procs.append(
+            nginx_from_template(
+                port=proxy_port,
+                app=f"127.0.0.1:{app_port}",
+                asgi=[f"127.0.0.1:{free_port()}"],  # no live play here
+                directory=ROOT / "var" / f"bench-uploads-nginx-{proxy_port}",
+            )
+        )
+    except Exception:
+        for proc in procs:
+            proc.stop()
+        raise
+    return procs, proxy_port
+
+
+def _upload_jobs(league, fixtures) -> list[tuple[int, str, bytes]]:
+    """(fixture id, the token of one of its players, a valid log of it) for each fixture:
+    logs made by the engine's computer players, uploaded by a player at the board."""
+    import json
+
+    from rest_framework.authtoken.models import Token
+
+    from games.engine import simulate_game
+
+    jobs = []
+    for n, fixture in enumerate(fixtures):
+        seats = list(fixture.seats.select_related("entry__player__user"))
+        game = simulate_game(
+            rules=league.rules_spec,
+            players={s.entry.player.name: s.colours for s in seats},
+            first=fixture.starting_colour,
+            bots="heuristic",
+            seed=fixture.pk,
+        )
+        user = seats[n % len(seats)].entry.player.user
+        token, _ = Token.objects.get_or_create(user=user)
+        jobs.append((fixture.pk, token.key, json.dumps(game).encode()))
+    return jobs
+
+
+def bench_production(args) -> None:
+    """Uploads through the production path at C concurrent clients (issue 31): uploads/s,
+    POST p50/p95, upload → the public standings showing it p50/p95, and the peer (a trivial
+    authenticated POST at the same concurrency) in the same run; then every upload counted
+    exactly once and the standings equal to a recompute from every game."""
+    import threading
+
+    from django.db import connection
+
+    from tournaments.models import League, StandingsRow
+    from tournaments.services.standings import standings_recompute
+
+    levels = [int(c) for c in args.clients.split(",")]
+    owner, league, unplayed = counted_league(args.games, args.unplayed, accounts=True)
+    with connection.cursor() as cursor:  # as a site long in use: statistics of its tables
+        cursor.execute("VACUUM ANALYZE")
+    started = time.perf_counter()
+    standings_recompute(league.pk)
+    print(f"first recompute of {args.games} games: {time.perf_counter() - started:.2f} s")
+    started = time.perf_counter()
+    jobs = _upload_jobs(league, unplayed[: args.unplayed])
+    print(f"{len(jobs)} logs made by the engine ({time.perf_counter() - started:.1f} s)")
+    from rest_framework.authtoken.models import Token
+
+    peer_token, _ = Token.objects.get_or_create(user=owner)
+    env = _production_env(BROKER, args.cache)
+    connection.close()
+    procs, port = _production_servers(env, args.web, args.workers)
+    poller = None
+    try:
+        from config.celery_app import app, ping
+
+        app.control.purge()
+        ping.delay().get(timeout=60)
+        poller = StampPoller(port, league.slug)
+        pending = iter(jobs)
+        take = threading.Lock()
+        answered: dict[int, int] = {}  # fixture → status
+        revision_at: dict[int, tuple[float, int]] = {}  # fixture → (POST start, revision)
+        print(
+            f"\nproduction path: nginx → gunicorn -w {args.web} (DEBUG=0, Redis cache) → "
+            f"PostgreSQL; Celery worker -c {args.workers} on Redis; league of "
+            f"{args.games} counted games; {args.seconds:.0f} s per phase; load "
+            f"{os.getloadavg()[0]:.1f}"
+        )
+        print(
+            "| clients | uploads/s | POST p50 / p95 ms | → standings p50 / p95 / max ms "
+            "| trivial POST/s | p50 / p95 ms | uploads/s ÷ trivial | recomputes | load |"
+        )
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+
+        def trivial(conn) -> int:
+            conn.request(
+                "POST",
+                "/bench/trivial-post/",
+                body=b"{}",
+                headers={
+                    "Authorization": f"Token {peer_token.key}",
+                    "Content-Type": "application/json",
+                },
+            )
+            response = conn.getresponse()
+            response.read()
+            return response.status
+
+        def upload(conn) -> int | None:
+            with take:
+                job = next(pending, None)
+            if job is None:
+                return None
+            fixture_id, key, body = job
+            start = time.perf_counter()
+            conn.request(
+                "POST",
+                f"/api/v1/fixtures/{fixture_id}/log/",
+                body=body,
+                headers={"Authorization": f"Token {key}", "Content-Type": "application/json"},
+            )
+            response = conn.getresponse()
+            response.read()
+            answered[fixture_id] = response.status
+            if response.status in (200, 201):
+                # the league's revision now: at least the one this upload's commit made
+                revision = League.objects.filter(pk=league.pk).values_list(
+                    "results_revision", flat=True
+                )[0]
+                revision_at[fixture_id] = (start, revision)
+            return response.status
+
+        for clients in levels:
+            peer, peer_seconds = _clients(port, clients, min(args.seconds, 10), trivial)
+            rows_before = StandingsRow.objects.order_by("-pk").values_list("pk", flat=True)[0]
+            first = len(revision_at)
+            ups, up_seconds = _clients(port, clients, args.seconds, upload)
+            connection.close()
+            final = League.objects.get(pk=league.pk).results_revision
+            deadline = time.perf_counter() + 120
+            while poller.revision() < final and time.perf_counter() < deadline:
+                time.sleep(0.05)
+            rows_after = StandingsRow.objects.order_by("-pk").values_list("pk", flat=True)[0]
+            shown = []
+            for start, revision in list(revision_at.values())[first:]:
+                at = poller.shown_at(revision, start)
+                shown.append((at - start) if at is not None else float("inf"))
+            errors = len(ups.rows) - len(ups.ok())
+            ratio = ups.per_second(up_seconds) / peer.per_second(peer_seconds)
+            print(
+                f"| {clients} | {ups.per_second(up_seconds):.1f} ({len(ups.ok())}"
+                f"{f', {errors} failed' if errors else ''}) | {ups.ms(0.5):.0f} / "
+                f"{ups.ms(0.95):.0f} | {_quantile(shown, 0.5) * 1000:.0f} / "
+                f"{_quantile(shown, 0.95) * 1000:.0f} / {max(shown) * 1000:.0f} | "
+                f"{peer.per_second(peer_seconds):.0f} | {peer.ms(0.5):.0f} / "
+                f"{peer.ms(0.95):.0f} | **{ratio:.3f}** | "
+                f"{(rows_after - rows_before) // 32} | {os.getloadavg()[0]:.1f} |"
+            )
+        _check_counted(league, args.games, answered)
+    finally:
+        if poller is not None:
+            poller.stop()
+        for proc in reversed(procs):
+            proc.stop()
+
+
+def _check_counted(league, base: int, answered: dict[int, int]) -> None:
+    """Every upload answered 201 counted exactly once, nothing else counted, the snapshot at
+    the league's revision and equal to the table computed from every counted game."""
+    from collections import Counter
+
+    from tournaments.algorithms.standings import compute_standings
+    from tournaments.models import Entry, League, Result
+    from tournaments.selectors.standings_inputs import league_metrics, outcomes_for, roll_offs_for
+
+    league = League.objects.get(pk=league.pk)
+    counted = Counter(
+        Result.objects.filter(fixture__league=league, state="confirmed").values_list(
+            "fixture_id", flat=True
+        )
+    )
+    statuses = Counter(answered.values())
+    created = [f for f, s in answered.items() if s == 201]
+    problems = []
+    if any(n != 1 for n in counted.values()):
+        problems.append("a game counted twice")
+    if len(counted) != base + len(created):
+        problems.append(f"{len(counted)} counted, expected {base} + {len(created)}")
+    if missing := [f for f in created if f not in counted]:
+        problems.append(f"{len(missing)} answered 201 but not counted")
+    if extra := [f for f, s in answered.items() if s not in (200, 201) and f in counted]:
+        problems.append(f"{len(extra)} counted although their POST failed")
+    snapshot = league.snapshots.get(stage="league")
+    if snapshot.results_revision != league.results_revision:
+        problems.append(
+            f"snapshot at revision {snapshot.results_revision}, league at {league.results_revision}"
+        )
+    entries = list(
+        league.entries.filter(state=Entry.State.ACCEPTED)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    outcomes = outcomes_for(league)
+    table = compute_standings(
+        entries, outcomes, league_metrics(league), roll_offs=roll_offs_for(league)
+    )
+    stored = list(
+        snapshot.rows.order_by("position").values_list("entry_id", "rank", "played", "wins")
+    )
+    fresh = [(r.entry, r.rank, r.values["games_played"], r.values["wins"]) for r in table]
+    if stored != fresh or snapshot.games_played != len(outcomes):
+        problems.append("the snapshot differs from the table computed from every game")
+    print(
+        f"\ncheck: answers {dict(statuses)}; {len(counted)} games counted "
+        f"({base} before + {len(created)} uploads answered 201), the snapshot at revision "
+        f"{snapshot.results_revision} = the league's, its {len(stored)} rows equal to the "
+        f"table from every game: {'OK' if not problems else 'FAILED: ' + '; '.join(problems)}"
+    )
+    if problems:
+        raise SystemExit(1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--uploads", type=int, default=200)
     parser.add_argument("--skip-uploads", action="store_true")
     parser.add_argument("--contention", action="store_true")
+    parser.add_argument(
+        "--production",
+        action="store_true",
+        help="uploads through nginx, gunicorn and Celery workers (only this phase)",
+    )
+    parser.add_argument("--clients", default="4,8,16", help="--production: concurrencies")
+    parser.add_argument("--seconds", type=float, default=20.0, help="--production: per phase")
+    parser.add_argument("--unplayed", type=int, default=2500, help="--production: logs made")
+    parser.add_argument("--web", type=int, default=2, help="--production: gunicorn workers")
+    parser.add_argument("--workers", type=int, default=2, help="--production: Celery processes")
+    parser.add_argument(
+        "--cache", default=os.environ.get("BENCH_CACHE_URL", BROKER.rsplit("/", 1)[0] + "/13")
+    )
     args = parser.parse_args()
     ensure_database()
+    if args.production:
+        setup_django(BROKER)
+        bench_production(args)
+        return
     setup_django(None if args.skip_uploads else BROKER)
     owner, league, open_fixtures = bench_recompute(args.games, 6 if args.contention else 0)
     if args.contention:

@@ -108,7 +108,7 @@ def game_log_fields(checked: CheckedLog) -> dict:
         "winner": v.get("winner") or "",
         "pawns_home": v.get("pawns_home") or {},
         "captures": v.get("captures") or {},
-        **stored_columns(checked.text),
+        **stored_columns(checked.data),  # parsed once, by the validation
         "game_time": checked.game_time,
     }
 

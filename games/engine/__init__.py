@@ -45,10 +45,12 @@ from .snapshot import SnapshotError, game_restore, game_snapshot
 from .strong import StrongBot
 from .validate import (
     Step,
+    Turn,
     final_game,
     outcome,
     replay,
     replay_log,
+    replay_turns,
     validate,
     validate_parsed,
 )
@@ -77,6 +79,7 @@ __all__ = [
     "SnapshotError",
     "Step",
     "StrongBot",
+    "Turn",
     "count_points",
     "explain",
     "final_game",
@@ -91,6 +94,7 @@ __all__ = [
     "rearguard",
     "replay",
     "replay_log",
+    "replay_turns",
     "simulate_game",
     "track_field",
     "validate",

@@ -2,7 +2,8 @@
 
 * :func:`validate` — the result object of game-log.md; never raises.
 * :func:`replay` — one :class:`Step` per event, for the replay viewer;
-  :func:`replay_log` — the same with the setup and start position, reading the log once.
+  :func:`replay_log` — the same with the setup and start position, reading the log once;
+  :func:`replay_turns` — each event's roll, move and capture without the board (tallies).
 * :func:`outcome` — the final :class:`~games.engine.game.Outcome` of a valid log.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .game import Game, IllegalMove, Outcome
 from .log import InvalidLog, read_log, read_log_parsed
@@ -143,7 +144,31 @@ def replay_log(log: object) -> tuple[Setup, Game, Iterator[Step]]:
     return setup, Game(setup), _steps(setup, events)
 
 
-def _steps(setup: Setup, events: list[Any]) -> Iterator[Step]:
+class Turn(NamedTuple):
+    """One event of a log as :func:`replay_turns` gives it: who rolled, what, the move made
+    (``None`` without one) and the pawn it captured — a :class:`Step` without the board."""
+
+    colour: str
+    die: int
+    move: Move | None
+    captured: tuple[str, int | str] | None
+
+
+def replay_turns(log: object) -> tuple[Setup, Iterator[Turn]]:
+    """A log (a dict, or JSON as str/bytes) read once: its setup and one :class:`Turn` per
+    event — the replay without each step's board (positions and placings), for tallies
+    over a whole log at a fraction of :func:`replay`'s cost. Raises :class:`InvalidLog` as
+    :func:`replay_log`."""
+    setup, events = read_log(log)
+    return setup, (
+        Turn(game.names[seat], event["die"], move, captured)
+        for game, _i, event, seat, _attempt, move, captured in _played(setup, events)
+    )
+
+
+def _played(setup: Setup, events: list[Any]) -> Iterator[tuple]:
+    """The events pushed one by one: (the game after it, its index, the event, the seat
+    that rolled, the roll's attempt, the move made, the pawn captured)."""
     game = Game(setup)
     for i, event in enumerate(events):
         c = game.turn_seat
@@ -156,6 +181,12 @@ def _steps(setup: Setup, events: list[Any]) -> Iterator[Step]:
         if played is not None:
             move = game.move_object(played[0], c, played[1])
             captured = game.captured_pawn(played[0])
+        yield game, i, event, c, attempt, move, captured
+    _raise_defect(events)
+
+
+def _steps(setup: Setup, events: list[Any]) -> Iterator[Step]:
+    for game, i, event, c, attempt, move, captured in _played(setup, events):
         yield Step(
             index=i,
             event=event,
@@ -170,4 +201,3 @@ def _steps(setup: Setup, events: list[Any]) -> Iterator[Step]:
             attempt=attempt,
             captured=captured,
         )
-    _raise_defect(events)

@@ -213,3 +213,32 @@ def test_a_league_at_revision_zero_without_a_snapshot_gets_one():
     assert standings.standings_recompute(league.pk)["status"] == "recomputed"
     assert _table(league)[:2] == (0, 0)
     assert standings.standings_recompute(league.pk)["status"] == "up to date"
+
+
+@pytest.mark.django_db
+def test_a_task_finding_the_league_claimed_leaves_it_without_writing():
+    """During a burst every result's task finds the league claimed: it reads the claim with
+    the revision and leaves the league to its holder, without an UPDATE of the league's
+    row (which would wait for every upload holding that row, only to be refused)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    world, _ = _league_with_games(1)
+    league = world["league"]
+    _enter(world, world["fixture"], 0)  # counted; its own recompute ran (eager Celery)
+    League.objects.filter(pk=league.pk).update(
+        results_revision=F("results_revision") + 1,
+        standings_claimed_until=timezone.now() + dt.timedelta(seconds=30),
+    )
+    with CaptureQueriesContext(connection) as queries:
+        outcome = standings.standings_recompute(league.pk)
+    assert outcome["status"] == "claimed by another worker"
+    assert [q["sql"] for q in queries.captured_queries if not q["sql"].startswith("SELECT")] == []
+    # a lapsed claim (a killed worker's) is taken over and the table brought up to date
+    League.objects.filter(pk=league.pk).update(
+        standings_claimed_until=timezone.now() - dt.timedelta(seconds=1)
+    )
+    assert standings.standings_recompute(league.pk)["status"] == "recomputed"
+    assert _table(league)[0] == League.objects.get(pk=league.pk).results_revision
+    assert League.objects.get(pk=league.pk).standings_claimed_until is None

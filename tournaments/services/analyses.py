@@ -179,9 +179,16 @@ def analysis_for_counted(fixture: Fixture) -> GameAnalysis | None:
     longer count are skipped, and its counted log (if it has one) is analysed."""
     if not analyses_enabled():
         return None
-    analyses_skip_superseded(
-        Result.objects.filter(fixture=fixture, game_log__isnull=False).values("game_log_id")
-    )
+    versions = Result.objects.filter(fixture=fixture, game_log__isnull=False)
+    # only a log with a version that no longer counts can have stopped counting: a new
+    # game's first upload has none, and its UPDATE over the queued analyses is not run
+    stopped = {
+        log
+        for log, state in versions.values_list("game_log_id", "state")
+        if state != Result.State.CONFIRMED
+    }
+    if stopped:
+        analyses_skip_superseded(sorted(stopped))
     log = (
         GameLog.objects.filter(results__fixture=fixture, results__state=Result.State.CONFIRMED)
         .defer("content")

@@ -17,8 +17,6 @@ runs, in this order:
       (``events.grand_prix_league_progress``), a triple-threat or Challengers event
       finishes or runs again (``events.sequence_event_progress``);
    d. an open tournament's final table finishes (or reopens) the tournament;
-   e. the standings are invalidated (``standings.standings_invalidate``: the revision is
-      bumped now, the recompute queued on commit);
 
 2. **every subscriber**, in the order of the registry (``subscribers()``): the parts of the
    platform that react to a counted result without the competition depending on them
@@ -32,6 +30,13 @@ runs, in this order:
    the commit is queued with ``transaction.on_commit``); an exception rolls the whole
    change back, as before. The list, in order, is in docs/architecture.md ("What a counted
    result sets off") and checked by ``tests/results/test_counting.py``.
+
+3. **the standings are invalidated** (``standings.standings_invalidate``: the league's
+   revision is bumped now, the recompute queued on commit) — last, so the league's row,
+   which the bump locks until the commit, is held for the fewest statements: every
+   upload of a league takes that row, and while one transaction holds it the others'
+   bumps and the recompute's claim wait (issue 31, docs/results.md "A burst of results").
+   Nothing before it reads the revision.
 
 An ordered registry rather than Django signals: the order is explicit and readable in one
 place, a subscriber is a plain function with a name, and nothing is connected by side
@@ -105,13 +110,14 @@ def subscribers() -> list[Subscriber]:
 def result_counted(fixture: Fixture) -> None:
     """The counted result of ``fixture`` changed (it counts now, was corrected, or was
     voided): its consequences for the competition in their fixed order, then every
-    subscriber in the registry's order. Runs inside the caller's transaction, under the
-    fixture's row lock (``results.fixture_lock``)."""
+    subscriber in the registry's order, then the standings' revision bumped (last: it
+    locks the league's row until the commit). Runs inside the caller's transaction, under
+    the fixture's row lock (``results.fixture_lock``)."""
     league = fixture.league
     _competition_moves_on(league, fixture)
-    standings_invalidate(league)
     for subscriber in subscribers():
         subscriber.handler(fixture)
+    standings_invalidate(league)
 
 
 def _competition_moves_on(league: League, fixture: Fixture) -> None:

@@ -391,9 +391,16 @@ def game_log_upload(
     _require_submitter(by, fixture)
     checked = _accepted_log(fixture, by, content)
     with transaction.atomic():
-        fixture = fixture_lock(fixture.pk, by)
+        # one locked read of the game with its seats (and their players) and its result
+        # versions: the checks below, the result's fields, the ratings' places and the
+        # notification all decide on these, nothing is read again (issue 31: an upload
+        # read the seats five times and the versions four)
+        fixture = fixture_lock(fixture.pk, by, table=True)
+        versions = list(fixture.results.all())
+        # what follows writes results: no one may read the versions from the cache again
+        fixture._prefetched_objects_cache.pop("results", None)
         _require_open(fixture)
-        actions = result_actions(by, fixture)
+        actions = result_actions(by, fixture, results=versions)
         same = fixture.results.filter(game_log__sha256=checked.sha256).exclude(state__in=GONE)
         if existing := same.first():  # an identical re-upload: recognised, not duplicated
             return Upload(_upload_again(existing, fixture, by, actions), created=False)
@@ -406,6 +413,7 @@ def game_log_upload(
             by,
             source=Result.Source.LOG,
             confirmed=counts_now,
+            versions=versions,
             game_log=log,
             verified=True,
             reason=reason,
@@ -657,7 +665,15 @@ def _by_player(result: Result, fixture: Fixture) -> bool:
     if result.submitted_via_id is not None:
         return True
     user_id = result.submitted_by_id
-    return user_id is not None and fixture.seats.filter(entry__player__user_id=user_id).exists()
+    if user_id is None:
+        return False
+    cached = getattr(fixture, "_prefetched_objects_cache", {}).get("seats")
+    if cached is not None and all(
+        Seat.entry.is_cached(s) and Entry.player.is_cached(s.entry) for s in cached
+    ):
+        # the seats read under the lock with their players (``fixture_lock(table=True)``)
+        return any(s.entry.player.user_id == user_id for s in cached)
+    return fixture.seats.filter(entry__player__user_id=user_id).exists()
 
 
 # --- confirming and disputing ---------------------------------------------------------------

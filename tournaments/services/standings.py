@@ -102,11 +102,17 @@ def standings_recompute(league_id: int) -> dict:
     """
     outcome: dict = {"league": league_id, "status": "up to date"}
     while True:
-        target = _behind(league_id)
+        target, claimed_until = _state(league_id)
         if target is GONE:
             return {"league": league_id, "status": "gone"}
         if target is CURRENT:
             return outcome
+        # a claim seen running is left to its holder without trying to take it: during a
+        # burst every result's task came here, and each conditional UPDATE of the league's
+        # row waited for the uploads holding it (their revision bumps) only to find it
+        # claimed; the holder's checks cover this task exactly as a refused UPDATE would
+        if claimed_until is not None and claimed_until > timezone.now():
+            return {"league": league_id, "status": "claimed by another worker"}
         claim = _claim(league_id)
         if claim is None:
             return {"league": league_id, "status": "claimed by another worker"}
@@ -141,6 +147,11 @@ GONE, CURRENT = "gone", "current"
 def _behind(league_id: int) -> int | str:
     """The league's results revision if its snapshot is missing or behind it (and no
     recompute failed at it), ``CURRENT`` if it is current, ``GONE`` if the league is."""
+    return _state(league_id)[0]
+
+
+def _state(league_id: int) -> tuple[int | str, dt.datetime | None]:
+    """``_behind`` and, in the same query, until when the league's recompute is claimed."""
     row = (
         League.objects.filter(pk=league_id)
         .annotate(
@@ -153,15 +164,15 @@ def _behind(league_id: int) -> int | str:
                 StandingsFailure.objects.filter(league=OuterRef("pk")).values("revision")[:1]
             ),
         )
-        .values_list("results_revision", "snap", "failed")
+        .values_list("results_revision", "snap", "failed", "standings_claimed_until")
         .first()
     )
     if row is None:
-        return GONE
-    revision, snap, failed = row
+        return GONE, None
+    revision, snap, failed, claimed_until = row
     if (snap is not None and snap >= revision) or (failed is not None and failed >= revision):
-        return CURRENT
-    return revision
+        return CURRENT, claimed_until
+    return revision, claimed_until
 
 
 def _claim(league_id: int):

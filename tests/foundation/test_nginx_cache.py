@@ -157,7 +157,7 @@ def test_a_post_is_never_answered_from_the_cache(proxy, site):
 
 def test_an_answer_that_sets_a_cookie_is_never_stored(proxy, site):
     # the control: the same answer without a cookie is stored
-    _, first, body = proxy.request("/nginx-test/public/")
+    _, _, body = proxy.request("/nginx-test/public/")
     _, again, body_again = proxy.request("/nginx-test/public/")
     assert cache_status(again) == "HIT" and body_again == body
     bodies = set()

@@ -21,10 +21,14 @@ The measurements, each size in turn:
 
 * **pages / api** — in-process (Django's test client, ``CaptureQueriesContext``): status,
   queries and bytes of each request with the page cache off, and queries of a cache hit
-  (second request, cache on); then under gunicorn (2 workers, 20 clients, ``wrk``) the
+  (second request, cache on); then through the production topology — nginx from
+  config/nginx.conf.template in front of gunicorn (2 workers), 20 clients, ``wrk`` — the
   throughput of each request as a fraction of ``/bench/trivial/`` (``HttpResponse("ok")``
-  behind the same middleware, bench/settings_scale.py) measured in the same run: page
-  cache off (PUBLIC_PAGE_CACHE_SECONDS=0, STANDINGS_PAGE_CACHE_SECONDS=0) and on.
+  behind the same middleware, bench/settings_scale.py, through the same nginx) measured in
+  the same run: the page caches off (PUBLIC_PAGE_CACHE_SECONDS=0,
+  STANDINGS_PAGE_CACHE_SECONDS=0, nginx's ``proxy_cache off``) and on (the application's
+  and nginx's shared cache; the table's last column is nginx's X-Cache-Status of the
+  request). ``--direct``: gunicorn alone, as measured before.
 * **tasks** — each in a process of its own, inside a transaction rolled back afterwards
   (the site stays as built): the standings recompute of the largest league, a new game's
   upload, the upload with the recompute it triggers (upload → standings, what the web
@@ -36,9 +40,10 @@ The measurements, each size in turn:
   time and the process's peak RSS growth (``getrusage``).
 
     .venv/bin/python bench/scale.py [--sizes 1,10,100] [--skip-build] [--rebuild]
-        [--only pages|api|tasks] [--seconds 3] [--clients 20] [--workers 2]
+        [--only pages|api|tasks] [--seconds 3] [--clients 20] [--workers 2] [--direct]
 
-BENCH_PORT (default 18190) and BENCH_DATABASE_HOST (default
+BENCH_PORT (default 18190: nginx; gunicorn on the next port, the next but one is the
+template's unused Daphne upstream) and BENCH_DATABASE_HOST (default
 ``postgres://postgres@127.0.0.1:5432``) override the defaults.
 """
 

@@ -120,8 +120,10 @@ def public_page(
                 response.render()  # a DRF or template response: its bytes are the ETag's
             if not shared or not _cacheable(request, response):
                 return _mark_private(response, vary)
-            if rev is None:
-                etag = quote_etag(hashlib.blake2b(response.content, digest_size=12).hexdigest())
+            if rev is None:  # the view's own ETag (a log's SHA-256), else one of the bytes
+                etag = response.get("ETag") or quote_etag(
+                    hashlib.blake2b(response.content, digest_size=12).hexdigest()
+                )
                 last_modified = None
             else:
                 last_modified = rev.last_modified

@@ -1026,11 +1026,13 @@ def throughput(size: float, rows: list[dict], cookies: dict, args, cache_on: boo
         pages.PORT = app_port
         pages.wait_until_serving(30)
         if not args.direct:
+            directory = ROOT / "var" / f"scale-nginx-{PORT}"
+            shutil.rmtree(directory, ignore_errors=True)  # no copy kept from another run
             proxy = nginx_from_template(
                 port=PORT,
                 app=f"127.0.0.1:{app_port}",
                 asgi=[f"127.0.0.1:{PORT + 2}"],
-                directory=ROOT / "var" / f"scale-nginx-{PORT}",
+                directory=directory,
                 open_limits=True,  # 20 clients from one address; the limits are not measured
                 shared_cache=cache_on,
             )

@@ -21,10 +21,14 @@ The measurements, each size in turn:
 
 * **pages / api** — in-process (Django's test client, ``CaptureQueriesContext``): status,
   queries and bytes of each request with the page cache off, and queries of a cache hit
-  (second request, cache on); then under gunicorn (2 workers, 20 clients, ``wrk``) the
+  (second request, cache on); then through the production topology — nginx from
+  config/nginx.conf.template in front of gunicorn (2 workers), 20 clients, ``wrk`` — the
   throughput of each request as a fraction of ``/bench/trivial/`` (``HttpResponse("ok")``
-  behind the same middleware, bench/settings_scale.py) measured in the same run: page
-  cache off (PUBLIC_PAGE_CACHE_SECONDS=0, STANDINGS_PAGE_CACHE_SECONDS=0) and on.
+  behind the same middleware, bench/settings_scale.py, through the same nginx) measured in
+  the same run: the page caches off (PUBLIC_PAGE_CACHE_SECONDS=0,
+  STANDINGS_PAGE_CACHE_SECONDS=0, nginx's ``proxy_cache off``) and on (the application's
+  and nginx's shared cache; the table's last column is nginx's X-Cache-Status of the
+  request). ``--direct``: gunicorn alone, as measured before.
 * **tasks** — each in a process of its own, inside a transaction rolled back afterwards
   (the site stays as built): the standings recompute of the largest league, a new game's
   upload, the upload with the recompute it triggers (upload → standings, what the web
@@ -36,9 +40,10 @@ The measurements, each size in turn:
   time and the process's peak RSS growth (``getrusage``).
 
     .venv/bin/python bench/scale.py [--sizes 1,10,100] [--skip-build] [--rebuild]
-        [--only pages|api|tasks] [--seconds 3] [--clients 20] [--workers 2]
+        [--only pages|api|tasks] [--seconds 3] [--clients 20] [--workers 2] [--direct]
 
-BENCH_PORT (default 18190) and BENCH_DATABASE_HOST (default
+BENCH_PORT (default 18190: nginx; gunicorn on the next port, the next but one is the
+template's unused Daphne upstream) and BENCH_DATABASE_HOST (default
 ``postgres://postgres@127.0.0.1:5432``) override the defaults.
 """
 
@@ -992,65 +997,98 @@ def run_task(name: str) -> dict:
 
 
 def throughput(size: float, rows: list[dict], cookies: dict, args, cache_on: bool) -> None:
-    """Requests/s of each row under gunicorn (wrk) as a fraction of the trivial view,
-    measured before and after the rows in the same server (their mean is the peer)."""
+    """Requests/s of each row as a fraction of the trivial view, measured before and after
+    the rows in the same run (their mean is the peer), through the production topology:
+    nginx from config/nginx.conf.template (its shared cache of anonymous answers on with the
+    page cache, off without it) in front of gunicorn; ``--direct``: gunicorn alone, as
+    before. The trivial view goes the same way as the rows, so a ratio compares peers."""
     import bench.pages as pages
-    from tests.processes import Gunicorn
+    from tests.processes import Gunicorn, nginx_from_template
 
-    pages.PORT = PORT
     key = "x_trivial_cached" if cache_on else "x_trivial"
     extra = (
         {} if cache_on else {"PUBLIC_PAGE_CACHE_SECONDS": "0", "STANDINGS_PAGE_CACHE_SECONDS": "0"}
     )
+    # gunicorn on PORT (--direct) or on PORT + 1 behind nginx on PORT (PORT + 2: the unused
+    # Daphne upstream the template needs)
+    app_port = PORT if args.direct else PORT + 1
+    for port in {PORT, app_port, PORT + 2}:
+        with socket.socket() as probe:  # a server left on the port would be measured instead
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                sys.exit(f"port {port} is in use: stop what listens there (or set BENCH_PORT)")
     # no --max-requests here: a worker replaced every 1,000 requests costs the trivial view
     # (hundreds of requests a second) a restart every few seconds and the slow pages none
-    with socket.socket() as probe:  # a server left on the port would be measured instead
-        if probe.connect_ex(("127.0.0.1", PORT)) == 0:
-            sys.exit(f"port {PORT} is in use: stop what listens there (or set BENCH_PORT)")
-    server = Gunicorn(
-        env_for(size, **extra), port=PORT, workers=args.workers, log_level="error", max_requests=0
-    )
+    env = env_for(size, **extra, **({} if args.direct else {"NUM_PROXIES": "1"}))
+    server = Gunicorn(env, port=app_port, workers=args.workers, log_level="error", max_requests=0)
+    proxy = None
     quiet = open(os.devnull, "w")  # noqa: SIM115
     try:
+        pages.PORT = app_port
         pages.wait_until_serving(30)
+        if not args.direct:
+            directory = ROOT / "var" / f"scale-nginx-{PORT}"
+            shutil.rmtree(directory, ignore_errors=True)  # no copy kept from another run
+            proxy = nginx_from_template(
+                port=PORT,
+                app=f"127.0.0.1:{app_port}",
+                asgi=[f"127.0.0.1:{PORT + 2}"],
+                directory=directory,
+                open_limits=True,  # 20 clients from one address; the limits are not measured
+                shared_cache=cache_on,
+            )
+        pages.PORT = PORT
 
-        def rate(path: str, headers: dict | None) -> float:
-            # warm (and fill the cache when on), after the last run's queue has drained
+        def get(path: str, headers: dict | None) -> tuple[int, str]:
             conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=300)
             conn.request("GET", path, headers=headers or {})
-            conn.getresponse().read()
+            response = conn.getresponse()
+            response.read()
             conn.close()
+            return response.status, response.getheader("X-Cache-Status") or ""
+
+        def rate(path: str, headers: dict | None) -> tuple[float, str]:
+            # warm (and fill the caches when on), after the last run's queue has drained;
+            # what nginx then does with the request (HIT, BYPASS, MISS, …; "" direct)
+            status, _ = get(path, headers)
+            status, how = get(path, headers)
+            if status != 200:
+                sys.exit(f"{path} answered {status} through the bench's server")
             stdout, sys.stdout = sys.stdout, quiet
             try:
-                return pages.load_wrk(path, args.clients, args.seconds, headers)
+                return pages.load_wrk(path, args.clients, args.seconds, headers), how
             finally:
                 sys.stdout = stdout
 
         # the machine's load moves within a run: the trivial view is measured before and
         # after every few requests, and each request is a fraction of the mean of the two
         # measured around it
-        trivials = [rate(TRIVIAL, None)]
+        trivials = [rate(TRIVIAL, None)[0]]
         block: list[dict] = []
         for index, row in enumerate(rows):
             if row["ms"] > 2000 or row["name"] == "archive.json (big)":
                 row[key] = None  # seconds a request: 20 clients would only queue
             else:
                 headers = {"Cookie": f"sessionid={cookies[row['user']]}"} if row["user"] else None
-                row[key] = rate(row["path"], headers)
-                print(f"  {row['name']:28} {row[key]:8.1f} req/s", flush=True)
+                row[key], how = rate(row["path"], headers)
+                if how:
+                    row["nginx_cached" if cache_on else "nginx"] = how
+                print(f"  {row['name']:28} {row[key]:8.1f} req/s {how}", flush=True)
                 block.append(row)
             if len(block) == 6 or (index == len(rows) - 1 and block):
-                trivials.append(rate(TRIVIAL, None))
+                trivials.append(rate(TRIVIAL, None)[0])
                 peer = (trivials[-2] + trivials[-1]) / 2
                 print(f"  trivial view: {trivials[-2]:.0f} → {trivials[-1]:.0f} req/s", flush=True)
                 for done in block:
                     done[key] = done[key] / peer
                 block = []
         print(
-            f"  trivial view ({'cache on' if cache_on else 'cache off'}): "
+            f"  trivial view ({'cache on' if cache_on else 'cache off'}, "
+            f"{'gunicorn direct' if args.direct else 'through nginx'}): "
             f"{min(trivials):.0f}–{max(trivials):.0f} req/s over the run"
         )
     finally:
+        if proxy is not None:
+            proxy.stop()
         server.stop()
         quiet.close()
 
@@ -1059,7 +1097,7 @@ def table(size: float, rows: list[dict]) -> None:
     print(f"\n{'=' * 24} {size:g}× the demo ({db_name(size)}) {'=' * 24}")
     print(
         f"{'group':9} {'request':24} {'st':>3} {'queries':>7} {'hit q':>5} {'bytes':>11} "
-        f"{'ms':>8} {'cpu ms':>7} {'×trivial':>8} {'cached':>7}"
+        f"{'ms':>8} {'cpu ms':>7} {'×trivial':>8} {'cached':>7} nginx"
     )
 
     def ratio(v):
@@ -1070,7 +1108,8 @@ def table(size: float, rows: list[dict]) -> None:
             f"{r['group']:9} {r['name'][:24]:24} {r['status']:>3} {r['queries']:>7} "
             f"{'—' if r['queries_cached'] is None else r['queries_cached']:>5} "
             f"{r['bytes']:>11,} {r['ms']:>8.1f} {r.get('cpu_ms', 0):>7.1f} "
-            f"{ratio(r.get('x_trivial'))} {ratio(r.get('x_trivial_cached'))}"
+            f"{ratio(r.get('x_trivial'))} {ratio(r.get('x_trivial_cached'))} "
+            f"{r.get('nginx_cached', '')}"
         )
 
 
@@ -1083,6 +1122,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--direct",
+        action="store_true",
+        help="measure gunicorn alone (the default: through nginx, as in production)",
+    )
     parser.add_argument("--build-only", action="store_true")
     parser.add_argument("--stage", help=argparse.SUPPRESS)
     parser.add_argument("--task", help=argparse.SUPPRESS)
@@ -1117,7 +1161,9 @@ def main() -> None:
     one, five, fifteen = os.getloadavg()
     print(
         f"load average {one:.2f} {five:.2f} {fifteen:.2f}; {os.cpu_count()} cores; "
-        f"gunicorn {args.workers} workers, {args.clients} clients, {args.seconds:g} s each"
+        f"gunicorn {args.workers} workers"
+        f"{' (direct)' if args.direct else ' behind nginx (config/nginx.conf.template)'}, "
+        f"{args.clients} clients, {args.seconds:g} s each"
     )
     for size in sizes:
         if args.only != "tasks":

@@ -201,7 +201,13 @@ class Nginx(HelperProcess):
 
 
 def nginx_from_template(
-    *, port: int, app: str, asgi: list[str], directory: Path, open_limits: bool = False
+    *,
+    port: int,
+    app: str,
+    asgi: list[str],
+    directory: Path,
+    open_limits: bool = False,
+    shared_cache: bool = True,
 ) -> Nginx:
     """nginx from ``config/nginx.conf.template`` filled in as ``make prod-local`` does
     (``config/prod_local.sh``): listening on 127.0.0.1:``port``, gunicorn at ``app``
@@ -209,7 +215,9 @@ def nginx_from_template(
     ``open_limits``: the per-address connection and socket-open limits raised (a bench
     whose thousands of clients all come from 127.0.0.1 and should not be refused);
     without it the template's limits hold as in production (a venue's phones share one
-    address too)."""
+    address too). ``shared_cache=False``: the template's shared cache of anonymous answers
+    switched off (``proxy_cache off``: a bench measuring the application's own rendering
+    through the proxy)."""
     directory.mkdir(parents=True, exist_ok=True)
     text = (REPO_ROOT / "config" / "nginx.conf.template").read_text()
     text = (
@@ -222,6 +230,9 @@ def nginx_from_template(
         text = re.sub(r"limit_conn (\w+) \d+;", r"limit_conn \1 60000;", text)
         text = re.sub(r"rate=\d+r/s", "rate=100000r/s", text)
         text = re.sub(r"burst=\d+ nodelay", "burst=100000 nodelay", text)
+    if not shared_cache:
+        text, found = re.subn(r"proxy_cache \w+;", "proxy_cache off;", text)
+        assert found == 1, "the template's proxy_cache line was not found"
     conf = directory / "nginx.conf"
     conf.write_text(text)
     proxy = Nginx(conf, directory)

@@ -1,4 +1,6 @@
-"""The public ratings table, the 3T World Rankings page and a head-to-head page."""
+"""The public ratings table, the 3T World Rankings page and a head-to-head page (each the
+same for every anonymous visitor: ``public_page``, docs/pages.md, "Caching by a shared cache
+or CDN")."""
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from tournaments.algorithms.world_rankings import PRECEDENCE
 from tournaments.models import Player
 from tournaments.selectors import players as player_selectors
 from tournaments.selectors import rankings as ranking_selectors
+from tournaments.web.caching import public_page
 
 
 @require_GET
+@public_page()
 def ratings_table(request):
     try:
         filters = rating_selectors.RatingFilters.parse(request.GET)
@@ -51,6 +55,7 @@ def _csv_query(filters: rating_selectors.RatingFilters) -> str:
 
 
 @require_GET
+@public_page()
 def world_rankings(request):
     page = ranking_selectors.world_rankings()
     rows = [(row, page.players.get(row.player)) for row in page.ranking.rows]
@@ -76,6 +81,7 @@ def _player(slug: str) -> Player:
 
 
 @require_GET
+@public_page()
 def head_to_head(request, slug: str, other: str):
     player, opponent = _player(slug), _player(other)
     if player.pk == opponent.pk:

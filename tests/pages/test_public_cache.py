@@ -17,7 +17,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def pages(league, submitted, series):
     standings_recompute(league.pk)
-    erin = league.test_objects["erin"]
+    erin, carol = league.test_objects["erin"], league.test_objects["carol"]
+    game = league.test_objects["g1"]
     return {
         "standings": "/leagues/spring/standings/",
         "schedule": "/leagues/spring/schedule/",
@@ -26,6 +27,13 @@ def pages(league, submitted, series):
         "game": f"/games/{league.test_objects['g1'].pk}/",
         "player": f"/players/{erin.player.slug}/",
         "home": "/",
+        # the same for every anonymous visitor too (were private before issue 31's nginx work)
+        "ratings": "/ratings/",
+        "rankings": "/rankings/",
+        "head-to-head": f"/players/{erin.player.slug}/vs/{carol.player.slug}/",
+        "dice": "/leagues/spring/dice/",
+        "game sheet": f"/games/{game.pk}/sheet/",
+        "round sheets": f"/leagues/spring/sheets/?round={game.round}",
     }
 
 
@@ -122,10 +130,26 @@ def test_a_session_cookie_alone_keeps_pages_private(client, pages):
 def test_private_league_is_never_public(client, league, pages):
     league.is_public = False
     league.save()
-    for name in ("standings", "schedule", "bracket", "game"):
+    for name in ("standings", "schedule", "bracket", "game", "dice", "game sheet", "round sheets"):
         response = client.get(pages[name])
         assert response.status_code == 404, name
         assert "public" not in response.get("Cache-Control", ""), name
+
+
+def test_a_rating_filter_error_is_not_shared(client, db):
+    response = client.get("/ratings/?format=nonsense")
+    assert response.status_code == 400
+    assert "public" not in response["Cache-Control"]
+
+
+def test_a_kept_page_is_kept_per_host(client, pages, settings):
+    """The sheets print the upload page's absolute address: a page kept for one host name
+    is not answered to another."""
+    settings.PUBLIC_PAGE_CACHE_SECONDS = 30
+    url = pages["game sheet"]
+    assert "testserver" in client.get(url).content.decode()
+    other = client.get(url, HTTP_HOST="localhost").content.decode()
+    assert "localhost" in other and "testserver" not in other
 
 
 def test_favicon(client, db):

@@ -42,6 +42,7 @@ from tournaments.selectors.visibility import (
 )
 from tournaments.services.errors import ServiceError
 from tournaments.services.guards import require_organizer
+from tournaments.web.caching import public_api
 
 REASON_MAX = 2000
 
@@ -309,6 +310,16 @@ class ApiView(GenericAPIView):
     pagination_class = Pagination
     filter_backends = [DjangoFilterBackend]
     throttle_classes: list = []
+    #: an anonymous GET's answer is the same for every anonymous client: public with an
+    #: ETag of its bytes, 304 to a matching If-None-Match, kept in the site's cache like a
+    #: public page (``tournaments.web.caching.public_api``); a token or a session makes it
+    #: private. False: the view marks its answers itself (the streamed archive).
+    shared_reads = True
+
+    @classmethod
+    def as_view(cls, **initkwargs):
+        view = super().as_view(**initkwargs)
+        return public_api(view) if cls.shared_reads else view
 
     def get_exception_handler(self):
         return api_exception_handler

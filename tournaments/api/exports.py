@@ -104,6 +104,7 @@ class LeagueArchiveView(DownloadView):
 
     queryset = League.objects.none()
     throttle_classes = [ExportThrottle]
+    shared_reads = False  # streamed, with its own validators and Cache-Control (below)
 
     @extend_schema(
         summary="The whole league as a JSON archive (streamed; game logs by reference)",

@@ -16,6 +16,13 @@ query and language: the application then answers as a CDN in front would, with a
 most that old (signed-in visitors, the players who just uploaded, always get a fresh one).
 The standings keep theirs for ``STANDINGS_PAGE_CACHE_SECONDS`` (5 s; the page polls for a
 newer table anyway): a visit then costs no query at all, where the stamp cost one.
+
+The API's reads and downloads are shared the same way (``public_api``, applied to every API
+view by ``tournaments.api.base.ApiView``): an anonymous GET's answer (a list, a detail, a
+CSV or iCalendar export) is the same for every anonymous client, so it is public with an
+ETag of its bytes; a request with an API token (``Authorization``) or a session is a
+person's and stays private. nginx's shared cache in front (config/nginx.conf.template)
+stores exactly what is marked public here.
 """
 
 from __future__ import annotations
@@ -34,6 +41,11 @@ from django.utils.translation import get_language
 #: a shared cache may serve a stale page this long while it revalidates in the background
 STALE_WHILE_REVALIDATE = 30
 VARY = ("Cookie", "Accept-Language")
+#: the API's answers also depend on the token a client sends
+API_VARY = (*VARY, "Authorization")
+#: headers of an answer kept with its rendering in the site's cache (a download's file name,
+#: the API's allowed methods); the others are added again on the way out by the middleware
+KEPT_HEADERS = ("Content-Disposition", "Allow")
 
 
 class Revision:
@@ -47,9 +59,11 @@ class Revision:
 
 def is_shared_request(request: HttpRequest) -> bool:
     """The page is the same for every such visitor: nobody signed in, no session cookie,
-    no pending flash message."""
+    no pending flash message, no credentials (an API token: ``Authorization``)."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
+        return False
+    if request.META.get("HTTP_AUTHORIZATION"):
         return False
     cookies = request.COOKIES
     return not (cookies.get(settings.SESSION_COOKIE_NAME) or cookies.get("messages"))
@@ -87,6 +101,8 @@ def public_page(
                 content, content_type, etag, *rest = stored
                 last_modified = rest[0] if rest else None
                 response = HttpResponse(content, content_type=content_type)
+                for name, value in (rest[1] if len(rest) > 1 else {}).items():
+                    response[name] = value
                 conditional = get_conditional_response(
                     request, etag=etag, last_modified=last_modified, response=response
                 )
@@ -100,15 +116,20 @@ def public_page(
                 if cached is not None:
                     return _mark_public(cached, etag, rev.last_modified, vary)
             response = view(request, *args, **kwargs)
+            if shared and callable(getattr(response, "render", None)):
+                response.render()  # a DRF or template response: its bytes are the ETag's
             if not shared or not _cacheable(request, response):
-                return _mark_private(response)
-            if rev is None:
-                etag = quote_etag(hashlib.blake2b(response.content, digest_size=12).hexdigest())
+                return _mark_private(response, vary)
+            if rev is None:  # the view's own ETag (a log's SHA-256), else one of the bytes
+                etag = response.get("ETag") or quote_etag(
+                    hashlib.blake2b(response.content, digest_size=12).hexdigest()
+                )
                 last_modified = None
             else:
                 last_modified = rev.last_modified
             if key:
-                stored = (response.content, response["Content-Type"], etag, last_modified)
+                kept = {name: response[name] for name in KEPT_HEADERS if name in response}
+                stored = (response.content, response["Content-Type"], etag, last_modified, kept)
                 cache.set(key, stored, seconds)
             if rev is None:
                 conditional = get_conditional_response(request, etag=etag, response=response)
@@ -122,8 +143,11 @@ def public_page(
 
 
 def _page_key(request: HttpRequest, ignore_query: bool = False) -> str:
+    """Scheme and host (an answer may hold absolute links: the API's pages), path (and
+    query) and language."""
     path = request.path if ignore_query else request.get_full_path()
-    where = hashlib.blake2b(path.encode(), digest_size=16).hexdigest()
+    where = f"{request.scheme}://{request.get_host()}{path}"
+    where = hashlib.blake2b(where.encode(), digest_size=16).hexdigest()
     return f"public-page:{where}:{get_language()}"
 
 
@@ -155,14 +179,17 @@ def _mark_public(
     return response
 
 
-def _mark_private(response: HttpResponse) -> HttpResponse:
+def _mark_private(response: HttpResponse, vary: tuple[str, ...] = VARY) -> HttpResponse:
     if "Cache-Control" not in response or "public" in response["Cache-Control"]:
         response["Cache-Control"] = "private, no-cache"
     elif "private" not in response["Cache-Control"]:
         patch_cache_control(response, private=True)
-    patch_vary_headers(response, VARY)
+    patch_vary_headers(response, vary or VARY)
     return response
 
 
 #: the embeds: the same page for every visitor (language and theme are in the URL)
 embed_page = public_page(everyone=True, vary=())
+#: the API's reads and downloads (``tournaments.api.base.ApiView`` wraps every view): shared
+#: for anonymous clients, private with a token or a session; other methods are private
+public_api = public_page(vary=API_VARY)

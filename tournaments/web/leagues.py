@@ -181,6 +181,7 @@ def league_schedule(request, slug: str):
 
 
 @require_GET
+@public_page()
 def league_dice(request, slug: str):
     """The dice of the league's counted logs: the faces' counts against a fair die (the
     chi-square test), overall and per player, with what such a test can and cannot show."""

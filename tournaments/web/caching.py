@@ -80,6 +80,7 @@ def public_page(
     vary: tuple[str, ...] = VARY,
     keep: Callable[[], int] | None = None,
     ignore_query: bool = False,
+    shared_for: Callable[[], int] | None = None,
 ):
     """Decorate a GET view of a public page (see the module's text). ``revision(request,
     **kwargs)`` returns the page's ``Revision`` (None: unknown, e.g. no such league; the
@@ -89,12 +90,15 @@ def public_page(
     seconds the anonymous rendering is kept in the site's cache (default
     ``PUBLIC_PAGE_CACHE_SECONDS``; a kept page is answered, 304 included, without a query,
     before ``revision`` is asked); ``ignore_query``: the page does not read its query
-    string, so ``?utm=…`` variants share one kept copy."""
+    string, so ``?utm=…`` variants share one kept copy; ``shared_for()``: how many seconds
+    a shared cache (nginx's, a CDN) may keep it, ``s-maxage`` (default
+    ``PUBLIC_PAGES_S_MAXAGE``), and serve it stale while it revalidates (at most as long)."""
 
     def decorate(view):
         @wraps(view)
         def wrapped(request, *args, **kwargs):
             shared = request.method in ("GET", "HEAD") and (everyone or is_shared_request(request))
+            s_maxage = shared_for() if shared_for else settings.PUBLIC_PAGES_S_MAXAGE
             seconds = (keep() if keep else settings.PUBLIC_PAGE_CACHE_SECONDS) if shared else 0
             key = _page_key(request, ignore_query) if seconds > 0 else None
             if key and (stored := cache.get(key)) is not None:
@@ -106,7 +110,7 @@ def public_page(
                 conditional = get_conditional_response(
                     request, etag=etag, last_modified=last_modified, response=response
                 )
-                return _mark_public(conditional, etag, last_modified, vary)
+                return _mark_public(conditional, etag, last_modified, vary, s_maxage)
             rev = revision(request, *args, **kwargs) if shared and revision else None
             if rev is not None:
                 etag = _etag(rev.etag)
@@ -114,7 +118,7 @@ def public_page(
                     request, etag=etag, last_modified=rev.last_modified
                 )
                 if cached is not None:
-                    return _mark_public(cached, etag, rev.last_modified, vary)
+                    return _mark_public(cached, etag, rev.last_modified, vary, s_maxage)
             response = view(request, *args, **kwargs)
             if shared and callable(getattr(response, "render", None)):
                 response.render()  # a DRF or template response: its bytes are the ETag's
@@ -134,8 +138,8 @@ def public_page(
             if rev is None:
                 conditional = get_conditional_response(request, etag=etag, response=response)
                 if conditional is not response:
-                    return _mark_public(conditional, etag, None, vary)
-            return _mark_public(response, etag, last_modified, vary)
+                    return _mark_public(conditional, etag, None, vary, s_maxage)
+            return _mark_public(response, etag, last_modified, vary, s_maxage)
 
         return wrapped
 
@@ -162,8 +166,14 @@ def _cacheable(request: HttpRequest, response: HttpResponse) -> bool:
 
 
 def _mark_public(
-    response: HttpResponse, etag: str, last_modified: int | None, vary: tuple[str, ...] = VARY
+    response: HttpResponse,
+    etag: str,
+    last_modified: int | None,
+    vary: tuple[str, ...] = VARY,
+    s_maxage: int | None = None,
 ) -> HttpResponse:
+    if s_maxage is None:
+        s_maxage = settings.PUBLIC_PAGES_S_MAXAGE
     response["ETag"] = etag
     if last_modified:
         response["Last-Modified"] = http_date(last_modified)
@@ -171,8 +181,8 @@ def _mark_public(
         response,
         public=True,
         max_age=0,
-        s_maxage=settings.PUBLIC_PAGES_S_MAXAGE,
-        stale_while_revalidate=STALE_WHILE_REVALIDATE,
+        s_maxage=s_maxage,
+        stale_while_revalidate=min(STALE_WHILE_REVALIDATE, s_maxage),
     )
     if vary:
         patch_vary_headers(response, vary)

@@ -218,8 +218,17 @@ def _standings_keep() -> int:
     return min(settings.STANDINGS_PAGE_CACHE_SECONDS, settings.PUBLIC_PAGE_CACHE_SECONDS)
 
 
+def _standings_shared_for() -> int:
+    """Seconds a shared cache (nginx's, a CDN) may keep the standings page: as long as
+    the application keeps it (``STANDINGS_PAGE_CACHE_SECONDS``, 5 s), not the other
+    pages' 30 s: a new result shows within seconds, on a championship day too."""
+    return min(settings.STANDINGS_PAGE_CACHE_SECONDS, settings.PUBLIC_PAGES_S_MAXAGE)
+
+
 @require_GET
-@public_page(_standings_revision, keep=_standings_keep, ignore_query=True)
+@public_page(
+    _standings_revision, keep=_standings_keep, ignore_query=True, shared_for=_standings_shared_for
+)
 def league_standings(request, slug: str):
     stamp = getattr(request, "standings_stamp", None) or standings_selectors.standings_stamp(slug)
     page_key = _shared_page_key(request, stamp)

@@ -102,6 +102,14 @@ class League(models.Model):
     results_revision = models.PositiveIntegerField(
         default=0, help_text="bumped whenever a counting result changes; standings follow it"
     )
+    content_revision = models.PositiveBigIntegerField(
+        default=0,
+        db_default=0,
+        editable=False,
+        help_text="raised by the database with every change of what the league's pages show "
+        "(the league, its entries, players, games, seats, results, DRRs, series, standings; "
+        "migration 0017's triggers, PostgreSQL): the key of their stored renderings",
+    )
     standings_claimed_until = models.DateTimeField(
         null=True,
         blank=True,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.db import connection
 from django.db.models import Case, Count, IntegerField, OuterRef, Q, Subquery, Value, When
 
 from tournaments.models import (
@@ -212,3 +213,45 @@ def my_organized(user) -> list[League]:
     return list(
         League.objects.filter(Q(owner=user) | Q(organizers=user)).distinct().order_by("-created_at")
     )
+
+
+@dataclass(frozen=True)
+class ContentStamp:
+    """What a league's stored renderings are keyed by: the league's ``content_revision``
+    (raised by the database with every change its pages show, migration 0017) and the
+    time the ratings writer last wrote (its state row is saved with every rating it
+    writes: the rating beside each name)."""
+
+    league_id: int
+    is_public: bool
+    revision: int
+    ratings: str
+
+    @property
+    def etag(self) -> str:
+        return f"c{self.league_id}-{self.revision}-{self.ratings}"
+
+
+#: one statement, no ORM compile (asked on every visit of a league's stored pages); the
+#: ratings writer's row keeps its historical table name (ratings/models.py ``RatingState``)
+CONTENT_STAMP_SQL = """
+SELECT l.id, l.is_public, l.content_revision,
+       (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
+        ORDER BY r.id LIMIT 1)
+FROM tournaments_league l WHERE l.slug = %s
+"""
+
+
+def content_stamp(slug: str) -> ContentStamp | None:
+    """The league's :class:`ContentStamp` (one query); None when there is no such league or
+    the database keeps no revision (only PostgreSQL's triggers raise it: elsewhere nothing
+    may be stored under it)."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(CONTENT_STAMP_SQL, [slug])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    league_id, is_public, revision, ratings = found
+    return ContentStamp(league_id, is_public, revision, ratings or "-")

@@ -38,11 +38,20 @@ VARY = ("Cookie", "Accept-Language")
 
 class Revision:
     """What a page depends on, read cheaply before rendering: ``etag`` (any string; the
-    language is added) and ``last_modified`` (a Unix time or None)."""
+    language is added) and ``last_modified`` (a Unix time or None). ``stored``: the
+    revision covers *everything* the anonymous page shows (exact, never stale), so its
+    rendering is kept under it (with the language and the full path) for
+    ``REVISED_PAGE_SECONDS`` and a visit costs the revision's query and the stored bytes."""
 
-    def __init__(self, etag: str, last_modified: float | None = None):
+    def __init__(self, etag: str, last_modified: float | None = None, *, stored: bool = False):
         self.etag = etag
         self.last_modified = int(last_modified) if last_modified else None
+        self.stored = stored
+
+
+#: how long a rendering stored under an exact revision is kept (a newer revision is a
+#: new key, so this only bounds the memory a page nobody visits any more holds)
+REVISED_PAGE_SECONDS = 3600
 
 
 def is_shared_request(request: HttpRequest) -> bool:
@@ -99,6 +108,13 @@ def public_page(
                 )
                 if cached is not None:
                     return _mark_public(cached, etag, rev.last_modified, vary)
+                if rev.stored:
+                    key = _revised_key(request, etag)
+                    seconds = REVISED_PAGE_SECONDS
+                    if (stored := cache.get(key)) is not None:
+                        content, content_type = stored
+                        response = HttpResponse(content, content_type=content_type)
+                        return _mark_public(response, etag, rev.last_modified, vary)
             response = view(request, *args, **kwargs)
             if not shared or not _cacheable(request, response):
                 return _mark_private(response)
@@ -107,7 +123,9 @@ def public_page(
                 last_modified = None
             else:
                 last_modified = rev.last_modified
-            if key:
+            if key and rev is not None and rev.stored:
+                cache.set(key, (response.content, response["Content-Type"]), seconds)
+            elif key:
                 stored = (response.content, response["Content-Type"], etag, last_modified)
                 cache.set(key, stored, seconds)
             if rev is None:
@@ -125,6 +143,14 @@ def _page_key(request: HttpRequest, ignore_query: bool = False) -> str:
     path = request.path if ignore_query else request.get_full_path()
     where = hashlib.blake2b(path.encode(), digest_size=16).hexdigest()
     return f"public-page:{where}:{get_language()}"
+
+
+def _revised_key(request: HttpRequest, etag: str) -> str:
+    """The key of a rendering stored under an exact revision: the ETag (the revision and
+    the language) and the full path (the query picks the part shown and is echoed in the
+    header's links)."""
+    where = hashlib.blake2b(request.get_full_path().encode(), digest_size=16).hexdigest()
+    return f"revised-page:{etag}:{where}"
 
 
 def _cacheable(request: HttpRequest, response: HttpResponse) -> bool:

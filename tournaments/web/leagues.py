@@ -148,8 +148,18 @@ def _can_join(user, league) -> bool:
     return not league.entries.filter(player__user=user).exists()
 
 
+def league_content_revision(request, slug: str, **kwargs) -> Revision | None:
+    """A public league's pages stored per content stamp (``selectors.leagues.content_stamp``:
+    one query; exact, since the database raises the revision with every change they show),
+    language and path; None for a private league or where no revision is kept."""
+    stamp = league_selectors.content_stamp(slug)
+    if stamp is None or not stamp.is_public:
+        return None
+    return Revision(stamp.etag, stored=True)
+
+
 @require_GET
-@public_page()
+@public_page(league_content_revision)
 def league_schedule(request, slug: str):
     league = league_or_404(request, slug)
     players = league_selectors.entry_players(league)

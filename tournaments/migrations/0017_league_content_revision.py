@@ -1,0 +1,144 @@
+"""``League.content_revision``: raised by PostgreSQL triggers whenever a row the league's
+pages show changes, so a rendering stored under it is exact (docs/pages.md, "Stored
+renderings"). Statement-level triggers with transition tables: a statement creating a
+DRR's thousands of games raises the revision once. On another database (SQLite) no trigger
+is made and the pages never store a rendering under the revision (``tournaments.web.
+revisions``)."""
+
+from django.db import migrations, models
+
+#: (table, how its changed rows name their leagues: SQL over the transition table ``c``)
+TOUCHING = [
+    ("tournaments_fixture", "SELECT c.league_id FROM c"),
+    ("tournaments_entry", "SELECT c.league_id FROM c"),
+    ("tournaments_cycle", "SELECT c.league_id FROM c"),
+    ("tournaments_series", "SELECT c.league_id FROM c"),
+    ("tournaments_openround", "SELECT c.league_id FROM c"),
+    ("tournaments_tiebreakroll", "SELECT c.league_id FROM c"),
+    ("tournaments_league_organizers", "SELECT c.league_id FROM c"),
+    ("tournaments_standingssnapshot", "SELECT c.league_id FROM c"),
+    ("tournaments_standingsfailure", "SELECT c.league_id FROM c"),
+    ("tournaments_leagueratingdecision", "SELECT c.league_id FROM c"),
+    (
+        "tournaments_seat",
+        "SELECT f.league_id FROM c JOIN tournaments_fixture f ON f.id = c.fixture_id",
+    ),
+    (
+        "tournaments_result",
+        "SELECT f.league_id FROM c JOIN tournaments_fixture f ON f.id = c.fixture_id",
+    ),
+    (
+        "tournaments_rejectedsubmission",
+        "SELECT f.league_id FROM c JOIN tournaments_fixture f ON f.id = c.fixture_id",
+    ),
+    (
+        "tournaments_cycleseed",
+        "SELECT y.league_id FROM c JOIN tournaments_cycle y ON y.id = c.cycle_id",
+    ),
+    (
+        "tournaments_standingsrow",
+        "SELECT s.league_id FROM c JOIN tournaments_standingssnapshot s ON s.id = c.snapshot_id",
+    ),
+    # a player's name, suffix or link shows on every league they are entered in
+    (
+        "tournaments_player",
+        "SELECT e.league_id FROM c JOIN tournaments_entry e ON e.player_id = c.id",
+    ),
+]
+
+#: league columns whose change shows nowhere (a worker's claim on the standings recompute)
+QUIET = "ARRAY['content_revision', 'standings_claimed_until']"
+
+LEAGUE_ROW = f"""
+CREATE OR REPLACE FUNCTION maedn_league_revise() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    -- never set from outside: a save() of a league read earlier cannot take it back
+    IF NEW.content_revision <> OLD.content_revision
+       OR (to_jsonb(NEW) - {QUIET}) IS DISTINCT FROM (to_jsonb(OLD) - {QUIET}) THEN
+        NEW.content_revision := OLD.content_revision + 1;
+    ELSE
+        NEW.content_revision := OLD.content_revision;
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER maedn_league_revise BEFORE UPDATE ON tournaments_league
+    FOR EACH ROW EXECUTE FUNCTION maedn_league_revise();
+"""
+
+
+def _function(table: str, leagues: str) -> str:
+    """One function per table: raise the revision of the leagues of the changed rows (locked
+    in id order, so two statements touching the same leagues never deadlock each other)."""
+    return f"""
+CREATE OR REPLACE FUNCTION maedn_touch_{table}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE tournaments_league SET content_revision = content_revision + 1
+    WHERE id IN (
+        SELECT id FROM tournaments_league WHERE id IN ({leagues}) ORDER BY id FOR UPDATE
+    );
+    RETURN NULL;
+END $$;
+"""
+
+
+def forwards_sql() -> list[str]:
+    out = [LEAGUE_ROW]
+    for table, leagues in TOUCHING:
+        events = ["UPDATE"] if table == "tournaments_player" else ["INSERT", "UPDATE", "DELETE"]
+        body = leagues.replace("FROM c", "FROM changed c")
+        out.append(_function(table, body))
+        for event in events:
+            refs = {
+                "INSERT": "NEW TABLE AS changed",
+                "DELETE": "OLD TABLE AS changed",
+                "UPDATE": "NEW TABLE AS changed",
+            }[event]
+            out.append(
+                f"CREATE TRIGGER maedn_touch_{event.lower()} AFTER {event} ON {table} "
+                f"REFERENCING {refs} FOR EACH STATEMENT EXECUTE FUNCTION maedn_touch_{table}();"
+            )
+    return out
+
+
+def backwards_sql() -> list[str]:
+    out = ["DROP TRIGGER IF EXISTS maedn_league_revise ON tournaments_league;"]
+    out.append("DROP FUNCTION IF EXISTS maedn_league_revise();")
+    for table, _ in TOUCHING:
+        for event in ("insert", "update", "delete"):
+            out.append(f"DROP TRIGGER IF EXISTS maedn_touch_{event} ON {table};")
+        out.append(f"DROP FUNCTION IF EXISTS maedn_touch_{table}();")
+    return out
+
+
+def _run(statements):
+    def run(apps, schema_editor):
+        if schema_editor.connection.vendor != "postgresql":
+            return  # no triggers: the pages do not store renderings there
+        with schema_editor.connection.cursor() as cursor:
+            for sql in statements():
+                cursor.execute(sql)
+
+    return run
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("tournaments", "0016_championship_series_qualifiers"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="league",
+            name="content_revision",
+            field=models.PositiveBigIntegerField(
+                db_default=0,
+                default=0,
+                editable=False,
+                help_text="raised by the database with every change of what the league's pages "
+                "show (the league, its entries, players, games, seats, results, DRRs, series, "
+                "standings; migration 0017's triggers, PostgreSQL): the key of their stored "
+                "renderings",
+            ),
+        ),
+        migrations.RunPython(_run(forwards_sql), _run(backwards_sql)),
+    ]

@@ -44,7 +44,37 @@ TOUCHING = [
         "tournaments_player",
         "SELECT e.league_id FROM c JOIN tournaments_entry e ON e.player_id = c.id",
     ),
+    # an owner's confirmed address decides a club install's "rated" line
+    (
+        "tournaments_confirmedemail",
+        "SELECT l.id FROM c JOIN tournaments_league l ON l.owner_id = c.user_id",
+    ),
 ]
+
+#: tables whose rows only show through an update
+UPDATE_ONLY = {"tournaments_player"}
+
+#: the user names of the owner, the organizers and the rating officers, and the staff flag
+#: (the "rated" line) show on the league page: a row trigger, only when one of them changed
+#: (a sign-in writes ``last_login``, which no league shows)
+USER_ROW = """
+CREATE OR REPLACE FUNCTION maedn_touch_auth_user() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE tournaments_league SET content_revision = content_revision + 1
+    WHERE id IN (
+        SELECT id FROM tournaments_league WHERE id IN (
+            SELECT l.id FROM tournaments_league l WHERE l.owner_id = NEW.id
+            UNION SELECT o.league_id FROM tournaments_league_organizers o WHERE o.user_id = NEW.id
+            UNION SELECT d.league_id FROM tournaments_leagueratingdecision d
+                WHERE NEW.id IN (d.decided_by_id, d.requested_by_id)
+        ) ORDER BY id FOR UPDATE
+    );
+    RETURN NULL;
+END $$;
+CREATE TRIGGER maedn_touch_update AFTER UPDATE OF username, is_staff ON auth_user FOR EACH ROW
+    WHEN (OLD.username IS DISTINCT FROM NEW.username OR OLD.is_staff IS DISTINCT FROM NEW.is_staff)
+    EXECUTE FUNCTION maedn_touch_auth_user();
+"""
 
 #: league columns whose change shows nowhere (a worker's claim on the standings recompute)
 QUIET = "ARRAY['content_revision', 'standings_claimed_until']"
@@ -82,9 +112,9 @@ END $$;
 
 
 def forwards_sql() -> list[str]:
-    out = [LEAGUE_ROW]
+    out = [LEAGUE_ROW, USER_ROW]
     for table, leagues in TOUCHING:
-        events = ["UPDATE"] if table == "tournaments_player" else ["INSERT", "UPDATE", "DELETE"]
+        events = ["UPDATE"] if table in UPDATE_ONLY else ["INSERT", "UPDATE", "DELETE"]
         body = leagues.replace("FROM c", "FROM changed c")
         out.append(_function(table, body))
         for event in events:
@@ -103,6 +133,8 @@ def forwards_sql() -> list[str]:
 def backwards_sql() -> list[str]:
     out = ["DROP TRIGGER IF EXISTS maedn_league_revise ON tournaments_league;"]
     out.append("DROP FUNCTION IF EXISTS maedn_league_revise();")
+    out.append("DROP TRIGGER IF EXISTS maedn_touch_update ON auth_user;")
+    out.append("DROP FUNCTION IF EXISTS maedn_touch_auth_user();")
     for table, _ in TOUCHING:
         for event in ("insert", "update", "delete"):
             out.append(f"DROP TRIGGER IF EXISTS maedn_touch_{event} ON {table};")
@@ -124,6 +156,7 @@ def _run(statements):
 class Migration(migrations.Migration):
     dependencies = [
         ("tournaments", "0016_championship_series_qualifiers"),
+        ("auth", "0012_alter_user_first_name_max_length"),
     ]
 
     operations = [

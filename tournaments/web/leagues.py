@@ -34,8 +34,18 @@ from tournaments.web.forms import TieBreakRollForm
 from tournaments.web.lookups import league_or_404
 
 
+def league_content_revision(request, slug: str, **kwargs) -> Revision | None:
+    """A public league's pages stored per content stamp (``selectors.leagues.content_stamp``:
+    one query; exact, since the database raises the revision with every change they show),
+    language and path; None for a private league or where no revision is kept."""
+    stamp = league_selectors.content_stamp(slug)
+    if stamp is None or not stamp.is_public:
+        return None
+    return Revision(stamp.etag, stored=True)
+
+
 @require_GET
-@public_page()
+@public_page(league_content_revision)
 def league_detail(request, slug: str):
     league = league_or_404(request, slug)
     organizer = is_organizer(request.user, league)
@@ -146,16 +156,6 @@ def _can_join(user, league) -> bool:
     if entries_open_error(league):
         return False
     return not league.entries.filter(player__user=user).exists()
-
-
-def league_content_revision(request, slug: str, **kwargs) -> Revision | None:
-    """A public league's pages stored per content stamp (``selectors.leagues.content_stamp``:
-    one query; exact, since the database raises the revision with every change they show),
-    language and path; None for a private league or where no revision is kept."""
-    stamp = league_selectors.content_stamp(slug)
-    if stamp is None or not stamp.is_public:
-        return None
-    return Revision(stamp.etag, stored=True)
 
 
 @require_GET
@@ -354,7 +354,7 @@ def standings_fragment(request, slug: str):
 
 
 @require_GET
-@public_page()
+@public_page(league_content_revision)
 def league_playoffs(request, slug: str):
     league = league_or_404(request, slug)
     return render(

@@ -1,0 +1,204 @@
+"""A league's pages stored per content stamp (``League.content_revision``, raised by the
+database's triggers with every change the pages show; docs/pages.md, "Stored renderings"):
+a second anonymous visit costs one query and the stored bytes, and every kind of change
+shows on the next visit, with the page cache off (the test settings)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from tests.builders import example_text, make_league, make_user
+from tournaments.models import Entry, League, Player, Series
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="the triggers are PostgreSQL's"),
+]
+
+STORED = ["/leagues/spring/schedule/", "/leagues/spring/playoffs/", "/leagues/spring/"]
+
+
+def visit(client, url: str, lang: str = "en") -> str:
+    client.cookies["django_language"] = lang
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def fresh(client, url: str, lang: str = "en") -> str:
+    """The page rendered now, nothing stored."""
+    cache.clear()
+    return visit(client, url, lang)
+
+
+def shows_the_truth(client, url: str) -> str:
+    """The next visit (after a change) equals a fresh rendering, in both languages."""
+    for lang in ("de", "en"):
+        html = visit(client, url, lang)
+        assert html == fresh(client, url, lang), lang
+    return html
+
+
+def store(client, url: str) -> str:
+    """Visit in both languages (their renderings stored), the English answer."""
+    visit(client, url, "de")
+    return visit(client, url)
+
+
+def stored_visit(client, url: str, lang: str = "en") -> str:
+    """A visit answered from the stored rendering: the content stamp's one query."""
+    with CaptureQueriesContext(connection) as queries:
+        html = visit(client, url, lang)
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    return html
+
+
+@pytest.mark.parametrize("url", STORED)
+def test_a_second_visit_is_the_stored_rendering(client, league, series, url):
+    first = visit(client, url)
+    assert stored_visit(client, url) == first
+    german = visit(client, url, "de")
+    assert german != first and stored_visit(client, url, "de") == german
+    assert visit(client, url) == first  # the languages are stored apart
+
+
+@pytest.mark.parametrize("url", STORED)
+def test_a_player_renamed_shows_at_once(client, league, series, url):
+    assert "erin" in store(client, url)
+    Player.objects.filter(slug="erin").update(name="Erinna")
+    assert "Erinna" in shows_the_truth(client, url)
+
+
+@pytest.mark.parametrize("url", STORED)
+def test_a_look_alike_name_elsewhere_shows_its_suffix(client, league, series, url):
+    """Another organizer's new player whose name looks like erin's gives erin a suffix
+    (another service's update of the player row, about another league)."""
+    from tournaments.services.players import player_create_by
+
+    store(client, url)
+    oscar = make_user("oscar")
+    make_league(oscar, "oscars")
+    player_create_by(by=oscar, name="Erin")
+    label = Player.objects.get(slug="erin").label
+    assert label != "erin"
+    html = shows_the_truth(client, url)
+    assert label in html or "schedule" not in url
+
+
+def test_a_new_date_shows_on_the_schedule(client, league, owner):
+    from tournaments.services.schedule import fixture_reschedule
+
+    url = "/leagues/spring/schedule/"
+    store(client, url)
+    g2 = league.test_objects["g2"]
+    when = timezone.now().replace(microsecond=0) + timedelta(days=9)
+    fixture_reschedule(fixture=g2, by=owner, scheduled_at=when)
+    assert f'datetime="{when:%Y-%m-%d}' in shows_the_truth(client, url)
+
+
+@pytest.mark.parametrize("url", ["/leagues/spring/schedule/", "/leagues/spring/"])
+def test_a_new_result_and_its_void_show_at_once(client, league, series, owner, url):
+    from tournaments.services.results import game_log_submit, result_void
+
+    before = store(client, url)
+    g1 = league.test_objects["g1"]
+    game_log_submit(fixture=g1, content=example_text("valid-league-2tplus.json"), by=owner)
+    counted = shows_the_truth(client, url)
+    assert counted != before
+    assert stored_visit(client, url) == counted
+    result_void(fixture=g1, by=owner, reason="wrong log")
+    assert shows_the_truth(client, url) == before
+
+
+def test_a_series_decided_shows_on_the_bracket(client, league, series):
+    url = "/leagues/spring/playoffs/"
+    before = store(client, url)
+    Series.objects.filter(pk=series.pk).update(winner=league.test_objects["carol"])
+    assert shows_the_truth(client, url) != before
+
+
+@pytest.mark.parametrize("url", STORED)
+def test_a_league_renamed_or_made_private_shows_at_once(client, league, series, url):
+    store(client, url)
+    league.name = "Autumn League"
+    league.save()
+    assert "Autumn League" in shows_the_truth(client, url)
+    League.objects.filter(pk=league.pk).update(is_public=False)
+    assert client.get(url).status_code == 404
+
+
+def test_a_league_saved_from_an_older_copy_never_takes_its_revision_back(league):
+    stale = League.objects.get(pk=league.pk)
+    Player.objects.filter(slug="erin").update(name="Erinna")
+    raised = League.objects.get(pk=league.pk).content_revision
+    assert raised > stale.content_revision
+    stale.name = "Spring League 2"
+    stale.save()  # writes the old content_revision back: the database raises it instead
+    assert League.objects.get(pk=league.pk).content_revision > raised
+
+
+def test_a_worker_claiming_the_recompute_changes_no_page(league):
+    """The standings claim shows nowhere: stored renderings stay valid through it."""
+    before = League.objects.get(pk=league.pk).content_revision
+    League.objects.filter(pk=league.pk).update(standings_claimed_until=timezone.now())
+    assert League.objects.get(pk=league.pk).content_revision == before
+
+
+def test_a_new_entry_and_a_withdrawal_show_at_once(client, league, series):
+    url = "/leagues/spring/"
+    store(client, url)
+    dora = Player.objects.create(name="Dora Newcomer", slug="dora")
+    entry = Entry.objects.create(league=league, player=dora)
+    assert "Dora Newcomer" in shows_the_truth(client, url)
+    entry.delete()
+    assert "Dora Newcomer" not in shows_the_truth(client, url)
+
+
+def test_a_rating_written_shows_beside_the_name(client, league, series):
+    """The ratings writer saves its state row with every rating it writes: the stamp
+    holds the state's time, so a new rating shows."""
+    from ratings.models import PlayerRating, RatingState
+
+    url = "/leagues/spring/schedule/"
+    RatingState.objects.create(pk=1)
+    assert 'class="rating"' not in store(client, url).split("rating-note")[0]
+    erin = Player.objects.get(slug="erin")
+    PlayerRating.objects.create(player=erin, mu=30, sigma=2, display=1789, games=30)
+    RatingState.objects.get(pk=1).save()
+    assert "1789" in shows_the_truth(client, url)
+
+
+def test_signed_in_visitors_get_their_own_page(client, league, series, erin_user):
+    url = "/leagues/spring/schedule/"
+    anonymous = visit(client, url)
+    client.force_login(erin_user)
+    mine = visit(client, url)
+    assert mine != anonymous and "My games" in mine
+
+
+def test_the_etag_is_the_stamp_and_a_change_answers_200(client, league, owner):
+    from tournaments.services.schedule import fixture_reschedule
+
+    url = "/leagues/spring/schedule/"
+    etag = client.get(url)["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    fixture_reschedule(fixture=league.test_objects["g2"], by=owner, scheduled_at=timezone.now())
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+def test_an_organizer_renamed_shows_and_a_sign_in_changes_nothing(client, league, owner):
+    url = "/leagues/spring/"
+    assert "olga" in store(client, url)
+    before = League.objects.get(pk=league.pk).content_revision
+    client.force_login(owner)  # writes last_login: shows on no page
+    client.logout()
+    assert League.objects.get(pk=league.pk).content_revision == before
+    owner.username = "olga-k"
+    owner.save()
+    assert "olga-k" in shows_the_truth(client, url)

@@ -202,3 +202,60 @@ def test_an_organizer_renamed_shows_and_a_sign_in_changes_nothing(client, league
     owner.username = "olga-k"
     owner.save()
     assert "olga-k" in shows_the_truth(client, url)
+
+
+def game_url(league) -> str:
+    return f"/games/{league.test_objects['g1'].pk}/"
+
+
+def test_the_game_page_is_stored_and_follows_its_results(client, league, owner, erin_user):
+    from tournaments.services.results import game_log_submit, result_confirm, result_void
+
+    url = game_url(league)
+    before = store(client, url)
+    assert stored_visit(client, url) == before
+    g1 = league.test_objects["g1"]
+    pending = game_log_submit(
+        fixture=g1, content=example_text("valid-league-2tplus.json"), by=erin_user
+    )
+    waiting = shows_the_truth(client, url)
+    assert waiting != before
+    result_confirm(result=pending, by=owner)
+    counted = shows_the_truth(client, url)
+    assert counted != waiting
+    assert stored_visit(client, url) == counted
+    erin_user.username = "erin-renamed"
+    erin_user.save()  # the sender's name shows in the history
+    assert "erin-renamed" in shows_the_truth(client, url)
+    result_void(fixture=g1, by=owner, reason="wrong log")
+    assert shows_the_truth(client, url) != counted
+
+
+def test_the_game_page_follows_its_move_analysis(client, league, submitted):
+    """The analyses' task writes long after the result: its row shows on the next visit."""
+    from games.analysis import ANALYSIS_FORMAT
+    from games.models import GameAnalysis
+
+    url = game_url(league)
+    before = store(client, url)
+    row = GameAnalysis.objects.create(
+        log=submitted.game_log,
+        sha256=submitted.game_log.sha256,
+        format=ANALYSIS_FORMAT,
+        rollouts=0,
+    )
+    queued = shows_the_truth(client, url)
+    assert queued != before
+    GameAnalysis.objects.filter(pk=row.pk).update(status="failed", error="engine stopped")
+    assert shows_the_truth(client, url) != queued
+
+
+def test_a_game_of_a_private_league_is_never_stored(client, private_league, owner):
+    from tests.builders import make_fixture
+
+    entry = private_league.entries.get()
+    game = make_fixture(private_league, [(entry, ["black", "yellow"])], "black")
+    assert client.get(f"/games/{game.pk}/").status_code == 404
+    client.force_login(owner)
+    assert client.get(f"/games/{game.pk}/").status_code == 200
+    assert "private" in client.get(f"/games/{game.pk}/")["Cache-Control"]

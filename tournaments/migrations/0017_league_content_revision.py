@@ -44,6 +44,18 @@ TOUCHING = [
         "tournaments_player",
         "SELECT e.league_id FROM c JOIN tournaments_entry e ON e.player_id = c.id",
     ),
+    # a game page shows its log's stored figures and its move analysis (the analyses'
+    # task writes them long after the result)
+    (
+        "games_gamelog",
+        "SELECT f.league_id FROM c JOIN tournaments_result r ON r.game_log_id = c.id"
+        " JOIN tournaments_fixture f ON f.id = r.fixture_id",
+    ),
+    (
+        "games_gameanalysis",
+        "SELECT f.league_id FROM c JOIN tournaments_result r ON r.game_log_id = c.log_id"
+        " JOIN tournaments_fixture f ON f.id = r.fixture_id",
+    ),
     # an owner's confirmed address decides a club install's "rated" line
     (
         "tournaments_confirmedemail",
@@ -54,8 +66,8 @@ TOUCHING = [
 #: tables whose rows only show through an update
 UPDATE_ONLY = {"tournaments_player"}
 
-#: the user names of the owner, the organizers and the rating officers, and the staff flag
-#: (the "rated" line) show on the league page: a row trigger, only when one of them changed
+#: the user names of the owner, the organizers, the rating officers and of who sent or
+#: decided a result, and the staff flag (the "rated" line) show on the league's pages: a row trigger, only when one of them changed
 #: (a sign-in writes ``last_login``, which no league shows)
 USER_ROW = """
 CREATE OR REPLACE FUNCTION maedn_touch_auth_user() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -66,7 +78,10 @@ BEGIN
             SELECT l.id FROM tournaments_league l WHERE l.owner_id = NEW.id
             UNION SELECT o.league_id FROM tournaments_league_organizers o WHERE o.user_id = NEW.id
             UNION SELECT d.league_id FROM tournaments_leagueratingdecision d
-                WHERE NEW.id IN (d.decided_by_id, d.requested_by_id)
+                WHERE d.decided_by_id = NEW.id OR d.requested_by_id = NEW.id
+            UNION SELECT f.league_id FROM tournaments_result r
+                JOIN tournaments_fixture f ON f.id = r.fixture_id
+                WHERE r.submitted_by_id = NEW.id OR r.decided_by_id = NEW.id
         ) ORDER BY id FOR UPDATE
     );
     RETURN NULL;
@@ -157,6 +172,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ("tournaments", "0016_championship_series_qualifiers"),
         ("auth", "0012_alter_user_first_name_max_length"),
+        ("games", "0006_gamelog_uploaded_at_index"),
     ]
 
     operations = [

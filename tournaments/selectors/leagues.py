@@ -242,14 +242,32 @@ FROM tournaments_league l WHERE l.slug = %s
 """
 
 
+#: the same stamp, of the league of a game
+GAME_STAMP_SQL = CONTENT_STAMP_SQL.replace(
+    "WHERE l.slug = %s",
+    "WHERE l.id = (SELECT f.league_id FROM tournaments_fixture f WHERE f.id = %s)",
+)
+
+
 def content_stamp(slug: str) -> ContentStamp | None:
     """The league's :class:`ContentStamp` (one query); None when there is no such league or
     the database keeps no revision (only PostgreSQL's triggers raise it: elsewhere nothing
     may be stored under it)."""
     if connection.vendor != "postgresql":
         return None
+    return _stamp(CONTENT_STAMP_SQL, slug)
+
+
+def game_content_stamp(pk: int) -> ContentStamp | None:
+    """The :func:`content_stamp` of the league of game ``pk``."""
+    return _stamp(GAME_STAMP_SQL, pk)
+
+
+def _stamp(sql: str, key) -> ContentStamp | None:
+    if connection.vendor != "postgresql":
+        return None
     with connection.cursor() as cursor:
-        cursor.execute(CONTENT_STAMP_SQL, [slug])
+        cursor.execute(sql, [key])
         found = cursor.fetchone()
     if found is None:
         return None

@@ -101,6 +101,7 @@ def public_page(
                 )
                 return _mark_public(conditional, etag, last_modified, vary)
             rev = revision(request, *args, **kwargs) if shared and revision else None
+            revised = None
             if rev is not None:
                 etag = _etag(rev.etag)
                 cached = get_conditional_response(
@@ -109,11 +110,10 @@ def public_page(
                 if cached is not None:
                     return _mark_public(cached, etag, rev.last_modified, vary)
                 if rev.stored:
-                    key = _revised_key(request, etag)
-                    seconds = REVISED_PAGE_SECONDS
-                    if (stored := cache.get(key)) is not None:
-                        content, content_type = stored
-                        response = HttpResponse(content, content_type=content_type)
+                    revised = _revised_key(request, etag)
+                    if (stored := cache.get(revised)) is not None:
+                        response = HttpResponse(stored[0], content_type=stored[1])
+                        _keep(key, response, etag, rev.last_modified, seconds)
                         return _mark_public(response, etag, rev.last_modified, vary)
             response = view(request, *args, **kwargs)
             if not shared or not _cacheable(request, response):
@@ -123,11 +123,10 @@ def public_page(
                 last_modified = None
             else:
                 last_modified = rev.last_modified
-            if key and rev is not None and rev.stored:
-                cache.set(key, (response.content, response["Content-Type"]), seconds)
-            elif key:
-                stored = (response.content, response["Content-Type"], etag, last_modified)
-                cache.set(key, stored, seconds)
+            if revised:
+                stored = (response.content, response["Content-Type"])
+                cache.set(revised, stored, REVISED_PAGE_SECONDS)
+            _keep(key, response, etag, last_modified, seconds)
             if rev is None:
                 conditional = get_conditional_response(request, etag=etag, response=response)
                 if conditional is not response:
@@ -137,6 +136,14 @@ def public_page(
         return wrapped
 
     return decorate
+
+
+def _keep(key: str | None, response: HttpResponse, etag: str, last_modified, seconds: int) -> None:
+    """Keep the anonymous rendering whole for the page cache's ``seconds`` (no query at all
+    within them, as a CDN in front would answer)."""
+    if key:
+        stored = (response.content, response["Content-Type"], etag, last_modified)
+        cache.set(key, stored, seconds)
 
 
 def _page_key(request: HttpRequest, ignore_query: bool = False) -> str:

@@ -259,3 +259,56 @@ def test_a_game_of_a_private_league_is_never_stored(client, private_league, owne
     client.force_login(owner)
     assert client.get(f"/games/{game.pk}/").status_code == 200
     assert "private" in client.get(f"/games/{game.pk}/")["Cache-Control"]
+
+
+def test_the_home_page_follows_every_league(client, league, owner):
+    from tournaments.services.results import game_log_submit
+
+    before = store(client, "/")
+    assert stored_visit(client, "/") == before
+    game_log_submit(
+        fixture=league.test_objects["g1"],
+        content=example_text("valid-league-2tplus.json"),
+        by=owner,
+    )
+    counted = shows_the_truth(client, "/")
+    assert counted != before  # the newest results
+    other = make_league(owner, "summer")
+    assert other.name in shows_the_truth(client, "/")
+    other.delete()
+    assert shows_the_truth(client, "/") == counted
+
+
+def test_a_player_page_follows_their_leagues_their_row_and_the_ratings(client, league, owner):
+    from ratings.models import PlayerRating, RatingState
+    from tournaments.services.results import game_log_submit
+
+    url = "/players/erin/"
+    before = store(client, url)
+    assert stored_visit(client, url) == before
+    game_log_submit(
+        fixture=league.test_objects["g1"],
+        content=example_text("valid-league-2tplus.json"),
+        by=owner,
+    )
+    counted = shows_the_truth(client, url)
+    assert counted != before
+    Player.objects.filter(slug="carol").update(name="Caroline")  # an opponent renamed
+    assert "Caroline" in shows_the_truth(client, url)
+    Player.objects.filter(slug="erin").update(name="Erinna")
+    assert "Erinna" in shows_the_truth(client, url)
+    RatingState.objects.create(pk=1)
+    PlayerRating.objects.create(
+        player=Player.objects.get(slug="erin"), mu=30, sigma=2, display=1789, games=30
+    )
+    RatingState.objects.get(pk=1).save()
+    shows_the_truth(client, url)
+    League.objects.filter(pk=league.pk).update(is_public=False)
+    assert "Spring League" not in shows_the_truth(client, url)
+
+
+def test_a_player_without_leagues_renamed(client, db):
+    Player.objects.create(name="Loner", slug="loner")
+    assert "Loner" in store(client, "/players/loner/")
+    Player.objects.filter(slug="loner").update(name="Lone Wolf")
+    assert "Lone Wolf" in shows_the_truth(client, "/players/loner/")

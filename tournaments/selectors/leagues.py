@@ -273,3 +273,47 @@ def _stamp(sql: str, key) -> ContentStamp | None:
         return None
     league_id, is_public, revision, ratings = found
     return ContentStamp(league_id, is_public, revision, ratings or "-")
+
+
+#: every league's revision, digested: a change of any league (or a league made or
+#: deleted) changes it; revisions only grow, and the list names each league, so no two
+#: states of the site give the same text
+LEAGUES_DIGEST = "md5(string_agg(l.id || ':' || l.content_revision, ',' ORDER BY l.id))"
+
+SITE_STAMP_SQL = f"SELECT {LEAGUES_DIGEST} FROM tournaments_league l"
+
+#: a player's page: the player's row (a rename, a suffix, an account linked), the leagues
+#: they are entered in (their games, results, opponents) and the ratings writer's time
+PLAYER_STAMP_SQL = f"""
+SELECT p.id, md5(p::text),
+       (SELECT {LEAGUES_DIGEST} FROM tournaments_league l
+        WHERE l.id IN (SELECT e.league_id FROM tournaments_entry e WHERE e.player_id = p.id)),
+       (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
+        ORDER BY r.id LIMIT 1)
+FROM tournaments_player p WHERE p.slug = %s
+"""
+
+
+def site_stamp() -> str | None:
+    """A digest of every league's content revision (the home page: its leagues and newest
+    results); None where no revision is kept."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(SITE_STAMP_SQL)
+        (digest,) = cursor.fetchone()
+    return f"s{digest or '-'}"
+
+
+def player_stamp(slug: str) -> str | None:
+    """What a player's page shows, as one string (one query): see ``PLAYER_STAMP_SQL``;
+    None for no such player or where no revision is kept."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(PLAYER_STAMP_SQL, [slug])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    pk, row, leagues, ratings = found
+    return f"p{pk}-{row}-{leagues or '-'}-{ratings or '-'}"

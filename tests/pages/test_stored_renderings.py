@@ -5,6 +5,7 @@ shows on the next visit, with the page cache off (the test settings)."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -28,7 +29,8 @@ def visit(client, url: str, lang: str = "en") -> str:
     client.cookies["django_language"] = lang
     response = client.get(url)
     assert response.status_code == 200
-    return response.content.decode()
+    # a signed-in page's forms carry a fresh CSRF token each time
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", response.content.decode())
 
 
 def fresh(client, url: str, lang: str = "en") -> str:
@@ -312,3 +314,19 @@ def test_a_player_without_leagues_renamed(client, db):
     assert "Loner" in store(client, "/players/loner/")
     Player.objects.filter(slug="loner").update(name="Lone Wolf")
     assert "Lone Wolf" in shows_the_truth(client, "/players/loner/")
+
+
+def test_a_signed_in_visitor_gets_the_stored_schedule_below_their_header(
+    client, league, owner, erin_user
+):
+    from tournaments.services.schedule import fixture_reschedule
+
+    url = "/leagues/spring/schedule/?part=1"
+    client.force_login(erin_user)
+    first = store(client, url)
+    assert "My games" in first and visit(client, url) == first
+    when = timezone.now().replace(microsecond=0) + timedelta(days=5)
+    fixture_reschedule(fixture=league.test_objects["g1"], by=owner, scheduled_at=when)
+    assert f'datetime="{when:%Y-%m-%d}' in shows_the_truth(client, url)
+    Player.objects.filter(slug="carol").update(name="Caroline")
+    assert "Caroline" in shows_the_truth(client, url)

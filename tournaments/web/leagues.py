@@ -3,6 +3,8 @@ with a live-refresh fragment answering 304 when nothing changed) and playoffs.""
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -39,6 +41,7 @@ def league_content_revision(request, slug: str, **kwargs) -> Revision | None:
     one query; exact, since the database raises the revision with every change they show),
     language and path; None for a private league or where no revision is kept."""
     stamp = league_selectors.content_stamp(slug)
+    request.league_content_stamp = stamp  # the view's fragments reuse it: one query
     if stamp is None or not stamp.is_public:
         return None
     return Revision(stamp.etag, stored=True)
@@ -162,6 +165,27 @@ def _can_join(user, league) -> bool:
 @public_page(league_content_revision)
 def league_schedule(request, slug: str):
     league = league_or_404(request, slug)
+    return render(
+        request,
+        "tournaments/schedule.html",
+        {"league": league, "tab": "schedule", "body_html": _schedule_body(request, league)},
+    )
+
+
+def _schedule_body(request, league) -> str:
+    """The schedule below the league's header, the same for everyone who may see the
+    league: stored per content stamp, language and full path (the query picks the part,
+    the rounds and the player, and the pager's links echo it), so a signed-in visitor's
+    page costs its header only."""
+    stamp = getattr(request, "league_content_stamp", None)
+    if stamp is None or stamp.league_id != league.pk:
+        stamp = league_selectors.content_stamp(league.slug)
+    key = None
+    if stamp is not None:
+        where = hashlib.blake2b(request.get_full_path().encode(), digest_size=16).hexdigest()
+        key = f"schedule-html:{stamp.etag}:{get_language()}:{where}"
+        if (html := cache.get(key)) is not None:
+            return mark_safe(html)  # our own template's output (autoescaped when rendered)
     players = league_selectors.entry_players(league)
     wanted = request.GET.get("player", "")
     player = next((p for p in players if p.slug == wanted), None)
@@ -169,12 +193,10 @@ def league_schedule(request, slug: str):
     parts = schedule_selectors.schedule_parts(league, player) if shown else []
     part = schedule_selectors.current_part(parts, request.GET.get("part"))
     rounds = schedule_selectors.round_pages(league, player, part, request.GET.get("rounds"))
-    return render(
-        request,
-        "tournaments/schedule.html",
+    html = render_to_string(
+        "tournaments/_schedule_body.html",
         {
             "league": league,
-            "tab": "schedule",
             "players": players,
             "player": player,
             "unknown_player": bool(wanted) and player is None,
@@ -187,7 +209,11 @@ def league_schedule(request, slug: str):
             if part
             else [],
         },
+        request=request,
     )
+    if key:
+        cache.set(key, str(html), STANDINGS_CACHE_SECONDS)
+    return mark_safe(html)  # our own template's output (autoescaped when rendered)
 
 
 @require_GET

@@ -217,8 +217,8 @@ def my_organized(user) -> list[League]:
 
 @dataclass(frozen=True)
 class ContentStamp:
-    """What a league's stored renderings are keyed by: the league's ``content_revision``
-    (raised by the database with every change its pages show, migration 0017) and the
+    """What a league's stored renderings are keyed by: the league's content revision
+    (``LeagueRevision``: raised by the database with every change its pages show) and the
     time the ratings writer last wrote (its state row is saved with every rating it
     writes: the rating beside each name)."""
 
@@ -235,10 +235,11 @@ class ContentStamp:
 #: one statement, no ORM compile (asked on every visit of a league's stored pages); the
 #: ratings writer's row keeps its historical table name (ratings/models.py ``RatingState``)
 CONTENT_STAMP_SQL = """
-SELECT l.id, l.is_public, l.content_revision,
+SELECT l.id, l.is_public, COALESCE(v.n, 0),
        (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
         ORDER BY r.id LIMIT 1)
-FROM tournaments_league l WHERE l.slug = %s
+FROM tournaments_league l LEFT JOIN tournaments_leaguerevision v ON v.league_id = l.id
+WHERE l.slug = %s
 """
 
 
@@ -278,15 +279,16 @@ def _stamp(sql: str, key) -> ContentStamp | None:
 #: every league's revision, digested: a change of any league (or a league made or
 #: deleted) changes it; revisions only grow, and the list names each league, so no two
 #: states of the site give the same text
-LEAGUES_DIGEST = "md5(string_agg(l.id || ':' || l.content_revision, ',' ORDER BY l.id))"
+LEAGUES_DIGEST = "md5(string_agg(l.id || ':' || COALESCE(v.n, 0), ',' ORDER BY l.id))"
+WITH_REVISIONS = "tournaments_league l LEFT JOIN tournaments_leaguerevision v ON v.league_id = l.id"
 
-SITE_STAMP_SQL = f"SELECT {LEAGUES_DIGEST} FROM tournaments_league l"
+SITE_STAMP_SQL = f"SELECT {LEAGUES_DIGEST} FROM {WITH_REVISIONS}"
 
 #: a player's page: the player's row (a rename, a suffix, an account linked), the leagues
 #: they are entered in (their games, results, opponents) and the ratings writer's time
 PLAYER_STAMP_SQL = f"""
 SELECT p.id, md5(p::text),
-       (SELECT {LEAGUES_DIGEST} FROM tournaments_league l
+       (SELECT {LEAGUES_DIGEST} FROM {WITH_REVISIONS}
         WHERE l.id IN (SELECT e.league_id FROM tournaments_entry e WHERE e.player_id = p.id)),
        (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
         ORDER BY r.id LIMIT 1)

@@ -14,6 +14,10 @@ the site's cache (Redis in production) for ``PUBLIC_PAGE_CACHE_SECONDS`` seconds
 30 s as the shared caches' ``PUBLIC_PAGES_S_MAXAGE`` by default; 0 switches it off), keyed by path,
 query and language: the application then answers as a CDN in front would, with a page at
 most that old (signed-in visitors, the players who just uploaded, always get a fresh one).
+A page whose revision is exact (``Revision(stored=True)``: a league's content stamp, the
+database raising it with every change the page shows; docs/pages.md, "Stored renderings")
+is also kept under that revision, the language and the path, page cache on or off: a
+visit costs the stamp's query and the stored bytes, never a stale page.
 The standings keep theirs for ``STANDINGS_PAGE_CACHE_SECONDS`` (5 s; the page polls for a
 newer table anyway): a visit then costs no query at all, where the stamp cost one.
 """

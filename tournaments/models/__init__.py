@@ -9,7 +9,7 @@ the ratings app (``ratings/models.py``).
 from tournaments.models.entries import Entry, EntryQuerySet
 from tournaments.models.fixtures import Cycle, CycleSeed, Fixture, OpenRound, Seat, Series
 from tournaments.models.invitations import ConfirmedEmail, Invitation, PlayerClaim
-from tournaments.models.leagues import League
+from tournaments.models.leagues import League, LeagueRevision
 from tournaments.models.mail import MailSent
 from tournaments.models.players import Player
 from tournaments.models.result_links import ResultLink
@@ -25,6 +25,7 @@ __all__ = [
     "Fixture",
     "Invitation",
     "League",
+    "LeagueRevision",
     "MailSent",
     "OpenRound",
     "Player",

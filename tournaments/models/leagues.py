@@ -162,3 +162,21 @@ class League(models.Model):
         if not self.rules_overrides:
             return self.rules_preset
         return {"preset": self.rules_preset, **self.rules_overrides}
+
+
+class LeagueRevision(models.Model):
+    """The league's **content revision**: raised by the database, at the commit of every
+    transaction that changed a row the league's pages show (the league, its entries,
+    players, games, seats, results, DRRs, series, standings, the logs' figures and
+    analyses, user names; migration 0017's triggers, PostgreSQL only), so a rendering
+    stored under it is exact (docs/pages.md, "Stored renderings"). A row of its own, never
+    locked by a service: the raise is the last lock a writing transaction takes, so it
+    adds no lock-order cycle to the services' (game, then league)."""
+
+    league = models.OneToOneField(
+        League, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    n = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.league_id}: revision {self.n}"

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.db import connection
 from django.db.models import Case, Count, IntegerField, OuterRef, Q, Subquery, Value, When
 
 from tournaments.models import (
@@ -212,3 +213,109 @@ def my_organized(user) -> list[League]:
     return list(
         League.objects.filter(Q(owner=user) | Q(organizers=user)).distinct().order_by("-created_at")
     )
+
+
+@dataclass(frozen=True)
+class ContentStamp:
+    """What a league's stored renderings are keyed by: the league's content revision
+    (``LeagueRevision``: raised by the database with every change its pages show) and the
+    time the ratings writer last wrote (its state row is saved with every rating it
+    writes: the rating beside each name)."""
+
+    league_id: int
+    is_public: bool
+    revision: int
+    ratings: str
+
+    @property
+    def etag(self) -> str:
+        return f"c{self.league_id}-{self.revision}-{self.ratings}"
+
+
+#: one statement, no ORM compile (asked on every visit of a league's stored pages); the
+#: ratings writer's row keeps its historical table name (ratings/models.py ``RatingState``)
+CONTENT_STAMP_SQL = """
+SELECT l.id, l.is_public, COALESCE(v.n, 0),
+       (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
+        ORDER BY r.id LIMIT 1)
+FROM tournaments_league l LEFT JOIN tournaments_leaguerevision v ON v.league_id = l.id
+WHERE l.slug = %s
+"""
+
+
+#: the same stamp, of the league of a game
+GAME_STAMP_SQL = CONTENT_STAMP_SQL.replace(
+    "WHERE l.slug = %s",
+    "WHERE l.id = (SELECT f.league_id FROM tournaments_fixture f WHERE f.id = %s)",
+)
+
+
+def content_stamp(slug: str) -> ContentStamp | None:
+    """The league's :class:`ContentStamp` (one query); None when there is no such league or
+    the database keeps no revision (only PostgreSQL's triggers raise it: elsewhere nothing
+    may be stored under it)."""
+    if connection.vendor != "postgresql":
+        return None
+    return _stamp(CONTENT_STAMP_SQL, slug)
+
+
+def game_content_stamp(pk: int) -> ContentStamp | None:
+    """The :func:`content_stamp` of the league of game ``pk``."""
+    return _stamp(GAME_STAMP_SQL, pk)
+
+
+def _stamp(sql: str, key) -> ContentStamp | None:
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    league_id, is_public, revision, ratings = found
+    return ContentStamp(league_id, is_public, revision, ratings or "-")
+
+
+#: every league's revision, digested: a change of any league (or a league made or
+#: deleted) changes it; revisions only grow, and the list names each league, so no two
+#: states of the site give the same text
+LEAGUES_DIGEST = "md5(string_agg(l.id || ':' || COALESCE(v.n, 0), ',' ORDER BY l.id))"
+WITH_REVISIONS = "tournaments_league l LEFT JOIN tournaments_leaguerevision v ON v.league_id = l.id"
+
+SITE_STAMP_SQL = f"SELECT {LEAGUES_DIGEST} FROM {WITH_REVISIONS}"
+
+#: a player's page: the player's row (a rename, a suffix, an account linked), the leagues
+#: they are entered in (their games, results, opponents) and the ratings writer's time
+PLAYER_STAMP_SQL = f"""
+SELECT p.id, md5(p::text),
+       (SELECT {LEAGUES_DIGEST} FROM {WITH_REVISIONS}
+        WHERE l.id IN (SELECT e.league_id FROM tournaments_entry e WHERE e.player_id = p.id)),
+       (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
+        ORDER BY r.id LIMIT 1)
+FROM tournaments_player p WHERE p.slug = %s
+"""
+
+
+def site_stamp() -> str | None:
+    """A digest of every league's content revision (the home page: its leagues and newest
+    results); None where no revision is kept."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(SITE_STAMP_SQL)
+        (digest,) = cursor.fetchone()
+    return f"s{digest or '-'}"
+
+
+def player_stamp(slug: str) -> str | None:
+    """What a player's page shows, as one string (one query): see ``PLAYER_STAMP_SQL``;
+    None for no such player or where no revision is kept."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(PLAYER_STAMP_SQL, [slug])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    pk, row, leagues, ratings = found
+    return f"p{pk}-{row}-{leagues or '-'}-{ratings or '-'}"

@@ -12,6 +12,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from tournaments.models import Entry, Fixture, League, Player, Result, Seat
+from tournaments.selectors.links import link_maker
 
 
 @dataclass
@@ -24,6 +25,8 @@ class MyFixture:
     """the other seats (``Seat``, with ``entry.player``), in board order"""
     starts: bool
     """the player holds the starting colour"""
+    game_url: str = ""
+    league_url: str = ""
 
 
 @dataclass
@@ -143,8 +146,9 @@ def player_games(player: Player | None, *, user=None) -> MyGames:
     by_pk = {f.pk: f for f in fixtures}
     open_results = _open_results(by_pk)
     seats = _seats_by_fixture(by_pk)
+    links = _Links()
     for fixture in fixtures:
-        item = _my_fixture(fixture, seats[fixture.pk], player)
+        item = _my_fixture(fixture, seats[fixture.pk], player, links)
         open_result = open_results.get(fixture.pk)
         if open_result is None:
             page.to_play.append(item)
@@ -191,14 +195,30 @@ def _seats_by_fixture(by_pk) -> dict[int, list[Seat]]:
     return seats
 
 
-def _my_fixture(fixture: Fixture, at_board: list[Seat], player: Player) -> MyFixture:
-    """A game as the player sees it: their colours, the opponents, whether they start."""
+class _Links:
+    """The page's links to games, leagues and players: each pattern reversed once
+    (``link_maker``), not a ``{% url %}`` per game."""
+
+    def __init__(self) -> None:
+        self.game = link_maker("tournaments:game")
+        self.league = link_maker("tournaments:league")
+        self.player = link_maker("tournaments:player")
+
+
+def _my_fixture(fixture: Fixture, at_board: list[Seat], player: Player, links: _Links) -> MyFixture:
+    """A game as the player sees it: their colours, the opponents (each with
+    ``player_url``), whether they start, and its links."""
     own = next(s for s in at_board if s.entry.player_id == player.pk)
+    opponents = [s for s in at_board if s is not own]
+    for seat in opponents:
+        seat.player_url = links.player(seat.entry.player.slug)
     return MyFixture(
         fixture=fixture,
         colours=list(own.colours),
-        opponents=[s for s in at_board if s is not own],
+        opponents=opponents,
         starts=fixture.starting_colour in (own.colours or []),
+        game_url=links.game(fixture.pk),
+        league_url=links.league(fixture.league.slug),
     )
 
 

@@ -14,6 +14,10 @@ the site's cache (Redis in production) for ``PUBLIC_PAGE_CACHE_SECONDS`` seconds
 30 s as the shared caches' ``PUBLIC_PAGES_S_MAXAGE`` by default; 0 switches it off), keyed by path,
 query and language: the application then answers as a CDN in front would, with a page at
 most that old (signed-in visitors, the players who just uploaded, always get a fresh one).
+A page whose revision is exact (``Revision(stored=True)``: a league's content stamp, the
+database raising it with every change the page shows; docs/pages.md, "Stored renderings")
+is also kept under that revision, the language and the path, page cache on or off: a
+visit costs the stamp's query and the stored bytes, never a stale page.
 The standings keep theirs for ``STANDINGS_PAGE_CACHE_SECONDS`` (5 s; the page polls for a
 newer table anyway): a visit then costs no query at all, where the stamp cost one.
 
@@ -29,7 +33,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from functools import cache as memoize
 from functools import wraps
+from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import cache
@@ -50,11 +56,20 @@ KEPT_HEADERS = ("Content-Disposition", "Allow")
 
 class Revision:
     """What a page depends on, read cheaply before rendering: ``etag`` (any string; the
-    language is added) and ``last_modified`` (a Unix time or None)."""
+    language is added) and ``last_modified`` (a Unix time or None). ``stored``: the
+    revision covers *everything* the anonymous page shows (exact, never stale), so its
+    rendering is kept under it (with the language and the full path) for
+    ``REVISED_PAGE_SECONDS`` and a visit costs the revision's query and the stored bytes."""
 
-    def __init__(self, etag: str, last_modified: float | None = None):
+    def __init__(self, etag: str, last_modified: float | None = None, *, stored: bool = False):
         self.etag = etag
         self.last_modified = int(last_modified) if last_modified else None
+        self.stored = stored
+
+
+#: how long a rendering stored under an exact revision is kept (a newer revision is a
+#: new key, so this only bounds the memory a page nobody visits any more holds)
+REVISED_PAGE_SECONDS = 3600
 
 
 def is_shared_request(request: HttpRequest) -> bool:
@@ -112,6 +127,7 @@ def public_page(
                 )
                 return _mark_public(conditional, etag, last_modified, vary, s_maxage)
             rev = revision(request, *args, **kwargs) if shared and revision else None
+            revised = None
             if rev is not None:
                 etag = _etag(rev.etag)
                 cached = get_conditional_response(
@@ -119,6 +135,12 @@ def public_page(
                 )
                 if cached is not None:
                     return _mark_public(cached, etag, rev.last_modified, vary, s_maxage)
+                if rev.stored:
+                    revised = _revised_key(request, etag)
+                    if (stored := cache.get(revised)) is not None:
+                        response = HttpResponse(stored[0], content_type=stored[1])
+                        _keep(key, response, etag, rev.last_modified, seconds)
+                        return _mark_public(response, etag, rev.last_modified, vary, s_maxage)
             response = view(request, *args, **kwargs)
             if shared and callable(getattr(response, "render", None)):
                 response.render()  # a DRF or template response: its bytes are the ETag's
@@ -131,10 +153,10 @@ def public_page(
                 last_modified = None
             else:
                 last_modified = rev.last_modified
-            if key:
-                kept = {name: response[name] for name in KEPT_HEADERS if name in response}
-                stored = (response.content, response["Content-Type"], etag, last_modified, kept)
-                cache.set(key, stored, seconds)
+            if revised:
+                stored = (response.content, response["Content-Type"])
+                cache.set(revised, stored, REVISED_PAGE_SECONDS)
+            _keep(key, response, etag, last_modified, seconds)
             if rev is None:
                 conditional = get_conditional_response(request, etag=etag, response=response)
                 if conditional is not response:
@@ -146,6 +168,15 @@ def public_page(
     return decorate
 
 
+def _keep(key: str | None, response: HttpResponse, etag: str, last_modified, seconds: int) -> None:
+    """Keep the anonymous rendering whole for the page cache's ``seconds`` (no query at all
+    within them, as a CDN in front would answer)."""
+    if key:
+        kept = {name: response[name] for name in KEPT_HEADERS if name in response}
+        stored = (response.content, response["Content-Type"], etag, last_modified, kept)
+        cache.set(key, stored, seconds)
+
+
 def _page_key(request: HttpRequest, ignore_query: bool = False) -> str:
     """Scheme and host (an answer may hold absolute links: the API's pages), path (and
     query) and language."""
@@ -153,6 +184,35 @@ def _page_key(request: HttpRequest, ignore_query: bool = False) -> str:
     where = f"{request.scheme}://{request.get_host()}{path}"
     where = hashlib.blake2b(where.encode(), digest_size=16).hexdigest()
     return f"public-page:{where}:{get_language()}"
+
+
+def _revised_key(request: HttpRequest, etag: str) -> str:
+    """The key of a rendering stored under an exact revision: the ETag (the revision and
+    the language), scheme, host and the full path (the query picks the part shown and is
+    echoed in the header's links), and the code that rendered it (``rendering_version``)."""
+    where = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
+    where = hashlib.blake2b(where.encode(), digest_size=16).hexdigest()
+    return f"revised-page:{rendering_version()}:{etag}:{where}"
+
+
+#: what a stored rendering is made from besides the data: a deploy that changes any of
+#: these files makes new keys, so no page rendered by the old code is served after it
+RENDERING_SOURCES = ("templates", "locale", "tournaments", "core", "games", "ratings", "accounts")
+
+
+@memoize
+def rendering_version() -> str:
+    """A digest of the templates, the compiled translations and the Python source of the
+    apps that render pages (read once per process, a few milliseconds): the part of a
+    stored rendering's key that follows the code, so a deploy never needs a cache clear."""
+    root = Path(settings.BASE_DIR)
+    digest = hashlib.blake2b(digest_size=8)
+    for top in RENDERING_SOURCES:
+        for path in sorted((root / top).rglob("*")):
+            if path.suffix in (".html", ".txt", ".mo", ".py") and path.is_file():
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def _cacheable(request: HttpRequest, response: HttpResponse) -> bool:

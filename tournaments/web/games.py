@@ -36,11 +36,12 @@ from tournaments.permissions import (
 )
 from tournaments.selectors import analyses as analysis_selectors
 from tournaments.selectors import games as game_selectors
+from tournaments.selectors import leagues as league_selectors
 from tournaments.services import analyses as analysis_services
 from tournaments.services import results as result_services
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.events import start_by_hand_refusal
-from tournaments.web.caching import public_page
+from tournaments.web.caching import Revision, public_page
 from tournaments.web.forms import DisputeForm, LogUploadForm, ResolveForm, log_upload_told
 from tournaments.web.lookups import fixture_or_404, safe_next
 
@@ -138,7 +139,17 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
 
 
 @require_GET
-@public_page()
+def game_revision(request, pk: int, **kwargs) -> Revision | None:
+    """The game page changes only with its league's content (its results, seats, names,
+    log figures and analysis are rows the league's revision follows) and the ratings
+    (the prediction, the rating changes): stored per the league's content stamp."""
+    stamp = league_selectors.game_content_stamp(pk)
+    if stamp is None or not stamp.is_public:
+        return None
+    return Revision(f"g{pk}-{stamp.etag}", stored=True)
+
+
+@public_page(game_revision)
 def game_detail(request, pk: int):
     fixture = fixture_or_404(request, pk)
     return render(request, "tournaments/game.html", _game_context(request, fixture))

@@ -10,11 +10,18 @@ from games.engine.rules import OPTIONS, PRESET_OPTIONS, PRESET_TITLES
 from tournaments.selectors import games as game_selectors
 from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors import my_games as my_games_selectors
-from tournaments.web.caching import public_page
+from tournaments.web.caching import Revision, public_page
+
+
+def home_revision(request, **kwargs) -> Revision | None:
+    """The home page shows leagues and their newest results only: stored per the digest of
+    every league's content revision (one query)."""
+    stamp = league_selectors.site_stamp()
+    return Revision(stamp, stored=True) if stamp else None
 
 
 @require_GET
-@public_page()
+@public_page(home_revision)
 def home(request):
     return render(
         request,

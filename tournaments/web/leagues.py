@@ -3,6 +3,8 @@ with a live-refresh fragment answering 304 when nothing changed) and playoffs.""
 
 from __future__ import annotations
 
+import hashlib
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -29,13 +31,24 @@ from tournaments.services import events, open_tournaments, tie_breaks
 from tournaments.services.errors import ServiceError
 from tournaments.services.leagues import entries_open_error
 from tournaments.services.open_tournaments import open_final_ranking
-from tournaments.web.caching import Revision, public_page
+from tournaments.web.caching import Revision, public_page, rendering_version
 from tournaments.web.forms import TieBreakRollForm
 from tournaments.web.lookups import league_or_404
 
 
+def league_content_revision(request, slug: str, **kwargs) -> Revision | None:
+    """A public league's pages stored per content stamp (``selectors.leagues.content_stamp``:
+    one query; exact, since the database raises the revision with every change they show),
+    language and path; None for a private league or where no revision is kept."""
+    stamp = league_selectors.content_stamp(slug)
+    request.league_content_stamp = stamp  # the view's fragments reuse it: one query
+    if stamp is None or not stamp.is_public:
+        return None
+    return Revision(stamp.etag, stored=True)
+
+
 @require_GET
-@public_page()
+@public_page(league_content_revision)
 def league_detail(request, slug: str):
     league = league_or_404(request, slug)
     organizer = is_organizer(request.user, league)
@@ -149,9 +162,30 @@ def _can_join(user, league) -> bool:
 
 
 @require_GET
-@public_page()
+@public_page(league_content_revision)
 def league_schedule(request, slug: str):
     league = league_or_404(request, slug)
+    return render(
+        request,
+        "tournaments/schedule.html",
+        {"league": league, "tab": "schedule", "body_html": _schedule_body(request, league)},
+    )
+
+
+def _schedule_body(request, league) -> str:
+    """The schedule below the league's header, the same for everyone who may see the
+    league: stored per content stamp, language and full path (the query picks the part,
+    the rounds and the player, and the pager's links echo it), so a signed-in visitor's
+    page costs its header only."""
+    stamp = getattr(request, "league_content_stamp", None)
+    if stamp is None or stamp.league_id != league.pk:
+        stamp = league_selectors.content_stamp(league.slug)
+    key = None
+    if stamp is not None:
+        where = hashlib.blake2b(request.get_full_path().encode(), digest_size=16).hexdigest()
+        key = f"schedule-html:{stamp.etag}:{get_language()}:{where}"
+        if (html := cache.get(key)) is not None:
+            return mark_safe(html)  # our own template's output (autoescaped when rendered)
     players = league_selectors.entry_players(league)
     wanted = request.GET.get("player", "")
     player = next((p for p in players if p.slug == wanted), None)
@@ -159,12 +193,10 @@ def league_schedule(request, slug: str):
     parts = schedule_selectors.schedule_parts(league, player) if shown else []
     part = schedule_selectors.current_part(parts, request.GET.get("part"))
     rounds = schedule_selectors.round_pages(league, player, part, request.GET.get("rounds"))
-    return render(
-        request,
-        "tournaments/schedule.html",
+    html = render_to_string(
+        "tournaments/_schedule_body.html",
         {
             "league": league,
-            "tab": "schedule",
             "players": players,
             "player": player,
             "unknown_player": bool(wanted) and player is None,
@@ -177,7 +209,11 @@ def league_schedule(request, slug: str):
             if part
             else [],
         },
+        request=request,
     )
+    if key:
+        cache.set(key, str(html), STANDINGS_CACHE_SECONDS)
+    return mark_safe(html)  # our own template's output (autoescaped when rendered)
 
 
 @require_GET
@@ -273,13 +309,13 @@ def _shared_page_key(request, stamp: standings_selectors.StandingsStamp | None) 
         return None
     # keyed by what changes the page: the snapshot, the language and the path; a query
     # string (?utm=…) changes nothing, so it must not multiply the keys
-    return f"standings-page:{stamp.etag}:{get_language()}:{request.path}"
+    return f"standings-page:{rendering_version()}:{stamp.etag}:{get_language()}:{request.path}"
 
 
 def _standings_tables_html(request, league, stamp: standings_selectors.StandingsStamp) -> str:
     """The rendered table(s), cached per snapshot and language: a snapshot never changes
     once written, so its HTML is reused until the next recompute (whose stamp differs)."""
-    key = f"standings-html:{stamp.etag}:{get_language()}"
+    key = f"standings-html:{rendering_version()}:{stamp.etag}:{get_language()}"
     html = cache.get(key)
     if html is None:
         failure = (
@@ -354,7 +390,7 @@ def standings_fragment(request, slug: str):
 
 
 @require_GET
-@public_page()
+@public_page(league_content_revision)
 def league_playoffs(request, slug: str):
     league = league_or_404(request, slug)
     return render(

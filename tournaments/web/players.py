@@ -13,14 +13,23 @@ from django.views.decorators.http import require_GET, require_POST
 from ratings.selectors.ratings import player_rating_view
 from tournaments.models import Player
 from tournaments.permissions import may_share
+from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors import players as player_selectors
 from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.players import player_set_shared
-from tournaments.web.caching import public_page
+from tournaments.web.caching import Revision, public_page
+
+
+def player_revision(request, slug: str, **kwargs) -> Revision | None:
+    """A player's page: stored per the player's row, the content revisions of the leagues
+    they are entered in and the ratings writer's time (``selectors.leagues.player_stamp``,
+    one query)."""
+    stamp = league_selectors.player_stamp(slug)
+    return Revision(stamp, stored=True) if stamp else None
 
 
 @require_GET
-@public_page()
+@public_page(player_revision)
 def player_detail(request, slug: str):
     try:
         player = player_selectors.player_get(slug)

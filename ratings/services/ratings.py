@@ -40,6 +40,7 @@ from ratings.algorithms import (
 )
 from ratings.config import PLATFORM_RATINGS
 from ratings.models import PlayerRating, RatingChange, RatingGame, RatingState
+from ratings.services import history_io
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, Player, Result, Seat
 from tournaments.permissions import email_confirmed
@@ -352,32 +353,8 @@ WRITE_BATCH = 20000
 #: writing it anew with COPY beats comparing and updating it row by row
 REPLAY_SHARE = 0.5
 REPLAY_FLOOR = 2000
-#: the fields of a history row that a replay recomputes
-CHANGE_FIELDS = (
-    "place",
-    "mu_before",
-    "sigma_before",
-    "mu_after",
-    "sigma_after",
-    "display_before",
-    "display_after",
-    "win_probability",
-)
-#: the columns of a rated game the walk reads, as a plain tuple (no model instances)
-GAME_FIELDS = ("pk", "places", "applied", "revision", "skip_reason", "played_at", "fixture_id")
+#: tuple positions of a rated game as :func:`history_io.rated_games` yields it
 G_PK, G_PLACES, G_APPLIED, G_REVISION, G_REASON, G_PLAYED, G_FIXTURE = range(7)
-#: the columns of a stored history row the replay reads, as a plain tuple: the row id, its
-#: game and player, then :data:`CHANGE_FIELDS` (indices 3–10)
-STORED_FIELDS = ("pk", "game_id", "player_id", *CHANGE_FIELDS)
-#: the columns of a new history row (``COPY`` / ``bulk_create``)
-HISTORY_COLUMNS = (
-    "player_id",
-    "game_id",
-    "fixture_id",
-    "sequence",
-    *CHANGE_FIELDS,
-    "played_at",
-)
 
 
 def _initial() -> tuple[float, float]:
@@ -472,65 +449,29 @@ def _update_rows(model, rows: list, fields: tuple[str, ...] | list[str]) -> None
     )
 
 
-class _HistoryWriter:
-    """New history rows (tuples of :data:`HISTORY_COLUMNS`), written every
-    :data:`WRITE_BATCH` rows: with ``COPY`` on PostgreSQL (no model instances), with
-    ``bulk_create`` elsewhere."""
-
-    def __init__(self) -> None:
-        self.rows: list[tuple] = []
-        self.count = 0
-
-    def add(self, row: tuple) -> None:
-        self.rows.append(row)
-        if len(self.rows) >= WRITE_BATCH:
-            self.flush()
-
-    def flush(self) -> None:
-        if not self.rows:
-            return
-        self.count += len(self.rows)
-        if connection.vendor == "postgresql":
-            table = RatingChange._meta.db_table
-            with (
-                connection.cursor() as cursor,
-                cursor.cursor.copy(
-                    f"COPY {table} ({', '.join(HISTORY_COLUMNS)}) FROM STDIN"
-                ) as copy,
-            ):
-                for row in self.rows:
-                    copy.write_row(row)
-        else:
-            RatingChange.objects.bulk_create(
-                (RatingChange(**dict(zip(HISTORY_COLUMNS, row, strict=True))) for row in self.rows),
-                batch_size=1000,
-            )
-        self.rows = []
-
-
 class _Writes:
     """The history rows the replay creates, rewrites and deletes, written every
-    :data:`WRITE_BATCH` rows (deletes, then updates, then creates: a game is walked once,
-    so no row is in two of them)."""
+    :data:`WRITE_BATCH` rows (deletes, then rewrites, then new rows: a game is walked
+    once, so no row is in two of them)."""
 
     def __init__(self) -> None:
-        self.creates = _HistoryWriter()
+        self.creates: list[tuple] = []
         self.updates: list[tuple] = []
         self.deletes: list[int] = []
         self.counts = {"created": 0, "updated": 0, "deleted": 0}
 
     def pending(self) -> int:
-        return len(self.creates.rows) + len(self.updates) + len(self.deletes)
+        return len(self.creates) + len(self.updates) + len(self.deletes)
 
     def save(self) -> None:
         if self.deletes:
             RatingChange.objects.filter(pk__in=self.deletes).delete()
-        _unnest_update(RatingChange, CHANGE_FIELDS, self.updates)
-        self.counts["created"] += len(self.creates.rows)
+        history_io.rewrite_history(self.updates)
+        history_io.insert_history(self.creates)
+        self.counts["created"] += len(self.creates)
         self.counts["updated"] += len(self.updates)
         self.counts["deleted"] += len(self.deletes)
-        self.creates.flush()
-        self.updates, self.deletes = [], []
+        self.creates, self.updates, self.deletes = [], [], []
 
 
 class _Replay:
@@ -590,21 +531,9 @@ class _Replay:
     # -- the walk --------------------------------------------------------------------------
 
     def run(self, start: int) -> None:
-        games = (
-            RatingGame.objects.filter(pk__gte=start)
-            .filter(Q(places__isnull=False) | Q(applied=False))
-            .order_by("pk")
-            .values_list(*GAME_FIELDS)
-            .iterator(chunk_size=CHUNK)
-        )
-        rows = (
-            RatingChange.objects.filter(game_id__gte=start)
-            .order_by("game_id")
-            .values_list(*STORED_FIELDS)
-            .iterator(chunk_size=CHUNK * 2)
-        )
-        self._rows = rows
-        self._next_row = next(rows, None)
+        games = history_io.rated_games(start, everything=False, size=CHUNK)
+        self._rows = history_io.history_rows(start, size=CHUNK * 2)
+        self._next_row = next(self._rows, None)
         chunk: list[tuple] = []
         for game in games:
             chunk.append(game)
@@ -614,6 +543,7 @@ class _Replay:
         if chunk:
             self._chunk(chunk)
         self.writes.save()
+        self._rows.close()
 
     def _stored(self, pk: int) -> dict[int, tuple]:
         """The stored history rows of game ``pk`` by player (the streamed rows are merged
@@ -698,9 +628,7 @@ class _Replay:
         after = (values[3], values[4])
         if row is None:
             pk = game[G_PK]
-            self.writes.creates.rows.append(
-                (player, pk, game[G_FIXTURE], pk, *values, game[G_PLAYED])
-            )
+            self.writes.creates.append((player, pk, game[G_FIXTURE], pk, *values, game[G_PLAYED]))
             self.counted.add(player)
             self.touched.add(player)
             self.dirty[player] = after
@@ -901,16 +829,14 @@ def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
     PlayerRating.objects.all().delete()
     current: dict[int, tuple[float, float]] = {}
     played: dict[int, list] = {}  # per player: [games, last game]
-    history = _HistoryWriter()
+    history: list[tuple] = []
     marks: list[tuple[int, int]] = []
     voided: list[tuple[int, int]] = []
     rated = 0
     newest = state.applied_through
     initial = _initial()
-    games = RatingGame.objects.order_by("pk").values_list(*GAME_FIELDS)
-    for pk, places, applied, revision, reason, played_at, fixture_id in games.iterator(
-        chunk_size=CHUNK
-    ):
+    games = history_io.rated_games(0, everything=True, size=CHUNK)
+    for pk, places, applied, revision, reason, played_at, fixture_id in games:
         if not applied:
             newest = max(newest, pk)
             if places is None and reason == VOIDED:
@@ -924,14 +850,17 @@ def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
         changes = _rate([current.get(p, initial) for p in players], ranks)
         for p, values in zip(players, changes, strict=True):
             current[p] = (values[3], values[4])
-            history.add((p, pk, fixture_id, pk, *values, played_at))
+            history.append((p, pk, fixture_id, pk, *values, played_at))
             count = played.get(p)
             if count is None:
                 played[p] = [1, played_at]
             else:
                 count[0] += 1
                 count[1] = played_at
-    history.flush()
+        if len(history) >= WRITE_BATCH:
+            history_io.insert_history(history)
+            history = []
+    history_io.insert_history(history)
     PlayerRating.objects.bulk_create(
         (
             PlayerRating(
@@ -940,7 +869,7 @@ def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
                 sigma=sigma,
                 display=display_of(mu, sigma, PLATFORM_RATINGS),
                 games=played[p][0],
-                last_played_at=played[p][1],
+                last_played_at=history_io.as_datetime(played[p][1]),
             )
             for p, (mu, sigma) in current.items()
         ),

@@ -94,6 +94,17 @@ class RatingRow:
 RATINGS_PER_PAGE = 50
 
 
+class _ProbedExists(Exists):
+    """``EXISTS`` evaluated once per outer row, as an index probe, whatever the statistics
+    say: ``OFFSET 0`` is a documented optimisation fence — PostgreSQL does not pull a
+    sub-select with an offset up into a semi-join — so the plan cannot become a hash join
+    over the whole history (the ratings page at 100×: 642 ms of a scan of a bloated
+    ``ratingchange`` table, docs/performance.md). Each probe walks the player's history
+    rows on the (player, sequence) index until the first that qualifies."""
+
+    template = "EXISTS(%(subquery)s OFFSET 0)"
+
+
 def ratings_queryset(filters: RatingFilters = RatingFilters()) -> QuerySet[PlayerRating]:
     """Every rated player, best displayed rating first, ranked in SQL (``RANK() OVER``: a
     tie shares a rank, the next rank skips), so a page of it costs one page of rows. The
@@ -111,7 +122,7 @@ def ratings_queryset(filters: RatingFilters = RatingFilters()) -> QuerySet[Playe
         since = timezone.now() - dt.timedelta(days=round(30.44 * filters.active_months))
         played = played.filter(played_at__gte=since)
     return (
-        PlayerRating.objects.filter(Exists(played))
+        PlayerRating.objects.filter(_ProbedExists(played))
         .select_related("player")
         .annotate(rank=Window(Rank(), order_by=F("display").desc()))
         .order_by("-display", "player__name", "pk")

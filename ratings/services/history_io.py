@@ -16,6 +16,7 @@ it is kept (tests count queries)."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import struct
 from collections.abc import Iterable, Iterator
@@ -51,6 +52,7 @@ _COPY_TRAILER = struct.pack(">h", -1)
 _NEW_ROW = struct.Struct(">h" + "iq" * 4 + "ih" + "id" * 4 + "ii" * 2 + "id" + "iq")
 _REWRITTEN_ROW = struct.Struct(">h" + "iq" + "ih" + "id" * 4 + "ii" * 2 + "id")
 _REWRITE_TABLE = "ratings_history_rewrite"
+_cursors = itertools.count(1)
 
 
 def postgres() -> bool:
@@ -74,7 +76,7 @@ def _stream(sql: str, params: list, size: int) -> Iterator[tuple]:
     caller's transaction: other statements may run between the fetches)."""
     connection.ensure_connection()
     _log(sql)
-    cursor = psycopg.ServerCursor(connection.connection, f"ratings_{id(object())}")
+    cursor = psycopg.ServerCursor(connection.connection, f"ratings_history_{next(_cursors)}")
     try:
         cursor.itersize = size
         cursor.execute(sql, params, binary=True)

@@ -371,11 +371,17 @@ def _rate(
     befores: list[tuple[float, float]], places: list[int]
 ) -> list[tuple[int, float, float, float, float, int, int, float]]:
     """One game from its players' ratings before it: per player, in seat order, the values
-    of :data:`CHANGE_FIELDS` (the fast openskill update, ``ratings.algorithms.plackett_luce``)."""
+    of :data:`CHANGE_FIELDS` (the fast openskill update, ``ratings.algorithms.plackett_luce``;
+    the displayed ratings as :func:`ratings.algorithms.display_of` computes them)."""
     mus = [b[0] for b in befores]
     sigmas = [b[1] for b in befores]
     new_mus, new_sigmas, forecast = plackett_luce(mus, sigmas, places, PLATFORM_RATINGS)
-    ranks = competition_places(places)
+    if len(places) == 2:
+        a, b = places
+        ranks = [1 + (b < a), 1 + (a < b)]
+    else:
+        ranks = competition_places(places)
+    offset, scale, z = _DISPLAY
     return [
         (
             ranks[k],
@@ -383,12 +389,20 @@ def _rate(
             sigmas[k],
             new_mus[k],
             new_sigmas[k],
-            display_of(mus[k], sigmas[k], PLATFORM_RATINGS),
-            display_of(new_mus[k], new_sigmas[k], PLATFORM_RATINGS),
+            round(offset + scale * (mus[k] - z * sigmas[k])),
+            round(offset + scale * (new_mus[k] - z * new_sigmas[k])),
             forecast[k],
         )
         for k in range(len(mus))
     ]
+
+
+#: :func:`ratings.algorithms.display_of`'s constants, for :func:`_rate`'s loop
+_DISPLAY = (
+    PLATFORM_RATINGS.display_offset,
+    PLATFORM_RATINGS.display_scale,
+    PLATFORM_RATINGS.display_z,
+)
 
 
 def _where_revision(pairs: list[tuple[int, int]]) -> Q:
@@ -570,7 +584,7 @@ class _Replay:
         for game in games:
             stored = self._stored(game[G_PK])
             places = game[G_PLACES]
-            if game[G_APPLIED] and not any(int(p) in dirty for p, _ in places or ()):
+            if game[G_APPLIED] and not any(p in dirty for p, _ in places or ()):
                 continue  # nothing reaching it changed: its stored rows stand
             self._replay_game(game, stored)
             if self.writes.pending() >= WRITE_BATCH:

@@ -558,36 +558,33 @@ class _Replay:
         self.writes.save()
         self._rows.close()
 
-    def _stored(self, pk: int) -> dict[int, tuple]:
-        """The stored history rows of game ``pk`` by player (the streamed rows are merged
-        by game: rows of games the walk never sees, if any, are passed over)."""
-        found: dict[int, tuple] = {}
-        row = self._next_row
-        rows = self._rows
-        while row is not None and row[1] <= pk:
-            if row[1] == pk:
-                found[row[2]] = row
-            row = next(rows, None)
-        self._next_row = row
-        return found
-
     def _chunk(self, games: list[tuple]) -> None:
+        """Walk a batch of games, merging in their stored history rows (the rows stream is
+        ordered by game; rows of games the walk never sees, if any, are passed over)."""
         fresh = {
             p
             for g in games
             if g[G_PK] > self.through and g[G_PLACES] is not None
             for p, _ in g[G_PLACES]
         }
-        self._load_current({int(p) for p in fresh})
-        dirty = self.dirty
+        self._load_current(fresh)
+        dirty, rows, row = self.dirty, self._rows, self._next_row
         for game in games:
-            stored = self._stored(game[G_PK])
-            places = game[G_PLACES]
-            if game[G_APPLIED] and not any(p in dirty for p, _ in places or ()):
-                continue  # nothing reaching it changed: its stored rows stand
+            pk = game[G_PK]
+            if game[G_APPLIED] and not any(p in dirty for p, _ in game[G_PLACES] or ()):
+                # nothing reaching it changed: its stored rows stand
+                while row is not None and row[1] <= pk:
+                    row = next(rows, None)
+                continue
+            stored: dict[int, tuple] = {}
+            while row is not None and row[1] <= pk:
+                if row[1] == pk:
+                    stored[row[2]] = row
+                row = next(rows, None)
             self._replay_game(game, stored)
             if self.writes.pending() >= WRITE_BATCH:
                 self.writes.save()
+        self._next_row = row
 
     def _replay_game(self, game: tuple, stored: dict[int, tuple]) -> None:
         """Rate one game again from its players' replayed ratings; its stored rows are
@@ -604,9 +601,28 @@ class _Replay:
                 self._drop(p, row)
         if not players:
             return
-        befores = [self._before(p, stored, game[G_PK]) for p in players]
+        dirty = self.dirty
+        befores = []
+        for p in players:  # the rating before the game: replayed (dirty), else as stored
+            before = dirty.get(p)
+            if before is None:
+                row = stored.get(p)
+                before = (row[4], row[5]) if row is not None else self._stored_at(p, game[G_PK])
+            befores.append(before)
+        updates = self.writes.updates
         for p, values in zip(players, _rate(befores, places), strict=True):
-            self._keep(game, p, values, stored.get(p))
+            row = stored.get(p)
+            if row is None:
+                self._create(game, p, values)
+                continue
+            if row[3:] != values:  # the stored row, rewritten where a value differs
+                updates.append((row[0], *values))
+            after = (values[3], values[4])
+            if after == (row[6], row[7]):  # the replayed "after" is the stored one: clean
+                dirty.pop(p, None)
+            else:
+                dirty[p] = after
+                self.touched.add(p)
 
     def _note_pending(self, game: tuple, stored: dict[int, tuple]) -> None:
         """A pending game: marked applied (or deleted, voided) at the revision read."""
@@ -618,15 +634,6 @@ class _Replay:
             self.marks.append((game[G_PK], game[G_REVISION]))
         self.rated_delta += (places is not None) - bool(stored)
 
-    def _before(self, player: int, stored: dict[int, tuple], sequence: int) -> tuple[float, float]:
-        """A player's rating before a game: replayed (dirty), else as stored."""
-        if player in self.dirty:
-            return self.dirty[player]
-        row = stored.get(player)
-        if row is not None:
-            return row[4], row[5]
-        return self._stored_at(player, sequence)
-
     def _drop(self, player: int, row: tuple) -> None:
         """The player's row of a game they are no longer rated in."""
         replayed = self.dirty.get(player, (row[4], row[5]))
@@ -635,20 +642,13 @@ class _Replay:
         self.touched.add(player)
         self._settle(player, replayed, (row[6], row[7]))
 
-    def _keep(self, game: tuple, player: int, values: tuple, row: tuple | None) -> None:
-        """A player's change in a game rated again: a new row, or the stored one
-        rewritten where a value differs."""
-        after = (values[3], values[4])
-        if row is None:
-            pk = game[G_PK]
-            self.writes.creates.append((player, pk, game[G_FIXTURE], pk, *values, game[G_PLAYED]))
-            self.counted.add(player)
-            self.touched.add(player)
-            self.dirty[player] = after
-            return
-        if row[3:] != values:
-            self.writes.updates.append((row[0], *values))
-        self._settle(player, after, (row[6], row[7]))
+    def _create(self, game: tuple, player: int, values: tuple) -> None:
+        """A new row: the player is newly seated in this game, or the game is new."""
+        pk = game[G_PK]
+        self.writes.creates.append((player, pk, game[G_FIXTURE], pk, *values, game[G_PLAYED]))
+        self.counted.add(player)
+        self.touched.add(player)
+        self.dirty[player] = (values[3], values[4])
 
     def _load_current(self, players: set[int]) -> None:
         missing = players - self.current.keys()

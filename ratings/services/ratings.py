@@ -344,11 +344,8 @@ def ratings_enqueue() -> None:
 
 # --- the update ------------------------------------------------------------------------------
 
-#: rated games walked per batch (the current ratings of new games' players read per batch)
+#: rated games (and their history rows) read per batch
 CHUNK = 2000
-#: rows fetched per round trip from the server-side cursors (games; twice as many history
-#: rows): fewer round trips, a few MB in memory
-FETCH = 10000
 #: history rows written per statement (a binary ``COPY`` and one ``UPDATE … FROM``). A
 #: change reaching most of the history is replayed too: at 100× the demo the replay of a
 #: void of the first game (80,975 games re-rated, 162,907 rows rewritten in place) took
@@ -547,8 +544,8 @@ class _Replay:
     # -- the walk --------------------------------------------------------------------------
 
     def run(self, start: int) -> None:
-        games = history_io.rated_games(start, everything=False, size=FETCH)
-        self._rows = history_io.history_rows(start, size=FETCH * 2)
+        games = history_io.rated_games(start, everything=False, size=CHUNK)
+        self._rows = history_io.history_rows(start, size=CHUNK * 2)
         self._next_row = next(self._rows, None)
         chunk: list[tuple] = []
         for game in games:
@@ -846,7 +843,7 @@ def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
     rated = 0
     newest = state.applied_through
     initial = _initial()
-    games = history_io.rated_games(0, everything=True, size=FETCH)
+    games = history_io.rated_games(0, everything=True, size=CHUNK)
     for pk, places, applied, revision, reason, played_at, fixture_id in games:
         if not applied:
             newest = max(newest, pk)

@@ -116,7 +116,14 @@ def display_rating(rating: Rating, settings: RatingSettings = DEFAULT_SETTINGS) 
     A new player shows ``display_offset`` (1000); the number rises as the player's results
     are good and as the uncertainty shrinks.
     """
-    return round(settings.display_offset + settings.display_scale * ordinal(rating, settings))
+    return display_of(rating.mu, rating.sigma, settings)
+
+
+def display_of(mu: float, sigma: float, settings: RatingSettings = DEFAULT_SETTINGS) -> int:
+    """:func:`display_rating` of a plain ``mu`` and ``sigma`` (the replay's hot loop)."""
+    return round(
+        settings.display_offset + settings.display_scale * (mu - settings.display_z * sigma)
+    )
 
 
 def is_provisional(rating: Rating, settings: RatingSettings = DEFAULT_SETTINGS) -> bool:
@@ -127,6 +134,211 @@ def is_provisional(rating: Rating, settings: RatingSettings = DEFAULT_SETTINGS) 
 @lru_cache(maxsize=32)
 def _model(settings: RatingSettings) -> PlackettLuce:
     return PlackettLuce(mu=settings.mu, sigma=settings.sigma, beta=settings.beta, tau=settings.tau)
+
+
+# --------------------------------------------------------------------------------------
+# The Plackett–Luce update in plain floats (issue 31)
+
+#: openskill's ``kappa`` (its default; the floor of a sigma's shrink factor)
+KAPPA = 0.0001
+_SQRT2 = math.sqrt(2.0)
+
+
+def plackett_luce(
+    mus: Sequence[float],
+    sigmas: Sequence[float],
+    places: Sequence[int],
+    settings: RatingSettings = DEFAULT_SETTINGS,
+) -> tuple[list[float], list[float], list[float]]:
+    """One game of one-player teams: the players' new mu and sigma and their win forecasts
+    before it, exactly (bit for bit) what openskill's ``PlackettLuce(mu, sigma, beta,
+    tau).rate(teams, ranks=places)`` and ``.predict_win(teams)`` give for our settings
+    (one player a team, no weights, scores, margin, balance or limit_sigma; kappa, gamma
+    the defaults).
+
+    The same floating-point operations in the same order, without openskill's objects: a
+    rating object per player (each with a fresh uuid), a deep copy of the teams and the
+    sorting through lists of lists were most of a replay's time. openskill stays the
+    reference: ``tests/algorithms/test_alg_ratings_fast.py`` compares the two with ``==``
+    on random games (2–4 players, ties) and must pass after every openskill upgrade.
+    Notes on openskill 6.2's arithmetic, kept here on purpose: a team of one has
+    ``sigma_squared = (sigma * 1.0) ** 2``, so the player's share of it is exactly 1.0; its
+    averaging of tied players' mu changes is a no-op (it subtracts the updated rating from
+    itself), so ties are rated only through the shared ``sum_q`` and ``a``.
+    """
+    n = len(mus)
+    if n == 2:
+        return _plackett_luce_two(
+            float(mus[0]), float(mus[1]), float(sigmas[0]), float(sigmas[1]), places, settings
+        )
+    mus = [float(m) for m in mus]
+    beta_squared = settings.beta**2
+    # predict_win, from the ratings before the game (no tau)
+    two_beta_squared = 2 * beta_squared
+    squares = [(float(s) * 1.0) ** 2 for s in sigmas]
+    erf, sqrt = math.erf, math.sqrt
+    if n == 2:
+        p = 0.5 * (
+            1.0
+            + erf(((mus[0] - mus[1]) / sqrt(two_beta_squared + squares[0] + squares[1])) / _SQRT2)
+        )
+        forecast = [p, 1 - p]
+    else:
+        wins = []
+        for i in range(n):
+            mu_i, square_i = mus[i], squares[i]
+            total = 0
+            for j in range(n):
+                if j != i:
+                    z = (mu_i - mus[j]) / sqrt(two_beta_squared + square_i + squares[j])
+                    total += 0.5 * (1.0 + erf(z / _SQRT2))
+            wins.append(total / (n - 1))
+        whole = sum(wins)
+        forecast = [w / whole for w in wins]
+    # rate: sigma widened by tau, the players sorted by place (stable)
+    tau_squared = float(settings.tau) * float(settings.tau)
+    order = sorted(range(n), key=places.__getitem__)
+    ranks = [int(places[k]) for k in order]
+    sigma = [sqrt(float(sigmas[k]) * float(sigmas[k]) + tau_squared) for k in order]
+    mu = [mus[k] for k in order]
+    square = [(s * 1.0) ** 2 for s in sigma]
+    collective = 0.0
+    for v in square:
+        collective += v + beta_squared
+    c = sqrt(collective)
+    exp_mu = [math.exp(m / c) for m in mu]
+    # sum_q[q]: exp(mu/c) of the players placed at or below q, added in sorted order
+    sum_q = [0.0] * n
+    a = [0] * n
+    for q in range(n):
+        first = q
+        while first and ranks[first - 1] == ranks[q]:
+            first -= 1
+        acc = exp_mu[first]
+        for i in range(first + 1, n):
+            acc += exp_mu[i]
+        sum_q[q] = acc
+        a[q] = ranks.count(ranks[q])
+    c_squared = c**2
+    new_mu = [0.0] * n
+    new_sigma = [0.0] * n
+    for i in range(n):
+        e_i, rank_i = exp_mu[i], ranks[i]
+        omega = delta = 0.0
+        for q in range(n):
+            if ranks[q] <= rank_i:
+                t = e_i / sum_q[q]
+                delta += t * (1 - t) / a[q]
+                if q == i:
+                    omega += (1 - t) / a[q]
+                else:
+                    omega -= t / a[q]
+        square_i = square[i]
+        omega *= square_i / c
+        delta *= square_i / c_squared
+        delta *= sqrt(square_i) / c
+        s = sigma[i]
+        share = s**2 / square_i
+        k = order[i]
+        if omega >= 0:
+            new_mu[k] = mu[i] + share * omega * 1.0
+            new_sigma[k] = s * sqrt(max(1 - share * delta * 1.0, KAPPA))
+        else:
+            new_mu[k] = mu[i] + share * omega / 1.0
+            new_sigma[k] = s * sqrt(max(1 - share * delta / 1.0, KAPPA))
+    return new_mu, new_sigma, forecast
+
+
+def _plackett_luce_two(mu_a, mu_b, sigma_a, sigma_b, places, settings):
+    """:func:`plackett_luce` of two players (most of a federation's games: a 2T board),
+    the same operations written out: the loops over q and i of the general case unrolled
+    for a win (sum_q = [e0 + e1, e1], a = [1, 1]) and for a tie (both sums e0 + e1, a = 2)."""
+    sqrt = math.sqrt
+    beta_squared = settings.beta**2
+    p = 0.5 * (
+        1.0
+        + math.erf(
+            ((mu_a - mu_b) / sqrt(2 * beta_squared + (sigma_a * 1.0) ** 2 + (sigma_b * 1.0) ** 2))
+            / _SQRT2
+        )
+    )
+    forecast = [p, 1 - p]
+    tau_squared = float(settings.tau) * float(settings.tau)
+    rank_a, rank_b = int(places[0]), int(places[1])
+    swapped = rank_b < rank_a  # the sort by place is stable: a tie keeps the seat order
+    if swapped:
+        mu_a, mu_b, sigma_a, sigma_b = mu_b, mu_a, sigma_b, sigma_a
+    s0 = sqrt(sigma_a * sigma_a + tau_squared)
+    s1 = sqrt(sigma_b * sigma_b + tau_squared)
+    sq0 = (s0 * 1.0) ** 2
+    sq1 = (s1 * 1.0) ** 2
+    collective = 0.0
+    collective += sq0 + beta_squared
+    collective += sq1 + beta_squared
+    c = sqrt(collective)
+    e0 = math.exp(mu_a / c)
+    e1 = math.exp(mu_b / c)
+    if rank_a == rank_b:
+        whole = e0 + e1
+        t = e0 / whole
+        delta0 = 0.0
+        delta0 += t * (1 - t) / 2
+        omega0 = 0.0
+        omega0 += (1 - t) / 2
+        delta0 += t * (1 - t) / 2
+        omega0 -= t / 2
+        t = e1 / whole
+        delta1 = 0.0
+        delta1 += t * (1 - t) / 2
+        omega1 = 0.0
+        omega1 -= t / 2
+        delta1 += t * (1 - t) / 2
+        omega1 += (1 - t) / 2
+    else:
+        whole = e0 + e1
+        t = e0 / whole
+        delta0 = 0.0
+        delta0 += t * (1 - t) / 1
+        omega0 = 0.0
+        omega0 += (1 - t) / 1
+        t = e1 / whole
+        delta1 = 0.0
+        delta1 += t * (1 - t) / 1
+        omega1 = 0.0
+        omega1 -= t / 1
+        t = e1 / e1
+        delta1 += t * (1 - t) / 1
+        omega1 += (1 - t) / 1
+    c_squared = c**2
+    omega0 *= sq0 / c
+    delta0 *= sq0 / c_squared
+    delta0 *= sqrt(sq0) / c
+    omega1 *= sq1 / c
+    delta1 *= sq1 / c_squared
+    delta1 *= sqrt(sq1) / c
+    share = s0**2 / sq0
+    if omega0 >= 0:
+        mu0 = mu_a + share * omega0 * 1.0
+        new0 = s0 * sqrt(max(1 - share * delta0 * 1.0, KAPPA))
+    else:
+        mu0 = mu_a + share * omega0 / 1.0
+        new0 = s0 * sqrt(max(1 - share * delta0 / 1.0, KAPPA))
+    share = s1**2 / sq1
+    if omega1 >= 0:
+        mu1 = mu_b + share * omega1 * 1.0
+        new1 = s1 * sqrt(max(1 - share * delta1 * 1.0, KAPPA))
+    else:
+        mu1 = mu_b + share * omega1 / 1.0
+        new1 = s1 * sqrt(max(1 - share * delta1 / 1.0, KAPPA))
+    if swapped:
+        return [mu1, mu0], [new1, new0], forecast
+    return [mu0, mu1], [new0, new1], forecast
+
+
+def competition_places(places: Sequence[int]) -> list[int]:
+    """Each place in competition ranking (1, 2, 2, 4): one more than the players placed
+    strictly better (:meth:`RatedGame.place_of` for every player at once)."""
+    return [1 + sum(1 for other in places if other < own) for own in places]
 
 
 # --------------------------------------------------------------------------------------
@@ -387,22 +599,23 @@ def rate_game(
     """
     if not isinstance(game, RatedGame):
         raise RatingError(f"expected a RatedGame, not {game!r}")
-    model = _model(settings)
     players = game.players
     before = [_current(ratings, p, settings) for p in players]
-    teams = [[_os(r)] for r in before]
-    forecast = model.predict_win(teams)  # reads them only; rate() works on a deep copy
-    ranks = [float(place) for _, place in game.places]
-    result = model.rate(teams, ranks=ranks)
+    places = [place for _, place in game.places]
+    mus, sigmas, forecast = plackett_luce(
+        [r.mu for r in before], [r.sigma for r in before], places, settings
+    )
     changes = tuple(
         PlayerChange(
             player=p,
-            place=game.place_of(p),
+            place=place,
             before=b,
-            after=Rating(float(team[0].mu), float(team[0].sigma)),
-            win_probability=float(w),
+            after=Rating(mu, sigma),
+            win_probability=w,
         )
-        for p, b, team, w in zip(players, before, result, forecast, strict=True)
+        for p, place, b, mu, sigma, w in zip(
+            players, competition_places(places), before, mus, sigmas, forecast, strict=True
+        )
     )
     return GameUpdate(game.game_id, changes)
 
@@ -684,6 +897,8 @@ __all__ = [
     "apply_game",
     "book_apply",
     "calibration_report",
+    "competition_places",
+    "display_of",
     "display_rating",
     "finishing_places",
     "forecasts_from_replay",
@@ -691,6 +906,7 @@ __all__ = [
     "is_provisional",
     "ordinal",
     "pending_games",
+    "plackett_luce",
     "predict_win",
     "rate_game",
     "ratings_replay",

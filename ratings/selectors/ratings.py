@@ -94,6 +94,21 @@ class RatingRow:
 RATINGS_PER_PAGE = 50
 
 
+class _ProbedExists(Exists):
+    """``EXISTS`` evaluated once per outer row, as an index probe, whatever the statistics
+    say: ``OFFSET 0`` is a documented optimisation fence — PostgreSQL does not pull a
+    sub-select with an offset up into a semi-join — so the plan cannot become a hash join
+    over the whole history (the ratings page at 100×: 642–740 ms of a scan of the
+    ``ratingchange`` table, docs/performance.md). Each probe walks the player's history
+    rows on the (player, sequence) index until the first that qualifies: almost always the
+    first for "a public game", so 1,779 probes cost 57 ms at 100×. Used for the unfiltered
+    table only: for a format, a board or recent months a probe may walk a player's whole
+    history before it gives up (4.1 s for "3T" at 100×, where the planner's semi-join
+    takes 62 ms), so those keep the planner's choice."""
+
+    template = "EXISTS(%(subquery)s OFFSET 0)"
+
+
 def ratings_queryset(filters: RatingFilters = RatingFilters()) -> QuerySet[PlayerRating]:
     """Every rated player, best displayed rating first, ranked in SQL (``RANK() OVER``: a
     tie shares a rank, the next rank skips), so a page of it costs one page of rows. The
@@ -111,7 +126,9 @@ def ratings_queryset(filters: RatingFilters = RatingFilters()) -> QuerySet[Playe
         since = timezone.now() - dt.timedelta(days=round(30.44 * filters.active_months))
         played = played.filter(played_at__gte=since)
     return (
-        PlayerRating.objects.filter(Exists(played))
+        PlayerRating.objects.filter(
+            Exists(played) if filters != RatingFilters() else _ProbedExists(played)
+        )
         .select_related("player")
         .annotate(rank=Window(Rank(), order_by=F("display").desc()))
         .order_by("-display", "player__name", "pk")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import operator
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import reduce
 from typing import Any
 
@@ -31,16 +31,16 @@ from django.utils import timezone
 
 from ratings.algorithms import (
     FINISHED_COUNT_POINTS,
-    RatedGame,
-    Rating,
     RatingError,
-    display_rating,
+    competition_places,
+    display_of,
     finishing_places,
     initial_rating,
-    rate_game,
+    plackett_luce,
 )
 from ratings.config import PLATFORM_RATINGS
 from ratings.models import PlayerRating, RatingChange, RatingGame, RatingState
+from ratings.services import history_io
 from tournaments.formats import get_format
 from tournaments.models import Entry, Fixture, Player, Result, Seat
 from tournaments.permissions import email_confirmed
@@ -344,76 +344,64 @@ def ratings_enqueue() -> None:
 
 # --- the update ------------------------------------------------------------------------------
 
-#: rated games (and their history rows) read and written per batch
+#: rated games (and their history rows) read per batch
 CHUNK = 2000
-#: a change with more rated games after it than this share of all (and than the floor) is
-#: answered with the full recompute: when most of the history may change, deleting it and
-#: writing it anew with COPY beats comparing and updating it row by row (bench/ratings_replay.py:
-#: a change reaching every player cost 1.8× the full recompute as a replay)
-REPLAY_SHARE = 0.5
-REPLAY_FLOOR = 2000
-#: the fields of a history row that a replay recomputes
-CHANGE_FIELDS = (
-    "place",
-    "mu_before",
-    "sigma_before",
-    "mu_after",
-    "sigma_after",
-    "display_before",
-    "display_after",
-    "win_probability",
+#: history rows written per statement (a binary ``COPY`` and one ``UPDATE … FROM``). A
+#: change reaching most of the history is replayed too: at 100× the demo the replay of a
+#: void of the first game (80,975 games re-rated, 162,907 rows rewritten in place) took
+#: half the time of the full recompute it used to hand over to (``REPLAY_SHARE``), whose
+#: ``COPY`` of every row also has every row's foreign keys checked at commit
+WRITE_BATCH = 20000
+#: tuple positions of a rated game as :func:`history_io.rated_games` yields it
+G_PK, G_PLACES, G_APPLIED, G_REVISION, G_REASON, G_PLAYED, G_FIXTURE = range(7)
+
+
+def _initial() -> tuple[float, float]:
+    rating = initial_rating(PLATFORM_RATINGS)
+    return rating.mu, rating.sigma
+
+
+def _game_players(places) -> tuple[list[int], list[int]]:
+    """The players of a rated game's places and their places, in seat order."""
+    return [int(p) for p, _ in places], [int(place) for _, place in places]
+
+
+def _rate(
+    befores: list[tuple[float, float]], places: list[int]
+) -> list[tuple[int, float, float, float, float, int, int, float]]:
+    """One game from its players' ratings before it: per player, in seat order, the values
+    of :data:`CHANGE_FIELDS` (the fast openskill update, ``ratings.algorithms.plackett_luce``;
+    the displayed ratings as :func:`ratings.algorithms.display_of` computes them)."""
+    mus = [b[0] for b in befores]
+    sigmas = [b[1] for b in befores]
+    new_mus, new_sigmas, forecast = plackett_luce(mus, sigmas, places, PLATFORM_RATINGS)
+    if len(places) == 2:
+        a, b = places
+        ranks = [1 + (b < a), 1 + (a < b)]
+    else:
+        ranks = competition_places(places)
+    offset, scale, z = _DISPLAY
+    return [
+        (
+            ranks[k],
+            mus[k],
+            sigmas[k],
+            new_mus[k],
+            new_sigmas[k],
+            round(offset + scale * (mus[k] - z * sigmas[k])),
+            round(offset + scale * (new_mus[k] - z * new_sigmas[k])),
+            forecast[k],
+        )
+        for k in range(len(mus))
+    ]
+
+
+#: :func:`ratings.algorithms.display_of`'s constants, for :func:`_rate`'s loop
+_DISPLAY = (
+    PLATFORM_RATINGS.display_offset,
+    PLATFORM_RATINGS.display_scale,
+    PLATFORM_RATINGS.display_z,
 )
-GAME_FIELDS = ("pk", "places", "applied", "revision", "skip_reason", "played_at", "fixture_id")
-
-
-#: the columns of a stored history row the replay reads (:class:`_StoredRow`)
-STORED_FIELDS = ("pk", "game_id", "player_id", *CHANGE_FIELDS)
-
-
-@dataclass(slots=True)
-class _StoredRow:
-    """A stored history row as the replay reads and rewrites it (plain values: building
-    model instances was a fifth of a long replay)."""
-
-    pk: int
-    game_id: int
-    player_id: int
-    place: int
-    mu_before: float
-    sigma_before: float
-    mu_after: float
-    sigma_after: float
-    display_before: int
-    display_after: int
-    win_probability: float
-
-
-def _rated(game: dict) -> RatedGame:
-    return RatedGame(game["pk"], tuple((int(p), int(place)) for p, place in game["places"]))
-
-
-def _change_fields(c) -> dict[str, Any]:
-    return {
-        "place": c.place,
-        "mu_before": c.before.mu,
-        "sigma_before": c.before.sigma,
-        "mu_after": c.after.mu,
-        "sigma_after": c.after.sigma,
-        "display_before": display_rating(c.before, PLATFORM_RATINGS),
-        "display_after": display_rating(c.after, PLATFORM_RATINGS),
-        "win_probability": c.win_probability,
-    }
-
-
-def _new_change(game: dict, c) -> RatingChange:
-    return RatingChange(
-        player_id=c.player,
-        game_id=game["pk"],
-        fixture_id=game["fixture_id"],
-        sequence=game["pk"],
-        played_at=game["played_at"],
-        **_change_fields(c),
-    )
 
 
 def _where_revision(pairs: list[tuple[int, int]]) -> Q:
@@ -434,18 +422,21 @@ def _settle_games(marks: list[tuple[int, int]], voided: list[tuple[int, int]]) -
         ).delete()
 
 
-def _update_rows(model, rows: list, fields: tuple[str, ...] | list[str]) -> None:
-    """Write ``fields`` of ``rows``: on PostgreSQL one ``UPDATE … FROM unnest(arrays)`` per
-    5,000 rows (Django's ``bulk_update`` builds a ``CASE`` per field and row — 27.9 s for
-    5,500 history rows — and a ``VALUES`` list of thousands of parameters spends seconds in
-    the driver's query parsing); ``bulk_update`` elsewhere."""
+def _unnest_update(model, fields, rows: list[tuple]) -> None:
+    """Write ``rows`` — tuples of the primary key and ``fields`` — with one ``UPDATE … FROM
+    unnest(arrays)`` per :data:`WRITE_BATCH` rows on PostgreSQL: by primary key, so it
+    locks only the rows it rewrites and the plan cannot become a scan of the table (an
+    unnest is estimated small: index look-ups). Django's ``bulk_update`` builds a ``CASE``
+    per field and row (27.9 s for 5,500 history rows) and a ``VALUES`` list of thousands of
+    parameters spends seconds in the driver; ``bulk_update`` elsewhere."""
     if not rows:
-        return
-    if connection.vendor != "postgresql":
-        model.objects.bulk_update(rows, fields, batch_size=1000)
         return
     meta = model._meta
     columns = [meta.get_field(name) for name in fields]
+    if connection.vendor != "postgresql":
+        objs = [model(pk=row[0], **dict(zip(fields, row[1:], strict=True))) for row in rows]
+        model.objects.bulk_update(objs, fields, batch_size=1000)
+        return
     arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in [meta.pk, *columns])
     names = ", ".join(f.column for f in columns)
     assign = ", ".join(f"{f.column} = v.{f.column}" for f in columns)
@@ -454,33 +445,46 @@ def _update_rows(model, rows: list, fields: tuple[str, ...] | list[str]) -> None
         f"FROM unnest({arrays}) AS v(id, {names}) WHERE t.{meta.pk.column} = v.id"
     )
     with connection.cursor() as cursor:
-        for i in range(0, len(rows), 5000):
-            batch = rows[i : i + 5000]
-            params = [[row.pk for row in batch]]
-            params += [[getattr(row, f.attname) for row in batch] for f in columns]
-            cursor.execute(sql, params)
+        for i in range(0, len(rows), WRITE_BATCH):
+            batch = rows[i : i + WRITE_BATCH]
+            cursor.execute(sql, [list(column) for column in zip(*batch, strict=True)])
 
 
-def _players_of(game: dict) -> list[int]:
-    """The players of a rated game (none for a game without places)."""
-    places = game["places"]
-    return [int(p) for p, _ in places] if places is not None else []
+def _update_rows(model, rows: list, fields: tuple[str, ...] | list[str]) -> None:
+    """:func:`_unnest_update` of model instances."""
+    _unnest_update(
+        model,
+        fields,
+        [
+            (row.pk, *(getattr(row, model._meta.get_field(f).attname) for f in fields))
+            for row in rows
+        ],
+    )
 
 
-@dataclass
 class _Writes:
-    """The history rows one chunk of the replay creates, rewrites and deletes."""
+    """The history rows the replay creates, rewrites and deletes, written every
+    :data:`WRITE_BATCH` rows (deletes, then rewrites, then new rows: a game is walked
+    once, so no row is in two of them)."""
 
-    creates: list[RatingChange] = field(default_factory=list)
-    updates: list[_StoredRow] = field(default_factory=list)
-    deletes: list[int] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.creates: list[tuple] = []
+        self.updates: list[tuple] = []
+        self.deletes: list[int] = []
+        self.counts = {"created": 0, "updated": 0, "deleted": 0}
+
+    def pending(self) -> int:
+        return len(self.creates) + len(self.updates) + len(self.deletes)
 
     def save(self) -> None:
         if self.deletes:
             RatingChange.objects.filter(pk__in=self.deletes).delete()
-        _update_rows(RatingChange, self.updates, CHANGE_FIELDS)
-        if self.creates:
-            RatingChange.objects.bulk_create(self.creates, batch_size=1000)
+        history_io.rewrite_history(self.updates)
+        history_io.insert_history(self.creates)
+        self.counts["created"] += len(self.creates)
+        self.counts["updated"] += len(self.updates)
+        self.counts["deleted"] += len(self.deletes)
+        self.creates, self.updates, self.deletes = [], [], []
 
 
 class _Replay:
@@ -488,18 +492,20 @@ class _Replay:
     from the change").
 
     The stored history is a fold: each row's "before" is the player's previous "after".
-    Walking the rated games from ``start`` in sequence order, a game is rated again only if
-    it is pending (new, corrected, voided) or one of its players is **dirty** — their
-    replayed rating differs from the stored one at that point (``dirty`` holds the replayed
-    value). Everyone else's rating there is read from the stored rows. A player whose
-    replayed "after" equals the stored one is clean again. Rows are written only where a
-    value changed, so a correction of a late game reads and writes only the games after it
-    that its players' changes reach.
+    Walking the rated games from ``start`` in sequence order (one streamed query, plain
+    tuples) with their stored history rows (a second streamed query, merged by game), a
+    game is rated again only if it is pending (new, corrected, voided) or one of its
+    players is **dirty** — their replayed rating differs from the stored one at that point
+    (``dirty`` holds the replayed ``(mu, sigma)``). Everyone else's rating there is read
+    from the stored rows. A player whose replayed "after" equals the stored one is clean
+    again. Rows are written only where a value changed, so a correction of a late game
+    reads and writes only the games after it, and rewrites only what its players' changes
+    reach.
     """
 
     def __init__(self, through: int):
         self.through = through
-        self.dirty: dict[int, Rating] = {}
+        self.dirty: dict[int, tuple[float, float]] = {}
         self.touched: set[int] = set()
         self.counted: set[int] = set()  # players who gained or lost a history row
         self.current: dict[int, PlayerRating | None] = {}  # stored ratings (before this run)
@@ -507,23 +513,28 @@ class _Replay:
         self.voided: list[tuple[int, int]] = []
         self.newest = through
         self.rated_delta = 0
-        self.written = {"created": 0, "updated": 0, "deleted": 0, "games": 0}
+        self.writes = _Writes()
+        self.games = 0
+
+    @property
+    def written(self) -> dict[str, int]:
+        return {**self.writes.counts, "games": self.games}
 
     # -- the stored value of a clean player at a game -------------------------------------
 
-    def _stored_at(self, player: int, sequence: int) -> Rating:
+    def _stored_at(self, player: int, sequence: int) -> tuple[float, float]:
         if sequence > self.through:  # after everything stored: the current rating
             row = self.current.get(player)
-            return Rating(row.mu, row.sigma) if row else initial_rating(PLATFORM_RATINGS)
+            return (row.mu, row.sigma) if row else _initial()
         last = (
             RatingChange.objects.filter(player_id=player, sequence__lt=sequence)
             .order_by("-sequence")
             .values_list("mu_after", "sigma_after")
             .first()
         )
-        return Rating(*last) if last else initial_rating(PLATFORM_RATINGS)
+        return tuple(last) if last else _initial()
 
-    def _settle(self, player: int, replayed: Rating, stored: Rating) -> None:
+    def _settle(self, player: int, replayed: tuple[float, float], stored: tuple[float, float]):
         if replayed == stored:
             self.dirty.pop(player, None)
         else:
@@ -533,115 +544,111 @@ class _Replay:
     # -- the walk --------------------------------------------------------------------------
 
     def run(self, start: int) -> None:
-        cursor = start
-        while True:
-            games = list(
-                RatingGame.objects.filter(pk__gte=cursor)
-                .filter(Q(places__isnull=False) | Q(applied=False))
-                .order_by("pk")
-                .values(*GAME_FIELDS)[:CHUNK]
-            )
-            if not games:
-                return
-            cursor = games[-1]["pk"] + 1
-            self._chunk(games)
+        games = history_io.rated_games(start, everything=False, size=CHUNK)
+        self._rows = history_io.history_rows(start, size=CHUNK * 2)
+        self._next_row = next(self._rows, None)
+        chunk: list[tuple] = []
+        for game in games:
+            chunk.append(game)
+            if len(chunk) == CHUNK:
+                self._chunk(chunk)
+                chunk = []
+        if chunk:
+            self._chunk(chunk)
+        self.writes.save()
+        self._rows.close()
 
-    def _chunk(self, games: list[dict]) -> None:
-        rows: dict[int, dict[int, _StoredRow]] | None = None
-        writes = _Writes()
-        for i, game in enumerate(games):
-            if game["applied"] and not any(p in self.dirty for p in _players_of(game)):
-                continue  # nothing reaching it changed: its stored rows stand
-            if rows is None:  # the chunk's history, from the first game that needs it
-                rows = self._history_from(games[i:])
-            self._replay_game(game, rows.get(game["pk"], {}), writes)
-        writes.save()
-        self.written["created"] += len(writes.creates)
-        self.written["updated"] += len(writes.updates)
-        self.written["deleted"] += len(writes.deletes)
-
-    def _history_from(self, games: list[dict]) -> dict[int, dict[int, _StoredRow]]:
-        """The stored history rows of ``games``, and the current ratings of the players
-        of those after everything stored (their "before" is their current rating)."""
-        rows = self._rows(games)
+    def _chunk(self, games: list[tuple]) -> None:
+        """Walk a batch of games, merging in their stored history rows (the rows stream is
+        ordered by game; rows of games the walk never sees, if any, are passed over)."""
         fresh = {
             p
             for g in games
-            if g["pk"] > self.through and g["places"] is not None
-            for p in _players_of(g)
+            if g[G_PK] > self.through and g[G_PLACES] is not None
+            for p, _ in g[G_PLACES]
         }
         self._load_current(fresh)
-        return rows
+        dirty, rows, row = self.dirty, self._rows, self._next_row
+        for game in games:
+            pk = game[G_PK]
+            if game[G_APPLIED] and not any(p in dirty for p, _ in game[G_PLACES] or ()):
+                # nothing reaching it changed: its stored rows stand
+                while row is not None and row[1] <= pk:
+                    row = next(rows, None)
+                continue
+            stored: dict[int, tuple] = {}
+            while row is not None and row[1] <= pk:
+                if row[1] == pk:
+                    stored[row[2]] = row
+                row = next(rows, None)
+            self._replay_game(game, stored)
+            if self.writes.pending() >= WRITE_BATCH:
+                self.writes.save()
+        self._next_row = row
 
-    def _replay_game(self, game: dict, stored: dict[int, _StoredRow], writes: _Writes) -> None:
+    def _replay_game(self, game: tuple, stored: dict[int, tuple]) -> None:
         """Rate one game again from its players' replayed ratings; its stored rows are
         updated, created or deleted as the result says."""
-        self.written["games"] += 1
-        if not game["applied"]:
+        self.games += 1
+        if not game[G_APPLIED]:
             self._note_pending(game, stored)
-        before = {p: self._before(p, stored, game["pk"]) for p in _players_of(game)}
-        for p, row in stored.items():
-            if p not in before:  # no longer in this game (or the game no longer rated)
-                self._drop(p, row, writes)
-        if game["places"] is None:
-            return
-        for c in rate_game(before, _rated(game), PLATFORM_RATINGS).changes:
-            self._keep(game, c, stored.get(c.player), writes)
-
-    def _note_pending(self, game: dict, stored: dict[int, _StoredRow]) -> None:
-        """A pending game: marked applied (or deleted, voided) at the revision read."""
-        places = game["places"]
-        self.newest = max(self.newest, game["pk"])
-        if places is None and game["skip_reason"] == VOIDED:
-            self.voided.append((game["pk"], game["revision"]))
+        if game[G_PLACES] is None:
+            players, places = [], []
         else:
-            self.marks.append((game["pk"], game["revision"]))
+            players, places = _game_players(game[G_PLACES])
+        for p, row in stored.items():
+            if p not in players:  # no longer in this game (or the game no longer rated)
+                self._drop(p, row)
+        if not players:
+            return
+        dirty = self.dirty
+        befores = []
+        for p in players:  # the rating before the game: replayed (dirty), else as stored
+            before = dirty.get(p)
+            if before is None:
+                row = stored.get(p)
+                before = (row[4], row[5]) if row is not None else self._stored_at(p, game[G_PK])
+            befores.append(before)
+        updates = self.writes.updates
+        for p, values in zip(players, _rate(befores, places), strict=True):
+            row = stored.get(p)
+            if row is None:
+                self._create(game, p, values)
+                continue
+            if row[3:] != values:  # the stored row, rewritten where a value differs
+                updates.append((row[0], *values))
+            after = (values[3], values[4])
+            if after == (row[6], row[7]):  # the replayed "after" is the stored one: clean
+                dirty.pop(p, None)
+            else:
+                dirty[p] = after
+                self.touched.add(p)
+
+    def _note_pending(self, game: tuple, stored: dict[int, tuple]) -> None:
+        """A pending game: marked applied (or deleted, voided) at the revision read."""
+        places = game[G_PLACES]
+        self.newest = max(self.newest, game[G_PK])
+        if places is None and game[G_REASON] == VOIDED:
+            self.voided.append((game[G_PK], game[G_REVISION]))
+        else:
+            self.marks.append((game[G_PK], game[G_REVISION]))
         self.rated_delta += (places is not None) - bool(stored)
 
-    def _before(self, player: int, stored: dict[int, _StoredRow], sequence: int) -> Rating:
-        """A player's rating before a game: replayed (dirty), else as stored."""
-        if player in self.dirty:
-            return self.dirty[player]
-        if player in stored:
-            return Rating(stored[player].mu_before, stored[player].sigma_before)
-        return self._stored_at(player, sequence)
-
-    def _drop(self, player: int, row: _StoredRow, writes: _Writes) -> None:
+    def _drop(self, player: int, row: tuple) -> None:
         """The player's row of a game they are no longer rated in."""
-        replayed = self.dirty.get(player, Rating(row.mu_before, row.sigma_before))
-        writes.deletes.append(row.pk)
+        replayed = self.dirty.get(player, (row[4], row[5]))
+        self.writes.deletes.append(row[0])
         self.counted.add(player)
         self.touched.add(player)
-        self._settle(player, replayed, Rating(row.mu_after, row.sigma_after))
+        self._settle(player, replayed, (row[6], row[7]))
 
-    def _keep(self, game: dict, c, row: _StoredRow | None, writes: _Writes) -> None:
-        """A player's change in a game rated again: a new row, or the stored one
-        rewritten where a value differs."""
-        if row is None:
-            writes.creates.append(_new_change(game, c))
-            self.counted.add(c.player)
-            self.touched.add(c.player)
-            self.dirty[c.player] = c.after
-            return
-        old_after = Rating(row.mu_after, row.sigma_after)
-        fields = _change_fields(c)
-        if any(getattr(row, k) != v for k, v in fields.items()):
-            for k, v in fields.items():
-                setattr(row, k, v)
-            writes.updates.append(row)
-        self._settle(c.player, c.after, old_after)
-
-    def _rows(self, games: list[dict]) -> dict[int, dict[int, _StoredRow]]:
-        """The stored history rows of ``games`` (a keyset range: the games between them
-        that the walk skips, unrated and applied, have none), as plain rows."""
-        out: dict[int, dict[int, _StoredRow]] = defaultdict(dict)
-        rows = RatingChange.objects.filter(
-            game_id__gte=games[0]["pk"], game_id__lte=games[-1]["pk"]
-        ).values_list(*STORED_FIELDS)
-        for values in rows:
-            row = _StoredRow(*values)
-            out[row.game_id][row.player_id] = row
-        return out
+    def _create(self, game: tuple, player: int, values: tuple) -> None:
+        """A new row: the player is newly seated in this game, or the game is new."""
+        pk = game[G_PK]
+        self.writes.creates.append((player, pk, game[G_FIXTURE], pk, *values, game[G_PLAYED]))
+        self.counted.add(player)
+        self.touched.add(player)
+        self.dirty[player] = (values[3], values[4])
 
     def _load_current(self, players: set[int]) -> None:
         missing = players - self.current.keys()
@@ -666,14 +673,14 @@ class _Replay:
                 if row is not None:
                     gone.append(row.pk)
                 continue
-            rating = self.dirty.get(p) or Rating(row.mu, row.sigma)
+            mu, sigma = self.dirty.get(p) or (row.mu, row.sigma)
             if row is None:
                 row = PlayerRating(player_id=p)
                 fresh.append(row)
             else:
                 changed.append(row)
-            row.mu, row.sigma = rating.mu, rating.sigma
-            row.display = display_rating(rating, PLATFORM_RATINGS)
+            row.mu, row.sigma = mu, sigma
+            row.display = display_of(mu, sigma, PLATFORM_RATINGS)
             row.games, row.last_played_at = games, last
         fields = ["mu", "sigma", "display", "games", "last_played_at"]
         _update_rows(PlayerRating, changed, fields)
@@ -724,11 +731,6 @@ def ratings_update() -> dict[str, Any]:
         )
         if start is None:
             return {"status": "up to date", "applied": 0, "through": state.applied_through}
-        if start <= state.applied_through:
-            reach = RatingGame.objects.filter(pk__gte=start, places__isnull=False).count()
-            if reach > max(REPLAY_FLOOR, state.games_rated * REPLAY_SHARE):
-                # most of the history follows the change: writing it all anew is cheaper
-                return _recompute_locked(state, resync=False)
         replay = _Replay(state.applied_through)
         replay.run(start)
         players = replay.save_players()
@@ -826,59 +828,6 @@ def _resync_batch(rows: list[tuple], verified_owners: dict[int, bool]) -> None:
     RatingGame.objects.bulk_update(changed, fields, batch_size=500)
 
 
-HISTORY_COLUMNS = (
-    "player_id",
-    "game_id",
-    "fixture_id",
-    "sequence",
-    *CHANGE_FIELDS,
-    "played_at",
-)
-
-
-class _HistoryWriter:
-    """The recompute's history rows, written every ``CHUNK`` rows: with ``COPY`` on
-    PostgreSQL (no model instances: ``bulk_create`` spent most of the recompute preparing
-    them), with ``bulk_create`` elsewhere."""
-
-    def __init__(self) -> None:
-        self.rows: list[tuple] = []
-
-    def add(self, game: dict, c) -> None:
-        fields = _change_fields(c)
-        self.rows.append(
-            (
-                c.player,
-                game["pk"],
-                game["fixture_id"],
-                game["pk"],
-                *(fields[name] for name in CHANGE_FIELDS),
-                game["played_at"],
-            )
-        )
-        if len(self.rows) >= CHUNK:
-            self.flush()
-
-    def flush(self) -> None:
-        if not self.rows:
-            return
-        if connection.vendor == "postgresql":
-            table = RatingChange._meta.db_table
-            with (
-                connection.cursor() as cursor,
-                cursor.cursor.copy(
-                    f"COPY {table} ({', '.join(HISTORY_COLUMNS)}) FROM STDIN"
-                ) as copy,
-            ):
-                for row in self.rows:
-                    copy.write_row(row)
-        else:
-            RatingChange.objects.bulk_create(
-                RatingChange(**dict(zip(HISTORY_COLUMNS, row, strict=True))) for row in self.rows
-            )
-        self.rows = []
-
-
 def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
     """Every rating from scratch: the rated games streamed in sequence order, the history
     written in batches; only the pending games are marked (at the revision read)."""
@@ -886,38 +835,54 @@ def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
         _resync()
     RatingChange.objects.all().delete()
     PlayerRating.objects.all().delete()
-    current: dict[int, Rating] = {}
-    players: dict[int, PlayerRating] = {}
-    history = _HistoryWriter()
+    current: dict[int, tuple[float, float]] = {}
+    played: dict[int, list] = {}  # per player: [games, last game]
+    history: list[tuple] = []
     marks: list[tuple[int, int]] = []
     voided: list[tuple[int, int]] = []
     rated = 0
     newest = state.applied_through
-    games = RatingGame.objects.order_by("pk").values(*GAME_FIELDS)
-    for game in games.iterator(chunk_size=CHUNK):
-        if not game["applied"]:
-            newest = max(newest, game["pk"])
-            if game["places"] is None and game["skip_reason"] == VOIDED:
-                voided.append((game["pk"], game["revision"]))
+    initial = _initial()
+    games = history_io.rated_games(0, everything=True, size=CHUNK)
+    for pk, places, applied, revision, reason, played_at, fixture_id in games:
+        if not applied:
+            newest = max(newest, pk)
+            if places is None and reason == VOIDED:
+                voided.append((pk, revision))
                 continue
-            marks.append((game["pk"], game["revision"]))
-        if game["places"] is None:
+            marks.append((pk, revision))
+        if places is None:
             continue
         rated += 1
-        update = rate_game(current, _rated(game), PLATFORM_RATINGS)
-        current.update(update.after)
-        for c in update.changes:
-            history.add(game, c)
-            row = players.get(c.player)
-            if row is None:
-                row = players[c.player] = PlayerRating(player_id=c.player, games=0)
-            row.games += 1
-            row.last_played_at = game["played_at"]
-    history.flush()
-    for p, row in players.items():
-        row.mu, row.sigma = current[p].mu, current[p].sigma
-        row.display = display_rating(current[p], PLATFORM_RATINGS)
-    PlayerRating.objects.bulk_create(players.values(), batch_size=1000)
+        players, ranks = _game_players(places)
+        changes = _rate([current.get(p, initial) for p in players], ranks)
+        for p, values in zip(players, changes, strict=True):
+            current[p] = (values[3], values[4])
+            history.append((p, pk, fixture_id, pk, *values, played_at))
+            count = played.get(p)
+            if count is None:
+                played[p] = [1, played_at]
+            else:
+                count[0] += 1
+                count[1] = played_at
+        if len(history) >= WRITE_BATCH:
+            history_io.insert_history(history)
+            history = []
+    history_io.insert_history(history)
+    PlayerRating.objects.bulk_create(
+        (
+            PlayerRating(
+                player_id=p,
+                mu=mu,
+                sigma=sigma,
+                display=display_of(mu, sigma, PLATFORM_RATINGS),
+                games=played[p][0],
+                last_played_at=history_io.as_datetime(played[p][1]),
+            )
+            for p, (mu, sigma) in current.items()
+        ),
+        batch_size=1000,
+    )
     _settle_games(marks, voided)
     state.applied_through = newest
     state.games_rated = rated
@@ -927,7 +892,7 @@ def _recompute_locked(state: RatingState, *, resync: bool) -> dict[str, Any]:
     return {
         "status": "recomputed",
         "applied": rated,
-        "players": len(players),
+        "players": len(current),
         "through": state.applied_through,
     }
 

@@ -44,7 +44,7 @@ def _interleaved(organizer_write):
     rated games while the organizer takes the fixture, then writing its history."""
     update_holds_games = threading.Event()
     organizer_holds_fixture = threading.Event()
-    real_rate, real_lock = ratings.rate_game, results.fixture_lock
+    real_rate, real_lock = ratings._rate, results.fixture_lock
 
     def rate_after_the_organizer_locked(*args, **kwargs):
         update_holds_games.set()
@@ -58,7 +58,7 @@ def _interleaved(organizer_write):
         return fixture
 
     with (
-        mock.patch.object(ratings, "rate_game", rate_after_the_organizer_locked),
+        mock.patch.object(ratings, "_rate", rate_after_the_organizer_locked),
         mock.patch.object(results, "fixture_lock", lock_while_the_update_holds_games),
     ):
         outcomes = run_concurrently(ratings.ratings_update, organizer_write)

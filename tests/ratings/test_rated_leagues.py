@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 
 from games.engine import simulate_game
@@ -36,9 +36,16 @@ def verified(username, **extra):
 
 
 def officer(username="officer"):
-    """A rating officer: the group made by the migration, with its permission."""
+    """A rating officer: the group the migration makes, with its permission. A
+    transactional test that ran before on the same worker flushed the tables, the
+    migration's group with them (post_migrate makes the permissions again, not the group):
+    it is made again here as the migration makes it (that the migration makes it is
+    ``test_the_migration_keeps_leagues_rated_today_rated``'s to check)."""
+    permission = Permission.objects.get(codename="sanction_league")
+    group, _ = Group.objects.get_or_create(name="Rating officers")
+    group.permissions.add(permission)
     user = make_user(username)
-    user.groups.add(Group.objects.get(name="Rating officers"))
+    user.groups.add(group)
     return user
 
 

@@ -142,6 +142,20 @@ def counted_league(games: int, unplayed: int, *, accounts: bool = False):
     return owner, league, open_fixtures
 
 
+def simulated_game(league, fixture, seats) -> dict:
+    """The log of a game of ``fixture`` played by the engine's heuristic players (seeded by
+    the fixture: the same log every run), for its seats in order."""
+    from games.engine import simulate_game
+
+    return simulate_game(
+        rules=league.rules_spec,
+        players={s.entry.player.name: s.colours for s in seats},
+        first=fixture.starting_colour,
+        bots="heuristic",
+        seed=fixture.pk,
+    )
+
+
 def bench_recompute(games: int, keep_open: int = 0):
     from django.db import connection
     from django.db.models import F
@@ -174,7 +188,6 @@ def bench_contention(owner, league, fixtures) -> None:
     from django.db import connection
     from django.db.models import F
 
-    from games.engine import simulate_game
     from ratings.services import ratings
     from tournaments.models import League
     from tournaments.services import analyses, standings
@@ -186,14 +199,7 @@ def bench_contention(owner, league, fixtures) -> None:
     logs = []
     for fixture in fixtures:
         seats = list(fixture.seats.select_related("entry__player"))
-        game = simulate_game(
-            rules=league.rules_spec,
-            players={s.entry.player.name: s.colours for s in seats},
-            first=fixture.starting_colour,
-            bots="heuristic",
-            seed=fixture.pk,
-        )
-        logs.append(json.dumps(game))
+        logs.append(json.dumps(simulated_game(league, fixture, seats)))
     pairs = list(zip(fixtures, logs, strict=True))
 
     def upload(fixture, text) -> float:
@@ -247,7 +253,6 @@ def _recompute_in_child(league_id: int, computing, took) -> None:
 def bench_uploads(uploads: int) -> None:
     import json
 
-    from games.engine import simulate_game
     from tournaments.models import StandingsSnapshot
     from tournaments.services.results import game_log_submit
     from tournaments.services.schedule import cycle_create
@@ -257,18 +262,7 @@ def bench_uploads(uploads: int) -> None:
     fixtures = list(league.fixtures.prefetch_related("seats__entry__player")[:uploads])
     logs = []
     for fixture in fixtures:
-        seats = list(fixture.seats.all())
-        logs.append(
-            json.dumps(
-                simulate_game(
-                    rules=league.rules_spec,
-                    players={s.entry.player.name: s.colours for s in seats},
-                    first=fixture.starting_colour,
-                    bots="heuristic",
-                    seed=fixture.pk,
-                )
-            )
-        )
+        logs.append(json.dumps(simulated_game(league, fixture, list(fixture.seats.all()))))
     from tests.processes import CeleryWorker
 
     env = dict(os.environ, CELERY_BROKER_URL=BROKER, DEBUG="0")
@@ -483,18 +477,10 @@ def _upload_jobs(league, fixtures) -> list[tuple[int, str, bytes]]:
 
     from rest_framework.authtoken.models import Token
 
-    from games.engine import simulate_game
-
     jobs = []
     for n, fixture in enumerate(fixtures):
         seats = list(fixture.seats.select_related("entry__player__user"))
-        game = simulate_game(
-            rules=league.rules_spec,
-            players={s.entry.player.name: s.colours for s in seats},
-            first=fixture.starting_colour,
-            bots="heuristic",
-            seed=fixture.pk,
-        )
+        game = simulated_game(league, fixture, seats)
         user = seats[n % len(seats)].entry.player.user
         token, _ = Token.objects.get_or_create(user=user)
         jobs.append((fixture.pk, token.key, json.dumps(game).encode()))

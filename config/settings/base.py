@@ -205,6 +205,10 @@ if not EMAIL_BACKEND:
     )
 EMAIL_BACKEND = EMAIL_BACKENDS.get(EMAIL_BACKEND, EMAIL_BACKEND)
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or str(BASE_DIR / "var" / "mail")
+
+# a league's archive.json, once exported at a revision, is kept here and sent as a file
+# until the league changes (tournaments/api/exports.py; docs/api.md): "" keeps none
+ARCHIVE_DIR = os.environ.get("ARCHIVE_DIR", str(BASE_DIR / "var" / "archives"))
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")

@@ -50,4 +50,7 @@ if "CONFIG" in CHANNEL_LAYERS["default"]:  # noqa: F405
         "test-" + os.environ.get("PYTEST_XDIST_WORKER", "main")
     )
 SECURE_SSL_REDIRECT = False
+# no stored archives: test databases reuse their ids (a flush resets the sequences); the
+# archive tests give each test a directory of its own
+ARCHIVE_DIR = ""
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405

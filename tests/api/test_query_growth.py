@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import pytest
 from django.db import connection
+from django.http import FileResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
@@ -171,3 +172,54 @@ def test_anonymous_archive_downloads_are_throttled_signed_in_ones_are_not(settin
     signed_in = APIClient()
     signed_in.force_login(site["me"])
     assert [_archive(signed_in, site)[0].status_code for _ in range(3)] == [200, 200, 200]
+
+
+@pytest.mark.django_db
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the content revision is PostgreSQL's"
+)
+def test_an_archive_exported_once_is_sent_from_its_file_until_the_league_changes(
+    settings, tmp_path
+):
+    """The first download streams from the database and stores the archive on the way;
+    the next ones send that file (no game read: fewer queries, whatever the league's size)
+    until anything in it changes (here a player renamed, which no validator of the
+    archive's own follows: the league's content revision does), and then the old file goes."""
+    import json
+
+    from tournaments.models import Player
+
+    settings.ARCHIVE_DIR = str(tmp_path)
+    site = build_site(SMALL)
+    client = APIClient()
+    first, body, streamed_queries = _archive(client, site)
+    assert first.status_code == 200 and not isinstance(first, FileResponse)
+    [stored] = tmp_path.glob("*.json")
+    assert stored.read_bytes() == body
+    again, again_body, file_queries = _archive(client, site)
+    assert again.status_code == 200 and isinstance(again, FileResponse)
+    assert again_body == body and file_queries < streamed_queries
+    assert again["ETag"] == first["ETag"] and "attachment" in again["Content-Disposition"]
+
+    player = Player.objects.filter(entries__league=site["big"]).first()
+    Player.objects.filter(pk=player.pk).update(name="Renamed Later")
+    changed, changed_body, _ = _archive(client, site)
+    assert not isinstance(changed, FileResponse)  # streamed again
+    names = {p["name"] for p in json.loads(changed_body)["players"]}
+    assert "Renamed Later" in names
+    [newer] = tmp_path.glob("*.json")
+    assert newer != stored and newer.read_bytes() == changed_body
+
+
+@pytest.mark.django_db
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the content revision is PostgreSQL's"
+)
+def test_an_archive_download_broken_off_stores_nothing(settings, tmp_path):
+    settings.ARCHIVE_DIR = str(tmp_path)
+    site = build_site(SMALL)
+    response = APIClient().get(reverse("api:league-archive", args=[site["big"].slug]))
+    chunks = iter(response.streaming_content)
+    next(chunks)
+    response.close()  # the client went away after the first piece
+    assert list(tmp_path.iterdir()) == []

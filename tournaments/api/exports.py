@@ -3,12 +3,18 @@ as iCalendar, the league archive as JSON."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+from django.db import connection
 from django.db.models import Count, Max, Min, Prefetch, Q
-from django.http import StreamingHttpResponse
+from django.http import FileResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
@@ -41,10 +47,12 @@ from tournaments.models import (
     Seat,
     StandingsRow,
 )
+from tournaments.selectors.leagues import content_stamp
 from tournaments.selectors.playoffs import series_with_games
 from tournaments.selectors.visibility import (
     visible_fixtures,
 )
+from tournaments.web.caching import rendering_version
 
 
 class PlayerScheduleView(DownloadView):
@@ -114,9 +122,7 @@ class LeagueArchiveView(DownloadView):
         league = self.visible_league(slug)
         etag, last_modified = archive_validators(league)
         not_modified = get_conditional_response(request, etag=etag, last_modified=last_modified)
-        response = not_modified or StreamingHttpResponse(
-            league_archive_chunks(league), content_type="application/json"
-        )
+        response = not_modified or _archive_response(league, etag)
         if not_modified is None:
             response["Content-Disposition"] = f'attachment; filename="{league.slug}-archive.json"'
         response["ETag"] = etag
@@ -136,6 +142,65 @@ ARCHIVE_CHUNK = 200
 
 
 # --- JSON archive ----------------------------------------------------------------------------
+
+
+def _archive_response(league: League, etag: str) -> StreamingHttpResponse:
+    """The archive from its stored file when this revision of the league was exported
+    before (a file sent from disk: no game is read), else streamed from the database and
+    stored on the way (``archive_file``)."""
+    path = archive_file(league, etag)
+    if path is not None and path.exists():
+        try:
+            return FileResponse(path.open("rb"), content_type="application/json")
+        except FileNotFoundError:  # replaced by a newer revision's export meanwhile
+            pass
+    chunks = league_archive_chunks(league)
+    if path is not None:
+        chunks = _stored_on_the_way(chunks, path)
+    return StreamingHttpResponse(chunks, content_type="application/json")
+
+
+def archive_file(league: League, etag: str) -> Path | None:
+    """Where this revision of the league's archive is stored (``ARCHIVE_DIR``), or None
+    where none is (no directory set, or a database that keeps no content revision: only
+    PostgreSQL's triggers raise it). The name holds everything the archive is made of: the
+    database, the league, its content revision (``LeagueRevision``: a player renamed, a log
+    analysed, any change of a game), the archive's validators and the code that writes it
+    (``rendering_version``), so a stored file is never served for a state it does not show."""
+    folder = getattr(settings, "ARCHIVE_DIR", None)
+    if not folder or connection.vendor != "postgresql":
+        return None
+    stamp = content_stamp(league.slug)
+    if stamp is None:
+        return None
+    key = "|".join(
+        (connection.settings_dict["NAME"], stamp.etag, etag, ARCHIVE_FORMAT, rendering_version())
+    )
+    return Path(folder) / f"league-{league.pk}-{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
+
+
+def _stored_on_the_way(chunks: Iterator[str], path: Path) -> Iterator[str]:
+    """``chunks`` passed on and written to a file of their own; when the last is sent the
+    file becomes ``path`` (an atomic rename: a reader never sees half an archive) and the
+    league's older archives are removed. A download broken off leaves nothing behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.part")
+    complete = False
+    try:
+        with partial.open("w", encoding="utf-8") as out:
+            for chunk in chunks:
+                out.write(chunk)
+                yield chunk
+        complete = True
+    finally:
+        if complete:
+            os.replace(partial, path)
+            prefix = path.name.split("-", 2)
+            for older in path.parent.glob(f"{prefix[0]}-{prefix[1]}-*.json"):
+                if older != path:
+                    older.unlink(missing_ok=True)
+        else:
+            partial.unlink(missing_ok=True)
 
 
 def archive_validators(league: League) -> tuple[str, int | None]:

@@ -481,7 +481,6 @@ class FixtureResultsView(FixtureView):
 
 
 class FixtureRejectionsView(FixtureView):
-    stored_revision = staticmethod(fixture_revision)
     permission_classes = [IsAuthenticated]
 
     @extend_schema(

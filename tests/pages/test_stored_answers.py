@@ -32,6 +32,8 @@ ANSWERS = [
     "/api/v1/leagues/spring/standings/",
     "/api/v1/leagues/spring/series/",
     "/api/v1/fixtures/?league=spring",
+    "/api/v1/fixtures/",
+    "/api/v1/fixtures/?player=erin&page_size=1",
     "/api/v1/fixtures/{g1}/",
     "/api/v1/fixtures/{g1}/results/",
     "/api/v1/series/{series}/",
@@ -196,7 +198,13 @@ def test_a_league_renamed_or_made_private_shows_at_once(client, league, urls):
     league.save()
     assert b"Autumn League" in all_show_the_truth(client, urls)[urls[0]]
     League.objects.filter(pk=league.pk).update(is_public=False)
-    lists = [url for url in urls if "/players/" in url or url.endswith("/leagues/")]
+    everywhere = (
+        "/api/v1/leagues/",
+        "/api/v1/fixtures/",
+        "/api/v1/players/",
+        "/api/v1/fixtures/?p",
+    )
+    lists = [url for url in urls if url in everywhere[:2] or url.startswith(everywhere[2:])]
     for url in urls:
         if "?league=" in url:
             assert client.get(url).json()["results"] == []  # no visible league's games

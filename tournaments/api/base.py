@@ -330,9 +330,12 @@ def series_revision(request, pk: int, **kwargs) -> Revision | None:
 
 
 def league_filter_revision(request, **kwargs) -> Revision | None:
-    """A list filtered by exactly one league (``?league=<slug>``, the games of a league):
-    that league's content stamp; unfiltered or several leagues: not stored."""
+    """A list of games: filtered by exactly one league (``?league=<slug>``), that league's
+    content stamp; by none, every league's (``site_stamp``: the games of all public
+    leagues, whatever the other filters pick); by several: not stored."""
     slugs = request.GET.getlist("league")
+    if not slugs:
+        return site_revision(request)
     if len(slugs) != 1 or not slugs[0]:
         return None
     return _stored("al-", league_selectors.content_stamp(slugs[0]))

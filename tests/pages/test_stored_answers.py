@@ -30,6 +30,7 @@ ANSWERS = [
     "/api/v1/leagues/spring/cycles/",
     "/api/v1/leagues/spring/tie-break-rolls/",
     "/api/v1/leagues/spring/standings/",
+    "/api/v1/leagues/spring/standings.csv",
     "/api/v1/leagues/spring/series/",
     "/api/v1/fixtures/?league=spring",
     "/api/v1/fixtures/",
@@ -125,6 +126,9 @@ def test_the_allow_header_is_kept_with_the_stored_answer(client, league):
     first = client.get(url)
     again = client.get(url)
     assert again["Allow"] == first["Allow"] and "POST" in again["Allow"]
+    csv = "/api/v1/leagues/spring/standings.csv"
+    assert client.get(csv)["Content-Disposition"] == client.get(csv)["Content-Disposition"]
+    assert "spring-standings.csv" in client.get(csv)["Content-Disposition"]
 
 
 def test_a_player_renamed_shows_at_once(client, urls):

@@ -37,12 +37,13 @@ from tournaments.models import (
     League,
 )
 from tournaments.notes import SITE_CODES, note_parts, note_text
+from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors.visibility import (
     visible_leagues,
 )
 from tournaments.services.errors import ServiceError
 from tournaments.services.guards import require_organizer
-from tournaments.web.caching import public_api
+from tournaments.web.caching import API_VARY, Revision, public_api, public_page
 
 REASON_MAX = 2000
 
@@ -299,6 +300,60 @@ def _refuse_loose_value(name: str, field, value) -> None:
         raise ServiceError(f"{name} must be a list of strings", field=name)
 
 
+def _stored(prefix: str, stamp) -> Revision | None:
+    """An anonymous answer stored under a public league's content stamp (exact: the
+    database raises the revision with every change a league's answers show; docs/api.md,
+    "Stored answers"); None for a private or missing league: the view answers as always."""
+    if stamp is None or not stamp.is_public:
+        return None
+    return Revision(f"{prefix}{stamp.etag}", stored=True)
+
+
+def league_revision(request, slug: str, **kwargs) -> Revision | None:
+    """A league's own answers (``/leagues/<slug>/…``): its content stamp."""
+    return _stored("a-", league_selectors.content_stamp(slug))
+
+
+def fixture_revision(request, pk: int, **kwargs) -> Revision | None:
+    """A game's answers: the content stamp of its league."""
+    return _stored(f"ag{pk}-", league_selectors.game_content_stamp(pk))
+
+
+def result_revision(request, pk: int, **kwargs) -> Revision | None:
+    """A result's answer: the content stamp of its game's league."""
+    return _stored(f"ar{pk}-", league_selectors.result_content_stamp(pk))
+
+
+def series_revision(request, pk: int, **kwargs) -> Revision | None:
+    """A playoff series' answer: the content stamp of its league."""
+    return _stored(f"as{pk}-", league_selectors.series_content_stamp(pk))
+
+
+def league_filter_revision(request, **kwargs) -> Revision | None:
+    """A list of games: filtered by exactly one league (``?league=<slug>``), that league's
+    content stamp; by none, every league's (``site_stamp``: the games of all public
+    leagues, whatever the other filters pick); by several: not stored."""
+    slugs = request.GET.getlist("league")
+    if not slugs:
+        return site_revision(request)
+    if len(slugs) != 1 or not slugs[0]:
+        return None
+    return _stored("al-", league_selectors.content_stamp(slugs[0]))
+
+
+def site_revision(request, **kwargs) -> Revision | None:
+    """The list of leagues: every league's revision (``site_stamp``: leagues made or
+    deleted included)."""
+    stamp = league_selectors.site_stamp()
+    return Revision(f"a-{stamp}", stored=True) if stamp else None
+
+
+def player_revision(request, slug: str, **kwargs) -> Revision | None:
+    """A player: the player page's stamp (their row, their leagues' revisions, ratings)."""
+    stamp = league_selectors.player_stamp(slug)
+    return Revision(f"a-{stamp}", stored=True) if stamp else None
+
+
 class ApiView(GenericAPIView):
     # Base of every v1 view: session + token authentication, one error format, JSON.
     schema = ApiAutoSchema()
@@ -315,11 +370,20 @@ class ApiView(GenericAPIView):
     #: public page (``tournaments.web.caching.public_api``); a token or a session makes it
     #: private. False: the view marks its answers itself (the streamed archive).
     shared_reads = True
+    #: ``revision(request, **kwargs)``: an exact revision of everything the anonymous answer
+    #: shows (``league_revision`` …, ``staticmethod``): the answer is then stored under it,
+    #: the language, scheme, host and full path, and the code (``rendering_version``) —
+    #: page cache on or off; a token or a session still makes it private and unstored
+    stored_revision = None
 
     @classmethod
     def as_view(cls, **initkwargs):
         view = super().as_view(**initkwargs)
-        return public_api(view) if cls.shared_reads else view
+        if not cls.shared_reads:
+            return view
+        if cls.stored_revision is not None:
+            return public_page(cls.stored_revision, vary=API_VARY)(view)
+        return public_api(view)
 
     def get_exception_handler(self):
         return api_exception_handler

@@ -13,7 +13,14 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from tournaments.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView, IntegerListField
+from tournaments.api.base import (
+    LIST_ERRORS,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    ApiView,
+    IntegerListField,
+    league_revision,
+)
 from tournaments.api.players import PlayerRefSerializer
 from tournaments.models import (
     Cycle,
@@ -82,6 +89,7 @@ class LateOrderSerializer(serializers.Serializer):
 
 
 class CycleView(ApiView):
+    stored_revision = staticmethod(league_revision)
     queryset = Cycle.objects.none()
 
     def _cycles(self, league: League):

@@ -17,6 +17,7 @@ from tournaments.api.base import (
     WRITE_ERRORS,
     ApiView,
     StringListField,
+    league_revision,
 )
 from tournaments.api.filters import EntryFilter
 from tournaments.api.players import PlayerRefSerializer
@@ -64,6 +65,7 @@ class CountSerializer(serializers.Serializer):
 
 
 class EntryListView(ApiView):
+    stored_revision = staticmethod(league_revision)
     filterset_class = EntryFilter
     queryset = Entry.objects.all()
 
@@ -107,6 +109,8 @@ class EntryLookup:
 
 
 class EntryDetailView(EntryLookup, ApiView):
+    stored_revision = staticmethod(league_revision)
+
     @extend_schema(summary="An entry", responses={200: EntrySerializer, **READ_ERRORS})
     def get(self, request, slug: str, entry_id: int):
         return Response(EntrySerializer(self.get_entry(slug, entry_id)).data)

@@ -11,7 +11,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from tournaments.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, ObjectField
+from tournaments.api.base import READ_ERRORS, WRITE_ERRORS, ApiView, ObjectField, league_revision
 from tournaments.api.fixtures import FixtureSerializer, FixtureView, fixture_queryset
 from tournaments.models import League, OpenRound, TieBreakRoll
 from tournaments.services import events as event_services
@@ -143,6 +143,7 @@ def _grand_prix(league: League) -> dict[str, Any]:
 
 
 class GrandPrixView(ApiView):
+    stored_revision = staticmethod(league_revision)
     queryset = League.objects.none()
 
     @extend_schema(
@@ -171,6 +172,7 @@ class GrandPrixExtraGameView(ApiView):
 
 
 class OpenRoundListView(ApiView):
+    stored_revision = staticmethod(league_revision)
     queryset = OpenRound.objects.none()
 
     @extend_schema(
@@ -220,6 +222,7 @@ class FinalRankingSerializer(serializers.Serializer):
 
 
 class OpenFinalRankingView(ApiView):
+    stored_revision = staticmethod(league_revision)
     queryset = League.objects.none()
 
     @extend_schema(
@@ -235,6 +238,7 @@ class OpenFinalRankingView(ApiView):
 
 
 class TieBreakRollListView(ApiView):
+    stored_revision = staticmethod(league_revision)
     queryset = TieBreakRoll.objects.none()
 
     @extend_schema(

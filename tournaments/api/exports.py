@@ -29,7 +29,7 @@ from drf_spectacular.utils import (
 from core.throttles import ExportThrottle
 from games.models import GameLog
 from tournaments import exports
-from tournaments.api.base import READ_ERRORS, DownloadView, download
+from tournaments.api.base import READ_ERRORS, DownloadView, download, league_revision
 from tournaments.api.cycles import CycleSerializer
 from tournaments.api.entries import EntrySerializer
 from tournaments.api.fixtures import FixtureSerializer, shared
@@ -69,6 +69,7 @@ class PlayerScheduleView(DownloadView):
 
 
 class StandingsCsvView(DownloadView):
+    stored_revision = staticmethod(league_revision)  # the ICS say when made: not stored
     queryset = League.objects.none()
 
     @extend_schema(

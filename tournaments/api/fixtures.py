@@ -32,6 +32,8 @@ from tournaments.api.base import (
     ReasonSerializer,
     StringListField,
     error_responses,
+    fixture_revision,
+    league_filter_revision,
 )
 from tournaments.api.filters import FixtureFilter
 from tournaments.api.parsers import (
@@ -260,6 +262,7 @@ def fixture_queryset(user) -> QuerySet[Fixture]:
 
 
 class FixtureListView(ApiView):
+    stored_revision = staticmethod(league_filter_revision)
     filterset_class = FixtureFilter
     queryset = Fixture.objects.all()
 
@@ -299,6 +302,8 @@ class FixtureView(ApiView):
 
 
 class FixtureDetailView(FixtureView):
+    stored_revision = staticmethod(fixture_revision)
+
     @extend_schema(summary="A game", responses={200: FixtureSerializer, **READ_ERRORS})
     def get(self, request, pk: int):
         return Response(FixtureSerializer(self.get_fixture(pk)).data)
@@ -463,6 +468,8 @@ class FixtureVoidView(FixtureView):
 
 
 class FixtureResultsView(FixtureView):
+    stored_revision = staticmethod(fixture_revision)
+
     @extend_schema(
         summary="Every result version of a game, newest first",
         responses={200: ResultSerializer(many=True), **LIST_ERRORS},

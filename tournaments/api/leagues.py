@@ -21,6 +21,8 @@ from tournaments.api.base import (
     ObjectField,
     StringListField,
     error_responses,
+    league_revision,
+    site_revision,
 )
 from tournaments.api.filters import LeagueFilter
 from tournaments.models import (
@@ -234,6 +236,7 @@ def _league_queryset(user) -> QuerySet[League]:
 
 
 class LeagueListView(ApiView):
+    stored_revision = staticmethod(site_revision)
     filterset_class = LeagueFilter
     queryset = League.objects.all()
     throttle_classes = [LeagueCreateThrottle]  # counts POSTs only
@@ -257,6 +260,7 @@ class LeagueListView(ApiView):
 
 
 class LeagueView(ApiView):
+    stored_revision = staticmethod(league_revision)
     queryset = League.objects.none()
     lookup_field = "slug"
 

@@ -10,7 +10,14 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from tournaments.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView, StringListField
+from tournaments.api.base import (
+    LIST_ERRORS,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    ApiView,
+    StringListField,
+    player_revision,
+)
 from tournaments.api.filters import PlayerFilter
 from tournaments.models import (
     Player,
@@ -92,6 +99,7 @@ class PlayerListView(ApiView):
 
 
 class PlayerDetailView(ApiView):
+    stored_revision = staticmethod(player_revision)
     queryset = Player.objects.none()
 
     @extend_schema(summary="A player", responses={200: PlayerSerializer, **READ_ERRORS})

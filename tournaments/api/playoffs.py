@@ -12,7 +12,14 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from tournaments.api.base import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, ApiView
+from tournaments.api.base import (
+    LIST_ERRORS,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    ApiView,
+    league_revision,
+    series_revision,
+)
 from tournaments.api.leagues import LeagueView
 from tournaments.api.players import PlayerRefSerializer
 from tournaments.models import (
@@ -88,6 +95,7 @@ class SeriesSerializer(serializers.ModelSerializer):
 
 
 class SeriesListView(ApiView):
+    stored_revision = staticmethod(league_revision)
     queryset = Series.objects.none()
 
     @extend_schema(
@@ -120,6 +128,7 @@ class PlayoffsView(LeagueView):
 
 
 class SeriesDetailView(ApiView):
+    stored_revision = staticmethod(series_revision)
     queryset = Series.objects.none()
 
     @extend_schema(summary="A playoff series", responses={200: SeriesSerializer, **READ_ERRORS})

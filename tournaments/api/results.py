@@ -30,6 +30,7 @@ from tournaments.api.base import (
     ReasonSerializer,
     RulesField,
     StringListField,
+    result_revision,
     username_of,
 )
 from tournaments.models import (
@@ -217,6 +218,8 @@ class ResultView(ApiView):
 
 
 class ResultDetailView(ResultView):
+    stored_revision = staticmethod(result_revision)
+
     @extend_schema(summary="A result version", responses={200: ResultSerializer, **READ_ERRORS})
     def get(self, request, pk: int):
         return Response(ResultSerializer(self.get_result(pk)).data)

@@ -13,7 +13,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from tournaments.api.base import READ_ERRORS, ApiView, ObjectField, StringListField
+from tournaments.api.base import READ_ERRORS, ApiView, ObjectField, StringListField, league_revision
 from tournaments.api.players import PlayerRefSerializer
 from tournaments.models import (
     StandingsRow,
@@ -64,6 +64,7 @@ class StandingsSnapshotSerializer(serializers.ModelSerializer):
 
 
 class StandingsView(ApiView):
+    stored_revision = staticmethod(league_revision)
     queryset = StandingsSnapshot.objects.none()
     pagination_class = None  # one snapshot per stage: a plain list, and the schema says so
 

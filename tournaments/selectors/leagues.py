@@ -250,6 +250,18 @@ GAME_STAMP_SQL = CONTENT_STAMP_SQL.replace(
 )
 
 
+#: ... of the league of a result (the API's result) and of a playoff series
+RESULT_STAMP_SQL = CONTENT_STAMP_SQL.replace(
+    "WHERE l.slug = %s",
+    "WHERE l.id = (SELECT f.league_id FROM tournaments_result r0"
+    " JOIN tournaments_fixture f ON f.id = r0.fixture_id WHERE r0.id = %s)",
+)
+SERIES_STAMP_SQL = CONTENT_STAMP_SQL.replace(
+    "WHERE l.slug = %s",
+    "WHERE l.id = (SELECT s.league_id FROM tournaments_series s WHERE s.id = %s)",
+)
+
+
 def content_stamp(slug: str) -> ContentStamp | None:
     """The league's :class:`ContentStamp` (one query); None when there is no such league or
     the database keeps no revision (only PostgreSQL's triggers raise it: elsewhere nothing
@@ -262,6 +274,16 @@ def content_stamp(slug: str) -> ContentStamp | None:
 def game_content_stamp(pk: int) -> ContentStamp | None:
     """The :func:`content_stamp` of the league of game ``pk``."""
     return _stamp(GAME_STAMP_SQL, pk)
+
+
+def result_content_stamp(pk: int) -> ContentStamp | None:
+    """The :func:`content_stamp` of the league of result ``pk``."""
+    return _stamp(RESULT_STAMP_SQL, pk)
+
+
+def series_content_stamp(pk: int) -> ContentStamp | None:
+    """The :func:`content_stamp` of the league of playoff series ``pk``."""
+    return _stamp(SERIES_STAMP_SQL, pk)
 
 
 def _stamp(sql: str, key) -> ContentStamp | None:

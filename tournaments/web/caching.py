@@ -139,6 +139,8 @@ def public_page(
                     revised = _revised_key(request, etag)
                     if (stored := cache.get(revised)) is not None:
                         response = HttpResponse(stored[0], content_type=stored[1])
+                        for name, value in (stored[2] if len(stored) > 2 else {}).items():
+                            response[name] = value  # the API's Allow, a download's name
                         _keep(key, response, etag, rev.last_modified, seconds)
                         return _mark_public(response, etag, rev.last_modified, vary, s_maxage)
             response = view(request, *args, **kwargs)
@@ -154,7 +156,8 @@ def public_page(
             else:
                 last_modified = rev.last_modified
             if revised:
-                stored = (response.content, response["Content-Type"])
+                kept = {name: response[name] for name in KEPT_HEADERS if name in response}
+                stored = (response.content, response["Content-Type"], kept)
                 cache.set(revised, stored, REVISED_PAGE_SECONDS)
             _keep(key, response, etag, last_modified, seconds)
             if rev is None:
@@ -258,8 +261,11 @@ def _mark_private(response: HttpResponse, vary: tuple[str, ...] = VARY) -> HttpR
     return response
 
 
+#: the embeds vary on nothing: language and theme are in the URL (``tournaments.web.embeds``
+#: stores them per league stamp)
+EMBED_VARY: tuple[str, ...] = ()
 #: the embeds: the same page for every visitor (language and theme are in the URL)
-embed_page = public_page(everyone=True, vary=())
+embed_page = public_page(everyone=True, vary=EMBED_VARY)
 #: the API's reads and downloads (``tournaments.api.base.ApiView`` wraps every view): shared
 #: for anonymous clients, private with a token or a session; other methods are private
 public_api = public_page(vary=API_VARY)

@@ -25,10 +25,11 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 
 from tournaments.selectors import embeds as embed_selectors
+from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors import playoffs as playoff_selectors
 from tournaments.selectors import schedule as schedule_selectors
 from tournaments.selectors import standings as standings_selectors
-from tournaments.web.caching import embed_page
+from tournaments.web.caching import EMBED_VARY, Revision, public_page
 from tournaments.web.leagues import format_extras
 
 THEMES = ("light", "dark", "auto")
@@ -68,6 +69,20 @@ def _context(request, league, what: str) -> dict:
         "base_url": _base_url(request),
         "embed_lang": translation.get_language(),
     }
+
+
+def embed_revision(request, slug: str, **kwargs) -> Revision | None:
+    """An embed is stored under its public league's content stamp (exact: the database
+    raises it with every change the league's pages show), the language (``?lang``), the
+    scheme, host and full path (theme, language) and the code; None for a private league."""
+    stamp = league_selectors.content_stamp(slug)
+    if stamp is None or not stamp.is_public:
+        return None
+    return Revision(f"e-{stamp.etag}", stored=True)
+
+
+#: the same page for every visitor (language and theme are in the URL), stored per stamp
+embed_page = public_page(embed_revision, everyone=True, vary=EMBED_VARY)
 
 
 def _league(slug: str):

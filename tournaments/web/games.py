@@ -138,7 +138,6 @@ def _game_context(request, fixture: Fixture, **forms) -> dict:
     }
 
 
-@require_GET
 def game_revision(request, pk: int, **kwargs) -> Revision | None:
     """The game page changes only with its league's content (its results, seats, names,
     log figures and analysis are rows the league's revision follows) and the ratings
@@ -149,6 +148,7 @@ def game_revision(request, pk: int, **kwargs) -> Revision | None:
     return Revision(f"g{pk}-{stamp.etag}", stored=True)
 
 
+@require_GET
 @public_page(game_revision)
 def game_detail(request, pk: int):
     fixture = fixture_or_404(request, pk)

@@ -217,7 +217,7 @@ def _schedule_body(request, league) -> str:
 
 
 @require_GET
-@public_page()
+@public_page(league_content_revision)
 def league_dice(request, slug: str):
     """The dice of the league's counted logs: the faces' counts against a fair die (the
     chi-square test), overall and per player, with what such a test can and cannot show."""

@@ -24,6 +24,8 @@ from tournaments.permissions import is_organizer
 from tournaments.selectors.prefetch import seats_prefetch
 from tournaments.services.result_links import result_link_token
 from tournaments.web.caching import public_page
+from tournaments.web.games import game_revision
+from tournaments.web.leagues import league_content_revision
 from tournaments.web.lookups import fixture_or_404, league_or_404
 
 
@@ -82,7 +84,7 @@ def _private(response, links):
 
 
 @require_GET
-@public_page()
+@public_page(game_revision)
 def game_sheet(request, pk: int):
     fixture = fixture_or_404(request, pk)
     links = _printed_links(request, fixture.league)
@@ -100,7 +102,7 @@ def game_sheet(request, pk: int):
 
 
 @require_GET
-@public_page()
+@public_page(league_content_revision)
 def round_sheets(request, slug: str):
     """``?round=R`` (and ``&drr=N`` in a league with several DRRs): every game of it."""
     league = league_or_404(request, slug)

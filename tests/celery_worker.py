@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from celery import _state as celery_state
 from django.conf import settings
 from django.db import connection
 from kombu import pools
@@ -82,12 +81,8 @@ def use_real_broker():
 
 def _reset_app_connections() -> None:
     pools.reset()  # kombu's process-wide producer pools, keyed by broker connection
-    # every app of the process lets go of the pools just closed (``pools.reset`` closes all
-    # of them, not only this app's: one left holding a closed pool answers "Acquire on
-    # closed pool" to every later send)
-    for app in {celery_app, *celery_state._apps}:
-        app._pool = None
-        app.amqp._producer_pool = None
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
     celery_app._local.__dict__.pop("backend", None)
     celery_app.__dict__.pop("backend_cls", None)
 

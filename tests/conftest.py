@@ -85,6 +85,25 @@ def celery_worker(transactional_db):
             worker.stop()
 
 
+@pytest.fixture(autouse=True)
+def _one_celery_app(request):
+    """The services send tasks through ``current_app``: a test that leaves another Celery
+    app current (``Celery()`` makes itself current by default) sends every later test's
+    tasks of this process to that app's broker. Such a test fails here, and the platform's
+    app is made current again."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from celery import _state
+
+    from config.celery_app import app
+
+    yield
+    if _state.get_current_app() is not app:
+        _state._set_current_app(app)
+        pytest.fail("the test left another Celery app current: make it with set_as_current=False")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _timer_threads_let_go(request):
     """Live play's in-process timer threads keep their database connections; they close

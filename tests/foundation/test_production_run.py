@@ -266,17 +266,19 @@ def test_the_analyses_have_a_worker_of_their_own(site):
     a worker of its own, so a backlog of analyses never holds up the standings."""
     from celery import Celery
 
-    app = Celery(broker=settings.TEST_CELERY_BROKER_URL)
+    # not made current: a new app is otherwise ``current_app`` of this thread for every later
+    # test of the process, and their tasks went to its broker (another Redis database)
     queues: dict[str, list[str]] = {}
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        replies = app.control.inspect(timeout=2).active_queues() or {}
-        queues = {node: sorted(q["name"] for q in qs) for node, qs in replies.items()}
-        if any(n.startswith("analysis@") for n in queues) and any(
-            n.startswith("default@") for n in queues
-        ):
-            break
-        time.sleep(1)
+    with Celery(broker=settings.TEST_CELERY_BROKER_URL, set_as_current=False) as app:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            replies = app.control.inspect(timeout=2).active_queues() or {}
+            queues = {node: sorted(q["name"] for q in qs) for node, qs in replies.items()}
+            if any(n.startswith("analysis@") for n in queues) and any(
+                n.startswith("default@") for n in queues
+            ):
+                break
+            time.sleep(1)
     mine = {
         n.split("@")[0]: q for n, q in queues.items() if n.split("@")[0] in ("default", "analysis")
     }

@@ -69,9 +69,9 @@ def task_send(name: str, args: tuple[Any, ...] = (), *, optional: bool = False) 
         return False
     try:
         current_app.signature(name, args=args).apply_async(ignore_result=True)
-    except Exception:  # the broker is down or silent: the catch-up will pick it up
+    except Exception as exc:  # the broker is down or silent: the catch-up will pick it up
         publish_failed()
-        logger.warning("could not send %s%r; its catch-up task will", name, args)
+        logger.warning("could not send %s%r (%r); its catch-up task will", name, args, exc)
         return False
     publish_succeeded()
     return True

@@ -62,6 +62,6 @@ def notify_enqueue(kind: str, object_id: int, stamp: str = "") -> None:
             task.apply_async(args=(kind, object_id, stamp), ignore_result=True)
         else:
             current_app.send_task(NOTIFY_TASK, args=(kind, object_id, stamp), ignore_result=True)
-    except Exception:  # a broker outage must not fail the write; the message is lost
+    except Exception as exc:  # a broker outage must not fail the write; the message is lost
         publish_failed()
-        logger.warning("could not enqueue notification %s %s %s", kind, object_id, stamp)
+        logger.warning("could not enqueue notification %s %s %s: %r", kind, object_id, stamp, exc)

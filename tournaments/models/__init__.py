@@ -1,5 +1,5 @@
 """Leagues, players, entries, DRR cycles, fixtures (scheduled games), results, playoff
-series and standings snapshots.
+series, standings snapshots and the standings sums kept by the counting transaction.
 
 Business rules live in ``tournaments/services/``; these classes hold data and the database
 constraints that keep it consistent under concurrent writes. The ratings' models live in
@@ -15,6 +15,11 @@ from tournaments.models.players import Player
 from tournaments.models.result_links import ResultLink
 from tournaments.models.results import RejectedSubmission, Result, TieBreakRoll
 from tournaments.models.standings import StandingsFailure, StandingsRow, StandingsSnapshot
+from tournaments.models.standings_sums import (
+    StandingsTally,
+    StandingsTallyEntry,
+    StandingsTallyGame,
+)
 
 __all__ = [
     "ConfirmedEmail",
@@ -38,5 +43,8 @@ __all__ = [
     "StandingsFailure",
     "StandingsRow",
     "StandingsSnapshot",
+    "StandingsTally",
+    "StandingsTallyEntry",
+    "StandingsTallyGame",
     "TieBreakRoll",
 ]

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.db import connection
 from django.db.models.expressions import RawSQL
 
 from tournaments.algorithms.standings import (
+    DEFAULT_SHOW,
+    GROUP_METRICS,
     MAX_GAME_SECONDS,
     SUMMED_METRICS,
     GameOutcome,
@@ -21,7 +25,14 @@ from tournaments.algorithms.standings import (
     WonLost,
     total_time,
 )
-from tournaments.models import Fixture, League, Result, Seat
+from tournaments.models import (
+    Fixture,
+    League,
+    Result,
+    Seat,
+    StandingsTally,
+    StandingsTallyEntry,
+)
 
 RESULT_FIELDS = (
     "fixture_id",
@@ -161,6 +172,13 @@ def league_metrics(league: League) -> list:
     ]
 
 
+def summable(metrics: list) -> bool:
+    """Whether every metric of the precedence (and those shown) is one ``rank_standings``
+    takes as sums or computes in a tied group."""
+    keys = {*DEFAULT_SHOW, *metrics}
+    return all(isinstance(k, str) for k in keys) and keys <= SUMMED_METRICS | GROUP_METRICS
+
+
 def roll_offs_for(league: League) -> list[TieBreakRoll]:
     """Every recorded roll-off of the league, oldest first, for the standings' die-roll
     tie-break: each DRR's seeding rolls (every round, re-rolls included) and the dedicated
@@ -180,19 +198,25 @@ def roll_offs_for(league: League) -> list[TieBreakRoll]:
 #: a whole number ≥ 0 as PostgreSQL writes a JSON number (``jsonb`` keeps no exponent)
 _WHOLE = r"^[0-9]+$"
 
-#: The entries' sums in one statement. ``j``: a row per counted result and seated entry,
-#: with that entry's count values (cast only when they are numbers: no row, however bad,
-#: raises) and whether each is a plain whole number; ``c``: per result, its seats (``pl``
-#: as JSON, ``keys`` as text) and counts of what names them; ``r``: whether each result is
-#: *plain*, i.e. passes every check of ``GameOutcome.validate`` as the games would read
-#: it, by scalar tests: "every id named is seated, once" is "as many ids as seats named"
-#: (``placings``, ``both_finished``), "seated" is containment (``colour_places``) or, for
-#: ``{entry id: count}``, nothing left once the seats' keys are taken out (so a key not
-#: written plainly is not plain either). ``entries``: the sums, per entry.
-_SUMS_SQL = """
-WITH q AS MATERIALIZED ({counted}),
+#: What counted results add to their entries' sums, and whether each is *plain*: the
+#: common part (``WITH`` list) of the league's summing statement (``_SUMS_SQL``) and of
+#: the per-game contributions the counting transaction keeps (``_CONTRIBUTIONS_SQL``), so
+#: both judge a row alike. ``q``: the counted results; ``j``: a row per counted result
+#: and seated entry, with that entry's count values (cast only when they are numbers: no
+#: row, however bad, raises) and whether each is a plain whole number; ``c``: per result,
+#: its seats (``pl`` as JSON, ``keys`` as text) and counts of what names them; ``r``:
+#: whether each result is plain, i.e. passes every check of ``GameOutcome.validate`` as
+#: the games would read it, by scalar tests: "every id named is seated, once" is "as many
+#: ids as seats named" (``placings``, ``both_finished``), "seated" is containment
+#: (``colour_places``) or, for ``{entry id: count}``, nothing left once the seats' keys are
+#: taken out (so a key not written plainly is not plain either) — all but "every seat an
+#: accepted entry" of the league, which its callers check (the entries change without a
+#: result changing); ``k``: what each seat adds to its entry's sums (a forfeit adds no
+#: pawns, colours or time).
+_PLAIN_CTES = """
+q AS MATERIALIZED ({counted}),
 j AS MATERIALIZED (
-    SELECT q.fixture_id, s.entry_id, q.winner_id, q.forfeit_loser_id, q.game_time,
+    SELECT q.id, q.fixture_id, s.entry_id, q.winner_id, q.forfeit_loser_id, q.game_time,
         CASE WHEN jsonb_typeof(q.counted_pawns -> s.entry_id::text) = 'number'
              THEN (q.counted_pawns ->> s.entry_id::text)::numeric END AS p,
         CASE WHEN jsonb_typeof(q.completed_colours -> s.entry_id::text) = 'number'
@@ -211,8 +235,8 @@ j AS MATERIALIZED (
     FROM q JOIN {seat} AS s ON s.fixture_id = q.fixture_id
 ),
 c AS MATERIALIZED (
-    SELECT j.fixture_id, jsonb_agg(j.entry_id) AS pl, array_agg(j.entry_id::text) AS keys,
-        count(*) AS n, bool_and(j.entry_id = ANY(%s::bigint[])) AS entered,
+    SELECT j.id, jsonb_agg(j.entry_id) AS pl, array_agg(j.entry_id::text) AS keys,
+        count(*) AS n,
         bool_and(j.p_whole AND j.cc_whole) AS whole,
         count(*) FILTER (WHERE j.entry_id = j.winner_id) AS winners,
         count(*) FILTER (WHERE j.entry_id = j.forfeit_loser_id) AS losers,
@@ -220,11 +244,11 @@ c AS MATERIALIZED (
         count(*) FILTER (WHERE j.placed) AS placed,
         count(*) FILTER (WHERE j.both_done) AS both_done,
         sum(j.p) AS pawn_sum
-    FROM j GROUP BY j.fixture_id
+    FROM j GROUP BY j.id
 ),
 r AS (
-    SELECT q.fixture_id, (
-        c.n >= 2 AND c.entered AND c.whole
+    SELECT q.id, q.fixture_id, coalesce(
+        c.n >= 2 AND c.whole
         AND (q.winner_id IS NULL OR c.winners = 1)
         AND (q.forfeit_loser_id IS NULL
              OR (c.losers = 1 AND q.forfeit_loser_id IS DISTINCT FROM q.winner_id))
@@ -239,41 +263,76 @@ r AS (
                  AND (q.counted_pawns = '{{}}'::jsonb OR c.pawned = c.n)
             ELSE false END
         AND CASE WHEN jsonb_typeof(q.completed_colours) = 'object'
-            THEN q.completed_colours - c.keys = '{{}}'::jsonb ELSE false END
-    ) AS plain
-    FROM q LEFT JOIN c ON c.fixture_id = q.fixture_id
+            THEN q.completed_colours - c.keys = '{{}}'::jsonb ELSE false END,
+        false) AS plain
+    FROM q LEFT JOIN c ON c.id = q.id
+),
+k AS (
+    SELECT j.id, j.fixture_id, j.entry_id,
+        CASE WHEN j.forfeit_loser_id IS NOT NULL AND j.winner_id IS NULL
+             THEN j.entry_id <> j.forfeit_loser_id
+             ELSE coalesce(j.winner_id = j.entry_id, false) END AS won,
+        CASE WHEN j.forfeit_loser_id IS NOT NULL THEN j.entry_id = j.forfeit_loser_id
+             ELSE coalesce(j.winner_id <> j.entry_id, false) END AS lost,
+        CASE WHEN j.forfeit_loser_id IS NULL THEN c.n * j.p - c.pawn_sum END AS pawns,
+        CASE WHEN j.forfeit_loser_id IS NULL THEN j.cc END AS colours,
+        j.forfeit_loser_id IS NULL AS timed, j.game_time
+    FROM j JOIN c ON c.id = j.id
 )
+"""
+
+#: The entries' sums in one statement (``_PLAIN_CTES``, then per entry; ``plain``: every
+#: result plain, once per game, every seat an accepted entry).
+_SUMS_SQL = (
+    "WITH"
+    + _PLAIN_CTES
+    + """
 SELECT json_build_object(
     'games', (SELECT count(*) FROM q),
-    'plain', (SELECT coalesce(bool_and(coalesce(r.plain, false)), true)
-                     AND count(*) = count(DISTINCT r.fixture_id) FROM r),
+    'plain', (SELECT coalesce(bool_and(r.plain), true)
+                     AND count(*) = count(DISTINCT r.fixture_id) FROM r)
+             AND (SELECT coalesce(bool_and(j.entry_id = ANY(%s::bigint[])), true) FROM j),
     'entries', (SELECT json_agg(json_build_array(e, played, wins, losses, pawns, colours, times))
         FROM (
-            SELECT j.entry_id AS e,
-                count(*) AS played,
-                count(*) FILTER (WHERE CASE
-                    WHEN j.forfeit_loser_id IS NOT NULL AND j.winner_id IS NULL
-                    THEN j.entry_id <> j.forfeit_loser_id
-                    ELSE coalesce(j.winner_id = j.entry_id, false) END) AS wins,
-                count(*) FILTER (WHERE CASE
-                    WHEN j.forfeit_loser_id IS NOT NULL THEN j.entry_id = j.forfeit_loser_id
-                    ELSE coalesce(j.winner_id <> j.entry_id, false) END) AS losses,
-                coalesce(sum(c.n * j.p - c.pawn_sum)
-                    FILTER (WHERE j.forfeit_loser_id IS NULL AND j.p IS NOT NULL), 0) AS pawns,
-                coalesce(sum(j.cc) FILTER (WHERE j.forfeit_loser_id IS NULL), 0) AS colours,
-                coalesce(json_agg(j.game_time) FILTER (WHERE j.forfeit_loser_id IS NULL), '[]')
-                    AS times
-            FROM j JOIN c ON c.fixture_id = j.fixture_id
-            GROUP BY j.entry_id
+            SELECT k.entry_id AS e, count(*) AS played,
+                count(*) FILTER (WHERE k.won) AS wins,
+                count(*) FILTER (WHERE k.lost) AS losses,
+                coalesce(sum(k.pawns), 0) AS pawns,
+                coalesce(sum(k.colours), 0) AS colours,
+                coalesce(json_agg(k.game_time) FILTER (WHERE k.timed), '[]') AS times
+            FROM k GROUP BY k.entry_id
         ) AS t)
 )::text
 """
+)
+
+#: What each counted result (``_PLAIN_CTES``) adds, per seat, and whether it is plain;
+#: with ``held``, the league's kept sums locked first (``FOR NO KEY UPDATE``).
+_CONTRIBUTIONS_SQL = (
+    """
+WITH held AS MATERIALIZED (
+    SELECT t.league_id FROM {tally} AS t WHERE t.league_id = %s AND %s FOR NO KEY UPDATE
+),"""
+    + _PLAIN_CTES
+    + """
+SELECT json_build_object(
+    'held', (SELECT count(*) FROM held),
+    'results', (SELECT json_agg(json_build_array(r.fixture_id, r.id, r.plain)) FROM r),
+    'seats', (SELECT json_agg(json_build_array(
+        k.fixture_id, k.entry_id, k.won, k.lost, k.pawns, k.colours, k.timed, k.game_time))
+        FROM k)
+)::text
+"""
+)
 
 
 def entry_sums(league: League, entries: list[int]) -> tuple[int, dict[str, dict]] | None:
     """The number of counted games and, for every entry, the values of the metrics that
     are sums over its own games (``rank_standings``' ``SUMMED_METRICS``), added up by
-    PostgreSQL in one query: exactly what ``compute_standings`` computes from the games.
+    PostgreSQL in one query over every seat of every counted result: exactly what
+    ``compute_standings`` computes from the games. (The recompute reads the sums the
+    counting transaction keeps, ``tallied_sums``; this is the check of those and the
+    fallback.)
 
     ``None`` when a counted result is not plainly valid (a row the games' checks would
     refuse, or one they read in a way SQL does not repeat: an entry id that is not a
@@ -282,24 +341,29 @@ def entry_sums(league: League, entries: list[int]) -> tuple[int, dict[str, dict]
     if connection.vendor != "postgresql":
         return None
     counted = _counted(league).order_by()  # sums: in any order
-    sql, params = counted.values(*RESULT_FIELDS).query.sql_with_params()
+    sql, params = counted.values("id", *RESULT_FIELDS).query.sql_with_params()
     query = _SUMS_SQL.format(counted=sql, seat=Seat._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(query, (*params, _WHOLE, _WHOLE, list(entries)))
         found = json.loads(cursor.fetchone()[0])
     if not found["plain"]:
         return None
-    return found["games"], _values(entries, found["entries"] or [])
+    rows = [
+        (*row[:6], total_time([stored_game_time(t) for t in row[6]]))
+        for row in found["entries"] or []
+    ]
+    return found["games"], _values(entries, rows)
 
 
-def _values(entries: list[int], rows: list[list]) -> dict[str, dict]:
-    """``metric key → entry → value`` from the database's sums (every entry: those
-    without a counted game have played none)."""
+def _values(entries: list[int], rows: list) -> dict[str, dict]:
+    """``metric key → entry → value`` from the per-entry sums ``(entry, played, wins,
+    losses, pawns, colours, time total)`` (every entry: those without a row have played
+    none)."""
     by_entry = {row[0]: row for row in rows}
     values: dict[str, dict] = {key: {} for key in SUMMED_METRICS}
     for entry in entries:
-        _, played, wins, losses, pawns, colours, times = by_entry.get(
-            entry, (entry, 0, 0, 0, 0, 0, [])
+        _, played, wins, losses, pawns, colours, time = by_entry.get(
+            entry, (entry, 0, 0, 0, 0, 0, 0.0)
         )
         record = WonLost(wins, losses)
         values["games_played"][entry] = played
@@ -309,8 +373,182 @@ def _values(entries: list[int], rows: list[list]) -> dict[str, dict]:
         values["win_percentage"][entry] = record.percentage
         values["counted_pawns_difference"][entry] = pawns
         values["completed_colours"][entry] = colours
-        values["game_time"][entry] = total_time([stored_game_time(t) for t in times])
+        values["game_time"][entry] = time
     return values
+
+
+# --- the sums kept by the counting transaction ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatSums:
+    """What one seat of a counted result adds to its entry's sums (exact numbers)."""
+
+    entry: int
+    won: bool
+    lost: bool
+    pawns: Decimal
+    colours: Decimal
+    time: Decimal
+    time_unknown: bool
+
+    def stored(self) -> list:
+        """As ``StandingsTallyGame.seats`` keeps it (numbers as exact decimal text)."""
+        return [
+            self.entry,
+            int(self.won),
+            int(self.lost),
+            str(self.pawns),
+            str(self.colours),
+            str(self.time),
+            int(self.time_unknown),
+        ]
+
+    @classmethod
+    def from_stored(cls, row: list) -> SeatSums:
+        entry, won, lost, pawns, colours, time, unknown = row
+        return cls(
+            entry,
+            bool(won),
+            bool(lost),
+            Decimal(pawns),
+            Decimal(colours),
+            Decimal(time),
+            bool(unknown),
+        )
+
+
+@dataclass(frozen=True)
+class GameSums:
+    """What one game's counted results add to the league's sums: how many results count
+    (one, but for a row the constraints should have refused) and the sum of their ids,
+    whether they are plain and, only if so, each seat's share."""
+
+    results: int
+    result_id_sum: int
+    plain: bool
+    seats: tuple[SeatSums, ...]
+
+
+def counted_contributions(
+    league: League, *, fixture_id: int | None = None, lock: bool = False
+) -> tuple[bool, dict[int, GameSums]]:
+    """What each counted result of the league (only that of ``fixture_id`` if given) adds
+    to the entries' sums, judged plain by the same SQL as ``entry_sums``; the games not
+    counted are absent. With ``lock``, the league's kept sums (``StandingsTally``) are
+    locked first in the same statement: whether they exist, and the contributions."""
+    counted = _counted(league).order_by()
+    if fixture_id is not None:
+        counted = counted.filter(fixture_id=fixture_id)
+    sql, params = counted.values("id", *RESULT_FIELDS).query.sql_with_params()
+    query = _CONTRIBUTIONS_SQL.format(
+        counted=sql, seat=Seat._meta.db_table, tally=StandingsTally._meta.db_table
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(query, (league.pk, lock, *params, _WHOLE, _WHOLE))
+        found = json.loads(cursor.fetchone()[0], parse_float=Decimal)
+    seats: dict[int, list[SeatSums]] = defaultdict(list)
+    for fixture, entry, won, lost, pawns, colours, timed, time in found["seats"] or []:
+        known = stored_game_time(float(time) if isinstance(time, Decimal) else time)
+        seats[fixture].append(
+            SeatSums(
+                entry,
+                won,
+                lost,
+                Decimal(pawns or 0),
+                Decimal(colours or 0),
+                Decimal(known) if timed and known is not None else Decimal(0),
+                timed and known is None,
+            )
+        )
+    results: dict[int, list[tuple[int, bool]]] = defaultdict(list)
+    for fixture, result, plain in found["results"] or []:
+        results[fixture].append((result, plain))
+    games = {}
+    for fixture, held in results.items():
+        plain = len(held) == 1 and held[0][1]
+        games[fixture] = GameSums(
+            results=len(held),
+            result_id_sum=sum(r for r, _ in held),
+            plain=plain,
+            seats=tuple(seats[fixture]) if plain else (),
+        )
+    return (not lock or found["held"] > 0), games
+
+
+#: the league's kept sums and its counted results' number and id sum, in one statement
+_TALLY_SQL = """
+SELECT json_build_object(
+    'tally', (SELECT json_build_array(t.results, t.result_id_sum, t.not_plain)
+              FROM {tally} AS t WHERE t.league_id = %s),
+    'counted', (SELECT json_build_array(count(*), coalesce(sum(q.id), 0)) FROM ({counted}) AS q),
+    'entries', (SELECT json_agg(json_build_array(e.entry_id, e.played, e.wins, e.losses,
+                    e.pawns, e.colours, e.game_time, e.times_unknown))
+                FROM {entry} AS e WHERE e.tally_id = %s)
+)::text
+"""
+
+#: what ``tallied_sums`` found
+SUMMED, NOT_PLAIN, STALE = "summed", "not plain", "stale"
+
+
+@dataclass(frozen=True)
+class Tallied:
+    """The kept sums as a recompute reads them: ``SUMMED`` (``games`` and ``values`` as
+    ``entry_sums`` gives them), ``NOT_PLAIN`` (they hold the counted results, but one is
+    not plain or a seat is no accepted entry: the table comes from every game) or
+    ``STALE`` (missing, or not holding exactly the league's counted results)."""
+
+    state: str
+    games: int = 0
+    values: dict[str, dict] | None = None
+
+
+def tallied_sums(league: League, entries: list[int]) -> Tallied:
+    """The per-entry sums the counting transaction keeps (``StandingsTally``), in one
+    query that reads a row per entry and, to check them, the number and id sum of the
+    league's counted results (an index scan of the results, no seat): what ``entry_sums``
+    would add up from every seat, or ``STALE`` when they do not hold exactly the counted
+    results (none kept yet, a league setting that changes which results count, a row
+    written outside the services)."""
+    counted = _counted(league).order_by().values("id")
+    sql, params = counted.query.sql_with_params()
+    query = _TALLY_SQL.format(
+        counted=sql,
+        tally=StandingsTally._meta.db_table,
+        entry=StandingsTallyEntry._meta.db_table,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(query, (league.pk, *params, league.pk))
+        found = json.loads(cursor.fetchone()[0], parse_float=Decimal)
+    if found["tally"] is None:
+        return Tallied(STALE)
+    results, id_sum, not_plain = found["tally"]
+    if [results, id_sum] != found["counted"]:
+        return Tallied(STALE)
+    rows, accepted = [], set(entries)
+    for entry, played, wins, losses, pawns, colours, time, unknown in found["entries"] or []:
+        if min(played, wins, losses, unknown, colours, time) < 0 or not (
+            _whole(pawns) and _whole(colours)
+        ):
+            return Tallied(STALE)
+        if played == 0:
+            if (wins, losses, pawns, colours, time, unknown) != (0, 0, 0, 0, 0, 0):
+                return Tallied(STALE)
+            continue
+        if entry not in accepted:
+            not_plain += 1  # a seat of a counted result is no accepted entry
+        total = None if unknown else float(Decimal(time))
+        rows.append((entry, played, wins, losses, int(pawns), int(colours), total))
+    if not_plain:
+        return Tallied(NOT_PLAIN)
+    return Tallied(SUMMED, results, _values(entries, rows))
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) or (
+        isinstance(value, Decimal) and value == value.to_integral_value()
+    )
 
 
 def outcomes_among(league: League, classes: list[list[int]]) -> list[GameOutcome]:

@@ -57,6 +57,7 @@ from tournaments.services.events import (
 )
 from tournaments.services.playoffs import series_progress
 from tournaments.services.standings import standings_invalidate
+from tournaments.services.standings_sums import standings_sums_count
 
 Handler = Callable[[Fixture], object]
 
@@ -117,6 +118,7 @@ def result_counted(fixture: Fixture) -> None:
     _competition_moves_on(league, fixture)
     for subscriber in subscribers():
         subscriber.handler(fixture)
+    standings_sums_count(fixture)  # the kept per-entry sums (their lock, then the bump's)
     standings_invalidate(league)
 
 

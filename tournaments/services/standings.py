@@ -16,18 +16,12 @@ import logging
 from fractions import Fraction
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from core.retry import OUTAGE_ERRORS
-from tournaments.algorithms.standings import (
-    DEFAULT_SHOW,
-    GROUP_METRICS,
-    SUMMED_METRICS,
-    compute_standings,
-    rank_standings,
-)
+from tournaments.algorithms.standings import compute_standings, rank_standings
 from tournaments.models import (
     Entry,
     Fixture,
@@ -37,14 +31,20 @@ from tournaments.models import (
     StandingsSnapshot,
 )
 from tournaments.selectors.standings_inputs import (
+    NOT_PLAIN,
+    STALE,
+    SUMMED,
     entry_sums,
     league_metrics,
     outcomes_among,
     outcomes_for,
     roll_offs_for,
+    summable,
+    tallied_sums,
 )
 from tournaments.services.broker import task_send
 from tournaments.services.notify import STANDINGS_FAILED, notify_enqueue
+from tournaments.services.standings_sums import standings_sums_rebuild
 
 logger = logging.getLogger(__name__)
 
@@ -245,18 +245,19 @@ def _computed_table(league: League) -> tuple[int, list]:
     """The number of counted games, and the league-stage table of the accepted entries
     computed from them (ranked by the league's metrics and roll-offs).
 
-    Where the database can (docs/results.md, "How a recompute reads a league"), it adds up
-    each entry's sums over its games in one query and only a tied group's head-to-head
-    reads games: a 12,000-game league costs tens of milliseconds, not a second of
-    building and checking every game in Python. Otherwise (a precedence with points, a
-    result only the games' checks read right, SQLite) from every game."""
+    Where the database can (docs/results.md, "How a recompute reads a league"), each
+    entry's sums over its games are read from the sums the counting transaction keeps —
+    a row per entry, checked against the league's counted results — and only a tied
+    group's head-to-head reads games: a 12,000-game league costs milliseconds, not a
+    statement over every seat. Otherwise (a precedence with points, a result only the
+    games' checks read right, SQLite) from every game."""
     entries = list(
         league.entries.filter(state=Entry.State.ACCEPTED)
         .order_by("pk")
         .values_list("pk", flat=True)
     )
     metrics = league_metrics(league)
-    summed = _summable(metrics) and entry_sums(league, entries)
+    summed = summable(metrics) and _sums(league, entries)
     if summed:
         games, values = summed
         table = rank_standings(
@@ -272,11 +273,24 @@ def _computed_table(league: League) -> tuple[int, list]:
     return len(outcomes), table
 
 
-def _summable(metrics: list) -> bool:
-    """Whether every metric of the precedence (and those shown) is one ``rank_standings``
-    takes as sums or computes in a tied group."""
-    keys = {*DEFAULT_SHOW, *metrics}
-    return all(isinstance(k, str) for k in keys) and keys <= SUMMED_METRICS | GROUP_METRICS
+def _sums(league: League, entries: list[int]) -> tuple[int, dict] | None:
+    """The entries' sums (docs/results.md, "Sums kept by the counting transaction"): the
+    kept ones when they hold exactly the league's counted results, else rebuilt from
+    scratch first; the summing statement over every seat when even the rebuilt ones do
+    not (a result counted while they were rebuilt: the next recompute rebuilds again).
+    ``None`` when a counted result is not plain (or a seat no accepted entry), or the
+    database is not PostgreSQL: the table is then computed from every game."""
+    if connection.vendor != "postgresql":
+        return None
+    kept = tallied_sums(league, entries)
+    if kept.state == STALE:
+        standings_sums_rebuild(league)
+        kept = tallied_sums(league, entries)
+    if kept.state == SUMMED:
+        return kept.games, kept.values
+    if kept.state == NOT_PLAIN:
+        return None
+    return entry_sums(league, entries)
 
 
 def _standings_row(position: int, row, precedence: list[str]) -> StandingsRow:

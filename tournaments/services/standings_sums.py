@@ -1,0 +1,215 @@
+"""The standings sums kept by the counting transaction (issue 31, docs/results.md "Sums
+kept by the counting transaction").
+
+``standings_sums_count(fixture)`` runs in ``counting.result_counted`` — the one hook every
+change of a fixture's counted result goes through — just before the revision bump: under
+the league's ``StandingsTally`` row lock it adds to each seated entry's sums the difference
+between what the game's counted result adds now (``counted_contributions``: the same SQL
+as the league's summing statement, restricted to this game) and what it added before (its
+``StandingsTallyGame`` row). ``standings_sums_rebuild(league)`` writes them all from
+scratch, under the same lock; the recompute calls it when the kept sums do not hold
+exactly the league's counted results (``tallied_sums``: none kept yet, a setting that
+changed which results count, a row written outside the services).
+
+Locks: the fixture (held by the caller), [the league's row, if the competition's step
+took it], the tally row, the entries' sums rows, the league's row (the bump). Every
+counted result of one league takes them in this order, and the rebuild takes the tally
+row only, so neither waits in a cycle.
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+from decimal import Decimal
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from tournaments.models import (
+    Fixture,
+    League,
+    StandingsTally,
+    StandingsTallyEntry,
+    StandingsTallyGame,
+)
+from tournaments.selectors.standings_inputs import (
+    GameSums,
+    SeatSums,
+    counted_contributions,
+    league_metrics,
+    summable,
+)
+
+#: sums of exact numbers stay exact (a game time is a binary fraction of up to 1,074
+#: decimal places): never rounded, and an inexact result raises instead
+_EXACT = decimal.Context(
+    prec=decimal.MAX_PREC, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN, traps=[decimal.Inexact]
+)
+
+
+def kept_for(league: League) -> bool:
+    """Whether the league's sums are kept: on PostgreSQL, for a precedence the recompute
+    ranks from sums (a Grand Prix' points are not an entry's own sums)."""
+    return connection.vendor == "postgresql" and summable(league_metrics(league))
+
+
+def standings_sums_count(fixture: Fixture) -> None:
+    """The counted result of ``fixture`` changed (in its transaction, under its lock): its
+    league's kept sums follow. Nothing when the league keeps none yet (the next recompute
+    builds them) or the game is not of the league stage (a playoff, a final: never in the
+    table). Three statements: the tally locked with the game's contribution computed, the
+    previous contribution taken out, the new one written with the entries' and the
+    tally's differences."""
+    if fixture.series_id is not None or fixture.stage != Fixture.Stage.REGULAR:
+        return
+    league = fixture.league
+    if not kept_for(league):
+        return
+    held, games = counted_contributions(league, fixture_id=fixture.pk, lock=True)
+    if not held:
+        return
+    old = _taken_out(fixture.pk)
+    new = games.get(fixture.pk)
+    _write(league.pk, fixture.pk, old, new)
+
+
+def _taken_out(fixture_id: int) -> GameSums | None:
+    """The game's stored contribution, deleted (a fresh read: the tally row is locked)."""
+    table = StandingsTallyGame._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {table} WHERE fixture_id = %s"
+            " RETURNING results, result_id_sum, plain, seats::text",
+            (fixture_id,),
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    results, id_sum, plain, seats = row
+    return GameSums(
+        results, id_sum, plain, tuple(SeatSums.from_stored(s) for s in json.loads(seats))
+    )
+
+
+def _write(league_id: int, fixture_id: int, old: GameSums | None, new: GameSums | None) -> None:
+    """Store the game's new contribution and add ``new − old`` to the entries' and the
+    tally's sums, in one statement."""
+    deltas = _entry_deltas(old, new)
+    entry_table = StandingsTallyEntry._meta.db_table
+    entries = list(deltas)
+    columns = list(zip(*deltas.values(), strict=True)) if deltas else [[]] * 7
+    was = old or GameSums(0, 0, True, ())
+    now = new or GameSums(0, 0, True, ())
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            WITH g AS (
+                INSERT INTO {StandingsTallyGame._meta.db_table}
+                    (fixture_id, tally_id, results, result_id_sum, plain, seats)
+                SELECT %s, %s, %s, %s, %s, %s::jsonb WHERE %s
+            ), e AS (
+                INSERT INTO {entry_table} AS t (tally_id, entry_id, played, wins, losses,
+                    pawns, colours, game_time, times_unknown)
+                SELECT %s, d.* FROM unnest(%s::bigint[], %s::integer[], %s::integer[],
+                    %s::integer[], %s::numeric[], %s::numeric[], %s::numeric[], %s::integer[])
+                    AS d
+                ON CONFLICT (tally_id, entry_id) DO UPDATE SET
+                    played = t.played + excluded.played, wins = t.wins + excluded.wins,
+                    losses = t.losses + excluded.losses, pawns = t.pawns + excluded.pawns,
+                    colours = t.colours + excluded.colours,
+                    game_time = t.game_time + excluded.game_time,
+                    times_unknown = t.times_unknown + excluded.times_unknown
+            )
+            UPDATE {StandingsTally._meta.db_table} SET results = results + %s,
+                result_id_sum = result_id_sum + %s, not_plain = not_plain + %s
+            WHERE league_id = %s
+            """,
+            (
+                fixture_id,
+                league_id,
+                now.results,
+                now.result_id_sum,
+                now.plain,
+                json.dumps([s.stored() for s in now.seats]),
+                new is not None,
+                league_id,
+                entries,
+                *[list(c) for c in columns],
+                now.results - was.results,
+                now.result_id_sum - was.result_id_sum,
+                int(not now.plain) - int(not was.plain),
+                league_id,
+            ),
+        )
+
+
+def _entry_deltas(old: GameSums | None, new: GameSums | None) -> dict[int, list]:
+    """Per entry, ``new − old`` of (played, wins, losses, pawns, colours, time, times
+    unknown); entries whose difference is nothing are left out."""
+    deltas: dict[int, list] = {}
+    for sign, game in ((1, new), (-1, old)):
+        for seat in game.seats if game else ():
+            _add(deltas, seat, sign)
+    return {e: d for e, d in deltas.items() if any(d)}
+
+
+def _add(sums: dict[int, list], seat: SeatSums, sign: int = 1) -> None:
+    row = sums.setdefault(seat.entry, [0, 0, 0, Decimal(0), Decimal(0), Decimal(0), 0])
+    row[0] += sign
+    row[1] += sign * seat.won
+    row[2] += sign * seat.lost
+    row[3] = _EXACT.add(row[3], _EXACT.multiply(sign, seat.pawns))
+    row[4] = _EXACT.add(row[4], _EXACT.multiply(sign, seat.colours))
+    row[5] = _EXACT.add(row[5], _EXACT.multiply(sign, seat.time))
+    row[6] += sign * seat.time_unknown
+
+
+def standings_sums_rebuild(league: League) -> None:
+    """Write the league's kept sums from scratch (its tally row locked: counted results
+    of the league wait, and each then adds to the rebuilt sums): every counted game's
+    contribution, by one statement over every seat, and the entries' sums from them."""
+    with transaction.atomic():
+        StandingsTally.objects.bulk_create([StandingsTally(league=league)], ignore_conflicts=True)
+        tally = StandingsTally.objects.select_for_update(no_key=True).get(league=league)
+        _, games = counted_contributions(league)
+        StandingsTallyGame.objects.filter(tally=tally).delete()
+        StandingsTallyEntry.objects.filter(tally=tally).delete()
+        StandingsTallyGame.objects.bulk_create(
+            (
+                StandingsTallyGame(
+                    fixture_id=fixture,
+                    tally=tally,
+                    results=game.results,
+                    result_id_sum=game.result_id_sum,
+                    plain=game.plain,
+                    seats=[s.stored() for s in game.seats],
+                )
+                for fixture, game in games.items()
+            ),
+            batch_size=2000,
+        )
+        sums: dict[int, list] = {}
+        for game in games.values():
+            for seat in game.seats:
+                _add(sums, seat)
+        StandingsTallyEntry.objects.bulk_create(
+            StandingsTallyEntry(
+                tally=tally,
+                entry_id=entry,
+                played=played,
+                wins=wins,
+                losses=losses,
+                pawns=pawns,
+                colours=colours,
+                game_time=time,
+                times_unknown=unknown,
+            )
+            for entry, (played, wins, losses, pawns, colours, time, unknown) in sums.items()
+        )
+        StandingsTally.objects.filter(pk=tally.pk).update(
+            results=sum(g.results for g in games.values()),
+            result_id_sum=sum(g.result_id_sum for g in games.values()),
+            not_plain=sum(not g.plain for g in games.values()),
+            built_at=timezone.now(),
+        )

@@ -2,8 +2,9 @@
 
 For each league of the database in ``DATABASE_URL`` (e.g. a site of bench/scale.py), inside
 a transaction rolled back afterwards (nothing is written: both are only computed), the
-table the recompute stores (``_computed_table``: sums where it can, docs/results.md, "How a
-recompute reads a league") is compared, row by row and value by value, with the one
+table the recompute stores (``_computed_table``: sums where it can — the kept ones, built
+first where the league has none, docs/results.md, "Sums kept by the counting transaction")
+is compared, row by row and value by value, with the one
 ``compute_standings`` computes from every counted game; prints how many leagues were summed,
 how many differ (and the first differences), and both ways' total time.
 
@@ -36,7 +37,7 @@ def main() -> int:
         return [(r.entry, r.rank, dict(r.values), r.separated_by, r.tied) for r in table]
 
     summed, differing, timed = 0, [], {"recompute": 0.0, "every game": 0.0}
-    real_sums = standings.entry_sums
+    real_sums = standings._sums  # the kept sums (rebuilt here first where none are kept)
 
     def counting(league, entries):
         nonlocal summed
@@ -44,7 +45,7 @@ def main() -> int:
         summed += found is not None
         return found
 
-    standings.entry_sums = counting
+    standings._sums = counting
     with transaction.atomic():
         leagues = list(League.objects.order_by("pk"))
         for league in leagues:

@@ -183,6 +183,28 @@ def test_a_row_of_any_kind_counted_through_the_hook_gives_the_games_table(change
 
 
 @pytest.mark.django_db
+def test_ties_are_separated_by_head_to_head_kept_per_pair_without_reading_a_game(
+    monkeypatch, rebuilds
+):
+    """Head-to-head among the tied is the sum over their pairs, kept per pair: the table
+    is the games' own after changes, and no game is read for it."""
+    league = league_with_games(games=6, players=6)
+    as_recomputed(league)
+    asked = []
+    monkeypatch.setattr(standings, "outcomes_among", lambda *a: asked.append(a) or [])
+    owner = owner_of(league)
+    for game in unplayed(league)[:5]:
+        _, second = game.seats.order_by("position")
+        result_enter(fixture=game, by=owner, winner=second.entry, reason="OTB")
+        assert as_recomputed(league) == from_every_game(league)
+    result_void(fixture=game, by=owner, reason="wrong")
+    rows = as_recomputed(league)
+    assert rows == from_every_game(league)
+    assert any(row[3] == "head_to_head" for row in rows)  # a tie it separated
+    assert asked == [] and rebuilds == [league.pk]
+
+
+@pytest.mark.django_db
 def test_game_times_are_summed_exactly_as_the_games_add_them(rebuilds):
     """Times whose float sums depend on the order (0.1 + 0.2, a third, a subnormal): the
     kept total, after adding and taking out, is the one ``total_time`` (fsum) gives."""

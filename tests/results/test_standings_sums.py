@@ -13,6 +13,8 @@ from tournaments.algorithms.standings import compute_standings
 from tournaments.models import Entry, Fixture, League, Result
 from tournaments.selectors import standings_inputs
 from tournaments.selectors.standings_inputs import (
+    STALE,
+    Tallied,
     entry_sums,
     league_metrics,
     outcomes_for,
@@ -135,6 +137,9 @@ def test_whatever_a_row_holds_the_table_or_the_fault_is_the_games_own(change):
 
 
 def test_ties_read_the_games_of_the_tied_only_in_one_query(monkeypatch):
+    """By the summing statement (the kept sums' fallback: they keep head-to-head per pair
+    and read no game, test_standings_kept_sums.py), head-to-head reads only the games of
+    the tied, in one query."""
     league = league_with_games(games=6, players=6)
     asked = []
     real = standings_inputs.outcomes_among
@@ -144,6 +149,8 @@ def test_ties_read_the_games_of_the_tied_only_in_one_query(monkeypatch):
         return real(league, classes)
 
     monkeypatch.setattr(standings, "outcomes_among", spy)
+    monkeypatch.setattr(standings, "tallied_sums", lambda *_: Tallied(STALE))  # none kept
+    monkeypatch.setattr(standings, "standings_sums_rebuild", lambda _: None)
     assert as_recomputed(league) == from_every_game(league)
     assert len(asked) == 1 and asked[0]  # some are tied on wins
     games = real(league, asked[0])

@@ -251,6 +251,9 @@ class StandingsContext:
     outcomes: tuple[GameOutcome, ...]
     die_rolls: Mapping[EntryId, Any] = field(default_factory=dict, hash=False)
     roll_offs: tuple[Mapping[EntryId, tuple[int, ...]], ...] = ()
+    #: head-to-head by pairs, summed over the games already (``head_to_head_pairs``):
+    #: ``(a, b)`` with ``a < b`` → games ``a`` finished ahead of ``b`` less the reverse
+    pair_scores: Mapping[tuple[EntryId, EntryId], int] | None = field(default=None, hash=False)
 
     def __post_init__(self) -> None:
         index: dict[EntryId, list[GameOutcome]] = {}
@@ -454,6 +457,12 @@ class HeadToHead(Metric):
 
     def evaluate(self, ctx: StandingsContext, group: Sequence[EntryId]) -> dict[EntryId, Any]:
         score = dict.fromkeys(group, 0)
+        if ctx.pair_scores is not None:  # the same sums, added up per pair beforehand
+            for a, b in itertools.combinations(sorted(group), 2):
+                net = ctx.pair_scores.get((a, b), 0)
+                score[a] += net
+                score[b] -= net
+            return score
         for game in _games_among(ctx, group):
             present = [p for p in game.players if p in score]
             for a, b in itertools.combinations(present, 2):
@@ -462,6 +471,19 @@ class HeadToHead(Metric):
                     score[winner] += 1
                     score[loser] -= 1
         return score
+
+
+def head_to_head_pairs(game: GameOutcome) -> dict[tuple[EntryId, EntryId], int]:
+    """What one game adds to head-to-head, per pair of its players ``(a, b)``, ``a < b``:
+    +1 if ``a`` finished ahead of ``b``, −1 if behind (pairs neither is ahead in are left
+    out). :class:`HeadToHead` among any group is the sum, over the pairs inside it, of
+    these summed over the games — so sums kept per pair give it without the games."""
+    pairs = {}
+    for a, b in itertools.combinations(sorted(set(game.players)), 2):
+        ahead, _ = _ahead(game, a, b)
+        if ahead is not None:
+            pairs[(a, b)] = 1 if ahead == a else -1
+    return pairs
 
 
 def _games_among(ctx: StandingsContext, group: Sequence[EntryId]) -> list[GameOutcome]:
@@ -846,6 +868,7 @@ def rank_standings(
     precedence: Iterable[str | Metric] = LEAGUE_PRECEDENCE,
     *,
     games_among: Callable[[list[list[EntryId]]], Iterable[GameOutcome]],
+    pair_scores: Mapping[tuple[EntryId, EntryId], int] | None = None,
     die_rolls: Mapping[EntryId, Any] | None = None,
     roll_offs: Sequence[TieBreakRoll | Iterable[Mapping[EntryId, int]]] = (),
     show: Iterable[str | Metric] = DEFAULT_SHOW,
@@ -857,7 +880,9 @@ def rank_standings(
     ``games_among(classes)`` is asked once for the games in which two or more entries of
     one class played — the classes are the entries still tied on every metric before
     head-to-head that can separate them, a superset of every group head-to-head will
-    compare — and each game it gives is checked here.
+    compare — and each game it gives is checked here. With ``pair_scores`` (head-to-head
+    summed per pair over games already checked, :func:`head_to_head_pairs`) no game is
+    read at all.
 
     Only the keys of :data:`SUMMED_METRICS` and :data:`GROUP_METRICS` may be ranked or
     shown this way (:class:`StandingsError` ``metric_not_summed`` otherwise)."""
@@ -869,7 +894,7 @@ def rank_standings(
         if metric != METRICS.get(metric.key) or metric.key not in SUMMED_METRICS | GROUP_METRICS:
             raise StandingsError("metric_not_summed", metric=repr(metric.key))
     games: tuple[GameOutcome, ...] = ()
-    if any(isinstance(m, HeadToHead) for m in metrics):
+    if pair_scores is None and any(isinstance(m, HeadToHead) for m in metrics):
         classes = _tied_before_head_to_head(ids, metrics, values)
         games = _check_outcomes(games_among(classes), frozenset(ids))
     ctx = StandingsContext(
@@ -877,6 +902,7 @@ def rank_standings(
         outcomes=games,
         die_rolls=dict(die_rolls or {}),
         roll_offs=_roll_off_sequences(roll_offs),
+        pair_scores=pair_scores,
     )
     ranker = _Ranker(ctx, metrics, shown, given=values)
     blocks, between = ranker.rank(list(ids), 0) if ids else ([], [])

@@ -124,6 +124,12 @@ class Migration(migrations.Migration):
                 ("plain", models.BooleanField(default=True)),
                 ("seats", models.JSONField(default=list)),
                 (
+                    "pairs",
+                    models.JSONField(
+                        default=list, help_text="[[a, b, ±1], …]: head-to-head, a < b"
+                    ),
+                ),
+                (
                     "tally",
                     models.ForeignKey(
                         on_delete=django.db.models.deletion.CASCADE,
@@ -188,6 +194,49 @@ class Migration(migrations.Migration):
             options={
                 "constraints": [
                     models.UniqueConstraint(fields=("tally", "entry"), name="tally_entry_unique")
+                ],
+            },
+        ),
+        migrations.CreateModel(
+            name="StandingsTallyPair",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("score", models.IntegerField(default=0)),
+                (
+                    "a",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.entry",
+                    ),
+                ),
+                (
+                    "b",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tournaments.entry",
+                    ),
+                ),
+                (
+                    "tally",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="pairs",
+                        to="tournaments.standingstally",
+                    ),
+                ),
+            ],
+            options={
+                "constraints": [
+                    models.UniqueConstraint(fields=("tally", "a", "b"), name="tally_pair_unique")
                 ],
             },
         ),

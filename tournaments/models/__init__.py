@@ -19,6 +19,7 @@ from tournaments.models.standings_sums import (
     StandingsTally,
     StandingsTallyEntry,
     StandingsTallyGame,
+    StandingsTallyPair,
 )
 
 __all__ = [
@@ -46,5 +47,6 @@ __all__ = [
     "StandingsTally",
     "StandingsTallyEntry",
     "StandingsTallyGame",
+    "StandingsTallyPair",
     "TieBreakRoll",
 ]

@@ -89,8 +89,8 @@ class StandingsTallyGame(models.Model):
     """What one game's counted result adds to the sums, as it was added: subtracted again
     when that result stops counting or another replaces it. ``seats``: per seated entry
     ``[entry id, won, lost, pawns, colours, time, time unknown]`` (the numbers as exact
-    decimal text); empty when the result is not plain (it adds nothing then, and counts in
-    ``StandingsTally.not_plain``)."""
+    decimal text), and what it adds to head-to-head per pair; empty when the result is not
+    plain (it adds nothing then, and counts in ``StandingsTally.not_plain``)."""
 
     fixture = models.OneToOneField(
         Fixture, on_delete=models.CASCADE, primary_key=True, related_name="+"
@@ -100,6 +100,29 @@ class StandingsTallyGame(models.Model):
     result_id_sum = models.BigIntegerField(default=0)
     plain = models.BooleanField(default=True)
     seats = models.JSONField(default=list)
+    pairs = models.JSONField(default=list, help_text="[[a, b, ±1], …]: head-to-head, a < b")
 
     def __str__(self) -> str:
         return f"sums added by game {self.fixture_id}"
+
+
+class StandingsTallyPair(models.Model):
+    """Head-to-head of two entries of the league, summed over its counted results in which
+    both played (``head_to_head_pairs``): the games ``a`` finished ahead of ``b`` less those
+    ``b`` finished ahead of ``a`` (``a`` < ``b``). Head-to-head among any tied group is the
+    sum over the pairs inside it."""
+
+    tally = models.ForeignKey(
+        StandingsTally, on_delete=models.CASCADE, related_name="pairs", db_index=False
+    )
+    a = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+", db_index=False)
+    b = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    score = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tally", "a", "b"], name="tally_pair_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"head-to-head {self.a_id} v {self.b_id}: {self.score:+d}"

@@ -23,6 +23,7 @@ from tournaments.algorithms.standings import (
     PlacementPoints,
     TieBreakRoll,
     WonLost,
+    head_to_head_pairs,
     total_time,
 )
 from tournaments.models import (
@@ -32,6 +33,7 @@ from tournaments.models import (
     Seat,
     StandingsTally,
     StandingsTallyEntry,
+    StandingsTallyPair,
 )
 
 RESULT_FIELDS = (
@@ -321,7 +323,7 @@ SELECT json_build_object(
     'seats', (SELECT json_agg(json_build_array(
         k.fixture_id, k.entry_id, k.won, k.lost, k.pawns, k.colours, k.timed, k.game_time))
         FROM k)
-)::text
+)::text, (SELECT json_agg(json_build_array({fields})) FROM q)::text
 """
 )
 
@@ -422,12 +424,14 @@ class SeatSums:
 class GameSums:
     """What one game's counted results add to the league's sums: how many results count
     (one, but for a row the constraints should have refused) and the sum of their ids,
-    whether they are plain and, only if so, each seat's share."""
+    whether they are plain and, only if so, each seat's share and what it adds to
+    head-to-head per pair (``(a, b, ±1)``, ``a < b``: ``head_to_head_pairs``)."""
 
     results: int
     result_id_sum: int
     plain: bool
     seats: tuple[SeatSums, ...]
+    pairs: tuple[tuple[int, int, int], ...] = ()
 
 
 def counted_contributions(
@@ -442,11 +446,16 @@ def counted_contributions(
         counted = counted.filter(fixture_id=fixture_id)
     sql, params = counted.values("id", *RESULT_FIELDS).query.sql_with_params()
     query = _CONTRIBUTIONS_SQL.format(
-        counted=sql, seat=Seat._meta.db_table, tally=StandingsTally._meta.db_table
+        counted=sql,
+        seat=Seat._meta.db_table,
+        tally=StandingsTally._meta.db_table,
+        fields=", ".join(f"q.{name}" for name in RESULT_FIELDS),
     )
     with connection.cursor() as cursor:
         cursor.execute(query, (league.pk, lock, *params, _WHOLE, _WHOLE))
-        found = json.loads(cursor.fetchone()[0], parse_float=Decimal)
+        text, fields = cursor.fetchone()
+    found = json.loads(text, parse_float=Decimal)  # exact: the sums are kept exactly
+    stored = {row[0]: row for row in json.loads(fields or "[]")}  # as the games read them
     seats: dict[int, list[SeatSums]] = defaultdict(list)
     for fixture, entry, won, lost, pawns, colours, timed, time in found["seats"] or []:
         known = stored_game_time(float(time) if isinstance(time, Decimal) else time)
@@ -467,11 +476,17 @@ def counted_contributions(
     games = {}
     for fixture, held in results.items():
         plain = len(held) == 1 and held[0][1]
+        pairs: dict[tuple[int, int], int] = {}
+        if plain:  # (only a plain row is read as a game without a fault)
+            players = tuple(seat.entry for seat in seats[fixture])
+            row = dict(zip(RESULT_FIELDS, stored[fixture], strict=True))
+            pairs = head_to_head_pairs(_outcome(row, players))
         games[fixture] = GameSums(
             results=len(held),
             result_id_sum=sum(r for r, _ in held),
             plain=plain,
             seats=tuple(seats[fixture]) if plain else (),
+            pairs=tuple((a, b, n) for (a, b), n in sorted(pairs.items())),
         )
     return (not lock or found["held"] > 0), games
 
@@ -484,7 +499,9 @@ SELECT json_build_object(
     'counted', (SELECT json_build_array(count(*), coalesce(sum(q.id), 0)) FROM ({counted}) AS q),
     'entries', (SELECT json_agg(json_build_array(e.entry_id, e.played, e.wins, e.losses,
                     e.pawns, e.colours, e.game_time, e.times_unknown))
-                FROM {entry} AS e WHERE e.tally_id = %s)
+                FROM {entry} AS e WHERE e.tally_id = %s),
+    'pairs', (SELECT json_agg(json_build_array(p.a_id, p.b_id, p.score))
+              FROM {pair} AS p WHERE p.tally_id = %s AND p.score <> 0)
 )::text
 """
 
@@ -502,6 +519,7 @@ class Tallied:
     state: str
     games: int = 0
     values: dict[str, dict] | None = None
+    pairs: dict[tuple[int, int], int] | None = None
 
 
 def tallied_sums(league: League, entries: list[int]) -> Tallied:
@@ -517,9 +535,10 @@ def tallied_sums(league: League, entries: list[int]) -> Tallied:
         counted=sql,
         tally=StandingsTally._meta.db_table,
         entry=StandingsTallyEntry._meta.db_table,
+        pair=StandingsTallyPair._meta.db_table,
     )
     with connection.cursor() as cursor:
-        cursor.execute(query, (league.pk, *params, league.pk))
+        cursor.execute(query, (league.pk, *params, league.pk, league.pk))
         found = json.loads(cursor.fetchone()[0], parse_float=Decimal)
     if found["tally"] is None:
         return Tallied(STALE)
@@ -542,7 +561,10 @@ def tallied_sums(league: League, entries: list[int]) -> Tallied:
         rows.append((entry, played, wins, losses, int(pawns), int(colours), total))
     if not_plain:
         return Tallied(NOT_PLAIN)
-    return Tallied(SUMMED, results, _values(entries, rows))
+    pairs = {(a, b): score for a, b, score in found["pairs"] or []}
+    if any(a >= b for a, b in pairs):
+        return Tallied(STALE)
+    return Tallied(SUMMED, results, _values(entries, rows), pairs)
 
 
 def _whole(value: Any) -> bool:

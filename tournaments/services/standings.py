@@ -259,12 +259,13 @@ def _computed_table(league: League) -> tuple[int, list]:
     metrics = league_metrics(league)
     summed = summable(metrics) and _sums(league, entries)
     if summed:
-        games, values = summed
+        games, values, pairs = summed
         table = rank_standings(
             entries,
             values,
             metrics,
             games_among=lambda classes: outcomes_among(league, classes),
+            pair_scores=pairs,
             roll_offs=roll_offs_for(league),
         )
         return games, table
@@ -273,13 +274,15 @@ def _computed_table(league: League) -> tuple[int, list]:
     return len(outcomes), table
 
 
-def _sums(league: League, entries: list[int]) -> tuple[int, dict] | None:
-    """The entries' sums (docs/results.md, "Sums kept by the counting transaction"): the
-    kept ones when they hold exactly the league's counted results, else rebuilt from
-    scratch first; the summing statement over every seat when even the rebuilt ones do
-    not (a result counted while they were rebuilt: the next recompute rebuilds again).
-    ``None`` when a counted result is not plain (or a seat no accepted entry), or the
-    database is not PostgreSQL: the table is then computed from every game."""
+def _sums(league: League, entries: list[int]) -> tuple[int, dict, dict | None] | None:
+    """The number of counted games, the entries' sums and head-to-head per pair
+    (docs/results.md, "Sums kept by the counting transaction"): the kept ones when they
+    hold exactly the league's counted results, else rebuilt from scratch first; the
+    summing statement over every seat when even the rebuilt ones do not (a result counted
+    while they were rebuilt: the next recompute rebuilds again), head-to-head then from
+    the tied groups' games. ``None`` when a counted result is not plain (or a seat no
+    accepted entry), or the database is not PostgreSQL: the table is then computed from
+    every game."""
     if connection.vendor != "postgresql":
         return None
     kept = tallied_sums(league, entries)
@@ -287,10 +290,11 @@ def _sums(league: League, entries: list[int]) -> tuple[int, dict] | None:
         standings_sums_rebuild(league)
         kept = tallied_sums(league, entries)
     if kept.state == SUMMED:
-        return kept.games, kept.values
+        return kept.games, kept.values, kept.pairs
     if kept.state == NOT_PLAIN:
         return None
-    return entry_sums(league, entries)
+    summed = entry_sums(league, entries)
+    return summed and (*summed, None)
 
 
 def _standings_row(position: int, row, precedence: list[str]) -> StandingsRow:

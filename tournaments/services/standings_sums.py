@@ -32,6 +32,7 @@ from tournaments.models import (
     StandingsTally,
     StandingsTallyEntry,
     StandingsTallyGame,
+    StandingsTallyPair,
 )
 from tournaments.selectors.standings_inputs import (
     GameSums,
@@ -59,8 +60,8 @@ def standings_sums_count(fixture: Fixture) -> None:
     league's kept sums follow. Nothing when the league keeps none yet (the next recompute
     builds them) or the game is not of the league stage (a playoff, a final: never in the
     table). Three statements: the tally locked with the game's contribution computed, the
-    previous contribution taken out, the new one written with the entries' and the
-    tally's differences."""
+    previous contribution taken out, the new one written with the entries', the pairs'
+    (head-to-head) and the tally's differences."""
     if fixture.series_id is not None or fixture.stage != Fixture.Stage.REGULAR:
         return
     league = fixture.league
@@ -80,15 +81,19 @@ def _taken_out(fixture_id: int) -> GameSums | None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"DELETE FROM {table} WHERE fixture_id = %s"
-            " RETURNING results, result_id_sum, plain, seats::text",
+            " RETURNING results, result_id_sum, plain, seats::text, pairs::text",
             (fixture_id,),
         )
         row = cursor.fetchone()
     if row is None:
         return None
-    results, id_sum, plain, seats = row
+    results, id_sum, plain, seats, pairs = row
     return GameSums(
-        results, id_sum, plain, tuple(SeatSums.from_stored(s) for s in json.loads(seats))
+        results,
+        id_sum,
+        plain,
+        tuple(SeatSums.from_stored(s) for s in json.loads(seats)),
+        tuple(tuple(p) for p in json.loads(pairs)),
     )
 
 
@@ -99,6 +104,7 @@ def _write(league_id: int, fixture_id: int, old: GameSums | None, new: GameSums 
     entry_table = StandingsTallyEntry._meta.db_table
     entries = list(deltas)
     columns = list(zip(*deltas.values(), strict=True)) if deltas else [[]] * 7
+    pairs = _pair_deltas(old, new)
     was = old or GameSums(0, 0, True, ())
     now = new or GameSums(0, 0, True, ())
     with connection.cursor() as cursor:
@@ -106,8 +112,12 @@ def _write(league_id: int, fixture_id: int, old: GameSums | None, new: GameSums 
             f"""
             WITH g AS (
                 INSERT INTO {StandingsTallyGame._meta.db_table}
-                    (fixture_id, tally_id, results, result_id_sum, plain, seats)
-                SELECT %s, %s, %s, %s, %s, %s::jsonb WHERE %s
+                    (fixture_id, tally_id, results, result_id_sum, plain, seats, pairs)
+                SELECT %s, %s, %s, %s, %s, %s::jsonb, %s::jsonb WHERE %s
+            ), p AS (
+                INSERT INTO {StandingsTallyPair._meta.db_table} AS t (tally_id, a_id, b_id, score)
+                SELECT %s, d.* FROM unnest(%s::bigint[], %s::bigint[], %s::integer[]) AS d
+                ON CONFLICT (tally_id, a_id, b_id) DO UPDATE SET score = t.score + excluded.score
             ), e AS (
                 INSERT INTO {entry_table} AS t (tally_id, entry_id, played, wins, losses,
                     pawns, colours, game_time, times_unknown)
@@ -132,7 +142,12 @@ def _write(league_id: int, fixture_id: int, old: GameSums | None, new: GameSums 
                 now.result_id_sum,
                 now.plain,
                 json.dumps([s.stored() for s in now.seats]),
+                json.dumps([list(p) for p in now.pairs]),
                 new is not None,
+                league_id,
+                [a for a, _ in pairs],
+                [b for _, b in pairs],
+                list(pairs.values()),
                 league_id,
                 entries,
                 *[list(c) for c in columns],
@@ -152,6 +167,15 @@ def _entry_deltas(old: GameSums | None, new: GameSums | None) -> dict[int, list]
         for seat in game.seats if game else ():
             _add(deltas, seat, sign)
     return {e: d for e, d in deltas.items() if any(d)}
+
+
+def _pair_deltas(old: GameSums | None, new: GameSums | None) -> dict[tuple[int, int], int]:
+    """Per pair, ``new − old`` of head-to-head; pairs whose difference is nothing left out."""
+    deltas: dict[tuple[int, int], int] = {}
+    for sign, game in ((1, new), (-1, old)):
+        for a, b, score in game.pairs if game else ():
+            deltas[(a, b)] = deltas.get((a, b), 0) + sign * score
+    return {pair: n for pair, n in deltas.items() if n}
 
 
 def _add(sums: dict[int, list], seat: SeatSums, sign: int = 1) -> None:
@@ -175,6 +199,7 @@ def standings_sums_rebuild(league: League) -> None:
         _, games = counted_contributions(league)
         StandingsTallyGame.objects.filter(tally=tally).delete()
         StandingsTallyEntry.objects.filter(tally=tally).delete()
+        StandingsTallyPair.objects.filter(tally=tally).delete()
         StandingsTallyGame.objects.bulk_create(
             (
                 StandingsTallyGame(
@@ -184,6 +209,7 @@ def standings_sums_rebuild(league: League) -> None:
                     result_id_sum=game.result_id_sum,
                     plain=game.plain,
                     seats=[s.stored() for s in game.seats],
+                    pairs=[list(p) for p in game.pairs],
                 )
                 for fixture, game in games.items()
             ),
@@ -207,9 +233,18 @@ def standings_sums_rebuild(league: League) -> None:
             )
             for entry, (played, wins, losses, pawns, colours, time, unknown) in sums.items()
         )
+        pairs = _pair_deltas(None, GameSums(0, 0, True, (), _all_pairs(games.values())))
+        StandingsTallyPair.objects.bulk_create(
+            StandingsTallyPair(tally=tally, a_id=a, b_id=b, score=score)
+            for (a, b), score in pairs.items()
+        )
         StandingsTally.objects.filter(pk=tally.pk).update(
             results=sum(g.results for g in games.values()),
             result_id_sum=sum(g.result_id_sum for g in games.values()),
             not_plain=sum(not g.plain for g in games.values()),
             built_at=timezone.now(),
         )
+
+
+def _all_pairs(games) -> tuple[tuple[int, int, int], ...]:
+    return tuple(pair for game in games for pair in game.pairs)

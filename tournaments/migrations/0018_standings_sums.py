@@ -210,7 +210,6 @@ class Migration(migrations.Migration):
                 (
                     "a",
                     models.ForeignKey(
-                        db_index=False,
                         on_delete=django.db.models.deletion.CASCADE,
                         related_name="+",
                         to="tournaments.entry",

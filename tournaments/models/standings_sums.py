@@ -115,7 +115,7 @@ class StandingsTallyPair(models.Model):
     tally = models.ForeignKey(
         StandingsTally, on_delete=models.CASCADE, related_name="pairs", db_index=False
     )
-    a = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+", db_index=False)
+    a = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     b = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     score = models.IntegerField(default=0)
 

@@ -449,13 +449,13 @@ def counted_contributions(
         counted=sql,
         seat=Seat._meta.db_table,
         tally=StandingsTally._meta.db_table,
-        fields=", ".join(f"q.{name}" for name in RESULT_FIELDS),
+        fields="q.fixture_id, q.winner_id, q.placings, q.forfeit_loser_id",
     )
     with connection.cursor() as cursor:
         cursor.execute(query, (league.pk, lock, *params, _WHOLE, _WHOLE))
         text, fields = cursor.fetchone()
     found = json.loads(text, parse_float=Decimal)  # exact: the sums are kept exactly
-    stored = {row[0]: row for row in json.loads(fields or "[]")}  # as the games read them
+    stored = {row[0]: row for row in json.loads(fields or "[]")}  # read as the games are
     seats: dict[int, list[SeatSums]] = defaultdict(list)
     for fixture, entry, won, lost, pawns, colours, timed, time in found["seats"] or []:
         known = stored_game_time(float(time) if isinstance(time, Decimal) else time)
@@ -478,9 +478,15 @@ def counted_contributions(
         plain = len(held) == 1 and held[0][1]
         pairs: dict[tuple[int, int], int] = {}
         if plain:  # (only a plain row is read as a game without a fault)
-            players = tuple(seat.entry for seat in seats[fixture])
-            row = dict(zip(RESULT_FIELDS, stored[fixture], strict=True))
-            pairs = head_to_head_pairs(_outcome(row, players))
+            _, winner, placings, forfeit_loser = stored[fixture]
+            game = GameOutcome(  # what head-to-head reads of it, as ``_outcome`` reads it
+                game_id=fixture,
+                players=tuple(seat.entry for seat in seats[fixture]),
+                winner=winner,
+                player_placings=_winner_first(winner, tuple(placings)),
+                forfeit_loser=forfeit_loser,
+            )
+            pairs = head_to_head_pairs(game)
         games[fixture] = GameSums(
             results=len(held),
             result_id_sum=sum(r for r, _ in held),

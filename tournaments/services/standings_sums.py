@@ -200,21 +200,18 @@ def standings_sums_rebuild(league: League) -> None:
         StandingsTallyGame.objects.filter(tally=tally).delete()
         StandingsTallyEntry.objects.filter(tally=tally).delete()
         StandingsTallyPair.objects.filter(tally=tally).delete()
-        StandingsTallyGame.objects.bulk_create(
-            (
-                StandingsTallyGame(
-                    fixture_id=fixture,
-                    tally=tally,
-                    results=game.results,
-                    result_id_sum=game.result_id_sum,
-                    plain=game.plain,
-                    seats=[s.stored() for s in game.seats],
-                    pairs=[list(p) for p in game.pairs],
-                )
-                for fixture, game in games.items()
-            ),
-            batch_size=2000,
-        )
+        rows = [
+            [f, g.results, g.result_id_sum, g.plain, [s.stored() for s in g.seats], g.pairs]
+            for f, g in games.items()
+        ]
+        with connection.cursor() as cursor:  # one statement (bulk_create: 1 s of Python)
+            cursor.execute(
+                f"INSERT INTO {StandingsTallyGame._meta.db_table}"
+                " (fixture_id, tally_id, results, result_id_sum, plain, seats, pairs)"
+                " SELECT (x->>0)::bigint, %s, (x->>1)::integer, (x->>2)::bigint,"
+                " (x->>3)::boolean, x->4, x->5 FROM jsonb_array_elements(%s::jsonb) AS x",
+                (tally.pk, json.dumps(rows)),
+            )
         sums: dict[int, list] = {}
         for game in games.values():
             for seat in game.seats:

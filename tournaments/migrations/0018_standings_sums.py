@@ -9,18 +9,10 @@ from django.db import migrations, models
 
 import tournaments.models.standings_sums
 
-#: the columns of a result that make what it adds to the standings
-COUNTED = (
-    "fixture_id",
-    "winner_id",
-    "placings",
-    "colour_places",
-    "both_finished",
-    "counted_pawns",
-    "completed_colours",
-    "game_time",
-    "forfeit_loser_id",
-)
+#: the columns of a result that make what it adds to the standings (frozen here: the
+#: selectors' RESULT_FIELDS and the fixture)
+COUNTED = "fixture_id winner_id placings colour_places both_finished counted_pawns".split()
+COUNTED += "completed_colours game_time forfeit_loser_id".split()
 
 
 def _row(alias: str, columns) -> str:
@@ -56,12 +48,13 @@ DROP FUNCTION IF EXISTS maedn_standings_sums_stale();
 """
 
 
-def _run(sql: str):
+def _on_postgresql(sql: str):
+    """A RunPython function running ``sql`` on PostgreSQL only (no kept sums elsewhere:
+    the table is computed from every game)."""
+
     def run(apps, schema_editor):
-        if schema_editor.connection.vendor != "postgresql":
-            return  # no kept sums there: the table is computed from every game
-        with schema_editor.connection.cursor() as cursor:
-            cursor.execute(sql)
+        if schema_editor.connection.vendor == "postgresql":
+            schema_editor.execute(sql)
 
     return run
 
@@ -239,5 +232,5 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
-        migrations.RunPython(_run(STALE), _run(UNSTALE)),
+        migrations.RunPython(_on_postgresql(STALE), _on_postgresql(UNSTALE)),
     ]

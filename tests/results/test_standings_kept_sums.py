@@ -208,7 +208,7 @@ def test_ties_are_separated_by_head_to_head_kept_per_pair_without_reading_a_game
 def test_game_times_are_summed_exactly_as_the_games_add_them(rebuilds):
     """Times whose float sums depend on the order (0.1 + 0.2, a third, a subnormal): the
     kept total, after adding and taking out, is the one ``total_time`` (fsum) gives."""
-    league = league_with_games(games=12)
+    league = league_with_games(games=20)  # a DRR of 5: 8 games each, 7 beside the forfeit
     as_recomputed(league)
     times = [0.1, 0.2, 1 / 3, 5e-324, 1e7, 2.5e-7, 0.30000000000000004, 123456.789]
     counted = list(
@@ -218,6 +218,12 @@ def test_game_times_are_summed_exactly_as_the_games_add_them(rebuilds):
     )
     for result, time in zip(counted, times * 2, strict=False):
         counted_instead(result, game_time=time)
+    assert kept_equal_to_every_seat(league) == SUMMED
+    assert as_recomputed(league) == from_every_game(league)
+    # every game 0.1 s: seven of them add up to 0.7000000000000001 (fsum of the doubles),
+    # not to 0.7 (the sum of the decimals they are written as)
+    for result in Result.objects.filter(fixture__league=league, state=Result.State.CONFIRMED):
+        counted_instead(result, game_time=0.1)
     assert kept_equal_to_every_seat(league) == SUMMED
     assert as_recomputed(league) == from_every_game(league)
     assert rebuilds == [league.pk]
@@ -382,3 +388,87 @@ def test_concurrent_uploads_and_a_rebuild_add_each_result_once():
     assert tally.result_id_sum == sum(counted.values_list("pk", flat=True))
     played = dict(StandingsTallyEntry.objects.filter(tally=tally).values_list("entry_id", "played"))
     assert sorted(played.values()) == [len(games), len(games)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_corrections_racing_rebuilds_are_each_added_once():
+    """Six counted games corrected at once on six connections while two rebuilds of the
+    kept sums run: a correction takes out what its game added before, so it must read
+    that after any rebuild it raced (the tally row's lock orders them) — the sums end as
+    the statement over every seat adds them up."""
+    from tests.builders import erin_against_carol
+    from tests.concurrently import run_concurrently
+    from tests.results.test_upload_post import _games, _log
+    from tournaments.services.results import game_log_upload
+
+    world = erin_against_carol(counts_at_once=True)
+    league = world["league"]
+    games = _games(world, 6)
+    for n, game in enumerate(games):
+        game_log_upload(fixture=game, content=_log(league, n), by=world["erin"])
+    standings_sums.standings_sums_rebuild(league)
+    organizer = world["organizer"]
+
+    def correct(game):
+        _, winner = (seat.entry for seat in game.seats.order_by("position"))
+        return result_enter(fixture=game, by=organizer, winner=winner, reason="recount")
+
+    rebuild = lambda: standings_sums.standings_sums_rebuild(League.objects.get(pk=league.pk))  # noqa: E731
+    calls = [(lambda g=g: correct(g)) for g in games]
+    outcomes = run_concurrently(*calls[:3], rebuild, *calls[3:], rebuild)
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert kept_equal_to_every_seat(league) == SUMMED
+    tally = StandingsTally.objects.get(league=league)
+    assert tally.results == len(games)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_during_a_rebuild_takes_out_what_the_rebuild_wrote(monkeypatch):
+    """A rebuild has rewritten every game's row and holds them until its commit; a
+    correction of a counted game arriving then waits for it (the tally row) and takes out
+    the rebuilt row — without that lock it read the game's row from before the rebuild,
+    missed the rebuilt one and added its game twice (or failed on its key)."""
+    import threading
+    import time as clock
+
+    from tests.builders import erin_against_carol
+    from tests.results.test_upload_post import _games, _log
+    from tournaments.services.results import game_log_upload
+
+    world = erin_against_carol(counts_at_once=True)
+    league = world["league"]
+    game = _games(world, 1)[0]
+    game_log_upload(fixture=game, content=_log(league, 1), by=world["erin"])
+    standings_sums.standings_sums_rebuild(league)
+    rewritten = threading.Event()
+
+    class HeldClock:  # the rebuild's last step stamps it: hold its transaction open there
+        @staticmethod
+        def now():
+            rewritten.set()
+            clock.sleep(1.0)
+            return real_now()
+
+    from django.utils import timezone
+
+    real_now = timezone.now
+    monkeypatch.setattr(standings_sums, "timezone", HeldClock)
+    outcome: list = []
+
+    def rebuild():
+        try:
+            standings_sums.standings_sums_rebuild(League.objects.get(pk=league.pk))
+        except Exception as exc:  # asserted below
+            outcome.append(exc)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=rebuild)
+    thread.start()
+    assert rewritten.wait(30)
+    _, winner = (seat.entry for seat in game.seats.order_by("position"))
+    result_enter(fixture=game, by=world["organizer"], winner=winner, reason="recount")
+    thread.join(30)
+    assert outcome == []
+    assert kept_equal_to_every_seat(league) == SUMMED
+    assert StandingsTally.objects.get(league=league).results == 1

@@ -9,7 +9,7 @@ is compared, row by row and value by value, with the one
 how many differ (and the first differences), and both ways' total time.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/maedn_scale_100x \\
-    DJANGO_SETTINGS_MODULE=bench.settings_scale SECRET_KEY=x DEBUG=0 \\
+    DJANGO_SETTINGS_MODULE=bench.settings_scale SECRET_KEY=x DEBUG=1 \\
     .venv/bin/python bench/standings_check.py
 """
 

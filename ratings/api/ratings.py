@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from ratings.exports import ratings_csv
 from ratings.models import PlayerRating
 from ratings.selectors import ratings as rating_selectors
+from ratings.web.ratings import rankings_revision, ratings_revision
 from tournaments import exports
 from tournaments.api.base import (
     LIST_ERRORS,
@@ -70,6 +71,7 @@ class RatingRowSerializer(serializers.Serializer):
 
 
 class RatingListView(ApiView):
+    stored_revision = staticmethod(ratings_revision)
     queryset = PlayerRating.objects.none()
 
     @extend_schema(
@@ -84,6 +86,7 @@ class RatingListView(ApiView):
 
 
 class RatingCsvView(DownloadView):
+    stored_revision = staticmethod(ratings_revision)
     queryset = PlayerRating.objects.none()
 
     @extend_schema(
@@ -210,6 +213,7 @@ class RankingRowSerializer(serializers.Serializer):
 
 
 class RankingsView(ApiView):
+    stored_revision = staticmethod(rankings_revision)
     queryset = League.objects.none()
     pagination_class = None  # the whole ranking: a few dozen rows, one computed table
 
@@ -225,6 +229,7 @@ class RankingsView(ApiView):
 
 
 class RankingsCsvView(DownloadView):
+    stored_revision = staticmethod(rankings_revision)
     queryset = League.objects.none()
 
     @extend_schema(

@@ -1,6 +1,8 @@
 """The public ratings table, the 3T World Rankings page and a head-to-head page (each the
 same for every anonymous visitor: ``public_page``, docs/pages.md, "Caching by a shared cache
-or CDN")."""
+or CDN"), stored per the site's revisions (docs/pages.md, "Stored renderings"): the ratings
+table and the rankings under ``directory_stamp`` (every league's revision, the players',
+the ratings writer's time), a head-to-head under ``pair_stamp``."""
 
 from __future__ import annotations
 
@@ -14,13 +16,41 @@ from ratings.config import ACTIVE_MONTHS_CHOICES
 from ratings.selectors import ratings as rating_selectors
 from tournaments.algorithms.world_rankings import PRECEDENCE
 from tournaments.models import Player
+from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors import players as player_selectors
 from tournaments.selectors import rankings as ranking_selectors
-from tournaments.web.caching import public_page
+from tournaments.web.caching import Revision, public_page
+
+
+def ratings_revision(request, **kwargs) -> Revision | None:
+    """The ratings table (this page, the API's list and CSV): every league's revision (the
+    leagues' visibility, format and board pick who is listed), the players' (names) and
+    the ratings writer's time (every rating and rating change it writes). Not stored with
+    ``active``: "played in the last N months" is counted from now, so that table changes
+    with the clock."""
+    if (request.GET.get("active") or "").strip():
+        return None
+    stamp = league_selectors.directory_stamp(ratings=True)
+    return Revision(f"r-{stamp}", stored=True) if stamp else None
+
+
+def rankings_revision(request, **kwargs) -> Revision | None:
+    """The 3T World Rankings (this page, the API's answer and CSV): made of finished
+    leagues' final places, games won, levels and names and their players' names, all in
+    their leagues' revisions, and of the players' revision; no rating. ``as_of`` (the
+    API's) is a date in the query, so in the key."""
+    stamp = league_selectors.directory_stamp()
+    return Revision(f"w-{stamp}", stored=True) if stamp else None
+
+
+def head_to_head_revision(request, slug: str, other: str, **kwargs) -> Revision | None:
+    """Two players' rows and the revisions of the leagues both are entered in."""
+    stamp = league_selectors.pair_stamp(slug, other)
+    return Revision(stamp, stored=True) if stamp else None
 
 
 @require_GET
-@public_page()
+@public_page(ratings_revision)
 def ratings_table(request):
     try:
         filters = rating_selectors.RatingFilters.parse(request.GET)
@@ -55,7 +85,7 @@ def _csv_query(filters: rating_selectors.RatingFilters) -> str:
 
 
 @require_GET
-@public_page()
+@public_page(rankings_revision)
 def world_rankings(request):
     page = ranking_selectors.world_rankings()
     rows = [(row, page.players.get(row.player)) for row in page.ranking.rows]
@@ -81,7 +111,7 @@ def _player(slug: str) -> Player:
 
 
 @require_GET
-@public_page()
+@public_page(head_to_head_revision)
 def head_to_head(request, slug: str, other: str):
     player, opponent = _player(slug), _player(other)
     if player.pk == opponent.pk:

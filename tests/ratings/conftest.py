@@ -7,9 +7,12 @@ import itertools
 
 import pytest
 
+from ratings.services.ratings import ratings_update
 from tests.builders import make_fixture, make_league, make_player, make_user
-from tournaments.models import ConfirmedEmail, Entry
+from tournaments.models import ConfirmedEmail, Entry, League
+from tournaments.services.rankings import league_set_ranking
 from tournaments.services.results import result_enter
+from tournaments.services.standings import standings_recompute
 
 COLOURS_3T = (["yellow", "green"], ["blue", "black"], ["purple", "red"])
 COLOURS_2T = (["black", "yellow"], ["green", "red"])
@@ -72,3 +75,33 @@ def _every_league_rated(settings):
     league: every league is rated here (``RATED_LEAGUES=all``, a club install). Sanctioning
     (the default) is tests/ratings/test_rated_leagues.py's subject, which sets it back."""
     settings.RATED_LEAGUES = "all"
+
+
+def finish(league, level=None, **flags):
+    standings_recompute(league.pk)
+    if level is not None:
+        league = league_set_ranking(league=league, by=league.owner, level=level, **flags)
+    League.objects.filter(pk=league.pk).update(status=League.Status.FINISHED)
+    return league
+
+
+@pytest.fixture
+def season(world):
+    """Two finished 3T tournaments (hand-computed below) and a running 2T league.
+
+    A — level 2, world championship: ann wins 2, bob 1, cid 0 → ann 1st, bob 2nd, cid 3rd.
+    B — level 1, major: cid wins all 3; ann is 2nd of every game → cid, ann, bob.
+    """
+    a = world.league(format="3T", name="Cup A")
+    for order in (["ann", "bob", "cid"], ["ann", "cid", "bob"], ["bob", "ann", "cid"]):
+        world.play(a, order)
+    b = world.league(format="3T", name="Cup B")
+    for _ in range(3):
+        world.play(b, ["cid", "ann", "bob"])
+    c = world.league(format="2T", name="Duo")
+    world.play(c, ["ann", "dee"])
+    world.game(c, ["dee", "bob"])  # still scheduled
+    finish(a, level=2, world_championship=True)
+    finish(b, level=1, major=True)
+    ratings_update()
+    return {"a": a, "b": b, "c": c, "world": world}

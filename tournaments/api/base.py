@@ -348,6 +348,13 @@ def site_revision(request, **kwargs) -> Revision | None:
     return Revision(f"a-{stamp}", stored=True) if stamp else None
 
 
+def players_list_revision(request, **kwargs) -> Revision | None:
+    """The list of players: the players' revision (every player made, changed or deleted;
+    the list shows their rows only)."""
+    stamp = league_selectors.players_stamp()
+    return Revision(f"a-{stamp}", stored=True) if stamp else None
+
+
 def player_revision(request, slug: str, **kwargs) -> Revision | None:
     """A player: the player page's stamp (their row, their leagues' revisions, ratings)."""
     stamp = league_selectors.player_stamp(slug)

@@ -17,6 +17,7 @@ from tournaments.api.base import (
     ApiView,
     StringListField,
     player_revision,
+    players_list_revision,
 )
 from tournaments.api.filters import PlayerFilter
 from tournaments.models import (
@@ -73,6 +74,7 @@ class PlayerCreateSerializer(serializers.Serializer):
 
 
 class PlayerListView(ApiView):
+    stored_revision = staticmethod(players_list_revision)
     filterset_class = PlayerFilter
     queryset = Player.objects.all()
 

@@ -180,3 +180,21 @@ class LeagueRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league_id}: revision {self.n}"
+
+
+class PlayersRevision(models.Model):
+    """The **players' revision**, for the pages that list players whatever their leagues
+    (the search, the API's list of players) and the site-wide tables (ratings, rankings):
+    raised by the database at the commit of every transaction that made, changed or
+    deleted a player (migration 0018's trigger, PostgreSQL only). Kept as one counter per
+    database session (``backend``: ``pg_backend_pid()``), so two committing transactions
+    never wait for each other's row (no lock-order cycle with the leagues' revisions);
+    the revision is the **sum** of the counters: every raising commit adds to it, and a
+    later snapshot sees every commit an earlier one saw, so two equal sums are the same
+    players (docs/pages.md, "Stored renderings")."""
+
+    backend = models.IntegerField(unique=True)
+    n = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"session {self.backend}: {self.n} raises"

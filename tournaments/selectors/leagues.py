@@ -341,3 +341,72 @@ def player_stamp(slug: str) -> str | None:
         return None
     pk, row, leagues, ratings = found
     return f"p{pk}-{row}-{leagues or '-'}-{ratings or '-'}"
+
+
+#: the players' revision (``PlayersRevision``: every player made, changed or deleted; a sum
+#: of per-session counters) and the ratings writer's last write, as sub-selects
+PLAYERS_REVISION = "(SELECT COALESCE(sum(x.n), 0) FROM tournaments_playersrevision x)"
+RATINGS_TIME = (
+    "(SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r"
+    " ORDER BY r.id LIMIT 1)"
+)
+
+#: the pages that list players or leagues across the site: every league's revision and
+#: the players' revision (the rankings, the search), and the ratings writer's time (the
+#: ratings table)
+DIRECTORY_STAMP_SQL = f"SELECT {LEAGUES_DIGEST}, {PLAYERS_REVISION} FROM {WITH_REVISIONS}"
+RATINGS_STAMP_SQL = (
+    f"SELECT {LEAGUES_DIGEST}, {PLAYERS_REVISION}, {RATINGS_TIME} FROM {WITH_REVISIONS}"
+)
+
+
+def directory_stamp(*, ratings: bool = False) -> str | None:
+    """What a site-wide page shows, as one string (one query): every league's revision
+    (names, visibility, formats, entries, games, results, standings, series — and the
+    players entered, whose rename raises their leagues) and the players' revision (every
+    player, entered anywhere or not); with ``ratings`` also the ratings writer's time
+    (every rating it writes). None where no revision is kept."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(RATINGS_STAMP_SQL if ratings else DIRECTORY_STAMP_SQL)
+        found = cursor.fetchone()
+    return "d" + "-".join(str(part or "-") for part in found)
+
+
+def players_stamp() -> str | None:
+    """The players' revision alone (one query): the API's list of players shows nothing
+    else. None where no revision is kept."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {PLAYERS_REVISION}")
+        (n,) = cursor.fetchone()
+    return f"n{n}"
+
+
+#: a head-to-head: both players' rows and the revisions of the leagues both are entered in
+#: (every game they sat at together is in one of them), the ratings writer's time left out
+#: (the page shows no rating)
+PAIR_STAMP_SQL = f"""
+SELECT p.id, o.id, md5(p::text), md5(o::text),
+       (SELECT {LEAGUES_DIGEST} FROM {WITH_REVISIONS}
+        WHERE l.id IN (SELECT e.league_id FROM tournaments_entry e WHERE e.player_id = p.id)
+          AND l.id IN (SELECT e.league_id FROM tournaments_entry e WHERE e.player_id = o.id))
+FROM tournaments_player p, tournaments_player o WHERE p.slug = %s AND o.slug = %s
+"""
+
+
+def pair_stamp(slug: str, other: str) -> str | None:
+    """What the head-to-head of two players shows (one query): see ``PAIR_STAMP_SQL``;
+    None for a missing player, a player against themselves, or where no revision is
+    kept."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(PAIR_STAMP_SQL, [slug, other])
+        found = cursor.fetchone()
+    if found is None or found[0] == found[1]:
+        return None
+    pk, other_pk, row, other_row, leagues = found
+    return f"h{pk}-{other_pk}-{row}-{other_row}-{leagues or '-'}"

@@ -329,13 +329,26 @@ def site_stamp() -> str | None:
     return f"s{digest or '-'}"
 
 
+#: the same stamp, of the player of an account ("My games")
+USER_PLAYER_STAMP_SQL = PLAYER_STAMP_SQL.replace("WHERE p.slug = %s", "WHERE p.user_id = %s")
+
+
 def player_stamp(slug: str) -> str | None:
     """What a player's page shows, as one string (one query): see ``PLAYER_STAMP_SQL``;
     None for no such player or where no revision is kept."""
+    return _player_stamp(PLAYER_STAMP_SQL, slug)
+
+
+def user_player_stamp(user_id: int) -> str | None:
+    """The :func:`player_stamp` of the account's player (None: the account has none)."""
+    return _player_stamp(USER_PLAYER_STAMP_SQL, user_id)
+
+
+def _player_stamp(sql: str, key) -> str | None:
     if connection.vendor != "postgresql":
         return None
     with connection.cursor() as cursor:
-        cursor.execute(PLAYER_STAMP_SQL, [slug])
+        cursor.execute(sql, [key])
         found = cursor.fetchone()
     if found is None:
         return None

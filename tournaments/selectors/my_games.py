@@ -6,6 +6,7 @@ game page's forms (the result services)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db.models import F
@@ -47,6 +48,9 @@ class MyGames:
     overdue: list[MyFixture] = field(default_factory=list)
     """games to play whose deadline has passed, the oldest first (at most
     ``DEADLINES_SHOWN``)"""
+    changes_at: dt.datetime | None = None
+    """the next deadline still ahead: the moment the page changes without any write (that
+    game moves from the next deadlines to those past it); None: no such deadline"""
 
     @property
     def needs_me(self) -> int:
@@ -242,6 +246,7 @@ def _list_deadlines(page: MyGames) -> None:
     overdue = [f for f in with_deadline if f.fixture.deadline < now]
     page.overdue = overdue[:DEADLINES_SHOWN]
     page.deadlines = with_deadline[len(overdue) :][:DEADLINES_SHOWN]
+    page.changes_at = page.deadlines[0].fixture.deadline if page.deadlines else None
 
 
 def player_fixtures_for_calendar(player: Player):

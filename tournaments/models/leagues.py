@@ -186,7 +186,7 @@ class PlayersRevision(models.Model):
     """The **players' revision**, for the pages that list players whatever their leagues
     (the search, the API's list of players) and the site-wide tables (ratings, rankings):
     raised by the database at the commit of every transaction that made, changed or
-    deleted a player (migration 0018's trigger, PostgreSQL only). Kept as one counter per
+    deleted a player (migration 0019's trigger, PostgreSQL only). Kept as one counter per
     database session (``backend``: ``pg_backend_pid()``), so two committing transactions
     never wait for each other's row (no lock-order cycle with the leagues' revisions);
     the revision is the **sum** of the counters: every raising commit adds to it, and a

@@ -67,7 +67,7 @@ def _run(statements: list[str]):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0017_league_content_revision"),
+        ("tournaments", "0018_standings_sums"),
     ]
 
     operations = [

@@ -113,7 +113,9 @@ def bench_bot(name: str) -> Bot | None:
       on common random numbers, every colour played by the heuristic (the true model of
       heuristic opponents), the option with the most wins — one step of policy
       improvement over the heuristic;
-    * ``MODEL.npz`` (a path ending in ``.npz``): the strong player on that model file.
+    * ``MODEL.npz`` (a path ending in ``.npz``): the strong player on that model file;
+      ``MODEL.npz@1`` / ``@2`` / ``@3``: the same searched one, two or three plies
+      (``strong1`` … ``strong3`` on another model: a cheap screen of a new generation).
     """
     from games.engine.strong import StrongBot
 
@@ -121,11 +123,13 @@ def bench_bot(name: str) -> Bot | None:
         return StrongBot(depth=int(name[-1]))
     if name.startswith("rollouts") and name[8:].isdigit():
         return RolloutBot(int(name[8:]))
-    if name.endswith(".npz"):
+    path, _at, depth = name.partition("@")
+    if path.endswith(".npz") and depth in ("", "1", "2", "3"):
         from games.engine.evaluator import Evaluator
         from games.engine.evaluator.model import Network
 
-        return StrongBot(Evaluator(Network.load(Path(name)), Path(name).stem))
+        evaluator = Evaluator(Network.load(Path(path)), Path(path).stem)
+        return StrongBot(evaluator, depth=int(depth or 3))
     return None
 
 

@@ -124,6 +124,12 @@ def _train_parser(sub) -> None:
     p.add_argument("--chunk", type=int, default=500, help="games per data file")
     p.add_argument("--sample", type=float, default=0.08, help="share of roll points kept")
     p.add_argument("--hidden", default="32,16", help="hidden layer sizes")
+    p.add_argument(
+        "--features",
+        type=int,
+        default=None,
+        help="train on the first N features (default: all; 35 = generation 1's)",
+    )
     p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--batch", type=int, default=2048)
     p.add_argument("--lr", type=float, default=0.003)

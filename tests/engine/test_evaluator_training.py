@@ -25,8 +25,8 @@ def test_the_shipped_model_matches_its_digest_and_is_small():
     assert hashlib.sha256(data).hexdigest() == manifest["sha256"]
     assert len(data) < 100_000  # "well under 1 MB"
     net = shipped_network()
-    assert net.meta["trained"] is True and net.meta["features"] == list(NAMES)
-    assert net.n_inputs == N_FEATURES
+    assert net.meta["trained"] is True and net.meta["features"] == list(NAMES[: net.n_inputs])
+    assert net.n_inputs <= N_FEATURES
     for w, b in net.layers:
         assert np.isfinite(w).all() and np.isfinite(b).all()
 
@@ -143,3 +143,22 @@ def test_training_on_td_targets_runs_and_records_them(tmp_path, monkeypatch):
     assert net.meta["td_events"] == 12 and net.meta["td_weight"] == 0.5
     with np.load(next((tmp_path / "w").glob("data-*.npz"))) as z:
         assert z["t"].shape == (len(z["y"]), 6)
+
+
+def test_a_model_of_the_first_features_reads_those_columns_only(tmp_path, monkeypatch):
+    """Features are only appended: a model trained on the first ``n`` (generation 1: 35)
+    scores a full row as it scores its own columns, bit for bit, and its file says which."""
+    rng = np.random.default_rng(1)
+    full = rng.random((9, N_FEATURES))
+    args = ["train", "--work", str(tmp_path / "w"), "--out", str(tmp_path / "m.npz")]
+    args += ["--games", "4", "--chunk", "2", "--sample", "0.05", "--hidden", "6"]
+    args += ["--epochs", "1", "--batch", "64", "--seed", "3", "--features", "35"]
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert main(args, io.StringIO()) == 0
+    net = Network.load(tmp_path / "m.npz")
+    assert net.n_inputs == 35 and net.meta["features"] == list(NAMES[:35])
+    own = np.ascontiguousarray(full[:, :35])
+    assert (net.scores(full) == net.scores(own)).all()
+    longer = Network([(np.zeros((N_FEATURES + 1, 1)), np.zeros(1))], {})
+    with pytest.raises(ValueError, match="other features"):
+        Network.from_bytes(longer.to_bytes())

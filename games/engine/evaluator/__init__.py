@@ -112,6 +112,7 @@ class Evaluator:
         out: list[tuple[float, ...] | None] = [None] * len(games)
         pending: list[int] = []
         feats: list[list[float]] = []
+        width = self.network.n_inputs  # the features the model reads (rows computes those)
         if self.exact_endgames:  # one new endgame graph at most a batch: the budget
             endgame.prepare(games)
         for i, g in enumerate(games):
@@ -120,7 +121,7 @@ class Evaluator:
                 out[i] = known
                 continue
             pending.append(i)
-            feats.extend(rows(g, self._info(g)[0]))
+            feats.extend(rows(g, self._info(g)[0], width))
         if pending:
             scores = self.network.scores(np.asarray(feats, dtype=np.float64)).tolist()
             k = 0

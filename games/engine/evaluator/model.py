@@ -52,13 +52,14 @@ class Network:
         return self.layers[0][0].shape[0]
 
     def scores(self, x: np.ndarray) -> np.ndarray:
-        """The score of every row of ``x`` (shape ``(rows, features)``) → ``(rows,)``.
+        """The score of every row of ``x`` (shape ``(rows, features)``) → ``(rows,)``; a
+        model of the first ``n_inputs`` features reads those columns only.
 
         Each row's score is the same floats whatever else is in the batch: ``einsum`` sums
         every output in one fixed order, where a BLAS matrix product picks its kernel (and
         its order of summation) by the matrix's size, so a position scored alone and in a
         batch could differ in the last bit. (About 0.1 ms per layer for 300 rows.)"""
-        h = x
+        h = x if x.shape[1] == self.n_inputs else np.ascontiguousarray(x[:, : self.n_inputs])
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             h = np.einsum("ij,jk->ik", h, w) + b
@@ -99,7 +100,7 @@ class Network:
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"] = np.ascontiguousarray(w, dtype=np.float64)
             arrays[f"b{i}"] = np.ascontiguousarray(b, dtype=np.float64)
-        meta = {**self.meta, "features": list(NAMES)}
+        meta = {**self.meta, "features": list(NAMES[: self.n_inputs])}
         arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), dtype=np.uint8)
         buf = io.BytesIO()
         np.savez(buf, **arrays)
@@ -114,7 +115,8 @@ class Network:
             while f"w{i}" in z:
                 layers.append((z[f"w{i}"].astype(np.float64), z[f"b{i}"].astype(np.float64)))
                 i += 1
-        if meta.get("features") != list(NAMES) or layers[0][0].shape[0] != N_FEATURES:
+        n = layers[0][0].shape[0]
+        if n > N_FEATURES or meta.get("features") != list(NAMES[:n]):
             raise ValueError("the model was trained on other features than this code computes")
         return cls(layers, meta)
 

@@ -312,9 +312,9 @@ def loss_and_grad(
     The target is the outcome (player ``y`` won), or with ``td_weight`` w > 0 the mix
     ``w · t + (1 − w) · outcome`` of the TD target ``t`` (a distribution over the players)
     and the outcome: the loss is then the cross-entropy against that mix."""
-    x = batch["x"]
+    x = batch["x"][:, :, : net.n_inputs]  # a model of the first n features reads those
     b = x.shape[0]
-    s, acts = net.forward(x.reshape(b * SLOTS, N_FEATURES).astype(np.float64))
+    s, acts = net.forward(x.reshape(b * SLOTS, net.n_inputs).astype(np.float64))
     s = s.reshape(b, SLOTS)
     sigma = batch["sigma"].astype(np.float64)[:, None]
     z = sigma * s
@@ -351,9 +351,10 @@ def loss_and_grad(
     return loss, grads, p
 
 
-def init_network(seed: int, hidden: tuple[int, ...]) -> Network:
+def init_network(seed: int, hidden: tuple[int, ...], features: int = N_FEATURES) -> Network:
+    """Random weights for a network on the first ``features`` features."""
     rng = np.random.default_rng(seed)
-    sizes = (N_FEATURES, *hidden, 1)
+    sizes = (features, *hidden, 1)
     layers = []
     for i in range(len(sizes) - 1):
         w = rng.normal(0.0, 1.0 / math.sqrt(sizes[i]), (sizes[i], sizes[i + 1]))
@@ -374,13 +375,14 @@ def train(
     err: TextIO,
     start: Network | None = None,
     td_weight: float = 0.0,
+    features: int = N_FEATURES,
 ) -> tuple[Network, list[dict]]:
     """Fit the network to ``data`` (Adam), resuming from ``work/checkpoint.npz`` if it
     is there; returns the network and the curve (train / held-out loss per epoch)."""
     held = data["game"] % 10 == 0  # every tenth game is held out
     tr = {k: v[~held] for k, v in data.items()}
     te = {k: v[held] for k, v in data.items()}
-    net = start or init_network(seed, hidden)
+    net = start or init_network(seed, hidden, features)
     m, v, first, curve = _resume(work / "checkpoint.npz", net, err)
     n = len(tr["y"])
     step = first * math.ceil(n / batch)
@@ -517,6 +519,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         err=err,
         start=start,
         td_weight=td_weight,
+        features=getattr(args, "features", None) or N_FEATURES,
     )
     net.meta = {
         "name": args.out.stem,

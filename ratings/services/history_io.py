@@ -174,15 +174,18 @@ def history_row_batches(start: int, *, size: int, db=None) -> Iterator[list[tupl
     yield from _batches(sql, [start], size, db)
 
 
-def walk_chunks(start: int, size: int) -> Iterator[tuple[list[tuple], list[tuple]]]:
+def walk_chunks(
+    start: int, size: int, *, ahead: bool = True
+) -> Iterator[tuple[list[tuple], list[tuple]]]:
     """The walk's input: the games :func:`rated_games` reads (rated, or pending) from
     sequence ``start`` on, ``size`` at a time, each batch with the stored rows of its games
     (:func:`history_row_batches`: every row of a game up to the batch's last).
 
-    On PostgreSQL a background thread reads ahead (two batches) on the transaction's own
-    connection while the walk rates, so the server's reading overlaps the ratings; the
-    walk's own statements wait for a fetch in flight (psycopg serialises them)."""
-    if not postgres() or not THREADS:
+    On PostgreSQL (and ``ahead``) a background thread reads ahead (two batches) on the
+    transaction's own connection while the walk rates, so the server's reading overlaps the
+    ratings; the walk's own statements wait for a fetch in flight (psycopg serialises
+    them)."""
+    if not postgres() or not THREADS or not ahead:
         yield from _chunks(start, size)
         return
     db = _db()
@@ -333,6 +336,8 @@ class Rewriter:
     error)."""
 
     def __init__(self) -> None:
+        #: write in a background thread (a long walk); else in the caller's, at once
+        self.background = True
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
 
@@ -348,7 +353,7 @@ class Rewriter:
             return
         db = _db()
         data = b"".join([_COPY_HEADER, *rows, _COPY_TRAILER])
-        if not THREADS:
+        if not THREADS or not self.background:
             _rewrite(db, data)
             return
         self._thread = threading.Thread(target=self._write, args=(db, data), name="ratings-rewrite")

@@ -15,7 +15,7 @@ import pytest
 from django.db import connection, transaction
 
 from ratings.models import RatingChange, RatingGame
-from ratings.services import history_io
+from ratings.services import history_io, ratings
 from ratings.services.ratings import ratings_recompute, ratings_update
 from tests.ratings.test_rating_replay import T0, everything
 from tournaments.models import Result
@@ -67,28 +67,29 @@ def _correct(game):
 
 @pytest.mark.parametrize("threads", [True, False])
 @pytest.mark.parametrize("where", ["first", "middle", "last"])
-def test_a_void_or_correction_replays_to_the_recompute_bit_for_bit(world, where, threads):
-    history_io.THREADS, was = threads, history_io.THREADS
-    try:
-        games = _history(world, 120)
-        target = {"first": games[0], "middle": games[60], "last": games[-1]}[where]
-        _correct(target)
-        outcome = ratings_update()
-        assert outcome["status"] == "replayed"
-        if where != "last":
-            assert outcome["updated"] > 20  # the walk's inline path rewrote rows
-        corrected = everything()
-        ratings_recompute(resync=False)
-        assert everything() == corrected
-        target.refresh_from_db()
-        _void(target)
-        outcome = ratings_update()
-        assert outcome["deleted"] == len(target.places)
-        voided = everything()
-        ratings_recompute(resync=False)
-        assert everything() == voided
-    finally:
-        history_io.THREADS = was
+def test_a_void_or_correction_replays_to_the_recompute_bit_for_bit(
+    world, where, threads, monkeypatch
+):
+    # with the background threads from the first game on (a long walk's), or none at all
+    monkeypatch.setattr(history_io, "THREADS", threads)
+    monkeypatch.setattr(ratings, "THREADS_FROM", 0)
+    games = _history(world, 120)
+    target = {"first": games[0], "middle": games[60], "last": games[-1]}[where]
+    _correct(target)
+    outcome = ratings_update()
+    assert outcome["status"] == "replayed"
+    if where != "last":
+        assert outcome["updated"] > 20  # the walk's inline path rewrote rows
+    corrected = everything()
+    ratings_recompute(resync=False)
+    assert everything() == corrected
+    target.refresh_from_db()
+    _void(target)
+    outcome = ratings_update()
+    assert outcome["deleted"] == len(target.places)
+    voided = everything()
+    ratings_recompute(resync=False)
+    assert everything() == voided
 
 
 def test_corrections_of_the_bigger_boards_replay_bit_for_bit(world):

@@ -5,13 +5,15 @@ On PostgreSQL the reads are server-side cursors with binary results (psycopg's C
 no Django converters, no datetime per game — ``played_at`` travels as microseconds since
 the Unix epoch), and the writes binary ``COPY`` streams packed with ``struct`` (one call per
 row): new rows straight into the history table, rewritten rows into a temporary table and
-then one ``UPDATE … FROM`` it by primary key. Building the same with Django's machinery
+then one ``UPDATE … FROM`` it by the rows' physical address (``ctid``, read with them).
+A long walk reads ahead and rewrites in two background threads on the transaction's own
+connection (:func:`walk_chunks`, :class:`Rewriter`). Building the same with Django's machinery
 (model instances, ``bulk_update``'s ``CASE``, psycopg's array dumping, a regular expression
 per value) cost more than the ratings themselves. Elsewhere (SQLite: ``make run``) the
 ORM does the same work the slow way.
 
 Every statement run here outside Django's cursor is entered into Django's query log when
-it is kept (tests count queries)."""
+it is kept (tests count queries), the background threads' into the caller's."""
 
 from __future__ import annotations
 

@@ -10,6 +10,16 @@ Runs against PostgreSQL (DATABASE_URL; a database of that name is created if mis
 ``--fresh`` drops and recreates it first).
 
     .venv/bin/python bench/ratings_replay.py [--games 10000] [--players 1000] [--fresh]
+
+``--two-player-share 0.96`` seats two players at that share of the boards (the 100× site:
+96 % 2T boards), three or four at the rest. ``--voids`` measures instead the ratings update
+after a void of the first rated game, of the game at 50 % and of the latest, each
+``--repeat`` times inside a transaction rolled back (with the deferred foreign-key checks
+its commit would run, as ``bench/scale.py`` does); ``--reuse`` keeps a database built by
+an earlier run with the same sizes (build and full recompute skipped when it has them):
+
+    .venv/bin/python bench/ratings_replay.py --games 111000 --players 2000 \
+        --two-player-share 0.96 --voids --reuse --repeat 3
 """
 
 from __future__ import annotations
@@ -49,7 +59,7 @@ def ensure_database(fresh: bool) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def build(games: int, players: int, seed: int) -> None:
+def build(games: int, players: int, seed: int, two_share: float | None = None) -> None:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
@@ -64,7 +74,8 @@ def build(games: int, players: int, seed: int) -> None:
         Player(name=f"r{seed}-{i}", slug=f"r{seed}-{i}-{time.time_ns()}") for i in range(players)
     )
     fixtures = Fixture.objects.bulk_create(
-        (Fixture(league=league, round=1, number=i + 1) for i in range(games)), batch_size=2000
+        (Fixture(league=league, round=i // 30000 + 1, number=i % 30000 + 1) for i in range(games)),
+        batch_size=2000,
     )
     results = Result.objects.bulk_create(
         (Result(fixture=f, source="organizer", state="confirmed") for f in fixtures),
@@ -73,7 +84,11 @@ def build(games: int, players: int, seed: int) -> None:
     start = timezone.now()
     rated = []
     for i, (fixture, result) in enumerate(zip(fixtures, results, strict=True)):
-        board = rng.sample(people, rng.choice((2, 3, 4)))
+        if two_share is None:
+            seated = rng.choice((2, 3, 4))
+        else:
+            seated = 2 if rng.random() < two_share else rng.choice((3, 4))
+        board = rng.sample(people, seated)
         places = list(range(1, len(board) + 1))
         rng.shuffle(places)
         rated.append(
@@ -141,12 +156,74 @@ def _shuffled(game, rng) -> list[int]:
             return new
 
 
+def in_rollback(label: str, work, before=None) -> dict:
+    """``work`` measured in a transaction rolled back, with the foreign-key checks its
+    commit would run (``SET CONSTRAINTS ALL IMMEDIATE``); ``before`` runs first, untimed."""
+    from django.db import connection, transaction
+
+    with transaction.atomic():
+        if before is not None:
+            before()
+
+        def run():
+            outcome = work()
+            with connection.cursor() as cursor:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            return outcome
+
+        row = measure(label, run)
+        transaction.set_rollback(True)
+    return row
+
+
+def vacuumed() -> None:
+    """The history table vacuumed (outside the time): a rolled-back rewrite leaves its new
+    row versions dead on the pages, and the next one would find no room to rewrite in
+    place (heap-only tuples) — each run starts from the table as a vacuum leaves it."""
+    from django.db import connection
+
+    from ratings.models import RatingChange
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"VACUUM {RatingChange._meta.db_table}")
+
+
+def void_in_rollback(label: str, game, repeat: int) -> list[dict]:
+    """The ratings update after a void of ``game``, rolled back (:func:`in_rollback`)."""
+    from ratings.services.ratings import ratings_update
+
+    rows = []
+    for _ in range(repeat):
+        vacuumed()
+        rows.append(in_rollback(label, ratings_update, lambda: void(game)))
+    return rows
+
+
+def voids(repeat: int) -> list[dict]:
+    from ratings.models import RatingGame
+
+    rated = RatingGame.objects.filter(places__isnull=False).order_by("pk")
+    n = rated.count()
+    rows = []
+    for label, index in (
+        ("void, latest game", n - 1),
+        ("void, game at 50 %", n // 2),
+        ("void, first game", 0),
+    ):
+        rows += void_in_rollback(label, rated[index], repeat)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--players", type=int, default=1_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fresh", action="store_true")
+    parser.add_argument("--two-player-share", type=float, default=None)
+    parser.add_argument("--voids", action="store_true")
+    parser.add_argument("--reuse", action="store_true")
+    parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     ensure_database(args.fresh)
     import django
@@ -155,17 +232,30 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from ratings.models import RatingGame
+    from ratings.models import RatingChange, RatingGame
     from ratings.services.ratings import ratings_recompute, ratings_update
 
     rng = random.Random(args.seed)
     start = time.perf_counter()
-    build(args.games, args.players, args.seed)
+    built = args.reuse and RatingGame.objects.count() == args.games
+    if not built:
+        build(args.games, args.players, args.seed, args.two_player_share)
     print(f"setup: {args.games} rated games, {args.players} players", end=" ")
-    print(f"({time.perf_counter() - start:.1f} s)")
+    print(f"({time.perf_counter() - start:.1f} s{', reused' if built else ''})")
     rows = []
-    full = measure("full recompute", lambda: ratings_recompute(resync=False))
-    rows.append(full)
+    if built and RatingChange.objects.exists():
+        full = None
+    else:
+        full = measure("full recompute", lambda: ratings_recompute(resync=False))
+        rows.append(full)
+    if args.voids:
+        rows += voids(args.repeat)
+        if full is None:  # rolled back too, with its commit's checks
+            vacuumed()
+            full = in_rollback("full recompute", lambda: ratings_recompute(resync=False))
+            rows.append(full)
+        report(rows, full)
+        return
     games = list(RatingGame.objects.filter(places__isnull=False).order_by("pk"))
     n = len(games)
     late, middle, early, late_void = games[-10], games[n // 2 + 10], games[10], games[-20]
@@ -177,6 +267,10 @@ def main() -> None:
     rows.append(measure("correction, game at 50 %", ratings_update))
     correct(early, rng)
     rows.append(measure("correction, 10th game", ratings_update))
+    report(rows, full)
+
+
+def report(rows: list[dict], full: dict) -> None:
     print(
         f"{'':30} {'seconds':>9} {'× full':>8} {'queries':>8} {'writes':>7} {'locks':>6} "
         f"{'RSS +MB':>8}"

@@ -773,6 +773,7 @@ def bench_profile(args) -> None:
     for _ in range(args.profile):
         post(jobs.pop())
     profile.disable()
+    profile.dump_stats(str(ROOT / "var" / "upload-profile.pstats"))
     stats = pstats.Stats(profile)
     stats.sort_stats("cumulative").print_stats(45)
     stats.sort_stats("tottime").print_stats(20)

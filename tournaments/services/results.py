@@ -353,9 +353,7 @@ def _log_used(other: Result) -> ServiceError:
     return coded("log_used", game=other.fixture.label or other.fixture_id, id=other.fixture_id)
 
 
-def _standing_results_of_log(
-    fixture: Fixture, sha256: str
-) -> tuple[Result | None, Result | None]:
+def _standing_results_of_log(fixture: Fixture, sha256: str) -> tuple[Result | None, Result | None]:
     """The first standing (not gone) result of the log ``sha256`` at ``fixture`` and the
     first at another game, in one query (in the results' order, as ``.first()`` of each
     read them)."""

@@ -67,10 +67,29 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+#: a claim that lasts at least this much longer is a running holder's (``_claim``: 60 s)
+HELD_SECONDS = 5
+
+_BUMP_SQL = f"""UPDATE "tournaments_league" SET "results_revision" = "results_revision" + 1
+WHERE "id" = %s RETURNING "standings_claimed_until" > now() + interval '{HELD_SECONDS} s'"""
+
+
 def standings_invalidate(league: League) -> None:
     """A counting result (or the schedule) of ``league`` changed: bump its revision now and,
-    once the transaction has committed, ask a worker to recompute the standings."""
-    League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + 1)
+    once the transaction has committed, ask a worker to recompute the standings — unless
+    a worker holds the league's recompute (its claim seen by the bump, in the same
+    statement): the holder brings the table to this revision (issue 31, h-upload5).
+
+    Why the holder must: the bump holds the league's row until this transaction commits,
+    and the holder lets go of its claim with an UPDATE of that row, so it lets go after
+    this commit and then checks the revision once more (``standings_recompute``), seeing
+    this one. A holder killed without letting go leaves a claim that lapses; the catch-up
+    task recomputes then, as for every result whose task found the league claimed."""
+    with connection.cursor() as cursor:
+        cursor.execute(_BUMP_SQL, [league.pk])
+        row = cursor.fetchone()
+    if row is not None and row[0]:  # a running holder takes this revision
+        return
     league_id = league.pk
     transaction.on_commit(lambda: standings_enqueue(league_id))
 

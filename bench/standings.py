@@ -534,9 +534,10 @@ def _production_servers(env: dict[str, str], web: int, workers: int):
     from tests.processes import CeleryWorker, Gunicorn, free_port, listens, nginx_from_template
 
     app_port, proxy_port = free_port(), free_port()
-    procs = [
-        CeleryWorker(env, log_path=ROOT / "var" / "bench-uploads-worker.log", concurrency=workers)
-    ]
+    log = ROOT / "var" / "bench-uploads-worker.log"
+    log.unlink(missing_ok=True)
+    # at INFO the worker logs every task's run time: summed per task at the end
+    procs = [CeleryWorker(env, log_path=log, concurrency=workers, loglevel="info")]
     try:
         server = Gunicorn(
             env,
@@ -561,6 +562,22 @@ def _production_servers(env: dict[str, str], web: int, workers: int):
             proc.stop()
         raise
     return procs, proxy_port
+
+
+def _worker_tasks(log: Path) -> str:
+    """The worker's tasks as its INFO log reports them: per task, how many ran and their
+    summed and median run time (wall, in the worker's process)."""
+    import re
+
+    runs: dict[str, list[float]] = {}
+    pattern = re.compile(r"Task (\S+)\[[^\]]+\] succeeded in ([0-9.e-]+)s")
+    for line in log.read_text(errors="replace").splitlines():
+        if match := pattern.search(line):
+            runs.setdefault(match[1], []).append(float(match[2]))
+    return "worker tasks (whole run): " + "; ".join(
+        f"{name} {len(t)} × median {statistics.median(t) * 1000:.0f} ms = {sum(t):.1f} s"
+        for name, t in sorted(runs.items(), key=lambda kv: -sum(kv[1]))
+    )
 
 
 def _upload_jobs(league, fixtures) -> list[tuple[int, str, bytes]]:
@@ -673,6 +690,16 @@ def bench_production(args) -> None:
                 revision_at[fixture_id] = (start, revision)
             return response.status
 
+        idle = meter.read()  # the poller alone (the public fragment every 20 ms)
+        time.sleep(5)
+        polled = meter.read()
+        cpu_lines.append(
+            "the poller alone, CPU ms per second: "
+            + ", ".join(
+                f"{k} {(polled[k] - idle[k]) * 1000 / 5:.0f}" for k in polled if k != "machine"
+            )
+            + f"; the machine's {(polled['machine'] - idle['machine']) * 1000 / 5:.0f}"
+        )
         for clients in levels:
             cpu_peer = meter.read()
             peer, peer_seconds = _clients(port, clients, min(args.seconds, 10), trivial)
@@ -709,6 +736,7 @@ def bench_production(args) -> None:
                 f"{(rows_after - rows_before) // 32} | {os.getloadavg()[0]:.1f} |"
             )
         print("\n" + "\n".join(cpu_lines))
+        print(_worker_tasks(ROOT / "var" / "bench-uploads-worker.log"))
         meter.stop()
         _check_counted(league, args.games, answered)
     finally:

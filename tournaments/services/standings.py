@@ -85,11 +85,14 @@ def standings_invalidate(league: League) -> None:
     this commit and then checks the revision once more (``standings_recompute``), seeing
     this one. A holder killed without letting go leaves a claim that lapses; the catch-up
     task recomputes then, as for every result whose task found the league claimed."""
-    with connection.cursor() as cursor:
-        cursor.execute(_BUMP_SQL, [league.pk])
-        row = cursor.fetchone()
-    if row is not None and row[0]:  # a running holder takes this revision
-        return
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_BUMP_SQL, [league.pk])
+            row = cursor.fetchone()
+        if row is not None and row[0]:  # a running holder takes this revision
+            return
+    else:  # (SQLite: the task is always sent)
+        League.objects.filter(pk=league.pk).update(results_revision=F("results_revision") + 1)
     league_id = league.pk
     transaction.on_commit(lambda: standings_enqueue(league_id))
 

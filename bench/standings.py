@@ -413,6 +413,95 @@ class StampPoller:
         self._thread.join(timeout=10)
 
 
+class CpuMeter:
+    """CPU seconds used by each of the bench's process groups while a phase runs (issue 31,
+    h-upload5: where an upload's CPU goes): gunicorn, the Celery worker and nginx (each
+    helper is the leader of its own process group: its members' user + system time, with
+    the reaped children's — gunicorn's workers restart after max-requests), the PostgreSQL
+    backends of this database (sampled every 0.2 s: a backend that exits loses at most that
+    much), this process (the clients, the poller and the revision reads), and the machine's
+    busy time (``/proc/stat``: everything else is other sessions' work)."""
+
+    def __init__(self, groups: dict[str, int], database: str) -> None:
+        import threading
+
+        self.groups, self.database = groups, database
+        self.tick = os.sysconf("SC_CLK_TCK")
+        self._lock = threading.Lock()
+        self._backends: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _stat(self, pid: int) -> tuple[int, float] | None:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        # fields[2]: process group; [11:15]: utime, stime, cutime, cstime (clock ticks)
+        return int(fields[2]), sum(int(v) for v in fields[11:15]) / self.tick
+
+    def _pids(self) -> list[int]:
+        return [int(p) for p in os.listdir("/proc") if p.isdigit()]
+
+    def _backend_pids(self) -> list[int]:
+        import psycopg
+
+        with psycopg.connect(DB_URL.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s", [self.database]
+            ).fetchall()
+        return [pid for (pid,) in rows]
+
+    def _sample(self) -> None:
+        while not self._stop.is_set():
+            try:
+                pids = self._backend_pids()
+            except Exception:  # a missed sample only
+                pids = []
+            for pid in pids:
+                stat = self._stat(pid)
+                if stat is not None:
+                    with self._lock:
+                        self._backends[pid] = stat[1]
+            self._stop.wait(0.2)
+
+    def _machine(self) -> float:
+        with open("/proc/stat") as f:
+            cpu = [int(v) for v in f.readline().split()[1:]]
+        return (sum(cpu) - cpu[3] - cpu[4]) / self.tick  # all but idle and iowait
+
+    def read(self) -> dict[str, float]:
+        totals = dict.fromkeys(self.groups, 0.0)
+        leaders = {pgid: name for name, pgid in self.groups.items()}
+        for pid in self._pids():
+            stat = self._stat(pid)
+            if stat is not None and stat[0] in leaders:
+                totals[leaders[stat[0]]] += stat[1]
+        with self._lock:
+            totals["postgres"] = sum(self._backends.values())
+        own = os.times()
+        totals["bench"] = own.user + own.system
+        totals["machine"] = self._machine()
+        return totals
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    @staticmethod
+    def per_request(before: dict[str, float], after: dict[str, float], count: int) -> str:
+        used = {k: after[k] - before[k] for k in after}
+        ours = sum(v for k, v in used.items() if k != "machine")
+        parts = [f"{k} {v * 1000 / max(count, 1):.0f}" for k, v in used.items() if k != "machine"]
+        return (
+            f"CPU ms per request: {', '.join(parts)}; ours {ours * 1000 / max(count, 1):.0f}, "
+            f"the machine's {used['machine'] * 1000 / max(count, 1):.0f} "
+            f"(others {(used['machine'] - ours) * 1000 / max(count, 1):.0f})"
+        )
+
+
 def _production_env(broker: str, cache: str) -> dict[str, str]:
     """The README's production settings (``config.settings.base`` from the environment;
     ``bench.settings_scale`` adds only the bench's trivial URLs): DEBUG off, the Redis
@@ -445,9 +534,10 @@ def _production_servers(env: dict[str, str], web: int, workers: int):
     from tests.processes import CeleryWorker, Gunicorn, free_port, listens, nginx_from_template
 
     app_port, proxy_port = free_port(), free_port()
-    procs = [
-        CeleryWorker(env, log_path=ROOT / "var" / "bench-uploads-worker.log", concurrency=workers)
-    ]
+    log = ROOT / "var" / "bench-uploads-worker.log"
+    log.unlink(missing_ok=True)
+    # at INFO the worker logs every task's run time: summed per task at the end
+    procs = [CeleryWorker(env, log_path=log, concurrency=workers, loglevel="info")]
     try:
         server = Gunicorn(
             env,
@@ -472,6 +562,22 @@ def _production_servers(env: dict[str, str], web: int, workers: int):
             proc.stop()
         raise
     return procs, proxy_port
+
+
+def _worker_tasks(log: Path) -> str:
+    """The worker's tasks as its INFO log reports them: per task, how many ran and their
+    summed and median run time (wall, in the worker's process)."""
+    import re
+
+    runs: dict[str, list[float]] = {}
+    pattern = re.compile(r"Task (\S+)\[[^\]]+\] succeeded in ([0-9.e-]+)s")
+    for line in log.read_text(errors="replace").splitlines():
+        if match := pattern.search(line):
+            runs.setdefault(match[1], []).append(float(match[2]))
+    return "worker tasks (whole run): " + "; ".join(
+        f"{name} {len(t)} × median {statistics.median(t) * 1000:.0f} ms = {sum(t):.1f} s"
+        for name, t in sorted(runs.items(), key=lambda kv: -sum(kv[1]))
+    )
 
 
 def _upload_jobs(league, fixtures) -> list[tuple[int, str, bytes]]:
@@ -526,6 +632,10 @@ def bench_production(args) -> None:
         app.control.purge()
         ping.delay().get(timeout=60)
         poller = StampPoller(port, league.slug)
+        names = ("celery", "gunicorn", "nginx")  # the order _production_servers starts them
+        groups = {n: p.process.pid for n, p in zip(names, procs, strict=True)}
+        meter = CpuMeter(groups, DB_URL.rsplit("/", 1)[1])
+        cpu_lines = []
         pending = iter(jobs)
         take = threading.Lock()
         answered: dict[int, int] = {}  # fixture → status
@@ -580,8 +690,20 @@ def bench_production(args) -> None:
                 revision_at[fixture_id] = (start, revision)
             return response.status
 
+        idle = meter.read()  # the poller alone (the public fragment every 20 ms)
+        time.sleep(5)
+        polled = meter.read()
+        cpu_lines.append(
+            "the poller alone, CPU ms per second: "
+            + ", ".join(
+                f"{k} {(polled[k] - idle[k]) * 1000 / 5:.0f}" for k in polled if k != "machine"
+            )
+            + f"; the machine's {(polled['machine'] - idle['machine']) * 1000 / 5:.0f}"
+        )
         for clients in levels:
+            cpu_peer = meter.read()
             peer, peer_seconds = _clients(port, clients, min(args.seconds, 10), trivial)
+            cpu_before = meter.read()
             rows_before = StandingsRow.objects.order_by("-pk").values_list("pk", flat=True)[0]
             first = len(revision_at)
             ups, up_seconds = _clients(port, clients, args.seconds, upload)
@@ -591,6 +713,13 @@ def bench_production(args) -> None:
             while poller.revision() < final and time.perf_counter() < deadline:
                 time.sleep(0.05)
             rows_after = StandingsRow.objects.order_by("-pk").values_list("pk", flat=True)[0]
+            cpu_after = meter.read()
+            cpu_lines.append(
+                f"C = {clients}, trivial POST: "
+                f"{CpuMeter.per_request(cpu_peer, cpu_before, len(peer.rows))}\n"
+                f"C = {clients}, upload (until the standings show the last): "
+                f"{CpuMeter.per_request(cpu_before, cpu_after, len(ups.rows))}"
+            )
             shown = []
             for start, revision in list(revision_at.values())[first:]:
                 at = poller.shown_at(revision, start)
@@ -606,12 +735,79 @@ def bench_production(args) -> None:
                 f"{peer.ms(0.95):.0f} | **{ratio:.3f}** | "
                 f"{(rows_after - rows_before) // 32} | {os.getloadavg()[0]:.1f} |"
             )
+        print("\n" + "\n".join(cpu_lines))
+        print(_worker_tasks(ROOT / "var" / "bench-uploads-worker.log"))
+        meter.stop()
         _check_counted(league, args.games, answered)
     finally:
         if poller is not None:
             poller.stop()
         for proc in reversed(procs):
             proc.stop()
+
+
+def bench_profile(args) -> None:
+    """``--profile N``: N uploads' POSTs in this process through Django's test client with
+    a player's token (the production settings of ``--production``: DEBUG off, analyses on,
+    the tasks published to the Redis broker, no worker), on a league of ``--games``: the
+    queries of one upload, then CPU and wall per upload over N, then the functions that
+    took the most time under cProfile over N more (issue 31, h-upload5)."""
+    import cProfile
+    import pstats
+
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.services.standings import standings_recompute
+
+    _owner, league, unplayed = counted_league(args.games, 2 * args.profile + 2, accounts=True)
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    standings_recompute(league.pk)
+    jobs = _upload_jobs(league, unplayed[: 2 * args.profile + 2])
+    client = Client(SERVER_NAME="localhost", REMOTE_ADDR="127.0.0.1")
+
+    def post(job) -> None:
+        fixture_id, key, body = job
+        response = client.post(
+            f"/api/v1/fixtures/{fixture_id}/log/",
+            body,
+            content_type="application/json",
+            headers={"Authorization": f"Token {key}", "X-Forwarded-For": "127.0.0.2"},
+        )
+        assert response.status_code == 201, (response.status_code, response.content[:300])
+
+    post(jobs.pop())  # warm
+    with CaptureQueriesContext(connection) as queries:
+        post(jobs.pop())
+    print(f"queries of one upload's POST: {len(queries.captured_queries)}")
+    if args.show_queries:
+        for q in queries.captured_queries:
+            print("   ", q["sql"][:150])
+    cpu, wall = [], []
+    for _ in range(args.profile):
+        c0, w0 = time.process_time(), time.perf_counter()
+        post(jobs.pop())
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+    print(
+        f"{args.profile} uploads: CPU median {statistics.median(cpu) * 1000:.1f} ms, "
+        f"wall median {statistics.median(wall) * 1000:.1f} ms (this process; load "
+        f"{os.getloadavg()[0]:.1f})"
+    )
+    profile = cProfile.Profile()
+    profile.enable()
+    for _ in range(args.profile):
+        post(jobs.pop())
+    profile.disable()
+    profile.dump_stats(str(ROOT / "var" / "upload-profile.pstats"))
+    stats = pstats.Stats(profile)
+    stats.sort_stats("cumulative").print_stats(45)
+    stats.sort_stats("tottime").print_stats(20)
+    from config.celery_app import app
+
+    app.control.purge()
 
 
 def _check_counted(league, base: int, answered: dict[int, int]) -> None:
@@ -689,8 +885,15 @@ def main() -> None:
     parser.add_argument(
         "--cache", default=os.environ.get("BENCH_CACHE_URL", BROKER.rsplit("/", 1)[0] + "/13")
     )
+    parser.add_argument("--profile", type=int, default=0, help="N uploads profiled in-process")
+    parser.add_argument("--show-queries", action="store_true", help="--profile: print them")
     args = parser.parse_args()
     ensure_database()
+    if args.profile:
+        os.environ.update(_production_env(BROKER, args.cache))
+        setup_django(BROKER)
+        bench_profile(args)
+        return
     if args.production:
         setup_django(BROKER)
         bench_production(args)

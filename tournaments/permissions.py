@@ -296,15 +296,17 @@ def result_actions(
     *,
     result: Result | None = None,
     results: Iterable[Result] | None = None,
+    organizer: bool | None = None,
 ) -> ResultActions:
     """Which result actions ``user`` has on ``fixture``.
 
     ``result`` is the version that confirm, dispute and resolve act on (default: the open
     one, if any); ``results`` are the fixture's versions when the caller has them already
-    (else they are read). An organizer who plays in the game acts as a player in it: no one
-    decides their own game.
+    (else they are read); ``organizer`` whether ``user`` organizes the fixture's league
+    when the caller asked that already in this request (else it is read). An organizer who
+    plays in the game acts as a player in it: no one decides their own game.
     """
-    facts = _GameFacts.of(user, fixture, result, results)
+    facts = _GameFacts.of(user, fixture, result, results, organizer)
     refusals = {}
     for action, rule in _RESULT_RULES:
         if refusal := rule(facts):
@@ -326,9 +328,10 @@ class _GameFacts:
     decider: Refusal | None
 
     @classmethod
-    def of(cls, user, fixture: Fixture, result, results) -> _GameFacts:
+    def of(cls, user, fixture: Fixture, result, results, organizer=None) -> _GameFacts:
         seat = seat_of(user, fixture)
-        organizer = is_organizer(user, fixture.league)
+        if organizer is None:
+            organizer = is_organizer(user, fixture.league)
         versions = list(fixture.results.all() if results is None else results)
         open_result = next((r for r in versions if r.state in Result.OPEN_STATES), None)
         return cls(

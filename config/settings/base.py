@@ -430,6 +430,10 @@ PUBLIC_PAGE_CACHE_SECONDS = int(os.environ.get("PUBLIC_PAGE_CACHE_SECONDS", "30"
 # the standings page's anonymous rendering: kept only this long (at most the above), as the
 # page is polled for a newer table; a visit in that window costs no database query
 STANDINGS_PAGE_CACHE_SECONDS = int(os.environ.get("STANDINGS_PAGE_CACHE_SECONDS", "5"))
+# Under a burst of results the recompute of one league starts at most once per this many
+# seconds (its holder pauses before running again; issue 31, h-upload5): a table at most
+# this much later, one recompute for every few results instead of one for each.
+STANDINGS_RECOMPUTE_SPACING = float(os.environ.get("STANDINGS_RECOMPUTE_SPACING", "0.25"))
 # the sites that may frame the embeds (/leagues/<slug>/embed/…): every site by default;
 # a space-separated list of sources (https://club.example) narrows it
 EMBED_FRAME_ANCESTORS = os.environ.get("EMBED_FRAME_ANCESTORS", "*").split()

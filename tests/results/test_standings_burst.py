@@ -242,3 +242,71 @@ def test_a_task_finding_the_league_claimed_leaves_it_without_writing():
     assert standings.standings_recompute(league.pk)["status"] == "recomputed"
     assert _table(league)[0] == League.objects.get(pk=league.pk).results_revision
     assert League.objects.get(pk=league.pk).standings_claimed_until is None
+
+
+@pytest.mark.django_db
+def test_a_result_counted_while_a_worker_holds_the_recompute_sends_no_task(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """The revision bump reads the league's claim in the same statement: while a worker
+    holds the recompute (it lets go only after this commit, then checks the revision
+    again) no task is sent; without a holder, or with a claim that lapsed, one is
+    (issue 31, h-upload5: each result of a burst sent a task that found the league
+    claimed)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    world, extra = _league_with_games(3)
+    league = world["league"]
+    sent = []
+    monkeypatch.setattr(standings, "standings_enqueue", lambda league_id: sent.append(league_id))
+    with django_capture_on_commit_callbacks(execute=True):
+        _enter(world, world["fixture"], 0)
+    assert sent == [league.pk]  # no holder: the task is sent
+    held = timezone.now() + dt.timedelta(seconds=standings.CLAIM_SECONDS)
+    League.objects.filter(pk=league.pk).update(standings_claimed_until=held)
+    with django_capture_on_commit_callbacks(execute=True):
+        _enter(world, extra[0], 1)
+    assert sent == [league.pk]  # held: the holder takes it
+    lapsing = timezone.now() + dt.timedelta(seconds=standings.HELD_SECONDS - 1)
+    League.objects.filter(pk=league.pk).update(standings_claimed_until=lapsing)
+    with django_capture_on_commit_callbacks(execute=True):
+        _enter(world, extra[1], 2)
+    assert sent == [league.pk, league.pk]  # about to lapse (a killed holder's): sent
+    assert League.objects.get(pk=league.pk).results_revision == 3
+
+
+@pytest.mark.django_db
+def test_the_holder_pauses_between_runs_under_a_burst(monkeypatch, settings):
+    """A holder whose league moved during its run runs again no sooner than
+    STANDINGS_RECOMPUTE_SPACING after its previous run started: the results of the pause
+    are taken by that one run (issue 31, h-upload5)."""
+    world, extra = _league_with_games(4)
+    league = world["league"]
+    settings.STANDINGS_RECOMPUTE_SPACING = 0.5
+    real, calls, pauses = standings._recompute, [], []
+
+    def results_arrive_during_the_first_run(league_id):
+        calls.append(League.objects.get(pk=league_id).results_revision)
+        outcome = real(league_id)
+        if len(calls) == 1:
+            _enter(world, extra[0], 0)
+        return outcome
+
+    def pause(seconds):
+        pauses.append(seconds)
+        if len(pauses) == 1:  # results that land during the pause
+            _enter(world, extra[1], 1)
+            _enter(world, extra[2], 2)
+
+    monkeypatch.setattr(standings, "_recompute", results_arrive_during_the_first_run)
+    monkeypatch.setattr(standings.time, "sleep", pause)
+    _enter(world, world["fixture"], 9)
+    outcome = standings.standings_recompute(league.pk)
+    revision = League.objects.get(pk=league.pk).results_revision
+    assert len(calls) == 2 and calls[1] == revision == 4  # one run took all three
+    assert len(pauses) == 1 and 0 < pauses[0] <= 0.5
+    assert outcome["status"] == "recomputed" and outcome["revision"] == revision
+    monkeypatch.setattr(standings, "_recompute", real)
+    assert _from_scratch(league) == _table(league)

@@ -349,16 +349,40 @@ class FixtureLogView(FixtureView):
         },
     )
     def post(self, request, pk: int):
-        fixture = self.get_fixture(pk)
-        require_action(result_actions(request.user, fixture), SUBMIT, who_only=True)
+        fixture = self.get_submit_fixture(pk)
+        # who may submit (before the body is read); the versions do not decide it: the
+        # game's state is checked under the fixture's lock by the service
+        actions = result_actions(request.user, fixture, results=())
+        require_action(actions, SUBMIT, who_only=True)
         check_declared_size(request)
         content = self._upload(request)
         _refuse_unstorable_log(content)
-        upload = result_services.game_log_upload(fixture=fixture, content=content, by=request.user)
-        response = self.created(upload.result)
-        if not upload.created:  # this very log was submitted before: nothing new
+        upload = result_services.game_log_upload(
+            fixture=fixture, content=content, by=request.user, submitter=actions
+        )
+        if upload.created:  # the new version as stored, answered without reading it back
+            response = Response(
+                ResultSerializer(upload.result).data, status=status.HTTP_201_CREATED
+            )
+        else:  # this very log was submitted before: nothing new
+            response = self.created(upload.result)
             response.status_code = status.HTTP_200_OK
         return response
+
+    def get_submit_fixture(self, pk: int) -> Fixture:
+        """The game as a submission's first check needs it: its league and its seats with
+        their players (not its versions: they are read under the service's lock)."""
+        seats = Seat.objects.select_related("entry__player")
+        fixture = (
+            visible_fixtures(self.request.user)
+            .select_related("league")
+            .prefetch_related(Prefetch("seats", queryset=seats))
+            .filter(pk=pk)
+            .first()
+        )
+        if fixture is None:
+            raise Http404(f"there is no game {pk}")
+        return fixture
 
     def _upload(self, request) -> bytes:
         data = request.data

@@ -311,12 +311,14 @@ def _decides(actions: ResultActions) -> bool:
     return actions.organizer and actions.seat is None
 
 
-def _require_submitter(by, fixture: Fixture) -> None:
+def _require_submitter(by, fixture: Fixture) -> ResultActions:
     """Before anything is read from the upload or the form: refuse a user who may not
     submit for this game at all, or a game that takes no result. The whole rule is
     checked again under the fixture's lock (``_submit_actions``)."""
-    require_action(result_actions(by, fixture), SUBMIT, who_only=True)
+    actions = result_actions(by, fixture)
+    require_action(actions, SUBMIT, who_only=True)
     _require_open(fixture)
+    return actions
 
 
 def _submit_actions(by, fixture: Fixture, versions: list[Result] | None = None):
@@ -344,7 +346,25 @@ def _require_log_unused_elsewhere(fixture: Fixture, sha256: str) -> None:
         .first()
     )
     if other is not None:
-        raise coded("log_used", game=other.fixture.label or other.fixture_id, id=other.fixture_id)
+        raise _log_used(other)
+
+
+def _log_used(other: Result) -> ServiceError:
+    return coded("log_used", game=other.fixture.label or other.fixture_id, id=other.fixture_id)
+
+
+def _standing_results_of_log(fixture: Fixture, sha256: str) -> tuple[Result | None, Result | None]:
+    """The first standing (not gone) result of the log ``sha256`` at ``fixture`` and the
+    first at another game, in one query (in the results' order, as ``.first()`` of each
+    read them)."""
+    rows = list(
+        Result.objects.filter(game_log__sha256=sha256)
+        .exclude(state__in=GONE)
+        .select_related("fixture")
+    )
+    same = next((r for r in rows if r.fixture_id == fixture.pk), None)
+    elsewhere = next((r for r in rows if r.fixture_id != fixture.pk), None)
+    return same, elsewhere
 
 
 # --- submitting ------------------------------------------------------------------------------
@@ -374,6 +394,7 @@ def game_log_upload(
     by,
     played_online: bool = False,
     reason: str = "",
+    submitter: ResultActions | None = None,
 ) -> Upload:
     """A player at the board (or an organizer) submits the game's log.
 
@@ -387,8 +408,16 @@ def game_log_upload(
     Re-submitting an identical log returns the existing result with ``created`` False:
     of many identical concurrent uploads exactly one creates the result (the fixture's row
     lock orders them).
+
+    ``submitter``: the user's actions on ``fixture`` when the caller checked already that
+    they may submit (``result_actions``, ``require_action(…, SUBMIT, who_only=True)``), in
+    this request: not asked again (issue 31, h-upload5: the API's POST asked who organizes
+    the league three times).
     """
-    _require_submitter(by, fixture)
+    if submitter is None:
+        submitter = _require_submitter(by, fixture)
+    else:
+        _require_open(fixture)
     checked = _accepted_log(fixture, by, content)
     with transaction.atomic():
         # one locked read of the game with its seats (and their players) and its result
@@ -400,11 +429,14 @@ def game_log_upload(
         # what follows writes results: no one may read the versions from the cache again
         fixture._prefetched_objects_cache.pop("results", None)
         _require_open(fixture)
-        actions = result_actions(by, fixture, results=versions)
-        same = fixture.results.filter(game_log__sha256=checked.sha256).exclude(state__in=GONE)
-        if existing := same.first():  # an identical re-upload: recognised, not duplicated
-            return Upload(_upload_again(existing, fixture, by, actions), created=False)
-        _require_log_unused_elsewhere(fixture, checked.sha256)
+        actions = result_actions(by, fixture, results=versions, organizer=submitter.organizer)
+        # the results of this log (its SHA-256) that stand, at this game and any other, in
+        # one read: an identical re-upload is recognised, a log of another game refused
+        same, elsewhere = _standing_results_of_log(fixture, checked.sha256)
+        if same is not None:  # an identical re-upload: recognised, not duplicated
+            return Upload(_upload_again(same, fixture, by, actions), created=False)
+        if elsewhere is not None:
+            raise _log_used(elsewhere)
         require_action(actions, SUBMIT)
         log, _ = game_log_store(checked, by=by)
         counts_now = _decides(actions) or played_online or not fixture.league.confirmation_required

@@ -67,11 +67,14 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-#: a claim that lasts at least this much longer is a running holder's (``_claim``: 60 s)
+#: a claim that lasts at least this much longer is a running holder's (``_claim``: 60 s);
+#: measured from the bump's own statement (``statement_timestamp()``, not ``now()``, the
+#: transaction's start: a long transaction would otherwise trust a lapsing claim)
 HELD_SECONDS = 5
 
 _BUMP_SQL = f"""UPDATE "tournaments_league" SET "results_revision" = "results_revision" + 1
-WHERE "id" = %s RETURNING "standings_claimed_until" > now() + interval '{HELD_SECONDS} s'"""
+WHERE "id" = %s
+RETURNING "standings_claimed_until" > statement_timestamp() + interval '{HELD_SECONDS} s'"""
 
 
 def standings_invalidate(league: League) -> None:

@@ -232,33 +232,32 @@ class ContentStamp:
         return f"c{self.league_id}-{self.revision}-{self.ratings}"
 
 
-#: one statement, no ORM compile (asked on every visit of a league's stored pages); the
-#: ratings writer's row keeps its historical table name (ratings/models.py ``RatingState``)
-CONTENT_STAMP_SQL = """
+def _content_stamp_sql(where: str) -> str:
+    """The league's content stamp, of the league ``where`` picks (``l`` the league's row):
+    one builder for every form, so a reworded condition cannot silently drift."""
+    return f"""
 SELECT l.id, l.is_public, COALESCE(v.n, 0),
        (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
         ORDER BY r.id LIMIT 1)
 FROM tournaments_league l LEFT JOIN tournaments_leaguerevision v ON v.league_id = l.id
-WHERE l.slug = %s
+WHERE {where}
 """
 
 
+#: one statement, no ORM compile (asked on every visit of a league's stored pages); the
+#: ratings writer's row keeps its historical table name (ratings/models.py ``RatingState``)
+CONTENT_STAMP_SQL = _content_stamp_sql("l.slug = %s")
 #: the same stamp, of the league of a game
-GAME_STAMP_SQL = CONTENT_STAMP_SQL.replace(
-    "WHERE l.slug = %s",
-    "WHERE l.id = (SELECT f.league_id FROM tournaments_fixture f WHERE f.id = %s)",
+GAME_STAMP_SQL = _content_stamp_sql(
+    "l.id = (SELECT f.league_id FROM tournaments_fixture f WHERE f.id = %s)"
 )
-
-
 #: ... of the league of a result (the API's result) and of a playoff series
-RESULT_STAMP_SQL = CONTENT_STAMP_SQL.replace(
-    "WHERE l.slug = %s",
-    "WHERE l.id = (SELECT f.league_id FROM tournaments_result r0"
-    " JOIN tournaments_fixture f ON f.id = r0.fixture_id WHERE r0.id = %s)",
+RESULT_STAMP_SQL = _content_stamp_sql(
+    "l.id = (SELECT f.league_id FROM tournaments_result r0"
+    " JOIN tournaments_fixture f ON f.id = r0.fixture_id WHERE r0.id = %s)"
 )
-SERIES_STAMP_SQL = CONTENT_STAMP_SQL.replace(
-    "WHERE l.slug = %s",
-    "WHERE l.id = (SELECT s.league_id FROM tournaments_series s WHERE s.id = %s)",
+SERIES_STAMP_SQL = _content_stamp_sql(
+    "l.id = (SELECT s.league_id FROM tournaments_series s WHERE s.id = %s)"
 )
 
 
@@ -306,16 +305,23 @@ WITH_REVISIONS = "tournaments_league l LEFT JOIN tournaments_leaguerevision v ON
 
 SITE_STAMP_SQL = f"SELECT {LEAGUES_DIGEST} FROM {WITH_REVISIONS}"
 
-#: a player's page: the player's row (a rename, a suffix, an account linked), the leagues
-#: they are entered in (their games, results, opponents) and the ratings writer's time
-PLAYER_STAMP_SQL = f"""
+
+def _player_stamp_sql(where: str) -> str:
+    """The player page's stamp of the player ``where`` picks (``p`` the player's row): one
+    builder for every form of it, so the forms cannot drift apart."""
+    return f"""
 SELECT p.id, md5(p::text),
        (SELECT {LEAGUES_DIGEST} FROM {WITH_REVISIONS}
         WHERE l.id IN (SELECT e.league_id FROM tournaments_entry e WHERE e.player_id = p.id)),
        (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
         ORDER BY r.id LIMIT 1)
-FROM tournaments_player p WHERE p.slug = %s
+FROM tournaments_player p WHERE {where}
 """
+
+
+#: a player's page: the player's row (a rename, a suffix, an account linked), the leagues
+#: they are entered in (their games, results, opponents) and the ratings writer's time
+PLAYER_STAMP_SQL = _player_stamp_sql("p.slug = %s")
 
 
 def site_stamp() -> str | None:
@@ -330,7 +336,7 @@ def site_stamp() -> str | None:
 
 
 #: the same stamp, of the player of an account ("My games")
-USER_PLAYER_STAMP_SQL = PLAYER_STAMP_SQL.replace("WHERE p.slug = %s", "WHERE p.user_id = %s")
+USER_PLAYER_STAMP_SQL = _player_stamp_sql("p.user_id = %s")
 
 
 def player_stamp(slug: str) -> str | None:
@@ -423,3 +429,66 @@ def pair_stamp(slug: str, other: str) -> str | None:
         return None
     pk, other_pk, row, other_row, leagues = found
     return f"h{pk}-{other_pk}-{row}-{other_row}-{leagues or '-'}"
+
+
+#: "My leagues" (/me/leagues/): the account's own columns the page reads (staff, address:
+#: may they create a league), its confirmed addresses, its claims (with the claimed
+#: player's name), and the revisions of the leagues its players are entered in and of
+#: those it owns or organizes (entries, their states, names, statuses)
+MY_LEAGUES_STAMP_SQL = f"""
+SELECT md5(concat_ws('|', u.username, u.email, u.is_staff, u.is_active, u.is_superuser)),
+       (SELECT md5(string_agg(c::text, ',' ORDER BY c.id)) FROM tournaments_confirmedemail c
+        WHERE c.user_id = u.id),
+       (SELECT md5(string_agg(k::text || '|' || p.name, ',' ORDER BY k.id))
+        FROM tournaments_playerclaim k JOIN tournaments_player p ON p.id = k.player_id
+        WHERE k.user_id = u.id),
+       (SELECT {LEAGUES_DIGEST} FROM {WITH_REVISIONS}
+        WHERE l.id IN (SELECT e.league_id FROM tournaments_entry e
+                       JOIN tournaments_player p ON p.id = e.player_id WHERE p.user_id = u.id)
+           OR l.owner_id = u.id
+           OR l.id IN (SELECT o.league_id FROM tournaments_league_organizers o
+                       WHERE o.user_id = u.id))
+FROM auth_user u WHERE u.id = %s
+"""
+
+
+def my_leagues_stamp(user_id: int) -> str | None:
+    """What "My leagues" shows of the account (one query): see ``MY_LEAGUES_STAMP_SQL``.
+    None where no revision is kept."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(MY_LEAGUES_STAMP_SQL, [user_id])
+        found = cursor.fetchone()
+    return None if found is None else "m" + "-".join(str(part or "-") for part in found)
+
+
+#: a league's manage page: its content stamp and what no league revision covers — its
+#: open invitations (with their links), the claims on its players (and the claimant's
+#: name), its players' private result links
+MANAGE_STAMP_SQL = """
+SELECT l.id, COALESCE(v.n, 0),
+       (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
+        ORDER BY r.id LIMIT 1),
+       (SELECT md5(string_agg(i::text, ',' ORDER BY i.id)) FROM tournaments_invitation i
+        WHERE i.league_id = l.id),
+       (SELECT md5(string_agg(k::text || '|' || COALESCE(u.username, ''), ',' ORDER BY k.id))
+        FROM tournaments_playerclaim k LEFT JOIN auth_user u ON u.id = k.user_id
+        WHERE k.player_id IN (SELECT e.player_id FROM tournaments_entry e
+                              WHERE e.league_id = l.id)),
+       (SELECT md5(string_agg(k::text, ',' ORDER BY k.id)) FROM tournaments_resultlink k
+        WHERE k.entry_id IN (SELECT e.id FROM tournaments_entry e WHERE e.league_id = l.id))
+FROM tournaments_league l LEFT JOIN tournaments_leaguerevision v ON v.league_id = l.id
+WHERE l.id = %s
+"""
+
+
+def manage_stamp(league_id: int) -> str | None:
+    """What a league's manage page shows beyond the visitor (one query): see
+    ``MANAGE_STAMP_SQL``. None where no revision is kept."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(MANAGE_STAMP_SQL, [league_id])
+        found = cursor.fetchone()
+    return None if found is None else "o" + "-".join(str(part or "-") for part in found)

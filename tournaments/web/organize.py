@@ -17,6 +17,7 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.recurrence import round_dates
 from tournaments.models import Entry, Invitation, Player, PlayerClaim, ResultLink
 from tournaments.permissions import may_vouch_for
+from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors.next_step import next_step
 from tournaments.services import entries as entry_services
 from tournaments.services import leagues as league_services
@@ -33,6 +34,7 @@ from tournaments.web.organize_forms import (
     OrganizerForm,
     RecurrenceForm,
 )
+from tournaments.web.personal import personal_page
 
 
 def _open_invitations(request, league) -> list[dict]:
@@ -164,7 +166,16 @@ def _failed(request, league, exc: ServiceError, form=None, name: str | None = No
 @login_required
 @require_GET
 def manage(request, slug: str):
-    return _render(request, organized_league(request, slug))
+    """Stored per organizer (``personal_page``) under ``manage_stamp``: the league's
+    revision, its invitations, the claims on its players and its result links."""
+    league = organized_league(request, slug)
+
+    def page(csrf_token: str):
+        context = {**_manage_context(request, league), "csrf_token": csrf_token}
+        return render(request, "tournaments/organize/manage.html", context), None
+
+    stamp = league_selectors.manage_stamp(league.pk)
+    return personal_page(request, f"manage-{league.pk}", stamp, page)
 
 
 def _player_named(name: str, organizer=None) -> Player:

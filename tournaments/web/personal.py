@@ -1,0 +1,93 @@
+"""Signed-in pages stored per account and revision (docs/pages.md, "Stored renderings"):
+My games, My leagues, a league's manage page and results desk. The whole page, the site's
+header included, is rendered once per account, revision of what it shows (``stamp``, one
+SQL statement the page's view reads), the header's own state (the account's name and
+flags, the inbox count), language, scheme, host and full path, and code
+(``rendering_version``), then served as stored bytes. Per visit stay: the session, the
+user, the stamp, the inbox count and the forms' CSRF tokens (the stored page holds a
+placeholder, each visit puts in its own token: ``CSRF_PLACEHOLDER``). A visit with a
+pending message is rendered afresh (the messages are shown once) and not stored; a page
+that changes with the clock says until when its rendering holds (``until``, a Unix time)."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from functools import cache as memoize
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.template import engines
+from django.utils.crypto import salted_hmac
+from django.utils.translation import get_language
+
+from tournaments.web.caching import REVISED_PAGE_SECONDS, rendering_version
+
+
+@memoize
+def csrf_placeholder() -> str:
+    """What a stored page holds in place of each form's CSRF token: derived from the
+    secret key (the same in every process sharing the cache, unguessable, so no name a
+    visitor types can contain it)."""
+    return "csrf-" + salted_hmac("tournaments.me.csrf", "placeholder").hexdigest()[:32]
+
+
+def _unread_count(request: HttpRequest):
+    """The header's inbox count, through the template engine's context processors (the
+    notifications app sits above this one): the same value, asked once per request, that
+    the header shows."""
+    for processor in engines["django"].engine.template_context_processors:
+        value = processor(request).get("unread_notifications")
+        if value is not None:
+            return value() if callable(value) else value
+    return None
+
+
+def header_state(request: HttpRequest) -> str:
+    """What the site's header shows of the visitor: their account, name and flags and
+    their inbox count (one query, the one the header would run)."""
+    user = request.user
+    name = f"{user.get_username()}|{user.is_staff}|{user.is_superuser}|{user.is_active}"
+    name = hashlib.blake2b(name.encode(), digest_size=12).hexdigest()
+    return f"{user.pk}-{name}-{_unread_count(request)}"
+
+
+def personal_page(
+    request: HttpRequest,
+    scope: str,
+    stamp: str | None,
+    render_page: Callable[[str], tuple[HttpResponse, float | None]],
+) -> HttpResponse:
+    """The page from the store, or ``render_page(csrf_token)`` (a response and until when it
+    holds: None, until the stamp changes) rendered with the placeholder and stored.
+    ``stamp`` None (no revision kept: SQLite; or nothing exact to key on) renders afresh
+    with the visit's own token; so does a visit with a pending message."""
+    token = get_token(request)  # the visit's own; sets the cookie as the tag would
+    if stamp is None or len(messages.get_messages(request)):
+        response, _until = render_page(token)
+        return response
+    where = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
+    where = hashlib.blake2b(where.encode(), digest_size=16).hexdigest()
+    key = (
+        f"personal-page:{rendering_version()}:{scope}:{header_state(request)}:{stamp}:"
+        f"{get_language()}:{where}"
+    )
+    stored = cache.get(key)
+    if stored is not None and (stored[2] is None or time.time() < stored[2]):
+        content, content_type, _until = stored
+    else:
+        response, until = render_page(csrf_placeholder())
+        if response.streaming or response.status_code != 200:
+            if not response.streaming:  # not stored: its tokens are the visit's
+                response.content = _with_token(response.content, token)
+            return response
+        content, content_type = response.content, response["Content-Type"]
+        cache.set(key, (content, content_type, until), REVISED_PAGE_SECONDS)
+    return HttpResponse(_with_token(content, token), content_type=content_type)
+
+
+def _with_token(content: bytes, token: str) -> bytes:
+    return content.replace(csrf_placeholder().encode(), token.encode())

@@ -133,7 +133,13 @@ def test_the_inbox_count_and_messages_are_the_visits_own(olga, owner, league):
     assert 'class="messages"' not in after and after == fresh(olga, manage_url(league))
 
 
-def test_manage_shows_entries_invitations_claims_links_and_organizers(olga, league, owner):
+def test_manage_shows_entries_invitations_claims_links_and_organizers(
+    olga, league, owner, monkeypatch
+):
+    import time
+
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now)  # an invitation link holds its signing time
     url = manage_url(league)
     before = store(olga, url)
     Invitation.objects.create(league=league, email="new@example.org", created_by=owner)
@@ -226,3 +232,17 @@ def test_the_desk_follows_the_clock_passing_a_deadline(olga, league, monkeypatch
     monkeypatch.setattr(timezone, "now", lambda: later)
     monkeypatch.setattr("tournaments.web.personal.time.time", lambda: later.timestamp())
     assert shows_the_truth(olga, url) != html
+
+
+def test_an_invitation_link_is_signed_for_each_visit(olga, league, owner):
+    from django.core import signing
+
+    from tournaments.services.entries import INVITATION_SALT, invitation_from_token
+
+    invitation = Invitation.objects.create(league=league, email="new@example.org", created_by=owner)
+    visit(olga, manage_url(league))
+    html = visit(olga, manage_url(league))  # from the store
+    assert csrf_placeholder() not in html
+    token = re.search(r"/invitations/([^/\"]+)/", html).group(1)
+    assert signing.loads(token, salt=INVITATION_SALT) == {"i": invitation.pk}
+    assert invitation_from_token(token) == invitation

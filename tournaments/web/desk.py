@@ -57,7 +57,7 @@ def league_desk(request, slug: str):
             "resolve_form": ResolveForm(),
             "csrf_token": csrf_token,
         }
-        return render(request, "tournaments/desk.html", context), until and until.timestamp()
+        return render(request, "tournaments/desk.html", context), until and until.timestamp(), None
 
     # stored per organizer (``personal_page``) under the league's content stamp (results,
     # disputes, rejected uploads, analyses, who sent them), until the next game becomes

@@ -74,7 +74,7 @@ def my_leagues(request):
 
     def page(csrf_token: str):
         context = {**_my_context(request), "csrf_token": csrf_token}
-        return render(request, "tournaments/organize/my_leagues.html", context), None
+        return render(request, "tournaments/organize/my_leagues.html", context), None, None
 
     stamp = league_selectors.my_leagues_stamp(request.user.pk)
     return personal_page(request, "my-leagues", stamp, page)

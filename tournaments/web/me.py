@@ -21,7 +21,7 @@ from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors import my_games as my_games_selectors
 from tournaments.services import players as player_services
 from tournaments.services.errors import ServiceError
-from tournaments.web.personal import personal_page
+from tournaments.web.personal import Rendered, personal_page
 
 CALENDAR_SALT = "tournaments.my-calendar"
 
@@ -63,7 +63,7 @@ def my_games(request):
     return personal_page(request, "me", stamp, lambda token: _my_games_page(request, token))
 
 
-def _my_games_page(request, csrf_token: str) -> tuple[HttpResponse, float | None]:
+def _my_games_page(request, csrf_token: str) -> Rendered:
     page = my_games_selectors.my_games(request.user)
     calendar_url = None
     if page.player is not None:
@@ -81,7 +81,7 @@ def _my_games_page(request, csrf_token: str) -> tuple[HttpResponse, float | None
         # our own template's output (autoescaped)
         {"body_html": mark_safe(body), "csrf_token": csrf_token},
     )
-    return response, page.changes_at.timestamp() if page.changes_at else None
+    return response, page.changes_at.timestamp() if page.changes_at else None, None
 
 
 @login_required

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -37,13 +38,17 @@ from tournaments.web.organize_forms import (
 from tournaments.web.personal import personal_page
 
 
-def _open_invitations(request, league) -> list[dict]:
-    """The invitations not yet accepted nor revoked, each with the link to hand out."""
+def _open_invitations(request, league, links: bool = True) -> list[dict]:
+    """The invitations not yet accepted nor revoked, each with the link to hand out (with
+    ``links`` False: a placeholder in place of its signed token, ``_invitation_links``)."""
     return [
         {
             "invitation": inv,
             "url": request.build_absolute_uri(
-                reverse("tournaments:invitation", args=[invitation_token(inv)])
+                reverse(
+                    "tournaments:invitation",
+                    args=[invitation_token(inv) if links else _invitation_link_placeholder(inv.pk)],
+                )
             ),
         }
         for inv in Invitation.objects.filter(
@@ -116,9 +121,9 @@ def _forms_context(forms: dict) -> dict:
     }
 
 
-def _manage_context(request, league, **forms) -> dict:
+def _manage_context(request, league, invitation_links: bool = True, **forms) -> dict:
     entries = list(league.entries.select_related("player__user").order_by("player__name"))
-    invitations = _open_invitations(request, league)
+    invitations = _open_invitations(request, league, invitation_links)
     claims = _claims_to_decide(request.user, league)
     organizers = list(league.organizers.all())
     cycles = league.cycles.count()
@@ -171,11 +176,29 @@ def manage(request, slug: str):
     league = organized_league(request, slug)
 
     def page(csrf_token: str):
-        context = {**_manage_context(request, league), "csrf_token": csrf_token}
-        return render(request, "tournaments/organize/manage.html", context), None
+        context = _manage_context(request, league, invitation_links=False)
+        context["csrf_token"] = csrf_token
+        invitations = [row["invitation"].pk for row in context["invitations"]]
+        return render(request, "tournaments/organize/manage.html", context), None, invitations
 
     stamp = league_selectors.manage_stamp(league.pk)
-    return personal_page(request, f"manage-{league.pk}", stamp, page)
+    return personal_page(request, f"manage-{league.pk}", stamp, page, _invitation_links)
+
+
+def _invitation_link_placeholder(pk: int) -> str:
+    """What a stored manage page holds in place of an invitation's signed token (derived
+    from the secret key, as ``csrf_placeholder``, and not containing it)."""
+    secret = salted_hmac("tournaments.manage.invitation", "placeholder").hexdigest()[:32]
+    return f"invitation-{secret}-{pk}-"
+
+
+def _invitation_links(content: bytes, invitations: list[int]) -> bytes:
+    """The open invitations' links signed for this visit (a link holds the time it was
+    signed: valid ``INVITATION_MAX_AGE`` from the moment it is shown, as before)."""
+    for pk in invitations:
+        token = invitation_token(Invitation(pk=pk))
+        content = content.replace(_invitation_link_placeholder(pk).encode(), token.encode())
+    return content
 
 
 def _player_named(name: str, organizer=None) -> Player:

@@ -15,6 +15,7 @@ import hashlib
 import time
 from collections.abc import Callable
 from functools import cache as memoize
+from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
@@ -55,19 +56,29 @@ def header_state(request: HttpRequest) -> str:
     return f"{user.pk}-{name}-{_unread_count(request)}"
 
 
+#: what a page's view renders: ``render_page(csrf_token)`` gives the response, until when
+#: it holds (a Unix time; None: until the stamp changes) and what ``finish`` needs
+Rendered = tuple[HttpResponse, float | None, Any]
+
+
 def personal_page(
     request: HttpRequest,
     scope: str,
     stamp: str | None,
-    render_page: Callable[[str], tuple[HttpResponse, float | None]],
+    render_page: Callable[[str], Rendered],
+    finish: Callable[[bytes, Any], bytes] | None = None,
 ) -> HttpResponse:
-    """The page from the store, or ``render_page(csrf_token)`` (a response and until when it
-    holds: None, until the stamp changes) rendered with the placeholder and stored.
-    ``stamp`` None (no revision kept: SQLite; or nothing exact to key on) renders afresh
-    with the visit's own token; so does a visit with a pending message."""
+    """The page from the store, or ``render_page(csrf_token)`` rendered with the
+    placeholder and stored. ``finish(content, extra)`` puts in what each visit mints
+    afresh besides the CSRF token (signed links that hold the time of signing), from the
+    ``extra`` ``render_page`` gave. ``stamp`` None (no revision kept: SQLite; or nothing
+    exact to key on) renders afresh with the visit's own token; so does a visit with a
+    pending message."""
     token = get_token(request)  # the visit's own; sets the cookie as the tag would
     if stamp is None or len(messages.get_messages(request)):
-        response, _until = render_page(token)
+        response, _until, extra = render_page(token)
+        if finish is not None and not response.streaming:
+            response.content = finish(response.content, extra)
         return response
     where = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
     where = hashlib.blake2b(where.encode(), digest_size=16).hexdigest()
@@ -77,16 +88,20 @@ def personal_page(
     )
     stored = cache.get(key)
     if stored is not None and (stored[2] is None or time.time() < stored[2]):
-        content, content_type, _until = stored
+        content, content_type, _until, extra = stored
     else:
-        response, until = render_page(csrf_placeholder())
+        response, until, extra = render_page(csrf_placeholder())
         if response.streaming or response.status_code != 200:
             if not response.streaming:  # not stored: its tokens are the visit's
-                response.content = _with_token(response.content, token)
+                content = _with_token(response.content, token)
+                response.content = finish(content, extra) if finish else content
             return response
         content, content_type = response.content, response["Content-Type"]
-        cache.set(key, (content, content_type, until), REVISED_PAGE_SECONDS)
-    return HttpResponse(_with_token(content, token), content_type=content_type)
+        cache.set(key, (content, content_type, until, extra), REVISED_PAGE_SECONDS)
+    content = _with_token(content, token)
+    if finish is not None:
+        content = finish(content, extra)
+    return HttpResponse(content, content_type=content_type)
 
 
 def _with_token(content: bytes, token: str) -> bytes:

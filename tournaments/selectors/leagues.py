@@ -297,13 +297,19 @@ def _stamp(sql: str, key) -> ContentStamp | None:
     return ContentStamp(league_id, is_public, revision, ratings or "-")
 
 
-#: every league's revision, digested: a change of any league (or a league made or
-#: deleted) changes it; revisions only grow, and the list names each league, so no two
-#: states of the site give the same text
+#: the revisions of a set of leagues (a player's, a pair's, an account's), digested: a
+#: change of any of them (or one added or gone) changes it; revisions only grow, and the
+#: list names each league, so no two states give the same text
 LEAGUES_DIGEST = "md5(string_agg(l.id || ':' || COALESCE(v.n, 0), ',' ORDER BY l.id))"
 WITH_REVISIONS = "tournaments_league l LEFT JOIN tournaments_leaguerevision v ON v.league_id = l.id"
 
-SITE_STAMP_SQL = f"SELECT {LEAGUES_DIGEST} FROM {WITH_REVISIONS}"
+#: the site's revision (``SiteRevision``: raised with every league's revision and by every
+#: league made or deleted; a sum of per-session counters, the ended sessions' folded into
+#: one row): one sum, as flat as the live sessions, where a digest of every league's
+#: revision grew with the leagues
+SITE_REVISION = "(SELECT COALESCE(sum(x.n), 0) FROM tournaments_siterevision x)"
+
+SITE_STAMP_SQL = f"SELECT {SITE_REVISION}"
 
 
 def _player_stamp_sql(where: str) -> str:
@@ -325,14 +331,14 @@ PLAYER_STAMP_SQL = _player_stamp_sql("p.slug = %s")
 
 
 def site_stamp() -> str | None:
-    """A digest of every league's content revision (the home page: its leagues and newest
-    results); None where no revision is kept."""
+    """The site's revision (the home page: its leagues and newest results; every league's
+    revision raises it); None where no revision is kept."""
     if connection.vendor != "postgresql":
         return None
     with connection.cursor() as cursor:
         cursor.execute(SITE_STAMP_SQL)
-        (digest,) = cursor.fetchone()
-    return f"s{digest or '-'}"
+        (revision,) = cursor.fetchone()
+    return f"s{revision}"
 
 
 #: the same stamp, of the player of an account ("My games")
@@ -370,21 +376,19 @@ RATINGS_TIME = (
     " ORDER BY r.id LIMIT 1)"
 )
 
-#: the pages that list players or leagues across the site: every league's revision and
+#: the pages that list players or leagues across the site: the site's revision and
 #: the players' revision (the rankings, the search), and the ratings writer's time (the
 #: ratings table)
-DIRECTORY_STAMP_SQL = f"SELECT {LEAGUES_DIGEST}, {PLAYERS_REVISION} FROM {WITH_REVISIONS}"
-RATINGS_STAMP_SQL = (
-    f"SELECT {LEAGUES_DIGEST}, {PLAYERS_REVISION}, {RATINGS_TIME} FROM {WITH_REVISIONS}"
-)
+DIRECTORY_STAMP_SQL = f"SELECT {SITE_REVISION}, {PLAYERS_REVISION}"
+RATINGS_STAMP_SQL = f"SELECT {SITE_REVISION}, {PLAYERS_REVISION}, {RATINGS_TIME}"
 
 
 def directory_stamp(*, ratings: bool = False) -> str | None:
-    """What a site-wide page shows, as one string (one query): every league's revision
-    (names, visibility, formats, entries, games, results, standings, series — and the
-    players entered, whose rename raises their leagues) and the players' revision (every
-    player, entered anywhere or not); with ``ratings`` also the ratings writer's time
-    (every rating it writes). None where no revision is kept."""
+    """What a site-wide page shows, as one string (one query): the site's revision (every
+    league's: names, visibility, formats, entries, games, results, standings, series — and
+    the players entered, whose rename raises their leagues; leagues made or deleted) and
+    the players' revision (every player, entered anywhere or not); with ``ratings`` also
+    the ratings writer's time (every rating it writes). None where no revision is kept."""
     if connection.vendor != "postgresql":
         return None
     with connection.cursor() as cursor:

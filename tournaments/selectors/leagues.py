@@ -362,10 +362,24 @@ def _player_stamp(sql: str, key) -> str | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, [key])
         found = cursor.fetchone()
-    if found is None:
-        return None
+    return None if found is None else player_stamp_text(found)
+
+
+def player_stamp_text(found: tuple) -> str:
+    """The player page's stamp from the row of ``PLAYER_STAMP_SQL`` (or its other forms)."""
     pk, row, leagues, ratings = found
     return f"p{pk}-{row}-{leagues or '-'}-{ratings or '-'}"
+
+
+def joined_stamp_text(prefix: str, found: tuple) -> str:
+    """A stamp from the row of a stamp's statement: its columns joined."""
+    return prefix + "-".join(str(part or "-") for part in found)
+
+
+def content_stamp_text(found: tuple) -> str:
+    """A league's content stamp (its ETag) from the row of ``CONTENT_STAMP_SQL``."""
+    league_id, is_public, revision, ratings = found
+    return ContentStamp(league_id, is_public, revision, ratings or "-").etag
 
 
 #: the players' revision (``PlayersRevision``: every player made, changed or deleted; a sum
@@ -464,7 +478,7 @@ def my_leagues_stamp(user_id: int) -> str | None:
     with connection.cursor() as cursor:
         cursor.execute(MY_LEAGUES_STAMP_SQL, [user_id])
         found = cursor.fetchone()
-    return None if found is None else "m" + "-".join(str(part or "-") for part in found)
+    return None if found is None else joined_stamp_text("m", found)
 
 
 #: a league's manage page: its content stamp and what no league revision covers — its
@@ -495,4 +509,4 @@ def manage_stamp(league_id: int) -> str | None:
     with connection.cursor() as cursor:
         cursor.execute(MANAGE_STAMP_SQL, [league_id])
         found = cursor.fetchone()
-    return None if found is None else "o" + "-".join(str(part or "-") for part in found)
+    return None if found is None else joined_stamp_text("o", found)

@@ -29,7 +29,7 @@ from tournaments.web.forms import (
     hand_result_send,
 )
 from tournaments.web.lookups import fixture_or_404, league_or_404, safe_next
-from tournaments.web.personal import personal_page
+from tournaments.web.personal import Stamp, personal_page
 
 
 @require_GET
@@ -64,8 +64,9 @@ def league_desk(request, slug: str):
     # overdue; an open event's desk (the championship day's clock) is rendered each time
     stamp = None
     if league.event_kind == league.EventKind.LEAGUE:
-        content = league_selectors.content_stamp(league.slug)
-        stamp = content.etag if content is not None else None
+        stamp = Stamp(
+            league_selectors.CONTENT_STAMP_SQL, (league.slug,), league_selectors.content_stamp_text
+        )
     return personal_page(request, f"desk-{league.pk}", stamp, page)
 
 

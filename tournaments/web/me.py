@@ -21,7 +21,7 @@ from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors import my_games as my_games_selectors
 from tournaments.services import players as player_services
 from tournaments.services.errors import ServiceError
-from tournaments.web.personal import Rendered, personal_page
+from tournaments.web.personal import Rendered, Stamp, personal_page
 
 CALENDAR_SALT = "tournaments.my-calendar"
 
@@ -59,7 +59,11 @@ def my_games(request):
     only before that moment (``MyGames.changes_at``). An account without a player is
     rendered each time (no stamp), as is every visit where the database keeps no revision
     (SQLite)."""
-    stamp = league_selectors.user_player_stamp(request.user.pk)
+    stamp = Stamp(
+        league_selectors.USER_PLAYER_STAMP_SQL,
+        (request.user.pk,),
+        league_selectors.player_stamp_text,
+    )
     return personal_page(request, "me", stamp, lambda token: _my_games_page(request, token))
 
 

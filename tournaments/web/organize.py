@@ -4,6 +4,8 @@ link, decide join requests and claims, and add co-organizers."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -35,7 +37,7 @@ from tournaments.web.organize_forms import (
     OrganizerForm,
     RecurrenceForm,
 )
-from tournaments.web.personal import personal_page
+from tournaments.web.personal import Stamp, personal_page
 
 
 def _open_invitations(request, league, links: bool = True) -> list[dict]:
@@ -181,7 +183,11 @@ def manage(request, slug: str):
         invitations = [row["invitation"].pk for row in context["invitations"]]
         return render(request, "tournaments/organize/manage.html", context), None, invitations
 
-    stamp = league_selectors.manage_stamp(league.pk)
+    stamp = Stamp(
+        league_selectors.MANAGE_STAMP_SQL,
+        (league.pk,),
+        partial(league_selectors.joined_stamp_text, "o"),
+    )
     return personal_page(request, f"manage-{league.pk}", stamp, page, _invitation_links)
 
 

@@ -5,7 +5,7 @@ SQL statement the page's view reads), the header's own state (the account's name
 flags, the inbox count), language, scheme, host and full path, and code
 (``rendering_version``), then served as stored bytes. Per visit stay: the session, the
 user, the stamp, the inbox count and the forms' CSRF tokens (the stored page holds a
-placeholder, each visit puts in its own token: ``CSRF_PLACEHOLDER``). A visit with a
+placeholder, each visit puts in its own token: ``csrf_placeholder``). A visit with a
 pending message is rendered afresh (the messages are shown once) and not stored; a page
 that changes with the clock says until when its rendering holds (``until``, a Unix time).
 The stamp and the inbox count are read in one statement (``read_stamp``)."""

@@ -1,10 +1,11 @@
 from django.contrib import admin
 
+from core.admin_lists import BoundedListAdmin
 from games.models import GameLog
 
 
 @admin.register(GameLog)
-class GameLogAdmin(admin.ModelAdmin):
+class GameLogAdmin(BoundedListAdmin):
     list_display = ["sha256", "board", "first", "complete", "events", "winner", "uploaded_at"]
     list_filter = ["board", "complete"]
     search_fields = ["sha256", "winner"]

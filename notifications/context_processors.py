@@ -18,6 +18,12 @@ def _unread(request) -> int:
         return request._unread_notifications
 
 
+def unread_known(request, count: int) -> None:
+    """The count, read by the caller with its own statement (a stored page's stamp asks
+    for it in the same query): the header then shows it without asking again."""
+    request._unread_notifications = count
+
+
 def notifications(request) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:

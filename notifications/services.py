@@ -327,8 +327,13 @@ def unsubscribe(token: str):
     return user, Kind(kind)
 
 
+def unread(user_id: int):
+    """The account's unread inbox notifications (the header's count)."""
+    return Notification.objects.filter(user_id=user_id, in_inbox=True, read_at__isnull=True)
+
+
 def unread_count(user) -> int:
-    return Notification.objects.filter(user=user, in_inbox=True, read_at__isnull=True).count()
+    return unread(user.pk).count()
 
 
 def inbox(user, limit: int = 50) -> list[Notification]:

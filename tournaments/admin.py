@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils.html import format_html_join
 
+from core.admin_lists import BoundedListAdmin
 from games.engine.board import DEFAULT_COLOURS
 from tournaments.algorithms.standings import METRICS
 from tournaments.models import (
@@ -69,7 +70,32 @@ def seats_with_players(path: str) -> Prefetch:
     return Prefetch(path, queryset=Seat.objects.select_related("entry__player"))
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+#: leagues a league filter lists (the newest; the one chosen is always listed)
+FILTER_LEAGUES = 30
+
+
+class RecentLeaguesFilter(admin.SimpleListFilter):
+    """By league: the ``FILTER_LEAGUES`` newest (and the one chosen), under the same
+    parameter as Django's own filter of the ``league`` field."""
+
+    title = "league"
+    parameter_name = "league__id__exact"
+
+    def lookups(self, request, model_admin):
+        leagues = list(League.objects.order_by("-pk").values_list("pk", "name")[:FILTER_LEAGUES])
+        chosen = self.value()
+        if chosen and chosen.isdigit() and int(chosen) not in {pk for pk, _ in leagues}:
+            leagues += list(League.objects.filter(pk=int(chosen)).values_list("pk", "name"))
+        return [(str(pk), name) for pk, name in leagues]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value and value.isdigit():
+            return queryset.filter(league_id=int(value))
+        return queryset
+
+
+class ReadOnlyAdmin(BoundedListAdmin):
     """Shown, never changed here."""
 
     def has_add_permission(self, request, obj=None):
@@ -128,7 +154,7 @@ def _one_pair(colours: list) -> bool:
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(BoundedListAdmin):
     form = PlayerAdminForm
     list_display = ["name", "user", "preferred_colours", "created_by", "shared"]
     list_select_related = ["user", "created_by"]
@@ -271,7 +297,7 @@ def _fixed(key: str) -> None:
 
 
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(BoundedListAdmin):
     form = LeagueAdminForm
     list_display = ["name", "format", "board", "status", "drr_count", "is_public"]
     list_filter = ["format", "status", "is_public"]
@@ -375,7 +401,7 @@ class LeagueAdmin(admin.ModelAdmin):
 class EntryAdmin(ReadOnlyAdmin):
     list_display = ["player", "league", "state", "preferred_colours", "withdrawn_at"]
     list_select_related = ["player", "league"]
-    list_filter = ["state", "league"]
+    list_filter = ["state", RecentLeaguesFilter]
 
 
 class CycleSeedInline(admin.TabularInline):
@@ -392,7 +418,7 @@ class CycleSeedInline(admin.TabularInline):
 class CycleAdmin(ReadOnlyAdmin):
     list_display = ["league", "number", "seed", "created_at"]
     list_select_related = ["league"]
-    list_filter = ["league"]
+    list_filter = [RecentLeaguesFilter]
     readonly_fields = ["league", "number", "seed", "rolls", "late_order"]
     inlines = [CycleSeedInline]
 
@@ -420,13 +446,13 @@ class ResultInline(admin.TabularInline):
 
 
 @admin.register(Fixture)
-class FixtureAdmin(admin.ModelAdmin):
+class FixtureAdmin(BoundedListAdmin):
     """Only the date and deadline change here (through ``fixture_reschedule``); results are
     decided on the game page and the organizers' pages."""
 
     list_display = ["__str__", "league", "cycle", "round", "starting_colour", "status"]
     list_select_related = ["league", "cycle__league"]
-    list_filter = ["league", "status"]
+    list_filter = [RecentLeaguesFilter, "status"]
     readonly_fields = [
         "league",
         "cycle",
@@ -518,7 +544,7 @@ class SeriesAdmin(ReadOnlyAdmin):
             for field in ("player", "league")
         ),
     ]
-    list_filter = ["league"]
+    list_filter = [RecentLeaguesFilter]
 
 
 class StandingsRowInline(admin.TabularInline):
@@ -548,7 +574,7 @@ class StandingsSnapshotAdmin(ReadOnlyAdmin):
     inlines = [StandingsRowInline]
 
 
-class _ReadOnly(admin.ModelAdmin):
+class _ReadOnly(BoundedListAdmin):
     """Recorded by the services (tie_break_roll_record, open_round_draw); shown only."""
 
     def has_add_permission(self, request):
@@ -566,14 +592,14 @@ class TieBreakRollAdmin(_ReadOnly):
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related(seats_with_players("fixture__seats"))
 
-    list_filter = ["league"]
+    list_filter = [RecentLeaguesFilter]
 
 
 @admin.register(OpenRound)
 class OpenRoundAdmin(_ReadOnly):
     list_display = ["league", "number", "is_final", "seed", "created_at"]
     list_select_related = ["league"]
-    list_filter = ["league"]
+    list_filter = [RecentLeaguesFilter]
 
 
 @admin.register(Invitation)

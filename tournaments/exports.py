@@ -16,7 +16,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from django.utils import timezone
 from icalendar import Calendar, Event
 
 from tournaments.models import (
@@ -148,7 +147,7 @@ def _where(fixture: Fixture) -> str:
     return f"DRR {fixture.cycle.number}" if fixture.cycle_id else ""
 
 
-def _fixture_event(fixture: Fixture, stamp: datetime) -> Event:
+def _fixture_event(fixture: Fixture) -> Event:
     seats = list(fixture.seats.all())
     names = " vs ".join(seat.entry.player.name for seat in seats)
     label = fixture.label or f"Game {fixture.number}"
@@ -159,10 +158,12 @@ def _fixture_event(fixture: Fixture, stamp: datetime) -> Event:
         f"starting colour: {fixture.starting_colour}",
         f"status: {fixture.status}",
     ]
-    start = _utc(fixture.scheduled_at or stamp)
+    start = _utc(fixture.scheduled_at)
     event = Event()
     event.add("uid", f"fixture-{fixture.pk}@maedn-league")
-    event.add("dtstamp", _utc(stamp))
+    # the event's last revision, not the moment of the download: the same state of the
+    # games is the same file, so it is stored per league revision (docs/api.md)
+    event.add("dtstamp", _utc(fixture.updated_at))
     event.add("last-modified", _utc(fixture.updated_at))
     event.add("dtstart", start)
     event.add("dtend", start + GAME_DURATION)
@@ -185,8 +186,8 @@ def schedule_fixtures(fixtures: QuerySet[Fixture]) -> QuerySet[Fixture]:
 
 def schedule_ics(name: str, fixtures: Iterable[Fixture]) -> str:
     """An iCalendar file with one event per scheduled game (games without a time are
-    left out)."""
-    stamp = timezone.now()
+    left out). The same games give the same bytes (``DTSTAMP`` is each game's last
+    change)."""
     calendar = Calendar()
     calendar.add("version", "2.0")
     calendar.add("prodid", PRODID)
@@ -195,7 +196,7 @@ def schedule_ics(name: str, fixtures: Iterable[Fixture]) -> str:
     calendar.add("x-wr-calname", name)
     for fixture in fixtures:
         if fixture.scheduled_at is not None:
-            calendar.add_component(_fixture_event(fixture, stamp))
+            calendar.add_component(_fixture_event(fixture))
     # the library escapes text (\\ ; , newlines) and folds lines at 75 octets (RFC 5545)
     return calendar.to_ical().decode("utf-8")
 

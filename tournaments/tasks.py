@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import analyses, standings
+from tournaments.services import analyses, revisions, standings
 
 
 @shared_task(
@@ -35,3 +35,10 @@ def analyses_catch_up() -> dict:
     """Periodic safety net of the move analyses: a queued analysis for every counted log
     without one, and the task sent again for analyses queued long ago."""
     return analyses.analyses_catch_up()
+
+
+@shared_task(name="tournaments.revisions_fold")
+def revisions_fold() -> dict[str, int]:
+    """Periodic: the revision counters of ended database sessions folded into one row
+    (the revisions' sums unchanged), so those tables stay as small as the live sessions."""
+    return revisions.revisions_fold()

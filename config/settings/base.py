@@ -570,6 +570,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.update_ratings",
         "schedule": float(os.environ.get("RATINGS_CATCH_UP_SECONDS", "300")),
     },
+    # the per-session revision counters of ended sessions folded into one row (their sum,
+    # the revision, unchanged): the tables stay as small as the live sessions
+    "revisions-fold": {
+        "task": "tournaments.revisions_fold",
+        "schedule": float(os.environ.get("REVISIONS_FOLD_SECONDS", "3600")),
+    },
     # live rooms whose step timer died with a process (or whose message was lost) go on
     "live-sweep": {
         "task": "live.rooms_sweep",

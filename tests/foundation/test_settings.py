@@ -220,6 +220,7 @@ def test_beat_runs_the_standings_catch_up_at_the_documented_interval():
         "tournaments.standings_catch_up",
         "tournaments.update_ratings",
         "tournaments.analyses_catch_up",
+        "tournaments.revisions_fold",
         "notifications.notify_deadlines",
         "notifications.send_digests",
         "live.rooms_sweep",

@@ -91,6 +91,8 @@ PAGES: dict[str, tuple[str | None, Callable[[dict], str]]] = {
     "manage": ("owner", lambda s: reverse("tournaments:manage", args=[s["big"].slug])),
     "desk": ("owner", lambda s: reverse("tournaments:desk", args=[s["big"].slug])),
     "my games": ("me", lambda s: reverse("tournaments:my-games")),
+    "my leagues": ("me", lambda s: reverse("tournaments:my-leagues")),
+    "my leagues (organizer)": ("owner", lambda s: reverse("tournaments:my-leagues")),
     **{
         f"admin {model}": ("admin", lambda s, m=model: reverse(f"admin:{m}_changelist"))
         for model in (

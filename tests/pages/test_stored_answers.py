@@ -31,6 +31,8 @@ ANSWERS = [
     "/api/v1/leagues/spring/tie-break-rolls/",
     "/api/v1/leagues/spring/standings/",
     "/api/v1/leagues/spring/standings.csv",
+    "/api/v1/leagues/spring/schedule.ics",
+    "/api/v1/players/erin/schedule.ics",
     "/api/v1/leagues/spring/series/",
     "/api/v1/fixtures/?league=spring",
     "/api/v1/fixtures/",
@@ -246,3 +248,21 @@ def test_the_game_page_answers_a_get_only_as_the_other_pages(client, league):
     url = f"/games/{league.test_objects['g1'].pk}/"
     assert client.head(url).status_code == client.head("/leagues/spring/").status_code == 405
     assert client.post(url).status_code == 405
+
+
+def test_a_new_date_shows_in_the_calendars_at_once(client, league, owner):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.services.schedule import fixture_reschedule
+
+    calendars = ["/api/v1/leagues/spring/schedule.ics", "/api/v1/players/erin/schedule.ics"]
+    before = {url: store(client, url) for url in calendars}
+    when = timezone.now().replace(microsecond=0) + timedelta(days=9)
+    fixture_reschedule(fixture=league.test_objects["g2"], by=owner, scheduled_at=when)
+    after = all_show_the_truth(client, calendars)
+    for url in calendars:
+        assert after[url] != before[url] and f"DTSTART:{when:%Y%m%dT%H%M%S}Z".encode() in (
+            after[url].replace(b"\r\n ", b"")
+        )

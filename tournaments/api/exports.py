@@ -29,7 +29,13 @@ from drf_spectacular.utils import (
 from core.throttles import ExportThrottle
 from games.models import GameLog
 from tournaments import exports
-from tournaments.api.base import READ_ERRORS, DownloadView, download, league_revision
+from tournaments.api.base import (
+    READ_ERRORS,
+    DownloadView,
+    download,
+    league_revision,
+    player_revision,
+)
 from tournaments.api.cycles import CycleSerializer
 from tournaments.api.entries import EntrySerializer
 from tournaments.api.fixtures import FixtureSerializer, shared
@@ -56,6 +62,9 @@ from tournaments.web.caching import rendering_version
 
 
 class PlayerScheduleView(DownloadView):
+    # an anonymous download stored under the player page's stamp (the player's row, the
+    # revisions of every league they are entered in: its visibility too)
+    stored_revision = staticmethod(player_revision)
     queryset = Player.objects.none()
 
     @extend_schema(
@@ -69,7 +78,7 @@ class PlayerScheduleView(DownloadView):
 
 
 class StandingsCsvView(DownloadView):
-    stored_revision = staticmethod(league_revision)  # the ICS say when made: not stored
+    stored_revision = staticmethod(league_revision)
     queryset = League.objects.none()
 
     @extend_schema(
@@ -89,6 +98,7 @@ class StandingsCsvView(DownloadView):
 
 
 class LeagueScheduleView(DownloadView):
+    stored_revision = staticmethod(league_revision)
     queryset = League.objects.none()
 
     @extend_schema(

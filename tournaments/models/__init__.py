@@ -9,7 +9,7 @@ the ratings app (``ratings/models.py``).
 from tournaments.models.entries import Entry, EntryQuerySet
 from tournaments.models.fixtures import Cycle, CycleSeed, Fixture, OpenRound, Seat, Series
 from tournaments.models.invitations import ConfirmedEmail, Invitation, PlayerClaim
-from tournaments.models.leagues import League, LeagueRevision, PlayersRevision
+from tournaments.models.leagues import League, LeagueRevision, PlayersRevision, SiteRevision
 from tournaments.models.mail import MailSent
 from tournaments.models.players import Player
 from tournaments.models.result_links import ResultLink
@@ -42,6 +42,7 @@ __all__ = [
     "ResultLink",
     "Seat",
     "Series",
+    "SiteRevision",
     "StandingsFailure",
     "StandingsRow",
     "StandingsSnapshot",

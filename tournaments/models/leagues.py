@@ -191,7 +191,25 @@ class PlayersRevision(models.Model):
     never wait for each other's row (no lock-order cycle with the leagues' revisions);
     the revision is the **sum** of the counters: every raising commit adds to it, and a
     later snapshot sees every commit an earlier one saw, so two equal sums are the same
-    players (docs/pages.md, "Stored renderings")."""
+    players (docs/pages.md, "Stored renderings"). The counters of ended sessions are
+    folded into row 0 (``services.revisions.revisions_fold``, a periodic task): the sum
+    unchanged, the table as small as the live sessions."""
+
+    backend = models.IntegerField(unique=True)
+    n = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"session {self.backend}: {self.n} raises"
+
+
+class SiteRevision(models.Model):
+    """The **site's revision**: raised by the database at the commit of every transaction
+    that raised any league's revision (``LeagueRevision``) or made or deleted a league
+    (migration 0020's triggers, PostgreSQL only), for the stamps of the site-wide pages
+    (home, search, ratings, rankings, the API's lists of leagues and games): one sum, not a
+    digest of every league's revision. One counter per database session, the revision
+    their sum, as ``PlayersRevision``; the counters of ended sessions are folded into row 0
+    (``services.revisions.revisions_fold``)."""
 
     backend = models.IntegerField(unique=True)
     n = models.PositiveBigIntegerField(default=0)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Prefetch, Q
+from django.db.models import Min, Prefetch, Q
 from django.utils import timezone
 
 from tournaments.models import Fixture, League, RejectedSubmission, Result
@@ -59,6 +59,20 @@ def overdue_fixtures(league: League | None = None, now: datetime | None = None):
     if league is not None:
         games = games.filter(league=league)
     return games.order_by("scheduled_at", "pk")
+
+
+def next_overdue_at(league: League, now: datetime | None = None) -> datetime | None:
+    """The next moment a game of the league waiting for its result becomes overdue (its
+    deadline, or its time when it has none; one query): until then the desk's list of
+    overdue games holds without a write."""
+    now = now or timezone.now()
+    waiting = Fixture.objects.filter(league=league, status__in=WAITING_FOR_A_RESULT)
+    found = waiting.aggregate(
+        next_deadline=Min("deadline", filter=Q(deadline__gte=now)),
+        next_time=Min("scheduled_at", filter=Q(deadline__isnull=True, scheduled_at__gte=now)),
+    )
+    times = [t for t in found.values() if t is not None]
+    return min(times) if times else None
 
 
 def league_desk(league: League, *, rejections: int = 20) -> Desk:

@@ -232,33 +232,32 @@ class ContentStamp:
         return f"c{self.league_id}-{self.revision}-{self.ratings}"
 
 
-#: one statement, no ORM compile (asked on every visit of a league's stored pages); the
-#: ratings writer's row keeps its historical table name (ratings/models.py ``RatingState``)
-CONTENT_STAMP_SQL = """
+def _content_stamp_sql(where: str) -> str:
+    """The league's content stamp, of the league ``where`` picks (``l`` the league's row):
+    one builder for every form, so a reworded condition cannot silently drift."""
+    return f"""
 SELECT l.id, l.is_public, COALESCE(v.n, 0),
        (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
         ORDER BY r.id LIMIT 1)
 FROM tournaments_league l LEFT JOIN tournaments_leaguerevision v ON v.league_id = l.id
-WHERE l.slug = %s
+WHERE {where}
 """
 
 
+#: one statement, no ORM compile (asked on every visit of a league's stored pages); the
+#: ratings writer's row keeps its historical table name (ratings/models.py ``RatingState``)
+CONTENT_STAMP_SQL = _content_stamp_sql("l.slug = %s")
 #: the same stamp, of the league of a game
-GAME_STAMP_SQL = CONTENT_STAMP_SQL.replace(
-    "WHERE l.slug = %s",
-    "WHERE l.id = (SELECT f.league_id FROM tournaments_fixture f WHERE f.id = %s)",
+GAME_STAMP_SQL = _content_stamp_sql(
+    "l.id = (SELECT f.league_id FROM tournaments_fixture f WHERE f.id = %s)"
 )
-
-
 #: ... of the league of a result (the API's result) and of a playoff series
-RESULT_STAMP_SQL = CONTENT_STAMP_SQL.replace(
-    "WHERE l.slug = %s",
-    "WHERE l.id = (SELECT f.league_id FROM tournaments_result r0"
-    " JOIN tournaments_fixture f ON f.id = r0.fixture_id WHERE r0.id = %s)",
+RESULT_STAMP_SQL = _content_stamp_sql(
+    "l.id = (SELECT f.league_id FROM tournaments_result r0"
+    " JOIN tournaments_fixture f ON f.id = r0.fixture_id WHERE r0.id = %s)"
 )
-SERIES_STAMP_SQL = CONTENT_STAMP_SQL.replace(
-    "WHERE l.slug = %s",
-    "WHERE l.id = (SELECT s.league_id FROM tournaments_series s WHERE s.id = %s)",
+SERIES_STAMP_SQL = _content_stamp_sql(
+    "l.id = (SELECT s.league_id FROM tournaments_series s WHERE s.id = %s)"
 )
 
 
@@ -298,39 +297,52 @@ def _stamp(sql: str, key) -> ContentStamp | None:
     return ContentStamp(league_id, is_public, revision, ratings or "-")
 
 
-#: every league's revision, digested: a change of any league (or a league made or
-#: deleted) changes it; revisions only grow, and the list names each league, so no two
-#: states of the site give the same text
+#: the revisions of a set of leagues (a player's, a pair's, an account's), digested: a
+#: change of any of them (or one added or gone) changes it; revisions only grow, and the
+#: list names each league, so no two states give the same text
 LEAGUES_DIGEST = "md5(string_agg(l.id || ':' || COALESCE(v.n, 0), ',' ORDER BY l.id))"
 WITH_REVISIONS = "tournaments_league l LEFT JOIN tournaments_leaguerevision v ON v.league_id = l.id"
 
-SITE_STAMP_SQL = f"SELECT {LEAGUES_DIGEST} FROM {WITH_REVISIONS}"
+#: the site's revision (``SiteRevision``: raised with every league's revision and by every
+#: league made or deleted; a sum of per-session counters, the ended sessions' folded into
+#: one row): one sum, as flat as the live sessions, where a digest of every league's
+#: revision grew with the leagues
+SITE_REVISION = "(SELECT COALESCE(sum(x.n), 0) FROM tournaments_siterevision x)"
 
-#: a player's page: the player's row (a rename, a suffix, an account linked), the leagues
-#: they are entered in (their games, results, opponents) and the ratings writer's time
-PLAYER_STAMP_SQL = f"""
+SITE_STAMP_SQL = f"SELECT {SITE_REVISION}"
+
+
+def _player_stamp_sql(where: str) -> str:
+    """The player page's stamp of the player ``where`` picks (``p`` the player's row): one
+    builder for every form of it, so the forms cannot drift apart."""
+    return f"""
 SELECT p.id, md5(p::text),
        (SELECT {LEAGUES_DIGEST} FROM {WITH_REVISIONS}
         WHERE l.id IN (SELECT e.league_id FROM tournaments_entry e WHERE e.player_id = p.id)),
        (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
         ORDER BY r.id LIMIT 1)
-FROM tournaments_player p WHERE p.slug = %s
+FROM tournaments_player p WHERE {where}
 """
 
 
+#: a player's page: the player's row (a rename, a suffix, an account linked), the leagues
+#: they are entered in (their games, results, opponents) and the ratings writer's time
+PLAYER_STAMP_SQL = _player_stamp_sql("p.slug = %s")
+
+
 def site_stamp() -> str | None:
-    """A digest of every league's content revision (the home page: its leagues and newest
-    results); None where no revision is kept."""
+    """The site's revision (the home page: its leagues and newest results; every league's
+    revision raises it); None where no revision is kept."""
     if connection.vendor != "postgresql":
         return None
     with connection.cursor() as cursor:
         cursor.execute(SITE_STAMP_SQL)
-        (digest,) = cursor.fetchone()
-    return f"s{digest or '-'}"
+        (revision,) = cursor.fetchone()
+    return f"s{revision}"
 
 
 #: the same stamp, of the player of an account ("My games")
-USER_PLAYER_STAMP_SQL = PLAYER_STAMP_SQL.replace("WHERE p.slug = %s", "WHERE p.user_id = %s")
+USER_PLAYER_STAMP_SQL = _player_stamp_sql("p.user_id = %s")
 
 
 def player_stamp(slug: str) -> str | None:
@@ -350,10 +362,24 @@ def _player_stamp(sql: str, key) -> str | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, [key])
         found = cursor.fetchone()
-    if found is None:
-        return None
+    return None if found is None else player_stamp_text(found)
+
+
+def player_stamp_text(found: tuple) -> str:
+    """The player page's stamp from the row of ``PLAYER_STAMP_SQL`` (or its other forms)."""
     pk, row, leagues, ratings = found
     return f"p{pk}-{row}-{leagues or '-'}-{ratings or '-'}"
+
+
+def joined_stamp_text(prefix: str, found: tuple) -> str:
+    """A stamp from the row of a stamp's statement: its columns joined."""
+    return prefix + "-".join(str(part or "-") for part in found)
+
+
+def content_stamp_text(found: tuple) -> str:
+    """A league's content stamp (its ETag) from the row of ``CONTENT_STAMP_SQL``."""
+    league_id, is_public, revision, ratings = found
+    return ContentStamp(league_id, is_public, revision, ratings or "-").etag
 
 
 #: the players' revision (``PlayersRevision``: every player made, changed or deleted; a sum
@@ -364,21 +390,19 @@ RATINGS_TIME = (
     " ORDER BY r.id LIMIT 1)"
 )
 
-#: the pages that list players or leagues across the site: every league's revision and
+#: the pages that list players or leagues across the site: the site's revision and
 #: the players' revision (the rankings, the search), and the ratings writer's time (the
 #: ratings table)
-DIRECTORY_STAMP_SQL = f"SELECT {LEAGUES_DIGEST}, {PLAYERS_REVISION} FROM {WITH_REVISIONS}"
-RATINGS_STAMP_SQL = (
-    f"SELECT {LEAGUES_DIGEST}, {PLAYERS_REVISION}, {RATINGS_TIME} FROM {WITH_REVISIONS}"
-)
+DIRECTORY_STAMP_SQL = f"SELECT {SITE_REVISION}, {PLAYERS_REVISION}"
+RATINGS_STAMP_SQL = f"SELECT {SITE_REVISION}, {PLAYERS_REVISION}, {RATINGS_TIME}"
 
 
 def directory_stamp(*, ratings: bool = False) -> str | None:
-    """What a site-wide page shows, as one string (one query): every league's revision
-    (names, visibility, formats, entries, games, results, standings, series — and the
-    players entered, whose rename raises their leagues) and the players' revision (every
-    player, entered anywhere or not); with ``ratings`` also the ratings writer's time
-    (every rating it writes). None where no revision is kept."""
+    """What a site-wide page shows, as one string (one query): the site's revision (every
+    league's: names, visibility, formats, entries, games, results, standings, series — and
+    the players entered, whose rename raises their leagues; leagues made or deleted) and
+    the players' revision (every player, entered anywhere or not); with ``ratings`` also
+    the ratings writer's time (every rating it writes). None where no revision is kept."""
     if connection.vendor != "postgresql":
         return None
     with connection.cursor() as cursor:
@@ -423,3 +447,66 @@ def pair_stamp(slug: str, other: str) -> str | None:
         return None
     pk, other_pk, row, other_row, leagues = found
     return f"h{pk}-{other_pk}-{row}-{other_row}-{leagues or '-'}"
+
+
+#: "My leagues" (/me/leagues/): the account's own columns the page reads (staff, address:
+#: may they create a league), its confirmed addresses, its claims (with the claimed
+#: player's name), and the revisions of the leagues its players are entered in and of
+#: those it owns or organizes (entries, their states, names, statuses)
+MY_LEAGUES_STAMP_SQL = f"""
+SELECT md5(concat_ws('|', u.username, u.email, u.is_staff, u.is_active, u.is_superuser)),
+       (SELECT md5(string_agg(c::text, ',' ORDER BY c.id)) FROM tournaments_confirmedemail c
+        WHERE c.user_id = u.id),
+       (SELECT md5(string_agg(k::text || '|' || p.name, ',' ORDER BY k.id))
+        FROM tournaments_playerclaim k JOIN tournaments_player p ON p.id = k.player_id
+        WHERE k.user_id = u.id),
+       (SELECT {LEAGUES_DIGEST} FROM {WITH_REVISIONS}
+        WHERE l.id IN (SELECT e.league_id FROM tournaments_entry e
+                       JOIN tournaments_player p ON p.id = e.player_id WHERE p.user_id = u.id)
+           OR l.owner_id = u.id
+           OR l.id IN (SELECT o.league_id FROM tournaments_league_organizers o
+                       WHERE o.user_id = u.id))
+FROM auth_user u WHERE u.id = %s
+"""
+
+
+def my_leagues_stamp(user_id: int) -> str | None:
+    """What "My leagues" shows of the account (one query): see ``MY_LEAGUES_STAMP_SQL``.
+    None where no revision is kept."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(MY_LEAGUES_STAMP_SQL, [user_id])
+        found = cursor.fetchone()
+    return None if found is None else joined_stamp_text("m", found)
+
+
+#: a league's manage page: its content stamp and what no league revision covers — its
+#: open invitations (with their links), the claims on its players (and the claimant's
+#: name), its players' private result links
+MANAGE_STAMP_SQL = """
+SELECT l.id, COALESCE(v.n, 0),
+       (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
+        ORDER BY r.id LIMIT 1),
+       (SELECT md5(string_agg(i::text, ',' ORDER BY i.id)) FROM tournaments_invitation i
+        WHERE i.league_id = l.id),
+       (SELECT md5(string_agg(k::text || '|' || COALESCE(u.username, ''), ',' ORDER BY k.id))
+        FROM tournaments_playerclaim k LEFT JOIN auth_user u ON u.id = k.user_id
+        WHERE k.player_id IN (SELECT e.player_id FROM tournaments_entry e
+                              WHERE e.league_id = l.id)),
+       (SELECT md5(string_agg(k::text, ',' ORDER BY k.id)) FROM tournaments_resultlink k
+        WHERE k.entry_id IN (SELECT e.id FROM tournaments_entry e WHERE e.league_id = l.id))
+FROM tournaments_league l LEFT JOIN tournaments_leaguerevision v ON v.league_id = l.id
+WHERE l.id = %s
+"""
+
+
+def manage_stamp(league_id: int) -> str | None:
+    """What a league's manage page shows beyond the visitor (one query): see
+    ``MANAGE_STAMP_SQL``. None where no revision is kept."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(MANAGE_STAMP_SQL, [league_id])
+        found = cursor.fetchone()
+    return None if found is None else joined_stamp_text("o", found)

@@ -17,6 +17,7 @@ from core.throttles import SubmissionThrottle, throttled_view
 from tournaments.models import Fixture
 from tournaments.permissions import ENTER, FORFEIT, SUBMIT, VOID, is_organizer, result_actions
 from tournaments.selectors import desk as desk_selectors
+from tournaments.selectors import leagues as league_selectors
 from tournaments.services import results as result_services
 from tournaments.services.errors import ServiceError
 from tournaments.services.guards import refusal_error
@@ -28,6 +29,7 @@ from tournaments.web.forms import (
     hand_result_send,
 )
 from tournaments.web.lookups import fixture_or_404, league_or_404, safe_next
+from tournaments.web.personal import Stamp, personal_page
 
 
 @require_GET
@@ -37,24 +39,35 @@ def league_desk(request, slug: str):
         return redirect_to_login(request.get_full_path())
     if not is_organizer(request.user, league):
         raise PermissionDenied(_("Only the organizers of this league see its results desk."))
-    desk = desk_selectors.league_desk(league)
-    for result in [*desk.awaiting, *desk.disputed]:
-        # no one decides their own game (permissions.result_actions): an organizer who
-        # plays in it sees the game, not the decision forms
-        result.plays = any(
-            s.entry.player.user_id == request.user.pk for s in result.fixture.seats.all()
-        )
-    return render(
-        request,
-        "tournaments/desk.html",
-        {
+
+    def page(csrf_token: str):
+        until = desk_selectors.next_overdue_at(league)
+        desk = desk_selectors.league_desk(league)
+        for result in [*desk.awaiting, *desk.disputed]:
+            # no one decides their own game (permissions.result_actions): an organizer who
+            # plays in it sees the game, not the decision forms
+            result.plays = any(
+                s.entry.player.user_id == request.user.pk for s in result.fixture.seats.all()
+            )
+        context = {
             "league": league,
             "tab": "desk",
             "is_organizer": True,
             "desk": desk,
             "resolve_form": ResolveForm(),
-        },
-    )
+            "csrf_token": csrf_token,
+        }
+        return render(request, "tournaments/desk.html", context), until and until.timestamp(), None
+
+    # stored per organizer (``personal_page``) under the league's content stamp (results,
+    # disputes, rejected uploads, analyses, who sent them), until the next game becomes
+    # overdue; an open event's desk (the championship day's clock) is rendered each time
+    stamp = None
+    if league.event_kind == league.EventKind.LEAGUE:
+        stamp = Stamp(
+            league_selectors.CONTENT_STAMP_SQL, (league.slug,), league_selectors.content_stamp_text
+        )
+    return personal_page(request, f"desk-{league.pk}", stamp, page)
 
 
 def _guarded(request, pk: int, action: str):

@@ -4,6 +4,8 @@ asking to join an open league, and withdrawing with its consequences shown first
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -24,6 +26,7 @@ from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import refusal_error
 from tournaments.web.lookups import back_to, came_from, league_or_404, safe_next
 from tournaments.web.organize_forms import ColoursForm
+from tournaments.web.personal import Stamp, personal_page
 
 
 def _status(exc: ServiceError) -> int:
@@ -67,7 +70,20 @@ def _my_context(request, **extra) -> dict:
 @login_required
 @require_GET
 def my_leagues(request):
-    return render(request, "tournaments/organize/my_leagues.html", _my_context(request))
+    """Stored per account (``personal_page``) under ``my_leagues_stamp``: the account's
+    columns, addresses and claims, the revisions of its leagues (played, owned,
+    organized)."""
+
+    def page(csrf_token: str):
+        context = {**_my_context(request), "csrf_token": csrf_token}
+        return render(request, "tournaments/organize/my_leagues.html", context), None, None
+
+    stamp = Stamp(
+        league_selectors.MY_LEAGUES_STAMP_SQL,
+        (request.user.pk,),
+        partial(league_selectors.joined_stamp_text, "m"),
+    )
+    return personal_page(request, "my-leagues", stamp, page)
 
 
 def _my_entry(request, entry_id: int) -> Entry:

@@ -3,22 +3,14 @@ of their games (an unguessable signed link a calendar app can poll without a ses
 
 from __future__ import annotations
 
-import hashlib
-import time
-from functools import cache as memoize
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.core.cache import cache
 from django.http import Http404, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.crypto import salted_hmac
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -29,7 +21,7 @@ from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors import my_games as my_games_selectors
 from tournaments.services import players as player_services
 from tournaments.services.errors import ServiceError
-from tournaments.web.caching import REVISED_PAGE_SECONDS, rendering_version
+from tournaments.web.personal import Rendered, Stamp, personal_page
 
 CALENDAR_SALT = "tournaments.my-calendar"
 
@@ -58,58 +50,42 @@ def calendar_player(token: str) -> Player | None:
 @require_GET
 @never_cache
 def my_games(request):
-    body = _my_games_body(request).replace(_csrf_placeholder(), get_token(request))
-    return render(
-        request,
-        "tournaments/my_games.html",
-        {"body_html": mark_safe(body)},  # our own template's output (autoescaped)
+    """The whole page stored per account (``personal_page``) under the stamp of its player
+    (their row — the calendar link's version too —, the ids and revisions of every league
+    they are entered in: their games, seats, results and who sent them, invitations,
+    requests), the header's state, the language, scheme, host (the calendar's absolute
+    link) and path, and the code. The only change without a write is the clock passing
+    the next deadline (a game moves to "Past their deadline"): the stored page is used
+    only before that moment (``MyGames.changes_at``). An account without a player is
+    rendered each time (no stamp), as is every visit where the database keeps no revision
+    (SQLite)."""
+    stamp = Stamp(
+        league_selectors.USER_PLAYER_STAMP_SQL,
+        (request.user.pk,),
+        league_selectors.player_stamp_text,
     )
+    return personal_page(request, "me", stamp, lambda token: _my_games_page(request, token))
 
 
-def _my_games_body(request) -> str:
-    """The page below the header (the site's header is the visitor's own: their name,
-    their notifications, the messages). Stored per account, the stamp of its player (their
-    row — the calendar link's version too —, the ids and revisions of every league they are
-    entered in: their games, seats, results and who sent them, invitations, requests), the
-    language, scheme and host (the calendar's absolute link) and the code; it holds a
-    placeholder for the forms' CSRF tokens, each visit's own token put in its place. The
-    only change without a write is the clock passing the next deadline (a game moves to
-    "Past their deadline"): the stored body is used only before that moment
-    (``MyGames.changes_at``). An account without a player is rendered each time (no
-    stamp), as is every visit where the database keeps no revision (SQLite)."""
-    user = request.user
-    stamp = league_selectors.user_player_stamp(user.pk)
-    key = None
-    if stamp is not None:
-        where = f"{request.scheme}://{request.get_host()}"
-        where = hashlib.blake2b(where.encode(), digest_size=16).hexdigest()
-        key = f"me-html:{rendering_version()}:{user.pk}:{stamp}:{get_language()}:{where}"
-        stored = cache.get(key)
-        if stored is not None and (stored[1] is None or time.time() < stored[1]):
-            return stored[0]
-    page = my_games_selectors.my_games(user)
+def _my_games_page(request, csrf_token: str) -> Rendered:
+    page = my_games_selectors.my_games(request.user)
     calendar_url = None
     if page.player is not None:
         calendar_url = request.build_absolute_uri(
             reverse("tournaments:my-calendar", args=[calendar_token(page.player)])
         )
-    html = render_to_string(
+    body = render_to_string(
         "tournaments/_my_games_body.html",
-        {"page": page, "calendar_url": calendar_url, "csrf_token": _csrf_placeholder()},
+        {"page": page, "calendar_url": calendar_url, "csrf_token": csrf_token},
         request=request,
     )
-    if key is not None:
-        until = page.changes_at.timestamp() if page.changes_at else None
-        cache.set(key, (str(html), until), REVISED_PAGE_SECONDS)
-    return str(html)
-
-
-@memoize
-def _csrf_placeholder() -> str:
-    """What the stored body holds in place of each form's CSRF token: derived from the
-    secret key (the same in every process sharing the cache, unguessable, so no name a
-    visitor types can contain it)."""
-    return "csrf-" + salted_hmac("tournaments.me.csrf", "placeholder").hexdigest()[:32]
+    response = render(
+        request,
+        "tournaments/my_games.html",
+        # our own template's output (autoescaped)
+        {"body_html": mark_safe(body), "csrf_token": csrf_token},
+    )
+    return response, page.changes_at.timestamp() if page.changes_at else None, None
 
 
 @login_required

@@ -4,12 +4,15 @@ link, decide join requests and claims, and add co-organizers."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -17,6 +20,7 @@ from tournaments.algorithms.errors import AlgorithmError
 from tournaments.algorithms.recurrence import round_dates
 from tournaments.models import Entry, Invitation, Player, PlayerClaim, ResultLink
 from tournaments.permissions import may_vouch_for
+from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors.next_step import next_step
 from tournaments.services import entries as entry_services
 from tournaments.services import leagues as league_services
@@ -33,15 +37,20 @@ from tournaments.web.organize_forms import (
     OrganizerForm,
     RecurrenceForm,
 )
+from tournaments.web.personal import Stamp, personal_page
 
 
-def _open_invitations(request, league) -> list[dict]:
-    """The invitations not yet accepted nor revoked, each with the link to hand out."""
+def _open_invitations(request, league, links: bool = True) -> list[dict]:
+    """The invitations not yet accepted nor revoked, each with the link to hand out (with
+    ``links`` False: a placeholder in place of its signed token, ``_invitation_links``)."""
     return [
         {
             "invitation": inv,
             "url": request.build_absolute_uri(
-                reverse("tournaments:invitation", args=[invitation_token(inv)])
+                reverse(
+                    "tournaments:invitation",
+                    args=[invitation_token(inv) if links else _invitation_link_placeholder(inv.pk)],
+                )
             ),
         }
         for inv in Invitation.objects.filter(
@@ -114,9 +123,9 @@ def _forms_context(forms: dict) -> dict:
     }
 
 
-def _manage_context(request, league, **forms) -> dict:
+def _manage_context(request, league, invitation_links: bool = True, **forms) -> dict:
     entries = list(league.entries.select_related("player__user").order_by("player__name"))
-    invitations = _open_invitations(request, league)
+    invitations = _open_invitations(request, league, invitation_links)
     claims = _claims_to_decide(request.user, league)
     organizers = list(league.organizers.all())
     cycles = league.cycles.count()
@@ -164,7 +173,38 @@ def _failed(request, league, exc: ServiceError, form=None, name: str | None = No
 @login_required
 @require_GET
 def manage(request, slug: str):
-    return _render(request, organized_league(request, slug))
+    """Stored per organizer (``personal_page``) under ``manage_stamp``: the league's
+    revision, its invitations, the claims on its players and its result links."""
+    league = organized_league(request, slug)
+
+    def page(csrf_token: str):
+        context = _manage_context(request, league, invitation_links=False)
+        context["csrf_token"] = csrf_token
+        invitations = [row["invitation"].pk for row in context["invitations"]]
+        return render(request, "tournaments/organize/manage.html", context), None, invitations
+
+    stamp = Stamp(
+        league_selectors.MANAGE_STAMP_SQL,
+        (league.pk,),
+        partial(league_selectors.joined_stamp_text, "o"),
+    )
+    return personal_page(request, f"manage-{league.pk}", stamp, page, _invitation_links)
+
+
+def _invitation_link_placeholder(pk: int) -> str:
+    """What a stored manage page holds in place of an invitation's signed token (derived
+    from the secret key, as ``csrf_placeholder``, and not containing it)."""
+    secret = salted_hmac("tournaments.manage.invitation", "placeholder").hexdigest()[:32]
+    return f"invitation-{secret}-{pk}-"
+
+
+def _invitation_links(content: bytes, invitations: list[int]) -> bytes:
+    """The open invitations' links signed for this visit (a link holds the time it was
+    signed: valid ``INVITATION_MAX_AGE`` from the moment it is shown, as before)."""
+    for pk in invitations:
+        token = invitation_token(Invitation(pk=pk))
+        content = content.replace(_invitation_link_placeholder(pk).encode(), token.encode())
+    return content
 
 
 def _player_named(name: str, organizer=None) -> Player:

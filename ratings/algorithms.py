@@ -168,7 +168,7 @@ def plackett_luce(
     """
     n = len(mus)
     if n == 2:
-        return _plackett_luce_two(
+        return plackett_luce_two(
             float(mus[0]), float(mus[1]), float(sigmas[0]), float(sigmas[1]), places, settings
         )
     mus = [float(m) for m in mus]
@@ -249,7 +249,7 @@ def plackett_luce(
     return new_mu, new_sigma, forecast
 
 
-def _plackett_luce_two(mu_a, mu_b, sigma_a, sigma_b, places, settings):
+def plackett_luce_two(mu_a, mu_b, sigma_a, sigma_b, places, settings):
     """:func:`plackett_luce` of two players (most of a federation's games: a 2T board),
     the same operations written out: the loops over q and i of the general case unrolled
     for a win (sum_q = [e0 + e1, e1], a = [1, 1]) and for a tie (both sums e0 + e1, a = 2)."""

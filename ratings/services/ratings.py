@@ -32,12 +32,12 @@ from django.utils import timezone
 from ratings.algorithms import (
     FINISHED_COUNT_POINTS,
     RatingError,
-    _plackett_luce_two,  # the two-player case of plackett_luce (the replay's hot loop)
     competition_places,
     display_of,
     finishing_places,
     initial_rating,
     plackett_luce,
+    plackett_luce_two,  # the two-player case of plackett_luce (the replay's hot loop)
 )
 from ratings.config import PLATFORM_RATINGS
 from ratings.models import PlayerRating, RatingChange, RatingGame, RatingState
@@ -575,7 +575,7 @@ class _Replay:
         self._load_current(fresh)
         dirty, touched, updates = self.dirty, self.touched, self.writes.updates
         pack = history_io.rewrite_packer()
-        rate_two, settings = _plackett_luce_two, PLATFORM_RATINGS
+        rate_two, settings = plackett_luce_two, PLATFORM_RATINGS
         offset, scale, z = _DISPLAY
         rows, i, n = stored_rows, 0, len(stored_rows)
         replayed = 0

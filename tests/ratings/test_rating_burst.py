@@ -161,3 +161,35 @@ def test_the_holder_lets_go_only_after_a_result_that_saw_its_claim_commits(monke
     assert RatingClaim.objects.get(pk=ratings.CLAIM_ID).claimed_until is None
     monkeypatch.setattr(ratings, "ratings_update", real)
     assert_equal_to_a_recompute()
+
+
+@pytest.mark.django_db
+def test_the_holder_keeps_its_claim_through_the_pause_and_takes_its_results(
+    monkeypatch, settings, django_capture_on_commit_callbacks
+):
+    """``RATINGS_UPDATE_SPACING``: after a run the holder pauses before letting go; a result
+    of the pause sends no task, and the holder's next run (its claim renewed) takes it."""
+    settings.RATINGS_UPDATE_SPACING = 30.0  # the pause is the monkeypatched sleep below
+    world = World()
+    league = world.league()
+    world.play(league, ORDERS[0])
+    late = world.game(league, ORDERS[1])
+    pauses, claims, during = [], [], []
+
+    def a_result_lands(seconds):
+        pauses.append(seconds)
+        claims.append(RatingClaim.objects.get(pk=ratings.CLAIM_ID).claimed_until)
+        if len(pauses) == 1:
+            with django_capture_on_commit_callbacks() as callbacks:
+                world.enter(late, ORDERS[1])
+            during.extend(callbacks)
+
+    monkeypatch.setattr(ratings.time, "sleep", a_result_lands)
+    outcome = ratings.ratings_update_coalesced()
+    assert sends(during) == 0
+    assert len(pauses) == 2 and 0 < pauses[0] <= 30  # after each of the two runs
+    assert claims[1] > claims[0]  # renewed before the second run
+    assert outcome["applied"] == 2
+    assert not RatingGame.objects.filter(applied=False).exists()
+    assert RatingClaim.objects.get(pk=ratings.CLAIM_ID).claimed_until is None
+    assert_equal_to_a_recompute()

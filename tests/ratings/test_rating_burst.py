@@ -193,3 +193,15 @@ def test_the_holder_keeps_its_claim_through_the_pause_and_takes_its_results(
     assert not RatingGame.objects.filter(applied=False).exists()
     assert RatingClaim.objects.get(pk=ratings.CLAIM_ID).claimed_until is None
     assert_equal_to_a_recompute()
+
+
+@pytest.mark.django_db
+def test_a_game_no_run_can_take_does_not_keep_the_task_forever(monkeypatch):
+    world = World()
+    world.play(world.league(), ORDERS[0])  # pending (the db fixture's tasks never run)
+    runs = []
+    monkeypatch.setattr(ratings, "ratings_update", lambda: runs.append(1) or {"applied": 0})
+    monkeypatch.setattr(ratings.time, "sleep", lambda seconds: None)
+    assert ratings.ratings_update_coalesced()["applied"] == 0
+    assert len(runs) == ratings.IDLE_CLAIMS
+    assert RatingClaim.objects.get(pk=ratings.CLAIM_ID).claimed_until is None

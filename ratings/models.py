@@ -76,6 +76,20 @@ class RatingState(models.Model):
         return f"ratings through sequence {self.applied_through}"
 
 
+class RatingClaim(models.Model):
+    """The ratings update's claim (one row, issue 31): until when a worker holds the update.
+    A result that counts reads it (``FOR SHARE``, in the result's transaction) and sends no
+    task while it is held: the holder lets go with an UPDATE of this row, which waits for
+    that transaction, and checks for pending games once more after (docs/ratings.md, "A
+    burst of results"). Apart from ``RatingState``, whose row the writer holds locked for
+    its whole run: a result must not wait for the writer."""
+
+    claimed_until = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"ratings update claimed until {self.claimed_until}"
+
+
 class RatingGame(models.Model):
     """A fixture whose counted result the ratings know about. The id is the **rating
     sequence**: given when the fixture's result first counts, kept through corrections, so

@@ -18,6 +18,7 @@ from ratings.services import ratings
 )
 def update_ratings() -> dict:
     """Apply every pending rated game in sequence order (idempotent: a duplicate or retried
-    run finds nothing pending; a correction or void of a rated game replays from it).
+    run finds nothing pending; a correction or void of a rated game replays from it), one
+    worker at a time: a task finding the update claimed leaves it to the holder.
     Retried only on an outage (``core.retry.OUTAGE_ERRORS``), never on an error of its own."""
-    return ratings.ratings_update()
+    return ratings.ratings_update_coalesced()

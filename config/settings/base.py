@@ -434,6 +434,10 @@ STANDINGS_PAGE_CACHE_SECONDS = int(os.environ.get("STANDINGS_PAGE_CACHE_SECONDS"
 # seconds (its holder pauses before running again; issue 31, h-upload5): a table at most
 # this much later, one recompute for every few results instead of one for each.
 STANDINGS_RECOMPUTE_SPACING = float(os.environ.get("STANDINGS_RECOMPUTE_SPACING", "0.25"))
+# Under a burst of results the ratings update's holder keeps its claim this many seconds
+# after a run started and checks again before letting go (issue 31, h-rcoal): the results of
+# that pause send no ratings task; the ratings at most this much later.
+RATINGS_UPDATE_SPACING = float(os.environ.get("RATINGS_UPDATE_SPACING", "0.25"))
 # the sites that may frame the embeds (/leagues/<slug>/embed/…): every site by default;
 # a space-separated list of sources (https://club.example) narrows it
 EMBED_FRAME_ANCESTORS = os.environ.get("EMBED_FRAME_ANCESTORS", "*").split()

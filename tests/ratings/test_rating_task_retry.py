@@ -12,7 +12,8 @@ from ratings.tasks import update_ratings
 
 
 def flaky(monkeypatch, error: Exception) -> list[int]:
-    """``ratings_update`` raises ``error`` on its first call and succeeds after that."""
+    """The task's service (``ratings_update_coalesced``) raises ``error`` on its first call
+    and succeeds after that."""
     calls: list[int] = []
 
     def update():
@@ -21,7 +22,7 @@ def flaky(monkeypatch, error: Exception) -> list[int]:
             raise error
         return {"status": "up to date", "applied": 0, "through": 0}
 
-    monkeypatch.setattr(ratings, "ratings_update", update)
+    monkeypatch.setattr(ratings, "ratings_update_coalesced", update)
     return calls
 
 

@@ -113,6 +113,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
+# sessions read from the shared cache, kept in the database; safe across a Redis outage
+# (config/sessions.py): a signed-in visit reads no session row
+SESSION_ENGINE = "config.sessions"
+
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"

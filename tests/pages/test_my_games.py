@@ -225,3 +225,26 @@ def test_me_queries_do_not_grow_with_games_or_leagues(
     assert page.disputes and page.invitations
     many = _queries(client, path)
     assert len(many) == len(few), "\n".join(many)
+
+
+def test_the_games_to_play_are_listed_up_to_a_bound_the_rest_behind_a_link(
+    client, league, erin_user, monkeypatch
+):
+    """The page's bytes do not grow with a player's schedule: the first ``TO_PLAY_SHOWN``
+    games to play, then a link to the whole list (``?games=all``)."""
+    from django.core.cache import cache
+
+    import tournaments.web.me
+
+    monkeypatch.setattr(tournaments.web.me, "TO_PLAY_SHOWN", 1)
+    g1, g2 = league.test_objects["g1"], league.test_objects["g2"]
+    room = lambda f: reverse("live:fixture-room", args=[f.pk])  # noqa: E731
+    client.force_login(erin_user)
+    text = client.get("/me/").content.decode()
+    assert room(g1) in text and room(g2) not in text
+    assert 'href="?games=all#to-play-heading"' in text and "All 2 games to play" in text
+    every = client.get("/me/?games=all").content.decode()
+    assert room(g1) in every and room(g2) in every and "?games=all#" not in every
+    monkeypatch.setattr(tournaments.web.me, "TO_PLAY_SHOWN", 25)
+    cache.clear()  # the stored page was rendered with the other bound (a deploy's new code)
+    assert "?games=all#" not in client.get("/me/").content.decode()

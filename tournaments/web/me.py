@@ -25,6 +25,10 @@ from tournaments.web.personal import Rendered, Stamp, personal_page
 
 CALENDAR_SALT = "tournaments.my-calendar"
 
+#: how many games to play "My games" lists; the rest behind a link (``?games=all``): the
+#: page's bytes bounded (the busiest bench player's 188 kB at 100× were 300-odd games)
+TO_PLAY_SHOWN = 25
+
 
 def calendar_token(player: Player) -> str:
     """The signed token of the player's calendar link: it names the player and the link's
@@ -74,9 +78,15 @@ def _my_games_page(request, csrf_token: str) -> Rendered:
         calendar_url = request.build_absolute_uri(
             reverse("tournaments:my-calendar", args=[calendar_token(page.player)])
         )
+    every = request.GET.get("games") == "all"
     body = render_to_string(
         "tournaments/_my_games_body.html",
-        {"page": page, "calendar_url": calendar_url, "csrf_token": csrf_token},
+        {
+            "page": page,
+            "to_play": page.to_play if every else page.to_play[:TO_PLAY_SHOWN],
+            "calendar_url": calendar_url,
+            "csrf_token": csrf_token,
+        },
         request=request,
     )
     response = render(

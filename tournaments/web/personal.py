@@ -3,8 +3,9 @@ My games, My leagues, a league's manage page and results desk. The whole page, t
 header included, is rendered once per account, revision of what it shows (``stamp``, one
 SQL statement the page's view reads), the header's own state (the account's name and
 flags, the inbox count), language, scheme, host and full path, and code
-(``rendering_version``), then served as stored bytes. Per visit stay: the session, the
-user, the stamp, the inbox count and the forms' CSRF tokens (the stored page holds a
+(``rendering_version``), then served as stored bytes. Per visit stay: the session (from
+the cache, ``config.sessions``), the user, the stamp, the inbox count and the forms' CSRF
+tokens (the stored page holds a
 placeholder, each visit puts in its own token: ``csrf_placeholder``). A visit with a
 pending message is rendered afresh (the messages are shown once) and not stored; a page
 that changes with the clock says until when its rendering holds (``until``, a Unix time).

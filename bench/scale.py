@@ -40,7 +40,11 @@ The measurements, each size in turn:
   time and the process's peak RSS growth (``getrusage``).
 
     .venv/bin/python bench/scale.py [--sizes 1,10,100] [--skip-build] [--rebuild]
-        [--only pages|api|tasks] [--seconds 3] [--clients 20] [--workers 2] [--direct]
+        [--only pages|api|tasks] [--rows NAME,…] [--seconds 3] [--clients 20] [--workers 2]
+        [--direct]
+
+``--rows dice,schedule``: only the requests whose name contains one of these words (the
+trivial view is still measured around them).
 
 BENCH_PORT (default 18190: nginx; gunicorn on the next port, the next but one is the
 template's unused Daphne upstream) and BENCH_DATABASE_HOST (default
@@ -835,7 +839,7 @@ def requests_to_measure() -> list[dict[str, Any]]:
     return [dict(group=g, name=n, path=p, user=u) for g, n, p, u in rows]
 
 
-def in_process(only: str) -> dict:
+def in_process(only: str, names: str = "") -> dict:
     """Status, queries and bytes of every request with the page cache off, and the queries
     of a cache hit (cache on, second request); the session cookies for wrk."""
     from django.contrib.auth import get_user_model
@@ -846,6 +850,8 @@ def in_process(only: str) -> dict:
 
     wanted = {"pages": ("page", "signed-in", "admin"), "api": ("api", "export")}.get(only)
     rows = [r for r in requests_to_measure() if not wanted or r["group"] in wanted]
+    if words := [w.strip() for w in names.split(",") if w.strip()]:
+        rows = [r for r in rows if any(w in r["name"] for w in words)]
     User = get_user_model()
     clients: dict[str | None, Client] = {None: Client()}
     cookies: dict[str, str] = {}
@@ -1124,6 +1130,7 @@ def main() -> None:
     parser.add_argument("--skip-build", action="store_true", help="measure the sites as built")
     parser.add_argument("--rebuild", action="store_true", help="build even when built")
     parser.add_argument("--only", choices=("pages", "api", "tasks"), default=None)
+    parser.add_argument("--rows", default="", help="only these requests (name words, a,b)")
     parser.add_argument("--seconds", type=float, default=3)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
@@ -1144,7 +1151,7 @@ def main() -> None:
         if args.stage == "build":
             reply(build_site(sizes[0]).as_dict())
         elif args.stage == "requests":
-            reply(in_process(args.only or ""))
+            reply(in_process(args.only or "", args.rows))
         elif args.stage == "task":
             reply(run_task(args.task))
         return
@@ -1172,7 +1179,8 @@ def main() -> None:
     )
     for size in sizes:
         if args.only != "tasks":
-            measured = stage(size, "requests", *(["--only", args.only] if args.only else []))
+            extra = [*(["--only", args.only] if args.only else []), "--rows", args.rows]
+            measured = stage(size, "requests", *extra)
             rows = measured["rows"]
             if shutil.which("wrk"):
                 throughput(size, rows, measured["cookies"], args, cache_on=False)

@@ -797,6 +797,9 @@ def requests_to_measure() -> list[dict[str, Any]]:
         ("page", "round sheets (big)", f"{L}/sheets/?round=1&drr=1", None),
         ("page", "ratings", "/ratings/", None),
         ("page", "rankings", "/rankings/", None),
+        # a browser's request: Accept-Encoding: gzip (the stored pages' gzipped bytes)
+        ("page", "schedule (big) gzip", f"{L}/schedule/", None),
+        ("page", "player (busiest) gzip", f"/players/{busiest}/", None),
         ("signed-in", "/me/", "/me/", BENCH_USER),
         ("signed-in", "/me/leagues/", "/me/leagues/", BENCH_USER),
         ("signed-in", "manage (big)", f"{L}/manage/", big.owner.username),
@@ -836,7 +839,7 @@ def requests_to_measure() -> list[dict[str, Any]]:
         "games/gamelog",
     ):
         rows.append(("admin", f"admin {model.split('/')[1]}", f"/admin/{model}/", "staff"))
-    return [dict(group=g, name=n, path=p, user=u) for g, n, p, u in rows]
+    return [dict(group=g, name=n, path=p, user=u, gzip=n.endswith(" gzip")) for g, n, p, u in rows]
 
 
 def in_process(only: str, names: str = "") -> dict:
@@ -862,15 +865,16 @@ def in_process(only: str, names: str = "") -> dict:
         cookies[username] = client.cookies["sessionid"].value
     for row in rows:
         client = clients[row["user"]]
+        meta = {"HTTP_ACCEPT_ENCODING": "gzip"} if row.get("gzip") else {}
         cache.clear()
         off = override_settings(PUBLIC_PAGE_CACHE_SECONDS=0, STANDINGS_PAGE_CACHE_SECONDS=0)
         if row["name"] != "archive.json (big)":
             with off:  # a first request of its kind (templates, translations) is not measured
-                client.get(row["path"])
+                client.get(row["path"], **meta)
         with off, CaptureQueriesContext(connection) as queries:
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             began, cpu = time.perf_counter(), time.process_time()
-            response = client.get(row["path"])
+            response = client.get(row["path"], **meta)
             body = b"".join(response.streaming_content) if response.streaming else response.content
             row["ms"] = (time.perf_counter() - began) * 1000
             # this process's CPU (not the database's): steadier than ms on a loaded machine
@@ -880,9 +884,9 @@ def in_process(only: str, names: str = "") -> dict:
         if row["ms"] > 5000:  # not twice more
             row["queries_cached"] = None
             continue
-        client.get(row["path"])  # cache on (the settings' own): fill, then a hit
+        client.get(row["path"], **meta)  # cache on (the settings' own): fill, then a hit
         with CaptureQueriesContext(connection) as queries:
-            client.get(row["path"])
+            client.get(row["path"], **meta)
         row["queries_cached"] = len(queries)
     return {"rows": rows, "cookies": cookies}
 
@@ -1079,7 +1083,9 @@ def throughput(size: float, rows: list[dict], cookies: dict, args, cache_on: boo
             if row["ms"] > 2000 or row["name"] == "archive.json (big)":
                 row[key] = None  # seconds a request: 20 clients would only queue
             else:
-                headers = {"Cookie": f"sessionid={cookies[row['user']]}"} if row["user"] else None
+                headers = {"Cookie": f"sessionid={cookies[row['user']]}"} if row["user"] else {}
+                if row.get("gzip"):
+                    headers["Accept-Encoding"] = "gzip"
                 row[key], how = rate(row["path"], headers)
                 if how:
                     row["nginx_cached" if cache_on else "nginx"] = how

@@ -17,7 +17,9 @@ most that old (signed-in visitors, the players who just uploaded, always get a f
 A page whose revision is exact (``Revision(stored=True)``: a league's content stamp, the
 database raising it with every change the page shows; docs/pages.md, "Stored renderings")
 is also kept under that revision, the language and the path, page cache on or off: a
-visit costs the stamp's query and the stored bytes, never a stale page.
+visit costs the stamp's query and the stored bytes, never a stale page. Such a page is
+gzipped once, when it is stored (``pack``), and a client that accepts gzip gets those bytes
+with their own ETag (``packed_etag``) and ``Vary: Accept-Encoding``.
 The standings keep theirs for ``STANDINGS_PAGE_CACHE_SECONDS`` (5 s; the page polls for a
 newer table anyway): a visit then costs no query at all, where the stamp cost one.
 

@@ -40,7 +40,11 @@ The measurements, each size in turn:
   time and the process's peak RSS growth (``getrusage``).
 
     .venv/bin/python bench/scale.py [--sizes 1,10,100] [--skip-build] [--rebuild]
-        [--only pages|api|tasks] [--seconds 3] [--clients 20] [--workers 2] [--direct]
+        [--only pages|api|tasks] [--rows NAME,…] [--seconds 3] [--clients 20] [--workers 2]
+        [--direct]
+
+``--rows dice,schedule``: only the requests whose name contains one of these words (the
+trivial view is still measured around them).
 
 BENCH_PORT (default 18190: nginx; gunicorn on the next port, the next but one is the
 template's unused Daphne upstream) and BENCH_DATABASE_HOST (default
@@ -793,6 +797,9 @@ def requests_to_measure() -> list[dict[str, Any]]:
         ("page", "round sheets (big)", f"{L}/sheets/?round=1&drr=1", None),
         ("page", "ratings", "/ratings/", None),
         ("page", "rankings", "/rankings/", None),
+        # a browser's request: Accept-Encoding: gzip (the stored pages' gzipped bytes)
+        ("page", "schedule (big) gzip", f"{L}/schedule/", None),
+        ("page", "player (busiest) gzip", f"/players/{busiest}/", None),
         ("signed-in", "/me/", "/me/", BENCH_USER),
         ("signed-in", "/me/leagues/", "/me/leagues/", BENCH_USER),
         ("signed-in", "manage (big)", f"{L}/manage/", big.owner.username),
@@ -832,10 +839,10 @@ def requests_to_measure() -> list[dict[str, Any]]:
         "games/gamelog",
     ):
         rows.append(("admin", f"admin {model.split('/')[1]}", f"/admin/{model}/", "staff"))
-    return [dict(group=g, name=n, path=p, user=u) for g, n, p, u in rows]
+    return [dict(group=g, name=n, path=p, user=u, gzip=n.endswith(" gzip")) for g, n, p, u in rows]
 
 
-def in_process(only: str) -> dict:
+def in_process(only: str, names: str = "") -> dict:
     """Status, queries and bytes of every request with the page cache off, and the queries
     of a cache hit (cache on, second request); the session cookies for wrk."""
     from django.contrib.auth import get_user_model
@@ -846,6 +853,8 @@ def in_process(only: str) -> dict:
 
     wanted = {"pages": ("page", "signed-in", "admin"), "api": ("api", "export")}.get(only)
     rows = [r for r in requests_to_measure() if not wanted or r["group"] in wanted]
+    if words := [w.strip() for w in names.split(",") if w.strip()]:
+        rows = [r for r in rows if any(w in r["name"] for w in words)]
     User = get_user_model()
     clients: dict[str | None, Client] = {None: Client()}
     cookies: dict[str, str] = {}
@@ -856,15 +865,16 @@ def in_process(only: str) -> dict:
         cookies[username] = client.cookies["sessionid"].value
     for row in rows:
         client = clients[row["user"]]
+        meta = {"HTTP_ACCEPT_ENCODING": "gzip"} if row.get("gzip") else {}
         cache.clear()
         off = override_settings(PUBLIC_PAGE_CACHE_SECONDS=0, STANDINGS_PAGE_CACHE_SECONDS=0)
         if row["name"] != "archive.json (big)":
             with off:  # a first request of its kind (templates, translations) is not measured
-                client.get(row["path"])
+                client.get(row["path"], **meta)
         with off, CaptureQueriesContext(connection) as queries:
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             began, cpu = time.perf_counter(), time.process_time()
-            response = client.get(row["path"])
+            response = client.get(row["path"], **meta)
             body = b"".join(response.streaming_content) if response.streaming else response.content
             row["ms"] = (time.perf_counter() - began) * 1000
             # this process's CPU (not the database's): steadier than ms on a loaded machine
@@ -874,9 +884,9 @@ def in_process(only: str) -> dict:
         if row["ms"] > 5000:  # not twice more
             row["queries_cached"] = None
             continue
-        client.get(row["path"])  # cache on (the settings' own): fill, then a hit
+        client.get(row["path"], **meta)  # cache on (the settings' own): fill, then a hit
         with CaptureQueriesContext(connection) as queries:
-            client.get(row["path"])
+            client.get(row["path"], **meta)
         row["queries_cached"] = len(queries)
     return {"rows": rows, "cookies": cookies}
 
@@ -1073,7 +1083,9 @@ def throughput(size: float, rows: list[dict], cookies: dict, args, cache_on: boo
             if row["ms"] > 2000 or row["name"] == "archive.json (big)":
                 row[key] = None  # seconds a request: 20 clients would only queue
             else:
-                headers = {"Cookie": f"sessionid={cookies[row['user']]}"} if row["user"] else None
+                headers = {"Cookie": f"sessionid={cookies[row['user']]}"} if row["user"] else {}
+                if row.get("gzip"):
+                    headers["Accept-Encoding"] = "gzip"
                 row[key], how = rate(row["path"], headers)
                 if how:
                     row["nginx_cached" if cache_on else "nginx"] = how
@@ -1124,6 +1136,7 @@ def main() -> None:
     parser.add_argument("--skip-build", action="store_true", help="measure the sites as built")
     parser.add_argument("--rebuild", action="store_true", help="build even when built")
     parser.add_argument("--only", choices=("pages", "api", "tasks"), default=None)
+    parser.add_argument("--rows", default="", help="only these requests (name words, a,b)")
     parser.add_argument("--seconds", type=float, default=3)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
@@ -1144,7 +1157,7 @@ def main() -> None:
         if args.stage == "build":
             reply(build_site(sizes[0]).as_dict())
         elif args.stage == "requests":
-            reply(in_process(args.only or ""))
+            reply(in_process(args.only or "", args.rows))
         elif args.stage == "task":
             reply(run_task(args.task))
         return
@@ -1172,7 +1185,8 @@ def main() -> None:
     )
     for size in sizes:
         if args.only != "tasks":
-            measured = stage(size, "requests", *(["--only", args.only] if args.only else []))
+            extra = [*(["--only", args.only] if args.only else []), "--rows", args.rows]
+            measured = stage(size, "requests", *extra)
             rows = measured["rows"]
             if shutil.which("wrk"):
                 throughput(size, rows, measured["cookies"], args, cache_on=False)

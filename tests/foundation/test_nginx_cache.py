@@ -189,3 +189,35 @@ def test_an_anonymous_api_read_is_stored_and_a_token_bypasses_it(proxy, site):
     status, headers, _ = proxy.request(path, {"Authorization": "Token not-a-token"})
     assert status == 401 and cache_status(headers) == "BYPASS"
     assert "public" not in headers["cache-control"]
+
+
+def test_a_browser_gets_the_gzipped_copy_and_a_plain_client_the_plain_one(proxy, site):
+    """A stored page's gzipped bytes (``Accept-Encoding: gzip``, every browser) and its plain
+    bytes are two copies in nginx's cache (``Vary: Accept-Encoding``): neither is ever sent
+    to the other kind of client."""
+    import gzip
+
+    page = "/leagues/cached-league/"
+
+    def get(headers: dict) -> tuple[dict[str, str], bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", proxy.port, timeout=30)
+        conn.request("GET", page, headers=headers)
+        response = conn.getresponse()
+        body = response.read()
+        conn.close()
+        return {k.lower(): v for k, v in response.getheaders()}, body
+
+    browser = {"Accept-Encoding": "gzip, deflate, br"}
+    headers, packed = get(browser)
+    assert headers.get("content-encoding") == "gzip" and cache_status(headers) == "MISS"
+    assert "Accept-Encoding" in headers["vary"]
+    plain_headers, plain = get({})
+    assert "content-encoding" not in plain_headers and cache_status(plain_headers) == "MISS"
+    assert gzip.decompress(packed) == plain and len(packed) < len(plain)
+    for _ in range(2):
+        headers, body = get(browser)
+        assert headers.get("content-encoding") == "gzip" and cache_status(headers) == "HIT"
+        assert body == packed
+        headers, body = get({})
+        assert "content-encoding" not in headers and cache_status(headers) == "HIT"
+        assert body == plain

@@ -82,6 +82,7 @@ PAGES: dict[str, tuple[str | None, Callable[[dict], str]]] = {
     "league overview": (None, lambda s: reverse("tournaments:league", args=[s["big"].slug])),
     "standings": (None, lambda s: reverse("tournaments:standings", args=[s["big"].slug])),
     "schedule": (None, lambda s: reverse("tournaments:schedule", args=[s["big"].slug])),
+    "dice": (None, lambda s: reverse("tournaments:dice", args=[s["big"].slug])),
     "schedule of a player": (
         None,
         lambda s: (
@@ -218,6 +219,52 @@ def test_the_player_page_builds_objects_only_for_the_games_it_shows(page_sizes):
     # the games shown are plain values too (their links built once a page): what is built
     # is the rating changes listed with their games
     assert large_objects == small_objects < small_games
+
+
+@pytest.mark.django_db
+def test_the_dice_page_sums_plain_values_and_builds_no_object_per_seat():
+    """The league's dice add up each player's faces from plain values as they are read (the
+    first visit after every result, in every process whose store is its own): no seat,
+    entry or result object is built, and a player only for each player shown (what the
+    page links), however many games the league has; the sums are every seat's."""
+    from django.core.cache import cache
+    from django.db.models.signals import post_init
+
+    from tournaments.models import Entry, Player, Result, Seat
+    from tournaments.selectors.analyses import league_dice
+
+    def built(site: dict) -> tuple[dict, dict]:
+        made: dict[str, int] = {}
+
+        def count(sender, **kwargs):
+            made[sender.__name__] = made.get(sender.__name__, 0) + 1
+
+        models = (Seat, Entry, Result, Player)
+        for model in models:
+            post_init.connect(count, sender=model, weak=False)
+        try:
+            cache.clear()
+            dice = league_dice(site["big"])
+        finally:
+            for model in models:
+                post_init.disconnect(count, sender=model)
+        return made, dice
+
+    small = build_site(SMALL)
+    small_made, small_dice = built(small)
+    large = build_site(LARGE)
+    large_made, large_dice = built(large)
+    games = large_dice["all"].games
+    assert games > 2 * small_dice["all"].games  # really more games counted
+    assert set(small_made) <= {"Player"} and set(large_made) <= {"Player"}, large_made
+    assert large_made.get("Player", 0) == len(large_dice["players"]) > 0
+    # each counted game is counted for every player seated at it
+    seated = Seat.objects.filter(
+        fixture__league=large["big"],
+        fixture__results__state=Result.State.CONFIRMED,
+        fixture__results__game_log__isnull=False,
+    ).count()
+    assert sum(view.games for _, view in large_dice["players"]) == seated
 
 
 @pytest.mark.django_db

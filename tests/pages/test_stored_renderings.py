@@ -379,3 +379,53 @@ def test_the_rendering_version_follows_the_templates(settings, tmp_path):
         assert rendering_version() != first and "templates" in RENDERING_SOURCES
     finally:
         rendering_version.cache_clear()
+
+
+GZIP = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
+
+
+@pytest.mark.parametrize("url", [*STORED, "/leagues/spring/dice/"])
+def test_a_stored_page_is_gzipped_once_for_who_accepts_it(client, league, series, owner, url):
+    """A browser (``Accept-Encoding: gzip``) gets the stored page's bytes gzipped when it was
+    stored, not per visit: the same page, its own ETag (and its 304), ``Vary:
+    Accept-Encoding`` on both variants; a client without gzip the plain bytes. An organizer
+    still gets a page rendered for them (the results desk's tab), never the stored one."""
+    import gzip
+
+    plain = client.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        packed = client.get(url, **GZIP)
+    assert len(queries) == 1  # the stamp: the gzipped bytes were stored with the page
+    assert packed["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < len(plain.content)
+    assert "Results desk" not in plain.content.decode()
+    assert packed["ETag"] == plain["ETag"][:-1] + '-gz"'
+    for response in (plain, packed):
+        assert "Accept-Encoding" in response["Vary"] and "public" in response["Cache-Control"]
+    again = client.get(url, HTTP_IF_NONE_MATCH=packed["ETag"], **GZIP)
+    assert again.status_code == 304 and again["ETag"] == packed["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=plain["ETag"]).status_code == 304
+    # a gzip ETag sent without gzip accepted is another representation: the full page
+    assert client.get(url, HTTP_IF_NONE_MATCH=packed["ETag"]).status_code == 200
+    client.force_login(owner)
+    mine = client.get(url, **GZIP)
+    assert "Content-Encoding" not in mine and "private" in mine["Cache-Control"]
+    if url in ("/leagues/spring/", "/leagues/spring/dice/"):  # the pages with the desk's tab
+        assert "Results desk" in mine.content.decode()
+
+
+def test_the_page_cache_keeps_both_variants(client, league, series, settings):
+    """With the page cache on, a kept page answers a browser gzipped too (no query)."""
+    import gzip
+
+    settings.PUBLIC_PAGE_CACHE_SECONDS = 30
+    url = "/leagues/spring/schedule/"
+    plain = client.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        packed = client.get(url, **GZIP)
+        again = client.get(url)
+    assert len(queries) == 0
+    assert packed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.content) == plain.content == again.content
+    assert packed["ETag"] == plain["ETag"][:-1] + '-gz"' and again["ETag"] == plain["ETag"]

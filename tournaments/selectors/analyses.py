@@ -17,7 +17,7 @@ from games.analysis_view import player_summary, viewer_data
 from games.engine.analysis import ANALYSIS_FORMAT
 from games.engine.analysis.review import review as game_review
 from games.engine.board import DEFAULT_COLOURS
-from games.engine.fairness import FACES, Fairness, combine, fairness
+from games.engine.fairness import FACES, Fairness, fairness
 from games.models import GameAnalysis, GameLog
 from tournaments.models import Fixture, League, Player, Result, Seat
 from tournaments.selectors.prefetch import seats_prefetch
@@ -299,7 +299,11 @@ def _held_counts(by_colour: dict[str, tuple[int, ...]], colours) -> list[tuple[i
 
 def league_dice(league: League) -> dict[str, Any]:
     """The dice of a league's counted logs: all of them, and per player (the colours each
-    held), cached per league results revision. Two queries, neither reading a log's text."""
+    held), cached per league results revision. Two queries, neither reading a log's text
+    nor making a model instance per seat: the faces are summed as they are read (at 100×
+    the big league's 12,000 logs and 24,000 seats cost a fraction of what 72,000 seat,
+    entry and player instances did: the first visit after every result, in every worker
+    whose store is its own)."""
     key = f"dice:{league.pk}:{league.results_revision}"
     hit = cache.get(key)
     if hit is not None:
@@ -310,29 +314,42 @@ def league_dice(league: League) -> dict[str, Any]:
         .values_list("fixture_id", "game_log__board", "game_log__seat_faces")
     )
     seats = defaultdict(list)
-    for seat in Seat.objects.filter(fixture__league=league).select_related("entry__player"):
-        seats[seat.fixture_id].append(seat)
-    total: list[tuple[int, ...]] = []
-    per_player: dict[int, list] = defaultdict(list)
+    for fixture_id, *seat in Seat.objects.filter(fixture__league=league).values_list(
+        "fixture_id", "entry__player_id", "entry__player__slug", "entry__player__name", "colours"
+    ):
+        seats[fixture_id].append(seat)
+    total = [0] * len(FACES)
+    per_player: dict[int, list[int]] = {}
     players: dict[int, Player] = {}
     games: dict[int, int] = defaultdict(int)
     for fixture_id, board, seat_faces in results:
         by_colour = _colour_counts(board, seat_faces)
-        total.extend(by_colour.values())
-        for seat in seats[fixture_id]:
-            player = seat.entry.player
-            players[player.pk] = player
-            games[player.pk] += 1
-            per_player[player.pk].extend(_held_counts(by_colour, seat.colours))
+        for counts in by_colour.values():
+            _add_counts(total, counts)
+        for pk, slug, name, colours in seats[fixture_id]:
+            if pk not in players:
+                players[pk] = Player(pk=pk, slug=slug, name=name)  # what the page shows
+                per_player[pk] = [0] * len(FACES)
+            games[pk] += 1
+            for counts in _held_counts(by_colour, colours):
+                _add_counts(per_player[pk], counts)
     view = {
-        "all": dice_view(combine(total), len(results)),
+        "all": dice_view(tuple(total), len(results)),
         "players": sorted(
-            ((players[pk], dice_view(combine(rows), games[pk])) for pk, rows in per_player.items()),
+            ((players[pk], dice_view(tuple(sums), games[pk])) for pk, sums in per_player.items()),
             key=lambda item: item[0].name.lower(),
         ),
     }
     cache.set(key, view, 600)
     return view
+
+
+def _add_counts(into: list[int], counts: tuple[int, ...]) -> None:
+    """Add one colour's face counts to a running sum (``combine``, one row at a time)."""
+    if len(counts) != len(FACES):
+        raise ValueError(f"a die has {len(FACES)} faces; got {len(counts)} counts")
+    for k, c in enumerate(counts):
+        into[k] += c
 
 
 __all__ = [

@@ -17,7 +17,9 @@ most that old (signed-in visitors, the players who just uploaded, always get a f
 A page whose revision is exact (``Revision(stored=True)``: a league's content stamp, the
 database raising it with every change the page shows; docs/pages.md, "Stored renderings")
 is also kept under that revision, the language and the path, page cache on or off: a
-visit costs the stamp's query and the stored bytes, never a stale page.
+visit costs the stamp's query and the stored bytes, never a stale page. Such a page is
+gzipped once, when it is stored (``pack``), and a client that accepts gzip gets those bytes
+with their own ETag (``packed_etag``) and ``Vary: Accept-Encoding``.
 The standings keep theirs for ``STANDINGS_PAGE_CACHE_SECONDS`` (5 s; the page polls for a
 newer table anyway): a visit then costs no query at all, where the stamp cost one.
 
@@ -31,7 +33,9 @@ stores exactly what is marked public here.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import re
 from collections.abc import Callable
 from functools import cache as memoize
 from functools import wraps
@@ -115,34 +119,44 @@ def public_page(
             shared = request.method in ("GET", "HEAD") and (everyone or is_shared_request(request))
             s_maxage = shared_for() if shared_for else settings.PUBLIC_PAGES_S_MAXAGE
             seconds = (keep() if keep else settings.PUBLIC_PAGE_CACHE_SECONDS) if shared else 0
+            packing = accepts_gzip(request)
             key = _page_key(request, ignore_query) if seconds > 0 else None
             if key and (stored := cache.get(key)) is not None:
                 content, content_type, etag, *rest = stored
                 last_modified = rest[0] if rest else None
-                response = HttpResponse(content, content_type=content_type)
+                packed = rest[2] if len(rest) > 2 else None
+                response, etag = _answer(content, content_type, etag, packed, packing)
                 for name, value in (rest[1] if len(rest) > 1 else {}).items():
                     response[name] = value
                 conditional = get_conditional_response(
                     request, etag=etag, last_modified=last_modified, response=response
                 )
-                return _mark_public(conditional, etag, last_modified, vary, s_maxage)
+                return _mark_public(
+                    conditional, etag, last_modified, _packed_vary(vary, packed), s_maxage
+                )
             rev = revision(request, *args, **kwargs) if shared and revision else None
             revised = None
             if rev is not None:
                 etag = _etag(rev.etag)
+                # a stored page is sent gzipped to who accepts it: the variant's own ETag
+                asked = packed_etag(etag) if rev.stored and packing else etag
                 cached = get_conditional_response(
-                    request, etag=etag, last_modified=rev.last_modified
+                    request, etag=asked, last_modified=rev.last_modified
                 )
                 if cached is not None:
-                    return _mark_public(cached, etag, rev.last_modified, vary, s_maxage)
+                    own_vary = _packed_vary(vary, rev.stored or None)
+                    return _mark_public(cached, asked, rev.last_modified, own_vary, s_maxage)
                 if rev.stored:
                     revised = _revised_key(request, etag)
                     if (stored := cache.get(revised)) is not None:
-                        response = HttpResponse(stored[0], content_type=stored[1])
+                        packed = stored[3] if len(stored) > 3 else None
+                        response, sent = _answer(stored[0], stored[1], etag, packed, packing)
                         for name, value in (stored[2] if len(stored) > 2 else {}).items():
                             response[name] = value  # the API's Allow, a download's name
-                        _keep(key, response, etag, rev.last_modified, seconds)
-                        return _mark_public(response, etag, rev.last_modified, vary, s_maxage)
+                        _keep(key, response, etag, rev.last_modified, seconds, stored[0], packed)
+                        return _mark_public(
+                            response, sent, rev.last_modified, _packed_vary(vary, packed), s_maxage
+                        )
             response = view(request, *args, **kwargs)
             if shared and callable(getattr(response, "render", None)):
                 response.render()  # a DRF or template response: its bytes are the ETag's
@@ -155,28 +169,80 @@ def public_page(
                 last_modified = None
             else:
                 last_modified = rev.last_modified
+            packed = None
             if revised:
+                content = response.content
+                packed = pack(content)  # once per revision, not per visit
                 kept = {name: response[name] for name in KEPT_HEADERS if name in response}
-                stored = (response.content, response["Content-Type"], kept)
+                stored = (content, response["Content-Type"], kept, packed)
                 cache.set(revised, stored, REVISED_PAGE_SECONDS)
-            _keep(key, response, etag, last_modified, seconds)
+            _keep(key, response, etag, last_modified, seconds, response.content, packed)
             if rev is None:
                 conditional = get_conditional_response(request, etag=etag, response=response)
                 if conditional is not response:
                     return _mark_public(conditional, etag, None, vary, s_maxage)
-            return _mark_public(response, etag, last_modified, vary, s_maxage)
+            if packed is not None and packing:
+                response.content = packed
+                response["Content-Encoding"] = "gzip"
+                etag = packed_etag(etag)
+            return _mark_public(response, etag, last_modified, _packed_vary(vary, packed), s_maxage)
 
         return wrapped
 
     return decorate
 
 
-def _keep(key: str | None, response: HttpResponse, etag: str, last_modified, seconds: int) -> None:
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+
+
+def accepts_gzip(request: HttpRequest) -> bool:
+    """The client takes a gzipped answer (``Accept-Encoding``, as Django's GZipMiddleware
+    reads it): every browser."""
+    return bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+
+
+def pack(content: bytes) -> bytes:
+    """A stored page gzipped once (fixed ``mtime``: the same bytes for the same page)."""
+    return gzip.compress(content, compresslevel=6, mtime=0)
+
+
+def packed_etag(etag: str) -> str:
+    """The ETag of a page's gzipped variant (RFC 9110: another representation, another
+    strong validator): ``"…-gz"``."""
+    return f'{etag[:-1]}-gz"'
+
+
+def _packed_vary(vary: tuple[str, ...], packed) -> tuple[str, ...]:
+    """A page that has a gzipped variant varies on ``Accept-Encoding`` too (a shared cache
+    keeps both)."""
+    return (*vary, "Accept-Encoding") if packed else vary
+
+
+def _answer(content: bytes, content_type: str, etag: str, packed: bytes | None, packing: bool):
+    """The stored bytes as a response, gzipped for a client that takes it: (response, its
+    ETag)."""
+    if packed is not None and packing:
+        response = HttpResponse(packed, content_type=content_type)
+        response["Content-Encoding"] = "gzip"
+        return response, packed_etag(etag)
+    return HttpResponse(content, content_type=content_type), etag
+
+
+def _keep(
+    key: str | None,
+    response: HttpResponse,
+    etag: str,
+    last_modified,
+    seconds: int,
+    content: bytes,
+    packed: bytes | None = None,
+) -> None:
     """Keep the anonymous rendering whole for the page cache's ``seconds`` (no query at all
-    within them, as a CDN in front would answer)."""
+    within them, as a CDN in front would answer): its plain ``content`` and, for a stored
+    page, its gzipped bytes."""
     if key:
         kept = {name: response[name] for name in KEPT_HEADERS if name in response}
-        stored = (response.content, response["Content-Type"], etag, last_modified, kept)
+        stored = (content, response["Content-Type"], etag, last_modified, kept, packed)
         cache.set(key, stored, seconds)
 
 

@@ -4,6 +4,7 @@ walk in waves writes exactly the rows the walk game by game writes."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 
 import numpy as np
@@ -12,6 +13,7 @@ from django.db import transaction
 
 from ratings.algorithms import plackett_luce_two, plackett_luce_two_arrays
 from ratings.config import PLATFORM_RATINGS
+from ratings.models import RatingChange, RatingGame
 from ratings.services import history_io, ratings
 from ratings.services.ratings import ratings_recompute, ratings_update
 from tests.ratings.test_rating_replay import everything
@@ -80,3 +82,33 @@ def test_the_arrays_read_are_the_rows_read_one_by_one(world, threads, monkeypatc
         assert history_io.game_tuples(games, every) == [
             (*game[:4], game[4] or "", *game[5:]) for game in read
         ]
+
+
+def test_a_walk_in_waves_with_new_games_pending_creates_their_rows_in_order(world, monkeypatch):
+    """A correction of an early game and new games pending at the end, in one update: the new
+    games' rows are created in sequence order (as the walk game by game creates them) and
+    everything equals a recompute."""
+    monkeypatch.setattr(ratings, "THREADS_FROM", 0)
+    games = _history(world, 80, seed=31)
+    late = [world.game(world.league(), ["ann", "bob", "cid"]) for _ in range(6)]
+    players = [world.player(n).pk for n in ("ann", "bob", "cid", "dee")]
+    for i, fixture in enumerate(late):
+        board = players[: 2 + i % 3]
+        RatingGame.objects.create(
+            fixture=fixture,
+            result=games[0].result,
+            places=[[p, 1 + (k + i) % len(board)] for k, p in enumerate(board)],
+            played_at=games[-1].played_at + dt.timedelta(minutes=i + 1),
+        )
+    _correct(games[1])
+    outcome = ratings_update()
+    assert outcome["created"] == sum(2 + i % 3 for i in range(6))
+    created = list(
+        RatingChange.objects.filter(game__in=RatingGame.objects.filter(pk__gt=games[-1].pk))
+        .order_by("pk")
+        .values_list("sequence", flat=True)
+    )
+    assert created == sorted(created)
+    replayed = everything()
+    ratings_recompute(resync=False)
+    assert everything() == replayed

@@ -1037,8 +1037,12 @@ class _WaveChunk:
         if not self.rewrites:
             return
         rows = np.concatenate([row for row, _ in self.rewrites])
+        # in the stored rows' order (by game: mostly their order on disk) rather than the
+        # waves': the rewrite's Tid Scans then walk the table's pages in order
+        order = np.argsort(rows, kind="stable")
+        rows = rows[order]
         values = {
-            name: np.concatenate([v[name] for _, v in self.rewrites])
+            name: np.concatenate([v[name] for _, v in self.rewrites])[order]
             for name in history_io.CHANGE_FIELDS
         }
         writes = self.replay.writes

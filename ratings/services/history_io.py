@@ -12,6 +12,11 @@ connection (:func:`walk_chunks`, :class:`Rewriter`). Building the same with Djan
 per value) cost more than the ratings themselves. Elsewhere (SQLite: ``make run``) the
 ORM does the same work the slow way.
 
+A long walk in waves (``ratings._WaveChunk``) reads its batches instead as one row of
+``array_agg`` columns loaded by binary loaders straight into numpy arrays
+(:func:`array_chunks`) and packs its rewritten rows with one numpy record array
+(:func:`packed_rewrites`): no Python object per value.
+
 Every statement run here outside Django's cursor is entered into Django's query log when
 it is kept (tests count queries), the background threads' into the caller's."""
 

@@ -102,15 +102,33 @@ def build(games: int, players: int, seed: int, two_share: float | None = None) -
     RatingGame.objects.bulk_create(rated, batch_size=2000)
 
 
+def server_cpu() -> float:
+    """CPU seconds (user + system) of this connection's server process so far, or NaN if
+    the server is not on this machine (``/proc/<pid>/stat``)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def measure(label: str, run) -> dict:
     from django.db import connection, reset_queries
 
     reset_queries()
+    server = server_cpu()
     connection.force_debug_cursor = True
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    cpu = time.process_time()
     start = time.perf_counter()
     outcome = run()
     seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     queries = connection.queries
     connection.force_debug_cursor = False
     writes = sum(1 for q in queries if q["sql"].split()[0] in ("INSERT", "UPDATE", "DELETE"))
@@ -119,6 +137,8 @@ def measure(label: str, run) -> dict:
     return {
         "label": label,
         "seconds": seconds,
+        "cpu": cpu,
+        "server_cpu": server_cpu() - server,
         "queries": len(queries),
         "writes": writes,
         "locks": locks,
@@ -273,12 +293,13 @@ def main() -> None:
 def report(rows: list[dict], full: dict) -> None:
     print(
         f"{'':30} {'seconds':>9} {'× full':>8} {'queries':>8} {'writes':>7} {'locks':>6} "
-        f"{'RSS +MB':>8}"
+        f"{'RSS +MB':>8} {'CPU s':>6} {'server':>6}"
     )
     for r in rows:
         print(
             f"{r['label']:30} {r['seconds']:9.3f} {r['seconds'] / full['seconds']:8.4f} "
-            f"{r['queries']:8d} {r['writes']:7d} {r['locks']:6d} {r['rss_mb']:8.1f}"
+            f"{r['queries']:8d} {r['writes']:7d} {r['locks']:6d} {r['rss_mb']:8.1f} "
+            f"{r['cpu']:6.2f} {r['server_cpu']:6.2f}"
         )
     for r in rows:
         print(r["label"], r["outcome"])

@@ -21,12 +21,14 @@ See ``docs/ratings.md`` for the decisions (forfeits, ties, count points, one glo
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 
+import numpy as np
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from tournaments.algorithms.errors import AlgorithmError
@@ -333,6 +335,115 @@ def plackett_luce_two(mu_a, mu_b, sigma_a, sigma_b, places, settings):
     if swapped:
         return [mu1, mu0], [new1, new0], forecast
     return [mu0, mu1], [new0, new1], forecast
+
+
+def plackett_luce_two_arrays(
+    mu_a: np.ndarray,
+    mu_b: np.ndarray,
+    sigma_a: np.ndarray,
+    sigma_b: np.ndarray,
+    place_a: np.ndarray,
+    place_b: np.ndarray,
+    settings,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`plackett_luce_two` of many games at once (the replay's waves of games that
+    share no player): per game the new ``mu_a, mu_b, sigma_a, sigma_b`` and the forecast
+    ``win_a, win_b``, bit for bit the floats of the scalar function.
+
+    The same operations in the same order as array operations: ``+ - * /`` and ``sqrt``
+    are exactly rounded in numpy as in Python; the functions that are not (``erf``,
+    ``exp``, and ``x ** 2``, which is C's ``pow`` and not always ``x * x``) are called
+    per element through Python's ``math`` (:func:`_each`), since numpy's own may use other
+    implementations (SIMD, SVML) with other last bits."""
+    beta_squared = settings.beta**2
+    square = _each(_square, 2.0)
+    spread = _sqrt_array(2 * beta_squared + square(sigma_a * 1.0) + square(sigma_b * 1.0))
+    p = 0.5 * (1.0 + _each(math.erf)(((mu_a - mu_b) / spread) / _SQRT2))
+    win_a, win_b = p, 1 - p
+    tau_squared = float(settings.tau) * float(settings.tau)
+    swapped = place_b < place_a  # the sort by place is stable: a tie keeps the seat order
+    m0, m1 = np.where(swapped, mu_b, mu_a), np.where(swapped, mu_a, mu_b)
+    v0, v1 = np.where(swapped, sigma_b, sigma_a), np.where(swapped, sigma_a, sigma_b)
+    s0 = _sqrt_array(v0 * v0 + tau_squared)
+    s1 = _sqrt_array(v1 * v1 + tau_squared)
+    sq0 = square(s0 * 1.0)  # also the scalar function's s0**2 (the same pow)
+    sq1 = square(s1 * 1.0)
+    collective = 0.0 + (sq0 + beta_squared)
+    collective = collective + (sq1 + beta_squared)
+    c = _sqrt_array(collective)
+    exp = _each(math.exp)
+    e0 = exp(m0 / c)
+    e1 = exp(m1 / c)
+    whole = e0 + e1
+    t0 = e0 / whole
+    t1 = e1 / whole
+    tie = place_a == place_b
+    # a tie: both sums e0 + e1, a = 2
+    tie_delta0 = (0.0 + t0 * (1 - t0) / 2) + t0 * (1 - t0) / 2
+    tie_omega0 = (0.0 + (1 - t0) / 2) - t0 / 2
+    tie_delta1 = (0.0 + t1 * (1 - t1) / 2) + t1 * (1 - t1) / 2
+    tie_omega1 = (0.0 - t1 / 2) + (1 - t1) / 2
+    # a win: sum_q = [e0 + e1, e1], a = [1, 1]
+    t11 = e1 / e1
+    win_delta0 = 0.0 + t0 * (1 - t0) / 1
+    win_omega0 = 0.0 + (1 - t0) / 1
+    win_delta1 = (0.0 + t1 * (1 - t1) / 1) + t11 * (1 - t11) / 1
+    win_omega1 = (0.0 - t1 / 1) + (1 - t11) / 1
+    delta0 = np.where(tie, tie_delta0, win_delta0)
+    omega0 = np.where(tie, tie_omega0, win_omega0)
+    delta1 = np.where(tie, tie_delta1, win_delta1)
+    omega1 = np.where(tie, tie_omega1, win_omega1)
+    c_squared = square(c)
+    omega0 = omega0 * (sq0 / c)
+    delta0 = delta0 * (sq0 / c_squared)
+    delta0 = delta0 * (_sqrt_array(sq0) / c)
+    omega1 = omega1 * (sq1 / c)
+    delta1 = delta1 * (sq1 / c_squared)
+    delta1 = delta1 * (_sqrt_array(sq1) / c)
+    # x * 1.0 and x / 1.0 (the scalar function's two branches) are both x
+    share = sq0 / sq0
+    mu0 = m0 + share * omega0
+    new0 = s0 * _sqrt_array(_max_kappa(1 - share * delta0))
+    share = sq1 / sq1
+    mu1 = m1 + share * omega1
+    new1 = s1 * _sqrt_array(_max_kappa(1 - share * delta1))
+    return (
+        np.where(swapped, mu1, mu0),
+        np.where(swapped, mu0, mu1),
+        np.where(swapped, new1, new0),
+        np.where(swapped, new0, new1),
+        win_a,
+        win_b,
+    )
+
+
+#: ``x ** 2`` of a float is C's ``pow(x, 2.0)``, as ``math.pow`` (a call without a frame)
+_square = math.pow
+
+
+def _each(function, *args: float):
+    """``function(value, *args)`` of every element of a float array, by Python's ``math``."""
+
+    def each(values: np.ndarray) -> np.ndarray:
+        listed = values.tolist()
+        if args:
+            mapped = map(function, listed, *(itertools.repeat(a, len(listed)) for a in args))
+        else:
+            mapped = map(function, listed)
+        return np.fromiter(mapped, dtype=np.float64, count=len(listed))
+
+    return each
+
+
+def _sqrt_array(values: np.ndarray) -> np.ndarray:
+    # IEEE 754 square root, exactly rounded like math.sqrt; a negative value is an error
+    # there (ValueError), never reached by the ratings' sums of squares
+    return np.sqrt(values)
+
+
+def _max_kappa(values: np.ndarray) -> np.ndarray:
+    """``max(value, KAPPA)`` of every element (Python's max keeps the first of equals)."""
+    return np.where(values < KAPPA, KAPPA, values)
 
 
 def competition_places(places: Sequence[int]) -> list[int]:

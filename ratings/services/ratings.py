@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import reduce
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
@@ -40,6 +41,7 @@ from ratings.algorithms import (
     initial_rating,
     plackett_luce,
     plackett_luce_two,  # the two-player case of plackett_luce (the replay's hot loop)
+    plackett_luce_two_arrays,  # the same, many games at once (the walk in waves)
 )
 from ratings.config import PLATFORM_RATINGS
 from ratings.models import PlayerRating, RatingChange, RatingClaim, RatingGame, RatingState
@@ -394,6 +396,12 @@ WRITE_BATCH = 20000
 #: the rated games after the change from which the walk reads ahead and rewrites in
 #: background threads (:func:`history_io.walk_chunks`, :class:`history_io.Rewriter`)
 THREADS_FROM = 5 * CHUNK
+#: a long walk (from :data:`THREADS_FROM` games before the end) goes in waves of games that
+#: share no player, each wave's two-player games rated as arrays (:class:`_WaveChunk`;
+#: PostgreSQL); off, game by game (:meth:`_Replay._chunk`)
+WAVES = True
+#: rated games per batch of the walk in waves (a bigger batch: wider waves)
+WAVE_CHUNK = 8000
 #: tuple positions of a rated game as :func:`history_io.rated_games` yields it
 G_PK, G_PLAYERS, G_APPLIED, G_REVISION, G_REASON, G_PLAYED, G_FIXTURE, G_PLACES = range(8)
 
@@ -508,21 +516,25 @@ class _Writes:
         self.creates: list[tuple] = []
         self.updates: list[tuple] = []
         self.deletes: list[int] = []
+        #: rewritten rows packed many at a time (the waves': :func:`history_io.packed_rewrites`)
+        self.packed: list[bytes] = []
+        self.packed_rows = 0
         self.counts = {"created": 0, "updated": 0, "deleted": 0}
         self.rewriter = history_io.Rewriter()
 
     def pending(self) -> int:
-        return len(self.creates) + len(self.updates) + len(self.deletes)
+        return len(self.creates) + len(self.updates) + self.packed_rows + len(self.deletes)
 
     def save(self) -> None:
         if self.deletes:
             RatingChange.objects.filter(pk__in=self.deletes).delete()
-        self.rewriter.submit(self.updates)  # written while the walk goes on
+        self.rewriter.submit(self.updates + self.packed)  # written while the walk goes on
         history_io.insert_history(self.creates)
         self.counts["created"] += len(self.creates)
-        self.counts["updated"] += len(self.updates)
+        self.counts["updated"] += len(self.updates) + self.packed_rows
         self.counts["deleted"] += len(self.deletes)
         self.creates, self.updates, self.deletes = [], [], []
+        self.packed, self.packed_rows = [], 0
 
 
 class _Replay:
@@ -553,6 +565,8 @@ class _Replay:
         self.rated_delta = 0
         self.writes = _Writes()
         self.games = 0
+        #: how a rewritten row is recorded (:func:`history_io.rewrite_packer`)
+        self.pack = history_io.rewrite_packer()
 
     @property
     def written(self) -> dict[str, int]:
@@ -587,8 +601,13 @@ class _Replay:
         long = self.through - start >= THREADS_FROM
         self.writes.rewriter.background = long
         try:
-            for games, rows in history_io.walk_chunks(start, CHUNK, ahead=long):
-                self._chunk(games, rows)
+            if long and WAVES and history_io.postgres():
+                for games, rows in history_io.array_chunks(start, WAVE_CHUNK):
+                    _WaveChunk(self, games, rows).walk()
+                    self.writes.save()  # rewritten while the walk rates the next batch
+            else:
+                for games, rows in history_io.walk_chunks(start, CHUNK, ahead=long):
+                    self._chunk(games, rows)
             self.writes.save()
         finally:
             self.writes.rewriter.wait()
@@ -715,7 +734,7 @@ class _Replay:
                 self._create(game, p, values)
                 continue
             if row[3:11] != values:  # the stored row, rewritten where a value differs
-                updates.append(history_io.rewritten(row, values))
+                updates.append(history_io.rewritten(row, values, self.pack))
             after = (values[3], values[4])
             if after == (row[6], row[7]):  # the replayed "after" is the stored one: clean
                 dirty.pop(p, None)
@@ -786,6 +805,250 @@ class _Replay:
         PlayerRating.objects.bulk_create(fresh, batch_size=1000)
         PlayerRating.objects.filter(pk__in=gone).delete()
         return len(players)
+
+
+class _WaveChunk:
+    """A batch of the walk (:func:`history_io.array_chunks`: games and stored rows as
+    arrays) walked in **waves** (docs/ratings.md, "The walk in waves").
+
+    A game's ratings depend only on its players' ratings before it, so a game's wave is one
+    more than the latest wave of a game before it of any of its players (seated or with a
+    stored row): the games of a wave share no player, and walking wave after wave keeps
+    every player's games in sequence order — the walk of :meth:`_Replay._chunk`, game for
+    game, in another order of independent steps. A wave's two-player games applied with
+    both stored rows (almost all) are rated as arrays (``plackett_luce_two_arrays``, the
+    same floats); the others go one by one to :meth:`_Replay._replay_game`.
+
+    The players' state (dirty, and the replayed rating) lives in arrays over the batch's
+    players while it is walked (the replay's ``dirty`` dict handed over at both ends and
+    around each game walked one by one); the rows whose values changed are packed into
+    the rewrite's binary ``COPY`` all at once."""
+
+    def __init__(self, replay: _Replay, games, rows) -> None:
+        self.replay = replay
+        self.games, self.rows = games, rows
+        self.pk = games["pk"].astype(np.int64)
+        seats = games["seats"].astype(np.int64)
+        self.players = np.stack(
+            [games[f"p{k}"] for k in range(history_io.ARRAY_SEATS)], axis=1
+        ).astype(np.int64)
+        self.places = np.stack(
+            [games[f"q{k}"] for k in range(history_io.ARRAY_SEATS)], axis=1
+        ).astype(np.int64)
+        row_game, self.row_player = rows["game"], rows["player"]
+        count = len(row_game)
+        #: the stored rows' values by field
+        self.stored = {name: rows[name] for name in history_io.CHANGE_FIELDS}
+        self.first = np.searchsorted(row_game, self.pk, "left")
+        self.end = np.searchsorted(row_game, self.pk, "right")
+        # the two-player games applied with their two stored rows, and which row is whose
+        two = games["applied"] & (seats == 2) & (self.end - self.first == 2)
+        if count:
+            r0 = np.minimum(self.first, count - 1)
+            r1 = np.minimum(self.first + 1, count - 1)
+            p0, p1 = self.row_player[r0], self.row_player[r1]
+            in_order = (p0 == self.players[:, 0]) & (p1 == self.players[:, 1])
+            two &= in_order | ((p0 == self.players[:, 1]) & (p1 == self.players[:, 0]))
+            self.row_a = np.where(in_order, r0, r1)
+            self.row_b = np.where(in_order, r1, r0)
+        else:
+            two &= False
+        self.two = two
+        # the others, as the tuples :meth:`_Replay._replay_game` takes
+        others = np.flatnonzero(~two)
+        self.others: dict[int, tuple[tuple, dict[int, tuple]]] = {
+            g: (game, {})
+            for g, game in zip(others.tolist(), history_io.game_tuples(games, others), strict=True)
+        }
+        # their stored rows: the rows whose game is one of them
+        of_game = np.minimum(np.searchsorted(self.pk, row_game), len(self.pk) - 1)
+        theirs = np.flatnonzero((self.pk[of_game] == row_game) & ~two[of_game])
+        stored = history_io.row_tuples(rows, theirs)
+        for g, row in zip(of_game[theirs].tolist(), stored, strict=True):
+            self.others[g][1][row[2]] = row
+        seated = [
+            p for game, stored in self.others.values() for p in [*(game[G_PLAYERS] or ()), *stored]
+        ]
+        self.everyone = np.unique(
+            np.concatenate([self.players[two, :2].ravel(), np.asarray(seated, dtype=np.int64)])
+        )
+        fresh = self.players[two & (self.pk > replay.through), :2].ravel().tolist()
+        fresh += [p for g, (game, _) in self.others.items() if game[G_PK] > replay.through
+                  for p in game[G_PLAYERS] or ()]  # fmt: skip
+        replay._load_current(set(fresh))
+        count = len(self.everyone)
+        self.index = dict(zip(self.everyone.tolist(), range(count), strict=True))
+        self.dirty = np.zeros(count, dtype=bool)
+        self.touched = np.zeros(count, dtype=bool)
+        self.mu = np.zeros(count)
+        self.sigma = np.zeros(count)
+        self.rewrites: list[tuple[np.ndarray, dict[str, np.ndarray]]] = []
+
+    def _local(self, players) -> np.ndarray:
+        return np.searchsorted(self.everyone, np.asarray(players, dtype=np.int64))
+
+    # -- the state handed over with the replay's dict --------------------------------------
+
+    def _from_replay(self, local: np.ndarray) -> None:
+        dirty = self.replay.dirty
+        states = [dirty.get(p) for p in self.everyone[local].tolist()]
+        is_dirty = np.fromiter((s is not None for s in states), dtype=bool, count=len(states))
+        self.dirty[local] = is_dirty
+        if is_dirty.any():
+            replayed = np.array([s for s in states if s is not None], dtype=np.float64)
+            self.mu[local[is_dirty]] = replayed[:, 0]
+            self.sigma[local[is_dirty]] = replayed[:, 1]
+
+    def _to_replay(self, local: np.ndarray) -> None:
+        dirty = self.replay.dirty
+        states = zip(
+            self.everyone[local].tolist(),
+            self.dirty[local].tolist(),
+            self.mu[local].tolist(),
+            self.sigma[local].tolist(),
+            strict=True,
+        )
+        for p, is_dirty, mu, sigma in states:
+            if is_dirty:
+                dirty[p] = (mu, sigma)
+            else:
+                dirty.pop(p, None)
+
+    # -- the walk --------------------------------------------------------------------------
+
+    def _waves(self) -> list[np.ndarray]:
+        """The batch's games (indices) per wave, each in sequence order."""
+        local_a = self._local(self.players[:, 0]).tolist()
+        local_b = self._local(self.players[:, 1]).tolist()
+        index = self.index
+        others = {
+            g: [index[p] for p in {*(game[G_PLAYERS] or ()), *stored}]
+            for g, (game, stored) in self.others.items()
+        }
+        latest = [0] * len(self.everyone)
+        wave = [0] * len(self.pk)
+        for g, two in enumerate(self.two.tolist()):
+            if two:
+                a, b = local_a[g], local_b[g]
+                w = max(latest[a], latest[b]) + 1
+                latest[a] = latest[b] = w
+            else:
+                players = others[g]
+                w = max((latest[p] for p in players), default=0) + 1
+                for p in players:
+                    latest[p] = w
+            wave[g] = w
+        waves = np.asarray(wave, dtype=np.int64)
+        order = np.argsort(waves, kind="stable")
+        cuts = np.flatnonzero(np.diff(waves[order])) + 1
+        return np.split(order, cuts)
+
+    def walk(self) -> None:
+        replay = self.replay
+        everyone = np.arange(len(self.everyone))
+        self._from_replay(everyone)
+        created = len(replay.writes.creates)
+        for wave in self._waves():
+            two = self.two[wave]
+            self._rate_twos(wave[two])
+            if not two.all():
+                self._one_by_one(wave[~two].tolist())
+        self._to_replay(everyone)
+        replay.touched.update(self.everyone[self.touched].tolist())
+        # new rows in sequence order, as the walk game by game creates them
+        replay.writes.creates[created:] = sorted(
+            replay.writes.creates[created:], key=operator.itemgetter(1)
+        )
+        self._pack()
+
+    def _one_by_one(self, wave: list[int]) -> None:
+        """A wave's other games, one by one (:meth:`_Replay._replay_game`), their players'
+        state handed over to the replay's dict and back (once for the wave: its games
+        share no player)."""
+        games = [self.others[g] for g in wave]
+        index = self.index
+        local = np.fromiter(
+            (index[p] for game, stored in games for p in {*(game[G_PLAYERS] or ()), *stored}),
+            dtype=np.int64,
+        )
+        self._to_replay(local)
+        dirty = self.replay.dirty
+        for game, stored in games:
+            if not game[G_APPLIED] or any(p in dirty for p in game[G_PLAYERS] or ()):
+                self.replay._replay_game(game, stored)
+        self._from_replay(local)
+        self.touched[local] |= self.dirty[local]
+
+    def _rate_twos(self, wave: np.ndarray) -> None:
+        """A wave's two-player games: those with a dirty player rated as arrays, the
+        stored rows compared and the changed ones kept for the rewrite."""
+        a = self._local(self.players[wave, 0])
+        b = self._local(self.players[wave, 1])
+        active = self.dirty[a] | self.dirty[b]
+        if not active.any():
+            return  # nothing reaching these games changed
+        wave, a, b = wave[active], a[active], b[active]
+        row_a, row_b = self.row_a[wave], self.row_b[wave]
+        mu_before, sigma_before = self.stored["mu_before"], self.stored["sigma_before"]
+        mu_a = np.where(self.dirty[a], self.mu[a], mu_before[row_a])
+        sigma_a = np.where(self.dirty[a], self.sigma[a], sigma_before[row_a])
+        mu_b = np.where(self.dirty[b], self.mu[b], mu_before[row_b])
+        sigma_b = np.where(self.dirty[b], self.sigma[b], sigma_before[row_b])
+        place_a, place_b = self.places[wave, 0], self.places[wave, 1]
+        new_a, new_b, new_sigma_a, new_sigma_b, win_a, win_b = plackett_luce_two_arrays(
+            mu_a, mu_b, sigma_a, sigma_b, place_a, place_b, PLATFORM_RATINGS
+        )
+        self.replay.games += len(wave)
+        for local, row, values in (
+            (a, row_a, (1 + (place_b < place_a), mu_a, sigma_a, new_a, new_sigma_a, win_a)),
+            (b, row_b, (1 + (place_a < place_b), mu_b, sigma_b, new_b, new_sigma_b, win_b)),
+        ):
+            self._settle(local, row, *values)
+
+    def _settle(self, local, row, place, mu, sigma, new_mu, new_sigma, win) -> None:
+        """One side of a wave's games: the changed rows kept, the players' state set (dirty
+        unless the replayed "after" is the stored one)."""
+        offset, scale, z = _DISPLAY
+        values = {
+            "place": place,
+            "mu_before": mu,
+            "sigma_before": sigma,
+            "mu_after": new_mu,
+            "sigma_after": new_sigma,
+            "display_before": np.rint(offset + scale * (mu - z * sigma)),
+            "display_after": np.rint(offset + scale * (new_mu - z * new_sigma)),
+            "win_probability": win,
+        }
+        stored = self.stored
+        changed = np.zeros(len(row), dtype=bool)
+        for name, value in values.items():
+            changed |= stored[name][row] != value
+        if changed.any():
+            self.rewrites.append(
+                (row[changed], {name: value[changed] for name, value in values.items()})
+            )
+        clean = (new_mu == stored["mu_after"][row]) & (new_sigma == stored["sigma_after"][row])
+        self.dirty[local] = ~clean
+        self.touched[local] |= ~clean
+        self.mu[local] = new_mu
+        self.sigma[local] = new_sigma
+
+    def _pack(self) -> None:
+        if not self.rewrites:
+            return
+        rows = np.concatenate([row for row, _ in self.rewrites])
+        # in the stored rows' order (by game: mostly their order on disk) rather than the
+        # waves': the rewrite's Tid Scans then walk the table's pages in order
+        order = np.argsort(rows, kind="stable")
+        rows = rows[order]
+        values = {
+            name: np.concatenate([v[name] for _, v in self.rewrites])[order]
+            for name in history_io.CHANGE_FIELDS
+        }
+        writes = self.replay.writes
+        tid, pk = self.rows["tid"][rows], self.rows["pk"][rows]
+        writes.packed.append(history_io.packed_rewrites(tid, pk, values))
+        writes.packed_rows += len(rows)
 
 
 def _history_counts(players: set[int]) -> dict[int, tuple[int, Any]]:
@@ -941,12 +1204,23 @@ def _claim():
     )
     if claimed:
         return until
-    try:  # the row is missing (a flushed database): create it claimed
-        with transaction.atomic():
-            RatingClaim.objects.create(pk=CLAIM_ID, claimed_until=until)
-    except IntegrityError:
-        return None
-    return until
+    # refused, or the row is missing (a flushed database): create it claimed only if it
+    # does not exist — one statement, race-safe (no failing INSERT, no savepoint)
+    return until if _claim_row_created(until) else None
+
+
+def _claim_row_created(until) -> bool:
+    """``INSERT … ON CONFLICT DO NOTHING`` of the claim's row, claimed until ``until``:
+    whether this statement created it (PostgreSQL and SQLite)."""
+    table = connection.ops.quote_name(RatingClaim._meta.db_table)
+    value = connection.ops.adapt_datetimefield_value(until)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'INSERT INTO {table} ("id", "claimed_until") VALUES (%s, %s) '
+            'ON CONFLICT ("id") DO NOTHING RETURNING "id"',
+            [CLAIM_ID, value],
+        )
+        return cursor.fetchone() is not None
 
 
 def ratings_recompute(*, resync: bool = True) -> dict[str, Any]:

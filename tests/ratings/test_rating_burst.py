@@ -205,3 +205,25 @@ def test_a_game_no_run_can_take_does_not_keep_the_task_forever(monkeypatch):
     assert ratings.ratings_update_coalesced()["applied"] == 0
     assert len(runs) == ratings.IDLE_CLAIMS
     assert RatingClaim.objects.get(pk=ratings.CLAIM_ID).claimed_until is None
+
+
+@pytest.mark.django_db
+def test_a_refused_claim_creates_no_row_and_a_missing_row_is_created_claimed():
+    """A claim refused (held by another worker) costs its UPDATE and one ``INSERT … ON
+    CONFLICT DO NOTHING``: no failing INSERT, no savepoint, the holder's row untouched; a
+    missing row (a flushed database) is created, claimed."""
+    from django.test.utils import CaptureQueriesContext
+
+    held = timezone.now() + dt.timedelta(seconds=30)
+    RatingClaim.objects.update_or_create(pk=ratings.CLAIM_ID, defaults={"claimed_until": held})
+    with CaptureQueriesContext(connection) as queries:
+        assert ratings._claim() is None
+    statements = [q["sql"].split()[0].upper() for q in queries.captured_queries]
+    assert statements == ["UPDATE", "INSERT"]
+    assert "ON CONFLICT" in queries.captured_queries[1]["sql"]
+    assert RatingClaim.objects.get(pk=ratings.CLAIM_ID).claimed_until == held
+    RatingClaim.objects.all().delete()
+    until = ratings._claim()
+    assert until is not None
+    assert RatingClaim.objects.get(pk=ratings.CLAIM_ID).claimed_until == until
+    assert ratings._claim() is None  # held now

@@ -104,10 +104,14 @@ def test_corrections_of_the_bigger_boards_replay_bit_for_bit(world):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_update_locks_only_the_rows_it_rewrites(world):
+@pytest.mark.parametrize("waves", [False, True])
+def test_the_update_locks_only_the_rows_it_rewrites(world, waves, monkeypatch):
     """The update's transaction still open: another connection locks, ``NOWAIT``, every
     history row the update did not rewrite (before the change, and after it between players
-    the change never reached), and none of those it rewrote."""
+    the change never reached), and none of those it rewrote — walking game by game or, as
+    a long walk does, in waves."""
+    if waves:
+        monkeypatch.setattr(ratings, "THREADS_FROM", 0)
     # ann, bob, cid meet each other; dee, eve, fay only each other
     _history(world, 40, seed=3, groups=[(0, 1, 2), (3, 4, 5)])
     games = list(RatingGame.objects.order_by("pk"))

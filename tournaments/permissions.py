@@ -46,6 +46,20 @@ def is_organizer(user, league: League) -> bool:
     return league.organizers.filter(pk=user.pk).exists()
 
 
+#: ``is_organizer`` as SQL, for a statement that reads the account as ``u`` (``auth_user``)
+#: and the league as ``l``: staff, its owner, or one of its organizers. The stored signed-in
+#: pages check it in the one statement of a visit (``tournaments.web.personal``); a test
+#: holds it to ``is_organizer`` (tests/pages/test_signed_in_visit.py)
+IS_ORGANIZER_SQL = (
+    "(u.is_staff OR l.owner_id = u.id OR EXISTS (SELECT 1 FROM tournaments_league_organizers o"
+    " WHERE o.league_id = l.id AND o.user_id = u.id))"
+)
+
+#: what the organizer is to the league (staff, owner, co-organizer) as SQL, the same
+#: aliases: part of a stored page's key (the page differs: the owner's actions)
+ORGANIZER_ROLE_SQL = "(CASE WHEN u.is_staff THEN 's' WHEN l.owner_id = u.id THEN 'o' ELSE 'c' END)"
+
+
 def may_vouch_for(user, player) -> bool:
     """Whether ``user`` may say which account a player without one is (approve a claim,
     invite someone to become the player): staff, or the recorded creator of the player.

@@ -45,7 +45,8 @@ def test_games_to_play_with_date_opponent_colours_and_who_starts(client, league,
     text = response.content.decode()
     assert "you start" in text and "carol" in text
     assert reverse("live:fixture-room", args=[g1.pk]) in text
-    assert g1.scheduled_at.strftime("%Y-%m-%d") in text  # the <time datetime>
+    # the <time datetime>, in the site's time zone (23:00-24:00 UTC is the next day in Berlin)
+    assert timezone.localtime(g1.scheduled_at).strftime("%Y-%m-%d") in text
 
 
 def test_a_result_waits_for_the_opponent_not_the_submitter(client, league, erin_user, carol_user):

@@ -481,9 +481,9 @@ def my_leagues_stamp(user_id: int) -> str | None:
     return None if found is None else joined_stamp_text("m", found)
 
 
-#: a league's manage page: its content stamp and what no league revision covers — its
-#: open invitations (with their links), the claims on its players (and the claimant's
-#: name), its players' private result links
+#: a league's manage page (the league by its address): its content stamp and what no league
+#: revision covers — its open invitations (with their links), the claims on its players
+#: (and the claimant's name), its players' private result links
 MANAGE_STAMP_SQL = """
 SELECT l.id, COALESCE(v.n, 0),
        (SELECT extract(epoch FROM r.updated_at)::text FROM tournaments_ratingstate r
@@ -497,16 +497,16 @@ SELECT l.id, COALESCE(v.n, 0),
        (SELECT md5(string_agg(k::text, ',' ORDER BY k.id)) FROM tournaments_resultlink k
         WHERE k.entry_id IN (SELECT e.id FROM tournaments_entry e WHERE e.league_id = l.id))
 FROM tournaments_league l LEFT JOIN tournaments_leaguerevision v ON v.league_id = l.id
-WHERE l.id = %s
+WHERE l.slug = %s
 """
 
 
-def manage_stamp(league_id: int) -> str | None:
+def manage_stamp(slug: str) -> str | None:
     """What a league's manage page shows beyond the visitor (one query): see
     ``MANAGE_STAMP_SQL``. None where no revision is kept."""
     if connection.vendor != "postgresql":
         return None
     with connection.cursor() as cursor:
-        cursor.execute(MANAGE_STAMP_SQL, [league_id])
+        cursor.execute(MANAGE_STAMP_SQL, [slug])
         found = cursor.fetchone()
     return None if found is None else joined_stamp_text("o", found)

@@ -8,13 +8,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.throttles import SubmissionThrottle, throttled_view
-from tournaments.models import Fixture
+from tournaments.models import Fixture, League
 from tournaments.permissions import ENTER, FORFEIT, SUBMIT, VOID, is_organizer, result_actions
 from tournaments.selectors import desk as desk_selectors
 from tournaments.selectors import leagues as league_selectors
@@ -29,11 +30,28 @@ from tournaments.web.forms import (
     hand_result_send,
 )
 from tournaments.web.lookups import fixture_or_404, league_or_404, safe_next
-from tournaments.web.personal import Stamp, personal_page
+from tournaments.web.personal import Page, personal_page, stored_visit, unknown_query
+
+#: a league's results desk, stored per organizer under the league's content stamp (results,
+#: disputes, rejected uploads, analyses, who sent them), until the next game becomes
+#: overdue; an open event's desk (the championship day's clock) is rendered each time
+DESK = Page(
+    "desk",
+    league_selectors.CONTENT_STAMP_SQL,
+    league_selectors.content_stamp_text,
+    league=True,
+    kinds=(League.EventKind.LEAGUE.value,),
+)
 
 
 @require_GET
 def league_desk(request, slug: str):
+    """A visit that finds the desk stored is the session and one statement (the
+    organizer's rights checked in it, every visit: ``personal.stored_visit``)."""
+    return unknown_query(request, DESK) or stored_visit(request, DESK, slug) or _desk(request, slug)
+
+
+def _desk(request, slug: str):
     league = league_or_404(request, slug)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
@@ -59,15 +77,10 @@ def league_desk(request, slug: str):
         }
         return render(request, "tournaments/desk.html", context), until and until.timestamp(), None
 
-    # stored per organizer (``personal_page``) under the league's content stamp (results,
-    # disputes, rejected uploads, analyses, who sent them), until the next game becomes
-    # overdue; an open event's desk (the championship day's clock) is rendered each time
-    stamp = None
-    if league.event_kind == league.EventKind.LEAGUE:
-        stamp = Stamp(
-            league_selectors.CONTENT_STAMP_SQL, (league.slug,), league_selectors.content_stamp_text
-        )
-    return personal_page(request, f"desk-{league.pk}", stamp, page)
+    if league.event_kind != league.EventKind.LEAGUE:
+        response, _until, _extra = page(get_token(request))
+        return response
+    return personal_page(request, DESK, page, slug)
 
 
 def _guarded(request, pk: int, action: str):

@@ -26,7 +26,7 @@ from tournaments.services.errors import NotAllowed, ServiceError
 from tournaments.services.guards import refusal_error
 from tournaments.web.lookups import back_to, came_from, league_or_404, safe_next
 from tournaments.web.organize_forms import ColoursForm
-from tournaments.web.personal import Stamp, personal_page
+from tournaments.web.personal import Page, personal_page, stored_visit, unknown_query
 
 
 def _status(exc: ServiceError) -> int:
@@ -67,23 +67,33 @@ def _my_context(request, **extra) -> dict:
     }
 
 
-@login_required
+#: My leagues, stored per account under ``MY_LEAGUES_STAMP_SQL``
+MY_LEAGUES = Page(
+    "my-leagues",
+    league_selectors.MY_LEAGUES_STAMP_SQL,
+    partial(league_selectors.joined_stamp_text, "m"),
+)
+
+
 @require_GET
 def my_leagues(request):
-    """Stored per account (``personal_page``) under ``my_leagues_stamp``: the account's
-    columns, addresses and claims, the revisions of its leagues (played, owned,
-    organized)."""
+    """Stored per account (``personal.Page``) under ``MY_LEAGUES_STAMP_SQL``: the
+    account's columns, addresses and claims, the revisions of its leagues (played, owned,
+    organized); a visit that finds it stored is the session and one statement."""
+    return (
+        unknown_query(request, MY_LEAGUES)
+        or stored_visit(request, MY_LEAGUES)
+        or _my_leagues(request)
+    )
 
+
+@login_required
+def _my_leagues(request):
     def page(csrf_token: str):
         context = {**_my_context(request), "csrf_token": csrf_token}
         return render(request, "tournaments/organize/my_leagues.html", context), None, None
 
-    stamp = Stamp(
-        league_selectors.MY_LEAGUES_STAMP_SQL,
-        (request.user.pk,),
-        partial(league_selectors.joined_stamp_text, "m"),
-    )
-    return personal_page(request, "my-leagues", stamp, page)
+    return personal_page(request, MY_LEAGUES, page)
 
 
 def _my_entry(request, entry_id: int) -> Entry:

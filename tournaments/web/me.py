@@ -21,7 +21,7 @@ from tournaments.selectors import leagues as league_selectors
 from tournaments.selectors import my_games as my_games_selectors
 from tournaments.services import players as player_services
 from tournaments.services.errors import ServiceError
-from tournaments.web.personal import Rendered, Stamp, personal_page
+from tournaments.web.personal import Page, Rendered, personal_page, stored_visit, unknown_query
 
 CALENDAR_SALT = "tournaments.my-calendar"
 
@@ -50,25 +50,35 @@ def calendar_player(token: str) -> Player | None:
     return Player.objects.filter(pk=pk, calendar_version=version).first()
 
 
-@login_required
+#: My games, stored per account under the stamp of its player; ``?games=all`` (every game
+#: to play) is stored apart, any other query string is sent to the page without it
+MY_GAMES = Page(
+    "me",
+    league_selectors.USER_PLAYER_STAMP_SQL,
+    league_selectors.player_stamp_text,
+    variants=(("games", ("all",)),),
+)
+
+
 @require_GET
 @never_cache
 def my_games(request):
-    """The whole page stored per account (``personal_page``) under the stamp of its player
+    """The whole page stored per account (``personal.Page``) under the stamp of its player
     (their row — the calendar link's version too —, the ids and revisions of every league
     they are entered in: their games, seats, results and who sent them, invitations,
     requests), the header's state, the language, scheme, host (the calendar's absolute
-    link) and path, and the code. The only change without a write is the clock passing
-    the next deadline (a game moves to "Past their deadline"): the stored page is used
-    only before that moment (``MyGames.changes_at``). An account without a player is
-    rendered each time (no stamp), as is every visit where the database keeps no revision
-    (SQLite)."""
-    stamp = Stamp(
-        league_selectors.USER_PLAYER_STAMP_SQL,
-        (request.user.pk,),
-        league_selectors.player_stamp_text,
-    )
-    return personal_page(request, "me", stamp, lambda token: _my_games_page(request, token))
+    link), path and ``?games=all``, and the code; a visit that finds it stored is the
+    session and one statement (``personal.stored_visit``). The only change without a write
+    is the clock passing the next deadline (a game moves to "Past their deadline"): the
+    stored page is used only before that moment (``MyGames.changes_at``). An account
+    without a player is rendered each time (no stamp), as is every visit where the
+    database keeps no revision (SQLite)."""
+    return unknown_query(request, MY_GAMES) or stored_visit(request, MY_GAMES) or _my_games(request)
+
+
+@login_required
+def _my_games(request):
+    return personal_page(request, MY_GAMES, lambda token: _my_games_page(request, token))
 
 
 def _my_games_page(request, csrf_token: str) -> Rendered:

@@ -37,7 +37,7 @@ from tournaments.web.organize_forms import (
     OrganizerForm,
     RecurrenceForm,
 )
-from tournaments.web.personal import Stamp, personal_page
+from tournaments.web.personal import Page, personal_page, stored_visit, unknown_query
 
 
 def _open_invitations(request, league, links: bool = True) -> list[dict]:
@@ -170,27 +170,6 @@ def _failed(request, league, exc: ServiceError, form=None, name: str | None = No
     return _render(request, league, status, form_error=exc.localized())
 
 
-@login_required
-@require_GET
-def manage(request, slug: str):
-    """Stored per organizer (``personal_page``) under ``manage_stamp``: the league's
-    revision, its invitations, the claims on its players and its result links."""
-    league = organized_league(request, slug)
-
-    def page(csrf_token: str):
-        context = _manage_context(request, league, invitation_links=False)
-        context["csrf_token"] = csrf_token
-        invitations = [row["invitation"].pk for row in context["invitations"]]
-        return render(request, "tournaments/organize/manage.html", context), None, invitations
-
-    stamp = Stamp(
-        league_selectors.MANAGE_STAMP_SQL,
-        (league.pk,),
-        partial(league_selectors.joined_stamp_text, "o"),
-    )
-    return personal_page(request, f"manage-{league.pk}", stamp, page, _invitation_links)
-
-
 def _invitation_link_placeholder(pk: int) -> str:
     """What a stored manage page holds in place of an invitation's signed token (derived
     from the secret key, as ``csrf_placeholder``, and not containing it)."""
@@ -205,6 +184,42 @@ def _invitation_links(content: bytes, invitations: list[int]) -> bytes:
         token = invitation_token(Invitation(pk=pk))
         content = content.replace(_invitation_link_placeholder(pk).encode(), token.encode())
     return content
+
+
+#: a league's manage page, stored per organizer under ``MANAGE_STAMP_SQL``
+MANAGE = Page(
+    "manage",
+    league_selectors.MANAGE_STAMP_SQL,
+    partial(league_selectors.joined_stamp_text, "o"),
+    league=True,
+    finish=_invitation_links,
+)
+
+
+@require_GET
+def manage(request, slug: str):
+    """Stored per organizer (``personal.Page``) under ``MANAGE_STAMP_SQL``: the league's
+    revision, its invitations, the claims on its players and its result links; a visit
+    that finds it stored is the session and one statement (the organizer's rights
+    checked in it, every visit)."""
+    return (
+        unknown_query(request, MANAGE)
+        or stored_visit(request, MANAGE, slug)
+        or _manage(request, slug)
+    )
+
+
+@login_required
+def _manage(request, slug: str):
+    league = organized_league(request, slug)
+
+    def page(csrf_token: str):
+        context = _manage_context(request, league, invitation_links=False)
+        context["csrf_token"] = csrf_token
+        invitations = [row["invitation"].pk for row in context["invitations"]]
+        return render(request, "tournaments/organize/manage.html", context), None, invitations
+
+    return personal_page(request, MANAGE, page, slug)
 
 
 def _player_named(name: str, organizer=None) -> Player:

@@ -141,3 +141,40 @@ def test_a_variant_game_is_not_played_out() -> None:
     without = {**log, "meta": {k: v for k, v in log["meta"].items() if k != "variant"}}
     plain = analyse(without, evaluator=model, mark_checks=20)
     assert plain["variant"] is None and any("check" in d for d in plain["decisions"])
+
+
+def test_the_review_says_what_playing_out_found_in_english_and_german(game) -> None:
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from games.engine.analysis.review import review
+
+    log, checked, plain = game
+    moments = [m for m in review(log, checked)["moments"] if m["kind"] == "decision"]
+    assert moments
+    by_event = {d["event"]: d for d in checked["decisions"]}
+    for m in moments:
+        check = by_event[m["event"]]["check"]
+        assert m["played_out"] == {
+            "times": ROLLOUTS,
+            "per_hundred": round(check["loss_mw"] / 10),
+        }
+    assert all(m.get("played_out") is None for m in review(log, plain)["moments"])
+    m = moments[0]
+    for language, words in (
+        (
+            "en",
+            f"Played out {ROLLOUTS} times from here with each move, the better one won about "
+            f"{m['played_out']['per_hundred']} more games in every 100.",
+        ),
+        (
+            "de",
+            f"Von hier aus {ROLLOUTS}-mal mit jedem der beiden Züge zu Ende gespielt, gewann "
+            f"der bessere etwa {m['played_out']['per_hundred']} Partien von 100 mehr.",
+        ),
+    ):
+        with translation.override(language):
+            html = render_to_string(
+                "tournaments/_analysis_review.html", {"review": review(log, checked)}
+            )
+        assert " ".join(words.split()) in " ".join(html.split())

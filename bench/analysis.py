@@ -53,6 +53,7 @@ import math
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -513,29 +514,33 @@ def reference_positions(held: int, marked: int, rollouts: int, cache: Path) -> l
     ][:marked]
 
 
-def seeds_with_marks(details: Path) -> list[int]:
+def seeds_with_marks(details: Path) -> Iterable[int]:
     """The seeds of the mixed games of a ``--details`` file (one JSON line a game, every
-    decision's options) in which the shipped rule marks a move: where
-    :func:`shipped_marks` need walk again (about 5 games in 100 have a mark)."""
+    decision's options) in which the shipped rule marks a move, then every seed after the
+    file's last: where :func:`shipped_marks` need analyse (about 5 games in 100 have a
+    mark)."""
+    from itertools import chain, count
+
     from games.engine.analysis.analyse import decision_mark, mark_margins
 
-    seeds = []
+    seeds, last = [], 49_999
     for line in details.read_text().splitlines():
         try:
             rec = json.loads(line)
         except ValueError:  # a line cut short by a stop
             continue
+        last = max(last, rec["seed"])
         margins = mark_margins(len(rec["decisions"]))
         if any(
             decision_mark(values[best] - values[played], bool(endgame), margins)
             for _player, _phase, endgame, played, best, values in rec["decisions"]
         ):
             seeds.append(rec["seed"])
-    return sorted(seeds)
+    return chain(sorted(seeds), count(last + 1))
 
 
 def shipped_marks(
-    marked: int, rollouts: int, cache: Path, seeds: list[int] | None = None
+    marked: int, rollouts: int, cache: Path, seeds: Iterable[int] | None = None
 ) -> list[dict]:
     """``marked`` moves marked as the game page shows them (:func:`analyse`: the
     evaluator's marks, the largest played out by its own rollouts, ``games.engine.analysis
@@ -546,6 +551,7 @@ def shipped_marks(
     of the analysis' dice) — the issue's check of the marks people see (issue #37: the shown
     loss within ± 20 mw of the rollouts on average, bias ≤ 10 mw, no mark whose rollouts'
     interval includes 0). Deterministic and resumed from ``cache``."""
+    from games.engine.analysis.analyse import decision_mark, mark_margins
     from games.engine.analysis.policy import FastHeuristicPolicy, RandomPolicy
 
     policies = {"heuristic": FastHeuristicPolicy(), "random": RandomPolicy()}
@@ -562,6 +568,13 @@ def shipped_marks(
         i = seed - 50_000
         bots = {COLOURS[(s + i) % 4]: MIXED[s] for s in range(4)}
         log = simulate_game(rules="league", bots=bots, seed=seed)
+        found = game_decisions(log)  # the evaluator's marks first: a sixth of an analysis
+        margins = mark_margins(len(found))
+        if not any(decision_mark(1000 * d["loss"], d["endgame"], margins) for d in found):
+            walked.add(seed)
+            state["walked"] = sorted(walked)
+            cache.write_text(json.dumps(state))
+            continue
         data = analyse(log, mark_checks=MARK_CHECK_ROLLOUTS)  # as the platform analyses
         shown = [e for e in data["decisions"] if e["mark"]][: marked - len(rows)]
         positions = positions_at(log, [e["event"] for e in shown]) if shown else {}

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from ..validate import replay_log
 from .decisions import Decision, mark_for
 from .policy import FastHeuristicPolicy
 from .rollout import estimate_options
@@ -91,8 +92,6 @@ def check_decisions(
     log: object, decisions: Sequence[Decision], rollouts: int, seed: int
 ) -> dict[int, MarkCheck]:
     """Each of ``decisions`` (of this log) played out: its event → :class:`MarkCheck`."""
-    from ..validate import replay_log  # noqa: PLC0415 (the engine's reader, only when checking)
-
     wanted = {d.event: d for d in decisions}
     if not wanted or rollouts < 2:
         return {}

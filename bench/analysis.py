@@ -53,13 +53,14 @@ import math
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games.engine import simulate_game  # noqa: E402
-from games.engine.analysis import analyse  # noqa: E402
+from games.engine.analysis import MARK_CHECK_ROLLOUTS, analyse  # noqa: E402
 from games.engine.analysis.decisions import walk  # noqa: E402
 from games.engine.analysis.equity import Equity  # noqa: E402
 from games.engine.analysis.luck import decompose  # noqa: E402
@@ -119,9 +120,9 @@ def speed_and_reproducibility(tmp: Path) -> None:
         path.write_text(json.dumps(log))
         model = evaluator_for(log.get("rules", "league"))
         c0 = time.process_time()
-        first = analyse(log, evaluator=model)
+        first = analyse(log, evaluator=model, mark_checks=MARK_CHECK_ROLLOUTS)
         cpu = time.process_time() - c0
-        second = analyse(log, evaluator=model)
+        second = analyse(log, evaluator=model, mark_checks=MARK_CHECK_ROLLOUTS)
         other = fresh_process(path)
         for d in (first, second, other):
             d.pop("seconds")
@@ -513,6 +514,134 @@ def reference_positions(held: int, marked: int, rollouts: int, cache: Path) -> l
     ][:marked]
 
 
+def seeds_with_marks(details: Path) -> Iterable[int]:
+    """The seeds of the mixed games of a ``--details`` file (one JSON line a game, every
+    decision's options) in which the shipped rule marks a move, then every seed after the
+    file's last: where :func:`shipped_marks` need analyse (about 5 games in 100 have a
+    mark)."""
+    from itertools import chain, count
+
+    from games.engine.analysis.analyse import decision_mark, mark_margins
+
+    seeds, last = [], 49_999
+    for line in details.read_text().splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:  # a line cut short by a stop
+            continue
+        last = max(last, rec["seed"])
+        margins = mark_margins(len(rec["decisions"]))
+        if any(
+            decision_mark(values[best] - values[played], bool(endgame), margins)
+            for _player, _phase, endgame, played, best, values in rec["decisions"]
+        ):
+            seeds.append(rec["seed"])
+    return chain(sorted(seeds), count(last + 1))
+
+
+def shipped_marks(
+    marked: int, rollouts: int, cache: Path, seeds: Iterable[int] | None = None
+) -> list[dict]:
+    """``marked`` moves marked as the game page shows them (:func:`analyse`: the
+    evaluator's marks, the largest played out by its own rollouts, ``games.engine.analysis
+    .checks``) in mixed league games (a random, a heuristic, a strong and a second heuristic
+    player, seats rotated, seeds 50,000 on, or only ``seeds``), each valued again by
+    ``rollouts`` paired rollouts to the end under both :data:`REFERENCE_POLICIES` on dice of
+    the benchmark's own (rollout ``k`` of event ``e`` on ``(game seed, e, k)``: independent
+    of the analysis' dice) — the issue's check of the marks people see (issue #37: the shown
+    loss within ± 20 mw of the rollouts on average, bias ≤ 10 mw, no mark whose rollouts'
+    interval includes 0). Deterministic and resumed from ``cache``."""
+    from games.engine.analysis.analyse import decision_mark, mark_margins
+    from games.engine.analysis.policy import FastHeuristicPolicy, RandomPolicy
+
+    policies = {"heuristic": FastHeuristicPolicy(), "random": RandomPolicy()}
+    state = json.loads(cache.read_text()) if cache.is_file() else {"walked": [], "rows": []}
+    rows: list[dict] = state["rows"]
+    walked = set(state["walked"])
+    c0 = time.process_time()
+    order = iter(seeds) if seeds is not None else iter(range(50_000, 10**9))
+    for seed in order:
+        if len(rows) >= marked:
+            break
+        if seed in walked:
+            continue
+        i = seed - 50_000
+        bots = {COLOURS[(s + i) % 4]: MIXED[s] for s in range(4)}
+        log = simulate_game(rules="league", bots=bots, seed=seed)
+        found = game_decisions(log)  # the evaluator's marks first: a sixth of an analysis
+        margins = mark_margins(len(found))
+        if not any(decision_mark(1000 * d["loss"], d["endgame"], margins) for d in found):
+            walked.add(seed)
+            state["walked"] = sorted(walked)
+            cache.write_text(json.dumps(state))
+            continue
+        data = analyse(log, mark_checks=MARK_CHECK_ROLLOUTS)  # as the platform analyses
+        shown = [e for e in data["decisions"] if e["mark"]][: marked - len(rows)]
+        positions = positions_at(log, [e["event"] for e in shown]) if shown else {}
+        for e in shown:
+            game, legal, names = positions[e["event"]]
+            row = {"seed": seed, "bot": bots[e["player"]], "decisions": len(shown)}
+            row |= {k: e[k] for k in ("event", "player", "die", "played", "best", "loss")}
+            row |= {k: e[k] for k in ("phase", "endgame", "mark", "loss_mw")}
+            row["checked"] = "check" in e
+            row["rollouts"] = rollouts
+            for name, policy in policies.items():
+                row[name] = _paired_rollouts(
+                    game, e["die"], legal, names, e, seed, e["event"], rollouts, policy
+                )
+            rows.append(row)
+            print(
+                f"  shipped mark {len(rows)}/{marked}: seed {seed} event {e['event']} "
+                f"({row['bot']}, {row['mark']}) shown {e['loss_mw']:.1f} mw (model "
+                f"{1000 * e['loss']:.1f}), heuristic rollouts "
+                f"{1000 * row['heuristic']['mean']:+.1f} ± "
+                f"{1960 * math.sqrt(row['heuristic']['var_mean']):.1f} "
+                f"({time.process_time() - c0:.0f} CPU s)",
+                flush=True,
+            )
+        walked.add(seed)
+        state["walked"] = sorted(walked)
+        cache.write_text(json.dumps(state))
+    return rows[:marked]
+
+
+def report_shipped_marks(rows: list[dict]) -> None:
+    """The shown marks against the benchmark's rollouts, per policy: the mean of shown −
+    rollouts (bias) with its 95 % interval, the mean distance, and the marks whose
+    rollouts' 95 % interval includes 0 (or lies below it); the evaluator's own loss of the
+    same moves beside it (what the page showed before the marks were played out)."""
+    n = len(rows)
+    print(
+        f"== shown marks against paired rollouts ({n} marks, "
+        f"{rows[0]['rollouts'] if rows else 0} rollouts each)"
+    )
+    if not n:
+        return
+    by_bot = {b: sum(r["bot"] == b for r in rows) for b in ("random", "heuristic", "strong")}
+    checked = sum(r["checked"] for r in rows)
+    print(
+        "  marks by player: "
+        + ", ".join(f"{b} {k}" for b, k in by_bot.items())
+        + f"; played out by the analysis: {checked}"
+    )
+    for policy in REFERENCE_POLICIES:
+        ses = [1000 * math.sqrt(r[policy]["var_mean"]) for r in rows]
+        verdicts = [_verdict(r[policy]["mean"], math.sqrt(r[policy]["var_mean"])) for r in rows]
+        print(
+            f"  {policy:>9} rollouts: mean {sum(1000 * r[policy]['mean'] for r in rows) / n:.1f}"
+            f" mw (se {min(ses):.0f}–{max(ses):.0f}); interval above 0: {verdicts.count(1)}, "
+            f"includes 0: {verdicts.count(0)}, below 0: {verdicts.count(-1)}"
+        )
+        for label, key in (("shown", "loss_mw"), ("model", None)):
+            diffs = [(r[key] if key else 1000 * r["loss"]) - 1000 * r[policy]["mean"] for r in rows]
+            m = sum(diffs) / n
+            sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / max(1, n - 1))
+            print(
+                f"    {label} − rollouts: {m:+.1f} ± {Z95 * sd / math.sqrt(n):.1f} mw (bias), "
+                f"mean |{label} − rollouts| {sum(abs(x) for x in diffs) / n:.1f} mw"
+            )
+
+
 Z90 = 1.6448536269514722  # two-sided 90 %: the intervals' target coverage
 Z95 = 1.959963984540054
 
@@ -811,6 +940,18 @@ def main() -> None:
     )
     ap.add_argument("--marked", type=int, default=50, help="marked reference moves (calibration)")
     ap.add_argument(
+        "--shipped-marks",
+        type=int,
+        default=0,
+        help="moves the shipped rule marks, against --rollouts paired rollouts (0: none)",
+    )
+    ap.add_argument(
+        "--marks-from",
+        type=Path,
+        default=None,
+        help="a --details file: look for shipped marks only in its games that have one",
+    )
+    ap.add_argument(
         "--rollouts", type=int, default=1500, help="paired rollouts per move and policy"
     )
     ap.add_argument(
@@ -848,6 +989,15 @@ def main() -> None:
         luck(args.games)
     if "drift" not in args.skip:
         drift(args.drift)
+    if args.shipped_marks:
+        args.calibration_cache.parent.mkdir(exist_ok=True)
+        kept = args.calibration_cache.with_name(
+            args.calibration_cache.stem + f"-shipped-marks-x{args.rollouts}.json"
+        )
+        c0 = time.process_time()
+        seeds = seeds_with_marks(args.marks_from) if args.marks_from else None
+        report_shipped_marks(shipped_marks(args.shipped_marks, args.rollouts, kept, seeds))
+        print(f"  ({time.process_time() - c0:.0f} CPU s; rows kept in {kept})")
     if "calibration" not in args.skip:
         args.calibration_cache.parent.mkdir(exist_ok=True)
         calibration(

@@ -34,7 +34,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.analysis_view import seat_players, viewer_data
-from games.engine.analysis import ANALYSIS_FORMAT, AnalysisTooLong, analyse
+from games.engine.analysis import ANALYSIS_FORMAT, MARK_CHECK_ROLLOUTS, AnalysisTooLong, analyse
 from games.models import GameAnalysis, GameLog
 
 logger = logging.getLogger(__name__)
@@ -133,6 +133,7 @@ def analysis_run(analysis_id: int, *, retry_failed: bool = False, progress=None)
             progress=progress,
             max_events=max_events(),
             max_cpu_seconds=float(getattr(settings, "ANALYSIS_MAX_CPU_SECONDS", 60)),
+            mark_checks=MARK_CHECK_ROLLOUTS,  # the largest marks played out (checks.py)
         )
     except AnalysisTooLong as exc:
         reason = f"{TOO_LONG}{exc}"

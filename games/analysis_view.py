@@ -164,6 +164,9 @@ def _marks(marks: Mapping[str, Any]) -> dict[str, Any]:
         "large_loss_mw": marks.get("large_loss_mw") or 30,
         "margin_endgame_mw": marks.get("margin_endgame_mw"),
         "loss_sd_endgame_mw": marks.get("loss_sd_endgame_mw"),
+        # the largest marks played out to the end (0: none, or an analysis from before)
+        "check_rollouts": int(marks.get("check_rollouts") or 0),
+        "checks_per_game": int(marks.get("checks_per_game") or 0),
     }
 
 

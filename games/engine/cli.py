@@ -40,7 +40,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
-from .analysis import analyse  # imported here: the other commands don't need it
+from .analysis import (
+    MARK_CHECK_ROLLOUTS,
+    analyse,
+)  # imported here: the other commands don't need it
 from .dice import NO_COMMITMENT, NOT_REVEALED, verify_dice
 from .log import MAX_LOG_BYTES, InvalidLog, load_json, log_dumps
 from .rules import PRESETS, RulesError, RuleSet, explain
@@ -341,7 +344,7 @@ def _analyse(args: argparse.Namespace, out: TextIO) -> int:
             return 2
     progress = None if args.quiet else _progress_printer(sys.stderr)
     try:
-        result = analyse(data, plies=args.plies, progress=progress)
+        result = analyse(data, plies=args.plies, progress=progress, mark_checks=MARK_CHECK_ROLLOUTS)
     except InvalidLog as exc:
         where = "" if exc.event is None else f"event {exc.event}: "
         print(f"error: invalid log: {where}{exc.error}", file=sys.stderr)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import simulate_game
-from games.engine.analysis import ANALYSIS_FORMAT, analyse
+from games.engine.analysis import ANALYSIS_FORMAT, MARK_CHECK_ROLLOUTS, analyse
 from games.engine.cli import main
 from tests.engine.stand_in_evaluator import ProgressEvaluator
 
@@ -44,7 +44,7 @@ def test_analyse_prints_the_analysis_json(stand_in, short_log, capsys) -> None:
     assert main(["analyse", str(path)], out=out) == 0
     data = json.loads(out.getvalue())
     assert data["format"] == ANALYSIS_FORMAT and data["plies"] == 1
-    expected = analyse(log, evaluator=MODEL)
+    expected = analyse(log, evaluator=MODEL, mark_checks=MARK_CHECK_ROLLOUTS)
     data.pop("seconds"), expected.pop("seconds")
     assert data == expected
     err = capsys.readouterr().err
@@ -58,7 +58,7 @@ def test_analyse_quiet_prints_no_progress_and_takes_plies(stand_in, short_log, c
     assert capsys.readouterr().err == ""
     data = json.loads(out.getvalue())
     assert data["plies"] == 0
-    expected = analyse(log, evaluator=MODEL, plies=0)
+    expected = analyse(log, evaluator=MODEL, plies=0, mark_checks=MARK_CHECK_ROLLOUTS)
     data.pop("seconds"), expected.pop("seconds")
     assert data == expected
 

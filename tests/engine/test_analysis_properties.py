@@ -26,7 +26,9 @@ from games.engine.analysis import (
     counted_loss_mw,
     is_endgame,
     loss_sd_mw,
+    mark_for,
 )
+from games.engine.analysis.checks import MARK_CHECKS_PER_GAME
 from tests.engine.stand_in_evaluator import ProgressEvaluator
 
 VARIANTS: list[Any] = [
@@ -41,6 +43,7 @@ VARIANTS: list[Any] = [
 TWO_PLAYERS = {"alice": ["green", "red"], "bob": ["black", "yellow"]}
 FAST = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MODEL = ProgressEvaluator()
+CHECKS = 40  # rollouts per played-out mark: the path, at a fraction of the platform's cost
 
 
 @st.composite
@@ -88,12 +91,12 @@ def check_luck_identity(data: dict[str, Any], tol: float = 1e-9) -> None:
 @FAST
 @given(game_logs())
 def test_analysis_properties(log: dict[str, Any]) -> None:
-    data = analyse(log, evaluator=MODEL)
+    data = analyse(log, evaluator=MODEL, mark_checks=CHECKS)
     assert data["format"] == ANALYSIS_FORMAT
     assert data["model"] == ProgressEvaluator.name and data["plies"] == 1
     assert json.loads(json.dumps(data)) == data  # JSON-ready
 
-    again = analyse(json.dumps(log), evaluator=ProgressEvaluator())
+    again = analyse(json.dumps(log), evaluator=ProgressEvaluator(), mark_checks=CHECKS)
     data.pop("seconds"), again.pop("seconds")
     assert again == data  # deterministic (and the same from JSON text, a fresh model)
 
@@ -101,6 +104,8 @@ def test_analysis_properties(log: dict[str, Any]) -> None:
     listed = {d["event"] for d in data["decisions"]}
     assert listed == {i for i, (_c, _d, moves) in enumerate(legal) if len(moves) > 1}
     players = data["players"]
+    checked: list[dict[str, Any]] = []
+    unchecked: list[dict[str, Any]] = []
     # every mark is a loss of a mark's size: the margin allows for that size's error
     general = clear_margin(len(data["decisions"]), LOSS_SD_LARGE_MW)
     endgame = clear_margin(len(data["decisions"]), LOSS_SD_ENDGAME_MW)
@@ -124,6 +129,20 @@ def test_analysis_properties(log: dict[str, Any]) -> None:
         played = next(o for o in d["options"] if o["move"] == d["played"])
         assert d["loss"] >= 0
         assert d["loss"] == pytest.approx(wins[0] - played["win"], abs=2e-4)
+        if "check" in d:  # a mark played out: it stands on its rollouts (checks.py)
+            check = d["check"]
+            assert 1000 * d["loss"] - margin >= THRESHOLDS_MW["inaccuracy"]
+            assert check["model_loss_mw"] == round(1000 * d["loss"], 1)
+            assert check["rollouts"] == CHECKS and check["confidence"] == 0.95
+            assert d["loss_mw"] == check["loss_mw"] and d["interval_mw"] == check["interval_mw"]
+            low, high = check["interval_mw"]
+            assert low <= d["loss_mw"] <= high
+            near = [(x, y) for x in (-0.05, 0.0, 0.05) for y in (-0.1, 0.0, 0.1)]  # rounding
+            assert d["mark"] in {
+                mark_for(d["loss_mw"] + x, d["loss_mw"] - low + y) for x, y in near
+            }
+            checked.append(d)
+            continue
         assert d["loss_mw"] == round(1000 * d["loss"], 1)
         # the 90 % interval: centred on the loss, as wide as the error of its size and kind
         low, high = d["interval_mw"]
@@ -134,6 +153,12 @@ def test_analysis_properties(log: dict[str, Any]) -> None:
             assert 1000 * d["loss"] - margin < THRESHOLDS_MW["inaccuracy"]
         else:
             assert 1000 * d["loss"] - margin >= THRESHOLDS_MW[d["mark"]]
+            unchecked.append(d)
+    # the largest marks are played out, at most MARK_CHECKS_PER_GAME; a further one is not
+    assert len(checked) <= MARK_CHECKS_PER_GAME
+    if unchecked and data["variant"] is None:
+        assert len(checked) == MARK_CHECKS_PER_GAME
+        assert max(d["loss"] for d in unchecked) <= min(d["loss"] for d in checked)
 
     graph = data["win_probability"]
     assert [g["event"] for g in graph] == list(range(-1, len(log["events"])))

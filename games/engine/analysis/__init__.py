@@ -9,13 +9,15 @@
 Modules, one concept each: ``equity`` (every player's chance from the evaluator, with
 one ply of search), ``decisions`` (walking a log: every roll's equities, the options,
 best, played, loss, marks), ``luck`` (the luck split, the luck-adjusted result, sixes,
-capture chances), ``analyse`` (the whole result). The Monte-Carlo tools of the first
-analysis stay for the benchmarks and the exact checks: ``dice`` (common random numbers),
-``policy`` (how rollouts play), ``rollout``, ``stats`` (95 % intervals), ``exact`` (exact
-values of small endgames). See docs/analysis.md.
+capture chances), ``checks`` (the largest marks played out to the end), ``analyse`` (the
+whole result). The Monte-Carlo tools of the first analysis stay for the benchmarks and
+the exact checks: ``dice`` (common random numbers), ``policy`` (how rollouts play),
+``rollout``, ``stats`` (95 % intervals), ``exact`` (exact values of small endgames). See
+docs/analysis.md.
 """
 
 from .analyse import ANALYSIS_FORMAT, BANDS, analyse, band_for
+from .checks import MARK_CHECK_ROLLOUTS, MARK_CHECKS_PER_GAME
 from .decisions import (
     INTERVAL_CONFIDENCE,
     LARGE_LOSS_MW,
@@ -50,6 +52,8 @@ __all__ = [
     "LOSS_SD_ENDGAME_MW",
     "LOSS_SD_LARGE_MW",
     "LOSS_SD_MW",
+    "MARK_CHECKS_PER_GAME",
+    "MARK_CHECK_ROLLOUTS",
     "POLICIES",
     "THRESHOLDS_MW",
     "AnalysisTooLong",

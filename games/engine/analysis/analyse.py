@@ -18,6 +18,7 @@ from ..evaluator import endgame
 from ..game import Game
 from ..moves import IllegalMove
 from ..variants import VARIANTS, Variant
+from .checks import MARK_CHECKS_PER_GAME, check_decisions, check_seed
 from .decisions import (
     COUNT_OVER_SD,
     COUNT_SD_MW,
@@ -88,6 +89,7 @@ def analyse(
     progress: Callable[[int, int], None] | None = None,
     max_events: int | None = None,
     max_cpu_seconds: float | None = None,
+    mark_checks: int = 0,
 ) -> dict[str, Any]:
     """Analyse a game log (dict, JSON text or bytes — what ``validate`` takes).
 
@@ -101,15 +103,37 @@ def analyse(
     bound the work (``None``: no bound): a longer log, or a walk past that much CPU time,
     raises :class:`AnalysisTooLong` (the platform's limits: ``ANALYSIS_MAX_EVENTS`` and
     ``ANALYSIS_MAX_CPU_SECONDS``). Raises :class:`~games.engine.InvalidLog` for an
-    invalid log and ``ValueError`` for bad arguments.
+    invalid log and ``ValueError`` for bad arguments. ``mark_checks``: the paired rollouts
+    each of the game's largest marks is played out with (:mod:`.checks`); the platform and
+    the command line pass ``MARK_CHECK_ROLLOUTS`` (1,500); 0, the default, leaves the
+    evaluator's marks as they are (the model's own verdicts, a few milliseconds cheaper
+    than a mark's seconds of rollouts).
     """
     if type(plies) is not int or not 0 <= plies <= MAX_PLIES:
         raise ValueError(f"plies must be a whole number from 0 to {MAX_PLIES}, not {plies!r}")
     with endgame.private_store():  # what a lookup gives depends on what was solved before
-        return _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds)
+        result = _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds)
+        w, variant, used, t0 = result
+        return _result(w, variant, plies, used, t0, _checked(log, w, variant, mark_checks))
 
 
-def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> dict[str, Any]:
+def _checked(log: object, w: Walk, variant: Variant | None, rollouts: int) -> dict[int, Any]:
+    """The game's largest marks (by the evaluator) played out (:mod:`.checks`): event →
+    check. None in a variant's game or with ``rollouts`` 0."""
+    if variant is not None or rollouts <= 0:
+        return {}
+    margins = mark_margins(len(w.decisions))
+    marked = [
+        d
+        for d in w.decisions
+        if decision_mark(1000 * d.loss(w.players.index(d.player)), d.endgame, margins)
+    ]
+    marked.sort(key=lambda d: (-d.loss(w.players.index(d.player)), d.event))
+    seed = check_seed([r.die for r in w.rolls])
+    return check_decisions(log, marked[:MARK_CHECKS_PER_GAME], rollouts, seed)
+
+
+def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds):
     t0 = time.perf_counter()
     used: list[Evaluator] = []
 
@@ -125,11 +149,16 @@ def _analyse(log, evaluator, plies, progress, max_events, max_cpu_seconds) -> di
     except IllegalMove:  # the log goes on past the variant's end: not that variant's game
         variant = None
         w = walk(log, equity_for, None, progress, **bounds)
-    return _result(w, variant, plies, used, t0)
+    return w, variant, used, t0
 
 
 def _result(
-    w: Walk, variant: Variant | None, plies: int, used: list[Evaluator], t0: float
+    w: Walk,
+    variant: Variant | None,
+    plies: int,
+    used: list[Evaluator],
+    t0: float,
+    checks: dict[int, Any] | None = None,
 ) -> dict[str, Any]:
     """The analysis of a walk (the ``maedn-analysis/3`` dict)."""
     players = w.players
@@ -141,6 +170,12 @@ def _result(
         _decision_entry(d, names[d.seat], players, margin_endgame if d.endgame else margin)
         for d in w.decisions
     ]
+    for e in decisions:  # a mark played out stands on its rollouts (.checks)
+        check = (checks or {}).get(e["event"])
+        if check is not None:
+            e["check"] = check.entry(e["loss_mw"])
+            e["loss_mw"], e["interval_mw"] = e["check"]["loss_mw"], e["check"]["interval_mw"]
+            e["mark"] = check.mark
     graph: list[dict[str, Any]] = [{"event": -1, "p": _shares(players, w.start)}]
     graph += [{"event": r.event, "p": _shares(players, r.played)} for r in w.rolls]
 
@@ -173,6 +208,8 @@ def _result(
             "family_confidence": FAMILY_CONFIDENCE,
             "margin_mw": round(margin, 1),
             "margin_endgame_mw": round(margin_endgame, 1),
+            "check_rollouts": max([c.rollouts for c in (checks or {}).values()], default=0),
+            "checks_per_game": MARK_CHECKS_PER_GAME,
         },
         "decisions": decisions,
         "win_probability": graph,

@@ -161,8 +161,18 @@ def _decision_moment(
         "mark": d.get("mark"),
         "chance_played": round(100 * _p(d, d["played"], d["player"])),
         "chance_best": round(100 * _p(d, d["best"], d["player"])),
+        # a mark played out to the end (checks.py): how many more games in 100 the better won
+        "played_out": _played_out(d),
         "reasons": reasons,
     }
+
+
+def _played_out(d: Mapping[str, Any]) -> dict[str, int] | None:
+    """A played-out mark's rollouts and its loss in games per hundred, else ``None``."""
+    check = d.get("check")
+    if not isinstance(check, Mapping):
+        return None
+    return {"times": int(check["rollouts"]), "per_hundred": round(float(check["loss_mw"]) / 10)}
 
 
 def _roll_moment(

@@ -345,6 +345,63 @@ def mixed_games(n: int, cache: Path) -> list[dict]:
     return records[:n]
 
 
+def mixed_details(n: int, path: Path, start: int = 0) -> list[dict]:
+    """The same ``n`` mixed league games (from game ``start``) with every decision's detail,
+    for designing the counting rule without analysing again (session 17): one JSON line a
+    game (``seed``, ``bots``, ``winner``, ``events`` and ``decisions``: per decision
+    ``[player, phase, endgame, played, best, values]`` with ``values`` the mover's equity of
+    each option in milli-wins, engine order), appended and resumed from ``path``. The
+    decisions are :func:`analyse`'s (its walk without the luck split's look-ahead)."""
+    from games.engine.evaluator import endgame as endgames
+
+    done: dict[int, dict] = {}
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            try:
+                rec = json.loads(line)
+            except ValueError:  # a line cut short by a stop: done again
+                continue
+            done[rec["seed"]] = rec
+    c0 = time.process_time()
+    with path.open("a") as out:
+        for i in range(start, start + n):
+            if 50_000 + i in done:
+                continue
+            bots = {COLOURS[(s + i) % 4]: MIXED[s] for s in range(4)}
+            log = simulate_game(rules="league", bots=bots, seed=50_000 + i)
+            with endgames.private_store():
+                w = walk(log, lambda g: Equity(evaluator_for(g.rules), g, 1), lookahead=False)
+            setup = w.game0.setup
+            rec = {
+                "seed": 50_000 + i,
+                "bots": bots,
+                "players": list(w.players),
+                "colours": {w.game0.names[s]: setup.player_of(s) for s in setup.in_play},
+                "winner": w.final.winner,
+                "events": len(log["events"]),
+                "decisions": [
+                    [
+                        d.player,
+                        d.phase,
+                        int(d.endgame),
+                        d.played,
+                        d.best,
+                        [round(1000 * v[w.players.index(d.player)], 3) for v in d.values],
+                    ]
+                    for d in w.decisions
+                ],
+            }
+            done[rec["seed"]] = rec
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+            if i % 10 == 9:
+                print(
+                    f"  {i + 1} games ({len(done)} kept, {time.process_time() - c0:.0f} CPU s)",
+                    flush=True,
+                )
+    return [done[50_000 + i] for i in range(start, start + n) if 50_000 + i in done]
+
+
 REFERENCE_POLICIES = ("heuristic", "random")
 """The rollout policies of the reference positions: ``heuristic`` (the heuristic bot's
 exact replica, ``FastHeuristicPolicy``: the players' real continuation in these games, the
@@ -826,6 +883,18 @@ def main() -> None:
         help="the mixed games' analyses (resumed)",
     )
     ap.add_argument(
+        "--details",
+        type=int,
+        default=0,
+        help="mixed games analysed with every decision's options (rule design; 0: none)",
+    )
+    ap.add_argument(
+        "--details-file",
+        type=Path,
+        default=ROOT / "var" / "bench-calibration-details.jsonl",
+        help="the detailed mixed games (one JSON line a game, resumed)",
+    )
+    ap.add_argument(
         "--skip",
         nargs="*",
         default=[],
@@ -848,6 +917,10 @@ def main() -> None:
         luck(args.games)
     if "drift" not in args.skip:
         drift(args.drift)
+    if args.details > 0:
+        args.details_file.parent.mkdir(exist_ok=True)
+        print(f"== {args.details} mixed games with every decision's options")
+        mixed_details(args.details, args.details_file)
     if "calibration" not in args.skip:
         args.calibration_cache.parent.mkdir(exist_ok=True)
         calibration(

@@ -742,7 +742,8 @@ def hard(limit: dict[str, float]):
 
 
 def shipped(loss: float, ph: str) -> float:
-    """The rule of the analysis (``games.engine.analysis.counted_loss_mw``)."""
+    """Session 10's rule (``games.engine.analysis.counted_loss_mw``; the analysis counts by
+    ``counting.counted_losses_mw`` since session 17: ``bench/loss_rules.py`` judges it)."""
     from games.engine.analysis import counted_loss_mw
 
     return counted_loss_mw(1000 * loss, ph == "race") / 1000

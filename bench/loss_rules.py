@@ -72,6 +72,16 @@ def mean_ci(xs: list[float]) -> tuple[float, float]:
     return m, 1.96 * sd / math.sqrt(n)
 
 
+_MEMO: dict = {}
+
+
+def counted(rule, g: dict, player: str, ds) -> list[float]:
+    key = (id(rule), g["seed"], player)
+    if key not in _MEMO:
+        _MEMO[key] = rule(ds)
+    return _MEMO[key]
+
+
 def judge(games: list[dict], rule, truth: dict) -> dict:
     per = {k: [] for k in KINDS}
     rh = hs = both = pairs = 0
@@ -79,9 +89,9 @@ def judge(games: list[dict], rule, truth: dict) -> dict:
         kinds = kind_of(g)
         totals, rates = {}, {}
         for player, ds in player_decisions(g).items():
-            counted = rule(ds)
-            totals[player] = sum(counted) / 10.0  # mw -> percentage points
-            rates[player] = sum(counted) / max(1, len(ds))
+            got = counted(rule, g, player, ds)
+            totals[player] = sum(got) / 10.0  # mw -> percentage points
+            rates[player] = sum(got) / max(1, len(ds))
         by = {k: [p for p in kinds if kinds[p] == k] for k in KINDS}
         for k in KINDS:
             per[k].append(sum(totals[p] for p in by[k]) / len(by[k]))
@@ -132,15 +142,20 @@ def _eb_priors() -> np.ndarray:
 
 
 _EB = _eb_priors()
+_EB_SD = {True: np.full_like(_T, 25.0), False: np.where(_T < 30, 12.0, 25.0)}
+_EB_ZERO = {
+    e: np.array([0.5 * math.erfc(t / math.sqrt(2.0)) for t in (_T / sd).tolist()])
+    for e, sd in _EB_SD.items()
+}
 
 
 def _eb_likelihood(x: float, endgame: bool, agree: float | None) -> np.ndarray:
     """P(measured loss x | true loss t) over ``_T``: normal error (12 mw below 30, 25 from
     30 on and in race endgames) censored at 0; ``agree``: P(measured 0 | true 0), a
     positive loss then half-normal with 12 mw."""
-    sd = np.full_like(_T, 25.0) if endgame else np.where(_T < 30, 12.0, 25.0)
+    sd = _EB_SD[endgame]
     if x <= 0.0:
-        out = np.array([0.5 * math.erfc(t / math.sqrt(2.0)) for t in (_T / sd).tolist()])
+        out = _EB_ZERO[endgame].copy()
         if agree is not None:
             out[0] = agree
         return out
@@ -210,6 +225,11 @@ def main() -> None:
         default="-24.5,3.8",
         help="paired win-rate difference random − heuristic and its 95 %% half-width, points",
     )
+    ap.add_argument(
+        "--bands",
+        default="",
+        help="rules whose per-decision rate gets levels fitted on the development games",
+    )
     args = ap.parse_args()
     rm, rhw = (float(x) for x in args.random_heuristic.split(","))
     truth = {("random", "heuristic"): (rm, rhw), ("strong", "heuristic"): (0.9, 1.1)}
@@ -222,6 +242,27 @@ def main() -> None:
         print(line(name + " dev", judge(dev, rules[name], truth)))
         if held:
             print(line(name + " held", judge(held, rules[name], truth)), flush=True)
+    if args.bands:
+        from games.engine.analysis import BANDS
+
+        shipped_edges = tuple(upper for _name, upper in BANDS[:3])
+        for name in args.bands.split(","):
+            rd, rh = rates(dev, rules[name]), rates(held, rules[name])
+            edges, res = best_edges(rd)
+            parts = [f"levels on {name}: edges {edges} from the development games: dev"]
+            for rows, got in ((rd, res), (rh, band_order(rh, edges))):
+                both, rhc, hsc, n = got
+                parts.append(f"{both}/{n} = {both / n:.0%} (R<H {rhc / n:.0%}, H<S {hsc / n:.0%})")
+                if rows is rd:
+                    parts.append("held")
+            if name == "raw":
+                for label, rows in (("dev", rd), ("held", rh)):
+                    both, rhc, hsc, n = band_order(rows, shipped_edges)
+                    parts.append(
+                        f"| shipped BANDS {shipped_edges} {label} {both}/{n} = {both / n:.0%} "
+                        f"(R<H {rhc / n:.0%}, H<S {hsc / n:.0%})"
+                    )
+            print(" ".join(parts), flush=True)
 
 
 if __name__ == "__main__":
@@ -238,7 +279,7 @@ def rates(games: list[dict], rule) -> list[dict[str, float]]:
             if len(ds) < 10:  # MIN_DECISIONS_FOR_BAND: no level
                 row[kinds[player]].append(float("nan"))
                 continue
-            row[kinds[player]].append(sum(rule(ds)) / len(ds))
+            row[kinds[player]].append(sum(counted(rule, g, player, ds)) / len(ds))
         out.append(row)
     return out
 

@@ -265,10 +265,6 @@ def main() -> None:
             print(" ".join(parts), flush=True)
 
 
-if __name__ == "__main__":
-    main()
-
-
 def rates(games: list[dict], rule) -> list[dict[str, float]]:
     """Per game, per kind, the counted loss per decision (mw) of each seat (heuristic: both)."""
     out = []
@@ -318,3 +314,7 @@ def best_edges(rows: list[dict]) -> tuple[tuple[float, float, float], tuple]:
                 if best is None or res[0] > best[1][0]:
                     best = ((a, b, c), res)
     return best
+
+
+if __name__ == "__main__":
+    main()

@@ -43,6 +43,9 @@ Prints, with the shipped model (``games.engine.evaluator.evaluator_for``):
   heuristic: ``bench/bots.py --matches random-heuristic,heuristic-heuristic``; strong −
   heuristic: docs/engine.md), and how often one game's levels put random < heuristic <
   strong. The games' analyses are kept in the cache file (resumed when it exists).
+* **details** (session 17; ``--details N``, ``--details-file FILE``): the same mixed games
+  with every decision's options (:func:`mixed_details`, one JSON line a game, resumed) —
+  what ``bench/loss_rules.py`` judges counting rules on without analysing again.
 """
 
 from __future__ import annotations

@@ -43,6 +43,9 @@ Prints, with the shipped model (``games.engine.evaluator.evaluator_for``):
   heuristic: ``bench/bots.py --matches random-heuristic,heuristic-heuristic``; strong −
   heuristic: docs/engine.md), and how often one game's levels put random < heuristic <
   strong. The games' analyses are kept in the cache file (resumed when it exists).
+* **details** (session 17; ``--details N``, ``--details-file FILE``): the same mixed games
+  with every decision's options (:func:`mixed_details`, one JSON line a game, resumed) —
+  what ``bench/loss_rules.py`` judges counting rules on without analysing again.
 """
 
 from __future__ import annotations
@@ -344,6 +347,63 @@ def mixed_games(n: int, cache: Path) -> list[dict]:
             cache.write_text(json.dumps(records))
             print(f"  {i + 1} games analysed ({time.process_time() - c0:.0f} CPU s)", flush=True)
     return records[:n]
+
+
+def mixed_details(n: int, path: Path, start: int = 0) -> list[dict]:
+    """The same ``n`` mixed league games (from game ``start``) with every decision's detail,
+    for designing the counting rule without analysing again (session 17): one JSON line a
+    game (``seed``, ``bots``, ``winner``, ``events`` and ``decisions``: per decision
+    ``[player, phase, endgame, played, best, values]`` with ``values`` the mover's equity of
+    each option in milli-wins, engine order), appended and resumed from ``path``. The
+    decisions are :func:`analyse`'s (its walk without the luck split's look-ahead)."""
+    from games.engine.evaluator import endgame as endgames
+
+    done: dict[int, dict] = {}
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            try:
+                rec = json.loads(line)
+            except ValueError:  # a line cut short by a stop: done again
+                continue
+            done[rec["seed"]] = rec
+    c0 = time.process_time()
+    with path.open("a") as out:
+        for i in range(start, start + n):
+            if 50_000 + i in done:
+                continue
+            bots = {COLOURS[(s + i) % 4]: MIXED[s] for s in range(4)}
+            log = simulate_game(rules="league", bots=bots, seed=50_000 + i)
+            with endgames.private_store():
+                w = walk(log, lambda g: Equity(evaluator_for(g.rules), g, 1), lookahead=False)
+            setup = w.game0.setup
+            rec = {
+                "seed": 50_000 + i,
+                "bots": bots,
+                "players": list(w.players),
+                "colours": {w.game0.names[s]: setup.player_of(s) for s in setup.in_play},
+                "winner": w.final.winner,
+                "events": len(log["events"]),
+                "decisions": [
+                    [
+                        d.player,
+                        d.phase,
+                        int(d.endgame),
+                        d.played,
+                        d.best,
+                        [round(1000 * v[w.players.index(d.player)], 3) for v in d.values],
+                    ]
+                    for d in w.decisions
+                ],
+            }
+            done[rec["seed"]] = rec
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+            if i % 10 == 9:
+                print(
+                    f"  {i + 1} games ({len(done)} kept, {time.process_time() - c0:.0f} CPU s)",
+                    flush=True,
+                )
+    return [done[50_000 + i] for i in range(start, start + n) if 50_000 + i in done]
 
 
 REFERENCE_POLICIES = ("heuristic", "random")
@@ -814,7 +874,8 @@ def hard(limit: dict[str, float]):
 
 
 def shipped(loss: float, ph: str) -> float:
-    """The rule of the analysis (``games.engine.analysis.counted_loss_mw``)."""
+    """Session 10's rule (``games.engine.analysis.counted_loss_mw``; the analysis counts by
+    ``counting.counted_losses_mw`` since session 17: ``bench/loss_rules.py`` judges it)."""
     from games.engine.analysis import counted_loss_mw
 
     return counted_loss_mw(1000 * loss, ph == "race") / 1000
@@ -967,6 +1028,18 @@ def main() -> None:
         help="the mixed games' analyses (resumed)",
     )
     ap.add_argument(
+        "--details",
+        type=int,
+        default=0,
+        help="mixed games analysed with every decision's options (rule design; 0: none)",
+    )
+    ap.add_argument(
+        "--details-file",
+        type=Path,
+        default=ROOT / "var" / "bench-calibration-details.jsonl",
+        help="the detailed mixed games (one JSON line a game, resumed)",
+    )
+    ap.add_argument(
         "--skip",
         nargs="*",
         default=[],
@@ -989,6 +1062,10 @@ def main() -> None:
         luck(args.games)
     if "drift" not in args.skip:
         drift(args.drift)
+    if args.details > 0:
+        args.details_file.parent.mkdir(exist_ok=True)
+        print(f"== {args.details} mixed games with every decision's options")
+        mixed_details(args.details, args.details_file)
     if args.shipped_marks:
         args.calibration_cache.parent.mkdir(exist_ok=True)
         kept = args.calibration_cache.with_name(

@@ -1,4 +1,4 @@
-"""A hand-made analysis in the ``maedn-analysis/3`` shape (docs/analysis.md, "Output"), for
+"""A hand-made analysis in the ``maedn-analysis/4`` shape (docs/analysis.md, "Output"), for
 tests of storing and showing analyses without the model: a decision at every 7th event with
 a move, losses cycling through no mark, inaccuracy, mistake and blunder, the graph after
 every event, a luck split that adds up."""

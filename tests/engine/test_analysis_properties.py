@@ -23,7 +23,6 @@ from games.engine.analysis import (
     THRESHOLDS_MW,
     analyse,
     clear_margin,
-    counted_loss_mw,
     is_endgame,
     loss_sd_mw,
     mark_for,
@@ -170,10 +169,9 @@ def test_analysis_properties(log: dict[str, Any]) -> None:
         mine = [d for d in data["decisions"] if d["player"] == p]
         assert s["luck"]["own_skill"] == pytest.approx(-sum(d["loss"] for d in mine), abs=1e-9)
         if mine:  # the error rate: the model's loss; the total: only what counts
-            counted = [counted_loss_mw(1000 * d["loss"], d["endgame"]) for d in mine]
-            assert [d["counted_mw"] for d in mine] == [round(x, 1) for x in counted]
-            assert all(c in (0.0, 1000 * d["loss"]) for c, d in zip(counted, mine, strict=True))
-            assert s["loss_mw"] == round(sum(counted), 1)
+            counted = [d["counted_mw"] for d in mine]
+            assert all(0.0 <= c <= d["loss_mw"] + 0.05 for c, d in zip(counted, mine, strict=True))
+            assert s["loss_mw"] == pytest.approx(sum(counted), abs=0.05 * len(mine) + 0.05)
             assert s["raw_loss_mw"] == round(1000 * sum(d["loss"] for d in mine), 1)
             assert s["error_rate"] == round(1000 * sum(d["loss"] for d in mine) / len(mine), 1)
             assert s["loss_mw"] <= s["raw_loss_mw"]

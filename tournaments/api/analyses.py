@@ -25,9 +25,9 @@ class AnalysisSerializer(serializers.Serializer):
     )
     format = serializers.CharField(allow_null=True)
     rollouts = serializers.IntegerField(
-        allow_null=True, help_text="0 since maedn-analysis/3 (the analysis has no rollouts)"
+        allow_null=True, help_text="0 since maedn-analysis/4 (the analysis has no rollouts)"
     )
-    seed = serializers.IntegerField(allow_null=True, help_text="0 since maedn-analysis/3")
+    seed = serializers.IntegerField(allow_null=True, help_text="0 since maedn-analysis/4")
     seats = serializers.DictField(
         child=serializers.CharField(), help_text="board seat (0-based) → the log's player there"
     )
@@ -38,7 +38,7 @@ class AnalysisSerializer(serializers.Serializer):
     )
     finished_at = serializers.DateTimeField(allow_null=True)
     analysis = serializers.JSONField(
-        allow_null=True, help_text="the maedn-analysis/3 object (docs/analysis.md), when done"
+        allow_null=True, help_text="the maedn-analysis/4 object (docs/analysis.md), when done"
     )
 
 
@@ -46,7 +46,7 @@ class FixtureAnalysisView(FixtureView):
     @extend_schema(
         summary="The move analysis of the game's log",
         description="The analysis of the counted result's log (else the log awaiting "
-        "confirmation): its status and, once done, the `maedn-analysis/3` object — every "
+        "confirmation): its status and, once done, the `maedn-analysis/4` object — every "
         "decision with its options' chances to win and losses in milli-wins, the win "
         "probability after every event, and a summary per log player with the error rate "
         "and the luck split (docs/analysis.md).",

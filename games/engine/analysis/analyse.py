@@ -1,5 +1,5 @@
 """``analyse(log)``: the whole analysis of one game as a JSON-ready dict
-(``maedn-analysis/3``, docs/analysis.md "Output").
+(``maedn-analysis/4``, docs/analysis.md "Output").
 
 The decisions with their options (each option's equity from the evaluator with one ply of
 search), the win-probability graph after every event, and a per-player summary: the loss
@@ -19,9 +19,8 @@ from ..game import Game
 from ..moves import IllegalMove
 from ..variants import VARIANTS, Variant
 from .checks import MARK_CHECKS_PER_GAME, check_decisions, check_seed
+from .counting import OPTION_SD_ENDGAME_MW, OPTION_SD_MW, counted_losses_mw
 from .decisions import (
-    COUNT_OVER_SD,
-    COUNT_SD_MW,
     FAMILY_CONFIDENCE,
     INTERVAL_CONFIDENCE,
     LARGE_LOSS_MW,
@@ -32,7 +31,6 @@ from .decisions import (
     Decision,
     Walk,
     clear_margin,
-    counted_loss_mw,
     loss_interval_mw,
     mark_for,
     walk,
@@ -40,7 +38,7 @@ from .decisions import (
 from .equity import MAX_PLIES, Equity, Evaluator, default_evaluator, model_name
 from .luck import capture_stats, decompose, luck_summary
 
-ANALYSIS_FORMAT = "maedn-analysis/3"
+ANALYSIS_FORMAT = "maedn-analysis/4"
 
 BANDS: tuple[tuple[str, float], ...] = (
     ("strong", 0.6),
@@ -160,15 +158,16 @@ def _result(
     t0: float,
     checks: dict[int, Any] | None = None,
 ) -> dict[str, Any]:
-    """The analysis of a walk (the ``maedn-analysis/3`` dict)."""
+    """The analysis of a walk (the ``maedn-analysis/4`` dict)."""
     players = w.players
     names = w.game0.names
     setup = w.game0.setup
     margin, margin_endgame = mark_margins(len(w.decisions))
 
+    counted = counted_by_decision(w.decisions, players)
     decisions = [
-        _decision_entry(d, names[d.seat], players, margin_endgame if d.endgame else margin)
-        for d in w.decisions
+        _decision_entry(d, names[d.seat], players, margin_endgame if d.endgame else margin, c)
+        for d, c in zip(w.decisions, counted, strict=True)
     ]
     for e in decisions:  # a mark played out stands on its rollouts (.checks)
         check = (checks or {}).get(e["event"])
@@ -185,7 +184,12 @@ def _result(
         capture_stats(w.game0, w.offers, players),
     )
     summary = {
-        p: _player_summary([e for e in decisions if e["player"] == p], luck[p]) for p in players
+        p: _player_summary(
+            [e for e in decisions if e["player"] == p],
+            sum(c for d, c in zip(w.decisions, counted, strict=True) if d.player == p),
+            luck[p],
+        )
+        for p in players
     }
     return {
         "format": ANALYSIS_FORMAT,
@@ -203,8 +207,8 @@ def _result(
             "large_loss_mw": LARGE_LOSS_MW,
             "loss_sd_endgame_mw": LOSS_SD_ENDGAME_MW,
             "interval_confidence": INTERVAL_CONFIDENCE,
-            "count_over_sd": COUNT_OVER_SD,
-            "count_sd_mw": COUNT_SD_MW,
+            "count_option_sd_mw": OPTION_SD_MW,
+            "count_option_sd_endgame_mw": OPTION_SD_ENDGAME_MW,
             "family_confidence": FAMILY_CONFIDENCE,
             "margin_mw": round(margin, 1),
             "margin_endgame_mw": round(margin_endgame, 1),
@@ -218,14 +222,28 @@ def _result(
     }
 
 
-def _player_summary(mine: list[dict[str, Any]], luck: Any) -> dict[str, Any]:
-    """One player's summary from its decision entries and its luck."""
+def counted_by_decision(decisions: Sequence[Decision], players: Sequence[str]) -> list[float]:
+    """Every decision's loss as it counts (mw, :func:`.counting.counted_losses_mw` over each
+    player's decisions of the game), in the decisions' order."""
+    out = [0.0] * len(decisions)
+    for me, player in enumerate(players):
+        mine = [i for i, d in enumerate(decisions) if d.player == player]
+        values = [
+            ([1000 * v[me] for v in decisions[i].values], decisions[i].played, decisions[i].endgame)
+            for i in mine
+        ]
+        for i, c in zip(mine, counted_losses_mw(values), strict=True):
+            out[i] = c
+    return out
+
+
+def _player_summary(mine: list[dict[str, Any]], counted: float, luck: Any) -> dict[str, Any]:
+    """One player's summary from its decision entries, its counted loss (mw) and its luck."""
     raw = sum(e["loss"] for e in mine)
-    counted = sum(counted_loss_mw(1000 * e["loss"], e["endgame"]) for e in mine)
     rate = 1000 * raw / len(mine) if mine else None
     return {
         "decisions": len(mine),
-        # the chances lost that count: each loss beyond the measured error, in full
+        # the chances lost that count: each loss's expected true part (counting.py)
         "loss_mw": round(counted, 1),
         "raw_loss_mw": round(1000 * raw, 1),
         "error_rate": None if rate is None else round(rate, 1),
@@ -256,7 +274,7 @@ def _shares(players: Sequence[str], v: Sequence[float]) -> dict[str, float]:
 
 
 def _decision_entry(
-    d: Decision, colour: str, players: Sequence[str], margin: float
+    d: Decision, colour: str, players: Sequence[str], margin: float, counted: float
 ) -> dict[str, Any]:
     """The JSON entry of one decision: options best first."""
     me = players.index(d.player)
@@ -287,7 +305,8 @@ def _decision_entry(
         "interval_mw": [round(low, 1), round(high, 1)],
         "endgame": d.endgame,
         "phase": d.phase,
-        # the part of the loss beyond the measured error: what error rates and totals add up
-        "counted_mw": round(counted_loss_mw(loss_mw, d.endgame), 1),
+        # the loss's expected true part given the model's error and the player's choices:
+        # what the chances lost add up
+        "counted_mw": round(counted, 1),
         "mark": mark_for(loss_mw, margin),
     }

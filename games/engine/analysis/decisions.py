@@ -116,7 +116,9 @@ their own calibration fixed."""
 
 
 def counted_loss_mw(loss_mw: float, endgame: bool) -> float:
-    """A loss as it counts: in full beyond ``COUNT_OVER_SD`` times ``COUNT_SD_MW`` (24 mw;
+    """A loss as session 10's rule counted it (``maedn-analysis/3``; since ``/4`` the
+    analysis counts by :func:`.counting.counted_losses_mw`, this stays as the benchmarks'
+    comparison): in full beyond ``COUNT_OVER_SD`` times ``COUNT_SD_MW`` (24 mw;
     ``LOSS_SD_ENDGAME_MW`` in a race endgame: 50 mw), else 0."""
     sd = LOSS_SD_ENDGAME_MW if endgame else COUNT_SD_MW
     return loss_mw if loss_mw > COUNT_OVER_SD * sd else 0.0

@@ -42,7 +42,7 @@ VARIANTS: list[Any] = [
 TWO_PLAYERS = {"alice": ["green", "red"], "bob": ["black", "yellow"]}
 FAST = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MODEL = ProgressEvaluator()
-CHECKS = 40  # rollouts per played-out mark: the path, at a fraction of the platform's cost
+CHECKS = 6  # rollouts per played-out mark: the path, at a fraction of the platform's cost
 
 
 @st.composite

@@ -2,6 +2,7 @@
 
     python bench/loss_rules.py [--details var/bench-calibration-details.jsonl] [--dev 150]
                                [--rules raw,shipped,...] [--random-heuristic M,H]
+    python bench/loss_rules.py --levels      # the shipped levels, in order per pair
 
 Reads the mixed league games ``bench/analysis.py --details N`` keeps (game ``i``: a random,
 a heuristic, a strong and a second heuristic player, seats rotated, seed 50,000 + ``i``;
@@ -230,7 +231,15 @@ def main() -> None:
         default="",
         help="rules whose per-decision rate gets levels fitted on the development games",
     )
+    ap.add_argument(
+        "--levels",
+        action="store_true",
+        help="the shipped levels (BANDS, on the counted loss per decision) in order per pair",
+    )
     args = ap.parse_args()
+    if args.levels:
+        levels(load(args.details)[: args.dev], load(args.details)[args.dev :])
+        return
     rm, rhw = (float(x) for x in args.random_heuristic.split(","))
     truth = {("random", "heuristic"): (rm, rhw), ("strong", "heuristic"): (0.9, 1.1)}
     games = load(args.details)
@@ -263,6 +272,55 @@ def main() -> None:
                         f"(R<H {rhc / n:.0%}, H<S {hsc / n:.0%})"
                     )
             print(" ".join(parts), flush=True)
+
+
+def levels(dev: list[dict], held: list[dict]) -> None:
+    """The shipped levels (``BANDS`` on the counted loss per decision, ``band_for``) on the
+    development and the held-out games: of every pair of players of different kinds in one
+    game (random–heuristic and heuristic–strong once per heuristic seat, random–strong once),
+    how often the better kind's level is strictly higher (a tie is not in order); how often
+    all three are (each heuristic seat); and where each kind's games fall."""
+    from games.engine.analysis import BANDS, band_for
+
+    names = [name for name, _upper in BANDS]  # best first
+    shipped = candidate_rules()["choice-sd12"]
+    for label, games in (("development", dev), ("held out", held)):
+        where: dict[str, list[int]] = {k: [0] * len(names) for k in KINDS}
+        pairs = {"random<heuristic": [0, 0], "heuristic<strong": [0, 0], "random<strong": [0, 0]}
+        triples = [0, 0]
+        for g in games:
+            kinds = kind_of(g)
+            rank: dict[str, list[int]] = {k: [] for k in KINDS}
+            for player, ds in player_decisions(g).items():
+                band = band_for(sum(shipped(ds)) / len(ds) if ds else None, len(ds))
+                if band is None:
+                    continue
+                rank[kinds[player]].append(len(names) - names.index(band))  # higher: better
+                where[kinds[player]][names.index(band)] += 1
+            r, s = rank["random"], rank["strong"]
+            for h in rank["heuristic"]:
+                for key, lo, hi in (("random<heuristic", r, [h]), ("heuristic<strong", [h], s)):
+                    if lo and hi:
+                        pairs[key][0] += lo[0] < hi[0]
+                        pairs[key][1] += 1
+                if r and s:
+                    triples[0] += r[0] < h < s[0]
+                    triples[1] += 1
+            if r and s:
+                pairs["random<strong"][0] += r[0] < s[0]
+                pairs["random<strong"][1] += 1
+        ok, n = (sum(v[i] for v in pairs.values()) for i in (0, 1))
+        print(
+            f"levels on {len(games)} {label} games: pairs in order {ok}/{n} = {ok / n:.1%} ("
+            + ", ".join(f"{k} {a / b:.1%}" for k, (a, b) in pairs.items())
+            + f"); all three in order {triples[0]}/{triples[1]} = {triples[0] / triples[1]:.1%}"
+        )
+        for kind in KINDS:
+            total = sum(where[kind]) or 1
+            print(
+                f"  {kind:9} "
+                + ", ".join(f"{n} {c / total:.0%}" for n, c in zip(names, where[kind], strict=True))
+            )
 
 
 def rates(games: list[dict], rule) -> list[dict[str, float]]:

@@ -43,8 +43,8 @@ The measurements, each size in turn:
         [--only pages|api|tasks] [--rows NAME,…] [--seconds 3] [--clients 20] [--workers 2]
         [--direct]
 
-``--rows dice,schedule``: only the requests whose name contains one of these words (the
-trivial view is still measured around them).
+``--rows dice,schedule``: only the requests and tasks whose name contains one of these
+words (the trivial view is still measured around the requests).
 
 BENCH_PORT (default 18190: nginx; gunicorn on the next port, the next but one is the
 template's unused Daphne upstream) and BENCH_DATABASE_HOST (default
@@ -875,12 +875,17 @@ def in_process(only: str, names: str = "") -> dict:
             rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
             began, cpu = time.perf_counter(), time.process_time()
             response = client.get(row["path"], **meta)
-            body = b"".join(response.streaming_content) if response.streaming else response.content
+            # a streamed answer is read chunk by chunk, as a client would: the RSS growth is
+            # then the server's, not a copy of the whole body held here
+            if response.streaming:
+                size = sum(len(chunk) for chunk in response.streaming_content)
+            else:
+                size = len(response.content)
             row["ms"] = (time.perf_counter() - began) * 1000
             # this process's CPU (not the database's): steadier than ms on a loaded machine
             row["cpu_ms"] = (time.process_time() - cpu) * 1000
             row["rss_growth_mb"] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss) / 1024
-        row.update(status=response.status_code, queries=len(queries), bytes=len(body))
+        row.update(status=response.status_code, queries=len(queries), bytes=size)
         if row["ms"] > 5000:  # not twice more
             row["queries_cached"] = None
             continue
@@ -1136,7 +1141,9 @@ def main() -> None:
     parser.add_argument("--skip-build", action="store_true", help="measure the sites as built")
     parser.add_argument("--rebuild", action="store_true", help="build even when built")
     parser.add_argument("--only", choices=("pages", "api", "tasks"), default=None)
-    parser.add_argument("--rows", default="", help="only these requests (name words, a,b)")
+    parser.add_argument(
+        "--rows", default="", help="only these requests and tasks (name words, a,b)"
+    )
     parser.add_argument("--seconds", type=float, default=3)
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
@@ -1200,7 +1207,10 @@ def main() -> None:
             print(f"(every figure, the peak RSS growth of each request included: {out})")
         if args.only in (None, "tasks"):
             print(f"\ntasks at {size:g}×: {'task':34} {'seconds':>8} {'peak RSS +MB':>12}")
+            words = [w for w in args.rows.split(",") if w]
             for name in TASKS:
+                if words and not any(w in name for w in words):
+                    continue
                 t = stage(size, "task", "--task", name)
                 print(
                     f"  {t['task']:44} {t['seconds']:8.2f} {t['rss_growth_mb']:12.1f}  "

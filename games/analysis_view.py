@@ -1,5 +1,5 @@
 """What the pages show of a stored move analysis (``GameAnalysis.data``, the engine's
-``maedn-analysis/4`` dict): the replay viewer's analysis data and its win-probability graph.
+``maedn-analysis/5`` dict): the replay viewer's analysis data and its win-probability graph.
 
 Replay steps count events played: step ``k`` shows the board after event ``k - 1``, so the
 analysis' decision at event ``e`` belongs to step ``e + 1`` and its graph point too (the

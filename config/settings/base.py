@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "django.contrib.humanize",  # numbers grouped by the language (1,500 / 1.500)
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",

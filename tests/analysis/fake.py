@@ -1,4 +1,4 @@
-"""A hand-made analysis in the ``maedn-analysis/4`` shape (docs/analysis.md, "Output"), for
+"""A hand-made analysis in the ``maedn-analysis/5`` shape (docs/analysis.md, "Output"), for
 tests of storing and showing analyses without the model: a decision at every 7th event with
 a move, losses cycling through no mark, inaccuracy, mistake and blunder, the graph after
 every event, a luck split that adds up."""
@@ -60,7 +60,7 @@ def fake_analysis(log, *, progress=None, **_ignored) -> dict:
             "loss_mw": round(1000 * loss, 1),
             "error_rate": round(1000 * loss / len(mine), 1) if mine else None,
             "average_loss": round(loss / len(mine), 4) if mine else 0.0,
-            "band": "good" if mine else None,
+            "band": "solid" if mine else None,
             "inaccuracies": sum(d["mark"] == "inaccuracy" for d in mine),
             "mistakes": sum(d["mark"] == "mistake" for d in mine),
             "blunders": sum(d["mark"] == "blunder" for d in mine),

@@ -133,7 +133,7 @@ def test_the_api_gives_the_stored_analysis(client, table, counted, fast_analyse)
     row, _ = service.analysis_request(counted.game_log)
     body = client.get(url).json()
     assert (body["status"], body["analysis"]) == ("queued", None)
-    assert body["format"] == "maedn-analysis/4"
+    assert body["format"] == "maedn-analysis/5"
     service.analysis_run(row.pk)
     body = client.get(url).json()
     assert body["status"] == "done"

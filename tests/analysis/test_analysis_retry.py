@@ -43,7 +43,7 @@ def failed(table, analyses_on, fast_analyse):
     with mock.patch.object(worker, "analyse", side_effect=ValueError("no such move at 12")):
         assert worker.analysis_run(row.pk)["status"] == "failed"
     row.refresh_from_db()
-    assert (row.status, row.format, row.claim) == ("failed", "maedn-analysis/4", "")
+    assert (row.status, row.format, row.claim) == ("failed", "maedn-analysis/5", "")
     return row
 
 
@@ -110,7 +110,7 @@ def test_the_worker_claims_the_requeued_row_like_any_queued_one(table, failed, s
     outcome = worker.analysis_run(failed.pk)  # the task's call: no retry_failed
     assert outcome == {"analysis": failed.pk, "status": "done", "stored": True}
     row = GameAnalysis.objects.get(pk=failed.pk)
-    assert row.status == "done" and row.error == "" and row.data["format"] == "maedn-analysis/4"
+    assert row.status == "done" and row.error == "" and row.data["format"] == "maedn-analysis/5"
 
 
 def test_the_catch_up_does_not_send_a_just_requeued_row_again(
@@ -394,7 +394,7 @@ def test_the_api_requeues_and_answers_the_analysis(table, failed, sends):
     assert response.status_code == 200, response.content
     body = response.json()
     assert (body["fixture"], body["status"], body["error"]) == (table["fixture"].pk, "queued", "")
-    assert (body["format"], body["analysis"]) == ("maedn-analysis/4", None)
+    assert (body["format"], body["analysis"]) == ("maedn-analysis/5", None)
     get = api_client().get(f"/api/v1/fixtures/{table['fixture'].pk}/analysis/").json()
     assert get == body  # the same answer as GET …/analysis/
 

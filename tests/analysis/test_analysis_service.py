@@ -47,7 +47,7 @@ def test_a_counted_log_gets_a_queued_analysis_that_no_request_runs(
     assert row.log_id == result.game_log_id
     assert (row.sha256, row.format, row.rollouts, row.seed) == (
         result.game_log.sha256,
-        "maedn-analysis/4",
+        "maedn-analysis/5",
         0,
         0,
     )
@@ -167,7 +167,7 @@ def test_catch_up_analyses_again_the_logs_with_only_an_old_format(table, analyse
     )
     with mock.patch.object(analyses, "analysis_send", return_value=True):
         assert analyses.analyses_catch_up()["created"] == 1
-    assert GameAnalysis.objects.filter(format="maedn-analysis/4", status="queued").count() == 1
+    assert GameAnalysis.objects.filter(format="maedn-analysis/5", status="queued").count() == 1
 
 
 def test_catch_up_creates_missing_rows_and_sends_lost_ones(table, analyses_on):

@@ -178,3 +178,20 @@ def test_the_review_says_what_playing_out_found_in_english_and_german(game) -> N
                 "tournaments/_analysis_review.html", {"review": review(log, checked)}
             )
         assert " ".join(words.split()) in " ".join(html.split())
+
+
+def test_the_review_groups_the_platforms_1500_rollouts_by_the_language(game) -> None:
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from games.engine.analysis.review import review
+
+    log, checked, _plain = game
+    said = review(log, checked)
+    for m in said["moments"]:
+        if m.get("played_out"):
+            m["played_out"]["times"] = 1500  # as on the platform (MARK_CHECK_ROLLOUTS)
+    for language, words in (("en", "Played out 1,500 times"), ("de", "Von hier aus 1.500-mal")):
+        with translation.override(language):
+            html = render_to_string("tournaments/_analysis_review.html", {"review": said})
+        assert words in html

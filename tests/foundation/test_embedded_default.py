@@ -37,7 +37,7 @@ tt = League.objects.get(slug="triple-threat-mixed")
 assert sorted({f.format or tt.format for f in tt.fixtures.all()}) == ["3T", "3T+", "GP"]
 # three XLeague games have a move analysis (the platform's own); their game pages show it
 from games.models import GameAnalysis
-done = GameAnalysis.objects.filter(status="done", format="maedn-analysis/4")
+done = GameAnalysis.objects.filter(status="done", format="maedn-analysis/5")
 assert done.count() == 3, list(GameAnalysis.objects.values_list("status", "format"))
 fixture = done.first().log.results.first().fixture
 page = client.get(f"/games/{fixture.pk}/").content.decode()

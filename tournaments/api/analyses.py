@@ -38,7 +38,7 @@ class AnalysisSerializer(serializers.Serializer):
     )
     finished_at = serializers.DateTimeField(allow_null=True)
     analysis = serializers.JSONField(
-        allow_null=True, help_text="the maedn-analysis/4 object (docs/analysis.md), when done"
+        allow_null=True, help_text="the maedn-analysis/5 object (docs/analysis.md), when done"
     )
 
 
@@ -46,7 +46,7 @@ class FixtureAnalysisView(FixtureView):
     @extend_schema(
         summary="The move analysis of the game's log",
         description="The analysis of the counted result's log (else the log awaiting "
-        "confirmation): its status and, once done, the `maedn-analysis/4` object — every "
+        "confirmation): its status and, once done, the `maedn-analysis/5` object — every "
         "decision with its options' chances to win and losses in milli-wins, the win "
         "probability after every event, and a summary per log player with the error rate "
         "and the luck split (docs/analysis.md).",

@@ -165,7 +165,7 @@ def failed_analyses(league: League) -> list[Result]:
 @dataclass
 class AnalysedRecord:
     """A player's analysed games in one league: decisions, losses, marks, and the luck
-    split summed over the games (``maedn-analysis/4`` summaries)."""
+    split summed over the games (``maedn-analysis/5`` summaries)."""
 
     games: int = 0
     decisions: int = 0

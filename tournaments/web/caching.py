@@ -181,10 +181,7 @@ def public_page(
                 conditional = get_conditional_response(request, etag=etag, response=response)
                 if conditional is not response:
                     return _mark_public(conditional, etag, None, vary, s_maxage)
-            if packed is not None and packing:
-                response.content = packed
-                response["Content-Encoding"] = "gzip"
-                etag = packed_etag(etag)
+            etag = _encoded(response, etag, packed, packing)
             return _mark_public(response, etag, last_modified, _packed_vary(vary, packed), s_maxage)
 
         return wrapped
@@ -221,11 +218,18 @@ def _packed_vary(vary: tuple[str, ...], packed) -> tuple[str, ...]:
 def _answer(content: bytes, content_type: str, etag: str, packed: bytes | None, packing: bool):
     """The stored bytes as a response, gzipped for a client that takes it: (response, its
     ETag)."""
-    if packed is not None and packing:
-        response = HttpResponse(packed, content_type=content_type)
-        response["Content-Encoding"] = "gzip"
-        return response, packed_etag(etag)
-    return HttpResponse(content, content_type=content_type), etag
+    response = HttpResponse(content, content_type=content_type)
+    return response, _encoded(response, etag, packed, packing)
+
+
+def _encoded(response: HttpResponse, etag: str, packed: bytes | None, packing: bool) -> str:
+    """Send the page's gzipped bytes instead of its plain ones when it has them and the
+    client takes them; the ETag of what is sent."""
+    if packed is None or not packing:
+        return etag
+    response.content = packed
+    response["Content-Encoding"] = "gzip"
+    return packed_etag(etag)
 
 
 def _keep(

@@ -4,7 +4,7 @@
     >>> from games.engine.analysis import analyse
     >>> data = analyse(simulate_game(rules="league", seed=1))  # doctest: +SKIP
     >>> data["format"]
-    'maedn-analysis/4'
+    'maedn-analysis/5'
 
 Modules, one concept each: ``equity`` (every player's chance from the evaluator, with
 one ply of search), ``decisions`` (walking a log: every roll's equities, the options,

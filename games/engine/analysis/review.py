@@ -6,7 +6,7 @@ values; the pages turn them into sentences (English and German).
 
     review(log, analysis) -> {"verdict": {...}, "moments": [...]}
 
-``analysis`` is the ``maedn-analysis/4`` dict of the same log (:func:`.analyse.analyse`);
+``analysis`` is the ``maedn-analysis/5`` dict of the same log (:func:`.analyse.analyse`);
 the log is replayed once (milliseconds), so stored analyses get a review without being
 computed again. Deterministic, like the analysis.
 

@@ -192,10 +192,16 @@ def result_queryset(user) -> QuerySet[Result]:
 def result_log_response(result: Result | None) -> HttpResponse:
     if result is None or result.game_log is None:
         raise Http404("this game has no game log")
-    log = result.game_log
-    response = HttpResponse(log.content, content_type="application/json")
-    response["Content-Disposition"] = f'inline; filename="game-{result.fixture_id}.json"'
-    response["ETag"] = f'"{log.sha256}"'
+    return log_response(result.fixture_id, result.game_log.content, result.game_log.sha256)
+
+
+def log_response(fixture_id: int, content: str | None, sha256: str | None) -> HttpResponse:
+    """A game log exactly as uploaded, its SHA-256 the ETag."""
+    if content is None:
+        raise Http404("this game has no game log")
+    response = HttpResponse(content, content_type="application/json")
+    response["Content-Disposition"] = f'inline; filename="game-{fixture_id}.json"'
+    response["ETag"] = f'"{sha256}"'
     return response
 
 
@@ -236,7 +242,17 @@ class ResultLogView(ResultView):
         responses={(200, "application/json"): OpenApiTypes.OBJECT, **READ_ERRORS},
     )
     def get(self, request, pk: int):
-        return result_log_response(self.get_result(pk))
+        # the log's three columns only: the result's nine-table read took PostgreSQL 15 ms
+        # to plan (0.3 ms to run) on every download
+        row = (
+            visible_results(request.user)
+            .filter(pk=pk)
+            .values_list("fixture_id", "game_log__content", "game_log__sha256")
+            .first()
+        )
+        if row is None:
+            raise Http404(f"there is no result {pk}")
+        return log_response(*row)
 
 
 class ResultConfirmView(ResultView):

@@ -238,7 +238,8 @@ def main() -> None:
     )
     args = ap.parse_args()
     if args.levels:
-        levels(load(args.details)[: args.dev], load(args.details)[args.dev :])
+        games = load(args.details)
+        levels(games[: args.dev], games[args.dev :])
         return
     rm, rhw = (float(x) for x in args.random_heuristic.split(","))
     truth = {("random", "heuristic"): (rm, rhw), ("strong", "heuristic"): (0.9, 1.1)}

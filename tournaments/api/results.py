@@ -242,7 +242,7 @@ class ResultLogView(ResultView):
         responses={(200, "application/json"): OpenApiTypes.OBJECT, **READ_ERRORS},
     )
     def get(self, request, pk: int):
-        # the log's three columns only: the result's nine-table read took PostgreSQL 15 ms
+        # the log's three columns only: the result's nine-table read took PostgreSQL 2-15 ms
         # to plan (0.3 ms to run) on every download
         row = (
             visible_results(request.user)

@@ -193,6 +193,12 @@ def test_the_analysis_at_390_px_and_in_german(chromium, live_server, game):
         expect(section).to_contain_text("glücksbereinigtes Ergebnis")
         assert section.bounding_box()["width"] <= 390
         section.screenshot(path=str(SCREENSHOTS / "analysis-summary-390-de.png"))
+        # the numbers opened: the levels' table and their explanation fit at 390 px
+        page.locator("#analysis-numbers > summary").click()
+        expect(section).to_contain_text("Die Stufen messen die verschenkten Chancen")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert page.locator("#analysis .table-wrap").first.bounding_box()["width"] <= 390
+        section.screenshot(path=str(SCREENSHOTS / "analysis-numbers-390-de.png"))
         page.goto(f"/leagues/{fixture.league.slug}/dice/", wait_until="networkidle")
         expect(page.locator("#dice-heading")).to_have_text("Würfel aller gewerteten Partien")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390

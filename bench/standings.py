@@ -326,6 +326,57 @@ class Timed:
         return _quantile([e - s for s, e, _ in self.ok()], q) * 1000
 
 
+def _arrivals(
+    port: int, rate: float, seconds: float, request, *, connections: int = 32, seed: int = 31
+) -> tuple[Timed, float]:
+    """Open-loop load: requests arrive at ``rate`` a second on average (exponential gaps, a
+    fixed ``seed``: the same schedule every run) for ``seconds``, whatever the server's
+    pace, each sent by one of ``connections`` threads with a keep-alive connection. A
+    request's time counts from when it was due, so waiting for a free thread counts too (no
+    coordinated omission). ``request(connection, due) -> status``."""
+    import http.client
+    import queue
+    import random
+    import threading
+
+    gaps, due, at = random.Random(seed), [], 0.0
+    while (at := at + gaps.expovariate(rate)) < seconds:
+        due.append(at)
+    timed, began = Timed(), time.perf_counter()
+    todo: queue.SimpleQueue = queue.SimpleQueue()
+    for at in due:
+        todo.put(began + at)
+
+    def client() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            while True:
+                try:
+                    start = todo.get_nowait()
+                except queue.Empty:
+                    return
+                if (wait := start - time.perf_counter()) > 0:
+                    time.sleep(wait)
+                try:
+                    status = request(conn, start)
+                except (OSError, http.client.HTTPException):
+                    conn.close()
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                    status = 0
+                if status is None:
+                    return
+                timed.add(start, time.perf_counter(), status)
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(connections)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return timed, max(seconds, time.perf_counter() - began)
+
+
 def _clients(port: int, count: int, seconds: float, request) -> tuple[Timed, float]:
     """``count`` threads, each with one keep-alive connection to 127.0.0.1:``port``, calling
     ``request(connection) -> status`` back to back for ``seconds`` (or until one returns
@@ -363,8 +414,9 @@ def _clients(port: int, count: int, seconds: float, request) -> tuple[Timed, flo
 
 class StampPoller:
     """Polls the public standings fragment (``/leagues/<slug>/standings/table/``) with its
-    ETag, as the standings page does, every ``pause`` seconds: (when the answer came, the
-    snapshot's results revision) each time it changed."""
+    ETag and ``X-Requested-With: fetch``, as the standings page does (static/js/poll.js),
+    every ``pause`` seconds: (when the answer came, the snapshot's results revision) each
+    time it changed."""
 
     def __init__(self, port: int, slug: str, pause: float = 0.02) -> None:
         import threading
@@ -382,7 +434,10 @@ class StampPoller:
         conn, etag = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30), ""
         while not self._stop.is_set():
             try:
-                conn.request("GET", self.path, headers={"If-None-Match": etag} if etag else {})
+                headers = {"X-Requested-With": "fetch"}
+                if etag:
+                    headers["If-None-Match"] = etag
+                conn.request("GET", self.path, headers=headers)
                 response = conn.getresponse()
                 response.read()
             except (OSError, http.client.HTTPException):
@@ -609,7 +664,8 @@ def bench_production(args) -> None:
     from tournaments.models import League, StandingsRow
     from tournaments.services.standings import standings_recompute
 
-    levels = [int(c) for c in args.clients.split(",")]
+    levels = [int(c) for c in args.clients.split(",") if c]
+    rates = [float(r) for r in args.rates.split(",") if r]
     owner, league, unplayed = counted_league(args.games, args.unplayed, accounts=True)
     with connection.cursor() as cursor:  # as a site long in use: statistics of its tables
         cursor.execute("VACUUM ANALYZE")
@@ -647,8 +703,9 @@ def bench_production(args) -> None:
             f"{os.getloadavg()[0]:.1f}"
         )
         print(
-            "| clients | uploads/s | POST p50 / p95 ms | → standings p50 / p95 / max ms "
-            "| trivial POST/s | p50 / p95 ms | uploads/s ÷ trivial | recomputes | load |"
+            "| clients or arrivals | uploads/s | POST p50 / p95 ms "
+            "| → standings p50 / p95 / max ms | trivial POST/s | p50 / p95 ms "
+            "| uploads/s ÷ trivial | recomputes | load |"
         )
         print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 
@@ -666,13 +723,13 @@ def bench_production(args) -> None:
             response.read()
             return response.status
 
-        def upload(conn) -> int | None:
+        def upload(conn, start: float | None = None) -> int | None:
             with take:
                 job = next(pending, None)
             if job is None:
                 return None
             fixture_id, key, body = job
-            start = time.perf_counter()
+            start = time.perf_counter() if start is None else start
             conn.request(
                 "POST",
                 f"/api/v1/fixtures/{fixture_id}/log/",
@@ -700,13 +757,18 @@ def bench_production(args) -> None:
             )
             + f"; the machine's {(polled['machine'] - idle['machine']) * 1000 / 5:.0f}"
         )
-        for clients in levels:
+        phases = [(f"{c}", c, None) for c in levels]
+        phases += [(f"{r:g}/s open", 8, r) for r in rates]
+        for label, clients, rate in phases:
             cpu_peer = meter.read()
             peer, peer_seconds = _clients(port, clients, min(args.seconds, 10), trivial)
             cpu_before = meter.read()
             rows_before = StandingsRow.objects.order_by("-pk").values_list("pk", flat=True)[0]
             first = len(revision_at)
-            ups, up_seconds = _clients(port, clients, args.seconds, upload)
+            if rate is None:
+                ups, up_seconds = _clients(port, clients, args.seconds, upload)
+            else:
+                ups, up_seconds = _arrivals(port, rate, args.seconds, upload)
             connection.close()
             final = League.objects.get(pk=league.pk).results_revision
             deadline = time.perf_counter() + 120
@@ -715,9 +777,9 @@ def bench_production(args) -> None:
             rows_after = StandingsRow.objects.order_by("-pk").values_list("pk", flat=True)[0]
             cpu_after = meter.read()
             cpu_lines.append(
-                f"C = {clients}, trivial POST: "
+                f"{label}, trivial POST (C = {clients}): "
                 f"{CpuMeter.per_request(cpu_peer, cpu_before, len(peer.rows))}\n"
-                f"C = {clients}, upload (until the standings show the last): "
+                f"{label}, upload (until the standings show the last): "
                 f"{CpuMeter.per_request(cpu_before, cpu_after, len(ups.rows))}"
             )
             shown = []
@@ -727,7 +789,7 @@ def bench_production(args) -> None:
             errors = len(ups.rows) - len(ups.ok())
             ratio = ups.per_second(up_seconds) / peer.per_second(peer_seconds)
             print(
-                f"| {clients} | {ups.per_second(up_seconds):.1f} ({len(ups.ok())}"
+                f"| {label} | {ups.per_second(up_seconds):.1f} ({len(ups.ok())}"
                 f"{f', {errors} failed' if errors else ''}) | {ups.ms(0.5):.0f} / "
                 f"{ups.ms(0.95):.0f} | {_quantile(shown, 0.5) * 1000:.0f} / "
                 f"{_quantile(shown, 0.95) * 1000:.0f} / {max(shown) * 1000:.0f} | "
@@ -878,6 +940,12 @@ def main() -> None:
         help="uploads through nginx, gunicorn and Celery workers (only this phase)",
     )
     parser.add_argument("--clients", default="4,8,16", help="--production: concurrencies")
+    parser.add_argument(
+        "--rates",
+        default="",
+        help="--production: open-loop phases after them, uploads arriving at these rates a "
+        "second (random gaps, the same each run; the trivial POST beside them at C = 8)",
+    )
     parser.add_argument("--seconds", type=float, default=20.0, help="--production: per phase")
     parser.add_argument("--unplayed", type=int, default=2500, help="--production: logs made")
     parser.add_argument("--web", type=int, default=2, help="--production: gunicorn workers")

@@ -92,7 +92,7 @@ pids+=($!)
 "$VENV/bin/celery" -A config beat -l info --schedule var/celerybeat-schedule &
 pids+=($!)
 "$VENV/bin/gunicorn" config.wsgi -b "127.0.0.1:$APP_PORT" -w "$WEB_WORKERS" --timeout 30 \
-    --max-requests 1000 --max-requests-jitter 100 \
+    --max-requests 1000 --max-requests-jitter 100 --preload \
     --logger-class config.redaction.GunicornLogger \
     --access-logfile - &
 pids+=($!)

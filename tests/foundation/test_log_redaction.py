@@ -122,6 +122,29 @@ def test_gunicorn_uses_the_redacting_logger():
     )
 
 
+def test_gunicorn_forks_its_workers_from_the_loaded_application(monkeypatch):
+    """Both load the application once in the master (``preload_app``): a worker that
+    max-requests replaces is a fork, not a second import of Django (1-2 s of CPU each,
+    docs/performance.md, "max-requests"); the master closes its database connections
+    before it forks."""
+    from gunicorn.config import Config
+
+    cfg = Config()
+    namespace: dict = {}
+    exec((REPO_ROOT / "config" / "gunicorn.conf.py").read_text(), namespace)
+    for name in ("preload_app", "max_requests", "max_requests_jitter", "pre_fork"):
+        if name in namespace:
+            cfg.set(name, namespace[name])
+    assert cfg.preload_app is True and cfg.max_requests == 1000
+    assert "--preload" in (REPO_ROOT / "config" / "prod_local.sh").read_text()
+    from django.db import connections
+
+    closed = []
+    monkeypatch.setattr(connections, "close_all", lambda: closed.append(True))
+    cfg.pre_fork(None, None)
+    assert closed == [True]
+
+
 def _nginx_map() -> list[tuple[str, str]]:
     text = (REPO_ROOT / "config" / "nginx.conf.template").read_text()
     return re.findall(r'^\s*"~(\^[^"]+)" "([^"]+)";$', text, flags=re.M)

@@ -4,7 +4,9 @@ gunicorn on the test database: an anonymous page is answered from nginx's cache
 (``X-Cache-Status: HIT``), a signed-in request never is and its page is never stored, a
 German and an English visitor each get their own language, a POST is never answered from the
 cache, an answer that sets a cookie is never stored, and an API token keeps a request out of
-it. The application's page cache is off here (the test settings), so a second identical body
+it; a page's live refresh (the standings table's poll) reaches the application with its
+If-None-Match and is answered 304, while an expired copy is still revalidated with nginx's
+own. The application's page cache is off here (the test settings), so a second identical body
 can only come from nginx."""
 
 from __future__ import annotations
@@ -221,3 +223,32 @@ def test_a_browser_gets_the_gzipped_copy_and_a_plain_client_the_plain_one(proxy,
         headers, body = get({})
         assert "content-encoding" not in headers and cache_status(headers) == "HIT"
         assert body == plain
+
+
+def test_a_live_refresh_reaches_the_application_with_its_etag(proxy, site):
+    """The standings page's poll (static/js/poll.js: ``X-Requested-With: fetch`` and the
+    ETag it saw) is answered 304 by the application while the table is unchanged: nginx
+    used to send it on without its If-None-Match, and every poll was rendered whole."""
+    fragment = "/leagues/cached-league/standings/table/"
+    poll = {"X-Requested-With": "fetch"}
+    status, first, text = proxy.request(fragment, poll)
+    assert status == 200 and first["etag"] and "no-cache" in first["cache-control"]
+    for _ in range(2):
+        status, headers, body = proxy.request(fragment, {**poll, "If-None-Match": first["etag"]})
+        assert (status, body, cache_status(headers)) == (304, "", "BYPASS")
+        assert headers["etag"] == first["etag"]
+    status, headers, body = proxy.request(fragment, {**poll, "If-None-Match": '"other"'})
+    assert status == 200 and body == text
+
+
+def test_an_expired_copy_is_revalidated_with_its_etag(proxy, site):
+    """Not a live refresh: nginx revalidates its expired copy with the copy's own ETag
+    (``proxy_cache_revalidate``), the application answers 304 and nginx keeps serving the
+    copy it has."""
+    page = "/nginx-test/expiring/"
+    status, first, text = proxy.request(page)
+    assert status == 200 and cache_status(first) == "MISS"
+    time.sleep(1.5)  # stored for a second
+    status, headers, body = proxy.request(page)
+    assert status == 200 and cache_status(headers) == "REVALIDATED"
+    assert body == text  # the stored copy, renewed by the 304

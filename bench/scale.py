@@ -1036,10 +1036,18 @@ def throughput(size: float, rows: list[dict], cookies: dict, args, cache_on: boo
         with socket.socket() as probe:  # a server left on the port would be measured instead
             if probe.connect_ex(("127.0.0.1", port)) == 0:
                 sys.exit(f"port {port} is in use: stop what listens there (or set BENCH_PORT)")
-    # no --max-requests here: a worker replaced every 1,000 requests costs the trivial view
-    # (hundreds of requests a second) a restart every few seconds and the slow pages none
+    # production's settings file: a worker replaced every 1,000 requests (the trivial view
+    # at thousands a second restarts a worker every second), forked from the master that
+    # loaded the application (preload_app: before, each restart imported Django again and
+    # this bench ran without --max-requests)
     env = env_for(size, **extra, **({} if args.direct else {"NUM_PROXIES": "1"}))
-    server = Gunicorn(env, port=app_port, workers=args.workers, log_level="error", max_requests=0)
+    server = Gunicorn(
+        env,
+        port=app_port,
+        workers=args.workers,
+        log_level="error",
+        config=ROOT / "config" / "gunicorn.conf.py",
+    )
     proxy = None
     quiet = open(os.devnull, "w")  # noqa: SIM115
     try:

@@ -91,10 +91,10 @@ pids+=($!)
 pids+=($!)
 "$VENV/bin/celery" -A config beat -l info --schedule var/celerybeat-schedule &
 pids+=($!)
-"$VENV/bin/gunicorn" config.wsgi -b "127.0.0.1:$APP_PORT" -w "$WEB_WORKERS" --timeout 30 \
-    --max-requests 1000 --max-requests-jitter 100 --preload \
-    --logger-class config.redaction.GunicornLogger \
-    --access-logfile - &
+# the settings file: max-requests, workers forked from the loaded application, the
+# redacting access log (config/gunicorn.conf.py)
+"$VENV/bin/gunicorn" -c config/gunicorn.conf.py config.wsgi -b "127.0.0.1:$APP_PORT" \
+    -w "$WEB_WORKERS" --timeout 30 --access-logfile - &
 pids+=($!)
 # a handshake may wait 30 s for its turn (Daphne's default, 5 s, drops the queued handshakes of
 # a reconnect storm after a server is lost, and their pages come back in waves)

@@ -334,46 +334,27 @@ def _arrivals(
     pace, each sent by one of ``connections`` threads with a keep-alive connection. A
     request's time counts from when it was due, so waiting for a free thread counts too (no
     coordinated omission). ``request(connection, due) -> status``."""
-    import http.client
     import queue
     import random
-    import threading
 
     gaps, due, at = random.Random(seed), [], 0.0
     while (at := at + gaps.expovariate(rate)) < seconds:
         due.append(at)
-    timed, began = Timed(), time.perf_counter()
+    began = time.perf_counter()
     todo: queue.SimpleQueue = queue.SimpleQueue()
     for at in due:
         todo.put(began + at)
 
-    def client() -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    def next_due() -> float | None:
         try:
-            while True:
-                try:
-                    start = todo.get_nowait()
-                except queue.Empty:
-                    return
-                if (wait := start - time.perf_counter()) > 0:
-                    time.sleep(wait)
-                try:
-                    status = request(conn, start)
-                except (OSError, http.client.HTTPException):
-                    conn.close()
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-                    status = 0
-                if status is None:
-                    return
-                timed.add(start, time.perf_counter(), status)
-        finally:
-            conn.close()
+            start = todo.get_nowait()
+        except queue.Empty:
+            return None
+        if (wait := start - time.perf_counter()) > 0:
+            time.sleep(wait)
+        return start
 
-    threads = [threading.Thread(target=client, daemon=True) for _ in range(connections)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    timed = _threads(port, connections, next_due, request)
     return timed, max(seconds, time.perf_counter() - began)
 
 
@@ -381,19 +362,32 @@ def _clients(port: int, count: int, seconds: float, request) -> tuple[Timed, flo
     """``count`` threads, each with one keep-alive connection to 127.0.0.1:``port``, calling
     ``request(connection) -> status`` back to back for ``seconds`` (or until one returns
     None: nothing left to send); the timings and the phase's wall time."""
+    stop_at = began = time.perf_counter()
+    stop_at += seconds
+
+    def now_until_stop() -> float | None:
+        start = time.perf_counter()
+        return start if start < stop_at else None
+
+    timed = _threads(port, count, now_until_stop, lambda conn, _start: request(conn))
+    return timed, time.perf_counter() - began
+
+
+def _threads(port: int, count: int, next_start, send) -> Timed:
+    """``count`` threads, each with one keep-alive connection to 127.0.0.1:``port``: each
+    takes ``next_start()`` (None: stop) and calls ``send(connection, start) -> status``
+    (None: nothing left to send), timing it from ``start``."""
     import http.client
     import threading
 
-    timed, stop_at = Timed(), time.perf_counter() + seconds
-    began = time.perf_counter()
+    timed = Timed()
 
     def client() -> None:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         try:
-            while time.perf_counter() < stop_at:
-                start = time.perf_counter()
+            while (start := next_start()) is not None:
                 try:
-                    status = request(conn)
+                    status = send(conn, start)
                 except (OSError, http.client.HTTPException):
                     conn.close()
                     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -409,7 +403,7 @@ def _clients(port: int, count: int, seconds: float, request) -> tuple[Timed, flo
         t.start()
     for t in threads:
         t.join()
-    return timed, time.perf_counter() - began
+    return timed
 
 
 class StampPoller:

@@ -241,6 +241,26 @@ def test_a_live_refresh_reaches_the_application_with_its_etag(proxy, site):
     assert status == 200 and body == text
 
 
+def test_a_signed_in_conditional_request_reaches_the_application_with_its_validators(proxy, site):
+    """A request past the cache (a session) keeps its If-None-Match and If-Modified-Since:
+    the application answers 304 (nginx used to put the stored copy's validators, none, in
+    their place)."""
+    from tournaments.models import League
+    from tournaments.services.standings import standings_recompute
+
+    standings_recompute(League.objects.get(slug="cached-league").pk)  # a Last-Modified too
+    fragment = "/leagues/cached-league/standings/table/"
+    signed_in = {"Cookie": f"sessionid={site['session']}"}
+    status, first, _ = proxy.request(fragment, signed_in)
+    assert status == 200 and cache_status(first) == "BYPASS"
+    for validator in (
+        {"If-None-Match": first["etag"]},
+        {"If-Modified-Since": first["last-modified"]},
+    ):
+        status, headers, body = proxy.request(fragment, {**signed_in, **validator})
+        assert (status, body, cache_status(headers)) == (304, "", "BYPASS"), validator
+
+
 def test_an_expired_copy_is_revalidated_with_its_etag(proxy, site):
     """Not a live refresh: nginx revalidates its expired copy with the copy's own ETag
     (``proxy_cache_revalidate``), the application answers 304 and nginx keeps serving the
@@ -248,7 +268,7 @@ def test_an_expired_copy_is_revalidated_with_its_etag(proxy, site):
     page = "/nginx-test/expiring/"
     status, first, text = proxy.request(page)
     assert status == 200 and cache_status(first) == "MISS"
-    time.sleep(1.5)  # stored for a second
+    time.sleep(2.5)  # stored for a second (nginx counts whole seconds)
     status, headers, body = proxy.request(page)
     assert status == 200 and cache_status(headers) == "REVALIDATED"
     assert body == text  # the stored copy, renewed by the 304

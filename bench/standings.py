@@ -362,8 +362,8 @@ def _clients(port: int, count: int, seconds: float, request) -> tuple[Timed, flo
     """``count`` threads, each with one keep-alive connection to 127.0.0.1:``port``, calling
     ``request(connection) -> status`` back to back for ``seconds`` (or until one returns
     None: nothing left to send); the timings and the phase's wall time."""
-    stop_at = began = time.perf_counter()
-    stop_at += seconds
+    began = time.perf_counter()
+    stop_at = began + seconds
 
     def now_until_stop() -> float | None:
         start = time.perf_counter()
@@ -658,8 +658,7 @@ def bench_production(args) -> None:
     from tournaments.models import League, StandingsRow
     from tournaments.services.standings import standings_recompute
 
-    levels = [int(c) for c in args.clients.split(",") if c]
-    rates = [float(r) for r in args.rates.split(",") if r]
+    levels, rates = args.clients, args.rates
     owner, league, unplayed = counted_league(args.games, args.unplayed, accounts=True)
     with connection.cursor() as cursor:  # as a site long in use: statistics of its tables
         cursor.execute("VACUUM ANALYZE")
@@ -922,6 +921,22 @@ def _check_counted(league, base: int, answered: dict[int, int]) -> None:
         raise SystemExit(1)
 
 
+def _positive_list(kind):
+    """An argparse type: comma-separated numbers above 0 (``"8,16"``), or none (``""``)."""
+    import argparse
+
+    def parse(text: str) -> list:
+        try:
+            values = [kind(part) for part in text.split(",") if part.strip()]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a list of numbers: {text!r}") from None
+        if any(v <= 0 for v in values):
+            raise argparse.ArgumentTypeError(f"every value must be above 0: {text!r}")
+        return values
+
+    return parse
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -933,9 +948,15 @@ def main() -> None:
         action="store_true",
         help="uploads through nginx, gunicorn and Celery workers (only this phase)",
     )
-    parser.add_argument("--clients", default="4,8,16", help="--production: concurrencies")
+    parser.add_argument(
+        "--clients",
+        type=_positive_list(int),
+        default="4,8,16",
+        help="--production: concurrencies",
+    )
     parser.add_argument(
         "--rates",
+        type=_positive_list(float),
         default="",
         help="--production: open-loop phases after them, uploads arriving at these rates a "
         "second (random gaps, the same each run; the trivial POST beside them at C = 8)",

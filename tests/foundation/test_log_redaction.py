@@ -112,17 +112,17 @@ def test_gunicorn_access_log_has_no_token():
     assert SECRET not in " ".join(str(v) for v in atoms.values())
 
 
-def _gunicorn_settings(monkeypatch) -> dict:
+def _gunicorn_settings() -> dict:
     """config/gunicorn.conf.py as gunicorn reads it (its module namespace)."""
     namespace: dict = {"__file__": str(REPO_ROOT / "config" / "gunicorn.conf.py")}
     exec((REPO_ROOT / "config" / "gunicorn.conf.py").read_text(), namespace)
     return namespace
 
 
-def test_gunicorn_uses_the_redacting_logger(monkeypatch):
+def test_gunicorn_uses_the_redacting_logger():
     """gunicorn's settings file (config/gunicorn.conf.py, ``-c`` in the README and in the
     production-like run) names the logger class."""
-    assert _gunicorn_settings(monkeypatch)["logger_class"] == "config.redaction.GunicornLogger"
+    assert _gunicorn_settings()["logger_class"] == "config.redaction.GunicornLogger"
     assert "-c config/gunicorn.conf.py" in (REPO_ROOT / "config" / "prod_local.sh").read_text()
 
 
@@ -137,7 +137,7 @@ def test_gunicorn_forks_its_workers_from_the_loaded_application(monkeypatch):
 
     from django.db import connections
 
-    settings = _gunicorn_settings(monkeypatch)
+    settings = _gunicorn_settings()
     assert settings["preload_app"] is True
     assert (settings["max_requests"], settings["max_requests_jitter"]) == (1000, 100)
     done = []

@@ -286,6 +286,9 @@ def levels(dev: list[dict], held: list[dict]) -> None:
     names = [name for name, _upper in BANDS]  # best first
     shipped = candidate_rules()["choice-sd12"]
     for label, games in (("development", dev), ("held out", held)):
+        if not games:  # --dev 0: every game held out (or a file of fewer than --dev games)
+            print(f"levels: no {label} games")
+            continue
         where: dict[str, list[int]] = {k: [0] * len(names) for k in KINDS}
         pairs = {"random<heuristic": [0, 0], "heuristic<strong": [0, 0], "random<strong": [0, 0]}
         triples = [0, 0]

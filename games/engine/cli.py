@@ -133,6 +133,12 @@ def _train_parser(sub) -> None:
         default=None,
         help="train on the first N features (default: all; 35 = generation 1's)",
     )
+    p.add_argument(
+        "--families",
+        default=None,
+        help="self-play only these families of the mix (comma-separated labels, e.g. "
+        "league/b4: four single colours under league rules; default: the whole mix)",
+    )
     p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--batch", type=int, default=2048)
     p.add_argument("--lr", type=float, default=0.003)

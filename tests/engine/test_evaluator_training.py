@@ -162,3 +162,62 @@ def test_a_model_of_the_first_features_reads_those_columns_only(tmp_path, monkey
     longer = Network([(np.zeros((N_FEATURES + 1, 1)), np.zeros(1))], {})
     with pytest.raises(ValueError, match="other features"):
         Network.from_bytes(longer.to_bytes())
+
+
+def test_training_on_one_family_plays_only_its_games_in_its_own_chunks(tmp_path, monkeypatch):
+    """``--families league/b4``: every self-play game is four single colours under league
+    rules, the chunks are named after the family (a whole-mix run never reads them), the
+    arrays keep four colour slots, and the model file says which family it learned."""
+    from games.engine.evaluator.train import families_named, families_tag, play_game
+
+    league = families_named("league/b4")
+    assert [f.label for f in league] == ["league/b4"] and families_tag(league) == "-league-b4"
+    for i in range(6):  # the whole mix draws other families for some of these games
+        *_rest, fam_id = play_game(
+            i, 3, 0.05, lambda g, c, n, moves, rng: moves[0], None, 0, league
+        )
+        assert fam_id == 0
+    with pytest.raises(ValueError, match=r"unknown families nope.*league/b4"):
+        families_named("league/b4,nope")
+
+    args = ["train", "--work", str(tmp_path / "w"), "--out", str(tmp_path / "m.npz")]
+    args += ["--games", "4", "--chunk", "2", "--sample", "0.05", "--hidden", "6"]
+    args += ["--epochs", "1", "--batch", "64", "--seed", "3", "--families", "league/b4"]
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert main(args, io.StringIO()) == 0
+    chunks = sorted(p.name for p in (tmp_path / "w").glob("data-*.npz"))
+    assert chunks == ["data-3-league-b4-000000-000002.npz", "data-3-league-b4-000002-000004.npz"]
+    with np.load(tmp_path / "w" / chunks[0]) as z:
+        assert (z["family"] == 0).all() and not z["active"][:, 4:].any()
+    assert Network.load(tmp_path / "m.npz").meta["families"] == ["league/b4"]
+
+    bad = [*args[:-1], "league/b5"]
+    with pytest.raises(SystemExit, match="--families: unknown families league/b5"):
+        main(bad, io.StringIO())
+
+
+def test_four_slots_train_exactly_as_six_with_two_empty():
+    """A board-4 run keeps four colour slots: the loss and its gradients are those of the
+    same positions with six slots (two empty), to rounding."""
+    from games.engine.evaluator.train import _slots, init_network, loss_and_grad
+
+    rng = np.random.default_rng(5)
+    b = 40
+    six = {
+        "x": np.zeros((b, 6, N_FEATURES), dtype=np.float32),
+        "active": np.zeros((b, 6), dtype=bool),
+        "member": np.full((b, 6), -1, dtype=np.int8),
+        "sigma": np.ones(b, dtype=np.float32),
+        "y": rng.integers(0, 4, b).astype(np.int8),
+    }
+    six["x"][:, :4] = rng.random((b, 4, N_FEATURES))
+    six["active"][:, :4] = rng.random((b, 4)) < 0.9
+    six["active"][np.arange(b), six["y"]] = True
+    six["member"][:, :4] = np.arange(4)
+    net = init_network(2, (6,), N_FEATURES)
+    l6, g6, p6 = loss_and_grad(net, six)
+    l4, g4, p4 = loss_and_grad(net, _slots(six, 4))
+    assert l4 == pytest.approx(l6, rel=1e-12)
+    assert np.allclose(p4[:, :4], p6[:, :4]) and not p6[:, 4:].any()
+    for (w4, c4), (w6, c6) in zip(g4, g6, strict=True):
+        assert np.allclose(w4, w6, atol=1e-14) and np.allclose(c4, c6, atol=1e-14)

@@ -10,7 +10,9 @@ evaluator estimates the chance of winning "if everyone plays like the self-play 
 
 Generation 1 plays the heuristic bot (with 5 % random moves, for positions off its usual
 paths); ``--policy strong`` lets a trained model play itself (the strong player's one-ply
-choice on the current evaluator), the next generation.
+choice on the current evaluator), the next generation. ``--families league/b4`` plays only
+the named families of the mix (a *specialist* for the league's own games: docs/engine.md,
+"Session 20").
 
 Everything is seeded: game ``i`` of a run draws its family, first colour and dice from
 ``(seed, i)``, epoch ``e`` shuffles with ``(seed, e)``, and the weights start from
@@ -128,17 +130,24 @@ def encode(g: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
 
 
 def play_game(
-    index: int, seed: int, sample: float, chooser, teacher=None, td_events: int = 0
+    index: int,
+    seed: int,
+    sample: float,
+    chooser,
+    teacher=None,
+    td_events: int = 0,
+    families: tuple[Family, ...] = FAMILIES,
 ) -> tuple[list, list, list, list, list, int] | tuple[list, list, list, list, list, int, list]:
-    """Self-play game ``index`` of a run: its sampled positions and who won.
+    """Self-play game ``index`` of a run: its sampled positions and who won (its family
+    drawn from ``families`` by weight; the family's index in that tuple is returned).
 
     With a ``teacher`` (an :class:`~games.engine.evaluator.Evaluator`), also every sampled
     position's TD target: the teacher's chances per player (``setup.players`` order) at
     the roll point ``td_events`` rolls later, or the one-hot outcome if the game was
     decided before (returned as a seventh list). The moves and dice do not depend on it."""
     rng = random.Random(f"{seed}/{index}")
-    fam_id = _family_index(rng.random())
-    fam = FAMILIES[fam_id]
+    fam_id = _family_index(rng.random(), families)
+    fam = families[fam_id]
     g = fam.new(first=rng.choice(colours_in_play(fam.board, fam.preset, None, fam.unused)))
     xs, acts, mems, sigs = [], [], [], []
     targets: list[list[float] | None] = []
@@ -177,11 +186,11 @@ def play_game(
     return xs, acts, mems, sigs, [y] * len(xs), fam_id, _td_targets(targets, y, n_players)
 
 
-def _family_index(draw: float) -> int:
+def _family_index(draw: float, families: tuple[Family, ...] = FAMILIES) -> int:
     """The family of a self-play game, drawn by weight with ``draw`` in [0, 1)."""
-    left = draw * sum(f.weight for f in FAMILIES)
+    left = draw * sum(f.weight for f in families)
     fam_id = 0
-    for fam_id, fam in enumerate(FAMILIES):  # noqa: B007
+    for fam_id, fam in enumerate(families):  # noqa: B007
         left -= fam.weight
         if left < 0:
             break
@@ -242,42 +251,90 @@ def generate(
     err: TextIO,
     teacher=None,
     td_events: int = 0,
+    families: tuple[Family, ...] = FAMILIES,
 ) -> dict[str, np.ndarray]:
     """The positions of games ``0 … games-1``: chunks already in ``work`` are read back,
     the missing ones played and written (with a ``teacher``, the TD targets ``t`` too:
-    :func:`play_game`)."""
+    :func:`play_game`). A run on some of the families only names its chunks after them
+    (:func:`families_tag`), so two mixes never share a file; where every family is on
+    board 4, the arrays keep four colour slots (the files keep six)."""
     parts = []
     t0 = time.process_time()
+    tag = families_tag(families)
+    slots = 6 if any(f.board == 6 for f in families) else 4
     for lo in range(0, games, chunk):
         hi = min(games, lo + chunk)
-        path = work / f"data-{seed}-{lo:06d}-{hi:06d}.npz"
+        path = work / f"data-{seed}{tag}-{lo:06d}-{hi:06d}.npz"
         if path.is_file():
             with np.load(path) as z:
-                parts.append({k: z[k] for k in z.files})
+                parts.append(_kept(_slots({k: z[k] for k in z.files}, slots)))
             continue
-        part = _play_chunk(range(lo, hi), seed, sample, chooser, teacher, td_events)
+        part = _play_chunk(range(lo, hi), seed, sample, chooser, teacher, td_events, families)
         tmp = path.with_suffix(".tmp.npz")
         np.savez(tmp, **part)
         tmp.replace(path)
-        parts.append(part)
+        parts.append(_kept(_slots(part, slots)))
         print(
             f"games {hi}/{games}: {sum(len(p['y']) for p in parts)} positions, "
             f"{time.process_time() - t0:.0f} s CPU",
             file=err,
             flush=True,
         )
-    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    keep = data["y"] >= 0  # a game stopped at the roll limit has no winner: dropped
-    return {k: v[keep] for k, v in data.items()}
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _kept(part: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A chunk's positions without those of games stopped at the roll limit (no winner),
+    chunk by chunk: a run of millions of positions never holds them twice."""
+    keep = part["y"] >= 0
+    return part if keep.all() else {k: v[keep] for k, v in part.items()}
+
+
+def families_tag(families: tuple[Family, ...]) -> str:
+    """The chunk files' tag of a run on ``families``: empty for the whole mix, else the
+    families' labels (``-league-b4`` for ``league/b4``)."""
+    if families == FAMILIES:
+        return ""
+    return "".join("-" + f.label.replace("/", "-").replace("+", "p") for f in families)
+
+
+def families_named(labels: str) -> tuple[Family, ...]:
+    """The families of ``--families`` (comma-separated labels, :attr:`Family.label`), in
+    the mix's order; an unknown label is an error that names the known ones."""
+    wanted = [x.strip() for x in labels.split(",") if x.strip()]
+    known = {f.label: f for f in FAMILIES}
+    unknown = [x for x in wanted if x not in known]
+    if unknown or not wanted:
+        raise ValueError(
+            f"unknown families {', '.join(unknown) or '(none given)'}; known: " + ", ".join(known)
+        )
+    return tuple(f for f in FAMILIES if f.label in wanted)
+
+
+def _slots(part: dict[str, np.ndarray], slots: int) -> dict[str, np.ndarray]:
+    """A chunk's arrays with their first ``slots`` colour slots (the rest are empty)."""
+    if slots == SLOTS:
+        return part
+    out = dict(part)
+    for k in ("x", "active", "member", "t"):
+        if k in out:
+            out[k] = np.ascontiguousarray(out[k][:, :slots])
+    return out
 
 
 def _play_chunk(
-    indices: range, seed: int, sample: float, chooser, teacher, td_events: int
+    indices: range,
+    seed: int,
+    sample: float,
+    chooser,
+    teacher,
+    td_events: int,
+    families: tuple[Family, ...] = FAMILIES,
 ) -> dict[str, np.ndarray]:
     """The sampled positions of the self-play games ``indices`` as the arrays of a chunk."""
     xs, acts, mems, sigs, ys, fams, gid, ts = [], [], [], [], [], [], [], []
     for i in indices:
-        x, a, m, sg, y, fam, *t = play_game(i, seed, sample, chooser, teacher, td_events)
+        x, a, m, sg, y, fam, *t = play_game(i, seed, sample, chooser, teacher, td_events, families)
         if t:
             ts += t[0]
         xs += x
@@ -313,13 +370,13 @@ def loss_and_grad(
     ``w · t + (1 − w) · outcome`` of the TD target ``t`` (a distribution over the players)
     and the outcome: the loss is then the cross-entropy against that mix."""
     x = batch["x"][:, :, : net.n_inputs]  # a model of the first n features reads those
-    b = x.shape[0]
-    s, acts = net.forward(x.reshape(b * SLOTS, net.n_inputs).astype(np.float64))
-    s = s.reshape(b, SLOTS)
+    b, slots = x.shape[0], x.shape[1]  # six colour slots, or four (board 4 alone)
+    s, acts = net.forward(x.reshape(b * slots, net.n_inputs).astype(np.float64))
+    s = s.reshape(b, slots)
     sigma = batch["sigma"].astype(np.float64)[:, None]
     z = sigma * s
     member = batch["member"].astype(np.int64)
-    mb = (member[:, :, None] == np.arange(SLOTS)[None, None, :]) & batch["active"][:, :, None]
+    mb = (member[:, :, None] == np.arange(slots)[None, None, :]) & batch["active"][:, :, None]
     a = np.where(mb, z[:, :, None], -np.inf)
     amax = a.max(axis=1)
     valid = np.isfinite(amax)
@@ -502,8 +559,22 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     hidden = tuple(int(h) for h in args.hidden.split(",") if h)
     chooser = _chooser(args.policy)
     teacher, td_events, td_weight = _teacher(args)
+    labels = getattr(args, "families", None)
+    try:
+        families = families_named(labels) if labels else FAMILIES
+    except ValueError as exc:
+        raise SystemExit(f"--families: {exc}") from None
     data = generate(
-        work, args.games, args.seed, args.chunk, args.sample, chooser, err, teacher, td_events
+        work,
+        args.games,
+        args.seed,
+        args.chunk,
+        args.sample,
+        chooser,
+        err,
+        teacher,
+        td_events,
+        families,
     )
     print(f"{len(data['y'])} positions from {args.games} games", file=err, flush=True)
     start = Network.load(args.start) if args.start else None
@@ -527,6 +598,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         "games": args.games,
         "seed": args.seed,
         "policy": args.policy if args.policy == "heuristic" else Path(args.policy).name,
+        **({"families": [f.label for f in families]} if families != FAMILIES else {}),
         "hidden": list(hidden),
         "epochs": args.epochs,
         "positions": len(data["y"]),

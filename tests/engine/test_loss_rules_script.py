@@ -1,0 +1,58 @@
+"""``bench/loss_rules.py --levels`` on a details file (the format ``bench/analysis.py
+--details`` writes): every game held out (``--dev 0``) or split, the pairs in order
+counted as the levels say — a bench script, run as one."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+KINDS = {"red": "random", "black": "heuristic", "yellow": "strong", "green": "heuristic"}
+PER_DECISION = {"random": 30.0, "heuristic": 0.5, "strong": 0.0}  # mw lost at every decision
+
+
+def _game(seed: int) -> dict:
+    decisions = []
+    for colour, kind in KINDS.items():
+        loss = PER_DECISION[kind]
+        for _ in range(12):  # enough decisions for a level
+            decisions.append([colour, "middle", 0, 1, 0, [500.0, 500.0 - loss]])
+    return {
+        "seed": seed,
+        "bots": KINDS,
+        "players": list(KINDS),
+        "colours": {c: c for c in KINDS},
+        "winner": "yellow",
+        "events": 400,
+        "decisions": decisions,
+    }
+
+
+def _levels(tmp_path: Path, dev: int) -> str:
+    details = tmp_path / "details.jsonl"
+    details.write_text("".join(json.dumps(_game(50_000 + i)) + "\n" for i in range(3)))
+    args = ["bench/loss_rules.py", "--levels", "--details", str(details), "--dev", str(dev)]
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+def test_every_game_held_out_is_counted_and_no_development_set_is_reported(tmp_path):
+    out = _levels(tmp_path, 0)
+    assert "levels: no development games" in out
+    # per game: random<heuristic twice, heuristic<strong twice, random<strong once
+    assert "levels on 3 held out games: pairs in order 15/15 = 100.0%" in out
+    assert "all three in order 6/6 = 100.0%" in out
+
+
+def test_the_first_games_are_the_development_set(tmp_path):
+    out = _levels(tmp_path, 1)
+    assert "levels on 1 development games: pairs in order 5/5" in out
+    assert "levels on 2 held out games: pairs in order 10/10" in out

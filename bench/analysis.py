@@ -45,7 +45,10 @@ Prints, with the shipped model (``games.engine.evaluator.evaluator_for``):
   strong. The games' analyses are kept in the cache file (resumed when it exists).
 * **details** (session 17; ``--details N``, ``--details-file FILE``): the same mixed games
   with every decision's options (:func:`mixed_details`, one JSON line a game, resumed) —
-  what ``bench/loss_rules.py`` judges counting rules on without analysing again.
+  what ``bench/loss_rules.py`` judges counting rules on without analysing again;
+  ``--details-player-model FILE`` (the strong seat searches with a model not shipped) and
+  ``--details-model FILE`` (the decisions valued by it too): a model's effect on the
+  levels before it ships (session 20, docs/engine.md).
 """
 
 from __future__ import annotations
@@ -349,14 +352,34 @@ def mixed_games(n: int, cache: Path) -> list[dict]:
     return records[:n]
 
 
-def mixed_details(n: int, path: Path, start: int = 0) -> list[dict]:
+def mixed_details(
+    n: int,
+    path: Path,
+    start: int = 0,
+    player_model: Path | None = None,
+    model: Path | None = None,
+) -> list[dict]:
     """The same ``n`` mixed league games (from game ``start``) with every decision's detail,
     for designing the counting rule without analysing again (session 17): one JSON line a
     game (``seed``, ``bots``, ``winner``, ``events`` and ``decisions``: per decision
     ``[player, phase, endgame, played, best, values]`` with ``values`` the mover's equity of
     each option in milli-wins, engine order), appended and resumed from ``path``. The
-    decisions are :func:`analyse`'s (its walk without the luck split's look-ahead)."""
+    decisions are :func:`analyse`'s (its walk without the luck split's look-ahead).
+
+    A model not shipped yet (session 20): ``player_model`` — the strong seat searches with
+    that model file; ``model`` — the decisions are valued by it (and the strong seat searches
+    with it too, unless ``player_model`` says otherwise). Use another ``path`` for each."""
+    from games.engine.evaluator import Evaluator
     from games.engine.evaluator import endgame as endgames
+    from games.engine.evaluator.model import Network
+    from games.engine.strong import StrongBot
+
+    def loaded(file: Path | None) -> Evaluator | None:
+        return None if file is None else Evaluator(Network.load(file), file.stem)
+
+    valuer = loaded(model)
+    searcher = loaded(player_model) or valuer
+    strong = StrongBot(searcher) if searcher is not None else "strong"
 
     done: dict[int, dict] = {}
     if path.is_file():
@@ -372,9 +395,12 @@ def mixed_details(n: int, path: Path, start: int = 0) -> list[dict]:
             if 50_000 + i in done:
                 continue
             bots = {COLOURS[(s + i) % 4]: MIXED[s] for s in range(4)}
-            log = simulate_game(rules="league", bots=bots, seed=50_000 + i)
+            players = {c: strong if b == "strong" else b for c, b in bots.items()}
+            log = simulate_game(rules="league", bots=players, seed=50_000 + i)
             with endgames.private_store():
-                w = walk(log, lambda g: Equity(evaluator_for(g.rules), g, 1), lookahead=False)
+                w = walk(
+                    log, lambda g: Equity(valuer or evaluator_for(g.rules), g, 1), lookahead=False
+                )
             setup = w.game0.setup
             rec = {
                 "seed": 50_000 + i,
@@ -1040,6 +1066,19 @@ def main() -> None:
         help="the detailed mixed games (one JSON line a game, resumed)",
     )
     ap.add_argument(
+        "--details-player-model",
+        type=Path,
+        default=None,
+        help="--details: the strong seat searches with this model file (not shipped yet)",
+    )
+    ap.add_argument(
+        "--details-model",
+        type=Path,
+        default=None,
+        help="--details: the decisions valued by this model file, the strong seat searching "
+        "with it too unless --details-player-model says otherwise",
+    )
+    ap.add_argument(
         "--skip",
         nargs="*",
         default=[],
@@ -1065,7 +1104,9 @@ def main() -> None:
     if args.details > 0:
         args.details_file.parent.mkdir(exist_ok=True)
         print(f"== {args.details} mixed games with every decision's options")
-        mixed_details(args.details, args.details_file)
+        mixed_details(
+            args.details, args.details_file, 0, args.details_player_model, args.details_model
+        )
     if args.shipped_marks:
         args.calibration_cache.parent.mkdir(exist_ok=True)
         kept = args.calibration_cache.with_name(

@@ -172,11 +172,17 @@ def test_training_on_one_family_plays_only_its_games_in_its_own_chunks(tmp_path,
 
     league = families_named("league/b4")
     assert [f.label for f in league] == ["league/b4"] and families_tag(league) == "-league-b4"
+
+    def first(g, c, n, moves, rng):
+        return moves[0]
+
     for i in range(6):  # the whole mix draws other families for some of these games
-        *_rest, fam_id = play_game(
-            i, 3, 0.05, lambda g, c, n, moves, rng: moves[0], None, 0, league
-        )
+        *_rest, fam_id = play_game(i, 3, 0.05, first, None, 0, league)
         assert fam_id == 0
+    classic = families_named("online/b4,classic/b4")  # the mix's order, its indices
+    assert [f.label for f in classic] == ["classic/b4", "online/b4"]
+    drawn = {play_game(i, 3, 0.05, first, None, 0, classic)[5] for i in range(12)}
+    assert drawn == {10, 12}  # FAMILIES[10] is classic/b4, FAMILIES[12] online/b4
     with pytest.raises(ValueError, match=r"unknown families nope.*league/b4"):
         families_named("league/b4,nope")
 

@@ -139,15 +139,16 @@ def play_game(
     families: tuple[Family, ...] = FAMILIES,
 ) -> tuple[list, list, list, list, list, int] | tuple[list, list, list, list, list, int, list]:
     """Self-play game ``index`` of a run: its sampled positions and who won (its family
-    drawn from ``families`` by weight; the family's index in that tuple is returned).
+    drawn from ``families`` by weight; returned as its index in the whole mix,
+    :data:`FAMILIES`, whatever ``families`` is).
 
     With a ``teacher`` (an :class:`~games.engine.evaluator.Evaluator`), also every sampled
     position's TD target: the teacher's chances per player (``setup.players`` order) at
     the roll point ``td_events`` rolls later, or the one-hot outcome if the game was
     decided before (returned as a seventh list). The moves and dice do not depend on it."""
     rng = random.Random(f"{seed}/{index}")
-    fam_id = _family_index(rng.random(), families)
-    fam = families[fam_id]
+    fam = families[_family_index(rng.random(), families)]
+    fam_id = FAMILIES.index(fam)
     g = fam.new(first=rng.choice(colours_in_play(fam.board, fam.preset, None, fam.unused)))
     xs, acts, mems, sigs = [], [], [], []
     targets: list[list[float] | None] = []

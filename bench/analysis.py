@@ -380,6 +380,11 @@ def mixed_details(
     valuer = loaded(model)
     searcher = loaded(player_model) or valuer
     strong = StrongBot(searcher) if searcher is not None else "strong"
+    # which models a file's games were played and valued with (none: the shipped model's,
+    # whose lines stay as they were): a file of other models is refused, never mixed
+    models = {
+        k: str(v) for k, v in (("player_model", player_model), ("model", model)) if v is not None
+    }
 
     done: dict[int, dict] = {}
     if path.is_file():
@@ -388,6 +393,12 @@ def mixed_details(
                 rec = json.loads(line)
             except ValueError:  # a line cut short by a stop: done again
                 continue
+            if rec.get("models", {}) != models:
+                had = rec.get("models") or "the shipped model"
+                raise SystemExit(
+                    f"{path}: its games were played and valued with {had}, not "
+                    f"{models or 'the shipped model'}: use another file"
+                )
             done[rec["seed"]] = rec
     c0 = time.process_time()
     with path.open("a") as out:
@@ -403,6 +414,7 @@ def mixed_details(
                 )
             setup = w.game0.setup
             rec = {
+                **({"models": models} if models else {}),
                 "seed": 50_000 + i,
                 "bots": bots,
                 "players": list(w.players),

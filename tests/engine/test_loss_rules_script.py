@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = {"red": "random", "black": "heuristic", "yellow": "strong", "green": "heuristic"}
 PER_DECISION = {"random": 30.0, "heuristic": 0.5, "strong": 0.0}  # mw lost at every decision
@@ -56,3 +58,24 @@ def test_the_first_games_are_the_development_set(tmp_path):
     out = _levels(tmp_path, 1)
     assert "levels on 1 development games: pairs in order 5/5" in out
     assert "levels on 2 held out games: pairs in order 10/10" in out
+
+
+def test_details_of_another_model_are_refused_not_mixed(tmp_path):
+    """``bench/analysis.py --details`` resumes a details file game by game: a file of the
+    shipped model's games is refused for a run with another model (and the other way
+    round), never topped up with games of another kind."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from analysis import mixed_details
+
+    from games.engine.evaluator import MANIFEST, MODELS
+
+    model = MODELS / json.loads(MANIFEST.read_text())["file"]
+    shipped = tmp_path / "shipped.jsonl"
+    shipped.write_text(json.dumps(_game(50_000)) + "\n")
+    with pytest.raises(SystemExit, match=r"the shipped model, not .*player_model.*another file"):
+        mixed_details(2, shipped, 0, player_model=model)
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({**_game(50_000), "models": {"model": str(model)}}) + "\n")
+    with pytest.raises(SystemExit, match="not the shipped model: use another file"):
+        mixed_details(2, other, 0)
+    assert mixed_details(1, other, 0, model=model)[0]["seed"] == 50_000  # resumed: kept

@@ -139,6 +139,14 @@ def _train_parser(sub) -> None:
         help="self-play only these families of the mix (comma-separated labels, e.g. "
         "league/b4: four single colours under league rules; default: the whole mix)",
     )
+    p.add_argument(
+        "--joint",
+        type=int,
+        default=0,
+        help="a network that sees the K colours of a position together (each colour's row "
+        "followed by the others' in turn order; only for fields of K single colours, e.g. 4 "
+        "with --families league/b4); default 0: each colour's row scored alone",
+    )
     p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--batch", type=int, default=2048)
     p.add_argument("--lr", type=float, default=0.003)

@@ -227,3 +227,96 @@ def test_four_slots_train_exactly_as_six_with_two_empty():
     assert np.allclose(p4[:, :4], p6[:, :4]) and not p6[:, 4:].any()
     for (w4, c4), (w6, c6) in zip(g4, g6, strict=True):
         assert np.allclose(w4, w6, atol=1e-14) and np.allclose(c4, c6, atol=1e-14)
+
+
+def _league_batch(b: int, seed: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    batch = {
+        "x": rng.random((b, 4, N_FEATURES)).astype(np.float32),
+        "active": rng.random((b, 4)) < 0.9,
+        "member": np.tile(np.arange(4, dtype=np.int8), (b, 1)),
+        "sigma": np.ones(b, dtype=np.float32),
+        "y": rng.integers(0, 4, b).astype(np.int8),
+    }
+    batch["active"][np.arange(b), batch["y"]] = True
+    return batch
+
+
+def test_a_joint_network_scores_every_seat_with_the_others_in_turn_order():
+    """``--joint 4``: a colour's input is its row and the rows of the three colours after
+    it; turning the seats round turns the scores round with them, and a change in one
+    colour's row changes every colour's score (a per-colour network: its own only)."""
+    from games.engine.evaluator.train import init_network
+
+    net = init_network(4, (8,), 35, joint=4)
+    assert net.joint == 4 and net.n_inputs == 35 and net.layers[0][0].shape == (140, 8)
+    x = np.random.default_rng(1).random((3 * 4, N_FEATURES))
+    s = net.scores(x).reshape(3, 4)
+    turned = np.roll(x.reshape(3, 4, N_FEATURES), 1, axis=1).reshape(12, N_FEATURES)
+    assert np.allclose(net.scores(turned).reshape(3, 4), np.roll(s, 1, axis=1), atol=1e-12)
+    y = x.copy()
+    y[1, :35] += 0.5  # the second colour of the first position
+    changed = net.scores(y).reshape(3, 4) != s
+    assert changed[0].all() and not changed[1:].any()
+    solo = init_network(4, (8,), 35)
+    changed = solo.scores(y).reshape(3, 4) != solo.scores(x).reshape(3, 4)
+    assert changed[0].tolist() == [False, True, False, False]
+    with pytest.raises(ValueError, match="joint network of 4 colours got 6 rows"):
+        net.scores(x[:6])
+    again = Network.from_bytes(net.to_bytes())
+    assert again.joint == 4 and (again.scores(x) == net.scores(x)).all()
+
+
+def test_a_joint_networks_gradients_are_the_losss_derivatives():
+    """The analytic gradients of a joint network match finite differences of the loss
+    (the first layer's four blocks included), on six slots as on four."""
+    from games.engine.evaluator.train import init_network, loss_and_grad
+
+    batch = _league_batch(30, 7)
+    net = init_network(9, (5,), N_FEATURES, joint=4)
+    loss, grads, _p = loss_and_grad(net, batch)
+    rng = np.random.default_rng(2)
+    for layer in range(2):
+        w, _b = net.layers[layer]
+        for _ in range(6):
+            i, j = (int(rng.integers(0, d)) for d in w.shape)
+            eps = 1e-6
+            w[i, j] += eps
+            up = loss_and_grad(net, batch, want_grad=False)[0]
+            w[i, j] -= 2 * eps
+            down = loss_and_grad(net, batch, want_grad=False)[0]
+            w[i, j] += eps
+            assert grads[layer][0][i, j] == pytest.approx((up - down) / (2 * eps), abs=1e-7)
+    six = {k: v for k, v in batch.items()}
+    six["x"] = np.concatenate([batch["x"], np.zeros((30, 2, N_FEATURES), np.float32)], axis=1)
+    six["active"] = np.concatenate([batch["active"], np.zeros((30, 2), bool)], axis=1)
+    six["member"] = np.concatenate([batch["member"], np.full((30, 2), -1, np.int8)], axis=1)
+    assert loss_and_grad(net, six, want_grad=False)[0] == pytest.approx(loss, rel=1e-12)
+
+
+def test_a_joint_model_trains_on_four_single_colours_and_values_only_those(tmp_path, monkeypatch):
+    """``train --joint 4 --families league/b4`` writes a joint model the evaluator uses for
+    league games (the chances sum to 1); a mix with other fields is refused by name, and
+    the evaluator refuses a game of another field rather than value it wrongly."""
+    from games.engine.evaluator import Evaluator
+    from games.engine.game import Game
+
+    args = ["train", "--work", str(tmp_path / "w"), "--out", str(tmp_path / "m.npz")]
+    args += ["--games", "4", "--chunk", "2", "--sample", "0.05", "--hidden", "6"]
+    args += ["--epochs", "1", "--batch", "64", "--seed", "3", "--families", "league/b4"]
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert main([*args, "--joint", "4"], io.StringIO()) == 0
+    net = Network.load(tmp_path / "m.npz")
+    assert net.joint == 4 and net.meta["joint"] == 4 and net.layers[0][0].shape[0] == 4 * 43
+    ev = Evaluator(net, "joint", exact_races=False, exact_endgames=False)
+    g = Game.new("league")
+    chances = ev.win_chances(g)
+    assert len(chances) == 4 and sum(chances) == pytest.approx(1.0)
+    mix = ["train", "--work", str(tmp_path / "mix"), "--out", str(tmp_path / "x.npz")]
+    mix += ["--games", "2", "--chunk", "2", "--sample", "0.05", "--hidden", "6", "--epochs"]
+    mix += ["1", "--seed", "3", "--families", "league/b4,league/b6", "--joint", "4"]
+    with pytest.raises(SystemExit, match="--joint 4: every position must have 4 single"):
+        main(mix, io.StringIO())
+    two = Game.new("league", unused=["black", "green"])
+    with pytest.raises(ValueError, match="games of 4 single colours only"):
+        ev.win_chances(two)

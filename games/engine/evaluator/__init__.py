@@ -123,6 +123,12 @@ class Evaluator:
             pending.append(i)
             feats.extend(rows(g, self._info(g)[0], width))
         if pending:
+            joint = self.network.joint
+            if joint and any(
+                len(games[i].names) != joint or len(games[i].setup.players) != joint
+                for i in pending
+            ):
+                raise ValueError(f"{self.name} values games of {joint} single colours only")
             scores = self.network.scores(np.asarray(feats, dtype=np.float64)).tolist()
             k = 0
             for i in pending:

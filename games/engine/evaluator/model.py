@@ -48,8 +48,31 @@ class Network:
     meta: dict = field(default_factory=dict)
 
     @property
+    def joint(self) -> int:
+        """0 for a network that scores each colour's row alone; ``k`` for one that sees the
+        ``k`` colours of a position together (:meth:`inputs`)."""
+        return int(self.meta.get("joint", 0))
+
+    @property
     def n_inputs(self) -> int:
-        return self.layers[0][0].shape[0]
+        """The features of one colour's row the network reads (the first ``n_inputs``)."""
+        return self.layers[0][0].shape[0] // (self.joint or 1)
+
+    def inputs(self, x: np.ndarray) -> np.ndarray:
+        """The first layer's input for the rows ``x``: their first ``n_inputs`` columns; for
+        a joint network (``joint = k``) the rows come ``k`` to a position in seat order and
+        each colour's input is its own row followed by the rows of the colours after it in
+        turn order (the next, the one after, …), so one set of weights scores every seat."""
+        n = self.n_inputs
+        h = x if x.shape[1] == n else x[:, :n]
+        k = self.joint
+        if k:
+            if len(h) % k:
+                raise ValueError(f"a joint network of {k} colours got {len(h)} rows")
+            g = h.reshape(-1, k, n)
+            h = np.concatenate([np.roll(g, -j, axis=1) for j in range(k)], axis=2)
+            h = h.reshape(-1, k * n)
+        return np.ascontiguousarray(h)
 
     def scores(self, x: np.ndarray) -> np.ndarray:
         """The score of every row of ``x`` (shape ``(rows, features)``) → ``(rows,)``; a
@@ -59,7 +82,7 @@ class Network:
         every output in one fixed order, where a BLAS matrix product picks its kernel (and
         its order of summation) by the matrix's size, so a position scored alone and in a
         batch could differ in the last bit. (About 0.1 ms per layer for 300 rows.)"""
-        h = x if x.shape[1] == self.n_inputs else np.ascontiguousarray(x[:, : self.n_inputs])
+        h = self.inputs(x)
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             h = np.einsum("ij,jk->ik", h, w) + b
@@ -69,8 +92,8 @@ class Network:
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
         """Scores and every layer's activations (for training's backpropagation)."""
-        acts = [x]
-        h = x
+        h = self.inputs(x)
+        acts = [h]
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             h = h @ w + b
@@ -115,7 +138,7 @@ class Network:
             while f"w{i}" in z:
                 layers.append((z[f"w{i}"].astype(np.float64), z[f"b{i}"].astype(np.float64)))
                 i += 1
-        n = layers[0][0].shape[0]
+        n = layers[0][0].shape[0] // (int(meta.get("joint", 0)) or 1)
         if n > N_FEATURES or meta.get("features") != list(NAMES[:n]):
             raise ValueError("the model was trained on other features than this code computes")
         return cls(layers, meta)

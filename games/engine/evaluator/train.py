@@ -312,6 +312,12 @@ def families_named(labels: str) -> tuple[Family, ...]:
     return tuple(f for f in FAMILIES if f.label in wanted)
 
 
+def _single_colours(data: dict[str, np.ndarray], k: int) -> bool:
+    """Whether every position of ``data`` has ``k`` colour slots, each its own player's."""
+    member = data["member"].astype(np.int64)
+    return member.shape[1] == k and bool((np.sort(member, axis=1) == np.arange(k)).all())
+
+
 def _slots(part: dict[str, np.ndarray], slots: int) -> dict[str, np.ndarray]:
     """A chunk's arrays with their first ``slots`` colour slots (the rest are empty)."""
     if slots == SLOTS:
@@ -370,6 +376,8 @@ def loss_and_grad(
     The target is the outcome (player ``y`` won), or with ``td_weight`` w > 0 the mix
     ``w · t + (1 − w) · outcome`` of the TD target ``t`` (a distribution over the players)
     and the outcome: the loss is then the cross-entropy against that mix."""
+    if net.joint and batch["x"].shape[1] > net.joint:  # a joint model: its colour slots only
+        batch = _slots(batch, net.joint)
     x = batch["x"][:, :, : net.n_inputs]  # a model of the first n features reads those
     b, slots = x.shape[0], x.shape[1]  # six colour slots, or four (board 4 alone)
     s, acts = net.forward(x.reshape(b * slots, net.n_inputs).astype(np.float64))
@@ -409,15 +417,18 @@ def loss_and_grad(
     return loss, grads, p
 
 
-def init_network(seed: int, hidden: tuple[int, ...], features: int = N_FEATURES) -> Network:
-    """Random weights for a network on the first ``features`` features."""
+def init_network(
+    seed: int, hidden: tuple[int, ...], features: int = N_FEATURES, joint: int = 0
+) -> Network:
+    """Random weights for a network on the first ``features`` features (with ``joint =
+    k``, of the ``k`` colours of a position together: :meth:`Network.inputs`)."""
     rng = np.random.default_rng(seed)
-    sizes = (features, *hidden, 1)
+    sizes = (features * (joint or 1), *hidden, 1)
     layers = []
     for i in range(len(sizes) - 1):
         w = rng.normal(0.0, 1.0 / math.sqrt(sizes[i]), (sizes[i], sizes[i + 1]))
         layers.append((w, np.zeros(sizes[i + 1])))
-    return Network(layers)
+    return Network(layers, {"joint": joint} if joint else {})
 
 
 def train(
@@ -434,13 +445,14 @@ def train(
     start: Network | None = None,
     td_weight: float = 0.0,
     features: int = N_FEATURES,
+    joint: int = 0,
 ) -> tuple[Network, list[dict]]:
     """Fit the network to ``data`` (Adam), resuming from ``work/checkpoint.npz`` if it
     is there; returns the network and the curve (train / held-out loss per epoch)."""
     held = data["game"] % 10 == 0  # every tenth game is held out
     tr = {k: v[~held] for k, v in data.items()}
     te = {k: v[held] for k, v in data.items()}
-    net = start or init_network(seed, hidden, features)
+    net = start or init_network(seed, hidden, features, joint)
     m, v, first, curve = _resume(work / "checkpoint.npz", net, err)
     n = len(tr["y"])
     step = first * math.ceil(n / batch)
@@ -578,6 +590,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         families,
     )
     print(f"{len(data['y'])} positions from {args.games} games", file=err, flush=True)
+    joint = getattr(args, "joint", 0) or 0
+    if joint and not _single_colours(data, joint):
+        raise SystemExit(
+            f"--joint {joint}: every position must have {joint} single colours (board 4: "
+            "--families league/b4 or another family of four single colours)"
+        )
     start = Network.load(args.start) if args.start else None
     net, curve = train(
         data,
@@ -592,6 +610,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         start=start,
         td_weight=td_weight,
         features=getattr(args, "features", None) or N_FEATURES,
+        joint=joint,
     )
     net.meta = {
         "name": args.out.stem,
@@ -601,6 +620,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         "policy": args.policy if args.policy == "heuristic" else Path(args.policy).name,
         **({"families": [f.label for f in families]} if families != FAMILIES else {}),
         "hidden": list(hidden),
+        **({"joint": net.joint} if net.joint else {}),
         "epochs": args.epochs,
         "positions": len(data["y"]),
         **({"td_events": td_events, "td_weight": td_weight} if td_events > 0 else {}),

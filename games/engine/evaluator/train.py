@@ -281,7 +281,23 @@ def generate(
             file=err,
             flush=True,
         )
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return _concatenated(parts)
+
+
+def _concatenated(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The chunks' arrays end to end (``np.concatenate``'s result), each chunk released
+    once copied: ten million positions are held once, not twice, at the end."""
+    n = sum(len(p["y"]) for p in parts)
+    out = {k: np.empty((n, *v.shape[1:]), dtype=v.dtype) for k, v in parts[0].items()}
+    lo = 0
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        m = len(part["y"])
+        for k, v in part.items():
+            out[k][lo : lo + m] = v
+        lo += m
+    return out
 
 
 def _kept(part: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -450,11 +466,11 @@ def train(
     """Fit the network to ``data`` (Adam), resuming from ``work/checkpoint.npz`` if it
     is there; returns the network and the curve (train / held-out loss per epoch)."""
     held = data["game"] % 10 == 0  # every tenth game is held out
-    tr = {k: v[~held] for k, v in data.items()}
+    rows = np.flatnonzero(~held)  # the training positions (batches index ``data``: no copy)
     te = {k: v[held] for k, v in data.items()}
     net = start or init_network(seed, hidden, features, joint)
     m, v, first, curve = _resume(work / "checkpoint.npz", net, err)
-    n = len(tr["y"])
+    n = len(rows)
     step = first * math.ceil(n / batch)
     for epoch in range(first, epochs):
         t0 = time.process_time()
@@ -462,8 +478,8 @@ def train(
         rate = lr * (0.5 ** (epoch / max(1, epochs / 3)))
         total = 0.0
         for lo in range(0, n, batch):
-            idx = order[lo : lo + batch]
-            bt = {k: val[idx] for k, val in tr.items()}
+            idx = rows[order[lo : lo + batch]]
+            bt = {k: val[idx] for k, val in data.items()}
             loss, grads, _p = loss_and_grad(net, bt, td_weight=td_weight)
             total += loss * len(idx)
             step += 1

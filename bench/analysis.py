@@ -2,7 +2,7 @@
 
     python bench/analysis.py [--games 1000] [--bands 30] [--loss-error 12] [--skip ...]
 
-Prints, with the shipped model (``games.engine.evaluator.evaluator_for``):
+Prints, with the shipped models (``games.engine.evaluator.evaluator_of``):
 
 * **speed**: CPU seconds (``time.process_time``, the figure to quote on a shared machine)
   of the analysis of ``/work/shared/examples/valid-league.json`` (target ≤ 15 s) and of a
@@ -70,7 +70,9 @@ from games.engine.analysis import MARK_CHECK_ROLLOUTS, analyse  # noqa: E402
 from games.engine.analysis.decisions import walk  # noqa: E402
 from games.engine.analysis.equity import Equity  # noqa: E402
 from games.engine.analysis.luck import decompose  # noqa: E402
-from games.engine.evaluator import evaluator_for  # noqa: E402
+from games.engine.evaluator import evaluator_of  # noqa: E402
+from games.engine.game import Game  # noqa: E402
+from games.engine.log import read_log  # noqa: E402
 
 EXAMPLE = Path("/work/shared/examples/valid-league.json")
 
@@ -124,7 +126,7 @@ def speed_and_reproducibility(tmp: Path) -> None:
     for name, log in games:
         path = tmp / f"{name}.json"
         path.write_text(json.dumps(log))
-        model = evaluator_for(log.get("rules", "league"))
+        model = evaluator_of(Game(read_log(log)[0]))  # the game's field's, loaded untimed
         c0 = time.process_time()
         first = analyse(log, evaluator=model, mark_checks=MARK_CHECK_ROLLOUTS)
         cpu = time.process_time() - c0
@@ -221,7 +223,7 @@ def luck(n: int) -> None:
     c0 = time.process_time()
     for seed in range(n):
         log = simulate_game(rules="league", bots="heuristic", seed=30_000 + seed)
-        w = walk(log, lambda g: Equity(evaluator_for(g.rules), g, 1))
+        w = walk(log, lambda g: Equity(evaluator_of(g), g, 1))
         for r in w.rolls:
             worst_roll_sum = max(worst_roll_sum, abs(sum(r.best) - sum(r.before)))
         split = decompose(w.players, w.start, w.rolls)
@@ -254,7 +256,7 @@ def exact(n: int) -> None:
     false_marks = options = skipped = 0
     for eg in endgames(seed=7, count=n):
         g = eg.game
-        eq = Equity(evaluator_for(g.rules), g, 1)
+        eq = Equity(evaluator_of(g), g, 1)
         me = eq.player_index[g.turn_seat]
         player = eq.players[me]
         for die in range(1, 7):
@@ -294,7 +296,7 @@ def drift(n: int) -> None:
     for seed in range(n):
         log = simulate_game(rules="league", bots="heuristic", seed=40_000 + seed)
         _setup, game, steps = replay_log(log)
-        eq = Equity(evaluator_for(game.rules), game, 1)
+        eq = Equity(evaluator_of(game), game, 1)
         k = len(eq.players)
         total = [0.0] * k
         for step in steps:
@@ -309,7 +311,7 @@ def drift(n: int) -> None:
             per_roll.append(abs(gap[me]))
             total = [t + g for t, g in zip(total, gap, strict=True)]
             game.push_event(step.event)
-        w = walk(log, lambda g: Equity(evaluator_for(g.rules), g, 1))
+        w = walk(log, lambda g: Equity(evaluator_of(g), g, 1))
         split = decompose(w.players, w.start, w.rolls)
         per_game += [abs(t) for t in total]
         luck_game += [abs(s["luck"]) for s in split.values()]
@@ -409,9 +411,7 @@ def mixed_details(
             players = {c: strong if b == "strong" else b for c, b in bots.items()}
             log = simulate_game(rules="league", bots=players, seed=50_000 + i)
             with endgames.private_store():
-                w = walk(
-                    log, lambda g: Equity(valuer or evaluator_for(g.rules), g, 1), lookahead=False
-                )
+                w = walk(log, lambda g: Equity(valuer or evaluator_of(g), g, 1), lookahead=False)
             setup = w.game0.setup
             rec = {
                 **({"models": models} if models else {}),
@@ -503,7 +503,7 @@ def game_decisions(log: dict) -> list[dict]:
     from games.engine.evaluator import endgame as endgames
 
     with endgames.private_store():
-        w = walk(log, lambda g: Equity(evaluator_for(g.rules), g, 1), lookahead=False)
+        w = walk(log, lambda g: Equity(evaluator_of(g), g, 1), lookahead=False)
     out = []
     for d in w.decisions:
         loss = d.loss(w.players.index(d.player))

@@ -10,12 +10,14 @@ class LiveConfig(AppConfig):
     verbose_name = "Live play"
 
     def ready(self) -> None:
-        from games.engine.evaluator import evaluator_for  # noqa: PLC0415 (heavy: numpy and the network, warmed in ready() only)
+        from games.engine.evaluator import evaluator_for, evaluator_of  # noqa: PLC0415 (heavy: numpy and the network, warmed in ready() only)
+        from games.engine.game import Game  # noqa: PLC0415 (with the evaluator, in ready() only)
         from live import tasks  # noqa: F401, PLC0415 (registers the tasks with Celery; app modules load models: only in ready())
 
-        # the strong computer's model, loaded now (milliseconds) rather than in a room's
-        # first decision
+        # the strong computer's models, loaded now (milliseconds) rather than in a room's
+        # first decision: the model of every field and the league field's specialist
         evaluator_for("league")
+        evaluator_of(Game.new("league"))
 
 
 def sweep_in_process_on_start() -> None:

@@ -42,7 +42,7 @@ Pure Python and numpy, no Django; it reads the game through the public ``Game`` 
 from __future__ import annotations
 
 from .bots import Bot, HeuristicBot
-from .evaluator import Evaluator, evaluator_for
+from .evaluator import Evaluator, evaluator_of
 from .game import Game
 from .moves import RawMove
 
@@ -66,9 +66,11 @@ class StrongBot(Bot):
         self._heuristic = HeuristicBot()
 
     def evaluator(self, game: Game) -> Evaluator:
-        if self._evaluator is None:
-            self._evaluator = evaluator_for(game.setup.rules)
-        return self._evaluator
+        """The model given to the bot, else the shipped one for the game's field
+        (``evaluator_of``: a field's specialist where one ships)."""
+        if self._evaluator is not None:
+            return self._evaluator
+        return evaluator_of(game)
 
     def choose_huff(self, game, seat, targets, rng):
         return self._heuristic.choose_huff(game, seat, targets, rng)

@@ -45,10 +45,11 @@ class Evaluator(Protocol):
 
 
 def default_evaluator(game: Game) -> Evaluator:
-    """The shipped model for the game's rules (cached per process by the evaluator module)."""
-    from ..evaluator import evaluator_for  # noqa: PLC0415 (heavy: numpy and the network, loaded only when analysing)
+    """The shipped model for the game's field (its specialist where one ships, else the model
+    of every field; cached per process by the evaluator module)."""
+    from ..evaluator import evaluator_of  # noqa: PLC0415 (heavy: numpy and the network, loaded only when analysing)
 
-    return evaluator_for(game.rules)
+    return evaluator_of(game)
 
 
 def model_name(evaluator: object) -> str:

@@ -10,6 +10,14 @@ Contract (what the analysis, the luck split and the strong player build on):
     run time: the weights are a file in this package, checked against their recorded
     SHA-256 when loaded (a few milliseconds).
 
+``evaluator_of(game) -> Evaluator``
+    The shipped evaluator for that game's *field*: where ``models/manifest.json`` names a
+    specialist for it (``specialists``: field → file and SHA-256; today's one field is
+    :data:`LEAGUE_B4`, four single colours under the league preset on board 4, see
+    :func:`field_of`), that model, else ``evaluator_for(game.rules)``. What the strong
+    player and the analysis ask for: the model a game is judged by and the model its
+    strong player searches with are always the same one.
+
 ``Evaluator.win_chances(game: Game) -> tuple[float, ...]``
     For a game at a roll point — the colour on turn is about to roll (every
     :class:`~games.engine.game.Game` between two pushes is at one) — one number per colour
@@ -76,7 +84,14 @@ from .features import N_FEATURES, NAMES, allies_of, first_complete_player, rows
 from .model import Network, player_chances
 from .race import race_chances
 
-__all__ = ["MODEL_FILE", "Evaluator", "evaluator_for", "shipped_network"]
+__all__ = [
+    "MODEL_FILE",
+    "Evaluator",
+    "evaluator_for",
+    "evaluator_of",
+    "field_of",
+    "shipped_network",
+]
 
 MODELS = Path(__file__).resolve().parent / "models"
 MANIFEST = MODELS / "manifest.json"
@@ -251,6 +266,63 @@ def evaluator_for(rules: RuleSet | str | Mapping[str, Any] = "league") -> Evalua
     unknown preset or option)."""
     RuleSet.from_spec(rules)
     return _evaluator()
+
+
+LEAGUE_B4 = "league/b4"
+"""The field of four single colours under the league preset on board 4 (no neutral colour,
+no platform variant): the league's own games, and the field the shipped strong player is
+measured on (issue #37)."""
+
+
+def field_of(game: Game) -> str | None:
+    """The game's field where a specialist model may serve it (:data:`LEAGUE_B4`), else None."""
+    setup = game.setup
+    if (
+        game.T == 40
+        and len(game.names) == 4
+        and not setup.unused
+        and setup.neutral is None
+        and len(setup.players) == 4
+        and game.platform_variant is None
+        and setup.rules == _league_rules()
+    ):
+        return LEAGUE_B4
+    return None
+
+
+@cache
+def _league_rules() -> RuleSet:
+    return RuleSet.from_spec("league")
+
+
+@cache
+def specialist_network(field: str) -> Network | None:
+    """The manifest's specialist model for ``field`` (checked against its digest), or None."""
+    if not MANIFEST.is_file():
+        return None
+    entry = json.loads(MANIFEST.read_text()).get("specialists", {}).get(field)
+    if entry is None:
+        return None
+    return Network.load(MODELS / entry["file"], entry["sha256"])
+
+
+@cache
+def _specialist(field: str) -> Evaluator | None:
+    with _lock:
+        net = specialist_network(field)
+        return None if net is None else Evaluator(net, str(net.meta.get("name", field)))
+
+
+def evaluator_of(game: Game) -> Evaluator:
+    """The shipped evaluator for ``game``: the specialist of its field where the manifest
+    names one (:func:`field_of`), else the model of every field (:func:`evaluator_for`).
+    What the analysis and the strong player use (cached per process)."""
+    field = field_of(game)
+    if field is not None:
+        special = _specialist(field)
+        if special is not None:
+            return special
+    return evaluator_for(game.setup.rules)
 
 
 def file_digest(path: Path) -> str:

@@ -1078,6 +1078,13 @@ def main() -> None:
         help="the detailed mixed games (one JSON line a game, resumed)",
     )
     ap.add_argument(
+        "--details-first",
+        type=int,
+        default=0,
+        help="--details: games FIRST … FIRST+N-1 (two processes on two ranges, two files: "
+        "their lines joined make one file)",
+    )
+    ap.add_argument(
         "--details-player-model",
         type=Path,
         default=None,
@@ -1117,7 +1124,11 @@ def main() -> None:
         args.details_file.parent.mkdir(exist_ok=True)
         print(f"== {args.details} mixed games with every decision's options")
         mixed_details(
-            args.details, args.details_file, 0, args.details_player_model, args.details_model
+            args.details,
+            args.details_file,
+            args.details_first,
+            args.details_player_model,
+            args.details_model,
         )
     if args.shipped_marks:
         args.calibration_cache.parent.mkdir(exist_ok=True)

@@ -227,6 +227,12 @@ def main() -> None:
         help="paired win-rate difference random − heuristic and its 95 %% half-width, points",
     )
     ap.add_argument(
+        "--strong-heuristic",
+        default="0.9,1.1",
+        help="paired win-rate difference strong − heuristic and its 95 %% half-width, points "
+        "(the shipped player's, 10,000 games; another model's strong player: its own)",
+    )
+    ap.add_argument(
         "--bands",
         default="",
         help="rules whose per-decision rate gets levels fitted on the development games",
@@ -242,7 +248,8 @@ def main() -> None:
         levels(games[: args.dev], games[args.dev :])
         return
     rm, rhw = (float(x) for x in args.random_heuristic.split(","))
-    truth = {("random", "heuristic"): (rm, rhw), ("strong", "heuristic"): (0.9, 1.1)}
+    sm, shw = (float(x) for x in args.strong_heuristic.split(","))
+    truth = {("random", "heuristic"): (rm, rhw), ("strong", "heuristic"): (sm, shw)}
     games = load(args.details)
     dev, held = games[: args.dev], games[args.dev :]
     rules = candidate_rules()

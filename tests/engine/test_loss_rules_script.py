@@ -79,3 +79,25 @@ def test_details_of_another_model_are_refused_not_mixed(tmp_path):
     with pytest.raises(SystemExit, match="not the shipped model: use another file"):
         mixed_details(2, other, 0)
     assert mixed_details(1, other, 0, model=model)[0]["seed"] == 50_000  # resumed: kept
+
+
+def test_the_strong_players_real_difference_is_an_option(tmp_path):
+    """``--strong-heuristic M,HW``: a strong player on another model brings its own paired
+    win-rate difference; the verdict on the counted losses follows it."""
+    details = tmp_path / "details.jsonl"
+    details.write_text("".join(json.dumps(_game(50_000 + i)) + "\n" for i in range(3)))
+
+    def verdict(truth: str) -> str:
+        args = ["bench/loss_rules.py", "--details", str(details), "--dev", "1", "--rules", "raw"]
+        out = subprocess.run(
+            [sys.executable, *args, "--strong-heuristic", truth],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        held = next(line for line in out.splitlines() if "raw held" in line)
+        return held.split("S−H")[1].split("|")[0].split()[-1]
+
+    assert verdict("0.9,1.1") == "ok"  # the counted +0.60 within the real 0.9 ± 1.1
+    assert verdict("3.0,0.5") == "NO"

@@ -2,7 +2,11 @@
 
 **Network.** A small multilayer perceptron in numpy: the feature row of a colour
 (:mod:`.features`) → ``tanh`` hidden layers → one score ``s_c``. The same weights score
-every colour, so one model serves two to six colours and both boards.
+every colour, so one model serves two to six colours and both boards. A *joint* network
+(``meta["joint"] = k``, ``train --joint k``) reads a colour's row followed by the rows of
+the ``k − 1`` colours after it in turn order — the colours of a position seen together,
+still one set of weights for every seat — and so serves fields of exactly ``k`` single
+colours (a field's specialist, ``evaluator_of``).
 
 **From scores to chances** (the end conditions of rules.md §6). Each player ``P`` gets
 the logit ``σ · log Σ_{c ∈ P} exp(σ · s_c)`` over its colours still playing, and the

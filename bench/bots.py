@@ -113,7 +113,8 @@ def bench_bot(name: str) -> Bot | None:
       on common random numbers, every colour played by the heuristic (the true model of
       heuristic opponents), the option with the most wins — one step of policy
       improvement over the heuristic;
-    * ``MODEL.npz`` (a path ending in ``.npz``): the strong player on that model file;
+    * ``MODEL.npz`` (a path ending in ``.npz``): the strong player on that model file
+      (``A.npz+B.npz``: on the ensemble of the two, ``model.Ensemble``);
       ``MODEL.npz@1`` / ``@2`` / ``@3``: the same searched one, two or three plies
       (``strong1`` … ``strong3`` on another model: a cheap screen of a new generation).
     """
@@ -126,9 +127,10 @@ def bench_bot(name: str) -> Bot | None:
     path, _at, depth = name.partition("@")
     if path.endswith(".npz") and depth in ("", "1", "2", "3"):
         from games.engine.evaluator import Evaluator
-        from games.engine.evaluator.model import Network
+        from games.engine.evaluator.model import load_model
 
-        evaluator = Evaluator(Network.load(Path(path)), Path(path).stem)
+        model = load_model(path)  # A.npz+B.npz: the ensemble of those files
+        evaluator = Evaluator(model, model.meta.get("name") or Path(path).stem)
         return StrongBot(evaluator, depth=int(depth or 3))
     return None
 

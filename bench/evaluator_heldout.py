@@ -7,7 +7,8 @@ chunk files of seed ``--seed`` are read and every tenth game (the games a run of
 directory holds out) is scored. For each model: the log loss of the players' softmax
 against who won, over all held-out positions and per family of the training mix
 (:data:`games.engine.evaluator.train.FAMILIES`; ``league/b4`` is four single colours under
-league rules, the strong player's field), and the Brier score of the league family. A model
+league rules, the strong player's field), and the Brier score of the league family.
+``A.npz+B.npz`` scores the ensemble of the two (the mean of their scores). A model
 of generation 1 (the first 35 features) reads the first 35 columns. Lower is better; the
 differences between models are what to read, the figures themselves are mostly the dice's
 (the uniform guess for four single colours is ln 4 = 1.386).
@@ -23,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine.evaluator.model import Network
+from games.engine.evaluator.model import Ensemble, Network, load_model
 from games.engine.evaluator.train import FAMILIES, loss_and_grad
 
 
@@ -39,7 +40,9 @@ def held_out(work: Path, seed: int) -> dict[str, np.ndarray]:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def scored(net: Network, data: dict[str, np.ndarray], batch: int = 8192) -> tuple[float, float]:
+def scored(
+    net: Network | Ensemble, data: dict[str, np.ndarray], batch: int = 8192
+) -> tuple[float, float]:
     """Mean log loss and Brier score of ``net`` on ``data``."""
     n = len(data["y"])
     ll = br = 0.0
@@ -56,7 +59,7 @@ def scored(net: Network, data: dict[str, np.ndarray], batch: int = 8192) -> tupl
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("work", type=Path)
-    ap.add_argument("models", nargs="+", type=Path)
+    ap.add_argument("models", nargs="+", help="model files; A.npz+B.npz: their ensemble")
     ap.add_argument("--seed", type=int, default=12)
     args = ap.parse_args()
     data = held_out(args.work, args.seed)
@@ -65,8 +68,8 @@ def main() -> None:
     head = "model".ljust(28) + " all     " + " ".join(f"{FAMILIES[f].label[:14]:>14}" for f in fams)
     print(head + "   league Brier")
     for path in args.models:
-        net = Network.load(path)
-        line = f"{path.name[:27]:<28}{scored(net, data)[0]:.5f} "
+        net = load_model(path)
+        line = f"{Path(path).name[:27]:<28}{scored(net, data)[0]:.5f} "
         for f in fams:
             sel = data["family"] == f
             line += f" {scored(net, {k: v[sel] for k, v in data.items()})[0]:14.5f}"

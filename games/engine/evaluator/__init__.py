@@ -81,7 +81,7 @@ from ..rules import RuleSet
 from . import endgame
 from .endgame import endgame_chance
 from .features import N_FEATURES, NAMES, allies_of, first_complete_player, rows
-from .model import Network, player_chances
+from .model import Ensemble, Network, player_chances
 from .race import race_chances
 
 __all__ = [
@@ -105,7 +105,7 @@ class Evaluator:
 
     def __init__(
         self,
-        network: Network,
+        network: Network | Ensemble,
         name: str = "maedn-eval",
         *,
         exact_races: bool = True,

@@ -45,7 +45,7 @@ from ..setup import colours_in_play
 from ..strong import StrongBot
 from . import Evaluator, shipped_network
 from .features import N_FEATURES, first_complete_player, rows
-from .model import Network
+from .model import Ensemble, Network
 
 SLOTS = 6
 """Colours per position in the training arrays (board 6; board 4 pads with empty rows)."""
@@ -385,7 +385,10 @@ def _play_chunk(
 
 
 def loss_and_grad(
-    net: Network, batch: dict[str, np.ndarray], want_grad: bool = True, td_weight: float = 0.0
+    net: Network | Ensemble,
+    batch: dict[str, np.ndarray],
+    want_grad: bool = True,
+    td_weight: float = 0.0,
 ):
     """Mean log loss of the players' softmax on ``batch``, its gradients, the chances.
 

@@ -147,6 +147,13 @@ def _train_parser(sub) -> None:
         "followed by the others' in turn order; only for fields of K single colours, e.g. 4 "
         "with --families league/b4); default 0: each colour's row scored alone",
     )
+    p.add_argument(
+        "--init-seed",
+        type=int,
+        default=None,
+        help="seed of the starting weights and the batches' order (default: --seed, which "
+        "also seeds the games): a second model of the same games, for an ensemble",
+    )
     p.add_argument("--epochs", type=int, default=30)
     p.add_argument("--batch", type=int, default=2048)
     p.add_argument("--lr", type=float, default=0.003)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import shutil
 import sys
 
 import numpy as np
@@ -66,7 +67,7 @@ class _StopAtEpoch(io.StringIO):
         return super().write(text)
 
 
-def _train(work, out, monkeypatch, err=None) -> str:
+def _train(work, out, monkeypatch, err=None, extra=()) -> str:
     args = [
         "train",
         "--work",
@@ -87,6 +88,7 @@ def _train(work, out, monkeypatch, err=None) -> str:
         "64",
         "--seed",
         "3",
+        *extra,
     ]
     monkeypatch.setattr(sys, "stderr", err or io.StringIO())
     stdout = io.StringIO()
@@ -113,6 +115,22 @@ def test_training_resumed_from_its_checkpoint_equals_an_uninterrupted_run(tmp_pa
     assert "resumed at epoch 1" in resumed.getvalue()
     assert (b / "m.npz").read_bytes() == (a / "m.npz").read_bytes()
     assert json.loads(again)["sha256"] == json.loads(whole)["sha256"]
+
+
+def test_an_init_seed_starts_a_second_model_of_the_same_games(tmp_path, monkeypatch):
+    _train(tmp_path / "a", tmp_path / "a.npz", monkeypatch)
+    (tmp_path / "b").mkdir()
+    for chunk in (tmp_path / "a").glob("data-*.npz"):  # the same games, not played again
+        shutil.copy(chunk, tmp_path / "b" / chunk.name)
+    progress = io.StringIO()
+    _train(tmp_path / "b", tmp_path / "b.npz", monkeypatch, progress, ("--init-seed", "4"))
+    assert "games " not in progress.getvalue()  # read back, not played
+    _train(tmp_path / "c", tmp_path / "c.npz", monkeypatch, None, ("--init-seed", "3"))
+    a, b, c = (Network.load(tmp_path / f"{x}.npz") for x in "abc")
+    assert a.meta["positions"] == b.meta["positions"] and b.meta["init_seed"] == 4
+    assert "init_seed" not in a.meta
+    assert all(np.array_equal(x, y) for (x, _), (y, _) in zip(a.layers, c.layers, strict=True))
+    assert not np.allclose(a.layers[0][0], b.layers[0][0])
 
 
 def test_td_targets_are_the_teachers_chances_a_horizon_later_or_the_outcome():

@@ -465,19 +465,24 @@ def train(
     td_weight: float = 0.0,
     features: int = N_FEATURES,
     joint: int = 0,
+    init_seed: int | None = None,
 ) -> tuple[Network, list[dict]]:
     """Fit the network to ``data`` (Adam), resuming from ``work/checkpoint.npz`` if it
-    is there; returns the network and the curve (train / held-out loss per epoch)."""
+    is there; returns the network and the curve (train / held-out loss per epoch).
+    ``init_seed`` (default ``seed``) seeds the starting weights and the batches' order:
+    two runs on the same games that differ only there give two members of an ensemble
+    (``model.Ensemble``)."""
+    init = seed if init_seed is None else init_seed
     held = data["game"] % 10 == 0  # every tenth game is held out
     rows = np.flatnonzero(~held)  # the training positions (batches index ``data``: no copy)
     te = {k: v[held] for k, v in data.items()}
-    net = start or init_network(seed, hidden, features, joint)
+    net = start or init_network(init, hidden, features, joint)
     m, v, first, curve = _resume(work / "checkpoint.npz", net, err)
     n = len(rows)
     step = first * math.ceil(n / batch)
     for epoch in range(first, epochs):
         t0 = time.process_time()
-        order = np.random.default_rng([seed, epoch]).permutation(n)
+        order = np.random.default_rng([init, epoch]).permutation(n)
         rate = lr * (0.5 ** (epoch / max(1, epochs / 3)))
         total = 0.0
         for lo in range(0, n, batch):
@@ -630,12 +635,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         td_weight=td_weight,
         features=getattr(args, "features", None) or N_FEATURES,
         joint=joint,
+        init_seed=getattr(args, "init_seed", None),
     )
     net.meta = {
         "name": args.out.stem,
         "trained": True,
         "games": args.games,
         "seed": args.seed,
+        **({"init_seed": args.init_seed} if getattr(args, "init_seed", None) is not None else {}),
         "policy": args.policy if args.policy == "heuristic" else Path(args.policy).name,
         **({"families": [f.label for f in families]} if families != FAMILIES else {}),
         "hidden": list(hidden),

@@ -96,7 +96,7 @@ def test_the_held_out_loss_of_an_ensemble_of_identical_members_is_the_members():
     assert twice == alone and other != alone
 
 
-def test_a_command_line_names_an_ensemble_with_a_plus(tmp_path):
+def test_a_command_line_names_an_ensemble_with_a_plus(tmp_path, monkeypatch):
     paths = []
     for i, name in enumerate(("L1", "J1")):
         net = init_network(11 + i, (4,), joint=4 if name == "J1" else 0)
@@ -107,11 +107,14 @@ def test_a_command_line_names_an_ensemble_with_a_plus(tmp_path):
     assert isinstance(single, Network)
     both = load_model(f"{paths[0]}+{paths[1]}")
     assert isinstance(both, Ensemble) and both.meta["name"] == "L1+J1" and both.joint == 4
+    for bad in (f"{paths[0]}+", f"+{paths[0]}", ""):
+        with pytest.raises(ValueError, match="empty model file name"):
+            load_model(bad)
     with pytest.raises(FileNotFoundError):
         load_model(f"{paths[0]}+{tmp_path / 'missing.npz'}")
     spec = importlib.util.spec_from_file_location("bench_bots", ROOT / "bench" / "bots.py")
     bots = importlib.util.module_from_spec(spec)
-    sys.modules["bench_bots"] = bots
+    monkeypatch.setitem(sys.modules, "bench_bots", bots)
     spec.loader.exec_module(bots)
     bot = bots.bench_bot(f"{paths[0]}+{paths[1]}")
     assert isinstance(bot, StrongBot) and bot.depth == 3

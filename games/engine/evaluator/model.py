@@ -207,6 +207,8 @@ def load_model(spec: str | Path) -> Network | Ensemble:
     :class:`Ensemble` of those files (its ``meta["name"]``: the files' stems joined by
     ``+``)."""
     parts = str(spec).split("+")
+    if not all(parts):
+        raise ValueError(f"{spec!r}: an empty model file name (A.npz or A.npz+B.npz)")
     if len(parts) == 1:
         return Network.load(Path(parts[0]))
     nets = [Network.load(Path(p)) for p in parts]
